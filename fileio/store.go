@@ -1,0 +1,127 @@
+package fileio
+
+import (
+	"context"
+	"time"
+)
+
+// Scope names one project of one tenant.
+type Scope struct {
+	Tenant  string // AuthContext.APIKeyHash
+	Project string
+}
+
+// FileInfo describes one stored (active) file without its content.
+type FileInfo struct {
+	Path      string // "/a/b.txt" form (see ValidatePath)
+	SizeBytes int64
+	CreatedAt time.Time
+	UpdatedAt time.Time
+}
+
+// File is a stored file with its content.
+type File struct {
+	FileInfo
+	Content []byte // valid UTF-8
+}
+
+// Store is the persistence contract. Implementations: fileio/memstore, fileio/pgstore; every
+// implementation must pass fileio/storetest.Exercise.
+//
+// Stores are dumb: path rules, write modes, implicit directories and quotas are the Service's
+// job; the store gives transactions, per-project serialisation, and the outbox.
+// Implementations must be safe for concurrent use.
+type Store interface {
+	// View runs fn with a read-only view of the project's committed state.
+	View(ctx context.Context, scope Scope, fn func(ReadTx) error) error
+	// Update runs fn in one transaction holding the project's exclusive write lock
+	// (pgstore: pg_advisory_xact_lock(hash(tenant, project)) under the lock timeout;
+	// on expiry an *Error with code RESOURCE_BUSY). If fn returns an error nothing it did is
+	// kept, outbox rows included, and Update returns that error. Mutations of one
+	// (tenant, project) are serialised.
+	Update(ctx context.Context, scope Scope, fn func(WriteTx) error) error
+	Outbox
+}
+
+// ReadTx is a read-only view of one project. It is valid only inside the View or Update
+// callback that received it and must not be used from other goroutines.
+type ReadTx interface {
+	// Get returns the active file at path, or an *Error with code NOT_FOUND.
+	Get(ctx context.Context, path string) (File, error)
+	// Stat returns the file's info and true, or false when no active file has that path.
+	Stat(ctx context.Context, path string) (FileInfo, bool, error)
+	// List returns active files whose path has the given string prefix, sorted by path
+	// ascending (bytewise), at most limit of them (limit <= 0: no limit).
+	List(ctx context.Context, prefix string, limit int) ([]FileInfo, error)
+	// ProjectBytes is the sum of SizeBytes of the project's active files.
+	ProjectBytes(ctx context.Context) (int64, error)
+}
+
+// WriteTx is a read-write transaction on one project, valid only inside the Update callback.
+type WriteTx interface {
+	ReadTx
+	// Put creates or replaces the active file at path (CreatedAt kept on replace, UpdatedAt =
+	// now, strictly increasing per path) and enqueues an UPSERT job for it in the same
+	// transaction. It returns the new info.
+	Put(ctx context.Context, path string, content []byte, opts PutOptions) (FileInfo, error)
+	// Delete soft-deletes the active files at paths (missing ones are ignored) and enqueues a
+	// DELETE job for each, in the same transaction.
+	Delete(ctx context.Context, paths ...string) error
+}
+
+// PutOptions are the optional parts of a WriteTx.Put.
+type PutOptions struct {
+	CredentialRef string // optional: reference to a sealed credential envelope for the indexer
+}
+
+// JobOp is the kind of index job.
+type JobOp string
+
+// The index job kinds.
+const (
+	JobUpsert JobOp = "UPSERT"
+	JobDelete JobOp = "DELETE"
+)
+
+// Job is one pending index job. There is at most one job per (tenant, project, path): a new
+// mutation of the path replaces Op/FileUpdatedAt/CredentialRef, sets EnqueuedAt to the new
+// commit time, resets Attempts, makes it available now, and bumps Version.
+type Job struct {
+	ID            int64
+	Scope         Scope
+	Path          string
+	Op            JobOp
+	FileUpdatedAt time.Time // for UPSERT: UpdatedAt of the file version that enqueued it
+	EnqueuedAt    time.Time // commit time of the newest mutation behind the job; freshness is measured from it
+	Attempts      int       // failed attempts so far
+	CredentialRef string
+	Version       int64 // changes whenever a newer mutation supersedes the job
+}
+
+// Outbox is the index-job queue every Store keeps, written in the same transaction as the
+// mutation. Package search consumes it.
+type Outbox interface {
+	// ClaimJobs leases up to limit jobs that are available now, oldest EnqueuedAt first, for
+	// lease; a leased job is invisible to other claimers until the lease expires (crash recovery).
+	// pgstore: FOR UPDATE SKIP LOCKED.
+	ClaimJobs(ctx context.Context, limit int, lease time.Duration) ([]Job, error)
+	// CompleteJob removes the job, unless a newer mutation re-queued it after the claim
+	// (Version differs): then the job stays pending and CompleteJob returns nil.
+	CompleteJob(ctx context.Context, job Job) error
+	// RetryJob releases the job to be claimed again from notBefore, with Attempts+1 and the
+	// error text recorded (never file contents or keys). A superseded job is left as is.
+	RetryJob(ctx context.Context, job Job, notBefore time.Time, lastError string) error
+	// WaitForJobs blocks until a job may be available, maxWait passes, or ctx ends (then ctx.Err()).
+	// It may return early spuriously. (memstore: a channel; pgstore: LISTEN/NOTIFY with polling.)
+	WaitForJobs(ctx context.Context, maxWait time.Duration) error
+	// PendingJobs counts jobs not yet completed (leased or not). For metrics and tests.
+	PendingJobs(ctx context.Context) (int, error)
+}
+
+// CredentialSealer seals the caller's API key for the async indexer (package search implements
+// it with AES-GCM envelopes). When the Service has one (WithCredentialSealer), every successful
+// write calls it and stores the returned reference in the job via PutOptions.CredentialRef.
+// Implementations must be safe for concurrent use.
+type CredentialSealer interface {
+	Seal(ctx context.Context, ac AuthContext, scope Scope, path string) (ref string, err error)
+}
