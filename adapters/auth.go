@@ -1,0 +1,70 @@
+package adapters
+
+import (
+	"context"
+	"crypto/subtle"
+	"net/http"
+	"strings"
+
+	"github.com/agentfiles/agentfiles/fileio"
+)
+
+// Authenticator turns an HTTP request into the caller's trusted identity. Bindings call it once
+// per request and put the result into the context with fileio.WithAuth; tool handlers never see
+// headers. It returns an error (ideally an *Error with code UNAUTHENTICATED) to refuse the request.
+type Authenticator func(r *http.Request) (fileio.AuthContext, error)
+
+// TokenVerifier checks a bearer token and returns a display label for the caller (used in logs
+// only). Return an error to refuse the token.
+type TokenVerifier func(ctx context.Context, token string) (userIdentity string, err error)
+
+// BearerAuth returns the default Authenticator: the request must carry
+// "Authorization: Bearer <token>", and the tenant is the hex SHA-256 of the token
+// (fileio.NewAuthContext). verify decides which tokens are valid; nil accepts any non-empty
+// token, which is right when every caller's key is its own tenant and nothing else is needed.
+func BearerAuth(verify TokenVerifier) Authenticator {
+	return func(r *http.Request) (fileio.AuthContext, error) {
+		token, ok := bearerToken(r.Header.Get("Authorization"))
+		if !ok {
+			return fileio.AuthContext{}, &Error{code: CodeUnauthenticated,
+				Message: `send the API key as "Authorization: Bearer <key>"`}
+		}
+		identity := "bearer"
+		if verify != nil {
+			id, err := verify(r.Context(), token)
+			if err != nil {
+				return fileio.AuthContext{}, &Error{code: CodeUnauthenticated,
+					Message: "the bearer token was not accepted; check the API key", Err: err}
+			}
+			identity = id
+		}
+		return fileio.NewAuthContext(token, identity), nil
+	}
+}
+
+// StaticTokens returns a TokenVerifier that accepts exactly the given tokens, each mapped to its
+// display label (for example a development token given on the command line).
+func StaticTokens(labels map[string]string) TokenVerifier {
+	return func(_ context.Context, token string) (string, error) {
+		// Compare against every token in constant time so response timing reveals nothing.
+		found := ""
+		for t, label := range labels {
+			if subtle.ConstantTimeCompare([]byte(t), []byte(token)) == 1 {
+				found = label
+			}
+		}
+		if found == "" {
+			return "", ErrUnauthenticated
+		}
+		return found, nil
+	}
+}
+
+func bearerToken(h string) (string, bool) {
+	scheme, token, ok := strings.Cut(strings.TrimSpace(h), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return "", false
+	}
+	token = strings.TrimSpace(token)
+	return token, token != ""
+}

@@ -1,0 +1,176 @@
+// Package mcpsdk serves agentfiles tool sets through the official MCP Go SDK
+// (github.com/modelcontextprotocol/go-sdk).
+//
+// # Registering tools
+//
+// [Register] adds every [adapters.Tool] of a tool set to an *mcp.Server. Each call validates its
+// arguments against the tool's input schema, runs the handler, and answers with both structured
+// content (the result object) and a text rendering of it (indented JSON), so that clients that
+// read only text still get everything. A handler error becomes an isError result whose text is
+// the JSON object {"code": ..., "message": ...}: the model sees the code and what to do next,
+// never internals.
+//
+// # Identity
+//
+// Tools that are tenant-scoped (fileio, search) read a fileio.AuthContext from the context. Over
+// streamable HTTP, wrap the handler with [HTTPHandler], which authenticates every request with an
+// [adapters.Authenticator] and hands the identity to tool calls of that session. Over stdio there
+// are no headers: set [Options.Auth] to the identity the process serves (for example from a
+// token in its environment).
+package mcpsdk
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/agentfiles/agentfiles/adapters"
+	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Options configure [Register]. The zero value is usable.
+type Options struct {
+	// Auth is the identity used for calls that carry none of their own (stdio, or HTTP without
+	// [HTTPHandler]). Nil means such calls are anonymous; tenant-scoped tools then refuse them
+	// with PERMISSION_DENIED.
+	Auth *fileio.AuthContext
+	// Logger receives one record per tool call (name, duration, outcome, redacted arguments).
+	// Nil discards.
+	Logger *slog.Logger
+}
+
+// authExtraKey is where HTTPHandler stores the AuthContext in the SDK's per-request TokenInfo.
+const authExtraKey = "agentfiles.auth"
+
+// Register adds the tools to the server. It panics if a tool has no input schema (the SDK's
+// rule); tools built with adapters.NewTool always have one.
+func Register(s *mcp.Server, tools []adapters.Tool, opts *Options) {
+	if opts == nil {
+		opts = &Options{}
+	}
+	logger := opts.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	for _, t := range tools {
+		s.AddTool(sdkTool(t), handler(t, opts.Auth, logger))
+	}
+}
+
+func sdkTool(t adapters.Tool) *mcp.Tool {
+	destructive := t.Annotations.Destructive
+	openWorld := t.Annotations.OpenWorld
+	st := &mcp.Tool{
+		Name:        t.Name,
+		Title:       t.Title,
+		Description: t.Description,
+		InputSchema: t.InputSchema,
+		Annotations: &mcp.ToolAnnotations{
+			Title:           t.Title,
+			ReadOnlyHint:    t.Annotations.ReadOnly,
+			DestructiveHint: &destructive,
+			IdempotentHint:  t.Annotations.Idempotent,
+			OpenWorldHint:   &openWorld,
+		},
+	}
+	if t.OutputSchema != nil && t.OutputSchema.Type == "object" {
+		st.OutputSchema = t.OutputSchema
+	}
+	return st
+}
+
+func handler(t adapters.Tool, fallback *fileio.AuthContext, logger *slog.Logger) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if ac, ok := requestAuth(req); ok {
+			ctx = fileio.WithAuth(ctx, ac)
+		} else if fallback != nil {
+			ctx = fileio.WithAuth(ctx, *fallback)
+		}
+		var args json.RawMessage
+		if req.Params != nil {
+			args = req.Params.Arguments
+		}
+		start := time.Now()
+		out, err := t.Call(ctx, args)
+		if err != nil {
+			te, internal := adapters.ErrorOf(err)
+			level := slog.LevelInfo
+			if internal {
+				level = slog.LevelError
+			}
+			logger.LogAttrs(ctx, level, "tool call failed", slog.String("tool", t.Name),
+				slog.Duration("took", time.Since(start)), slog.String("code", te.Code),
+				slog.String("error", err.Error()), slog.Any("args", adapters.LogArgs(t, args)))
+			return errorResult(te), nil
+		}
+		logger.LogAttrs(ctx, slog.LevelDebug, "tool call", slog.String("tool", t.Name),
+			slog.Duration("took", time.Since(start)), slog.Any("args", adapters.LogArgs(t, args)))
+		return successResult(out)
+	}
+}
+
+func requestAuth(req *mcp.CallToolRequest) (fileio.AuthContext, bool) {
+	if req == nil || req.Extra == nil || req.Extra.TokenInfo == nil {
+		return fileio.AuthContext{}, false
+	}
+	ac, ok := req.Extra.TokenInfo.Extra[authExtraKey].(fileio.AuthContext)
+	return ac, ok
+}
+
+func successResult(out any) (*mcp.CallToolResult, error) {
+	text, err := json.MarshalIndent(out, "", "  ")
+	if err != nil {
+		return errorResult(adapters.ToolError{Code: adapters.CodeInternal, Message: "the result could not be encoded"}), nil
+	}
+	return &mcp.CallToolResult{
+		Content:           []mcp.Content{&mcp.TextContent{Text: string(text)}},
+		StructuredContent: json.RawMessage(text),
+	}, nil
+}
+
+func errorResult(te adapters.ToolError) *mcp.CallToolResult {
+	text, _ := json.Marshal(te)
+	return &mcp.CallToolResult{
+		IsError: true,
+		Content: []mcp.Content{&mcp.TextContent{Text: string(text)}},
+	}
+}
+
+// HTTPHandler serves the MCP streamable HTTP transport for the server returned by getServer,
+// authenticating every request with authn (for example adapters.BearerAuth(nil)). Requests that
+// fail authentication get 401 with a JSON body {"error": {"code", "message"}}; accepted ones carry
+// their fileio.AuthContext to every tool call. The SDK binds a session to the tenant that opened
+// it, so one caller cannot use another's session. opts may be nil.
+func HTTPHandler(getServer func(*http.Request) *mcp.Server, authn adapters.Authenticator, opts *mcp.StreamableHTTPOptions) http.Handler {
+	h := mcp.NewStreamableHTTPHandler(getServer, opts)
+	if authn == nil {
+		return h
+	}
+	verify := func(_ context.Context, _ string, r *http.Request) (*auth.TokenInfo, error) {
+		ac, err := authn(r)
+		if err != nil {
+			return nil, err
+		}
+		return &auth.TokenInfo{UserID: ac.APIKeyHash, Extra: map[string]any{authExtraKey: ac}}, nil
+	}
+	protected := auth.RequireBearerToken(verify, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})(h)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// RequireBearerToken answers refusals in plain text; answer them in our error shape first.
+		if _, err := authn(r); err != nil {
+			te, _ := adapters.ErrorOf(err)
+			if te.Code == adapters.CodeInternal {
+				te = adapters.ToolError{Code: adapters.CodeUnauthenticated, Message: "missing or invalid credentials"}
+			}
+			w.Header().Set("Content-Type", "application/json")
+			w.Header().Set("WWW-Authenticate", "Bearer")
+			w.WriteHeader(http.StatusUnauthorized)
+			_ = json.NewEncoder(w).Encode(map[string]any{"error": te})
+			return
+		}
+		protected.ServeHTTP(w, r)
+	})
+}
