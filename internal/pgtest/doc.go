@@ -1,0 +1,35 @@
+// Package pgtest starts throwaway PostgreSQL clusters for tests.
+//
+// # Model
+//
+// A [Server] is one PostgreSQL cluster created with initdb in a fresh temporary directory and
+// run by the local postgres binary on a free loopback port. It trusts every local connection,
+// runs with fsync=off for speed (a SIGKILL of the server loses nothing that committed, only an
+// operating-system crash could), and is torn down by [Server.Close]. The postmaster is started
+// in its own process group with a parent-death signal, so a test binary that panics or is
+// killed does not leave the cluster running.
+//
+// Most tests want a fresh, empty database and do not care where it lives:
+//
+//	func TestMain(m *testing.M) { pgtest.Main(m) }
+//
+//	func TestSomething(t *testing.T) {
+//		url := pgtest.New(t) // a new database, dropped when the test ends
+//		...
+//	}
+//
+// New starts one shared cluster per test package on first use; Main stops it when the package's
+// tests finish. Fault tests that kill and restart the server use [Dedicated], which gives the
+// test a cluster of its own with [Server.Kill] and [Server.Restart].
+//
+// # Where the server comes from
+//
+// When AGENTFILES_TEST_DATABASE_URL is set, New creates its databases on that server instead
+// (the role needs CREATEDB). Otherwise the binaries initdb and postgres are looked up on PATH and
+// in /usr/lib/postgresql/*/bin. When they are missing the test is skipped with a message naming
+// the Debian package postgresql — unless AGENTFILES_REQUIRE_SERVICES=1, which turns the skip
+// into a failure (CI sets it). When the tests run as root, the cluster runs as the postgres
+// operating-system user, since PostgreSQL refuses to run as root.
+//
+// All functions and methods are safe for concurrent use.
+package pgtest
