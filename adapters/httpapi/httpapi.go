@@ -1,0 +1,201 @@
+// Package httpapi serves agentfiles tool sets as a plain JSON API over net/http.
+//
+// # Endpoints
+//
+//	GET  /tools          the tool list: name, title, description, inputSchema, outputSchema, annotations
+//	POST /tools/{name}   call a tool; the body is the arguments object, the answer the result object
+//
+// A successful call answers 200 with the result as JSON. A failed one answers the status of the
+// error's code (see adapters.HTTPStatus: 400 for bad arguments, 404 for unknown names, 409 for
+// conflicts, 413 for oversized bodies, 429 for rate limits, 503 for a busy project, ...) with the
+// body {"error": {"code": "...", "message": "..."}}. Internal failures answer 500 with a generic
+// message; the cause goes to the log only.
+//
+// # Authentication
+//
+// [Options.Authenticator] runs on every request and its fileio.AuthContext is put into the
+// request context for the tool; a refusal answers 401 UNAUTHENTICATED. Without an Authenticator
+// requests are anonymous, which suits read-only tool sets such as fileid; tenant-scoped tools
+// refuse anonymous calls with PERMISSION_DENIED.
+package httpapi
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/agentfiles/agentfiles/adapters"
+	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// DefaultMaxBodyBytes is the request body limit when Options.MaxBodyBytes is zero: a little over
+// fileio's default 2 MiB payload limit, so JSON escaping of a maximal write still fits.
+const DefaultMaxBodyBytes = 3 << 20
+
+// Options configure [NewHandler]. The zero value is usable.
+type Options struct {
+	// Authenticator produces the caller's identity; nil means anonymous requests.
+	Authenticator adapters.Authenticator
+	// MaxBodyBytes caps the request body (DefaultMaxBodyBytes when zero).
+	MaxBodyBytes int64
+	// Logger receives one record per call; nil discards.
+	Logger *slog.Logger
+}
+
+// ToolInfo is one entry of GET /tools.
+type ToolInfo struct {
+	Name         string             `json:"name"`
+	Title        string             `json:"title,omitempty"`
+	Description  string             `json:"description"`
+	InputSchema  *jsonschema.Schema `json:"inputSchema"`
+	OutputSchema *jsonschema.Schema `json:"outputSchema,omitempty"`
+	Annotations  annotations        `json:"annotations"`
+}
+
+type annotations struct {
+	ReadOnly    bool `json:"readOnlyHint"`
+	Destructive bool `json:"destructiveHint"`
+	Idempotent  bool `json:"idempotentHint"`
+	OpenWorld   bool `json:"openWorldHint"`
+}
+
+// Handler serves a tool set. It is safe for concurrent use.
+type Handler struct {
+	tools   map[string]adapters.Tool
+	list    []ToolInfo
+	opts    Options
+	logger  *slog.Logger
+	maxBody int64
+}
+
+// NewHandler returns the handler for the tools. Mount it at the server root, or under a prefix
+// with http.StripPrefix.
+func NewHandler(tools []adapters.Tool, opts *Options) *Handler {
+	h := &Handler{tools: make(map[string]adapters.Tool, len(tools))}
+	if opts != nil {
+		h.opts = *opts
+	}
+	h.logger = h.opts.Logger
+	if h.logger == nil {
+		h.logger = slog.New(slog.DiscardHandler)
+	}
+	h.maxBody = h.opts.MaxBodyBytes
+	if h.maxBody <= 0 {
+		h.maxBody = DefaultMaxBodyBytes
+	}
+	for _, t := range tools {
+		h.tools[t.Name] = t
+		h.list = append(h.list, ToolInfo{
+			Name: t.Name, Title: t.Title, Description: t.Description,
+			InputSchema: t.InputSchema, OutputSchema: t.OutputSchema,
+			Annotations: annotations{
+				ReadOnly: t.Annotations.ReadOnly, Destructive: t.Annotations.Destructive,
+				Idempotent: t.Annotations.Idempotent, OpenWorld: t.Annotations.OpenWorld,
+			},
+		})
+	}
+	return h
+}
+
+// ServeHTTP implements http.Handler.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	path := strings.TrimSuffix(r.URL.Path, "/")
+	switch {
+	case path == "/tools":
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			h.fail(w, r, adapters.NewError(adapters.CodeMethodNotAllowed, "use GET /tools to list tools", r.Method), "")
+			return
+		}
+		writeJSON(w, http.StatusOK, map[string]any{"tools": h.list})
+	case strings.HasPrefix(path, "/tools/"):
+		h.call(w, r, strings.TrimPrefix(path, "/tools/"))
+	default:
+		h.fail(w, r, adapters.NewError(adapters.CodeUnknownTool, "no such endpoint; use GET /tools and POST /tools/{name}", r.URL.Path), "")
+	}
+}
+
+func (h *Handler) call(w http.ResponseWriter, r *http.Request, name string) {
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		h.fail(w, r, adapters.NewError(adapters.CodeMethodNotAllowed, "call a tool with POST and a JSON arguments object", r.Method), name)
+		return
+	}
+	tool, ok := h.tools[name]
+	if !ok {
+		h.fail(w, r, adapters.NewError(adapters.CodeUnknownTool, "no tool with that name; GET /tools lists them", name), name)
+		return
+	}
+	ctx := r.Context()
+	if h.opts.Authenticator != nil {
+		ac, err := h.opts.Authenticator(r)
+		if err != nil {
+			if !errors.Is(err, adapters.ErrUnauthenticated) {
+				// An authenticator that failed without saying why is still a refusal, not a 500.
+				refusal := adapters.NewError(adapters.CodeUnauthenticated, "missing or invalid credentials; send \"Authorization: Bearer <key>\"", "")
+				refusal.Err = err
+				err = refusal
+			}
+			w.Header().Set("WWW-Authenticate", "Bearer")
+			h.fail(w, r, err, name)
+			return
+		}
+		ctx = fileio.WithAuth(ctx, ac)
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.maxBody))
+	if err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			h.fail(w, r, adapters.NewError(adapters.CodePayloadTooLarge,
+				"the request body is larger than "+formatBytes(h.maxBody)+"; send less content per call (for example several appends)", name), name)
+			return
+		}
+		h.fail(w, r, adapters.NewError(adapters.CodeInvalidArgument, "could not read the request body", name), name)
+		return
+	}
+	start := time.Now()
+	out, err := tool.Call(ctx, body)
+	if err != nil {
+		h.fail(w, r.WithContext(ctx), err, name, slog.Any("args", adapters.LogArgs(tool, body)), slog.Duration("took", time.Since(start)))
+		return
+	}
+	h.logger.LogAttrs(ctx, slog.LevelDebug, "tool call", slog.String("tool", name),
+		slog.Duration("took", time.Since(start)), slog.Any("args", adapters.LogArgs(tool, body)))
+	writeJSON(w, http.StatusOK, out)
+}
+
+func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error, tool string, attrs ...slog.Attr) {
+	te, internal := adapters.ErrorOf(err)
+	level := slog.LevelInfo
+	if internal {
+		level = slog.LevelError
+	}
+	attrs = append(attrs, slog.String("tool", tool), slog.String("code", te.Code), slog.String("error", err.Error()))
+	h.logger.LogAttrs(r.Context(), level, "tool call failed", attrs...)
+	writeJSON(w, adapters.HTTPStatus(te.Code), map[string]any{"error": te})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(status)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+}
+
+func formatBytes(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return strconv.FormatInt(n>>20, 10) + " MiB"
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return strconv.FormatInt(n>>10, 10) + " KiB"
+	default:
+		return strconv.FormatInt(n, 10) + " bytes"
+	}
+}

@@ -1,0 +1,193 @@
+package mcpsdk_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/agentfiles/agentfiles/adapters"
+	"github.com/agentfiles/agentfiles/adapters/mcpsdk"
+	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+type whoamiIn struct {
+	Fail string `json:"fail,omitempty" jsonschema:"an error code to fail with"`
+}
+
+type whoamiOut struct {
+	Tenant   string `json:"tenant"`
+	Identity string `json:"identity"`
+}
+
+// testTools is a tool set whose result shows the identity the binding handed to the handler.
+func testTools() []adapters.Tool {
+	return []adapters.Tool{adapters.NewTool("whoami", "Who am I", "Reports the caller's tenant.",
+		adapters.Annotations{ReadOnly: true, Idempotent: true},
+		func(ctx context.Context, in whoamiIn) (whoamiOut, error) {
+			if in.Fail == "internal" {
+				return whoamiOut{}, errString("dial tcp 10.0.0.1:5432: password=hunter2")
+			}
+			if in.Fail != "" {
+				return whoamiOut{}, fileio.NewError(in.Fail, "failing as asked", "")
+			}
+			ac, ok := fileio.AuthFromContext(ctx)
+			if !ok {
+				return whoamiOut{}, fileio.NewError(fileio.CodePermissionDenied, "no identity", "")
+			}
+			return whoamiOut{Tenant: ac.APIKeyHash, Identity: ac.UserIdentity}, nil
+		})}
+}
+
+type errString string
+
+func (e errString) Error() string { return string(e) }
+
+func connect(t *testing.T, server *mcp.Server) *mcp.ClientSession {
+	t.Helper()
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := server.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = ss.Close() })
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cs.Close() })
+	return cs
+}
+
+func TestRegisterOverInMemoryTransport(t *testing.T) {
+	ac := fileio.NewAuthContext("stdio-key", "stdio-user")
+	server := mcp.NewServer(&mcp.Implementation{Name: "agentfiles-test"}, nil)
+	mcpsdk.Register(server, testTools(), &mcpsdk.Options{Auth: &ac})
+	cs := connect(t, server)
+	ctx := context.Background()
+
+	list, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list.Tools) != 1 || list.Tools[0].Name != "whoami" || !list.Tools[0].Annotations.ReadOnlyHint {
+		t.Fatalf("tools = %+v", list.Tools)
+	}
+
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "whoami", Arguments: map[string]any{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.IsError {
+		t.Fatalf("unexpected error result: %+v", res.Content)
+	}
+	var got whoamiOut
+	remarshal(t, res.StructuredContent, &got)
+	if diff := cmp.Diff(whoamiOut{Tenant: ac.APIKeyHash, Identity: "stdio-user"}, got); diff != "" {
+		t.Errorf("structured content (-want +got):\n%s", diff)
+	}
+	if text := res.Content[0].(*mcp.TextContent).Text; !strings.Contains(text, ac.APIKeyHash) {
+		t.Errorf("text rendering lacks the result: %s", text)
+	}
+
+	tests := []struct {
+		args     map[string]any
+		wantCode string
+	}{
+		{map[string]any{"fail": "NOT_FOUND"}, "NOT_FOUND"},
+		{map[string]any{"fail": "internal"}, "INTERNAL"},
+		{map[string]any{"bogus": true}, "INVALID_ARGUMENT"},
+	}
+	for _, tc := range tests {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "whoami", Arguments: tc.args})
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := res.Content[0].(*mcp.TextContent).Text
+		var te adapters.ToolError
+		if err := json.Unmarshal([]byte(text), &te); err != nil || !res.IsError || te.Code != tc.wantCode {
+			t.Errorf("args %v: isError=%v text=%s, want code %s", tc.args, res.IsError, text, tc.wantCode)
+		}
+		if strings.Contains(text, "hunter2") || strings.Contains(text, "10.0.0.1") {
+			t.Errorf("internal details leaked: %s", text)
+		}
+	}
+}
+
+func TestAnonymousWithoutAuth(t *testing.T) {
+	server := mcp.NewServer(&mcp.Implementation{Name: "agentfiles-test"}, nil)
+	mcpsdk.Register(server, testTools(), nil)
+	cs := connect(t, server)
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "whoami", Arguments: map[string]any{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.IsError || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, "PERMISSION_DENIED") {
+		t.Errorf("anonymous call = %+v, want PERMISSION_DENIED", res.Content)
+	}
+}
+
+type bearer struct {
+	token string
+	base  http.RoundTripper
+}
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return b.base.RoundTrip(r)
+}
+
+func TestHTTPHandlerAuthenticatesEveryCall(t *testing.T) {
+	server := mcp.NewServer(&mcp.Implementation{Name: "agentfiles-test"}, nil)
+	mcpsdk.Register(server, testTools(), nil)
+	authn := adapters.BearerAuth(adapters.StaticTokens(map[string]string{"key-a": "alice", "key-b": "bob"}))
+	ts := httptest.NewServer(mcpsdk.HTTPHandler(func(*http.Request) *mcp.Server { return server }, authn, nil))
+	defer ts.Close()
+
+	for _, who := range []struct{ token, identity string }{{"key-a", "alice"}, {"key-b", "bob"}} {
+		transport := &mcp.StreamableClientTransport{Endpoint: ts.URL, HTTPClient: &http.Client{Transport: bearer{who.token, http.DefaultTransport}}}
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(context.Background(), transport, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "whoami", Arguments: map[string]any{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got whoamiOut
+		remarshal(t, res.StructuredContent, &got)
+		want := whoamiOut{Tenant: fileio.NewAuthContext(who.token, "").APIKeyHash, Identity: who.identity}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", who.token, diff)
+		}
+		_ = cs.Close()
+	}
+
+	resp, err := http.Post(ts.URL, "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var body struct{ Error adapters.ToolError }
+	_ = json.NewDecoder(resp.Body).Decode(&body)
+	if resp.StatusCode != http.StatusUnauthorized || body.Error.Code != "UNAUTHENTICATED" {
+		t.Errorf("no token: status %d body %+v, want 401 UNAUTHENTICATED", resp.StatusCode, body)
+	}
+}
+
+func remarshal(t *testing.T, from, to any) {
+	t.Helper()
+	b, err := json.Marshal(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, to); err != nil {
+		t.Fatal(err)
+	}
+}
