@@ -1,0 +1,308 @@
+package consult
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path"
+	"slices"
+	"strconv"
+	"syscall"
+)
+
+// Default and hard caps on the number of files one expansion returns.
+const (
+	DefaultMaxFiles = 1000
+	HardMaxFiles    = 10000
+)
+
+// EntryError reports one files-list entry (or one file it matched) that was not used, with the
+// rule it broke. The other entries are unaffected.
+type EntryError struct {
+	Entry string // the entry as given
+	Path  string // the file concerned, when the problem is one match of a pattern; else ""
+	Err   *Error // the code and a message that says what to do next
+}
+
+// Error returns "entry: CODE: message".
+func (e EntryError) Error() string {
+	if e.Path != "" && e.Path != e.Entry {
+		return e.Entry + ": " + e.Path + ": " + e.Err.Error()
+	}
+	return e.Entry + ": " + e.Err.Error()
+}
+
+// Code returns the error code of the entry's problem.
+func (e EntryError) Code() string { return e.Err.Code() }
+
+// Unwrap returns the *Error, so errors.Is(entryErr, consult.ErrNotFound) works.
+func (e EntryError) Unwrap() error { return e.Err }
+
+// ExpandOptions configures an [Expander].
+type ExpandOptions struct {
+	// Ignore adds name patterns to the ignore list (see [DefaultIgnore] for the syntax).
+	Ignore []string
+	// NoDefaultIgnore drops DefaultIgnore, leaving only Ignore.
+	NoDefaultIgnore bool
+	// MaxFiles caps how many files an expansion returns (after de-duplication and sorting; the
+	// rest are reported). Zero means DefaultMaxFiles; values above HardMaxFiles are clamped.
+	MaxFiles int
+}
+
+// Expander turns a files list into sorted, de-duplicated absolute file paths. The zero value is
+// not usable; use [NewExpander]. An Expander is immutable and safe for concurrent use.
+type Expander struct {
+	ignore   ignoreSet
+	maxFiles int
+}
+
+// NewExpander returns an Expander with the given options. It fails with INVALID_ARGUMENT when an
+// ignore pattern does not compile.
+func NewExpander(opts ExpandOptions) (*Expander, error) {
+	var items []string
+	if !opts.NoDefaultIgnore {
+		items = append(items, DefaultIgnore...)
+	}
+	items = append(items, opts.Ignore...)
+	set, err := newIgnoreSet(items)
+	if err != nil {
+		return nil, err
+	}
+	max := opts.MaxFiles
+	if max <= 0 {
+		max = DefaultMaxFiles
+	}
+	if max > HardMaxFiles {
+		max = HardMaxFiles
+	}
+	return &Expander{ignore: set, maxFiles: max}, nil
+}
+
+var defaultExpander = func() *Expander {
+	x, err := NewExpander(ExpandOptions{})
+	if err != nil {
+		panic(err) // DefaultIgnore is a constant list; this cannot fail
+	}
+	return x
+}()
+
+// Expand expands a files list with the default options; see [Expander.Expand].
+func Expand(entries []string) (files []string, errs []EntryError) {
+	return defaultExpander.Expand(entries)
+}
+
+// Expand validates every entry and expands it into files:
+//
+//   - a path without wildcards names one regular file (a symlink to one is followed);
+//   - a path whose last element has *, ? or [...] is matched against that directory's entries
+//     with Python glob.glob semantics (a leading wildcard does not match names starting with
+//     "."); matched directories are skipped, other non-regular matches are reported.
+//
+// Paths on the ignore list are dropped (an explicit one is reported as IGNORED). The result is
+// sorted and free of duplicates. Each bad entry yields its own EntryError; the others go on.
+func (x *Expander) Expand(entries []string) (files []string, errs []EntryError) {
+	files, errs, _ = x.ExpandContext(context.Background(), entries)
+	return files, errs
+}
+
+// ExpandContext is Expand that stops between entries when ctx ends, returning ctx's error.
+func (x *Expander) ExpandContext(ctx context.Context, entries []string) (files []string, errs []EntryError, err error) {
+	for _, entry := range entries {
+		if err := ctx.Err(); err != nil {
+			return nil, nil, err
+		}
+		spec, perr := parseEntry(entry)
+		if perr != nil {
+			errs = append(errs, EntryError{Entry: entry, Err: perr})
+			continue
+		}
+		if spec.pattern == nil {
+			files, errs = x.expandLiteral(entry, spec.literal, files, errs)
+		} else {
+			files, errs = x.expandPattern(entry, spec, files, errs)
+		}
+	}
+	slices.Sort(files)
+	files = slices.Compact(files)
+	if len(files) > x.maxFiles {
+		errs = append(errs, EntryError{Entry: "", Err: NewError(CodeBudgetExceeded,
+			strconv.Itoa(len(files))+" files matched; only the first "+strconv.Itoa(x.maxFiles)+
+				" in sorted order are used; narrow the patterns or split the question", "")})
+		files = files[:x.maxFiles]
+	}
+	return files, errs, nil
+}
+
+func (x *Expander) expandLiteral(entry, p string, files []string, errs []EntryError) ([]string, []EntryError) {
+	if it := x.ignore.matchPath(p); it != "" {
+		return files, append(errs, EntryError{Entry: entry, Err: ignoredError(p, it)})
+	}
+	fi, err := os.Stat(p)
+	if err != nil {
+		return files, append(errs, EntryError{Entry: entry, Err: statError(p, err)})
+	}
+	switch {
+	case fi.Mode().IsRegular():
+		return append(files, p), errs
+	case fi.IsDir():
+		return files, append(errs, EntryError{Entry: entry, Err: directoryError(p)})
+	default:
+		return files, append(errs, EntryError{Entry: entry, Err: NewError(CodeNotRegular,
+			"not a regular file ("+fi.Mode().Type().String()+"); only regular files can be sent", p)})
+	}
+}
+
+func (x *Expander) expandPattern(entry string, spec entrySpec, files []string, errs []EntryError) ([]string, []EntryError) {
+	if it := x.ignore.matchPath(spec.dir); it != "" {
+		return files, append(errs, EntryError{Entry: entry, Err: ignoredError(spec.dir, it)})
+	}
+	f, err := os.Open(spec.dir)
+	if err != nil {
+		return files, append(errs, EntryError{Entry: entry, Err: dirOpenError(spec.dir, err)})
+	}
+	des, err := f.ReadDir(-1)
+	f.Close()
+	if err != nil {
+		return files, append(errs, EntryError{Entry: entry, Err: dirOpenError(spec.dir, err)})
+	}
+	prefix := spec.dir + "/"
+	if spec.dir == "/" {
+		prefix = "/"
+	}
+	found, ignored, hidden, reported := 0, 0, 0, false
+	for _, de := range des {
+		name := de.Name()
+		if !spec.pattern.match(name) {
+			if name[0] == '.' && spec.pattern.glob.Match(name) {
+				hidden++
+			}
+			continue
+		}
+		if x.ignore.match(name) != "" {
+			ignored++
+			continue
+		}
+		full := prefix + name
+		typ := de.Type()
+		if typ&fs.ModeSymlink != 0 {
+			fi, err := os.Stat(full)
+			if err != nil {
+				errs = append(errs, EntryError{Entry: entry, Path: full, Err: statError(full, err)})
+				reported = true
+				continue
+			}
+			typ = fi.Mode().Type()
+		}
+		switch {
+		case typ.IsRegular():
+			files = append(files, full)
+			found++
+		case typ.IsDir(): // a directory whose name matches, e.g. "build.d" for *.d: not a file
+		default:
+			errs = append(errs, EntryError{Entry: entry, Path: full, Err: NewError(CodeNotRegular,
+				"matched a "+typ.String()+", not a regular file; it was skipped", full)})
+			reported = true
+		}
+	}
+	if found == 0 && !reported {
+		msg := "the pattern matched no files in " + spec.dir
+		if ignored > 0 {
+			msg += "; " + strconv.Itoa(ignored) + " matching names are on the ignore list"
+		}
+		if hidden > 0 {
+			msg += "; " + strconv.Itoa(hidden) + " hidden names (starting with .) match only a pattern that starts with ., e.g. .*" + path.Ext(spec.pattern.source)
+		}
+		errs = append(errs, EntryError{Entry: entry, Err: NewError(CodeNotFound, msg+"; check the directory and the extension", spec.pattern.source)})
+	}
+	return files, errs
+}
+
+// ignoredError reports a path excluded by the ignore list.
+func ignoredError(p, item string) *Error {
+	return NewError(CodeIgnored, "the path is excluded by the ignore list (item "+strconv.Quote(item)+
+		"); ignored names are never sent to a model, even when named explicitly; ask the operator to change the ignore list if this file is needed", p)
+}
+
+// directoryError reports a directory named without a pattern, suggesting patterns for the
+// extensions found in it.
+func directoryError(dir string) *Error {
+	msg := "this is a directory; name its files with a wildcard pattern and an extension, e.g. " + path.Join(dir, "*.ext")
+	if exts := commonExtensions(dir, 3); len(exts) > 0 {
+		msg += " (files here: "
+		for i, e := range exts {
+			if i > 0 {
+				msg += ", "
+			}
+			msg += path.Join(dir, "*"+e)
+		}
+		msg += ")"
+	}
+	return NewError(CodeIsDirectory, msg+"; subdirectories are not searched, list each one you need", dir)
+}
+
+// commonExtensions returns up to n extensions of the visible files in dir, most frequent first.
+func commonExtensions(dir string, n int) []string {
+	des, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	count := map[string]int{}
+	for _, de := range des {
+		if e := path.Ext(de.Name()); e != "" && e != de.Name() && de.Type().IsRegular() && de.Name()[0] != '.' {
+			count[e]++
+		}
+	}
+	exts := make([]string, 0, len(count))
+	for e := range count {
+		exts = append(exts, e)
+	}
+	slices.SortFunc(exts, func(a, b string) int {
+		if count[a] != count[b] {
+			return count[b] - count[a]
+		}
+		if a < b {
+			return -1
+		}
+		return 1
+	})
+	if len(exts) > n {
+		exts = exts[:n]
+	}
+	return exts
+}
+
+// statError classifies a failed os.Stat of a path.
+func statError(p string, err error) *Error {
+	switch {
+	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
+		if fi, lerr := os.Lstat(p); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			return wrapError(CodeNotRegular, "dangling symbolic link: its target does not exist", p, err)
+		}
+		msg := "no such file"
+		if _, derr := os.Stat(path.Dir(p)); derr != nil {
+			msg += "; its directory " + path.Dir(p) + " does not exist either"
+		}
+		return wrapError(CodeNotFound, msg+"; check the path (paths are case-sensitive)", p, err)
+	case errors.Is(err, fs.ErrPermission):
+		return wrapError(CodePermissionDenied, "permission denied; the server cannot read this path", p, err)
+	case errors.Is(err, syscall.ELOOP):
+		return wrapError(CodeNotRegular, "symbolic link loop", p, err)
+	default:
+		return wrapError(CodeInternal, "cannot inspect the path", p, err)
+	}
+}
+
+// dirOpenError classifies a failure to list a pattern's directory.
+func dirOpenError(dir string, err error) *Error {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return wrapError(CodeNotFound, "the directory does not exist; check the path (paths are case-sensitive)", dir, err)
+	case errors.Is(err, syscall.ENOTDIR):
+		return wrapError(CodeNotFound, "this is a file, not a directory; a pattern's directory must be a directory", dir, err)
+	case errors.Is(err, fs.ErrPermission):
+		return wrapError(CodePermissionDenied, "permission denied; the server cannot list this directory", dir, err)
+	default:
+		return wrapError(CodeInternal, "cannot list the directory", dir, err)
+	}
+}
