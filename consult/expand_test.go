@@ -39,7 +39,7 @@ var seedTree = map[string]string{
 	"project/src/util.py":           "def f(): pass\n",
 	"project/src/.hidden.py":        "secret = 1\n",
 	"project/src/notes.txt":         "notes\n",
-	"project/src/pkg/":             "",
+	"project/src/pkg/":              "",
 	"project/lib/index.js":          "module.exports = 1\n",
 	"project/lib/util.py":           "x = 1\n",
 	"project/tests/app_test.py":     "def test(): pass\n",
