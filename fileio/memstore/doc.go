@@ -1,0 +1,19 @@
+// Package memstore is the in-memory fileio.Store: the embedded default for development,
+// tests and single-process servers. Nothing survives the process.
+//
+// # Model
+//
+// Each (tenant, project) has its own committed state (a map of files plus a sorted path
+// index), a write lock and a read/write mutex. Update takes the project's write lock (waiting
+// at most the lock timeout, then RESOURCE_BUSY), runs the callback against a private overlay,
+// and commits the overlay in one step; an error from the callback discards it, outbox rows
+// included. View holds a read lock for the duration of its callback, so it sees committed
+// state only and never a transaction in progress. Different projects never contend.
+//
+// # Outbox
+//
+// Every committed Put or Delete enqueues an index job, at most one per (tenant, project,
+// path): a newer mutation supersedes the pending job (new Version). Jobs are leased by
+// ClaimJobs and come back when the lease expires; WaitForJobs wakes on a channel that is
+// closed on every enqueue.
+package memstore

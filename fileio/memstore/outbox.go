@@ -1,0 +1,214 @@
+package memstore
+
+import (
+	"context"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/agentfiles/agentfiles/fileio"
+)
+
+// outbox is the job queue of a Store: at most one job per (scope, path).
+type outbox struct {
+	now func() time.Time
+
+	mu     sync.Mutex
+	jobs   map[jobKey]*jobRec
+	nextID int64
+	wake   chan struct{} // closed (and replaced) whenever a job becomes available
+}
+
+type jobKey struct {
+	scope fileio.Scope
+	path  string
+}
+
+type jobRec struct {
+	job         fileio.Job
+	availableAt time.Time // not claimable before
+	leasedUntil time.Time // claimed and invisible until then
+	lastError   string
+}
+
+func (o *outbox) init(now func() time.Time) {
+	o.now = now
+	o.jobs = map[jobKey]*jobRec{}
+	o.wake = make(chan struct{})
+}
+
+// enqueue records one job per path changed by tx, superseding pending jobs.
+func (o *outbox) enqueue(scope fileio.Scope, tx *writeTx, commitAt time.Time) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	for _, path := range tx.order {
+		rec := tx.overlay[path]
+		op, updatedAt, cred := fileio.JobDelete, time.Time{}, ""
+		if rec != nil {
+			op, updatedAt, cred = fileio.JobUpsert, rec.info.UpdatedAt, tx.creds[path].CredentialRef
+		}
+		key := jobKey{scope, path}
+		jr := o.jobs[key]
+		if jr == nil {
+			o.nextID++
+			jr = &jobRec{job: fileio.Job{ID: o.nextID, Scope: scope, Path: path}}
+			o.jobs[key] = jr
+		}
+		jr.job.Op = op
+		jr.job.FileUpdatedAt = updatedAt
+		jr.job.CredentialRef = cred
+		jr.job.EnqueuedAt = commitAt
+		jr.job.Attempts = 0
+		jr.job.Version++
+		jr.availableAt, jr.leasedUntil, jr.lastError = time.Time{}, time.Time{}, ""
+	}
+	o.broadcast()
+}
+
+// broadcast wakes every WaitForJobs. Caller holds o.mu.
+func (o *outbox) broadcast() {
+	close(o.wake)
+	o.wake = make(chan struct{})
+}
+
+func (jr *jobRec) readyAt() time.Time {
+	if jr.leasedUntil.After(jr.availableAt) {
+		return jr.leasedUntil
+	}
+	return jr.availableAt
+}
+
+// ClaimJobs implements fileio.Outbox.
+func (s *Store) ClaimJobs(ctx context.Context, limit int, lease time.Duration) ([]fileio.Job, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if limit <= 0 {
+		return nil, nil
+	}
+	o := &s.outbox
+	now := o.now()
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	var ready []*jobRec
+	for _, jr := range o.jobs {
+		if !jr.readyAt().After(now) {
+			ready = append(ready, jr)
+		}
+	}
+	sort.Slice(ready, func(i, j int) bool {
+		a, b := ready[i].job, ready[j].job
+		if !a.EnqueuedAt.Equal(b.EnqueuedAt) {
+			return a.EnqueuedAt.Before(b.EnqueuedAt)
+		}
+		return a.ID < b.ID
+	})
+	if len(ready) > limit {
+		ready = ready[:limit]
+	}
+	out := make([]fileio.Job, len(ready))
+	for i, jr := range ready {
+		jr.leasedUntil = now.Add(lease)
+		out[i] = jr.job
+	}
+	return out, nil
+}
+
+// current returns the pending record of job if it is still that version, else nil.
+func (o *outbox) current(job fileio.Job) *jobRec {
+	jr := o.jobs[jobKey{job.Scope, job.Path}]
+	if jr == nil || jr.job.ID != job.ID || jr.job.Version != job.Version {
+		return nil
+	}
+	return jr
+}
+
+// CompleteJob implements fileio.Outbox.
+func (s *Store) CompleteJob(ctx context.Context, job fileio.Job) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	o := &s.outbox
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.current(job) != nil {
+		delete(o.jobs, jobKey{job.Scope, job.Path})
+	}
+	return nil
+}
+
+// RetryJob implements fileio.Outbox.
+func (s *Store) RetryJob(ctx context.Context, job fileio.Job, notBefore time.Time, lastError string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	o := &s.outbox
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	jr := o.current(job)
+	if jr == nil {
+		return nil
+	}
+	jr.job.Attempts++
+	jr.availableAt = notBefore
+	jr.leasedUntil = time.Time{}
+	jr.lastError = lastError
+	o.broadcast()
+	return nil
+}
+
+// WaitForJobs implements fileio.Outbox: it returns at once when a job is claimable, else when
+// one is enqueued or released, when the earliest lease or retry delay runs out, or after maxWait.
+func (s *Store) WaitForJobs(ctx context.Context, maxWait time.Duration) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	o := &s.outbox
+	now := o.now()
+	o.mu.Lock()
+	wake := o.wake
+	wait := maxWait
+	for _, jr := range o.jobs {
+		if d := jr.readyAt().Sub(now); d < wait {
+			wait = d
+		}
+	}
+	o.mu.Unlock()
+	if wait <= 0 {
+		return nil
+	}
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	select {
+	case <-wake:
+		return nil
+	case <-timer.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// PendingJobs implements fileio.Outbox.
+func (s *Store) PendingJobs(ctx context.Context) (int, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	o := &s.outbox
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return len(o.jobs), nil
+}
+
+// LastJobError returns the error text recorded by the last RetryJob of the pending job for
+// (scope, path), and whether such a job exists. For diagnostics and tests.
+func (s *Store) LastJobError(scope fileio.Scope, path string) (string, bool) {
+	o := &s.outbox
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	jr := o.jobs[jobKey{scope, path}]
+	if jr == nil {
+		return "", false
+	}
+	return jr.lastError, true
+}

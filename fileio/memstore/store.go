@@ -1,0 +1,304 @@
+package memstore
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/agentfiles/agentfiles/fileio"
+)
+
+// Store is an in-memory fileio.Store. It is safe for concurrent use by multiple goroutines.
+// Create it with New.
+type Store struct {
+	lockTimeout time.Duration
+	now         func() time.Time
+
+	mu       sync.Mutex // guards projects
+	projects map[fileio.Scope]*project
+
+	outbox outbox
+}
+
+var _ fileio.Store = (*Store)(nil)
+
+// Option configures a Store.
+type Option func(*Store)
+
+// WithLockTimeout bounds how long Update waits for a project's write lock before returning
+// RESOURCE_BUSY (default fileio.DefaultLockTimeout; use Config.LockTimeout).
+func WithLockTimeout(d time.Duration) Option {
+	return func(s *Store) {
+		if d > 0 {
+			s.lockTimeout = d
+		}
+	}
+}
+
+// WithClock replaces time.Now for file timestamps and job times (for tests).
+func WithClock(now func() time.Time) Option {
+	return func(s *Store) {
+		if now != nil {
+			s.now = now
+		}
+	}
+}
+
+// New returns an empty Store.
+func New(opts ...Option) *Store {
+	s := &Store{lockTimeout: fileio.DefaultLockTimeout, now: time.Now, projects: map[fileio.Scope]*project{}}
+	for _, o := range opts {
+		o(s)
+	}
+	s.outbox.init(s.now)
+	return s
+}
+
+// project is the committed state of one (tenant, project).
+type project struct {
+	writeLock chan struct{} // capacity 1: held for a whole Update
+
+	mu    sync.RWMutex // guards the fields below; written only while writeLock is held
+	files map[string]*fileRec
+	paths []string // sorted bytewise
+	bytes int64
+}
+
+type fileRec struct {
+	info    fileio.FileInfo
+	content []byte // never modified after commit
+}
+
+var emptyProject = &project{files: map[string]*fileRec{}}
+
+func (s *Store) project(scope fileio.Scope, create bool) *project {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p := s.projects[scope]
+	if p == nil && create {
+		p = &project{writeLock: make(chan struct{}, 1), files: map[string]*fileRec{}}
+		s.projects[scope] = p
+	}
+	return p
+}
+
+// View implements fileio.Store.
+func (s *Store) View(ctx context.Context, scope fileio.Scope, fn func(fileio.ReadTx) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	p := s.project(scope, false)
+	if p == nil {
+		p = emptyProject
+	}
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	return fn(&readTx{p: p})
+}
+
+// Update implements fileio.Store.
+func (s *Store) Update(ctx context.Context, scope fileio.Scope, fn func(fileio.WriteTx) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	p := s.project(scope, true)
+	timer := time.NewTimer(s.lockTimeout)
+	defer timer.Stop()
+	select {
+	case p.writeLock <- struct{}{}:
+	case <-timer.C:
+		return fileio.NewError(fileio.CodeResourceBusy, fmt.Sprintf(
+			"another write to this project holds its lock for more than %s; retry shortly", s.lockTimeout), scope.Project)
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	defer func() { <-p.writeLock }()
+
+	tx := &writeTx{readTx: readTx{p: p}, now: s.now, overlay: map[string]*fileRec{}}
+	tx.readTx.overlay = tx.overlay
+	if err := fn(tx); err != nil {
+		return err
+	}
+	if len(tx.overlay) == 0 {
+		return nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	commitAt := s.now().UTC()
+	p.apply(tx.overlay)
+	s.outbox.enqueue(scope, tx, commitAt)
+	return nil
+}
+
+// apply makes the overlay (nil value: delete) the committed state. Caller holds p.mu.
+func (p *project) apply(overlay map[string]*fileRec) {
+	var added []string
+	removed := map[string]bool{}
+	for path, rec := range overlay {
+		old := p.files[path]
+		switch {
+		case rec == nil && old != nil:
+			p.bytes -= old.info.SizeBytes
+			delete(p.files, path)
+			removed[path] = true
+		case rec != nil:
+			if old != nil {
+				p.bytes -= old.info.SizeBytes
+			} else {
+				added = append(added, path)
+			}
+			p.bytes += rec.info.SizeBytes
+			p.files[path] = rec
+		}
+	}
+	if len(removed) > 0 {
+		kept := p.paths[:0]
+		for _, path := range p.paths {
+			if !removed[path] {
+				kept = append(kept, path)
+			}
+		}
+		p.paths = kept
+	}
+	switch {
+	case len(added) == 0:
+	case len(added) <= 8:
+		for _, path := range added {
+			i := sort.SearchStrings(p.paths, path)
+			p.paths = append(p.paths, "")
+			copy(p.paths[i+1:], p.paths[i:])
+			p.paths[i] = path
+		}
+	default:
+		p.paths = append(p.paths, added...)
+		sort.Strings(p.paths)
+	}
+}
+
+// readTx reads the committed state, overlaid with a transaction's own changes.
+type readTx struct {
+	p       *project
+	overlay map[string]*fileRec // nil for View; nil values are deletions
+}
+
+func (tx *readTx) lookup(path string) *fileRec {
+	if rec, ok := tx.overlay[path]; ok {
+		return rec
+	}
+	return tx.p.files[path]
+}
+
+func (tx *readTx) Get(ctx context.Context, path string) (fileio.File, error) {
+	rec := tx.lookup(path)
+	if rec == nil {
+		return fileio.File{}, fileio.NewError(fileio.CodeNotFound, "no file at this path", path)
+	}
+	return fileio.File{FileInfo: rec.info, Content: append([]byte(nil), rec.content...)}, nil
+}
+
+func (tx *readTx) Stat(ctx context.Context, path string) (fileio.FileInfo, bool, error) {
+	rec := tx.lookup(path)
+	if rec == nil {
+		return fileio.FileInfo{}, false, nil
+	}
+	return rec.info, true, nil
+}
+
+func (tx *readTx) List(ctx context.Context, prefix string, limit int) ([]fileio.FileInfo, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	paths := tx.p.paths
+	i := sort.SearchStrings(paths, prefix)
+	var out []fileio.FileInfo
+	if len(tx.overlay) == 0 {
+		for ; i < len(paths) && strings.HasPrefix(paths[i], prefix); i++ {
+			if limit > 0 && len(out) == limit {
+				break
+			}
+			out = append(out, tx.p.files[paths[i]].info)
+		}
+		return out, nil
+	}
+	for ; i < len(paths) && strings.HasPrefix(paths[i], prefix); i++ {
+		if _, changed := tx.overlay[paths[i]]; !changed {
+			out = append(out, tx.p.files[paths[i]].info)
+		}
+	}
+	for path, rec := range tx.overlay {
+		if rec != nil && strings.HasPrefix(path, prefix) {
+			out = append(out, rec.info)
+		}
+	}
+	sort.Slice(out, func(a, b int) bool { return out[a].Path < out[b].Path })
+	if limit > 0 && len(out) > limit {
+		out = out[:limit]
+	}
+	return out, nil
+}
+
+func (tx *readTx) ProjectBytes(ctx context.Context) (int64, error) {
+	total := tx.p.bytes
+	for path, rec := range tx.overlay {
+		if old := tx.p.files[path]; old != nil {
+			total -= old.info.SizeBytes
+		}
+		if rec != nil {
+			total += rec.info.SizeBytes
+		}
+	}
+	return total, nil
+}
+
+// writeTx collects a transaction's changes in an overlay, committed by Update.
+type writeTx struct {
+	readTx
+	now     func() time.Time
+	overlay map[string]*fileRec
+	order   []string                     // paths in first-change order, for the outbox
+	creds   map[string]fileio.PutOptions // per path, the last Put's options
+}
+
+func (tx *writeTx) touch(path string) {
+	if _, seen := tx.overlay[path]; !seen {
+		tx.order = append(tx.order, path)
+	}
+}
+
+func (tx *writeTx) Put(ctx context.Context, path string, content []byte, opts fileio.PutOptions) (fileio.FileInfo, error) {
+	if err := ctx.Err(); err != nil {
+		return fileio.FileInfo{}, err
+	}
+	now := tx.now().UTC()
+	info := fileio.FileInfo{Path: path, SizeBytes: int64(len(content)), CreatedAt: now, UpdatedAt: now}
+	if old := tx.lookup(path); old != nil {
+		info.CreatedAt = old.info.CreatedAt
+		if !now.After(old.info.UpdatedAt) {
+			info.UpdatedAt = old.info.UpdatedAt.Add(time.Microsecond)
+		}
+	}
+	tx.touch(path)
+	tx.overlay[path] = &fileRec{info: info, content: append([]byte(nil), content...)}
+	if tx.creds == nil {
+		tx.creds = map[string]fileio.PutOptions{}
+	}
+	tx.creds[path] = opts
+	return info, nil
+}
+
+func (tx *writeTx) Delete(ctx context.Context, paths ...string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	for _, path := range paths {
+		if tx.lookup(path) == nil {
+			continue
+		}
+		tx.touch(path)
+		tx.overlay[path] = nil
+	}
+	return nil
+}

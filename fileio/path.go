@@ -1,0 +1,130 @@
+package fileio
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// Path and project limits (seed §4).
+const (
+	MaxPathBytes    = 512
+	MaxProjectBytes = 128
+)
+
+// ValidatePath checks a path against the rules of seed §4 and returns nil or an *Error with
+// code INVALID_PATH naming the broken rule:
+//
+//   - length 0..512 bytes; "" is the project root;
+//   - only the characters a-z A-Z 0-9 / _ - . (so no whitespace, no control characters);
+//   - "/" is the only separator and the path starts with it;
+//   - it does not end with "/" (so "/" itself is invalid; Service.List alone accepts it);
+//   - no empty segments ("/a//b"), and no "." or ".." segments.
+//
+// It never modifies the path: there is no normalisation besides List's "/".
+func ValidatePath(p string) error {
+	if p == "" {
+		return nil
+	}
+	if len(p) > MaxPathBytes {
+		return pathError(fmt.Sprintf("path is %d bytes; the maximum is %d", len(p), MaxPathBytes), truncateForArg(p))
+	}
+	for i := 0; i < len(p); i++ {
+		if !pathByteAllowed(p[i]) {
+			return pathError(fmt.Sprintf("character %s at byte %d is not allowed; use only a-z, A-Z, 0-9 and / _ - .", describeByte(p, i), i), p)
+		}
+	}
+	if p[0] != '/' {
+		return pathError(`path must start with "/" (or be "" for the project root), e.g. "/notes/todo.md"`, p)
+	}
+	if p[len(p)-1] == '/' {
+		return pathError(`path must not end with "/"; name the file, or use "" for the project root`, p)
+	}
+	for _, seg := range strings.Split(p[1:], "/") {
+		switch seg {
+		case "":
+			return pathError(`path has an empty segment ("//"); remove the extra "/"`, p)
+		case ".", "..":
+			return pathError(`"." and ".." segments are not allowed; write the full path from the project root`, p)
+		}
+	}
+	return nil
+}
+
+// ValidateProject checks a project name: 1..128 bytes of valid UTF-8 without control
+// characters. Violations return INVALID_PATH (seed §4 lists the project length among the
+// path rules).
+func ValidateProject(project string) error {
+	switch {
+	case project == "":
+		return NewError(CodeInvalidPath, "project is required (1 to 128 bytes), e.g. \"my-project\"", "project")
+	case len(project) > MaxProjectBytes:
+		return NewError(CodeInvalidPath, fmt.Sprintf("project is %d bytes; the maximum is %d", len(project), MaxProjectBytes), truncateForArg(project))
+	case !utf8.ValidString(project):
+		return NewError(CodeInvalidPath, "project must be valid UTF-8", "project")
+	}
+	for _, r := range project {
+		if r < 0x20 || r == 0x7f {
+			return NewError(CodeInvalidPath, "project must not contain control characters", "project")
+		}
+	}
+	return nil
+}
+
+func pathByteAllowed(c byte) bool {
+	switch {
+	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		return true
+	case c == '/', c == '_', c == '-', c == '.':
+		return true
+	}
+	return false
+}
+
+func describeByte(p string, i int) string {
+	c := p[i]
+	switch {
+	case c < 0x20 || c == 0x7f:
+		return fmt.Sprintf("control 0x%02x", c)
+	case c == ' ':
+		return "space"
+	case c >= 0x80:
+		return fmt.Sprintf("non-ASCII byte 0x%02x", c)
+	}
+	return fmt.Sprintf("%q", string(c))
+}
+
+func pathError(msg, arg string) *Error { return NewError(CodeInvalidPath, msg, arg) }
+
+// truncateForArg keeps error arguments short; the path itself may be huge.
+func truncateForArg(s string) string {
+	const maxArg = 64
+	if len(s) <= maxArg {
+		return s
+	}
+	cut := maxArg
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "..."
+}
+
+// baseName is the last segment of a valid path ("" for the root).
+func baseName(p string) string {
+	return p[strings.LastIndexByte(p, '/')+1:]
+}
+
+// ancestors returns the proper ancestor directories of a valid non-root path, outermost
+// first, without the root: "/a/b/c" -> ["/a", "/a/b"].
+func ancestors(p string) []string {
+	var out []string
+	for i := 1; i < len(p); i++ {
+		if p[i] == '/' {
+			out = append(out, p[:i])
+		}
+	}
+	return out
+}
+
+// dirPrefix is the string prefix shared by every descendant of dir ("" for the root).
+func dirPrefix(dir string) string { return dir + "/" }

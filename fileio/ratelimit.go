@@ -1,0 +1,74 @@
+package fileio
+
+import (
+	"fmt"
+	"math"
+	"sync"
+	"time"
+)
+
+// rateLimiter is a token bucket per tenant. Safe for concurrent use.
+type rateLimiter struct {
+	perSecond float64
+	burst     float64
+	now       func() time.Time
+
+	mu        sync.Mutex
+	buckets   map[string]*bucket
+	lastSweep time.Time
+}
+
+type bucket struct {
+	tokens float64
+	last   time.Time
+}
+
+// sweepEvery is how often idle (refilled) buckets are dropped so the map stays small.
+const sweepEvery = time.Minute
+
+func newRateLimiter(perSecond float64, burst int, now func() time.Time) *rateLimiter {
+	if perSecond <= 0 {
+		return nil
+	}
+	return &rateLimiter{perSecond: perSecond, burst: float64(burst), now: now, buckets: map[string]*bucket{}, lastSweep: now()}
+}
+
+// allow takes one token for tenant or returns a RATE_LIMITED error saying when to retry.
+// A nil limiter allows everything.
+func (r *rateLimiter) allow(tenant string) error {
+	if r == nil {
+		return nil
+	}
+	now := r.now()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if now.Sub(r.lastSweep) > sweepEvery {
+		r.sweep(now)
+	}
+	b := r.buckets[tenant]
+	if b == nil {
+		b = &bucket{tokens: r.burst, last: now}
+		r.buckets[tenant] = b
+	}
+	if dt := now.Sub(b.last).Seconds(); dt > 0 {
+		b.tokens = math.Min(r.burst, b.tokens+dt*r.perSecond)
+		b.last = now
+	}
+	if b.tokens >= 1 {
+		b.tokens--
+		return nil
+	}
+	wait := time.Duration((1 - b.tokens) / r.perSecond * float64(time.Second))
+	return NewError(CodeRateLimited, fmt.Sprintf(
+		"too many requests for this API key (limit %g per second, burst %g); retry after %s",
+		r.perSecond, r.burst, wait.Round(time.Millisecond)), "")
+}
+
+func (r *rateLimiter) sweep(now time.Time) {
+	for k, b := range r.buckets {
+		if b.tokens+now.Sub(b.last).Seconds()*r.perSecond >= r.burst {
+			delete(r.buckets, k)
+		}
+	}
+	r.lastSweep = now
+}

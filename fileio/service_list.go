@@ -1,0 +1,139 @@
+package fileio
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sort"
+	"time"
+)
+
+// DefaultListDepth is the seed's default depth for List: immediate children.
+const DefaultListDepth = 1
+
+// List returns the entries below path (seed §6.6), files and implicit directories, sorted by
+// path ascending (bytewise).
+//
+//   - depthLevels 0: the entry for path itself; 1: its immediate children; n: down to n levels.
+//   - path "" is the root; "/" is accepted and means the root too. A file path lists that
+//     file at depth 0 and is NOT_DIRECTORY at depth >= 1; a missing path is NOT_FOUND (the
+//     root always exists, possibly empty).
+//   - limit 0 means Config.ListLimitDefault; a limit over Config.ListLimitMax is clamped
+//     (LimitClamped=true). HasMore=true means entries were cut; narrow path or depth to see
+//     the rest.
+//
+// Negative depth or limit is INVALID_ARGUMENT.
+func (s *Service) List(ctx context.Context, project, path string, depthLevels, limit int) (ListResult, error) {
+	if path == "/" {
+		path = ""
+	}
+	ac, scope, err := s.begin(ctx, project, path)
+	if err == nil {
+		switch {
+		case depthLevels < 0:
+			err = NewError(CodeInvalidArgument, fmt.Sprintf("depth must be >= 0 (0: the path itself, 1: its children), got %d", depthLevels), "depth")
+		case limit < 0:
+			err = NewError(CodeInvalidArgument, fmt.Sprintf("limit must be >= 0 (0: the default %d), got %d", s.cfg.ListLimitDefault, limit), "limit")
+		}
+	}
+	if err != nil {
+		s.logOp(ctx, "list", ac, project, path, err)
+		return ListResult{}, err
+	}
+	res := ListResult{Limit: limit}
+	switch {
+	case limit == 0:
+		res.Limit = s.cfg.ListLimitDefault
+	case limit > s.cfg.ListLimitMax:
+		res.Limit, res.LimitClamped = s.cfg.ListLimitMax, true
+	}
+	var entries []FileEntry
+	err = storeError(s.store.View(ctx, scope, func(tx ReadTx) error {
+		var err error
+		entries, err = listTx(ctx, tx, path, depthLevels)
+		return err
+	}))
+	if err == nil {
+		if len(entries) > res.Limit {
+			entries, res.HasMore = entries[:res.Limit], true
+			res.Note = fmt.Sprintf("only the first %d entries are shown; list a subdirectory or use a smaller depth to see the rest", res.Limit)
+		}
+		if entries == nil {
+			entries = []FileEntry{}
+		}
+		res.Entries = entries
+	}
+	s.logOp(ctx, "list", ac, project, path, err, slog.Int("depth", depthLevels), slog.Int("limit", res.Limit), slog.Int("entries", len(res.Entries)))
+	if err != nil {
+		return ListResult{}, err
+	}
+	return res, nil
+}
+
+func listTx(ctx context.Context, tx ReadTx, path string, depth int) ([]FileEntry, error) {
+	if path != "" {
+		info, isFile, err := tx.Stat(ctx, path)
+		if err != nil {
+			return nil, err
+		}
+		if isFile {
+			if depth == 0 {
+				return []FileEntry{fileEntry(info)}, nil
+			}
+			return nil, NewError(CodeNotDirectory, "path is a file; use file_read to read it, file_stat or depth=0 to describe it", path)
+		}
+	}
+	files, err := tx.List(ctx, dirPrefix(path), 0)
+	if err != nil {
+		return nil, err
+	}
+	if len(files) == 0 && path != "" {
+		return nil, NewError(CodeNotFound, "nothing exists at this path; list the parent directory or \"\" for the project root", path)
+	}
+	if depth == 0 {
+		e := FileEntry{Name: baseName(path), Path: path, Type: TypeDirectory}
+		for _, f := range files {
+			if f.UpdatedAt.After(e.UpdatedAt) {
+				e.UpdatedAt = f.UpdatedAt
+			}
+		}
+		return []FileEntry{e}, nil
+	}
+	return entriesBelow(path, files, depth), nil
+}
+
+// entriesBelow turns the files below dir into the entries within depth levels of it: files at
+// most depth levels down, and the implicit directories at most depth levels down that
+// contain files.
+func entriesBelow(dir string, files []FileInfo, depth int) []FileEntry {
+	prefixLen := len(dirPrefix(dir))
+	var entries []FileEntry
+	dirs := map[string]time.Time{} // directory path -> newest UpdatedAt below it
+	for _, f := range files {
+		rel := f.Path[prefixLen:]
+		// Every "/" in rel ends a directory level below dir.
+		level := 1
+		for i := 0; i < len(rel) && level <= depth; i++ {
+			if rel[i] != '/' {
+				continue
+			}
+			d := f.Path[:prefixLen+i]
+			if t, ok := dirs[d]; !ok || f.UpdatedAt.After(t) {
+				dirs[d] = f.UpdatedAt
+			}
+			level++
+		}
+		if level <= depth {
+			entries = append(entries, fileEntry(f))
+		}
+	}
+	for d, t := range dirs {
+		entries = append(entries, FileEntry{Name: baseName(d), Path: d, Type: TypeDirectory, UpdatedAt: t})
+	}
+	sort.Slice(entries, func(i, j int) bool { return entries[i].Path < entries[j].Path })
+	return entries
+}
+
+func fileEntry(f FileInfo) FileEntry {
+	return FileEntry{Name: baseName(f.Path), Path: f.Path, Type: TypeFile, SizeBytes: f.SizeBytes, CreatedAt: f.CreatedAt, UpdatedAt: f.UpdatedAt}
+}

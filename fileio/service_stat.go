@@ -1,0 +1,49 @@
+package fileio
+
+import (
+	"context"
+	"log/slog"
+)
+
+// Stat describes path in project (seed §6.2). A file reports its size and times; a directory
+// exists while any file lies below it and reports size 0, a zero CreatedAt and the newest
+// descendant's UpdatedAt; the root "" always exists. A missing path is Exists=false, not an
+// error.
+func (s *Service) Stat(ctx context.Context, project, path string) (StatResult, error) {
+	ac, scope, err := s.begin(ctx, project, path)
+	if err != nil {
+		s.logOp(ctx, "stat", ac, project, path, err)
+		return StatResult{}, err
+	}
+	var res StatResult
+	err = storeError(s.store.View(ctx, scope, func(tx ReadTx) error {
+		var err error
+		res, err = statTx(ctx, tx, path)
+		return err
+	}))
+	s.logOp(ctx, "stat", ac, project, path, err, slog.Bool("exists", res.Exists))
+	if err != nil {
+		return StatResult{}, err
+	}
+	return res, nil
+}
+
+func statTx(ctx context.Context, tx ReadTx, path string) (StatResult, error) {
+	if path != "" {
+		info, ok, err := tx.Stat(ctx, path)
+		if err != nil {
+			return StatResult{}, err
+		}
+		if ok {
+			return StatResult{Exists: true, Type: TypeFile, SizeBytes: info.SizeBytes, CreatedAt: info.CreatedAt, UpdatedAt: info.UpdatedAt}, nil
+		}
+	}
+	found, newest, err := dirInfo(ctx, tx, path)
+	if err != nil {
+		return StatResult{}, err
+	}
+	if !found && path != "" {
+		return StatResult{}, nil
+	}
+	return StatResult{Exists: true, Type: TypeDirectory, UpdatedAt: newest}, nil
+}

@@ -1,0 +1,182 @@
+package fileio
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"strings"
+	"unicode/utf8"
+)
+
+// Write stores content at req.Path (seed §6.4) and returns the bytes written.
+//
+// Modes: APPEND (default) writes at end of file and ignores the offset; TRUNCATE clears the
+// file first and requires offset 0; OVERWRITE writes at the offset without truncating, where
+// offset == size appends and offset > size is INVALID_OFFSET. A missing file is created, with
+// its parent directories implied. Writing where a directory exists is IS_DIRECTORY; writing
+// below an existing file is NOT_DIRECTORY.
+//
+// Content must be valid UTF-8 (INVALID_ARGUMENT otherwise) and the encoding "" or "utf-8".
+// An OVERWRITE may not start or end inside a multi-byte character of the existing content
+// (INVALID_OFFSET naming the nearest valid offsets). Limits: content over MaxPayloadBytes is
+// PAYLOAD_TOO_LARGE; a resulting file over MaxFileBytes or a project over MaxProjectBytes is
+// QUOTA_EXCEEDED. Quotas are checked inside the store transaction, so concurrent writers
+// cannot exceed them together.
+func (s *Service) Write(ctx context.Context, req WriteRequest) (WriteResult, error) {
+	ac, scope, err := s.begin(ctx, req.Project, req.Path)
+	var mode WriteMode
+	if err == nil {
+		mode, err = s.checkWrite(req)
+	}
+	if err != nil {
+		s.logWrite(ctx, ac, req, mode, err)
+		return WriteResult{}, err
+	}
+	var opts PutOptions
+	if s.sealer != nil {
+		ref, serr := s.sealer.Seal(ctx, ac, scope, req.Path)
+		if serr != nil {
+			s.logger.LogAttrs(ctx, slog.LevelWarn, "fileio.write: sealing the credential failed; indexing will be lexical-only",
+				slog.String("project", req.Project), slog.String("path", req.Path), slog.String("error", serr.Error()))
+		} else {
+			opts.CredentialRef = ref
+		}
+	}
+	var res WriteResult
+	err = storeError(s.store.Update(ctx, scope, func(tx WriteTx) error {
+		var err error
+		res, err = s.writeTx(ctx, tx, req, mode, opts)
+		return err
+	}))
+	s.logWrite(ctx, ac, req, mode, err)
+	if err != nil {
+		return WriteResult{}, err
+	}
+	return res, nil
+}
+
+func (s *Service) logWrite(ctx context.Context, ac AuthContext, req WriteRequest, mode WriteMode, err error) {
+	s.logOp(ctx, "write", ac, req.Project, req.Path, err,
+		slog.String("mode", string(mode)), slog.Int64("offset", req.OffsetBytes), contentAttr(req.Content, &s.cfg))
+}
+
+// checkWrite validates everything that does not need the stored state.
+func (s *Service) checkWrite(req WriteRequest) (WriteMode, error) {
+	if req.Path == "" {
+		return "", NewError(CodeIsDirectory, "the project root is a directory; write to a file path such as \"/notes.md\"", "")
+	}
+	if enc := strings.ToLower(req.ContentEncoding); enc != "" && enc != ContentEncodingUTF8 && enc != "utf8" {
+		return "", NewError(CodeInvalidArgument, "content_encoding must be \"utf-8\"; encode binary data as text (e.g. Base64) first", req.ContentEncoding)
+	}
+	mode, err := ParseWriteMode(string(req.Mode))
+	if err != nil {
+		return "", err
+	}
+	if n := int64(len(req.Content)); n > s.cfg.MaxPayloadBytes {
+		return "", NewError(CodePayloadTooLarge, fmt.Sprintf(
+			"content is %d bytes; the maximum per write is %d. Split it: write the first part, then APPEND the rest",
+			n, s.cfg.MaxPayloadBytes), req.Path)
+	}
+	if !utf8.ValidString(req.Content) {
+		return "", NewError(CodeInvalidArgument, "content is not valid UTF-8; encode binary data as text (e.g. Base64) first", req.Path)
+	}
+	switch {
+	case mode == ModeAppend:
+	case req.OffsetBytes < 0:
+		return "", NewError(CodeInvalidOffset, fmt.Sprintf("offset must be >= 0, got %d", req.OffsetBytes), req.Path)
+	case mode == ModeTruncate && req.OffsetBytes != 0:
+		return "", NewError(CodeInvalidOffset, fmt.Sprintf("TRUNCATE writes from offset 0, got %d; use OVERWRITE to write at an offset", req.OffsetBytes), req.Path)
+	}
+	return mode, nil
+}
+
+func (s *Service) writeTx(ctx context.Context, tx WriteTx, req WriteRequest, mode WriteMode, opts PutOptions) (WriteResult, error) {
+	path := req.Path
+	for _, dir := range ancestors(path) {
+		_, isFile, err := tx.Stat(ctx, dir)
+		if err != nil {
+			return WriteResult{}, err
+		}
+		if isFile {
+			return WriteResult{}, NewError(CodeNotDirectory, fmt.Sprintf("%s is a file, so it cannot contain %s; choose another path", dir, path), dir)
+		}
+	}
+	isDir, err := hasDescendant(ctx, tx, path)
+	if err != nil {
+		return WriteResult{}, err
+	}
+	if isDir {
+		return WriteResult{}, NewError(CodeIsDirectory, "a directory exists at this path; write to a file inside it or choose another path", path)
+	}
+	var old []byte
+	existing, err := tx.Get(ctx, path)
+	switch {
+	case err == nil:
+		old = existing.Content
+		if req.Exclusive {
+			return WriteResult{}, NewError(CodeAlreadyExists, "a file already exists at this path (exclusive write); choose another path or write without exclusive", path)
+		}
+	case ErrorCode(err) == CodeNotFound:
+	default:
+		return WriteResult{}, err
+	}
+	content, err := applyWrite(old, req.Content, mode, req.OffsetBytes, path)
+	if err != nil {
+		return WriteResult{}, err
+	}
+	newSize := int64(len(content))
+	if newSize > s.cfg.MaxFileBytes {
+		return WriteResult{}, NewError(CodeQuotaExceeded, fmt.Sprintf(
+			"the file would be %d bytes; the maximum file size is %d. Split the content across several files",
+			newSize, s.cfg.MaxFileBytes), path)
+	}
+	if grow := newSize - int64(len(old)); grow > 0 {
+		total, err := tx.ProjectBytes(ctx)
+		if err != nil {
+			return WriteResult{}, err
+		}
+		if total+grow > s.cfg.MaxProjectBytes {
+			return WriteResult{}, NewError(CodeQuotaExceeded, fmt.Sprintf(
+				"the project would hold %d bytes; its quota is %d. Delete files you no longer need, then retry",
+				total+grow, s.cfg.MaxProjectBytes), path)
+		}
+	}
+	info, err := tx.Put(ctx, path, content, opts)
+	if err != nil {
+		return WriteResult{}, err
+	}
+	return WriteResult{BytesWritten: int64(len(req.Content)), FileSizeBytes: info.SizeBytes, Created: existing.Path == "", UpdatedAt: info.UpdatedAt}, nil
+}
+
+// applyWrite returns the new content of a file whose old content is old.
+func applyWrite(old []byte, data string, mode WriteMode, offset int64, path string) ([]byte, error) {
+	switch mode {
+	case ModeTruncate:
+		return []byte(data), nil
+	case ModeAppend:
+		out := make([]byte, 0, len(old)+len(data))
+		return append(append(out, old...), data...), nil
+	}
+	size := int64(len(old))
+	if offset > size {
+		return nil, NewError(CodeInvalidOffset, fmt.Sprintf(
+			"offset %d is past the end of the file (size %d); use an offset between 0 and %d, or APPEND", offset, size, size), path)
+	}
+	if !charBoundary(old, offset) {
+		return nil, splitCharError("offset", old, offset, path)
+	}
+	end := offset + int64(len(data))
+	if end < size && !charBoundary(old, end) {
+		return nil, NewError(CodeInvalidOffset, fmt.Sprintf(
+			"the overwrite would end at byte %d, inside a multi-byte UTF-8 character of the existing content; make it end at byte %d or %d",
+			end, boundaryBefore(old, end), boundaryAfter(old, end)), path)
+	}
+	outLen := size
+	if end > outLen {
+		outLen = end
+	}
+	out := make([]byte, outLen)
+	copy(out, old)
+	copy(out[offset:], data)
+	return out, nil
+}

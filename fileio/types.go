@@ -1,0 +1,125 @@
+package fileio
+
+import (
+	"strings"
+	"time"
+)
+
+// FileType says whether a FileEntry is a file or an implicit directory.
+type FileType string
+
+// The two kinds of entries. Directories are never stored: they exist while a file below them does.
+const (
+	TypeFile      FileType = "FILE"
+	TypeDirectory FileType = "DIRECTORY"
+)
+
+// WriteMode selects how Service.Write places its content (seed §6.4).
+type WriteMode string
+
+// The write modes. The zero value "" means ModeAppend.
+const (
+	// ModeAppend writes at end of file; the offset is ignored.
+	ModeAppend WriteMode = "APPEND"
+	// ModeOverwrite writes at the offset without truncating; offset == size appends.
+	ModeOverwrite WriteMode = "OVERWRITE"
+	// ModeTruncate clears the file and writes from 0; the offset must be 0.
+	ModeTruncate WriteMode = "TRUNCATE"
+)
+
+// ParseWriteMode accepts the mode names in any letter case; "" is ModeAppend.
+func ParseWriteMode(s string) (WriteMode, error) {
+	switch WriteMode(strings.ToUpper(s)) {
+	case "", ModeAppend:
+		return ModeAppend, nil
+	case ModeOverwrite:
+		return ModeOverwrite, nil
+	case ModeTruncate:
+		return ModeTruncate, nil
+	}
+	return "", NewError(CodeInvalidArgument, "mode must be APPEND, OVERWRITE or TRUNCATE", s)
+}
+
+// ContentEncodingUTF8 is the only content encoding FileIO supports. Binary data must be
+// encoded as text (for example Base64) by the client before writing.
+const ContentEncodingUTF8 = "utf-8"
+
+// FileEntry is one entry of a listing (seed §6.1). Directories are implicit: SizeBytes is 0,
+// CreatedAt is the zero time and UpdatedAt is the newest UpdatedAt of any file below them.
+type FileEntry struct {
+	Name      string    `json:"name"`       // last path segment; "" for the project root
+	Path      string    `json:"path"`       // full path, "/a/b.txt"; "" for the project root
+	Type      FileType  `json:"type"`       // FILE or DIRECTORY
+	SizeBytes int64     `json:"size_bytes"` // content length in bytes; 0 for directories
+	CreatedAt time.Time `json:"created_at"` // zero for directories
+	UpdatedAt time.Time `json:"updated_at"`
+}
+
+// ChunkEntry is one search hit (seed §6.1), produced by package search. The byte offsets are
+// compatible with Service.Read: Read(path, FileSeekStartBytes, FileSeekEndBytes-FileSeekStartBytes)
+// returns ChunkContent. The range is [start, end) and end may equal the file size.
+type ChunkEntry struct {
+	FilePath           string  `json:"file_path"`
+	FileSeekStartBytes int64   `json:"file_seek_start_bytes"` // byte offset, inclusive
+	FileSeekEndBytes   int64   `json:"file_seek_end_bytes"`   // byte offset, exclusive
+	ChunkContent       string  `json:"chunk_content"`
+	Score              float64 `json:"score"`
+}
+
+// StatResult is the answer of Service.Stat (seed §6.2). Exists=false is not an error.
+type StatResult struct {
+	Exists    bool      `json:"exists"`
+	Type      FileType  `json:"type,omitempty"` // "" when Exists is false
+	SizeBytes int64     `json:"size_bytes"`     // 0 for directories
+	CreatedAt time.Time `json:"created_at"`     // zero for directories
+	UpdatedAt time.Time `json:"updated_at"`     // for directories: newest descendant's
+}
+
+// ReadResult is the answer of Service.Read (seed §6.3).
+type ReadResult struct {
+	Content         string `json:"content"`
+	ContentEncoding string `json:"content_encoding"` // always "utf-8"
+	OffsetBytes     int64  `json:"offset_bytes"`     // where Content starts
+	ReadBytes       int64  `json:"read_bytes"`       // len(Content)
+	FileSizeBytes   int64  `json:"file_size_bytes"`
+	// Truncated is true when Content is shorter than asked for (and the file has more):
+	// the read was clamped to the maximum read size, or shortened so as not to end inside
+	// a multi-byte character. Continue from NextOffsetBytes.
+	Truncated       bool   `json:"truncated"`
+	NextOffsetBytes int64  `json:"next_offset_bytes"` // OffsetBytes + ReadBytes
+	Note            string `json:"note,omitempty"`    // why the read was truncated, and what to do
+}
+
+// WriteRequest is the input of Service.Write (seed §6.4). Zero values are the seed's
+// defaults: encoding "utf-8", offset 0, mode APPEND.
+type WriteRequest struct {
+	Project         string
+	Path            string
+	Content         string    // must be valid UTF-8
+	ContentEncoding string    // "" or "utf-8"
+	OffsetBytes     int64     // OVERWRITE: where to write; TRUNCATE: must be 0; APPEND: ignored
+	Mode            WriteMode // "" means APPEND
+	// Exclusive makes the write fail with ALREADY_EXISTS when a file exists at Path (like
+	// O_EXCL), so that agents can create marker or lock files safely. Not part of the seed's
+	// tool surface; available to Go callers.
+	Exclusive bool
+}
+
+// WriteResult is the answer of Service.Write.
+type WriteResult struct {
+	BytesWritten  int64     `json:"bytes_written"`
+	FileSizeBytes int64     `json:"file_size_bytes"` // size after the write
+	Created       bool      `json:"created"`         // true when the file did not exist before
+	UpdatedAt     time.Time `json:"updated_at"`
+}
+
+// ListResult is the answer of Service.List (seed §6.6).
+type ListResult struct {
+	Entries []FileEntry `json:"entries"` // sorted by path, bytewise ascending
+	HasMore bool        `json:"has_more"`
+	// Limit is the limit actually applied; LimitClamped says a larger one was asked for
+	// and reduced to the configured maximum.
+	Limit        int    `json:"limit"`
+	LimitClamped bool   `json:"limit_clamped,omitempty"`
+	Note         string `json:"note,omitempty"` // how to get the rest when HasMore
+}
