@@ -1,0 +1,23 @@
+// Package storetest is the acceptance suite for fileio.Store implementations, in the spirit of
+// testing/fstest.TestFS: a store that passes Exercise behaves as the Service and the search
+// indexer expect.
+//
+// # Use
+//
+//	func TestStore(t *testing.T) {
+//		storetest.Exercise(t, func(t *testing.T) fileio.Store { return memstore.New() })
+//	}
+//
+// newStore must return an empty store on every call (the outbox is shared by all tenants, so
+// outbox tests count jobs). Exercise runs, as subtests:
+//
+//   - Service: every rule of the FileIO operations (stat, read, write, delete, list, limits,
+//     quotas, rate limit, UTF-8, authentication, path rules), through a fileio.Service over the
+//     store;
+//   - Store: the contract itself (transactions and rollback, read-your-writes, committed-only
+//     views, per-project serialisation, the outbox: de-duplication, versions, leases, retries);
+//   - Concurrency: appends from 50 goroutines, quotas under concurrent writers;
+//   - CrossTenant: tenant B's every operation on tenant A's project sees and changes nothing;
+//   - Model: random operation sequences checked against a reference model (RunModel), which
+//     stores can also drive from a fuzz test with RunModelOps.
+package storetest
