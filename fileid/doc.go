@@ -1,0 +1,82 @@
+// Package fileid gives every Markdown file of one or more documentation directories a short,
+// stable ID (f1, f2, …) and answers the four questions an agent asks about documentation:
+// which files are there, what is in this file, show me these sections, where is this phrase.
+//
+// # Model
+//
+// A [Registry] is built once by [New] from an ordered list of [Root] values, each a label and
+// an [io/fs.FS]. [DirRoot] opens a directory with [os.OpenRoot], so symbolic links cannot lead
+// outside it; an [testing/fstest.MapFS] works as well. Scanning is recursive, skips dot-files
+// and dot-directories, and keeps the files matching Options.Include (default *.md, *.mdx,
+// *.markdown).
+//
+// IDs follow the roots in the given order, and inside a root the files' slash-separated
+// relative paths compared case-insensitively, ties broken bytewise. For roots /primary
+// (config.md, guide.md, README.md, subdir/README.md), /secondary (README.md, utils.md) and
+// /fallback (index.md) the IDs are f1…f7 in exactly that order, on every run. Files with the
+// same name in different roots get different IDs, so none is shadowed. An ID must match
+// ^f[1-9][0-9]*$: a malformed one is INVALID_FILE_ID, an unknown one FILE_ID_NOT_FOUND, and
+// both messages tell the agent to call list_documentation_files.
+//
+// The registry is immutable: it holds each file's bytes as read at build time and never
+// looks at the disk again. [Registry.Rebuild] scans again and returns a new registry.
+//
+// # Listing
+//
+// [Registry.Files] and [Registry.List] return, per file, its ID, relative path, title
+// (front-matter title, else the first level-1 heading, else the file name), the front-matter
+// description, the root label and the size ("2.5kb" and in bytes).
+//
+// # Sections
+//
+// Headings come from goldmark's CommonMark AST, so a "#" line inside fenced or indented code
+// (also inside list items) is not a heading, setext headings ("Title" underlined with === or
+// ---) are, and YAML front matter is not content. Only headings at the top level of the
+// document count; headings inside block quotes and list items are content of their section.
+//
+// Section IDs are paths of 1-based positions: a heading's parent is the nearest earlier
+// heading with a smaller level, so
+//
+//	# Guide          1
+//	## Install       1/1
+//	### Linux        1/1/1
+//	## Use          1/2
+//	# FAQ            2
+//
+// and a file of only "##" headings numbers 1, 2, 3. Non-blank text before the first heading is
+// section "0". A section runs from its heading line up to the next heading of the same or a
+// higher level, subsections included, and [Registry.ReadSections] returns it byte-exact.
+//
+// [Registry.TableOfContents] lists the sections in document order to a maximum depth
+// (default 3); an entry whose children were cut says how many in HiddenSubsections, and a
+// Section option returns the subtree of one section.
+//
+// # Search
+//
+// [Registry.Search] takes a Go RE2 expression, matched line by line (^ and $ are line
+// boundaries), optionally case-insensitive and optionally in one file. Every match carries the
+// file ID, file name, the ID and title of the innermost section containing the line (an ID
+// that ReadSections accepts), the line number and the line, cut around the match when long.
+// Queries without metacharacters take a literal fast path (bytes.Index, or an ASCII
+// case-folded copy of the file); expressions with a literal that every match must contain are
+// prefiltered by it. Files are searched in parallel; results are deterministic.
+//
+// # Budgets
+//
+// Everything that can grow has a default cap and a hard maximum: files per listing page, TOC
+// entries, bytes per read, matches per search. A larger request is clamped, and the result
+// says so in Notice; a cut result has Truncated set and Notice says how to get the rest.
+//
+// # Cost
+//
+// New reads every file, parses front matter, and finds the first level-1 heading by parsing
+// only the lines up to it. The full heading structure of a file is parsed the first time a
+// table of contents, section read or search match needs it, exactly once; [Registry.Warm]
+// does it for all files up front. After that, queries do no parsing and no I/O.
+//
+// # Concurrency
+//
+// A *Registry is safe for concurrent use by any number of goroutines. The tools for agents
+// (list_documentation_files, table_of_contents, read_sections, search) are in package
+// github.com/agentfiles/agentfiles/adapters as FileIDTools.
+package fileid

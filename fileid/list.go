@@ -1,0 +1,55 @@
+package fileid
+
+import "fmt"
+
+// ListOptions page through the file listing. The zero value gives the first page.
+type ListOptions struct {
+	Offset   int // index of the first file to return (0 = f1)
+	MaxFiles int // files per page (0 = DefaultListFiles; clamped to MaxListFiles)
+}
+
+// FileList is one page of the listing.
+type FileList struct {
+	Files      []FileInfo `json:"files" jsonschema:"files in file-ID order"`
+	Total      int        `json:"total" jsonschema:"number of files in the registry"`
+	NextOffset int        `json:"nextOffset,omitempty" jsonschema:"offset of the next page when truncated"`
+	Truncated  bool       `json:"truncated" jsonschema:"true when more files follow; call again with offset=nextOffset"`
+	Notice     string     `json:"notice,omitempty" jsonschema:"what was clamped or cut and how to get the rest"`
+}
+
+// List returns one page of the files in ID order.
+func (r *Registry) List(opts ListOptions) FileList {
+	var notice string
+	limit := opts.MaxFiles
+	if limit <= 0 {
+		limit = DefaultListFiles
+	}
+	if limit > MaxListFiles {
+		notice = fmt.Sprintf("maxFiles %d was clamped to %d; ", limit, MaxListFiles)
+		limit = MaxListFiles
+	}
+	start := min(max(opts.Offset, 0), len(r.files))
+	end := min(start+limit, len(r.files))
+	out := FileList{Files: make([]FileInfo, 0, end-start), Total: len(r.files)}
+	for _, f := range r.files[start:end] {
+		out.Files = append(out.Files, f.info)
+	}
+	if end < len(r.files) {
+		out.Truncated = true
+		out.NextOffset = end
+		notice += fmt.Sprintf("files %s to %s of %d are shown; call again with offset %d for the rest",
+			FormatID(start+1), FormatID(end), len(r.files), end)
+	}
+	if opts.Offset > len(r.files) {
+		notice += fmt.Sprintf("offset %d is past the last file (%d files)", opts.Offset, len(r.files))
+	}
+	out.Notice = trimSep(notice)
+	return out
+}
+
+func trimSep(s string) string {
+	for len(s) >= 2 && s[len(s)-2:] == "; " {
+		s = s[:len(s)-2]
+	}
+	return s
+}

@@ -1,0 +1,210 @@
+package fileid
+
+import (
+	"bytes"
+	"regexp"
+	"regexp/syntax"
+	"sync"
+)
+
+// hit is one matching line: its byte range in the file content (without the "\n").
+type hit struct{ lineStart, lineEnd int }
+
+// matcher finds matching lines. Queries without regular-expression metacharacters take a
+// literal path (bytes.Index, or an ASCII case-folded copy of the file for case-insensitive
+// search); other queries run the RE2 expression, prefiltered by a literal every match must
+// contain when the expression has one. Semantics are the same on every path: a line matches
+// when the expression (in multi-line mode, so ^ and $ are line boundaries) matches within it.
+//
+// A matcher is immutable and safe for concurrent use.
+type matcher struct {
+	literal []byte         // non-nil: literal query (lower-cased when fold)
+	fold    bool           // case-insensitive
+	re      *regexp.Regexp // always set: the full expression (used for the rare fallbacks too)
+	pre     []byte         // literal every match contains (lower-cased when preFold), or nil
+	preFold bool
+}
+
+func newMatcher(query string, caseInsensitive bool) (*matcher, error) {
+	flags := "(?m)"
+	if caseInsensitive {
+		flags = "(?mi)"
+	}
+	re, err := regexp.Compile(flags + query)
+	if err != nil {
+		return nil, err
+	}
+	m := &matcher{re: re, fold: caseInsensitive}
+	if regexp.QuoteMeta(query) == query && bytes.IndexByte([]byte(query), '\n') < 0 {
+		if !caseInsensitive {
+			m.literal = []byte(query)
+		} else if isASCII(query) {
+			m.literal = lowerASCII(nil, []byte(query))
+		}
+		if m.literal != nil {
+			return m, nil
+		}
+	}
+	if parsed, err := syntax.Parse(flags+query, syntax.Perl); err == nil {
+		lit, fold := requiredLiteral(parsed)
+		switch {
+		case lit == "" || bytes.IndexByte([]byte(lit), '\n') >= 0:
+		case !fold:
+			m.pre = []byte(lit)
+		case isASCII(lit):
+			m.pre, m.preFold = lowerASCII(nil, []byte(lit)), true
+		}
+	}
+	return m, nil
+}
+
+// requiredLiteral returns the longest literal that every match of re contains, and whether it
+// is case-folded. It understands concatenation, groups and repetitions of at least one; for
+// anything else it returns "".
+func requiredLiteral(re *syntax.Regexp) (string, bool) {
+	switch re.Op {
+	case syntax.OpLiteral:
+		return string(re.Rune), re.Flags&syntax.FoldCase != 0
+	case syntax.OpCapture, syntax.OpPlus:
+		return requiredLiteral(re.Sub[0])
+	case syntax.OpRepeat:
+		if re.Min >= 1 {
+			return requiredLiteral(re.Sub[0])
+		}
+	case syntax.OpConcat:
+		best, bestFold := "", false
+		for _, sub := range re.Sub {
+			if lit, fold := requiredLiteral(sub); len(lit) > len(best) {
+				best, bestFold = lit, fold
+			}
+		}
+		return best, bestFold
+	}
+	return "", false
+}
+
+// scratch buffers for case-folded copies of files, reused across searches.
+var foldBuffers = sync.Pool{New: func() any { return new([]byte) }}
+
+// find returns up to max matching lines of content[from:]. from must be a line start.
+func (m *matcher) find(content []byte, from, max int) []hit {
+	if max <= 0 || from >= len(content) {
+		return nil
+	}
+	switch {
+	case m.literal != nil && !m.fold:
+		return literalLines(content, content, from, m.literal, max, nil)
+	case m.literal != nil:
+		if foldHazard(m.literal, content[from:]) {
+			return m.regexLines(content, from, max)
+		}
+		buf := foldBuffers.Get().(*[]byte)
+		defer foldBuffers.Put(buf)
+		*buf = lowerASCII((*buf)[:0], content)
+		return literalLines(content, *buf, from, m.literal, max, nil)
+	case m.pre != nil && !m.preFold:
+		return literalLines(content, content, from, m.pre, max, m.re)
+	case m.pre != nil:
+		if foldHazard(m.pre, content[from:]) {
+			return m.regexLines(content, from, max)
+		}
+		buf := foldBuffers.Get().(*[]byte)
+		defer foldBuffers.Put(buf)
+		*buf = lowerASCII((*buf)[:0], content)
+		return literalLines(content, *buf, from, m.pre, max, m.re)
+	default:
+		return m.regexLines(content, from, max)
+	}
+}
+
+// literalLines finds the lines of content[from:] where haystack (content itself, or its
+// lower-cased copy with the same offsets) contains lit. With verify set, a candidate line
+// counts only if verify matches it.
+func literalLines(content, haystack []byte, from int, lit []byte, max int, verify *regexp.Regexp) []hit {
+	var hits []hit
+	for pos := from; pos < len(haystack) && len(hits) < max; {
+		i := bytes.Index(haystack[pos:], lit)
+		if i < 0 {
+			break
+		}
+		at := pos + i
+		ls := pos + bytes.LastIndexByte(haystack[pos:at], '\n') + 1
+		le := lineEndAt(haystack, at)
+		if verify == nil || verify.Match(content[ls:le]) {
+			hits = append(hits, hit{ls, le})
+		}
+		pos = le + 1
+	}
+	return hits
+}
+
+// regexLines runs the expression over the rest of the content and keeps only matches that lie
+// within one line; a match that runs past its line's end counts only if the line alone matches.
+func (m *matcher) regexLines(content []byte, from, max int) []hit {
+	var hits []hit
+	for pos := from; pos < len(content) && len(hits) < max; {
+		loc := m.re.FindIndex(content[pos:])
+		if loc == nil {
+			break
+		}
+		s, e := pos+loc[0], pos+loc[1]
+		ls := pos + bytes.LastIndexByte(content[pos:s], '\n') + 1
+		if ls >= len(content) {
+			break // an empty match after the final newline is not a line
+		}
+		le := lineEndAt(content, s)
+		if e <= le || m.re.Match(content[ls:le]) {
+			hits = append(hits, hit{ls, le})
+		}
+		pos = le + 1
+	}
+	return hits
+}
+
+func lineEndAt(b []byte, at int) int {
+	if i := bytes.IndexByte(b[at:], '\n'); i >= 0 {
+		return at + i
+	}
+	return len(b)
+}
+
+// locate returns the offset of the first match within a line, for cutting long lines.
+func (m *matcher) locate(line []byte) int {
+	if m.literal != nil && !m.fold {
+		return max(bytes.Index(line, m.literal), 0)
+	}
+	if loc := m.re.FindIndex(line); loc != nil {
+		return loc[0]
+	}
+	return 0
+}
+
+// foldHazard reports whether ASCII case folding could disagree with Unicode folding here: RE2
+// folds k to the Kelvin sign (U+212A) and s to the long s (U+017F). Files containing those
+// characters take the regular-expression path for lit.
+func foldHazard(lit, content []byte) bool {
+	if bytes.IndexByte(lit, 'k') >= 0 && bytes.Contains(content, []byte("\u212a")) {
+		return true
+	}
+	return bytes.IndexByte(lit, 's') >= 0 && bytes.Contains(content, []byte("\u017f"))
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// lowerASCII appends src with A-Z mapped to a-z; every other byte, and so every offset, is kept.
+func lowerASCII(dst, src []byte) []byte {
+	dst = append(dst, src...)
+	for i, c := range dst {
+		if 'A' <= c && c <= 'Z' {
+			dst[i] = c + ('a' - 'A')
+		}
+	}
+	return dst
+}

@@ -1,0 +1,196 @@
+package fileid
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"unicode/utf8"
+)
+
+// SearchRequest is one search.
+type SearchRequest struct {
+	// Query is a Go RE2 regular expression (https://pkg.go.dev/regexp/syntax) matched line by
+	// line, in multi-line mode so that ^ and $ are line boundaries. A query without
+	// metacharacters is searched as a plain string.
+	Query string
+	// FileID limits the search to one file; empty searches every file.
+	FileID string
+	// CaseInsensitive folds case (Unicode simple folding, as RE2's (?i)).
+	CaseInsensitive bool
+	// MaxMatches caps the matches returned (0 = DefaultMatches; clamped to MaxMatches).
+	MaxMatches int
+}
+
+// Match is one matching line.
+type Match struct {
+	SectionID string `json:"sectionId" jsonschema:"ID of the innermost section containing the line; pass it to read_sections"`
+	Heading   string `json:"heading" jsonschema:"title of that section"`
+	Line      int    `json:"line" jsonschema:"1-based line number in the file"`
+	Text      string `json:"text" jsonschema:"the matching line; long lines are cut around the match and marked with …"`
+}
+
+// FileMatches groups the matches of one file, in line order.
+type FileMatches struct {
+	FileID   string  `json:"fileId" jsonschema:"the file ID"`
+	Filename string  `json:"filename" jsonschema:"path of the file relative to its source directory"`
+	Matches  []Match `json:"matches" jsonschema:"matching lines in file order"`
+}
+
+// SearchResult is the result of Search: files in ID order, each with its matches.
+type SearchResult struct {
+	Results    []FileMatches `json:"results" jsonschema:"files with matches, in file-ID order"`
+	MatchCount int           `json:"matchCount" jsonschema:"number of matches returned"`
+	Truncated  bool          `json:"truncated" jsonschema:"true when more matches exist than were returned; see notice"`
+	Notice     string        `json:"notice,omitempty" jsonschema:"what was clamped or cut and how to get the rest"`
+}
+
+// Search finds the lines that match a regular expression, in every file or in one, and
+// attributes each to the innermost section containing it: every SectionID it returns is
+// accepted by ReadSections and that section contains the line. Front matter is not searched;
+// matches on blank lines before the first heading (which belong to no section) are dropped.
+//
+// Files are searched in parallel; results are deterministic: files in ID order, lines in file
+// order, the first MaxMatches kept. An empty or over-long query fails with INVALID_ARGUMENT, a
+// bad expression with INVALID_REGEX, a bad FileID as in [Registry.File].
+func (r *Registry) Search(ctx context.Context, req SearchRequest) (SearchResult, error) {
+	switch {
+	case req.Query == "":
+		return SearchResult{}, newError(CodeInvalidArgument,
+			"the query is empty; pass a word, a phrase or an RE2 regular expression such as `install` or `func \\w+\\(`", "query")
+	case len(req.Query) > MaxQueryBytes:
+		return SearchResult{}, newError(CodeInvalidArgument,
+			fmt.Sprintf("the query is %d bytes; at most %d are accepted, search for a shorter distinctive part", len(req.Query), MaxQueryBytes), "query")
+	}
+	m, err := newMatcher(req.Query, req.CaseInsensitive)
+	if err != nil {
+		return SearchResult{}, wrapError(CodeInvalidRegex,
+			"the query is not a valid RE2 regular expression ("+err.Error()+
+				"); escape metacharacters such as ( [ . * + ? with a backslash, e.g. `foo\\(` to find \"foo(\"", req.Query, err)
+	}
+	var notices []string
+	limit := req.MaxMatches
+	if limit <= 0 {
+		limit = DefaultMatches
+	}
+	if limit > MaxMatches {
+		notices = append(notices, fmt.Sprintf("maxMatches %d was clamped to %d", limit, MaxMatches))
+		limit = MaxMatches
+	}
+
+	files := r.files
+	if req.FileID != "" {
+		f, err := r.lookup(req.FileID)
+		if err != nil {
+			return SearchResult{}, err
+		}
+		files = []*file{f}
+	}
+
+	// Search in parallel; stop handing out files once the files searched so far, in order,
+	// hold more than limit matches. Which files were searched then does not depend on timing
+	// for the part of the result that is returned.
+	found := make([][]hit, len(files))
+	var (
+		mu     sync.Mutex
+		done   = make([]bool, len(files))
+		prefix int
+		total  int
+	)
+	err = r.parallel(ctx, len(files), func(i int) bool {
+		f := files[i]
+		found[i] = m.find(f.content, f.bodyStart, limit+1)
+		mu.Lock()
+		defer mu.Unlock()
+		done[i] = true
+		for prefix < len(files) && done[prefix] {
+			total += len(found[prefix])
+			prefix++
+		}
+		return total <= limit
+	})
+	if err != nil {
+		return SearchResult{}, err
+	}
+
+	// Only the first prefix files are known to be complete; when the search stopped early,
+	// those files alone hold more than limit matches.
+	res := SearchResult{Results: []FileMatches{}, Truncated: prefix < len(files)}
+	for i := 0; i < prefix; i++ {
+		if len(found[i]) == 0 {
+			continue
+		}
+		f := files[i]
+		o := f.outline()
+		fm := FileMatches{FileID: f.info.FileID, Filename: f.info.Filename}
+		line, at := 1, 0
+		for k, h := range found[i] {
+			if res.MatchCount == limit {
+				res.Truncated = true
+				break
+			}
+			sec, ok := o.sectionAt(h.lineStart)
+			if !ok {
+				continue
+			}
+			line += bytes.Count(f.content[at:h.lineStart], nl)
+			at = h.lineStart
+			title := sec.title
+			if sec.id == PreambleID {
+				title = PreambleTitle
+			}
+			fm.Matches = append(fm.Matches, Match{
+				SectionID: sec.id,
+				Heading:   title,
+				Line:      line,
+				Text:      m.excerpt(f.content[h.lineStart:h.lineEnd]),
+			})
+			res.MatchCount++
+			if k == len(found[i])-1 && len(found[i]) > limit {
+				res.Truncated = true // this file alone had more than we kept
+			}
+		}
+		if len(fm.Matches) > 0 {
+			res.Results = append(res.Results, fm)
+		}
+		if res.MatchCount == limit && len(found[i]) > 0 && res.Truncated {
+			break
+		}
+	}
+	if res.Truncated {
+		hint := "narrow the query"
+		if req.FileID == "" {
+			hint += " or pass fileId to search one file"
+		}
+		notices = append(notices, fmt.Sprintf("only the first %d matches are shown; %s, or raise maxMatches (up to %d)", res.MatchCount, hint, MaxMatches))
+	}
+	res.Notice = strings.Join(notices, "; ")
+	return res, nil
+}
+
+// excerpt returns the line, or for a long line a window of MaxLineBytes around the first
+// match, cut at UTF-8 boundaries and marked with "…" where it was cut.
+func (m *matcher) excerpt(line []byte) string {
+	line = bytes.TrimSuffix(line, []byte{'\r'})
+	if len(line) <= MaxLineBytes {
+		return string(line)
+	}
+	at := m.locate(line)
+	start := max(0, at-MaxLineBytes/3)
+	for start > 0 && !utf8.RuneStart(line[start]) {
+		start--
+	}
+	end := min(len(line), start+MaxLineBytes)
+	for end < len(line) && end > start && !utf8.RuneStart(line[end]) {
+		end--
+	}
+	s := string(line[start:end])
+	if start > 0 {
+		s = "…" + s
+	}
+	if end < len(line) {
+		s += "…"
+	}
+	return s
+}

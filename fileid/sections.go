@@ -1,0 +1,162 @@
+package fileid
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// ReadOptions bound ReadSections. The zero value gives the defaults.
+type ReadOptions struct {
+	// MaxBytes caps the section bytes returned in one call (0 = DefaultReadBytes; clamped to
+	// MaxReadBytes). A section that does not fit is cut at a line boundary and flagged; the
+	// sections after it are listed in Omitted.
+	MaxBytes int
+}
+
+// Section is the Markdown source of one section, byte-exact from the file: from its heading
+// line up to the next heading of the same or a higher level, subsections included.
+type Section struct {
+	ID        string `json:"id" jsonschema:"the section ID as listed by table_of_contents"`
+	Title     string `json:"title" jsonschema:"heading text"`
+	Line      int    `json:"line" jsonschema:"1-based line where the section starts"`
+	SizeBytes int    `json:"sizeBytes" jsonschema:"size of the whole section in bytes"`
+	Content   string `json:"content" jsonschema:"the Markdown source of the section"`
+	Truncated bool   `json:"truncated,omitempty" jsonschema:"true when content was cut by the byte budget"`
+}
+
+// SectionError reports one requested section ID that could not be returned.
+type SectionError struct {
+	SectionID string `json:"sectionId" jsonschema:"the requested ID"`
+	Code      string `json:"code" jsonschema:"machine-stable code, e.g. SECTION_NOT_FOUND"`
+	Message   string `json:"message" jsonschema:"what went wrong and the valid top-level IDs"`
+}
+
+// Sections is the result of ReadSections.
+type Sections struct {
+	FileID    string         `json:"fileId" jsonschema:"the file ID"`
+	Filename  string         `json:"filename" jsonschema:"path of the file relative to its source directory"`
+	Sections  []Section      `json:"sections" jsonschema:"the sections found, in the order requested"`
+	Errors    []SectionError `json:"errors,omitempty" jsonschema:"requested IDs that do not exist; the others are still returned"`
+	Omitted   []string       `json:"omitted,omitempty" jsonschema:"valid IDs not returned because of the byte or count budget; request them in another call"`
+	Truncated bool           `json:"truncated" jsonschema:"true when a section was cut or IDs were omitted; see notice"`
+	Notice    string         `json:"notice,omitempty" jsonschema:"what was clamped or cut and how to get the rest"`
+}
+
+// ReadSections returns the requested sections of a file, in the order requested (duplicates
+// once). Unknown IDs are reported per ID in Errors with SECTION_NOT_FOUND while the others are
+// returned; when none of the IDs exists, ReadSections fails with SECTION_NOT_FOUND. An empty
+// list fails with INVALID_ARGUMENT.
+func (r *Registry) ReadSections(fileID string, sectionIDs []string, opts ReadOptions) (Sections, error) {
+	f, err := r.lookup(fileID)
+	if err != nil {
+		return Sections{}, err
+	}
+	o := f.outline()
+	if len(sectionIDs) == 0 {
+		return Sections{}, newError(CodeInvalidArgument,
+			"pass at least one section ID from table_of_contents, e.g. [\"1\"] or [\"2/1\", \"3\"]", fileID)
+	}
+	var notices []string
+	budget := opts.MaxBytes
+	if budget <= 0 {
+		budget = DefaultReadBytes
+	}
+	if budget > MaxReadBytes {
+		notices = append(notices, fmt.Sprintf("maxBytes %d was clamped to %d", budget, MaxReadBytes))
+		budget = MaxReadBytes
+	}
+
+	res := Sections{FileID: f.info.FileID, Filename: f.info.Filename, Sections: []Section{}}
+	seen := map[string]bool{}
+	var found []heading
+	for _, raw := range sectionIDs {
+		id := normalizeSectionID(raw)
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		h, ok := o.section(id)
+		if !ok {
+			e := sectionNotFound(o, raw)
+			res.Errors = append(res.Errors, SectionError{SectionID: raw, Code: e.code, Message: e.Message})
+			continue
+		}
+		if len(found) == MaxSectionsPerRead {
+			res.Omitted = append(res.Omitted, h.id)
+			continue
+		}
+		found = append(found, h)
+	}
+	if len(found) == 0 {
+		if len(res.Errors) == 1 {
+			return Sections{}, sectionNotFound(o, res.Errors[0].SectionID)
+		}
+		ids := make([]string, len(res.Errors))
+		for i, e := range res.Errors {
+			ids[i] = e.SectionID
+		}
+		return Sections{}, sectionNotFound(o, strings.Join(ids, ", "))
+	}
+	if len(res.Omitted) > 0 {
+		notices = append(notices, fmt.Sprintf("at most %d sections are read per call; request the omitted ones next", MaxSectionsPerRead))
+	}
+
+	for _, h := range found {
+		full := f.content[h.start:h.end]
+		title := h.title
+		if h.id == PreambleID {
+			title = PreambleTitle
+		}
+		s := Section{ID: h.id, Title: title, Line: h.line, SizeBytes: len(full)}
+		switch {
+		case budget <= 0:
+			res.Omitted = append(res.Omitted, h.id)
+			continue
+		case len(full) <= budget:
+			s.Content = string(full)
+			budget -= len(full)
+		default:
+			cut := cutAt(full, budget)
+			s.Content = string(full[:cut])
+			s.Truncated = true
+			budget = 0
+			notices = append(notices, fmt.Sprintf(
+				"section %s was cut after %d of %d bytes: call table_of_contents with section %q and read its subsections, or pass a larger maxBytes (up to %d)",
+				h.id, cut, len(full), h.id, MaxReadBytes))
+		}
+		res.Sections = append(res.Sections, s)
+	}
+	if len(res.Omitted) > 0 && budget <= 0 {
+		notices = append(notices, "the byte budget was used up; request the omitted sections in another call")
+	}
+	res.Truncated = len(res.Omitted) > 0 || hasCut(res.Sections)
+	res.Notice = strings.Join(notices, "; ")
+	return res, nil
+}
+
+func hasCut(ss []Section) bool {
+	for _, s := range ss {
+		if s.Truncated {
+			return true
+		}
+	}
+	return false
+}
+
+// cutAt returns a cut point ≤ limit: after the last newline in the second half of the window
+// if there is one, otherwise at the last UTF-8 character boundary.
+func cutAt(b []byte, limit int) int {
+	if limit >= len(b) {
+		return len(b)
+	}
+	if i := bytes.LastIndexByte(b[:limit], '\n'); i >= limit/2 {
+		return i + 1
+	}
+	cut := limit
+	for cut > 0 && cut > limit-utf8.UTFMax && !utf8.RuneStart(b[cut]) {
+		cut--
+	}
+	return cut
+}

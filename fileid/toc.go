@@ -1,0 +1,135 @@
+package fileid
+
+import (
+	"fmt"
+	"strings"
+)
+
+// PreambleTitle is the title shown for section "0", the text before the first heading.
+const PreambleTitle = "(text before the first heading)"
+
+// TOCOptions select what TableOfContents returns. The zero value gives the whole file to the
+// registry's default depth.
+type TOCOptions struct {
+	// MaxDepth is how many levels of the tree to show, counted from the top of the file or from
+	// Section (0 = the registry's default, Options.MaxTOCDepth; clamped to MaxTOCDepth).
+	// Entries whose children were cut report how many in HiddenSubsections.
+	MaxDepth int
+	// Section, if set, limits the TOC to that section and its subsections.
+	Section string
+	// MaxEntries caps the number of entries (0 = DefaultTOCEntries; clamped to MaxTOCEntries).
+	MaxEntries int
+}
+
+// TOCEntry is one section in a table of contents. Entries are listed in document order; the
+// ID encodes the tree ("2/1" is the first subsection of "2").
+type TOCEntry struct {
+	ID                string `json:"id" jsonschema:"section ID to pass to read_sections, e.g. 2 or 2/1; 0 is the text before the first heading"`
+	Title             string `json:"title" jsonschema:"heading text"`
+	Level             int    `json:"level" jsonschema:"Markdown heading level as written: 1 for #, 2 for ##; 0 for section 0"`
+	Line              int    `json:"line" jsonschema:"1-based line of the heading in the file"`
+	SizeBytes         int    `json:"sizeBytes" jsonschema:"size of the whole section in bytes, subsections included"`
+	HiddenSubsections int    `json:"hiddenSubsections,omitempty" jsonschema:"number of subsections not shown because of the depth limit; ask for this section to see them"`
+}
+
+// TOC is the table of contents of one file.
+type TOC struct {
+	FileID    string     `json:"fileId" jsonschema:"the file ID"`
+	Filename  string     `json:"filename" jsonschema:"path of the file relative to its source directory"`
+	Section   string     `json:"section,omitempty" jsonschema:"the section this TOC is limited to, if any"`
+	MaxDepth  int        `json:"maxDepth" jsonschema:"depth applied"`
+	Entries   []TOCEntry `json:"toc" jsonschema:"sections in document order"`
+	Truncated bool       `json:"truncated" jsonschema:"true when entries were cut by the entry limit; see notice"`
+	Notice    string     `json:"notice,omitempty" jsonschema:"what was clamped or cut and how to get the rest"`
+}
+
+// TableOfContents returns the sections of a file, built from goldmark's CommonMark AST (see
+// the package documentation for how sections are numbered). An unknown Section fails with
+// SECTION_NOT_FOUND naming the valid top-level IDs.
+func (r *Registry) TableOfContents(fileID string, opts TOCOptions) (TOC, error) {
+	f, err := r.lookup(fileID)
+	if err != nil {
+		return TOC{}, err
+	}
+	o := f.outline()
+	var notices []string
+
+	depth := opts.MaxDepth
+	if depth <= 0 {
+		depth = r.opts.MaxTOCDepth
+	}
+	if depth > MaxTOCDepth {
+		notices = append(notices, fmt.Sprintf("maxDepth %d was clamped to %d", depth, MaxTOCDepth))
+		depth = MaxTOCDepth
+	}
+	maxEntries := opts.MaxEntries
+	if maxEntries <= 0 {
+		maxEntries = DefaultTOCEntries
+	}
+	if maxEntries > MaxTOCEntries {
+		notices = append(notices, fmt.Sprintf("maxEntries %d was clamped to %d", maxEntries, MaxTOCEntries))
+		maxEntries = MaxTOCEntries
+	}
+
+	toc := TOC{FileID: f.info.FileID, Filename: f.info.Filename, MaxDepth: depth, Entries: []TOCEntry{}}
+	first, last, baseDepth := 0, len(o.headings), 0 // headings[first:last], depths relative to baseDepth
+	section := strings.TrimSpace(opts.Section)
+	switch {
+	case section == "":
+		if o.preamble {
+			toc.Entries = append(toc.Entries, TOCEntry{ID: PreambleID, Title: PreambleTitle, Line: o.preLine, SizeBytes: o.preEnd - o.preStart})
+		}
+	case section == PreambleID && o.preamble:
+		toc.Section = section
+		toc.Entries = append(toc.Entries, TOCEntry{ID: PreambleID, Title: PreambleTitle, Line: o.preLine, SizeBytes: o.preEnd - o.preStart})
+		first, last = 0, 0
+	default:
+		i, ok := o.byID[normalizeSectionID(section)]
+		if !ok {
+			return TOC{}, sectionNotFound(o, section)
+		}
+		toc.Section = o.headings[i].id
+		first, last, baseDepth = i, i+1+o.headings[i].descendants, o.headings[i].depth-1
+	}
+
+	shown := 0
+	for i := first; i < last; i++ {
+		h := o.headings[i]
+		rel := h.depth - baseDepth
+		if rel > depth {
+			continue
+		}
+		if shown == maxEntries {
+			toc.Truncated = true
+			notices = append(notices, fmt.Sprintf(
+				"only the first %d entries are shown; the next is section %s: pass it as section, or lower maxDepth", maxEntries, h.id))
+			break
+		}
+		e := TOCEntry{ID: h.id, Title: h.title, Level: h.level, Line: h.line, SizeBytes: h.end - h.start}
+		if rel == depth {
+			e.HiddenSubsections = h.descendants
+		}
+		toc.Entries = append(toc.Entries, e)
+		shown++
+	}
+	toc.Notice = strings.Join(notices, "; ")
+	return toc, nil
+}
+
+// normalizeSectionID accepts light variations agents produce: spaces and slashes around the
+// ID ("/2/1/" → "2/1").
+func normalizeSectionID(id string) string {
+	return strings.Trim(strings.TrimSpace(id), "/")
+}
+
+func sectionNotFound(o *outline, id string) *Error {
+	top := o.topLevelIDs()
+	msg := "the file has no section with this ID"
+	if len(top) == 0 {
+		msg += "; the file has no sections (it is empty or blank)"
+	} else {
+		msg += "; valid top-level IDs are " + strings.Join(top, ", ") +
+			" (call table_of_contents for the full list, including subsections like 1/2)"
+	}
+	return newError(CodeSectionNotFound, msg, id)
+}
