@@ -1,0 +1,70 @@
+package pgstore_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/pgstore"
+	"github.com/agentfiles/agentfiles/internal/pgtest"
+)
+
+func TestMain(m *testing.M) { pgtest.Main(m) }
+
+// newStore returns a Store on a fresh database, closed when the test ends.
+func newStore(t testing.TB, opts pgstore.Options) (*pgstore.Store, string) {
+	t.Helper()
+	url := pgtest.New(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	s, err := pgstore.Open(ctx, url, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	return s, url
+}
+
+var testScope = fileio.Scope{Tenant: "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", Project: "proj"}
+
+func put(t testing.TB, s fileio.Store, scope fileio.Scope, path, content string) fileio.FileInfo {
+	t.Helper()
+	var fi fileio.FileInfo
+	err := s.Update(context.Background(), scope, func(tx fileio.WriteTx) error {
+		var err error
+		fi, err = tx.Put(context.Background(), path, []byte(content), fileio.PutOptions{})
+		return err
+	})
+	if err != nil {
+		t.Fatalf("Put %s: %v", path, err)
+	}
+	return fi
+}
+
+func get(t testing.TB, s fileio.Store, scope fileio.Scope, path string) (fileio.File, error) {
+	t.Helper()
+	var f fileio.File
+	err := s.View(context.Background(), scope, func(tx fileio.ReadTx) error {
+		var err error
+		f, err = tx.Get(context.Background(), path)
+		return err
+	})
+	return f, err
+}
+
+func list(t testing.TB, s fileio.Store, scope fileio.Scope, prefix string, limit int) []string {
+	t.Helper()
+	var paths []string
+	err := s.View(context.Background(), scope, func(tx fileio.ReadTx) error {
+		infos, err := tx.List(context.Background(), prefix, limit)
+		for _, fi := range infos {
+			paths = append(paths, fi.Path)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatalf("List %q: %v", prefix, err)
+	}
+	return paths
+}

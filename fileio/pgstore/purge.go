@@ -1,0 +1,66 @@
+package pgstore
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/agentfiles/agentfiles/fileio"
+)
+
+// purgeBatch bounds the rows one purge statement deletes, keeping each transaction short.
+const purgeBatch = 1000
+
+const sqlPurge = `DELETE FROM mcp_files WHERE id IN (
+    SELECT id FROM mcp_files
+    WHERE deleted = TRUE AND deleted_at < statement_timestamp() - $1 * interval '1 microsecond'
+    LIMIT $2)`
+
+// Purge permanently removes soft-deleted rows deleted more than olderThan ago (seed: after
+// delete_retention_days) and returns how many it removed. It works in batches of short
+// transactions and never touches active files, so it can run while the store is in use, from
+// any number of instances at once. It is safe for concurrent use.
+func (s *Store) Purge(ctx context.Context, olderThan time.Duration) (int64, error) {
+	if olderThan < 0 {
+		olderThan = 0
+	}
+	var total int64
+	for {
+		tag, err := s.pool.Exec(ctx, sqlPurge, olderThan.Microseconds(), purgeBatch)
+		if err != nil {
+			return total, s.storeError(ctx, opPurge, fileio.Scope{}, err)
+		}
+		total += tag.RowsAffected()
+		if tag.RowsAffected() < purgeBatch {
+			return total, nil
+		}
+	}
+}
+
+// startPurger runs Purge(retention) now and then every interval until Close.
+func (s *Store) startPurger(retention, interval time.Duration) {
+	ctx, cancel := context.WithCancel(context.Background())
+	s.stopPurger, s.purgerDone = cancel, make(chan struct{})
+	go func() {
+		defer close(s.purgerDone)
+		ticker := time.NewTicker(interval)
+		defer ticker.Stop()
+		for {
+			n, err := s.Purge(ctx, retention)
+			if ctx.Err() != nil {
+				return
+			}
+			if err != nil {
+				s.logger.LogAttrs(ctx, slog.LevelWarn, "pgstore: purging soft-deleted files failed; will retry",
+					slog.String("error", err.Error()))
+			} else if n > 0 {
+				s.logger.LogAttrs(ctx, slog.LevelInfo, "pgstore: purged soft-deleted files", slog.Int64("rows", n))
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-ticker.C:
+			}
+		}
+	}()
+}

@@ -1,0 +1,198 @@
+package pgstore
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// Operation names for logs; opCommit also selects the "outcome unknown" message.
+const (
+	opAcquire = "acquiring a connection"
+	opCommit  = "commit"
+	opRead    = "read"
+	opWrite   = "write"
+	opOutbox  = "outbox"
+	opPurge   = "purge"
+)
+
+// jobsChannel is the NOTIFY channel that announces new index jobs.
+const jobsChannel = "mcp_file_index_jobs"
+
+// stmt is one statement with its arguments.
+type stmt struct {
+	sql  string
+	args []any
+}
+
+// session is one transaction on one pooled connection. The statements that open it (BEGIN, and
+// for writes the lock timeout and the project lock) are sent in the same round trip as the
+// callback's first statement, so a callback that runs one statement costs two round trips in
+// all (that one and COMMIT). A session is used by one goroutine.
+type session struct {
+	s        *Store
+	conn     *pgxpool.Conn
+	scope    fileio.Scope
+	begin    []stmt // still to send before the first statement; nil once the transaction is open
+	started  bool   // begin was sent (the transaction may be open)
+	failed   error  // first statement failure: the transaction is aborted
+	enqueued bool   // an outbox row was written: NOTIFY on commit
+}
+
+func (s *Store) openSession(ctx context.Context, scope fileio.Scope, begin []stmt) (*session, error) {
+	conn, err := s.pool.Acquire(ctx)
+	if err != nil {
+		return nil, s.storeError(ctx, opAcquire, scope, err)
+	}
+	return &session{s: s, conn: conn, scope: scope, begin: begin}, nil
+}
+
+// query runs one statement of the transaction and calls scan for each row. A failure is mapped
+// to a coded error and remembered: PostgreSQL aborts the transaction, so later statements fail
+// with the same error without a round trip.
+func (x *session) query(ctx context.Context, op, sql string, args []any, scan func(pgx.Rows) error) error {
+	if x.failed != nil {
+		return x.failed
+	}
+	if err := x.run(ctx, sql, args, scan); err != nil {
+		x.failed = x.s.storeError(ctx, op, x.scope, err)
+		return x.failed
+	}
+	return nil
+}
+
+func (x *session) run(ctx context.Context, sql string, args []any, scan func(pgx.Rows) error) error {
+	conn := x.conn.Conn()
+	if x.begin == nil {
+		rows, err := conn.Query(ctx, sql, args...)
+		if err != nil {
+			return err
+		}
+		return scanRows(rows, scan)
+	}
+	b := &pgx.Batch{}
+	for _, st := range x.begin {
+		b.Queue(st.sql, st.args...)
+	}
+	b.Queue(sql, args...)
+	x.started = true
+	br := conn.SendBatch(ctx, b)
+	for range x.begin {
+		if _, err := br.Exec(); err != nil {
+			br.Close()
+			return err
+		}
+	}
+	x.begin = nil
+	rows, err := br.Query()
+	if err == nil {
+		err = scanRows(rows, scan)
+	}
+	if cerr := br.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+func scanRows(rows pgx.Rows, scan func(pgx.Rows) error) error {
+	defer rows.Close()
+	for rows.Next() {
+		if err := scan(rows); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// commit ends the transaction (announcing new jobs with NOTIFY, which PostgreSQL delivers at
+// commit) and returns the connection to the pool.
+func (x *session) commit(ctx context.Context) error {
+	defer x.conn.Release()
+	if !x.started {
+		return nil // the callback ran no statement: there is no transaction
+	}
+	if x.failed != nil {
+		x.rollback()
+		return x.failed
+	}
+	sql := "COMMIT"
+	if x.enqueued {
+		sql = "NOTIFY " + jobsChannel + "; COMMIT"
+	}
+	tag, err := x.conn.Exec(ctx, sql)
+	if err == nil && tag.String() != "COMMIT" {
+		err = errors.New("the transaction was rolled back at commit")
+	}
+	if err != nil {
+		x.rollback()
+		return x.s.storeError(ctx, opCommit, x.scope, err)
+	}
+	return nil
+}
+
+// abort rolls the transaction back and returns the connection to the pool.
+func (x *session) abort() {
+	defer x.conn.Release()
+	if x.started {
+		x.rollback()
+	}
+}
+
+// rollback ends an open transaction so the connection can be reused. It does not use the
+// caller's context: a cancelled request must still release its transaction. A connection that
+// cannot be rolled back is closed, and the pool discards it.
+func (x *session) rollback() {
+	pc := x.conn.Conn().PgConn()
+	if pc.IsClosed() || (!pc.IsBusy() && pc.TxStatus() == 'I') {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if _, err := x.conn.Exec(ctx, "ROLLBACK"); err != nil {
+		x.conn.Conn().Close(ctx)
+	}
+}
+
+// View implements fileio.Store: fn runs in a REPEATABLE READ, READ ONLY transaction, so it sees
+// one consistent snapshot of committed data.
+func (s *Store) View(ctx context.Context, scope fileio.Scope, fn func(fileio.ReadTx) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	x, err := s.openSession(ctx, scope, []stmt{{sql: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"}})
+	if err != nil {
+		return err
+	}
+	if err := fn(&readTx{x: x}); err != nil {
+		x.abort()
+		return err
+	}
+	return x.commit(ctx)
+}
+
+// Update implements fileio.Store: fn runs in a READ COMMITTED transaction that first takes
+// pg_advisory_xact_lock of the project under the lock timeout (RESOURCE_BUSY on expiry). The lock
+// is taken together with fn's first statement and released at commit or rollback; every
+// statement fn runs sees all mutations of the project committed before it.
+func (s *Store) Update(ctx context.Context, scope fileio.Scope, fn func(fileio.WriteTx) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	x, err := s.openSession(ctx, scope, []stmt{
+		{sql: "BEGIN"},
+		{sql: s.setLockTimeoutSQL},
+		{sql: "SELECT pg_advisory_xact_lock($1)", args: []any{projectLockKey(scope)}},
+	})
+	if err != nil {
+		return err
+	}
+	if err := fn(&writeTx{readTx{x: x}}); err != nil {
+		x.abort()
+		return err
+	}
+	return x.commit(ctx)
+}

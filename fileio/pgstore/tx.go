@@ -1,0 +1,238 @@
+package pgstore
+
+import (
+	"context"
+	"time"
+	"unicode/utf8"
+
+	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/jackc/pgx/v5"
+)
+
+// readTx implements fileio.ReadTx over a session.
+type readTx struct{ x *session }
+
+// writeTx implements fileio.WriteTx over a session that holds the project lock.
+type writeTx struct{ readTx }
+
+const sqlGet = `SELECT content, size, created_at, updated_at FROM mcp_files
+WHERE apikey_hash = $1 AND project = $2 AND path = $3 AND deleted = FALSE`
+
+func (tx *readTx) Get(ctx context.Context, path string) (fileio.File, error) {
+	var f fileio.File
+	found := false
+	err := tx.x.query(ctx, opRead, sqlGet, []any{tx.x.scope.Tenant, tx.x.scope.Project, path}, func(r pgx.Rows) error {
+		found = true
+		return r.Scan(&f.Content, &f.SizeBytes, &f.CreatedAt, &f.UpdatedAt)
+	})
+	if err != nil {
+		return fileio.File{}, err
+	}
+	if !found {
+		return fileio.File{}, fileio.NewError(fileio.CodeNotFound, "no file at this path", path)
+	}
+	f.Path = path
+	f.CreatedAt, f.UpdatedAt = f.CreatedAt.UTC(), f.UpdatedAt.UTC()
+	if f.Content == nil {
+		f.Content = []byte{}
+	}
+	return f, nil
+}
+
+const sqlStat = `SELECT size, created_at, updated_at FROM mcp_files
+WHERE apikey_hash = $1 AND project = $2 AND path = $3 AND deleted = FALSE`
+
+func (tx *readTx) Stat(ctx context.Context, path string) (fileio.FileInfo, bool, error) {
+	var fi fileio.FileInfo
+	found := false
+	err := tx.x.query(ctx, opRead, sqlStat, []any{tx.x.scope.Tenant, tx.x.scope.Project, path}, func(r pgx.Rows) error {
+		found = true
+		return r.Scan(&fi.SizeBytes, &fi.CreatedAt, &fi.UpdatedAt)
+	})
+	if err != nil || !found {
+		return fileio.FileInfo{}, false, err
+	}
+	fi.Path = path
+	fi.CreatedAt, fi.UpdatedAt = fi.CreatedAt.UTC(), fi.UpdatedAt.UTC()
+	return fi, true, nil
+}
+
+// The List statements scan the active-path index from the prefix to its upper bound (see
+// prefixEnd) in path order; starts_with keeps the result exact when no bound exists. LIMIT NULL
+// means no limit.
+const (
+	sqlListAll = `SELECT path, size, created_at, updated_at FROM mcp_files
+WHERE apikey_hash = $1 AND project = $2 AND deleted = FALSE
+ORDER BY path LIMIT $3`
+	sqlListFrom = `SELECT path, size, created_at, updated_at FROM mcp_files
+WHERE apikey_hash = $1 AND project = $2 AND deleted = FALSE AND path >= $3 AND starts_with(path, $3)
+ORDER BY path LIMIT $4`
+	sqlListRange = `SELECT path, size, created_at, updated_at FROM mcp_files
+WHERE apikey_hash = $1 AND project = $2 AND deleted = FALSE AND path >= $3 AND path < $4 AND starts_with(path, $3)
+ORDER BY path LIMIT $5`
+)
+
+func (tx *readTx) List(ctx context.Context, prefix string, limit int) ([]fileio.FileInfo, error) {
+	var lim any // nil: LIMIT NULL, no limit
+	if limit > 0 {
+		lim = int64(limit)
+	}
+	sc := tx.x.scope
+	var sql string
+	var args []any
+	switch end, bounded := prefixEnd(prefix); {
+	case prefix == "":
+		sql, args = sqlListAll, []any{sc.Tenant, sc.Project, lim}
+	case bounded:
+		sql, args = sqlListRange, []any{sc.Tenant, sc.Project, prefix, end, lim}
+	default:
+		sql, args = sqlListFrom, []any{sc.Tenant, sc.Project, prefix, lim}
+	}
+	var out []fileio.FileInfo
+	err := tx.x.query(ctx, opRead, sql, args, func(r pgx.Rows) error {
+		var fi fileio.FileInfo
+		if err := r.Scan(&fi.Path, &fi.SizeBytes, &fi.CreatedAt, &fi.UpdatedAt); err != nil {
+			return err
+		}
+		fi.CreatedAt, fi.UpdatedAt = fi.CreatedAt.UTC(), fi.UpdatedAt.UTC()
+		out = append(out, fi)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// prefixEnd returns the smallest valid UTF-8 string greater than every string that starts with
+// prefix (bytewise order), and false when there is none. It replaces the last rune r by r+1:
+// UTF-8 preserves code-point order bytewise and no encoding is a prefix of another, so
+// prefix+anything < end, and any string >= prefix without that prefix is >= end. Runes that
+// cannot be incremented (U+10FFFF) are dropped first; invalid UTF-8 has no bound.
+func prefixEnd(prefix string) (string, bool) {
+	if !utf8.ValidString(prefix) {
+		return "", false
+	}
+	for p := prefix; p != ""; {
+		r, n := utf8.DecodeLastRuneInString(p)
+		p = p[:len(p)-n]
+		switch {
+		case r == utf8.MaxRune:
+			continue
+		case r == 0xD7FF: // skip the surrogate range, which UTF-8 cannot encode
+			return p + string(rune(0xE000)), true
+		default:
+			return p + string(r+1), true
+		}
+	}
+	return "", false
+}
+
+const sqlProjectBytes = `SELECT COALESCE((SELECT size_bytes FROM mcp_file_project_usage
+WHERE apikey_hash = $1 AND project = $2), 0)`
+
+func (tx *readTx) ProjectBytes(ctx context.Context) (int64, error) {
+	var n int64
+	err := tx.x.query(ctx, opRead, sqlProjectBytes, []any{tx.x.scope.Tenant, tx.x.scope.Project}, func(r pgx.Rows) error {
+		return r.Scan(&n)
+	})
+	return n, err
+}
+
+// sqlPut writes the file, the project's byte count and the outbox row in one statement. All
+// parts see the same snapshot (old is the row before the write). statement_timestamp() is one
+// value per statement, so a new file has CreatedAt == UpdatedAt; GREATEST keeps UpdatedAt
+// strictly increasing per path even if the server clock steps back.
+const sqlPut = `WITH old AS (
+    SELECT size FROM mcp_files
+    WHERE apikey_hash = $1 AND project = $2 AND path = $3 AND deleted = FALSE
+), f AS (
+    INSERT INTO mcp_files AS f (apikey_hash, project, path, content, size, created_at, updated_at)
+    VALUES ($1, $2, $3, $4, $5, statement_timestamp(), statement_timestamp())
+    ON CONFLICT (apikey_hash, project, path) WHERE deleted = FALSE DO UPDATE
+    SET content = EXCLUDED.content, size = EXCLUDED.size,
+        updated_at = GREATEST(EXCLUDED.updated_at, f.updated_at + interval '1 microsecond')
+    RETURNING f.created_at, f.updated_at
+), u AS (
+    INSERT INTO mcp_file_project_usage AS u (apikey_hash, project, size_bytes, file_count)
+    VALUES ($1, $2, $5 - COALESCE((SELECT size FROM old), 0),
+            CASE WHEN EXISTS (SELECT 1 FROM old) THEN 0 ELSE 1 END)
+    ON CONFLICT (apikey_hash, project) DO UPDATE
+    SET size_bytes = u.size_bytes + EXCLUDED.size_bytes, file_count = u.file_count + EXCLUDED.file_count
+), j AS (
+    INSERT INTO mcp_file_index_jobs AS j
+        (apikey_hash, project, file_path, operation, file_updated_at, enqueued_at, available_at, credential_ref)
+    SELECT $1, $2, $3, 'UPSERT', f.updated_at, statement_timestamp(), statement_timestamp(), $6 FROM f
+    ON CONFLICT (apikey_hash, project, file_path) DO UPDATE
+    SET operation = EXCLUDED.operation, file_updated_at = EXCLUDED.file_updated_at,
+        enqueued_at = EXCLUDED.enqueued_at, available_at = EXCLUDED.available_at,
+        credential_ref = EXCLUDED.credential_ref, retry_count = 0, claimed_until = NULL,
+        last_error = '', version = j.version + 1, updated_at = EXCLUDED.enqueued_at
+)
+SELECT created_at, updated_at FROM f`
+
+func (tx *writeTx) Put(ctx context.Context, path string, content []byte, opts fileio.PutOptions) (fileio.FileInfo, error) {
+	sc := tx.x.scope
+	if content == nil {
+		content = []byte{} // NOT NULL column: an empty file has empty content
+	}
+	fi := fileio.FileInfo{Path: path, SizeBytes: int64(len(content))}
+	err := tx.x.query(ctx, opWrite, sqlPut, []any{sc.Tenant, sc.Project, path, content, fi.SizeBytes, opts.CredentialRef}, func(r pgx.Rows) error {
+		return r.Scan(&fi.CreatedAt, &fi.UpdatedAt)
+	})
+	if err != nil {
+		return fileio.FileInfo{}, err
+	}
+	tx.x.enqueued = true
+	fi.CreatedAt, fi.UpdatedAt = fi.CreatedAt.UTC(), fi.UpdatedAt.UTC()
+	return fi, nil
+}
+
+// sqlDelete soft-deletes the active files among $3, subtracts them from the project's byte
+// count and queues a DELETE job for each, in one statement.
+const sqlDelete = `WITH d AS (
+    UPDATE mcp_files SET deleted = TRUE, deleted_at = statement_timestamp()
+    WHERE apikey_hash = $1 AND project = $2 AND path = ANY($3::text[]) AND deleted = FALSE
+    RETURNING path, size
+), u AS (
+    UPDATE mcp_file_project_usage
+    SET size_bytes = size_bytes - (SELECT COALESCE(sum(size), 0) FROM d),
+        file_count = file_count - (SELECT count(*) FROM d)
+    WHERE apikey_hash = $1 AND project = $2 AND EXISTS (SELECT 1 FROM d)
+), j AS (
+    INSERT INTO mcp_file_index_jobs AS j
+        (apikey_hash, project, file_path, operation, file_updated_at, enqueued_at, available_at, credential_ref)
+    SELECT $1, $2, d.path, 'DELETE', NULL, statement_timestamp(), statement_timestamp(), '' FROM d
+    ON CONFLICT (apikey_hash, project, file_path) DO UPDATE
+    SET operation = EXCLUDED.operation, file_updated_at = NULL,
+        enqueued_at = EXCLUDED.enqueued_at, available_at = EXCLUDED.available_at,
+        credential_ref = '', retry_count = 0, claimed_until = NULL,
+        last_error = '', version = j.version + 1, updated_at = EXCLUDED.enqueued_at
+)
+SELECT count(*) FROM d`
+
+func (tx *writeTx) Delete(ctx context.Context, paths ...string) error {
+	if len(paths) == 0 {
+		return ctx.Err()
+	}
+	sc := tx.x.scope
+	var n int64
+	err := tx.x.query(ctx, opWrite, sqlDelete, []any{sc.Tenant, sc.Project, paths}, func(r pgx.Rows) error {
+		return r.Scan(&n)
+	})
+	if err != nil {
+		return err
+	}
+	if n > 0 {
+		tx.x.enqueued = true
+	}
+	return nil
+}
+
+// utc converts a nullable timestamp to UTC, keeping the zero time for NULL.
+func utc(t *time.Time) time.Time {
+	if t == nil {
+		return time.Time{}
+	}
+	return t.UTC()
+}
