@@ -300,6 +300,8 @@ func (st *state) unknownCategory(name string) error {
 	msg := "no category is named " + quote(name)
 	if s := st.closeMatches(name); len(s) > 0 {
 		msg += "; did you mean " + strings.Join(s, ", ") + "?"
+	} else {
+		msg += "."
 	}
 	return newError(CodeUnknownName, name, msg+" Call category_list to see the names.")
 }
@@ -308,6 +310,8 @@ func (st *state) unknownCollection(name string) error {
 	msg := "no collection is named " + quote(name)
 	if s := st.closeMatches(name); len(s) > 0 {
 		msg += "; did you mean " + strings.Join(s, ", ") + "?"
+	} else {
+		msg += "."
 	}
 	return newError(CodeUnknownName, name, msg+" Call collection_list to see the names.")
 }

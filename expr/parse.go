@@ -181,6 +181,10 @@ func (p parser) term(start int) (Term, int, error) {
 		if pat == "" {
 			return Term{}, 0, p.emptyPattern(start, j, pstart, k, name, pats)
 		}
+		if trailingBackslashes(pat)%2 == 1 { // "b\ " trimmed to "b\": the escaped space is gone
+			return Term{}, 0, parseErr(s, pstart, pat, `a pattern cannot end with an escaping '\'`,
+				`remove it, or escape a character after it (\*)`)
+		}
 		if err := checkPatternShape(s, pstart, pat); err != nil {
 			return Term{}, 0, err
 		}
@@ -244,4 +248,12 @@ func parseErr(s string, pos int, arg, msg, suggestion string) *Error {
 		Pos:        pos,
 		Suggestion: suggestion,
 	}
+}
+
+func trailingBackslashes(s string) int {
+	n := 0
+	for n < len(s) && s[len(s)-1-n] == '\\' {
+		n++
+	}
+	return n
 }

@@ -288,10 +288,12 @@ func narrower(p string) string {
 func (r *resolver) unknown(name, in string) error {
 	msg := "no collection or category is named " + quote(name)
 	if in != "" {
-		msg += " (it is listed in collection " + quote(in) + "; fix it with collection_update)"
+		msg += " (listed in collection " + quote(in) + ", fix it with collection_update)"
 	}
 	if s := r.st.closeMatches(name); len(s) > 0 {
 		msg += "; did you mean " + strings.Join(s, ", ") + "?"
+	} else {
+		msg += "."
 	}
 	msg += " Call category_list and collection_list to see the names."
 	return &Error{code: CodeUnknownName, Message: msg, Arg: name, Pos: -1}

@@ -6,14 +6,14 @@ import (
 )
 
 // closeMatches returns up to three collection or category names close to name: within an edit
-// distance of about a third of its length, or containing it (case-insensitively).
+// distance of about a third of its length (a swap of neighbours counts once), or containing it (case-insensitively).
 func (st *state) closeMatches(name string) []string {
 	type cand struct {
 		name string
 		dist int
 	}
 	lower := strings.ToLower(name)
-	limit := max(1, len([]rune(name))/3)
+	limit := max(1, (len([]rune(name))+2)/3)
 	var cs []cand
 	consider := func(n string) {
 		d := editDistance(lower, strings.ToLower(n))
@@ -40,24 +40,29 @@ func (st *state) closeMatches(name string) []string {
 	return out
 }
 
-// editDistance is the Levenshtein distance between a and b, counted in runes.
+// editDistance is the optimal-string-alignment distance between a and b, counted in runes:
+// insertions, deletions, substitutions and transpositions of neighbours each cost one.
 func editDistance(a, b string) int {
 	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
+	d := make([][]int, len(ra)+1)
+	for i := range d {
+		d[i] = make([]int, len(rb)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
 	}
 	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
 		for j := 1; j <= len(rb); j++ {
 			cost := 1
 			if ra[i-1] == rb[j-1] {
 				cost = 0
 			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
 		}
-		prev, cur = cur, prev
 	}
-	return prev[len(rb)]
+	return d[len(ra)][len(rb)]
 }
