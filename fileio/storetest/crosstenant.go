@@ -1,0 +1,83 @@
+package storetest
+
+import (
+	"context"
+	"testing"
+
+	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/google/go-cmp/cmp"
+)
+
+// exerciseCrossTenant: tenant B works on a project with the same name as tenant A's and must
+// neither see nor change anything of A's, through the Service and through the Store.
+func exerciseCrossTenant(t *testing.T, newStore func(t *testing.T) fileio.Store) {
+	e := newEnv(t, newStore, func(c *fileio.Config) { c.AllowRootWipe = true })
+	a, scopeA := newTenant(proj)
+	b, scopeB := newTenant(proj)
+	for _, p := range []string{"/secret/key.txt", "/secret/deep/x", "/top.md"} {
+		e.write(a, proj, p, "A's data at "+p)
+	}
+	before := snapshot(t, e.store, scopeA)
+	jobsBefore := pending(t, e.store)
+
+	for _, p := range []string{"", "/secret", "/secret/key.txt", "/top.md"} {
+		s, err := e.svc.Stat(b, proj, p)
+		want := fileio.StatResult{}
+		if p == "" {
+			want = fileio.StatResult{Exists: true, Type: fileio.TypeDirectory}
+		}
+		if diff := cmp.Diff(want, s); err != nil || diff != "" {
+			t.Errorf("B stat %q: err %v (-want +got):\n%s", p, err, diff)
+		}
+	}
+	for _, depth := range []int{0, 1, 5} {
+		l, err := e.svc.List(b, proj, "", depth, 0)
+		if err != nil || (depth > 0 && len(l.Entries) != 0) || (depth == 0 && !l.Entries[0].UpdatedAt.IsZero()) {
+			t.Errorf("B list root depth %d = %+v, %v", depth, l, err)
+		}
+	}
+	_, err := e.svc.List(b, proj, "/secret", 1, 0)
+	wantCode(t, "B list A's directory", err, fileio.CodeNotFound)
+	_, err = e.svc.Read(b, proj, "/secret/key.txt", 0, -1)
+	wantCode(t, "B read A's file", err, fileio.CodeNotFound)
+	_, err = e.svc.Read(b, proj, "/secret", 0, -1)
+	wantCode(t, "B read A's directory", err, fileio.CodeNotFound)
+	wantCode(t, "B delete A's file", e.svc.Delete(b, proj, "/top.md", false), fileio.CodeNotFound)
+	wantCode(t, "B delete A's directory", e.svc.Delete(b, proj, "/secret", true), fileio.CodeNotFound)
+	wantCode(t, "B wipe the root", e.svc.Delete(b, proj, "", true), "")
+	_, err = e.svc.Write(b, fileio.WriteRequest{Project: proj, Path: "/top.md", Content: "x", OffsetBytes: 5, Mode: fileio.ModeOverwrite})
+	wantCode(t, "B overwrite inside A's file", err, fileio.CodeInvalidOffset)
+	_, err = e.svc.Write(b, fileio.WriteRequest{Project: proj, Path: "/top.md", Content: "x", Exclusive: true})
+	wantCode(t, "B exclusive create of A's path", err, "")
+	// A's file /top.md does not make /top.md/x a NOT_DIRECTORY for B, nor A's /secret an IS_DIRECTORY.
+	_, err = e.svc.Write(b, fileio.WriteRequest{Project: proj, Path: "/secret", Content: "B"})
+	wantCode(t, "B write where A has a directory", err, "")
+
+	if diff := cmp.Diff(before, snapshot(t, e.store, scopeA)); diff != "" {
+		t.Errorf("B's operations changed A's project (-before +after):\n%s", diff)
+	}
+	if diff := cmp.Diff(map[string]string{"/top.md": "x", "/secret": "B"}, snapshot(t, e.store, scopeB)); diff != "" {
+		t.Errorf("B's project (-want +got):\n%s", diff)
+	}
+	if jobs := pending(t, e.store); jobs != jobsBefore+2 {
+		t.Errorf("outbox has %d jobs, want A's %d plus B's 2", jobs, jobsBefore)
+	}
+	// Store level: B's scope shows nothing of A's.
+	ctx := context.Background()
+	e.store.View(ctx, scopeB, func(tx fileio.ReadTx) error {
+		if _, err := tx.Get(ctx, "/secret/key.txt"); fileio.ErrorCode(err) != fileio.CodeNotFound {
+			t.Errorf("store Get of A's file under B's scope: %v", err)
+		}
+		if l, _ := tx.List(ctx, "/secret/", 0); len(l) != 0 {
+			t.Errorf("store List under B's scope shows %v", l)
+		}
+		if pb, _ := tx.ProjectBytes(ctx); pb != 2 {
+			t.Errorf("B's ProjectBytes = %d, want 2", pb)
+		}
+		return nil
+	})
+	// A sees its data unchanged through the Service as well.
+	if got := e.read(a, proj, "/top.md"); got != "A's data at /top.md" {
+		t.Errorf("A reads %q", got)
+	}
+}
