@@ -25,13 +25,17 @@ func exerciseService(t *testing.T, newStore func(t *testing.T) fileio.Store) {
 	t.Run("Delete", func(t *testing.T) { testDelete(t, newEnv(t, newStore)) })
 	t.Run("RootWipe", func(t *testing.T) { testRootWipe(t, newStore) })
 	t.Run("List", func(t *testing.T) { testList(t, newEnv(t, newStore)) })
-	t.Run("ListLimit", func(t *testing.T) { testListLimit(t, newEnv(t, newStore, func(c *fileio.Config) { c.ListLimitDefault, c.ListLimitMax = 3, 5 })) })
+	t.Run("ListLimit", func(t *testing.T) {
+		testListLimit(t, newEnv(t, newStore, func(c *fileio.Config) { c.ListLimitDefault, c.ListLimitMax = 3, 5 }))
+	})
 	t.Run("PathRules", func(t *testing.T) { testPathRules(t, newEnv(t, newStore)) })
 	t.Run("Unauthenticated", func(t *testing.T) { testUnauthenticated(t, newEnv(t, newStore)) })
 	t.Run("RateLimit", func(t *testing.T) { testRateLimit(t, newStore) })
 	t.Run("OutboxFromService", func(t *testing.T) { testOutboxFromService(t, newStore) })
 	t.Run("CredentialSealer", func(t *testing.T) { testSealer(t, newStore) })
-	t.Run("FailedWritesLeaveNothing", func(t *testing.T) { testFailedWrites(t, newEnv(t, newStore, func(c *fileio.Config) { c.MaxFileBytes = 10 })) })
+	t.Run("FailedWritesLeaveNothing", func(t *testing.T) {
+		testFailedWrites(t, newEnv(t, newStore, func(c *fileio.Config) { c.MaxFileBytes = 10 }))
+	})
 }
 
 func testStat(t *testing.T, e *env) {
@@ -577,7 +581,7 @@ func testFailedWrites(t *testing.T, e *env) {
 	}
 	bad := []fileio.WriteRequest{
 		{Project: proj, Path: "/f", Content: "12345678", Mode: fileio.ModeAppend}, // file quota
-		{Project: proj, Path: "/f/x", Content: "1"},                                  // NOT_DIRECTORY
+		{Project: proj, Path: "/f/x", Content: "1"},                               // NOT_DIRECTORY
 		{Project: proj, Path: "/f", Content: "1", OffsetBytes: 9, Mode: fileio.ModeOverwrite},
 		{Project: proj, Path: "/g", Content: "\xff"},
 	}
