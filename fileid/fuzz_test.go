@@ -1,0 +1,156 @@
+package fileid
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+// tocSeeds are the edge cases of CommonMark heading detection.
+var tocSeeds = []string{
+	"", "#", "# A", "# A\n## B\n### C\n", "## A\n## B\n## C\n", "```\n# x\n```\n# y\n", "- a\n\n  ```\n  # x\n  ```\n",
+	"    # code\n", "A\n===\nB\n---\n", "---\ntitle: t\n---\n# A\n", "---\n---\n", "---\n", "\xef\xbb\xbf# A\n",
+	"> # q\n", "<div>\n# h\n</div>\n", "# A\r\n## B\r\n", "\t# tab\n", "x\n\n# A\n", "#\n#\n#\n", "####### seven\n",
+	"# a\n###### f\n## b\n", "[x]: /u\n===\n", "* a\n  # h\n", "1. a\n   ```\n   # c\n   ```\n", "\x00# \xff\n", "é\n===\n",
+}
+
+// FuzzTOC: on arbitrary bytes the outline builder never panics, every section is a byte-exact
+// slice of the input that starts at a line start, IDs are unique and accepted by ReadSections,
+// sections nest, and search attribution lands inside the section it names.
+func FuzzTOC(f *testing.F) {
+	for _, s := range append(tocSeeds, titleSeeds...) {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, content []byte) {
+		reg, err := New(context.Background(), []Root{{Label: "r", FS: fstest.MapFS{"f.md": {Data: content}}}}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		toc, err := reg.TableOfContents("f1", TOCOptions{MaxDepth: MaxTOCDepth, MaxEntries: MaxTOCEntries})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := reg.files[0]
+		o := f.outline()
+		seen := map[string]bool{}
+		var ids []string
+		for _, e := range toc.Entries {
+			if seen[e.ID] {
+				t.Fatalf("duplicate section ID %q", e.ID)
+			}
+			seen[e.ID] = true
+			ids = append(ids, e.ID)
+		}
+		if len(ids) > MaxSectionsPerRead {
+			ids = ids[:MaxSectionsPerRead]
+		}
+		if len(ids) == 0 {
+			if _, err := reg.ReadSections("f1", []string{"1"}, ReadOptions{}); err == nil {
+				t.Fatal("file without sections returned one")
+			}
+			return
+		}
+		res, err := reg.ReadSections("f1", ids, ReadOptions{MaxBytes: MaxReadBytes})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Errors) > 0 {
+			t.Fatalf("TOC IDs rejected by ReadSections: %+v", res.Errors)
+		}
+		for _, s := range res.Sections {
+			h, _ := o.section(s.ID)
+			if h.start < f.bodyStart || h.end > len(content) || h.start >= h.end {
+				t.Fatalf("section %s range [%d,%d) outside body [%d,%d)", s.ID, h.start, h.end, f.bodyStart, len(content))
+			}
+			if !s.Truncated && s.Content != string(content[h.start:h.end]) {
+				t.Fatalf("section %s is not byte-exact", s.ID)
+			}
+			if h.start > 0 && content[h.start-1] != '\n' && h.start != f.bodyStart {
+				t.Fatalf("section %s does not start at a line start", s.ID)
+			}
+			if want := 1 + bytes.Count(content[:h.start], nl); s.Line != want {
+				t.Fatalf("section %s line %d, want %d", s.ID, s.Line, want)
+			}
+			if i := strings.LastIndexByte(s.ID, '/'); i > 0 {
+				p, ok := o.section(s.ID[:i])
+				if !ok || p.start > h.start || p.end < h.end {
+					t.Fatalf("section %s is not inside its parent", s.ID)
+				}
+			}
+		}
+		sr, err := reg.Search(context.Background(), SearchRequest{Query: "^", MaxMatches: MaxMatches})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, fm := range sr.Results {
+			for _, m := range fm.Matches {
+				h, ok := o.section(m.SectionID)
+				if !ok {
+					t.Fatalf("search returned unknown section %q", m.SectionID)
+				}
+				first := 1 + bytes.Count(content[:h.start], nl)
+				last := 1 + bytes.Count(content[:h.end], nl)
+				if m.Line < first || m.Line > last {
+					t.Fatalf("match line %d outside section %s lines %d-%d", m.Line, m.SectionID, first, last)
+				}
+			}
+		}
+	})
+}
+
+// FuzzParseID: ParseID never panics, accepts exactly ^f[1-9][0-9]*$ (up to the digit bound),
+// and round-trips through FormatID.
+func FuzzParseID(f *testing.F) {
+	for _, s := range []string{"f1", "f0", "f01", "F1", "f", "", "f12a", "f999999999999", "f9999999999999", "f-1", "f١", " f1", "f1\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, id string) {
+		n, err := ParseID(id)
+		valid := len(id) >= 2 && len(id) <= 1+maxIDDigits && id[0] == 'f' && id[1] >= '1' && id[1] <= '9' &&
+			strings.Trim(id[1:], "0123456789") == ""
+		if valid != (err == nil) {
+			t.Fatalf("ParseID(%q) error %v, valid %v", id, err, valid)
+		}
+		if err == nil && (n < 1 || FormatID(n) != id) {
+			t.Fatalf("ParseID(%q) = %d", id, n)
+		}
+	})
+}
+
+// FuzzSearch: for arbitrary content and queries, Search never panics and agrees with the
+// line-by-line reference.
+func FuzzSearch(f *testing.F) {
+	for i, q := range searchQueries {
+		f.Add([]byte(tocSeeds[i%len(tocSeeds)]+"\nWidget k \u212a ſ s\n"), q.query, q.fold)
+	}
+	f.Fuzz(func(t *testing.T, content []byte, query string, fold bool) {
+		reg, err := New(context.Background(), []Root{{Label: "r", FS: fstest.MapFS{"f.md": {Data: content}}}}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := reg.Search(context.Background(), SearchRequest{Query: query, CaseInsensitive: fold, MaxMatches: MaxMatches})
+		if err != nil {
+			return // coded errors are checked elsewhere
+		}
+		if res.Truncated {
+			return
+		}
+		var got []int
+		for _, fm := range res.Results {
+			for _, m := range fm.Matches {
+				got = append(got, m.Line)
+			}
+		}
+		want := referenceLines(t, reg, "f1", query, fold)
+		if len(got) != len(want) {
+			t.Fatalf("query %q fold %v: lines %v, reference %v", query, fold, got, want)
+		}
+		for i := range got {
+			if got[i] != want[i] {
+				t.Fatalf("query %q fold %v: lines %v, reference %v", query, fold, got, want)
+			}
+		}
+	})
+}
