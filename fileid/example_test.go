@@ -12,7 +12,7 @@ import (
 // docs returns the roots of the examples: two directories with a README.md each.
 func docs() []fileid.Root {
 	primary := fstest.MapFS{
-		"guide.md": {Data: []byte("---\ntitle: User Guide\n---\nRead this first.\n\n# Install\n\n```sh\n# not a heading\ngo install example.com/tool@latest\n```\n\n## Linux\n\nUse the package.\n\n# Configure\n\nSet TOOL_HOME.\n")},
+		"guide.md":  {Data: []byte("---\ntitle: User Guide\n---\nRead this first.\n\n# Install\n\n```sh\n# not a heading\ngo install example.com/tool@latest\n```\n\n## Linux\n\nUse the package.\n\n# Configure\n\nSet TOOL_HOME.\n")},
 		"README.md": {Data: []byte("# Tool\n\nA tool.\n")},
 	}
 	secondary := fstest.MapFS{
