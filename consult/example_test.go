@@ -1,0 +1,60 @@
+package consult_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/agentfiles/agentfiles/consult"
+)
+
+func ExampleExpand() {
+	dir, _ := os.MkdirTemp("", "consult-example")
+	defer os.RemoveAll(dir)
+	for _, name := range []string{"app.py", "util.py", ".hidden.py", "app_test.py", "notes.txt", ".env"} {
+		os.WriteFile(filepath.Join(dir, name), []byte("x\n"), 0o644)
+	}
+	files, errs := consult.Expand([]string{
+		dir + "/*.py",      // hidden files are not matched by a leading *
+		dir + "/*_test.py", // duplicates are collapsed
+		dir + "/*",         // no extension
+		"notes.txt",        // not absolute
+		dir + "/.env",      // on the ignore list
+	})
+	for _, f := range files {
+		fmt.Println(strings.TrimPrefix(f, dir))
+	}
+	for _, e := range errs {
+		fmt.Println(strings.TrimPrefix(e.Entry, dir), e.Code())
+	}
+	// Output:
+	// /app.py
+	// /app_test.py
+	// /util.py
+	// /* MISSING_EXTENSION
+	// notes.txt NOT_ABSOLUTE
+	// /.env IGNORED
+}
+
+func ExampleConsultant_Prepare() {
+	dir, _ := os.MkdirTemp("", "consult-example")
+	defer os.RemoveAll(dir)
+	os.WriteFile(filepath.Join(dir, "main.go"), []byte("package main\n"), 0o644)
+
+	c := &consult.Consultant{}
+	model := &consult.OpenAIModel{Model: "gpt-4.1", ContextWindowTokens: 1_000_000}
+	p, err := c.Prepare(context.Background(), consult.Request{
+		Files: []string{dir + "/*.go"}, Query: "What does main do?", Model: model,
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(strings.SplitN(p.User, "\n", 4)[2])
+	fmt.Println(len(p.Bundle.Files), "file, fits:", p.PromptTokens+p.ReservedTokens <= p.ContextWindow)
+	// Output:
+	// 1 file, 13 bytes, 4 tokens (estimated).
+	// 1 file, fits: true
+}
