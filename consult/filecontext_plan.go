@@ -124,8 +124,10 @@ func parseContext(history []ContextMessage, counter TokenCounter) *ctxState {
 			if !e.HasContent() {
 				continue
 			}
+			// A recorded count is trusted (recounting every turn would dominate the cost) when it
+			// is plausible: no tokenizer makes more tokens than bytes.
 			tokens := e.Tokens
-			if tokens <= 0 {
+			if tokens <= 0 || int64(tokens) > int64(len(e.Content)) {
 				tokens = counter.CountTokens(e.Content)
 			}
 			f.hasContent, f.latest, f.latestTokens, f.latestAt = true, e.Content, tokens, [2]int{mi, fi}
