@@ -49,7 +49,7 @@ type RenderOptions struct {
 type RenderedDocument struct {
 	Category  string `json:"category"`
 	Path      string `json:"path"`
-	SizeBytes int64  `json:"size_bytes"`          // size of the rendered content
+	SizeBytes int64  `json:"size_bytes"`          // full size of the document (templates: of their output)
 	Truncated bool   `json:"truncated,omitempty"` // content was cut to fit the budget
 	Omitted   bool   `json:"omitted,omitempty"`   // left out entirely: the budget was spent
 }
@@ -123,11 +123,11 @@ func Render(ctx context.Context, docs []Document, opts *RenderOptions) (*Rendere
 			out.Documents = append(out.Documents, rdoc)
 			continue
 		}
-		body, err := rd.content(d, o.Data, remaining+1)
+		body, size, err := rd.content(d, o.Data, remaining+1)
 		if err != nil {
 			return nil, err
 		}
-		rdoc.SizeBytes = int64(len(body))
+		rdoc.SizeBytes = size
 		switch {
 		case single:
 		case mw != nil:
@@ -151,7 +151,7 @@ func Render(ctx context.Context, docs []Document, opts *RenderOptions) (*Rendere
 			out.Truncated = true
 		}
 		buf.Write(body)
-		if !single && mw == nil && len(body) > 0 && body[len(body)-1] != '\n' {
+		if !single && mw == nil && !rdoc.Truncated && len(body) > 0 && body[len(body)-1] != '\n' {
 			buf.WriteByte('\n')
 		}
 		out.Documents = append(out.Documents, rdoc)
@@ -227,49 +227,51 @@ func (rd *reader) close() {
 	}
 }
 
-// content returns the document's content (rendered, for templates), at most limit bytes.
-func (rd *reader) content(d Document, data any, limit int64) ([]byte, error) {
+// content returns the document's content (rendered, for templates), at most limit bytes, and
+// its full size (for a template, the size of the output it produced before being stopped).
+func (rd *reader) content(d Document, data any, limit int64) ([]byte, int64, error) {
 	root, ok := rd.roots[d.Dir]
 	if !ok {
 		var err error
 		if root, err = os.OpenRoot(d.Dir); err != nil {
-			return nil, internalError("cannot open the directory of category "+quote(d.Category), err)
+			return nil, 0, internalError("cannot open the directory of category "+quote(d.Category), err)
 		}
 		rd.roots[d.Dir] = root
 	}
 	f, err := root.Open(d.Path)
 	if err != nil {
-		return nil, internalError("cannot read "+quote(d.Category+"/"+d.Path)+"; it may have been removed, retry the call", err)
+		return nil, 0, internalError("cannot read "+quote(d.Category+"/"+d.Path)+"; it may have been removed, retry the call", err)
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		return nil, internalError("cannot read "+quote(d.Category+"/"+d.Path)+": not a regular file", err)
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil, 0, internalError("cannot read "+quote(d.Category+"/"+d.Path)+": not a regular file", err)
 	}
 	if !isTemplate(d.Path) {
 		b, err := io.ReadAll(io.LimitReader(f, limit))
 		if err != nil {
-			return nil, internalError("cannot read "+quote(d.Category+"/"+d.Path), err)
+			return nil, 0, internalError("cannot read "+quote(d.Category+"/"+d.Path), err)
 		}
-		return b, nil
+		return b, max(fi.Size(), int64(len(b))), nil
 	}
 	src, err := io.ReadAll(io.LimitReader(f, MaxBytesLimit+1))
 	if err != nil {
-		return nil, internalError("cannot read "+quote(d.Category+"/"+d.Path), err)
+		return nil, 0, internalError("cannot read "+quote(d.Category+"/"+d.Path), err)
 	}
 	if len(src) > MaxBytesLimit {
-		return nil, newError(CodeTemplateError, d.Category+"/"+d.Path, "template is larger than "+strconv.Itoa(MaxBytesLimit)+" bytes")
+		return nil, 0, newError(CodeTemplateError, d.Category+"/"+d.Path, "template is larger than "+strconv.Itoa(MaxBytesLimit)+" bytes")
 	}
 	t, err := template.New(d.Path).Option("missingkey=default").Parse(string(src))
 	if err != nil {
-		return nil, &Error{code: CodeTemplateError, Arg: d.Category + "/" + d.Path, Err: err, Pos: -1,
+		return nil, 0, &Error{code: CodeTemplateError, Arg: d.Category + "/" + d.Path, Err: err, Pos: -1,
 			Message: "template does not parse: " + err.Error() + "; fix the file"}
 	}
 	lw := &limitWriter{limit: limit}
 	if err := t.Execute(lw, data); err != nil && !errors.Is(err, errLimit) {
-		return nil, &Error{code: CodeTemplateError, Arg: d.Category + "/" + d.Path, Err: err, Pos: -1,
+		return nil, 0, &Error{code: CodeTemplateError, Arg: d.Category + "/" + d.Path, Err: err, Pos: -1,
 			Message: "template failed with the given data: " + err.Error() + "; check the data fields it uses"}
 	}
-	return lw.buf.Bytes(), nil
+	return lw.buf.Bytes(), int64(lw.buf.Len()), nil
 }
 
 var errLimit = errors.New("output limit reached")
