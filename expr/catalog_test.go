@@ -119,8 +119,8 @@ func TestCatalogRoundTripAddCollection(t *testing.T) {
 func TestCatalogEditsTouchOnlyTheirEntry(t *testing.T) {
 	ctx := context.Background()
 	tests := []struct {
-		name             string
-		edit             func(*Catalog) error
+		name              string
+		edit              func(*Catalog) error
 		removed, inserted string
 	}{
 		{

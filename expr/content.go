@@ -14,7 +14,7 @@ type ContentOptions struct {
 
 // Content parses an expression, resolves it and renders the documents: the one call behind
 // the get_content tool. Nothing matching is a success with empty Content and an advisory
-// Message; errors are PARSE_ERROR, UNKNOWN_NAME, COLLECTION_CYCLE, INVALID_PATTERN,
+// Message; errors are PARSE_ERROR, UNKNOWN_NAME, CYCLE, INVALID_PATTERN,
 // TEMPLATE_ERROR or INTERNAL.
 func (c *Catalog) Content(ctx context.Context, expression string, opts *ContentOptions) (*Rendered, error) {
 	var o ContentOptions

@@ -37,7 +37,7 @@
 // # Resolution
 //
 // [Catalog.Resolve] looks each name up as a collection first, then as a category. Collections
-// expand recursively; including oneself, directly or not, is a COLLECTION_CYCLE error naming
+// expand recursively; including oneself, directly or not, is a CYCLE error naming
 // the cycle ("a → b → a"), while a collection reached twice is expanded once. A category's
 // patterns come from the highest of three tiers:
 //
@@ -62,7 +62,7 @@
 //
 // # Errors
 //
-// Every error is an [*Error] with a stable code (PARSE_ERROR, UNKNOWN_NAME, COLLECTION_CYCLE,
+// Every error is an [*Error] with a stable code (PARSE_ERROR, UNKNOWN_NAME, CYCLE,
 // INVALID_NAME, INVALID_PATTERN, INVALID_CATALOG, ...); branch with errors.Is against the Err*
 // sentinels.
 //

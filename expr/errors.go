@@ -10,7 +10,7 @@ const (
 	// CodeUnknownName: no collection or category has this name. The message lists close matches.
 	CodeUnknownName = "UNKNOWN_NAME"
 	// CodeCycle: a collection includes itself, directly or through others. The message names the cycle.
-	CodeCycle = "COLLECTION_CYCLE"
+	CodeCycle = "CYCLE"
 	// CodeInvalidName: a name given to a new category or collection breaks the naming rules.
 	CodeInvalidName = "INVALID_NAME"
 	// CodeInvalidPattern: a glob pattern does not compile or tries to leave its category directory.

@@ -73,7 +73,7 @@ type Resolution struct {
 // Resolve finds the documents an expression names. Each term's name is looked up as a
 // collection first, then as a category; an unknown name is an UNKNOWN_NAME error listing close
 // matches. Collections expand recursively; a collection that includes itself is a
-// COLLECTION_CYCLE error naming the cycle, while a collection reached twice (a diamond) is
+// CYCLE error naming the cycle, while a collection reached twice (a diamond) is
 // expanded once.
 //
 // A category's patterns come from, in priority order: the call (the term's own "/patterns",

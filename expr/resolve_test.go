@@ -127,7 +127,7 @@ func TestCycles(t *testing.T) {
 		_, err := c.Resolve(context.Background(), e, nil)
 		var xe *Error
 		if !errors.As(err, &xe) || !errors.Is(err, ErrCycle) {
-			t.Fatalf("Resolve(%q) = %v, want COLLECTION_CYCLE", expr, err)
+			t.Fatalf("Resolve(%q) = %v, want CYCLE", expr, err)
 		}
 		if xe.Arg != cycle || !strings.Contains(xe.Message, cycle) {
 			t.Errorf("Resolve(%q): Arg %q, Message %q; want the cycle %q", expr, xe.Arg, xe.Message, cycle)
