@@ -60,6 +60,12 @@ var statusByCode = map[string]int{
 	"CYCLE":        http.StatusBadRequest,
 	"INVALID_NAME": http.StatusBadRequest,
 
+	"INVALID_PATTERN": http.StatusBadRequest,
+	"IN_USE":          http.StatusConflict,
+	"CATALOG_CHANGED": http.StatusConflict,
+	"TEMPLATE_ERROR":  http.StatusUnprocessableEntity,
+	"INVALID_CATALOG": http.StatusInternalServerError,
+
 	// consult
 	"CONTEXT_TOO_LARGE": http.StatusRequestEntityTooLarge,
 	"MODEL_ERROR":       http.StatusBadGateway,
