@@ -1,0 +1,130 @@
+package fileio_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestLoadConfig(t *testing.T) {
+	yaml := `
+server:
+  port: 8080
+settings:
+  other: {x: 1}
+  mcp:
+    tools: [a, b]
+    files:
+      allow_root_wipe: true
+      max_payload_bytes: 1000
+      max_file_bytes: 2000
+      max_project_bytes: 3000
+      max_read_bytes: 500
+      list_limit_default: 10
+      list_limit_max: 20
+      lock_timeout_ms: 250
+      delete_retention_days: 3
+      rate_limit_per_second: 5.5
+      rate_limit_burst: 11
+      log_content_sha256: true
+      log_preview_bytes: 64
+      search:
+        enabled: true
+        anything: [goes, here]
+      index: {workers: 4}
+      security:
+        encryption_keks: {k1: abc}
+`
+	got, err := fileio.LoadConfig(strings.NewReader(yaml))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fileio.Config{
+		AllowRootWipe: true, MaxPayloadBytes: 1000, MaxFileBytes: 2000, MaxProjectBytes: 3000, MaxReadBytes: 500,
+		ListLimitDefault: 10, ListLimitMax: 20, LockTimeout: 250 * time.Millisecond, DeleteRetention: 3 * 24 * time.Hour,
+		RateLimitPerSecond: 5.5, RateLimitBurst: 11, LogContentSHA256: true, LogPreviewBytes: 64,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+func TestLoadConfigDefaults(t *testing.T) {
+	for _, doc := range []string{"", "settings:\n  mcp: {}\n", "settings:\n  mcp:\n    files:\n", "other: 1\n", "settings:\n  mcp:\n    files:\n      max_file_bytes: 10485760\n"} {
+		got, err := fileio.LoadConfig(strings.NewReader(doc))
+		if err != nil {
+			t.Errorf("%q: %v", doc, err)
+			continue
+		}
+		if diff := cmp.Diff(fileio.DefaultConfig(), got); diff != "" {
+			t.Errorf("%q: not the defaults (-want +got):\n%s", doc, diff)
+		}
+	}
+	d := fileio.DefaultConfig()
+	if d.MaxPayloadBytes != 2<<20 || d.MaxFileBytes != 10<<20 || d.MaxProjectBytes != 100<<20 || d.ListLimitDefault != 256 || d.ListLimitMax != 1024 || d.AllowRootWipe || d.LogPreviewBytes != 0 {
+		t.Errorf("defaults changed: %+v", d)
+	}
+}
+
+func TestLoadConfigErrors(t *testing.T) {
+	files := func(body string) string { return "settings:\n  mcp:\n    files:\n" + body }
+	tests := []struct{ doc, key, fragment string }{
+		{files("      max_file_bytes: -1\n"), "settings.mcp.files.max_file_bytes", "must be > 0"},
+		{files("      max_payload_bytes: 0\n"), "settings.mcp.files.max_payload_bytes", "must be > 0"},
+		{files("      max_project_bytes: 5\n"), "settings.mcp.files.max_file_bytes", "must not exceed max_project_bytes"},
+		{files("      list_limit_default: 2000\n"), "settings.mcp.files.list_limit_default", "between 1 and list_limit_max"},
+		{files("      list_limit_max: 0\n"), "settings.mcp.files.list_limit_max", "between 1 and"},
+		{files("      lock_timeout_ms: 0\n"), "settings.mcp.files.lock_timeout_ms", "must be > 0"},
+		{files("      delete_retention_days: -1\n"), "settings.mcp.files.delete_retention_days", ">= 0"},
+		{files("      rate_limit_per_second: -2\n"), "settings.mcp.files.rate_limit_per_second", ">= 0"},
+		{files("      rate_limit_burst: 0\n"), "settings.mcp.files.rate_limit_burst", ">= 1"},
+		{files("      log_preview_bytes: 300\n"), "settings.mcp.files.log_preview_bytes", "between 0 and 256"},
+		{files("      max_read_bytes: 0\n"), "settings.mcp.files.max_read_bytes", "must be > 0"},
+		{files("      max_file_size: 10\n"), "settings.mcp.files.max_file_size", "unknown key"},
+		{files("      allow_root_wipe: maybe\n"), "settings.mcp.files.allow_root_wipe", "wrong type"},
+		{files("      max_file_bytes: ten\n"), "settings.mcp.files.max_file_bytes", "wrong type"},
+		{"settings:\n  mcp:\n    files: [1, 2]\n", "settings.mcp.files", "must be a mapping"},
+		{"settings: [1]\n", "settings", "must be a mapping"},
+		{"settings: {mcp: {files: {a: 1}\n", "", "not valid YAML"},
+	}
+	for _, tc := range tests {
+		_, err := fileio.LoadConfig(strings.NewReader(tc.doc))
+		if fileio.ErrorCode(err) != fileio.CodeInvalidArgument {
+			t.Errorf("%q: %v, want INVALID_ARGUMENT", tc.doc, err)
+			continue
+		}
+		if !strings.Contains(err.Error(), tc.key) || !strings.Contains(err.Error(), tc.fragment) {
+			t.Errorf("%q: %q does not name %q and say %q", tc.doc, err, tc.key, tc.fragment)
+		}
+	}
+}
+
+func TestLoadConfigFileAndNoEnv(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "service.yaml")
+	os.WriteFile(p, []byte("settings:\n  mcp:\n    files:\n      list_limit_default: 7\n"), 0o600)
+	t.Setenv("SETTINGS_MCP_FILES_LIST_LIMIT_DEFAULT", "99")
+	t.Setenv("MAX_FILE_BYTES", "1")
+	cfg, err := fileio.LoadConfigFile(p)
+	if err != nil || cfg.ListLimitDefault != 7 || cfg.MaxFileBytes != fileio.DefaultMaxFileBytes {
+		t.Errorf("LoadConfigFile = %+v, %v; environment variables must not count", cfg, err)
+	}
+	if _, err := fileio.LoadConfigFile(filepath.Join(t.TempDir(), "missing.yaml")); fileio.ErrorCode(err) != fileio.CodeInvalidArgument {
+		t.Errorf("missing file: %v", err)
+	}
+}
+
+func TestNewServiceValidates(t *testing.T) {
+	cfg := fileio.DefaultConfig()
+	cfg.ListLimitMax = 0
+	if _, err := fileio.NewService(nil, fileio.DefaultConfig()); fileio.ErrorCode(err) != fileio.CodeInvalidArgument {
+		t.Errorf("nil store: %v", err)
+	}
+	if _, err := fileio.NewService(newMem(), cfg); err == nil || !strings.Contains(err.Error(), "list_limit_max") {
+		t.Errorf("bad config: %v", err)
+	}
+}

@@ -1,0 +1,99 @@
+package fileio_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/storetest"
+)
+
+func TestValidatePathRules(t *testing.T) {
+	for _, rule := range storetest.PathRules {
+		for _, p := range rule.Valid {
+			if err := fileio.ValidatePath(p); err != nil {
+				t.Errorf("%s: ValidatePath(%q) = %v, want nil", rule.Rule, p, err)
+			}
+		}
+		for _, p := range rule.Invalid {
+			err := fileio.ValidatePath(p)
+			if fileio.ErrorCode(err) != fileio.CodeInvalidPath {
+				t.Errorf("%s: ValidatePath(%q) = %v, want INVALID_PATH", rule.Rule, p, err)
+			}
+		}
+	}
+}
+
+func TestValidatePathMessages(t *testing.T) {
+	tests := []struct{ path, fragment string }{
+		{"a", `must start with "/"`},
+		{"/a/", `must not end with "/"`},
+		{"/a//b", "empty segment"},
+		{"/a/../b", `".." segments are not allowed`},
+		{"/a b", "space at byte 2"},
+		{"/a\x00", "control 0x00"},
+		{"/ä", "non-ASCII byte 0xc3"},
+		{"/" + strings.Repeat("a", 600), "601 bytes; the maximum is 512"},
+	}
+	for _, tc := range tests {
+		err := fileio.ValidatePath(tc.path)
+		if err == nil || !strings.Contains(err.Error(), tc.fragment) {
+			t.Errorf("ValidatePath(%.20q) = %v, want a message with %q", tc.path, err, tc.fragment)
+		}
+	}
+}
+
+func TestValidateProject(t *testing.T) {
+	tests := []struct {
+		project string
+		ok      bool
+	}{
+		{"p", true}, {strings.Repeat("x", 128), true}, {"My Project (2024)", true}, {"日本", true},
+		{"", false}, {strings.Repeat("x", 129), false}, {"a\nb", false}, {"\xff", false},
+	}
+	for _, tc := range tests {
+		err := fileio.ValidateProject(tc.project)
+		if (err == nil) != tc.ok || (err != nil && fileio.ErrorCode(err) != fileio.CodeInvalidPath) {
+			t.Errorf("ValidateProject(%.20q) = %v, want ok=%v", tc.project, err, tc.ok)
+		}
+	}
+}
+
+// FuzzValidatePath checks that ValidatePath never panics and that every path it accepts
+// satisfies each rule of seed §4, checked independently here.
+func FuzzValidatePath(f *testing.F) {
+	for _, rule := range storetest.PathRules {
+		for _, p := range append(append([]string{}, rule.Valid...), rule.Invalid...) {
+			f.Add(p)
+		}
+	}
+	f.Add("/a/b/c.txt")
+	f.Add("/\u2028")
+	f.Add("/a/.../b")
+	f.Fuzz(func(t *testing.T, p string) {
+		err := fileio.ValidatePath(p)
+		if err != nil {
+			if fileio.ErrorCode(err) != fileio.CodeInvalidPath {
+				t.Fatalf("ValidatePath(%q) = %v: not INVALID_PATH", p, err)
+			}
+			return
+		}
+		if p == "" {
+			return
+		}
+		if len(p) > 512 || p[0] != '/' || p[len(p)-1] == '/' {
+			t.Fatalf("accepted %q: length, leading or trailing slash rule broken", p)
+		}
+		for i := 0; i < len(p); i++ {
+			c := p[i]
+			if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("/_-.", c) >= 0) {
+				t.Fatalf("accepted %q with byte 0x%02x", p, c)
+			}
+		}
+		for _, seg := range strings.Split(p[1:], "/") {
+			if seg == "" || seg == "." || seg == ".." {
+				t.Fatalf("accepted %q with segment %q", p, seg)
+			}
+		}
+	})
+}
