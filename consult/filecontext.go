@@ -67,8 +67,9 @@ func (c *FileContext) BaseFiles() []BaseFile {
 // BaseRefresh is the outcome of [FileContext.RefreshBase].
 type BaseRefresh struct {
 	Changed []BaseFileChange // empty: the system prompt is unchanged
-	// Reset is true when the new base left too little room for the file content in messages, so
-	// content entries were stripped in place (keeping the most recently requested files that fit).
+	// Reset is true when earlier read_files results were edited: copies of files now in the
+	// system prompt lost their content, and, if the new base left too little room, so did other
+	// entries (the latest copies of the most recently requested files that fit are kept in place).
 	Reset bool
 	Usage FileContextUsage
 }
@@ -91,13 +92,14 @@ func (c *FileContext) RefreshBase(ctx context.Context) (BaseRefresh, error) {
 	}
 	c.base = base
 	c.system = RenderSystemPrompt(c.opts.Instructions, base)
-	edits, usage := planBaseReset(c.history, base, c.opts)
+	edits := planBaseReset(c.history, base, c.opts)
 	for _, e := range edits {
 		c.history[e.Index] = e.Message
 	}
 	if len(edits) > 0 {
 		c.resets++
 	}
+	usage := c.usageLocked()
 	c.opts.Logger.Debug("consult: base files changed", "changed", len(changes), "reset", len(edits) > 0,
 		"total_tokens", usage.TotalTokens)
 	return BaseRefresh{Changed: changes, Reset: len(edits) > 0, Usage: usage}, nil

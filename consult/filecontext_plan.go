@@ -124,12 +124,7 @@ func parseContext(history []ContextMessage, counter TokenCounter) *ctxState {
 			if !e.HasContent() {
 				continue
 			}
-			// A recorded count is trusted (recounting every turn would dominate the cost) when it
-			// is plausible: no tokenizer makes more tokens than bytes.
-			tokens := e.Tokens
-			if tokens <= 0 || int64(tokens) > int64(len(e.Content)) {
-				tokens = counter.CountTokens(e.Content)
-			}
+			tokens := entryTokens(e, counter)
 			f.hasContent, f.latest, f.latestTokens, f.latestAt = true, e.Content, tokens, [2]int{mi, fi}
 			st.contentTokens += tokens
 			withContent = true
@@ -164,6 +159,7 @@ func planReadFiles(st *ctxState, history []ContextMessage, base []BaseFile, req 
 	var cands []candidate
 	var need Tokens
 	seen := make(map[string]bool, len(req.Reads))
+	handled := make(map[string]bool, len(req.Reads)) // requested and not skipped: never restored
 	for _, r := range req.Reads {
 		clean, bad := cleanContextPath(r.Path)
 		if bad != "" {
@@ -175,6 +171,9 @@ func planReadFiles(st *ctxState, history []ContextMessage, base []BaseFile, req 
 		}
 		seen[clean] = true
 		e := ReadFilesFile{Path: clean}
+		if len(seen) <= opts.MaxReadPaths {
+			handled[clean] = true
+		}
 		switch {
 		case len(seen) > opts.MaxReadPaths:
 			e.Status, e.Message = FileSkipped, skippedError(clean, opts.MaxReadPaths).Message
@@ -234,8 +233,8 @@ func planReadFiles(st *ctxState, history []ContextMessage, base []BaseFile, req 
 
 	// Reset: strip every earlier content entry, then re-choose by priority.
 	plan.Reset = true
-	plan.Edits = stripContent(history, st, nil)
-	for _, f := range earlierByRecency(st, seen) {
+	plan.Edits = stripContent(history, st, func(int, int, ReadFilesFile) bool { return true })
+	for _, f := range earlierByRecency(st, handled) {
 		cands = append(cands, candidate{entry: -1, file: f, path: f.path, body: f.latest, tokens: f.latestTokens, status: FileRestored})
 	}
 	free := room
@@ -295,16 +294,16 @@ func earlierByRecency(st *ctxState, skip map[string]bool) []*ctxFile {
 	return out
 }
 
-// stripContent returns edits that turn every content entry of history into a path-only entry
-// (truncated: true), except the entries listed in keep (message and entry index).
-func stripContent(history []ContextMessage, st *ctxState, keep map[[2]int]bool) []HistoryEdit {
+// stripContent returns edits that turn the content entries of history for which strip returns
+// true (given message index, entry index and entry) into path-only entries (truncated: true).
+func stripContent(history []ContextMessage, st *ctxState, strip func(mi, fi int, e ReadFilesFile) bool) []HistoryEdit {
 	edits := make([]HistoryEdit, 0, len(st.contentMsgs))
 	for _, mi := range st.contentMsgs {
 		r, _ := readFilesOf(&history[mi])
 		files := make([]ReadFilesFile, len(r.Files))
 		changed := false
 		for fi, e := range r.Files {
-			if !e.HasContent() || keep[[2]int{mi, fi}] {
+			if !e.HasContent() || !strip(mi, fi, e) {
 				files[fi] = e
 				continue
 			}
@@ -326,28 +325,50 @@ func stripContent(history []ContextMessage, st *ctxState, keep map[[2]int]bool) 
 	return edits
 }
 
-// planBaseReset is what a base change that overflows the budget does to the history: content
-// entries are stripped in place except the latest copy of the most recently requested files
-// that still fit beside the new base. There is no new tool result to carry re-sent files; the
-// prompt changed anyway, so the cache starts over. It returns no edits when everything fits.
-func planBaseReset(history []ContextMessage, base []BaseFile, opts FileContextOptions) ([]HistoryEdit, FileContextUsage) {
+// planBaseReset is what a change of the base files does to the history. The prompt changed, so
+// the cache starts over and earlier messages may be edited at no extra cost: every copy of a
+// file that is now in the system prompt is stripped (its content would otherwise be there
+// twice), and if the rest no longer fits beside the new base, content entries are stripped in
+// place except the latest copy of the most recently requested files that fit. There is no new
+// tool result to carry re-sent files. It returns no edits when nothing needs to change.
+func planBaseReset(history []ContextMessage, base []BaseFile, opts FileContextOptions) []HistoryEdit {
 	st := parseContext(history, opts.Counter)
-	baseTok := baseTokens(base)
-	usage := FileContextUsage{BudgetTokens: opts.BudgetTokens, BaseTokens: baseTok,
-		MessageTokens: st.contentTokens, TotalTokens: baseTok + st.contentTokens}
-	if usage.TotalTokens <= opts.BudgetTokens {
-		return nil, usage
+	inBase := make(map[string]bool, len(base))
+	for _, b := range base {
+		if b.Included() {
+			inBase[b.Path] = true
+		}
 	}
-	free := opts.BudgetTokens - baseTok
+	var rest Tokens // content of files not in the base, every version
+	for mi := range history {
+		if r, ok := readFilesOf(&history[mi]); ok {
+			for _, e := range r.Files {
+				if e.HasContent() && !inBase[e.Path] {
+					rest += entryTokens(e, opts.Counter)
+				}
+			}
+		}
+	}
+	free := opts.BudgetTokens - baseTokens(base)
+	if rest <= free {
+		return stripContent(history, st, func(_, _ int, e ReadFilesFile) bool { return inBase[e.Path] })
+	}
 	keep := make(map[[2]int]bool)
-	var kept Tokens
-	for _, f := range earlierByRecency(st, nil) {
+	for _, f := range earlierByRecency(st, inBase) {
 		if f.latestTokens <= free {
 			free -= f.latestTokens
-			kept += f.latestTokens
 			keep[f.latestAt] = true
 		}
 	}
-	usage.MessageTokens, usage.TotalTokens = kept, baseTok+kept
-	return stripContent(history, st, keep), usage
+	return stripContent(history, st, func(mi, fi int, _ ReadFilesFile) bool { return !keep[[2]int{mi, fi}] })
+}
+
+// entryTokens is the size of an entry's content. A recorded count is trusted (recounting every
+// turn would dominate the cost of a turn) when it is plausible: no tokenizer makes more tokens
+// than bytes.
+func entryTokens(e ReadFilesFile, counter TokenCounter) Tokens {
+	if e.Tokens <= 0 || int64(e.Tokens) > int64(len(e.Content)) {
+		return counter.CountTokens(e.Content)
+	}
+	return e.Tokens
 }

@@ -44,6 +44,9 @@ var fcScripts = []fcScript{
 			{remove: []string{"/a.go"}, read: []string{"/a.go"}, want: map[string]FileStatus{"/a.go": FileNotFound}},
 			{write: map[string]int{"/base.md": 2}, read: []string{"/base.md"}, want: map[string]FileStatus{"/base.md": FileUpdated}},
 			{read: []string{"/base.md"}, want: map[string]FileStatus{"/base.md": FileAlreadyInContext}},
+			// The refreshed prompt carries v2, so the copy in the messages loses its content.
+			{refresh: true, wantChanged: []string{"/base.md"}, wantReset: true},
+			{read: []string{"/base.md", "/c.go"}, want: map[string]FileStatus{"/base.md": FileInSystemPrompt, "/c.go": FileAlreadyInContext}},
 		},
 	},
 	{
@@ -117,6 +120,7 @@ func TestFileContextScripts(t *testing.T) {
 					src.remove(p)
 				}
 				pathsBefore := fcHistoryPaths(fc.Messages(), nil)
+				resetsBefore := fc.Resets()
 				if step.refresh {
 					ref, err := fc.RefreshBase(ctx)
 					if err != nil {
@@ -136,7 +140,6 @@ func TestFileContextScripts(t *testing.T) {
 						prompt = fc.SystemPrompt()
 					}
 				}
-				resetsBefore := fc.Resets()
 				if len(step.read) > 0 {
 					res, err := fc.ReadFiles(ctx, step.read)
 					if err != nil {

@@ -449,3 +449,25 @@ func fcJSONString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
 }
+
+func TestPlanReadFilesSkippedPathIsStillRestored(t *testing.T) {
+	history := []ContextMessage{
+		{Role: RoleAssistant, ToolCalls: []ContextToolCall{{ID: "c1", Name: ReadFilesToolName}}},
+		{Role: RoleTool, ToolCallID: "c1", ReadFiles: &ReadFilesResult{Type: ReadFilesToolName, Files: []ReadFilesFile{
+			{Path: "/a", Content: fcText("/a", 1, 30), Status: FileSent, Tokens: 30}}}},
+	}
+	reads := []FileRead{{Path: "/b", Content: fcText("/b", 1, 40)}, {Path: "/a", Content: fcText("/a", 1, 30)}}
+	plan, err := PlanReadFiles(history, nil, ReadFilesRequest{CallID: "c2", Reads: reads},
+		FileContextOptions{BudgetTokens: 60, MaxFileBudgetPercent: 100, MaxReadPaths: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []FileStatus
+	for _, f := range plan.Result.Files {
+		got = append(got, f.Status)
+	}
+	// b is sent; a was not read (skipped), but its earlier copy is a candidate like any other.
+	if diff := cmp.Diff([]FileStatus{FileSent, FileSkipped, FileDropped}, got); diff != "" {
+		t.Errorf("statuses (-want +got):\n%s", diff)
+	}
+}
