@@ -20,6 +20,11 @@ import (
 // path-only entries and files are re-chosen (see [PlanReadFiles], the pure function behind it,
 // for hosts that keep their own message list).
 //
+// A file that changed on disk is re-sent when it is read again, and its earlier copy stays where
+// it is (editing it would invalidate the cached prefix) until a reset; both copies count against
+// the budget. A file that changes back to an earlier version still in context is re-sent too, so
+// that version then appears twice.
+//
 // A FileContext is safe for concurrent use: each method sees and leaves a consistent history.
 type FileContext struct {
 	opts      FileContextOptions
@@ -137,7 +142,8 @@ func (c *FileContext) Append(msgs ...ContextMessage) error {
 // it appends an assistant message with the call and the tool message with the result, and
 // returns the result. Use it to attach files on the host's initiative; answer a model's own call
 // with [FileContext.AnswerReadFiles]. Files are read outside the lock, so slow reads do not
-// block other callers. Per-file problems are statuses in the result; the error is non-nil only
+// block other callers. The Anthropic API wants the conversation to open with a user message:
+// Append one before the first ReadFiles. Per-file problems are statuses in the result; the error is non-nil only
 // for an empty paths list (INVALID_ARGUMENT) or a done ctx (INTERNAL wrapping ctx.Err()), and
 // then nothing is appended.
 func (c *FileContext) ReadFiles(ctx context.Context, paths []string) (ReadFilesResult, error) {
