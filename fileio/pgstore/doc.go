@@ -37,9 +37,10 @@
 // View runs its callback in a REPEATABLE READ, READ ONLY transaction: one consistent snapshot
 // of committed data, no locks taken.
 //
-// The opening statements (BEGIN, lock timeout, project lock) travel in the same round trip as
-// the callback's first statement, and Put writes the file, the project's byte count and the
-// outbox row in a single statement, so Update{Put} costs two round trips: that one and COMMIT.
+// BEGIN, the lock timeout and the project lock travel in one round trip before the callback
+// runs, and Put writes the file, the project's byte count and the outbox row in a single
+// statement, so Update{Put} costs three round trips: lock, Put, COMMIT (with NOTIFY). A View
+// sends BEGIN together with its first statement.
 //
 // # Outbox
 //

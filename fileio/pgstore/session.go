@@ -3,6 +3,7 @@ package pgstore
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/agentfiles/agentfiles/fileio"
@@ -13,6 +14,7 @@ import (
 // Operation names for logs; opCommit also selects the "outcome unknown" message.
 const (
 	opAcquire = "acquiring a connection"
+	opLock    = "taking the project lock"
 	opCommit  = "commit"
 	opRead    = "read"
 	opWrite   = "write"
@@ -29,10 +31,10 @@ type stmt struct {
 	args []any
 }
 
-// session is one transaction on one pooled connection. The statements that open it (BEGIN, and
-// for writes the lock timeout and the project lock) are sent in the same round trip as the
-// callback's first statement, so a callback that runs one statement costs two round trips in
-// all (that one and COMMIT). A session is used by one goroutine.
+// session is one transaction on one pooled connection. For a View, BEGIN is sent in the same
+// round trip as the callback's first statement, so a one-read View costs two round trips (that
+// one and COMMIT). An Update opens its transaction and takes the project lock in one round
+// trip before the callback runs. A session is used by one goroutine.
 type session struct {
 	s        *Store
 	conn     *pgxpool.Conn
@@ -174,21 +176,24 @@ func (s *Store) View(ctx context.Context, scope fileio.Scope, fn func(fileio.Rea
 	return x.commit(ctx)
 }
 
-// Update implements fileio.Store: fn runs in a READ COMMITTED transaction that first takes
-// pg_advisory_xact_lock of the project under the lock timeout (RESOURCE_BUSY on expiry). The lock
-// is taken together with fn's first statement and released at commit or rollback; every
-// statement fn runs sees all mutations of the project committed before it.
+// Update implements fileio.Store: fn runs in a READ COMMITTED transaction that holds
+// pg_advisory_xact_lock of the project, taken under the lock timeout (RESOURCE_BUSY on expiry)
+// before fn starts and released at commit or rollback. Every statement fn runs sees all
+// mutations of the project committed before it.
 func (s *Store) Update(ctx context.Context, scope fileio.Scope, fn func(fileio.WriteTx) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	x, err := s.openSession(ctx, scope, []stmt{
-		{sql: "BEGIN"},
-		{sql: s.setLockTimeoutSQL},
-		{sql: "SELECT pg_advisory_xact_lock($1)", args: []any{projectLockKey(scope)}},
-	})
+	x, err := s.openSession(ctx, scope, nil)
 	if err != nil {
 		return err
+	}
+	// One round trip, simple protocol: the lock key and timeout are numbers formatted here.
+	x.started = true
+	if _, err := x.conn.Exec(ctx, fmt.Sprintf("BEGIN; %s; SELECT pg_advisory_xact_lock(%d)",
+		s.setLockTimeoutSQL, projectLockKey(scope))); err != nil {
+		x.abort()
+		return s.storeError(ctx, opLock, scope, err)
 	}
 	if err := fn(&writeTx{readTx{x: x}}); err != nil {
 		x.abort()
