@@ -12,7 +12,8 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// AddCategory adds a category at the end of the categories section and saves the catalog.
+// AddCategory adds a category at the end of the categories section and saves the catalog. The
+// entry is written in the style of the section's first entry (one-line flow style by default).
 // The name must pass [ValidateName] and not be used by a category or collection; Dir must be
 // an existing directory (inside [Options.DirRoots] when set); nil Patterns mean
 // [DefaultPatterns].
@@ -75,8 +76,8 @@ func (c *Catalog) RemoveCategory(ctx context.Context, name string) error {
 	}, func(nst *state) bool { return nst.categories[name] == nil })
 }
 
-// AddCollection adds a collection at the end of the collections section and saves the
-// catalog. Exactly one of Categories and Expression must be set; every name it refers to must
+// AddCollection adds a collection, in block style, at the end of the collections section and
+// saves the catalog. Exactly one of Categories and Expression must be set; every name it refers to must
 // exist and it must not lead back to itself.
 func (c *Catalog) AddCollection(ctx context.Context, col Collection) error {
 	return c.mutate(ctx, func(st *state) ([]byte, error) {
@@ -89,7 +90,7 @@ func (c *Catalog) AddCollection(ctx context.Context, col Collection) error {
 		if err := st.checkCollection(col); err != nil {
 			return nil, err
 		}
-		return st.setEntry("collections", col.Name, collectionNode(col, nil, st.sectionFlow("collections", false)))
+		return st.setEntry("collections", col.Name, collectionNode(col, nil, false))
 	}, func(nst *state) bool { return equalCollection(nst.collections[col.Name], &col) })
 }
 
