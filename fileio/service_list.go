@@ -4,7 +4,8 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"sort"
+	"slices"
+	"strings"
 	"time"
 )
 
@@ -107,7 +108,7 @@ func listTx(ctx context.Context, tx ReadTx, path string, depth int) ([]FileEntry
 // contain files.
 func entriesBelow(dir string, files []FileInfo, depth int) []FileEntry {
 	prefixLen := len(dirPrefix(dir))
-	var entries []FileEntry
+	entries := make([]FileEntry, 0, len(files))
 	dirs := map[string]time.Time{} // directory path -> newest UpdatedAt below it
 	for _, f := range files {
 		rel := f.Path[prefixLen:]
@@ -130,7 +131,9 @@ func entriesBelow(dir string, files []FileInfo, depth int) []FileEntry {
 	for d, t := range dirs {
 		entries = append(entries, FileEntry{Name: baseName(d), Path: d, Type: TypeDirectory, UpdatedAt: t})
 	}
-	sort.Slice(entries, func(i, j int) bool { return entries[i].Path < entries[j].Path })
+	if len(dirs) > 0 { // files arrive sorted; only directory entries need placing
+		slices.SortFunc(entries, func(a, b FileEntry) int { return strings.Compare(a.Path, b.Path) })
+	}
 	return entries
 }
 

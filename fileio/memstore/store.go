@@ -215,11 +215,13 @@ func (tx *readTx) List(ctx context.Context, prefix string, limit int) ([]fileio.
 	i := sort.SearchStrings(paths, prefix)
 	var out []fileio.FileInfo
 	if len(tx.overlay) == 0 {
-		for ; i < len(paths) && strings.HasPrefix(paths[i], prefix); i++ {
-			if limit > 0 && len(out) == limit {
-				break
-			}
-			out = append(out, tx.p.files[paths[i]].info)
+		end := i
+		for end < len(paths) && strings.HasPrefix(paths[end], prefix) && (limit <= 0 || end-i < limit) {
+			end++
+		}
+		out = make([]fileio.FileInfo, end-i)
+		for j := range out {
+			out[j] = tx.p.files[paths[i+j]].info
 		}
 		return out, nil
 	}

@@ -1,0 +1,167 @@
+package memstore_test
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/memstore"
+)
+
+// benchFixture is a store with one project of 100 files of 1 KiB under /dir, and a Service
+// over it with the rate limiter on (at a rate the benchmark never reaches) so that its cost
+// is included.
+type benchFixture struct {
+	store *memstore.Store
+	svc   *fileio.Service
+	ctx   context.Context
+	scope fileio.Scope
+}
+
+const benchFiles = 100
+
+func newBenchFixture(b *testing.B) *benchFixture {
+	b.Helper()
+	store := memstore.New()
+	cfg := fileio.DefaultConfig()
+	cfg.RateLimitPerSecond, cfg.RateLimitBurst = 1e12, 1<<30
+	svc, err := fileio.NewService(store, cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ac := fileio.NewAuthContext("bench-key", "bench")
+	f := &benchFixture{store: store, svc: svc, ctx: fileio.WithAuth(context.Background(), ac), scope: fileio.Scope{Tenant: ac.APIKeyHash, Project: "bench"}}
+	for i := 0; i < benchFiles; i++ {
+		if _, err := svc.Write(f.ctx, fileio.WriteRequest{Project: "bench", Path: fmt.Sprintf("/dir/f%03d.txt", i), Content: strings.Repeat("x", 1024)}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return f
+}
+
+var payload64 = strings.Repeat("y", 64)
+
+// The same three operations, once through the Service and once directly on the Store.
+func (f *benchFixture) serviceRead(i int) error {
+	_, err := f.svc.Read(f.ctx, "bench", fmt.Sprintf("/dir/f%03d.txt", i%benchFiles), 0, -1)
+	return err
+}
+
+func (f *benchFixture) directRead(i int) error {
+	return f.store.View(f.ctx, f.scope, func(tx fileio.ReadTx) error {
+		file, err := tx.Get(f.ctx, fmt.Sprintf("/dir/f%03d.txt", i%benchFiles))
+		_ = string(file.Content)
+		return err
+	})
+}
+
+func (f *benchFixture) serviceWrite(i int) error {
+	_, err := f.svc.Write(f.ctx, fileio.WriteRequest{Project: "bench", Path: fmt.Sprintf("/dir/f%03d.txt", i%benchFiles), Content: payload64, Mode: fileio.ModeOverwrite})
+	return err
+}
+
+func (f *benchFixture) directWrite(i int) error {
+	return f.store.Update(f.ctx, f.scope, func(tx fileio.WriteTx) error {
+		path := fmt.Sprintf("/dir/f%03d.txt", i%benchFiles)
+		file, err := tx.Get(f.ctx, path)
+		if err != nil {
+			return err
+		}
+		content := make([]byte, len(file.Content))
+		copy(content, file.Content)
+		copy(content, payload64)
+		_, err = tx.Put(f.ctx, path, content, fileio.PutOptions{})
+		return err
+	})
+}
+
+func (f *benchFixture) serviceList(int) error {
+	_, err := f.svc.List(f.ctx, "bench", "/dir", 1, 0)
+	return err
+}
+
+func (f *benchFixture) directList(int) error {
+	return f.store.View(f.ctx, f.scope, func(tx fileio.ReadTx) error {
+		_, err := tx.List(f.ctx, "/dir/", 0)
+		return err
+	})
+}
+
+type benchOp struct {
+	name            string
+	service, direct func(f *benchFixture, i int) error
+}
+
+var benchOps = []benchOp{
+	{"read", (*benchFixture).serviceRead, (*benchFixture).directRead},
+	{"write", (*benchFixture).serviceWrite, (*benchFixture).directWrite},
+	{"list", (*benchFixture).serviceList, (*benchFixture).directList},
+}
+
+// BenchmarkService measures Service operations on memstore with 1 and 8 goroutines
+// (1 KiB files, 64-byte overwrites, a 100-entry directory) and reports ops/s.
+func BenchmarkService(b *testing.B) {
+	for _, op := range benchOps {
+		for _, goroutines := range []int{1, 8} {
+			b.Run(fmt.Sprintf("%s/goroutines=%d", op.name, goroutines), func(b *testing.B) {
+				f := newBenchFixture(b)
+				b.ResetTimer()
+				start := time.Now()
+				if goroutines == 1 {
+					for i := 0; i < b.N; i++ {
+						if err := op.service(f, i); err != nil {
+							b.Fatal(err)
+						}
+					}
+				} else {
+					b.SetParallelism((goroutines + runtime.GOMAXPROCS(0) - 1) / runtime.GOMAXPROCS(0))
+					b.RunParallel(func(pb *testing.PB) {
+						i := 0
+						for pb.Next() {
+							if err := op.service(f, i); err != nil {
+								b.Error(err)
+								return
+							}
+							i++
+						}
+					})
+				}
+				b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "ops/s")
+			})
+		}
+	}
+}
+
+// BenchmarkServiceOverhead runs the same operation through the Service and directly on the
+// Store in the same benchmark and reports both costs and their ratio (service/direct). The
+// Service adds authentication, rate limiting, path and argument validation, the conflict
+// and quota checks, and a (disabled) log call.
+func BenchmarkServiceOverhead(b *testing.B) {
+	for _, op := range benchOps {
+		b.Run(op.name, func(b *testing.B) {
+			f := newBenchFixture(b)
+			b.ResetTimer()
+			// Interleaved, so that a noisy neighbour slows both sides alike.
+			var direct, service time.Duration
+			for i := 0; i < b.N; i++ {
+				t0 := time.Now()
+				if err := op.direct(f, i); err != nil {
+					b.Fatal(err)
+				}
+				t1 := time.Now()
+				if err := op.service(f, i); err != nil {
+					b.Fatal(err)
+				}
+				direct += t1.Sub(t0)
+				service += time.Since(t1)
+			}
+			b.ReportMetric(float64(direct.Nanoseconds())/float64(b.N), "direct-ns/op")
+			b.ReportMetric(float64(service.Nanoseconds())/float64(b.N), "service-ns/op")
+			b.ReportMetric(service.Seconds()/direct.Seconds(), "service/direct")
+		})
+	}
+}
