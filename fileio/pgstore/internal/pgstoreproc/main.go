@@ -1,0 +1,90 @@
+// Command pgstoreproc is a test helper: one process of a multi-process test of package pgstore.
+// It opens a pgstore.Store on -url (migrating the schema) and, depending on -mode:
+//
+//	migrate  only opens the store (concurrent start-up of many instances)
+//	append   appends -n records "<writer>:<i>;" to -path through a fileio.Service
+//	fill     creates files of -chunk bytes until the project quota (-quota) refuses one
+//
+// It waits until -start (Unix nanoseconds) so that processes begin together, and prints one
+// line "ok <successful writes>" on success. It is not part of the library.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/pgstore"
+)
+
+func main() {
+	url := flag.String("url", "", "database URL")
+	mode := flag.String("mode", "migrate", "migrate, append or fill")
+	apiKey := flag.String("key", "pgstoreproc", "API key of the tenant")
+	project := flag.String("project", "proj", "project")
+	path := flag.String("path", "/log.txt", "file to append to (append)")
+	writer := flag.String("writer", "w", "writer name written into each record (append)")
+	n := flag.Int("n", 1000, "number of appends (append)")
+	quota := flag.Int64("quota", 1<<20, "project quota in bytes (fill)")
+	chunk := flag.Int("chunk", 1000, "bytes per file (fill)")
+	start := flag.Int64("start", 0, "Unix time in nanoseconds to start at")
+	flag.Parse()
+	if err := run(*url, *mode, *apiKey, *project, *path, *writer, *n, *quota, *chunk, *start); err != nil {
+		fmt.Fprintln(os.Stderr, "pgstoreproc:", err)
+		os.Exit(1)
+	}
+}
+
+func run(url, mode, apiKey, project, path, writer string, n int, quota int64, chunk int, start int64) error {
+	ctx := context.Background()
+	if d := time.Until(time.Unix(0, start)); d > 0 {
+		time.Sleep(d)
+	}
+	store, err := pgstore.Open(ctx, url, pgstore.Options{LockTimeout: time.Minute})
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	cfg := fileio.DefaultConfig()
+	cfg.RateLimitPerSecond = 0
+	cfg.MaxProjectBytes = quota
+	cfg.MaxFileBytes = min(cfg.MaxFileBytes, quota)
+	cfg.MaxPayloadBytes = min(cfg.MaxPayloadBytes, cfg.MaxFileBytes)
+	svc, err := fileio.NewService(store, cfg)
+	if err != nil {
+		return err
+	}
+	ctx = fileio.WithAuth(ctx, fileio.NewAuthContext(apiKey, "pgstoreproc"))
+	ok := 0
+	switch mode {
+	case "migrate":
+	case "append":
+		for i := 0; i < n; i++ {
+			rec := fmt.Sprintf("%s:%d;", writer, i)
+			if _, err := svc.Write(ctx, fileio.WriteRequest{Project: project, Path: path, Content: rec}); err != nil {
+				return fmt.Errorf("append %d: %w", i, err)
+			}
+			ok++
+		}
+	case "fill":
+		content := strings.Repeat("x", chunk)
+		for i := 0; ; i++ {
+			_, err := svc.Write(ctx, fileio.WriteRequest{Project: project, Path: fmt.Sprintf("/%s-%d", writer, i), Content: content})
+			if fileio.ErrorCode(err) == fileio.CodeQuotaExceeded {
+				break
+			}
+			if err != nil {
+				return fmt.Errorf("fill %d: %w", i, err)
+			}
+			ok++
+		}
+	default:
+		return fmt.Errorf("unknown -mode %q", mode)
+	}
+	fmt.Printf("ok %d\n", ok)
+	return nil
+}

@@ -1,0 +1,179 @@
+package pgstore_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/pgstore"
+	"github.com/agentfiles/agentfiles/internal/pgtest"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// buildProc builds the helper command that plays one process of a multi-process test.
+func buildProc(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "pgstoreproc")
+	out, err := exec.Command("go", "build", "-o", bin, "github.com/agentfiles/agentfiles/fileio/pgstore/internal/pgstoreproc").CombinedOutput()
+	if err != nil {
+		t.Fatalf("building the helper: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// runProcs runs one helper process per argument list at once and returns the number each one
+// reports as successful.
+func runProcs(t *testing.T, bin string, argLists ...[]string) []int {
+	t.Helper()
+	start := strconv.FormatInt(time.Now().Add(time.Second).UnixNano(), 10)
+	cmds := make([]*exec.Cmd, len(argLists))
+	outs := make([]*bytes.Buffer, len(argLists))
+	for i, args := range argLists {
+		cmds[i] = exec.Command(bin, append(args, "-start", start)...)
+		outs[i] = &bytes.Buffer{}
+		cmds[i].Stdout, cmds[i].Stderr = outs[i], outs[i]
+		if err := cmds[i].Start(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	counts := make([]int, len(cmds))
+	for i, cmd := range cmds {
+		if err := cmd.Wait(); err != nil {
+			t.Fatalf("process %d %v: %v\n%s", i, argLists[i], err, outs[i])
+		}
+		if _, err := fmt.Sscanf(outs[i].String(), "ok %d", &counts[i]); err != nil {
+			t.Fatalf("process %d output %q", i, outs[i])
+		}
+	}
+	return counts
+}
+
+// procScope is the scope the helper writes to with its default -key and -project.
+var procScope = fileio.Scope{Tenant: fileio.NewAuthContext("pgstoreproc", "").APIKeyHash, Project: "proj"}
+
+// TestTwoProcessesAppend: two processes append 1,000 records each to the same file. Every
+// record is present exactly once, whole, and each writer's records are in its own order; the
+// outbox holds one pending job for the path.
+func TestTwoProcessesAppend(t *testing.T) {
+	bin := buildProc(t)
+	url := pgtest.New(t)
+	const n = 1000
+	counts := runProcs(t, bin,
+		[]string{"-url", url, "-mode", "append", "-writer", "A", "-n", strconv.Itoa(n)},
+		[]string{"-url", url, "-mode", "append", "-writer", "B", "-n", strconv.Itoa(n)})
+	if counts[0] != n || counts[1] != n {
+		t.Fatalf("successful appends %v, want %d each", counts, n)
+	}
+	s, err := pgstore.Open(context.Background(), url, pgstore.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	f, err := get(t, s, procScope, "/log.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	records := strings.Split(strings.TrimSuffix(string(f.Content), ";"), ";")
+	if len(records) != 2*n {
+		t.Fatalf("file holds %d records, want %d", len(records), 2*n)
+	}
+	next := map[string]int{}
+	switches, last := 0, ""
+	for _, r := range records {
+		w, i, ok := strings.Cut(r, ":")
+		if !ok || (w != "A" && w != "B") || strconv.Itoa(next[w]) != i {
+			t.Fatalf("record %q is torn or out of its writer's order (expected %s:%d next)", r, w, next[w])
+		}
+		next[w]++
+		if w != last {
+			switches, last = switches+1, w
+		}
+	}
+	t.Logf("the writers took turns %d times in %d appends", switches, 2*n)
+	if pending, _ := s.PendingJobs(context.Background()); pending != 1 {
+		t.Errorf("PendingJobs = %d, want 1 (one de-duplicated job for the path)", pending)
+	}
+}
+
+// TestTwoProcessesFillQuota: two processes create 1,000-byte files until the project quota
+// refuses one. Together they never exceed it, and they fill it exactly.
+func TestTwoProcessesFillQuota(t *testing.T) {
+	bin := buildProc(t)
+	url := pgtest.New(t)
+	const quota, chunk = 60_000, 1000
+	counts := runProcs(t, bin,
+		[]string{"-url", url, "-mode", "fill", "-writer", "A", "-quota", strconv.Itoa(quota), "-chunk", strconv.Itoa(chunk)},
+		[]string{"-url", url, "-mode", "fill", "-writer", "B", "-quota", strconv.Itoa(quota), "-chunk", strconv.Itoa(chunk)})
+	t.Logf("files written: A %d, B %d", counts[0], counts[1])
+	if total := counts[0] + counts[1]; total != quota/chunk {
+		t.Errorf("%d files of %d bytes written, want exactly %d (quota %d)", total, chunk, quota/chunk, quota)
+	}
+	s, err := pgstore.Open(context.Background(), url, pgstore.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var stored, usage int64
+	ctx := context.Background()
+	s.Pool().QueryRow(ctx, "SELECT COALESCE(sum(size), 0) FROM mcp_files WHERE NOT deleted").Scan(&stored)
+	s.View(ctx, procScope, func(tx fileio.ReadTx) error { var err error; usage, err = tx.ProjectBytes(ctx); return err })
+	if stored > quota || stored != usage {
+		t.Errorf("stored %d bytes, usage row says %d; quota %d", stored, usage, quota)
+	}
+}
+
+// TestConcurrentMigrations: two processes and eight goroutines (each with its own pool) migrate
+// one empty database at the same moment; all succeed and every migration is applied once.
+func TestConcurrentMigrations(t *testing.T) {
+	bin := buildProc(t)
+	url := pgtest.New(t)
+	ctx := context.Background()
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	begin := time.Now().Add(time.Second)
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			pool, err := pgxpool.New(ctx, url)
+			if err != nil {
+				errs <- err
+				return
+			}
+			defer pool.Close()
+			time.Sleep(time.Until(begin))
+			errs <- pgstore.Migrate(ctx, pool)
+		}()
+	}
+	runProcs(t, bin, []string{"-url", url, "-mode", "migrate"}, []string{"-url", url, "-mode", "migrate"})
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Errorf("Migrate: %v", err)
+		}
+	}
+	pool, err := pgxpool.New(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	if err := pgstore.Migrate(ctx, pool); err != nil {
+		t.Fatalf("Migrate on an up-to-date schema: %v", err)
+	}
+	var rows, newest int
+	if err := pool.QueryRow(ctx, "SELECT count(*), max(version) FROM mcp_files_schema_migrations").Scan(&rows, &newest); err != nil {
+		t.Fatal(err)
+	}
+	if rows != pgstore.SchemaVersion() || newest != pgstore.SchemaVersion() {
+		t.Errorf("schema_migrations has %d rows up to %d, want %d", rows, newest, pgstore.SchemaVersion())
+	}
+}
