@@ -1,5 +1,111 @@
 // Package fileio is a project-scoped, multi-tenant text file store for AI agents: the types,
-// path rules, limits, configuration and error codes of the FileIO tools, the Service that
-// enforces them, and the Store contract that backends (fileio/memstore, fileio/pgstore)
-// implement.
+// path rules, limits, configuration and error codes of the FileIO tools (file_stat,
+// file_read, file_write, file_delete, file_list), the Service that enforces them, and the
+// Store contract that backends implement (fileio/memstore in memory, fileio/pgstore on
+// PostgreSQL; both pass fileio/storetest).
+//
+// # Model
+//
+// A tenant is an API key, identified by its SHA-256 (AuthContext.APIKeyHash). Each tenant
+// has projects; each project is an isolated tree of UTF-8 text files. Directories are not
+// stored: a directory exists while a file lies below it, and the project root "" always
+// exists. Every operation takes the tenant from the AuthContext that an adapter put into the
+// context (WithAuth); the Service never parses headers, and a context without one is
+// PERMISSION_DENIED.
+//
+//	svc, _ := fileio.NewService(memstore.New(), fileio.DefaultConfig())
+//	ctx := fileio.WithAuth(ctx, fileio.NewAuthContext(apiKey, "alice"))
+//	svc.Write(ctx, fileio.WriteRequest{Project: "demo", Path: "/notes/todo.md", Content: "- milk\n"})
+//
+// # Paths
+//
+// Paths are checked by ValidatePath; every violation is INVALID_PATH.
+//
+//	Rule                                          Valid                Invalid
+//	"" is the project root                        ""
+//	at most 512 bytes                             "/" + 511 bytes      "/" + 512 bytes
+//	starts with "/"                               "/a"                 "a", "./a"
+//	does not end with "/"                         "/a/b"               "/", "/a/"
+//	"/" is the only separator                     "/a/b"               "/a\b", "/a:b"
+//	no empty segments                             "/a/b/c"             "//a", "/a//b"
+//	no "." or ".." segments                       "/.git", "/..."      "/.", "/a/../b"
+//	no ASCII control characters                                        "/a\x00b", "/a\nb"
+//	only a-z A-Z 0-9 / _ - . (no whitespace)      "/AZaz09_-."         "/a b", "/ä", "/a*b"
+//	project is 1..128 bytes of UTF-8, no controls "p", 128 bytes       "", 129 bytes
+//
+// file_list alone also accepts "/" and treats it as "". The table's test data is
+// storetest.PathRules; TestValidatePathRules and FuzzValidatePath check it.
+//
+// # Operations
+//
+// Stat reports files and implicit directories (size 0, zero CreatedAt, UpdatedAt of the
+// newest descendant). Read takes a byte offset and length (-1 to end of file; past the end is
+// empty). Write appends (default), overwrites at an offset, or truncates; it creates parent
+// directories implicitly and refuses to write where a directory is (IS_DIRECTORY) or below a
+// file (NOT_DIRECTORY). Delete removes a file, or a directory with recursive=true; the root
+// only with Config.AllowRootWipe. List returns entries to a depth, sorted by path bytewise,
+// up to a limit (default 256, clamped to 1024) with HasMore.
+//
+// Checks run in a fixed order, so one request always yields the same code: identity, rate
+// limit, project, path, then the operation's own arguments, then the stored state.
+//
+// # UTF-8 and offsets
+//
+// Content is text: it must be valid UTF-8 (INVALID_ARGUMENT otherwise) and the library never
+// returns invalid UTF-8. Offsets are bytes. A read or overwrite that would start inside a
+// multi-byte character is INVALID_OFFSET and the message names the nearest valid offsets; an
+// overwrite that would end inside one is INVALID_OFFSET too. A read whose range ends inside
+// a character is shortened to the character's start and reports Truncated with
+// NextOffsetBytes (INVALID_OFFSET if that leaves nothing). Reads longer than
+// Config.MaxReadBytes (default 2 MiB) are clamped the same way.
+//
+// # Limits, quotas and rate limits
+//
+// Content over Config.MaxPayloadBytes (2 MiB) is PAYLOAD_TOO_LARGE. A file over
+// MaxFileBytes (10 MiB) or a project over MaxProjectBytes (100 MiB) is QUOTA_EXCEEDED; both
+// are computed inside the store transaction, so concurrent writers cannot exceed them
+// together. Each tenant has a token bucket (RateLimitPerSecond, RateLimitBurst); an empty
+// bucket is RATE_LIMITED with the time to wait. Configuration comes from the
+// settings.mcp.files section of a YAML file (LoadConfig), never from environment variables.
+//
+// # Error codes
+//
+// Every error is an *Error with a machine-stable Code (see Codes); branch with errors.Is
+// against the Err* sentinels or with ErrorCode. TestErrorCodes produces each one through
+// the public API.
+//
+//	NOT_FOUND             read, delete or list of a path where nothing exists
+//	ALREADY_EXISTS        WriteRequest.Exclusive on an existing file
+//	IS_DIRECTORY          read of a directory; write where a directory (or the root) is
+//	NOT_DIRECTORY         write below a file; list of a file with depth >= 1
+//	INVALID_PATH          a path or project breaking the rules above
+//	INVALID_OFFSET        negative offset; OVERWRITE past the end; TRUNCATE at offset > 0;
+//	                      an offset inside a multi-byte character
+//	INVALID_QUERY         a bad search query (produced by package search)
+//	NOT_EMPTY             delete of a non-empty directory without recursive
+//	PERMISSION_DENIED     no identity in the context; delete of the root without allow_root_wipe
+//	PAYLOAD_TOO_LARGE     content over max_payload_bytes
+//	QUOTA_EXCEEDED        file over max_file_bytes or project over max_project_bytes
+//	RATE_LIMITED          the tenant's token bucket is empty
+//	RESOURCE_BUSY         the project's write lock was not acquired within the lock timeout
+//	SEARCH_BACKEND_ERROR  the search backend failed (produced by package search)
+//	INVALID_ARGUMENT      bad mode, encoding, depth, limit or length; content not UTF-8; bad config
+//	INTERNAL              the store failed; the message hides the cause, Unwrap and logs keep it
+//
+// # Logging
+//
+// WithLogger injects a *slog.Logger (default: discard). Each operation logs one record at
+// Debug (Error for INTERNAL) with the operation, the tenant hash prefix, the user label,
+// project, path and outcome code. Written content appears only as its length, plus its
+// SHA-256 and a preview of at most 256 bytes marked truncated=true if so configured (both off
+// by default). API keys are never logged: AuthContext's String and LogValue redact them.
+//
+// # Stores and the outbox
+//
+// Store gives transactions (View, Update) with per-project serialisation; every mutation
+// also writes an index job to the store's Outbox in the same transaction, which package
+// search consumes. When the Service has a CredentialSealer, each write seals the caller's
+// key for the indexer and records the reference in the job.
+//
+// Service and every Store are safe for concurrent use.
 package fileio

@@ -61,8 +61,9 @@ type ReadTx interface {
 type WriteTx interface {
 	ReadTx
 	// Put creates or replaces the active file at path (CreatedAt kept on replace, UpdatedAt =
-	// now, strictly increasing per path) and enqueues an UPSERT job for it in the same
-	// transaction. It returns the new info.
+	// now, strictly increasing per path; a new file has CreatedAt == UpdatedAt) and enqueues
+	// an UPSERT job for it in the same transaction. It returns the new info, equal to what a
+	// later Stat returns.
 	Put(ctx context.Context, path string, content []byte, opts PutOptions) (FileInfo, error)
 	// Delete soft-deletes the active files at paths (missing ones are ignored) and enqueues a
 	// DELETE job for each, in the same transaction.
