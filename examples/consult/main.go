@@ -1,0 +1,110 @@
+// Command consult asks a language model a question about local files, using the
+// OpenAI-compatible chat-completions protocol.
+//
+//	OPENAI_API_KEY=sk-... go run ./examples/consult -file '/path/to/project/*.go' -query 'What does this do?'
+//	go run ./examples/consult -dry-run -file '/path/to/project/*.go' -query 'What does this do?'
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"time"
+
+	"github.com/agentfiles/agentfiles/consult"
+)
+
+type listFlag []string
+
+func (l *listFlag) String() string     { return fmt.Sprint(*l) }
+func (l *listFlag) Set(s string) error { *l = append(*l, s); return nil }
+
+func main() {
+	var files listFlag
+	flag.Var(&files, "file", "absolute file path or pattern such as /dir/*.py (repeatable)")
+	query := flag.String("query", "", "the question about the files")
+	model := flag.String("model", "gpt-4.1-mini", "model name at the provider")
+	baseURL := flag.String("base-url", consult.DefaultOpenAIBaseURL, "API root, e.g. https://openrouter.ai/api/v1 or http://localhost:11434/v1")
+	keyEnv := flag.String("api-key-env", "OPENAI_API_KEY", "environment variable holding the API key")
+	window := flag.Int64("context-window", 128000, "the model's context window in tokens (checked before sending; 0 disables)")
+	effort := flag.String("reasoning-effort", "", "reasoning effort for reasoning models: low, medium or high")
+	timeout := flag.Duration("timeout", 5*time.Minute, "how long to wait for the answer; a partial answer is printed on expiry")
+	output := flag.String("output", "", "write the answer to this absolute path (never overwrites: name_updated.ext)")
+	dryRun := flag.Bool("dry-run", false, "print the assembled prompt and the expansion report; do not call the model")
+	verbose := flag.Bool("v", false, "log to stderr")
+	flag.Parse()
+	if len(files) == 0 || *query == "" {
+		fmt.Fprintln(os.Stderr, "usage: consult -file /abs/path/*.ext [-file ...] -query 'question' [-model name] [-base-url url] [-dry-run]")
+		flag.PrintDefaults()
+		os.Exit(2)
+	}
+	var logger *slog.Logger
+	if *verbose {
+		logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
+	m := &consult.OpenAIModel{
+		BaseURL: *baseURL, APIKey: os.Getenv(*keyEnv), Model: *model,
+		ContextWindowTokens: consult.Tokens(*window), Logger: logger,
+	}
+	c := &consult.Consultant{AllowOutputFiles: true, Logger: logger}
+	req := consult.Request{Files: files, Query: *query, Model: m, ReasoningEffort: *effort, Timeout: *timeout, OutputFile: *output}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+
+	if *dryRun {
+		p, err := c.Prepare(ctx, req)
+		if err != nil {
+			fail(err)
+		}
+		fmt.Printf("=== system ===\n%s\n\n=== user ===\n%s\n", p.System, p.User)
+		fmt.Fprintf(os.Stderr, "%d files, %d bytes, %d prompt tokens%s, %d reserved for the answer, context window %d, %d problems\n",
+			len(p.Bundle.Files), p.Bundle.TotalBytes, p.PromptTokens, estimated(p.Bundle.Estimated), p.ReservedTokens, p.ContextWindow, len(p.Bundle.Errors))
+		for _, e := range p.Bundle.Errors {
+			fmt.Fprintln(os.Stderr, "  ", e.Error())
+		}
+		return
+	}
+	if m.APIKey == "" {
+		fmt.Fprintf(os.Stderr, "warning: $%s is empty; sending no API key\n", *keyEnv)
+	}
+	resp, err := c.Consult(ctx, req)
+	if resp != nil {
+		if resp.OutputFile != "" {
+			fmt.Fprintln(os.Stderr, "answer written to", resp.OutputFile)
+		} else {
+			fmt.Println(resp.Answer)
+		}
+		for _, e := range resp.Errors {
+			fmt.Fprintln(os.Stderr, "not included:", e.Error())
+		}
+		if resp.Note != "" {
+			fmt.Fprintln(os.Stderr, "note:", resp.Note)
+		}
+		fmt.Fprintf(os.Stderr, "model %s, %d files, usage: prompt %d, completion %d tokens\n",
+			resp.Model, len(resp.Files), resp.Usage.PromptTokens, resp.Usage.CompletionTokens)
+	}
+	if err != nil {
+		fail(err)
+	}
+}
+
+func estimated(e bool) string {
+	if e {
+		return " (estimated)"
+	}
+	return ""
+}
+
+func fail(err error) {
+	var ce *consult.Error
+	if errors.As(err, &ce) {
+		fmt.Fprintf(os.Stderr, "%s: %s\n", ce.Code(), ce.Message)
+	} else {
+		fmt.Fprintln(os.Stderr, err)
+	}
+	os.Exit(1)
+}
