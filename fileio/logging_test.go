@@ -71,7 +71,7 @@ func TestLogContentHashAndPreview(t *testing.T) {
 	svc := newSvc(t, newMem(), func(c *fileio.Config) { c.LogContentSHA256, c.LogPreviewBytes = true, 5 }, fileio.WithLogger(logger))
 	svc.Write(authed("k"), fileio.WriteRequest{Project: "p", Path: "/f", Content: "abcdé-rest"})
 	svc.Write(authed("k"), fileio.WriteRequest{Project: "p", Path: "/g", Content: "abc"})
-	var recs []struct {
+	type record struct {
 		Content struct {
 			Bytes     int    `json:"bytes"`
 			SHA256    string `json:"sha256"`
@@ -79,15 +79,9 @@ func TestLogContentHashAndPreview(t *testing.T) {
 			Truncated bool   `json:"truncated"`
 		} `json:"content"`
 	}
+	var recs []record
 	for _, line := range strings.Split(strings.TrimSpace(buf.String()), "\n") {
-		var r struct {
-			Content struct {
-				Bytes     int    `json:"bytes"`
-				SHA256    string `json:"sha256"`
-				Preview   string `json:"preview"`
-				Truncated bool   `json:"truncated"`
-			} `json:"content"`
-		}
+		var r record
 		if err := json.Unmarshal([]byte(line), &r); err != nil {
 			t.Fatal(err)
 		}
