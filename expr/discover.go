@@ -5,7 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
-	"slices"
+	"path/filepath"
 	"strings"
 )
 
@@ -16,8 +16,8 @@ import (
 // Names starting with "." or "__" are skipped at every level. Symbolic links are followed only
 // to regular files that stay inside the directory (os.Root refuses the others); symlinked
 // directories are not descended into. A missing base directory yields no documents.
-func (r *resolver) discover(ctx context.Context, root *os.Root, m *matcher, limit int) (found []string, cut bool, err error) {
-	w := walker{ctx: ctx, root: root, m: m, limit: limit, r: r}
+func (r *resolver) discover(ctx context.Context, catDir string, root *os.Root, m *matcher, limit int) (found []string, cut bool, err error) {
+	w := walker{ctx: ctx, catDir: catDir, root: root, m: m, limit: limit, r: r}
 	if m.base != "." {
 		fi, err := root.Stat(m.base)
 		if err != nil || !fi.IsDir() {
@@ -29,13 +29,14 @@ func (r *resolver) discover(ctx context.Context, root *os.Root, m *matcher, limi
 }
 
 type walker struct {
-	ctx   context.Context
-	root  *os.Root
-	m     *matcher
-	limit int
-	r     *resolver
-	found []string
-	cut   bool
+	ctx    context.Context
+	catDir string // absolute category directory, keys the listing cache
+	root   *os.Root
+	m      *matcher
+	limit  int
+	r      *resolver
+	found  []string
+	cut    bool
 }
 
 // dir reads one directory; depth is the level of its entries below the walk base (1 = direct).
@@ -43,19 +44,7 @@ func (w *walker) dir(dir string, depth int) error {
 	if err := ctxErr(w.ctx); err != nil {
 		return err
 	}
-	f, err := w.root.Open(dir)
-	if err != nil {
-		w.r.log.Debug("expr: skipping unreadable directory", "dir", dir, "err", err)
-		return nil
-	}
-	entries, err := f.ReadDir(-1)
-	f.Close()
-	if err != nil {
-		w.r.log.Debug("expr: skipping unreadable directory", "dir", dir, "err", err)
-		return nil
-	}
-	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
-	for _, e := range entries {
+	for _, e := range w.r.list(w.catDir, dir) {
 		name := e.Name()
 		if strings.HasPrefix(name, ".") || strings.HasPrefix(name, "__") {
 			continue
@@ -98,6 +87,26 @@ func (w *walker) dir(dir string, depth int) error {
 		}
 	}
 	return nil
+}
+
+// list returns the entries of dir (relative to the category root), sorted by name. Listings
+// are cached for the duration of one resolution, so several patterns over one category read
+// each directory once. An unreadable directory lists as empty.
+func (r *resolver) list(catDir, dir string) []fs.DirEntry {
+	key := catDir + "\x00" + dir
+	if entries, ok := r.listings[key]; ok {
+		return entries
+	}
+	// Listing by path rather than through root: File.ReadDir on a directory opened in an
+	// os.Root lstat()s every entry, which costs several times the listing itself. This is safe
+	// because the walk never descends into a symlink (d_type tells it apart), symlinked
+	// entries are resolved through root, and documents are only ever opened through root.
+	entries, err := os.ReadDir(filepath.Join(catDir, filepath.FromSlash(dir)))
+	if err != nil {
+		r.log.Debug("expr: skipping unreadable directory", "dir", dir, "err", err)
+	}
+	r.listings[key] = entries
+	return entries
 }
 
 // isTemplate reports whether a document is rendered with text/template.

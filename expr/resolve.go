@@ -87,8 +87,8 @@ func (c *Catalog) Resolve(ctx context.Context, e *Expression, opts *ResolveOptio
 	r := &resolver{
 		c: c, st: c.cur.Load(), log: c.log,
 		seen: map[string]bool{}, done: map[string]bool{}, expanded: map[string]bool{},
-		roots: map[string]*os.Root{},
-		res:   &Resolution{Expression: e.String()},
+		roots: map[string]*os.Root{}, listings: map[string][]fs.DirEntry{},
+		res: &Resolution{Expression: e.String()},
 	}
 	defer r.close()
 	switch {
@@ -138,6 +138,7 @@ type resolver struct {
 	expanded map[string]bool // collection + inherited patterns already expanded
 	stack    []string        // collections being expanded, outermost first
 	roots    map[string]*os.Root
+	listings map[string][]fs.DirEntry // directory listings read during this resolution
 	res      *Resolution
 }
 
@@ -254,7 +255,7 @@ func (r *resolver) discoverInto(ctx context.Context, name, dir string, pr *Patte
 		pr.Note = "category directory is missing or unreadable"
 		return
 	}
-	found, cut, err := r.discover(ctx, root, m, r.limit)
+	found, cut, err := r.discover(ctx, dir, root, m, r.limit)
 	if err != nil {
 		pr.Note = "lookup was cancelled"
 		return
