@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"gopkg.in/yaml.v3"
 )
 
 // tocSeeds are the edge cases of CommonMark heading detection.
@@ -151,6 +153,53 @@ func FuzzSearch(f *testing.F) {
 			if got[i] != want[i] {
 				t.Fatalf("query %q fold %v: lines %v, reference %v", query, fold, got, want)
 			}
+		}
+	})
+}
+
+// FuzzTitle: the cheap first-H1 paths (leadingATXTitle, the prefix parse) agree with a full
+// CommonMark parse of the body.
+func FuzzTitle(f *testing.F) {
+	for _, s := range append(titleSeeds, "# A ##\n", "#  A  #  #\n", "# #\n", "# a#\n", "\n\n  # x\n", "# é ü\n", "# a\\#\n", "# a\r\n") {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		o := buildOutline(body, 0)
+		want, wantFound := "", o.firstH1 >= 0
+		if wantFound {
+			want = o.headings[o.firstH1].title
+		}
+		if title, ok := leadingATXTitle(body); ok && (!wantFound || title != want) {
+			t.Fatalf("leadingATXTitle = %q, full parse %q (found %v)", title, want, wantFound)
+		}
+		if title, found, done := firstH1Title(body); done && (found != wantFound || title != want) {
+			t.Fatalf("firstH1Title = %q %v, full parse %q %v", title, found, want, wantFound)
+		}
+	})
+}
+
+// FuzzFrontMatter: whenever the line-based reader answers, yaml.v3 gives the same title and
+// description.
+func FuzzFrontMatter(f *testing.F) {
+	for _, s := range []string{
+		"title: A\ndescription: B\n", "title: 123\n", "title: 1e3\n", "title: 0x1F\n", "title: a b c\nother:\n  - x\n",
+		"title: x\n  continued\n", "title: 'q'\n", "title: a # c\n", "title:\n", "title: ~\n", "title: yes\n",
+		"other: |\n  title: no\ntitle: yes really\n", "title: A\ntitle: B\n", "- a\n", "title: 2024-01-01\n", "title: .5\n",
+		"title: +1\n", "title: 0o17\n", "title: 1_000\n", "title: =\n", "title: <x>\n", "Title: x\n", "title: a\t b\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, y []byte) {
+		fast, ok := simpleFrontMatter(y)
+		if !ok {
+			return
+		}
+		var slow frontMatter
+		if err := yaml.Unmarshal(y, &slow); err != nil {
+			return // yaml.v3 rejects it; the fast path's answer is as good as none
+		}
+		if fast != slow {
+			t.Fatalf("%q: fast %+v, yaml.v3 %+v", y, fast, slow)
 		}
 	})
 }

@@ -237,6 +237,9 @@ func (o *outline) topLevelIDs() []string {
 // candidate turns out not to be a heading (say, "# comment" in a code block), done is false and
 // the caller falls back to the full outline.
 func firstH1Title(body []byte) (title string, found, done bool) {
+	if title, ok := leadingATXTitle(body); ok {
+		return title, true, true
+	}
 	end := -1
 	for pos := 0; pos < len(body) && end < 0; {
 		line, next := lineAt(body, pos)
@@ -267,4 +270,43 @@ func firstH1Title(body []byte) (title string, found, done bool) {
 		}
 	}
 	return "", false, false
+}
+
+// leadingATXTitle handles the most common shape without a parser: the first non-blank line of
+// the body is "# Title" (at most three spaces of indent, so no container block or fence can be
+// open), and the title has no character that could start inline markup, an escape or an
+// entity. The CommonMark rules left are the optional closing sequence of #s and the trimming
+// of spaces. TestTitleShortcutAgreesWithFullParse and FuzzTitle hold it to goldmark's answer.
+func leadingATXTitle(body []byte) (string, bool) {
+	for pos := 0; pos < len(body); {
+		line, next := lineAt(body, pos)
+		pos = next
+		line = bytes.TrimSuffix(line, []byte{'\r'})
+		if len(bytes.Trim(line, " \t")) == 0 {
+			continue
+		}
+		i := 0
+		for i < 3 && i < len(line) && line[i] == ' ' {
+			i++
+		}
+		if line[i] != '#' || i+1 < len(line) && line[i+1] != ' ' && line[i+1] != '\t' {
+			return "", false
+		}
+		text := line[i+1:]
+		for _, c := range text {
+			if c < 0x20 && c != '\t' || c == 0x7f || bytes.IndexByte([]byte("`*_[]!<>&\\~=|{}"), c) >= 0 {
+				return "", false
+			}
+		}
+		text = bytes.TrimRight(text, " \t")
+		if j := len(bytes.TrimRight(text, "#")); j < len(text) {
+			if j == 0 {
+				text = text[:0]
+			} else if text[j-1] == ' ' || text[j-1] == '\t' {
+				text = text[:j]
+			}
+		}
+		return strings.Join(strings.Fields(string(text)), " "), true
+	}
+	return "", false
 }

@@ -31,5 +31,22 @@ func DirRoot(label, dir string) (Root, error) {
 	if err != nil {
 		return Root{}, wrapError(CodeInvalidRoot, "cannot open the directory; check that it exists, is a directory and is readable", dir, err)
 	}
-	return Root{Label: label, FS: r.FS()}, nil
+	return Root{Label: label, FS: &dirFS{root: r, fsys: r.FS()}}, nil
 }
+
+// dirFS is the fs.FS of a DirRoot: the FS of an os.Root, which keeps every access inside the
+// directory, plus the *os.Root itself so that New can walk it efficiently. It implements
+// fs.ReadDirFS, fs.ReadFileFS and fs.StatFS like the os.Root FS it wraps, and is safe for
+// concurrent use.
+type dirFS struct {
+	root *os.Root
+	fsys fs.FS
+}
+
+func (d *dirFS) Open(name string) (fs.File, error) { return d.fsys.Open(name) }
+
+func (d *dirFS) ReadDir(name string) ([]fs.DirEntry, error) { return fs.ReadDir(d.fsys, name) }
+
+func (d *dirFS) ReadFile(name string) ([]byte, error) { return fs.ReadFile(d.fsys, name) }
+
+func (d *dirFS) Stat(name string) (fs.FileInfo, error) { return fs.Stat(d.fsys, name) }

@@ -7,8 +7,12 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
+	"os"
+	"path"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 )
 
 // candidate is a file found by the walk, before it is read.
@@ -18,80 +22,220 @@ type candidate struct {
 	lower string
 }
 
+// loaded is the outcome of reading one candidate: a file, or the reason it was skipped.
+type loaded struct {
+	candidate
+	f      *file
+	reason string
+}
+
 // scan walks every root, reads and indexes the matching files in parallel, and assigns IDs.
 func (r *Registry) scan(ctx context.Context) error {
-	var cands []candidate
 	for i, root := range r.roots {
 		if root.FS == nil {
 			return newError(CodeInvalidRoot, "root has no file system; build roots with fileid.DirRoot", root.Label)
 		}
-		start := len(cands)
-		err := fs.WalkDir(root.FS, ".", func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				if p == "." {
-					return err
-				}
-				r.skip(i, p, "unreadable directory", err)
-				return fs.SkipDir
-			}
-			if p != "." && strings.HasPrefix(d.Name(), ".") {
-				if d.IsDir() {
-					return fs.SkipDir
-				}
-				return nil
-			}
-			if d.IsDir() || !r.opts.included(p) {
-				return nil
-			}
-			if !d.Type().IsRegular() && d.Type()&fs.ModeSymlink == 0 {
-				return nil // devices, sockets, pipes
-			}
-			cands = append(cands, candidate{root: i, rel: p, lower: strings.ToLower(p)})
-			return ctx.Err()
-		})
+		var (
+			results []loaded
+			err     error
+		)
+		if d, ok := root.FS.(*dirFS); ok {
+			results, err = r.scanOSRoot(ctx, i, d)
+		} else {
+			results, err = r.scanFS(ctx, i, root.FS)
+		}
 		if err != nil {
 			if ctxErr := ctx.Err(); ctxErr != nil {
 				return ctxErr
 			}
 			return wrapError(CodeInvalidRoot, "cannot walk the root; check that it exists and is a readable directory", root.Label, err)
 		}
-		slices.SortFunc(cands[start:], func(a, b candidate) int {
+		slices.SortFunc(results, func(a, b loaded) int {
 			if c := strings.Compare(a.lower, b.lower); c != 0 {
 				return c
 			}
 			return strings.Compare(a.rel, b.rel)
 		})
+		for _, l := range results {
+			if l.f == nil {
+				r.skip(i, l.rel, l.reason, nil)
+				continue
+			}
+			l.f.info.FileID = FormatID(len(r.files) + 1)
+			r.files = append(r.files, l.f)
+		}
 	}
+	return ctx.Err()
+}
 
-	loaded := make([]*file, len(cands))
-	failed := make([]error, len(cands))
-	err := r.parallel(ctx, len(cands), func(i int) bool {
-		loaded[i], failed[i] = r.load(cands[i])
-		return true
+// walkEntry decides what the walk does with one directory entry at relative path rel.
+func (r *Registry) walkEntry(rel string, d fs.DirEntry) (descend, keep bool) {
+	if strings.HasPrefix(d.Name(), ".") {
+		return false, false
+	}
+	if d.IsDir() {
+		return true, false
+	}
+	if !d.Type().IsRegular() && d.Type()&fs.ModeSymlink == 0 {
+		return false, false // devices, sockets, pipes
+	}
+	return false, r.opts.included(rel)
+}
+
+// scanFS walks any fs.FS with fs.WalkDir and reads the matching files in parallel.
+func (r *Registry) scanFS(ctx context.Context, rootIdx int, fsys fs.FS) ([]loaded, error) {
+	var cands []candidate
+	var results []loaded
+	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if p == "." {
+				return err
+			}
+			results = append(results, loaded{candidate: newCandidate(rootIdx, p), reason: "unreadable directory"})
+			return fs.SkipDir
+		}
+		if p == "." {
+			return nil
+		}
+		descend, keep := r.walkEntry(p, d)
+		switch {
+		case d.IsDir() && !descend:
+			return fs.SkipDir
+		case keep:
+			cands = append(cands, newCandidate(rootIdx, p))
+		}
+		return ctx.Err()
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
-	for i, f := range loaded {
-		if f == nil {
-			r.skip(cands[i].root, cands[i].rel, failed[i].Error(), nil)
-			continue
+	out := make([]loaded, len(cands))
+	err = r.parallel(ctx, len(cands), func(i int) bool {
+		c := cands[i]
+		out[i] = r.load(c, func() (fs.File, error) { return fsys.Open(c.rel) })
+		return true
+	})
+	return append(results, out...), err
+}
+
+func newCandidate(rootIdx int, rel string) candidate {
+	return candidate{root: rootIdx, rel: rel, lower: strings.ToLower(rel)}
+}
+
+// scanOSRoot is scanFS for a DirRoot, shaped for the kernel: each directory is opened once as
+// an os.Root of its own and its files are opened relative to it (one openat each, where
+// opening "a/b/c.md" through the top root costs one openat per path element). A file the
+// directory's root refuses — a symbolic link to a sibling directory — is retried through the
+// top root, so what is reachable is exactly what the top root allows. Files are read by
+// Concurrency goroutines while the walk continues.
+func (r *Registry) scanOSRoot(ctx context.Context, rootIdx int, top *dirFS) ([]loaded, error) {
+	type task struct {
+		dir  *dirRef
+		name string
+		rel  string
+	}
+	var (
+		mu      sync.Mutex
+		results []loaded
+		wg      sync.WaitGroup
+		tasks   = make(chan task, 256)
+	)
+	for range r.opts.Concurrency {
+		wg.Go(func() {
+			for t := range tasks {
+				c := newCandidate(rootIdx, t.rel)
+				l := r.load(c, func() (fs.File, error) { return t.dir.root.Open(t.name) })
+				if l.f == nil && l.reason != errTooLarge.Error() {
+					l = r.load(c, func() (fs.File, error) { return top.root.Open(t.rel) })
+				}
+				t.dir.release()
+				mu.Lock()
+				results = append(results, l)
+				mu.Unlock()
+			}
+		})
+	}
+
+	var walk func(dir *dirRef, rel string) error
+	walk = func(dir *dirRef, rel string) error {
+		defer dir.release()
+		if err := ctx.Err(); err != nil {
+			return err
 		}
-		f.info.FileID = FormatID(len(r.files) + 1)
-		r.files = append(r.files, f)
+		f, err := dir.root.Open(".")
+		if err != nil {
+			return err
+		}
+		entries, err := f.ReadDir(-1)
+		f.Close()
+		if err != nil {
+			return err
+		}
+		var subdirs []string
+		for _, e := range entries {
+			p := path.Join(rel, e.Name())
+			switch descend, keep := r.walkEntry(p, e); {
+			case descend:
+				subdirs = append(subdirs, e.Name())
+			case keep:
+				dir.acquire()
+				tasks <- task{dir: dir, name: e.Name(), rel: p}
+			}
+		}
+		for _, name := range subdirs {
+			p := path.Join(rel, name)
+			sub, err := dir.root.OpenRoot(name)
+			if err == nil {
+				err = walk(newDirRef(sub, true), p)
+			}
+			if err != nil {
+				if ctxErr := ctx.Err(); ctxErr != nil {
+					return ctxErr
+				}
+				mu.Lock()
+				results = append(results, loaded{candidate: newCandidate(rootIdx, p), reason: "unreadable directory"})
+				mu.Unlock()
+			}
+		}
+		return nil
 	}
-	return nil
+	err := walk(newDirRef(top.root, false), "")
+	close(tasks)
+	wg.Wait()
+	return results, err
+}
+
+// dirRef counts the users of an open directory root: the walk while it lists and descends,
+// and one per file queued for reading. The last release closes it (unless it is the top root,
+// which lives as long as the Root).
+type dirRef struct {
+	root  *os.Root
+	owned bool
+	refs  atomic.Int32
+}
+
+func newDirRef(root *os.Root, owned bool) *dirRef {
+	d := &dirRef{root: root, owned: owned}
+	d.refs.Store(1)
+	return d
+}
+
+func (d *dirRef) acquire() { d.refs.Add(1) }
+
+func (d *dirRef) release() {
+	if d.refs.Add(-1) == 0 && d.owned {
+		d.root.Close()
+	}
 }
 
 var errTooLarge = errors.New("larger than MaxFileBytes")
 
-// load reads one file and extracts what the listing needs. Reading through the root's FS keeps
-// symbolic links inside the root.
-func (r *Registry) load(c candidate) (*file, error) {
+// load reads one file and extracts what the listing needs.
+func (r *Registry) load(c candidate, open func() (fs.File, error)) loaded {
 	root := r.roots[c.root]
-	content, err := readFile(root.FS, c.rel, r.opts.MaxFileBytes)
+	content, err := readFile(open, r.opts.MaxFileBytes)
 	if err != nil {
-		return nil, err
+		return loaded{candidate: c, reason: err.Error()}
 	}
 	f := &file{
 		content: content,
@@ -119,7 +263,7 @@ func (r *Registry) load(c candidate) (*file, error) {
 	if f.info.Title == "" {
 		f.info.Title = baseName(c.rel)
 	}
-	return f, nil
+	return loaded{candidate: c, f: f}
 }
 
 // titleFromBody returns the text of the first level-1 heading, parsing as little as possible.
@@ -153,8 +297,8 @@ func (r *Registry) skip(root int, rel, reason string, err error) {
 
 // readFile reads a whole file through fsys, refusing files over maxBytes without reading them.
 // Errors are short reasons for Skipped, never file contents.
-func readFile(fsys fs.FS, name string, maxBytes int64) ([]byte, error) {
-	f, err := fsys.Open(name)
+func readFile(open func() (fs.File, error), maxBytes int64) ([]byte, error) {
+	f, err := open()
 	if err != nil {
 		return nil, unreadable(err)
 	}
