@@ -1,0 +1,4 @@
+package pgstore
+
+// ProjectLockKey exposes projectLockKey to the benchmark's reference transaction.
+var ProjectLockKey = projectLockKey
