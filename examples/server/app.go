@@ -1,0 +1,137 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+
+	"github.com/agentfiles/agentfiles/adapters"
+	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/memstore"
+	"github.com/agentfiles/agentfiles/fileio/pgstore"
+	"github.com/agentfiles/agentfiles/search"
+)
+
+// app is the assembled server: the file store, the services, the tool set and the background
+// indexer. Build it with newApp, run the indexer with start, release everything with stop.
+type app struct {
+	tools   []adapters.Tool
+	files   *fileio.Service
+	store   fileio.Store
+	indexer *search.Indexer // nil when search is disabled
+	setup   []string        // what runs where, for the start-up banner
+	closers []func()        // run in reverse order by stop
+}
+
+// newApp builds every tool family the flags ask for.
+func newApp(ctx context.Context, c config, logger *slog.Logger) (_ *app, err error) {
+	a := &app{}
+	defer func() {
+		if err != nil {
+			a.close() // release what was opened before the failure
+		}
+	}()
+	fcfg, scfg := fileio.DefaultConfig(), search.DefaultConfig()
+	if c.configFile != "" {
+		if fcfg, err = fileio.LoadConfigFile(c.configFile); err != nil {
+			return nil, fmt.Errorf("-config: %w", err)
+		}
+		if scfg, err = search.LoadConfigFile(c.configFile); err != nil {
+			return nil, fmt.Errorf("-config: %w", err)
+		}
+	}
+	if err := a.openStore(ctx, c, fcfg, logger); err != nil {
+		return nil, err
+	}
+	sw, err := a.buildSearch(ctx, c, scfg, logger)
+	if err != nil {
+		return nil, err
+	}
+	var opts []fileio.Option
+	opts = append(opts, fileio.WithLogger(logger))
+	if sw.vault != nil {
+		opts = append(opts, fileio.WithCredentialSealer(sw.vault))
+	}
+	if a.files, err = fileio.NewService(a.store, fcfg, opts...); err != nil {
+		return nil, fmt.Errorf("file service: %w", err)
+	}
+	a.tools = append(a.tools, adapters.FileIOTools(a.files)...)
+	if sw.searcher != nil {
+		a.tools = append(a.tools, searchTools(sw.searcher)...)
+	}
+	if err := a.addDocs(ctx, c, logger); err != nil {
+		return nil, err
+	}
+	if err := a.addCatalog(c, logger); err != nil {
+		return nil, err
+	}
+	if err := a.addConsult(c, logger); err != nil {
+		return nil, err
+	}
+	if err := checkUniqueNames(a.tools); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+// openStore picks memstore, or pgstore with -database-url.
+func (a *app) openStore(ctx context.Context, c config, fcfg fileio.Config, logger *slog.Logger) error {
+	if c.databaseURL == "" {
+		a.store = memstore.New(memstore.WithLockTimeout(fcfg.LockTimeout))
+		a.setup = append(a.setup, "files: in memory (gone when the server stops; -database-url keeps them in PostgreSQL)")
+		return nil
+	}
+	st, err := pgstore.Open(ctx, c.databaseURL, pgstore.Options{
+		LockTimeout:     fcfg.LockTimeout,
+		DeleteRetention: fcfg.DeleteRetention,
+		Logger:          logger,
+	})
+	if err != nil {
+		// pgstore's errors never contain the URL's password; they name what failed.
+		return fmt.Errorf("-database-url: %w", err)
+	}
+	a.store = st
+	a.closers = append(a.closers, st.Close)
+	a.setup = append(a.setup, "files: PostgreSQL (schema migrated; shared with every server on the same database)")
+	return nil
+}
+
+// start runs the background indexer until stop.
+func (a *app) start(ctx context.Context) {
+	if a.indexer != nil {
+		a.indexer.Start(ctx)
+	}
+}
+
+// stop drains the indexer (jobs already claimed finish; ctx bounds the wait) and releases the
+// store.
+func (a *app) stop(ctx context.Context) error {
+	var err error
+	if a.indexer != nil {
+		if e := a.indexer.Stop(ctx); e != nil {
+			err = fmt.Errorf("draining the indexer: %w", e)
+		}
+	}
+	a.close()
+	return err
+}
+
+func (a *app) close() {
+	for i := len(a.closers) - 1; i >= 0; i-- {
+		a.closers[i]()
+	}
+	a.closers = nil
+}
+
+// checkUniqueNames refuses two tools with one name: the second would silently shadow the first.
+func checkUniqueNames(tools []adapters.Tool) error {
+	seen := map[string]bool{}
+	for _, t := range tools {
+		if seen[t.Name] {
+			return errors.New("two tool sets define the tool " + t.Name)
+		}
+		seen[t.Name] = true
+	}
+	return nil
+}

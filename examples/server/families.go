@@ -1,0 +1,90 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+
+	"github.com/agentfiles/agentfiles/adapters"
+	"github.com/agentfiles/agentfiles/consult"
+	"github.com/agentfiles/agentfiles/expr"
+	"github.com/agentfiles/agentfiles/fileid"
+)
+
+// addDocs adds the documentation tools (fileid) over the -docs directories, in flag order.
+func (a *app) addDocs(ctx context.Context, c config, logger *slog.Logger) error {
+	if len(c.docs) == 0 {
+		a.setup = append(a.setup, "docs: off (-docs DIR serves a Markdown directory through list_documentation_files and friends)")
+		return nil
+	}
+	roots := make([]fileid.Root, 0, len(c.docs))
+	for _, dir := range c.docs {
+		root, err := fileid.DirRoot(filepath.Base(filepath.Clean(dir)), dir)
+		if err != nil {
+			return fmt.Errorf("-docs %s: %w", dir, err)
+		}
+		roots = append(roots, root)
+	}
+	reg, err := fileid.New(ctx, roots, &fileid.Options{Logger: logger})
+	if err != nil {
+		return fmt.Errorf("-docs: %w", err)
+	}
+	a.tools = append(a.tools, adapters.FileIDTools(reg)...)
+	a.setup = append(a.setup, fmt.Sprintf("docs: %d Markdown files from %d director(ies)", reg.Len(), len(roots)))
+	return nil
+}
+
+// addCatalog adds the guide tools (expr) over the -catalog file. They are read-only unless
+// -catalog-writable; then agents may add and change categories, whose directories must lie
+// below the catalog file's directory.
+func (a *app) addCatalog(c config, logger *slog.Logger) error {
+	if c.catalog == "" {
+		a.setup = append(a.setup, "catalog: off (-catalog FILE serves a YAML catalog through get_content and friends)")
+		return nil
+	}
+	abs, err := filepath.Abs(c.catalog)
+	if err != nil {
+		return fmt.Errorf("-catalog: %w", err)
+	}
+	cat, err := expr.Load(abs, &expr.Options{Logger: logger, DirRoots: []string{filepath.Dir(abs)}})
+	if err != nil {
+		return fmt.Errorf("-catalog %s: %w", c.catalog, err)
+	}
+	a.tools = append(a.tools, adapters.ExprTools(cat, &adapters.ExprOptions{ReadOnly: !c.catalogWritable})...)
+	mode := "read-only; -catalog-writable lets agents edit it"
+	if c.catalogWritable {
+		mode = "writable, category directories confined to " + filepath.Dir(abs)
+	}
+	a.setup = append(a.setup, "catalog: "+c.catalog+" ("+mode+")")
+	return nil
+}
+
+// ConsultAPIKeyEnv names the environment variable that holds the consultation model's API key.
+// A key on the command line would show in process listings.
+const ConsultAPIKeyEnv = "AGENTFILES_CONSULT_API_KEY"
+
+// addConsult adds the consultation tool when -consult-model names a model. The tool reads files
+// of this machine by absolute path and sends them to that model, so it is off by default.
+func (a *app) addConsult(c config, logger *slog.Logger) error {
+	if c.consultModel == "" {
+		a.setup = append(a.setup, "consult: off (-consult-model and -consult-base-url enable the consultation tool)")
+		return nil
+	}
+	m := &consult.OpenAIModel{
+		BaseURL:             c.consultBaseURL,
+		APIKey:              os.Getenv(ConsultAPIKeyEnv),
+		Model:               c.consultModel,
+		ContextWindowTokens: consult.Tokens(c.consultContextTokens),
+		Logger:              logger,
+	}
+	cons := &consult.Consultant{Models: []consult.Model{m}, Logger: logger}
+	a.tools = append(a.tools, adapters.ConsultTools(cons)...)
+	base := c.consultBaseURL
+	if base == "" {
+		base = consult.DefaultOpenAIBaseURL
+	}
+	a.setup = append(a.setup, fmt.Sprintf("consult: model %s at %s (reads local files by absolute path)", c.consultModel, base))
+	return nil
+}

@@ -1,0 +1,138 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"strings"
+)
+
+// DevToken is the well-known bearer token of a run without authentication flags. It is fine on
+// loopback, where only local processes can reach the server, and refused anywhere else.
+const DevToken = "dev"
+
+// DefaultAddr is where the server listens without -addr.
+const DefaultAddr = "127.0.0.1:8080"
+
+// config is the parsed command line.
+type config struct {
+	addr            string
+	stdio           bool
+	docs            []string // -docs, repeatable: roots of the documentation (fileid) tools
+	catalog         string   // -catalog: YAML catalog of the expr tools
+	catalogWritable bool     // -catalog-writable: offer the tools that edit the catalog
+	databaseURL     string
+	redisURL        string
+	configFile      string // -config: YAML with settings.mcp.files
+
+	devToken       string // -dev-token, or DevToken when no authentication flag is given
+	devTokenSet    bool   // -dev-token was given explicitly
+	tokenFile      string // -token-file: accepted tokens, one per line
+	acceptAnyToken bool   // -accept-any-token: every bearer token is its own tenant
+	mcpAnonymous   bool   // -mcp-anonymous: MCP requests without a token get the tenant-free tools
+
+	embeddingsURL   string // -embeddings-url: OpenAI-compatible embeddings endpoint (caller's key)
+	embeddingsModel string
+	embeddingsDims  int
+	rerank          bool // -rerank: use settings.mcp.files.search.rerank with the caller's key
+
+	consultModel         string // -consult-model: enables the consultation tool
+	consultBaseURL       string
+	consultContextTokens int64
+
+	maxBodyBytes int64
+	logLevel     string
+}
+
+// stringList is a repeatable string flag.
+type stringList []string
+
+func (s *stringList) String() string     { return strings.Join(*s, ",") }
+func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
+
+// parseFlags parses args (without the program name). Usage and errors go to stderr.
+func parseFlags(args []string, stderr io.Writer) (config, error) {
+	var c config
+	fs := flag.NewFlagSet("server", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&c.addr, "addr", DefaultAddr, "listen address for HTTP: the console at /, the JSON API at /tools, MCP at /mcp")
+	fs.BoolVar(&c.stdio, "stdio", false, "serve MCP on stdin/stdout instead of HTTP (tenant: the -dev-token)")
+	fs.Var((*stringList)(&c.docs), "docs", "directory of Markdown documentation for the fileid tools (repeatable; order sets the file IDs)")
+	fs.StringVar(&c.catalog, "catalog", "", "YAML catalog file for the expr tools (get_content and friends)")
+	fs.BoolVar(&c.catalogWritable, "catalog-writable", false, "also offer the tools that add, change and remove catalog categories and collections (saved to -catalog)")
+	fs.StringVar(&c.databaseURL, "database-url", "", "PostgreSQL URL: store files (and their outbox) in PostgreSQL instead of memory")
+	fs.StringVar(&c.redisURL, "redis-url", "", "Redis URL (redis://host:port/db): keep sealed indexing credentials in Redis instead of memory")
+	fs.StringVar(&c.configFile, "config", "", "service configuration YAML; its settings.mcp.files section sets limits and search options")
+	fs.StringVar(&c.devToken, "dev-token", DevToken, "a bearer token the server accepts (its SHA-256 is the tenant); also the stdio tenant")
+	fs.StringVar(&c.tokenFile, "token-file", "", "file of accepted bearer tokens, one per line as `TOKEN [LABEL]`; # starts a comment")
+	fs.BoolVar(&c.acceptAnyToken, "accept-any-token", false, "accept every non-empty bearer token, each its own tenant (put a gateway that checks keys in front)")
+	fs.BoolVar(&c.mcpAnonymous, "mcp-anonymous", false, "serve MCP requests that carry no token; they can use the documentation tools, the file tools refuse them")
+	fs.StringVar(&c.embeddingsURL, "embeddings-url", "", "OpenAI-compatible embeddings endpoint (…/v1/embeddings) called with each caller's own key instead of the hashing embedder; needs encryption_keks in -config")
+	fs.StringVar(&c.embeddingsModel, "embeddings-model", "", "model for -embeddings-url, e.g. text-embedding-3-small")
+	fs.IntVar(&c.embeddingsDims, "embeddings-dims", 0, "vector size of -embeddings-model, e.g. 1536")
+	fs.BoolVar(&c.rerank, "rerank", false, "rerank search hits at settings.mcp.files.search.rerank.endpoint (Cohere-compatible) with each caller's own key")
+	fs.StringVar(&c.consultModel, "consult-model", "", "model name for the consultation tool (off when empty); the API key comes from $"+ConsultAPIKeyEnv)
+	fs.StringVar(&c.consultBaseURL, "consult-base-url", "", "OpenAI-compatible API root for -consult-model, e.g. https://openrouter.ai/api/v1 or http://127.0.0.1:11434/v1 (default OpenAI)")
+	fs.Int64Var(&c.consultContextTokens, "consult-context-tokens", 0, "context window of -consult-model in tokens, checked before sending (0: unchecked)")
+	fs.Int64Var(&c.maxBodyBytes, "max-body-bytes", 0, "largest HTTP API request body in bytes (0: the adapter default, 3 MiB)")
+	fs.StringVar(&c.logLevel, "log-level", "info", "debug, info, warn, error or off (logs go to stderr)")
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "Usage: server [flags]\n\nThe agentfiles all-in-one server: every tool set over MCP (streamable HTTP at /mcp, or -stdio),\nthe HTTP JSON API at /tools, and the FileIO console at /.\n\nFlags:\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	if fs.NArg() > 0 {
+		return c, fmt.Errorf("unexpected argument %q; all options are flags (see -h)", fs.Arg(0))
+	}
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "dev-token" {
+			c.devTokenSet = true
+		}
+	})
+	if strings.TrimSpace(c.devToken) == "" {
+		return c, errors.New("-dev-token must not be empty")
+	}
+	if _, err := parseLogLevel(c.logLevel); err != nil {
+		return c, err
+	}
+	if !c.stdio {
+		if err := c.checkExposure(); err != nil {
+			return c, err
+		}
+	}
+	return c, nil
+}
+
+// explicitAuth reports whether the operator chose how tokens are checked.
+func (c config) explicitAuth() bool {
+	return c.devTokenSet || c.tokenFile != "" || c.acceptAnyToken
+}
+
+// checkExposure refuses to listen beyond loopback with only the well-known dev token.
+func (c config) checkExposure() error {
+	host, _, err := net.SplitHostPort(c.addr)
+	if err != nil {
+		return fmt.Errorf("-addr %q: %v (want host:port, e.g. %s)", c.addr, err, DefaultAddr)
+	}
+	if isLoopbackHost(host) || c.explicitAuth() {
+		return nil
+	}
+	if c.mcpAnonymous {
+		return fmt.Errorf("-addr %s listens beyond loopback: configure tokens (-dev-token, -token-file or -accept-any-token) before using -mcp-anonymous there", c.addr)
+	}
+	return fmt.Errorf("-addr %s listens beyond loopback, where the well-known dev token %q would let anyone in: "+
+		"give -dev-token SECRET, -token-file FILE or -accept-any-token, or listen on 127.0.0.1", c.addr, DevToken)
+}
+
+// isLoopbackHost reports whether host names only the local machine ("" and 0.0.0.0 do not).
+func isLoopbackHost(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}

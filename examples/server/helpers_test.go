@@ -1,0 +1,181 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/agentfiles/agentfiles/internal/pgtest"
+)
+
+// testServer is one in-process run of the server.
+type testServer struct {
+	base   string
+	output *syncBuffer // stdout and stderr
+}
+
+// startServer runs the server in this process with args (plus -addr 127.0.0.1:0 unless given)
+// and stops it, checking that it shut down cleanly, when the test ends.
+func startServer(t *testing.T, args ...string) *testServer {
+	t.Helper()
+	if !containsFlag(args, "-addr") {
+		args = append([]string{"-addr", "127.0.0.1:0"}, args...)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	out := &syncBuffer{}
+	ready := make(chan string, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, args, stdio{in: strings.NewReader(""), out: out, err: out, ready: func(u string) { ready <- u }})
+	}()
+	ts := &testServer{output: out}
+	select {
+	case ts.base = <-ready:
+	case err := <-done:
+		cancel()
+		t.Fatalf("server exited before listening: %v\n%s", err, out.String())
+	case <-time.After(60 * time.Second):
+		cancel()
+		t.Fatalf("server did not start within 60s\n%s", out.String())
+	}
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("server stopped with an error: %v", err)
+			}
+		case <-time.After(30 * time.Second):
+			t.Errorf("server did not stop within 30s of cancellation")
+		}
+		if t.Failed() {
+			t.Logf("server output:\n%s", out.String())
+		}
+	})
+	return ts
+}
+
+func containsFlag(args []string, name string) bool {
+	for _, a := range args {
+		if a == name || strings.HasPrefix(a, name+"=") {
+			return true
+		}
+	}
+	return false
+}
+
+// apiResult is the decoded answer of one HTTP API call.
+type apiResult struct {
+	Status int
+	Body   map[string]any
+	Raw    []byte
+}
+
+// errorCode is the "error.code" member of a failed call ("" when there is none).
+func (r apiResult) errorCode() string {
+	e, _ := r.Body["error"].(map[string]any)
+	c, _ := e["code"].(string)
+	return c
+}
+
+// callAPI posts body to /tools/{tool} with the bearer token ("" for none).
+func callAPI(t *testing.T, base, token, tool string, body any) apiResult {
+	t.Helper()
+	var data []byte
+	switch b := body.(type) {
+	case []byte:
+		data = b
+	case string:
+		data = []byte(b)
+	default:
+		var err error
+		if data, err = json.Marshal(body); err != nil {
+			t.Fatal(err)
+		}
+	}
+	req, err := http.NewRequest(http.MethodPost, base+"/tools/"+tool, bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("POST /tools/%s: %v", tool, err)
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := apiResult{Status: resp.StatusCode, Raw: raw}
+	if err := json.Unmarshal(raw, &r.Body); err != nil {
+		t.Fatalf("POST /tools/%s answered %d with a body that is not a JSON object: %q", tool, resp.StatusCode, raw)
+	}
+	return r
+}
+
+// mustCall is callAPI that fails the test unless the call succeeded.
+func mustCall(t *testing.T, base, token, tool string, body any) map[string]any {
+	t.Helper()
+	r := callAPI(t, base, token, tool, body)
+	if r.Status != http.StatusOK {
+		t.Fatalf("POST /tools/%s: status %d: %s", tool, r.Status, r.Raw)
+	}
+	return r.Body
+}
+
+// artifactDir is where screenshots go: $AGENTFILES_ARTIFACTS (git-ignored /artifacts/ in CI)
+// or a temporary directory.
+func artifactDir(t *testing.T) string {
+	t.Helper()
+	if dir := os.Getenv("AGENTFILES_ARTIFACTS"); dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return dir
+	}
+	return t.TempDir()
+}
+
+// serverBinary builds this command into the test's temporary directory (the build cache makes
+// every build after the first one quick) and returns the binary's path.
+func serverBinary(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "server")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// syncBuffer is a bytes.Buffer safe for concurrent writers.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func TestMain(m *testing.M) { pgtest.Main(m) }

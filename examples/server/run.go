@@ -1,0 +1,168 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/agentfiles/agentfiles/adapters/mcpsdk"
+	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// stdio are the process's standard streams (replaced in tests).
+type stdio struct {
+	in  io.Reader
+	out io.Writer
+	err io.Writer
+	// ready, when set, is called with the base URL once the HTTP server accepts connections.
+	ready func(baseURL string)
+}
+
+// shutdownTimeout bounds how long a stop waits for in-flight requests and indexing.
+const shutdownTimeout = 15 * time.Second
+
+// version is reported to MCP clients.
+const version = "0.1.0"
+
+// run is the whole program: parse flags, build the tools, serve until ctx ends, then drain.
+func run(ctx context.Context, args []string, std stdio) error {
+	c, err := parseFlags(args, std.err)
+	if err != nil {
+		return err
+	}
+	level, _ := parseLogLevel(c.logLevel)
+	logger := slog.New(slog.NewTextHandler(std.err, &slog.HandlerOptions{Level: level}))
+
+	a, err := newApp(ctx, c, logger)
+	if err != nil {
+		return err
+	}
+	a.start(ctx)
+	if c.stdio {
+		err = serveStdio(ctx, c, a, std, logger)
+	} else {
+		err = serveHTTP(ctx, c, a, std, logger)
+	}
+	stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownTimeout)
+	defer cancel()
+	if e := a.stop(stopCtx); e != nil && err == nil {
+		err = e
+	}
+	return err
+}
+
+// newMCPServer registers the tool set on an MCP server. fallback is the identity of calls that
+// carry none (stdio); nil leaves them anonymous.
+func newMCPServer(a *app, fallback *fileio.AuthContext, logger *slog.Logger) *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "agentfiles", Title: "agentfiles all-in-one server", Version: version}, &mcp.ServerOptions{
+		Instructions: "File tools for agents. file_* tools work on a project (a named, isolated file tree of your tenant); " +
+			"file_search finds text in it. Documentation and catalog tools, when present, read files the server was started with.",
+		Logger: logger,
+	})
+	mcpsdk.Register(s, a.tools, &mcpsdk.Options{Auth: fallback, Logger: logger})
+	return s
+}
+
+// serveStdio serves MCP on stdin/stdout as the tenant of the -dev-token. Nothing but MCP goes
+// to stdout; the banner and logs go to stderr.
+func serveStdio(ctx context.Context, c config, a *app, std stdio, logger *slog.Logger) error {
+	ac := fileio.NewAuthContext(c.devToken, "stdio")
+	s := newMCPServer(a, &ac, logger)
+	fmt.Fprintf(std.err, "agentfiles server: MCP on stdio, %d tools; tenant = SHA-256 of the -dev-token.\n", len(a.tools))
+	t := &mcp.IOTransport{Reader: io.NopCloser(std.in), Writer: nopWriteCloser{std.out}}
+	err := s.Run(ctx, t)
+	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) {
+		return nil
+	}
+	return fmt.Errorf("MCP on stdio: %w", err)
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
+
+// serveHTTP serves the console, the JSON API and MCP until ctx ends, then shuts down: the
+// listener closes at once and in-flight requests get shutdownTimeout to finish.
+func serveHTTP(ctx context.Context, c config, a *app, std stdio, logger *slog.Logger) error {
+	auth, err := newAuth(c)
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", c.addr)
+	if err != nil {
+		return fmt.Errorf("-addr: %w", err)
+	}
+	srv := &http.Server{
+		Handler:           routes(c, a.tools, newMCPServer(a, nil, logger), auth.authn, logger),
+		ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+	}
+	base := "http://" + ln.Addr().String()
+	printBanner(std.out, c, a, auth, base)
+	if std.ready != nil {
+		std.ready(base)
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return fmt.Errorf("serving HTTP: %w", err)
+	case <-ctx.Done():
+	}
+	logger.Info("shutting down: draining in-flight requests", "timeout", shutdownTimeout)
+	shutCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(shutCtx); err != nil {
+		return fmt.Errorf("shutting down HTTP: %w", err)
+	}
+	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// printBanner prints the URLs and a one-line hint. A token appears only when it is the
+// well-known dev token.
+func printBanner(w io.Writer, c config, a *app, auth authSetup, base string) {
+	console := base + "/"
+	if auth.consoleToken != "" {
+		console += "#token=" + auth.consoleToken
+	}
+	fmt.Fprintf(w, "agentfiles server on %s — %d tools\n", base, len(a.tools))
+	fmt.Fprintf(w, "  console   %s\n", console)
+	fmt.Fprintf(w, "  MCP       %s/mcp  (streamable HTTP)\n", base)
+	fmt.Fprintf(w, "  JSON API  %s/tools\n", base)
+	fmt.Fprintf(w, "  auth      %s\n", auth.description)
+	for _, s := range a.setup {
+		fmt.Fprintf(w, "  %s\n", s)
+	}
+	hint := "open the console URL in a browser"
+	if auth.consoleToken != "" {
+		hint += fmt.Sprintf(`, or: curl -H "Authorization: Bearer %s" %s/tools`, auth.consoleToken, base)
+	}
+	fmt.Fprintf(w, "Hint: %s. Ctrl-C stops.\n", hint)
+}
+
+// parseLogLevel maps -log-level to a slog level; "off" discards everything.
+func parseLogLevel(s string) (slog.Level, error) {
+	switch strings.ToLower(s) {
+	case "debug":
+		return slog.LevelDebug, nil
+	case "info", "":
+		return slog.LevelInfo, nil
+	case "warn":
+		return slog.LevelWarn, nil
+	case "error":
+		return slog.LevelError, nil
+	case "off":
+		return slog.LevelError + 100, nil
+	}
+	return 0, fmt.Errorf("-log-level %q: use debug, info, warn, error or off", s)
+}
