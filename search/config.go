@@ -1,0 +1,321 @@
+package search
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"sort"
+	"strconv"
+	"time"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Config holds the settings.mcp.files.search, .index and .security keys of the service
+// configuration file (seed 003 §12.2–12.3), plus a few of our own (marked "ours"). Load it with
+// [LoadConfig] from the same YAML file as fileio's core keys; [DefaultConfig] gives every default.
+type Config struct {
+	Search   SearchConfig
+	Index    IndexConfig
+	Security SecurityConfig
+}
+
+// SearchConfig is settings.mcp.files.search.
+type SearchConfig struct {
+	Enabled          bool // enabled (default true)
+	LimitDefault     int  // limit_default: results when the caller gives no limit (default 5)
+	LimitMax         int  // limit_max: the hard maximum; larger requests are clamped (default 20)
+	VectorCandidates int  // vector_candidates: semantic candidates before merging (default 30)
+	BM25Candidates   int  // bm25_candidates: lexical candidates before merging (default 30)
+	Rerank           RerankConfig
+	Fallback         FallbackConfig
+	BM25             BM25 // bm25.k1 / bm25.b (ours; default 1.2 / 0.75)
+}
+
+// RerankConfig is settings.mcp.files.search.rerank.
+type RerankConfig struct {
+	Model    string        // model (default rerank-v3.5)
+	Endpoint string        // endpoint (seed default; reranking happens only when a Reranker is built from it)
+	Timeout  time.Duration // timeout_ms (default 3000)
+}
+
+// FallbackConfig is settings.mcp.files.search.fallback: fused scoring used when rerank fails.
+type FallbackConfig struct {
+	SemanticWeight float64    // semantic_weight (default 0.5)
+	LexicalWeight  float64    // lexical_weight (default 0.5)
+	Method         FuseMethod // method (ours): "minmax" (default) or "rrf"
+}
+
+// IndexConfig is settings.mcp.files.index.
+type IndexConfig struct {
+	Workers           int           // workers (default 2)
+	BatchSize         int           // batch_size: jobs claimed at once per worker (default 16)
+	RetryMax          int           // retry_max: failed attempts before degrading (default 5)
+	RetryBackoff      time.Duration // retry_backoff_ms: first retry delay, doubled per attempt (default 500)
+	SLOP95            time.Duration // slo_p95_seconds: freshness objective reported with the stats (default 30)
+	ChunkTargetBytes  int           // chunk_target_bytes (ours; default 1200)
+	ChunkOverlapBytes int           // chunk_overlap_bytes (ours; default 150)
+}
+
+// SecurityConfig is settings.mcp.files.security.
+type SecurityConfig struct {
+	EncryptionKEKs        map[string]string // encryption_keks: id -> secret; required to build a Vault
+	CredentialCachePrefix string            // credential_cache_prefix (default mcp:files:cred)
+	CredentialCacheTTL    time.Duration     // credential_cache_ttl_seconds (default 300)
+}
+
+// DefaultRerankEndpoint is the seed's default rerank endpoint.
+const DefaultRerankEndpoint = "https://oneapi.laisky.com/v1/rerank"
+
+// DefaultConfig returns the configuration with every default applied.
+func DefaultConfig() Config {
+	return Config{
+		Search: SearchConfig{
+			Enabled: true, LimitDefault: 5, LimitMax: 20, VectorCandidates: 30, BM25Candidates: 30,
+			Rerank:   RerankConfig{Model: DefaultRerankModel, Endpoint: DefaultRerankEndpoint, Timeout: 3 * time.Second},
+			Fallback: FallbackConfig{SemanticWeight: 0.5, LexicalWeight: 0.5, Method: FuseMinMax},
+			BM25:     DefaultBM25(),
+		},
+		Index: IndexConfig{
+			Workers: 2, BatchSize: 16, RetryMax: 5, RetryBackoff: 500 * time.Millisecond, SLOP95: 30 * time.Second,
+			ChunkTargetBytes: DefaultChunkTargetBytes, ChunkOverlapBytes: DefaultChunkOverlapBytes,
+		},
+		Security: SecurityConfig{CredentialCachePrefix: DefaultCredentialPrefix, CredentialCacheTTL: DefaultCredentialTTL},
+	}
+}
+
+// LoadConfigFile reads the configuration file at path; see LoadConfig.
+func LoadConfigFile(path string) (Config, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return Config{}, wrapError(CodeInvalidConfig, "cannot open the configuration file", path, err)
+	}
+	defer f.Close()
+	return LoadConfig(f)
+}
+
+// LoadConfig reads settings.mcp.files.{search,index,security} from a YAML service
+// configuration. Every other key (fileio's core keys, other services' settings) is ignored;
+// unknown keys inside those three sub-trees and bad values are INVALID_CONFIG errors whose Arg
+// is the full key. A document without the keys yields DefaultConfig.
+func LoadConfig(r io.Reader) (Config, error) {
+	cfg := DefaultConfig()
+	var doc yaml.Node
+	if err := yaml.NewDecoder(r).Decode(&doc); err != nil {
+		if err == io.EOF {
+			return cfg, nil
+		}
+		return cfg, wrapError(CodeInvalidConfig, "the configuration is not valid YAML: "+err.Error(), "", err)
+	}
+	files := lookup(&doc, "settings", "mcp", "files")
+	if files == nil {
+		return cfg, nil
+	}
+	if files.Kind != yaml.MappingNode {
+		return cfg, NewError(CodeInvalidConfig, "must be a mapping", "settings.mcp.files")
+	}
+	const base = "settings.mcp.files."
+	for i := 0; i+1 < len(files.Content); i += 2 {
+		key, val := files.Content[i].Value, files.Content[i+1]
+		var err error
+		switch key {
+		case "search":
+			err = walk(val, base+"search", map[string]setter{
+				"enabled":           boolKey(&cfg.Search.Enabled),
+				"limit_default":     intKey(&cfg.Search.LimitDefault, 1),
+				"limit_max":         intKey(&cfg.Search.LimitMax, 1),
+				"vector_candidates": intKey(&cfg.Search.VectorCandidates, 0),
+				"bm25_candidates":   intKey(&cfg.Search.BM25Candidates, 0),
+				"rerank": subtree(map[string]setter{
+					"model":      stringKey(&cfg.Search.Rerank.Model),
+					"endpoint":   stringKey(&cfg.Search.Rerank.Endpoint),
+					"timeout_ms": durationKey(&cfg.Search.Rerank.Timeout, time.Millisecond),
+				}),
+				"fallback": subtree(map[string]setter{
+					"semantic_weight": floatKey(&cfg.Search.Fallback.SemanticWeight, 0, math.MaxFloat64),
+					"lexical_weight":  floatKey(&cfg.Search.Fallback.LexicalWeight, 0, math.MaxFloat64),
+					"method": func(n *yaml.Node, key string) error {
+						m := FuseMethod(n.Value)
+						if n.Kind != yaml.ScalarNode || (m != FuseMinMax && m != FuseRRF) {
+							return NewError(CodeInvalidConfig, `must be "minmax" or "rrf"`, key)
+						}
+						cfg.Search.Fallback.Method = m
+						return nil
+					},
+				}),
+				"bm25": subtree(map[string]setter{
+					"k1": floatKey(&cfg.Search.BM25.K1, 0, 100),
+					"b":  floatKey(&cfg.Search.BM25.B, 0, 1),
+				}),
+			})
+		case "index":
+			err = walk(val, base+"index", map[string]setter{
+				"workers":             intKey(&cfg.Index.Workers, 1),
+				"batch_size":          intKey(&cfg.Index.BatchSize, 1),
+				"retry_max":           intKey(&cfg.Index.RetryMax, 0),
+				"retry_backoff_ms":    durationKey(&cfg.Index.RetryBackoff, time.Millisecond),
+				"slo_p95_seconds":     durationKey(&cfg.Index.SLOP95, time.Second),
+				"chunk_target_bytes":  intKey(&cfg.Index.ChunkTargetBytes, minChunkTargetBytes),
+				"chunk_overlap_bytes": intKey(&cfg.Index.ChunkOverlapBytes, 0),
+			})
+		case "security":
+			err = walk(val, base+"security", map[string]setter{
+				"encryption_keks": func(n *yaml.Node, key string) error {
+					if n.Kind != yaml.MappingNode {
+						return NewError(CodeInvalidConfig, "must be a mapping of key id to secret", key)
+					}
+					cfg.Security.EncryptionKEKs = make(map[string]string)
+					for j := 0; j+1 < len(n.Content); j += 2 {
+						id, secret := n.Content[j].Value, n.Content[j+1]
+						if secret.Kind != yaml.ScalarNode || len(secret.Value) < minKEKSecretBytes {
+							return NewError(CodeInvalidConfig, "must be a string of at least 16 bytes", key+"."+id)
+						}
+						cfg.Security.EncryptionKEKs[id] = secret.Value
+					}
+					return nil
+				},
+				"credential_cache_prefix":      stringKey(&cfg.Security.CredentialCachePrefix),
+				"credential_cache_ttl_seconds": durationKey(&cfg.Security.CredentialCacheTTL, time.Second),
+			})
+		}
+		if err != nil {
+			return cfg, err
+		}
+	}
+	if cfg.Search.LimitDefault > cfg.Search.LimitMax {
+		return cfg, NewError(CodeInvalidConfig, fmt.Sprintf("must not exceed limit_max (%d)", cfg.Search.LimitMax), base+"search.limit_default")
+	}
+	if cfg.Search.Fallback.SemanticWeight+cfg.Search.Fallback.LexicalWeight == 0 {
+		return cfg, NewError(CodeInvalidConfig, "semantic_weight and lexical_weight must not both be 0", base+"search.fallback")
+	}
+	return cfg, nil
+}
+
+// VaultConfig returns the Vault settings of c (the caller adds Store, Logger).
+func (c SecurityConfig) VaultConfig() VaultConfig {
+	return VaultConfig{KEKs: c.EncryptionKEKs, Prefix: c.CredentialCachePrefix, TTL: c.CredentialCacheTTL}
+}
+
+type setter func(n *yaml.Node, key string) error
+
+func lookup(n *yaml.Node, path ...string) *yaml.Node {
+	if n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
+		n = n.Content[0]
+	}
+	for _, p := range path {
+		if n.Kind != yaml.MappingNode {
+			return nil
+		}
+		var next *yaml.Node
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == p {
+				next = n.Content[i+1]
+			}
+		}
+		if next == nil {
+			return nil
+		}
+		n = next
+	}
+	return n
+}
+
+func walk(n *yaml.Node, prefix string, keys map[string]setter) error {
+	if n.Kind != yaml.MappingNode {
+		return NewError(CodeInvalidConfig, "must be a mapping", prefix)
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := n.Content[i].Value
+		set, ok := keys[k]
+		if !ok {
+			known := make([]string, 0, len(keys))
+			for name := range keys {
+				known = append(known, name)
+			}
+			sort.Strings(known)
+			return NewError(CodeInvalidConfig, fmt.Sprintf("unknown key; valid keys here are %v", known), prefix+"."+k)
+		}
+		if err := set(n.Content[i+1], prefix+"."+k); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func subtree(keys map[string]setter) setter {
+	return func(n *yaml.Node, key string) error { return walk(n, key, keys) }
+}
+
+func scalar(n *yaml.Node, key, want string) error {
+	if n.Kind != yaml.ScalarNode {
+		return NewError(CodeInvalidConfig, "must be "+want, key)
+	}
+	return nil
+}
+
+func boolKey(dst *bool) setter {
+	return func(n *yaml.Node, key string) error {
+		if err := scalar(n, key, "true or false"); err != nil {
+			return err
+		}
+		var v bool
+		if err := n.Decode(&v); err != nil {
+			return NewError(CodeInvalidConfig, "must be true or false", key)
+		}
+		*dst = v
+		return nil
+	}
+}
+
+func intKey(dst *int, minimum int) setter {
+	return func(n *yaml.Node, key string) error {
+		if err := scalar(n, key, "an integer"); err != nil {
+			return err
+		}
+		v, err := strconv.Atoi(n.Value)
+		if err != nil || v < minimum {
+			return NewError(CodeInvalidConfig, fmt.Sprintf("must be an integer >= %d, got %q", minimum, n.Value), key)
+		}
+		*dst = v
+		return nil
+	}
+}
+
+func floatKey(dst *float64, lo, hi float64) setter {
+	return func(n *yaml.Node, key string) error {
+		if err := scalar(n, key, "a number"); err != nil {
+			return err
+		}
+		v, err := strconv.ParseFloat(n.Value, 64)
+		if err != nil || v < lo || v > hi || math.IsNaN(v) {
+			return NewError(CodeInvalidConfig, fmt.Sprintf("must be a number in [%g, %g], got %q", lo, hi, n.Value), key)
+		}
+		*dst = v
+		return nil
+	}
+}
+
+func stringKey(dst *string) setter {
+	return func(n *yaml.Node, key string) error {
+		if err := scalar(n, key, "a string"); err != nil {
+			return err
+		}
+		*dst = n.Value
+		return nil
+	}
+}
+
+func durationKey(dst *time.Duration, unit time.Duration) setter {
+	return func(n *yaml.Node, key string) error {
+		if err := scalar(n, key, "a whole number"); err != nil {
+			return err
+		}
+		v, err := strconv.ParseInt(n.Value, 10, 64)
+		if err != nil || v < 0 || v > int64(math.MaxInt64/unit) {
+			return NewError(CodeInvalidConfig, fmt.Sprintf("must be a whole number >= 0, got %q", n.Value), key)
+		}
+		*dst = time.Duration(v) * unit
+		return nil
+	}
+}

@@ -1,0 +1,157 @@
+package search
+
+import (
+	"context"
+	"math"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// Embedder turns texts into vectors. Implementations return one L2-normalised vector of
+// Dimensions() floats per input text, in input order, and must be safe for concurrent use.
+// Model() names the model; vectors of different models are never compared.
+type Embedder interface {
+	Embed(ctx context.Context, texts []string) ([][]float32, error)
+	Model() string
+	Dimensions() int
+}
+
+// CallerCredentialUser is implemented by embedders and rerankers that call an external API with
+// the caller's own API key (taken from the context's fileio.AuthContext). The indexer opens the
+// sealed credential envelope of a job only for such embedders.
+type CallerCredentialUser interface {
+	UsesCallerCredential() bool
+}
+
+func usesCallerCredential(v any) bool {
+	u, ok := v.(CallerCredentialUser)
+	return ok && u.UsesCallerCredential()
+}
+
+// DefaultHashingDimensions is the vector size of the zero-config hashing embedder.
+const DefaultHashingDimensions = 256
+
+// HashingEmbedder is a deterministic, dependency-free embedder: it hashes features of the text
+// into a fixed number of signed buckets (the "hashing trick") and L2-normalises the result.
+// Features are the analysed terms (see Tokenize), adjacent term pairs, and character trigrams
+// of each lower-cased word (with word-boundary marks), so that related word forms and typos
+// still overlap. It needs no network and no model files, and the same text always gives the
+// same vector. It is not a neural model: it captures shared vocabulary and spelling, not
+// synonyms.
+//
+// A HashingEmbedder is immutable and safe for concurrent use.
+type HashingEmbedder struct {
+	dims int
+}
+
+// NewHashingEmbedder returns a hashing embedder with the given number of dimensions
+// (DefaultHashingDimensions when dims <= 0).
+func NewHashingEmbedder(dims int) *HashingEmbedder {
+	if dims <= 0 {
+		dims = DefaultHashingDimensions
+	}
+	return &HashingEmbedder{dims: dims}
+}
+
+// Model returns "hashing-v1-<dims>".
+func (h *HashingEmbedder) Model() string { return "hashing-v1-" + strconv.Itoa(h.dims) }
+
+// Dimensions returns the vector size.
+func (h *HashingEmbedder) Dimensions() int { return h.dims }
+
+// Embed returns one vector per text. It never fails except on a cancelled context.
+func (h *HashingEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	out := make([][]float32, len(texts))
+	for i, t := range texts {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		out[i] = h.embedOne(t)
+	}
+	return out, nil
+}
+
+const (
+	weightTerm    = 1.0
+	weightBigram  = 0.5
+	weightTrigram = 0.25
+)
+
+func (h *HashingEmbedder) embedOne(text string) []float32 {
+	v := make([]float32, h.dims)
+	add := func(kind byte, feature string, w float32) {
+		x := fnv1a(kind, feature)
+		idx := int(x % uint64(h.dims))
+		if x&(1<<63) != 0 {
+			w = -w
+		}
+		v[idx] += w
+	}
+	prev := ""
+	forEachTerm(text, func(t string) {
+		add('t', t, weightTerm)
+		if prev != "" {
+			add('b', prev+" "+t, weightBigram)
+		}
+		prev = t
+	})
+	for _, word := range strings.FieldsFunc(text, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	}) {
+		w := []rune("<" + strings.ToLower(word) + ">")
+		for i := 0; i+3 <= len(w); i++ {
+			add('c', string(w[i:i+3]), weightTrigram)
+		}
+	}
+	normalise(v)
+	return v
+}
+
+// fnv1a is 64-bit FNV-1a over a kind byte and the feature.
+func fnv1a(kind byte, s string) uint64 {
+	const offset, prime = 14695981039346656037, 1099511628211
+	x := uint64(offset)
+	x ^= uint64(kind)
+	x *= prime
+	for i := 0; i < len(s); i++ {
+		x ^= uint64(s[i])
+		x *= prime
+	}
+	return x
+}
+
+// normalise scales v to unit L2 length in place (a zero vector stays zero).
+func normalise(v []float32) {
+	var sum float64
+	for _, x := range v {
+		sum += float64(x) * float64(x)
+	}
+	if sum == 0 {
+		return
+	}
+	inv := float32(1 / math.Sqrt(sum))
+	for i := range v {
+		v[i] *= inv
+	}
+}
+
+// Dot returns the dot product of a and b (the cosine similarity for L2-normalised vectors).
+// It panics if the lengths differ. Indexes use it so that every index scores identically.
+func Dot(a, b []float32) float32 {
+	if len(a) != len(b) {
+		panic("search.Dot: length mismatch")
+	}
+	var s0, s1, s2, s3 float32
+	i := 0
+	for ; i+4 <= len(a); i += 4 {
+		s0 += a[i] * b[i]
+		s1 += a[i+1] * b[i+1]
+		s2 += a[i+2] * b[i+2]
+		s3 += a[i+3] * b[i+3]
+	}
+	for ; i < len(a); i++ {
+		s0 += a[i] * b[i]
+	}
+	return (s0 + s1) + (s2 + s3)
+}

@@ -1,0 +1,123 @@
+package search
+
+import (
+	"context"
+	"time"
+
+	"github.com/agentfiles/agentfiles/fileio"
+)
+
+// Index stores chunks, their term frequencies and their vectors, per (tenant, project) scope.
+// Package search owns the contract; search/memindex keeps everything in memory and
+// search/pgindex in PostgreSQL plain tables. Every implementation must pass
+// search/indextest.Exercise.
+//
+// The contract is shaped so that a SQL index can implement it without extensions: lexical
+// search reads postings (term, chunk, tf) and per-project statistics and scores them with
+// [BM25.TermScore]; semantic search compares stored float vectors. Scores are computed in Go with
+// the functions of this package, so every index ranks identically.
+//
+// Implementations must be safe for concurrent use.
+type Index interface {
+	// ReplaceFile atomically replaces every chunk of f.Path with f.Chunks: a concurrent query
+	// sees either all old chunks or all new ones. Versions never go backwards: when the index
+	// already holds f.Path at a FileUpdatedAt after f.FileUpdatedAt, ReplaceFile does nothing
+	// (a slow worker cannot overwrite a newer version). Replacing with the same FileUpdatedAt
+	// again is allowed (idempotent re-index). LastServedAt of the new chunks starts zero.
+	ReplaceFile(ctx context.Context, scope fileio.Scope, f IndexedFile) error
+	// DeleteFile removes every chunk of path if the indexed version's FileUpdatedAt is not
+	// after upTo (the deletion's commit time, or the version known to be gone), so a file
+	// re-created and indexed meanwhile survives. A missing path is not an error.
+	DeleteFile(ctx context.Context, scope fileio.Scope, path string, upTo time.Time) error
+	// FileStates returns the indexed version of every file whose path has the string prefix.
+	FileStates(ctx context.Context, scope fileio.Scope, prefix string) (map[string]FileState, error)
+	// Lexical returns the TopK chunks with the highest BM25 score for q.Terms, scored as
+	// Σ over q.Terms (in order) of q.BM25.TermScore(tf, chunkTerms, df(term), stats), where df
+	// and stats cover the whole project. Ties break by path, then chunk index. It also returns
+	// the stats and the document frequency of each term, so callers can score other text on the
+	// same scale.
+	Lexical(ctx context.Context, scope fileio.Scope, q LexicalQuery) (LexicalResult, error)
+	// Semantic returns the TopK chunks with the highest dot product between their vector and
+	// q.Vector, among chunks embedded with q.Model. Ties break by path, then chunk index.
+	Semantic(ctx context.Context, scope fileio.Scope, q SemanticQuery) ([]Candidate, error)
+	// MarkServed sets LastServedAt = at on exactly the referenced chunks (those whose file is
+	// still indexed at ref.FileUpdatedAt); others are ignored.
+	MarkServed(ctx context.Context, scope fileio.Scope, refs []ChunkRef, at time.Time) error
+	// Chunks returns the stored chunks of path in chunk order (nil when not indexed). It is for
+	// inspection and tests, not for the query path.
+	Chunks(ctx context.Context, scope fileio.Scope, path string) ([]StoredChunk, error)
+}
+
+// IndexedFile is everything an index stores for one version of one file.
+type IndexedFile struct {
+	Path           string
+	FileUpdatedAt  time.Time // UpdatedAt of the file version the chunks were cut from
+	Tokenizer      string    // TokenizerName at indexing time
+	EmbeddingModel string    // Embedder.Model(), or "" when the chunks carry no vectors
+	Chunks         []IndexedChunk
+}
+
+// IndexedChunk is a chunk with its analysed terms and, optionally, its vector.
+type IndexedChunk struct {
+	Chunk
+	Terms      map[string]int // term -> frequency, from TermCounts
+	ChunkTerms int            // total terms (BM25 document length)
+	Vector     []float32      // L2-normalised; nil for lexical-only chunks
+}
+
+// FileState is the indexed version of one file.
+type FileState struct {
+	FileUpdatedAt  time.Time
+	EmbeddingModel string // "" when indexed lexical-only
+	Chunks         int
+}
+
+// StoredChunk is a chunk as read back from an index.
+type StoredChunk struct {
+	IndexedChunk
+	Path           string
+	FileUpdatedAt  time.Time
+	EmbeddingModel string
+	Tokenizer      string
+	LastServedAt   time.Time // zero until the chunk is returned by a search
+}
+
+// LexicalQuery asks an index for BM25 candidates.
+type LexicalQuery struct {
+	Terms        []string        // distinct query terms, from QueryTerms
+	BM25         BM25            // scoring parameters
+	PathPrefix   string          // string prefix on the path; "" for all
+	ExcludePaths map[string]bool // files whose chunks must be skipped (deleted or stale)
+	TopK         int
+}
+
+// LexicalResult is the answer to a LexicalQuery.
+type LexicalResult struct {
+	Candidates []Candidate
+	Stats      CorpusStats // whole-project statistics used for scoring
+	DocFreq    []int64     // df of each of LexicalQuery.Terms, same order
+}
+
+// SemanticQuery asks an index for vector candidates.
+type SemanticQuery struct {
+	Vector       []float32 // L2-normalised query vector
+	Model        string    // only chunks embedded with this model are compared
+	PathPrefix   string
+	ExcludePaths map[string]bool
+	TopK         int
+}
+
+// Candidate is one chunk proposed by an index, with that index's score for it.
+type Candidate struct {
+	Path          string
+	FileUpdatedAt time.Time
+	Chunk         Chunk
+	Score         float64 // BM25 score (Lexical) or cosine similarity (Semantic)
+}
+
+// ChunkRef names one chunk of one indexed file version.
+type ChunkRef struct {
+	Path          string
+	FileUpdatedAt time.Time
+	ChunkIndex    int
+}

@@ -1,0 +1,23 @@
+// Package indextest is the acceptance suite for implementations of search.Index, in the spirit
+// of testing/fstest: a backend passes when
+//
+//	indextest.Exercise(t, func(t *testing.T) search.Index { return newMyIndex(t) })
+//
+// passes under -race. The suite drives the index as production does — fileio.Service over
+// memstore with a credential Vault, the Indexer consuming the outbox, the Searcher answering
+// queries — and checks: chunk offsets round-trip through Service.Read; deleted files are never
+// returned, including before the indexer runs; unindexed and updated files are found by the
+// query-time scan with correct offsets; tenants are isolated; path_prefix is a string prefix;
+// limits are clamped and reported; last_served_at is set on returned chunks only; rerank
+// failures and timeouts fall back to fused scores; an embedder failure keeps lexical results;
+// a missing credential retries and then degrades to lexical-only; BM25 scores are
+// bit-identical to the reference computed from the stored chunks; re-indexing is idempotent;
+// and concurrent writers, searchers and indexer workers leave index and store in agreement.
+//
+// # Test servers
+//
+// EmbeddingServer and RerankServer are httptest servers that speak the OpenAI /v1/embeddings
+// and Cohere /v1/rerank wire formats (including their error bodies), with modes that fail, hang
+// or reject the key. RerankServer scores by weighted query-term overlap: a real, simple
+// cross-scorer, not a neural model.
+package indextest

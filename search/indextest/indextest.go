@@ -1,0 +1,656 @@
+package indextest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/search"
+)
+
+// Exercise runs the acceptance suite that every search.Index must pass. newIndex returns a
+// fresh, empty index for each subtest. The suite drives the index the way production does:
+// through fileio.Service over memstore, the Indexer consuming the outbox, and the Searcher.
+func Exercise(t *testing.T, newIndex func(t *testing.T) search.Index) {
+	tests := []struct {
+		name string
+		fn   func(t *testing.T, idx search.Index)
+	}{
+		{"OffsetsRoundTrip", testOffsetsRoundTrip},
+		{"DeletedNeverReturned", testDeletedNeverReturned},
+		{"FoundBeforeIndexing", testFoundBeforeIndexing},
+		{"StaleVersionNotServed", testStaleVersionNotServed},
+		{"TenantIsolation", testTenantIsolation},
+		{"PathPrefix", testPathPrefix},
+		{"LimitClamping", testLimitClamping},
+		{"LastServedAtOnlyReturned", testLastServedAt},
+		{"RerankAndFallback", testRerankAndFallback},
+		{"EmbedderFailureKeepsLexical", testEmbedderFailure},
+		{"CallerCredential", testCallerCredential},
+		{"MissingCredentialRetriesThenDegrades", testMissingCredential},
+		{"BM25MatchesReference", testBM25Reference},
+		{"Idempotent", testIdempotent},
+		{"InvalidQuery", testInvalidQuery},
+		{"Concurrent", testConcurrent},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newIndex(t)) })
+	}
+}
+
+const keyA, keyB = "sk-tenant-a-0000000000000000", "sk-tenant-b-1111111111111111"
+
+// corpus is a small project with multi-chunk and multi-byte files.
+var corpus = map[string]string{
+	"/docs/retry.md":    "# Retries\n\nThe client retries failed requests with exponential backoff.\nEach attempt doubles the delay, capped at thirty seconds.\n\nJitter spreads retries so that clients do not stampede.",
+	"/docs/auth.md":     "# Authentication\n\nEvery request carries a bearer token. Tokens are hashed with SHA-256 before storage.\nRotating a token revokes the old one.",
+	"/doc.md":           "Top-level document about backoff strategies and circuit breakers.",
+	"/notes/japanese.txt":    "検索エンジンは文書を索引します。 The search engine indexes documents — naïve café résumé backoff.",
+	"/src/scheduler.go": strings.Repeat("// The scheduler assigns jobs to workers and retries them with backoff.\nfunc schedule() {}\n\n", 40),
+}
+
+func writeCorpus(t *testing.T, e *Env, ctx context.Context, project string) {
+	for p, c := range corpus {
+		e.Write(ctx, project, p, c)
+	}
+}
+
+func smallChunker() search.Chunker {
+	return search.NewChunker(search.ChunkerConfig{TargetBytes: 160, OverlapBytes: 30})
+}
+
+func checkRoundTrip(t *testing.T, e *Env, ctx context.Context, project string, hits []search.Hit) {
+	t.Helper()
+	for _, h := range hits {
+		r, err := e.Service.Read(ctx, project, h.Path, h.StartByte, h.EndByte-h.StartByte)
+		if err != nil {
+			t.Fatalf("read %s [%d,%d): %v", h.Path, h.StartByte, h.EndByte, err)
+		}
+		if r.Content != h.Content {
+			t.Errorf("%s [%d,%d): file_read gives %q, hit has %q", h.Path, h.StartByte, h.EndByte, r.Content, h.Content)
+		}
+	}
+}
+
+func paths(hits []search.Hit) map[string]bool {
+	m := make(map[string]bool)
+	for _, h := range hits {
+		m[h.Path] = true
+	}
+	return m
+}
+
+func testOffsetsRoundTrip(t *testing.T, idx search.Index) {
+	e := NewEnv(t, idx, EnvOptions{Chunker: smallChunker()})
+	ctx := Ctx(keyA)
+	writeCorpus(t, e, ctx, "p")
+	e.Drain()
+	for _, q := range []string{"backoff", "token storage", "検索", "café résumé", "scheduler workers"} {
+		res := e.Search(ctx, search.Query{Project: "p", Query: q, Limit: 20})
+		if len(res.Hits) == 0 {
+			t.Errorf("query %q: no hits", q)
+		}
+		for _, h := range res.Hits {
+			if h.Source != search.SourceIndex {
+				t.Errorf("query %q: hit from %s after draining", q, h.Source)
+			}
+		}
+		checkRoundTrip(t, e, ctx, "p", res.Hits)
+	}
+	// Every stored chunk round-trips, and the scheduler file has many chunks.
+	for p := range corpus {
+		chunks, err := idx.Chunks(context.Background(), Scope(keyA, "p"), p)
+		if err != nil || len(chunks) == 0 {
+			t.Fatalf("chunks of %s: %v (%d)", p, err, len(chunks))
+		}
+		hits := make([]search.Hit, len(chunks))
+		for i, c := range chunks {
+			if c.Index != i || c.Tokenizer != search.TokenizerName {
+				t.Errorf("%s chunk %d: index %d tokenizer %q", p, i, c.Index, c.Tokenizer)
+			}
+			hits[i] = search.Hit{Path: p, StartByte: c.StartByte, EndByte: c.EndByte, Content: c.Text}
+		}
+		checkRoundTrip(t, e, ctx, "p", hits)
+	}
+}
+
+func testDeletedNeverReturned(t *testing.T, idx search.Index) {
+	e := NewEnv(t, idx, EnvOptions{})
+	ctx := Ctx(keyA)
+	writeCorpus(t, e, ctx, "p")
+	e.Drain()
+	if !paths(e.Search(ctx, search.Query{Project: "p", Query: "bearer token", Limit: 20}).Hits)["/docs/auth.md"] {
+		t.Fatal("auth.md not found before deletion")
+	}
+	// Deleted, indexer not run yet: the chunks are still in the index but must not be served.
+	e.Delete(ctx, "p", "/docs/auth.md")
+	for _, q := range []string{"bearer token", "SHA-256 hashed tokens", "authentication"} {
+		if h := paths(e.Search(ctx, search.Query{Project: "p", Query: q, Limit: 20}).Hits); h["/docs/auth.md"] {
+			t.Errorf("query %q returned a deleted file before the indexer ran", q)
+		}
+	}
+	if st, _ := idx.FileStates(context.Background(), Scope(keyA, "p"), "/docs/auth.md"); len(st) == 0 {
+		t.Fatal("precondition: the index should still hold the deleted file until the indexer runs")
+	}
+	e.Drain()
+	if st, _ := idx.FileStates(context.Background(), Scope(keyA, "p"), "/docs/auth.md"); len(st) != 0 {
+		t.Errorf("index still holds the deleted file after draining: %v", st)
+	}
+	// Written and deleted before any indexing.
+	e.Write(ctx, "p", "/tmp/flash.txt", "ephemeral zeppelin content")
+	e.Delete(ctx, "p", "/tmp/flash.txt")
+	if paths(e.Search(ctx, search.Query{Project: "p", Query: "zeppelin", Limit: 20}).Hits)["/tmp/flash.txt"] {
+		t.Error("deleted never-indexed file returned")
+	}
+	e.Drain()
+	if paths(e.Search(ctx, search.Query{Project: "p", Query: "zeppelin", Limit: 20}).Hits)["/tmp/flash.txt"] {
+		t.Error("deleted file returned after draining")
+	}
+}
+
+func testFoundBeforeIndexing(t *testing.T, idx search.Index) {
+	e := NewEnv(t, idx, EnvOptions{Chunker: smallChunker()})
+	ctx := Ctx(keyA)
+	writeCorpus(t, e, ctx, "p")
+	e.Drain()
+	e.Write(ctx, "p", "/new/fresh.md", "A brand new note about quasar telemetry pipelines.\n\nNothing else.")
+	res := e.Search(ctx, search.Query{Project: "p", Query: "quasar telemetry"})
+	var fresh []search.Hit
+	for _, h := range res.Hits {
+		if h.Path == "/new/fresh.md" {
+			fresh = append(fresh, h)
+		}
+	}
+	if len(fresh) == 0 || fresh[0].Source != search.SourceScan || !fresh[0].HasLexical {
+		t.Fatalf("unindexed file not found by scan: %+v", res)
+	}
+	if res.PendingFiles != 1 || res.PendingScanned != 1 {
+		t.Errorf("pending %d scanned %d, want 1 and 1", res.PendingFiles, res.PendingScanned)
+	}
+	checkRoundTrip(t, e, ctx, "p", res.Hits)
+	e.Drain()
+	res = e.Search(ctx, search.Query{Project: "p", Query: "quasar telemetry"})
+	if len(res.Hits) == 0 || res.Hits[0].Path != "/new/fresh.md" || res.Hits[0].Source != search.SourceIndex || res.PendingFiles != 0 {
+		t.Fatalf("after indexing: %+v", res)
+	}
+}
+
+func testStaleVersionNotServed(t *testing.T, idx search.Index) {
+	e := NewEnv(t, idx, EnvOptions{Chunker: smallChunker()})
+	ctx := Ctx(keyA)
+	e.Write(ctx, "p", "/a.md", "alpha bravo charlie\n\nzulu words at the end of version one")
+	e.Drain()
+	// New version shifts every offset; the indexer has not seen it yet.
+	e.Write(ctx, "p", "/a.md", "prefix text that moves all offsets forward by a lot\n\nalpha bravo charlie\n\nzulu words again")
+	res := e.Search(ctx, search.Query{Project: "p", Query: "zulu words", Limit: 20})
+	if len(res.Hits) == 0 {
+		t.Fatal("updated file not found")
+	}
+	for _, h := range res.Hits {
+		if h.Source != search.SourceScan {
+			t.Errorf("hit from the stale indexed version: %+v", h)
+		}
+	}
+	checkRoundTrip(t, e, ctx, "p", res.Hits)
+}
+
+func testTenantIsolation(t *testing.T, idx search.Index) {
+	e := NewEnv(t, idx, EnvOptions{})
+	a, b := Ctx(keyA), Ctx(keyB)
+	writeCorpus(t, e, a, "shared")
+	e.Write(b, "shared", "/b-only.md", "tenant b writes about backoff too")
+	for _, drained := range []bool{false, true} {
+		if drained {
+			e.Drain()
+		}
+		for _, h := range e.Search(b, search.Query{Project: "shared", Query: "backoff", Limit: 20}).Hits {
+			if h.Path != "/b-only.md" {
+				t.Errorf("drained=%v: tenant B sees tenant A's %s", drained, h.Path)
+			}
+		}
+		for _, h := range e.Search(a, search.Query{Project: "shared", Query: "tenant writes", Limit: 20}).Hits {
+			if h.Path == "/b-only.md" {
+				t.Errorf("drained=%v: tenant A sees tenant B's file", drained)
+			}
+		}
+	}
+	lex, err := idx.Lexical(context.Background(), Scope(keyB, "shared"), search.LexicalQuery{Terms: search.QueryTerms("bearer token"), BM25: search.DefaultBM25(), TopK: 10})
+	if err != nil || len(lex.Candidates) != 0 {
+		t.Errorf("index returned tenant A's chunks for tenant B: %v %+v", err, lex.Candidates)
+	}
+	if _, err := e.Searcher.Search(context.Background(), search.Query{Project: "shared", Query: "x"}); !errors.Is(err, search.ErrPermissionDenied) {
+		t.Errorf("search without AuthContext: %v, want PERMISSION_DENIED", err)
+	}
+}
+
+func testPathPrefix(t *testing.T, idx search.Index) {
+	e := NewEnv(t, idx, EnvOptions{})
+	ctx := Ctx(keyA)
+	writeCorpus(t, e, ctx, "p")
+	e.Drain()
+	tests := []struct {
+		prefix string
+		want   map[string]bool
+	}{
+		{"/doc", map[string]bool{"/docs/retry.md": true, "/doc.md": true}}, // string prefix, not directory
+		{"/docs/", map[string]bool{"/docs/retry.md": true}},
+		{"/src", map[string]bool{"/src/scheduler.go": true}},
+		{"/nothing", map[string]bool{}},
+	}
+	for _, tc := range tests {
+		got := paths(e.Search(ctx, search.Query{Project: "p", Query: "backoff", PathPrefix: tc.prefix, Limit: 20}).Hits)
+		for p := range got {
+			if !strings.HasPrefix(p, tc.prefix) {
+				t.Errorf("prefix %q returned %s", tc.prefix, p)
+			}
+		}
+		for p := range tc.want {
+			if !got[p] {
+				t.Errorf("prefix %q: missing %s (got %v)", tc.prefix, p, got)
+			}
+		}
+	}
+}
+
+func testLimitClamping(t *testing.T, idx search.Index) {
+	e := NewEnv(t, idx, EnvOptions{Chunker: smallChunker()})
+	ctx := Ctx(keyA)
+	for i := range 30 {
+		e.Write(ctx, "p", fmt.Sprintf("/f%02d.txt", i), fmt.Sprintf("widget number %d is a widget", i))
+	}
+	e.Drain()
+	tests := []struct {
+		limit, want int
+		clamped     bool
+	}{{0, 5, false}, {3, 3, false}, {20, 20, false}, {100, 20, true}, {-4, 5, false}}
+	for _, tc := range tests {
+		res := e.Search(ctx, search.Query{Project: "p", Query: "widget", Limit: tc.limit})
+		if len(res.Hits) != tc.want || res.Limit != tc.want || res.LimitClamped != tc.clamped || !res.Truncated {
+			t.Errorf("limit %d: %d hits, Limit %d, clamped %v, truncated %v; want %d, clamped %v, truncated",
+				tc.limit, len(res.Hits), res.Limit, res.LimitClamped, res.Truncated, tc.want, tc.clamped)
+		}
+		for i := 1; i < len(res.Hits); i++ {
+			if res.Hits[i].Score > res.Hits[i-1].Score {
+				t.Errorf("limit %d: hits not ordered by score", tc.limit)
+			}
+		}
+	}
+}
+
+func testLastServedAt(t *testing.T, idx search.Index) {
+	e := NewEnv(t, idx, EnvOptions{Chunker: smallChunker()})
+	ctx := Ctx(keyA)
+	writeCorpus(t, e, ctx, "p")
+	e.Drain()
+	before := time.Now()
+	res := e.Search(ctx, search.Query{Project: "p", Query: "backoff retries", Limit: 2})
+	if len(res.Hits) != 2 || res.Candidates <= 2 {
+		t.Fatalf("want 2 hits out of more candidates, got %d of %d", len(res.Hits), res.Candidates)
+	}
+	returned := make(map[string]bool)
+	for _, h := range res.Hits {
+		returned[fmt.Sprintf("%s@%d", h.Path, h.StartByte)] = true
+	}
+	served := 0
+	for p := range corpus {
+		chunks, _ := idx.Chunks(context.Background(), Scope(keyA, "p"), p)
+		for _, c := range chunks {
+			key := fmt.Sprintf("%s@%d", p, c.StartByte)
+			switch {
+			case returned[key] && c.LastServedAt.Before(before):
+				t.Errorf("returned chunk %s has last_served_at %v", key, c.LastServedAt)
+			case !returned[key] && !c.LastServedAt.IsZero():
+				t.Errorf("chunk %s was not returned but has last_served_at %v", key, c.LastServedAt)
+			case returned[key]:
+				served++
+			}
+		}
+	}
+	if served != 2 {
+		t.Errorf("%d chunks marked served, want 2", served)
+	}
+}
+
+func testRerankAndFallback(t *testing.T, idx search.Index) {
+	srv := NewRerankServer(t)
+	rr, err := search.NewCohereReranker(search.CohereRerankerConfig{Endpoint: srv.Endpoint(), Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := search.DefaultConfig().Search
+	sc.Rerank.Timeout = 200 * time.Millisecond
+	e := NewEnv(t, idx, EnvOptions{Reranker: rr, Search: sc, Chunker: smallChunker()})
+	ctx := Ctx(keyA)
+	writeCorpus(t, e, ctx, "p")
+	e.Drain()
+	q := search.Query{Project: "p", Query: "exponential backoff jitter", Limit: 5}
+	res := e.Search(ctx, q)
+	if res.Ranking != search.RankingRerank || res.RerankError != "" || len(res.Hits) == 0 {
+		t.Fatalf("rerank path: %+v", res)
+	}
+	if got := srv.Keys(); len(got) == 0 || got[len(got)-1] != keyA {
+		t.Errorf("reranker did not get the caller's key")
+	}
+	for i := 1; i < len(res.Hits); i++ {
+		if res.Hits[i].Score > res.Hits[i-1].Score {
+			t.Errorf("reranked hits out of order")
+		}
+	}
+	for _, mode := range []Mode{ModeError, ModeHang, ModeBadAuth} {
+		srv.SetMode(mode)
+		res := e.Search(ctx, q)
+		if res.Ranking != search.RankingFused || res.RerankError == "" || len(res.Hits) == 0 {
+			t.Errorf("mode %d: want fused fallback with hits and a reason, got %+v", mode, res)
+		}
+		for _, h := range res.Hits {
+			if h.Score != h.FusedScore || !(h.HasLexical || h.HasSemantic) {
+				t.Errorf("mode %d: fallback hit without fused score components: %+v", mode, h)
+			}
+		}
+		if mode == ModeError && !strings.Contains(res.RerankError, "model overloaded") {
+			t.Errorf("rerank error does not carry the provider's message: %q", res.RerankError)
+		}
+		checkRoundTrip(t, e, ctx, "p", res.Hits)
+	}
+}
+
+func testEmbedderFailure(t *testing.T, idx search.Index) {
+	srv := NewEmbeddingServer(t, 32)
+	emb, err := search.NewOpenAIEmbedder(search.OpenAIEmbedderConfig{Endpoint: srv.Endpoint(), Model: "test-embed", Dimensions: 32, Timeout: 2 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := NewEnv(t, idx, EnvOptions{Embedder: emb})
+	ctx := Ctx(keyA)
+	writeCorpus(t, e, ctx, "p")
+	e.Drain()
+	res := e.Search(ctx, search.Query{Project: "p", Query: "bearer token"})
+	if res.SemanticError != "" || len(res.Hits) == 0 || !res.Hits[0].HasSemantic {
+		t.Fatalf("healthy embedder: %+v", res)
+	}
+	srv.SetMode(ModeError)
+	res = e.Search(ctx, search.Query{Project: "p", Query: "bearer token"})
+	if res.SemanticError == "" || len(res.Hits) == 0 || res.Hits[0].Path != "/docs/auth.md" {
+		t.Fatalf("failing embedder: want lexical hits and a semantic error, got %+v", res)
+	}
+	for _, h := range res.Hits {
+		if h.HasSemantic {
+			t.Errorf("semantic score present although the embedder failed: %+v", h)
+		}
+	}
+}
+
+func testCallerCredential(t *testing.T, idx search.Index) {
+	srv := NewEmbeddingServer(t, 32)
+	emb, _ := search.NewOpenAIEmbedder(search.OpenAIEmbedderConfig{Endpoint: srv.Endpoint(), Model: "test-embed", Dimensions: 32})
+	e := NewEnv(t, idx, EnvOptions{Embedder: emb})
+	ctx := Ctx(keyA)
+	e.Write(ctx, "p", "/x.md", "credential handoff works end to end")
+	e.Drain()
+	st, _ := idx.FileStates(context.Background(), Scope(keyA, "p"), "/x.md")
+	if st["/x.md"].EmbeddingModel != "test-embed" {
+		t.Fatalf("file not embedded: %+v", st)
+	}
+	for _, k := range srv.Keys() {
+		if k != keyA {
+			t.Errorf("embedding call used key %q, want the caller's", k)
+		}
+	}
+	if n := e.Indexer.Stats().Indexed; n != 1 {
+		t.Errorf("indexed %d, want 1", n)
+	}
+	// The envelope was deleted after use.
+	if _, err := e.Vault.Open(context.Background(), "00000000000000000000000000000000", Scope(keyA, "p"), "/x.md"); err == nil {
+		t.Error("opening an unknown reference succeeded")
+	}
+}
+
+func testMissingCredential(t *testing.T, idx search.Index) {
+	srv := NewEmbeddingServer(t, 32)
+	emb, _ := search.NewOpenAIEmbedder(search.OpenAIEmbedderConfig{Endpoint: srv.Endpoint(), Model: "test-embed", Dimensions: 32})
+	e := NewEnv(t, idx, EnvOptions{Embedder: emb, RetryMax: 3})
+	ctx := Ctx(keyA)
+	e.Write(ctx, "p", "/late.md", "the envelope expired before the worker ran")
+	e.Clock.Advance(2 * time.Minute) // past the vault TTL
+	// The first attempt indexes lexical-only at once (searchable) and schedules a retry.
+	if _, err := e.Indexer.ProcessBatch(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := e.Indexer.Stats(), 0; st.Retried != 1 {
+		t.Errorf("after one attempt: retried %d, want 1", st.Retried)
+	}
+	if n, _ := srv.Requests(); n != 0 {
+		t.Errorf("embedding provider called %d times by the indexer without a credential", n)
+	}
+	res := e.Search(ctx, search.Query{Project: "p", Query: "envelope expired"}) // one query embedding
+	if len(res.Hits) == 0 || res.Hits[0].Source != search.SourceIndex || res.Hits[0].HasSemantic {
+		t.Errorf("lexical-only version not served while retrying: %+v", res)
+	}
+	e.Drain()
+	st := e.Indexer.Stats()
+	if st.Retried != 3 || st.Degraded != 1 {
+		t.Errorf("retried %d degraded %d, want 3 and 1", st.Retried, st.Degraded)
+	}
+	fs, _ := idx.FileStates(context.Background(), Scope(keyA, "p"), "/late.md")
+	if fs["/late.md"].EmbeddingModel != "" || fs["/late.md"].Chunks == 0 {
+		t.Errorf("want a lexical-only indexed file, got %+v", fs)
+	}
+	if n, _ := srv.Requests(); n != 1 {
+		t.Errorf("embedding provider called %d times, want only the one query embedding", n)
+	}
+}
+
+func testBM25Reference(t *testing.T, idx search.Index) {
+	e := NewEnv(t, idx, EnvOptions{NoEmbed: true, Chunker: smallChunker()})
+	ctx := Ctx(keyA)
+	writeCorpus(t, e, ctx, "p")
+	e.Drain()
+	scope := Scope(keyA, "p")
+	var all []search.StoredChunk
+	for p := range corpus {
+		c, _ := idx.Chunks(context.Background(), scope, p)
+		all = append(all, c...)
+	}
+	stats := search.CorpusStats{Chunks: int64(len(all))}
+	df := make(map[string]int64)
+	for _, c := range all {
+		stats.TotalTerms += int64(c.ChunkTerms)
+		for term := range c.Terms {
+			df[term]++
+		}
+	}
+	bm := search.BM25{K1: 1.5, B: 0.6}
+	for _, q := range []string{"backoff", "retries backoff jitter", "token", "scheduler workers jobs", "検索"} {
+		terms := search.QueryTerms(q)
+		res, err := idx.Lexical(context.Background(), scope, search.LexicalQuery{Terms: terms, BM25: bm, TopK: 1000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Stats != stats {
+			t.Errorf("stats %+v, reference %+v", res.Stats, stats)
+		}
+		want := make(map[string]float64)
+		for _, c := range all {
+			s, hit := 0.0, false
+			for _, term := range terms {
+				if tf := c.Terms[term]; tf > 0 {
+					s += bm.TermScore(tf, c.ChunkTerms, df[term], stats)
+					hit = true
+				}
+			}
+			if hit {
+				want[fmt.Sprintf("%s#%d", c.Path, c.Index)] = s
+			}
+		}
+		if len(res.Candidates) != len(want) {
+			t.Errorf("query %q: %d candidates, reference %d", q, len(res.Candidates), len(want))
+		}
+		for i, c := range res.Candidates {
+			key := fmt.Sprintf("%s#%d", c.Path, c.Chunk.Index)
+			if w, ok := want[key]; !ok || c.Score != w {
+				t.Errorf("query %q: %s score %v, reference %v (bit-identical required)", q, key, c.Score, w)
+			}
+			if i > 0 && c.Score > res.Candidates[i-1].Score {
+				t.Errorf("query %q: candidates not ordered", q)
+			}
+		}
+		for i, term := range terms {
+			if res.DocFreq[i] != df[term] {
+				t.Errorf("df(%s) = %d, reference %d", term, res.DocFreq[i], df[term])
+			}
+		}
+	}
+	// Semantic scores are exact dot products.
+	e2 := NewEnv(t, idx, EnvOptions{})
+	e2.Write(ctx, "q", "/v.md", "vectors are compared by dot product")
+	e2.Drain()
+	emb := search.NewHashingEmbedder(64)
+	qv, _ := emb.Embed(context.Background(), []string{"dot product of vectors"})
+	cands, err := idx.Semantic(context.Background(), Scope(keyA, "q"), search.SemanticQuery{Vector: qv[0], Model: emb.Model(), TopK: 5})
+	if err != nil || len(cands) != 1 {
+		t.Fatalf("semantic: %v %+v", err, cands)
+	}
+	chunks, _ := idx.Chunks(context.Background(), Scope(keyA, "q"), "/v.md")
+	if want := float64(search.Dot(chunks[0].Vector, qv[0])); math.Abs(cands[0].Score-want) > 1e-6 {
+		t.Errorf("semantic score %v, dot product %v", cands[0].Score, want)
+	}
+}
+
+func testIdempotent(t *testing.T, idx search.Index) {
+	e := NewEnv(t, idx, EnvOptions{Chunker: smallChunker()})
+	ctx := Ctx(keyA)
+	writeCorpus(t, e, ctx, "p")
+	e.Drain()
+	scope := Scope(keyA, "p")
+	before, _ := idx.Chunks(context.Background(), scope, "/src/scheduler.go")
+	// Re-applying the same version directly and through a re-queued job changes nothing.
+	doc := search.IndexedFile{Path: "/src/scheduler.go", FileUpdatedAt: before[0].FileUpdatedAt, Tokenizer: search.TokenizerName, EmbeddingModel: before[0].EmbeddingModel}
+	for _, c := range before {
+		doc.Chunks = append(doc.Chunks, c.IndexedChunk)
+	}
+	for range 2 {
+		if err := idx.ReplaceFile(context.Background(), scope, doc); err != nil {
+			t.Fatal(err)
+		}
+	}
+	after, _ := idx.Chunks(context.Background(), scope, "/src/scheduler.go")
+	if len(after) != len(before) {
+		t.Fatalf("%d chunks after re-index, %d before", len(after), len(before))
+	}
+	for i := range after {
+		if after[i].Text != before[i].Text || after[i].StartByte != before[i].StartByte {
+			t.Errorf("chunk %d changed", i)
+		}
+	}
+	lex, _ := idx.Lexical(context.Background(), scope, search.LexicalQuery{Terms: []string{"schedul"}, BM25: search.DefaultBM25(), TopK: 1000})
+	if lex.DocFreq[0] != int64(len(before)) || lex.Stats.Chunks == 0 {
+		t.Errorf("df %d after re-indexing, want %d (postings duplicated?)", lex.DocFreq[0], len(before))
+	}
+	if err := idx.DeleteFile(context.Background(), scope, "/missing", time.Now()); err != nil {
+		t.Errorf("deleting a missing file: %v", err)
+	}
+	// Versions never go backwards, and a delete older than the indexed version is ignored.
+	older := doc
+	older.FileUpdatedAt = doc.FileUpdatedAt.Add(-time.Second)
+	older.Chunks = doc.Chunks[:1]
+	if err := idx.ReplaceFile(context.Background(), scope, older); err != nil {
+		t.Fatal(err)
+	}
+	if err := idx.DeleteFile(context.Background(), scope, doc.Path, older.FileUpdatedAt); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := idx.Chunks(context.Background(), scope, doc.Path); len(got) != len(before) {
+		t.Errorf("an older version or an older delete replaced the file: %d chunks, want %d", len(got), len(before))
+	}
+	if err := idx.DeleteFile(context.Background(), scope, doc.Path, doc.FileUpdatedAt); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := idx.Chunks(context.Background(), scope, doc.Path); len(got) != 0 {
+		t.Errorf("delete up to the indexed version left %d chunks", len(got))
+	}
+}
+
+func testInvalidQuery(t *testing.T, idx search.Index) {
+	e := NewEnv(t, idx, EnvOptions{})
+	ctx := Ctx(keyA)
+	for _, q := range []string{"", "   ", "\n\t"} {
+		if _, err := e.Searcher.Search(ctx, search.Query{Project: "p", Query: q}); !errors.Is(err, search.ErrInvalidQuery) {
+			t.Errorf("query %q: %v, want INVALID_QUERY", q, err)
+		}
+	}
+	// Only stop words: valid, simply nothing to match lexically.
+	if _, err := e.Searcher.Search(ctx, search.Query{Project: "p", Query: "the of and"}); err != nil {
+		t.Errorf("stop-word query: %v", err)
+	}
+}
+
+func testConcurrent(t *testing.T, idx search.Index) {
+	e := NewEnv(t, idx, EnvOptions{Chunker: smallChunker()})
+	ctx := Ctx(keyA)
+	writeCorpus(t, e, ctx, "p")
+	runCtx, cancel := context.WithCancel(context.Background())
+	e.Indexer.Start(runCtx)
+	var wg sync.WaitGroup
+	for w := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 15 {
+				p := fmt.Sprintf("/w%d/f%d.md", w, i%4)
+				e.Write(ctx, "p", p, fmt.Sprintf("writer %d version %d mentions backoff and gadget%d", w, i, i))
+				if i%5 == 4 {
+					e.Delete(ctx, "p", p)
+				}
+				res, err := e.Searcher.Search(ctx, search.Query{Project: "p", Query: "backoff gadget", Limit: 20})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				checkRoundTrip(t, e, ctx, "p", res.Hits)
+			}
+		}()
+	}
+	wg.Wait()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		n, _ := e.Store.PendingJobs(context.Background())
+		if n == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d jobs still pending", n)
+		}
+		_ = e.Store.WaitForJobs(context.Background(), 5*time.Millisecond)
+	}
+	stopCtx, stopCancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer stopCancel()
+	if err := e.Indexer.Stop(stopCtx); err != nil {
+		t.Errorf("stop: %v", err)
+	}
+	cancel()
+	// Index and store agree: every active file is indexed at its version, nothing else is.
+	var active []fileio.FileInfo
+	_ = e.Store.View(context.Background(), Scope(keyA, "p"), func(tx fileio.ReadTx) error {
+		var err error
+		active, err = tx.List(context.Background(), "", 0)
+		return err
+	})
+	states, _ := idx.FileStates(context.Background(), Scope(keyA, "p"), "")
+	if len(states) != len(active) {
+		t.Errorf("%d files indexed, %d active", len(states), len(active))
+	}
+	for _, f := range active {
+		if st, ok := states[f.Path]; !ok || !st.FileUpdatedAt.Equal(f.UpdatedAt) {
+			t.Errorf("%s: indexed %+v, active version %v", f.Path, st, f.UpdatedAt)
+		}
+	}
+	if fr := e.Indexer.Stats().Freshness; fr.Samples == 0 || fr.P95 <= 0 {
+		t.Errorf("no freshness recorded: %+v", fr)
+	}
+}

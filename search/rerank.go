@@ -1,0 +1,132 @@
+package search
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"time"
+)
+
+// Reranker scores documents against a query with a cross-encoder or similar model. Rerank
+// returns at most topN results, each naming a document by its index in documents, ordered by
+// Score descending. Implementations must be safe for concurrent use.
+type Reranker interface {
+	Rerank(ctx context.Context, query string, documents []string, topN int) ([]RerankResult, error)
+	Model() string
+}
+
+// RerankResult is the relevance of documents[Index].
+type RerankResult struct {
+	Index int
+	Score float64
+}
+
+// DefaultRerankModel is the model sent when CohereRerankerConfig.Model is empty.
+const DefaultRerankModel = "rerank-v3.5"
+
+// CohereRerankerConfig configures [CohereReranker].
+type CohereRerankerConfig struct {
+	// Endpoint is the full URL of a Cohere-compatible rerank endpoint (".../v1/rerank"). Required.
+	Endpoint string
+	// Model defaults to DefaultRerankModel.
+	Model string
+	// Timeout bounds each request (default 5s). The searcher falls back to fused scores when it
+	// passes.
+	Timeout time.Duration
+	// HTTPClient sends the requests (default: a plain client; Timeout applies).
+	HTTPClient *http.Client
+	// Credential returns the API key (default CallerAPIKey: the caller's own key).
+	Credential CredentialFunc
+	// Logger receives debug and warning records without texts or keys (nil: silent).
+	Logger *slog.Logger
+}
+
+// CohereReranker calls a Cohere-compatible POST /v1/rerank endpoint: request
+// {model, query, documents, top_n}, response {results: [{index, relevance_score}]}. It is safe
+// for concurrent use.
+type CohereReranker struct {
+	cfg CohereRerankerConfig
+	log *slog.Logger
+}
+
+var (
+	_ Reranker             = (*CohereReranker)(nil)
+	_ CallerCredentialUser = (*CohereReranker)(nil)
+)
+
+// NewCohereReranker validates cfg and returns the client.
+func NewCohereReranker(cfg CohereRerankerConfig) (*CohereReranker, error) {
+	if cfg.Endpoint == "" {
+		return nil, NewError(CodeInvalidConfig, "the rerank endpoint URL is required", "Endpoint")
+	}
+	if cfg.Model == "" {
+		cfg.Model = DefaultRerankModel
+	}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = 5 * time.Second
+	}
+	if cfg.HTTPClient == nil {
+		cfg.HTTPClient = &http.Client{}
+	}
+	if cfg.Credential == nil {
+		cfg.Credential = CallerAPIKey
+	}
+	return &CohereReranker{cfg: cfg, log: orDiscard(cfg.Logger)}, nil
+}
+
+// Model returns the model name sent to the provider.
+func (r *CohereReranker) Model() string { return r.cfg.Model }
+
+// UsesCallerCredential reports true: requests carry the caller's API key.
+func (r *CohereReranker) UsesCallerCredential() bool { return true }
+
+type cohereRerankRequest struct {
+	Model     string   `json:"model"`
+	Query     string   `json:"query"`
+	Documents []string `json:"documents"`
+	TopN      int      `json:"top_n"`
+}
+
+type cohereRerankResponse struct {
+	Results []struct {
+		Index          int      `json:"index"`
+		RelevanceScore *float64 `json:"relevance_score"`
+	} `json:"results"`
+}
+
+// Rerank sends one request and validates the answer: every index in range and unique, every
+// score present.
+func (r *CohereReranker) Rerank(ctx context.Context, query string, documents []string, topN int) ([]RerankResult, error) {
+	if len(documents) == 0 {
+		return nil, nil
+	}
+	if topN <= 0 || topN > len(documents) {
+		topN = len(documents)
+	}
+	key, err := r.cfg.Credential(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var resp cohereRerankResponse
+	req := cohereRerankRequest{Model: r.cfg.Model, Query: query, Documents: documents, TopN: topN}
+	if err := postJSON(ctx, r.cfg.HTTPClient, r.cfg.Timeout, "rerank provider", r.cfg.Endpoint, key, req, &resp, r.log); err != nil {
+		return nil, err
+	}
+	if len(resp.Results) > topN {
+		return nil, NewError(CodeSearchBackend, fmt.Sprintf("rerank provider returned %d results for top_n %d", len(resp.Results), topN), r.cfg.Endpoint)
+	}
+	seen := make(map[int]bool, len(resp.Results))
+	out := make([]RerankResult, 0, len(resp.Results))
+	for _, res := range resp.Results {
+		if res.Index < 0 || res.Index >= len(documents) || seen[res.Index] {
+			return nil, NewError(CodeSearchBackend, fmt.Sprintf("rerank provider returned a duplicate or out-of-range index %d", res.Index), r.cfg.Endpoint)
+		}
+		if res.RelevanceScore == nil {
+			return nil, NewError(CodeSearchBackend, "rerank provider returned a result without relevance_score", r.cfg.Endpoint)
+		}
+		seen[res.Index] = true
+		out = append(out, RerankResult{Index: res.Index, Score: *res.RelevanceScore})
+	}
+	return out, nil
+}

@@ -1,0 +1,94 @@
+package search
+
+import (
+	"context"
+	"errors"
+	"sort"
+
+	"github.com/agentfiles/agentfiles/fileio"
+)
+
+// scanPending scores the chunks of files that are not indexed at their current version with
+// BM25 on the index's scale (its project statistics and document frequencies), newest files
+// first, within the scan budget. It returns the best BM25Candidates chunks and how many files it
+// scanned.
+func (s *Searcher) scanPending(ctx context.Context, scope fileio.Scope, pending []fileio.FileInfo, terms []string, lex LexicalResult) ([]Candidate, int, error) {
+	sort.Slice(pending, func(i, j int) bool {
+		if !pending[i].UpdatedAt.Equal(pending[j].UpdatedAt) {
+			return pending[i].UpdatedAt.After(pending[j].UpdatedAt)
+		}
+		return pending[i].Path < pending[j].Path
+	})
+	if len(pending) > s.cfg.PendingScanMaxFiles {
+		pending = pending[:s.cfg.PendingScanMaxFiles]
+	}
+	stats := lex.Stats
+	df := lex.DocFreq
+	if len(df) != len(terms) {
+		df = make([]int64, len(terms))
+	}
+	var out []Candidate
+	scanned := 0
+	var bytes int64
+	err := s.cfg.Store.View(ctx, scope, func(tx fileio.ReadTx) error {
+		for _, p := range pending {
+			if bytes >= s.cfg.PendingScanMaxBytes {
+				break
+			}
+			f, err := tx.Get(ctx, p.Path)
+			if err != nil {
+				if isNotFound(err) {
+					continue
+				}
+				return err
+			}
+			scanned++
+			bytes += int64(len(f.Content))
+			for _, ch := range s.cfg.Chunker.Split(string(f.Content)) {
+				counts, n := TermCounts(ch.Text)
+				score, matched := 0.0, false
+				for i, t := range terms {
+					tf := counts[t]
+					if tf == 0 {
+						continue
+					}
+					matched = true
+					// A term the index has never seen still occurs here: df is at least 1.
+					d := max(df[i], 1)
+					st := stats
+					if st.Chunks < d {
+						st.Chunks = d
+					}
+					if st.Chunks == 0 || st.TotalTerms == 0 {
+						st = CorpusStats{Chunks: max(d, 1), TotalTerms: int64(max(n, 1)) * max(d, 1)}
+					}
+					score += s.cfg.Search.BM25.TermScore(tf, n, d, st)
+				}
+				if matched {
+					out = append(out, Candidate{Path: f.Path, FileUpdatedAt: f.UpdatedAt, Chunk: ch, Score: score})
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, 0, backendError("scanning not-yet-indexed files failed", err)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Score != out[j].Score {
+			return out[i].Score > out[j].Score
+		}
+		if out[i].Path != out[j].Path {
+			return out[i].Path < out[j].Path
+		}
+		return out[i].Chunk.StartByte < out[j].Chunk.StartByte
+	})
+	if k := s.cfg.Search.BM25Candidates; k > 0 && len(out) > k {
+		out = out[:k]
+	}
+	return out, scanned, nil
+}
+
+func isNotFound(err error) bool {
+	return errors.Is(err, fileio.ErrNotFound)
+}

@@ -1,0 +1,452 @@
+package search
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/agentfiles/agentfiles/fileio"
+)
+
+// SearcherConfig wires a [Searcher].
+type SearcherConfig struct {
+	Store    fileio.Store // the file store: source of truth for which files are active
+	Index    Index        // required
+	Embedder Embedder     // nil: lexical retrieval only
+	Reranker Reranker     // nil: fused scores only
+	// Search holds limits, candidate counts, BM25 parameters, the rerank timeout and the fallback
+	// weights (zero value: DefaultConfig().Search).
+	Search SearchConfig
+	// Chunker must cut files the way the Indexer does; it is used to scan not-yet-indexed files.
+	Chunker Chunker
+	// PendingScanMaxFiles and PendingScanMaxBytes bound the query-time lexical scan of files that
+	// are not indexed at their current version yet (defaults 64 files, 8 MiB). Newest files are
+	// scanned first; Result.PendingFiles and PendingScanned report what was covered.
+	PendingScanMaxFiles int
+	PendingScanMaxBytes int64
+	Now                 func() time.Time // clock for last_served_at (default time.Now)
+	Logger              *slog.Logger     // nil: silent; queries are logged trimmed, never contents
+}
+
+// Searcher answers file_search: hybrid retrieval over indexed chunks plus a lexical scan of
+// files the indexer has not caught up with, reranking with a fused-score fallback, and
+// active-file filtering against the Store. It is safe for concurrent use.
+type Searcher struct {
+	cfg SearcherConfig
+	log *slog.Logger
+}
+
+// Query is one file_search request.
+type Query struct {
+	Project    string
+	Query      string // required; blank is INVALID_QUERY
+	PathPrefix string // raw string prefix on the path ("" for all); "/doc" matches "/docs/a"
+	Limit      int    // results wanted; 0 means the default (5); above the maximum (20) it is clamped
+}
+
+// Ranking names the path that ordered a Result.
+type Ranking string
+
+const (
+	RankingRerank Ranking = "rerank" // scores are the reranker's relevance scores
+	RankingFused  Ranking = "fused"  // scores are fused semantic+lexical scores (see FuseMethod)
+)
+
+// HitSource says where a hit's chunk came from.
+type HitSource string
+
+const (
+	SourceIndex HitSource = "index" // an indexed chunk
+	SourceScan  HitSource = "scan"  // a chunk of a file not indexed yet, scanned at query time
+)
+
+// Hit is one returned chunk. Content is exactly the file's bytes [StartByte, EndByte).
+type Hit struct {
+	Path          string
+	StartByte     int64
+	EndByte       int64
+	Content       string
+	Score         float64 // final score: rerank relevance, or the fused score
+	SemanticScore float64 // cosine similarity; meaningful when HasSemantic
+	HasSemantic   bool
+	LexicalScore  float64 // BM25 score; meaningful when HasLexical
+	HasLexical    bool
+	FusedScore    float64 // fused score (always computed; equals Score on the fused path)
+	Source        HitSource
+}
+
+// Result is the answer to a Query.
+type Result struct {
+	Hits       []Hit
+	Ranking    Ranking
+	FuseMethod FuseMethod // fusion used for FusedScore (and for the order on the fused path)
+	// RerankError says why reranking was not used ("" when it was, or no reranker is configured).
+	RerankError string
+	// SemanticError says why there are no semantic candidates ("" when there are, or no embedder).
+	SemanticError  string
+	Limit          int  // the limit applied
+	LimitClamped   bool // the requested limit was above the maximum and was lowered
+	Truncated      bool // more matching chunks exist than Limit; ask for a higher limit or narrow the query
+	Candidates     int  // merged candidates considered
+	PendingFiles   int  // active files not yet indexed at their current version
+	PendingScanned int  // of those, files scanned lexically for this query
+}
+
+// NewSearcher validates cfg and returns a Searcher.
+func NewSearcher(cfg SearcherConfig) (*Searcher, error) {
+	if cfg.Store == nil || cfg.Index == nil {
+		return nil, NewError(CodeInvalidConfig, "a Searcher needs a Store and an Index", "SearcherConfig")
+	}
+	if cfg.Search == (SearchConfig{}) {
+		cfg.Search = DefaultConfig().Search
+	}
+	d := DefaultConfig().Search
+	if cfg.Search.LimitMax <= 0 {
+		cfg.Search.LimitMax = d.LimitMax
+	}
+	if cfg.Search.LimitDefault <= 0 {
+		cfg.Search.LimitDefault = min(d.LimitDefault, cfg.Search.LimitMax)
+	}
+	if cfg.Search.BM25 == (BM25{}) {
+		cfg.Search.BM25 = DefaultBM25()
+	}
+	if cfg.Search.Fallback.Method == "" {
+		cfg.Search.Fallback.Method = FuseMinMax
+	}
+	if cfg.Search.Fallback.SemanticWeight+cfg.Search.Fallback.LexicalWeight <= 0 {
+		cfg.Search.Fallback.SemanticWeight, cfg.Search.Fallback.LexicalWeight = d.Fallback.SemanticWeight, d.Fallback.LexicalWeight
+	}
+	if cfg.PendingScanMaxFiles <= 0 {
+		cfg.PendingScanMaxFiles = 64
+	}
+	if cfg.PendingScanMaxBytes <= 0 {
+		cfg.PendingScanMaxBytes = 8 << 20
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	return &Searcher{cfg: cfg, log: orDiscard(cfg.Logger)}, nil
+}
+
+// Config returns the effective search settings (limits, candidates, fallback).
+func (s *Searcher) Config() SearchConfig { return s.cfg.Search }
+
+// candidate is one chunk under consideration, merged from every source.
+type candidate struct {
+	path        string
+	version     time.Time // UpdatedAt of the file version the offsets refer to
+	chunk       Chunk
+	source      HitSource
+	semantic    float64
+	hasSemantic bool
+	lexical     float64
+	hasLexical  bool
+	fused       float64
+	final       float64
+}
+
+func (c *candidate) less(o *candidate) bool {
+	if c.path != o.path {
+		return c.path < o.path
+	}
+	return c.chunk.StartByte < o.chunk.StartByte
+}
+
+type candKey struct {
+	path       string
+	start, end int64
+}
+
+// Search runs q for the tenant in ctx (fileio.AuthFromContext). Errors: INVALID_QUERY for a
+// blank query, INVALID_ARGUMENT for a blank project, PERMISSION_DENIED without an AuthContext,
+// SEARCH_BACKEND_ERROR when the store or the lexical index fails. Embedder and reranker
+// failures are not errors: the result says which path produced it.
+func (s *Searcher) Search(ctx context.Context, q Query) (Result, error) {
+	ac, ok := fileio.AuthFromContext(ctx)
+	if !ok || ac.APIKeyHash == "" {
+		return Result{}, NewError(CodePermissionDenied, "no caller identity in the request; the adapter must authenticate the caller", "")
+	}
+	query := strings.TrimSpace(q.Query)
+	if query == "" {
+		return Result{}, NewError(CodeInvalidQuery, "the query is empty; pass words or a phrase to search for, e.g. \"retry backoff\"", "query")
+	}
+	if strings.TrimSpace(q.Project) == "" {
+		return Result{}, NewError(CodeInvalidArgument, "the project is empty; pass the project name used with file_write", "project")
+	}
+	scope := fileio.Scope{Tenant: ac.APIKeyHash, Project: q.Project}
+	res := Result{Limit: q.Limit, FuseMethod: s.cfg.Search.Fallback.Method}
+	if res.Limit <= 0 {
+		res.Limit = s.cfg.Search.LimitDefault
+	}
+	if res.Limit > s.cfg.Search.LimitMax {
+		res.Limit, res.LimitClamped = s.cfg.Search.LimitMax, true
+	}
+	s.log.DebugContext(ctx, "file_search", "project", q.Project, "query", truncateText(query, 128), "limit", res.Limit)
+
+	// 1. Which files are active, and at which version.
+	active := make(map[string]time.Time)
+	err := s.cfg.Store.View(ctx, scope, func(tx fileio.ReadTx) error {
+		files, err := tx.List(ctx, q.PathPrefix, 0)
+		for _, f := range files {
+			active[f.Path] = f.UpdatedAt
+		}
+		return err
+	})
+	if err != nil {
+		return Result{}, backendError("listing the project's files failed", err)
+	}
+	states, err := s.cfg.Index.FileStates(ctx, scope, q.PathPrefix)
+	if err != nil {
+		return Result{}, backendError("reading the search index failed", err)
+	}
+	exclude := make(map[string]bool)
+	for p, st := range states {
+		if v, ok := active[p]; !ok || !v.Equal(st.FileUpdatedAt) {
+			exclude[p] = true
+		}
+	}
+	var pending []fileio.FileInfo
+	for p, v := range active {
+		if st, ok := states[p]; !ok || !v.Equal(st.FileUpdatedAt) {
+			pending = append(pending, fileio.FileInfo{Path: p, UpdatedAt: v})
+		}
+	}
+	res.PendingFiles = len(pending)
+
+	// 2. Semantic and lexical candidates, concurrently.
+	terms := QueryTerms(query)
+	var (
+		wg       sync.WaitGroup
+		semCands []Candidate
+		semErr   error
+		lex      LexicalResult
+		lexErr   error
+	)
+	if s.cfg.Embedder != nil && s.cfg.Search.VectorCandidates > 0 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			semCands, semErr = s.semantic(ctx, scope, query, q.PathPrefix, exclude)
+		}()
+	}
+	if len(terms) > 0 {
+		lex, lexErr = s.cfg.Index.Lexical(ctx, scope, LexicalQuery{
+			Terms: terms, BM25: s.cfg.Search.BM25, PathPrefix: q.PathPrefix, ExcludePaths: exclude, TopK: s.cfg.Search.BM25Candidates,
+		})
+	}
+	wg.Wait()
+	if lexErr != nil {
+		return Result{}, backendError("lexical search failed", lexErr)
+	}
+	if semErr != nil {
+		if ctx.Err() != nil {
+			return Result{}, ctx.Err()
+		}
+		res.SemanticError = errorText(semErr)
+		s.log.WarnContext(ctx, "semantic candidates unavailable; continuing lexical-only", "error", res.SemanticError)
+	}
+
+	// 3. Merge and de-duplicate.
+	merged := make(map[candKey]*candidate)
+	var cands []*candidate
+	get := func(path string, version time.Time, ch Chunk, src HitSource) *candidate {
+		k := candKey{path, ch.StartByte, ch.EndByte}
+		if c, ok := merged[k]; ok {
+			return c
+		}
+		c := &candidate{path: path, version: version, chunk: ch, source: src}
+		merged[k] = c
+		cands = append(cands, c)
+		return c
+	}
+	for _, sc := range semCands {
+		if v, ok := active[sc.Path]; ok && v.Equal(sc.FileUpdatedAt) {
+			c := get(sc.Path, sc.FileUpdatedAt, sc.Chunk, SourceIndex)
+			c.semantic, c.hasSemantic = sc.Score, true
+		}
+	}
+	for _, lc := range lex.Candidates {
+		if v, ok := active[lc.Path]; ok && v.Equal(lc.FileUpdatedAt) {
+			c := get(lc.Path, lc.FileUpdatedAt, lc.Chunk, SourceIndex)
+			c.lexical, c.hasLexical = lc.Score, true
+		}
+	}
+	if len(pending) > 0 && len(terms) > 0 {
+		scanned, n, err := s.scanPending(ctx, scope, pending, terms, lex)
+		if err != nil {
+			return Result{}, err
+		}
+		res.PendingScanned = n
+		for _, sc := range scanned {
+			c := get(sc.Path, sc.FileUpdatedAt, sc.Chunk, SourceScan)
+			c.lexical, c.hasLexical = sc.Score, true
+		}
+	}
+	res.Candidates = len(cands)
+	if len(cands) == 0 {
+		res.Ranking = RankingFused
+		return res, nil
+	}
+
+	// 4. Rank: rerank, or fall back to fused scores.
+	fuse(cands, s.cfg.Search.Fallback.Method, s.cfg.Search.Fallback.SemanticWeight, s.cfg.Search.Fallback.LexicalWeight)
+	for _, c := range cands {
+		c.final = c.fused
+	}
+	sortCandidates(cands)
+	res.Ranking = RankingFused
+	if s.cfg.Reranker != nil {
+		if err := s.rerank(ctx, query, cands); err != nil {
+			if ctx.Err() != nil {
+				return Result{}, ctx.Err()
+			}
+			res.RerankError = errorText(err)
+			s.log.WarnContext(ctx, "rerank failed; using fused scores", "error", res.RerankError)
+			for _, c := range cands {
+				c.final = c.fused
+			}
+		} else {
+			res.Ranking = RankingRerank
+		}
+		sortCandidates(cands)
+	}
+
+	// 5. Final active-file check (the store is the source of truth at return time), then limit.
+	var returned []*candidate
+	err = s.cfg.Store.View(ctx, scope, func(tx fileio.ReadTx) error {
+		checked := make(map[string]bool)
+		for i, c := range cands {
+			if len(returned) == res.Limit {
+				res.Truncated = i < len(cands)
+				break
+			}
+			ok, seen := checked[c.path]
+			if !seen {
+				info, exists, err := tx.Stat(ctx, c.path)
+				if err != nil {
+					return err
+				}
+				ok = exists && info.UpdatedAt.Equal(c.version)
+				checked[c.path] = ok
+			}
+			if ok {
+				returned = append(returned, c)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return Result{}, backendError("checking the results against the store failed", err)
+	}
+	// 6. last_served_at on exactly the returned indexed chunks.
+	var refs []ChunkRef
+	for _, c := range returned {
+		res.Hits = append(res.Hits, c.hit())
+		if c.source == SourceIndex {
+			refs = append(refs, ChunkRef{Path: c.path, FileUpdatedAt: c.version, ChunkIndex: c.chunk.Index})
+		}
+	}
+	if len(refs) > 0 {
+		if err := s.cfg.Index.MarkServed(ctx, scope, refs, s.cfg.Now()); err != nil {
+			s.log.WarnContext(ctx, "recording last_served_at failed", "error", err)
+		}
+	}
+	return res, nil
+}
+
+func (c *candidate) hit() Hit {
+	return Hit{
+		Path: c.path, StartByte: c.chunk.StartByte, EndByte: c.chunk.EndByte, Content: c.chunk.Text,
+		Score: c.final, SemanticScore: c.semantic, HasSemantic: c.hasSemantic,
+		LexicalScore: c.lexical, HasLexical: c.hasLexical, FusedScore: c.fused, Source: c.source,
+	}
+}
+
+func sortCandidates(cands []*candidate) {
+	sort.SliceStable(cands, func(i, j int) bool {
+		if cands[i].final != cands[j].final {
+			return cands[i].final > cands[j].final
+		}
+		return cands[i].less(cands[j])
+	})
+}
+
+func (s *Searcher) semantic(ctx context.Context, scope fileio.Scope, query, prefix string, exclude map[string]bool) ([]Candidate, error) {
+	vecs, err := s.cfg.Embedder.Embed(ctx, []string{query})
+	if err != nil {
+		return nil, err
+	}
+	if len(vecs) != 1 || len(vecs[0]) != s.cfg.Embedder.Dimensions() {
+		return nil, NewError(CodeSearchBackend, "the embedder returned no vector of the configured size for the query", "")
+	}
+	return s.cfg.Index.Semantic(ctx, scope, SemanticQuery{
+		Vector: vecs[0], Model: s.cfg.Embedder.Model(), PathPrefix: prefix, ExcludePaths: exclude, TopK: s.cfg.Search.VectorCandidates,
+	})
+}
+
+func (s *Searcher) rerank(ctx context.Context, query string, cands []*candidate) error {
+	if t := s.cfg.Search.Rerank.Timeout; t > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, t)
+		defer cancel()
+	}
+	docs := make([]string, len(cands))
+	for i, c := range cands {
+		docs[i] = c.chunk.Text
+	}
+	results, err := s.cfg.Reranker.Rerank(ctx, query, docs, len(docs))
+	if err != nil {
+		return err
+	}
+	if len(results) == 0 {
+		return NewError(CodeSearchBackend, "the reranker returned no results", "")
+	}
+	scored := make([]bool, len(cands))
+	lowest := results[0].Score
+	for _, r := range results {
+		if r.Index < 0 || r.Index >= len(cands) {
+			return NewError(CodeSearchBackend, "the reranker returned an out-of-range index", "")
+		}
+		cands[r.Index].final = r.Score
+		scored[r.Index] = true
+		lowest = min(lowest, r.Score)
+	}
+	// Documents the reranker left out rank below every scored one, in fused order.
+	for i, c := range cands {
+		if !scored[i] {
+			c.final = lowest - 1 - float64(i)*1e-9
+		}
+	}
+	return nil
+}
+
+func backendError(msg string, err error) error {
+	var e *Error
+	if errors.As(err, &e) && e.code != CodeInternal {
+		return err
+	}
+	var fe *fileio.Error
+	if errors.As(err, &fe) && fe.Code() != fileio.CodeInternal {
+		return err
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return wrapError(CodeSearchBackend, msg+"; retry later", "", err)
+}
+
+// errorText is an error's text safe to show: coded errors give their message, others a generic one.
+func errorText(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Error()
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return "timed out"
+	}
+	return "provider call failed"
+}
