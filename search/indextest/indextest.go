@@ -48,11 +48,11 @@ const keyA, keyB = "sk-tenant-a-0000000000000000", "sk-tenant-b-1111111111111111
 
 // corpus is a small project with multi-chunk and multi-byte files.
 var corpus = map[string]string{
-	"/docs/retry.md":    "# Retries\n\nThe client retries failed requests with exponential backoff.\nEach attempt doubles the delay, capped at thirty seconds.\n\nJitter spreads retries so that clients do not stampede.",
-	"/docs/auth.md":     "# Authentication\n\nEvery request carries a bearer token. Tokens are hashed with SHA-256 before storage.\nRotating a token revokes the old one.",
-	"/doc.md":           "Top-level document about backoff strategies and circuit breakers.",
-	"/notes/japanese.txt":    "検索エンジンは文書を索引します。 The search engine indexes documents — naïve café résumé backoff.",
-	"/src/scheduler.go": strings.Repeat("// The scheduler assigns jobs to workers and retries them with backoff.\nfunc schedule() {}\n\n", 40),
+	"/docs/retry.md":      "# Retries\n\nThe client retries failed requests with exponential backoff.\nEach attempt doubles the delay, capped at thirty seconds.\n\nJitter spreads retries so that clients do not stampede.",
+	"/docs/auth.md":       "# Authentication\n\nEvery request carries a bearer token. Tokens are hashed with SHA-256 before storage.\nRotating a token revokes the old one.",
+	"/doc.md":             "Top-level document about backoff strategies and circuit breakers.",
+	"/notes/japanese.txt": "検索エンジンは文書を索引します。 The search engine indexes documents — naïve café résumé backoff.",
+	"/src/scheduler.go":   strings.Repeat("// The scheduler assigns jobs to workers and retries them with backoff.\nfunc schedule() {}\n\n", 40),
 }
 
 func writeCorpus(t *testing.T, e *Env, ctx context.Context, project string) {
