@@ -127,6 +127,8 @@ func FuzzSearch(f *testing.F) {
 	for i, q := range searchQueries {
 		f.Add([]byte(tocSeeds[i%len(tocSeeds)]+"\nWidget k \u212a ſ s\n"), q.query, q.fold)
 	}
+	f.Add([]byte("# A\nbad \xff\xfe utf8 \xef\xbf\xbd\n"), `\x{FFFD}`, false)
+	f.Add([]byte("# A\nbad \xc3 x\n"), `[^a-z ]x`, false)
 	f.Fuzz(func(t *testing.T, content []byte, query string, fold bool) {
 		reg, err := New(context.Background(), []Root{{Label: "r", FS: fstest.MapFS{"f.md": {Data: content}}}}, nil)
 		if err != nil {

@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"regexp"
 	"regexp/syntax"
+	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 )
 
 // hit is one matching line: its byte range in the file content (without the "\n").
@@ -23,7 +26,12 @@ type matcher struct {
 	re      *regexp.Regexp // always set: the full expression (used for the rare fallbacks too)
 	pre     []byte         // literal every match contains (lower-cased when preFold), or nil
 	preFold bool
+	first   *[256]bool // bytes every match starts with, when there are few; or nil
 }
+
+// maxFirstBytes is the largest start-byte set worth scanning for; larger sets (letters, say)
+// occur on nearly every line, and matching each line costs more than running the expression.
+const maxFirstBytes = 16
 
 func newMatcher(query string, caseInsensitive bool) (*matcher, error) {
 	flags := "(?m)"
@@ -35,7 +43,9 @@ func newMatcher(query string, caseInsensitive bool) (*matcher, error) {
 		return nil, err
 	}
 	m := &matcher{re: re, fold: caseInsensitive}
-	if regexp.QuoteMeta(query) == query && bytes.IndexByte([]byte(query), '\n') < 0 {
+	// Byte search is exact only for text without newlines and without U+FFFD, which the regexp
+	// package also matches against invalid UTF-8.
+	if regexp.QuoteMeta(query) == query && !strings.ContainsAny(query, "\n\uFFFD") {
 		if !caseInsensitive {
 			m.literal = []byte(query)
 		} else if isASCII(query) {
@@ -48,11 +58,17 @@ func newMatcher(query string, caseInsensitive bool) (*matcher, error) {
 	if parsed, err := syntax.Parse(flags+query, syntax.Perl); err == nil {
 		lit, fold := requiredLiteral(parsed)
 		switch {
-		case lit == "" || bytes.IndexByte([]byte(lit), '\n') >= 0:
+		case lit == "" || strings.ContainsAny(lit, "\n\uFFFD"):
 		case !fold:
 			m.pre = []byte(lit)
 		case isASCII(lit):
 			m.pre, m.preFold = lowerASCII(nil, []byte(lit)), true
+		}
+		if m.pre == nil {
+			var set [256]bool
+			if empty, ok := firstBytes(parsed, &set); ok && !empty && countSet(&set) <= maxFirstBytes {
+				m.first = &set
+			}
 		}
 	}
 	return m, nil
@@ -112,9 +128,122 @@ func (m *matcher) find(content []byte, from, max int) []hit {
 		defer foldBuffers.Put(buf)
 		*buf = lowerASCII((*buf)[:0], content)
 		return literalLines(content, *buf, from, m.pre, max, m.re)
+	case m.first != nil:
+		return m.firstByteLines(content, from, max)
 	default:
 		return m.regexLines(content, from, max)
 	}
+}
+
+// firstByteLines runs the expression only on lines that contain a byte a match can start with.
+func (m *matcher) firstByteLines(content []byte, from, max int) []hit {
+	var hits []hit
+	for pos := from; pos < len(content) && len(hits) < max; {
+		i := pos
+		for i < len(content) && !m.first[content[i]] {
+			i++
+		}
+		if i == len(content) {
+			break
+		}
+		ls := pos + bytes.LastIndexByte(content[pos:i], '\n') + 1
+		le := lineEndAt(content, i)
+		if m.re.Match(content[ls:le]) {
+			hits = append(hits, hit{ls, le})
+		}
+		pos = le + 1
+	}
+	return hits
+}
+
+// firstBytes adds to set every byte a non-empty match of re can start with, and reports
+// whether re can match the empty string. ok is false when any byte could start a match.
+func firstBytes(re *syntax.Regexp, set *[256]bool) (empty, ok bool) {
+	switch re.Op {
+	case syntax.OpLiteral:
+		addRune(set, re.Rune[0], re.Flags&syntax.FoldCase != 0)
+		return false, true
+	case syntax.OpCharClass:
+		for i := 0; i+1 < len(re.Rune); i += 2 {
+			lo, hi := re.Rune[i], re.Rune[i+1]
+			for r := lo; r <= min(hi, utf8.RuneSelf-1); r++ {
+				set[r] = true
+			}
+			if hi >= utf8.RuneSelf {
+				addNonASCII(set)
+			}
+		}
+		return false, true
+	case syntax.OpEmptyMatch, syntax.OpBeginLine, syntax.OpEndLine, syntax.OpBeginText, syntax.OpEndText,
+		syntax.OpWordBoundary, syntax.OpNoWordBoundary:
+		return true, true
+	case syntax.OpCapture, syntax.OpPlus:
+		return firstBytes(re.Sub[0], set)
+	case syntax.OpStar, syntax.OpQuest:
+		_, ok := firstBytes(re.Sub[0], set)
+		return true, ok
+	case syntax.OpRepeat:
+		empty, ok := firstBytes(re.Sub[0], set)
+		return empty || re.Min == 0, ok
+	case syntax.OpConcat:
+		for _, sub := range re.Sub {
+			empty, ok := firstBytes(sub, set)
+			if !ok {
+				return false, false
+			}
+			if !empty {
+				return false, true
+			}
+		}
+		return true, true
+	case syntax.OpAlternate:
+		anyEmpty := false
+		for _, sub := range re.Sub {
+			empty, ok := firstBytes(sub, set)
+			if !ok {
+				return false, false
+			}
+			anyEmpty = anyEmpty || empty
+		}
+		return anyEmpty, true
+	}
+	return false, false
+}
+
+// addRune adds the first UTF-8 byte of r (and of every case variant when fold is set).
+func addRune(set *[256]bool, r rune, fold bool) {
+	var buf [utf8.UTFMax]byte
+	for v := r; ; {
+		if v == utf8.RuneError {
+			addNonASCII(set)
+		}
+		utf8.EncodeRune(buf[:], v)
+		set[buf[0]] = true
+		if !fold {
+			return
+		}
+		if v = unicode.SimpleFold(v); v == r {
+			return
+		}
+	}
+}
+
+// addNonASCII adds every byte ≥ 0x80: lead bytes of multi-byte characters, and the stray
+// bytes of invalid UTF-8, which the regexp package reads as U+FFFD.
+func addNonASCII(set *[256]bool) {
+	for b := utf8.RuneSelf; b < len(set); b++ {
+		set[b] = true
+	}
+}
+
+func countSet(set *[256]bool) int {
+	n := 0
+	for _, in := range set {
+		if in {
+			n++
+		}
+	}
+	return n
 }
 
 // literalLines finds the lines of content[from:] where haystack (content itself, or its

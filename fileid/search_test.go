@@ -105,6 +105,8 @@ var searchQueries = []struct {
 	{"^$", false}, {`\d+\.\d+\.\d+`, false}, {"a.+\n", false}, {"flag", true}, {"Widget|Caddy", false},
 	{"k", true}, {"s", true}, {"ſ", true}, {"é", true}, {"[[:upper:]]{3,}", false}, {"^\\s*[-*] ", false},
 	{"(sn)+apshot", false}, {"t{2}", false}, {"text\\b", false}, {"title", true},
+	{`\b[QWS][a-z]{3,}\b`, false}, {"[0-9]{2}", false}, {`\x{FFFD}`, false}, {"[é-ü]", false}, {"(?:a|b)?c", true},
+	{`\bk[a-z]+`, true}, {"[^a-z ]", false}, {"\t", false},
 }
 
 func TestSearchAgreesWithLineByLineReference(t *testing.T) {
