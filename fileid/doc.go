@@ -6,7 +6,7 @@
 //
 // A [Registry] is built once by [New] from an ordered list of [Root] values, each a label and
 // an [io/fs.FS]. [DirRoot] opens a directory with [os.OpenRoot], so symbolic links cannot lead
-// outside it; an [testing/fstest.MapFS] works as well. Scanning is recursive, skips dot-files
+// outside it; a [testing/fstest.MapFS] works as well. Scanning is recursive, skips dot-files
 // and dot-directories, and keeps the files matching Options.Include (default *.md, *.mdx,
 // *.markdown).
 //
@@ -40,7 +40,7 @@
 //	# Guide          1
 //	## Install       1/1
 //	### Linux        1/1/1
-//	## Use          1/2
+//	## Use           1/2
 //	# FAQ            2
 //
 // and a file of only "##" headings numbers 1, 2, 3. Non-blank text before the first heading is
@@ -59,7 +59,9 @@
 // that ReadSections accepts), the line number and the line, cut around the match when long.
 // Queries without metacharacters take a literal fast path (bytes.Index, or an ASCII
 // case-folded copy of the file); expressions with a literal that every match must contain are
-// prefiltered by it. Files are searched in parallel; results are deterministic.
+// prefiltered by it, and expressions whose matches can start with only a few bytes run only on
+// lines containing one of them. Other expressions run plain RE2 over each file. Files are
+// searched in parallel; results are deterministic.
 //
 // # Budgets
 //
@@ -69,14 +71,18 @@
 //
 // # Cost
 //
-// New reads every file, parses front matter, and finds the first level-1 heading by parsing
-// only the lines up to it. The full heading structure of a file is parsed the first time a
+// New reads every file (each directory of a DirRoot is opened once, and its files relative to
+// it), parses front matter, and finds the first level-1 heading by parsing only the lines up
+// to it. Building costs about as much as walking the tree and reading every file; see
+// BenchmarkBuildVsWalkRead. The full heading structure of a file is parsed the first time a
 // table of contents, section read or search match needs it, exactly once; [Registry.Warm]
 // does it for all files up front. After that, queries do no parsing and no I/O.
 //
 // # Concurrency
 //
-// A *Registry is safe for concurrent use by any number of goroutines. The tools for agents
+// A *Registry is safe for concurrent use by any number of goroutines. The option and result
+// types (Options, TOCOptions, TOC, Sections, SearchResult, …) are plain values with no internal
+// synchronisation: share them for reading, copy them to modify. The tools for agents
 // (list_documentation_files, table_of_contents, read_sections, search) are in package
 // github.com/agentfiles/agentfiles/adapters as FileIDTools.
 package fileid
