@@ -14,9 +14,9 @@ import (
 // Defaults of [FileContextOptions].
 const (
 	DefaultContextBudgetTokens  Tokens = 100_000
-	DefaultMaxFileBudgetPercent        = 50
-	DefaultMaxReadPaths                = 100
-	MaxReadPathsLimit                  = 1000 // hard maximum of FileContextOptions.MaxReadPaths
+	DefaultMaxFileBudgetPercent int    = 50
+	DefaultMaxReadPaths         int    = 100
+	MaxReadPathsLimit           int    = 1000 // hard maximum of FileContextOptions.MaxReadPaths
 )
 
 // FileContextOptions configure a [FileContext] and the pure functions behind it. The zero value

@@ -398,10 +398,7 @@ func TestFileContextRefreshBaseReset(t *testing.T) {
 	if !strings.Contains(fc.SystemPrompt(), fcMarker("/k", 2)) {
 		t.Error("the new base is not in the system prompt")
 	}
-	var got []ContextFile
-	for _, f := range fc.Files() {
-		got = append(got, f)
-	}
+	got := fc.Files()
 	wantFiles := []ContextFile{{Path: "/k", InSystemPrompt: true, Tokens: 700}, {Path: "/b"}, {Path: "/a", InMessages: true, Tokens: 300}}
 	if diff := cmp.Diff(wantFiles, got); diff != "" {
 		t.Errorf("Files() (-want +got):\n%s", diff)

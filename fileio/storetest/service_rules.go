@@ -571,6 +571,9 @@ func testSealer(t *testing.T, newStore func(t *testing.T) fileio.Store) {
 	if len(jobs) != 1 || jobs[0].CredentialRef != "ref:"+proj+":/s" {
 		t.Errorf("job %+v, want the sealed reference", jobs)
 	}
+	if n := cs.calls.get(); n != 1 {
+		t.Errorf("sealer called %d times for one write, want 1", n)
+	}
 }
 
 func testFailedWrites(t *testing.T, e *env) {
