@@ -1,0 +1,241 @@
+package pgindex
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"sync"
+
+	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/search"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// LexicalMode chooses how Lexical finds and scores candidates.
+type LexicalMode string
+
+const (
+	// LexicalBM25 (the default) scores with search.BM25 from the postings table: the same floats
+	// as search/memindex, bit for bit.
+	LexicalBM25 LexicalMode = "bm25"
+	// LexicalTSVector matches chunks with PostgreSQL full-text search (a GIN index on
+	// to_tsvector('english', chunk_content), the query terms OR-ed) and scores them with
+	// ts_rank_cd. It is the seed's transitional mode: scores are not BM25 and not comparable
+	// with memindex; DocFreq and Stats are still BM25's, so query-time scans of unindexed files
+	// stay on the BM25 scale. Postings are still written, so switching back needs no re-index.
+	LexicalTSVector LexicalMode = "tsvector"
+)
+
+// PGVectorMode says whether semantic search may use the pgvector extension.
+type PGVectorMode string
+
+const (
+	// PGVectorAuto (the default) uses pgvector when the extension "vector" is installed in the
+	// database (CREATE EXTENSION vector, done by an administrator), and the portable BYTEA scan
+	// otherwise.
+	PGVectorAuto PGVectorMode = "auto"
+	// PGVectorOff never uses pgvector.
+	PGVectorOff PGVectorMode = "off"
+)
+
+// Options configure an Index. The zero value is valid.
+type Options struct {
+	// Lexical is the lexical mode (default LexicalBM25).
+	Lexical LexicalMode
+	// PGVector is the pgvector policy (default PGVectorAuto).
+	PGVector PGVectorMode
+	// Logger receives backend failures and the start-up choices (never file contents or keys).
+	// Nil: discard.
+	Logger *slog.Logger
+	// SkipMigrations leaves the schema alone; New then assumes Migrate has run.
+	SkipMigrations bool
+}
+
+// Index is a search.Index in PostgreSQL, shared by any number of processes using the same
+// database. It is safe for concurrent use by multiple goroutines. Create it with New or Open and
+// release it with Close.
+type Index struct {
+	pool     *pgxpool.Pool
+	ownsPool bool
+	log      *slog.Logger
+	lexical  LexicalMode
+	pgvector bool
+
+	mu       sync.RWMutex
+	projects map[fileio.Scope]int64 // project ids never change once created
+}
+
+var _ search.Index = (*Index)(nil)
+
+// New returns an Index over pool, which the caller keeps owning (Close does not close it). Unless
+// opts.SkipMigrations is set it first brings the schema up to date (see Migrate); it then
+// detects pgvector and, in LexicalTSVector mode, creates the full-text GIN index.
+func New(ctx context.Context, pool *pgxpool.Pool, opts Options) (*Index, error) {
+	if pool == nil {
+		return nil, search.NewError(search.CodeInvalidConfig, "the pool is nil; pass a *pgxpool.Pool or use pgindex.Open", "pool")
+	}
+	switch opts.Lexical {
+	case "":
+		opts.Lexical = LexicalBM25
+	case LexicalBM25, LexicalTSVector:
+	default:
+		return nil, search.NewError(search.CodeInvalidConfig, `unknown lexical mode; use "bm25" or "tsvector"`, string(opts.Lexical))
+	}
+	switch opts.PGVector {
+	case "":
+		opts.PGVector = PGVectorAuto
+	case PGVectorAuto, PGVectorOff:
+	default:
+		return nil, search.NewError(search.CodeInvalidConfig, `unknown pgvector mode; use "auto" or "off"`, string(opts.PGVector))
+	}
+	ix := &Index{pool: pool, log: opts.Logger, lexical: opts.Lexical, projects: make(map[fileio.Scope]int64)}
+	if ix.log == nil {
+		ix.log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	err := withSchemaLock(ctx, pool, func(conn *pgxpool.Conn) error {
+		if !opts.SkipMigrations {
+			if err := migrate(ctx, conn); err != nil {
+				return err
+			}
+		}
+		return ix.setup(ctx, conn, opts)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("pgindex: preparing the schema: %w", err)
+	}
+	return ix, nil
+}
+
+// Open connects to databaseURL (a PostgreSQL URL or key=value string, see pgxpool.ParseConfig)
+// and returns an Index that owns the pool: Close closes it.
+func Open(ctx context.Context, databaseURL string, opts Options) (*Index, error) {
+	cfg, err := pgxpool.ParseConfig(databaseURL)
+	if err != nil {
+		return nil, fmt.Errorf("pgindex: the database URL is not valid: %w", err)
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("pgindex: connecting: %w", err)
+	}
+	ix, err := New(ctx, pool, opts)
+	if err != nil {
+		pool.Close()
+		return nil, err
+	}
+	ix.ownsPool = true
+	return ix, nil
+}
+
+// setup adapts to the database: pgvector column when the extension is installed, full-text
+// index in tsvector mode. The caller holds the schema lock.
+func (ix *Index) setup(ctx context.Context, conn *pgxpool.Conn, opts Options) error {
+	if opts.PGVector == PGVectorAuto {
+		var installed, available bool
+		err := conn.QueryRow(ctx, `SELECT
+			EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'vector'),
+			EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = 'vector')`).Scan(&installed, &available)
+		if err != nil {
+			return err
+		}
+		switch {
+		case installed:
+			if _, err := conn.Exec(ctx, "ALTER TABLE mcp_file_chunk_embeddings ADD COLUMN IF NOT EXISTS embedding_vec vector"); err != nil {
+				return err
+			}
+			ix.pgvector = true
+		case available:
+			ix.log.Info("pgvector is available but not installed in this database; semantic search scans BYTEA vectors (run CREATE EXTENSION vector to use it)")
+		}
+	}
+	if ix.pgvector {
+		if err := backfillVectors(ctx, conn); err != nil {
+			return err
+		}
+	}
+	if opts.Lexical == LexicalTSVector {
+		if _, err := conn.Exec(ctx, `CREATE INDEX IF NOT EXISTS idx_mcp_file_chunks_tsv
+			ON mcp_file_chunks USING gin (to_tsvector('english', chunk_content))`); err != nil {
+			return err
+		}
+	}
+	ix.log.Info("pgindex ready", "lexical", string(ix.lexical), "pgvector", ix.pgvector)
+	return nil
+}
+
+// UsesPGVector reports whether semantic queries use the pgvector extension (decided by New).
+func (ix *Index) UsesPGVector() bool { return ix.pgvector }
+
+// LexicalMode returns the lexical mode in use.
+func (ix *Index) LexicalMode() LexicalMode { return ix.lexical }
+
+// Pool returns the connection pool the Index uses.
+func (ix *Index) Pool() *pgxpool.Pool { return ix.pool }
+
+// Close closes the pool when the Index was created by Open. Calling it more than once is
+// harmless.
+func (ix *Index) Close() {
+	if ix.ownsPool {
+		ix.pool.Close()
+	}
+}
+
+// projectID returns the id of scope's project row, creating it when create is set. It returns
+// 0 (and no error) for a project that has never been indexed and create is false.
+func (ix *Index) projectID(ctx context.Context, scope fileio.Scope, create bool) (int64, error) {
+	ix.mu.RLock()
+	id, ok := ix.projects[scope]
+	ix.mu.RUnlock()
+	if ok {
+		return id, nil
+	}
+	for attempt := 0; ; attempt++ {
+		var err error
+		if create {
+			// ON CONFLICT DO NOTHING returns no row when another transaction created the project
+			// after this statement's snapshot; the next attempt (a new snapshot) sees it.
+			err = ix.pool.QueryRow(ctx, `WITH ins AS (
+				INSERT INTO mcp_search_projects (apikey_hash, project) VALUES ($1, $2)
+				ON CONFLICT (apikey_hash, project) DO NOTHING RETURNING id)
+			SELECT id FROM ins UNION ALL
+			SELECT id FROM mcp_search_projects WHERE apikey_hash = $1 AND project = $2`, scope.Tenant, scope.Project).Scan(&id)
+		} else {
+			err = ix.pool.QueryRow(ctx, "SELECT id FROM mcp_search_projects WHERE apikey_hash = $1 AND project = $2", scope.Tenant, scope.Project).Scan(&id)
+		}
+		if errors.Is(err, pgx.ErrNoRows) {
+			if !create {
+				return 0, nil
+			}
+			if attempt < 3 {
+				continue
+			}
+		}
+		if err != nil {
+			return 0, err
+		}
+		break
+	}
+	ix.mu.Lock()
+	ix.projects[scope] = id
+	ix.mu.Unlock()
+	return id, nil
+}
+
+// backendError hides database details behind a coded error; context errors pass through.
+func backendError(ctx context.Context, what string, err error) error {
+	if err == nil {
+		return nil
+	}
+	if ctxErr := ctx.Err(); ctxErr != nil && (errors.Is(err, ctxErr) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
+		return ctxErr
+	}
+	var se *search.Error
+	if errors.As(err, &se) {
+		return err
+	}
+	e := search.NewError(search.CodeSearchBackend, "the PostgreSQL search index failed while "+what+"; retry later", "")
+	e.Err = err
+	return e
+}
