@@ -1,0 +1,80 @@
+package search
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestLoadConfig(t *testing.T) {
+	yaml := `
+settings:
+  other_service: {x: 1}
+  mcp:
+    files:
+      max_file_bytes: 1024      # fileio's key: ignored here
+      search:
+        limit_default: 7
+        limit_max: 15
+        vector_candidates: 40
+        bm25_candidates: 50
+        rerank: {model: rerank-english-v3.0, endpoint: "http://127.0.0.1:9/v1/rerank", timeout_ms: 1500}
+        fallback: {semantic_weight: 0.3, lexical_weight: 0.7, method: rrf}
+        bm25: {k1: 1.5, b: 0.6}
+      index: {workers: 4, batch_size: 8, retry_max: 3, retry_backoff_ms: 250, slo_p95_seconds: 10}
+      security:
+        encryption_keks: {"1": "0123456789abcdef0123", "2": "fedcba9876543210fedc"}
+        credential_cache_prefix: "x:cred"
+        credential_cache_ttl_seconds: 60
+`
+	got, err := LoadConfig(strings.NewReader(yaml))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := DefaultConfig()
+	want.Search.LimitDefault, want.Search.LimitMax, want.Search.VectorCandidates, want.Search.BM25Candidates = 7, 15, 40, 50
+	want.Search.Rerank = RerankConfig{Model: "rerank-english-v3.0", Endpoint: "http://127.0.0.1:9/v1/rerank", Timeout: 1500 * time.Millisecond}
+	want.Search.Fallback = FallbackConfig{SemanticWeight: 0.3, LexicalWeight: 0.7, Method: FuseRRF}
+	want.Search.BM25 = BM25{K1: 1.5, B: 0.6}
+	want.Index.Workers, want.Index.BatchSize, want.Index.RetryMax, want.Index.RetryBackoff, want.Index.SLOP95 = 4, 8, 3, 250*time.Millisecond, 10*time.Second
+	want.Security = SecurityConfig{EncryptionKEKs: map[string]string{"1": "0123456789abcdef0123", "2": "fedcba9876543210fedc"}, CredentialCachePrefix: "x:cred", CredentialCacheTTL: time.Minute}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("config (-want +got):\n%s", diff)
+	}
+	if got, err := LoadConfig(strings.NewReader("")); err != nil || !cmp.Equal(got, DefaultConfig()) {
+		t.Errorf("empty document: %v", err)
+	}
+}
+
+func TestLoadConfigErrorsNameTheKey(t *testing.T) {
+	tests := []struct {
+		yaml, key string
+	}{
+		{"settings: {mcp: {files: {search: {limt_max: 3}}}}", "settings.mcp.files.search.limt_max"},
+		{"settings: {mcp: {files: {search: {limit_max: many}}}}", "settings.mcp.files.search.limit_max"},
+		{"settings: {mcp: {files: {search: {limit_max: 0}}}}", "settings.mcp.files.search.limit_max"},
+		{"settings: {mcp: {files: {search: {limit_default: 30}}}}", "settings.mcp.files.search.limit_default"},
+		{"settings: {mcp: {files: {search: {rerank: {timeout_ms: -1}}}}}", "settings.mcp.files.search.rerank.timeout_ms"},
+		{"settings: {mcp: {files: {search: {fallback: {method: average}}}}}", "settings.mcp.files.search.fallback.method"},
+		{"settings: {mcp: {files: {search: {fallback: {semantic_weight: 0, lexical_weight: 0}}}}}", "settings.mcp.files.search.fallback"},
+		{"settings: {mcp: {files: {search: {bm25: {b: 2}}}}}", "settings.mcp.files.search.bm25.b"},
+		{"settings: {mcp: {files: {index: {workers: 0}}}}", "settings.mcp.files.index.workers"},
+		{"settings: {mcp: {files: {index: [1, 2]}}}", "settings.mcp.files.index"},
+		{"settings: {mcp: {files: {security: {encryption_keks: {k1: short}}}}}", "settings.mcp.files.security.encryption_keks.k1"},
+		{"settings: {mcp: {files: {security: {encryption_keks: [a]}}}}", "settings.mcp.files.security.encryption_keks"},
+		{"settings: {mcp: {files: {security: {enabled: true}}}}", "settings.mcp.files.security.enabled"},
+	}
+	for _, tc := range tests {
+		_, err := LoadConfig(strings.NewReader(tc.yaml))
+		var e *Error
+		if !errors.As(err, &e) || e.Code() != CodeInvalidConfig || e.Arg != tc.key {
+			t.Errorf("%s: err %v, want INVALID_CONFIG naming %s", tc.yaml, err, tc.key)
+		}
+	}
+	if _, err := LoadConfig(strings.NewReader("settings: [")); !errors.Is(err, ErrInvalidConfig) {
+		t.Errorf("bad YAML: %v", err)
+	}
+}
