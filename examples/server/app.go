@@ -58,7 +58,7 @@ func newApp(ctx context.Context, c config, logger *slog.Logger) (_ *app, err err
 	}
 	a.tools = append(a.tools, adapters.FileIOTools(a.files)...)
 	if sw.searcher != nil {
-		a.tools = append(a.tools, searchTools(sw.searcher)...)
+		a.tools = append(a.tools, adapters.SearchTools(sw.searcher)...)
 	}
 	if err := a.addDocs(ctx, c, logger); err != nil {
 		return nil, err

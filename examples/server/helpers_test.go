@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -90,6 +91,15 @@ func (r apiResult) errorCode() string {
 // callAPI posts body to /tools/{tool} with the bearer token ("" for none).
 func callAPI(t *testing.T, base, token, tool string, body any) apiResult {
 	t.Helper()
+	r, err := doAPI(base, token, tool, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// doAPI is callAPI for goroutines other than the test's: it returns errors instead.
+func doAPI(base, token, tool string, body any) (apiResult, error) {
 	var data []byte
 	switch b := body.(type) {
 	case []byte:
@@ -99,12 +109,12 @@ func callAPI(t *testing.T, base, token, tool string, body any) apiResult {
 	default:
 		var err error
 		if data, err = json.Marshal(body); err != nil {
-			t.Fatal(err)
+			return apiResult{}, err
 		}
 	}
 	req, err := http.NewRequest(http.MethodPost, base+"/tools/"+tool, bytes.NewReader(data))
 	if err != nil {
-		t.Fatal(err)
+		return apiResult{}, err
 	}
 	req.Header.Set("Content-Type", "application/json")
 	if token != "" {
@@ -112,18 +122,18 @@ func callAPI(t *testing.T, base, token, tool string, body any) apiResult {
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		t.Fatalf("POST /tools/%s: %v", tool, err)
+		return apiResult{}, fmt.Errorf("POST /tools/%s: %w", tool, err)
 	}
 	defer resp.Body.Close()
 	raw, err := io.ReadAll(resp.Body)
 	if err != nil {
-		t.Fatal(err)
+		return apiResult{}, err
 	}
 	r := apiResult{Status: resp.StatusCode, Raw: raw}
 	if err := json.Unmarshal(raw, &r.Body); err != nil {
-		t.Fatalf("POST /tools/%s answered %d with a body that is not a JSON object: %q", tool, resp.StatusCode, raw)
+		return r, fmt.Errorf("POST /tools/%s answered %d with a body that is not a JSON object: %q", tool, resp.StatusCode, raw)
 	}
-	return r
+	return r, nil
 }
 
 // mustCall is callAPI that fails the test unless the call succeeded.

@@ -113,13 +113,13 @@ func TestConcurrentMixedRequests(t *testing.T) {
 			defer wg.Done()
 			for i := range rounds {
 				line := fmt.Sprintf("w%02d-r%02d\n", w, i)
-				r := callAPI(t, srv.base, "dev", "file_write", map[string]any{"project": "mixed", "path": "/log.txt", "content": line})
-				if r.Status != 200 {
-					errs <- fmt.Sprintf("append %q: %d %s", line, r.Status, r.Raw)
+				r, err := doAPI(srv.base, "dev", "file_write", map[string]any{"project": "mixed", "path": "/log.txt", "content": line})
+				if err != nil || r.Status != 200 {
+					errs <- fmt.Sprintf("append %q: %v %d %s", line, err, r.Status, r.Raw)
 				}
-				bad := callAPI(t, srv.base, "dev", "file_write", `{"project":"mixed","path":"/x","content":"`+strings.Repeat("y", 3000)+`"}`)
-				if bad.Status != 413 || bad.errorCode() != "PAYLOAD_TOO_LARGE" {
-					errs <- fmt.Sprintf("oversized: %d %s", bad.Status, bad.Raw)
+				bad, err := doAPI(srv.base, "dev", "file_write", `{"project":"mixed","path":"/x","content":"`+strings.Repeat("y", 3000)+`"}`)
+				if err != nil || bad.Status != 413 || bad.errorCode() != "PAYLOAD_TOO_LARGE" {
+					errs <- fmt.Sprintf("oversized: %v %d %s", err, bad.Status, bad.Raw)
 				}
 			}
 		}()
