@@ -3,8 +3,8 @@
 //
 // # Model
 //
-// Each (tenant, project) has its own committed state (a map of files plus a sorted path
-// index), a write lock and a read/write mutex. Update takes the project's write lock (waiting
+// Each (tenant, project) has its own committed state (a map of files plus their infos sorted
+// by path, so that List copies one range), a write lock and a read/write mutex. Update takes the project's write lock (waiting
 // at most the lock timeout, then RESOURCE_BUSY), runs the callback against a private overlay,
 // and commits the overlay in one step; an error from the callback discards it, outbox rows
 // included. View holds a read lock for the duration of its callback, so it sees committed

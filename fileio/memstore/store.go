@@ -3,6 +3,7 @@ package memstore
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -63,7 +64,7 @@ type project struct {
 
 	mu    sync.RWMutex // guards the fields below; written only while writeLock is held
 	files map[string]*fileRec
-	paths []string // sorted bytewise
+	index []fileio.FileInfo // the infos of files, sorted by Path bytewise: List copies a range
 	bytes int64
 }
 
@@ -135,7 +136,7 @@ func (s *Store) Update(ctx context.Context, scope fileio.Scope, fn func(fileio.W
 
 // apply makes the overlay (nil value: delete) the committed state. Caller holds p.mu.
 func (p *project) apply(overlay map[string]*fileRec) {
-	var added []string
+	var added []fileio.FileInfo
 	removed := map[string]bool{}
 	for path, rec := range overlay {
 		old := p.files[path]
@@ -147,35 +148,33 @@ func (p *project) apply(overlay map[string]*fileRec) {
 		case rec != nil:
 			if old != nil {
 				p.bytes -= old.info.SizeBytes
+				p.index[p.position(path)] = rec.info
 			} else {
-				added = append(added, path)
+				added = append(added, rec.info)
 			}
 			p.bytes += rec.info.SizeBytes
 			p.files[path] = rec
 		}
 	}
 	if len(removed) > 0 {
-		kept := p.paths[:0]
-		for _, path := range p.paths {
-			if !removed[path] {
-				kept = append(kept, path)
-			}
-		}
-		p.paths = kept
+		p.index = slices.DeleteFunc(p.index, func(f fileio.FileInfo) bool { return removed[f.Path] })
 	}
 	switch {
 	case len(added) == 0:
 	case len(added) <= 8:
-		for _, path := range added {
-			i := sort.SearchStrings(p.paths, path)
-			p.paths = append(p.paths, "")
-			copy(p.paths[i+1:], p.paths[i:])
-			p.paths[i] = path
+		for _, info := range added {
+			p.index = slices.Insert(p.index, p.position(info.Path), info)
 		}
 	default:
-		p.paths = append(p.paths, added...)
-		sort.Strings(p.paths)
+		p.index = append(p.index, added...)
+		slices.SortFunc(p.index, func(a, b fileio.FileInfo) int { return strings.Compare(a.Path, b.Path) })
 	}
+}
+
+// position is the index in p.index of path, or of the first path after it.
+func (p *project) position(path string) int {
+	i, _ := slices.BinarySearchFunc(p.index, path, func(f fileio.FileInfo, path string) int { return strings.Compare(f.Path, path) })
+	return i
 }
 
 // readTx reads the committed state, overlaid with a transaction's own changes.
@@ -211,23 +210,21 @@ func (tx *readTx) List(ctx context.Context, prefix string, limit int) ([]fileio.
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	paths := tx.p.paths
-	i := sort.SearchStrings(paths, prefix)
-	var out []fileio.FileInfo
+	index := tx.p.index
+	i := tx.p.position(prefix)
 	if len(tx.overlay) == 0 {
 		end := i
-		for end < len(paths) && strings.HasPrefix(paths[end], prefix) && (limit <= 0 || end-i < limit) {
+		for end < len(index) && strings.HasPrefix(index[end].Path, prefix) && (limit <= 0 || end-i < limit) {
 			end++
 		}
-		out = make([]fileio.FileInfo, end-i)
-		for j := range out {
-			out[j] = tx.p.files[paths[i+j]].info
-		}
+		out := make([]fileio.FileInfo, end-i)
+		copy(out, index[i:end])
 		return out, nil
 	}
-	for ; i < len(paths) && strings.HasPrefix(paths[i], prefix); i++ {
-		if _, changed := tx.overlay[paths[i]]; !changed {
-			out = append(out, tx.p.files[paths[i]].info)
+	var out []fileio.FileInfo
+	for ; i < len(index) && strings.HasPrefix(index[i].Path, prefix); i++ {
+		if _, changed := tx.overlay[index[i].Path]; !changed {
+			out = append(out, index[i])
 		}
 	}
 	for path, rec := range tx.overlay {
