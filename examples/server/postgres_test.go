@@ -15,6 +15,9 @@ func TestPostgresSharedAcrossProcesses(t *testing.T) {
 	dbURL := pgtest.New(t)
 	bin := serverBinary(t)
 	httpSrv := startServer(t, "-database-url", dbURL, "-log-level", "off")
+	if out := httpSrv.output.String(); !strings.Contains(out, "files: PostgreSQL") || !strings.Contains(out, "PostgreSQL index") {
+		t.Errorf("banner does not report the PostgreSQL store and index:\n%s", out)
+	}
 
 	// Write through the HTTP API (what the console does), as the dev tenant.
 	doc := "Deployment notes\n\nThe canary runs in the Frankfurt region before every rollout.\n"

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"log/slog"
 
+	"github.com/agentfiles/agentfiles/fileio/pgstore"
 	"github.com/agentfiles/agentfiles/search"
 	"github.com/agentfiles/agentfiles/search/memindex"
+	"github.com/agentfiles/agentfiles/search/pgindex"
 )
 
 // searchWiring is what buildSearch produces.
@@ -16,8 +18,9 @@ type searchWiring struct {
 	vault    *search.Vault    // non-nil when an embedder needs the caller's key asynchronously
 }
 
-// buildSearch wires file_search: an in-memory index fed from the store's outbox by the
-// indexer, and the Searcher, which also scans files the index has not caught up with.
+// buildSearch wires file_search: an index fed from the store's outbox by the indexer (in
+// memory, or search/pgindex next to the files with -database-url), and the Searcher, which also
+// scans files the index has not caught up with.
 // Embeddings come from the hashing embedder (no network) unless -embeddings-url names an
 // OpenAI-compatible endpoint; that one is called with the caller's own API key, which the
 // indexer gets from a Vault of sealed envelopes (in Redis with -redis-url). -rerank adds the
@@ -72,7 +75,19 @@ func (a *app) buildSearch(ctx context.Context, c config, scfg search.Config, log
 		embedNote += "; reranked by " + scfg.Search.Rerank.Endpoint
 	}
 
-	index := memindex.New()
+	var index search.Index = memindex.New()
+	where := "in-memory index"
+	if pg, ok := a.store.(*pgstore.Store); ok {
+		// The index lives next to the files, shared by every server on the database: a file
+		// indexed by one process is found through all of them.
+		pix, err := pgindex.New(ctx, pg.Pool(), pgindex.Options{Logger: logger})
+		if err != nil {
+			return w, fmt.Errorf("-database-url: search index: %w", err)
+		}
+		a.closers = append(a.closers, pix.Close)
+		index = pix
+		where = "PostgreSQL index (BM25 postings and vectors, shared by every server on the database)"
+	}
 	chunker := search.NewChunker(search.ChunkerConfig{
 		TargetBytes:  scfg.Index.ChunkTargetBytes,
 		OverlapBytes: scfg.Index.ChunkOverlapBytes,
@@ -94,12 +109,6 @@ func (a *app) buildSearch(ctx context.Context, c config, scfg search.Config, log
 	}
 	if a.indexer, err = search.NewIndexer(icfg); err != nil {
 		return w, fmt.Errorf("indexer: %w", err)
-	}
-	where := "in-memory index"
-	if c.databaseURL != "" {
-		// There is no PostgreSQL search index yet (search/pgindex): each process indexes the
-		// jobs it claims from the shared outbox, and the query-time scan finds the rest.
-		where = "in-memory index fed from the PostgreSQL outbox (files indexed by another process are found by the query-time scan)"
 	}
 	a.setup = append(a.setup, "search: hybrid BM25 + "+embedNote+", "+where)
 	return w, nil
