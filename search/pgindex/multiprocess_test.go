@@ -1,0 +1,350 @@
+package pgindex_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/pgstore"
+	"github.com/agentfiles/agentfiles/search"
+	"github.com/agentfiles/agentfiles/search/pgindex"
+)
+
+// buildWorker builds the helper command that plays one indexing process.
+func buildWorker(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "pgindexworker")
+	out, err := exec.Command("go", "build", "-o", bin, "github.com/agentfiles/agentfiles/search/pgindex/internal/pgindexworker").CombinedOutput()
+	if err != nil {
+		t.Fatalf("building the worker: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// worker is one running pgindexworker process.
+type worker struct {
+	name   string
+	cmd    *exec.Cmd
+	lines  chan string // stdout, line by line; closed at EOF
+	stderr *strings.Builder
+	done   chan error
+}
+
+func startWorker(t *testing.T, bin, name string, args ...string) *worker {
+	t.Helper()
+	w := &worker{name: name, cmd: exec.Command(bin, args...), lines: make(chan string, 16), stderr: &strings.Builder{}, done: make(chan error, 1)}
+	out, err := w.cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.cmd.Stderr = w.stderr
+	if err := w.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		sc := bufio.NewScanner(out)
+		sc.Buffer(make([]byte, 1<<16), 1<<20)
+		for sc.Scan() {
+			w.lines <- sc.Text()
+		}
+		io.Copy(io.Discard, out)
+		close(w.lines)
+		w.done <- w.cmd.Wait()
+	}()
+	t.Cleanup(func() {
+		if w.cmd.ProcessState == nil {
+			w.cmd.Process.Kill()
+		}
+	})
+	w.expect(t, "ready")
+	return w
+}
+
+// expect waits (up to a minute) for the next stdout line and checks it.
+func (w *worker) expect(t *testing.T, want string) {
+	t.Helper()
+	select {
+	case line, ok := <-w.lines:
+		if !ok || line != want {
+			t.Fatalf("worker %s: got %q (open %v), want %q; stderr:\n%s", w.name, line, ok, want, w.stderr)
+		}
+	case <-time.After(time.Minute):
+		t.Fatalf("worker %s: no %q within a minute; stderr:\n%s", w.name, want, w.stderr)
+	}
+}
+
+// stop sends SIGTERM, waits for the drain and returns the worker's final stats.
+func (w *worker) stop(t *testing.T) search.IndexerStats {
+	t.Helper()
+	if err := w.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	var stats search.IndexerStats
+	select {
+	case line, ok := <-w.lines:
+		if !ok {
+			t.Fatalf("worker %s exited without stats; stderr:\n%s", w.name, w.stderr)
+		}
+		if err := json.Unmarshal([]byte(line), &stats); err != nil {
+			t.Fatalf("worker %s stats %q: %v", w.name, line, err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatalf("worker %s did not stop within a minute", w.name)
+	}
+	if err := <-w.done; err != nil {
+		t.Fatalf("worker %s: %v; stderr:\n%s", w.name, err, w.stderr)
+	}
+	return stats
+}
+
+// kill sends SIGKILL and waits for the process to die.
+func (w *worker) kill(t *testing.T) {
+	t.Helper()
+	if err := w.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	for range w.lines {
+	}
+	<-w.done
+}
+
+const procKey = "sk-pgindex-multiprocess-000000000"
+
+var procScope = fileio.Scope{Tenant: fileio.NewAuthContext(procKey, "").APIKeyHash, Project: "load"}
+
+func openStoreAndService(t *testing.T, url string) (*pgstore.Store, *fileio.Service) {
+	t.Helper()
+	store, err := pgstore.Open(context.Background(), url, pgstore.Options{LockTimeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(store.Close)
+	cfg := fileio.DefaultConfig()
+	cfg.RateLimitPerSecond = 0
+	svc, err := fileio.NewService(store, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return store, svc
+}
+
+// waitDrained polls until the outbox is empty.
+func waitDrained(t *testing.T, store *pgstore.Store, limit time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	for {
+		n, err := store.PendingJobs(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d index jobs still pending after %v", n, limit)
+		}
+		_ = store.WaitForJobs(context.Background(), 50*time.Millisecond)
+	}
+}
+
+var vocabulary = strings.Fields(`retry backoff jitter token bearer scheduler worker queue lease
+	outbox postgres redis chunk offset index search query vector embedding rerank tenant project
+	path prefix delete append truncate version commit freshness latency throughput percentile`)
+
+func sentence(r *rand.Rand, words int) string {
+	var b strings.Builder
+	for i := range words {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(vocabulary[r.IntN(len(vocabulary))])
+	}
+	b.WriteString(".\n")
+	return b.String()
+}
+
+// TestFreshnessTwoWorkerProcesses: two worker processes (two indexer goroutines each) on one
+// database index a stream of 2,000 writes, appends and deletes made through fileio.Service over
+// pgstore by four concurrent writers. Afterwards no job is left, every active file is indexed
+// exactly once at its latest version (chunks equal to a fresh split of the stored content, one
+// row per chunk, postings and statistics consistent), and deleted files are gone from the
+// index. Freshness (commit to searchable) percentiles are logged per worker:
+//
+//	go test -run TestFreshness -v ./search/pgindex/
+func TestFreshnessTwoWorkerProcesses(t *testing.T) {
+	bin := buildWorker(t)
+	ix, url := newIndex(t, pgindex.Options{})
+	store, svc := openStoreAndService(t, url)
+	workers := []*worker{
+		startWorker(t, bin, "A", "-url", url, "-workers", "2", "-lease", "20s"),
+		startWorker(t, bin, "B", "-url", url, "-workers", "2", "-lease", "20s"),
+	}
+	ctx := fileio.WithAuth(context.Background(), fileio.NewAuthContext(procKey, "test"))
+	const writers, perWriter, paths = 4, 500, 120
+	start := time.Now()
+	var wg sync.WaitGroup
+	for w := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := rand.New(rand.NewPCG(uint64(w), 42))
+			tick := time.NewTicker(8 * time.Millisecond) // pace: ~500 writes/s at most overall
+			defer tick.Stop()
+			for i := range perWriter {
+				<-tick.C
+				p := fmt.Sprintf("/dir%d/file%03d.md", r.IntN(6), r.IntN(paths))
+				var err error
+				switch op := r.IntN(10); {
+				case op < 6:
+					body := strings.Repeat(sentence(r, 12), 1+r.IntN(24))
+					_, err = svc.Write(ctx, fileio.WriteRequest{Project: procScope.Project, Path: p, Content: fmt.Sprintf("w%d op%d\n%s", w, i, body), Mode: fileio.ModeTruncate})
+				case op < 9:
+					_, err = svc.Write(ctx, fileio.WriteRequest{Project: procScope.Project, Path: p, Content: sentence(r, 8), Mode: fileio.ModeAppend})
+				default:
+					err = svc.Delete(ctx, procScope.Project, p, false)
+					if fileio.ErrorCode(err) == fileio.CodeNotFound {
+						err = nil
+					}
+				}
+				if err != nil {
+					t.Errorf("writer %d op %d on %s: %v", w, i, p, err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	t.Logf("%d writes in %v", writers*perWriter, time.Since(start).Round(time.Millisecond))
+	waitDrained(t, store, 3*time.Minute)
+	t.Logf("outbox drained %v after the first write", time.Since(start).Round(time.Millisecond))
+	var indexed int64
+	for _, w := range workers {
+		st := w.stop(t)
+		indexed += st.Indexed
+		f := st.Freshness
+		t.Logf("worker %s: indexed %d deleted %d skipped %d retried %d failed %d; freshness p50 %v p95 %v p99 %v max %v over %d samples (goal p95 <= 1s, SLO %v)",
+			w.name, st.Indexed, st.Deleted, st.Skipped, st.Retried, st.Failed, f.P50, f.P95, f.P99, f.Max, f.Samples, f.SLOP95)
+		if st.Failed != 0 || st.Degraded != 0 {
+			t.Errorf("worker %s: %d failed, %d degraded jobs", w.name, st.Failed, st.Degraded)
+		}
+	}
+	if indexed == 0 {
+		t.Fatal("the workers indexed nothing")
+	}
+	checkIndexMatchesStore(t, ix, store, procScope)
+}
+
+// TestWorkerKilledMidJob: a worker process is SIGKILLed while it holds a job (its embedder is
+// blocked inside the job); after the lease expires, another worker process indexes the file.
+func TestWorkerKilledMidJob(t *testing.T) {
+	bin := buildWorker(t)
+	ix, url := newIndex(t, pgindex.Options{})
+	store, svc := openStoreAndService(t, url)
+	victim := startWorker(t, bin, "victim", "-url", url, "-workers", "1", "-lease", "1s", "-poll", "20ms", "-hang-marker", "HANG-HERE")
+	ctx := fileio.WithAuth(context.Background(), fileio.NewAuthContext(procKey, "test"))
+	if _, err := svc.Write(ctx, fileio.WriteRequest{Project: procScope.Project, Path: "/crash.md", Content: "HANG-HERE: the first worker dies while embedding this file.", Mode: fileio.ModeTruncate}); err != nil {
+		t.Fatal(err)
+	}
+	victim.expect(t, "hang") // the victim holds the job now
+	victim.kill(t)
+	if n, _ := store.PendingJobs(context.Background()); n != 1 {
+		t.Fatalf("pending jobs after the crash = %d, want 1 (the leased job)", n)
+	}
+	if st, _ := ix.FileStates(context.Background(), procScope, ""); len(st) != 0 {
+		t.Fatalf("the killed worker left index state: %+v", st)
+	}
+	rescuer := startWorker(t, bin, "rescuer", "-url", url, "-workers", "1", "-lease", "1s", "-poll", "20ms")
+	waitDrained(t, store, time.Minute)
+	st := rescuer.stop(t)
+	if st.Indexed != 1 {
+		t.Errorf("rescuer indexed %d files, want 1", st.Indexed)
+	}
+	checkIndexMatchesStore(t, ix, store, procScope)
+}
+
+// checkIndexMatchesStore: the index holds exactly the store's active files at their versions,
+// each with the chunks a fresh split gives (text, offsets, vectors), once; no other rows.
+func checkIndexMatchesStore(t *testing.T, ix *pgindex.Index, store fileio.Store, scope fileio.Scope) {
+	t.Helper()
+	ctx := context.Background()
+	var files []fileio.File
+	err := store.View(ctx, scope, func(tx fileio.ReadTx) error {
+		infos, err := tx.List(ctx, "", 0)
+		for _, fi := range infos {
+			f, err := tx.Get(ctx, fi.Path)
+			if err != nil {
+				return err
+			}
+			files = append(files, f)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	states, err := ix.FileStates(ctx, scope, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(states) != len(files) {
+		t.Errorf("%d files indexed, %d active", len(states), len(files))
+	}
+	model := search.NewHashingEmbedder(64).Model()
+	var wantChunks, wantTerms, wantPostings int64
+	for _, f := range files {
+		st, ok := states[f.Path]
+		if !ok || !st.FileUpdatedAt.Equal(f.UpdatedAt) || st.EmbeddingModel != model {
+			t.Errorf("%s: indexed %+v, active version %v", f.Path, st, f.UpdatedAt)
+			continue
+		}
+		want := search.Chunker{}.Split(string(f.Content))
+		got, err := ix.Chunks(ctx, scope, f.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(want) {
+			t.Errorf("%s: %d chunks indexed, a fresh split gives %d", f.Path, len(got), len(want))
+			continue
+		}
+		for i := range want {
+			terms, n := search.TermCounts(want[i].Text)
+			if got[i].Chunk != want[i] || got[i].ChunkTerms != n || len(got[i].Terms) != len(terms) || len(got[i].Vector) != 64 {
+				t.Errorf("%s chunk %d differs from a fresh split", f.Path, i)
+			}
+			wantChunks++
+			wantTerms += int64(n)
+			wantPostings += int64(len(terms))
+		}
+	}
+	// Table-level invariants: no duplicate or orphan rows, statistics equal to the rows.
+	var chunks, distinct, postings, orphans, embeddings, statChunks, statTerms, sumTerms int64
+	q := `SELECT
+  (SELECT count(*) FROM mcp_file_chunks c WHERE c.project_id = pr.id),
+  (SELECT count(DISTINCT (c.file_path, c.chunk_index)) FROM mcp_file_chunks c WHERE c.project_id = pr.id),
+  (SELECT count(*) FROM mcp_file_chunk_postings p WHERE p.project_id = pr.id),
+  (SELECT count(*) FROM mcp_file_chunk_postings p WHERE p.project_id = pr.id AND NOT EXISTS (SELECT 1 FROM mcp_file_chunks c WHERE c.id = p.chunk_id)),
+  (SELECT count(*) FROM mcp_file_chunk_embeddings e WHERE e.project_id = pr.id),
+  pr.chunk_count, pr.total_terms,
+  (SELECT coalesce(sum(c.chunk_terms), 0) FROM mcp_file_chunks c WHERE c.project_id = pr.id)
+FROM mcp_search_projects pr WHERE pr.apikey_hash = $1 AND pr.project = $2`
+	if err := ix.Pool().QueryRow(ctx, q, scope.Tenant, scope.Project).Scan(&chunks, &distinct, &postings, &orphans, &embeddings, &statChunks, &statTerms, &sumTerms); err != nil {
+		t.Fatal(err)
+	}
+	got := []int64{chunks, distinct, postings, orphans, embeddings, statChunks, statTerms, sumTerms}
+	want := []int64{wantChunks, wantChunks, wantPostings, 0, wantChunks, wantChunks, wantTerms, wantTerms}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("rows [chunks distinct postings orphans embeddings stat_chunks stat_terms sum_terms] = %v, want %v", got, want)
+	}
+	t.Logf("index matches the store: %d files, %d chunks, %d postings", len(files), chunks, postings)
+}
