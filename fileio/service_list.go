@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"slices"
 	"strings"
-	"time"
 )
 
 // DefaultListDepth is the seed's default depth for List: immediate children.
@@ -51,7 +50,8 @@ func (s *Service) List(ctx context.Context, project, path string, depthLevels, l
 	var entries []FileEntry
 	err = storeError(s.store.View(ctx, scope, func(tx ReadTx) error {
 		var err error
-		entries, err = listTx(ctx, tx, path, depthLevels)
+		// One entry past the limit is enough to know that there are more.
+		entries, err = listTx(ctx, tx, path, depthLevels, res.Limit+1)
 		return err
 	}))
 	if err == nil {
@@ -71,7 +71,8 @@ func (s *Service) List(ctx context.Context, project, path string, depthLevels, l
 	return res, nil
 }
 
-func listTx(ctx context.Context, tx ReadTx, path string, depth int) ([]FileEntry, error) {
+// listTx lists path down to depth levels, returning at most maxEntries (>= 1) entries.
+func listTx(ctx context.Context, tx ReadTx, path string, depth, maxEntries int) ([]FileEntry, error) {
 	if path != "" {
 		info, isFile, err := tx.Stat(ctx, path)
 		if err != nil {
@@ -100,39 +101,62 @@ func listTx(ctx context.Context, tx ReadTx, path string, depth int) ([]FileEntry
 		}
 		return []FileEntry{e}, nil
 	}
-	return entriesBelow(path, files, depth), nil
+	return entriesBelow(path, files, depth, maxEntries), nil
 }
 
-// entriesBelow turns the files below dir into the entries within depth levels of it: files at
-// most depth levels down, and the implicit directories at most depth levels down that
-// contain files.
-func entriesBelow(dir string, files []FileInfo, depth int) []FileEntry {
+// entriesBelow turns the files below dir into the first maxEntries entries, by path, within
+// depth levels of it: files at most depth levels down, and the implicit directories at most
+// depth levels down that contain files.
+//
+// files must be sorted by path, as every Store returns them. Then the files below any one
+// directory form a contiguous run, so each directory is found in one pass without a map, and
+// the (few) directories are merged into the files instead of sorting every entry.
+func entriesBelow(dir string, files []FileInfo, depth, maxEntries int) []FileEntry {
 	prefixLen := len(dirPrefix(dir))
-	entries := make([]FileEntry, 0, len(files))
-	dirs := map[string]time.Time{} // directory path -> newest UpdatedAt below it
+	var dirs []FileEntry // implicit directories, newest UpdatedAt below each
+	var open []int       // open[l]: index in dirs of the current directory l+1 levels down
+	shallowFiles := 0    // files within depth
 	for _, f := range files {
 		rel := f.Path[prefixLen:]
-		// Every "/" in rel ends a directory level below dir.
-		level := 1
-		for i := 0; i < len(rel) && level <= depth; i++ {
-			if rel[i] != '/' {
-				continue
+		level, end := 0, 0
+		for ; level < depth; level++ {
+			slash := strings.IndexByte(rel[end:], '/')
+			if slash < 0 {
+				break
 			}
-			d := f.Path[:prefixLen+i]
-			if t, ok := dirs[d]; !ok || f.UpdatedAt.After(t) {
-				dirs[d] = f.UpdatedAt
+			end += slash
+			if level < len(open) && dirs[open[level]].Path == f.Path[:prefixLen+end] {
+				if d := &dirs[open[level]]; f.UpdatedAt.After(d.UpdatedAt) {
+					d.UpdatedAt = f.UpdatedAt
+				}
+			} else {
+				d := f.Path[:prefixLen+end]
+				open = append(open[:level], len(dirs))
+				dirs = append(dirs, FileEntry{Name: baseName(d), Path: d, Type: TypeDirectory, UpdatedAt: f.UpdatedAt})
 			}
-			level++
+			end++
 		}
-		if level <= depth {
-			entries = append(entries, fileEntry(f))
+		if level < depth {
+			shallowFiles++
 		}
 	}
-	for d, t := range dirs {
-		entries = append(entries, FileEntry{Name: baseName(d), Path: d, Type: TypeDirectory, UpdatedAt: t})
-	}
-	if len(dirs) > 0 { // files arrive sorted; only directory entries need placing
-		slices.SortFunc(entries, func(a, b FileEntry) int { return strings.Compare(a.Path, b.Path) })
+	// Directories come out in the order of their first file, which is nearly but not quite
+	// path order: "/a/b" sorts before "/a/b.txt", whose file comes before "/a/b/c".
+	slices.SortFunc(dirs, func(a, b FileEntry) int { return strings.Compare(a.Path, b.Path) })
+
+	entries := make([]FileEntry, 0, min(shallowFiles+len(dirs), maxEntries))
+	next, nextDir := 0, 0
+	for len(entries) < cap(entries) {
+		for next < len(files) && strings.Count(files[next].Path[prefixLen:], "/") >= depth {
+			next++ // deeper than depth
+		}
+		if nextDir < len(dirs) && (next == len(files) || dirs[nextDir].Path < files[next].Path) {
+			entries = append(entries, dirs[nextDir])
+			nextDir++
+		} else {
+			entries = append(entries, fileEntry(files[next]))
+			next++
+		}
 	}
 	return entries
 }

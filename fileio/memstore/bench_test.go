@@ -165,3 +165,42 @@ func BenchmarkServiceOverhead(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkServiceListLarge lists a project of 2,000 files: 20 directories of 100 files each
+// and one flat directory of 2,000 files, with the default limit (256). It measures deriving
+// implicit directories, ordering them among the files, and cutting at the limit.
+func BenchmarkServiceListLarge(b *testing.B) {
+	store := memstore.New()
+	cfg := fileio.DefaultConfig()
+	cfg.RateLimitPerSecond, cfg.RateLimitBurst = 1e12, 1<<30
+	svc, err := fileio.NewService(store, cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := fileio.WithAuth(context.Background(), fileio.NewAuthContext("bench-key", "bench"))
+	for i := 0; i < 2000; i++ {
+		for _, p := range []string{fmt.Sprintf("/tree/d%02d/f%03d.txt", i/100, i%100), fmt.Sprintf("/flat/f%04d.txt", i)} {
+			if _, err := svc.Write(ctx, fileio.WriteRequest{Project: "bench", Path: p, Content: "x"}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	for _, tc := range []struct {
+		name  string
+		path  string
+		depth int
+	}{
+		{"tree/depth=1", "/tree", 1}, // 20 directories
+		{"tree/depth=2", "/tree", 2}, // 20 directories among 2,000 files, cut at 256
+		{"flat/depth=1", "/flat", 1}, // 2,000 files, cut at 256
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if _, err := svc.List(ctx, "bench", tc.path, tc.depth, 0); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
