@@ -1,0 +1,254 @@
+package pgindex_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/search"
+	"github.com/agentfiles/agentfiles/search/memindex"
+	"github.com/agentfiles/agentfiles/search/pgindex"
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+)
+
+var testScope = fileio.Scope{Tenant: strings.Repeat("ab", 32), Project: "compare"}
+
+// indexedFile cuts content the way the Indexer does; emb nil means lexical-only.
+func indexedFile(path string, version time.Time, content string, chunker search.Chunker, emb *search.HashingEmbedder) search.IndexedFile {
+	chunks := chunker.Split(content)
+	f := search.IndexedFile{Path: path, FileUpdatedAt: version, Tokenizer: search.TokenizerName, Chunks: make([]search.IndexedChunk, len(chunks))}
+	texts := make([]string, len(chunks))
+	for i, c := range chunks {
+		terms, n := search.TermCounts(c.Text)
+		f.Chunks[i] = search.IndexedChunk{Chunk: c, Terms: terms, ChunkTerms: n}
+		texts[i] = c.Text
+	}
+	if emb != nil && len(chunks) > 0 {
+		vecs, _ := emb.Embed(context.Background(), texts)
+		for i := range f.Chunks {
+			f.Chunks[i].Vector = vecs[i]
+		}
+		f.EmbeddingModel = emb.Model()
+	}
+	return f
+}
+
+var words = strings.Fields(`alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima
+	mike november oscar papa quebec romeo sierra tango uniform victor whiskey xray yankee zulu
+	retry retries retried backoff jitter scheduler schedule scheduling worker workers token tokens
+	café résumé naïve 検索 索引 文書 the of and`)
+
+// corpusFile is a deterministic pseudo-random document of n words in paragraphs.
+func corpusFile(r *rand.Rand, n int) string {
+	var b strings.Builder
+	for i := range n {
+		switch {
+		case i > 0 && i%40 == 0:
+			b.WriteString("\n\n")
+		case i > 0:
+			b.WriteByte(' ')
+		}
+		// Zipf-like: low indexes are far more frequent.
+		w := words[int(math.Pow(r.Float64(), 2.5)*float64(len(words)))]
+		b.WriteString(w)
+	}
+	return b.String()
+}
+
+// loadBoth indexes the same files into a memindex and the given pgindex.
+func loadBoth(t testing.TB, pg *pgindex.Index, files, wordsPerFile int, emb *search.HashingEmbedder) *memindex.Index {
+	t.Helper()
+	mem := memindex.New()
+	r := rand.New(rand.NewPCG(7, 11))
+	chunker := search.NewChunker(search.ChunkerConfig{TargetBytes: 300, OverlapBytes: 40})
+	base := time.Date(2026, 1, 2, 3, 4, 5, 123456789, time.UTC) // sub-microsecond part on purpose
+	ctx := context.Background()
+	for i := range files {
+		f := indexedFile(fmt.Sprintf("/d%d/f_%03d.md", i%5, i), base.Add(time.Duration(i)*time.Nanosecond), corpusFile(r, wordsPerFile), chunker, emb)
+		if err := mem.ReplaceFile(ctx, testScope, f); err != nil {
+			t.Fatal(err)
+		}
+		if err := pg.ReplaceFile(ctx, testScope, f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return mem
+}
+
+// TestScoresMatchMemindex indexes one corpus into memindex and pgindex and compares every
+// lexical candidate (bit-identical score, same order, same df and statistics) and every
+// semantic candidate, with and without path filters.
+func TestScoresMatchMemindex(t *testing.T) {
+	pg, _ := newIndex(t, pgindex.Options{})
+	emb := search.NewHashingEmbedder(32)
+	mem := loadBoth(t, pg, 60, 150, emb)
+	ctx := context.Background()
+	queries := []string{"alpha", "retry backoff", "zulu yankee xray", "scheduling workers tokens", "café 検索", "bravo charlie delta echo", "the", "nonexistentword"}
+	filters := []struct {
+		prefix  string
+		exclude map[string]bool
+	}{
+		{"", nil},
+		{"/d1/", nil},
+		{"/d", map[string]bool{"/d2/f_002.md": true, "/d3/f_008.md": true}},
+		{"/nothing", nil},
+	}
+	for _, bm := range []search.BM25{search.DefaultBM25(), {K1: 1.5, B: 0.6}} {
+		for _, q := range queries {
+			for _, fl := range filters {
+				for _, k := range []int{0, 1, 5, 30, 10000} {
+					lq := search.LexicalQuery{Terms: search.QueryTerms(q), BM25: bm, PathPrefix: fl.prefix, ExcludePaths: fl.exclude, TopK: k}
+					want, err := mem.Lexical(ctx, testScope, lq)
+					if err != nil {
+						t.Fatal(err)
+					}
+					got, err := pg.Lexical(ctx, testScope, lq)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if diff := cmp.Diff(want, got, cmpopts.EquateEmpty()); diff != "" {
+						t.Errorf("lexical %q %+v k=%d (-memindex +pgindex):\n%s", q, fl, k, diff)
+					}
+					for i := range min(len(want.Candidates), len(got.Candidates)) {
+						w, g := want.Candidates[i].Score, got.Candidates[i].Score
+						if math.Abs(w-g) > 1e-9*math.Abs(w) {
+							t.Errorf("lexical %q: candidate %d score %v, memindex %v (relative difference above 1e-9)", q, i, g, w)
+						}
+					}
+				}
+			}
+			qv, _ := emb.Embed(ctx, []string{q})
+			for _, fl := range filters {
+				sq := search.SemanticQuery{Vector: qv[0], Model: emb.Model(), PathPrefix: fl.prefix, ExcludePaths: fl.exclude, TopK: 30}
+				want, _ := mem.Semantic(ctx, testScope, sq)
+				got, err := pg.Semantic(ctx, testScope, sq)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if diff := cmp.Diff(want, got, cmpopts.EquateEmpty()); diff != "" {
+					t.Errorf("semantic %q %+v (-memindex +pgindex):\n%s", q, fl, diff)
+				}
+			}
+		}
+	}
+	// Another model, or another dimension, finds nothing.
+	for _, sq := range []search.SemanticQuery{
+		{Vector: make([]float32, 32), Model: "other-model", TopK: 5},
+		{Vector: make([]float32, 16), Model: emb.Model(), TopK: 5},
+	} {
+		if got, err := pg.Semantic(ctx, testScope, sq); err != nil || len(got) != 0 {
+			t.Errorf("semantic %s/%d: %v %+v, want none", sq.Model, len(sq.Vector), err, got)
+		}
+	}
+}
+
+// TestPathPrefixEscaping: LIKE metacharacters in a prefix match only themselves.
+func TestPathPrefixEscaping(t *testing.T) {
+	pg, _ := newIndex(t, pgindex.Options{})
+	ctx := context.Background()
+	paths := []string{"/a_b/x.md", "/aXb/x.md", "/100%/x.md", "/1000/x.md", `/back\slash/x.md`, "/backXslash/x.md"}
+	version := time.Now()
+	for _, p := range paths {
+		f := indexedFile(p, version, "shared words in every file", search.Chunker{}, nil)
+		if err := pg.ReplaceFile(ctx, testScope, f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct {
+		prefix string
+		want   []string
+	}{
+		{"/a_b", []string{"/a_b/x.md"}},
+		{"/100%", []string{"/100%/x.md"}},
+		{`/back\`, []string{`/back\slash/x.md`}},
+		{"/", paths},
+	}
+	for _, tc := range tests {
+		states, err := pg.FileStates(ctx, testScope, tc.prefix)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lex, err := pg.Lexical(ctx, testScope, search.LexicalQuery{Terms: search.QueryTerms("shared words"), BM25: search.DefaultBM25(), PathPrefix: tc.prefix, TopK: 100})
+		if err != nil {
+			t.Fatal(err)
+		}
+		gotStates, gotLex := map[string]bool{}, map[string]bool{}
+		for p := range states {
+			gotStates[p] = true
+		}
+		for _, c := range lex.Candidates {
+			gotLex[c.Path] = true
+		}
+		want := map[string]bool{}
+		for _, p := range tc.want {
+			want[p] = true
+		}
+		if diff := cmp.Diff(want, gotStates); diff != "" {
+			t.Errorf("FileStates(%q) (-want +got):\n%s", tc.prefix, diff)
+		}
+		if diff := cmp.Diff(want, gotLex); diff != "" {
+			t.Errorf("Lexical prefix %q (-want +got):\n%s", tc.prefix, diff)
+		}
+	}
+}
+
+// TestVersionsOnlyMoveForward: an older version never replaces a newer one, DeleteFile spares a
+// newer version, and versions keep their nanoseconds.
+func TestVersionsOnlyMoveForward(t *testing.T) {
+	pg, _ := newIndex(t, pgindex.Options{})
+	ctx := context.Background()
+	v1 := time.Date(2026, 5, 6, 7, 8, 9, 100000001, time.UTC)
+	v2 := v1.Add(time.Nanosecond) // same microsecond
+	if err := pg.ReplaceFile(ctx, testScope, indexedFile("/f.md", v2, "second version", search.Chunker{}, nil)); err != nil {
+		t.Fatal(err)
+	}
+	if err := pg.ReplaceFile(ctx, testScope, indexedFile("/f.md", v1, "first version", search.Chunker{}, nil)); err != nil {
+		t.Fatal(err)
+	}
+	chunks, _ := pg.Chunks(ctx, testScope, "/f.md")
+	if len(chunks) != 1 || chunks[0].Text != "second version" || !chunks[0].FileUpdatedAt.Equal(v2) {
+		t.Fatalf("after replacing with an older version: %+v", chunks)
+	}
+	if err := pg.DeleteFile(ctx, testScope, "/f.md", v1); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := pg.FileStates(ctx, testScope, ""); !st["/f.md"].FileUpdatedAt.Equal(v2) {
+		t.Fatalf("DeleteFile up to an older version removed the newer one: %+v", st)
+	}
+	if err := pg.DeleteFile(ctx, testScope, "/f.md", v2); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := pg.FileStates(ctx, testScope, ""); len(st) != 0 {
+		t.Fatalf("DeleteFile up to the indexed version left %+v", st)
+	}
+	lex, _ := pg.Lexical(ctx, testScope, search.LexicalQuery{Terms: []string{"version"}, BM25: search.DefaultBM25(), TopK: 5})
+	if lex.Stats != (search.CorpusStats{}) || lex.DocFreq[0] != 0 {
+		t.Errorf("statistics after deleting everything: %+v df %v", lex.Stats, lex.DocFreq)
+	}
+}
+
+// TestInvalidVectors: mixed vector sizes, or vectors on a lexical-only file, are rejected and
+// nothing is written.
+func TestInvalidVectors(t *testing.T) {
+	pg, _ := newIndex(t, pgindex.Options{})
+	ctx := context.Background()
+	f := indexedFile("/v.md", time.Now(), "one\n\ntwo", search.NewChunker(search.ChunkerConfig{TargetBytes: 16}), search.NewHashingEmbedder(8))
+	f.Chunks = append(f.Chunks, search.IndexedChunk{Chunk: search.Chunk{Text: "x"}, Vector: make([]float32, 4)})
+	g := indexedFile("/w.md", time.Now(), "lexical only", search.Chunker{}, nil)
+	g.Chunks[0].Vector = []float32{1}
+	for _, bad := range []search.IndexedFile{f, g} {
+		if err := pg.ReplaceFile(ctx, testScope, bad); !errors.Is(err, search.ErrInvalidArgument) {
+			t.Errorf("%s: %v, want INVALID_ARGUMENT", bad.Path, err)
+		}
+	}
+	if st, _ := pg.FileStates(ctx, testScope, ""); len(st) != 0 {
+		t.Errorf("rejected files were written: %+v", st)
+	}
+}
