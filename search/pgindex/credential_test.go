@@ -19,8 +19,10 @@ import (
 // caller's key into Redis through a Vault, and an Indexer over pgindex whose embedder needs the
 // caller's key.
 type credentialStack struct {
-	rdb     *redis.Client
-	store   interface{ PendingJobs(context.Context) (int, error) }
+	rdb   *redis.Client
+	store interface {
+		PendingJobs(context.Context) (int, error)
+	}
 	svc     *fileio.Service
 	indexer *search.Indexer
 	embeds  *indextest.EmbeddingServer
