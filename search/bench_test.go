@@ -1,0 +1,253 @@
+package search_test
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/memstore"
+	"github.com/agentfiles/agentfiles/search"
+	"github.com/agentfiles/agentfiles/search/indextest"
+	"github.com/agentfiles/agentfiles/search/memindex"
+)
+
+var benchLarge = flag.Bool("search.large", false, "also run the 100k-chunk benchmarks (slow to build)")
+
+// synthText returns deterministic English-like text: words drawn from a Zipf distribution over
+// a 5000-word vocabulary of pronounceable stems, so postings lengths look like real text.
+type synth struct {
+	vocab []string
+	zipf  *rand.Zipf
+	r     *rand.Rand
+}
+
+func newSynth(seed uint64) *synth {
+	r := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+	syll := []string{"ka", "lo", "mi", "ne", "ru", "ta", "shi", "vo", "ze", "pa", "qui", "dor", "len", "gar", "bis"}
+	vocab := make([]string, 5000)
+	for i := range vocab {
+		var b strings.Builder
+		for j := 0; j < 2+i%3; j++ {
+			b.WriteString(syll[r.IntN(len(syll))])
+		}
+		vocab[i] = fmt.Sprintf("%s%d", b.String(), i%7)
+	}
+	return &synth{vocab: vocab, r: r, zipf: rand.NewZipf(r, 1.1, 2, uint64(len(vocab)-1))}
+}
+
+func (s *synth) text(words int) string {
+	var b strings.Builder
+	for i := range words {
+		if i > 0 {
+			if i%12 == 0 {
+				b.WriteString(". ")
+			} else {
+				b.WriteByte(' ')
+			}
+		}
+		b.WriteString(s.vocab[s.zipf.Uint64()])
+	}
+	return b.String()
+}
+
+// corpusFixture is a project of files indexed straight into a memindex (10 chunks per file).
+type corpusFixture struct {
+	store    *memstore.Store
+	idx      *memindex.Index
+	searcher *search.Searcher
+	queries  []string
+	ctx      context.Context
+}
+
+func buildFixture(b *testing.B, chunks int) *corpusFixture {
+	b.Helper()
+	const chunksPerFile = 10
+	s := newSynth(1)
+	store := memstore.New()
+	idx := memindex.New()
+	emb := search.NewHashingEmbedder(search.DefaultHashingDimensions)
+	chunker := search.NewChunker(search.ChunkerConfig{TargetBytes: 400, OverlapBytes: -1})
+	ac := fileio.NewAuthContext("bench-key", "")
+	scope := fileio.Scope{Tenant: ac.APIKeyHash, Project: "bench"}
+	ctx := context.Background()
+	for f := 0; f*chunksPerFile < chunks; f++ {
+		var parts []string
+		for range chunksPerFile {
+			parts = append(parts, s.text(45))
+		}
+		content := strings.Join(parts, "\n\n")
+		path := fmt.Sprintf("/dir%03d/file%05d.txt", f%100, f)
+		var info fileio.FileInfo
+		err := store.Update(ctx, scope, func(tx fileio.WriteTx) error {
+			var err error
+			info, err = tx.Put(ctx, path, []byte(content), fileio.PutOptions{})
+			return err
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := idx.ReplaceFile(ctx, scope, indexedFile(b, chunker, emb, info, content)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	searcher, err := search.NewSearcher(search.SearcherConfig{Store: store, Index: idx, Embedder: emb, Chunker: chunker})
+	if err != nil {
+		b.Fatal(err)
+	}
+	fx := &corpusFixture{store: store, idx: idx, searcher: searcher, ctx: fileio.WithAuth(ctx, ac)}
+	for range 200 {
+		fx.queries = append(fx.queries, s.text(3))
+	}
+	return fx
+}
+
+func indexedFile(b *testing.B, chunker search.Chunker, emb search.Embedder, info fileio.FileInfo, content string) search.IndexedFile {
+	chunks := chunker.Split(content)
+	texts := make([]string, len(chunks))
+	for i, c := range chunks {
+		texts[i] = c.Text
+	}
+	vecs, err := emb.Embed(context.Background(), texts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	doc := search.IndexedFile{Path: info.Path, FileUpdatedAt: info.UpdatedAt, Tokenizer: search.TokenizerName, EmbeddingModel: emb.Model()}
+	for i, c := range chunks {
+		terms, n := search.TermCounts(c.Text)
+		doc.Chunks = append(doc.Chunks, search.IndexedChunk{Chunk: c, Terms: terms, ChunkTerms: n, Vector: vecs[i]})
+	}
+	return doc
+}
+
+// BenchmarkIndexBuild measures chunking + analysis + hashing embedding + ReplaceFile, per file
+// of 10 chunks, and reports chunks/s.
+func BenchmarkIndexBuild(b *testing.B) {
+	s := newSynth(2)
+	idx := memindex.New()
+	emb := search.NewHashingEmbedder(search.DefaultHashingDimensions)
+	chunker := search.NewChunker(search.ChunkerConfig{TargetBytes: 400, OverlapBytes: -1})
+	scope := fileio.Scope{Tenant: "t", Project: "p"}
+	contents := make([]string, 64)
+	for i := range contents {
+		var parts []string
+		for range 10 {
+			parts = append(parts, s.text(45))
+		}
+		contents[i] = strings.Join(parts, "\n\n")
+	}
+	chunks := 0
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		info := fileio.FileInfo{Path: fmt.Sprintf("/f%d", i), UpdatedAt: time.Unix(int64(i), 0)}
+		doc := indexedFile(b, chunker, emb, info, contents[i%len(contents)])
+		if err := idx.ReplaceFile(context.Background(), scope, doc); err != nil {
+			b.Fatal(err)
+		}
+		chunks += len(doc.Chunks)
+	}
+	b.ReportMetric(float64(chunks)/b.Elapsed().Seconds(), "chunks/s")
+}
+
+func benchQuery(b *testing.B, chunks int) {
+	if chunks > 10_000 && !*benchLarge {
+		b.Skip("100k-chunk benchmark: run with -search.large")
+	}
+	fx := buildFixture(b, chunks)
+	var lat []time.Duration
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		start := time.Now()
+		if _, err := fx.searcher.Search(fx.ctx, search.Query{Project: "bench", Query: fx.queries[i%len(fx.queries)], Limit: 10}); err != nil {
+			b.Fatal(err)
+		}
+		lat = append(lat, time.Since(start))
+	}
+	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+	b.ReportMetric(float64(search.Percentile(lat, 50).Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(search.Percentile(lat, 95).Microseconds())/1000, "p95-ms")
+}
+
+// BenchmarkQueryHybrid is a full Searcher.Search (hashing embedder, BM25, fusion, active-file
+// check, last_served_at) without a network reranker.
+func BenchmarkQueryHybrid(b *testing.B) {
+	b.Run("chunks=10k", func(b *testing.B) { benchQuery(b, 10_000) })
+	b.Run("chunks=100k", func(b *testing.B) { benchQuery(b, 100_000) })
+}
+
+// BenchmarkFreshness measures commit-to-searchable latency with two indexer workers running:
+// "burst" writes b.N files as fast as possible (the backlog dominates), "one-at-a-time" waits
+// for each write to be indexed before the next (pure pipeline latency).
+func BenchmarkFreshness(b *testing.B) {
+	for _, burst := range []bool{true, false} {
+		name := "one-at-a-time"
+		if burst {
+			name = "burst"
+		}
+		b.Run(name, func(b *testing.B) {
+			e := indextest.NewEnv(b, memindex.New(), indextest.EnvOptions{})
+			s := newSynth(3)
+			ctx := indextest.Ctx("fresh-key")
+			runCtx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			e.Indexer.Start(runCtx)
+			drain := func() {
+				deadline := time.Now().Add(time.Minute)
+				for {
+					n, _ := e.Store.PendingJobs(context.Background())
+					if n == 0 {
+						return
+					}
+					if time.Now().After(deadline) {
+						b.Fatalf("%d jobs pending after a minute", n)
+					}
+					_ = e.Store.WaitForJobs(context.Background(), time.Millisecond)
+				}
+			}
+			for i := 0; b.Loop(); i++ {
+				e.Write(ctx, "p", fmt.Sprintf("/f%d.txt", i), s.text(200))
+				if !burst {
+					drain()
+				}
+			}
+			drain()
+			_ = e.Indexer.Stop(context.Background())
+			fr := e.Indexer.Stats().Freshness
+			b.ReportMetric(float64(fr.P50.Microseconds())/1000, "fresh-p50-ms")
+			b.ReportMetric(float64(fr.P95.Microseconds())/1000, "fresh-p95-ms")
+			b.ReportMetric(float64(fr.P99.Microseconds())/1000, "fresh-p99-ms")
+		})
+	}
+}
+
+// BenchmarkTokenize and BenchmarkChunk measure the analysis hot paths on 4 KiB of text.
+func BenchmarkTokenize(b *testing.B) {
+	text := newSynth(4).text(600)
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		search.TermCounts(text)
+	}
+}
+
+func BenchmarkChunk(b *testing.B) {
+	text := newSynth(5).text(6000)
+	c := search.NewChunker(search.ChunkerConfig{})
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		c.Split(text)
+	}
+}
+
+func BenchmarkHashingEmbed(b *testing.B) {
+	text := newSynth(6).text(200)
+	e := search.NewHashingEmbedder(search.DefaultHashingDimensions)
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		_, _ = e.Embed(context.Background(), []string{text})
+	}
+}
