@@ -15,7 +15,6 @@ import (
 	"testing"
 
 	"github.com/agentfiles/agentfiles/adapters"
-	"github.com/agentfiles/agentfiles/adapters/mcpsdk"
 	"github.com/agentfiles/agentfiles/consult"
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -126,20 +125,8 @@ func TestConsultationToolHandler(t *testing.T) {
 
 func TestConsultationToolOverMCP(t *testing.T) {
 	tools, dir, _ := consultFixture(t)
-	server := mcp.NewServer(&mcp.Implementation{Name: "consult-test"}, nil)
-	mcpsdk.Register(server, tools, nil)
-	st, ct := mcp.NewInMemoryTransports()
+	cs := connectMCP(t, tools, nil)
 	ctx := context.Background()
-	ss, err := server.Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ss.Close()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
 	list, err := cs.ListTools(ctx, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/agentfiles/agentfiles/adapters"
-	"github.com/agentfiles/agentfiles/adapters/mcpsdk"
 	"github.com/agentfiles/agentfiles/expr"
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -49,27 +48,6 @@ func exprCatalog(t *testing.T) (*expr.Catalog, string) {
 	return cat, filepath.Join(dir, "catalog.yaml")
 }
 
-func callExprTool(t *testing.T, tools []adapters.Tool, name, args string) (map[string]any, error) {
-	t.Helper()
-	tool, ok := adapters.Find(tools, name)
-	if !ok {
-		t.Fatalf("no tool %s", name)
-	}
-	out, err := tool.Handler(context.Background(), json.RawMessage(args))
-	if err != nil {
-		return nil, err
-	}
-	b, err := json.Marshal(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m map[string]any
-	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatal(err)
-	}
-	return m, nil
-}
-
 func TestExprToolsSet(t *testing.T) {
 	cat, _ := exprCatalog(t)
 	var names []string
@@ -106,7 +84,7 @@ func TestExprToolsDirect(t *testing.T) {
 	cat, path := exprCatalog(t)
 	tools := adapters.ExprTools(cat, nil)
 
-	out, err := callExprTool(t, tools, "get_content", `{"expression": "lang/python+java, docs/api"}`)
+	out, err := call(t, tools, "get_content", `{"expression": "lang/python+java, docs/api"}`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,38 +92,38 @@ func TestExprToolsDirect(t *testing.T) {
 	if out["content"] != wantContent || out["expression"] != "lang/python+java,docs/api" || out["truncated"] != false {
 		t.Errorf("get_content = %v", out)
 	}
-	out, err = callExprTool(t, tools, "get_content", `{"expression": "lang", "pattern": "go"}`)
+	out, err = call(t, tools, "get_content", `{"expression": "lang", "pattern": "go"}`)
 	if err != nil || out["content"] != "# Go\n" {
 		t.Errorf("pattern argument: %v %v", out, err)
 	}
-	out, err = callExprTool(t, tools, "get_content", `{"expression": "docs/hello.md.tmpl", "data": {"Name": "Ada"}}`)
+	out, err = call(t, tools, "get_content", `{"expression": "docs/hello.md.tmpl", "data": {"Name": "Ada"}}`)
 	if err != nil || out["content"] != "Hello Ada\n" {
 		t.Errorf("template: %v %v", out, err)
 	}
-	out, err = callExprTool(t, tools, "get_content", `{"expression": "docs/nothing"}`)
+	out, err = call(t, tools, "get_content", `{"expression": "docs/nothing"}`)
 	if err != nil || out["content"] != "" || !strings.Contains(out["message"].(string), "No documents matched") {
 		t.Errorf("nothing matched: %v %v", out, err)
 	}
-	out, err = callExprTool(t, tools, "get_collection_content", `{"collection": "onboarding"}`)
+	out, err = call(t, tools, "get_collection_content", `{"collection": "onboarding"}`)
 	if err != nil || !strings.Contains(out["content"].(string), "# Setup") {
 		t.Errorf("get_collection_content: %v %v", out, err)
 	}
 
 	// Mutations are saved to the file, keeping its comments.
-	if _, err := callExprTool(t, tools, "category_add", `{"name": "more", "dir": "docs", "patterns": ["a*"]}`); err != nil {
+	if _, err := call(t, tools, "category_add", `{"name": "more", "dir": "docs", "patterns": ["a*"]}`); err != nil {
 		t.Fatal(err)
 	}
-	out, err = callExprTool(t, tools, "collection_add", `{"name": "mixed-example", "description": "Both syntaxes", "categories": ["lang", "docs/intro*.md"]}`)
+	out, err = call(t, tools, "collection_add", `{"name": "mixed-example", "description": "Both syntaxes", "categories": ["lang", "docs/intro*.md"]}`)
 	if err != nil || out["saved"] != true {
 		t.Fatalf("collection_add: %v %v", out, err)
 	}
-	if _, err := callExprTool(t, tools, "category_update", `{"name": "docs", "description": "Docs"}`); err != nil {
+	if _, err := call(t, tools, "category_update", `{"name": "docs", "description": "Docs"}`); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := callExprTool(t, tools, "collection_update", `{"name": "onboarding", "categories": ["docs/setup"]}`); err != nil {
+	if _, err := call(t, tools, "collection_update", `{"name": "onboarding", "categories": ["docs/setup"]}`); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := callExprTool(t, tools, "category_remove", `{"name": "more"}`); err != nil {
+	if _, err := call(t, tools, "category_remove", `{"name": "more"}`); err != nil {
 		t.Fatal(err)
 	}
 	file, _ := os.ReadFile(path)
@@ -154,7 +132,7 @@ func TestExprToolsDirect(t *testing.T) {
 			t.Errorf("catalog file lacks %q:\n%s", s, file)
 		}
 	}
-	cols, err := callExprTool(t, tools, "collection_list", `{}`)
+	cols, err := call(t, tools, "collection_list", `{}`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +143,7 @@ func TestExprToolsDirect(t *testing.T) {
 	if diff := cmp.Diff(wantCols, cols["collections"]); diff != "" {
 		t.Errorf("collection_list (-want +got):\n%s", diff)
 	}
-	cats, err := callExprTool(t, tools, "category_list", `{}`)
+	cats, err := call(t, tools, "category_list", `{}`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,7 +181,7 @@ func TestExprToolsErrors(t *testing.T) {
 		}
 	}
 	var xe *expr.Error
-	_, err := callExprTool(t, tools, "get_content", `{"expression": "a,,b"}`)
+	_, err := call(t, tools, "get_content", `{"expression": "a,,b"}`)
 	if !errors.As(err, &xe) || xe.Pos != 2 {
 		t.Errorf("parse error position lost: %v", err)
 	}
@@ -213,20 +191,8 @@ func TestExprToolsErrors(t *testing.T) {
 // in-memory transports.
 func TestExprToolsOverMCP(t *testing.T) {
 	cat, _ := exprCatalog(t)
-	server := mcp.NewServer(&mcp.Implementation{Name: "guide-test"}, nil)
-	mcpsdk.Register(server, adapters.ExprTools(cat, nil), nil)
+	cs := connectMCP(t, adapters.ExprTools(cat, nil), nil)
 	ctx := context.Background()
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := server.Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ss.Close()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
 
 	list, err := cs.ListTools(ctx, nil)
 	if err != nil {

@@ -3,7 +3,6 @@ package adapters_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"net/http"
 	"net/http/httptest"
@@ -13,7 +12,6 @@ import (
 
 	"github.com/agentfiles/agentfiles/adapters"
 	"github.com/agentfiles/agentfiles/adapters/httpapi"
-	"github.com/agentfiles/agentfiles/adapters/mcpsdk"
 	"github.com/agentfiles/agentfiles/fileid"
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -47,27 +45,6 @@ func docsRegistry(t *testing.T) *fileid.Registry {
 		t.Fatal(err)
 	}
 	return reg
-}
-
-func call(t *testing.T, tools []adapters.Tool, name, args string) (map[string]any, error) {
-	t.Helper()
-	tool, ok := adapters.Find(tools, name)
-	if !ok {
-		t.Fatalf("no tool %s", name)
-	}
-	out, err := tool.Handler(context.Background(), json.RawMessage(args))
-	if err != nil {
-		return nil, err
-	}
-	b, err := json.Marshal(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m map[string]any
-	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatal(err)
-	}
-	return m, nil
 }
 
 func TestFileIDToolsSchemasAndAnnotations(t *testing.T) {
@@ -215,20 +192,8 @@ func TestFileIDToolsErrors(t *testing.T) {
 
 // TestFileIDToolsOverMCP drives the tools with the SDK client over the in-memory transport.
 func TestFileIDToolsOverMCP(t *testing.T) {
-	server := mcp.NewServer(&mcp.Implementation{Name: "docs"}, nil)
-	mcpsdk.Register(server, adapters.FileIDTools(docsRegistry(t)), nil)
+	cs := connectMCP(t, adapters.FileIDTools(docsRegistry(t)), nil)
 	ctx := context.Background()
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := server.Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ss.Close()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
 
 	listed, err := cs.ListTools(ctx, nil)
 	if err != nil || len(listed.Tools) != 4 {

@@ -148,20 +148,8 @@ func TestFileIOToolsOverMCP(t *testing.T) {
 	const apiKey, secret = "sk-mcp-APIKEY-987", "CONFIDENTIAL-PAYLOAD"
 	var logs bytes.Buffer
 	ac := fileio.NewAuthContext(apiKey, "mcp-user")
-	server := mcp.NewServer(&mcp.Implementation{Name: "files"}, nil)
-	mcpsdk.Register(server, fileioTools(t), &mcpsdk.Options{Auth: &ac, Logger: slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
+	cs := connectMCP(t, fileioTools(t), &mcpsdk.Options{Auth: &ac, Logger: slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
 	ctx := context.Background()
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := server.Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ss.Close()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
 	listed, err := cs.ListTools(ctx, nil)
 	if err != nil || len(listed.Tools) != 5 {
 		t.Fatalf("ListTools: %v %v", listed, err)

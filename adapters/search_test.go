@@ -94,20 +94,8 @@ func TestSearchToolDirect(t *testing.T) {
 func TestSearchToolMCP(t *testing.T) {
 	_, tools := searchEnv(t)
 	ac := fileio.NewAuthContext("key-a", "alice")
-	server := mcp.NewServer(&mcp.Implementation{Name: "search-test"}, nil)
-	mcpsdk.Register(server, tools, &mcpsdk.Options{Auth: &ac})
-	st, ct := mcp.NewInMemoryTransports()
+	cs := connectMCP(t, tools, &mcpsdk.Options{Auth: &ac})
 	ctx := context.Background()
-	ss, err := server.Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ss.Close()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "file_search", Arguments: map[string]any{"project": "p", "query": "jitter delay"}})
 	if err != nil {
 		t.Fatal(err)
