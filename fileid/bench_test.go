@@ -185,7 +185,8 @@ func BenchmarkBuildVsWalkRead(b *testing.B) {
 // rg process over the same tree, output discarded) in the same iteration, and reports the
 // ratio (goal: x_rg ≤ 3). The registry is built and warmed before timing, as a server's is.
 // The queries exercise each path: literal, case-folded literal, an expression with a required
-// literal, one with a small start-byte set, and one with neither (plain RE2 over every file).
+// literal, one with a small start-byte set, and one with neither, which the byte-run
+// prefilter handles (see BenchmarkSearchRunFilter for queries where it skips less).
 func BenchmarkSearchVsRipgrep(b *testing.B) {
 	rg, err := exec.LookPath("rg")
 	if err != nil {
@@ -280,5 +281,49 @@ func BenchmarkOutline(b *testing.B) {
 	b.SetBytes(int64(len(f.content)))
 	for b.Loop() {
 		buildOutline(f.content, f.bodyStart)
+	}
+}
+
+// BenchmarkSearchRunFilter measures the byte-run prefilter (search_runs.go) against plain RE2
+// over whole files (the path such expressions took before), in the same iteration, on one
+// core, from queries where it skips almost every line to ones where almost every line is a
+// candidate. x_plain below 1 means the filter pays off; the results are checked to be equal.
+func BenchmarkSearchRunFilter(b *testing.B) {
+	reg := buildDir(b, benchTree(b))
+	for _, q := range []struct{ name, query string }{
+		{"sparse", `[a-z]{12,}`},
+		{"half", `[a-z]{9,}`},
+		{"dense", `[a-z]{4,}`},
+		{"long-lines", `.{80,}`},
+	} {
+		b.Run(q.name, func(b *testing.B) {
+			m, err := newMatcher(q.query, false)
+			if err != nil || m.runs == nil {
+				b.Fatalf("%q does not take the byte-run path (%v)", q.query, err)
+			}
+			plain := *m
+			plain.runs = nil
+			var ours, ref time.Duration
+			var lines int
+			for b.Loop() {
+				lines = 0
+				t0 := time.Now()
+				for _, f := range reg.files {
+					lines += len(m.find(f.content, f.bodyStart, MaxMatches+1))
+				}
+				t1 := time.Now()
+				for _, f := range reg.files {
+					lines -= len(plain.find(f.content, f.bodyStart, MaxMatches+1))
+				}
+				ours += t1.Sub(t0)
+				ref += time.Since(t1)
+			}
+			if lines != 0 {
+				b.Fatalf("%q: the filtered and plain paths disagree by %d lines", q.query, lines)
+			}
+			b.ReportMetric(float64(ours.Microseconds())/float64(b.N)/1000, "ms_filtered")
+			b.ReportMetric(float64(ref.Microseconds())/float64(b.N)/1000, "ms_plain")
+			b.ReportMetric(float64(ours)/float64(ref), "x_plain")
+		})
 	}
 }

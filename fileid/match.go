@@ -16,8 +16,10 @@ type hit struct{ lineStart, lineEnd int }
 // matcher finds matching lines. Queries without regular-expression metacharacters take a
 // literal path (bytes.Index, or an ASCII case-folded copy of the file for case-insensitive
 // search); other queries run the RE2 expression, prefiltered by a literal every match must
-// contain when the expression has one. Semantics are the same on every path: a line matches
-// when the expression (in multi-line mode, so ^ and $ are line boundaries) matches within it.
+// contain when the expression has one, else by the few bytes a match can start with, else by
+// the bytes and minimum length of a match (runFilter). Semantics are the same on every path:
+// a line matches when the expression (in multi-line mode, so ^ and $ are line boundaries)
+// matches within it.
 //
 // A matcher is immutable and safe for concurrent use.
 type matcher struct {
@@ -27,6 +29,7 @@ type matcher struct {
 	pre     []byte         // literal every match contains (lower-cased when preFold), or nil
 	preFold bool
 	first   *[256]bool // bytes every match starts with, when there are few; or nil
+	runs    *runFilter // otherwise, the bytes and minimum length of a match; or nil
 }
 
 // maxFirstBytes is the largest start-byte set worth scanning for; larger sets (letters, say)
@@ -68,6 +71,8 @@ func newMatcher(query string, caseInsensitive bool) (*matcher, error) {
 			var set [256]bool
 			if empty, ok := firstBytes(parsed, &set); ok && !empty && countSet(&set) <= maxFirstBytes {
 				m.first = &set
+			} else {
+				m.runs = newRunFilter(parsed)
 			}
 		}
 	}
@@ -130,6 +135,8 @@ func (m *matcher) find(content []byte, from, max int) []hit {
 		return literalLines(content, *buf, from, m.pre, max, m.re)
 	case m.first != nil:
 		return m.firstByteLines(content, from, max)
+	case m.runs != nil:
+		return m.runLines(content, from, max)
 	default:
 		return m.regexLines(content, from, max)
 	}

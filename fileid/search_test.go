@@ -107,6 +107,10 @@ var searchQueries = []struct {
 	{"(sn)+apshot", false}, {"t{2}", false}, {"text\\b", false}, {"title", true},
 	{`\b[QWS][a-z]{3,}\b`, false}, {"[0-9]{2}", false}, {`\x{FFFD}`, false}, {"[é-ü]", false}, {"(?:a|b)?c", true},
 	{`\bk[a-z]+`, true}, {"[^a-z ]", false}, {"\t", false},
+	// byte-run prefilter (search_runs.go): no required literal, no small start-byte set
+	{"[a-z]{12,}", false}, {"[a-z]{6,}", true}, {`\w{4}\d`, false}, {`\d{4}-\d{2}`, false}, {".{60,}", false},
+	{"[a-z]+ [a-z]+ [a-z]+$", false}, {"(?:[a-z]{3}|[0-9]{5})[A-Z]", false}, {`[^\x00-\x7f]{2}`, false},
+	{"[k-m]{2}", true}, {`[\x{FFFD}a-c]{3}`, false}, {`(?s)[a-z].{20}`, false}, {`\b[[:alpha:]]{9}\b`, false},
 }
 
 func TestSearchAgreesWithLineByLineReference(t *testing.T) {
