@@ -252,3 +252,62 @@ func TestInvalidVectors(t *testing.T) {
 		t.Errorf("rejected files were written: %+v", st)
 	}
 }
+
+// TestVectorCacheAcrossInstances: instance A answers semantic queries from its in-process
+// cache; instance B (no cache) and a memindex receive the same changes; A sees every change made
+// through B at its next query, and all three agree. A cache smaller than the project streams.
+func TestVectorCacheAcrossInstances(t *testing.T) {
+	a, url := newIndex(t, pgindex.Options{})
+	emb := search.NewHashingEmbedder(16)
+	mem := loadBoth(t, a, 20, 80, emb)
+	ctx := context.Background()
+	b, err := pgindex.Open(ctx, url, pgindex.Options{VectorCacheBytes: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	tiny, err := pgindex.Open(ctx, url, pgindex.Options{VectorCacheBytes: 1024})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tiny.Close()
+	check := func(stage string) {
+		t.Helper()
+		for _, q := range []string{"alpha bravo", "retry backoff jitter", "café"} {
+			for _, prefix := range []string{"", "/d1/"} {
+				qv, _ := emb.Embed(ctx, []string{q})
+				sq := search.SemanticQuery{Vector: qv[0], Model: emb.Model(), PathPrefix: prefix, ExcludePaths: map[string]bool{"/d2/f_007.md": true}, TopK: 10}
+				want, _ := mem.Semantic(ctx, testScope, sq)
+				for name, ix := range map[string]*pgindex.Index{"cached": a, "uncached": b, "tiny-cache": tiny} {
+					got, err := ix.Semantic(ctx, testScope, sq)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if diff := cmp.Diff(want, got, cmpopts.EquateEmpty()); diff != "" {
+						t.Errorf("%s, %s, %q prefix %q (-memindex +pgindex):\n%s", stage, name, q, prefix, diff)
+					}
+				}
+			}
+		}
+	}
+	check("initial")
+	check("warm")
+	r := rand.New(rand.NewPCG(99, 1))
+	later := time.Now()
+	chunker := search.NewChunker(search.ChunkerConfig{TargetBytes: 300, OverlapBytes: 40})
+	for i, p := range []string{"/d0/f_000.md", "/d1/f_001.md", "/d1/f_011.md", "/d4/new.md"} {
+		f := indexedFile(p, later.Add(time.Duration(i)), corpusFile(r, 120), chunker, emb)
+		for _, ix := range []search.Index{b, mem} {
+			if err := ix.ReplaceFile(ctx, testScope, f); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	check("after replacements through another instance")
+	for _, ix := range []search.Index{b, mem} {
+		if err := ix.DeleteFile(ctx, testScope, "/d1/f_006.md", later.Add(time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	check("after a deletion through another instance")
+}

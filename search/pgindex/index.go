@@ -52,6 +52,10 @@ type Options struct {
 	Logger *slog.Logger
 	// SkipMigrations leaves the schema alone; New then assumes Migrate has run.
 	SkipMigrations bool
+	// VectorCacheBytes bounds the in-process cache of vectors that semantic queries scan
+	// (default DefaultVectorCacheBytes; negative: no cache, every query streams the project's
+	// vectors from PostgreSQL). Unused when pgvector is.
+	VectorCacheBytes int64
 }
 
 // Index is a search.Index in PostgreSQL, shared by any number of processes using the same
@@ -63,6 +67,7 @@ type Index struct {
 	log      *slog.Logger
 	lexical  LexicalMode
 	pgvector bool
+	vectors  *vectorCache // nil: no cache
 
 	mu       sync.RWMutex
 	projects map[fileio.Scope]int64 // project ids never change once created
@@ -105,6 +110,12 @@ func New(ctx context.Context, pool *pgxpool.Pool, opts Options) (*Index, error) 
 	})
 	if err != nil {
 		return nil, fmt.Errorf("pgindex: preparing the schema: %w", err)
+	}
+	if opts.VectorCacheBytes == 0 {
+		opts.VectorCacheBytes = DefaultVectorCacheBytes
+	}
+	if opts.VectorCacheBytes > 0 && !ix.pgvector {
+		ix.vectors = newVectorCache(opts.VectorCacheBytes)
 	}
 	return ix, nil
 }

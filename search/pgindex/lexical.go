@@ -20,30 +20,36 @@ import (
 // The result has one row per candidate, or a single row with NULL candidate columns when there
 // are none, and no row when the project has never been indexed.
 const sqlLexical = `WITH pr AS (
-    SELECT id, chunk_count, total_terms FROM mcp_search_projects WHERE apikey_hash = $1 AND project = $2
+    SELECT id, chunk_count, total_terms,
+           total_terms::float8 / greatest(chunk_count, 1) AS avgdl
+    FROM mcp_search_projects WHERE apikey_hash = $1 AND project = $2
 ), p AS (
     SELECT po.term, po.chunk_id, po.tf, po.chunk_terms, po.file_path
     FROM pr JOIN mcp_file_chunk_postings po ON po.project_id = pr.id AND po.term = ANY($3::text[])
 ), d AS (
-    SELECT term, count(*) AS df FROM p GROUP BY term
+    SELECT p.term, count(*) AS df FROM p GROUP BY p.term
+), w AS (
+    SELECT d.term, ln(1 + (pr.chunk_count - d.df + 0.5::float8) / (d.df + 0.5::float8)) AS idf FROM d CROSS JOIN pr
 ), h AS (
     SELECT pr.chunk_count, pr.total_terms,
            ARRAY(SELECT coalesce(d.df, 0) FROM unnest($3::text[]) WITH ORDINALITY AS q(term, ord)
                  LEFT JOIN d ON d.term = q.term ORDER BY q.ord) AS dfs
     FROM pr
 ), s AS (
-    SELECT p.chunk_id, min(p.file_path) AS fpath, max(p.chunk_terms) AS chunk_terms,
-           array_agg(p.term) AS terms, array_agg(p.tf) AS tfs,
-           sum(ln(1 + (h.chunk_count - d.df + 0.5) / (d.df + 0.5)) * p.tf * ($4::float8 + 1)
-               / (p.tf + $4::float8 * (1 - $5::float8 + $5::float8 * p.chunk_terms / (h.total_terms::float8 / h.chunk_count)))) AS score
-    FROM p JOIN d ON d.term = p.term CROSS JOIN h
+    SELECT p.chunk_id, min(p.file_path) AS fpath,
+           sum(w.idf * p.tf * ($4::float8 + 1)
+               / (p.tf + $4::float8 * (1 - $5::float8 + $5::float8 * p.chunk_terms / pr.avgdl))) AS score
+    FROM p JOIN w ON w.term = p.term CROSS JOIN pr
     WHERE ($6::text = '' OR p.file_path LIKE $7::text) AND p.file_path <> ALL($8::text[])
     GROUP BY p.chunk_id
     ORDER BY score DESC, fpath, p.chunk_id
     LIMIT $9
 )
-SELECT h.chunk_count, h.total_terms, h.dfs, s.chunk_terms, s.terms, s.tfs, ` + chunkColumns + `
-FROM h LEFT JOIN (s JOIN mcp_file_chunks c ON c.id = s.chunk_id) ON true`
+SELECT h.chunk_count, h.total_terms, h.dfs, c.chunk_terms, t.terms, t.tfs, ` + chunkColumns + `
+FROM h LEFT JOIN (s JOIN mcp_file_chunks c ON c.id = s.chunk_id
+    CROSS JOIN LATERAL (
+        SELECT array_agg(po.term) AS terms, array_agg(po.tf) AS tfs FROM mcp_file_chunk_postings po
+        WHERE po.project_id = c.project_id AND po.term = ANY($3::text[]) AND po.chunk_id = c.id) t) ON true`
 
 // lexicalFetch is how many SQL-ranked rows are fetched for a top-k query.
 func lexicalFetch(k int) int {

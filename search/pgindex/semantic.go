@@ -2,6 +2,7 @@ package pgindex
 
 import (
 	"context"
+	"strings"
 
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/search"
@@ -30,6 +31,9 @@ func (ix *Index) Semantic(ctx context.Context, scope fileio.Scope, q search.Sema
 	}
 	if len(q.Vector) == 0 || q.TopK <= 0 {
 		return nil, nil
+	}
+	if ix.vectors != nil {
+		return ix.semanticCached(ctx, scope, q)
 	}
 	args := []any{scope.Tenant, scope.Project, q.Model, int32(len(q.Vector)), q.PathPrefix, likePrefix(q.PathPrefix), excludeList(q.ExcludePaths)}
 	query := sqlSemanticScan
@@ -65,7 +69,37 @@ func (ix *Index) Semantic(ctx context.Context, scope fileio.Scope, q search.Sema
 	if err := rows.Err(); err != nil {
 		return nil, backendError(ctx, "reading vectors", err)
 	}
-	best := h.sorted()
+	return ix.candidates(ctx, h.sorted())
+}
+
+// semanticCached scans the in-process snapshot of the project's vectors.
+func (ix *Index) semanticCached(ctx context.Context, scope fileio.Scope, q search.SemanticQuery) ([]search.Candidate, error) {
+	pid, err := ix.projectID(ctx, scope, false)
+	if err != nil || pid == 0 {
+		return nil, backendError(ctx, "finding the project", err)
+	}
+	snap, err := ix.vectors.snapshot(ctx, ix, cacheKey{project: pid, model: q.Model, dims: len(q.Vector)})
+	if err != nil {
+		return nil, backendError(ctx, "loading vectors", err)
+	}
+	dims := len(q.Vector)
+	h := &bestK{k: q.TopK}
+	for path, f := range snap.files {
+		if (q.PathPrefix != "" && !strings.HasPrefix(path, q.PathPrefix)) || q.ExcludePaths[path] {
+			continue
+		}
+		for i, id := range f.ids {
+			score := float64(search.Dot(f.vecs[i*dims:(i+1)*dims], q.Vector))
+			if h.wants(score) {
+				h.offer(scored{id: id, path: path, index: int(f.index[i]), score: score})
+			}
+		}
+	}
+	return ix.candidates(ctx, h.sorted())
+}
+
+// candidates reads the chunks of the selected ids, in order, with their scores.
+func (ix *Index) candidates(ctx context.Context, best []scored) ([]search.Candidate, error) {
 	if len(best) == 0 {
 		return nil, nil
 	}

@@ -82,7 +82,8 @@ ON CONFLICT (project_id, file_path) DO UPDATE SET
     embedding_model = EXCLUDED.embedding_model, tokenizer = EXCLUDED.tokenizer,
     chunk_count = EXCLUDED.chunk_count, total_terms = EXCLUDED.total_terms, indexed_at = EXCLUDED.indexed_at`
 
-const sqlAddStats = `UPDATE mcp_search_projects SET chunk_count = chunk_count + $2, total_terms = total_terms + $3 WHERE id = $1`
+const sqlAddStats = `UPDATE mcp_search_projects
+SET chunk_count = chunk_count + $2, total_terms = total_terms + $3, generation = generation + 1 WHERE id = $1`
 
 // sqlDeleteFile removes the file when its indexed version is not after ($3, $4).
 const sqlDeleteFile = `WITH f AS (
@@ -94,7 +95,8 @@ const sqlDeleteFile = `WITH f AS (
 ), p AS (
     DELETE FROM mcp_file_chunk_postings WHERE chunk_id IN (SELECT id FROM c)
 )
-UPDATE mcp_search_projects s SET chunk_count = s.chunk_count - f.chunk_count, total_terms = s.total_terms - f.total_terms
+UPDATE mcp_search_projects s SET chunk_count = s.chunk_count - f.chunk_count, total_terms = s.total_terms - f.total_terms,
+    generation = s.generation + 1
 FROM f WHERE s.id = $1`
 
 // ReplaceFile implements search.Index in one transaction: under a per-file advisory lock it

@@ -4,14 +4,16 @@
 -- Differences from the seed, on purpose:
 --   * mcp_search_projects gives each (apikey_hash, project) a small numeric id and keeps its BM25
 --     statistics (chunk count, total terms), updated in the same transaction as every change, so
---     a query reads one row instead of aggregating the project.
+--     a query reads one row instead of aggregating the project; generation counts the changes,
+--     so an in-process vector cache knows when it is stale.
 --   * mcp_search_files records the indexed version of each file (also files with no chunks) and
 --     its share of the project statistics.
 --     file_updated_ns holds the sub-microsecond part of the version, which TIMESTAMPTZ drops, so
 --     versions compare exactly with the store's.
 --   * mcp_file_chunk_postings replaces the seed's JSONB token column: one row per (term, chunk)
 --     with the term frequency and the chunk length, keyed for "all postings of these terms in
---     this project". file_path is repeated there so path filters need no join.
+--     this project". file_path is repeated there so path filters need no join, and the
+--     primary key INCLUDEs the scored columns so a query can read postings from the index alone.
 --   * Embeddings are BYTEA (little-endian float32, any dimension), not pgvector's VECTOR(1536);
 --     a pgvector column is added at start-up when the extension is installed (see pgindex.New).
 --   * apikey_hash is VARCHAR(64) and paths use the "C" collation, as in fileio/pgstore, so paths
@@ -22,6 +24,7 @@ CREATE TABLE IF NOT EXISTS mcp_search_projects (
     project      VARCHAR(128) NOT NULL,
     chunk_count  BIGINT       NOT NULL DEFAULT 0,
     total_terms  BIGINT       NOT NULL DEFAULT 0,
+    generation   BIGINT       NOT NULL DEFAULT 0,
     UNIQUE (apikey_hash, project)
 );
 
@@ -86,7 +89,7 @@ CREATE TABLE IF NOT EXISTS mcp_file_chunk_postings (
     tf           INT           NOT NULL,
     chunk_terms  INT           NOT NULL,
     file_path    VARCHAR(1024) COLLATE "C" NOT NULL,
-    PRIMARY KEY (project_id, term, chunk_id)
+    PRIMARY KEY (project_id, term, chunk_id) INCLUDE (tf, chunk_terms, file_path)
 );
 
 CREATE INDEX IF NOT EXISTS idx_mcp_file_chunk_postings_chunk

@@ -1,0 +1,267 @@
+package pgindex_test
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/memstore"
+	"github.com/agentfiles/agentfiles/fileio/pgstore"
+	"github.com/agentfiles/agentfiles/internal/pgtest"
+	"github.com/agentfiles/agentfiles/search"
+	"github.com/agentfiles/agentfiles/search/memindex"
+	"github.com/agentfiles/agentfiles/search/pgindex"
+)
+
+// Benchmarks compare pgindex with memindex on the same corpus in the same run. The corpus is
+// synthetic: a Zipf vocabulary of 5,000 words without its 50 most frequent (the stop words), 400-byte chunks (about 60 terms), ten chunks per file,
+// 64-dimension hashing-embedder vectors. 10k chunks per project run by default; set
+// AGENTFILES_BENCH_100K=1 for 100k (slow to build: about 5 million postings).
+//
+//	go test -run '^$' -bench . -benchtime 200x ./search/pgindex/
+//	AGENTFILES_BENCH_100K=1 go test -run '^$' -bench 'Query' -benchtime 100x -timeout 1h ./search/pgindex/
+
+const benchDims = 64
+
+func benchSizes() []int {
+	if os.Getenv("AGENTFILES_BENCH_100K") == "1" {
+		return []int{10_000, 100_000}
+	}
+	return []int{10_000}
+}
+
+var benchChunker = search.NewChunker(search.ChunkerConfig{TargetBytes: 400, OverlapBytes: -1})
+
+// benchVocabulary is w0…w4999; rank r is drawn with probability ~ 1/(r+1), except that the
+// 50 most frequent ranks are never drawn: they play the stop words the tokenizer removes.
+var benchVocabulary = func() []string {
+	v := make([]string, 5000)
+	for i := range v {
+		v[i] = "w" + strconv.FormatInt(int64(i), 36) + "x"
+	}
+	return v
+}()
+
+func zipfWord(r *rand.Rand) string {
+	// Inverse CDF of a continuous 1/x law over [51, n+1).
+	lo, hi := math.Log(51), math.Log(float64(len(benchVocabulary))+1)
+	return benchVocabulary[min(int(math.Exp(lo+r.Float64()*(hi-lo)))-1, len(benchVocabulary)-1)]
+}
+
+// benchFile is a file of about ten 400-byte chunks.
+func benchFile(r *rand.Rand) string {
+	var b strings.Builder
+	for b.Len() < 3900 {
+		for i := range 12 {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(zipfWord(r))
+		}
+		b.WriteString(".\n")
+	}
+	return b.String()
+}
+
+// benchQueries mixes frequent and rare words, two to four terms each.
+func benchQueries(r *rand.Rand, n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		terms := make([]string, 2+r.IntN(3))
+		for j := range terms {
+			terms[j] = zipfWord(r)
+		}
+		out[i] = strings.Join(terms, " ")
+	}
+	return out
+}
+
+// backend is one store+index pair loaded with the corpus.
+type backend struct {
+	name     string
+	store    fileio.Store
+	index    search.Index
+	searcher *search.Searcher
+}
+
+type benchEnv struct {
+	chunks   int
+	scope    fileio.Scope
+	backends []*backend // memindex first, then pgindex
+	queries  []string
+	emb      *search.HashingEmbedder
+}
+
+const benchKey = "sk-bench-000000000000000000000000"
+
+func newBenchEnv(b *testing.B, chunks int) *benchEnv {
+	b.Helper()
+	url := pgtest.New(b)
+	ctx := context.Background()
+	pgs, err := pgstore.Open(ctx, url, pgstore.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(pgs.Close)
+	pgi, err := pgindex.Open(ctx, url, pgindex.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(pgi.Close)
+	e := &benchEnv{
+		chunks: chunks,
+		scope:  fileio.Scope{Tenant: fileio.NewAuthContext(benchKey, "").APIKeyHash, Project: "bench"},
+		emb:    search.NewHashingEmbedder(benchDims),
+		backends: []*backend{
+			{name: "memindex", store: memstore.New(), index: memindex.New()},
+			{name: "pgindex", store: pgs, index: pgi},
+		},
+	}
+	r := rand.New(rand.NewPCG(1, uint64(chunks)))
+	e.queries = benchQueries(r, 200)
+	total := 0
+	start := time.Now()
+	for i := 0; total < chunks; i++ {
+		content := benchFile(r)
+		path := fmt.Sprintf("/dir%02d/file%05d.txt", i%50, i)
+		for _, be := range e.backends {
+			var info fileio.FileInfo
+			err := be.store.Update(ctx, e.scope, func(tx fileio.WriteTx) error {
+				var err error
+				info, err = tx.Put(ctx, path, []byte(content), fileio.PutOptions{})
+				return err
+			})
+			if err != nil {
+				b.Fatal(err)
+			}
+			f := indexedFile(path, info.UpdatedAt, content, benchChunker, e.emb)
+			if err := be.index.ReplaceFile(ctx, e.scope, f); err != nil {
+				b.Fatal(err)
+			}
+			if be.name == "memindex" {
+				total += len(f.Chunks)
+			}
+		}
+	}
+	// The outbox rows of the setup writes are not needed: the index was filled directly.
+	if _, err := pgs.Pool().Exec(ctx, "DELETE FROM mcp_file_index_jobs"); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := pgs.Pool().Exec(ctx, "VACUUM ANALYZE"); err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("loaded %d chunks into both indexes in %v", total, time.Since(start).Round(time.Millisecond))
+	for _, be := range e.backends {
+		be.searcher, err = search.NewSearcher(search.SearcherConfig{Store: be.store, Index: be.index, Embedder: e.emb, Chunker: benchChunker})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	return e
+}
+
+// latencies records per-query durations and reports percentiles.
+type latencies []time.Duration
+
+func (l latencies) report(b *testing.B) (p50, p95 time.Duration) {
+	s := append(latencies(nil), l...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	p50, p95 = search.Percentile(s, 50), search.Percentile(s, 95)
+	b.ReportMetric(float64(p50.Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(p95.Microseconds())/1000, "p95-ms")
+	b.ReportMetric(float64(search.Percentile(s, 99).Microseconds())/1000, "p99-ms")
+	return p50, p95
+}
+
+// BenchmarkQuery measures query latency per kind (hybrid = Searcher.Search with the hashing
+// embedder, no reranker; bm25 = Index.Lexical top 30; semantic = Index.Semantic top 30) on
+// memindex and pgindex. The pgindex line reports its p95 as a multiple of memindex's
+// (x-memindex-p95) from the same run.
+func BenchmarkQuery(b *testing.B) {
+	for _, size := range benchSizes() {
+		b.Run(fmt.Sprintf("chunks=%d", size), func(b *testing.B) {
+			e := newBenchEnv(b, size)
+			ctx := fileio.WithAuth(context.Background(), fileio.NewAuthContext(benchKey, "bench"))
+			kinds := map[string]func(be *backend, q string) error{
+				"hybrid": func(be *backend, q string) error {
+					_, err := be.searcher.Search(ctx, search.Query{Project: e.scope.Project, Query: q, Limit: 5})
+					return err
+				},
+				"bm25": func(be *backend, q string) error {
+					_, err := be.index.Lexical(ctx, e.scope, search.LexicalQuery{Terms: search.QueryTerms(q), BM25: search.DefaultBM25(), TopK: 30})
+					return err
+				},
+				"semantic": func(be *backend, q string) error {
+					v, _ := e.emb.Embed(ctx, []string{q})
+					_, err := be.index.Semantic(ctx, e.scope, search.SemanticQuery{Vector: v[0], Model: e.emb.Model(), TopK: 30})
+					return err
+				},
+			}
+			for _, kind := range []string{"hybrid", "bm25", "semantic"} {
+				var memP95 time.Duration
+				for _, be := range e.backends {
+					b.Run(kind+"/"+be.name, func(b *testing.B) {
+						lat := make(latencies, 0, b.N)
+						for i := 0; i < b.N; i++ {
+							t0 := time.Now()
+							if err := kinds[kind](be, e.queries[i%len(e.queries)]); err != nil {
+								b.Fatal(err)
+							}
+							lat = append(lat, time.Since(t0))
+						}
+						_, p95 := lat.report(b)
+						if be.name == "memindex" {
+							memP95 = p95
+						} else if memP95 > 0 {
+							b.ReportMetric(float64(p95)/float64(memP95), "x-memindex-p95")
+						}
+					})
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkIndexFile measures ReplaceFile throughput (one op = one new version of a file of
+// about ten chunks, vectors included) on a project already holding 10k chunks, for both
+// indexes, and reports chunks/s; pgindex also reports its rate as a fraction of memindex's.
+func BenchmarkIndexFile(b *testing.B) {
+	e := newBenchEnv(b, 10_000)
+	ctx := context.Background()
+	r := rand.New(rand.NewPCG(3, 4))
+	files := make([]search.IndexedFile, 64)
+	base := time.Now()
+	for i := range files {
+		files[i] = indexedFile(fmt.Sprintf("/new/file%03d.txt", i), base, benchFile(r), benchChunker, e.emb)
+	}
+	var memRate float64
+	for _, be := range e.backends {
+		b.Run(be.name, func(b *testing.B) {
+			chunks := 0
+			t0 := time.Now()
+			for i := 0; i < b.N; i++ {
+				f := files[i%len(files)]
+				f.FileUpdatedAt = base.Add(time.Duration(i+1) * time.Microsecond)
+				if err := be.index.ReplaceFile(ctx, e.scope, f); err != nil {
+					b.Fatal(err)
+				}
+				chunks += len(f.Chunks)
+			}
+			rate := float64(chunks) / time.Since(t0).Seconds()
+			b.ReportMetric(rate, "chunks/s")
+			if be.name == "memindex" {
+				memRate = rate
+			} else if memRate > 0 {
+				b.ReportMetric(rate/memRate, "x-memindex-rate")
+			}
+		})
+	}
+}

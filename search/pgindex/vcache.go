@@ -1,0 +1,211 @@
+package pgindex
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
+)
+
+// DefaultVectorCacheBytes is the default bound of the in-process vector cache.
+const DefaultVectorCacheBytes int64 = 256 << 20
+
+// vectorCache keeps, per (project, model, dimension), a read-only snapshot of every embedded
+// chunk's id, path, chunk index and vector, so that a semantic query scans memory instead of
+// streaming the project's vectors from PostgreSQL. A snapshot is valid for one value of the
+// project's generation counter, which every ReplaceFile and DeleteFile of any process bumps in
+// its transaction; when the counter moved, the next query refreshes the snapshot by re-reading
+// only the files whose indexed version changed. Entries are evicted least-recently-used when the
+// cache holds more than maxBytes; a project bigger than maxBytes is never cached (its queries
+// stream from the database). It is safe for concurrent use.
+type vectorCache struct {
+	maxBytes int64
+	clock    atomic.Uint64
+
+	mu      sync.Mutex
+	entries map[cacheKey]*cacheEntry
+	bytes   int64
+}
+
+type cacheKey struct {
+	project int64
+	model   string
+	dims    int
+}
+
+type cacheEntry struct {
+	refresh sync.Mutex // one refresher per entry at a time
+	snap    atomic.Pointer[vectorSnapshot]
+	lastUse atomic.Uint64
+	bytes   int64 // accounted size; guarded by vectorCache.mu
+}
+
+// vectorSnapshot is immutable once published.
+type vectorSnapshot struct {
+	generation int64
+	files      map[string]*cachedFile
+	bytes      int64
+}
+
+type cachedFile struct {
+	path    string
+	version time.Time
+	ids     []int64
+	index   []int32
+	vecs    []float32 // len(ids) * dims, chunk after chunk
+}
+
+func (f *cachedFile) size() int64 { return int64(len(f.path) + 12*len(f.ids) + 4*len(f.vecs) + 64) }
+
+func newVectorCache(maxBytes int64) *vectorCache {
+	return &vectorCache{maxBytes: maxBytes, entries: make(map[cacheKey]*cacheEntry)}
+}
+
+// snapshot returns an up-to-date snapshot of key's vectors (refreshing it when the project's
+// generation moved), or nil when the project has no row.
+func (c *vectorCache) snapshot(ctx context.Context, ix *Index, key cacheKey) (*vectorSnapshot, error) {
+	var gen int64
+	if err := ix.pool.QueryRow(ctx, "SELECT generation FROM mcp_search_projects WHERE id = $1", key.project).Scan(&gen); err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	e := c.entries[key]
+	if e == nil {
+		e = &cacheEntry{}
+		c.entries[key] = e
+	}
+	c.mu.Unlock()
+	e.lastUse.Store(c.clock.Add(1))
+	if s := e.snap.Load(); s != nil && s.generation >= gen {
+		return s, nil
+	}
+	e.refresh.Lock()
+	defer e.refresh.Unlock()
+	old := e.snap.Load()
+	if old != nil && old.generation >= gen {
+		return old, nil // refreshed by another query meanwhile
+	}
+	s, err := loadSnapshot(ctx, ix, key, old)
+	if err != nil {
+		return nil, err
+	}
+	c.publish(key, e, s)
+	return s, nil
+}
+
+// publish stores s in e when it fits, then evicts least-recently-used entries over the bound.
+func (c *vectorCache) publish(key cacheKey, e *cacheEntry, s *vectorSnapshot) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if s.bytes > c.maxBytes {
+		e.snap.Store(nil)
+		c.bytes -= e.bytes
+		e.bytes = 0
+		delete(c.entries, key)
+		return
+	}
+	e.snap.Store(s)
+	c.bytes += s.bytes - e.bytes
+	e.bytes = s.bytes
+	for c.bytes > c.maxBytes {
+		var victimKey cacheKey
+		var victim *cacheEntry
+		for k, v := range c.entries {
+			if v != e && v.bytes > 0 && (victim == nil || v.lastUse.Load() < victim.lastUse.Load()) {
+				victimKey, victim = k, v
+			}
+		}
+		if victim == nil {
+			return
+		}
+		c.bytes -= victim.bytes
+		victim.bytes = 0
+		victim.snap.Store(nil)
+		delete(c.entries, victimKey)
+	}
+}
+
+// loadSnapshot reads, in one repeatable-read snapshot, the project's generation, the indexed
+// version of each file embedded with the model, and the vectors of the files that changed since
+// old (all of them when old is nil).
+func loadSnapshot(ctx context.Context, ix *Index, key cacheKey, old *vectorSnapshot) (*vectorSnapshot, error) {
+	s := &vectorSnapshot{files: make(map[string]*cachedFile)}
+	err := pgx.BeginTxFunc(ctx, ix.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
+		clear(s.files)
+		s.bytes = 0
+		if err := tx.QueryRow(ctx, "SELECT generation FROM mcp_search_projects WHERE id = $1", key.project).Scan(&s.generation); err != nil {
+			return err
+		}
+		rows, err := tx.Query(ctx, `SELECT file_path, file_updated_at, file_updated_ns FROM mcp_search_files
+WHERE project_id = $1 AND embedding_model = $2`, key.project, key.model)
+		if err != nil {
+			return err
+		}
+		var changed []string
+		var path string
+		var at time.Time
+		var ns int32
+		_, err = pgx.ForEachRow(rows, []any{&path, &at, &ns}, func() error {
+			v := joinVersion(at, ns)
+			if old != nil {
+				if f := old.files[path]; f != nil && f.version.Equal(v) {
+					s.files[path] = f
+					return nil
+				}
+			}
+			s.files[path] = &cachedFile{path: path, version: v}
+			changed = append(changed, path)
+			return nil
+		})
+		if err != nil || len(changed) == 0 {
+			return err
+		}
+		q := `SELECT chunk_id, file_path, chunk_index, embedding FROM mcp_file_chunk_embeddings
+WHERE project_id = $1 AND model = $2 AND dims = $3 ORDER BY file_path, chunk_index`
+		args := []any{key.project, key.model, int32(key.dims)}
+		if old != nil {
+			q = `SELECT chunk_id, file_path, chunk_index, embedding FROM mcp_file_chunk_embeddings
+WHERE project_id = $1 AND model = $2 AND dims = $3 AND file_path = ANY($4) ORDER BY file_path, chunk_index`
+			args = append(args, changed)
+		}
+		rows, err = tx.Query(ctx, q, args...)
+		if err != nil {
+			return err
+		}
+		var id int64
+		var index int32
+		var rawPath, raw pgtype.DriverBytes
+		var cur *cachedFile
+		for rows.Next() {
+			if err := rows.Scan(&id, &rawPath, &index, &raw); err != nil {
+				rows.Close()
+				return err
+			}
+			if cur == nil || cur.path != string(rawPath) {
+				cur = s.files[string(rawPath)]
+				if cur == nil { // embedded after the file list was read: impossible in one snapshot
+					continue
+				}
+			}
+			if len(raw) != 4*key.dims {
+				continue
+			}
+			cur.ids = append(cur.ids, id)
+			cur.index = append(cur.index, index)
+			n := len(cur.vecs)
+			cur.vecs = append(cur.vecs, make([]float32, key.dims)...)
+			decodeVectorInto(cur.vecs[n:], raw)
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range s.files {
+		s.bytes += f.size()
+	}
+	return s, nil
+}
