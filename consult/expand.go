@@ -51,10 +51,12 @@ type ExpandOptions struct {
 }
 
 // Expander turns a files list into sorted, de-duplicated absolute file paths. The zero value is
-// not usable; use [NewExpander]. An Expander is immutable and safe for concurrent use.
+// not usable; use [NewExpander]. An Expander's options are fixed at creation; it remembers the
+// compiled form of up to 1,024 valid entries. It is safe for concurrent use.
 type Expander struct {
 	ignore   ignoreSet
 	maxFiles int
+	entries  *entryCache
 }
 
 // NewExpander returns an Expander with the given options. It fails with INVALID_ARGUMENT when an
@@ -76,7 +78,7 @@ func NewExpander(opts ExpandOptions) (*Expander, error) {
 	if max > HardMaxFiles {
 		max = HardMaxFiles
 	}
-	return &Expander{ignore: set, maxFiles: max}, nil
+	return &Expander{ignore: set, maxFiles: max, entries: &entryCache{}}, nil
 }
 
 var defaultExpander = func() *Expander {
@@ -112,7 +114,7 @@ func (x *Expander) ExpandContext(ctx context.Context, entries []string) (files [
 		if err := ctx.Err(); err != nil {
 			return nil, nil, err
 		}
-		spec, perr := parseEntry(entry)
+		spec, perr := x.entries.parse(entry)
 		if perr != nil {
 			errs = append(errs, EntryError{Entry: entry, Err: perr})
 			continue
