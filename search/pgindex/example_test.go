@@ -1,0 +1,63 @@
+package pgindex_test
+
+import (
+	"context"
+	"fmt"
+	"log"
+	"os"
+
+	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/pgstore"
+	"github.com/agentfiles/agentfiles/search"
+	"github.com/agentfiles/agentfiles/search/pgindex"
+)
+
+// Example wires the production stack: files in fileio/pgstore, the index in pgindex, an
+// Indexer consuming the outbox (run it in as many processes as you like) and a Searcher. It
+// needs a PostgreSQL database, so it is compiled but not run by go test.
+func Example() {
+	ctx := context.Background()
+	url := os.Getenv("DATABASE_URL") // e.g. postgres://user:pass@localhost:5432/app
+	store, err := pgstore.Open(ctx, url, pgstore.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer store.Close()
+	index, err := pgindex.Open(ctx, url, pgindex.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer index.Close()
+
+	svc, err := fileio.NewService(store, fileio.DefaultConfig())
+	if err != nil {
+		log.Fatal(err)
+	}
+	embedder := search.NewHashingEmbedder(0)
+	indexer, err := search.NewIndexer(search.IndexerConfig{Store: store, Index: index, Embedder: embedder})
+	if err != nil {
+		log.Fatal(err)
+	}
+	indexer.Start(ctx)
+	defer indexer.Stop(ctx)
+	searcher, err := search.NewSearcher(search.SearcherConfig{Store: store, Index: index, Embedder: embedder})
+	if err != nil {
+		log.Fatal(err)
+	}
+
+	ctx = fileio.WithAuth(ctx, fileio.NewAuthContext("sk-caller-key", "alice"))
+	_, err = svc.Write(ctx, fileio.WriteRequest{Project: "notes", Path: "/retry.md",
+		Content: "Retries use exponential backoff with jitter.", Mode: fileio.ModeTruncate})
+	if err != nil {
+		log.Fatal(err)
+	}
+	// The file is searchable at once: until the Indexer has caught up, the Searcher scans it at
+	// query time (Hit.Source "scan"); afterwards the hit comes from the index ("index").
+	res, err := searcher.Search(ctx, search.Query{Project: "notes", Query: "backoff"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, h := range res.Hits {
+		fmt.Printf("%s [%d,%d) %s\n", h.Path, h.StartByte, h.EndByte, h.Source)
+	}
+}

@@ -1,0 +1,41 @@
+package redisttl_test
+
+import (
+	"context"
+	"fmt"
+	"log"
+
+	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/search"
+	"github.com/agentfiles/agentfiles/search/redisttl"
+	"github.com/redis/go-redis/v9"
+)
+
+// Example keeps the credential Vault's sealed envelopes in Redis, so that indexer processes
+// other than the one that accepted the write can use the caller's key. It needs a Redis server,
+// so it is compiled but not run by go test.
+func Example() {
+	rdb := redis.NewClient(&redis.Options{Addr: "localhost:6379"})
+	defer rdb.Close()
+	vault, err := search.NewVault(search.VaultConfig{
+		KEKs:  map[string]string{"2026-01": "a-secret-of-at-least-16-bytes"}, // encryption_keks
+		Store: redisttl.New(rdb, redisttl.Options{}),
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	// fileio.NewService(store, cfg, fileio.WithCredentialSealer(vault)) seals on every write;
+	// search.IndexerConfig{Credentials: vault} opens and deletes after use. By hand:
+	ac := fileio.NewAuthContext("sk-caller-key", "alice")
+	scope := fileio.Scope{Tenant: ac.APIKeyHash, Project: "notes"}
+	ref, err := vault.Seal(context.Background(), ac, scope, "/retry.md")
+	if err != nil {
+		log.Fatal(err)
+	}
+	key, err := vault.Open(context.Background(), ref, scope, "/retry.md")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(key == "sk-caller-key")
+	_ = vault.Delete(context.Background(), ref)
+}
