@@ -327,3 +327,48 @@ func BenchmarkSearchRunFilter(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSearchAlternation measures the alternation prefilter (search_literals.go) against
+// the path such expressions took before (start bytes, byte runs or plain RE2), in the same
+// iteration, on one core; the results are checked to be equal.
+func BenchmarkSearchAlternation(b *testing.B) {
+	reg := buildDir(b, benchTree(b))
+	for _, q := range []struct {
+		name, query string
+		fold        bool
+	}{
+		{"rare", `zanzibar|Quasar`, false},
+		{"rare-ci", `zanzibar|quasar`, true},
+		{"common", `\b(?:timeout|retry)\b`, false},
+	} {
+		b.Run(q.name, func(b *testing.B) {
+			m, err := newMatcher(q.query, q.fold)
+			if err != nil || m.pres == nil {
+				b.Fatalf("%q does not take the alternation path (%v)", q.query, err)
+			}
+			before := *m
+			before.pres = nil
+			var ours, ref time.Duration
+			var lines int
+			for b.Loop() {
+				lines = 0
+				t0 := time.Now()
+				for _, f := range reg.files {
+					lines += len(m.find(f.content, f.bodyStart, MaxMatches+1))
+				}
+				t1 := time.Now()
+				for _, f := range reg.files {
+					lines -= len(before.find(f.content, f.bodyStart, MaxMatches+1))
+				}
+				ours += t1.Sub(t0)
+				ref += time.Since(t1)
+			}
+			if lines != 0 {
+				b.Fatalf("%q: the alternation and previous paths disagree by %d lines", q.query, lines)
+			}
+			b.ReportMetric(float64(ours.Microseconds())/float64(b.N)/1000, "ms_alternation")
+			b.ReportMetric(float64(ref.Microseconds())/float64(b.N)/1000, "ms_before")
+			b.ReportMetric(float64(ours)/float64(ref), "x_before")
+		})
+	}
+}

@@ -16,8 +16,9 @@ type hit struct{ lineStart, lineEnd int }
 // matcher finds matching lines. Queries without regular-expression metacharacters take a
 // literal path (bytes.Index, or an ASCII case-folded copy of the file for case-insensitive
 // search); other queries run the RE2 expression, prefiltered by a literal every match must
-// contain when the expression has one, else by the few bytes a match can start with, else by
-// the bytes and minimum length of a match (runFilter). Semantics are the same on every path:
+// contain when the expression has one, else by a few literals one of which every match
+// contains (literalSet), else by the few bytes a match can start with, else by the bytes and
+// minimum length of a match (runFilter). Semantics are the same on every path:
 // a line matches when the expression (in multi-line mode, so ^ and $ are line boundaries)
 // matches within it.
 //
@@ -28,8 +29,9 @@ type matcher struct {
 	re      *regexp.Regexp // always set: the full expression (used for the rare fallbacks too)
 	pre     []byte         // literal every match contains (lower-cased when preFold), or nil
 	preFold bool
-	first   *[256]bool // bytes every match starts with, when there are few; or nil
-	runs    *runFilter // otherwise, the bytes and minimum length of a match; or nil
+	pres    *literalSet // literals one of which every match contains; or nil
+	first   *[256]bool  // bytes every match starts with, when there are few; or nil
+	runs    *runFilter  // otherwise, the bytes and minimum length of a match; or nil
 }
 
 // maxFirstBytes is the largest start-byte set worth scanning for; larger sets (letters, say)
@@ -66,6 +68,11 @@ func newMatcher(query string, caseInsensitive bool) (*matcher, error) {
 			m.pre = []byte(lit)
 		case isASCII(lit):
 			m.pre, m.preFold = lowerASCII(nil, []byte(lit)), true
+		}
+		if lits := requiredLiterals(parsed); len(lits) > 1 && shortestLiteral(lits) > max(len(m.pre), 1) {
+			if m.pres = newLiteralSet(lits); m.pres != nil {
+				m.pre, m.preFold = nil, false
+			}
 		}
 		if m.pre == nil {
 			var set [256]bool
@@ -133,6 +140,16 @@ func (m *matcher) find(content []byte, from, max int) []hit {
 		defer foldBuffers.Put(buf)
 		*buf = lowerASCII((*buf)[:0], content)
 		return literalLines(content, *buf, from, m.pre, max, m.re)
+	case m.pres != nil:
+		return m.literalSetLines(content, from, max)
+	default:
+		return m.byteFilteredLines(content, from, max)
+	}
+}
+
+// byteFilteredLines finds matching lines with the filters that need no literal.
+func (m *matcher) byteFilteredLines(content []byte, from, max int) []hit {
+	switch {
 	case m.first != nil:
 		return m.firstByteLines(content, from, max)
 	case m.runs != nil:

@@ -111,6 +111,9 @@ var searchQueries = []struct {
 	{"[a-z]{12,}", false}, {"[a-z]{6,}", true}, {`\w{4}\d`, false}, {`\d{4}-\d{2}`, false}, {".{60,}", false},
 	{"[a-z]+ [a-z]+ [a-z]+$", false}, {"(?:[a-z]{3}|[0-9]{5})[A-Z]", false}, {`[^\x00-\x7f]{2}`, false},
 	{"[k-m]{2}", true}, {`[\x{FFFD}a-c]{3}`, false}, {`(?s)[a-z].{20}`, false}, {`\b[[:alpha:]]{9}\b`, false},
+	// alternation prefilter (search_literals.go): one of a few literals
+	{"widget|snapshot", true}, {"(?i:widget)|Caddy", false}, {`\b(?:GET|POST|DELETE) /`, false}, {"(json|yaml)+ file", true},
+	{"(?:install|config)(?:ure|ation)", false}, {"kelvin|ſ", true},
 }
 
 func TestSearchAgreesWithLineByLineReference(t *testing.T) {

@@ -1,0 +1,165 @@
+package fileid
+
+import (
+	"bytes"
+	"regexp/syntax"
+	"strings"
+)
+
+// maxPrefilterLiterals bounds the literals of an alternation prefilter: each one costs a pass
+// of bytes.Index over the file.
+const maxPrefilterLiterals = 8
+
+// foldLiteral is a literal a match contains, case-folded when fold is set.
+type foldLiteral struct {
+	text string
+	fold bool
+}
+
+// requiredLiterals returns literals of which every match of re contains at least one, for
+// expressions such as `error|warning` or `\b(TODO|FIXME)\b:` that have no single required
+// literal; nil when there is no such set of at most maxPrefilterLiterals. Among the choices
+// of a concatenation it keeps the set whose shortest literal is longest.
+func requiredLiterals(re *syntax.Regexp) []foldLiteral {
+	switch re.Op {
+	case syntax.OpLiteral:
+		return []foldLiteral{{string(re.Rune), re.Flags&syntax.FoldCase != 0}}
+	case syntax.OpCapture, syntax.OpPlus:
+		return requiredLiterals(re.Sub[0])
+	case syntax.OpRepeat:
+		if re.Min >= 1 {
+			return requiredLiterals(re.Sub[0])
+		}
+	case syntax.OpConcat:
+		var best []foldLiteral
+		for _, sub := range re.Sub {
+			if lits := requiredLiterals(sub); betterLiterals(lits, best) {
+				best = lits
+			}
+		}
+		return best
+	case syntax.OpAlternate:
+		var all []foldLiteral
+		for _, sub := range re.Sub {
+			lits := requiredLiterals(sub)
+			if lits == nil || len(all)+len(lits) > maxPrefilterLiterals {
+				return nil
+			}
+			all = append(all, lits...)
+		}
+		return all
+	}
+	return nil
+}
+
+// betterLiterals reports whether a is the more selective prefilter: a longer shortest literal,
+// then fewer literals.
+func betterLiterals(a, b []foldLiteral) bool {
+	if a == nil {
+		return false
+	}
+	if b == nil {
+		return true
+	}
+	if sa, sb := shortestLiteral(a), shortestLiteral(b); sa != sb {
+		return sa > sb
+	}
+	return len(a) < len(b)
+}
+
+func shortestLiteral(lits []foldLiteral) int {
+	n := -1
+	for _, l := range lits {
+		if n < 0 || len(l.text) < n {
+			n = len(l.text)
+		}
+	}
+	return n
+}
+
+// literalSet is the byte form of requiredLiterals for the search: the literals as they are,
+// or, when any of them is case-folded, all of them lower-cased to be found in an ASCII
+// lower-cased copy of the file (a literal that is found as it is is also found there, so the
+// set stays a necessary condition; the expression decides).
+type literalSet struct {
+	lits [][]byte
+	fold bool
+}
+
+// newLiteralSet returns the set for lits, or nil when byte search could miss a match: a
+// literal holds '\n' or U+FFFD (which the regexp package matches against invalid UTF-8), or a
+// case-folded literal is not ASCII.
+func newLiteralSet(lits []foldLiteral) *literalSet {
+	s := &literalSet{}
+	for _, l := range lits {
+		if strings.ContainsAny(l.text, "\n\uFFFD") || (l.fold && !isASCII(l.text)) {
+			return nil
+		}
+		s.fold = s.fold || l.fold
+	}
+	for _, l := range lits {
+		b := []byte(l.text)
+		if s.fold {
+			b = lowerASCII(nil, b)
+		}
+		s.lits = append(s.lits, b)
+	}
+	return s
+}
+
+// literalSetLines runs the expression only on lines that contain one of the literals. Each
+// literal's next occurrence is kept and searched for again only once the scan has passed it.
+func (m *matcher) literalSetLines(content []byte, from, max int) []hit {
+	haystack := content
+	if m.pres.fold {
+		for _, lit := range m.pres.lits {
+			if foldHazard(lit, content[from:]) {
+				return m.byteFilteredLines(content, from, max)
+			}
+		}
+		buf := foldBuffers.Get().(*[]byte)
+		defer foldBuffers.Put(buf)
+		*buf = lowerASCII((*buf)[:0], content)
+		haystack = *buf
+	}
+	var nextBuf [maxPrefilterLiterals]int
+	next := nextBuf[:len(m.pres.lits)]
+	for i, lit := range m.pres.lits {
+		next[i] = indexFrom(haystack, from, lit)
+	}
+	var hits []hit
+	for pos := from; len(hits) < max; {
+		at := -1
+		for _, n := range next {
+			if n >= 0 && (at < 0 || n < at) {
+				at = n
+			}
+		}
+		if at < 0 {
+			break
+		}
+		ls := pos + bytes.LastIndexByte(haystack[pos:at], '\n') + 1
+		le := lineEndAt(haystack, at)
+		if m.re.Match(content[ls:le]) {
+			hits = append(hits, hit{ls, le})
+		}
+		pos = le + 1
+		for i, n := range next {
+			if n >= 0 && n < pos {
+				next[i] = indexFrom(haystack, pos, m.pres.lits[i])
+			}
+		}
+	}
+	return hits
+}
+
+// indexFrom returns the offset of the first lit in b[from:], or -1.
+func indexFrom(b []byte, from int, lit []byte) int {
+	if from >= len(b) {
+		return -1
+	}
+	if i := bytes.Index(b[from:], lit); i >= 0 {
+		return from + i
+	}
+	return -1
+}
