@@ -60,7 +60,7 @@
 // Queries without metacharacters take a literal fast path (bytes.Index, or an ASCII
 // case-folded copy of the file); expressions with a literal that every match must contain are
 // prefiltered by it, and expressions whose matches can start with only a few bytes run only on
-// lines containing one of them. Other expressions run plain RE2 over each file. Files are
+// lines containing one of them. Expressions with one of a few required literals (`error|warning`) are prefiltered by them, and the rest run only on lines holding a long enough run of the bytes a match can contain; only expressions that can match an empty line run plain RE2 over each file. Files are
 // searched in parallel; results are deterministic.
 //
 // # Budgets
