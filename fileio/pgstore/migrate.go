@@ -3,68 +3,26 @@ package pgstore
 import (
 	"context"
 	"embed"
-	"fmt"
-	"io/fs"
-	"sort"
-	"strconv"
-	"strings"
 
-	"github.com/jackc/pgx/v5"
+	"github.com/agentfiles/agentfiles/internal/pgmigrate"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 //go:embed migrations/*.sql
 var migrationFS embed.FS
 
-// migration is one embedded schema step, named NNNN_description.sql.
-type migration struct {
-	version int
-	name    string
-	sql     string
-}
-
-// migrationLockKey is the pg_advisory_lock key that serialises schema migrations of every
-// instance sharing a database. It is a fixed constant of this package; project write locks use
-// 64-bit hashes of (tenant, project) in the same key space (see projectLockKey), so a clash
-// has probability 2^-64 and would only make one project's writes wait for a migration.
-const migrationLockKey int64 = 0x3a4f_9c1d_52e8_7b06
-
-func migrations() ([]migration, error) {
-	entries, err := fs.Glob(migrationFS, "migrations/*.sql")
-	if err != nil {
-		return nil, err
-	}
-	var out []migration
-	for _, path := range entries {
-		base := strings.TrimPrefix(path, "migrations/")
-		num, _, ok := strings.Cut(base, "_")
-		v, err := strconv.Atoi(num)
-		if !ok || err != nil || v <= 0 {
-			return nil, fmt.Errorf("migration %s: name must start with a positive number and '_'", base)
-		}
-		body, err := migrationFS.ReadFile(path)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, migration{version: v, name: strings.TrimSuffix(base, ".sql"), sql: string(body)})
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].version < out[j].version })
-	for i := 1; i < len(out); i++ {
-		if out[i].version == out[i-1].version {
-			return nil, fmt.Errorf("migrations %s and %s share version %d", out[i-1].name, out[i].name, out[i].version)
-		}
-	}
-	return out, nil
+// schema is this package's migrations. Its lock key is a fixed constant; project write locks use
+// 64-bit hashes of (tenant, project) in the same key space (see projectLockKey), so a clash has
+// probability 2^-64 and would only make one project's writes wait for a migration.
+var schema = pgmigrate.Set{
+	FS:      migrationFS,
+	Dir:     "migrations",
+	Table:   "mcp_files_schema_migrations",
+	LockKey: 0x3a4f_9c1d_52e8_7b06,
 }
 
 // SchemaVersion is the newest schema version this package's embedded migrations create.
-func SchemaVersion() int {
-	ms, err := migrations()
-	if err != nil || len(ms) == 0 {
-		return 0
-	}
-	return ms[len(ms)-1].version
-}
+func SchemaVersion() int { return schema.Latest() }
 
 // Migrate brings the database's schema up to [SchemaVersion] by applying the embedded migrations
 // that the table mcp_files_schema_migrations does not list yet, each in its own transaction. It
@@ -72,54 +30,5 @@ func SchemaVersion() int {
 // migrates, the others wait and then find nothing to do. New calls it unless
 // Options.SkipMigrations is set. It is safe for concurrent use.
 func Migrate(ctx context.Context, pool *pgxpool.Pool) error {
-	ms, err := migrations()
-	if err != nil {
-		return err
-	}
-	conn, err := pool.Acquire(ctx)
-	if err != nil {
-		return err
-	}
-	defer conn.Release()
-	if _, err := conn.Exec(ctx, "SELECT pg_advisory_lock($1)", migrationLockKey); err != nil {
-		return err
-	}
-	defer func() {
-		// A broken connection has lost the session lock already; the pool discards it.
-		conn.Exec(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", migrationLockKey)
-	}()
-	if _, err := conn.Exec(ctx, `CREATE TABLE IF NOT EXISTS mcp_files_schema_migrations (
-		version    INT PRIMARY KEY,
-		name       TEXT NOT NULL,
-		applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`); err != nil {
-		return err
-	}
-	applied := map[int]bool{}
-	rows, err := conn.Query(ctx, "SELECT version FROM mcp_files_schema_migrations")
-	if err != nil {
-		return err
-	}
-	versions, err := pgx.CollectRows(rows, pgx.RowTo[int32])
-	if err != nil {
-		return err
-	}
-	for _, v := range versions {
-		applied[int(v)] = true
-	}
-	for _, m := range ms {
-		if applied[m.version] {
-			continue
-		}
-		err := pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
-			if _, err := tx.Exec(ctx, m.sql); err != nil {
-				return fmt.Errorf("migration %s: %w", m.name, err)
-			}
-			_, err := tx.Exec(ctx, "INSERT INTO mcp_files_schema_migrations (version, name) VALUES ($1, $2)", m.version, m.name)
-			return err
-		})
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	return schema.Apply(ctx, pool)
 }

@@ -100,9 +100,9 @@ func New(ctx context.Context, pool *pgxpool.Pool, opts Options) (*Index, error) 
 	if ix.log == nil {
 		ix.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	err := withSchemaLock(ctx, pool, func(conn *pgxpool.Conn) error {
+	err := schema.WithLock(ctx, pool, func(conn *pgxpool.Conn) error {
 		if !opts.SkipMigrations {
-			if err := migrate(ctx, conn); err != nil {
+			if err := schema.ApplyLocked(ctx, conn); err != nil {
 				return err
 			}
 		}

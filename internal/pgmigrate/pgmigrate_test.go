@@ -1,0 +1,54 @@
+package pgmigrate
+
+import (
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestMigrations(t *testing.T) {
+	tests := []struct {
+		name    string
+		files   fstest.MapFS
+		want    []Migration
+		wantErr string
+	}{
+		{
+			name: "sorted by version, not by name",
+			files: fstest.MapFS{
+				"m/10_late.sql": {Data: []byte("SELECT 10")},
+				"m/2_early.sql": {Data: []byte("SELECT 2")},
+				"m/notes.txt":   {Data: []byte("ignored")},
+				"other/1_x.sql": {Data: []byte("ignored too")},
+			},
+			want: []Migration{{2, "2_early", "SELECT 2"}, {10, "10_late", "SELECT 10"}},
+		},
+		{name: "no number", files: fstest.MapFS{"m/init.sql": {}}, wantErr: "positive number"},
+		{name: "zero", files: fstest.MapFS{"m/0_init.sql": {}}, wantErr: "positive number"},
+		{name: "duplicate version", files: fstest.MapFS{"m/1_a.sql": {}, "m/01_b.sql": {}}, wantErr: "share version 1"},
+		{name: "empty", files: fstest.MapFS{}, want: nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := Set{FS: tc.files, Dir: "m", Table: "t", LockKey: 1}
+			got, err := s.Migrations()
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("err = %v, want %q", err, tc.wantErr)
+				}
+				if s.Latest() != 0 {
+					t.Errorf("Latest of a broken set = %d, want 0", s.Latest())
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("migrations (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
