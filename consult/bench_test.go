@@ -83,7 +83,8 @@ json.dump({"ns": dt / n * 1e9, "files": out}, sys.stdout)
 }
 
 // BenchmarkExpand expands 200 "dir/*.py" entries (48 entries per directory, 20 matches) and
-// reports, from the same run: a bare read of the same directories (the floor) and Python's
+// reports, from the same run: a bare read of the same directories (the floor), the expansion
+// with a single worker, and Python's
 // glob.glob timed inside one interpreter (start-up excluded).
 func BenchmarkExpand(b *testing.B) {
 	entries := benchTree(b, 200)
@@ -114,24 +115,37 @@ func BenchmarkExpand(b *testing.B) {
 			}
 		}
 	}
-	// The machine is shared and noisy: ours and the floor alternate inside each iteration so
-	// that both see the same load.
-	var oursT, floorT time.Duration
+	// The floor reads one directory at a time; Expand reads several at once, so the same
+	// expansion with one worker is reported as well. The machine is shared and noisy: the three
+	// run in every iteration so that they see the same load, in a rotating order so that none
+	// always runs first (after the others' garbage) or last (in their warm caches).
+	sequential := *x
+	sequential.workers = 1
+	var oursT, floorT, seqT time.Duration
+	steps := []struct {
+		total *time.Duration
+		run   func()
+	}{
+		{&oursT, func() { x.Expand(entries) }},
+		{&floorT, readDirs},
+		{&seqT, func() { sequential.Expand(entries) }},
+	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		t0 := time.Now()
-		x.Expand(entries)
-		t1 := time.Now()
-		readDirs()
-		floorT += time.Since(t1)
-		oursT += t1.Sub(t0)
+		for k := range steps {
+			step := steps[(i+k)%len(steps)]
+			t0 := time.Now()
+			step.run()
+			*step.total += time.Since(t0)
+		}
 	}
 	b.StopTimer()
 	ours := float64(oursT.Nanoseconds()) / float64(b.N)
 	b.ReportMetric(ours, "expand-ns/op")
 	b.ReportMetric(float64(floorT.Nanoseconds())/float64(b.N), "readdir-ns/op")
 	b.ReportMetric(float64(oursT)/float64(floorT), "expand/readdir")
+	b.ReportMetric(float64(seqT)/float64(floorT), "expand1worker/readdir")
 
 	if python, err := exec.LookPath("python3"); err == nil {
 		// Three rounds of (Expand x n, glob.glob x n in one interpreter), summed.
