@@ -188,32 +188,18 @@ func (s *Searcher) Search(ctx context.Context, q Query) (Result, error) {
 	s.log.DebugContext(ctx, "file_search", "project", q.Project, "query", truncateText(query, 128), "limit", res.Limit)
 
 	// 1. Which files are active, and at which version.
-	active := make(map[string]time.Time)
+	var active activeFiles
 	err := s.cfg.Store.View(ctx, scope, func(tx fileio.ReadTx) error {
 		files, err := tx.List(ctx, q.PathPrefix, 0)
-		for _, f := range files {
-			active[f.Path] = f.UpdatedAt
-		}
+		active = newActiveFiles(files)
 		return err
 	})
 	if err != nil {
 		return Result{}, backendError("listing the project's files failed", err)
 	}
-	states, err := s.cfg.Index.FileStates(ctx, scope, q.PathPrefix)
+	exclude, pending, err := s.staleAndPending(ctx, scope, q.PathPrefix, active)
 	if err != nil {
 		return Result{}, backendError("reading the search index failed", err)
-	}
-	exclude := make(map[string]bool)
-	for p, st := range states {
-		if v, ok := active[p]; !ok || !v.Equal(st.FileUpdatedAt) {
-			exclude[p] = true
-		}
-	}
-	var pending []fileio.FileInfo
-	for p, v := range active {
-		if st, ok := states[p]; !ok || !v.Equal(st.FileUpdatedAt) {
-			pending = append(pending, fileio.FileInfo{Path: p, UpdatedAt: v})
-		}
 	}
 	res.PendingFiles = len(pending)
 
@@ -264,13 +250,13 @@ func (s *Searcher) Search(ctx context.Context, q Query) (Result, error) {
 		return c
 	}
 	for _, sc := range semCands {
-		if v, ok := active[sc.Path]; ok && v.Equal(sc.FileUpdatedAt) {
+		if active.current(sc.Path, sc.FileUpdatedAt) {
 			c := get(sc.Path, sc.FileUpdatedAt, sc.Chunk, SourceIndex)
 			c.semantic, c.hasSemantic = sc.Score, true
 		}
 	}
 	for _, lc := range lex.Candidates {
-		if v, ok := active[lc.Path]; ok && v.Equal(lc.FileUpdatedAt) {
+		if active.current(lc.Path, lc.FileUpdatedAt) {
 			c := get(lc.Path, lc.FileUpdatedAt, lc.Chunk, SourceIndex)
 			c.lexical, c.hasLexical = lc.Score, true
 		}
@@ -356,6 +342,24 @@ func (s *Searcher) Search(ctx context.Context, q Query) (Result, error) {
 		}
 	}
 	return res, nil
+}
+
+// staleAndPending compares the index's file states with the active files (see activeFiles.diff).
+func (s *Searcher) staleAndPending(ctx context.Context, scope fileio.Scope, prefix string, active activeFiles) (map[string]bool, []fileio.FileInfo, error) {
+	if l, ok := s.cfg.Index.(FileStateLister); ok {
+		states, err := l.FileStateList(ctx, scope, prefix)
+		if err != nil {
+			return nil, nil, err
+		}
+		exclude, pending := active.diffSorted(states)
+		return exclude, pending, nil
+	}
+	states, err := s.cfg.Index.FileStates(ctx, scope, prefix)
+	if err != nil {
+		return nil, nil, err
+	}
+	exclude, pending := active.diff(states)
+	return exclude, pending, nil
 }
 
 func (c *candidate) hit() Hit {

@@ -1,0 +1,102 @@
+package search
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/agentfiles/agentfiles/fileio"
+)
+
+// FileStateLister is an optional extension of [Index] for indexes that keep their files sorted
+// by path. The Searcher then merges the index's states with the store's sorted listing instead
+// of building and probing a map of every file on each query. search/memindex implements it.
+type FileStateLister interface {
+	// FileStateList returns the same states as FileStates(ctx, scope, prefix), as a slice
+	// sorted by path ascending (bytewise). The slice may be shared between calls and with other
+	// callers: it must not be modified.
+	FileStateList(ctx context.Context, scope fileio.Scope, prefix string) ([]PathFileState, error)
+}
+
+// PathFileState is one file of a FileStateList answer.
+type PathFileState struct {
+	Path string
+	FileState
+}
+
+// activeFiles is the store's listing of a project's active files, sorted by path, so a query
+// looks versions up by binary search instead of building a map of every file.
+type activeFiles []fileio.FileInfo
+
+func byPath(a, b fileio.FileInfo) int { return strings.Compare(a.Path, b.Path) }
+
+// newActiveFiles takes a Store.List result (sorted by path per the Store contract; sorted here
+// if a store gets that wrong).
+func newActiveFiles(files []fileio.FileInfo) activeFiles {
+	if !slices.IsSortedFunc(files, byPath) {
+		slices.SortFunc(files, byPath)
+	}
+	return files
+}
+
+// current reports whether path is active at version v.
+func (a activeFiles) current(path string, v time.Time) bool {
+	i, ok := slices.BinarySearchFunc(a, path, func(f fileio.FileInfo, p string) int { return strings.Compare(f.Path, p) })
+	return ok && a[i].UpdatedAt.Equal(v)
+}
+
+// diff compares the listing with the index's file states. exclude holds the indexed files whose
+// chunks must not be returned (deleted, or indexed at another version); pending holds the
+// active files not indexed at their current version. It costs one map lookup per active file,
+// plus one binary search per indexed file only when some indexed file is no longer active.
+func (a activeFiles) diff(states map[string]FileState) (exclude map[string]bool, pending []fileio.FileInfo) {
+	exclude = make(map[string]bool)
+	current := 0
+	for _, f := range a {
+		st, ok := states[f.Path]
+		switch {
+		case !ok:
+			pending = append(pending, f)
+		case !f.UpdatedAt.Equal(st.FileUpdatedAt):
+			pending = append(pending, f)
+			exclude[f.Path] = true
+		default:
+			current++
+		}
+	}
+	if current+len(exclude) == len(states) {
+		return exclude, pending // every indexed file is active
+	}
+	for p := range states {
+		if _, ok := slices.BinarySearchFunc(a, p, func(f fileio.FileInfo, p string) int { return strings.Compare(f.Path, p) }); !ok {
+			exclude[p] = true
+		}
+	}
+	return exclude, pending
+}
+
+// diffSorted is diff for states sorted by path (from a FileStateLister): one merge of the two
+// sorted lists, with no map except the (usually small) exclusion set.
+func (a activeFiles) diffSorted(states []PathFileState) (exclude map[string]bool, pending []fileio.FileInfo) {
+	exclude = make(map[string]bool)
+	i, j := 0, 0
+	for i < len(a) || j < len(states) {
+		switch {
+		case j == len(states) || i < len(a) && a[i].Path < states[j].Path: // not indexed
+			pending = append(pending, a[i])
+			i++
+		case i == len(a) || states[j].Path < a[i].Path: // indexed, no longer active
+			exclude[states[j].Path] = true
+			j++
+		default:
+			if !a[i].UpdatedAt.Equal(states[j].FileUpdatedAt) { // indexed at another version
+				pending = append(pending, a[i])
+				exclude[a[i].Path] = true
+			}
+			i++
+			j++
+		}
+	}
+	return exclude, pending
+}

@@ -1,0 +1,76 @@
+package search
+
+import (
+	"sort"
+	"testing"
+	"time"
+
+	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+)
+
+// TestActiveFilesDiff checks that the merge over sorted states (FileStateLister) and the map
+// probe (plain FileStates) find the same stale, deleted and pending files.
+func TestActiveFilesDiff(t *testing.T) {
+	at := func(s int64) time.Time { return time.Unix(s, 0) }
+	tests := []struct {
+		name        string
+		active      []fileio.FileInfo // sorted by path
+		states      map[string]FileState
+		wantExclude map[string]bool
+		wantPending []string
+	}{
+		{name: "empty"},
+		{name: "all current",
+			active: []fileio.FileInfo{{Path: "/a", UpdatedAt: at(1)}, {Path: "/b", UpdatedAt: at(2)}},
+			states: map[string]FileState{"/a": {FileUpdatedAt: at(1)}, "/b": {FileUpdatedAt: at(2)}}},
+		{name: "nothing indexed yet",
+			active:      []fileio.FileInfo{{Path: "/a", UpdatedAt: at(1)}, {Path: "/b", UpdatedAt: at(2)}},
+			wantPending: []string{"/a", "/b"}},
+		{name: "everything deleted",
+			states:      map[string]FileState{"/a": {FileUpdatedAt: at(1)}, "/b": {FileUpdatedAt: at(2)}},
+			wantExclude: map[string]bool{"/a": true, "/b": true}},
+		{name: "stale, deleted and new files interleaved",
+			active:      []fileio.FileInfo{{Path: "/a", UpdatedAt: at(1)}, {Path: "/a/b", UpdatedAt: at(5)}, {Path: "/c", UpdatedAt: at(3)}, {Path: "/e", UpdatedAt: at(4)}},
+			states:      map[string]FileState{"/a": {FileUpdatedAt: at(1)}, "/a/b": {FileUpdatedAt: at(2)}, "/b": {FileUpdatedAt: at(2)}, "/d": {FileUpdatedAt: at(9)}, "/e": {FileUpdatedAt: at(4)}, "/z": {FileUpdatedAt: at(1)}},
+			wantExclude: map[string]bool{"/a/b": true, "/b": true, "/d": true, "/z": true},
+			wantPending: []string{"/a/b", "/c"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var sorted []PathFileState
+			for p, st := range tt.states {
+				sorted = append(sorted, PathFileState{Path: p, FileState: st})
+			}
+			sort.Slice(sorted, func(i, j int) bool { return sorted[i].Path < sorted[j].Path })
+			a := newActiveFiles(append([]fileio.FileInfo(nil), tt.active...))
+			for name, diff := range map[string]func() (map[string]bool, []fileio.FileInfo){
+				"map":    func() (map[string]bool, []fileio.FileInfo) { return a.diff(tt.states) },
+				"sorted": func() (map[string]bool, []fileio.FileInfo) { return a.diffSorted(sorted) },
+			} {
+				exclude, pending := diff()
+				var pendingPaths []string
+				for _, f := range pending {
+					pendingPaths = append(pendingPaths, f.Path)
+				}
+				sort.Strings(pendingPaths)
+				if d := cmp.Diff(tt.wantExclude, exclude, cmpopts.EquateEmpty()); d != "" {
+					t.Errorf("%s: exclude (-want +got):\n%s", name, d)
+				}
+				if d := cmp.Diff(tt.wantPending, pendingPaths, cmpopts.EquateEmpty()); d != "" {
+					t.Errorf("%s: pending (-want +got):\n%s", name, d)
+				}
+			}
+		})
+	}
+}
+
+// TestActiveFilesUnsortedListing checks that a store listing out of order is sorted before
+// binary searches rely on it.
+func TestActiveFilesUnsortedListing(t *testing.T) {
+	a := newActiveFiles([]fileio.FileInfo{{Path: "/b", UpdatedAt: time.Unix(2, 0)}, {Path: "/a", UpdatedAt: time.Unix(1, 0)}})
+	if !a.current("/a", time.Unix(1, 0)) || !a.current("/b", time.Unix(2, 0)) || a.current("/b", time.Unix(1, 0)) || a.current("/c", time.Unix(1, 0)) {
+		t.Errorf("lookups in %v are wrong", a)
+	}
+}
