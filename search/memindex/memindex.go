@@ -1,9 +1,9 @@
 package memindex
 
 import (
-	"container/heap"
 	"context"
-	"runtime"
+	"slices"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -20,7 +20,10 @@ type Index struct {
 	projects map[fileio.Scope]*project
 }
 
-var _ search.Index = (*Index)(nil)
+var (
+	_ search.Index           = (*Index)(nil)
+	_ search.FileStateLister = (*Index)(nil)
+)
 
 // New returns an empty index.
 func New() *Index {
@@ -33,11 +36,18 @@ func New() *Index {
 type project struct {
 	mu       sync.RWMutex
 	files    map[string]*file
+	order    []*file // the files sorted by path
 	slots    []slot
+	meta     []slotMeta // parallel to slots: what the postings walk reads
 	free     []int32
 	postings map[string]*postingList
 	stats    search.CorpusStats
-	scratch  sync.Pool // *[]float64 of len(slots), zeroed between uses
+	changes  uint64 // bumped whenever files change; says when states is stale
+
+	lexPool sync.Pool // *lexScratch
+
+	statesMu sync.Mutex
+	states   stateSnapshot
 }
 
 type file struct {
@@ -48,15 +58,19 @@ type file struct {
 	slots     []int32
 }
 
+// slot is one chunk; file is nil while the slot is free.
 type slot struct {
-	live       bool
-	gen        uint32
 	file       *file
 	chunk      search.Chunk
 	terms      []termFreq
-	chunkTerms int
 	vector     []float32
 	lastServed time.Time
+}
+
+// slotMeta is the part of a slot that the postings walk needs, kept in a dense array.
+type slotMeta struct {
+	gen        uint32 // bumped when the slot is freed
+	chunkTerms int32  // BM25 document length (a chunk is far shorter than 2³¹ terms)
 }
 
 type termFreq struct {
@@ -114,13 +128,14 @@ func (ix *Index) ReplaceFile(ctx context.Context, scope fileio.Scope, f search.I
 		return nil // never go back to an older version
 	}
 	p.remove(f.Path)
+	p.changes++
 	nf := &file{path: f.Path, version: f.FileUpdatedAt, model: f.EmbeddingModel, tokenizer: f.Tokenizer}
 	var arena []float32
 	if dims > 0 {
 		arena = make([]float32, dims*len(f.Chunks))
 	}
 	for i, c := range f.Chunks {
-		s := slot{live: true, file: nf, chunk: c.Chunk, chunkTerms: c.ChunkTerms}
+		s := slot{file: nf, chunk: c.Chunk}
 		s.chunk.Index = i
 		if dims > 0 {
 			s.vector = arena[i*dims : (i+1)*dims : (i+1)*dims]
@@ -131,22 +146,30 @@ func (ix *Index) ReplaceFile(ctx context.Context, scope fileio.Scope, f search.I
 			s.terms = append(s.terms, termFreq{t, int32(tf)})
 		}
 		id := p.alloc()
-		s.gen = p.slots[id].gen
 		p.slots[id] = s
+		p.meta[id].chunkTerms = int32(c.ChunkTerms)
+		gen := p.meta[id].gen
 		for _, t := range s.terms {
 			pl := p.postings[t.term]
 			if pl == nil {
 				pl = &postingList{}
 				p.postings[t.term] = pl
 			}
-			pl.entries = append(pl.entries, posting{slot: id, gen: s.gen, tf: t.tf})
+			pl.entries = append(pl.entries, posting{slot: id, gen: gen, tf: t.tf})
 		}
 		p.stats.Chunks++
 		p.stats.TotalTerms += int64(c.ChunkTerms)
 		nf.slots = append(nf.slots, id)
 	}
 	p.files[f.Path] = nf
+	i, _ := p.orderIndex(f.Path)
+	p.order = slices.Insert(p.order, i, nf)
 	return nil
+}
+
+// orderIndex finds path in p.order (or where it belongs).
+func (p *project) orderIndex(path string) (int, bool) {
+	return slices.BinarySearchFunc(p.order, path, func(f *file, path string) int { return strings.Compare(f.path, path) })
 }
 
 func (p *project) alloc() int32 {
@@ -156,6 +179,7 @@ func (p *project) alloc() int32 {
 		return id
 	}
 	p.slots = append(p.slots, slot{})
+	p.meta = append(p.meta, slotMeta{})
 	return int32(len(p.slots) - 1)
 }
 
@@ -166,22 +190,27 @@ func (p *project) remove(path string) {
 		return
 	}
 	for _, id := range f.slots {
-		s := &p.slots[id]
+		s, m := &p.slots[id], &p.meta[id]
 		for _, t := range s.terms {
 			pl := p.postings[t.term]
 			pl.dead++
 			if pl.dead == len(pl.entries) {
 				delete(p.postings, t.term)
 			} else if pl.dead > 16 && 2*pl.dead > len(pl.entries) {
-				p.compact(pl, id, s.gen)
+				p.compact(pl, id, m.gen)
 			}
 		}
 		p.stats.Chunks--
-		p.stats.TotalTerms -= int64(s.chunkTerms)
-		*s = slot{gen: s.gen + 1}
+		p.stats.TotalTerms -= int64(m.chunkTerms)
+		*s = slot{}
+		*m = slotMeta{gen: m.gen + 1}
 		p.free = append(p.free, id)
 	}
 	delete(p.files, path)
+	if i, ok := p.orderIndex(path); ok {
+		p.order = slices.Delete(p.order, i, i+1)
+	}
+	p.changes++
 }
 
 // compact removes dead postings; the slot being removed (id, gen) counts as dead already.
@@ -191,7 +220,7 @@ func (p *project) compact(pl *postingList, id int32, gen uint32) {
 		if e.slot == id && e.gen == gen {
 			continue
 		}
-		if s := &p.slots[e.slot]; s.live && s.gen == e.gen {
+		if p.meta[e.slot].gen == e.gen {
 			live = append(live, e)
 		}
 	}
@@ -219,150 +248,55 @@ func (ix *Index) DeleteFile(ctx context.Context, scope fileio.Scope, path string
 
 // FileStates implements search.Index.
 func (ix *Index) FileStates(ctx context.Context, scope fileio.Scope, prefix string) (map[string]search.FileState, error) {
-	if err := ctx.Err(); err != nil {
+	list, err := ix.FileStateList(ctx, scope, prefix)
+	if err != nil {
 		return nil, err
 	}
-	out := make(map[string]search.FileState)
-	p := ix.get(scope)
-	if p == nil {
-		return out, nil
-	}
-	p.mu.RLock()
-	defer p.mu.RUnlock()
-	for path, f := range p.files {
-		if strings.HasPrefix(path, prefix) {
-			out[path] = search.FileState{FileUpdatedAt: f.version, EmbeddingModel: f.model, Chunks: len(f.slots)}
-		}
+	out := make(map[string]search.FileState, len(list))
+	for _, s := range list {
+		out[s.Path] = s.FileState
 	}
 	return out, nil
 }
 
-func (p *project) eligible(s *slot, prefix string, exclude map[string]bool) bool {
-	if prefix != "" && !strings.HasPrefix(s.file.path, prefix) {
-		return false
-	}
-	return len(exclude) == 0 || !exclude[s.file.path]
-}
-
-// Lexical implements search.Index.
-func (ix *Index) Lexical(ctx context.Context, scope fileio.Scope, q search.LexicalQuery) (search.LexicalResult, error) {
+// FileStateList implements search.FileStateLister. The project's sorted list is rebuilt (in
+// path order, without sorting) on the first call after files change and shared until the next
+// change; a prefix selects a sub-slice of it by binary search.
+func (ix *Index) FileStateList(ctx context.Context, scope fileio.Scope, prefix string) ([]search.PathFileState, error) {
 	if err := ctx.Err(); err != nil {
-		return search.LexicalResult{}, err
+		return nil, err
 	}
-	res := search.LexicalResult{DocFreq: make([]int64, len(q.Terms))}
 	p := ix.get(scope)
 	if p == nil {
-		return res, nil
+		return nil, nil
 	}
 	p.mu.RLock()
 	defer p.mu.RUnlock()
-	res.Stats = p.stats
-	bufp, _ := p.scratch.Get().(*[]float64)
-	if bufp == nil || len(*bufp) != len(p.slots) {
-		b := make([]float64, len(p.slots))
-		bufp = &b
-	}
-	scores := *bufp
-	var touched []int32
-	for ti, term := range q.Terms {
-		pl := p.postings[term]
-		if pl == nil {
-			continue
+	p.statesMu.Lock()
+	defer p.statesMu.Unlock()
+	if c := &p.states; c.list == nil || c.changes != p.changes {
+		c.list = make([]search.PathFileState, len(p.order))
+		for i, f := range p.order {
+			c.list[i] = search.PathFileState{Path: f.path, FileState: search.FileState{FileUpdatedAt: f.version, EmbeddingModel: f.model, Chunks: len(f.slots)}}
 		}
-		df := int64(len(pl.entries) - pl.dead)
-		res.DocFreq[ti] = df
-		scorer := q.BM25.Scorer(df, p.stats)
-		for _, e := range pl.entries {
-			s := &p.slots[e.slot]
-			if !s.live || s.gen != e.gen || !p.eligible(s, q.PathPrefix, q.ExcludePaths) {
-				continue
-			}
-			if scores[e.slot] == 0 {
-				touched = append(touched, e.slot)
-			}
-			scores[e.slot] += scorer.Score(int(e.tf), s.chunkTerms)
-		}
+		c.changes = p.changes
 	}
-	h := &topK{k: q.TopK}
-	for _, id := range touched {
-		h.offer(p.candidate(id, scores[id]))
-		scores[id] = 0
-	}
-	p.scratch.Put(bufp)
-	res.Candidates = h.sorted()
-	return res, nil
+	list := p.states.list
+	lo, _ := slices.BinarySearchFunc(list, prefix, func(s search.PathFileState, prefix string) int { return strings.Compare(s.Path, prefix) })
+	n := sort.Search(len(list)-lo, func(i int) bool { return !strings.HasPrefix(list[lo+i].Path, prefix) })
+	return list[lo : lo+n : lo+n], nil
+}
+
+// stateSnapshot is the project's files as a sorted FileStateList, valid while changes is
+// current. Once built it is never modified: callers share it.
+type stateSnapshot struct {
+	changes uint64
+	list    []search.PathFileState
 }
 
 func (p *project) candidate(id int32, score float64) search.Candidate {
 	s := &p.slots[id]
 	return search.Candidate{Path: s.file.path, FileUpdatedAt: s.file.version, Chunk: s.chunk, Score: score}
-}
-
-// Semantic implements search.Index with a flat scan of the project's vectors.
-func (ix *Index) Semantic(ctx context.Context, scope fileio.Scope, q search.SemanticQuery) ([]search.Candidate, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	p := ix.get(scope)
-	if p == nil || len(q.Vector) == 0 {
-		return nil, nil
-	}
-	p.mu.RLock()
-	defer p.mu.RUnlock()
-	var files []*file
-	total := 0
-	for _, f := range p.files {
-		if f.model != q.Model || (q.PathPrefix != "" && !strings.HasPrefix(f.path, q.PathPrefix)) || q.ExcludePaths[f.path] {
-			continue
-		}
-		files = append(files, f)
-		total += len(f.slots)
-	}
-	parts := 1
-	if total >= parallelScanChunks {
-		parts = min(runtime.GOMAXPROCS(0), 8)
-	}
-	heaps := make([]*topK, parts)
-	var wg sync.WaitGroup
-	for i := range parts {
-		heaps[i] = &topK{k: q.TopK}
-		lo, hi := i*len(files)/parts, (i+1)*len(files)/parts
-		scan := func() { p.scanVectors(files[lo:hi], q.Vector, heaps[i]) }
-		if parts == 1 {
-			scan()
-			break
-		}
-		wg.Add(1)
-		go func() { defer wg.Done(); scan() }()
-	}
-	wg.Wait()
-	h := heaps[0]
-	for _, other := range heaps[1:] {
-		for _, c := range other.items {
-			h.offer(c)
-		}
-	}
-	return h.sorted(), nil
-}
-
-// parallelScanChunks is the project size from which the vector scan is split across CPUs.
-const parallelScanChunks = 16384
-
-// scanVectors offers every chunk of files to h, scored by dot product with v.
-func (p *project) scanVectors(files []*file, v []float32, h *topK) {
-	for _, f := range files {
-		for _, id := range f.slots {
-			s := &p.slots[id]
-			if len(s.vector) != len(v) {
-				continue
-			}
-			score := float64(search.Dot(s.vector, v))
-			if h.full() && !h.beats(score, f.path, s.chunk.Index) {
-				continue
-			}
-			h.offer(p.candidate(id, score))
-		}
-	}
 }
 
 // MarkServed implements search.Index.
@@ -408,8 +342,9 @@ func (ix *Index) Chunks(ctx context.Context, scope fileio.Scope, path string) ([
 		for _, t := range s.terms {
 			terms[t.term] = int(t.tf)
 		}
+		vector := append([]float32(nil), s.vector...)
 		out[i] = search.StoredChunk{
-			IndexedChunk:   search.IndexedChunk{Chunk: s.chunk, Terms: terms, ChunkTerms: s.chunkTerms, Vector: append([]float32(nil), s.vector...)},
+			IndexedChunk:   search.IndexedChunk{Chunk: s.chunk, Terms: terms, ChunkTerms: int(p.meta[id].chunkTerms), Vector: vector},
 			Path:           f.path,
 			FileUpdatedAt:  f.version,
 			EmbeddingModel: f.model,
@@ -418,63 +353,4 @@ func (ix *Index) Chunks(ctx context.Context, scope fileio.Scope, path string) ([
 		}
 	}
 	return out, nil
-}
-
-// topK keeps the k best candidates (score descending, then path, then chunk index ascending)
-// in a min-heap whose root is the worst kept.
-type topK struct {
-	k     int
-	items []search.Candidate
-}
-
-func worse(a, b *search.Candidate) bool {
-	if a.Score != b.Score {
-		return a.Score < b.Score
-	}
-	if a.Path != b.Path {
-		return a.Path > b.Path
-	}
-	return a.Chunk.Index > b.Chunk.Index
-}
-
-func (h *topK) Len() int           { return len(h.items) }
-func (h *topK) Less(i, j int) bool { return worse(&h.items[i], &h.items[j]) }
-func (h *topK) Swap(i, j int)      { h.items[i], h.items[j] = h.items[j], h.items[i] }
-func (h *topK) Push(x any)         { h.items = append(h.items, x.(search.Candidate)) }
-func (h *topK) Pop() any {
-	n := len(h.items)
-	x := h.items[n-1]
-	h.items = h.items[:n-1]
-	return x
-}
-
-func (h *topK) full() bool { return h.k > 0 && len(h.items) >= h.k }
-
-// beats reports whether a candidate with these keys would displace the current worst.
-func (h *topK) beats(score float64, path string, index int) bool {
-	c := search.Candidate{Path: path, Score: score, Chunk: search.Chunk{Index: index}}
-	return worse(&h.items[0], &c)
-}
-
-func (h *topK) offer(c search.Candidate) {
-	if h.k <= 0 {
-		return
-	}
-	if len(h.items) < h.k {
-		heap.Push(h, c)
-		return
-	}
-	if worse(&h.items[0], &c) {
-		h.items[0] = c
-		heap.Fix(h, 0)
-	}
-}
-
-// sorted returns the kept candidates best first.
-func (h *topK) sorted() []search.Candidate {
-	out := make([]search.Candidate, len(h.items))
-	for i := len(out) - 1; i >= 0; i-- {
-		out[i] = heap.Pop(h).(search.Candidate)
-	}
-	return out
 }

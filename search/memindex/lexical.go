@@ -1,0 +1,79 @@
+package memindex
+
+import (
+	"context"
+
+	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/search"
+)
+
+// Lexical implements search.Index. It walks the postings of each query term, accumulating
+// BM25 scores per slot in a reusable buffer; a posting is live when its generation matches its
+// slot's (see slotMeta), so the walk reads only the postings and one small array.
+func (ix *Index) Lexical(ctx context.Context, scope fileio.Scope, q search.LexicalQuery) (search.LexicalResult, error) {
+	if err := ctx.Err(); err != nil {
+		return search.LexicalResult{}, err
+	}
+	res := search.LexicalResult{DocFreq: make([]int64, len(q.Terms))}
+	p := ix.get(scope)
+	if p == nil {
+		return res, nil
+	}
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	res.Stats = p.stats
+	filter := p.filter(q.PathPrefix, q.ExcludePaths)
+	sp := p.lexScratch()
+	defer p.lexPool.Put(sp)
+	scores, touched := sp.scores, sp.touched[:0]
+	meta := p.meta
+	for ti, term := range q.Terms {
+		pl := p.postings[term]
+		if pl == nil {
+			continue
+		}
+		df := int64(len(pl.entries) - pl.dead)
+		res.DocFreq[ti] = df
+		scorer := q.BM25.Scorer(df, p.stats)
+		for _, e := range pl.entries {
+			m := meta[e.slot]
+			if m.gen != e.gen || !filter.ok(e.slot) {
+				continue
+			}
+			if scores[e.slot] == 0 {
+				touched = append(touched, e.slot)
+			}
+			scores[e.slot] += scorer.Score(int(e.tf), int(m.chunkTerms))
+		}
+	}
+	h := &topK{k: q.TopK, items: make([]search.Candidate, 0, min(max(q.TopK, 0), 1024))}
+	for _, id := range touched {
+		score := scores[id]
+		scores[id] = 0
+		if h.k <= 0 || h.full() && score < h.items[0].Score {
+			continue
+		}
+		h.offer(p.candidate(id, score))
+	}
+	sp.touched = touched
+	res.Candidates = h.sorted()
+	return res, nil
+}
+
+// lexScratch is a query's reusable score buffer (one float per slot, zero between uses) and
+// list of the slots it touched.
+type lexScratch struct {
+	scores  []float64
+	touched []int32
+}
+
+func (p *project) lexScratch() *lexScratch {
+	sp, _ := p.lexPool.Get().(*lexScratch)
+	if sp == nil {
+		sp = &lexScratch{}
+	}
+	if len(sp.scores) < len(p.slots) {
+		sp.scores = make([]float64, len(p.slots)+len(p.slots)/4)
+	}
+	return sp
+}
