@@ -32,7 +32,8 @@ func New() *Index {
 
 // project holds one (tenant, project). Chunks live in slots; a freed slot's generation is
 // bumped so postings that still name it are recognised as dead and skipped (and compacted away
-// once they are half of a list).
+// once they are half of a list). Vectors live apart from the slots, in one tiled vectorStore per
+// (model, dims); see vectors.go.
 type project struct {
 	mu       sync.RWMutex
 	files    map[string]*file
@@ -41,10 +42,12 @@ type project struct {
 	meta     []slotMeta // parallel to slots: what the postings walk reads
 	free     []int32
 	postings map[string]*postingList
+	vectors  map[vectorKey]*vectorStore
 	stats    search.CorpusStats
 	changes  uint64 // bumped whenever files change; says when states is stale
 
 	lexPool sync.Pool // *lexScratch
+	semPool sync.Pool // *semScratch
 
 	statesMu sync.Mutex
 	states   stateSnapshot
@@ -55,6 +58,7 @@ type file struct {
 	version   time.Time
 	model     string
 	tokenizer string
+	dims      int // vector size; 0 for a lexical-only file
 	slots     []int32
 }
 
@@ -63,7 +67,6 @@ type slot struct {
 	file       *file
 	chunk      search.Chunk
 	terms      []termFreq
-	vector     []float32
 	lastServed time.Time
 }
 
@@ -103,7 +106,7 @@ func (ix *Index) getOrCreate(scope fileio.Scope) *project {
 	defer ix.mu.Unlock()
 	p := ix.projects[scope]
 	if p == nil {
-		p = &project{files: make(map[string]*file), postings: make(map[string]*postingList)}
+		p = &project{files: make(map[string]*file), postings: make(map[string]*postingList), vectors: make(map[vectorKey]*vectorStore)}
 		ix.projects[scope] = p
 	}
 	return p
@@ -129,18 +132,18 @@ func (ix *Index) ReplaceFile(ctx context.Context, scope fileio.Scope, f search.I
 	}
 	p.remove(f.Path)
 	p.changes++
-	nf := &file{path: f.Path, version: f.FileUpdatedAt, model: f.EmbeddingModel, tokenizer: f.Tokenizer}
-	var arena []float32
+	nf := &file{path: f.Path, version: f.FileUpdatedAt, model: f.EmbeddingModel, tokenizer: f.Tokenizer, dims: max(dims, 0)}
+	var vs *vectorStore
 	if dims > 0 {
-		arena = make([]float32, dims*len(f.Chunks))
+		key := vectorKey{f.EmbeddingModel, dims}
+		if vs = p.vectors[key]; vs == nil {
+			vs = newVectorStore(dims)
+			p.vectors[key] = vs
+		}
 	}
 	for i, c := range f.Chunks {
 		s := slot{file: nf, chunk: c.Chunk}
 		s.chunk.Index = i
-		if dims > 0 {
-			s.vector = arena[i*dims : (i+1)*dims : (i+1)*dims]
-			copy(s.vector, c.Vector)
-		}
 		s.terms = make([]termFreq, 0, len(c.Terms))
 		for t, tf := range c.Terms {
 			s.terms = append(s.terms, termFreq{t, int32(tf)})
@@ -149,6 +152,9 @@ func (ix *Index) ReplaceFile(ctx context.Context, scope fileio.Scope, f search.I
 		p.slots[id] = s
 		p.meta[id].chunkTerms = int32(c.ChunkTerms)
 		gen := p.meta[id].gen
+		if vs != nil {
+			vs.put(id, c.Vector)
+		}
 		for _, t := range s.terms {
 			pl := p.postings[t.term]
 			if pl == nil {
@@ -189,6 +195,7 @@ func (p *project) remove(path string) {
 	if f == nil {
 		return
 	}
+	vs := p.vectors[vectorKey{f.model, f.dims}]
 	for _, id := range f.slots {
 		s, m := &p.slots[id], &p.meta[id]
 		for _, t := range s.terms {
@@ -199,6 +206,9 @@ func (p *project) remove(path string) {
 			} else if pl.dead > 16 && 2*pl.dead > len(pl.entries) {
 				p.compact(pl, id, m.gen)
 			}
+		}
+		if vs != nil {
+			vs.drop(id)
 		}
 		p.stats.Chunks--
 		p.stats.TotalTerms -= int64(m.chunkTerms)
@@ -342,7 +352,10 @@ func (ix *Index) Chunks(ctx context.Context, scope fileio.Scope, path string) ([
 		for _, t := range s.terms {
 			terms[t.term] = int(t.tf)
 		}
-		vector := append([]float32(nil), s.vector...)
+		var vector []float32
+		if vs := p.vectors[vectorKey{f.model, f.dims}]; vs != nil {
+			vector = vs.row(id, make([]float32, f.dims))
+		}
 		out[i] = search.StoredChunk{
 			IndexedChunk:   search.IndexedChunk{Chunk: s.chunk, Terms: terms, ChunkTerms: int(p.meta[id].chunkTerms), Vector: vector},
 			Path:           f.path,

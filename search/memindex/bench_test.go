@@ -1,0 +1,158 @@
+package memindex
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/search"
+	"github.com/google/go-cmp/cmp"
+)
+
+var benchLarge = flag.Bool("search.large", false, "also run the 100k-chunk benchmarks (slow to build)")
+
+// semFixture is a project of hashing-embedded chunks (256 dims, 10 chunks per file) with its
+// vectors also kept row-major for the flat reference scan.
+type semFixture struct {
+	ix     *Index
+	scope  fileio.Scope
+	emb    *search.HashingEmbedder
+	paths  []string
+	rows   [][][]float32 // per file, per chunk
+	sparse [][]float32   // queries of 3 words: about 10% of the dimensions are non-zero
+	dense  [][]float32   // queries of 200 words: almost every dimension is non-zero
+}
+
+func buildSemFixture(b *testing.B, chunks int) *semFixture {
+	b.Helper()
+	r := rand.New(rand.NewPCG(7, 8))
+	vocab := make([]string, 5000)
+	for i := range vocab {
+		vocab[i] = fmt.Sprintf("w%xq%d", r.Uint32()%0xffff, i%7)
+	}
+	zipf := rand.NewZipf(r, 1.1, 2, uint64(len(vocab)-1))
+	text := func(n int) string {
+		var s strings.Builder
+		for range n {
+			s.WriteString(vocab[zipf.Uint64()])
+			s.WriteByte(' ')
+		}
+		return s.String()
+	}
+	fx := &semFixture{ix: New(), scope: fileio.Scope{Tenant: "t", Project: "p"}, emb: search.NewHashingEmbedder(search.DefaultHashingDimensions)}
+	for f := 0; f*10 < chunks; f++ {
+		texts := make([]string, 10)
+		for i := range texts {
+			texts[i] = text(45)
+		}
+		path := fmt.Sprintf("/dir%03d/file%05d.txt", f%100, f)
+		doc := embedFile(b, fx.emb, path, time.Unix(1, 0), texts)
+		if err := fx.ix.ReplaceFile(context.Background(), fx.scope, doc); err != nil {
+			b.Fatal(err)
+		}
+		var rows [][]float32
+		for _, c := range doc.Chunks {
+			rows = append(rows, c.Vector)
+		}
+		fx.paths = append(fx.paths, path)
+		fx.rows = append(fx.rows, rows)
+	}
+	for range 100 {
+		v, _ := fx.emb.Embed(context.Background(), []string{text(3), text(200)})
+		fx.sparse, fx.dense = append(fx.sparse, v[0]), append(fx.dense, v[1])
+	}
+	return fx
+}
+
+// flat is the reference: search.Dot against every row into the same top-K heap, split across
+// CPUs from parallelScanChunks on (the scan memindex did before vectors were tiled).
+func (fx *semFixture) flat(q []float32, k int) []search.Candidate {
+	parts := 1
+	if len(fx.rows)*10 >= parallelScanChunks {
+		parts = min(runtime.GOMAXPROCS(0), 8)
+	}
+	heaps := make([]*topK, parts)
+	var wg sync.WaitGroup
+	for i := range parts {
+		heaps[i] = &topK{k: k}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			h := heaps[i]
+			for f := i * len(fx.rows) / parts; f < (i+1)*len(fx.rows)/parts; f++ {
+				for c, v := range fx.rows[f] {
+					score := float64(search.Dot(v, q))
+					if h.full() && score < h.items[0].Score {
+						continue
+					}
+					h.offer(search.Candidate{Path: fx.paths[f], FileUpdatedAt: time.Unix(1, 0), Chunk: search.Chunk{Index: c}, Score: score})
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for _, other := range heaps[1:] {
+		for _, c := range other.items {
+			heaps[0].offer(c)
+		}
+	}
+	return heaps[0].sorted()
+}
+
+// BenchmarkSemantic runs the tiled two-pass Semantic and the flat reference scan on the same
+// queries in the same loop, checks that they return the same chunks, and reports both times
+// and their ratio (tiled / flat), for short (sparse) and long (dense) query vectors.
+func BenchmarkSemantic(b *testing.B) {
+	for _, n := range []int{10_000, 100_000} {
+		var fx *semFixture
+		for _, kind := range []string{"sparse", "dense"} {
+			b.Run(fmt.Sprintf("chunks=%dk/query=%s", n/1000, kind), func(b *testing.B) {
+				if n > 10_000 && !*benchLarge {
+					b.Skip("100k-chunk benchmark: run with -search.large")
+				}
+				if fx == nil {
+					fx = buildSemFixture(b, n)
+				}
+				queries := fx.sparse
+				if kind == "dense" {
+					queries = fx.dense
+				}
+				benchSemantic(b, fx, queries)
+			})
+		}
+	}
+}
+
+func benchSemantic(b *testing.B, fx *semFixture, queries [][]float32) {
+	var tiled, flat time.Duration
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		q := queries[i%len(queries)]
+		start := time.Now()
+		got, err := fx.ix.Semantic(context.Background(), fx.scope, search.SemanticQuery{Vector: q, Model: fx.emb.Model(), TopK: 30})
+		mid := time.Now()
+		want := fx.flat(q, 30)
+		tiled, flat = tiled+mid.Sub(start), flat+time.Since(mid)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(got) != len(want) {
+			b.Fatalf("%d results, reference %d", len(got), len(want))
+		}
+		for j := range got {
+			if diff := cmp.Diff([]any{want[j].Path, want[j].Chunk.Index, want[j].Score}, []any{got[j].Path, got[j].Chunk.Index, got[j].Score}); diff != "" {
+				b.Fatalf("result %d differs from the flat scan:\n%s", j, diff)
+			}
+		}
+	}
+	b.ReportMetric(float64(tiled.Microseconds())/float64(b.N)/1000, "tiled-ms")
+	b.ReportMetric(float64(flat.Microseconds())/float64(b.N)/1000, "flat-ms")
+	b.ReportMetric(float64(tiled)/float64(flat), "tiled/flat")
+}

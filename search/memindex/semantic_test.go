@@ -1,0 +1,235 @@
+package memindex
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/search"
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+)
+
+// exactSemantic is the reference Semantic: search.Dot against every stored chunk of the model,
+// sorted by score, then path, then chunk index.
+func exactSemantic(t testing.TB, ix *Index, scope fileio.Scope, q search.SemanticQuery) []search.Candidate {
+	t.Helper()
+	p := ix.get(scope)
+	var paths []string
+	p.mu.RLock()
+	for path := range p.files {
+		paths = append(paths, path)
+	}
+	p.mu.RUnlock()
+	var all []search.Candidate
+	for _, path := range paths {
+		chunks, err := ix.Chunks(context.Background(), scope, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range chunks {
+			if c.EmbeddingModel != q.Model || len(c.Vector) != len(q.Vector) || !strings.HasPrefix(path, q.PathPrefix) || q.ExcludePaths[path] {
+				continue
+			}
+			all = append(all, search.Candidate{Path: path, FileUpdatedAt: c.FileUpdatedAt, Chunk: c.Chunk, Score: float64(search.Dot(c.Vector, q.Vector))})
+		}
+	}
+	sort.Slice(all, func(i, j int) bool {
+		a, b := &all[i], &all[j]
+		if a.Score != b.Score {
+			return a.Score > b.Score
+		}
+		if a.Path != b.Path {
+			return a.Path < b.Path
+		}
+		return a.Chunk.Index < b.Chunk.Index
+	})
+	if len(all) > q.TopK {
+		all = all[:q.TopK]
+	}
+	return all
+}
+
+func embedFile(t testing.TB, emb search.Embedder, path string, version time.Time, texts []string) search.IndexedFile {
+	t.Helper()
+	vecs, err := emb.Embed(context.Background(), texts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := search.IndexedFile{Path: path, FileUpdatedAt: version, EmbeddingModel: emb.Model()}
+	for i, text := range texts {
+		f.Chunks = append(f.Chunks, search.IndexedChunk{Chunk: search.Chunk{Index: i, Text: text}, Vector: vecs[i]})
+	}
+	return f
+}
+
+// TestSemanticMatchesExactScan checks that the two-pass semantic search returns exactly what
+// scoring every chunk with search.Dot returns (same chunks, same order, same float64 scores)
+// for sparse and dense queries, filters, deleted and reused slots, a second model, masses of
+// exact ties and near-ties closer than float32 rounding, and vectors whose size defeats the
+// rounding bound.
+func TestSemanticMatchesExactScan(t *testing.T) {
+	ctx := context.Background()
+	scope := fileio.Scope{Tenant: "t", Project: "p"}
+	ix := New()
+	emb := search.NewHashingEmbedder(64)
+	other := search.NewHashingEmbedder(32)
+	r := rand.New(rand.NewPCG(1, 2))
+	words := strings.Fields("alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau upsilon phi chi psi omega")
+	text := func(n int) string {
+		var b strings.Builder
+		for range n {
+			b.WriteString(words[r.IntN(len(words))])
+			b.WriteByte(' ')
+		}
+		return b.String()
+	}
+	put := func(f search.IndexedFile) {
+		t.Helper()
+		if err := ix.ReplaceFile(ctx, scope, f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	v1 := time.Unix(100, 0)
+	for i := range 300 {
+		texts := make([]string, 1+i%13)
+		for j := range texts {
+			texts[j] = text(5 + r.IntN(40))
+		}
+		put(embedFile(t, emb, fmt.Sprintf("/d%d/f%03d.md", i%4, i), v1, texts))
+	}
+	// Files of another model, and of the same model name with other dims, share the slots.
+	for i := range 40 {
+		put(embedFile(t, other, fmt.Sprintf("/other/f%02d.md", i), v1, []string{text(10), text(20)}))
+	}
+	// Deleted files free slots; replaced files reuse them.
+	for i := 0; i < 300; i += 7 {
+		if err := ix.DeleteFile(ctx, scope, fmt.Sprintf("/d%d/f%03d.md", i%4, i), v1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := 1; i < 300; i += 11 {
+		put(embedFile(t, emb, fmt.Sprintf("/d%d/f%03d.md", i%4, i), v1.Add(time.Second), []string{text(8), text(30), text(3)}))
+	}
+	// 60 identical files: exact ties at the top for queries near their text.
+	dup := "kappa lambda mu kappa lambda"
+	for i := range 60 {
+		put(embedFile(t, emb, fmt.Sprintf("/dup/f%02d.md", i), v1, []string{dup, text(12)}))
+	}
+	// Near-ties: one vector perturbed by a few units in the last place in random dimensions.
+	base, _ := emb.Embed(ctx, []string{"sigma tau upsilon phi"})
+	for i := range 80 {
+		v := append([]float32(nil), base[0]...)
+		for range 3 {
+			j := r.IntN(len(v))
+			v[j] = math.Nextafter32(v[j], float32(r.IntN(3)-1))
+		}
+		put(search.IndexedFile{Path: fmt.Sprintf("/near/f%02d.md", i), FileUpdatedAt: v1, EmbeddingModel: emb.Model(),
+			Chunks: []search.IndexedChunk{{Chunk: search.Chunk{Text: "near"}, Vector: v}}})
+	}
+
+	vec := func(s string) []float32 { v, _ := emb.Embed(ctx, []string{s}); return v[0] }
+	excl := map[string]bool{"/dup/f00.md": true, "/dup/f03.md": true, "/d1/f001.md": true, "/near/f07.md": true, "/missing": true}
+	tests := []struct {
+		name string
+		q    search.SemanticQuery
+	}{
+		{"sparse query", search.SemanticQuery{Vector: vec("gamma delta"), TopK: 30}},
+		{"dense query", search.SemanticQuery{Vector: vec(text(200)), TopK: 30}},
+		{"top 1", search.SemanticQuery{Vector: vec("omega psi"), TopK: 1}},
+		{"more than all", search.SemanticQuery{Vector: vec("omega psi"), TopK: 5000}},
+		{"exact ties", search.SemanticQuery{Vector: vec(dup), TopK: 25}},
+		{"exact ties excluded", search.SemanticQuery{Vector: vec(dup), TopK: 25, ExcludePaths: excl}},
+		{"near ties", search.SemanticQuery{Vector: vec("sigma tau upsilon phi"), TopK: 30}},
+		{"near ties excluded", search.SemanticQuery{Vector: vec("sigma tau upsilon phi"), TopK: 12, ExcludePaths: excl}},
+		{"prefix", search.SemanticQuery{Vector: vec("beta"), TopK: 30, PathPrefix: "/d2/"}},
+		{"prefix and exclude", search.SemanticQuery{Vector: vec("kappa"), TopK: 30, PathPrefix: "/d", ExcludePaths: excl}},
+		{"prefix matching nothing", search.SemanticQuery{Vector: vec("kappa"), TopK: 30, PathPrefix: "/zzz"}},
+		{"zero vector", search.SemanticQuery{Vector: make([]float32, 64), TopK: 30}},
+		{"other model", search.SemanticQuery{Vector: func() []float32 { v, _ := other.Embed(ctx, []string{"tau"}); return v[0] }(), Model: other.Model(), TopK: 30}},
+		{"unknown model", search.SemanticQuery{Vector: vec("tau"), Model: "nope", TopK: 30}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.q.Model == "" {
+				tt.q.Model = emb.Model()
+			}
+			got, err := ix.Semantic(ctx, scope, tt.q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := exactSemantic(t, ix, scope, tt.q)
+			if diff := cmp.Diff(want, got, cmpopts.EquateEmpty(), cmp.Comparer(func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) })); diff != "" {
+				t.Errorf("differs from the exact scan (-want +got):\n%s", diff)
+			}
+		})
+	}
+
+	// Huge values: the rounding bound is unusable, so every chunk is scored exactly.
+	huge := make([]float32, 64)
+	for j := range huge {
+		huge[j] = 1e19
+	}
+	put(search.IndexedFile{Path: "/huge.md", FileUpdatedAt: v1, EmbeddingModel: emb.Model(),
+		Chunks: []search.IndexedChunk{{Chunk: search.Chunk{Text: "huge"}, Vector: huge}}})
+	q := search.SemanticQuery{Vector: vec("alpha"), Model: emb.Model(), TopK: 10}
+	got, err := ix.Semantic(ctx, scope, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(exactSemantic(t, ix, scope, q), got); diff != "" {
+		t.Errorf("with a huge vector stored, differs from the exact scan (-want +got):\n%s", diff)
+	}
+}
+
+// TestSemanticConcurrentWithWrites runs queries while files are replaced and deleted, so the
+// race detector sees the tiles, bitsets and scratch buffers shared between them.
+func TestSemanticConcurrentWithWrites(t *testing.T) {
+	ctx := context.Background()
+	scope := fileio.Scope{Tenant: "t", Project: "p"}
+	ix := New()
+	emb := search.NewHashingEmbedder(32)
+	done := make(chan struct{})
+	errs := make(chan error, 8)
+	go func() {
+		defer close(done)
+		for i := range 400 {
+			f := embedFile(t, emb, fmt.Sprintf("/f%02d", i%50), time.Unix(int64(i), 0), []string{fmt.Sprintf("word%d other", i), "more text"})
+			if err := ix.ReplaceFile(ctx, scope, f); err != nil {
+				errs <- err
+				return
+			}
+			if i%5 == 0 {
+				_ = ix.DeleteFile(ctx, scope, fmt.Sprintf("/f%02d", (i+25)%50), time.Unix(int64(i), 0))
+			}
+		}
+	}()
+	q, _ := emb.Embed(ctx, []string{"word7 text"})
+	for w := range 6 {
+		go func() {
+			for {
+				select {
+				case <-done:
+					errs <- nil
+					return
+				default:
+				}
+				if _, err := ix.Semantic(ctx, scope, search.SemanticQuery{Vector: q[0], Model: emb.Model(), TopK: 5 + w, PathPrefix: []string{"", "/f1"}[w%2]}); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	for range 6 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+}
