@@ -47,7 +47,6 @@ type project struct {
 	changes  uint64 // bumped whenever files change; says when states is stale
 
 	lexPool sync.Pool // *lexScratch
-	semPool sync.Pool // *semScratch
 
 	statesMu sync.Mutex
 	states   stateSnapshot

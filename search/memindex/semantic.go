@@ -15,13 +15,15 @@ import (
 // chunk with search.Dot, in two passes:
 //
 //  1. a first pass over the tiles computes every eligible chunk's dot product over the query's
-//     non-zero dimensions only, and keeps the TopK-th best such score;
-//  2. every chunk whose first-pass score is within twice the rounding bound (vectorStore.slack)
-//     of that score is re-scored with search.Dot, and the best TopK of those are returned.
+//     non-zero dimensions only, keeps the TopK best such scores, and collects the chunks that
+//     are within twice the rounding bound (vectorStore.slack) of the TopK-th best so far;
+//  2. the collected chunks still within that distance of the final TopK-th best first-pass
+//     score are re-scored with search.Dot, and the best TopK of those are returned.
 //
 // No chunk of the exact top TopK can be missed: each of the TopK best first-pass chunks has an
 // exact score of at least (TopK-th first-pass score − slack), so every exact top-TopK chunk has
-// a first-pass score of at least (TopK-th first-pass score − 2·slack).
+// a first-pass score of at least (TopK-th first-pass score − 2·slack), and the TopK-th best so
+// far never exceeds the final one.
 func (ix *Index) Semantic(ctx context.Context, scope fileio.Scope, q search.SemanticQuery) ([]search.Candidate, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -36,36 +38,32 @@ func (ix *Index) Semantic(ctx context.Context, scope fileio.Scope, q search.Sema
 	if vs == nil || q.TopK <= 0 {
 		return []search.Candidate{}, nil
 	}
-	filter := p.filter(q.PathPrefix, q.ExcludePaths)
 	var qNorm float64
 	for _, x := range q.Vector {
 		qNorm += float64(x) * float64(x)
 	}
-	slack := vs.slack(math.Sqrt(qNorm))
-
-	sp := p.semScratch(vs.slots())
-	defer p.semPool.Put(sp)
-	first := sp.first
-	threshold := math.Inf(-1)
-	if !math.IsInf(slack, 1) {
-		threshold = p.firstPass(vs, weights(q.Vector, vs.rows), filter, q.TopK, first) - 2*slack
+	fp := firstPass{
+		vs: vs, w: weights(q.Vector, vs.rows), filter: p.filter(q.PathPrefix, q.ExcludePaths),
+		k: q.TopK, margin: 2 * vs.slack(math.Sqrt(qNorm)),
+	}
+	kth, near := fp.run()
+	cut := kth - fp.margin
+	if math.IsInf(fp.margin, 1) {
+		cut = math.Inf(-1) // the bound is unusable: score every eligible chunk exactly
 	}
 
 	// Second pass: exact scores for the chunks that can still make the top K.
 	h := &topK{k: q.TopK, items: make([]search.Candidate, 0, min(q.TopK, 1024))}
 	row := make([]float32, vs.dims)
-	for w := range vs.slots() / 64 {
-		for m := vs.liveWord(w) & filter.word(w); m != 0; m &= m - 1 {
-			id := int32(w*64 + bits.TrailingZeros64(m))
-			if float64(first[id]) < threshold {
-				continue
-			}
-			score := float64(search.Dot(vs.row(id, row), q.Vector))
-			if h.full() && score < h.items[0].Score {
-				continue
-			}
-			h.offer(p.candidate(id, score))
+	for _, c := range near {
+		if float64(c.score) < cut {
+			continue
 		}
+		score := float64(search.Dot(vs.row(c.id, row), q.Vector))
+		if h.full() && score < h.items[0].Score {
+			continue
+		}
+		h.offer(p.candidate(c.id, score))
 	}
 	return h.sorted(), nil
 }
@@ -74,70 +72,86 @@ func (ix *Index) Semantic(ctx context.Context, scope fileio.Scope, q search.Sema
 // CPUs.
 const parallelScanChunks = 16384
 
-// firstPass writes the first-pass score of every eligible slot into first and returns the k-th
-// best of them (-Inf when fewer than k slots are eligible).
-func (p *project) firstPass(vs *vectorStore, w []weight, filter slotFilter, k int, first []float32) float64 {
-	tiles := len(vs.tiles)
+// firstPass is one query's approximate scan of a vector store.
+type firstPass struct {
+	vs     *vectorStore
+	w      []weight
+	filter slotFilter
+	k      int
+	margin float64 // twice the rounding bound; +Inf keeps every eligible chunk
+}
+
+// scored is a chunk's first-pass score.
+type scored struct {
+	id    int32
+	score float32
+}
+
+// run returns the k-th best first-pass score (-Inf when fewer than k chunks are eligible) and
+// every eligible chunk whose score was within margin of the k-th best at the time it was seen.
+func (fp *firstPass) run() (kth float64, near []scored) {
+	tiles := len(fp.vs.tiles)
 	parts := 1
-	if vs.slots() >= parallelScanChunks {
+	if fp.vs.slots() >= parallelScanChunks {
 		parts = min(runtime.GOMAXPROCS(0), 8)
 	}
 	best := make([]floatHeap, parts)
+	found := make([][]scored, parts)
 	var wg sync.WaitGroup
 	for i := range parts {
 		lo, hi := i*tiles/parts, (i+1)*tiles/parts
-		best[i] = floatHeap{k: k}
-		scan := func() {
-			acc := make([]float32, vs.rows)
-			masks := make([]uint64, vs.rows/64)
-			for t := lo; t < hi; t++ {
-				used := uint64(0)
-				for j := range masks {
-					masks[j] = vs.liveWord(t*len(masks)+j) & filter.word(t*len(masks)+j)
-					used |= masks[j]
-				}
-				if used == 0 {
-					continue
-				}
-				tileDots(vs.tiles[t], w, acc)
-				for j, m := range masks {
-					for ; m != 0; m &= m - 1 {
-						r := j*64 + bits.TrailingZeros64(m)
-						first[t*vs.rows+r] = acc[r]
-						best[i].offer(acc[r])
-					}
-				}
-			}
-		}
 		if parts == 1 {
-			scan()
+			best[i], found[i] = fp.scan(lo, hi)
 			break
 		}
 		wg.Add(1)
-		go func() { defer wg.Done(); scan() }()
+		go func() { defer wg.Done(); best[i], found[i] = fp.scan(lo, hi) }()
 	}
 	wg.Wait()
-	all := floatHeap{k: k}
-	for _, b := range best {
-		for _, x := range b.items {
+	all := floatHeap{k: fp.k}
+	for i := range best {
+		for _, x := range best[i].items {
 			all.offer(x)
 		}
+		near = append(near, found[i]...)
 	}
 	if !all.full() {
-		return math.Inf(-1)
+		return math.Inf(-1), near
 	}
-	return float64(all.items[0])
+	return float64(all.items[0]), near
 }
 
-// semScratch is a query's reusable buffer of first-pass scores, one per slot.
-type semScratch struct{ first []float32 }
-
-func (p *project) semScratch(n int) *semScratch {
-	sp, _ := p.semPool.Get().(*semScratch)
-	if sp == nil || len(sp.first) < n {
-		sp = &semScratch{first: make([]float32, n)}
+// scan runs the first pass over tiles [lo, hi).
+func (fp *firstPass) scan(lo, hi int) (best floatHeap, near []scored) {
+	vs, keepAll := fp.vs, math.IsInf(fp.margin, 1)
+	best.k = fp.k
+	acc := make([]float32, vs.rows)
+	masks := make([]uint64, vs.rows/64)
+	for t := lo; t < hi; t++ {
+		used := uint64(0)
+		for j := range masks {
+			w := t*len(masks) + j
+			masks[j] = vs.liveWord(w) & fp.filter.word(w)
+			used |= masks[j]
+		}
+		if used == 0 {
+			continue
+		}
+		tileDots(vs.tiles[t], fp.w, acc)
+		for j, m := range masks {
+			for ; m != 0; m &= m - 1 {
+				r := j*64 + bits.TrailingZeros64(m)
+				s := acc[r]
+				if !best.full() || s > best.items[0] {
+					best.offer(s)
+				}
+				if keepAll || !best.full() || float64(s) >= float64(best.items[0])-fp.margin {
+					near = append(near, scored{int32(t*vs.rows + r), s})
+				}
+			}
+		}
 	}
-	return sp
+	return best, near
 }
 
 // floatHeap keeps the k largest float32s in a min-heap (root: the smallest kept).
