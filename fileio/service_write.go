@@ -92,48 +92,45 @@ func (s *Service) checkWrite(req WriteRequest) (WriteMode, error) {
 
 func (s *Service) writeTx(ctx context.Context, tx WriteTx, req WriteRequest, mode WriteMode, opts PutOptions) (WriteResult, error) {
 	path := req.Path
-	for _, dir := range ancestors(path) {
-		_, isFile, err := tx.Stat(ctx, dir)
-		if err != nil {
-			return WriteResult{}, err
-		}
-		if isFile {
-			return WriteResult{}, NewError(CodeNotDirectory, fmt.Sprintf("%s is a file, so it cannot contain %s; choose another path", dir, path), dir)
-		}
-	}
-	isDir, err := hasDescendant(ctx, tx, path)
+	appender, _ := tx.(Appender)
+	inPlace := mode == ModeAppend && appender != nil
+	check, complete, err := inspectWrite(ctx, tx, path, mode == ModeOverwrite || (mode == ModeAppend && !inPlace))
 	if err != nil {
 		return WriteResult{}, err
 	}
-	if isDir {
+	if dir := check.AncestorFile; dir != "" {
+		return WriteResult{}, NewError(CodeNotDirectory, fmt.Sprintf("%s is a file, so it cannot contain %s; choose another path", dir, path), dir)
+	}
+	if check.HasDescendant {
 		return WriteResult{}, NewError(CodeIsDirectory, "a directory exists at this path; write to a file inside it or choose another path", path)
 	}
 	var old []byte
-	existing, err := tx.Get(ctx, path)
-	switch {
-	case err == nil:
-		old = existing.Content
+	var oldSize int64
+	if check.Existing != nil {
 		if req.Exclusive {
 			return WriteResult{}, NewError(CodeAlreadyExists, "a file already exists at this path (exclusive write); choose another path or write without exclusive", path)
 		}
-	case ErrorCode(err) == CodeNotFound:
-	default:
-		return WriteResult{}, err
+		old, oldSize = check.Existing.Content, check.Existing.SizeBytes
 	}
-	content, err := applyWrite(old, req.Content, mode, req.OffsetBytes, path)
-	if err != nil {
-		return WriteResult{}, err
+	var content []byte // the new content; unused when appending in place
+	newSize := oldSize + int64(len(req.Content))
+	if !inPlace {
+		if content, err = applyWrite(old, req.Content, mode, req.OffsetBytes, path); err != nil {
+			return WriteResult{}, err
+		}
+		newSize = int64(len(content))
 	}
-	newSize := int64(len(content))
 	if newSize > s.cfg.MaxFileBytes {
 		return WriteResult{}, NewError(CodeQuotaExceeded, fmt.Sprintf(
 			"the file would be %d bytes; the maximum file size is %d. Split the content across several files",
 			newSize, s.cfg.MaxFileBytes), path)
 	}
-	if grow := newSize - int64(len(old)); grow > 0 {
-		total, err := tx.ProjectBytes(ctx)
-		if err != nil {
-			return WriteResult{}, err
+	if grow := newSize - oldSize; grow > 0 {
+		total := check.ProjectBytes
+		if !complete {
+			if total, err = tx.ProjectBytes(ctx); err != nil {
+				return WriteResult{}, err
+			}
 		}
 		if total+grow > s.cfg.MaxProjectBytes {
 			return WriteResult{}, NewError(CodeQuotaExceeded, fmt.Sprintf(
@@ -141,11 +138,46 @@ func (s *Service) writeTx(ctx context.Context, tx WriteTx, req WriteRequest, mod
 				total+grow, s.cfg.MaxProjectBytes), path)
 		}
 	}
-	info, err := tx.Put(ctx, path, content, opts)
+	var info FileInfo
+	if inPlace {
+		info, err = appender.Append(ctx, path, []byte(req.Content), opts)
+	} else {
+		info, err = tx.Put(ctx, path, content, opts)
+	}
 	if err != nil {
 		return WriteResult{}, err
 	}
-	return WriteResult{BytesWritten: int64(len(req.Content)), FileSizeBytes: info.SizeBytes, Created: existing.Path == "", UpdatedAt: info.UpdatedAt}, nil
+	return WriteResult{BytesWritten: int64(len(req.Content)), FileSizeBytes: info.SizeBytes, Created: check.Existing == nil, UpdatedAt: info.UpdatedAt}, nil
+}
+
+// inspectWrite returns what a write to path depends on. A WriteChecker answers in one call
+// (complete: ProjectBytes is filled in). Otherwise it asks the ReadTx step by step and stops at
+// the first conflict, leaving ProjectBytes for the caller to ask only when the write grows the
+// project. The Existing file carries its content whether or not wantContent asks for it.
+func inspectWrite(ctx context.Context, tx WriteTx, path string, wantContent bool) (check WriteCheck, complete bool, err error) {
+	if c, ok := tx.(WriteChecker); ok {
+		check, err = c.CheckWrite(ctx, path, wantContent)
+		return check, true, err
+	}
+	for _, dir := range ancestors(path) {
+		_, isFile, err := tx.Stat(ctx, dir)
+		if err != nil || isFile {
+			return WriteCheck{AncestorFile: dir}, false, err
+		}
+	}
+	isDir, err := hasDescendant(ctx, tx, path)
+	if err != nil || isDir {
+		return WriteCheck{HasDescendant: isDir}, false, err
+	}
+	existing, err := tx.Get(ctx, path)
+	switch {
+	case err == nil:
+		return WriteCheck{Existing: &existing}, false, nil
+	case ErrorCode(err) == CodeNotFound:
+		return WriteCheck{}, false, nil
+	default:
+		return WriteCheck{}, false, err
+	}
 }
 
 // applyWrite returns the new content of a file whose old content is old.

@@ -126,3 +126,43 @@ type Outbox interface {
 type CredentialSealer interface {
 	Seal(ctx context.Context, ac AuthContext, scope Scope, path string) (ref string, err error)
 }
+
+// WriteChecker is an optional interface of a WriteTx that answers every question
+// Service.Write asks before it writes in one step (pgstore: one SQL statement instead of a
+// Stat per ancestor directory, a List, a Get and ProjectBytes). When the WriteTx passed to the
+// Update callback implements it, Service.Write calls CheckWrite once; otherwise it makes those
+// calls itself. Both paths give identical results and errors: fileio/storetest runs its
+// suite with and without the optional interfaces (see storetest.WithoutOptional).
+type WriteChecker interface {
+	// CheckWrite reports what a write to path must know, as Stat, List, Get and ProjectBytes
+	// would report it at this point of the transaction (the transaction's own earlier writes
+	// included). Existing.Content is filled only when wantContent is true; otherwise it is nil
+	// and only Existing.FileInfo is meaningful.
+	CheckWrite(ctx context.Context, path string, wantContent bool) (WriteCheck, error)
+}
+
+// WriteCheck is the stored state a write to one path depends on; see WriteChecker.
+type WriteCheck struct {
+	// AncestorFile is the shortest of path's ancestor directories at which an active file
+	// exists, "" if there is none. The ancestor directories of "/a/b/c" are "/a" and "/a/b":
+	// every prefix of path that ends just before a "/" other than the leading one.
+	AncestorFile string
+	// HasDescendant reports whether an active file's path starts with path + "/".
+	HasDescendant bool
+	// Existing is the active file at path, nil if there is none.
+	Existing *File
+	// ProjectBytes is what ReadTx.ProjectBytes returns.
+	ProjectBytes int64
+}
+
+// Appender is an optional interface of a WriteTx that appends to a file without the caller
+// reading and rewriting its whole content (pgstore: content = content || $data in SQL).
+// Service.Write uses it for APPEND writes when the WriteTx implements it; it still checks
+// the file size and project quotas first, from the sizes CheckWrite or Get report, so the
+// limits stay exact. (Appending valid UTF-8 to valid UTF-8 needs no boundary check.)
+type Appender interface {
+	// Append has the effect of Put(ctx, path, existing content + data, opts), where a missing
+	// file has empty content (so Append creates it): same timestamps, same outbox job, and it
+	// returns the new info.
+	Append(ctx context.Context, path string, data []byte, opts PutOptions) (FileInfo, error)
+}

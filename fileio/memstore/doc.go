@@ -10,6 +10,10 @@
 // included. View holds a read lock for the duration of its callback, so it sees committed
 // state only and never a transaction in progress. Different projects never contend.
 //
+// The write transaction also implements the optional fileio.WriteChecker and fileio.Appender,
+// so a fileio.Service over a memstore takes the same path as over pgstore; fileio/storetest
+// checks that path against the portable one.
+//
 // # Outbox
 //
 // Every committed Put or Delete enqueues an index job, at most one per (tenant, project,

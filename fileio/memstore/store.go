@@ -271,6 +271,13 @@ func (tx *writeTx) Put(ctx context.Context, path string, content []byte, opts fi
 	if err := ctx.Err(); err != nil {
 		return fileio.FileInfo{}, err
 	}
+	return tx.store(path, append([]byte(nil), content...), opts), nil
+}
+
+// store records content as the new version of path, taking ownership of it, and returns its
+// info: CreatedAt kept from an existing version, UpdatedAt now but strictly after the
+// previous version's.
+func (tx *writeTx) store(path string, content []byte, opts fileio.PutOptions) fileio.FileInfo {
 	now := tx.now().UTC()
 	info := fileio.FileInfo{Path: path, SizeBytes: int64(len(content)), CreatedAt: now, UpdatedAt: now}
 	if old := tx.lookup(path); old != nil {
@@ -280,12 +287,12 @@ func (tx *writeTx) Put(ctx context.Context, path string, content []byte, opts fi
 		}
 	}
 	tx.touch(path)
-	tx.overlay[path] = &fileRec{info: info, content: append([]byte(nil), content...)}
+	tx.overlay[path] = &fileRec{info: info, content: content}
 	if tx.creds == nil {
 		tx.creds = map[string]fileio.PutOptions{}
 	}
 	tx.creds[path] = opts
-	return info, nil
+	return info
 }
 
 func (tx *writeTx) Delete(ctx context.Context, paths ...string) error {

@@ -159,7 +159,12 @@ const sqlPut = `WITH old AS (
             CASE WHEN EXISTS (SELECT 1 FROM old) THEN 0 ELSE 1 END)
     ON CONFLICT (apikey_hash, project) DO UPDATE
     SET size_bytes = u.size_bytes + EXCLUDED.size_bytes, file_count = u.file_count + EXCLUDED.file_count
-), j AS (
+), ` + sqlUpsertJobCTE + `
+SELECT created_at, updated_at FROM f`
+
+// sqlUpsertJobCTE queues the UPSERT job of the row written by the CTE f (an INSERT … RETURNING
+// updated_at) for path $3 with credential reference $6, replacing a pending job of the path.
+const sqlUpsertJobCTE = `j AS (
     INSERT INTO mcp_file_index_jobs AS j
         (apikey_hash, project, file_path, operation, file_updated_at, enqueued_at, available_at, credential_ref)
     SELECT $1, $2, $3, 'UPSERT', f.updated_at, statement_timestamp(), statement_timestamp(), $6 FROM f
@@ -168,8 +173,7 @@ const sqlPut = `WITH old AS (
         enqueued_at = EXCLUDED.enqueued_at, available_at = EXCLUDED.available_at,
         credential_ref = EXCLUDED.credential_ref, retry_count = 0, claimed_until = NULL,
         last_error = '', version = j.version + 1, updated_at = EXCLUDED.enqueued_at
-)
-SELECT created_at, updated_at FROM f`
+)`
 
 func (tx *writeTx) Put(ctx context.Context, path string, content []byte, opts fileio.PutOptions) (fileio.FileInfo, error) {
 	sc := tx.x.scope

@@ -20,6 +20,7 @@ func Exercise(t *testing.T, newStore func(t *testing.T) fileio.Store) {
 	t.Run("Outbox", func(t *testing.T) { exerciseOutbox(t, newStore) })
 	t.Run("Concurrency", func(t *testing.T) { exerciseConcurrency(t, newStore) })
 	t.Run("CrossTenant", func(t *testing.T) { exerciseCrossTenant(t, newStore) })
+	t.Run("OptionalInterfaces", func(t *testing.T) { exerciseOptional(t, newStore) })
 	t.Run("Model", func(t *testing.T) {
 		store := newStore(t)
 		for seed := int64(1); seed <= 8; seed++ {
