@@ -1,8 +1,3 @@
-// Package e2e drives the built example servers with the npm MCP Inspector CLI, a real MCP client
-// written independently of the Go SDK, over stdio and over streamable HTTP.
-//
-// The inspector is found through AGENTFILES_MCP_INSPECTOR (set by .ci/run after
-// `npm install` in .ci/). Without it the tests skip, unless AGENTFILES_REQUIRE_SERVICES=1.
 package e2e
 
 import (
