@@ -126,15 +126,9 @@ func (fp *firstPass) scan(lo, hi int) (best floatHeap, near []scored) {
 	vs, keepAll := fp.vs, math.IsInf(fp.margin, 1)
 	best.k = fp.k
 	acc := make([]float32, vs.rows)
-	masks := make([]uint64, vs.rows/64)
+	masks := make([]uint64, max(vs.rows/64, 1))
 	for t := lo; t < hi; t++ {
-		used := uint64(0)
-		for j := range masks {
-			w := t*len(masks) + j
-			masks[j] = vs.liveWord(w) & fp.filter.word(w)
-			used |= masks[j]
-		}
-		if used == 0 {
+		if vs.tileMasks(t, fp.filter, masks) == 0 {
 			continue
 		}
 		tileDots(vs.tiles[t], fp.w, acc)

@@ -233,3 +233,46 @@ func TestSemanticConcurrentWithWrites(t *testing.T) {
 		}
 	}
 }
+
+// TestSemanticSmallStores queries after every insert while a store grows through each tile
+// size (8, 32, 128, 512, 1024 rows), with a filter that excludes every third file, and checks
+// that a one-chunk store allocates one 8-row tile.
+func TestSemanticSmallStores(t *testing.T) {
+	ctx := context.Background()
+	scope := fileio.Scope{Tenant: "t", Project: "p"}
+	ix := New()
+	emb := search.NewHashingEmbedder(16)
+	q, _ := emb.Embed(ctx, []string{"w3 w5"})
+	exclude := map[string]bool{}
+	for i := range 2100 {
+		path := fmt.Sprintf("/f%04d", i)
+		if i%3 == 0 {
+			exclude[path] = true
+		}
+		if err := ix.ReplaceFile(ctx, scope, embedFile(t, emb, path, time.Unix(1, 0), []string{fmt.Sprintf("w%d w%d", i%7, i%11)})); err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			vs := ix.get(scope).vectors[vectorKey{emb.Model(), 16}]
+			if vs.rows != 8 || len(vs.tiles) != 1 || len(vs.tiles[0]) != 8*16 {
+				t.Fatalf("one chunk: %d tiles of %d rows, want one tile of 8 rows", len(vs.tiles), vs.rows)
+			}
+		}
+		if i > 40 && i%97 != 0 && i != 2099 {
+			continue
+		}
+		for _, sq := range []search.SemanticQuery{
+			{Vector: q[0], Model: emb.Model(), TopK: 7},
+			{Vector: q[0], Model: emb.Model(), TopK: 7, ExcludePaths: exclude},
+			{Vector: q[0], Model: emb.Model(), TopK: 3, PathPrefix: "/f00"},
+		} {
+			got, err := ix.Semantic(ctx, scope, sq)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(exactSemantic(t, ix, scope, sq), got, cmpopts.EquateEmpty()); diff != "" {
+				t.Fatalf("after %d files (%d-row tiles): differs from the exact scan (-want +got):\n%s", i+1, ix.get(scope).vectors[vectorKey{emb.Model(), 16}].rows, diff)
+			}
+		}
+	}
+}

@@ -11,10 +11,11 @@ import (
 // embedder's query of a few words is non-zero in about 10% of them) then streams only the runs
 // of its non-zero dimensions, and a dense query streams every tile once.
 //
-// A store starts with small tiles, so a small project does not pay for a 1,024-row tile per
-// model, and is re-tiled into larger ones as it grows (each step copies the store once).
+// A store starts with tiles of 8 rows, so a small project does not pay for a 1,024-row tile per
+// model (6 MiB at 1,536 dimensions), and is re-tiled 4× larger each time it outgrows four tiles
+// (each step copies the store once).
 const (
-	minTileRows = 64   // a multiple of 64, so a tile's rows are whole words of a bitset
+	minTileRows = 8    // 8, 32, 128, 512, then 1024: each divides 64 or is a multiple of it
 	maxTileRows = 1024 // larger tiles measured no faster at 100k chunks
 	retileAt    = 4    // tiles of the current size before moving to the next (4× larger)
 )
@@ -87,6 +88,23 @@ func (vs *vectorStore) row(id int32, dst []float32) []float32 {
 		dst[j] = tile[j*vs.rows+r]
 	}
 	return dst
+}
+
+// tileMasks sets masks to the live rows of tile t allowed by f (bit r%64 of masks[r/64] for
+// row r; one word when tiles are smaller than 64 rows) and returns the union of the masks.
+func (vs *vectorStore) tileMasks(t int, f slotFilter, masks []uint64) (used uint64) {
+	if vs.rows < 64 {
+		first := t * vs.rows
+		w := first / 64
+		masks[0] = (vs.liveWord(w) & f.word(w)) >> (first % 64) & (1<<vs.rows - 1)
+		return masks[0]
+	}
+	for j := range masks {
+		w := t*len(masks) + j
+		masks[j] = vs.liveWord(w) & f.word(w)
+		used |= masks[j]
+	}
+	return used
 }
 
 // liveWord returns word w of the live bitset (slots 64w … 64w+63).
