@@ -68,6 +68,12 @@ func setBit(b *[]uint64, id int32) {
 	(*b)[w] |= 1 << (id % 64)
 }
 
+// hasBit reports whether bit id is set.
+func hasBit(b []uint64, id int32) bool {
+	w := int(id) / 64
+	return w < len(b) && b[w]&(1<<(id%64)) != 0
+}
+
 // clearBit clears bit id (a bit past the end is already clear).
 func clearBit(b []uint64, id int32) {
 	if w := int(id) / 64; w < len(b) {

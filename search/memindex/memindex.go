@@ -215,6 +215,9 @@ func (p *project) remove(path string) {
 		*m = slotMeta{gen: m.gen + 1}
 		p.free = append(p.free, id)
 	}
+	if vs != nil && vs.count == 0 {
+		delete(p.vectors, vectorKey{f.model, f.dims}) // the last vector of a model: free its tiles
+	}
 	delete(p.files, path)
 	if i, ok := p.orderIndex(path); ok {
 		p.order = slices.Delete(p.order, i, i+1)

@@ -276,3 +276,36 @@ func TestSemanticSmallStores(t *testing.T) {
 		}
 	}
 }
+
+// TestVectorStoreFreedWithItsModel re-embeds a project with another model and checks that the
+// old model's tiles are released and that semantic search sees only the new model.
+func TestVectorStoreFreedWithItsModel(t *testing.T) {
+	ctx := context.Background()
+	scope := fileio.Scope{Tenant: "t", Project: "p"}
+	ix := New()
+	oldEmb, newEmb := search.NewHashingEmbedder(16), search.NewHashingEmbedder(24)
+	for i := range 50 {
+		if err := ix.ReplaceFile(ctx, scope, embedFile(t, oldEmb, fmt.Sprintf("/f%02d", i), time.Unix(1, 0), []string{"a b", "c d"})); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range 50 {
+		if err := ix.ReplaceFile(ctx, scope, embedFile(t, newEmb, fmt.Sprintf("/f%02d", i), time.Unix(2, 0), []string{"a b", "c d"})); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var keys []vectorKey
+	for k, vs := range ix.get(scope).vectors {
+		keys = append(keys, k)
+		if vs.count != 100 {
+			t.Errorf("%v holds %d vectors, want 100", k, vs.count)
+		}
+	}
+	if diff := cmp.Diff([]vectorKey{{newEmb.Model(), 24}}, keys, cmp.AllowUnexported(vectorKey{})); diff != "" {
+		t.Errorf("vector stores after re-embedding (-want +got):\n%s", diff)
+	}
+	q, _ := oldEmb.Embed(ctx, []string{"a b"})
+	if got, _ := ix.Semantic(ctx, scope, search.SemanticQuery{Vector: q[0], Model: oldEmb.Model(), TopK: 5}); len(got) != 0 {
+		t.Errorf("old model still answers: %v", got)
+	}
+}

@@ -35,6 +35,7 @@ type vectorStore struct {
 	rows    int         // slots per tile
 	tiles   [][]float32 // rows*dims floats each; nil until a slot of the tile is used
 	live    []uint64    // bit per slot: holds a vector of this store
+	count   int         // set bits in live
 	maxNorm float64     // largest L2 norm ever stored (never lowered): bounds rounding error
 }
 
@@ -59,13 +60,16 @@ func (vs *vectorStore) put(id int32, v []float32) {
 		sum += float64(x) * float64(x)
 	}
 	vs.maxNorm = max(vs.maxNorm, math.Sqrt(sum))
+	if !hasBit(vs.live, id) {
+		vs.count++
+	}
 	setBit(&vs.live, id)
 }
 
 // retile copies the live vectors into tiles of rows slots.
 func (vs *vectorStore) retile(rows int) {
 	old := *vs
-	vs.rows, vs.tiles = rows, nil
+	vs.rows, vs.tiles, vs.live, vs.count = rows, nil, nil, 0
 	row := make([]float32, vs.dims)
 	for w, m := range old.live {
 		for ; m != 0; m &= m - 1 {
@@ -76,7 +80,12 @@ func (vs *vectorStore) retile(rows int) {
 }
 
 // drop forgets slot id's vector.
-func (vs *vectorStore) drop(id int32) { clearBit(vs.live, id) }
+func (vs *vectorStore) drop(id int32) {
+	if hasBit(vs.live, id) {
+		vs.count--
+		clearBit(vs.live, id)
+	}
+}
 
 // slots is the number of slot IDs the tiles cover.
 func (vs *vectorStore) slots() int { return len(vs.tiles) * vs.rows }
