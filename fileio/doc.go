@@ -107,5 +107,14 @@
 // search consumes. When the Service has a CredentialSealer, each write seals the caller's
 // key for the indexer and records the reference in the job.
 //
+// A Store needs only View and Update. A WriteTx may also implement two optional interfaces
+// that make Write cheaper without changing what it does: WriteChecker answers every check a
+// write makes (ancestors, descendants, the existing file, the project's bytes) in one step
+// instead of a Stat per ancestor, a List, a Get and ProjectBytes; ConditionalWriter checks and
+// writes a TRUNCATE or APPEND in one step, appending without reading the content out. The
+// Service applies the same rules to their answers, so results and errors are identical on
+// every path; fileio/storetest proves it for each store. fileio/memstore and fileio/pgstore
+// implement both.
+//
 // Service and every Store are safe for concurrent use.
 package fileio

@@ -90,70 +90,119 @@ func (s *Service) checkWrite(req WriteRequest) (WriteMode, error) {
 	return mode, nil
 }
 
+// writeTx makes the write inside the store transaction, by the cheapest path the WriteTx
+// offers: TRUNCATE and APPEND through a ConditionalWriter in one step; otherwise the state
+// from a WriteChecker or from ReadTx calls (inspectWrite), the rules, and a Put. Every path
+// decides with writeRules.apply, so results and errors do not depend on the path.
 func (s *Service) writeTx(ctx context.Context, tx WriteTx, req WriteRequest, mode WriteMode, opts PutOptions) (WriteResult, error) {
-	path := req.Path
-	appender, _ := tx.(Appender)
-	inPlace := mode == ModeAppend && appender != nil
-	check, complete, err := inspectWrite(ctx, tx, path, mode == ModeOverwrite || (mode == ModeAppend && !inPlace))
+	rules := writeRules{path: req.Path, data: req.Content, mode: mode, offset: req.OffsetBytes, exclusive: req.Exclusive,
+		maxFileBytes: s.cfg.MaxFileBytes, maxProjectBytes: s.cfg.MaxProjectBytes}
+	if cw, ok := tx.(ConditionalWriter); ok && mode != ModeOverwrite {
+		w := ConditionalWrite{Path: req.Path, Data: []byte(req.Content), Append: mode == ModeAppend, Exclusive: req.Exclusive,
+			MaxFileBytes: s.cfg.MaxFileBytes, MaxProjectBytes: s.cfg.MaxProjectBytes}
+		res, err := cw.WriteIfAllowed(ctx, w, opts)
+		if err != nil {
+			return WriteResult{}, err
+		}
+		inPlace := rules
+		inPlace.inPlace = w.Append
+		if _, err := inPlace.apply(res.Check, func() (int64, error) { return res.Check.ProjectBytes, nil }); err != nil {
+			return WriteResult{}, err // Update rolls back whatever the store wrote
+		}
+		if res.Written {
+			return writeResult(req, res.Check, res.Info), nil
+		}
+		// The store declined a write the rules allow: make it through the other paths.
+	}
+	check, complete, err := inspectWrite(ctx, tx, req.Path, mode != ModeTruncate)
 	if err != nil {
 		return WriteResult{}, err
 	}
+	projectBytes := func() (int64, error) { return check.ProjectBytes, nil }
+	if !complete {
+		projectBytes = func() (int64, error) { return tx.ProjectBytes(ctx) }
+	}
+	content, err := rules.apply(check, projectBytes)
+	if err != nil {
+		return WriteResult{}, err
+	}
+	info, err := tx.Put(ctx, req.Path, content, opts)
+	if err != nil {
+		return WriteResult{}, err
+	}
+	return writeResult(req, check, info), nil
+}
+
+func writeResult(req WriteRequest, before WriteCheck, info FileInfo) WriteResult {
+	return WriteResult{BytesWritten: int64(len(req.Content)), FileSizeBytes: info.SizeBytes, Created: before.Existing == nil, UpdatedAt: info.UpdatedAt}
+}
+
+// writeRules are Write's rules for one request against the stored state.
+type writeRules struct {
+	path      string
+	data      string
+	mode      WriteMode
+	offset    int64
+	exclusive bool
+	// inPlace: an APPEND that the store makes itself; apply checks sizes only and returns
+	// no content (the existing content is not needed).
+	inPlace                       bool
+	maxFileBytes, maxProjectBytes int64
+}
+
+// apply checks the write against the state before it and returns the new content (nil when
+// inPlace), or the error that refuses the write. projectBytes is called only when the write
+// grows the project. check.Existing must carry its content unless the mode is TRUNCATE or
+// inPlace.
+func (r writeRules) apply(check WriteCheck, projectBytes func() (int64, error)) ([]byte, error) {
+	path := r.path
 	if dir := check.AncestorFile; dir != "" {
-		return WriteResult{}, NewError(CodeNotDirectory, fmt.Sprintf("%s is a file, so it cannot contain %s; choose another path", dir, path), dir)
+		return nil, NewError(CodeNotDirectory, fmt.Sprintf("%s is a file, so it cannot contain %s; choose another path", dir, path), dir)
 	}
 	if check.HasDescendant {
-		return WriteResult{}, NewError(CodeIsDirectory, "a directory exists at this path; write to a file inside it or choose another path", path)
+		return nil, NewError(CodeIsDirectory, "a directory exists at this path; write to a file inside it or choose another path", path)
 	}
 	var old []byte
 	var oldSize int64
 	if check.Existing != nil {
-		if req.Exclusive {
-			return WriteResult{}, NewError(CodeAlreadyExists, "a file already exists at this path (exclusive write); choose another path or write without exclusive", path)
+		if r.exclusive {
+			return nil, NewError(CodeAlreadyExists, "a file already exists at this path (exclusive write); choose another path or write without exclusive", path)
 		}
 		old, oldSize = check.Existing.Content, check.Existing.SizeBytes
 	}
-	var content []byte // the new content; unused when appending in place
-	newSize := oldSize + int64(len(req.Content))
-	if !inPlace {
-		if content, err = applyWrite(old, req.Content, mode, req.OffsetBytes, path); err != nil {
-			return WriteResult{}, err
+	var content []byte
+	newSize := oldSize + int64(len(r.data))
+	if !r.inPlace {
+		var err error
+		if content, err = applyWrite(old, r.data, r.mode, r.offset, path); err != nil {
+			return nil, err
 		}
 		newSize = int64(len(content))
 	}
-	if newSize > s.cfg.MaxFileBytes {
-		return WriteResult{}, NewError(CodeQuotaExceeded, fmt.Sprintf(
+	if newSize > r.maxFileBytes {
+		return nil, NewError(CodeQuotaExceeded, fmt.Sprintf(
 			"the file would be %d bytes; the maximum file size is %d. Split the content across several files",
-			newSize, s.cfg.MaxFileBytes), path)
+			newSize, r.maxFileBytes), path)
 	}
 	if grow := newSize - oldSize; grow > 0 {
-		total := check.ProjectBytes
-		if !complete {
-			if total, err = tx.ProjectBytes(ctx); err != nil {
-				return WriteResult{}, err
-			}
+		total, err := projectBytes()
+		if err != nil {
+			return nil, err
 		}
-		if total+grow > s.cfg.MaxProjectBytes {
-			return WriteResult{}, NewError(CodeQuotaExceeded, fmt.Sprintf(
+		if total+grow > r.maxProjectBytes {
+			return nil, NewError(CodeQuotaExceeded, fmt.Sprintf(
 				"the project would hold %d bytes; its quota is %d. Delete files you no longer need, then retry",
-				total+grow, s.cfg.MaxProjectBytes), path)
+				total+grow, r.maxProjectBytes), path)
 		}
 	}
-	var info FileInfo
-	if inPlace {
-		info, err = appender.Append(ctx, path, []byte(req.Content), opts)
-	} else {
-		info, err = tx.Put(ctx, path, content, opts)
-	}
-	if err != nil {
-		return WriteResult{}, err
-	}
-	return WriteResult{BytesWritten: int64(len(req.Content)), FileSizeBytes: info.SizeBytes, Created: check.Existing == nil, UpdatedAt: info.UpdatedAt}, nil
+	return content, nil
 }
 
 // inspectWrite returns what a write to path depends on. A WriteChecker answers in one call
-// (complete: ProjectBytes is filled in). Otherwise it asks the ReadTx step by step and stops at
-// the first conflict, leaving ProjectBytes for the caller to ask only when the write grows the
-// project. The Existing file carries its content whether or not wantContent asks for it.
+// (complete: ProjectBytes is filled in). Otherwise it asks the ReadTx step by step, as the
+// Service always did, and stops at the first conflict, leaving ProjectBytes for the caller to
+// ask only when the write grows the project. Without a WriteChecker the Existing file carries
+// its content whether or not wantContent asks for it.
 func inspectWrite(ctx context.Context, tx WriteTx, path string, wantContent bool) (check WriteCheck, complete bool, err error) {
 	if c, ok := tx.(WriteChecker); ok {
 		check, err = c.CheckWrite(ctx, path, wantContent)

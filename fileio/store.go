@@ -155,14 +155,52 @@ type WriteCheck struct {
 	ProjectBytes int64
 }
 
-// Appender is an optional interface of a WriteTx that appends to a file without the caller
-// reading and rewriting its whole content (pgstore: content = content || $data in SQL).
-// Service.Write uses it for APPEND writes when the WriteTx implements it; it still checks
-// the file size and project quotas first, from the sizes CheckWrite or Get report, so the
-// limits stay exact. (Appending valid UTF-8 to valid UTF-8 needs no boundary check.)
-type Appender interface {
-	// Append has the effect of Put(ctx, path, existing content + data, opts), where a missing
-	// file has empty content (so Append creates it): same timestamps, same outbox job, and it
-	// returns the new info.
-	Append(ctx context.Context, path string, data []byte, opts PutOptions) (FileInfo, error)
+// ConditionalWriter is an optional interface of a WriteTx that checks and writes in one step
+// (pgstore: one SQL statement, so a write costs no more round trips than a bare Put) when the
+// new content does not depend on the old bytes: a replacement (TRUNCATE) or an append, which
+// the store performs without reading the content out (pgstore: content = content || $data).
+// Service.Write uses it for those two modes when the WriteTx implements it.
+//
+// The Service still decides. It applies its rules to the returned Check exactly as to a
+// CheckWrite answer; when they refuse the write it returns its own error, so the transaction
+// rolls back and undoes anything the store wrote, and should the store decline a write the
+// rules allow, the Service writes it through the other paths. A correct implementation writes
+// exactly when ConditionalWrite.Allows(Check) holds, and then both paths cost one statement.
+type ConditionalWriter interface {
+	// WriteIfAllowed reports the state before the write as CheckWrite(ctx, w.Path, false)
+	// would and, when w.Allows it, writes: as Put(ctx, w.Path, w.Data, opts), or with w.Append
+	// as a Put of the existing content (empty for a missing file) followed by w.Data.
+	WriteIfAllowed(ctx context.Context, w ConditionalWrite, opts PutOptions) (ConditionalResult, error)
+}
+
+// ConditionalWrite is a write and the conditions under which Service.Write accepts it.
+type ConditionalWrite struct {
+	Path            string
+	Data            []byte // valid UTF-8
+	Append          bool   // the new content is the existing content followed by Data; else Data
+	Exclusive       bool   // refuse when a file exists at Path
+	MaxFileBytes    int64  // refuse when the new file would be larger
+	MaxProjectBytes int64  // refuse when the write grows the project beyond this
+}
+
+// Allows reports whether Service.Write accepts w given the state in check: no ancestor
+// directory of Path is a file, nothing lies below Path, no file exists at Path if Exclusive,
+// the new file fits MaxFileBytes, and a write that grows the project keeps it within
+// MaxProjectBytes. It is the rule the Service applies, for ConditionalWriter implementations.
+func (w ConditionalWrite) Allows(check WriteCheck) bool {
+	mode := ModeTruncate
+	if w.Append {
+		mode = ModeAppend
+	}
+	rules := writeRules{path: w.Path, data: string(w.Data), mode: mode, exclusive: w.Exclusive, inPlace: w.Append,
+		maxFileBytes: w.MaxFileBytes, maxProjectBytes: w.MaxProjectBytes}
+	_, err := rules.apply(check, func() (int64, error) { return check.ProjectBytes, nil })
+	return err == nil
+}
+
+// ConditionalResult is what WriteIfAllowed did.
+type ConditionalResult struct {
+	Check   WriteCheck // the state before the write; Existing carries no content
+	Written bool       // the write was made
+	Info    FileInfo   // the new file's info, when Written
 }

@@ -10,9 +10,9 @@
 // included. View holds a read lock for the duration of its callback, so it sees committed
 // state only and never a transaction in progress. Different projects never contend.
 //
-// The write transaction also implements the optional fileio.WriteChecker and fileio.Appender,
-// so a fileio.Service over a memstore takes the same path as over pgstore; fileio/storetest
-// checks that path against the portable one.
+// The write transaction also implements the optional fileio.WriteChecker and
+// fileio.ConditionalWriter, so a fileio.Service over a memstore takes the same paths as over
+// pgstore, and fileio/storetest checks them against the portable one on every go test.
 //
 // # Outbox
 //

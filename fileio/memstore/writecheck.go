@@ -7,10 +7,10 @@ import (
 )
 
 // memstore implements the optional write interfaces too, so that fileio/storetest runs the
-// Service over both of its paths on every plain go test, without PostgreSQL.
+// Service over all of its paths on every plain go test, without PostgreSQL.
 var (
-	_ fileio.WriteChecker = (*writeTx)(nil)
-	_ fileio.Appender     = (*writeTx)(nil)
+	_ fileio.WriteChecker      = (*writeTx)(nil)
+	_ fileio.ConditionalWriter = (*writeTx)(nil)
 )
 
 // CheckWrite implements fileio.WriteChecker from the committed state and the overlay.
@@ -41,16 +41,19 @@ func (tx *writeTx) CheckWrite(ctx context.Context, path string, wantContent bool
 	return check, err
 }
 
-// Append implements fileio.Appender: one copy of the old content and data, instead of the
-// three (Get, the caller's concatenation, Put) the portable path makes.
-func (tx *writeTx) Append(ctx context.Context, path string, data []byte, opts fileio.PutOptions) (fileio.FileInfo, error) {
-	if err := ctx.Err(); err != nil {
-		return fileio.FileInfo{}, err
+// WriteIfAllowed implements fileio.ConditionalWriter. An append copies the old content and
+// the data once, instead of the three copies (Get, the Service's concatenation, Put) the
+// other paths make.
+func (tx *writeTx) WriteIfAllowed(ctx context.Context, w fileio.ConditionalWrite, opts fileio.PutOptions) (fileio.ConditionalResult, error) {
+	check, err := tx.CheckWrite(ctx, w.Path, false)
+	if err != nil || !w.Allows(check) {
+		return fileio.ConditionalResult{Check: check}, err
 	}
 	var old []byte
-	if rec := tx.lookup(path); rec != nil {
+	if rec := tx.lookup(w.Path); rec != nil && w.Append {
 		old = rec.content
 	}
-	content := make([]byte, 0, len(old)+len(data))
-	return tx.store(path, append(append(content, old...), data...), opts), nil
+	content := make([]byte, 0, len(old)+len(w.Data))
+	info := tx.store(w.Path, append(append(content, old...), w.Data...), opts)
+	return fileio.ConditionalResult{Check: check, Written: true, Info: info}, nil
 }

@@ -40,7 +40,15 @@
 // BEGIN, the lock timeout and the project lock travel in one round trip before the callback
 // runs, and Put writes the file, the project's byte count and the outbox row in a single
 // statement, so Update{Put} costs three round trips: lock, Put, COMMIT (with NOTIFY). A View
-// sends BEGIN together with its first statement.
+// sends BEGIN together with its first statement. Statements in an Update run generic plans
+// (SET LOCAL plan_cache_mode, sent with the lock): they are lookups by tenant, project and
+// path, and re-planning them would cost more than running them.
+//
+// The write transaction implements fileio.WriteChecker and fileio.ConditionalWriter, each in
+// one statement of index lookups, so fileio.Service.Write costs three round trips too for
+// TRUNCATE and APPEND (lock, check-and-write, COMMIT) and four for OVERWRITE (lock, check,
+// Put, COMMIT), instead of five or more. An APPEND runs content = content || $data in the
+// server: the existing content never travels to the client and back.
 //
 // # Outbox
 //

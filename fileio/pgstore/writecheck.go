@@ -11,37 +11,39 @@ import (
 
 // The optional fileio interfaces that let Service.Write check and write in two statements.
 var (
-	_ fileio.WriteChecker = (*writeTx)(nil)
-	_ fileio.Appender     = (*writeTx)(nil)
+	_ fileio.WriteChecker      = (*writeTx)(nil)
+	_ fileio.ConditionalWriter = (*writeTx)(nil)
 )
 
-// sqlCheckWrite answers fileio.WriteChecker in one statement, each part an index lookup on the
-// active-path index:
+// sqlConflictCTEs finds what makes a write to $3 a conflict, each with one index lookup:
 //
-//	a: the shortest ancestor directory ($4) that is an active file;
+//	a: the shortest ancestor directory ($4) that is an active file; the ancestors are prefixes
+//	   of one another, so the shortest is the bytewise smallest;
 //	d: the first active path >= path + "/" ($5). Paths that start with a prefix form one
-//	   contiguous range beginning at the prefix in bytewise order, so a descendant exists
-//	   exactly when that first path starts with $5 — no upper bound needed;
-//	e: the file at path, with its content only when $6;
-//
-// and the project's byte count. The outer LEFT JOIN returns one row whether or not e has one.
-const sqlCheckWrite = `WITH a AS (
-    SELECT path FROM mcp_files
+//	   contiguous range beginning at the prefix in bytewise order, so a file lies below path
+//	   exactly when that first path starts with $5: no upper bound is needed.
+const sqlConflictCTEs = `a AS (
+    SELECT min(path) AS path FROM mcp_files
     WHERE apikey_hash = $1 AND project = $2 AND deleted = FALSE AND path = ANY($4::text[])
-    ORDER BY length(path) LIMIT 1
 ), d AS (
     SELECT path FROM mcp_files
     WHERE apikey_hash = $1 AND project = $2 AND deleted = FALSE AND path >= $5
     ORDER BY path LIMIT 1
-), e AS (
+)`
+
+// sqlProjectBytesExpr is the project's byte count.
+const sqlProjectBytesExpr = `COALESCE((SELECT size_bytes FROM mcp_file_project_usage WHERE apikey_hash = $1 AND project = $2), 0)`
+
+// sqlCheckWrite answers fileio.WriteChecker in one statement: the conflicts, the file at $3
+// (e, with its content only when $6) and the project's byte count. The LEFT JOIN returns one
+// row whether or not e has one.
+const sqlCheckWrite = `WITH ` + sqlConflictCTEs + `, e AS (
     SELECT size, created_at, updated_at, CASE WHEN $6::boolean THEN content END AS content
     FROM mcp_files
     WHERE apikey_hash = $1 AND project = $2 AND path = $3 AND deleted = FALSE
 )
-SELECT (SELECT path FROM a),
-       COALESCE((SELECT starts_with(path, $5) FROM d), FALSE),
-       e.size, e.created_at, e.updated_at, e.content,
-       COALESCE((SELECT size_bytes FROM mcp_file_project_usage WHERE apikey_hash = $1 AND project = $2), 0)
+SELECT (SELECT path FROM a), COALESCE((SELECT starts_with(path, $5) FROM d), FALSE),
+       e.size, e.created_at, e.updated_at, e.content, ` + sqlProjectBytesExpr + `
 FROM (VALUES (1)) AS one LEFT JOIN e ON TRUE`
 
 // CheckWrite implements fileio.WriteChecker in one statement (see sqlCheckWrite).
@@ -84,7 +86,7 @@ func (tx *writeTx) CheckWrite(ctx context.Context, path string, wantContent bool
 }
 
 // errNoRow reports a statement that returned no row although its SQL always returns one.
-var errNoRow = errors.New("pgstore: the write check returned no row")
+var errNoRow = errors.New("pgstore: a statement that always returns a row returned none")
 
 // ancestorDirs returns the ancestor directories of path, shallowest first: "/a", "/a/b" for
 // "/a/b/c" (every prefix that ends just before a "/" other than the leading one).
@@ -98,40 +100,84 @@ func ancestorDirs(path string) []string {
 	return dirs
 }
 
-// sqlAppend is sqlPut with content = content || $4: the existing content never leaves the
-// server. The byte count grows by $5 = len($4) whether the file is new or not.
-const sqlAppend = `WITH old AS (
-    SELECT 1 FROM mcp_files
+// sqlWriteIfAllowed answers fileio.ConditionalWriter in one statement. c is the state before
+// the write (as sqlCheckWrite reports it, without content) and the new size; ok keeps c's row
+// only when ConditionalWrite.Allows would; f, u and j are sqlPut's file, byte count and outbox
+// upserts, run only for a row of ok, with content = content || $7 when appending ($9).
+// Parameters: $1 tenant, $2 project, $3 path, $4 ancestors, $5 path + "/", $6 credential
+// reference (as sqlUpsertJobCTE expects), $7 data, $8 its length, $9 append, $10 exclusive,
+// $11 file limit, $12 project limit.
+const sqlWriteIfAllowed = `WITH ` + sqlConflictCTEs + `, e AS (
+    SELECT size, created_at, updated_at FROM mcp_files
     WHERE apikey_hash = $1 AND project = $2 AND path = $3 AND deleted = FALSE
+), c AS (
+    SELECT (SELECT path FROM a) AS ancestor, COALESCE((SELECT starts_with(path, $5) FROM d), FALSE) AS below,
+           e.size AS old_size, e.created_at AS old_created, e.updated_at AS old_updated,
+           ` + sqlProjectBytesExpr + ` AS project_bytes,
+           CASE WHEN $9::boolean THEN COALESCE(e.size, 0) + $8::bigint ELSE $8::bigint END AS new_size
+    FROM (VALUES (1)) AS one LEFT JOIN e ON TRUE
+), ok AS (
+    SELECT new_size, COALESCE(old_size, 0) AS old_size, old_size IS NULL AS created FROM c
+    WHERE ancestor IS NULL AND NOT below AND NOT ($10::boolean AND old_size IS NOT NULL)
+      AND new_size <= $11::bigint
+      AND (new_size <= COALESCE(old_size, 0) OR project_bytes + new_size - COALESCE(old_size, 0) <= $12::bigint)
 ), f AS (
     INSERT INTO mcp_files AS f (apikey_hash, project, path, content, size, created_at, updated_at)
-    VALUES ($1, $2, $3, $4, $5, statement_timestamp(), statement_timestamp())
+    SELECT $1, $2, $3, $7, $8, statement_timestamp(), statement_timestamp() FROM ok
     ON CONFLICT (apikey_hash, project, path) WHERE deleted = FALSE DO UPDATE
-    SET content = f.content || EXCLUDED.content, size = f.size + EXCLUDED.size,
+    SET content = CASE WHEN $9::boolean THEN f.content || EXCLUDED.content ELSE EXCLUDED.content END,
+        size = CASE WHEN $9::boolean THEN f.size + EXCLUDED.size ELSE EXCLUDED.size END,
         updated_at = GREATEST(EXCLUDED.updated_at, f.updated_at + interval '1 microsecond')
     RETURNING f.size, f.created_at, f.updated_at
 ), u AS (
     INSERT INTO mcp_file_project_usage AS u (apikey_hash, project, size_bytes, file_count)
-    VALUES ($1, $2, $5, CASE WHEN EXISTS (SELECT 1 FROM old) THEN 0 ELSE 1 END)
+    SELECT $1, $2, new_size - old_size, CASE WHEN created THEN 1 ELSE 0 END FROM ok
+    WHERE EXISTS (SELECT 1 FROM f)
     ON CONFLICT (apikey_hash, project) DO UPDATE
     SET size_bytes = u.size_bytes + EXCLUDED.size_bytes, file_count = u.file_count + EXCLUDED.file_count
 ), ` + sqlUpsertJobCTE + `
-SELECT size, created_at, updated_at FROM f`
+SELECT c.ancestor, c.below, c.old_size, c.old_created, c.old_updated, c.project_bytes,
+       f.size, f.created_at, f.updated_at
+FROM c LEFT JOIN f ON TRUE`
 
-// Append implements fileio.Appender in one statement (see sqlAppend).
-func (tx *writeTx) Append(ctx context.Context, path string, data []byte, opts fileio.PutOptions) (fileio.FileInfo, error) {
+// WriteIfAllowed implements fileio.ConditionalWriter in one statement (see sqlWriteIfAllowed).
+func (tx *writeTx) WriteIfAllowed(ctx context.Context, w fileio.ConditionalWrite, opts fileio.PutOptions) (fileio.ConditionalResult, error) {
 	sc := tx.x.scope
+	data := w.Data
 	if data == nil {
 		data = []byte{} // NOT NULL column; content || NULL would be NULL
 	}
-	fi := fileio.FileInfo{Path: path}
-	err := tx.x.query(ctx, opWrite, sqlAppend, []any{sc.Tenant, sc.Project, path, data, int64(len(data)), opts.CredentialRef}, func(r pgx.Rows) error {
-		return r.Scan(&fi.SizeBytes, &fi.CreatedAt, &fi.UpdatedAt)
+	var (
+		res                 fileio.ConditionalResult
+		ancestor            *string
+		oldSize, newSize    *int64
+		oldCreated, created *time.Time
+		oldUpdated, updated *time.Time
+		rowScanned          bool
+	)
+	args := []any{sc.Tenant, sc.Project, w.Path, ancestorDirs(w.Path), w.Path + "/", opts.CredentialRef,
+		data, int64(len(data)), w.Append, w.Exclusive, w.MaxFileBytes, w.MaxProjectBytes}
+	err := tx.x.query(ctx, opWrite, sqlWriteIfAllowed, args, func(r pgx.Rows) error {
+		rowScanned = true
+		return r.Scan(&ancestor, &res.Check.HasDescendant, &oldSize, &oldCreated, &oldUpdated, &res.Check.ProjectBytes,
+			&newSize, &created, &updated)
 	})
 	if err != nil {
-		return fileio.FileInfo{}, err
+		return fileio.ConditionalResult{}, err
 	}
-	tx.x.enqueued = true
-	fi.CreatedAt, fi.UpdatedAt = fi.CreatedAt.UTC(), fi.UpdatedAt.UTC()
-	return fi, nil
+	if !rowScanned { // cannot happen: the statement always returns one row
+		return fileio.ConditionalResult{}, tx.x.s.storeError(ctx, opWrite, sc, errNoRow)
+	}
+	if ancestor != nil {
+		res.Check.AncestorFile = *ancestor
+	}
+	if oldSize != nil {
+		res.Check.Existing = &fileio.File{FileInfo: fileio.FileInfo{Path: w.Path, SizeBytes: *oldSize, CreatedAt: utc(oldCreated), UpdatedAt: utc(oldUpdated)}}
+	}
+	if newSize != nil {
+		tx.x.enqueued = true
+		res.Written = true
+		res.Info = fileio.FileInfo{Path: w.Path, SizeBytes: *newSize, CreatedAt: utc(created), UpdatedAt: utc(updated)}
+	}
+	return res, nil
 }

@@ -21,10 +21,12 @@
 //   - Model: random operation sequences checked against a reference model (RunModel), which
 //     stores can also drive from a fuzz test with RunModelOps;
 //   - OptionalInterfaces: when the store's WriteTx implements fileio.WriteChecker or
-//     fileio.Appender, CheckWrite must answer exactly as Stat, List, Get and ProjectBytes do
-//     (on odd fixtures and inside a transaction with uncommitted changes) and Append as a Put
-//     of the concatenation; the same random writes through Services with the interfaces
-//     present, hidden (WithoutOptional) and one at a time must give identical results, error
-//     texts and files; and the Service, Concurrency and Model suites run again over
-//     WithoutOptional, so the portable path stays covered too.
+//     fileio.ConditionalWriter, CheckWrite must answer exactly as Stat, List, Get and
+//     ProjectBytes do (on odd fixtures and inside a transaction with uncommitted changes), and
+//     WriteIfAllowed must report the same state, write exactly when ConditionalWrite.Allows,
+//     and write what Put would; the same random writes through Services with the interfaces
+//     present, hidden (WithoutOptional), one at a time, and with a ConditionalWriter that
+//     declines everything or ignores the limits must give identical results, error texts and
+//     files; and the Service, Concurrency and Model suites run again over WithoutOptional, so
+//     the portable path stays covered too.
 package storetest

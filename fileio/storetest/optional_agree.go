@@ -12,10 +12,11 @@ import (
 )
 
 // testServicePathsAgree sends the same random writes and deletes through Services over s with
-// the optional interfaces present, hidden, and (when s has both) only one of them, each
-// variant as its own tenant. Every result, every error's full text (code, message, argument)
-// and the projects' contents must be identical across the variants.
-func testServicePathsAgree(t *testing.T, s fileio.Store, checker, appender bool) {
+// the optional interfaces present, hidden, one at a time, and with a ConditionalWriter that
+// declines every write or ignores the limits; each variant is its own tenant. Every result,
+// every error's full text (code, message, argument) and the projects' contents must be
+// identical across the variants.
+func testServicePathsAgree(t *testing.T, s fileio.Store, checker, conditional bool) {
 	type variant struct {
 		name  string
 		svc   *fileio.Service
@@ -24,10 +25,17 @@ func testServicePathsAgree(t *testing.T, s fileio.Store, checker, appender bool)
 	}
 	stores := map[string]fileio.Store{"native": s, "portable": WithoutOptional(s)}
 	names := []string{"native", "portable"}
-	if checker && appender {
-		stores["checker without appender"] = hidingStore{Store: s, wrap: checkerOnly}
-		stores["appender without checker"] = hidingStore{Store: s, wrap: appenderOnly}
-		names = append(names, "checker without appender", "appender without checker")
+	add := func(name string, wrap func(fileio.WriteTx) fileio.WriteTx) {
+		stores[name] = hidingStore{Store: s, wrap: wrap}
+		names = append(names, name)
+	}
+	if checker && conditional {
+		add("WriteChecker only", checkerOnly)
+		add("ConditionalWriter only", conditionalOnly)
+	}
+	if conditional {
+		add("declining ConditionalWriter", withConditional(func(in fileio.ConditionalWriter) fileio.ConditionalWriter { return decliningWriter{in} }))
+		add("overeager ConditionalWriter", withConditional(func(in fileio.ConditionalWriter) fileio.ConditionalWriter { return overeagerWriter{in} }))
 	}
 	var variants []variant
 	for _, name := range names {

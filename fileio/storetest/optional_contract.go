@@ -149,34 +149,136 @@ func testCheckWrite(t *testing.T, s fileio.Store) {
 	})
 }
 
-func testAppend(t *testing.T, s fileio.Store) {
+// conditionVariants are the conditions testWriteIfAllowed tries at every probe with the
+// 5-byte data "12345"; total is the fixture's byte count.
+func conditionVariants(total int64) []fileio.ConditionalWrite {
+	const loose, project = 1 << 20, 1 << 30
+	return []fileio.ConditionalWrite{
+		{MaxFileBytes: loose, MaxProjectBytes: project},
+		{Append: true, MaxFileBytes: loose, MaxProjectBytes: project},
+		{Exclusive: true, MaxFileBytes: loose, MaxProjectBytes: project},
+		{Append: true, Exclusive: true, MaxFileBytes: loose, MaxProjectBytes: project},
+		{Append: true, MaxFileBytes: 8, MaxProjectBytes: project},       // appends to files over 3 bytes refused
+		{MaxFileBytes: 4, MaxProjectBytes: project},                     // every replacement refused
+		{MaxFileBytes: loose, MaxProjectBytes: total},                   // only writes that do not grow the project
+		{Append: true, MaxFileBytes: loose, MaxProjectBytes: total + 5}, // exactly at the quota
+		{Append: true, MaxFileBytes: loose, MaxProjectBytes: total + 4}, // one byte over it
+	}
+}
+
+// testWriteIfAllowed checks WriteIfAllowed against the definition: the state it reports is
+// CheckWrite's, it writes exactly when ConditionalWrite.Allows, and what it writes is a Put of
+// the data or of the old content followed by the data.
+func testWriteIfAllowed(t *testing.T, s fileio.Store) {
 	ctx := context.Background()
 	_, scope := newTenant(proj)
+	var total int64
+	update(t, s, scope, func(tx fileio.WriteTx) error {
+		for p, c := range checkFixture {
+			if err := put(ctx, tx, p, c); err != nil {
+				return err
+			}
+			total += int64(len(c))
+		}
+		return nil
+	})
+	data := []byte("12345")
+	outcomes := map[bool]int{}
+	for _, path := range checkProbes {
+		for _, w := range conditionVariants(total) {
+			w.Path, w.Data = path, data
+			err := s.Update(ctx, scope, func(tx fileio.WriteTx) error {
+				before, err := portableCheck(ctx, tx, path, true)
+				if err != nil {
+					return err
+				}
+				res, err := tx.(fileio.ConditionalWriter).WriteIfAllowed(ctx, w, fileio.PutOptions{})
+				if err != nil {
+					return err
+				}
+				want := before
+				if want.Existing != nil {
+					existing := *want.Existing
+					existing.Content = nil
+					want.Existing = &existing
+				}
+				if diff := cmp.Diff(want, res.Check, cmpopts.EquateEmpty()); diff != "" {
+					t.Errorf("WriteIfAllowed(%+v): the reported state differs from Stat/List/Get/ProjectBytes (-want +got):\n%s", w, diff)
+				}
+				allowed := w.Allows(want)
+				outcomes[allowed]++
+				if res.Written != allowed {
+					t.Errorf("WriteIfAllowed(%+v) on %+v: written %v, but Allows says %v", w, want, res.Written, allowed)
+					return errRollback
+				}
+				wantContent := string(data)
+				var oldSize int64
+				if before.Existing != nil {
+					oldSize = before.Existing.SizeBytes
+					if w.Append {
+						wantContent = string(before.Existing.Content) + wantContent
+					}
+				}
+				f, getErr := tx.Get(ctx, path)
+				pb, err := tx.ProjectBytes(ctx)
+				if err != nil {
+					return err
+				}
+				if !res.Written {
+					if before.Existing == nil && getErr == nil || before.Existing != nil && (getErr != nil || f.FileInfo != before.Existing.FileInfo) || pb != before.ProjectBytes {
+						t.Errorf("WriteIfAllowed(%+v) declined but changed the file or the byte count", w)
+					}
+					return errRollback
+				}
+				if getErr != nil || string(f.Content) != wantContent || f.FileInfo != res.Info {
+					t.Errorf("WriteIfAllowed(%+v): file %q %+v (%v), returned %+v; want content %q and the returned info",
+						w, f.Content, f.FileInfo, getErr, res.Info, wantContent)
+				}
+				if pb != before.ProjectBytes+int64(len(wantContent))-oldSize {
+					t.Errorf("WriteIfAllowed(%+v): project bytes %d after the write, want %d", w, pb, before.ProjectBytes+int64(len(wantContent))-oldSize)
+				}
+				if e := before.Existing; e != nil && (!res.Info.CreatedAt.Equal(e.CreatedAt) || !res.Info.UpdatedAt.After(e.UpdatedAt)) {
+					t.Errorf("WriteIfAllowed(%+v): times %+v after %+v; want CreatedAt kept and UpdatedAt later", w, res.Info, e.FileInfo)
+				}
+				if before.Existing == nil && !res.Info.CreatedAt.Equal(res.Info.UpdatedAt) {
+					t.Errorf("WriteIfAllowed(%+v) created a file with CreatedAt %v != UpdatedAt %v", w, res.Info.CreatedAt, res.Info.UpdatedAt)
+				}
+				return errRollback
+			})
+			if !errors.Is(err, errRollback) {
+				t.Fatalf("Update around WriteIfAllowed(%+v): %v", w, err)
+			}
+		}
+	}
+	if outcomes[true] == 0 || outcomes[false] == 0 {
+		t.Errorf("the cases wrote %d times and declined %d times; want both", outcomes[true], outcomes[false])
+	}
+}
+
+// testConditionalSequence: committed appends through WriteIfAllowed keep CreatedAt, advance
+// UpdatedAt, queue one job per path carrying the last reference, and roll back with the
+// transaction.
+func testConditionalSequence(t *testing.T, s fileio.Store) {
+	ctx := context.Background()
+	_, scope := newTenant(proj)
+	appendTo := func(tx fileio.WriteTx, path, data, ref string) fileio.FileInfo {
+		t.Helper()
+		w := fileio.ConditionalWrite{Path: path, Data: []byte(data), Append: true, MaxFileBytes: 1 << 20, MaxProjectBytes: 1 << 20}
+		res, err := tx.(fileio.ConditionalWriter).WriteIfAllowed(ctx, w, fileio.PutOptions{CredentialRef: ref})
+		if err != nil || !res.Written {
+			t.Fatalf("append %q to %s: %+v, %v", data, path, res, err)
+		}
+		return res.Info
+	}
 	var first, second fileio.FileInfo
 	update(t, s, scope, func(tx fileio.WriteTx) error {
-		app := tx.(fileio.Appender)
-		var err error
-		if first, err = app.Append(ctx, "/log", []byte("one\n"), fileio.PutOptions{CredentialRef: "ref-1"}); err != nil {
-			return err
-		}
-		if first.Path != "/log" || first.SizeBytes != 4 || first.CreatedAt.IsZero() || !first.CreatedAt.Equal(first.UpdatedAt) {
-			t.Errorf("Append creating /log = %+v; want size 4 and CreatedAt == UpdatedAt", first)
-		}
-		if second, err = app.Append(ctx, "/log", []byte("two\n"), fileio.PutOptions{CredentialRef: "ref-2"}); err != nil {
-			return err
-		}
+		first = appendTo(tx, "/log", "one\n", "ref-1")
+		second = appendTo(tx, "/log", "two\n", "ref-2")
 		if second.SizeBytes != 8 || !second.CreatedAt.Equal(first.CreatedAt) || !second.UpdatedAt.After(first.UpdatedAt) {
-			t.Errorf("second Append = %+v after %+v; want size 8, CreatedAt kept, UpdatedAt later", second, first)
+			t.Errorf("second append = %+v after %+v; want size 8, CreatedAt kept, UpdatedAt later", second, first)
 		}
-		if f, err := tx.Get(ctx, "/log"); err != nil || string(f.Content) != "one\ntwo\n" || f.FileInfo != second {
-			t.Errorf("Get inside the transaction = %+v, %v; want the appended content and the returned info", f, err)
-		}
-		empty, err := app.Append(ctx, "/empty", nil, fileio.PutOptions{})
-		if err != nil {
-			return err
-		}
-		if info, ok, err := tx.Stat(ctx, "/empty"); !ok || err != nil || info != empty || info.SizeBytes != 0 {
-			t.Errorf("Append of nothing to a missing file: Stat = %+v %v %v, Append returned %+v; want an empty file", info, ok, err, empty)
+		if empty := appendTo(tx, "/empty", "", ""); empty.SizeBytes != 0 {
+			t.Errorf("appending nothing to a missing file = %+v; want an empty file", empty)
 		}
 		return nil
 	})
@@ -186,7 +288,7 @@ func testAppend(t *testing.T, s fileio.Store) {
 	jobs := mustClaim(t, s)
 	if len(jobs) != 2 || jobs[0].Path != "/log" || jobs[0].Op != fileio.JobUpsert || jobs[0].CredentialRef != "ref-2" ||
 		!jobs[0].FileUpdatedAt.Equal(second.UpdatedAt) {
-		t.Errorf("jobs after two Appends to /log and one to /empty: %+v; want /log's with the last reference and time", jobs)
+		t.Errorf("jobs after two appends to /log and one to /empty: %+v; want /log's with the last reference and time", jobs)
 	}
 	for _, j := range jobs {
 		if err := s.CompleteJob(ctx, j); err != nil {
@@ -194,27 +296,18 @@ func testAppend(t *testing.T, s fileio.Store) {
 		}
 	}
 	var third fileio.FileInfo
-	update(t, s, scope, func(tx fileio.WriteTx) error {
-		var err error
-		third, err = tx.(fileio.Appender).Append(ctx, "/log", []byte("é"), fileio.PutOptions{})
-		return err
-	})
+	update(t, s, scope, func(tx fileio.WriteTx) error { third = appendTo(tx, "/log", "é", ""); return nil })
 	if third.SizeBytes != 10 || !third.CreatedAt.Equal(first.CreatedAt) || !third.UpdatedAt.After(second.UpdatedAt) {
-		t.Errorf("Append to a committed file = %+v; want size 10, CreatedAt kept, UpdatedAt later", third)
+		t.Errorf("append to a committed file = %+v; want size 10, CreatedAt kept, UpdatedAt later", third)
 	}
-	err := s.Update(ctx, scope, func(tx fileio.WriteTx) error {
-		if _, err := tx.(fileio.Appender).Append(ctx, "/log", []byte("lost"), fileio.PutOptions{}); err != nil {
-			return err
-		}
-		return errRollback
-	})
+	err := s.Update(ctx, scope, func(tx fileio.WriteTx) error { appendTo(tx, "/log", "lost", ""); return errRollback })
 	if !errors.Is(err, errRollback) {
 		t.Fatalf("Update returned %v, want the callback's error", err)
 	}
 	if diff := cmp.Diff(map[string]string{"/log": "one\ntwo\né", "/empty": ""}, snapshot(t, s, scope)); diff != "" {
-		t.Errorf("after a rolled-back Append (-want +got):\n%s", diff)
+		t.Errorf("after a rolled-back append (-want +got):\n%s", diff)
 	}
 	if n := pending(t, s); n != 1 {
-		t.Errorf("pending jobs %d after one committed and one rolled-back Append, want 1", n)
+		t.Errorf("pending jobs %d after one committed and one rolled-back append, want 1", n)
 	}
 }
