@@ -24,8 +24,8 @@
 // (search/scorer/scorer_term.go, search/searcher/search_term.go, search/scorer/scorer_disjunction.go):
 //
 //   - tf is sqrt(term frequency), not the frequency;
-//   - avgdl is ceil(distinct terms in the field's dictionary / documents), not the mean
-//     document length;
+//   - avgdl is ceil(distinct terms in the field's dictionaries, summed over segments /
+//     documents), not the mean document length;
 //   - a multi-term query multiplies each term's score by idf·queryNorm (queryNorm =
 //     1/sqrt(Σ idf²)), so idf counts twice, and the sum by coord = matched terms / query terms;
 //   - the numerator is tf·k1 instead of tf·(k1+1) (a constant factor: ranking is unchanged).
