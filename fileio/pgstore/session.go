@@ -189,13 +189,8 @@ func (s *Store) Update(ctx context.Context, scope fileio.Scope, fn func(fileio.W
 		return err
 	}
 	// One round trip, simple protocol: the lock key and timeout are numbers formatted here.
-	// Every statement of a write transaction is a lookup by (tenant, project, path) whose best
-	// plan does not depend on the values, so it runs a generic plan: PostgreSQL would otherwise
-	// keep planning sqlCheckWrite afresh (its generic cost assumes ten ancestors), which costs
-	// more than running it.
 	x.started = true
-	if _, err := x.conn.Exec(ctx, fmt.Sprintf("BEGIN; %s; SET LOCAL plan_cache_mode = force_generic_plan; SELECT pg_advisory_xact_lock(%d)",
-		s.setLockTimeoutSQL, projectLockKey(scope))); err != nil {
+	if _, err := x.conn.Exec(ctx, fmt.Sprintf("%s; SELECT pg_advisory_xact_lock(%d)", s.beginWriteSQL, projectLockKey(scope))); err != nil {
 		x.abort()
 		return s.storeError(ctx, opLock, scope, err)
 	}

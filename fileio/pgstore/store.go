@@ -51,7 +51,7 @@ type Store struct {
 	logger       *slog.Logger
 
 	// Statement texts that depend on Options, built once.
-	setLockTimeoutSQL string
+	beginWriteSQL string // opens an Update's transaction, before the lock
 
 	listener listener
 
@@ -91,7 +91,12 @@ func New(ctx context.Context, pool *pgxpool.Pool, opts Options) (*Store, error) 
 	if s.logger == nil {
 		s.logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	s.setLockTimeoutSQL = fmt.Sprintf("SET LOCAL lock_timeout = %d", s.lockTimeout.Milliseconds())
+	// Every statement of a write transaction is a lookup by (tenant, project, path) whose best
+	// plan does not depend on the values, so it runs a generic plan: PostgreSQL would otherwise
+	// keep planning sqlWriteIfAllowed afresh (its generic cost assumes ten ancestors), which
+	// costs more than running it.
+	s.beginWriteSQL = fmt.Sprintf("BEGIN; SET LOCAL lock_timeout = %d; SET LOCAL plan_cache_mode = force_generic_plan",
+		s.lockTimeout.Milliseconds())
 	s.listener.init(s)
 	if opts.DeleteRetention > 0 {
 		interval := opts.PurgeInterval
