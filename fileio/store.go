@@ -165,7 +165,8 @@ type WriteCheck struct {
 // CheckWrite answer; when they refuse the write it returns its own error, so the transaction
 // rolls back and undoes anything the store wrote, and should the store decline a write the
 // rules allow, the Service writes it through the other paths. A correct implementation writes
-// exactly when ConditionalWrite.Allows(Check) holds, and then both paths cost one statement.
+// exactly when ConditionalWrite.Allows(Check) holds, so that a write, made or refused, costs
+// one call.
 type ConditionalWriter interface {
 	// WriteIfAllowed reports the state before the write as CheckWrite(ctx, w.Path, false)
 	// would and, when w.Allows it, writes: as Put(ctx, w.Path, w.Data, opts), or with w.Append
