@@ -46,6 +46,15 @@
 // column and PostgreSQL ranks rows by inner product instead; the returned rows are rescored in
 // Go. pgvector is optional: without it nothing changes but where the scan runs.
 //
+// # File states
+//
+// Index implements search.FileStateLister, so the Searcher merges the store's sorted listing
+// with a sorted slice of indexed file states instead of probing a map. The slice is cached per
+// project in process and shared read-only while the project's generation counter is unchanged:
+// a query costs one primary-key read of the counter, and the first query after any process
+// changed the project reloads the list in one statement (bounded by
+// Options.FileStateCacheBytes).
+//
 // # Workers
 //
 // Indexing is search.Indexer over fileio/pgstore's outbox: start one Indexer in as many

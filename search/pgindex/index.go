@@ -56,6 +56,11 @@ type Options struct {
 	// (default DefaultVectorCacheBytes; negative: no cache, every query streams the project's
 	// vectors from PostgreSQL). Unused when pgvector is.
 	VectorCacheBytes int64
+	// FileStateCacheBytes bounds the in-process cache of each project's sorted file states,
+	// which FileStateList and FileStates share while the project's generation counter has not
+	// moved (default DefaultFileStateCacheBytes; negative: no cache, every call reads the
+	// project's files from PostgreSQL).
+	FileStateCacheBytes int64
 }
 
 // Index is a search.Index in PostgreSQL, shared by any number of processes using the same
@@ -68,6 +73,7 @@ type Index struct {
 	lexical  LexicalMode
 	pgvector bool
 	vectors  *vectorCache // nil: no cache
+	states   *stateCache  // nil: no cache
 
 	mu       sync.RWMutex
 	projects map[fileio.Scope]int64 // project ids never change once created
@@ -116,6 +122,12 @@ func New(ctx context.Context, pool *pgxpool.Pool, opts Options) (*Index, error) 
 	}
 	if opts.VectorCacheBytes > 0 && !ix.pgvector {
 		ix.vectors = newVectorCache(opts.VectorCacheBytes)
+	}
+	if opts.FileStateCacheBytes == 0 {
+		opts.FileStateCacheBytes = DefaultFileStateCacheBytes
+	}
+	if opts.FileStateCacheBytes > 0 {
+		ix.states = newStateCache(opts.FileStateCacheBytes)
 	}
 	return ix, nil
 }

@@ -30,32 +30,6 @@ func excludeList(m map[string]bool) []string {
 	return out
 }
 
-// FileStates implements search.Index.
-func (ix *Index) FileStates(ctx context.Context, scope fileio.Scope, prefix string) (map[string]search.FileState, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	rows, err := ix.pool.Query(ctx, `SELECT f.file_path, f.file_updated_at, f.file_updated_ns, f.embedding_model, f.chunk_count
-FROM mcp_search_projects pr JOIN mcp_search_files f ON f.project_id = pr.id
-WHERE pr.apikey_hash = $1 AND pr.project = $2 AND ($3 = '' OR f.file_path LIKE $4)`,
-		scope.Tenant, scope.Project, prefix, likePrefix(prefix))
-	if err != nil {
-		return nil, backendError(ctx, "reading file states", err)
-	}
-	out := make(map[string]search.FileState)
-	var path, model string
-	var at time.Time
-	var ns, chunks int32
-	_, err = pgx.ForEachRow(rows, []any{&path, &at, &ns, &model, &chunks}, func() error {
-		out[path] = search.FileState{FileUpdatedAt: joinVersion(at, ns), EmbeddingModel: model, Chunks: int(chunks)}
-		return nil
-	})
-	if err != nil {
-		return nil, backendError(ctx, "reading file states", err)
-	}
-	return out, nil
-}
-
 // MarkServed implements search.Index with one UPDATE over the referenced chunks whose file is
 // still indexed at the referenced version.
 func (ix *Index) MarkServed(ctx context.Context, scope fileio.Scope, refs []search.ChunkRef, at time.Time) error {

@@ -1,0 +1,196 @@
+package pgindex
+
+import (
+	"context"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/search"
+	"github.com/jackc/pgx/v5"
+)
+
+// DefaultFileStateCacheBytes is the default bound of the in-process cache of file states.
+const DefaultFileStateCacheBytes int64 = 32 << 20
+
+var _ search.FileStateLister = (*Index)(nil)
+
+// stateCache keeps, per project, the sorted list of its indexed file states, valid for one value
+// of the project's generation counter (bumped by every ReplaceFile and DeleteFile of any process
+// in its transaction). A query checks the counter with one primary-key read and shares the
+// cached list while it has not moved; when it moved, the first query to notice reloads the list
+// in one statement (one snapshot) while the others wait for it. Entries are evicted
+// least-recently-used beyond maxBytes; a project bigger than maxBytes is never cached. It is
+// safe for concurrent use.
+type stateCache struct {
+	maxBytes int64
+	clock    atomic.Uint64
+
+	mu      sync.Mutex
+	entries map[int64]*stateEntry
+	bytes   int64
+}
+
+type stateEntry struct {
+	refresh sync.Mutex // one reload per entry at a time
+	snap    atomic.Pointer[stateSnapshot]
+	lastUse atomic.Uint64
+	bytes   int64 // accounted size; guarded by stateCache.mu
+}
+
+// stateSnapshot is immutable once published: its list is handed to callers as it is.
+type stateSnapshot struct {
+	generation int64
+	list       []search.PathFileState // sorted by path, bytewise
+	bytes      int64
+}
+
+func newStateCache(maxBytes int64) *stateCache {
+	return &stateCache{maxBytes: maxBytes, entries: make(map[int64]*stateEntry)}
+}
+
+const sqlGeneration = "SELECT generation FROM mcp_search_projects WHERE id = $1"
+
+// sqlFileStates reads the project's generation and, in the same snapshot, its files in path
+// order ("C" collation: bytewise, as Go compares strings).
+const sqlFileStates = `SELECT pr.generation, f.file_path, f.file_updated_at, f.file_updated_ns, f.embedding_model, f.chunk_count
+FROM mcp_search_projects pr LEFT JOIN LATERAL (
+    SELECT file_path, file_updated_at, file_updated_ns, embedding_model, chunk_count
+    FROM mcp_search_files WHERE project_id = pr.id ORDER BY file_path) f ON true
+WHERE pr.id = $1`
+
+// snapshot returns the up-to-date sorted states of project pid.
+func (c *stateCache) snapshot(ctx context.Context, ix *Index, pid int64) (*stateSnapshot, error) {
+	var gen int64
+	if err := ix.pool.QueryRow(ctx, sqlGeneration, pid).Scan(&gen); err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	e := c.entries[pid]
+	if e == nil {
+		e = &stateEntry{}
+		c.entries[pid] = e
+	}
+	c.mu.Unlock()
+	e.lastUse.Store(c.clock.Add(1))
+	if s := e.snap.Load(); s != nil && s.generation >= gen {
+		return s, nil
+	}
+	e.refresh.Lock()
+	defer e.refresh.Unlock()
+	if s := e.snap.Load(); s != nil && s.generation >= gen {
+		return s, nil // reloaded by another query meanwhile
+	}
+	s, err := loadStates(ctx, ix, pid)
+	if err != nil {
+		return nil, err
+	}
+	c.publish(pid, e, s)
+	return s, nil
+}
+
+// publish stores s in e when it fits, then evicts least-recently-used entries over the bound.
+func (c *stateCache) publish(pid int64, e *stateEntry, s *stateSnapshot) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if s.bytes > c.maxBytes {
+		e.snap.Store(nil)
+		c.bytes -= e.bytes
+		e.bytes = 0
+		delete(c.entries, pid)
+		return
+	}
+	e.snap.Store(s)
+	c.bytes += s.bytes - e.bytes
+	e.bytes = s.bytes
+	for c.bytes > c.maxBytes {
+		var victimKey int64
+		var victim *stateEntry
+		for k, v := range c.entries {
+			if v != e && v.bytes > 0 && (victim == nil || v.lastUse.Load() < victim.lastUse.Load()) {
+				victimKey, victim = k, v
+			}
+		}
+		if victim == nil {
+			return
+		}
+		c.bytes -= victim.bytes
+		victim.bytes = 0
+		victim.snap.Store(nil)
+		delete(c.entries, victimKey)
+	}
+}
+
+// loadStates reads the project's generation and sorted file states in one statement.
+func loadStates(ctx context.Context, ix *Index, pid int64) (*stateSnapshot, error) {
+	rows, err := ix.pool.Query(ctx, sqlFileStates, pid)
+	if err != nil {
+		return nil, err
+	}
+	s := &stateSnapshot{}
+	var path, model *string
+	var at *time.Time
+	var ns, chunks *int32
+	_, err = pgx.ForEachRow(rows, []any{&s.generation, &path, &at, &ns, &model, &chunks}, func() error {
+		if path == nil {
+			return nil // no files
+		}
+		s.list = append(s.list, search.PathFileState{Path: *path,
+			FileState: search.FileState{FileUpdatedAt: joinVersion(*at, *ns), EmbeddingModel: *model, Chunks: int(*chunks)}})
+		s.bytes += int64(len(*path) + len(*model) + 64)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	byPath := func(a, b search.PathFileState) int { return strings.Compare(a.Path, b.Path) }
+	if !slices.IsSortedFunc(s.list, byPath) {
+		slices.SortFunc(s.list, byPath)
+	}
+	s.list = slices.Clip(s.list)
+	return s, nil
+}
+
+// FileStateList implements search.FileStateLister: the indexed states sorted by path. The
+// project's list is cached in process and shared (read-only) until the project's generation
+// counter shows that some process changed it, so a query usually costs one primary-key read; a
+// prefix selects a sub-slice by binary search.
+func (ix *Index) FileStateList(ctx context.Context, scope fileio.Scope, prefix string) ([]search.PathFileState, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	pid, err := ix.projectID(ctx, scope, false)
+	if err != nil || pid == 0 {
+		return nil, backendError(ctx, "finding the project", err)
+	}
+	var s *stateSnapshot
+	if ix.states != nil {
+		s, err = ix.states.snapshot(ctx, ix, pid)
+	} else {
+		s, err = loadStates(ctx, ix, pid)
+	}
+	if err != nil {
+		return nil, backendError(ctx, "reading file states", err)
+	}
+	list := s.list
+	lo, _ := slices.BinarySearchFunc(list, prefix, func(s search.PathFileState, prefix string) int { return strings.Compare(s.Path, prefix) })
+	n := sort.Search(len(list)-lo, func(i int) bool { return !strings.HasPrefix(list[lo+i].Path, prefix) })
+	return list[lo : lo+n : lo+n], nil
+}
+
+// FileStates implements search.Index from the same cached list as FileStateList.
+func (ix *Index) FileStates(ctx context.Context, scope fileio.Scope, prefix string) (map[string]search.FileState, error) {
+	list, err := ix.FileStateList(ctx, scope, prefix)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]search.FileState, len(list))
+	for _, s := range list {
+		out[s.Path] = s.FileState
+	}
+	return out, nil
+}
