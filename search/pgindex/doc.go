@@ -31,10 +31,12 @@
 //
 // # Scoring
 //
-// Lexical (the default, LexicalBM25) runs one statement: the project's statistics, each query
-// term's document frequency, and the best chunks ranked by a BM25 expression in SQL, with a
-// margin of extra rows. Go then recomputes every score with search.BM25 from the fetched
-// frequencies, so the floats are bit-identical to memindex's, and keeps the top K.
+// Lexical (the default, LexicalBM25) reads, in one repeatable-read snapshot, the project's
+// statistics and, per query term, its document frequency and its postings as two compact
+// arrays in chunk-id order (one index range each, aggregated without sorting). Go merges the
+// arrays, scores every matching chunk with search.BM25, so the floats are bit-identical to
+// memindex's, and reads only the rows of the chunks at or above the K-th best score (ties are
+// broken by path and chunk index as memindex does).
 // LexicalTSVector is the seed's transitional alternative: PostgreSQL full-text search (GIN
 // index on to_tsvector('english', chunk_content), terms OR-ed, ts_rank_cd scores).
 //

@@ -2,6 +2,9 @@ package pgindex
 
 import (
 	"context"
+	"math"
+	"slices"
+	"sort"
 	"strings"
 	"time"
 
@@ -10,58 +13,40 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// sqlLexical answers a BM25 query in one statement (one snapshot): the project's statistics,
-// the document frequency of every query term over the whole project, and the best chunks by
-// BM25 with path filters applied, each with its term frequencies. SQL's score only selects and
-// orders candidates; Lexical recomputes every score in Go with search.BM25 so the floats are
-// exactly memindex's, and fetches more rows than asked (see lexicalFetch) so that last-bit
-// differences between SQL's and Go's arithmetic cannot change which chunks make the top K.
+// sqlPostings reads, in one statement, the project's statistics and, for each query term, its
+// document frequency over the whole project and its postings in chunks that pass the path
+// filters, as two parallel arrays in chunk-id order (the primary key's order): the chunk ids,
+// and tf<<32 | chunk_terms. Each term is one index range aggregated on its own, so nothing is
+// sorted or grouped. Scoring happens in Go (see Lexical): a SQL aggregation of every posting of
+// a frequent term costs far more than shipping the compact arrays. With $7 false the arrays are
+// NULL (statistics only).
 //
-// The result has one row per candidate, or a single row with NULL candidate columns when there
-// are none, and no row when the project has never been indexed.
-const sqlLexical = `WITH pr AS (
-    SELECT id, chunk_count, total_terms,
-           total_terms::float8 / greatest(chunk_count, 1) AS avgdl
-    FROM mcp_search_projects WHERE apikey_hash = $1 AND project = $2
-), p AS (
-    SELECT po.term, po.chunk_id, po.tf, po.chunk_terms, po.file_path
-    FROM pr JOIN mcp_file_chunk_postings po ON po.project_id = pr.id AND po.term = ANY($3::text[])
-), d AS (
-    SELECT p.term, count(*) AS df FROM p GROUP BY p.term
-), w AS (
-    SELECT d.term, ln(1 + (pr.chunk_count - d.df + 0.5::float8) / (d.df + 0.5::float8)) AS idf FROM d CROSS JOIN pr
-), h AS (
-    SELECT pr.chunk_count, pr.total_terms,
-           ARRAY(SELECT coalesce(d.df, 0) FROM unnest($3::text[]) WITH ORDINALITY AS q(term, ord)
-                 LEFT JOIN d ON d.term = q.term ORDER BY q.ord) AS dfs
-    FROM pr
-), s AS (
-    SELECT p.chunk_id, min(p.file_path) AS fpath,
-           sum(w.idf * p.tf * ($4::float8 + 1)
-               / (p.tf + $4::float8 * (1 - $5::float8 + $5::float8 * p.chunk_terms / pr.avgdl))) AS score
-    FROM p JOIN w ON w.term = p.term CROSS JOIN pr
-    WHERE ($6::text = '' OR p.file_path LIKE $7::text) AND p.file_path <> ALL($8::text[])
-    GROUP BY p.chunk_id
-    ORDER BY score DESC, fpath, p.chunk_id
-    LIMIT $9
-)
-SELECT h.chunk_count, h.total_terms, h.dfs, c.chunk_terms, t.terms, t.tfs, ` + chunkColumns + `
-FROM h LEFT JOIN (s JOIN mcp_file_chunks c ON c.id = s.chunk_id
-    CROSS JOIN LATERAL (
-        SELECT array_agg(po.term) AS terms, array_agg(po.tf) AS tfs FROM mcp_file_chunk_postings po
-        WHERE po.project_id = c.project_id AND po.term = ANY($3::text[]) AND po.chunk_id = c.id) t) ON true`
+// The result has no row when the project has never been indexed, and a single row with NULL
+// term columns when the query has no terms.
+const sqlPostings = `SELECT pr.chunk_count, pr.total_terms, q.term, t.df, t.ids, t.packed
+FROM mcp_search_projects pr
+LEFT JOIN LATERAL unnest($3::text[]) AS q(term) ON true
+LEFT JOIN LATERAL (
+    SELECT count(*) AS df,
+           array_agg(po.chunk_id) FILTER (WHERE $7 AND ($4 = '' OR po.file_path LIKE $5) AND po.file_path <> ALL($6::text[])) AS ids,
+           array_agg((po.tf::int8 << 32) | po.chunk_terms) FILTER (WHERE $7 AND ($4 = '' OR po.file_path LIKE $5) AND po.file_path <> ALL($6::text[])) AS packed
+    FROM mcp_file_chunk_postings po
+    WHERE po.project_id = pr.id AND po.term = q.term) t ON true
+WHERE pr.apikey_hash = $1 AND pr.project = $2`
 
-// lexicalFetch is how many SQL-ranked rows are fetched for a top-k query.
-func lexicalFetch(k int) int {
-	if k <= 0 {
-		return 0
-	}
-	return 2*k + 16
+// sqlChunkKeys reads the tie-breaking keys of chunks (see selectChunks).
+const sqlChunkKeys = "SELECT c.id, c.file_path, c.chunk_index FROM mcp_file_chunks c WHERE c.id = ANY($1)"
+
+// termPostings are one query term's postings, sorted by chunk id.
+type termPostings struct {
+	ids    []int64
+	packed []int64 // tf<<32 | chunk_terms
 }
 
 // Lexical implements search.Index. In LexicalBM25 mode scores are search.BM25's, computed in Go
 // from SQL-fetched term frequencies, document frequencies and project statistics, summed over
-// q.Terms in order: bit-identical to search/memindex on the same chunks.
+// q.Terms in order: bit-identical to search/memindex on the same chunks. Statistics, postings
+// and the returned chunks are read in one repeatable-read snapshot.
 func (ix *Index) Lexical(ctx context.Context, scope fileio.Scope, q search.LexicalQuery) (search.LexicalResult, error) {
 	if err := ctx.Err(); err != nil {
 		return search.LexicalResult{}, err
@@ -71,67 +56,214 @@ func (ix *Index) Lexical(ctx context.Context, scope fileio.Scope, q search.Lexic
 	if terms == nil {
 		terms = []string{}
 	}
-	fetch := lexicalFetch(q.TopK)
-	if ix.lexical == LexicalTSVector {
-		fetch = 0 // only the statistics; candidates come from full-text search
-	}
-	rows, err := ix.pool.Query(ctx, sqlLexical, scope.Tenant, scope.Project, terms, q.BM25.K1, q.BM25.B,
-		q.PathPrefix, likePrefix(q.PathPrefix), excludeList(q.ExcludePaths), fetch)
-	if err != nil {
-		return res, backendError(ctx, "running a lexical query", err)
-	}
+	want := q.TopK > 0 && len(q.Terms) > 0 && ix.lexical == LexicalBM25
 	var cands []search.Candidate
-	var scorers []search.TermScorer
-	var tfs []int32
-	for rows.Next() {
-		var dfs []int64
-		var chunkTerms *int32
-		var rowTerms []string
-		var id *int64
-		var path, text, hash *string
-		var at *time.Time
-		var ns, index *int32
-		var start, end *int64
-		if err := rows.Scan(&res.Stats.Chunks, &res.Stats.TotalTerms, &dfs, &chunkTerms, &rowTerms, &tfs,
-			&id, &path, &at, &ns, &index, &start, &end, &text, &hash); err != nil {
-			rows.Close()
-			return res, backendError(ctx, "reading lexical candidates", err)
+	err := pgx.BeginTxFunc(ctx, ix.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
+		cands = nil
+		lists := make([]termPostings, len(q.Terms))
+		clear(res.DocFreq)
+		rows, err := tx.Query(ctx, sqlPostings, scope.Tenant, scope.Project, terms,
+			q.PathPrefix, likePrefix(q.PathPrefix), excludeList(q.ExcludePaths), want)
+		if err != nil {
+			return err
 		}
-		if scorers == nil {
-			copy(res.DocFreq, dfs)
-			scorers = make([]search.TermScorer, len(q.Terms))
-			for i := range q.Terms {
-				scorers[i] = q.BM25.Scorer(res.DocFreq[i], res.Stats)
+		var term *string
+		var df *int64
+		var ids, packed []int64
+		_, err = pgx.ForEachRow(rows, []any{&res.Stats.Chunks, &res.Stats.TotalTerms, &term, &df, &ids, &packed}, func() error {
+			if term == nil {
+				return nil
 			}
-		}
-		if id == nil {
-			continue
-		}
-		score := 0.0
-		for i, term := range q.Terms {
-			for j, t := range rowTerms {
-				if t == term {
-					score += scorers[i].Score(int(tfs[j]), int(*chunkTerms))
-					break
+			for i, t := range q.Terms {
+				if t == *term {
+					res.DocFreq[i] = *df
+					lists[i] = termPostings{ids: ids, packed: packed}
 				}
 			}
-		}
-		cands = append(cands, search.Candidate{
-			Path: *path, FileUpdatedAt: joinVersion(*at, *ns), Score: score,
-			Chunk: search.Chunk{Index: int(*index), StartByte: *start, EndByte: *end, Text: *text, ContentHash: *hash},
+			ids, packed = nil, nil // the next row must not decode into these arrays
+			return nil
 		})
-	}
-	if err := rows.Err(); err != nil {
-		return res, backendError(ctx, "reading lexical candidates", err)
+		if err != nil || !want {
+			return err
+		}
+		scorers := make([]search.TermScorer, len(q.Terms))
+		for i := range q.Terms {
+			scorers[i] = q.BM25.Scorer(res.DocFreq[i], res.Stats)
+		}
+		best := scoreBest(lists, scorers, q.TopK)
+		cands, err = selectChunks(ctx, tx, best, q.TopK)
+		return err
+	})
+	if err != nil {
+		return res, backendError(ctx, "running a lexical query", err)
 	}
 	if ix.lexical == LexicalTSVector {
 		cands, err = ix.fullText(ctx, scope, q)
 		if err != nil {
 			return res, backendError(ctx, "running a full-text query", err)
 		}
+		cands = topCandidates(cands, q.TopK)
 	}
-	res.Candidates = topCandidates(cands, q.TopK)
+	res.Candidates = cands
 	return res, nil
+}
+
+// chunkScore is a chunk id with its exact BM25 score.
+type chunkScore struct {
+	id    int64
+	score float64
+}
+
+// scoreBest merges the per-term postings (each sorted by chunk id), scores every chunk exactly
+// as memindex does (Σ over the terms in query order), and returns every chunk whose score is at
+// least the k-th best: the top k by score plus all chunks tied with the k-th, whose order is
+// decided by path and chunk index (see selectChunks).
+func scoreBest(lists []termPostings, scorers []search.TermScorer, k int) []chunkScore {
+	for i := range lists {
+		if !slices.IsSorted(lists[i].ids) { // the primary key's order; sorted here if a plan changes it
+			sortPostings(&lists[i])
+		}
+	}
+	total := 0
+	for _, l := range lists {
+		total += len(l.ids)
+	}
+	all := make([]chunkScore, 0, total)
+	pos := make([]int, len(lists))
+	for {
+		next := int64(math.MaxInt64)
+		for i, l := range lists {
+			if pos[i] < len(l.ids) && l.ids[pos[i]] < next {
+				next = l.ids[pos[i]]
+			}
+		}
+		if next == math.MaxInt64 {
+			break
+		}
+		score := 0.0
+		for i, l := range lists {
+			if p := pos[i]; p < len(l.ids) && l.ids[p] == next {
+				v := l.packed[p]
+				score += scorers[i].Score(int(v>>32), int(uint32(v)))
+				pos[i]++
+			}
+		}
+		all = append(all, chunkScore{id: next, score: score})
+	}
+	if len(all) <= k {
+		return all
+	}
+	// The k-th best score: a min-heap of the k best scores seen.
+	h := make(minScores, 0, k)
+	for _, c := range all {
+		h.offer(c.score, k)
+	}
+	threshold := h[0]
+	out := all[:0]
+	for _, c := range all {
+		if c.score >= threshold {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// sortPostings sorts a term's parallel arrays by chunk id.
+func sortPostings(l *termPostings) {
+	idx := make([]int, len(l.ids))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.Slice(idx, func(a, b int) bool { return l.ids[idx[a]] < l.ids[idx[b]] })
+	ids, packed := make([]int64, len(idx)), make([]int64, len(idx))
+	for i, j := range idx {
+		ids[i], packed[i] = l.ids[j], l.packed[j]
+	}
+	l.ids, l.packed = ids, packed
+}
+
+// minScores is a min-heap of scores (the root is the smallest kept).
+type minScores []float64
+
+func (h *minScores) offer(s float64, k int) {
+	a := *h
+	if len(a) < k {
+		a = append(a, s)
+		for i := len(a) - 1; i > 0; {
+			p := (i - 1) / 2
+			if a[p] <= a[i] {
+				break
+			}
+			a[p], a[i] = a[i], a[p]
+			i = p
+		}
+		*h = a
+		return
+	}
+	if s <= a[0] {
+		return
+	}
+	a[0] = s
+	for i := 0; ; {
+		l, r, m := 2*i+1, 2*i+2, i
+		if l < len(a) && a[l] < a[m] {
+			m = l
+		}
+		if r < len(a) && a[r] < a[m] {
+			m = r
+		}
+		if m == i {
+			break
+		}
+		a[m], a[i] = a[i], a[m]
+		i = m
+	}
+}
+
+// selectChunks reads the chunks of best and returns the k best by score, then path, then chunk
+// index. When ties at the k-th score make best much longer than k, the tie-breaking keys are
+// read first and only the chosen chunks' rows after.
+func selectChunks(ctx context.Context, tx pgx.Tx, best []chunkScore, k int) ([]search.Candidate, error) {
+	if len(best) == 0 {
+		return nil, nil
+	}
+	ids := make([]int64, len(best))
+	scores := make(map[int64]float64, len(best))
+	for i, b := range best {
+		ids[i] = b.id
+		scores[b.id] = b.score
+	}
+	if len(best) > 2*k+16 {
+		rows, err := tx.Query(ctx, sqlChunkKeys, ids)
+		if err != nil {
+			return nil, err
+		}
+		h := &bestK{k: k}
+		var id int64
+		var path string
+		var index int32
+		_, err = pgx.ForEachRow(rows, []any{&id, &path, &index}, func() error {
+			h.offer(scored{id: id, path: path, index: int(index), score: scores[id]})
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		ids = ids[:0]
+		for _, s := range h.sorted() {
+			ids = append(ids, s.id)
+		}
+	}
+	chunks, err := fetchChunks(ctx, tx, ids)
+	if err != nil {
+		return nil, err
+	}
+	cands := make([]search.Candidate, 0, len(chunks))
+	for id, c := range chunks {
+		c.Score = scores[id]
+		cands = append(cands, c)
+	}
+	return topCandidates(cands, k), nil
 }
 
 // topCandidates sorts by score, path, chunk index and keeps k.

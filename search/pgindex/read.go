@@ -132,9 +132,14 @@ WHERE pr.apikey_hash = $1 AND pr.project = $2 AND c.file_path = $3 ORDER BY c.ch
 // chunkColumns are the columns scanned by scanChunk, for a table aliased c.
 const chunkColumns = "c.id, c.file_path, c.file_updated_at, c.file_updated_ns, c.chunk_index, c.start_byte, c.end_byte, c.chunk_content, c.content_hash"
 
+// querier is a pool or a transaction.
+type querier interface {
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+}
+
 // fetchChunks reads the chunks with the given ids (missing ids are skipped).
-func (ix *Index) fetchChunks(ctx context.Context, ids []int64) (map[int64]search.Candidate, error) {
-	rows, err := ix.pool.Query(ctx, "SELECT "+chunkColumns+" FROM mcp_file_chunks c WHERE c.id = ANY($1)", ids)
+func fetchChunks(ctx context.Context, db querier, ids []int64) (map[int64]search.Candidate, error) {
+	rows, err := db.Query(ctx, "SELECT "+chunkColumns+" FROM mcp_file_chunks c WHERE c.id = ANY($1)", ids)
 	if err != nil {
 		return nil, err
 	}

@@ -107,7 +107,7 @@ func (ix *Index) candidates(ctx context.Context, best []scored) ([]search.Candid
 	for i, b := range best {
 		ids[i] = b.id
 	}
-	chunks, err := ix.fetchChunks(ctx, ids)
+	chunks, err := fetchChunks(ctx, ix.pool, ids)
 	if err != nil {
 		return nil, backendError(ctx, "reading chunks", err)
 	}
