@@ -5,8 +5,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/agentfiles/agentfiles/fileio"
@@ -24,22 +22,10 @@ var _ search.FileStateLister = (*Index)(nil)
 // in its transaction). A query checks the counter with one primary-key read and shares the
 // cached list while it has not moved; when it moved, the first query to notice reloads the list
 // in one statement (one snapshot) while the others wait for it. Entries are evicted
-// least-recently-used beyond maxBytes; a project bigger than maxBytes is never cached. It is
-// safe for concurrent use.
+// least-recently-used beyond maxBytes; a project bigger than maxBytes is never cached. The
+// caching is genCache's; it is safe for concurrent use.
 type stateCache struct {
-	maxBytes int64
-	clock    atomic.Uint64
-
-	mu      sync.Mutex
-	entries map[int64]*stateEntry
-	bytes   int64
-}
-
-type stateEntry struct {
-	refresh sync.Mutex // one reload per entry at a time
-	snap    atomic.Pointer[stateSnapshot]
-	lastUse atomic.Uint64
-	bytes   int64 // accounted size; guarded by stateCache.mu
+	*genCache[int64, stateSnapshot] // keyed by project ID
 }
 
 // stateSnapshot is immutable once published: its list is handed to callers as it is.
@@ -50,7 +36,9 @@ type stateSnapshot struct {
 }
 
 func newStateCache(maxBytes int64) *stateCache {
-	return &stateCache{maxBytes: maxBytes, entries: make(map[int64]*stateEntry)}
+	return &stateCache{newGenCache[int64](maxBytes,
+		func(s *stateSnapshot) int64 { return s.generation },
+		func(s *stateSnapshot) int64 { return s.bytes })}
 }
 
 const sqlGeneration = "SELECT generation FROM mcp_search_projects WHERE id = $1"
@@ -69,60 +57,7 @@ func (c *stateCache) snapshot(ctx context.Context, ix *Index, pid int64) (*state
 	if err := ix.pool.QueryRow(ctx, sqlGeneration, pid).Scan(&gen); err != nil {
 		return nil, err
 	}
-	c.mu.Lock()
-	e := c.entries[pid]
-	if e == nil {
-		e = &stateEntry{}
-		c.entries[pid] = e
-	}
-	c.mu.Unlock()
-	e.lastUse.Store(c.clock.Add(1))
-	if s := e.snap.Load(); s != nil && s.generation >= gen {
-		return s, nil
-	}
-	e.refresh.Lock()
-	defer e.refresh.Unlock()
-	if s := e.snap.Load(); s != nil && s.generation >= gen {
-		return s, nil // reloaded by another query meanwhile
-	}
-	s, err := loadStates(ctx, ix, pid)
-	if err != nil {
-		return nil, err
-	}
-	c.publish(pid, e, s)
-	return s, nil
-}
-
-// publish stores s in e when it fits, then evicts least-recently-used entries over the bound.
-func (c *stateCache) publish(pid int64, e *stateEntry, s *stateSnapshot) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if s.bytes > c.maxBytes {
-		e.snap.Store(nil)
-		c.bytes -= e.bytes
-		e.bytes = 0
-		delete(c.entries, pid)
-		return
-	}
-	e.snap.Store(s)
-	c.bytes += s.bytes - e.bytes
-	e.bytes = s.bytes
-	for c.bytes > c.maxBytes {
-		var victimKey int64
-		var victim *stateEntry
-		for k, v := range c.entries {
-			if v != e && v.bytes > 0 && (victim == nil || v.lastUse.Load() < victim.lastUse.Load()) {
-				victimKey, victim = k, v
-			}
-		}
-		if victim == nil {
-			return
-		}
-		c.bytes -= victim.bytes
-		victim.bytes = 0
-		victim.snap.Store(nil)
-		delete(c.entries, victimKey)
-	}
+	return c.get(pid, gen, func(*stateSnapshot) (*stateSnapshot, error) { return loadStates(ctx, ix, pid) })
 }
 
 // loadStates reads the project's generation and sorted file states in one statement.

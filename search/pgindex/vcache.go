@@ -2,8 +2,6 @@ package pgindex
 
 import (
 	"context"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -20,27 +18,15 @@ const DefaultVectorCacheBytes int64 = 256 << 20
 // its transaction; when the counter moved, the next query refreshes the snapshot by re-reading
 // only the files whose indexed version changed. Entries are evicted least-recently-used when the
 // cache holds more than maxBytes; a project bigger than maxBytes is never cached (its queries
-// stream from the database). It is safe for concurrent use.
+// stream from the database). The caching is genCache's; it is safe for concurrent use.
 type vectorCache struct {
-	maxBytes int64
-	clock    atomic.Uint64
-
-	mu      sync.Mutex
-	entries map[cacheKey]*cacheEntry
-	bytes   int64
+	*genCache[cacheKey, vectorSnapshot]
 }
 
 type cacheKey struct {
 	project int64
 	model   string
 	dims    int
-}
-
-type cacheEntry struct {
-	refresh sync.Mutex // one refresher per entry at a time
-	snap    atomic.Pointer[vectorSnapshot]
-	lastUse atomic.Uint64
-	bytes   int64 // accounted size; guarded by vectorCache.mu
 }
 
 // vectorSnapshot is immutable once published.
@@ -61,71 +47,19 @@ type cachedFile struct {
 func (f *cachedFile) size() int64 { return int64(len(f.path) + 12*len(f.ids) + 4*len(f.vecs) + 64) }
 
 func newVectorCache(maxBytes int64) *vectorCache {
-	return &vectorCache{maxBytes: maxBytes, entries: make(map[cacheKey]*cacheEntry)}
+	return &vectorCache{newGenCache[cacheKey](maxBytes,
+		func(s *vectorSnapshot) int64 { return s.generation },
+		func(s *vectorSnapshot) int64 { return s.bytes })}
 }
 
-// snapshot returns an up-to-date snapshot of key's vectors (refreshing it when the project's
-// generation moved), or nil when the project has no row.
+// snapshot returns an up-to-date snapshot of key's vectors, refreshing the cached one when the
+// project's generation moved.
 func (c *vectorCache) snapshot(ctx context.Context, ix *Index, key cacheKey) (*vectorSnapshot, error) {
 	var gen int64
-	if err := ix.pool.QueryRow(ctx, "SELECT generation FROM mcp_search_projects WHERE id = $1", key.project).Scan(&gen); err != nil {
+	if err := ix.pool.QueryRow(ctx, sqlGeneration, key.project).Scan(&gen); err != nil {
 		return nil, err
 	}
-	c.mu.Lock()
-	e := c.entries[key]
-	if e == nil {
-		e = &cacheEntry{}
-		c.entries[key] = e
-	}
-	c.mu.Unlock()
-	e.lastUse.Store(c.clock.Add(1))
-	if s := e.snap.Load(); s != nil && s.generation >= gen {
-		return s, nil
-	}
-	e.refresh.Lock()
-	defer e.refresh.Unlock()
-	old := e.snap.Load()
-	if old != nil && old.generation >= gen {
-		return old, nil // refreshed by another query meanwhile
-	}
-	s, err := loadSnapshot(ctx, ix, key, old)
-	if err != nil {
-		return nil, err
-	}
-	c.publish(key, e, s)
-	return s, nil
-}
-
-// publish stores s in e when it fits, then evicts least-recently-used entries over the bound.
-func (c *vectorCache) publish(key cacheKey, e *cacheEntry, s *vectorSnapshot) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if s.bytes > c.maxBytes {
-		e.snap.Store(nil)
-		c.bytes -= e.bytes
-		e.bytes = 0
-		delete(c.entries, key)
-		return
-	}
-	e.snap.Store(s)
-	c.bytes += s.bytes - e.bytes
-	e.bytes = s.bytes
-	for c.bytes > c.maxBytes {
-		var victimKey cacheKey
-		var victim *cacheEntry
-		for k, v := range c.entries {
-			if v != e && v.bytes > 0 && (victim == nil || v.lastUse.Load() < victim.lastUse.Load()) {
-				victimKey, victim = k, v
-			}
-		}
-		if victim == nil {
-			return
-		}
-		c.bytes -= victim.bytes
-		victim.bytes = 0
-		victim.snap.Store(nil)
-		delete(c.entries, victimKey)
-	}
+	return c.get(key, gen, func(old *vectorSnapshot) (*vectorSnapshot, error) { return loadSnapshot(ctx, ix, key, old) })
 }
 
 // loadSnapshot reads, in one repeatable-read snapshot, the project's generation, the indexed
@@ -136,7 +70,7 @@ func loadSnapshot(ctx context.Context, ix *Index, key cacheKey, old *vectorSnaps
 	err := pgx.BeginTxFunc(ctx, ix.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
 		clear(s.files)
 		s.bytes = 0
-		if err := tx.QueryRow(ctx, "SELECT generation FROM mcp_search_projects WHERE id = $1", key.project).Scan(&s.generation); err != nil {
+		if err := tx.QueryRow(ctx, sqlGeneration, key.project).Scan(&s.generation); err != nil {
 			return err
 		}
 		rows, err := tx.Query(ctx, `SELECT file_path, file_updated_at, file_updated_ns FROM mcp_search_files

@@ -1,0 +1,98 @@
+package pgindex
+
+import (
+	"sync"
+	"sync/atomic"
+)
+
+// genCache keeps one immutable snapshot S per key K, valid for one value of a generation counter
+// that the caller reads (the project's, which every ReplaceFile and DeleteFile of any process
+// bumps in its transaction) and that the snapshot records. get shares the cached snapshot while
+// it is current; when the counter moved, the first caller to notice reloads the entry while the
+// others asking for the same key wait and then share its result. Entries are evicted
+// least-recently-used when their snapshots hold more than maxBytes in all; a snapshot bigger than
+// maxBytes is never cached. It is safe for concurrent use.
+type genCache[K comparable, S any] struct {
+	maxBytes   int64
+	generation func(*S) int64 // the generation a snapshot was loaded at
+	sizeBytes  func(*S) int64 // a snapshot's accounted size
+	clock      atomic.Uint64
+
+	mu      sync.Mutex
+	entries map[K]*genEntry[S]
+	bytes   int64 // sum of the entries' bytes
+}
+
+type genEntry[S any] struct {
+	refresh sync.Mutex // one reload per entry at a time
+	snap    atomic.Pointer[S]
+	lastUse atomic.Uint64
+	bytes   int64 // accounted size; guarded by genCache.mu
+}
+
+func newGenCache[K comparable, S any](maxBytes int64, generation, sizeBytes func(*S) int64) *genCache[K, S] {
+	return &genCache[K, S]{maxBytes: maxBytes, generation: generation, sizeBytes: sizeBytes, entries: make(map[K]*genEntry[S])}
+}
+
+// get returns key's cached snapshot when it was loaded at generation gen or later. Otherwise it
+// calls load with the stale snapshot (nil when there is none), so that load can refresh it
+// incrementally, caches the result when it fits and returns it.
+func (c *genCache[K, S]) get(key K, gen int64, load func(old *S) (*S, error)) (*S, error) {
+	c.mu.Lock()
+	e := c.entries[key]
+	if e == nil {
+		e = &genEntry[S]{}
+		c.entries[key] = e
+	}
+	c.mu.Unlock()
+	e.lastUse.Store(c.clock.Add(1))
+	if s := e.snap.Load(); s != nil && c.generation(s) >= gen {
+		return s, nil
+	}
+	e.refresh.Lock()
+	defer e.refresh.Unlock()
+	old := e.snap.Load()
+	if old != nil && c.generation(old) >= gen {
+		return old, nil // reloaded by another caller meanwhile
+	}
+	s, err := load(old)
+	if err != nil {
+		return nil, err
+	}
+	c.publish(key, e, s)
+	return s, nil
+}
+
+// publish stores s in e when it fits, then evicts least-recently-used entries other than e
+// until the cache is within its bound.
+func (c *genCache[K, S]) publish(key K, e *genEntry[S], s *S) {
+	size := c.sizeBytes(s)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if size > c.maxBytes {
+		e.snap.Store(nil)
+		c.bytes -= e.bytes
+		e.bytes = 0
+		delete(c.entries, key)
+		return
+	}
+	e.snap.Store(s)
+	c.bytes += size - e.bytes
+	e.bytes = size
+	for c.bytes > c.maxBytes {
+		var victimKey K
+		var victim *genEntry[S]
+		for k, v := range c.entries {
+			if v != e && v.bytes > 0 && (victim == nil || v.lastUse.Load() < victim.lastUse.Load()) {
+				victimKey, victim = k, v
+			}
+		}
+		if victim == nil {
+			return
+		}
+		c.bytes -= victim.bytes
+		victim.bytes = 0
+		victim.snap.Store(nil)
+		delete(c.entries, victimKey)
+	}
+}
