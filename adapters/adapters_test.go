@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/adapters"
-	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -29,7 +29,7 @@ func greetTool() adapters.Tool {
 	return adapters.NewTool("greet", "Greet", "Greets someone.", adapters.Annotations{ReadOnly: true, Idempotent: true},
 		func(ctx context.Context, in greetIn) (greetOut, error) {
 			if in.Name == "nobody" {
-				return greetOut{}, fileio.NewError(fileio.CodeNotFound, "nobody is not here; greet somebody else", in.Name)
+				return greetOut{}, agentfiles.NewError(agentfiles.CodeNotFound, "nobody is not here; greet somebody else", in.Name)
 			}
 			times := max(in.Times, 1)
 			return greetOut{Greeting: strings.Repeat("hello "+in.Name+" ", times)}, nil
@@ -88,31 +88,47 @@ func TestNewToolArguments(t *testing.T) {
 }
 
 func TestErrorOf(t *testing.T) {
+	quota := agentfiles.NewCode("QUOTA_EXCEEDED", agentfiles.KindQuota)
 	tests := []struct {
+		name         string
 		err          error
 		want         adapters.ToolError
 		wantInternal bool
 		wantStatus   int
 	}{
-		{fileio.NewError(fileio.CodeQuotaExceeded, "project is full", "/a"), adapters.ToolError{Code: "QUOTA_EXCEEDED"}, false, http.StatusInsufficientStorage},
-		{fmt.Errorf("wrapped: %w", adapters.NewError("UNKNOWN_TOOL", "no", "x")), adapters.ToolError{Code: "UNKNOWN_TOOL"}, false, http.StatusNotFound},
-		{context.DeadlineExceeded, adapters.ToolError{Code: "TIMEOUT"}, false, http.StatusGatewayTimeout},
-		{errors.New(`pq: password authentication failed for "postgres://u:secret@db"`), adapters.ToolError{Code: "INTERNAL"}, true, http.StatusInternalServerError},
+		{"package code", agentfiles.NewError(quota, "project is full", "/a"),
+			adapters.ToolError{Code: "QUOTA_EXCEEDED", Message: "project is full (/a)", Kind: agentfiles.KindQuota}, false, http.StatusInsufficientStorage},
+		{"wrapped adapters code", fmt.Errorf("wrapped: %w", agentfiles.NewError(adapters.CodeUnknownTool, "no", "x")),
+			adapters.ToolError{Code: "UNKNOWN_TOOL", Message: "no (x)", Kind: agentfiles.KindNotFound}, false, http.StatusNotFound},
+		{"retryable outage", agentfiles.WrapError(agentfiles.CodeUnavailable, "the database is unreachable; retry shortly", "", errors.New("dial tcp 10.0.0.1:5432")),
+			adapters.ToolError{Code: "UNAVAILABLE", Message: "the database is unreachable; retry shortly", Retryable: true, Kind: agentfiles.KindUnavailable}, false, http.StatusServiceUnavailable},
+		{"deadline", context.DeadlineExceeded,
+			adapters.ToolError{Code: "TIMEOUT", Message: "the operation took longer than its deadline; retry, or narrow the request", Retryable: true, Kind: agentfiles.KindTimeout}, false, http.StatusGatewayTimeout},
+		{"uncoded", errors.New(`pq: password authentication failed for "postgres://u:secret@db"`),
+			adapters.ToolError{Code: "INTERNAL", Message: "internal error; retry later, and report it to the operator if it persists"}, true, http.StatusInternalServerError},
+		{"coded internal hides its message", agentfiles.NewError(agentfiles.CodeInternal, "SELECT * FROM secret", ""),
+			adapters.ToolError{Code: "INTERNAL", Message: "internal error; retry later, and report it to the operator if it persists"}, true, http.StatusInternalServerError},
 	}
 	for _, tc := range tests {
-		te, internal := adapters.ErrorOf(tc.err)
-		if te.Code != tc.want.Code || internal != tc.wantInternal {
-			t.Errorf("ErrorOf(%v) = %+v internal=%v, want code %s internal=%v", tc.err, te, internal, tc.want.Code, tc.wantInternal)
-		}
-		if strings.Contains(te.Message, "secret") || strings.HasPrefix(te.Message, te.Code) {
-			t.Errorf("ErrorOf(%v).Message = %q: leaks internals or repeats the code", tc.err, te.Message)
-		}
-		if got := adapters.HTTPStatus(te.Code); got != tc.wantStatus {
-			t.Errorf("HTTPStatus(%s) = %d, want %d", te.Code, got, tc.wantStatus)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			te, internal := adapters.ErrorOf(tc.err)
+			if diff := cmp.Diff(tc.want, te); diff != "" || internal != tc.wantInternal {
+				t.Errorf("ErrorOf internal=%v (want %v), ToolError (-want +got):\n%s", internal, tc.wantInternal, diff)
+			}
+			if got := adapters.HTTPStatus(te.Kind); got != tc.wantStatus {
+				t.Errorf("HTTPStatus(%s) = %d, want %d", te.Kind, got, tc.wantStatus)
+			}
+		})
 	}
-	if got := adapters.HTTPStatus("SOME_NEW_CODE"); got != http.StatusBadRequest {
-		t.Errorf("unknown coded error status = %d, want 400", got)
+}
+
+// Every kind has its own row in the status table, so no code can silently fall back to a
+// default status.
+func TestHTTPStatusCoversEveryKind(t *testing.T) {
+	for _, k := range agentfiles.Kinds() {
+		if got := adapters.HTTPStatus(k); got == http.StatusInternalServerError && k != agentfiles.KindInternal {
+			t.Errorf("kind %q has no HTTP status of its own", k)
+		}
 	}
 }
 
@@ -138,8 +154,8 @@ func TestBearerAuth(t *testing.T) {
 		wantErr  bool
 		wantHash string
 	}{
-		{header: "Bearer dev-token", wantHash: fileio.NewAuthContext("dev-token", "").APIKeyHash},
-		{header: "bearer   dev-token ", wantHash: fileio.NewAuthContext("dev-token", "").APIKeyHash},
+		{header: "Bearer dev-token", wantHash: agentfiles.NewAuthContext("dev-token", "").APIKeyHash},
+		{header: "bearer   dev-token ", wantHash: agentfiles.NewAuthContext("dev-token", "").APIKeyHash},
 		{header: "Bearer other", wantErr: true},
 		{header: "Basic dev-token", wantErr: true},
 		{header: "", wantErr: true},
@@ -149,7 +165,7 @@ func TestBearerAuth(t *testing.T) {
 		r.Header.Set("Authorization", tc.header)
 		ac, err := authn(r)
 		if tc.wantErr {
-			if !errors.Is(err, adapters.ErrUnauthenticated) {
+			if !errors.Is(err, agentfiles.ErrUnauthenticated) {
 				t.Errorf("%q: err = %v, want UNAUTHENTICATED", tc.header, err)
 			}
 			continue

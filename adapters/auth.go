@@ -6,13 +6,13 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles"
 )
 
 // Authenticator turns an HTTP request into the caller's trusted identity. Bindings call it once
-// per request and put the result into the context with fileio.WithAuth; tool handlers never see
-// headers. It returns an error (ideally an *Error with code UNAUTHENTICATED) to refuse the request.
-type Authenticator func(r *http.Request) (fileio.AuthContext, error)
+// per request and put the result into the context with agentfiles.WithAuth; tool handlers never see
+// headers. It returns an error (ideally an *agentfiles.Error with code UNAUTHENTICATED) to refuse the request.
+type Authenticator func(r *http.Request) (agentfiles.AuthContext, error)
 
 // TokenVerifier checks a bearer token and returns a display label for the caller (used in logs
 // only). Return an error to refuse the token.
@@ -20,25 +20,25 @@ type TokenVerifier func(ctx context.Context, token string) (userIdentity string,
 
 // BearerAuth returns the default Authenticator: the request must carry
 // "Authorization: Bearer <token>", and the tenant is the hex SHA-256 of the token
-// (fileio.NewAuthContext). verify decides which tokens are valid; nil accepts any non-empty
+// (agentfiles.NewAuthContext). verify decides which tokens are valid; nil accepts any non-empty
 // token, which is right when every caller's key is its own tenant and nothing else is needed.
 func BearerAuth(verify TokenVerifier) Authenticator {
-	return func(r *http.Request) (fileio.AuthContext, error) {
+	return func(r *http.Request) (agentfiles.AuthContext, error) {
 		token, ok := bearerToken(r.Header.Get("Authorization"))
 		if !ok {
-			return fileio.AuthContext{}, &Error{code: CodeUnauthenticated,
+			return agentfiles.AuthContext{}, &agentfiles.Error{Code: agentfiles.CodeUnauthenticated,
 				Message: `send the API key as "Authorization: Bearer <key>"`}
 		}
 		identity := "bearer"
 		if verify != nil {
 			id, err := verify(r.Context(), token)
 			if err != nil {
-				return fileio.AuthContext{}, &Error{code: CodeUnauthenticated,
+				return agentfiles.AuthContext{}, &agentfiles.Error{Code: agentfiles.CodeUnauthenticated,
 					Message: "the bearer token was not accepted; check the API key", Err: err}
 			}
 			identity = id
 		}
-		return fileio.NewAuthContext(token, identity), nil
+		return agentfiles.NewAuthContext(token, identity), nil
 	}
 }
 
@@ -54,7 +54,7 @@ func StaticTokens(labels map[string]string) TokenVerifier {
 			}
 		}
 		if found == "" {
-			return "", ErrUnauthenticated
+			return "", agentfiles.ErrUnauthenticated
 		}
 		return found, nil
 	}

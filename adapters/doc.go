@@ -9,15 +9,17 @@
 // both schemas from the argument and result structs, so the schema an agent sees and the code
 // that runs cannot drift apart.
 //
-// Each package has one constructor that returns its tool set as a []Tool:
+// Each tool family has its own package, so a binary links only the families it serves (a
+// documentation server links neither search nor a database driver):
 //
-//	FileIDTools(reg)    list_documentation_files, table_of_contents, read_sections, search
-//	ExprTools(cat)      get_content, get_collection_content, category_*, collection_*
-//	ConsultTools(c)     consultation
-//	FileIOTools(svc)    file_stat, file_read, file_write, file_delete, file_list
-//	SearchTools(s)      file_search
+//	fileidtools.Tools(reg)               list_documentation_files, table_of_contents, read_sections, search
+//	exprtools.Tools(cat, opts)           get_content, get_collection_content, category_*, collection_*
+//	consulttools.Tools(c)                consultation
+//	fileiotools.Tools(svc)               file_stat, file_read, file_write, file_delete, file_list
+//	searchtools.Tools(s)                 file_search
 //
-// Tool sets are plain slices: concatenate them, filter them, or add your own tools.
+// Tool sets are plain slices: concatenate them, filter them, or add your own tools. Package
+// adapterstest runs a tool set through a real MCP client session in tests.
 //
 // # Bindings
 //
@@ -28,15 +30,16 @@
 //
 // # Errors
 //
-// Every agentfiles package returns errors with a machine-stable code (Code() string). [ErrorOf]
-// turns any handler error into the [ToolError] an agent sees: {code, message}, where the message
-// says what to do next. Errors without a code become INTERNAL with a generic message; their text
+// Every agentfiles package returns *agentfiles.Error, whose code has a kind. [ErrorOf] turns any
+// handler error into the [ToolError] an agent sees: {code, message, retryable}, where the
+// message says what to do next and retryable says whether the same call can succeed later.
+// Errors without a code, and INTERNAL ones, become INTERNAL with a generic message; their text
 // (which may hold SQL or addresses) goes to the log only. [HTTPStatus] is the single table from
-// codes to HTTP statuses.
+// an error's kind to its HTTP status.
 //
 // # Identity
 //
-// Tenant-scoped tools read a fileio.AuthContext from the context. Bindings put it there: an
+// Tenant-scoped tools read an agentfiles.AuthContext from the context. Bindings put it there: an
 // [Authenticator] (default [BearerAuth]: the tenant is the SHA-256 of the bearer token) for HTTP,
 // or a fixed identity for stdio. Handlers never see headers or raw tokens.
 //

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agentfiles/agentfiles"
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
@@ -35,7 +36,7 @@ type Tool struct {
 	// always redact "content", "api_key" and "token".
 	RedactArgs []string
 	// Handler runs the tool. args is the raw JSON arguments object. The result is marshalled to
-	// JSON; errors should carry a Code() (see ErrorOf).
+	// JSON; errors should be *agentfiles.Error (see ErrorOf).
 	Handler func(ctx context.Context, args json.RawMessage) (any, error)
 }
 
@@ -70,19 +71,19 @@ func NewTool[In, Out any](name, title, description string, ann Annotations, fn f
 		}
 		var generic any
 		if err := json.Unmarshal(args, &generic); err != nil {
-			return nil, &Error{code: CodeInvalidArgument, Message: "arguments must be a JSON object: " + err.Error(), Arg: name, Err: err}
+			return nil, &agentfiles.Error{Code: agentfiles.CodeInvalidArgument, Message: "arguments must be a JSON object: " + err.Error(), Arg: name, Err: err}
 		}
 		if _, ok := generic.(map[string]any); !ok {
-			return nil, &Error{code: CodeInvalidArgument, Message: "arguments must be a JSON object, not " + jsonKind(generic), Arg: name}
+			return nil, &agentfiles.Error{Code: agentfiles.CodeInvalidArgument, Message: "arguments must be a JSON object, not " + jsonKind(generic), Arg: name}
 		}
 		if err := resolved.Validate(generic); err != nil {
-			return nil, &Error{code: CodeInvalidArgument, Message: "arguments do not match the tool's input schema: " + cleanValidation(err) + "; see the tool's inputSchema", Arg: name, Err: err}
+			return nil, &agentfiles.Error{Code: agentfiles.CodeInvalidArgument, Message: "arguments do not match the tool's input schema: " + cleanValidation(err) + "; see the tool's inputSchema", Arg: name, Err: err}
 		}
 		var v In
 		dec := json.NewDecoder(bytes.NewReader(args))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&v); err != nil {
-			return nil, &Error{code: CodeInvalidArgument, Message: "cannot decode arguments: " + err.Error(), Arg: name, Err: err}
+			return nil, &agentfiles.Error{Code: agentfiles.CodeInvalidArgument, Message: "cannot decode arguments: " + err.Error(), Arg: name, Err: err}
 		}
 		return fn(ctx, v)
 	}
@@ -100,7 +101,7 @@ func NewTool[In, Out any](name, title, description string, ann Annotations, fn f
 // Call runs the tool with raw JSON arguments. It is Handler with a guard for a nil Handler.
 func (t Tool) Call(ctx context.Context, args json.RawMessage) (any, error) {
 	if t.Handler == nil {
-		return nil, &Error{code: CodeInternal, Message: "tool has no handler", Arg: t.Name}
+		return nil, &agentfiles.Error{Code: agentfiles.CodeInternal, Message: "tool has no handler", Arg: t.Name}
 	}
 	return t.Handler(ctx, args)
 }

@@ -88,7 +88,7 @@ json.dump({"ns": dt / n * 1e9, "files": out}, sys.stdout)
 // glob.glob timed inside one interpreter (start-up excluded).
 func BenchmarkExpand(b *testing.B) {
 	entries := benchTree(b, 200)
-	x, err := NewExpander(ExpandOptions{MaxFiles: HardMaxFiles})
+	x, err := NewExpander(ExpanderOptions{MaxFiles: HardMaxFiles})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -187,7 +187,7 @@ func BenchmarkFormat(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := (Formatter{}).Format(ctx, files, nil); err != nil {
+		if _, err := NewFormatter(FormatterOptions{}).Format(ctx, files, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/agentfiles/agentfiles"
 )
 
 // DefaultSystemPrompt is the instruction sent with every consultation unless Request.System is
@@ -66,56 +68,84 @@ type Prepared struct {
 	ContextWindow  Tokens // the model's window; 0 when unknown
 }
 
-// Consultant runs consultations with a fixed configuration. The zero value works: default
-// expansion, limits and [EstimateCounter], no named models. A Consultant must not be modified
-// after first use; it is then safe for concurrent use.
-type Consultant struct {
-	Expander *Expander    // nil means the default Expander
-	Limits   Limits       // per-file and total limits of the prompt
-	Counter  TokenCounter // nil means EstimateCounter{}
+// ConsultantOptions configure a [Consultant]. The zero value is usable: every zero field means
+// its documented default.
+type ConsultantOptions struct {
+	// Expander expands files lists; nil means one with the default options (see [NewExpander]).
+	// Share one Expander between Consultants to share its cache of compiled entries.
+	Expander *Expander
+	// Limits caps each file and the total of a prompt; zero fields mean the defaults.
+	Limits Limits
+	// Counter counts tokens; nil means [EstimateCounter].
+	Counter TokenCounter
 	// Models are the models offered by name (for tools); the first is the default.
 	Models []Model
 	// AllowOutputFiles enables Request.OutputFile; when false such requests fail with
 	// INVALID_ARGUMENT.
 	AllowOutputFiles bool
-	Logger           *slog.Logger // nil discards; never receives file contents or keys
+	// Logger receives one record per model call (model, file count, tokens, duration); never
+	// file contents or keys. Nil discards.
+	Logger *slog.Logger
 }
 
-// Consult runs one consultation with a zero [Consultant]; see [Consultant.Consult].
-func Consult(ctx context.Context, req Request) (*Response, error) {
-	return (&Consultant{AllowOutputFiles: true}).Consult(ctx, req)
+// Consultant runs consultations with a fixed configuration. Build one with [NewConsultant]; it
+// is safe for concurrent use.
+type Consultant struct {
+	expander         *Expander
+	formatter        *Formatter
+	counter          TokenCounter
+	models           []Model
+	allowOutputFiles bool
+	log              *slog.Logger
 }
+
+// NewConsultant returns a Consultant configured by opts.
+func NewConsultant(opts ConsultantOptions) *Consultant {
+	c := &Consultant{
+		expander:         opts.Expander,
+		formatter:        NewFormatter(FormatterOptions{Limits: opts.Limits, Counter: opts.Counter}),
+		models:           slices.Clone(opts.Models),
+		allowOutputFiles: opts.AllowOutputFiles,
+		log:              opts.Logger,
+	}
+	c.counter = c.formatter.counter
+	if c.expander == nil {
+		c.expander = defaultExpander
+	}
+	if c.log == nil {
+		c.log = slog.New(slog.DiscardHandler)
+	}
+	return c
+}
+
+// defaultConsultant serves the package-level [Consult].
+var defaultConsultant = NewConsultant(ConsultantOptions{AllowOutputFiles: true})
+
+// Consult runs one consultation with default options and output files allowed; see
+// [Consultant.Consult].
+func Consult(ctx context.Context, req Request) (*Response, error) {
+	return defaultConsultant.Consult(ctx, req)
+}
+
+// Models returns the models offered by name, the default first.
+func (c *Consultant) Models() []Model { return slices.Clone(c.models) }
 
 // Model returns the configured model with the given name, or the default (first) one for "".
 func (c *Consultant) Model(name string) (Model, error) {
-	if len(c.Models) == 0 {
-		return nil, NewError(CodeInvalidArgument, "no models are configured for consultations", name)
+	if len(c.models) == 0 {
+		return nil, agentfiles.NewError(agentfiles.CodeInvalidArgument, "no models are configured for consultations", name)
 	}
 	if name == "" {
-		return c.Models[0], nil
+		return c.models[0], nil
 	}
 	var names []string
-	for _, m := range c.Models {
+	for _, m := range c.models {
 		if m.Name() == name {
 			return m, nil
 		}
 		names = append(names, m.Name())
 	}
-	return nil, NewError(CodeInvalidArgument, "unknown model; use one of: "+strings.Join(names, ", "), name)
-}
-
-func (c *Consultant) counter() TokenCounter {
-	if c.Counter == nil {
-		return EstimateCounter{}
-	}
-	return c.Counter
-}
-
-func (c *Consultant) logger() *slog.Logger {
-	if c.Logger == nil {
-		return slog.New(slog.DiscardHandler)
-	}
-	return c.Logger
+	return nil, agentfiles.NewError(agentfiles.CodeInvalidArgument, "unknown model; use one of: "+strings.Join(names, ", "), name)
 }
 
 // Prepare validates the request, expands and formats the files, and checks the prompt against
@@ -123,24 +153,20 @@ func (c *Consultant) logger() *slog.Logger {
 // does not call the model.
 func (c *Consultant) Prepare(ctx context.Context, req Request) (*Prepared, error) {
 	if strings.TrimSpace(req.Query) == "" {
-		return nil, NewError(CodeInvalidArgument, "query is empty; ask a question about the files", "query")
+		return nil, agentfiles.NewError(agentfiles.CodeInvalidArgument, "query is empty; ask a question about the files", "query")
 	}
 	if len(req.Files) == 0 {
-		return nil, NewError(CodeInvalidArgument, "files is empty; list absolute paths or patterns such as /home/me/project/src/*.py", "files")
+		return nil, agentfiles.NewError(agentfiles.CodeInvalidArgument, "files is empty; list absolute paths or patterns such as /home/me/project/src/*.py", "files")
 	}
 	if req.Model == nil {
-		return nil, NewError(CodeInvalidArgument, "no model given", "model")
+		return nil, agentfiles.NewError(agentfiles.CodeInvalidArgument, "no model given", "model")
 	}
-	x := c.Expander
-	if x == nil {
-		x = defaultExpander
-	}
-	files, errs, err := x.ExpandContext(ctx, req.Files)
+	files, errs, err := c.expander.ExpandContext(ctx, req.Files)
 	if err != nil {
 		return nil, err
 	}
-	counter := c.counter()
-	b, err := Formatter{Limits: c.Limits, Counter: counter}.Format(ctx, files, errs)
+	counter := c.counter
+	b, err := c.formatter.Format(ctx, files, errs)
 	if err != nil {
 		return nil, err
 	}
@@ -163,7 +189,7 @@ func (c *Consultant) Prepare(ctx context.Context, req Request) (*Prepared, error
 	return p, nil
 }
 
-func noFilesError(errs []EntryError) *Error {
+func noFilesError(errs []EntryError) *agentfiles.Error {
 	msg := "no file could be included, so nothing was sent to the model"
 	for i, e := range errs {
 		if i == 5 {
@@ -172,10 +198,10 @@ func noFilesError(errs []EntryError) *Error {
 		}
 		msg += "; " + e.Error()
 	}
-	return NewError(CodeNotFound, msg, "files")
+	return agentfiles.NewError(agentfiles.CodeNotFound, msg, "files")
 }
 
-func contextTooLarge(p *Prepared, model string) *Error {
+func contextTooLarge(p *Prepared, model string) *agentfiles.Error {
 	est := ""
 	if p.Bundle.Estimated {
 		est = " (estimated)"
@@ -196,7 +222,7 @@ func contextTooLarge(p *Prepared, model string) *Error {
 		}
 		msg += f.Path + " (" + formatInt(int64(f.Tokens)) + " tokens)"
 	}
-	return NewError(CodeContextTooLarge, msg, model)
+	return agentfiles.NewError(CodeContextTooLarge, msg, model)
 }
 
 // Consult prepares the request (see [Consultant.Prepare]), sends it to the model, and writes the
@@ -204,8 +230,8 @@ func contextTooLarge(p *Prepared, model string) *Error {
 // answer has arrived, the partial answer is returned with Truncated set and a nil error; with
 // nothing received it fails with TIMEOUT.
 func (c *Consultant) Consult(ctx context.Context, req Request) (*Response, error) {
-	if req.OutputFile != "" && !c.AllowOutputFiles {
-		return nil, NewError(CodeInvalidArgument, "output files are disabled on this server; omit output_file", req.OutputFile)
+	if req.OutputFile != "" && !c.allowOutputFiles {
+		return nil, agentfiles.NewError(agentfiles.CodeInvalidArgument, "output files are disabled on this server; omit output_file", req.OutputFile)
 	}
 	p, err := c.Prepare(ctx, req)
 	if err != nil {
@@ -218,16 +244,15 @@ func (c *Consultant) Consult(ctx context.Context, req Request) (*Response, error
 	case timeout > HardMaxTimeout:
 		timeout, note = HardMaxTimeout, "the timeout was clamped to "+HardMaxTimeout.String()
 	}
-	errTimedOut := NewError(CodeTimeout, "the model did not finish within "+timeout.String()+
+	errTimedOut := agentfiles.NewError(agentfiles.CodeTimeout, "the model did not finish within "+timeout.String()+
 		"; ask a narrower question, consult fewer files, or allow more time", req.Model.Name())
 	mctx, cancel := context.WithTimeoutCause(ctx, timeout, errTimedOut)
 	defer cancel()
-	log := c.logger()
 	start := time.Now()
 	comp, err := req.Model.Complete(mctx, Prompt{
 		System: p.System, User: p.User, ReasoningEffort: req.ReasoningEffort, MaxOutputTokens: req.MaxOutputTokens,
 	})
-	log.InfoContext(ctx, "consult: model call", "model", req.Model.Name(), "files", len(p.Bundle.Files),
+	c.log.InfoContext(ctx, "consult: model call", "model", req.Model.Name(), "files", len(p.Bundle.Files),
 		"prompt_tokens", int64(p.PromptTokens), "duration", time.Since(start), "ok", err == nil)
 	timedOut := err != nil && errors.Is(context.Cause(mctx), errTimedOut) && ctx.Err() == nil
 	switch {
@@ -237,14 +262,14 @@ func (c *Consultant) Consult(ctx context.Context, req Request) (*Response, error
 	case timedOut:
 		return nil, errTimedOut
 	case err != nil:
-		var ce *Error
+		var ce *agentfiles.Error
 		if errors.As(err, &ce) {
 			return nil, err
 		}
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		return nil, wrapError(CodeModelError, "the model call failed", req.Model.Name(), err)
+		return nil, agentfiles.WrapError(CodeModelError, "the model call failed", req.Model.Name(), err)
 	}
 	resp := &Response{
 		Answer: comp.Text, Model: comp.Model, Truncated: comp.Truncated, FinishReason: comp.FinishReason,

@@ -1,5 +1,6 @@
-// Package consult sends a set of local files and a question to a language model, and keeps a
-// conversation's file context stable for prompt caching.
+// Package consult sends a set of local files and a question to a language model: it validates
+// and expands an agent's files list, assembles the files into one prompt within size limits, and
+// asks an OpenAI-compatible model.
 //
 // # Files lists
 //
@@ -10,7 +11,8 @@
 //	/home/me/project/*_test.go       a pattern may have text before the extension
 //	/home/me/project/README.md       one file
 //
-// [Expand] validates and expands it. The rules, each with its own error code:
+// [Expand] (or an [Expander] with its own ignore list, see [NewExpander]) validates and expands
+// it. The rules, each with its own error code:
 //
 //   - entries are absolute (NOT_ABSOLUTE);
 //   - *, ? and [...] appear only in the last element (WILDCARD_IN_DIRECTORY), never as ** (RECURSIVE_WILDCARD);
@@ -26,37 +28,43 @@
 //
 // # Prompts and limits
 //
-// [Formatter] reads the files and assembles one prompt: a header with the file count, bytes and
-// tokens, a listing grouped by directory, one "File: <path>" block per file (fenced so that file
-// contents cannot close the block), and the problems. [Limits] caps each file and the total in
-// bytes and in tokens; a file over a limit is left out and reported with its size, never cut.
-// Binary and non-UTF-8 files are reported, not sent. Tokens are counted by a [TokenCounter];
-// the default [EstimateCounter] is an estimate and the prompt says so.
+// A [Formatter] (see [NewFormatter]) reads the files and assembles one prompt: a header with the
+// file count, bytes and tokens, a listing grouped by directory, one "File: <path>" block per file
+// (fenced so that file contents cannot close the block), and the problems. [Limits] caps each
+// file and the total in bytes and in tokens; a file over a limit is left out and reported with
+// its size, never cut. Binary and non-UTF-8 files are reported, not sent. Tokens are counted by
+// a [TokenCounter]; the default [EstimateCounter] is an estimate and the prompt says so.
 //
 // # Consulting a model
 //
-// [Consult] (or [Consultant.Consult] with a fixed configuration) expands, formats, checks the
-// prompt against the [Model]'s context window before sending anything (CONTEXT_TOO_LARGE with
-// the numbers and the largest files), calls the model with a timeout, and optionally writes the
-// answer to a file without ever overwriting one. [OpenAIModel] speaks the OpenAI-compatible
-// chat-completions protocol with streaming, so a timeout keeps the partial answer (marked
-// Truncated); provider errors carry the provider's own message. [Consultant.Prepare] does
-// everything but the call, for dry runs.
+// [Consult] (or [Consultant.Consult] with a fixed configuration, see [NewConsultant]) expands,
+// formats, checks the prompt against the [Model]'s context window before sending anything
+// (CONTEXT_TOO_LARGE with the numbers and the largest files), calls the model with a timeout,
+// and optionally writes the answer to a file without ever overwriting one. [OpenAIModel] (see
+// [NewOpenAIModel]) speaks the OpenAI-compatible chat-completions protocol with streaming, so a
+// timeout keeps the partial answer (marked Truncated); provider errors carry the provider's own
+// message. [Consultant.Prepare] does everything but the call, for dry runs.
 //
-// # File context
+// A conversation that keeps files in context from turn to turn, for a provider's prompt cache,
+// is package [github.com/agentfiles/agentfiles/filecontext], which builds on this package's
+// token counting.
 //
-// [FileContext] (see [NewFileContext]) keeps a conversation's files in a system prompt that stays
-// byte-identical from turn to turn, so a provider's prompt cache stays warm, and brings further
-// files in as read_files tool results under a token budget.
+// # Construction
+//
+// Every configurable type is built by NewX(required..., XOptions) with the options passed by
+// value, zero fields meaning the documented defaults: [NewExpander], [NewFormatter],
+// [NewConsultant], [NewOpenAIModel]. A built value does not change afterwards.
 //
 // # Errors
 //
-// Every error is an [*Error] with a stable code (the Code* constants). Branch with errors.Is
-// against the Err* sentinels, or errors.As and Code(); never on message text. Messages say what
-// to do next and never contain file contents or API keys.
+// Every error is an *[agentfiles.Error]. The codes only this package produces are declared here
+// (CodeMissingExtension, CodeModelError, …, listed with the shared ones by [Codes]); the shared
+// ones (NOT_FOUND, IS_DIRECTORY, PERMISSION_DENIED, INVALID_ARGUMENT, TIMEOUT, INTERNAL) are
+// agentfiles'. Branch with errors.Is against the Err* sentinels of either package, or with
+// [agentfiles.ErrorCode]; never on message text. Messages say what to do next and never contain
+// file contents or API keys. An [EntryError] unwraps to its *agentfiles.Error.
 //
 // # Concurrency
 //
-// [Expander], [Formatter], [Consultant] and [OpenAIModel] are safe for concurrent use once
-// configured.
+// [Expander], [Formatter], [Consultant] and [OpenAIModel] are safe for concurrent use.
 package consult

@@ -3,6 +3,8 @@ package consult
 import (
 	"path"
 	"strings"
+
+	"github.com/agentfiles/agentfiles"
 )
 
 // entrySpec is a validated files-list entry: either one literal path or a directory plus a
@@ -22,27 +24,27 @@ type entrySpec struct {
 //   - *, ? and [ appear only in the last element (WILDCARD_IN_DIRECTORY);
 //   - a wildcard name ends in a literal extension such as .py (MISSING_EXTENSION);
 //   - its character classes can match something (INVALID_ENTRY).
-func parseEntry(entry string) (entrySpec, *Error) {
+func parseEntry(entry string) (entrySpec, *agentfiles.Error) {
 	switch {
 	case strings.TrimSpace(entry) == "":
-		return entrySpec{}, NewError(CodeInvalidEntry,
+		return entrySpec{}, agentfiles.NewError(CodeInvalidEntry,
 			"empty entry; give an absolute file path such as /home/me/project/main.go or a pattern such as /home/me/project/src/*.py", entry)
 	case strings.IndexByte(entry, 0) >= 0:
-		return entrySpec{}, NewError(CodeInvalidEntry, "entry contains a NUL byte; remove it", entry)
+		return entrySpec{}, agentfiles.NewError(CodeInvalidEntry, "entry contains a NUL byte; remove it", entry)
 	case !strings.HasPrefix(entry, "/"):
 		msg := "entries must be absolute paths starting with /; prefix it with the project directory, e.g. /home/me/project/src/*.py"
 		if strings.HasPrefix(entry, "~") {
 			msg = "~ is not expanded; " + msg
 		}
-		return entrySpec{}, NewError(CodeNotAbsolute, msg, entry)
+		return entrySpec{}, agentfiles.NewError(CodeNotAbsolute, msg, entry)
 	case strings.Contains(entry, "**"):
-		return entrySpec{}, NewError(CodeRecursiveWildcard,
+		return entrySpec{}, agentfiles.NewError(CodeRecursiveWildcard,
 			"recursive wildcards (**) are not supported: wildcards are allowed only in the file name and match one directory; list each directory, e.g. /home/me/project/src/*.py and /home/me/project/lib/*.py", entry)
 	}
 	slash := strings.LastIndexByte(entry, '/')
 	dir, name := entry[:slash], entry[slash+1:]
 	if hasMagic(dir) || (name == "" && hasMagic(entry)) {
-		return entrySpec{}, NewError(CodeWildcardInDirectory,
+		return entrySpec{}, agentfiles.NewError(CodeWildcardInDirectory,
 			"wildcards (*, ?, [...]) are allowed only in the file name, the last path element; name each directory explicitly, e.g. /home/me/project/src/*.py instead of /home/me/*/src/*.py", entry)
 	}
 	if !hasMagic(name) {
@@ -50,16 +52,16 @@ func parseEntry(entry string) (entrySpec, *Error) {
 	}
 	toks, problem := parseName(name)
 	if problem != "" {
-		return entrySpec{}, NewError(CodeInvalidEntry, problem, entry)
+		return entrySpec{}, agentfiles.NewError(CodeInvalidEntry, problem, entry)
 	}
 	if literalExtension(toks) == "" {
-		return entrySpec{}, NewError(CodeMissingExtension,
+		return entrySpec{}, agentfiles.NewError(CodeMissingExtension,
 			"a wildcard pattern must end in a literal file extension, such as "+path.Join(dirOrRoot(dir), "*.py")+
 				" or "+path.Join(dirOrRoot(dir), "*_test.go")+`; "*" alone or "data.*" would match every kind of file`, entry)
 	}
 	p, problem := compileName(name, toks)
 	if problem != "" {
-		return entrySpec{}, NewError(CodeInvalidEntry, problem, entry)
+		return entrySpec{}, agentfiles.NewError(CodeInvalidEntry, problem, entry)
 	}
 	return entrySpec{dir: path.Clean(dirOrRoot(dir)), pattern: p}, nil
 }

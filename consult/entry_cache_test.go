@@ -16,7 +16,7 @@ func TestEntryCacheSameAnswers(t *testing.T) {
 		root + "/project/.env", "relative/*.py", root + "/project/*", root + "/missing/*.py",
 	}
 	fresh := func() ([]string, []entryErr) {
-		x, err := NewExpander(ExpandOptions{})
+		x, err := NewExpander(ExpanderOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -24,7 +24,7 @@ func TestEntryCacheSameAnswers(t *testing.T) {
 		return files, simplify(errs, root)
 	}
 	wantFiles, wantErrs := fresh()
-	x, err := NewExpander(ExpandOptions{})
+	x, err := NewExpander(ExpanderOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +43,7 @@ func TestEntryCacheSameAnswers(t *testing.T) {
 		}
 		for i := range errs { // errors are never shared between calls
 			if errs[i].Err == firstErrs[i].Err {
-				t.Errorf("round %d: error %d is the same *Error as in round 0", round, i)
+				t.Errorf("round %d: error %d is the same *agentfiles.Error as in round 0", round, i)
 			}
 		}
 	}
@@ -55,7 +55,7 @@ func TestEntryCacheSameAnswers(t *testing.T) {
 // TestEntryCacheStartsOver fills the cache past its bound; answers stay right and it stays small.
 func TestEntryCacheStartsOver(t *testing.T) {
 	root := makeTree(t, map[string]string{"d/a.py": "a\n", "d/b.go": "b\n"})
-	x, err := NewExpander(ExpandOptions{})
+	x, err := NewExpander(ExpanderOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

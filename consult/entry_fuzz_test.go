@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/agentfiles/agentfiles"
 )
 
 // tokensRegexp is an independent reference for compileName: the same tokens as a Go regexp.
@@ -62,7 +64,7 @@ func FuzzExpandEntry(f *testing.F) {
 	f.Fuzz(func(t *testing.T, entry, name string) {
 		spec, err := parseEntry(entry)
 		if err != nil {
-			if err.Code() == "" || err.Message == "" {
+			if err.Code == (agentfiles.Code{}) || err.Message == "" {
 				t.Fatalf("error without code or message: %#v", err)
 			}
 			return

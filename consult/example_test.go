@@ -27,7 +27,7 @@ func ExampleExpand() {
 		fmt.Println(strings.TrimPrefix(f, dir))
 	}
 	for _, e := range errs {
-		fmt.Println(strings.TrimPrefix(e.Entry, dir), e.Code())
+		fmt.Println(strings.TrimPrefix(e.Entry, dir), e.Err.Code)
 	}
 	// Output:
 	// /app.py
@@ -43,8 +43,12 @@ func ExampleConsultant_Prepare() {
 	defer os.RemoveAll(dir)
 	os.WriteFile(filepath.Join(dir, "main.go"), []byte("package main\n"), 0o644)
 
-	c := &consult.Consultant{}
-	model := &consult.OpenAIModel{Model: "gpt-4.1", ContextWindowTokens: 1_000_000}
+	c := consult.NewConsultant(consult.ConsultantOptions{})
+	model, err := consult.NewOpenAIModel("gpt-4.1", consult.OpenAIModelOptions{ContextWindow: 1_000_000})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	p, err := c.Prepare(context.Background(), consult.Request{
 		Files: []string{dir + "/*.go"}, Query: "What does main do?", Model: model,
 	})

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"syscall"
+
+	"github.com/agentfiles/agentfiles"
 )
 
 // Default and hard caps on the number of files one expansion returns.
@@ -23,9 +25,9 @@ const (
 // EntryError reports one files-list entry (or one file it matched) that was not used, with the
 // rule it broke. The other entries are unaffected.
 type EntryError struct {
-	Entry string // the entry as given
-	Path  string // the file concerned, when the problem is one match of a pattern; else ""
-	Err   *Error // the code and a message that says what to do next
+	Entry string            // the entry as given
+	Path  string            // the file concerned, when the problem is one match of a pattern; else ""
+	Err   *agentfiles.Error // the code and a message that says what to do next
 }
 
 // Error returns "entry: CODE: message".
@@ -36,14 +38,11 @@ func (e EntryError) Error() string {
 	return e.Entry + ": " + e.Err.Error()
 }
 
-// Code returns the error code of the entry's problem.
-func (e EntryError) Code() string { return e.Err.Code() }
-
-// Unwrap returns the *Error, so errors.Is(entryErr, consult.ErrNotFound) works.
+// Unwrap returns the *agentfiles.Error, so errors.Is(entryErr, agentfiles.ErrNotFound) works.
 func (e EntryError) Unwrap() error { return e.Err }
 
-// ExpandOptions configures an [Expander].
-type ExpandOptions struct {
+// ExpanderOptions configures an [Expander].
+type ExpanderOptions struct {
 	// Ignore adds name patterns to the ignore list (see [DefaultIgnore] for the syntax).
 	Ignore []string
 	// NoDefaultIgnore drops DefaultIgnore, leaving only Ignore.
@@ -70,7 +69,7 @@ func expandWorkers() int { return min(4, runtime.GOMAXPROCS(0)) }
 
 // NewExpander returns an Expander with the given options. It fails with INVALID_ARGUMENT when an
 // ignore pattern does not compile.
-func NewExpander(opts ExpandOptions) (*Expander, error) {
+func NewExpander(opts ExpanderOptions) (*Expander, error) {
 	var items []string
 	if !opts.NoDefaultIgnore {
 		items = append(items, DefaultIgnore...)
@@ -91,7 +90,7 @@ func NewExpander(opts ExpandOptions) (*Expander, error) {
 }
 
 var defaultExpander = func() *Expander {
-	x, err := NewExpander(ExpandOptions{})
+	x, err := NewExpander(ExpanderOptions{})
 	if err != nil {
 		panic(err) // DefaultIgnore is a constant list; this cannot fail
 	}
@@ -142,7 +141,7 @@ func (x *Expander) ExpandContext(ctx context.Context, entries []string) (files [
 	}
 	files = slices.Compact(files)
 	if len(files) > x.maxFiles {
-		errs = append(errs, EntryError{Entry: "", Err: NewError(CodeBudgetExceeded,
+		errs = append(errs, EntryError{Entry: "", Err: agentfiles.NewError(CodeBudgetExceeded,
 			strconv.Itoa(len(files))+" files matched; only the first "+strconv.Itoa(x.maxFiles)+
 				" in sorted order are used; narrow the patterns or split the question", "")})
 		files = files[:x.maxFiles]
@@ -218,7 +217,7 @@ func (x *Expander) expandLiteral(entry, p string, files []string, errs []EntryEr
 	case fi.IsDir():
 		return files, append(errs, EntryError{Entry: entry, Err: directoryError(p)})
 	default:
-		return files, append(errs, EntryError{Entry: entry, Err: NewError(CodeNotRegular,
+		return files, append(errs, EntryError{Entry: entry, Err: agentfiles.NewError(CodeNotRegular,
 			"not a regular file ("+fi.Mode().Type().String()+"); only regular files can be sent", p)})
 	}
 }
@@ -271,7 +270,7 @@ func (x *Expander) expandPattern(entry string, spec entrySpec, files []string, e
 			found++
 		case typ.IsDir(): // a directory whose name matches, e.g. "build.d" for *.d: not a file
 		default:
-			errs = append(errs, EntryError{Entry: entry, Path: full, Err: NewError(CodeNotRegular,
+			errs = append(errs, EntryError{Entry: entry, Path: full, Err: agentfiles.NewError(CodeNotRegular,
 				"matched a "+typ.String()+", not a regular file; it was skipped", full)})
 			reported = true
 		}
@@ -284,20 +283,20 @@ func (x *Expander) expandPattern(entry string, spec entrySpec, files []string, e
 		if hidden > 0 {
 			msg += "; " + strconv.Itoa(hidden) + " hidden names (starting with .) match only a pattern that starts with ., e.g. .*" + path.Ext(spec.pattern.source)
 		}
-		errs = append(errs, EntryError{Entry: entry, Err: NewError(CodeNotFound, msg+"; check the directory and the extension", spec.pattern.source)})
+		errs = append(errs, EntryError{Entry: entry, Err: agentfiles.NewError(agentfiles.CodeNotFound, msg+"; check the directory and the extension", spec.pattern.source)})
 	}
 	return files, errs
 }
 
 // ignoredError reports a path excluded by the ignore list.
-func ignoredError(p, item string) *Error {
-	return NewError(CodeIgnored, "the path is excluded by the ignore list (item "+strconv.Quote(item)+
+func ignoredError(p, item string) *agentfiles.Error {
+	return agentfiles.NewError(CodeIgnored, "the path is excluded by the ignore list (item "+strconv.Quote(item)+
 		"); ignored names are never sent to a model, even when named explicitly; ask the operator to change the ignore list if this file is needed", p)
 }
 
 // directoryError reports a directory named without a pattern, suggesting patterns for the
 // extensions found in it.
-func directoryError(dir string) *Error {
+func directoryError(dir string) *agentfiles.Error {
 	msg := "this is a directory; name its files with a wildcard pattern and an extension, e.g. " + path.Join(dir, "*.ext")
 	if exts := commonExtensions(dir, 3); len(exts) > 0 {
 		msg += " (files here: "
@@ -309,7 +308,7 @@ func directoryError(dir string) *Error {
 		}
 		msg += ")"
 	}
-	return NewError(CodeIsDirectory, msg+"; subdirectories are not searched, list each one you need", dir)
+	return agentfiles.NewError(agentfiles.CodeIsDirectory, msg+"; subdirectories are not searched, list each one you need", dir)
 }
 
 // commonExtensions returns up to n extensions of the visible files in dir, most frequent first.
@@ -344,36 +343,36 @@ func commonExtensions(dir string, n int) []string {
 }
 
 // statError classifies a failed os.Stat of a path.
-func statError(p string, err error) *Error {
+func statError(p string, err error) *agentfiles.Error {
 	switch {
 	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
 		if fi, lerr := os.Lstat(p); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {
-			return wrapError(CodeNotRegular, "dangling symbolic link: its target does not exist", p, err)
+			return agentfiles.WrapError(CodeNotRegular, "dangling symbolic link: its target does not exist", p, err)
 		}
 		msg := "no such file"
 		if _, derr := os.Stat(path.Dir(p)); derr != nil {
 			msg += "; its directory " + path.Dir(p) + " does not exist either"
 		}
-		return wrapError(CodeNotFound, msg+"; check the path (paths are case-sensitive)", p, err)
+		return agentfiles.WrapError(agentfiles.CodeNotFound, msg+"; check the path (paths are case-sensitive)", p, err)
 	case errors.Is(err, fs.ErrPermission):
-		return wrapError(CodePermissionDenied, "permission denied; the server cannot read this path", p, err)
+		return agentfiles.WrapError(agentfiles.CodePermissionDenied, "permission denied; the server cannot read this path", p, err)
 	case errors.Is(err, syscall.ELOOP):
-		return wrapError(CodeNotRegular, "symbolic link loop", p, err)
+		return agentfiles.WrapError(CodeNotRegular, "symbolic link loop", p, err)
 	default:
-		return wrapError(CodeInternal, "cannot inspect the path", p, err)
+		return agentfiles.WrapError(agentfiles.CodeInternal, "cannot inspect the path", p, err)
 	}
 }
 
 // dirOpenError classifies a failure to list a pattern's directory.
-func dirOpenError(dir string, err error) *Error {
+func dirOpenError(dir string, err error) *agentfiles.Error {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return wrapError(CodeNotFound, "the directory does not exist; check the path (paths are case-sensitive)", dir, err)
+		return agentfiles.WrapError(agentfiles.CodeNotFound, "the directory does not exist; check the path (paths are case-sensitive)", dir, err)
 	case errors.Is(err, syscall.ENOTDIR):
-		return wrapError(CodeNotFound, "this is a file, not a directory; a pattern's directory must be a directory", dir, err)
+		return agentfiles.WrapError(agentfiles.CodeNotFound, "this is a file, not a directory; a pattern's directory must be a directory", dir, err)
 	case errors.Is(err, fs.ErrPermission):
-		return wrapError(CodePermissionDenied, "permission denied; the server cannot list this directory", dir, err)
+		return agentfiles.WrapError(agentfiles.CodePermissionDenied, "permission denied; the server cannot list this directory", dir, err)
 	default:
-		return wrapError(CodeInternal, "cannot list the directory", dir, err)
+		return agentfiles.WrapError(agentfiles.CodeInternal, "cannot list the directory", dir, err)
 	}
 }

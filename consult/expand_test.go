@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentfiles/agentfiles"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -70,7 +71,7 @@ func simplify(errs []EntryError, root string) []entryErr {
 		out = append(out, entryErr{
 			Entry: strings.ReplaceAll(e.Entry, root, "$R"),
 			Path:  strings.ReplaceAll(e.Path, root, "$R"),
-			Code:  e.Code(),
+			Code:  e.Err.Code.String(),
 		})
 	}
 	return out
@@ -109,14 +110,14 @@ func TestExpandTable(t *testing.T) {
 		{"seed invalid", []string{"$R/**/*.py", "$R/project/*", "src/*.py", "$R/*/project/*.py", "$R/project/a.py"},
 			[]string{"$R/project/a.py"},
 			[]entryErr{
-				{Entry: "$R/**/*.py", Code: CodeRecursiveWildcard},
-				{Entry: "$R/project/*", Code: CodeMissingExtension},
-				{Entry: "src/*.py", Code: CodeNotAbsolute},
-				{Entry: "$R/*/project/*.py", Code: CodeWildcardInDirectory},
+				{Entry: "$R/**/*.py", Code: CodeRecursiveWildcard.String()},
+				{Entry: "$R/project/*", Code: CodeMissingExtension.String()},
+				{Entry: "src/*.py", Code: CodeNotAbsolute.String()},
+				{Entry: "$R/*/project/*.py", Code: CodeWildcardInDirectory.String()},
 			}},
 		// The issue's extra cases.
-		{"data.* rejected", []string{"$R/project/data.*"}, nil, []entryErr{{Entry: "$R/project/data.*", Code: CodeMissingExtension}}},
-		{"/path/* rejected", []string{"$R/project/*"}, nil, []entryErr{{Entry: "$R/project/*", Code: CodeMissingExtension}}},
+		{"data.* rejected", []string{"$R/project/data.*"}, nil, []entryErr{{Entry: "$R/project/data.*", Code: CodeMissingExtension.String()}}},
+		{"/path/* rejected", []string{"$R/project/*"}, nil, []entryErr{{Entry: "$R/project/*", Code: CodeMissingExtension.String()}}},
 		{"*_test.go accepted", []string{"$R/project/*_test.go"}, []string{"$R/project/main_test.go"}, nil},
 		{"[ab]*.py accepted", []string{"$R/project/[ab]*.py"}, []string{"$R/project/a.py", "$R/project/b.py"}, nil},
 		{"[!ab].py", []string{"$R/project/[!ab].py"}, []string{"$R/project/c.py"}, nil},
@@ -127,26 +128,26 @@ func TestExpandTable(t *testing.T) {
 		{"duplicates collapse", []string{"$R/project/a.py", "$R/project/*.py", "$R/project/./a.py", "$R/project/src/../a.py"},
 			[]string{"$R/project/a.py", "$R/project/b.py", "$R/project/c.py"}, nil},
 		{"directory suggests pattern", []string{"$R/project/src", "$R/project/src/"}, nil,
-			[]entryErr{{Entry: "$R/project/src", Code: CodeIsDirectory}, {Entry: "$R/project/src/", Code: CodeIsDirectory}}},
-		{"missing file", []string{"$R/project/nope.py"}, nil, []entryErr{{Entry: "$R/project/nope.py", Code: CodeNotFound}}},
-		{"missing dir for pattern", []string{"$R/nope/*.py"}, nil, []entryErr{{Entry: "$R/nope/*.py", Code: CodeNotFound}}},
-		{"pattern dir is a file", []string{"$R/project/a.py/*.py"}, nil, []entryErr{{Entry: "$R/project/a.py/*.py", Code: CodeNotFound}}},
-		{"no match", []string{"$R/project/*.rs"}, nil, []entryErr{{Entry: "$R/project/*.rs", Code: CodeNotFound}}},
-		{"ignored explicit .env", []string{"$R/project/.env"}, nil, []entryErr{{Entry: "$R/project/.env", Code: CodeIgnored}}},
-		{"ignored explicit secrets.*", []string{"$R/project/secrets.yaml"}, nil, []entryErr{{Entry: "$R/project/secrets.yaml", Code: CodeIgnored}}},
+			[]entryErr{{Entry: "$R/project/src", Code: agentfiles.CodeIsDirectory.String()}, {Entry: "$R/project/src/", Code: agentfiles.CodeIsDirectory.String()}}},
+		{"missing file", []string{"$R/project/nope.py"}, nil, []entryErr{{Entry: "$R/project/nope.py", Code: agentfiles.CodeNotFound.String()}}},
+		{"missing dir for pattern", []string{"$R/nope/*.py"}, nil, []entryErr{{Entry: "$R/nope/*.py", Code: agentfiles.CodeNotFound.String()}}},
+		{"pattern dir is a file", []string{"$R/project/a.py/*.py"}, nil, []entryErr{{Entry: "$R/project/a.py/*.py", Code: agentfiles.CodeNotFound.String()}}},
+		{"no match", []string{"$R/project/*.rs"}, nil, []entryErr{{Entry: "$R/project/*.rs", Code: agentfiles.CodeNotFound.String()}}},
+		{"ignored explicit .env", []string{"$R/project/.env"}, nil, []entryErr{{Entry: "$R/project/.env", Code: CodeIgnored.String()}}},
+		{"ignored explicit secrets.*", []string{"$R/project/secrets.yaml"}, nil, []entryErr{{Entry: "$R/project/secrets.yaml", Code: CodeIgnored.String()}}},
 		{"ignored directory in path", []string{"$R/project/node_modules/x/i.js", "$R/project/__pycache__/*.pyc"}, nil,
-			[]entryErr{{Entry: "$R/project/node_modules/x/i.js", Code: CodeIgnored}, {Entry: "$R/project/__pycache__/*.pyc", Code: CodeIgnored}}},
-		{"ignored names drop out of patterns", []string{"$R/project/*.yaml"}, nil, []entryErr{{Entry: "$R/project/*.yaml", Code: CodeNotFound}}},
-		{"empty", []string{""}, nil, []entryErr{{Entry: "", Code: CodeInvalidEntry}}},
-		{"home tilde", []string{"~/x.py"}, nil, []entryErr{{Entry: "~/x.py", Code: CodeNotAbsolute}}},
+			[]entryErr{{Entry: "$R/project/node_modules/x/i.js", Code: CodeIgnored.String()}, {Entry: "$R/project/__pycache__/*.pyc", Code: CodeIgnored.String()}}},
+		{"ignored names drop out of patterns", []string{"$R/project/*.yaml"}, nil, []entryErr{{Entry: "$R/project/*.yaml", Code: agentfiles.CodeNotFound.String()}}},
+		{"empty", []string{""}, nil, []entryErr{{Entry: "", Code: CodeInvalidEntry.String()}}},
+		{"home tilde", []string{"~/x.py"}, nil, []entryErr{{Entry: "~/x.py", Code: CodeNotAbsolute.String()}}},
 		{"no extension", []string{"$R/project/*py", "$R/project/*.", "$R/project/*.p?", "$R/project/*.[ch]"}, nil,
 			[]entryErr{
-				{Entry: "$R/project/*py", Code: CodeMissingExtension}, {Entry: "$R/project/*.", Code: CodeMissingExtension},
-				{Entry: "$R/project/*.p?", Code: CodeMissingExtension}, {Entry: "$R/project/*.[ch]", Code: CodeMissingExtension},
+				{Entry: "$R/project/*py", Code: CodeMissingExtension.String()}, {Entry: "$R/project/*.", Code: CodeMissingExtension.String()},
+				{Entry: "$R/project/*.p?", Code: CodeMissingExtension.String()}, {Entry: "$R/project/*.[ch]", Code: CodeMissingExtension.String()},
 			}},
-		{"empty range", []string{"$R/project/[z-a]*.py"}, nil, []entryErr{{Entry: "$R/project/[z-a]*.py", Code: CodeInvalidEntry}}},
-		{"unclosed bracket is literal", []string{"$R/project/[*.py"}, nil, []entryErr{{Entry: "$R/project/[*.py", Code: CodeNotFound}}},
-		{"wildcard after trailing slash", []string{"$R/project/*.py/"}, nil, []entryErr{{Entry: "$R/project/*.py/", Code: CodeWildcardInDirectory}}},
+		{"empty range", []string{"$R/project/[z-a]*.py"}, nil, []entryErr{{Entry: "$R/project/[z-a]*.py", Code: CodeInvalidEntry.String()}}},
+		{"unclosed bracket is literal", []string{"$R/project/[*.py"}, nil, []entryErr{{Entry: "$R/project/[*.py", Code: agentfiles.CodeNotFound.String()}}},
+		{"wildcard after trailing slash", []string{"$R/project/*.py/"}, nil, []entryErr{{Entry: "$R/project/*.py/", Code: CodeWildcardInDirectory.String()}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -206,10 +207,10 @@ func TestExpandSpecialFiles(t *testing.T) {
 		t.Errorf("files (-want +got):\n%s", diff)
 	}
 	want := []entryErr{
-		{Entry: "$R/d/*.py", Path: "$R/d/dangling.py", Code: CodeNotRegular},
-		{Entry: "$R/d/*.py", Path: "$R/d/pipe.py", Code: CodeNotRegular},
-		{Entry: "$R/d/dangling.py", Code: CodeNotRegular},
-		{Entry: "$R/d/pipe.py", Code: CodeNotRegular},
+		{Entry: "$R/d/*.py", Path: "$R/d/dangling.py", Code: CodeNotRegular.String()},
+		{Entry: "$R/d/*.py", Path: "$R/d/pipe.py", Code: CodeNotRegular.String()},
+		{Entry: "$R/d/dangling.py", Code: CodeNotRegular.String()},
+		{Entry: "$R/d/pipe.py", Code: CodeNotRegular.String()},
 	}
 	got := simplify(errs, root)
 	// Directory order is unspecified; sort the per-match errors of the pattern.
@@ -225,14 +226,14 @@ func TestExpandErrorClassification(t *testing.T) {
 	// Running as root, permission errors cannot be produced on disk; the classifier is tested
 	// directly with the error values the os package returns.
 	perm := &os.PathError{Op: "open", Path: "/x", Err: os.ErrPermission}
-	if got := statError("/x", perm).Code(); got != CodePermissionDenied {
+	if got := statError("/x", perm).Code; got != agentfiles.CodePermissionDenied {
 		t.Errorf("statError(permission) = %s", got)
 	}
-	if got := dirOpenError("/x", perm).Code(); got != CodePermissionDenied {
+	if got := dirOpenError("/x", perm).Code; got != agentfiles.CodePermissionDenied {
 		t.Errorf("dirOpenError(permission) = %s", got)
 	}
 	e := statError("/x", perm)
-	if !errors.Is(e, ErrPermissionDenied) || errors.Is(e, ErrNotFound) {
+	if !errors.Is(e, agentfiles.ErrPermissionDenied) || errors.Is(e, agentfiles.ErrNotFound) {
 		t.Errorf("errors.Is does not follow the code: %v", e)
 	}
 	if !errors.Is(e, os.ErrPermission) {
@@ -242,7 +243,7 @@ func TestExpandErrorClassification(t *testing.T) {
 
 func TestExpanderOptions(t *testing.T) {
 	root := makeTree(t, map[string]string{"p/a.py": "", "p/b.py": "", "p/.env": "", "p/gen_x.py": ""})
-	x, err := NewExpander(ExpandOptions{Ignore: []string{"gen_*"}, NoDefaultIgnore: true, MaxFiles: 2})
+	x, err := NewExpander(ExpanderOptions{Ignore: []string{"gen_*"}, NoDefaultIgnore: true, MaxFiles: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -250,14 +251,14 @@ func TestExpanderOptions(t *testing.T) {
 	if diff := cmp.Diff([]string{"$R/p/.env", "$R/p/a.py"}, rel(files, root)); diff != "" {
 		t.Errorf("files (-want +got):\n%s", diff)
 	}
-	want := []entryErr{{Entry: "$R/p/gen_x.py", Code: CodeIgnored}, {Code: CodeBudgetExceeded}}
+	want := []entryErr{{Entry: "$R/p/gen_x.py", Code: CodeIgnored.String()}, {Code: CodeBudgetExceeded.String()}}
 	if diff := cmp.Diff(want, simplify(errs, root)); diff != "" {
 		t.Errorf("errors (-want +got):\n%s", diff)
 	}
-	if _, err := NewExpander(ExpandOptions{Ignore: []string{"a/b"}}); !errors.Is(err, ErrInvalidArgument) {
+	if _, err := NewExpander(ExpanderOptions{Ignore: []string{"a/b"}}); !errors.Is(err, agentfiles.ErrInvalidArgument) {
 		t.Errorf("NewExpander(a/b) = %v, want INVALID_ARGUMENT", err)
 	}
-	if _, err := NewExpander(ExpandOptions{Ignore: []string{"{a"}}); !errors.Is(err, ErrInvalidArgument) {
+	if _, err := NewExpander(ExpanderOptions{Ignore: []string{"{a"}}); !errors.Is(err, agentfiles.ErrInvalidArgument) {
 		t.Errorf("NewExpander({a) = %v, want INVALID_ARGUMENT", err)
 	}
 }

@@ -50,7 +50,7 @@ func workersTree(t *testing.T) []string {
 func TestExpandWorkersSameResult(t *testing.T) {
 	entries := workersTree(t)
 	expand := func(workers int) ([]string, []string) {
-		x, err := NewExpander(ExpandOptions{MaxFiles: 100})
+		x, err := NewExpander(ExpanderOptions{MaxFiles: 100})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/agentfiles/agentfiles"
 )
 
 // Default limits for [Limits]; the per-file and total byte caps cannot be raised above the Hard
@@ -46,11 +48,29 @@ func clampBytes(v, def, hard int64) int64 {
 	return min(v, hard)
 }
 
-// Formatter assembles files into one prompt text. The zero value uses the default limits and
-// [EstimateCounter]. A Formatter is safe for concurrent use if its TokenCounter is.
-type Formatter struct {
+// FormatterOptions configure a [Formatter]. The zero value is usable: the default limits and
+// [EstimateCounter].
+type FormatterOptions struct {
 	Limits  Limits
 	Counter TokenCounter // nil means EstimateCounter{}
+}
+
+// Formatter assembles files into one prompt text. Build one with [NewFormatter]; it is safe for
+// concurrent use if its TokenCounter is.
+type Formatter struct {
+	limits    Limits
+	counter   TokenCounter
+	estimated bool // counter is EstimateCounter
+}
+
+// NewFormatter returns a Formatter configured by opts.
+func NewFormatter(opts FormatterOptions) *Formatter {
+	f := &Formatter{limits: opts.Limits.withDefaults(), counter: opts.Counter}
+	if f.counter == nil {
+		f.counter = EstimateCounter{}
+	}
+	_, f.estimated = f.counter.(EstimateCounter)
+	return f
 }
 
 // IncludedFile describes one file whose content is in a [Bundle].
@@ -81,14 +101,9 @@ const binarySniffBytes = 8000
 // report of errs and of every file it leaves out: binary files (BINARY_FILE), files over a
 // per-file limit (FILE_TOO_LARGE, with the size), files that no longer fit the totals
 // (BUDGET_EXCEEDED), and unreadable files. It fails only when ctx ends.
-func (f Formatter) Format(ctx context.Context, files []string, errs []EntryError) (*Bundle, error) {
-	lim := f.Limits.withDefaults()
-	counter := f.Counter
-	if counter == nil {
-		counter = EstimateCounter{}
-	}
-	_, estimated := counter.(EstimateCounter)
-	b := &Bundle{Errors: slices.Clone(errs), Estimated: estimated}
+func (f *Formatter) Format(ctx context.Context, files []string, errs []EntryError) (*Bundle, error) {
+	lim, counter := f.limits, f.counter
+	b := &Bundle{Errors: slices.Clone(errs), Estimated: f.estimated}
 	contents := make([][]byte, 0, len(files))
 	for _, p := range files {
 		if err := ctx.Err(); err != nil {
@@ -96,7 +111,7 @@ func (f Formatter) Format(ctx context.Context, files []string, errs []EntryError
 		}
 		data, size, ferr := readForPrompt(p, lim.MaxFileBytes)
 		if ferr == nil && lim.MaxTotalBytes-b.TotalBytes < size {
-			ferr = NewError(CodeBudgetExceeded, "left out: the file has "+formatInt(size)+" bytes and only "+
+			ferr = agentfiles.NewError(CodeBudgetExceeded, "left out: the file has "+formatInt(size)+" bytes and only "+
 				formatInt(lim.MaxTotalBytes-b.TotalBytes)+" of the "+formatInt(lim.MaxTotalBytes)+
 				" total bytes remain; consult fewer files or split the question", p)
 		}
@@ -105,10 +120,10 @@ func (f Formatter) Format(ctx context.Context, files []string, errs []EntryError
 			tokens = counter.CountTokens(string(data))
 			switch {
 			case lim.MaxFileTokens > 0 && tokens > lim.MaxFileTokens:
-				ferr = NewError(CodeFileTooLarge, "left out: the file has "+formatInt(int64(tokens))+" tokens, over the per-file limit of "+
+				ferr = agentfiles.NewError(CodeFileTooLarge, "left out: the file has "+formatInt(int64(tokens))+" tokens, over the per-file limit of "+
 					formatInt(int64(lim.MaxFileTokens))+"; ask about a smaller file", p)
 			case lim.MaxTotalTokens > 0 && b.FileTokens+tokens > lim.MaxTotalTokens:
-				ferr = NewError(CodeBudgetExceeded, "left out: the file has "+formatInt(int64(tokens))+" tokens and only "+
+				ferr = agentfiles.NewError(CodeBudgetExceeded, "left out: the file has "+formatInt(int64(tokens))+" tokens and only "+
 					formatInt(int64(lim.MaxTotalTokens-b.FileTokens))+" of the "+formatInt(int64(lim.MaxTotalTokens))+
 					" total tokens remain; consult fewer files or split the question", p)
 			}
@@ -127,7 +142,7 @@ func (f Formatter) Format(ctx context.Context, files []string, errs []EntryError
 }
 
 // readForPrompt reads a regular file of at most maxBytes that is UTF-8 text.
-func readForPrompt(p string, maxBytes int64) ([]byte, int64, *Error) {
+func readForPrompt(p string, maxBytes int64) ([]byte, int64, *agentfiles.Error) {
 	fh, err := os.Open(p)
 	if err != nil {
 		return nil, 0, statError(p, err)
@@ -138,7 +153,7 @@ func readForPrompt(p string, maxBytes int64) ([]byte, int64, *Error) {
 		return nil, 0, statError(p, err)
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, 0, NewError(CodeNotRegular, "not a regular file; only regular files can be sent", p)
+		return nil, 0, agentfiles.NewError(CodeNotRegular, "not a regular file; only regular files can be sent", p)
 	}
 	if fi.Size() > maxBytes {
 		return nil, fi.Size(), fileTooLarge(p, fi.Size(), maxBytes)
@@ -149,14 +164,14 @@ func readForPrompt(p string, maxBytes int64) ([]byte, int64, *Error) {
 		if errors.Is(err, errGrew) {
 			return nil, int64(len(data)), fileTooLarge(p, int64(len(data)), maxBytes)
 		}
-		return nil, 0, wrapError(CodeInternal, "cannot read the file", p, err)
+		return nil, 0, agentfiles.WrapError(agentfiles.CodeInternal, "cannot read the file", p, err)
 	}
 	sniff := data[:min(len(data), binarySniffBytes)]
 	if bytes.IndexByte(sniff, 0) >= 0 {
-		return nil, 0, NewError(CodeBinaryFile, "binary file ("+formatInt(int64(len(data)))+" bytes, contains NUL bytes); only text files are sent", p)
+		return nil, 0, agentfiles.NewError(CodeBinaryFile, "binary file ("+formatInt(int64(len(data)))+" bytes, contains NUL bytes); only text files are sent", p)
 	}
 	if !utf8.Valid(data) {
-		return nil, 0, NewError(CodeBinaryFile, "not UTF-8 text ("+formatInt(int64(len(data)))+" bytes); only UTF-8 text files are sent, convert it first", p)
+		return nil, 0, agentfiles.NewError(CodeBinaryFile, "not UTF-8 text ("+formatInt(int64(len(data)))+" bytes); only UTF-8 text files are sent, convert it first", p)
 	}
 	return data, int64(len(data)), nil
 }
@@ -183,8 +198,8 @@ func readAllLimited(r io.Reader, buf []byte, maxBytes int64) ([]byte, error) {
 	}
 }
 
-func fileTooLarge(p string, size, maxBytes int64) *Error {
-	return NewError(CodeFileTooLarge, "left out: the file has "+formatInt(size)+" bytes, over the per-file limit of "+
+func fileTooLarge(p string, size, maxBytes int64) *agentfiles.Error {
+	return agentfiles.NewError(CodeFileTooLarge, "left out: the file has "+formatInt(size)+" bytes, over the per-file limit of "+
 		formatInt(maxBytes)+" bytes; files are never cut, so ask about a smaller file", p)
 }
 

@@ -15,7 +15,7 @@ func TestFormatLayout(t *testing.T) {
 		"p/sub/c.go": "package c", // no trailing newline
 	})
 	files, errs := Expand([]string{root + "/p/*.go", root + "/p/a.md", root + "/p/sub/*.go", root + "/p/*.rs"})
-	b, err := Formatter{}.Format(context.Background(), files, errs)
+	b, err := NewFormatter(FormatterOptions{}).Format(context.Background(), files, errs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,10 +81,10 @@ func TestFormatLimits(t *testing.T) {
 		"p/c.txt":      "eight nine\n",
 	})
 	files, errs := Expand([]string{root + "/p/*.txt", root + "/p/bin.dat"})
-	f := Formatter{
+	f := NewFormatter(FormatterOptions{
 		Limits:  Limits{MaxFileBytes: 1000, MaxFileTokens: 40, MaxTotalTokens: 6},
 		Counter: wordCounter{},
-	}
+	})
 	b, err := f.Format(context.Background(), files, errs)
 	if err != nil {
 		t.Fatal(err)
@@ -99,14 +99,14 @@ func TestFormatLimits(t *testing.T) {
 	}
 	got := map[string]string{}
 	for _, e := range b.Errors {
-		got[strings.TrimPrefix(e.Path, root)] = e.Code() + " " + e.Err.Message
+		got[strings.TrimPrefix(e.Path, root)] = e.Err.Code.String() + " " + e.Err.Message
 	}
 	want := map[string]string{
-		"/p/b.txt":      CodeBudgetExceeded + " left out: the file has 4 tokens and only 3 of the 6 total tokens remain; consult fewer files or split the question",
-		"/p/big.txt":    CodeFileTooLarge + " left out: the file has 2,000 bytes, over the per-file limit of 1,000 bytes; files are never cut, so ask about a smaller file",
-		"/p/words.txt":  CodeFileTooLarge + " left out: the file has 50 tokens, over the per-file limit of 40; ask about a smaller file",
-		"/p/latin1.txt": CodeBinaryFile + " not UTF-8 text (5 bytes); only UTF-8 text files are sent, convert it first",
-		"/p/bin.dat":    CodeBinaryFile + " binary file (7 bytes, contains NUL bytes); only text files are sent",
+		"/p/b.txt":      CodeBudgetExceeded.String() + " left out: the file has 4 tokens and only 3 of the 6 total tokens remain; consult fewer files or split the question",
+		"/p/big.txt":    CodeFileTooLarge.String() + " left out: the file has 2,000 bytes, over the per-file limit of 1,000 bytes; files are never cut, so ask about a smaller file",
+		"/p/words.txt":  CodeFileTooLarge.String() + " left out: the file has 50 tokens, over the per-file limit of 40; ask about a smaller file",
+		"/p/latin1.txt": CodeBinaryFile.String() + " not UTF-8 text (5 bytes); only UTF-8 text files are sent, convert it first",
+		"/p/bin.dat":    CodeBinaryFile.String() + " binary file (7 bytes, contains NUL bytes); only text files are sent",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("problems (-want +got):\n%s", diff)
@@ -123,7 +123,7 @@ func TestFormatCancelled(t *testing.T) {
 	root := makeTree(t, map[string]string{"a.txt": "a"})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := (Formatter{}).Format(ctx, []string{root + "/a.txt"}, nil); err != context.Canceled {
+	if _, err := NewFormatter(FormatterOptions{}).Format(ctx, []string{root + "/a.txt"}, nil); err != context.Canceled {
 		t.Errorf("Format on a cancelled context = %v", err)
 	}
 }

@@ -3,14 +3,15 @@ package consult
 import (
 	"strings"
 
+	"github.com/agentfiles/agentfiles"
 	"github.com/gobwas/glob"
 )
 
 // DefaultIgnore is the ignore list every [Expander] starts from. Each item is a file-name
 // pattern (gobwas/glob syntax) matched against every element of a path, so ".git" hides
 // /repo/.git/config as well as a file named .git. It applies to explicit paths too: secrets and
-// build output are never sent to a model by accident. Extend it with [ExpandOptions.Ignore] or
-// replace it with [ExpandOptions.NoDefaultIgnore].
+// build output are never sent to a model by accident. Extend it with [ExpanderOptions.Ignore] or
+// replace it with [ExpanderOptions.NoDefaultIgnore].
 var DefaultIgnore = []string{
 	".git", ".hg", ".svn",
 	"__pycache__", "*.pyc", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".tox",
@@ -30,7 +31,7 @@ func newIgnoreSet(items []string) (ignoreSet, error) {
 	s := ignoreSet{exact: make(map[string]string)}
 	for _, it := range items {
 		if it == "" || strings.Contains(it, "/") {
-			return s, NewError(CodeInvalidArgument,
+			return s, agentfiles.NewError(agentfiles.CodeInvalidArgument,
 				"ignore items are single file names or name patterns such as node_modules or *.pyc", it)
 		}
 		if !strings.ContainsAny(it, `*?[{\`) {
@@ -39,7 +40,7 @@ func newIgnoreSet(items []string) (ignoreSet, error) {
 		}
 		g, err := glob.Compile(it)
 		if err != nil {
-			return s, wrapError(CodeInvalidArgument, "ignore pattern does not compile: "+err.Error(), it, err)
+			return s, agentfiles.WrapError(agentfiles.CodeInvalidArgument, "ignore pattern does not compile: "+err.Error(), it, err)
 		}
 		s.patterns = append(s.patterns, g)
 	}

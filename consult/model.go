@@ -6,8 +6,9 @@ import "context"
 //
 // Complete streams or otherwise obtains the answer. When ctx ends before the answer is complete,
 // it returns the text received so far with Truncated set, together with an error wrapping
-// ctx's cause, so that a caller can keep a partial answer. Provider failures are *Error values
-// with code MODEL_ERROR (or CONTEXT_TOO_LARGE when the provider says the prompt is too long).
+// ctx's cause, so that a caller can keep a partial answer. Provider failures are
+// *agentfiles.Error values with code MODEL_ERROR (or CONTEXT_TOO_LARGE when the provider says the
+// prompt is too long).
 type Model interface {
 	// Name is the model name sent to the provider, e.g. "gpt-4.1" or "google/gemini-2.5-pro".
 	Name() string

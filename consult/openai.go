@@ -8,31 +8,28 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/agentfiles/agentfiles"
+	"github.com/agentfiles/agentfiles/internal/providerhttp"
 )
 
-// DefaultOpenAIBaseURL is the base URL used when [OpenAIModel.BaseURL] is empty.
+// DefaultOpenAIBaseURL is the base URL used when [OpenAIModelOptions.BaseURL] is empty.
 const DefaultOpenAIBaseURL = "https://api.openai.com/v1"
 
-// OpenAIModel is a [Model] speaking the OpenAI-compatible chat-completions protocol
-// (POST {BaseURL}/chat/completions with "stream": true), which OpenAI, OpenRouter, Gemini's
-// OpenAI-compatible endpoint, Ollama and vLLM accept. The answer is read as a server-sent
-// event stream, so a deadline keeps what has arrived.
-//
-// Set the fields before first use and do not change them afterwards; an OpenAIModel is then safe
-// for concurrent use. The API key is sent only in the Authorization header and is never logged.
-type OpenAIModel struct {
+// OpenAIModelOptions configure an [OpenAIModel]. The zero value is usable: OpenAI's API without
+// a key, no context-window check and the provider's defaults.
+type OpenAIModelOptions struct {
 	// BaseURL is the API root including its version, e.g. "https://openrouter.ai/api/v1" or
 	// "https://generativelanguage.googleapis.com/v1beta/openai"; "" means DefaultOpenAIBaseURL.
 	BaseURL string
 	// APIKey is the caller's key, sent as "Authorization: Bearer"; "" sends no header (Ollama).
 	APIKey string
-	// Model is the provider's model name.
-	Model string
-	// ContextWindowTokens is the model's context window, checked before sending; 0 disables
-	// the check.
-	ContextWindowTokens Tokens
+	// ContextWindow is the model's context window in tokens, checked before sending; 0
+	// disables the check.
+	ContextWindow Tokens
 	// ReasoningEffort is the default "reasoning_effort"; a Prompt's value overrides it.
 	ReasoningEffort string
 	// LegacyMaxTokens sends the output cap as "max_tokens" instead of "max_completion_tokens",
@@ -48,13 +45,53 @@ type OpenAIModel struct {
 	Logger *slog.Logger
 }
 
+// OpenAIModel is a [Model] speaking the OpenAI-compatible chat-completions protocol
+// (POST {BaseURL}/chat/completions with "stream": true), which OpenAI, OpenRouter, Gemini's
+// OpenAI-compatible endpoint, Ollama and vLLM accept. The answer is read as a server-sent
+// event stream, so a deadline keeps what has arrived.
+//
+// Build one with [NewOpenAIModel]; it is safe for concurrent use. The API key is sent only in
+// the Authorization header and is never logged.
+type OpenAIModel struct {
+	model  string
+	base   string // the API root, without a trailing "/"
+	opts   OpenAIModelOptions
+	client *http.Client
+	log    *slog.Logger
+}
+
 var _ Model = (*OpenAIModel)(nil)
 
-// Name returns m.Model.
-func (m *OpenAIModel) Name() string { return m.Model }
+// NewOpenAIModel returns the model named model (the provider's name for it) at the endpoint
+// opts describe. It fails with INVALID_ARGUMENT when model is empty or BaseURL is not an
+// absolute http or https URL.
+func NewOpenAIModel(model string, opts OpenAIModelOptions) (*OpenAIModel, error) {
+	if model == "" {
+		return nil, agentfiles.NewError(agentfiles.CodeInvalidArgument, "the model name is empty; give the provider's model name, e.g. gpt-4.1", "model")
+	}
+	base := strings.TrimSuffix(opts.BaseURL, "/")
+	if base == "" {
+		base = DefaultOpenAIBaseURL
+	}
+	if u, err := url.Parse(base); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, agentfiles.WrapError(agentfiles.CodeInvalidArgument, "invalid base URL; give the API root such as https://api.openai.com/v1", base, err)
+	}
+	opts.Header = opts.Header.Clone()
+	m := &OpenAIModel{model: model, base: base, opts: opts, client: opts.HTTPClient, log: opts.Logger}
+	if m.client == nil {
+		m.client = http.DefaultClient
+	}
+	if m.log == nil {
+		m.log = slog.New(slog.DiscardHandler)
+	}
+	return m, nil
+}
 
-// ContextWindow returns m.ContextWindowTokens.
-func (m *OpenAIModel) ContextWindow() Tokens { return m.ContextWindowTokens }
+// Name returns the provider's model name.
+func (m *OpenAIModel) Name() string { return m.model }
+
+// ContextWindow returns the context window given in the options.
+func (m *OpenAIModel) ContextWindow() Tokens { return m.opts.ContextWindow }
 
 type chatTurn struct {
 	Role    string `json:"role"`
@@ -77,20 +114,17 @@ type streamOptions struct {
 
 // Complete sends the prompt and reads the streamed answer; see [Model].
 func (m *OpenAIModel) Complete(ctx context.Context, p Prompt) (*Completion, error) {
-	if m.Model == "" {
-		return nil, NewError(CodeInvalidArgument, "OpenAIModel.Model is empty; set the provider's model name", "")
-	}
 	req := chatRequest{
-		Model:           m.Model,
+		Model:           m.model,
 		Stream:          true,
 		StreamOptions:   &streamOptions{IncludeUsage: true},
-		ReasoningEffort: m.ReasoningEffort,
+		ReasoningEffort: m.opts.ReasoningEffort,
 	}
 	if p.ReasoningEffort != "" {
 		req.ReasoningEffort = p.ReasoningEffort
 	}
 	if p.MaxOutputTokens > 0 {
-		if m.LegacyMaxTokens {
+		if m.opts.LegacyMaxTokens {
 			req.MaxTokens = p.MaxOutputTokens
 		} else {
 			req.MaxCompletionTokens = p.MaxOutputTokens
@@ -102,49 +136,37 @@ func (m *OpenAIModel) Complete(ctx context.Context, p Prompt) (*Completion, erro
 	req.Messages = append(req.Messages, chatTurn{Role: "user", Content: p.User})
 	body, err := json.Marshal(req)
 	if err != nil {
-		return nil, wrapError(CodeInternal, "cannot encode the request", "", err)
+		return nil, agentfiles.WrapError(agentfiles.CodeInternal, "cannot encode the request", "", err)
 	}
-	base := strings.TrimSuffix(m.BaseURL, "/")
-	if base == "" {
-		base = DefaultOpenAIBaseURL
-	}
-	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, base+"/chat/completions", bytes.NewReader(body))
+	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, m.base+"/chat/completions", bytes.NewReader(body))
 	if err != nil {
-		return nil, wrapError(CodeInvalidArgument, "invalid base URL; give the API root such as https://api.openai.com/v1", base, err)
+		return nil, agentfiles.WrapError(agentfiles.CodeInvalidArgument, "invalid base URL; give the API root such as https://api.openai.com/v1", m.base, err)
 	}
-	for k, vs := range m.Header {
+	for k, vs := range m.opts.Header {
 		for _, v := range vs {
 			hreq.Header.Add(k, v)
 		}
 	}
 	hreq.Header.Set("Content-Type", "application/json")
 	hreq.Header.Set("Accept", "text/event-stream")
-	if m.APIKey != "" {
-		hreq.Header.Set("Authorization", "Bearer "+m.APIKey)
+	if m.opts.APIKey != "" {
+		hreq.Header.Set("Authorization", "Bearer "+m.opts.APIKey)
 	}
-	client := m.HTTPClient
-	if client == nil {
-		client = http.DefaultClient
-	}
-	log := m.Logger
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
-	resp, err := client.Do(hreq)
+	resp, err := m.client.Do(hreq)
 	if err != nil {
 		if ctx.Err() != nil {
 			return &Completion{Truncated: true}, context.Cause(ctx)
 		}
-		log.WarnContext(ctx, "consult: model request failed", "model", m.Model, "error", err)
-		return nil, wrapError(CodeModelError, "cannot reach the model provider at "+base+"; check the base URL and the network", m.Model, err)
+		m.log.WarnContext(ctx, "consult: model request failed", "model", m.model, "error", err)
+		return nil, agentfiles.WrapError(CodeModelError, "cannot reach the model provider at "+m.base+"; check the base URL and the network", m.model, err)
 	}
 	defer resp.Body.Close()
-	log.DebugContext(ctx, "consult: model responded", "model", m.Model, "status", resp.StatusCode, "prompt_bytes", len(body))
+	m.log.DebugContext(ctx, "consult: model responded", "model", m.model, "status", resp.StatusCode, "prompt_bytes", len(body))
 	if resp.StatusCode >= 300 {
-		return nil, providerError(resp, m.Model)
+		return nil, providerError(resp, m.model)
 	}
 	if strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
-		return readWholeCompletion(resp.Body, m.Model)
+		return readWholeCompletion(resp.Body, m.model)
 	}
 	c, err := readStream(ctx, resp.Body)
 	if err != nil && ctx.Err() != nil {
@@ -154,19 +176,15 @@ func (m *OpenAIModel) Complete(ctx context.Context, p Prompt) (*Completion, erro
 	return c, err
 }
 
-// maxErrorBody caps how much of a provider's error response is read.
-const maxErrorBody = 64 << 10
-
-// providerError turns a non-2xx response into an *Error carrying the provider's own message.
-func providerError(resp *http.Response, model string) *Error {
-	raw, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
-	msg, typ, code := parseProviderError(raw)
-	if msg == "" {
-		msg = strings.TrimSpace(string(raw))
-		if len(msg) > 500 {
-			msg = msg[:500] + "…"
-		}
+// providerError turns a non-2xx response into an *agentfiles.Error carrying the provider's own
+// message.
+func providerError(resp *http.Response, model string) *agentfiles.Error {
+	var key string // redacted from the provider's message should it echo it
+	if resp.Request != nil {
+		key = strings.TrimPrefix(resp.Request.Header.Get("Authorization"), "Bearer ")
 	}
+	pe := providerhttp.ReadError(resp.Body, key)
+	msg, typ, code := pe.Message, pe.Type, pe.Code
 	if msg == "" {
 		msg = http.StatusText(resp.StatusCode)
 	}
@@ -176,7 +194,7 @@ func providerError(resp *http.Response, model string) *Error {
 	}
 	switch {
 	case code == "context_length_exceeded":
-		return NewError(CodeContextTooLarge, full+"; consult fewer or smaller files", model)
+		return agentfiles.NewError(CodeContextTooLarge, full+"; consult fewer or smaller files", model)
 	case resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden:
 		full += "; check the API key configured for this model"
 	case resp.StatusCode == http.StatusTooManyRequests:
@@ -186,38 +204,14 @@ func providerError(resp *http.Response, model string) *Error {
 	case resp.StatusCode >= 500:
 		full += "; the provider failed, retry later"
 	}
-	return NewError(CodeModelError, full, model)
+	return agentfiles.NewError(CodeModelError, full, model)
 }
 
-// parseProviderError reads the OpenAI error shape {"error":{"message","type","code"}}, also
-// when wrapped in a one-element array (Gemini) or with a numeric code.
+// parseProviderError reads a provider's error object (see providerhttp.ReadError for the
+// shapes understood), bounded, cut on a character boundary and with secrets redacted.
 func parseProviderError(raw []byte) (msg, typ, code string) {
-	type body struct {
-		Error *struct {
-			Message string          `json:"message"`
-			Type    string          `json:"type"`
-			Code    json.RawMessage `json:"code"`
-			Status  string          `json:"status"`
-		} `json:"error"`
-	}
-	var one body
-	if err := json.Unmarshal(raw, &one); err != nil || one.Error == nil {
-		var arr []body
-		if json.Unmarshal(raw, &arr) != nil || len(arr) == 0 || arr[0].Error == nil {
-			return "", "", ""
-		}
-		one = arr[0]
-	}
-	e := one.Error
-	code = strings.Trim(string(e.Code), `"`)
-	if code == "null" {
-		code = ""
-	}
-	typ = e.Type
-	if typ == "" {
-		typ = e.Status
-	}
-	return e.Message, typ, code
+	e := providerhttp.ReadError(bytes.NewReader(raw), "")
+	return e.Message, e.Type, e.Code
 }
 
 func orDash(s string) string {
@@ -240,7 +234,7 @@ func readWholeCompletion(r io.Reader, model string) (*Completion, error) {
 		Usage *wireUsage `json:"usage"`
 	}
 	if err := json.NewDecoder(r).Decode(&body); err != nil {
-		return nil, wrapError(CodeModelError, "the model provider sent an unreadable response", model, err)
+		return nil, agentfiles.WrapError(CodeModelError, "the model provider sent an unreadable response", model, err)
 	}
 	c := &Completion{Model: body.Model}
 	if len(body.Choices) > 0 {

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentfiles/agentfiles"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -53,8 +54,13 @@ func newProvider(t *testing.T, serve func(w http.ResponseWriter, r *http.Request
 	return p
 }
 
-func (p *provider) model(window Tokens) *OpenAIModel {
-	return &OpenAIModel{BaseURL: p.srv.URL + "/v1", APIKey: "sk-test-key", Model: "test-model", ContextWindowTokens: window}
+func (p *provider) model(t *testing.T, window Tokens, effort string) *OpenAIModel {
+	t.Helper()
+	m, err := NewOpenAIModel("test-model", OpenAIModelOptions{BaseURL: p.srv.URL + "/v1", APIKey: "sk-test-key", ContextWindow: window, ReasoningEffort: effort})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }
 
 // sse writes one event per payload and flushes it.
@@ -84,8 +90,7 @@ func TestConsultStreamsAnswerWithUsage(t *testing.T) {
 		io.WriteString(w, ": keep-alive comment\n\n")
 		sse(w, chunk("packages."), finishChunk, usageChunk, "[DONE]")
 	})
-	m := prov.model(100000)
-	m.ReasoningEffort = "low"
+	m := prov.model(t, 100000, "low")
 	resp, err := Consult(context.Background(), Request{
 		Files: []string{root + "/p/*.go", root + "/p/missing.py"}, Query: "What packages?", Model: m, ReasoningEffort: "high",
 	})
@@ -134,7 +139,7 @@ func TestConsultProviderErrors(t *testing.T) {
 		name     string
 		status   int
 		body     string
-		code     string
+		code     agentfiles.Code
 		contains string
 	}{
 		{"401 OpenAI shape", 401, `{"error":{"message":"Incorrect API key provided: sk-te***key.","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}`,
@@ -154,9 +159,9 @@ func TestConsultProviderErrors(t *testing.T) {
 				w.WriteHeader(tt.status)
 				io.WriteString(w, tt.body)
 			})
-			_, err := Consult(context.Background(), Request{Files: []string{root + "/a.go"}, Query: "q", Model: prov.model(0)})
-			var ce *Error
-			if !errors.As(err, &ce) || ce.Code() != tt.code || !strings.Contains(ce.Message, tt.contains) {
+			_, err := Consult(context.Background(), Request{Files: []string{root + "/a.go"}, Query: "q", Model: prov.model(t, 0, "")})
+			var ce *agentfiles.Error
+			if !errors.As(err, &ce) || ce.Code != tt.code || !strings.Contains(ce.Message, tt.contains) {
 				t.Fatalf("err = %v, want %s containing %q", err, tt.code, tt.contains)
 			}
 			if strings.Contains(err.Error(), "sk-test-key") {
@@ -179,7 +184,7 @@ func TestConsultTimeoutKeepsPartialAnswer(t *testing.T) {
 	})
 	defer close(release) // runs before the server's Cleanup Close
 	resp, err := Consult(context.Background(), Request{
-		Files: []string{root + "/a.go"}, Query: "q", Model: prov.model(0), Timeout: time.Second,
+		Files: []string{root + "/a.go"}, Query: "q", Model: prov.model(t, 0, ""), Timeout: time.Second,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -200,9 +205,9 @@ func TestConsultTimeoutWithNothing(t *testing.T) {
 	})
 	defer close(release)
 	_, err := Consult(context.Background(), Request{
-		Files: []string{root + "/a.go"}, Query: "q", Model: prov.model(0), Timeout: 100 * time.Millisecond,
+		Files: []string{root + "/a.go"}, Query: "q", Model: prov.model(t, 0, ""), Timeout: 100 * time.Millisecond,
 	})
-	if !errors.Is(err, ErrTimeout) {
+	if !errors.Is(err, agentfiles.ErrTimeout) {
 		t.Fatalf("err = %v, want TIMEOUT", err)
 	}
 }
@@ -211,10 +216,10 @@ func TestConsultContextWindowCheckedBeforeSending(t *testing.T) {
 	root := makeTree(t, map[string]string{"big.txt": strings.Repeat("word ", 2000), "small.txt": "hi\n"})
 	prov := newProvider(t, func(w http.ResponseWriter, r *http.Request) { sse(w, "[DONE]") })
 	_, err := Consult(context.Background(), Request{
-		Files: []string{root + "/*.txt"}, Query: "q", Model: prov.model(1000),
+		Files: []string{root + "/*.txt"}, Query: "q", Model: prov.model(t, 1000, ""),
 	})
-	var ce *Error
-	if !errors.As(err, &ce) || ce.Code() != CodeContextTooLarge {
+	var ce *agentfiles.Error
+	if !errors.As(err, &ce) || ce.Code != CodeContextTooLarge {
 		t.Fatalf("err = %v, want CONTEXT_TOO_LARGE", err)
 	}
 	for _, s := range []string{"over the context window of 1,000 tokens of test-model", "250 reserved", root + "/big.txt (2,500 tokens)", "(estimated)"} {
@@ -233,14 +238,14 @@ func TestConsultStreamErrorsAndPlainJSON(t *testing.T) {
 		prov := newProvider(t, func(w http.ResponseWriter, r *http.Request) {
 			sse(w, chunk("x"), `{"error":{"message":"Provider overloaded","code":502}}`)
 		})
-		_, err := Consult(context.Background(), Request{Files: []string{root + "/a.go"}, Query: "q", Model: prov.model(0)})
+		_, err := Consult(context.Background(), Request{Files: []string{root + "/a.go"}, Query: "q", Model: prov.model(t, 0, "")})
 		if !errors.Is(err, ErrModelError) || !strings.Contains(err.Error(), "Provider overloaded") {
 			t.Fatalf("err = %v", err)
 		}
 	})
 	t.Run("stream cut without DONE", func(t *testing.T) {
 		prov := newProvider(t, func(w http.ResponseWriter, r *http.Request) { sse(w, chunk("x")) })
-		_, err := Consult(context.Background(), Request{Files: []string{root + "/a.go"}, Query: "q", Model: prov.model(0)})
+		_, err := Consult(context.Background(), Request{Files: []string{root + "/a.go"}, Query: "q", Model: prov.model(t, 0, "")})
 		if !errors.Is(err, ErrModelError) || !strings.Contains(err.Error(), "broke off") {
 			t.Fatalf("err = %v", err)
 		}
@@ -250,7 +255,7 @@ func TestConsultStreamErrorsAndPlainJSON(t *testing.T) {
 			w.Header().Set("Content-Type", "application/json")
 			io.WriteString(w, `{"model":"m","choices":[{"message":{"role":"assistant","content":"whole"},"finish_reason":"length"}],"usage":{"prompt_tokens":5,"completion_tokens":1,"total_tokens":6}}`)
 		})
-		resp, err := Consult(context.Background(), Request{Files: []string{root + "/a.go"}, Query: "q", Model: prov.model(0)})
+		resp, err := Consult(context.Background(), Request{Files: []string{root + "/a.go"}, Query: "q", Model: prov.model(t, 0, "")})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -266,7 +271,7 @@ func TestConsultOutputFileNeverOverwrites(t *testing.T) {
 	var written []string
 	for range 3 {
 		resp, err := Consult(context.Background(), Request{
-			Files: []string{root + "/a.go"}, Query: "q", Model: prov.model(0), OutputFile: root + "/out/review.md",
+			Files: []string{root + "/a.go"}, Query: "q", Model: prov.model(t, 0, ""), OutputFile: root + "/out/review.md",
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -282,10 +287,10 @@ func TestConsultOutputFileNeverOverwrites(t *testing.T) {
 	if b, _ := os.ReadFile(root + "/out/review_updated_2.md"); string(b) != "answer" {
 		t.Errorf("output content %q", b)
 	}
-	_, err := (&Consultant{}).Consult(context.Background(), Request{
-		Files: []string{root + "/a.go"}, Query: "q", Model: prov.model(0), OutputFile: root + "/out/x.md",
+	_, err := NewConsultant(ConsultantOptions{}).Consult(context.Background(), Request{
+		Files: []string{root + "/a.go"}, Query: "q", Model: prov.model(t, 0, ""), OutputFile: root + "/out/x.md",
 	})
-	if !errors.Is(err, ErrInvalidArgument) {
+	if !errors.Is(err, agentfiles.ErrInvalidArgument) {
 		t.Errorf("output file with AllowOutputFiles=false: %v", err)
 	}
 }
@@ -293,7 +298,7 @@ func TestConsultOutputFileNeverOverwrites(t *testing.T) {
 func TestConsultConcurrent(t *testing.T) {
 	root := makeTree(t, map[string]string{"a.go": "package a\n"})
 	prov := newProvider(t, func(w http.ResponseWriter, r *http.Request) { sse(w, chunk("ok"), finishChunk, "[DONE]") })
-	m := prov.model(10000)
+	m := prov.model(t, 10000, "")
 	var wg sync.WaitGroup
 	for range 16 {
 		wg.Add(1)
@@ -308,5 +313,34 @@ func TestConsultConcurrent(t *testing.T) {
 	wg.Wait()
 	if n := prov.requests.Load(); n != 16 {
 		t.Errorf("requests = %d", n)
+	}
+}
+
+func TestNewOpenAIModelValidates(t *testing.T) {
+	tests := []struct {
+		name, model, baseURL string
+		wantArg              string // the error's Arg; "" for no error
+	}{
+		{"default endpoint", "gpt-4.1", "", ""},
+		{"trailing slash", "m", "http://localhost:11434/v1/", ""},
+		{"empty model", "", "", "model"},
+		{"no scheme", "m", "localhost:11434/v1", "localhost:11434/v1"},
+		{"not http", "m", "ftp://example.com/v1", "ftp://example.com/v1"},
+		{"no host", "m", "https:///v1", "https:///v1"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			m, err := NewOpenAIModel(tc.model, OpenAIModelOptions{BaseURL: tc.baseURL})
+			if tc.wantArg == "" {
+				if err != nil || m.Name() != tc.model {
+					t.Fatalf("NewOpenAIModel = %v, %v", m, err)
+				}
+				return
+			}
+			var ce *agentfiles.Error
+			if !errors.As(err, &ce) || !errors.Is(err, agentfiles.ErrInvalidArgument) || ce.Arg != tc.wantArg {
+				t.Errorf("NewOpenAIModel error = %v, want INVALID_ARGUMENT naming %q", err, tc.wantArg)
+			}
+		})
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"path"
 	"strconv"
 	"strings"
+
+	"github.com/agentfiles/agentfiles"
 )
 
 // maxOutputAttempts bounds the search for a free output file name.
@@ -17,11 +19,11 @@ const maxOutputAttempts = 1000
 // each candidate is created with O_EXCL. It returns the path written.
 func writeOutput(p, text string) (string, error) {
 	if !strings.HasPrefix(p, "/") {
-		return "", NewError(CodeInvalidArgument, "output_file must be an absolute path, e.g. /home/me/project/review.md", p)
+		return "", agentfiles.NewError(agentfiles.CodeInvalidArgument, "output_file must be an absolute path, e.g. /home/me/project/review.md", p)
 	}
 	p = path.Clean(p)
 	if st, err := os.Stat(path.Dir(p)); err != nil || !st.IsDir() {
-		return "", NewError(CodeInvalidArgument, "the directory of output_file does not exist; create it or choose another path", p)
+		return "", agentfiles.NewError(agentfiles.CodeInvalidArgument, "the directory of output_file does not exist; create it or choose another path", p)
 	}
 	ext := path.Ext(p)
 	stem := strings.TrimSuffix(p, ext)
@@ -39,18 +41,18 @@ func writeOutput(p, text string) (string, error) {
 		}
 		if err != nil {
 			if errors.Is(err, fs.ErrPermission) {
-				return "", wrapError(CodePermissionDenied, "cannot create output_file; choose a writable directory", cand, err)
+				return "", agentfiles.WrapError(agentfiles.CodePermissionDenied, "cannot create output_file; choose a writable directory", cand, err)
 			}
-			return "", wrapError(CodeInternal, "cannot create output_file", cand, err)
+			return "", agentfiles.WrapError(agentfiles.CodeInternal, "cannot create output_file", cand, err)
 		}
 		_, werr := f.WriteString(text)
 		cerr := f.Close()
 		if werr != nil || cerr != nil {
 			os.Remove(cand) // nothing half written is left behind
-			return "", wrapError(CodeInternal, "cannot write output_file", cand, errors.Join(werr, cerr))
+			return "", agentfiles.WrapError(agentfiles.CodeInternal, "cannot write output_file", cand, errors.Join(werr, cerr))
 		}
 		return cand, nil
 	}
-	return "", NewError(CodeOutputExists, "output_file and "+strconv.Itoa(maxOutputAttempts-1)+
+	return "", agentfiles.NewError(CodeOutputExists, "output_file and "+strconv.Itoa(maxOutputAttempts-1)+
 		" _updated variants all exist; choose another name", p)
 }

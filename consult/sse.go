@@ -7,6 +7,8 @@ import (
 	"errors"
 	"io"
 	"strings"
+
+	"github.com/agentfiles/agentfiles"
 )
 
 // maxEventBytes caps one server-sent event line.
@@ -46,14 +48,14 @@ func readStream(ctx context.Context, body io.Reader) (*Completion, error) {
 		}
 		var ch streamChunk
 		if err := json.Unmarshal([]byte(payload), &ch); err != nil {
-			return wrapError(CodeModelError, "the model provider sent an unreadable stream event", "", err)
+			return agentfiles.WrapError(CodeModelError, "the model provider sent an unreadable stream event", "", err)
 		}
 		if len(ch.Error) > 0 && string(ch.Error) != "null" {
 			msg, typ, code := parseProviderError([]byte(`{"error":` + string(ch.Error) + `}`))
 			if msg == "" {
 				msg = "unknown error"
 			}
-			return NewError(CodeModelError, "the model provider reported an error mid-stream: "+msg+
+			return agentfiles.NewError(CodeModelError, "the model provider reported an error mid-stream: "+msg+
 				" (type "+orDash(typ)+", code "+orDash(code)+")", "")
 		}
 		if ch.Model != "" {
@@ -102,9 +104,9 @@ func readStream(ctx context.Context, body io.Reader) (*Completion, error) {
 	c.Truncated = c.FinishReason == "length"
 	if err != nil {
 		c.Truncated = true
-		var ce *Error
+		var ce *agentfiles.Error
 		if !errors.As(err, &ce) && ctx.Err() == nil {
-			err = wrapError(CodeModelError, "the answer stream broke off: "+err.Error()+"; retry", "", err)
+			err = agentfiles.WrapError(CodeModelError, "the answer stream broke off: "+err.Error()+"; retry", "", err)
 		}
 	}
 	return c, err

@@ -70,7 +70,7 @@ func BenchmarkResolve(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		res, err := cat.Resolve(ctx, e, nil)
+		res, err := cat.Resolve(ctx, e, ResolveOptions{})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -103,7 +103,7 @@ func BenchmarkContent(b *testing.B) {
 	cat := newTestCatalog(b, dir, "categories:\n  docs: {dir: docs}\n")
 	ctx := context.Background()
 	for b.Loop() {
-		out, err := cat.Content(ctx, "docs", nil)
+		out, err := cat.Content(ctx, "docs", ContentOptions{})
 		if err != nil || len(out.Documents) != 5 {
 			b.Fatal(err)
 		}

@@ -2,7 +2,6 @@ package expr
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"io"
 	"io/fs"
@@ -12,6 +11,8 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+
+	"github.com/agentfiles/agentfiles"
 )
 
 // DefaultPatterns are the patterns of a category whose catalog entry has none.
@@ -42,7 +43,7 @@ type Collection struct {
 	Expression string
 }
 
-// Options configure a [Catalog]. The zero value is valid.
+// Options configure a [Catalog]; the zero value means the defaults (no logging, any directory).
 type Options struct {
 	// Logger receives debug records (skipped symlinks, saves). Nil discards them. File contents
 	// are never logged.
@@ -72,17 +73,17 @@ type Catalog struct {
 // Load reads the catalog file at path. Relative category directories are relative to the
 // directory of the file. Mutations are saved back to the same file (through a symlink, to its
 // target).
-func Load(path string, opts *Options) (*Catalog, error) {
+func Load(path string, opts Options) (*Catalog, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
-		return nil, newError(CodeInvalidArgument, path, "catalog path cannot be made absolute")
+		return nil, agentfiles.NewError(agentfiles.CodeInvalidArgument, "catalog path cannot be made absolute", path)
 	}
 	if real, err := filepath.EvalSymlinks(abs); err == nil {
 		abs = real
 	}
 	data, err := os.ReadFile(abs)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, newError(CodeInvalidArgument, path, "catalog file does not exist; create it with a categories: section")
+		return nil, agentfiles.NewError(agentfiles.CodeInvalidArgument, "catalog file does not exist; create it with a categories: section", path)
 	}
 	if err != nil {
 		return nil, internalError("cannot read the catalog file", err)
@@ -99,10 +100,10 @@ func Load(path string, opts *Options) (*Catalog, error) {
 // New builds an in-memory catalog from YAML text (which may be empty). Relative category
 // directories are relative to baseDir. Mutations change the text returned by [Catalog.Bytes]
 // and are not written anywhere.
-func New(yamlText []byte, baseDir string, opts *Options) (*Catalog, error) {
+func New(yamlText []byte, baseDir string, opts Options) (*Catalog, error) {
 	abs, err := filepath.Abs(baseDir)
 	if err != nil {
-		return nil, newError(CodeInvalidArgument, baseDir, "base directory cannot be made absolute")
+		return nil, agentfiles.NewError(agentfiles.CodeInvalidArgument, "base directory cannot be made absolute", baseDir)
 	}
 	c := newCatalog("", abs, opts)
 	st, err := parseState(bytes.Clone(yamlText), c.displayName())
@@ -113,17 +114,14 @@ func New(yamlText []byte, baseDir string, opts *Options) (*Catalog, error) {
 	return c, nil
 }
 
-func newCatalog(path, base string, opts *Options) *Catalog {
-	c := &Catalog{path: path, baseDir: base}
-	if opts != nil {
-		c.log = opts.Logger
-		for _, r := range opts.DirRoots {
-			if abs, err := filepath.Abs(r); err == nil {
-				if real, err := filepath.EvalSymlinks(abs); err == nil {
-					abs = real
-				}
-				c.roots = append(c.roots, abs)
+func newCatalog(path, base string, opts Options) *Catalog {
+	c := &Catalog{path: path, baseDir: base, log: opts.Logger}
+	for _, r := range opts.DirRoots {
+		if abs, err := filepath.Abs(r); err == nil {
+			if real, err := filepath.EvalSymlinks(abs); err == nil {
+				abs = real
 			}
+			c.roots = append(c.roots, abs)
 		}
 	}
 	if c.log == nil {
@@ -166,50 +164,17 @@ func (c *Catalog) Reload() error {
 }
 
 // Categories returns all categories in file order. The slices are copies.
-func (c *Catalog) Categories() []Category {
-	st := c.cur.Load()
-	out := make([]Category, 0, len(st.catOrder))
-	for _, n := range st.catOrder {
-		out = append(out, st.categories[n].clone())
-	}
-	return out
-}
+func (c *Catalog) Categories() []Category { return categoryKind.all(c.cur.Load()) }
 
 // Collections returns all collections in file order. The slices are copies.
-func (c *Catalog) Collections() []Collection {
-	st := c.cur.Load()
-	out := make([]Collection, 0, len(st.colOrder))
-	for _, n := range st.colOrder {
-		out = append(out, st.collections[n].clone())
-	}
-	return out
-}
+func (c *Catalog) Collections() []Collection { return collectionKind.all(c.cur.Load()) }
 
 // Category returns the category with this name.
-func (c *Catalog) Category(name string) (Category, bool) {
-	cat, ok := c.cur.Load().categories[name]
-	if !ok {
-		return Category{}, false
-	}
-	return cat.clone(), true
-}
+func (c *Catalog) Category(name string) (Category, bool) { return categoryKind.get(c.cur.Load(), name) }
 
 // Collection returns the collection with this name.
 func (c *Catalog) Collection(name string) (Collection, bool) {
-	col, ok := c.cur.Load().collections[name]
-	if !ok {
-		return Collection{}, false
-	}
-	return col.clone(), true
-}
-
-// CategoryDir returns the absolute directory of the named category.
-func (c *Catalog) CategoryDir(name string) (string, bool) {
-	cat, ok := c.cur.Load().categories[name]
-	if !ok {
-		return "", false
-	}
-	return c.absDir(cat.Dir), true
+	return collectionKind.get(c.cur.Load(), name)
 }
 
 func (c *Catalog) absDir(dir string) string {
@@ -248,12 +213,4 @@ func (col *Collection) clone() Collection {
 // terms returns the members of a collection as expression terms.
 func (st *state) terms(name string) []Term {
 	return st.colTerms[name]
-}
-
-// ctxErr converts a context error into a coded error.
-func ctxErr(ctx context.Context) error {
-	if err := ctx.Err(); err != nil {
-		return &Error{code: CodeInternal, Message: "request was cancelled or timed out", Err: err, Pos: -1}
-	}
-	return nil
 }

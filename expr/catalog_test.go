@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/agentfiles/agentfiles"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -103,7 +104,7 @@ func TestCatalogRoundTripAddCollection(t *testing.T) {
 		t.Error("file and Bytes() differ")
 	}
 	// The saved file loads back to the same model.
-	again, err := Load(path, nil)
+	again, err := Load(path, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,7 +182,7 @@ func TestCatalogEditsTouchOnlyTheirEntry(t *testing.T) {
 			if removed != tt.removed || inserted != tt.inserted {
 				t.Errorf("edit replaced %q with %q; want %q with %q", removed, inserted, tt.removed, tt.inserted)
 			}
-			if _, err := Load(path, nil); err != nil {
+			if _, err := Load(path, Options{}); err != nil {
 				t.Errorf("edited file does not load: %v", err)
 			}
 		})
@@ -199,7 +200,7 @@ func TestCatalogEditsOfEmptyAndMissingSections(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
 			writeTree(t, dir, map[string]string{"d/a.md": ""})
-			c, err := New([]byte(tt.before), dir, nil)
+			c, err := New([]byte(tt.before), dir, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -228,9 +229,9 @@ func TestCatalogValidationNamesTheLine(t *testing.T) {
 		{"categories: [a, b]\n", ":1", "must be a mapping"},
 		{"categories:\n  a: {dir: a\n", "", "not valid YAML"},
 	} {
-		_, err := New([]byte(tt.yaml), t.TempDir(), nil)
-		var xe *Error
-		if !errors.As(err, &xe) || xe.Code() != CodeInvalidCatalog {
+		_, err := New([]byte(tt.yaml), t.TempDir(), Options{})
+		var xe *agentfiles.Error
+		if !errors.As(err, &xe) || xe.Code != CodeInvalidCatalog {
 			t.Errorf("%q: err = %v, want INVALID_CATALOG", tt.yaml, err)
 			continue
 		}
@@ -248,23 +249,23 @@ func TestCatalogMutationErrors(t *testing.T) {
 	for _, tt := range []struct {
 		name string
 		err  error
-		code string
+		code agentfiles.Code
 	}{
 		{"bad name", c.AddCategory(ctx, Category{Name: "_sys", Dir: "docs"}), CodeInvalidName},
-		{"taken by category", c.AddCollection(ctx, Collection{Name: "docs", Expression: "lang"}), CodeAlreadyExists},
-		{"taken by collection", c.AddCategory(ctx, Category{Name: "onboarding", Dir: "docs"}), CodeAlreadyExists},
-		{"missing dir", c.AddCategory(ctx, Category{Name: "x", Dir: "nope"}), CodeInvalidArgument},
+		{"taken by category", c.AddCollection(ctx, Collection{Name: "docs", Expression: "lang"}), agentfiles.CodeAlreadyExists},
+		{"taken by collection", c.AddCategory(ctx, Category{Name: "onboarding", Dir: "docs"}), agentfiles.CodeAlreadyExists},
+		{"missing dir", c.AddCategory(ctx, Category{Name: "x", Dir: "nope"}), agentfiles.CodeInvalidArgument},
 		{"bad pattern", c.AddCategory(ctx, Category{Name: "x", Dir: "docs", Patterns: []string{"{a"}}), CodeInvalidPattern},
 		{"unknown member", c.AddCollection(ctx, Collection{Name: "x", Categories: []Term{{Name: "lnag"}}}), CodeUnknownName},
 		{"self member", c.AddCollection(ctx, Collection{Name: "x", Expression: "docs,x"}), CodeCycle},
-		{"both forms", c.AddCollection(ctx, Collection{Name: "x", Expression: "docs", Categories: []Term{{Name: "docs"}}}), CodeInvalidArgument},
+		{"both forms", c.AddCollection(ctx, Collection{Name: "x", Expression: "docs", Categories: []Term{{Name: "docs"}}}), agentfiles.CodeInvalidArgument},
 		{"category in use", c.RemoveCategory(ctx, "lang"), CodeInUse},
 		{"unknown category", c.RemoveCategory(ctx, "nope"), CodeUnknownName},
 		{"unknown collection", func() error { _, err := c.UpdateCollection(ctx, "nope", noop); return err }(), CodeUnknownName},
 		{"rename", func() error {
 			_, err := c.UpdateCategory(ctx, "docs", func(cat *Category) error { cat.Name = "d2"; return nil })
 			return err
-		}(), CodeInvalidArgument},
+		}(), agentfiles.CodeInvalidArgument},
 		{"cycle by update", func() error {
 			if err := c.AddCollection(ctx, Collection{Name: "outer", Categories: []Term{{Name: "onboarding"}}}); err != nil {
 				return err
@@ -273,8 +274,8 @@ func TestCatalogMutationErrors(t *testing.T) {
 			return err
 		}(), CodeCycle},
 	} {
-		var xe *Error
-		if !errors.As(tt.err, &xe) || xe.Code() != tt.code {
+		var xe *agentfiles.Error
+		if !errors.As(tt.err, &xe) || xe.Code != tt.code {
 			t.Errorf("%s: err = %v, want %s", tt.name, tt.err, tt.code)
 		}
 	}
@@ -288,7 +289,7 @@ func TestCatalogMutationErrors(t *testing.T) {
 func TestCatalogDirRoots(t *testing.T) {
 	dir := t.TempDir()
 	writeTree(t, dir, map[string]string{"inside/a.md": "", "outside/b.md": ""})
-	c, err := New(nil, dir, &Options{DirRoots: []string{filepath.Join(dir, "inside")}})
+	c, err := New(nil, dir, Options{DirRoots: []string{filepath.Join(dir, "inside")}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -297,7 +298,7 @@ func TestCatalogDirRoots(t *testing.T) {
 		t.Errorf("inside: %v", err)
 	}
 	for _, d := range []string{"outside", "inside/..", "/"} {
-		if err := c.AddCategory(ctx, Category{Name: "out", Dir: d}); !errors.Is(err, ErrInvalidArgument) {
+		if err := c.AddCategory(ctx, Category{Name: "out", Dir: d}); !errors.Is(err, agentfiles.ErrInvalidArgument) {
 			t.Errorf("%s: err = %v, want INVALID_ARGUMENT", d, err)
 		}
 	}
@@ -362,7 +363,7 @@ func TestCatalogConcurrent(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for range perWriter {
-				if _, err := c.Content(ctx, "mixed-example,docs,onboarding", nil); err != nil {
+				if _, err := c.Content(ctx, "mixed-example,docs,onboarding", ContentOptions{}); err != nil {
 					errs <- err
 				}
 				_ = c.Categories()
@@ -375,7 +376,7 @@ func TestCatalogConcurrent(t *testing.T) {
 	for err := range errs {
 		t.Error(err)
 	}
-	again, err := Load(path, nil)
+	again, err := Load(path, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

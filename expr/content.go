@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// ContentOptions combine the options of [Catalog.Content]. The zero value is valid.
+// ContentOptions combine the options of [Catalog.Content]; the zero value means the defaults.
 type ContentOptions struct {
 	Resolve ResolveOptions
 	Render  RenderOptions
@@ -14,22 +14,18 @@ type ContentOptions struct {
 
 // Content parses an expression, resolves it and renders the documents: the one call behind
 // the get_content tool. Nothing matching is a success with empty Content and an advisory
-// Message; errors are PARSE_ERROR, UNKNOWN_NAME, CYCLE, INVALID_PATTERN,
-// TEMPLATE_ERROR or INTERNAL.
-func (c *Catalog) Content(ctx context.Context, expression string, opts *ContentOptions) (*Rendered, error) {
-	var o ContentOptions
-	if opts != nil {
-		o = *opts
-	}
+// Message; errors are PARSE_ERROR, UNKNOWN_NAME, CYCLE, INVALID_PATTERN, TEMPLATE_ERROR,
+// INVALID_ARGUMENT (an unknown format), TIMEOUT, CANCELED or INTERNAL.
+func (c *Catalog) Content(ctx context.Context, expression string, o ContentOptions) (*Rendered, error) {
 	e, err := Parse(expression)
 	if err != nil {
 		return nil, err
 	}
-	res, err := c.Resolve(ctx, e, &o.Resolve)
+	res, err := c.Resolve(ctx, e, o.Resolve)
 	if err != nil {
 		return nil, err
 	}
-	out, err := Render(ctx, res.Documents, &o.Render)
+	out, err := Render(ctx, res.Documents, o.Render)
 	if err != nil {
 		return nil, err
 	}

@@ -41,7 +41,7 @@ func TestDiscoverGlobs(t *testing.T) {
 	} {
 		t.Run(tt.pattern, func(t *testing.T) {
 			e := &Expression{Terms: []Term{{Name: "c", Patterns: []string{tt.pattern}}}}
-			res, err := c.Resolve(context.Background(), e, nil)
+			res, err := c.Resolve(context.Background(), e, ResolveOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -65,7 +65,7 @@ func TestDiscoverCapPerPattern(t *testing.T) {
 	writeTree(t, dir, files)
 	c := newTestCatalog(t, t.TempDir(), "categories:\n  c: {dir: "+dir+"}\n")
 	ctx := context.Background()
-	out, err := c.Content(ctx, "c", nil)
+	out, err := c.Content(ctx, "c", ContentOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +77,7 @@ func TestDiscoverCapPerPattern(t *testing.T) {
 		t.Errorf("message %q does not report the cut", out.Message)
 	}
 	e, _ := Parse("c")
-	res, err = c.Resolve(ctx, e, &ResolveOptions{MaxDocumentsPerPattern: 5000})
+	res, err = c.Resolve(ctx, e, ResolveOptions{MaxDocumentsPerPattern: 5000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +111,7 @@ func TestSymlinkEscapeNotFollowed(t *testing.T) {
 	}
 	c := newTestCatalog(t, base, "categories:\n  c: {dir: cat, patterns: [\"**/*.md\"]}\n")
 	ctx := context.Background()
-	out, err := c.Content(ctx, "c,c/dirlink/*.md+escape.md", nil)
+	out, err := c.Content(ctx, "c,c/dirlink/*.md+escape.md", ContentOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +122,7 @@ func TestSymlinkEscapeNotFollowed(t *testing.T) {
 		t.Error("content from outside the category directory was returned")
 	}
 	// A document swapped for an escaping symlink after resolution is not read either.
-	_, err = Render(ctx, []Document{{Category: "c", Dir: cat, Path: "escape.md"}}, nil)
+	_, err = Render(ctx, []Document{{Category: "c", Dir: cat, Path: "escape.md"}}, RenderOptions{})
 	if err == nil {
 		t.Error("Render followed a symlink out of the category directory")
 	}

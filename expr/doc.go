@@ -30,8 +30,8 @@
 // "lang/python+java,docs/api,guidelines" names three terms: the lang category with patterns
 // python and java, docs with api, and guidelines with its defaults. Comma binds loosest, then
 // slash, then plus; only the first "/" separates the name, so "docs/guides/*.md" is a pattern
-// with a directory. [Parse] reports malformed expressions as PARSE_ERROR with the byte position
-// and a suggestion. Names are looked up leniently (system names may start with "_"); creating
+// with a directory. [Parse] reports malformed expressions as PARSE_ERROR whose message gives
+// the byte position and a suggestion; its cause, a [SyntaxError], holds them for programs. Names are looked up leniently (system names may start with "_"); creating
 // a name is strict (see [ValidateName]).
 //
 // # Resolution
@@ -62,9 +62,18 @@
 //
 // # Errors
 //
-// Every error is an [*Error] with a stable code (PARSE_ERROR, UNKNOWN_NAME, CYCLE,
-// INVALID_NAME, INVALID_PATTERN, INVALID_CATALOG, ...); branch with errors.Is against the Err*
-// sentinels.
+// Every error is an *[agentfiles.Error] with a stable code: this package's own (PARSE_ERROR,
+// UNKNOWN_NAME, CYCLE, INVALID_NAME, INVALID_PATTERN, INVALID_CATALOG, IN_USE,
+// CATALOG_CHANGED, TEMPLATE_ERROR) or a shared one (ALREADY_EXISTS, INVALID_ARGUMENT,
+// INTERNAL, TIMEOUT, CANCELED); [Codes] lists them all. Branch with errors.Is against the Err*
+// sentinels here and in package agentfiles, never on the message:
+//
+//	if errors.Is(err, expr.ErrUnknownName) { … }
+//	var se *expr.SyntaxError
+//	if errors.As(err, &se) { fmt.Println(se.Pos, se.Suggestion) }
+//
+// INVALID_CATALOG is of kind internal: a malformed catalog file is the server's problem, and
+// the bindings hide its details from agents.
 //
 // # Concurrency
 //

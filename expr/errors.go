@@ -1,82 +1,81 @@
 package expr
 
-import "strconv"
+import (
+	"context"
+	"errors"
+	"strconv"
 
-// Codes of the errors returned by package expr. They are machine-stable; branch on them with
-// errors.Is against the Err* sentinels, or errors.As and [Error.Code].
-const (
-	// CodeParseError: an expression is not well formed. Pos and Suggestion say where and how to fix it.
-	CodeParseError = "PARSE_ERROR"
-	// CodeUnknownName: no collection or category has this name. The message lists close matches.
-	CodeUnknownName = "UNKNOWN_NAME"
-	// CodeCycle: a collection includes itself, directly or through others. The message names the cycle.
-	CodeCycle = "CYCLE"
-	// CodeInvalidName: a name given to a new category or collection breaks the naming rules.
-	CodeInvalidName = "INVALID_NAME"
-	// CodeInvalidPattern: a glob pattern does not compile or tries to leave its category directory.
-	CodeInvalidPattern = "INVALID_PATTERN"
-	// CodeInvalidArgument: some other argument is wrong (a missing directory, conflicting fields).
-	CodeInvalidArgument = "INVALID_ARGUMENT"
-	// CodeInvalidCatalog: the catalog YAML is malformed or breaks a rule; the message names the line.
-	CodeInvalidCatalog = "INVALID_CATALOG"
-	// CodeAlreadyExists: a category or collection with this name exists already.
-	CodeAlreadyExists = "ALREADY_EXISTS"
-	// CodeInUse: a category or collection cannot be removed because collections still refer to it.
-	CodeInUse = "IN_USE"
-	// CodeCatalogChanged: the catalog file was edited on disk since it was loaded; nothing was saved.
-	CodeCatalogChanged = "CATALOG_CHANGED"
-	// CodeTemplateError: a .tmpl document failed to parse or execute against the caller's data.
-	CodeTemplateError = "TEMPLATE_ERROR"
-	// CodeInternal: an I/O failure. The message never contains file contents.
-	CodeInternal = "INTERNAL"
+	"github.com/agentfiles/agentfiles"
 )
 
-// Error is the error type returned by package expr. Branch on Code with errors.Is against the
-// Err* sentinels or errors.As + Code(); never on the message text.
-type Error struct {
-	code    string // one of the Code* constants
-	Message string // what went wrong and what to do next, for a human or a model
-	Arg     string // the offending expression, name, pattern or "file:line", if any
-	Err     error  // underlying cause; never shown to agents
-
-	// Pos is the byte offset in the expression where a PARSE_ERROR was detected; -1 otherwise.
-	Pos int
-	// Suggestion is a corrected expression or a next step, when one can be offered.
-	Suggestion string
-}
-
-// Sentinels for errors.Is. Only the code is compared.
+// Codes that only package expr produces. Every error the package returns is an
+// *[agentfiles.Error] carrying one of these or a shared code ([agentfiles.CodeAlreadyExists],
+// [agentfiles.CodeInvalidArgument], [agentfiles.CodeInternal], [agentfiles.CodeTimeout],
+// [agentfiles.CodeCanceled]); see [Codes].
 var (
-	ErrParse           = &Error{code: CodeParseError, Message: "expression is not well formed", Pos: -1}
-	ErrUnknownName     = &Error{code: CodeUnknownName, Message: "no collection or category with this name", Pos: -1}
-	ErrCycle           = &Error{code: CodeCycle, Message: "collection cycle", Pos: -1}
-	ErrInvalidName     = &Error{code: CodeInvalidName, Message: "invalid name", Pos: -1}
-	ErrInvalidPattern  = &Error{code: CodeInvalidPattern, Message: "invalid pattern", Pos: -1}
-	ErrInvalidArgument = &Error{code: CodeInvalidArgument, Message: "invalid argument", Pos: -1}
-	ErrInvalidCatalog  = &Error{code: CodeInvalidCatalog, Message: "invalid catalog", Pos: -1}
-	ErrAlreadyExists   = &Error{code: CodeAlreadyExists, Message: "already exists", Pos: -1}
-	ErrInUse           = &Error{code: CodeInUse, Message: "still in use", Pos: -1}
-	ErrCatalogChanged  = &Error{code: CodeCatalogChanged, Message: "catalog file changed on disk", Pos: -1}
-	ErrTemplate        = &Error{code: CodeTemplateError, Message: "template failed", Pos: -1}
-	ErrInternal        = &Error{code: CodeInternal, Message: "internal error", Pos: -1}
+	// CodeParseError: an expression is not well formed. The cause is a *[SyntaxError].
+	CodeParseError = agentfiles.NewCode("PARSE_ERROR", agentfiles.KindInvalid)
+	// CodeUnknownName: no collection or category has this name. The message lists close matches.
+	CodeUnknownName = agentfiles.NewCode("UNKNOWN_NAME", agentfiles.KindNotFound)
+	// CodeCycle: a collection includes itself, directly or through others. Arg names the cycle.
+	CodeCycle = agentfiles.NewCode("CYCLE", agentfiles.KindInvalid)
+	// CodeInvalidName: a name given to a new category or collection breaks the naming rules.
+	CodeInvalidName = agentfiles.NewCode("INVALID_NAME", agentfiles.KindInvalid)
+	// CodeInvalidPattern: a glob pattern does not compile or tries to leave its category directory.
+	CodeInvalidPattern = agentfiles.NewCode("INVALID_PATTERN", agentfiles.KindInvalid)
+	// CodeInvalidCatalog: the catalog file is malformed or breaks a rule; Arg is "file:line".
+	// It is a problem of the server's file, not of a request, so its kind is internal.
+	CodeInvalidCatalog = agentfiles.NewCode("INVALID_CATALOG", agentfiles.KindInternal)
+	// CodeInUse: a category or collection cannot be removed while collections refer to it.
+	CodeInUse = agentfiles.NewCode("IN_USE", agentfiles.KindConflict)
+	// CodeCatalogChanged: the catalog file was edited on disk since it was loaded; nothing was saved.
+	CodeCatalogChanged = agentfiles.NewCode("CATALOG_CHANGED", agentfiles.KindConflict)
+	// CodeTemplateError: a .tmpl document failed to parse or execute against the caller's data.
+	CodeTemplateError = agentfiles.NewCode("TEMPLATE_ERROR", agentfiles.KindUnprocessable)
 )
 
-func newError(code, arg, msg string) *Error {
-	return &Error{code: code, Message: msg, Arg: arg, Pos: -1}
+// Sentinels for errors.Is, one per code of this package. Only the code is compared.
+var (
+	ErrParseError     = &agentfiles.Error{Code: CodeParseError, Message: "expression is not well formed"}
+	ErrUnknownName    = &agentfiles.Error{Code: CodeUnknownName, Message: "no collection or category with this name"}
+	ErrCycle          = &agentfiles.Error{Code: CodeCycle, Message: "collection cycle"}
+	ErrInvalidName    = &agentfiles.Error{Code: CodeInvalidName, Message: "invalid name"}
+	ErrInvalidPattern = &agentfiles.Error{Code: CodeInvalidPattern, Message: "invalid pattern"}
+	ErrInvalidCatalog = &agentfiles.Error{Code: CodeInvalidCatalog, Message: "invalid catalog"}
+	ErrInUse          = &agentfiles.Error{Code: CodeInUse, Message: "still in use"}
+	ErrCatalogChanged = &agentfiles.Error{Code: CodeCatalogChanged, Message: "catalog file changed on disk"}
+	ErrTemplateError  = &agentfiles.Error{Code: CodeTemplateError, Message: "template failed"}
+)
+
+// Codes lists every code package expr can return.
+func Codes() []agentfiles.Code {
+	return []agentfiles.Code{
+		CodeParseError, CodeUnknownName, CodeCycle, CodeInvalidName, CodeInvalidPattern,
+		CodeInvalidCatalog, CodeInUse, CodeCatalogChanged, CodeTemplateError,
+		agentfiles.CodeAlreadyExists, agentfiles.CodeInvalidArgument, agentfiles.CodeInternal,
+		agentfiles.CodeTimeout, agentfiles.CodeCanceled,
+	}
 }
 
-func internalError(msg string, cause error) *Error {
-	return &Error{code: CodeInternal, Message: msg, Err: cause, Pos: -1}
+// SyntaxError is the cause (the Err field) of every PARSE_ERROR: where the expression breaks
+// and how to fix it. Get it with errors.As. The *agentfiles.Error's Message already says all of
+// it, suggestion included, for agents.
+type SyntaxError struct {
+	// Pos is the byte offset in the expression where the error was detected.
+	Pos int
+	// Text is the offending part of the expression (may be empty, e.g. for an empty expression).
+	Text string
+	// Suggestion is a corrected expression or a next step; empty when none can be offered.
+	Suggestion string
+
+	msg string // what is wrong, with the position but without Text and Suggestion
 }
 
-// Code returns the machine-stable code, one of the Code* constants.
-func (e *Error) Code() string { return e.code }
-
-// Error returns "CODE: message", followed by the quoted argument and the suggestion, if any.
-func (e *Error) Error() string {
-	s := e.code + ": " + e.Message
-	if e.Arg != "" {
-		s += " (" + strconv.Quote(e.Arg) + ")"
+// Error returns what is wrong and where, followed by the quoted text and the suggestion.
+func (e *SyntaxError) Error() string {
+	s := e.msg
+	if e.Text != "" {
+		s += " (" + strconv.Quote(e.Text) + ")"
 	}
 	if e.Suggestion != "" {
 		s += "; suggestion: " + e.Suggestion
@@ -84,11 +83,44 @@ func (e *Error) Error() string {
 	return s
 }
 
-// Unwrap returns the underlying cause, if any.
-func (e *Error) Unwrap() error { return e.Err }
+// parseErr returns the PARSE_ERROR for an expression that breaks at byte pos, on text. Its
+// message is the one agents have always seen, "msg at byte N of the expression ("text");
+// suggestion: …"; Arg stays empty because the message quotes the text, before the suggestion.
+func parseErr(pos int, text, msg, suggestion string) *agentfiles.Error {
+	se := &SyntaxError{Pos: pos, Text: text, Suggestion: suggestion,
+		msg: msg + " at byte " + strconv.Itoa(pos) + " of the expression"}
+	return agentfiles.WrapError(CodeParseError, se.Error(), "", se)
+}
 
-// Is reports whether target is an *Error with the same code.
-func (e *Error) Is(target error) bool {
-	t, ok := target.(*Error)
-	return ok && t.code == e.code
+// syntaxOf returns the *SyntaxError behind a parse error, or nil.
+func syntaxOf(err error) *SyntaxError {
+	var se *SyntaxError
+	errors.As(err, &se)
+	return se
+}
+
+func internalError(msg string, cause error) *agentfiles.Error {
+	return agentfiles.WrapError(agentfiles.CodeInternal, msg, "", cause)
+}
+
+// ctxErr returns TIMEOUT or CANCELED, with the words agents see for them, once ctx is done.
+func ctxErr(ctx context.Context) error {
+	err := ctx.Err()
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, context.DeadlineExceeded):
+		return agentfiles.WrapError(agentfiles.CodeTimeout, "the operation took longer than its deadline; retry, or narrow the request", "", err)
+	default:
+		return agentfiles.WrapError(agentfiles.CodeCanceled, "the request was canceled", "", err)
+	}
+}
+
+// messageOf returns the message of an *agentfiles.Error in err's chain, or err's text.
+func messageOf(err error) string {
+	var e *agentfiles.Error
+	if errors.As(err, &e) {
+		return e.Message
+	}
+	return err.Error()
 }

@@ -26,23 +26,25 @@ func ExampleParse() {
 
 func ExampleParse_error() {
 	_, err := expr.Parse("lang/python+,docs")
-	var xe *expr.Error
-	if errors.As(err, &xe) {
-		fmt.Println(xe.Code(), "at byte", xe.Pos)
-		fmt.Println("suggestion:", xe.Suggestion)
+	fmt.Println(errors.Is(err, expr.ErrParseError))
+	fmt.Println(err)
+	var se *expr.SyntaxError
+	if errors.As(err, &se) {
+		fmt.Println("at byte", se.Pos, "suggestion:", se.Suggestion)
 	}
 	// Output:
-	// PARSE_ERROR at byte 11
-	// suggestion: lang/python,docs
+	// true
+	// PARSE_ERROR: trailing '+' with no pattern after it at byte 11 of the expression ("+"); suggestion: lang/python,docs
+	// at byte 11 suggestion: lang/python,docs
 }
 
 func ExampleCatalog_Resolve() {
-	cat, err := expr.Load("testdata/seed/catalog.yaml", nil)
+	cat, err := expr.Load("testdata/seed/catalog.yaml", expr.Options{})
 	if err != nil {
 		panic(err)
 	}
 	e, _ := expr.Parse("mixed-example,lang/go")
-	res, err := cat.Resolve(context.Background(), e, nil)
+	res, err := cat.Resolve(context.Background(), e, expr.ResolveOptions{})
 	if err != nil {
 		panic(err)
 	}
@@ -65,16 +67,16 @@ func ExampleCatalog_Resolve() {
 }
 
 func ExampleCatalog_Content() {
-	cat, err := expr.Load("testdata/seed/catalog.yaml", nil)
+	cat, err := expr.Load("testdata/seed/catalog.yaml", expr.Options{})
 	if err != nil {
 		panic(err)
 	}
-	out, err := cat.Content(context.Background(), "lang/python+java", nil)
+	out, err := cat.Content(context.Background(), "lang/python+java", expr.ContentOptions{})
 	if err != nil {
 		panic(err)
 	}
 	fmt.Print(out.Content)
-	out, _ = cat.Content(context.Background(), "lang/cobol", nil)
+	out, _ = cat.Content(context.Background(), "lang/cobol", expr.ContentOptions{})
 	fmt.Printf("%q\n", out.Content)
 	// Output:
 	// ==> lang/python.md <==
@@ -86,7 +88,7 @@ func ExampleCatalog_Content() {
 }
 
 func ExampleCatalog_AddCollection() {
-	cat, err := expr.New([]byte("categories:\n  lang: {dir: testdata/seed/lang}\n"), ".", nil)
+	cat, err := expr.New([]byte("categories:\n  lang: {dir: testdata/seed/lang}\n"), ".", expr.Options{})
 	if err != nil {
 		panic(err)
 	}

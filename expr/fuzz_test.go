@@ -22,12 +22,12 @@ func FuzzParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		e, err := Parse(s)
 		if err != nil {
-			var xe *Error
-			if !errors.As(err, &xe) || !errors.Is(err, ErrParse) {
-				t.Fatalf("Parse(%q) error %v is not a PARSE_ERROR", s, err)
+			var se *SyntaxError
+			if !errors.Is(err, ErrParseError) || !errors.As(err, &se) {
+				t.Fatalf("Parse(%q) error %v is not a PARSE_ERROR with a SyntaxError", s, err)
 			}
-			if xe.Pos < 0 || xe.Pos > len(s) {
-				t.Fatalf("Parse(%q): Pos %d outside the input", s, xe.Pos)
+			if se.Pos < 0 || se.Pos > len(s) {
+				t.Fatalf("Parse(%q): Pos %d outside the input", s, se.Pos)
 			}
 			return
 		}

@@ -3,6 +3,7 @@ package expr
 import (
 	"strings"
 
+	"github.com/agentfiles/agentfiles"
 	"github.com/gobwas/glob"
 )
 
@@ -27,7 +28,7 @@ func ValidatePattern(p string) error {
 
 func compilePattern(p string) (*matcher, error) {
 	bad := func(msg string) error {
-		return newError(CodeInvalidPattern, p, msg)
+		return agentfiles.NewError(CodeInvalidPattern, msg, p)
 	}
 	if p == "" {
 		return nil, bad("pattern is empty; use e.g. *.md")

@@ -27,7 +27,7 @@ func newTestCatalog(t testing.TB, dir, yaml string) *Catalog {
 	if err := os.WriteFile(p, []byte(yaml), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	c, err := Load(p, nil)
+	c, err := Load(p, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

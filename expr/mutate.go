@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agentfiles/agentfiles"
 	"gopkg.in/yaml.v3"
 )
 
@@ -18,123 +19,161 @@ import (
 // an existing directory (inside [Options.DirRoots] when set); nil Patterns mean
 // [DefaultPatterns].
 func (c *Catalog) AddCategory(ctx context.Context, cat Category) error {
-	return c.mutate(ctx, func(st *state) ([]byte, error) {
-		if err := ValidateName(cat.Name); err != nil {
-			return nil, err
-		}
-		if err := st.nameFree(cat.Name); err != nil {
-			return nil, err
-		}
-		if err := c.checkCategory(cat); err != nil {
-			return nil, err
-		}
-		return st.setEntry("categories", cat.Name, categoryNode(cat, nil, st.sectionFlow("categories", true)))
-	}, func(nst *state) bool { return equalCategory(nst.categories[cat.Name], &cat) })
+	return categoryKind.add(ctx, c, cat)
 }
 
 // UpdateCategory changes the category called name: fn receives a copy to modify (renaming is
 // not supported). The entry keeps its place and comments in the file. It returns the category
 // as saved.
 func (c *Catalog) UpdateCategory(ctx context.Context, name string, fn func(*Category) error) (Category, error) {
-	var upd Category
-	err := c.mutate(ctx, func(st *state) ([]byte, error) {
-		old, ok := st.categories[name]
-		if !ok {
-			return nil, st.unknownCategory(name)
-		}
-		upd = old.clone()
-		if err := fn(&upd); err != nil {
-			return nil, err
-		}
-		if upd.Name != name {
-			return nil, newError(CodeInvalidArgument, upd.Name, "a category cannot be renamed; add a new one and remove "+quote(name))
-		}
-		if err := c.checkCategory(upd); err != nil {
-			return nil, err
-		}
-		_, oldVal := mapGet(deref(sectionNode(st, "categories")), name)
-		return st.setEntry("categories", name, categoryNode(upd, oldVal, false))
-	}, func(nst *state) bool { return equalCategory(nst.categories[name], &upd) })
-	if err != nil {
-		return Category{}, err
-	}
-	return upd, nil
+	return categoryKind.update(ctx, c, name, fn)
 }
 
 // RemoveCategory removes a category that no collection refers to (else IN_USE naming them),
 // together with the comment block directly above its entry.
 func (c *Catalog) RemoveCategory(ctx context.Context, name string) error {
-	return c.mutate(ctx, func(st *state) ([]byte, error) {
-		if _, ok := st.categories[name]; !ok {
-			return nil, st.unknownCategory(name)
-		}
-		if users := st.usersOf(name); len(users) > 0 {
-			return nil, newError(CodeInUse, name, "category "+quote(name)+" is used by collection(s) "+strings.Join(users, ", ")+
-				"; remove it from them with collection_update first")
-		}
-		return st.deleteEntry("categories", name)
-	}, func(nst *state) bool { return nst.categories[name] == nil })
+	return categoryKind.remove(ctx, c, name)
 }
 
 // AddCollection adds a collection, in block style, at the end of the collections section and
 // saves the catalog. Exactly one of Categories and Expression must be set; every name it refers to must
 // exist and it must not lead back to itself.
 func (c *Catalog) AddCollection(ctx context.Context, col Collection) error {
-	return c.mutate(ctx, func(st *state) ([]byte, error) {
-		if err := ValidateName(col.Name); err != nil {
-			return nil, err
-		}
-		if err := st.nameFree(col.Name); err != nil {
-			return nil, err
-		}
-		if err := st.checkCollection(col); err != nil {
-			return nil, err
-		}
-		return st.setEntry("collections", col.Name, collectionNode(col, nil, false))
-	}, func(nst *state) bool { return equalCollection(nst.collections[col.Name], &col) })
+	return collectionKind.add(ctx, c, col)
 }
 
 // UpdateCollection changes the collection called name: fn receives a copy to modify
 // (renaming is not supported; set Expression and clear Categories, or the reverse, to switch
 // form). It returns the collection as saved.
 func (c *Catalog) UpdateCollection(ctx context.Context, name string, fn func(*Collection) error) (Collection, error) {
-	var upd Collection
-	err := c.mutate(ctx, func(st *state) ([]byte, error) {
-		old, ok := st.collections[name]
-		if !ok {
-			return nil, st.unknownCollection(name)
-		}
-		upd = old.clone()
-		if err := fn(&upd); err != nil {
-			return nil, err
-		}
-		if upd.Name != name {
-			return nil, newError(CodeInvalidArgument, upd.Name, "a collection cannot be renamed; add a new one and remove "+quote(name))
-		}
-		if err := st.checkCollection(upd); err != nil {
-			return nil, err
-		}
-		_, oldVal := mapGet(deref(sectionNode(st, "collections")), name)
-		return st.setEntry("collections", name, collectionNode(upd, oldVal, false))
-	}, func(nst *state) bool { return equalCollection(nst.collections[name], &upd) })
-	if err != nil {
-		return Collection{}, err
-	}
-	return upd, nil
+	return collectionKind.update(ctx, c, name, fn)
 }
 
 // RemoveCollection removes a collection that no other collection refers to (else IN_USE).
 func (c *Catalog) RemoveCollection(ctx context.Context, name string) error {
+	return collectionKind.remove(ctx, c, name)
+}
+
+// entryKind describes one of the two kinds of catalog entries, categories and collections, so
+// that reading, adding, updating and removing are written once for both.
+type entryKind[T any] struct {
+	word, section string // "category", "categories"
+	entries       func(*state) map[string]*T
+	order         func(*state) []string
+	name          func(*T) string
+	clone         func(*T) T
+	check         func(c *Catalog, st *state, v T) error // validates an entry about to be stored
+	// node builds the YAML value of v, starting from its old value (to keep key order, comments
+	// and style) when updating.
+	node  func(st *state, v T, old *yaml.Node) *yaml.Node
+	equal func(a, b *T) bool
+}
+
+var categoryKind = entryKind[Category]{
+	word: "category", section: "categories",
+	entries: func(st *state) map[string]*Category { return st.categories },
+	order:   func(st *state) []string { return st.catOrder },
+	name:    func(c *Category) string { return c.Name },
+	clone:   (*Category).clone,
+	check:   func(c *Catalog, _ *state, cat Category) error { return c.checkCategory(cat) },
+	node: func(st *state, cat Category, old *yaml.Node) *yaml.Node {
+		return categoryNode(cat, old, old == nil && st.sectionFlow("categories", true))
+	},
+	equal: equalCategory,
+}
+
+var collectionKind = entryKind[Collection]{
+	word: "collection", section: "collections",
+	entries: func(st *state) map[string]*Collection { return st.collections },
+	order:   func(st *state) []string { return st.colOrder },
+	name:    func(c *Collection) string { return c.Name },
+	clone:   (*Collection).clone,
+	check:   func(_ *Catalog, st *state, col Collection) error { return st.checkCollection(col) },
+	node: func(_ *state, col Collection, old *yaml.Node) *yaml.Node {
+		return collectionNode(col, old, false)
+	},
+	equal: equalCollection,
+}
+
+// get returns a copy of the entry called name.
+func (k entryKind[T]) get(st *state, name string) (T, bool) {
+	e, ok := k.entries(st)[name]
+	if !ok {
+		var zero T
+		return zero, false
+	}
+	return k.clone(e), true
+}
+
+// all returns copies of all entries in file order.
+func (k entryKind[T]) all(st *state) []T {
+	out := make([]T, 0, len(k.order(st)))
+	for _, n := range k.order(st) {
+		out = append(out, k.clone(k.entries(st)[n]))
+	}
+	return out
+}
+
+func (k entryKind[T]) add(ctx context.Context, c *Catalog, v T) error {
+	name := k.name(&v)
 	return c.mutate(ctx, func(st *state) ([]byte, error) {
-		if _, ok := st.collections[name]; !ok {
-			return nil, st.unknownCollection(name)
+		if err := ValidateName(name); err != nil {
+			return nil, err
+		}
+		if err := st.nameFree(name); err != nil {
+			return nil, err
+		}
+		if err := k.check(c, st, v); err != nil {
+			return nil, err
+		}
+		return st.setEntry(k.section, name, k.node(st, v, nil))
+	}, func(nst *state) bool { return k.equal(k.entries(nst)[name], &v) })
+}
+
+func (k entryKind[T]) update(ctx context.Context, c *Catalog, name string, fn func(*T) error) (T, error) {
+	var upd T
+	err := c.mutate(ctx, func(st *state) ([]byte, error) {
+		old, ok := k.entries(st)[name]
+		if !ok {
+			return nil, k.unknown(st, name)
+		}
+		upd = k.clone(old)
+		if err := fn(&upd); err != nil {
+			return nil, err
+		}
+		if n := k.name(&upd); n != name {
+			return nil, agentfiles.NewError(agentfiles.CodeInvalidArgument, "a "+k.word+" cannot be renamed; add a new one and remove "+quote(name), n)
+		}
+		if err := k.check(c, st, upd); err != nil {
+			return nil, err
+		}
+		_, oldVal := mapGet(deref(sectionNode(st, k.section)), name)
+		return st.setEntry(k.section, name, k.node(st, upd, oldVal))
+	}, func(nst *state) bool { return k.equal(k.entries(nst)[name], &upd) })
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	return upd, nil
+}
+
+func (k entryKind[T]) remove(ctx context.Context, c *Catalog, name string) error {
+	return c.mutate(ctx, func(st *state) ([]byte, error) {
+		if _, ok := k.entries(st)[name]; !ok {
+			return nil, k.unknown(st, name)
 		}
 		if users := st.usersOf(name); len(users) > 0 {
-			return nil, newError(CodeInUse, name, "collection "+quote(name)+" is used by collection(s) "+strings.Join(users, ", ")+
-				"; remove it from them with collection_update first")
+			return nil, agentfiles.NewError(CodeInUse, k.word+" "+quote(name)+" is used by collection(s) "+strings.Join(users, ", ")+
+				"; remove it from them with collection_update first", name)
 		}
-		return st.deleteEntry("collections", name)
-	}, func(nst *state) bool { return nst.collections[name] == nil })
+		return st.deleteEntry(k.section, name)
+	}, func(nst *state) bool { return k.entries(nst)[name] == nil })
+}
+
+// unknown is the UNKNOWN_NAME error for an entry of this kind that does not exist.
+func (k entryKind[T]) unknown(st *state, name string) error {
+	return agentfiles.NewError(CodeUnknownName, "no "+k.word+" is named "+quote(name)+st.didYouMean(name)+
+		" Call "+k.word+"_list to see the names.", name)
 }
 
 // mutate runs edit on the current state under the mutation lock, re-parses the edited text,
@@ -148,7 +187,7 @@ func (c *Catalog) mutate(ctx context.Context, edit func(*state) ([]byte, error),
 	st := c.cur.Load()
 	src, err := edit(st)
 	if err != nil {
-		var xe *Error
+		var xe *agentfiles.Error
 		if errors.As(err, &xe) {
 			return err
 		}
@@ -171,26 +210,26 @@ func (c *Catalog) mutate(ctx context.Context, edit func(*state) ([]byte, error),
 // checkCategory validates a category about to be stored.
 func (c *Catalog) checkCategory(cat Category) error {
 	if strings.TrimSpace(cat.Dir) == "" {
-		return newError(CodeInvalidArgument, cat.Name, "dir is required: the directory holding the category's documents")
+		return agentfiles.NewError(agentfiles.CodeInvalidArgument, "dir is required: the directory holding the category's documents", cat.Name)
 	}
 	dir := c.absDir(cat.Dir)
 	fi, err := os.Stat(dir)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return newError(CodeInvalidArgument, cat.Dir, "directory does not exist; create it first or give an existing one")
+		return agentfiles.NewError(agentfiles.CodeInvalidArgument, "directory does not exist; create it first or give an existing one", cat.Dir)
 	case err != nil:
-		return newError(CodeInvalidArgument, cat.Dir, "directory cannot be read")
+		return agentfiles.NewError(agentfiles.CodeInvalidArgument, "directory cannot be read", cat.Dir)
 	case !fi.IsDir():
-		return newError(CodeInvalidArgument, cat.Dir, "not a directory")
+		return agentfiles.NewError(agentfiles.CodeInvalidArgument, "not a directory", cat.Dir)
 	}
 	if len(c.roots) > 0 {
 		real, err := filepath.EvalSymlinks(dir)
 		if err != nil || !c.insideRoots(real) {
-			return newError(CodeInvalidArgument, cat.Dir, "directory is outside the allowed roots ("+strings.Join(c.roots, ", ")+"); choose a directory inside one of them")
+			return agentfiles.NewError(agentfiles.CodeInvalidArgument, "directory is outside the allowed roots ("+strings.Join(c.roots, ", ")+"); choose a directory inside one of them", cat.Dir)
 		}
 	}
 	if cat.Patterns != nil && len(cat.Patterns) == 0 {
-		return newError(CodeInvalidArgument, cat.Name, "patterns is an empty list; omit it for the default "+quote(DefaultPatterns[0])+" or give at least one")
+		return agentfiles.NewError(agentfiles.CodeInvalidArgument, "patterns is an empty list; omit it for the default "+quote(DefaultPatterns[0])+" or give at least one", cat.Name)
 	}
 	for _, p := range cat.Patterns {
 		if err := ValidatePattern(p); err != nil {
@@ -214,7 +253,7 @@ func (st *state) checkCollection(col Collection) error {
 	var terms []Term
 	switch {
 	case col.Expression != "" && len(col.Categories) > 0:
-		return newError(CodeInvalidArgument, col.Name, "give either categories or expression, not both")
+		return agentfiles.NewError(agentfiles.CodeInvalidArgument, "give either categories or expression, not both", col.Name)
 	case col.Expression != "":
 		e, err := Parse(col.Expression)
 		if err != nil {
@@ -224,11 +263,11 @@ func (st *state) checkCollection(col Collection) error {
 	case len(col.Categories) > 0:
 		terms = col.Categories
 	default:
-		return newError(CodeInvalidArgument, col.Name, "a collection needs categories (e.g. [\"lang\", \"docs/intro*.md\"]) or an expression (e.g. \"docs/intro+setup,lang/go\")")
+		return agentfiles.NewError(agentfiles.CodeInvalidArgument, "a collection needs categories (e.g. [\"lang\", \"docs/intro*.md\"]) or an expression (e.g. \"docs/intro+setup,lang/go\")", col.Name)
 	}
 	for _, t := range terms {
 		if t.Name == col.Name {
-			return newError(CodeCycle, col.Name+" → "+col.Name, "collection "+quote(col.Name)+" cannot include itself")
+			return agentfiles.NewError(CodeCycle, "collection "+quote(col.Name)+" cannot include itself", col.Name+" → "+col.Name)
 		}
 		if _, ok := st.collections[t.Name]; !ok {
 			if _, ok := st.categories[t.Name]; !ok {
@@ -243,7 +282,7 @@ func (st *state) checkCollection(col Collection) error {
 		}
 	}
 	if cycle := st.findCycle(col.Name, terms); cycle != "" {
-		return newError(CodeCycle, cycle, "this change would make collections include each other in a cycle: "+cycle+"; leave out one of these references")
+		return agentfiles.NewError(CodeCycle, "this change would make collections include each other in a cycle: "+cycle+"; leave out one of these references", cycle)
 	}
 	return nil
 }
@@ -289,32 +328,21 @@ func (st *state) usersOf(name string) []string {
 
 func (st *state) nameFree(name string) error {
 	if _, ok := st.categories[name]; ok {
-		return newError(CodeAlreadyExists, name, "a category named "+quote(name)+" exists; pick another name or update it with category_update")
+		return agentfiles.NewError(agentfiles.CodeAlreadyExists, "a category named "+quote(name)+" exists; pick another name or update it with category_update", name)
 	}
 	if _, ok := st.collections[name]; ok {
-		return newError(CodeAlreadyExists, name, "a collection named "+quote(name)+" exists; pick another name or update it with collection_update")
+		return agentfiles.NewError(agentfiles.CodeAlreadyExists, "a collection named "+quote(name)+" exists; pick another name or update it with collection_update", name)
 	}
 	return nil
 }
 
-func (st *state) unknownCategory(name string) error {
-	msg := "no category is named " + quote(name)
+// didYouMean ends a message about an unknown name: "; did you mean a, b?" with the close
+// matches, or "." when there are none.
+func (st *state) didYouMean(name string) string {
 	if s := st.closeMatches(name); len(s) > 0 {
-		msg += "; did you mean " + strings.Join(s, ", ") + "?"
-	} else {
-		msg += "."
+		return "; did you mean " + strings.Join(s, ", ") + "?"
 	}
-	return newError(CodeUnknownName, name, msg+" Call category_list to see the names.")
-}
-
-func (st *state) unknownCollection(name string) error {
-	msg := "no collection is named " + quote(name)
-	if s := st.closeMatches(name); len(s) > 0 {
-		msg += "; did you mean " + strings.Join(s, ", ") + "?"
-	} else {
-		msg += "."
-	}
-	return newError(CodeUnknownName, name, msg+" Call collection_list to see the names.")
+	return "."
 }
 
 func sectionNode(st *state, section string) *yaml.Node {

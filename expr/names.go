@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/agentfiles/agentfiles"
 )
 
 // MaxNameChars is the longest name, in characters, that a new category or collection may have.
@@ -12,12 +14,12 @@ const MaxNameChars = 30
 // ValidateName applies the strict rules for naming a new category or collection: 1 to
 // MaxNameChars characters, no whitespace or control characters, none of the expression
 // separators "+", "," and "/", and no leading "_" (reserved for system categories) or "-".
-// It returns an *Error with code INVALID_NAME that says which rule was broken.
+// It returns an *agentfiles.Error with code INVALID_NAME that says which rule was broken.
 //
 // Expressions are parsed leniently; these rules apply only when a name is created.
 func ValidateName(name string) error {
 	bad := func(msg string) error {
-		return newError(CodeInvalidName, name, msg+"; use letters, digits, '-', '_' and '.', e.g. api-reference")
+		return agentfiles.NewError(CodeInvalidName, msg+"; use letters, digits, '-', '_' and '.', e.g. api-reference", name)
 	}
 	switch n := utf8.RuneCountInString(name); {
 	case name == "":

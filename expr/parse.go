@@ -59,11 +59,12 @@ func (t Term) String() string {
 //
 // Names are checked leniently: anything without a separator is accepted here (including a
 // leading "_" for system categories) and looked up when the expression is resolved. Errors are
-// *Error with code PARSE_ERROR, the byte position in Pos, the offending text in Arg and a
-// corrected expression or next step in Suggestion.
+// *agentfiles.Error with code PARSE_ERROR whose message says what is wrong, where, and how to
+// fix it; their cause is a *[SyntaxError] with the byte position, the offending text and the
+// suggestion.
 func Parse(s string) (*Expression, error) {
 	if len(s) > MaxExpressionBytes {
-		return nil, parseErr(s, MaxExpressionBytes, s[:32]+"...",
+		return nil, parseErr(MaxExpressionBytes, s[:32]+"...",
 			"expression is longer than "+strconv.Itoa(MaxExpressionBytes)+" bytes",
 			"split it into several calls, or store it as a collection with collection_add")
 	}
@@ -71,15 +72,15 @@ func Parse(s string) (*Expression, error) {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		switch {
 		case r == utf8.RuneError && size == 1:
-			return nil, parseErr(s, i, s[i:i+1], "expression is not valid UTF-8", "")
+			return nil, parseErr(i, s[i:i+1], "expression is not valid UTF-8", "")
 		case r < 0x20 && r != '\t' && r != '\n' && r != '\r', r == 0x7f:
-			return nil, parseErr(s, i, s[i:i+size], "expression contains a control character",
+			return nil, parseErr(i, s[i:i+size], "expression contains a control character",
 				"remove it")
 		}
 		i += size
 	}
 	if strings.TrimSpace(s) == "" {
-		return nil, parseErr(s, 0, s, "expression is empty",
+		return nil, parseErr(0, s, "expression is empty",
 			"name a category or collection, e.g. docs or lang/python+java; call category_list and collection_list to see the names")
 	}
 	p := parser{s: s}
@@ -111,16 +112,16 @@ func (p parser) term(start int) (Term, int, error) {
 	if name == "" {
 		switch {
 		case j < len(s) && s[j] == '/':
-			return Term{}, 0, parseErr(s, j, s[j:p.termEnd(j)], "missing category or collection name before '/'",
+			return Term{}, 0, parseErr(j, s[j:p.termEnd(j)], "missing category or collection name before '/'",
 				"write name/pattern, e.g. docs"+s[j:p.termEnd(j)]+"; call category_list to see the names")
 		case j < len(s) && s[j] == '+':
-			return Term{}, 0, parseErr(s, j, "+", "'+' without a name before it",
+			return Term{}, 0, parseErr(j, "+", "'+' without a name before it",
 				"write name/pattern1+pattern2, e.g. lang/python+java")
 		case j < len(s): // a comma
-			return Term{}, 0, parseErr(s, j, ",", "empty term: two commas with nothing between them, or a leading comma",
+			return Term{}, 0, parseErr(j, ",", "empty term: two commas with nothing between them, or a leading comma",
 				remove(s, j, j+1))
 		default:
-			return Term{}, 0, parseErr(s, start, s[start:], "empty term after the last comma",
+			return Term{}, 0, parseErr(start, s[start:], "empty term after the last comma",
 				strings.TrimSpace(s[:max(start-1, 0)]))
 		}
 	}
@@ -128,7 +129,7 @@ func (p parser) term(start int) (Term, int, error) {
 		return Term{Name: name}, j, nil
 	}
 	if s[j] == '+' {
-		return Term{}, 0, parseErr(s, j, name+"+", "'+' separates patterns and must come after '/'",
+		return Term{}, 0, parseErr(j, name+"+", "'+' separates patterns and must come after '/'",
 			"to combine names use ',' ("+strings.Replace(s[start:p.termEnd(j)], "+", ",", -1)+
 				"); to combine patterns of one category write name/pattern1+pattern2")
 	}
@@ -148,7 +149,7 @@ func (p parser) term(start int) (Term, int, error) {
 				}
 			case c == '\\':
 				if k+1 == len(s) {
-					return Term{}, 0, parseErr(s, k, `\`, `dangling '\' at the end of a pattern`,
+					return Term{}, 0, parseErr(k, `\`, `dangling '\' at the end of a pattern`,
 						`remove it, or escape a character after it (\*)`)
 				}
 				k++
@@ -161,7 +162,7 @@ func (p parser) term(start int) (Term, int, error) {
 				braces++
 			case c == '}':
 				if braces == 0 {
-					return Term{}, 0, parseErr(s, k, "}", "'}' without a matching '{'",
+					return Term{}, 0, parseErr(k, "}", "'}' without a matching '{'",
 						"write alternatives as {a,b}, e.g. docs/{intro,setup}.md")
 				}
 				braces--
@@ -170,11 +171,11 @@ func (p parser) term(start int) (Term, int, error) {
 			}
 		}
 		if bracketAt >= 0 {
-			return Term{}, 0, parseErr(s, bracketAt, s[bracketAt:k], "'[' without a closing ']'",
+			return Term{}, 0, parseErr(bracketAt, s[bracketAt:k], "'[' without a closing ']'",
 				"close the character class, e.g. docs/[a-c]*.md")
 		}
 		if braces > 0 {
-			return Term{}, 0, parseErr(s, braceAt, s[braceAt:k], "'{' without a closing '}'",
+			return Term{}, 0, parseErr(braceAt, s[braceAt:k], "'{' without a closing '}'",
 				"close the alternatives, e.g. docs/{intro,setup}.md")
 		}
 		pat := strings.TrimSpace(s[pstart:k])
@@ -182,10 +183,10 @@ func (p parser) term(start int) (Term, int, error) {
 			return Term{}, 0, p.emptyPattern(start, j, pstart, k, name, pats)
 		}
 		if trailingBackslashes(pat)%2 == 1 { // "b\ " trimmed to "b\": the escaped space is gone
-			return Term{}, 0, parseErr(s, pstart, pat, `a pattern cannot end with an escaping '\'`,
+			return Term{}, 0, parseErr(pstart, pat, `a pattern cannot end with an escaping '\'`,
 				`remove it, or escape a character after it (\*)`)
 		}
-		if err := checkPatternShape(s, pstart, pat); err != nil {
+		if err := checkPatternShape(pstart, pat); err != nil {
 			return Term{}, 0, err
 		}
 		pats = append(pats, pat)
@@ -202,26 +203,26 @@ func (p parser) emptyPattern(start, slash, pstart, k int, name string, pats []st
 	s := p.s
 	switch {
 	case len(pats) == 0 && (k == len(s) || s[k] == ','):
-		return parseErr(s, slash, name+"/", "empty pattern after '/'",
+		return parseErr(slash, name+"/", "empty pattern after '/'",
 			name+" (the category's default patterns) or "+name+"/pattern, e.g. "+name+"/*.md")
 	case len(pats) == 0:
-		return parseErr(s, pstart, "+", "empty pattern before '+'", remove(s, k, k+1))
+		return parseErr(pstart, "+", "empty pattern before '+'", remove(s, k, k+1))
 	case k == len(s) || s[k] == ',':
-		return parseErr(s, pstart-1, "+", "trailing '+' with no pattern after it", remove(s, pstart-1, pstart))
+		return parseErr(pstart-1, "+", "trailing '+' with no pattern after it", remove(s, pstart-1, pstart))
 	default:
-		return parseErr(s, pstart, "++", "empty pattern between two '+'", remove(s, k, k+1))
+		return parseErr(pstart, "++", "empty pattern between two '+'", remove(s, k, k+1))
 	}
 }
 
 // checkPatternShape rejects patterns that could never stay inside a category directory.
-func checkPatternShape(s string, pos int, pat string) error {
+func checkPatternShape(pos int, pat string) error {
 	if strings.HasPrefix(pat, "/") {
-		return parseErr(s, pos, pat, "patterns are relative to the category directory and cannot start with '/'",
+		return parseErr(pos, pat, "patterns are relative to the category directory and cannot start with '/'",
 			strings.TrimLeft(pat, "/"))
 	}
 	for _, seg := range strings.Split(pat, "/") {
 		if seg == ".." {
-			return parseErr(s, pos, pat, "patterns cannot contain '..': documents never come from outside their category directory",
+			return parseErr(pos, pat, "patterns cannot contain '..': documents never come from outside their category directory",
 				"add a category for the other directory with category_add")
 		}
 	}
@@ -238,16 +239,6 @@ func (p parser) termEnd(i int) int {
 
 func remove(s string, from, to int) string {
 	return strings.TrimSpace(s[:from] + s[to:])
-}
-
-func parseErr(s string, pos int, arg, msg, suggestion string) *Error {
-	return &Error{
-		code:       CodeParseError,
-		Message:    msg + " at byte " + strconv.Itoa(pos) + " of the expression",
-		Arg:        arg,
-		Pos:        pos,
-		Suggestion: suggestion,
-	}
 }
 
 func trailingBackslashes(s string) int {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentfiles/agentfiles"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -83,21 +84,40 @@ func TestParseErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := Parse(tt.in)
-			if !errors.Is(err, ErrParse) {
+			if !errors.Is(err, ErrParseError) {
 				t.Fatalf("Parse(%q) = %v, want PARSE_ERROR", tt.in, err)
 			}
-			var xe *Error
-			errors.As(err, &xe)
-			if xe.Pos != tt.pos || xe.Arg != tt.arg {
-				t.Errorf("Pos, Arg = %d, %q; want %d, %q", xe.Pos, xe.Arg, tt.pos, tt.arg)
+			var xe *agentfiles.Error
+			var se *SyntaxError
+			if !errors.As(err, &xe) || !errors.As(err, &se) {
+				t.Fatalf("Parse(%q) = %v, want an *agentfiles.Error caused by a *SyntaxError", tt.in, err)
 			}
-			if !strings.Contains(xe.Suggestion, tt.suggestion) {
-				t.Errorf("Suggestion = %q, want it to contain %q", xe.Suggestion, tt.suggestion)
+			if se.Pos != tt.pos || se.Text != tt.arg {
+				t.Errorf("Pos, Text = %d, %q; want %d, %q", se.Pos, se.Text, tt.pos, tt.arg)
 			}
-			if xe.Code() != CodeParseError || !strings.HasPrefix(err.Error(), "PARSE_ERROR: ") {
-				t.Errorf("Error() = %q", err.Error())
+			if !strings.Contains(se.Suggestion, tt.suggestion) {
+				t.Errorf("Suggestion = %q, want it to contain %q", se.Suggestion, tt.suggestion)
+			}
+			if xe.Code != CodeParseError || xe.Message != se.Error() || xe.Arg != "" || err.Error() != "PARSE_ERROR: "+se.Error() {
+				t.Errorf("Error() = %q, Arg %q; want PARSE_ERROR: %q", err.Error(), xe.Arg, se.Error())
 			}
 		})
+	}
+}
+
+// TestParseErrorMessage pins the text agents see for a PARSE_ERROR (the message: ErrorOf adds
+// nothing since Arg is empty): the quoted offending text, then the suggestion.
+func TestParseErrorMessage(t *testing.T) {
+	for in, want := range map[string]string{
+		"a,,b":   `empty term: two commas with nothing between them, or a leading comma at byte 2 of the expression (","); suggestion: a,b`,
+		"a\xffb": `expression is not valid UTF-8 at byte 1 of the expression ("\xff")`,
+		"":       "expression is empty at byte 0 of the expression; suggestion: name a category or collection, e.g. docs or lang/python+java; call category_list and collection_list to see the names",
+	} {
+		_, err := Parse(in)
+		var xe *agentfiles.Error
+		if !errors.As(err, &xe) || xe.Message != want {
+			t.Errorf("Parse(%q) message:\n got %q\nwant %q", in, xe.Message, want)
+		}
 	}
 }
 

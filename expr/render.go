@@ -14,6 +14,8 @@ import (
 	"strings"
 	"text/template"
 	"unicode/utf8"
+
+	"github.com/agentfiles/agentfiles"
 )
 
 // Output budgets for [Render], in bytes of rendered output.
@@ -34,7 +36,7 @@ const (
 	FormatMultipart Format = "multipart"
 )
 
-// RenderOptions adjust [Render]. The zero value is valid.
+// RenderOptions adjust [Render]; the zero value means the defaults.
 type RenderOptions struct {
 	Format Format
 	// Data is passed to text/template when a document ends in ".tmpl".
@@ -73,11 +75,7 @@ type Rendered struct {
 // category directory. An empty document list renders as empty content with an advisory
 // message; that is not an error. A ".tmpl" document that fails to parse or execute is a
 // TEMPLATE_ERROR naming the file.
-func Render(ctx context.Context, docs []Document, opts *RenderOptions) (*Rendered, error) {
-	var o RenderOptions
-	if opts != nil {
-		o = *opts
-	}
+func Render(ctx context.Context, docs []Document, o RenderOptions) (*Rendered, error) {
 	out := &Rendered{ContentType: "text/plain; charset=utf-8"}
 	var notes []string
 	budget := o.MaxBytes
@@ -101,12 +99,12 @@ func Render(ctx context.Context, docs []Document, opts *RenderOptions) (*Rendere
 		mw = multipart.NewWriter(&buf)
 		if o.Boundary != "" {
 			if err := mw.SetBoundary(o.Boundary); err != nil {
-				return nil, newError(CodeInvalidArgument, o.Boundary, "invalid multipart boundary: "+err.Error())
+				return nil, agentfiles.NewError(agentfiles.CodeInvalidArgument, "invalid multipart boundary: "+err.Error(), o.Boundary)
 			}
 		}
 		out.ContentType = mime.FormatMediaType("multipart/mixed", map[string]string{"boundary": mw.Boundary()})
 	} else if o.Format != "" && o.Format != FormatDelimited {
-		return nil, newError(CodeInvalidArgument, string(o.Format), "unknown format; use delimited or multipart")
+		return nil, agentfiles.NewError(agentfiles.CodeInvalidArgument, "unknown format; use delimited or multipart", string(o.Format))
 	}
 	single := mw == nil && len(docs) == 1
 	var omitted []string
@@ -259,17 +257,15 @@ func (rd *reader) content(d Document, data any, limit int64) ([]byte, int64, err
 		return nil, 0, internalError("cannot read "+quote(d.Category+"/"+d.Path), err)
 	}
 	if len(src) > MaxBytesLimit {
-		return nil, 0, newError(CodeTemplateError, d.Category+"/"+d.Path, "template is larger than "+strconv.Itoa(MaxBytesLimit)+" bytes")
+		return nil, 0, agentfiles.NewError(CodeTemplateError, "template is larger than "+strconv.Itoa(MaxBytesLimit)+" bytes", d.Category+"/"+d.Path)
 	}
 	t, err := template.New(d.Path).Option("missingkey=default").Parse(string(src))
 	if err != nil {
-		return nil, 0, &Error{code: CodeTemplateError, Arg: d.Category + "/" + d.Path, Err: err, Pos: -1,
-			Message: "template does not parse: " + err.Error() + "; fix the file"}
+		return nil, 0, agentfiles.WrapError(CodeTemplateError, "template does not parse: "+err.Error()+"; fix the file", d.Category+"/"+d.Path, err)
 	}
 	lw := &limitWriter{limit: limit}
 	if err := t.Execute(lw, data); err != nil && !errors.Is(err, errLimit) {
-		return nil, 0, &Error{code: CodeTemplateError, Arg: d.Category + "/" + d.Path, Err: err, Pos: -1,
-			Message: "template failed with the given data: " + err.Error() + "; check the data fields it uses"}
+		return nil, 0, agentfiles.WrapError(CodeTemplateError, "template failed with the given data: "+err.Error()+"; check the data fields it uses", d.Category+"/"+d.Path, err)
 	}
 	return lw.buf.Bytes(), int64(lw.buf.Len()), nil
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentfiles/agentfiles"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -31,14 +32,14 @@ func renderCatalog(t *testing.T) *Catalog {
 func TestRenderFormats(t *testing.T) {
 	c := renderCatalog(t)
 	ctx := context.Background()
-	one, err := c.Content(ctx, "docs/a.md", nil)
+	one, err := c.Content(ctx, "docs/a.md", ContentOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if one.Content != "# A\n" || one.Message != "" || one.Truncated {
 		t.Errorf("single document: %+v", one)
 	}
-	two, err := c.Content(ctx, "docs/a+b", nil)
+	two, err := c.Content(ctx, "docs/a+b", ContentOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +47,7 @@ func TestRenderFormats(t *testing.T) {
 	if diff := cmp.Diff(want, two.Content); diff != "" {
 		t.Errorf("delimited (-want +got):\n%s", diff)
 	}
-	mp, err := c.Content(ctx, "docs/a+b", &ContentOptions{Render: RenderOptions{Format: FormatMultipart, Boundary: "BOUNDARY"}})
+	mp, err := c.Content(ctx, "docs/a+b", ContentOptions{Render: RenderOptions{Format: FormatMultipart, Boundary: "BOUNDARY"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +76,7 @@ func TestRenderFormats(t *testing.T) {
 	if diff := cmp.Diff(wantParts, parts, cmp.AllowUnexported(part{})); diff != "" {
 		t.Errorf("multipart parts (-want +got):\n%s", diff)
 	}
-	if _, err := c.Content(ctx, "docs/a", &ContentOptions{Render: RenderOptions{Format: "html"}}); !errors.Is(err, ErrInvalidArgument) {
+	if _, err := c.Content(ctx, "docs/a", ContentOptions{Render: RenderOptions{Format: "html"}}); !errors.Is(err, agentfiles.ErrInvalidArgument) {
 		t.Errorf("unknown format: %v", err)
 	}
 }
@@ -83,7 +84,7 @@ func TestRenderFormats(t *testing.T) {
 func TestRenderTemplates(t *testing.T) {
 	c := renderCatalog(t)
 	ctx := context.Background()
-	out, err := c.Content(ctx, "docs/hello.md.tmpl", &ContentOptions{Render: RenderOptions{Data: map[string]any{"Name": "Ada"}}})
+	out, err := c.Content(ctx, "docs/hello.md.tmpl", ContentOptions{Render: RenderOptions{Data: map[string]any{"Name": "Ada"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,14 +92,14 @@ func TestRenderTemplates(t *testing.T) {
 		t.Errorf("template output %q", out.Content)
 	}
 	for _, p := range []string{"docs/bad.tmpl", "docs/fail.tmpl"} {
-		_, err := c.Content(ctx, p, &ContentOptions{Render: RenderOptions{Data: map[string]any{"List": []int{1}}}})
-		var xe *Error
-		if !errors.As(err, &xe) || xe.Code() != CodeTemplateError || xe.Arg != p {
+		_, err := c.Content(ctx, p, ContentOptions{Render: RenderOptions{Data: map[string]any{"List": []int{1}}}})
+		var xe *agentfiles.Error
+		if !errors.As(err, &xe) || xe.Code != CodeTemplateError || xe.Arg != p {
 			t.Errorf("%s: err = %v, want TEMPLATE_ERROR naming the file", p, err)
 		}
 	}
 	// A template's output is bounded by the budget too.
-	out, err = c.Content(ctx, "docs/loop.tmpl", &ContentOptions{Render: RenderOptions{
+	out, err = c.Content(ctx, "docs/loop.tmpl", ContentOptions{Render: RenderOptions{
 		MaxBytes: 25, Data: map[string]any{"List": make([]int, 1000)}}})
 	if err != nil {
 		t.Fatal(err)
@@ -111,7 +112,7 @@ func TestRenderTemplates(t *testing.T) {
 func TestRenderBudget(t *testing.T) {
 	c := renderCatalog(t)
 	ctx := context.Background()
-	out, err := c.Content(ctx, "big/big+small,docs/a", &ContentOptions{Render: RenderOptions{MaxBytes: 1001}})
+	out, err := c.Content(ctx, "big/big+small,docs/a", ContentOptions{Render: RenderOptions{MaxBytes: 1001}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +135,7 @@ func TestRenderBudget(t *testing.T) {
 			t.Errorf("message %q lacks %q", out.Message, s)
 		}
 	}
-	huge, err := c.Content(ctx, "docs/a", &ContentOptions{Render: RenderOptions{MaxBytes: 1 << 40}})
+	huge, err := c.Content(ctx, "docs/a", ContentOptions{Render: RenderOptions{MaxBytes: 1 << 40}})
 	if err != nil || !strings.Contains(huge.Message, "max_bytes clamped") {
 		t.Errorf("over-large budget: %v, %q", err, huge.Message)
 	}
@@ -142,7 +143,7 @@ func TestRenderBudget(t *testing.T) {
 
 func TestNothingMatchedIsSuccess(t *testing.T) {
 	c := renderCatalog(t)
-	out, err := c.Content(context.Background(), "docs/zzz+yyy", nil)
+	out, err := c.Content(context.Background(), "docs/zzz+yyy", ContentOptions{})
 	if err != nil {
 		t.Fatalf("nothing matched returned an error: %v", err)
 	}

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/agentfiles/agentfiles"
 )
 
 // Limits on documents found per pattern.
@@ -24,7 +26,7 @@ const (
 	SourceCategory   = "category"   // the category's default patterns
 )
 
-// ResolveOptions adjust [Catalog.Resolve]. The zero value is valid.
+// ResolveOptions adjust [Catalog.Resolve]; the zero value means the defaults.
 type ResolveOptions struct {
 	// Pattern is the call's pattern argument ("+"-separated for several). It applies to every
 	// term that has no patterns of its own, through collections, and outranks collection
@@ -79,11 +81,7 @@ type Resolution struct {
 // A category's patterns come from, in priority order: the call (the term's own "/patterns",
 // or else [ResolveOptions.Pattern]), the nearest collection's override, the category's
 // defaults. Finding nothing is not an error: the Resolution says so in Notes.
-func (c *Catalog) Resolve(ctx context.Context, e *Expression, opts *ResolveOptions) (*Resolution, error) {
-	var o ResolveOptions
-	if opts != nil {
-		o = *opts
-	}
+func (c *Catalog) Resolve(ctx context.Context, e *Expression, o ResolveOptions) (*Resolution, error) {
 	r := &resolver{
 		c: c, st: c.cur.Load(), log: c.log,
 		seen: map[string]bool{}, done: map[string]bool{}, expanded: map[string]bool{},
@@ -104,14 +102,12 @@ func (c *Catalog) Resolve(ctx context.Context, e *Expression, opts *ResolveOptio
 	if strings.TrimSpace(o.Pattern) != "" {
 		pe, err := Parse("_/" + o.Pattern)
 		if err != nil {
-			var xe *Error
-			errors.As(err, &xe)
-			return nil, &Error{code: CodeInvalidPattern, Arg: o.Pattern, Pos: -1,
-				Message: "pattern argument: " + xe.Message + "; give one glob or several joined by '+', e.g. intro*+setup.md"}
+			return nil, agentfiles.NewError(CodeInvalidPattern, "pattern argument: "+syntaxOf(err).msg+
+				"; give one glob or several joined by '+', e.g. intro*+setup.md", o.Pattern)
 		}
 		if len(pe.Terms) != 1 {
-			return nil, &Error{code: CodeInvalidPattern, Arg: o.Pattern, Pos: -1,
-				Message: "the pattern argument cannot contain ',' outside {...}; to name several categories write them in the expression, e.g. lang/go,docs/api"}
+			return nil, agentfiles.NewError(CodeInvalidPattern, "the pattern argument cannot contain ',' outside {...}; "+
+				"to name several categories write them in the expression, e.g. lang/go,docs/api", o.Pattern)
 		}
 		callPats = pe.Terms[0].Patterns
 	}
@@ -194,9 +190,8 @@ func (r *resolver) collection(ctx context.Context, name string, call, coll []str
 	for i, open := range r.stack {
 		if open == name {
 			cycle := strings.Join(append(append([]string{}, r.stack[i:]...), name), " → ")
-			return &Error{code: CodeCycle, Arg: cycle, Pos: -1,
-				Message: "collections include each other in a cycle: " + cycle +
-					"; remove one of these references with collection_update"}
+			return agentfiles.NewError(CodeCycle, "collections include each other in a cycle: "+cycle+
+				"; remove one of these references with collection_update", cycle)
 		}
 	}
 	key := name + "\x00" + strings.Join(call, "\x01") + "\x00" + strings.Join(coll, "\x01")
@@ -233,7 +228,7 @@ func (r *resolver) category(ctx context.Context, cat *Category, pats []string, s
 func (r *resolver) discoverInto(ctx context.Context, name, dir string, pr *PatternResult) {
 	m, err := compilePattern(pr.Pattern)
 	if err != nil {
-		pr.Note = err.(*Error).Message
+		pr.Note = messageOf(err)
 		r.note("category " + name + ": " + pr.Note)
 		return
 	}
@@ -291,11 +286,6 @@ func (r *resolver) unknown(name, in string) error {
 	if in != "" {
 		msg += " (listed in collection " + quote(in) + ", fix it with collection_update)"
 	}
-	if s := r.st.closeMatches(name); len(s) > 0 {
-		msg += "; did you mean " + strings.Join(s, ", ") + "?"
-	} else {
-		msg += "."
-	}
-	msg += " Call category_list and collection_list to see the names."
-	return &Error{code: CodeUnknownName, Message: msg, Arg: name, Pos: -1}
+	msg += r.st.didYouMean(name) + " Call category_list and collection_list to see the names."
+	return agentfiles.NewError(CodeUnknownName, msg, name)
 }

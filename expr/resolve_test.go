@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentfiles/agentfiles"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -59,7 +60,7 @@ func TestPatternPriority(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					res, err := c.Resolve(context.Background(), e, &opts)
+					res, err := c.Resolve(context.Background(), e, opts)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -88,7 +89,7 @@ collections:
 `)
 	for expr, want := range map[string][]string{"inner": {"cat/inner.md"}, "outer": {"cat/outer.md"}} {
 		e, _ := Parse(expr)
-		res, err := c.Resolve(context.Background(), e, nil)
+		res, err := c.Resolve(context.Background(), e, ResolveOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -124,8 +125,8 @@ func TestCycles(t *testing.T) {
 		"base,a": "a → b → a",
 	} {
 		e, _ := Parse(expr)
-		_, err := c.Resolve(context.Background(), e, nil)
-		var xe *Error
+		_, err := c.Resolve(context.Background(), e, ResolveOptions{})
+		var xe *agentfiles.Error
 		if !errors.As(err, &xe) || !errors.Is(err, ErrCycle) {
 			t.Fatalf("Resolve(%q) = %v, want CYCLE", expr, err)
 		}
@@ -140,7 +141,7 @@ func TestDiamondResolvesOnce(t *testing.T) {
 	writeTree(t, dir, map[string]string{"base/one.md": "1", "base/two.md": "2"})
 	c := newTestCatalog(t, dir, cycleCatalog)
 	e, _ := Parse("top")
-	res, err := c.Resolve(context.Background(), e, nil)
+	res, err := c.Resolve(context.Background(), e, ResolveOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,9 +164,9 @@ func TestUnknownName(t *testing.T) {
 		"tpo/x":     `did you mean top?`,
 	} {
 		e, _ := Parse(expr)
-		_, err := c.Resolve(context.Background(), e, nil)
-		var xe *Error
-		if !errors.As(err, &xe) || xe.Code() != CodeUnknownName {
+		_, err := c.Resolve(context.Background(), e, ResolveOptions{})
+		var xe *agentfiles.Error
+		if !errors.As(err, &xe) || xe.Code != CodeUnknownName {
 			t.Fatalf("Resolve(%q) = %v, want UNKNOWN_NAME", expr, err)
 		}
 		if !strings.Contains(xe.Message, want) {
@@ -180,11 +181,11 @@ func TestResolveBadCallPattern(t *testing.T) {
 	c := newTestCatalog(t, dir, cycleCatalog)
 	e, _ := Parse("base")
 	for _, p := range []string{"a,b", "../x", "/etc", "a+"} {
-		if _, err := c.Resolve(context.Background(), e, &ResolveOptions{Pattern: p}); !errors.Is(err, ErrInvalidPattern) {
+		if _, err := c.Resolve(context.Background(), e, ResolveOptions{Pattern: p}); !errors.Is(err, ErrInvalidPattern) {
 			t.Errorf("pattern %q: err = %v, want INVALID_PATTERN", p, err)
 		}
 	}
-	res, err := c.Resolve(context.Background(), e, &ResolveOptions{Pattern: "one+two"})
+	res, err := c.Resolve(context.Background(), e, ResolveOptions{Pattern: "one+two"})
 	if err != nil || len(res.Documents) != 1 || len(res.Patterns) != 2 {
 		t.Errorf("pattern one+two: %+v, %v", res, err)
 	}

@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/agentfiles/agentfiles"
 )
 
 // writeAtomic replaces the file at path with data: it writes a temporary file in the same
@@ -15,8 +17,7 @@ func writeAtomic(path string, old, data []byte) error {
 	cur, err := os.ReadFile(path)
 	switch {
 	case err == nil && !bytes.Equal(cur, old):
-		return newError(CodeCatalogChanged, filepath.Base(path),
-			"the catalog file was changed on disk since it was loaded; nothing was saved. Reload the catalog and retry")
+		return agentfiles.NewError(CodeCatalogChanged, "the catalog file was changed on disk since it was loaded; nothing was saved. Reload the catalog and retry", filepath.Base(path))
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
 		return internalError("cannot read the catalog file before saving; nothing was saved", err)
 	}

@@ -17,7 +17,7 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 // TestSeedGolden resolves the seed's examples against testdata/seed and compares a readable
 // report with testdata/seed.golden (go test ./expr -run SeedGolden -update rewrites it).
 func TestSeedGolden(t *testing.T) {
-	cat, err := Load("testdata/seed/catalog.yaml", nil)
+	cat, err := Load("testdata/seed/catalog.yaml", Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +50,7 @@ func TestSeedGolden(t *testing.T) {
 		for i, term := range e.Terms {
 			fmt.Fprintf(&b, "term %d: name=%q patterns=%q\n", i+1, term.Name, term.Patterns)
 		}
-		res, err := cat.Resolve(context.Background(), e, &ResolveOptions{Pattern: c.pattern})
+		res, err := cat.Resolve(context.Background(), e, ResolveOptions{Pattern: c.pattern})
 		if err != nil {
 			fmt.Fprintf(&b, "resolve error: %v\n\n", err)
 			continue
@@ -62,7 +62,7 @@ func TestSeedGolden(t *testing.T) {
 			fmt.Fprintf(&b, "document: %s/%s\n", d.Category, d.Path)
 		}
 		if len(res.Documents) == 0 {
-			out, err := cat.Content(context.Background(), c.expr, &ContentOptions{Resolve: ResolveOptions{Pattern: c.pattern}})
+			out, err := cat.Content(context.Background(), c.expr, ContentOptions{Resolve: ResolveOptions{Pattern: c.pattern}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -88,7 +88,7 @@ func TestSeedGolden(t *testing.T) {
 // TestSeedMixedExampleYAML checks that the seed's mixed-example YAML loads into the model the
 // seed describes: plain names use defaults, one-key maps carry overrides.
 func TestSeedMixedExampleYAML(t *testing.T) {
-	cat, err := Load("testdata/seed/catalog.yaml", nil)
+	cat, err := Load("testdata/seed/catalog.yaml", Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/agentfiles/agentfiles"
 	"gopkg.in/yaml.v3"
 )
 
@@ -30,8 +31,8 @@ func parseState(src []byte, file string) (*state, error) {
 		colLine:     map[string]int{},
 	}
 	if err := yaml.Unmarshal(src, &st.doc); err != nil {
-		return nil, &Error{code: CodeInvalidCatalog, Message: file + " is not valid YAML: " + err.Error() +
-			"; fix the file (a catalog has the top-level keys categories and collections)", Arg: file, Err: err, Pos: -1}
+		return nil, agentfiles.WrapError(CodeInvalidCatalog, file+" is not valid YAML: "+err.Error()+
+			"; fix the file (a catalog has the top-level keys categories and collections)", file, err)
 	}
 	root := st.root()
 	if root == nil {
@@ -41,26 +42,21 @@ func parseState(src []byte, file string) (*state, error) {
 	if root.Kind != yaml.MappingNode {
 		return nil, v.errf(root, "the top level must be a mapping with the keys categories and collections")
 	}
-	for i := 0; i+1 < len(root.Content); i += 2 {
-		k, val := root.Content[i], deref(root.Content[i+1])
+	err := eachPair(root, func(k, val *yaml.Node) error {
 		switch k.Value {
 		case "categories":
-			if err := v.categories(st, val); err != nil {
-				return nil, err
-			}
+			return v.categories(st, val)
 		case "collections":
-			if err := v.collections(st, val); err != nil {
-				return nil, err
-			}
-		default:
-			return nil, v.errf(k, "unknown top-level key %q; the keys are categories and collections", k.Value)
+			return v.collections(st, val)
 		}
+		return v.errf(k, "unknown top-level key %q; the keys are categories and collections", k.Value)
+	})
+	if err != nil {
+		return nil, err
 	}
 	for _, name := range st.colOrder {
 		if _, clash := st.categories[name]; clash {
-			return nil, &Error{code: CodeInvalidCatalog, Arg: file + ":" + strconv.Itoa(st.colLine[name]), Pos: -1,
-				Message: fmt.Sprintf("%s line %d: collection %q has the same name as a category, which it would hide; rename one of them",
-					file, st.colLine[name], name)}
+			return nil, v.errAt(st.colLine[name], "collection %q has the same name as a category, which it would hide; rename one of them", name)
 		}
 	}
 	return st, nil
@@ -88,36 +84,54 @@ func isNull(n *yaml.Node) bool {
 type validator struct{ file string }
 
 func (v validator) errf(n *yaml.Node, format string, args ...any) error {
-	return &Error{
-		code:    CodeInvalidCatalog,
-		Message: fmt.Sprintf("%s line %d: ", v.file, n.Line) + fmt.Sprintf(format, args...),
-		Arg:     v.file + ":" + strconv.Itoa(n.Line),
-		Pos:     -1,
-	}
+	return v.errAt(n.Line, format, args...)
 }
 
-func (v validator) categories(st *state, m *yaml.Node) error {
+// errAt returns the INVALID_CATALOG error for line of the catalog file.
+func (v validator) errAt(line int, format string, args ...any) error {
+	return agentfiles.NewError(CodeInvalidCatalog, fmt.Sprintf("%s line %d: ", v.file, line)+fmt.Sprintf(format, args...),
+		v.file+":"+strconv.Itoa(line))
+}
+
+// eachPair calls fn with each key and (dereferenced) value of the mapping m, stopping at the
+// first error.
+func eachPair(m *yaml.Node, fn func(k, val *yaml.Node) error) error {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if err := fn(m.Content[i], deref(m.Content[i+1])); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// section checks a categories or collections section (a mapping, or empty) and calls entry
+// for each of its entries whose name is usable, not defined before and maps to a mapping.
+// fields describes an entry's value and example is one.
+func section[T any](v validator, st *state, k entryKind[T], m *yaml.Node, fields, example string, entry func(k, val *yaml.Node) error) error {
 	if isNull(m) {
 		return nil
 	}
 	if m.Kind != yaml.MappingNode {
-		return v.errf(m, "categories must be a mapping of name to {dir, patterns, description}")
+		return v.errf(m, "%s must be a mapping of name to %s", k.section, fields)
 	}
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		k, val := m.Content[i], deref(m.Content[i+1])
-		if msg := checkLoadedName(k.Value); msg != "" {
-			return v.errf(k, "category %s", msg)
+	return eachPair(m, func(key, val *yaml.Node) error {
+		if msg := checkLoadedName(key.Value); msg != "" {
+			return v.errf(key, "%s %s", k.word, msg)
 		}
-		if _, dup := st.categories[k.Value]; dup {
-			return v.errf(k, "category %q is defined twice", k.Value)
+		if _, dup := k.entries(st)[key.Value]; dup {
+			return v.errf(key, "%s %q is defined twice", k.word, key.Value)
 		}
-		cat := &Category{Name: k.Value}
 		if val.Kind != yaml.MappingNode {
-			return v.errf(val, "category %q must be a mapping such as {dir: docs, patterns: [\"*.md\"]}", k.Value)
+			return v.errf(val, "%s %q must be a mapping %s", k.word, key.Value, example)
 		}
-		for j := 0; j+1 < len(val.Content); j += 2 {
-			fk, fv := val.Content[j], deref(val.Content[j+1])
-			var err error
+		return entry(key, val)
+	})
+}
+
+func (v validator) categories(st *state, m *yaml.Node) error {
+	return section(v, st, categoryKind, m, "{dir, patterns, description}", `such as {dir: docs, patterns: ["*.md"]}`, func(k, val *yaml.Node) error {
+		cat := &Category{Name: k.Value}
+		err := eachPair(val, func(fk, fv *yaml.Node) (err error) {
 			switch fk.Value {
 			case "dir":
 				cat.Dir, err = v.str(fv, "dir")
@@ -128,42 +142,25 @@ func (v validator) categories(st *state, m *yaml.Node) error {
 			default:
 				err = v.errf(fk, "category %q has an unknown key %q; the keys are dir, patterns and description", k.Value, fk.Value)
 			}
-			if err != nil {
-				return err
-			}
+			return err
+		})
+		if err != nil {
+			return err
 		}
 		if cat.Dir == "" {
 			return v.errf(k, "category %q needs a dir", k.Value)
 		}
 		st.categories[k.Value] = cat
 		st.catOrder = append(st.catOrder, k.Value)
-	}
-	return nil
+		return nil
+	})
 }
 
 func (v validator) collections(st *state, m *yaml.Node) error {
-	if isNull(m) {
-		return nil
-	}
-	if m.Kind != yaml.MappingNode {
-		return v.errf(m, "collections must be a mapping of name to {description, categories or expression}")
-	}
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		k, val := m.Content[i], deref(m.Content[i+1])
-		if msg := checkLoadedName(k.Value); msg != "" {
-			return v.errf(k, "collection %s", msg)
-		}
-		if _, dup := st.collections[k.Value]; dup {
-			return v.errf(k, "collection %q is defined twice", k.Value)
-		}
-		if val.Kind != yaml.MappingNode {
-			return v.errf(val, "collection %q must be a mapping with categories: [...] or expression: \"...\"", k.Value)
-		}
+	return section(v, st, collectionKind, m, "{description, categories or expression}", `with categories: [...] or expression: "..."`, func(k, val *yaml.Node) error {
 		col := &Collection{Name: k.Value}
 		var items *yaml.Node
-		for j := 0; j+1 < len(val.Content); j += 2 {
-			fk, fv := val.Content[j], deref(val.Content[j+1])
-			var err error
+		err := eachPair(val, func(fk, fv *yaml.Node) (err error) {
 			switch fk.Value {
 			case "description":
 				col.Description, err = v.str(fv, "description")
@@ -175,9 +172,10 @@ func (v validator) collections(st *state, m *yaml.Node) error {
 			default:
 				err = v.errf(fk, "collection %q has an unknown key %q; the keys are description, categories and expression", k.Value, fk.Value)
 			}
-			if err != nil {
-				return err
-			}
+			return err
+		})
+		if err != nil {
+			return err
 		}
 		var terms []Term
 		switch {
@@ -186,8 +184,8 @@ func (v validator) collections(st *state, m *yaml.Node) error {
 		case col.Expression != "":
 			e, err := Parse(col.Expression)
 			if err != nil {
-				pe := err.(*Error)
-				return v.errf(k, "collection %q: expression %q: %s (suggestion: %s)", k.Value, col.Expression, pe.Message, pe.Suggestion)
+				se := syntaxOf(err)
+				return v.errf(k, "collection %q: expression %q: %s (suggestion: %s)", k.Value, col.Expression, se.msg, se.Suggestion)
 			}
 			terms = e.Terms
 		case items != nil:
@@ -199,8 +197,8 @@ func (v validator) collections(st *state, m *yaml.Node) error {
 		st.colOrder = append(st.colOrder, k.Value)
 		st.colTerms[k.Value] = terms
 		st.colLine[k.Value] = k.Line
-	}
-	return nil
+		return nil
+	})
 }
 
 // items reads a collection's categories list: each item a name or a one-key map
@@ -266,7 +264,7 @@ func (v validator) patterns(n *yaml.Node) ([]string, error) {
 			return nil, v.errf(p, "each pattern must be a non-empty string such as \"*.md\"")
 		}
 		if err := ValidatePattern(p.Value); err != nil {
-			return nil, v.errf(p, "%s", err.(*Error).Message)
+			return nil, v.errf(p, "%s", messageOf(err))
 		}
 		out = append(out, p.Value)
 	}

@@ -135,7 +135,7 @@ func buildDir(b *testing.B, dir string) *Registry {
 	if err != nil {
 		b.Fatal(err)
 	}
-	reg, err := New(context.Background(), []Root{root}, nil)
+	reg, err := New(context.Background(), []Root{root}, Options{})
 	if err != nil {
 		b.Fatal(err)
 	}

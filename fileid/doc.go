@@ -5,7 +5,7 @@
 // # Model
 //
 // A [Registry] is built once by [New] from an ordered list of [Root] values, each a label and
-// an [io/fs.FS]. [DirRoot] opens a directory with [os.OpenRoot], so symbolic links cannot lead
+// an [io/fs.FS], and an [Options] value whose zero fields mean the defaults. [DirRoot] opens a directory with [os.OpenRoot], so symbolic links cannot lead
 // outside it; a [testing/fstest.MapFS] works as well. Scanning is recursive, skips dot-files
 // and dot-directories, and keeps the files matching Options.Include (default *.md, *.mdx,
 // *.markdown).
@@ -60,8 +60,10 @@
 // Queries without metacharacters take a literal fast path (bytes.Index, or an ASCII
 // case-folded copy of the file); expressions with a literal that every match must contain are
 // prefiltered by it, and expressions whose matches can start with only a few bytes run only on
-// lines containing one of them. Expressions with one of a few required literals (`error|warning`) are prefiltered by them, and the rest run only on lines holding a long enough run of the bytes a match can contain; only expressions that can match an empty line run plain RE2 over each file. Files are
-// searched in parallel; results are deterministic.
+// lines containing one of them. Expressions with one of a few required literals
+// (`error|warning`) are prefiltered by them, and the rest run only on lines holding a long
+// enough run of the bytes a match can contain; only expressions that can match an empty line
+// run plain RE2 over each file. Files are searched in parallel; results are deterministic.
 //
 // # Budgets
 //
@@ -78,11 +80,19 @@
 // table of contents, section read or search match needs it, exactly once; [Registry.Warm]
 // does it for all files up front. After that, queries do no parsing and no I/O.
 //
+// # Errors
+//
+// Errors are *[agentfiles.Error] values with a machine-stable code: INVALID_FILE_ID,
+// FILE_ID_NOT_FOUND, SECTION_NOT_FOUND, INVALID_REGEX and INVALID_ROOT are this package's
+// ([CodeInvalidFileID], … with the sentinels [ErrInvalidFileID], …), INVALID_ARGUMENT is
+// shared ([agentfiles.ErrInvalidArgument]); [Codes] lists them all. Branch with errors.Is, never
+// on the message: the message is written for the agent and says what to call or pass instead.
+//
 // # Concurrency
 //
 // A *Registry is safe for concurrent use by any number of goroutines. The option and result
 // types (Options, TOCOptions, TOC, Sections, SearchResult, …) are plain values with no internal
 // synchronisation: share them for reading, copy them to modify. The tools for agents
 // (list_documentation_files, table_of_contents, read_sections, search) are in package
-// github.com/agentfiles/agentfiles/adapters as FileIDTools.
+// github.com/agentfiles/agentfiles/adapters/fileidtools.
 package fileid

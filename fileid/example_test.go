@@ -2,10 +2,12 @@ package fileid_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log"
 	"testing/fstest"
 
+	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileid"
 )
 
@@ -22,7 +24,7 @@ func docs() []fileid.Root {
 }
 
 func ExampleNew() {
-	reg, err := fileid.New(context.Background(), docs(), nil)
+	reg, err := fileid.New(context.Background(), docs(), fileid.Options{})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -40,7 +42,7 @@ func ExampleDirRoot() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	reg, err := fileid.New(context.Background(), []fileid.Root{root}, nil)
+	reg, err := fileid.New(context.Background(), []fileid.Root{root}, fileid.Options{})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -57,7 +59,7 @@ func ExampleDirRoot() {
 }
 
 func ExampleRegistry_TableOfContents() {
-	reg, _ := fileid.New(context.Background(), docs(), nil)
+	reg, _ := fileid.New(context.Background(), docs(), fileid.Options{})
 	toc, err := reg.TableOfContents("f1", fileid.TOCOptions{})
 	if err != nil {
 		log.Fatal(err)
@@ -73,7 +75,7 @@ func ExampleRegistry_TableOfContents() {
 }
 
 func ExampleRegistry_ReadSections() {
-	reg, _ := fileid.New(context.Background(), docs(), nil)
+	reg, _ := fileid.New(context.Background(), docs(), fileid.Options{})
 	res, err := reg.ReadSections("f1", []string{"1/1", "9"}, fileid.ReadOptions{})
 	if err != nil {
 		log.Fatal(err)
@@ -86,7 +88,7 @@ func ExampleRegistry_ReadSections() {
 }
 
 func ExampleRegistry_Search() {
-	reg, _ := fileid.New(context.Background(), docs(), nil)
+	reg, _ := fileid.New(context.Background(), docs(), fileid.Options{})
 	res, err := reg.Search(context.Background(), fileid.SearchRequest{Query: "install", CaseInsensitive: true})
 	if err != nil {
 		log.Fatal(err)
@@ -100,6 +102,20 @@ func ExampleRegistry_Search() {
 	// f1 guide.md line 6, section 1 (Install): # Install
 	// f1 guide.md line 10, section 1 (Install): go install example.com/tool@latest
 	// f3 README.md line 4, section 1 (Plugins): Install plugins with `tool add`.
+}
+
+func ExampleRegistry_File() {
+	reg, _ := fileid.New(context.Background(), docs(), fileid.Options{})
+	f, err := reg.File("f2")
+	fmt.Println(f.SourceDirectory, f.Filename, err)
+
+	_, err = reg.File("f9")
+	fmt.Println(errors.Is(err, fileid.ErrFileIDNotFound), agentfiles.ErrorCode(err).Kind())
+	fmt.Println(err)
+	// Output:
+	// /primary README.md <nil>
+	// true not found
+	// FILE_ID_NOT_FOUND: no file has this ID; valid IDs are f1 to f3; call list_documentation_files to see the valid file IDs (f9)
 }
 
 func ExampleParseID() {

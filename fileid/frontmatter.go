@@ -2,6 +2,7 @@ package fileid
 
 import (
 	"bytes"
+	"iter"
 
 	"gopkg.in/yaml.v3"
 )
@@ -46,6 +47,19 @@ func lineAt(content []byte, pos int) (line []byte, next int) {
 	return content[pos:], len(content)
 }
 
+// textLines yields the lines of b without their "\n" or "\r\n".
+func textLines(b []byte) iter.Seq[[]byte] {
+	return func(yield func([]byte) bool) {
+		for pos := 0; pos < len(b); {
+			line, next := lineAt(b, pos)
+			pos = next
+			if !yield(bytes.TrimSuffix(line, []byte{'\r'})) {
+				return
+			}
+		}
+	}
+}
+
 // parseFrontMatter decodes title and description. Malformed YAML yields the zero value and
 // the error, which the caller logs; the block is still treated as front matter.
 func parseFrontMatter(yamlText []byte) (frontMatter, error) {
@@ -71,10 +85,7 @@ func parseFrontMatter(yamlText []byte) (frontMatter, error) {
 func simpleFrontMatter(yamlText []byte) (fm frontMatter, ok bool) {
 	var seenTitle, seenDesc bool
 	prevWanted := false // the previous key was title or description
-	for pos := 0; pos < len(yamlText); {
-		line, next := lineAt(yamlText, pos)
-		pos = next
-		line = bytes.TrimSuffix(line, []byte{'\r'})
+	for line := range textLines(yamlText) {
 		if len(bytes.TrimLeft(line, " ")) == 0 {
 			continue
 		}

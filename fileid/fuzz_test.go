@@ -26,7 +26,7 @@ func FuzzTOC(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, content []byte) {
-		reg, err := New(context.Background(), []Root{{Label: "r", FS: fstest.MapFS{"f.md": {Data: content}}}}, nil)
+		reg, err := New(context.Background(), []Root{{Label: "r", FS: fstest.MapFS{"f.md": {Data: content}}}}, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -130,7 +130,7 @@ func FuzzSearch(f *testing.F) {
 	f.Add([]byte("# A\nbad \xff\xfe utf8 \xef\xbf\xbd\n"), `\x{FFFD}`, false)
 	f.Add([]byte("# A\nbad \xc3 x\n"), `[^a-z ]x`, false)
 	f.Fuzz(func(t *testing.T, content []byte, query string, fold bool) {
-		reg, err := New(context.Background(), []Root{{Label: "r", FS: fstest.MapFS{"f.md": {Data: content}}}}, nil)
+		reg, err := New(context.Background(), []Root{{Label: "r", FS: fstest.MapFS{"f.md": {Data: content}}}}, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,6 +1,10 @@
 package fileid
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/agentfiles/agentfiles"
+)
 
 // listHint is appended to every file-ID error: it tells an agent how to recover.
 const listHint = "; call list_documentation_files to see the valid file IDs"
@@ -14,7 +18,7 @@ const maxIDDigits = 12
 // the ID names a file; [Registry.File] does that.
 func ParseID(id string) (int, error) {
 	bad := func(why string) error {
-		return newError(CodeInvalidFileID,
+		return agentfiles.NewError(CodeInvalidFileID,
 			"file IDs look like f1, f2, f3 ("+why+")"+listHint, id)
 	}
 	switch {

@@ -1,6 +1,9 @@
 package fileid
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // ListOptions page through the file listing. The zero value gives the first page.
 type ListOptions struct {
@@ -19,15 +22,8 @@ type FileList struct {
 
 // List returns one page of the files in ID order.
 func (r *Registry) List(opts ListOptions) FileList {
-	var notice string
-	limit := opts.MaxFiles
-	if limit <= 0 {
-		limit = DefaultListFiles
-	}
-	if limit > MaxListFiles {
-		notice = fmt.Sprintf("maxFiles %d was clamped to %d; ", limit, MaxListFiles)
-		limit = MaxListFiles
-	}
+	var notices []string
+	limit := clampLimit("maxFiles", opts.MaxFiles, DefaultListFiles, MaxListFiles, &notices)
 	start := min(max(opts.Offset, 0), len(r.files))
 	end := min(start+limit, len(r.files))
 	out := FileList{Files: make([]FileInfo, 0, end-start), Total: len(r.files)}
@@ -37,19 +33,12 @@ func (r *Registry) List(opts ListOptions) FileList {
 	if end < len(r.files) {
 		out.Truncated = true
 		out.NextOffset = end
-		notice += fmt.Sprintf("files %s to %s of %d are shown; call again with offset %d for the rest",
-			FormatID(start+1), FormatID(end), len(r.files), end)
+		notices = append(notices, fmt.Sprintf("files %s to %s of %d are shown; call again with offset %d for the rest",
+			FormatID(start+1), FormatID(end), len(r.files), end))
 	}
 	if opts.Offset > len(r.files) {
-		notice += fmt.Sprintf("offset %d is past the last file (%d files)", opts.Offset, len(r.files))
+		notices = append(notices, fmt.Sprintf("offset %d is past the last file (%d files)", opts.Offset, len(r.files)))
 	}
-	out.Notice = trimSep(notice)
+	out.Notice = strings.Join(notices, "; ")
 	return out
-}
-
-func trimSep(s string) string {
-	for len(s) >= 2 && s[len(s)-2:] == "; " {
-		s = s[:len(s)-2]
-	}
-	return s
 }

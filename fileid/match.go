@@ -32,6 +32,7 @@ type matcher struct {
 	pres    *literalSet // literals one of which every match contains; or nil
 	first   *[256]bool  // bytes every match starts with, when there are few; or nil
 	runs    *runFilter  // otherwise, the bytes and minimum length of a match; or nil
+	perLine bool        // the expression has \A or \z: regexLines matches each line alone
 }
 
 // maxFirstBytes is the largest start-byte set worth scanning for; larger sets (letters, say)
@@ -61,15 +62,17 @@ func newMatcher(query string, caseInsensitive bool) (*matcher, error) {
 		}
 	}
 	if parsed, err := syntax.Parse(flags+query, syntax.Perl); err == nil {
-		lit, fold := requiredLiteral(parsed)
-		switch {
-		case lit == "" || strings.ContainsAny(lit, "\n\uFFFD"):
-		case !fold:
-			m.pre = []byte(lit)
-		case isASCII(lit):
-			m.pre, m.preFold = lowerASCII(nil, []byte(lit)), true
+		m.perLine = textAnchored(parsed)
+		if lits := requiredLiterals(parsed, 1); lits != nil {
+			switch lit := lits[0]; {
+			case strings.ContainsAny(lit.text, "\n\uFFFD"):
+			case !lit.fold:
+				m.pre = []byte(lit.text)
+			case isASCII(lit.text):
+				m.pre, m.preFold = lowerASCII(nil, []byte(lit.text)), true
+			}
 		}
-		if lits := requiredLiterals(parsed); len(lits) > 1 && shortestLiteral(lits) > max(len(m.pre), 1) {
+		if lits := requiredLiterals(parsed, maxPrefilterLiterals); len(lits) > 1 && shortestLiteral(lits) > max(len(m.pre), 1) {
 			if m.pres = newLiteralSet(lits); m.pres != nil {
 				m.pre, m.preFold = nil, false
 			}
@@ -86,31 +89,6 @@ func newMatcher(query string, caseInsensitive bool) (*matcher, error) {
 	return m, nil
 }
 
-// requiredLiteral returns the longest literal that every match of re contains, and whether it
-// is case-folded. It understands concatenation, groups and repetitions of at least one; for
-// anything else it returns "".
-func requiredLiteral(re *syntax.Regexp) (string, bool) {
-	switch re.Op {
-	case syntax.OpLiteral:
-		return string(re.Rune), re.Flags&syntax.FoldCase != 0
-	case syntax.OpCapture, syntax.OpPlus:
-		return requiredLiteral(re.Sub[0])
-	case syntax.OpRepeat:
-		if re.Min >= 1 {
-			return requiredLiteral(re.Sub[0])
-		}
-	case syntax.OpConcat:
-		best, bestFold := "", false
-		for _, sub := range re.Sub {
-			if lit, fold := requiredLiteral(sub); len(lit) > len(best) {
-				best, bestFold = lit, fold
-			}
-		}
-		return best, bestFold
-	}
-	return "", false
-}
-
 // scratch buffers for case-folded copies of files, reused across searches.
 var foldBuffers = sync.Pool{New: func() any { return new([]byte) }}
 
@@ -120,26 +98,10 @@ func (m *matcher) find(content []byte, from, max int) []hit {
 		return nil
 	}
 	switch {
-	case m.literal != nil && !m.fold:
-		return literalLines(content, content, from, m.literal, max, nil)
 	case m.literal != nil:
-		if foldHazard(m.literal, content[from:]) {
-			return m.regexLines(content, from, max)
-		}
-		buf := foldBuffers.Get().(*[]byte)
-		defer foldBuffers.Put(buf)
-		*buf = lowerASCII((*buf)[:0], content)
-		return literalLines(content, *buf, from, m.literal, max, nil)
-	case m.pre != nil && !m.preFold:
-		return literalLines(content, content, from, m.pre, max, m.re)
+		return m.literalLines(content, from, max, m.literal, m.fold, nil)
 	case m.pre != nil:
-		if foldHazard(m.pre, content[from:]) {
-			return m.regexLines(content, from, max)
-		}
-		buf := foldBuffers.Get().(*[]byte)
-		defer foldBuffers.Put(buf)
-		*buf = lowerASCII((*buf)[:0], content)
-		return literalLines(content, *buf, from, m.pre, max, m.re)
+		return m.literalLines(content, from, max, m.pre, m.preFold, m.re)
 	case m.pres != nil:
 		return m.literalSetLines(content, from, max)
 	default:
@@ -147,37 +109,74 @@ func (m *matcher) find(content []byte, from, max int) []hit {
 	}
 }
 
-// byteFilteredLines finds matching lines with the filters that need no literal.
-func (m *matcher) byteFilteredLines(content []byte, from, max int) []hit {
+// literalLines finds the lines of content[from:] that contain lit (in the ASCII lower-cased
+// copy of content when fold is set) and, with verify set, that verify matches. Where ASCII
+// folding could disagree with RE2's (see foldHazard) it runs the expression instead.
+func (m *matcher) literalLines(content []byte, from, max int, lit []byte, fold bool, verify *regexp.Regexp) []hit {
+	in := func(haystack []byte) []hit {
+		return candidateLines(content, haystack, from, max, verify, func(pos int) int { return indexFrom(haystack, pos, lit) })
+	}
 	switch {
-	case m.first != nil:
-		return m.firstByteLines(content, from, max)
-	case m.runs != nil:
-		return m.runLines(content, from, max)
-	default:
+	case !fold:
+		return in(content)
+	case foldHazard(lit, content[from:]):
 		return m.regexLines(content, from, max)
+	default:
+		return withFolded(content, in)
 	}
 }
 
-// firstByteLines runs the expression only on lines that contain a byte a match can start with.
-func (m *matcher) firstByteLines(content []byte, from, max int) []hit {
+// withFolded calls fn with the ASCII lower-cased copy of content (same offsets), built in a
+// buffer reused across searches.
+func withFolded(content []byte, fn func(folded []byte) []hit) []hit {
+	buf := foldBuffers.Get().(*[]byte)
+	defer foldBuffers.Put(buf)
+	*buf = lowerASCII((*buf)[:0], content)
+	return fn(*buf)
+}
+
+// candidateLines is the scan every prefilter shares. next(pos) returns the offset of the next
+// byte at or after pos that makes its line a candidate, or -1; pos only grows from one call to
+// the next. A candidate line counts when verify is nil or matches it, and the scan goes on
+// after that line. haystack is content or its lower-cased copy: the offsets are the same.
+func candidateLines(content, haystack []byte, from, max int, verify *regexp.Regexp, next func(pos int) int) []hit {
 	var hits []hit
-	for pos := from; pos < len(content) && len(hits) < max; {
-		i := pos
-		for i < len(content) && !m.first[content[i]] {
-			i++
-		}
-		if i == len(content) {
+	for pos := from; pos < len(haystack) && len(hits) < max; {
+		at := next(pos)
+		if at < 0 {
 			break
 		}
-		ls := pos + bytes.LastIndexByte(content[pos:i], '\n') + 1
-		le := lineEndAt(content, i)
-		if m.re.Match(content[ls:le]) {
+		ls := pos + bytes.LastIndexByte(haystack[pos:at], '\n') + 1
+		le := lineEndAt(haystack, at)
+		if verify == nil || verify.Match(content[ls:le]) {
 			hits = append(hits, hit{ls, le})
 		}
 		pos = le + 1
 	}
 	return hits
+}
+
+// byteFilteredLines finds matching lines with the filters that need no literal.
+func (m *matcher) byteFilteredLines(content []byte, from, max int) []hit {
+	switch {
+	case m.first != nil:
+		return candidateLines(content, content, from, max, m.re, func(pos int) int { return m.nextFirstByte(content, pos) })
+	case m.runs != nil:
+		return candidateLines(content, content, from, max, m.re, func(pos int) int { return m.runs.next(content, pos) })
+	default:
+		return m.regexLines(content, from, max)
+	}
+}
+
+// nextFirstByte returns the offset of the first byte in b[from:] that a match can start with,
+// or -1.
+func (m *matcher) nextFirstByte(b []byte, from int) int {
+	for i := from; i < len(b); i++ {
+		if m.first[b[i]] {
+			return i
+		}
+	}
+	return -1
 }
 
 // firstBytes adds to set every byte a non-empty match of re can start with, and reports
@@ -270,30 +269,27 @@ func countSet(set *[256]bool) int {
 	return n
 }
 
-// literalLines finds the lines of content[from:] where haystack (content itself, or its
-// lower-cased copy with the same offsets) contains lit. With verify set, a candidate line
-// counts only if verify matches it.
-func literalLines(content, haystack []byte, from int, lit []byte, max int, verify *regexp.Regexp) []hit {
-	var hits []hit
-	for pos := from; pos < len(haystack) && len(hits) < max; {
-		i := bytes.Index(haystack[pos:], lit)
-		if i < 0 {
-			break
-		}
-		at := pos + i
-		ls := pos + bytes.LastIndexByte(haystack[pos:at], '\n') + 1
-		le := lineEndAt(haystack, at)
-		if verify == nil || verify.Match(content[ls:le]) {
-			hits = append(hits, hit{ls, le})
-		}
-		pos = le + 1
+// textAnchored reports whether re holds \A or \z (or ^ or $ in (?-m) mode). Matched against
+// one line they are the line's ends, against the whole content only the file's.
+func textAnchored(re *syntax.Regexp) bool {
+	if re.Op == syntax.OpBeginText || re.Op == syntax.OpEndText {
+		return true
 	}
-	return hits
+	for _, sub := range re.Sub {
+		if textAnchored(sub) {
+			return true
+		}
+	}
+	return false
 }
 
 // regexLines runs the expression over the rest of the content and keeps only matches that lie
 // within one line; a match that runs past its line's end counts only if the line alone matches.
+// An expression anchored to the text's ends is matched against each line alone instead.
 func (m *matcher) regexLines(content []byte, from, max int) []hit {
+	if m.perLine {
+		return candidateLines(content, content, from, max, m.re, func(pos int) int { return pos })
+	}
 	var hits []hit
 	for pos := from; pos < len(content) && len(hits) < max; {
 		loc := m.re.FindIndex(content[pos:])

@@ -1,10 +1,13 @@
 package fileid
 
 import (
+	"fmt"
 	"log/slog"
 	"path"
 	"runtime"
 	"strings"
+
+	"github.com/agentfiles/agentfiles"
 )
 
 // Defaults and hard limits. Requests above a hard maximum are clamped, and the result says so.
@@ -29,7 +32,7 @@ const (
 // DefaultInclude are the file-name patterns scanned when Options.Include is empty.
 var DefaultInclude = []string{"*.md", "*.mdx", "*.markdown"}
 
-// Options configure [New]. The zero value (or nil) gives the defaults.
+// Options configure [New]; they are passed by value, and the zero value gives the defaults.
 type Options struct {
 	// Include lists path.Match patterns for the files that count, matched case-insensitively
 	// against the file name, or against the slash-separated path relative to the root when
@@ -47,11 +50,9 @@ type Options struct {
 }
 
 // resolve returns a copy with defaults filled in, or an INVALID_ARGUMENT error for a bad pattern.
-func (o *Options) resolve() (Options, error) {
-	var r Options
-	if o != nil {
-		r = *o
-	}
+// Resolving resolved options changes nothing.
+func (o Options) resolve() (Options, error) {
+	r := o
 	if len(r.Include) == 0 {
 		r.Include = DefaultInclude
 	}
@@ -59,7 +60,7 @@ func (o *Options) resolve() (Options, error) {
 	for i, p := range r.Include {
 		lp := strings.ToLower(p)
 		if _, err := path.Match(lp, ""); err != nil || p == "" {
-			return Options{}, wrapError(CodeInvalidArgument,
+			return Options{}, agentfiles.WrapError(agentfiles.CodeInvalidArgument,
 				"include pattern is not a valid path.Match pattern; use forms like *.md or guides/*.md", p, err)
 		}
 		lowered[i] = lp
@@ -82,7 +83,7 @@ func (o *Options) resolve() (Options, error) {
 }
 
 // included reports whether the file at relative path rel counts.
-func (o *Options) included(rel string) bool {
+func (o Options) included(rel string) bool {
 	lower := strings.ToLower(rel)
 	base := path.Base(lower)
 	for _, p := range o.Include {
@@ -95,4 +96,18 @@ func (o *Options) included(rel string) bool {
 		}
 	}
 	return false
+}
+
+// clampLimit returns the limit a request asked for, def when it asked for 0 or less, and hard
+// when it asked for more than hard; clamping appends a notice naming the request's argument.
+func clampLimit(arg string, requested, def, hard int, notices *[]string) int {
+	n := requested
+	if n <= 0 {
+		n = def
+	}
+	if n > hard {
+		*notices = append(*notices, fmt.Sprintf("%s %d was clamped to %d", arg, n, hard))
+		n = hard
+	}
+	return n
 }

@@ -188,13 +188,14 @@ func plainText(n ast.Node, src []byte) string {
 	return strings.Join(strings.Fields(sb.String()), " ")
 }
 
-// section returns the byte range and metadata of a section ID, or ok=false.
+// section returns the byte range and metadata of a section ID, or ok=false. Section "0" has
+// level 0 and the title PreambleTitle.
 func (o *outline) section(id string) (h heading, ok bool) {
 	if id == PreambleID {
 		if !o.preamble {
 			return heading{}, false
 		}
-		return heading{id: PreambleID, start: o.preStart, end: o.preEnd, line: o.preLine}, true
+		return heading{id: PreambleID, title: PreambleTitle, start: o.preStart, end: o.preEnd, line: o.preLine}, true
 	}
 	i, ok := o.byID[id]
 	if !ok {
@@ -278,10 +279,7 @@ func firstH1Title(body []byte) (title string, found, done bool) {
 // entity. The CommonMark rules left are the optional closing sequence of #s and the trimming
 // of spaces. TestTitleShortcutAgreesWithFullParse and FuzzTitle hold it to goldmark's answer.
 func leadingATXTitle(body []byte) (string, bool) {
-	for pos := 0; pos < len(body); {
-		line, next := lineAt(body, pos)
-		pos = next
-		line = bytes.TrimSuffix(line, []byte{'\r'})
+	for line := range textLines(body) {
 		if len(bytes.Trim(line, " \t")) == 0 {
 			continue
 		}

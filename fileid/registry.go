@@ -2,8 +2,9 @@ package fileid
 
 import (
 	"context"
-	"path"
 	"sync"
+
+	"github.com/agentfiles/agentfiles"
 )
 
 // FileInfo describes one file of the registry, as list_documentation_files shows it.
@@ -61,9 +62,9 @@ type Registry struct {
 // dot-directories are skipped; so are files over MaxFileBytes and files that cannot be read
 // (see Skipped).
 //
-// New honours ctx. A root with a nil FS or one that cannot be walked fails with INVALID_ROOT;
-// a bad include pattern fails with INVALID_ARGUMENT.
-func New(ctx context.Context, roots []Root, opts *Options) (*Registry, error) {
+// The zero Options give the defaults. New honours ctx. A root with a nil FS or one that cannot
+// be walked fails with INVALID_ROOT; a bad include pattern fails with INVALID_ARGUMENT.
+func New(ctx context.Context, roots []Root, opts Options) (*Registry, error) {
 	o, err := opts.resolve()
 	if err != nil {
 		return nil, err
@@ -78,14 +79,11 @@ func New(ctx context.Context, roots []Root, opts *Options) (*Registry, error) {
 // Rebuild scans the same roots again with the same options and returns a new Registry; the
 // receiver is unchanged and stays usable.
 func (r *Registry) Rebuild(ctx context.Context) (*Registry, error) {
-	return New(ctx, r.roots, &r.opts)
+	return New(ctx, r.roots, r.opts)
 }
 
 // Len returns the number of files.
 func (r *Registry) Len() int { return len(r.files) }
-
-// Roots returns the roots in scan order.
-func (r *Registry) Roots() []Root { return append([]Root(nil), r.roots...) }
 
 // Files returns every file in ID order (f1 first). The slice is a copy.
 func (r *Registry) Files() []FileInfo {
@@ -109,16 +107,6 @@ func (r *Registry) File(id string) (FileInfo, error) {
 	return f.info, nil
 }
 
-// Content returns the bytes of a file as they were when the registry was built. The slice is
-// shared: do not modify it.
-func (r *Registry) Content(id string) ([]byte, error) {
-	f, err := r.lookup(id)
-	if err != nil {
-		return nil, err
-	}
-	return f.content, nil
-}
-
 func (r *Registry) lookup(id string) (*file, error) {
 	n, err := ParseID(id)
 	if err != nil {
@@ -131,7 +119,7 @@ func (r *Registry) lookup(id string) (*file, error) {
 		} else {
 			msg += "; valid IDs are f1 to " + FormatID(len(r.files))
 		}
-		return nil, newError(CodeFileIDNotFound, msg+listHint, id)
+		return nil, agentfiles.NewError(CodeFileIDNotFound, msg+listHint, id)
 	}
 	return r.files[n-1], nil
 }
@@ -194,6 +182,3 @@ func (r *Registry) parallel(ctx context.Context, n int, fn func(i int) bool) err
 	wg.Wait()
 	return ctx.Err()
 }
-
-// baseName is the fallback title.
-func baseName(rel string) string { return path.Base(rel) }

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/agentfiles/agentfiles"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -82,13 +83,23 @@ func dirRoots(t testing.TB, tree map[string]map[string]string, order []string) [
 	return roots
 }
 
-func mustNew(t testing.TB, roots []Root, opts *Options) *Registry {
+func mustNew(t testing.TB, roots []Root, opts Options) *Registry {
 	t.Helper()
 	reg, err := New(context.Background(), roots, opts)
 	if err != nil {
 		t.Fatalf("New: %v", err)
 	}
 	return reg
+}
+
+// fileContent returns the bytes the registry holds for a file ID.
+func fileContent(t testing.TB, reg *Registry, id string) []byte {
+	t.Helper()
+	f, err := reg.lookup(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f.content
 }
 
 // withoutSizes clears the size fields, which are checked separately.
@@ -108,15 +119,12 @@ func TestSeedExampleIDs(t *testing.T) {
 	for name, roots := range builds {
 		t.Run(name, func(t *testing.T) {
 			for run := range 3 { // same tree, same IDs, every run
-				reg := mustNew(t, roots(t), nil)
+				reg := mustNew(t, roots(t), Options{})
 				if diff := cmp.Diff(wantSeed, withoutSizes(reg.Files())); diff != "" {
 					t.Fatalf("run %d: listing mismatch (-want +got):\n%s", run, diff)
 				}
 				for _, f := range reg.Files() {
-					content, err := reg.Content(f.FileID)
-					if err != nil {
-						t.Fatal(err)
-					}
+					content := fileContent(t, reg, f.FileID)
 					want := seedTree[f.SourceDirectory][f.Filename]
 					if string(content) != want {
 						t.Errorf("%s: content %q, want %q", f.FileID, content, want)
@@ -131,7 +139,7 @@ func TestSeedExampleIDs(t *testing.T) {
 }
 
 func TestSameNamedFilesAllReachable(t *testing.T) {
-	reg := mustNew(t, mapRoots(seedTree, seedOrder), nil)
+	reg := mustNew(t, mapRoots(seedTree, seedOrder), Options{})
 	readmes := map[string]string{}
 	for _, f := range reg.Files() {
 		if strings.EqualFold(filepath.Base(f.Filename), "README.md") {
@@ -153,7 +161,7 @@ func TestOrderingCaseInsensitiveTiesBytewise(t *testing.T) {
 	for _, name := range []string{"b.md", "B.md", "a-b.md", "a.md", "a/b.md", "A/a.md", "Zeta.md", "alpha.md", "_x.md"} {
 		m[name] = &fstest.MapFile{Data: []byte("# " + name + "\n")}
 	}
-	reg := mustNew(t, []Root{{Label: "r", FS: m}}, nil)
+	reg := mustNew(t, []Root{{Label: "r", FS: m}}, Options{})
 	var got []string
 	for _, f := range reg.Files() {
 		got = append(got, f.FileID+"="+f.Filename)
@@ -184,14 +192,14 @@ func TestScanSkipsDotFilesAndFiltersPatterns(t *testing.T) {
 		}
 		return out
 	}
-	if diff := cmp.Diff([]string{"a.md", "b.MDX", "c.markdown", "sub/deep/z.md"}, names(mustNew(t, []Root{{Label: "r", FS: m}}, nil))); diff != "" {
+	if diff := cmp.Diff([]string{"a.md", "b.MDX", "c.markdown", "sub/deep/z.md"}, names(mustNew(t, []Root{{Label: "r", FS: m}}, Options{}))); diff != "" {
 		t.Errorf("default include (-want +got):\n%s", diff)
 	}
-	reg := mustNew(t, []Root{{Label: "r", FS: m}}, &Options{Include: []string{"*.txt"}})
+	reg := mustNew(t, []Root{{Label: "r", FS: m}}, Options{Include: []string{"*.txt"}})
 	if diff := cmp.Diff([]string{"d.txt", "guides/intro.txt"}, names(reg)); diff != "" {
 		t.Errorf("*.txt (-want +got):\n%s", diff)
 	}
-	reg = mustNew(t, []Root{{Label: "r", FS: m}}, &Options{Include: []string{"guides/*.txt", "a.md"}})
+	reg = mustNew(t, []Root{{Label: "r", FS: m}}, Options{Include: []string{"guides/*.txt", "a.md"}})
 	if diff := cmp.Diff([]string{"a.md", "guides/intro.txt"}, names(reg)); diff != "" {
 		t.Errorf("path pattern (-want +got):\n%s", diff)
 	}
@@ -218,7 +226,7 @@ func TestSkippedLargeFilesAndSymlinks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reg := mustNew(t, []Root{root}, &Options{MaxFileBytes: 100})
+	reg := mustNew(t, []Root{root}, Options{MaxFileBytes: 100})
 	var got []string
 	for _, f := range reg.Files() {
 		got = append(got, f.Filename+":"+f.Title)
@@ -246,18 +254,18 @@ func TestBuildErrors(t *testing.T) {
 	if _, err := DirRoot("x", ""); !errors.Is(err, ErrInvalidRoot) {
 		t.Errorf("DirRoot(\"\") = %v, want INVALID_ROOT", err)
 	}
-	if _, err := New(ctx, []Root{{Label: "nil"}}, nil); !errors.Is(err, ErrInvalidRoot) {
+	if _, err := New(ctx, []Root{{Label: "nil"}}, Options{}); !errors.Is(err, ErrInvalidRoot) {
 		t.Errorf("New(nil FS) = %v, want INVALID_ROOT", err)
 	}
-	if _, err := New(ctx, nil, &Options{Include: []string{"[a-"}}); !errors.Is(err, ErrInvalidArgument) {
+	if _, err := New(ctx, nil, Options{Include: []string{"[a-"}}); !errors.Is(err, agentfiles.ErrInvalidArgument) {
 		t.Errorf("New(bad pattern) = %v, want INVALID_ARGUMENT", err)
 	}
 	canceled, cancel := context.WithCancel(ctx)
 	cancel()
-	if _, err := New(canceled, mapRoots(seedTree, seedOrder), nil); !errors.Is(err, context.Canceled) {
+	if _, err := New(canceled, mapRoots(seedTree, seedOrder), Options{}); !errors.Is(err, context.Canceled) {
 		t.Errorf("New(canceled) = %v, want context.Canceled", err)
 	}
-	reg, err := New(ctx, nil, nil)
+	reg, err := New(ctx, nil, Options{})
 	if err != nil || reg.Len() != 0 {
 		t.Fatalf("New(no roots) = %v, %v; want an empty registry", reg, err)
 	}
@@ -270,12 +278,12 @@ func TestParseID(t *testing.T) {
 	tests := []struct {
 		id   string
 		want int
-		code string
+		code agentfiles.Code // the zero Code: no error
 	}{
-		{"f1", 1, ""},
-		{"f7", 7, ""},
-		{"f10", 10, ""},
-		{"f999999999999", 999999999999, ""},
+		{"f1", 1, agentfiles.Code{}},
+		{"f7", 7, agentfiles.Code{}},
+		{"f10", 10, agentfiles.Code{}},
+		{"f999999999999", 999999999999, agentfiles.Code{}},
 		{"", 0, CodeInvalidFileID},
 		{"f", 0, CodeInvalidFileID},
 		{"f0", 0, CodeInvalidFileID},
@@ -292,10 +300,10 @@ func TestParseID(t *testing.T) {
 	}
 	for _, tt := range tests {
 		got, err := ParseID(tt.id)
-		code := ""
-		var fe *Error
+		var code agentfiles.Code
+		var fe *agentfiles.Error
 		if errors.As(err, &fe) {
-			code = fe.Code()
+			code = fe.Code
 			if !strings.Contains(fe.Message, "list_documentation_files") || fe.Arg != tt.id {
 				t.Errorf("ParseID(%q) error %q lacks the hint or the argument", tt.id, err)
 			}
@@ -310,7 +318,7 @@ func TestParseID(t *testing.T) {
 }
 
 func TestLookupErrors(t *testing.T) {
-	reg := mustNew(t, mapRoots(seedTree, seedOrder), nil)
+	reg := mustNew(t, mapRoots(seedTree, seedOrder), Options{})
 	for _, tt := range []struct {
 		id       string
 		sentinel error
@@ -341,7 +349,7 @@ func TestLookupErrors(t *testing.T) {
 }
 
 func TestListPaging(t *testing.T) {
-	reg := mustNew(t, mapRoots(seedTree, seedOrder), nil)
+	reg := mustNew(t, mapRoots(seedTree, seedOrder), Options{})
 	var ids []string
 	offset := 0
 	for page := 0; ; page++ {
@@ -403,7 +411,7 @@ func TestTitles(t *testing.T) {
 	for _, tt := range tests {
 		m[tt.name] = &fstest.MapFile{Data: []byte(tt.body)}
 	}
-	reg := mustNew(t, []Root{{Label: "r", FS: m}}, nil)
+	reg := mustNew(t, []Root{{Label: "r", FS: m}}, Options{})
 	got := map[string][2]string{}
 	for _, f := range reg.Files() {
 		got[f.Filename] = [2]string{f.Title, f.Description}
@@ -445,7 +453,7 @@ func TestRebuildSeesChanges(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reg := mustNew(t, []Root{root}, nil)
+	reg := mustNew(t, []Root{root}, Options{})
 	if err := os.WriteFile(filepath.Join(dir, "a.md"), []byte("# A\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -470,7 +478,7 @@ func TestRebuildSeesChanges(t *testing.T) {
 
 // TestConcurrentQueries hammers one registry from many goroutines; run with -race.
 func TestConcurrentQueries(t *testing.T) {
-	reg := mustNew(t, corpusRoots(t), nil)
+	reg := mustNew(t, corpusRoots(t), Options{})
 	ctx := context.Background()
 	want, err := reg.Search(ctx, SearchRequest{Query: "the", CaseInsensitive: true, MaxMatches: 200})
 	if err != nil {

@@ -3,6 +3,8 @@ package fileid
 import (
 	"io/fs"
 	"os"
+
+	"github.com/agentfiles/agentfiles"
 )
 
 // Root is one documentation directory. Roots are scanned in the order given to [New]; the
@@ -25,11 +27,11 @@ func DirRoot(label, dir string) (Root, error) {
 		label = dir
 	}
 	if dir == "" {
-		return Root{}, newError(CodeInvalidRoot, "the directory path is empty; pass the documentation directory to serve", label)
+		return Root{}, agentfiles.NewError(CodeInvalidRoot, "the directory path is empty; pass the documentation directory to serve", label)
 	}
 	r, err := os.OpenRoot(dir)
 	if err != nil {
-		return Root{}, wrapError(CodeInvalidRoot, "cannot open the directory; check that it exists, is a directory and is readable", dir, err)
+		return Root{}, agentfiles.WrapError(CodeInvalidRoot, "cannot open the directory; check that it exists, is a directory and is readable", dir, err)
 	}
 	return Root{Label: label, FS: &dirFS{root: r, fsys: r.FS()}}, nil
 }

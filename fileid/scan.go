@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/agentfiles/agentfiles"
 )
 
 // candidate is a file found by the walk, before it is read.
@@ -33,7 +35,7 @@ type loaded struct {
 func (r *Registry) scan(ctx context.Context) error {
 	for i, root := range r.roots {
 		if root.FS == nil {
-			return newError(CodeInvalidRoot, "root has no file system; build roots with fileid.DirRoot", root.Label)
+			return agentfiles.NewError(CodeInvalidRoot, "root has no file system; build roots with fileid.DirRoot", root.Label)
 		}
 		var (
 			results []loaded
@@ -48,7 +50,7 @@ func (r *Registry) scan(ctx context.Context) error {
 			if ctxErr := ctx.Err(); ctxErr != nil {
 				return ctxErr
 			}
-			return wrapError(CodeInvalidRoot, "cannot walk the root; check that it exists and is a readable directory", root.Label, err)
+			return agentfiles.WrapError(CodeInvalidRoot, "cannot walk the root; check that it exists and is a readable directory", root.Label, err)
 		}
 		slices.SortFunc(results, func(a, b loaded) int {
 			if c := strings.Compare(a.lower, b.lower); c != 0 {
@@ -58,7 +60,7 @@ func (r *Registry) scan(ctx context.Context) error {
 		})
 		for _, l := range results {
 			if l.f == nil {
-				r.skip(i, l.rel, l.reason, nil)
+				r.skip(i, l.rel, l.reason)
 				continue
 			}
 			l.f.info.FileID = FormatID(len(r.files) + 1)
@@ -261,7 +263,7 @@ func (r *Registry) load(c candidate, open func() (fs.File, error)) loaded {
 		f.info.Title = r.titleFromBody(f)
 	}
 	if f.info.Title == "" {
-		f.info.Title = baseName(c.rel)
+		f.info.Title = path.Base(c.rel) // the fallback title
 	}
 	return loaded{candidate: c, f: f}
 }
@@ -285,14 +287,10 @@ func (r *Registry) titleFromBody(f *file) string {
 	return ""
 }
 
-func (r *Registry) skip(root int, rel, reason string, err error) {
+func (r *Registry) skip(root int, rel, reason string) {
 	label := r.roots[root].Label
 	r.skipped = append(r.skipped, Skipped{Root: label, Path: rel, Reason: reason})
-	attrs := []any{slog.String("root", label), slog.String("path", rel), slog.String("reason", reason)}
-	if err != nil {
-		attrs = append(attrs, slog.String("err", err.Error()))
-	}
-	r.opts.Logger.Warn("fileid: file skipped", attrs...)
+	r.opts.Logger.Warn("fileid: file skipped", slog.String("root", label), slog.String("path", rel), slog.String("reason", reason))
 }
 
 // readFile reads a whole file through fsys, refusing files over maxBytes without reading them.

@@ -7,13 +7,15 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/agentfiles/agentfiles"
 )
 
 // SearchRequest is one search.
 type SearchRequest struct {
 	// Query is a Go RE2 regular expression (https://pkg.go.dev/regexp/syntax) matched line by
-	// line, in multi-line mode so that ^ and $ are line boundaries. A query without
-	// metacharacters is searched as a plain string.
+	// line, in multi-line mode so that ^ and $ are line boundaries (so are \A and \z: each
+	// line is matched as if alone). A query without metacharacters is searched as a plain string.
 	Query string
 	// FileID limits the search to one file; empty searches every file.
 	FileID string
@@ -57,27 +59,20 @@ type SearchResult struct {
 func (r *Registry) Search(ctx context.Context, req SearchRequest) (SearchResult, error) {
 	switch {
 	case req.Query == "":
-		return SearchResult{}, newError(CodeInvalidArgument,
+		return SearchResult{}, agentfiles.NewError(agentfiles.CodeInvalidArgument,
 			"the query is empty; pass a word, a phrase or an RE2 regular expression such as `install` or `func \\w+\\(`", "query")
 	case len(req.Query) > MaxQueryBytes:
-		return SearchResult{}, newError(CodeInvalidArgument,
+		return SearchResult{}, agentfiles.NewError(agentfiles.CodeInvalidArgument,
 			fmt.Sprintf("the query is %d bytes; at most %d are accepted, search for a shorter distinctive part", len(req.Query), MaxQueryBytes), "query")
 	}
 	m, err := newMatcher(req.Query, req.CaseInsensitive)
 	if err != nil {
-		return SearchResult{}, wrapError(CodeInvalidRegex,
+		return SearchResult{}, agentfiles.WrapError(CodeInvalidRegex,
 			"the query is not a valid RE2 regular expression ("+err.Error()+
 				"); escape metacharacters such as ( [ . * + ? with a backslash, e.g. `foo\\(` to find \"foo(\"", req.Query, err)
 	}
 	var notices []string
-	limit := req.MaxMatches
-	if limit <= 0 {
-		limit = DefaultMatches
-	}
-	if limit > MaxMatches {
-		notices = append(notices, fmt.Sprintf("maxMatches %d was clamped to %d", limit, MaxMatches))
-		limit = MaxMatches
-	}
+	limit := clampLimit("maxMatches", req.MaxMatches, DefaultMatches, MaxMatches, &notices)
 
 	files := r.files
 	if req.FileID != "" {
@@ -136,13 +131,9 @@ func (r *Registry) Search(ctx context.Context, req SearchRequest) (SearchResult,
 			}
 			line += bytes.Count(f.content[at:h.lineStart], nl)
 			at = h.lineStart
-			title := sec.title
-			if sec.id == PreambleID {
-				title = PreambleTitle
-			}
 			fm.Matches = append(fm.Matches, Match{
 				SectionID: sec.id,
-				Heading:   title,
+				Heading:   sec.title,
 				Line:      line,
 				Text:      m.excerpt(f.content[h.lineStart:h.lineEnd]),
 			})

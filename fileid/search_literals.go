@@ -16,24 +16,25 @@ type foldLiteral struct {
 	fold bool
 }
 
-// requiredLiterals returns literals of which every match of re contains at least one, for
-// expressions such as `error|warning` or `\b(TODO|FIXME)\b:` that have no single required
-// literal; nil when there is no such set of at most maxPrefilterLiterals. Among the choices
-// of a concatenation it keeps the set whose shortest literal is longest.
-func requiredLiterals(re *syntax.Regexp) []foldLiteral {
+// requiredLiterals returns at most limit literals of which every match of re contains at
+// least one, for expressions such as `error|warning` or `\b(TODO|FIXME)\b:` that have no
+// single required literal; nil when there is no such set. Among the choices of a concatenation
+// it keeps the set whose shortest literal is longest (then the smaller set, then the first).
+// With limit 1 it is the longest literal every match contains.
+func requiredLiterals(re *syntax.Regexp, limit int) []foldLiteral {
 	switch re.Op {
 	case syntax.OpLiteral:
 		return []foldLiteral{{string(re.Rune), re.Flags&syntax.FoldCase != 0}}
 	case syntax.OpCapture, syntax.OpPlus:
-		return requiredLiterals(re.Sub[0])
+		return requiredLiterals(re.Sub[0], limit)
 	case syntax.OpRepeat:
 		if re.Min >= 1 {
-			return requiredLiterals(re.Sub[0])
+			return requiredLiterals(re.Sub[0], limit)
 		}
 	case syntax.OpConcat:
 		var best []foldLiteral
 		for _, sub := range re.Sub {
-			if lits := requiredLiterals(sub); betterLiterals(lits, best) {
+			if lits := requiredLiterals(sub, limit); betterLiterals(lits, best) {
 				best = lits
 			}
 		}
@@ -41,8 +42,8 @@ func requiredLiterals(re *syntax.Regexp) []foldLiteral {
 	case syntax.OpAlternate:
 		var all []foldLiteral
 		for _, sub := range re.Sub {
-			lits := requiredLiterals(sub)
-			if lits == nil || len(all)+len(lits) > maxPrefilterLiterals {
+			lits := requiredLiterals(sub, limit)
+			if lits == nil || len(all)+len(lits) > limit {
 				return nil
 			}
 			all = append(all, lits...)
@@ -107,50 +108,43 @@ func newLiteralSet(lits []foldLiteral) *literalSet {
 	return s
 }
 
-// literalSetLines runs the expression only on lines that contain one of the literals. Each
-// literal's next occurrence is kept and searched for again only once the scan has passed it.
+// literalSetLines runs the expression only on lines that contain one of the literals.
 func (m *matcher) literalSetLines(content []byte, from, max int) []hit {
-	haystack := content
-	if m.pres.fold {
-		for _, lit := range m.pres.lits {
-			if foldHazard(lit, content[from:]) {
-				return m.byteFilteredLines(content, from, max)
-			}
-		}
-		buf := foldBuffers.Get().(*[]byte)
-		defer foldBuffers.Put(buf)
-		*buf = lowerASCII((*buf)[:0], content)
-		haystack = *buf
+	in := func(haystack []byte) []hit {
+		return candidateLines(content, haystack, from, max, m.re, m.pres.nextIn(haystack, from))
 	}
-	var nextBuf [maxPrefilterLiterals]int
-	next := nextBuf[:len(m.pres.lits)]
-	for i, lit := range m.pres.lits {
+	if !m.pres.fold {
+		return in(content)
+	}
+	for _, lit := range m.pres.lits {
+		if foldHazard(lit, content[from:]) {
+			return m.byteFilteredLines(content, from, max)
+		}
+	}
+	return withFolded(content, in)
+}
+
+// nextIn returns the candidate function of candidateLines for haystack[from:]: the offset of
+// the first occurrence of any literal at or after pos. Each literal's next occurrence is kept
+// and searched for again only once the scan has passed it.
+func (s *literalSet) nextIn(haystack []byte, from int) func(pos int) int {
+	next := make([]int, len(s.lits))
+	for i, lit := range s.lits {
 		next[i] = indexFrom(haystack, from, lit)
 	}
-	var hits []hit
-	for pos := from; len(hits) < max; {
+	return func(pos int) int {
 		at := -1
-		for _, n := range next {
+		for i, n := range next {
+			if n >= 0 && n < pos {
+				n = indexFrom(haystack, pos, s.lits[i])
+				next[i] = n
+			}
 			if n >= 0 && (at < 0 || n < at) {
 				at = n
 			}
 		}
-		if at < 0 {
-			break
-		}
-		ls := pos + bytes.LastIndexByte(haystack[pos:at], '\n') + 1
-		le := lineEndAt(haystack, at)
-		if m.re.Match(content[ls:le]) {
-			hits = append(hits, hit{ls, le})
-		}
-		pos = le + 1
-		for i, n := range next {
-			if n >= 0 && n < pos {
-				next[i] = indexFrom(haystack, pos, m.pres.lits[i])
-			}
-		}
+		return at
 	}
-	return hits
 }
 
 // indexFrom returns the offset of the first lit in b[from:], or -1.

@@ -8,26 +8,35 @@ import (
 )
 
 func TestRequiredLiterals(t *testing.T) {
+	const many = maxPrefilterLiterals
 	for _, tt := range []struct {
 		query string
+		limit int           // 1, or many
 		want  []foldLiteral // nil: none
 	}{
-		{"error|warning", []foldLiteral{{"error", false}, {"warning", false}}},
-		{"(?i)error|Warning", []foldLiteral{{"ERROR", true}, {"WARNING", true}}}, // the parser's case
-		{"(?i:tab)|Space", []foldLiteral{{"TAB", true}, {"Space", false}}},
-		{`\b(TODO|FIXME)\b:`, []foldLiteral{{"TODO", false}, {"FIXME", false}}}, // longer than ":"
-		{"x(foo|bar)+", []foldLiteral{{"foo", false}, {"bar", false}}},
-		{"fooo(a|b)", []foldLiteral{{"fooo", false}}},
-		{"(?:ab|cd)(?:efg|hij)", []foldLiteral{{"efg", false}, {"hij", false}}},
-		{"foo|bar?", []foldLiteral{{"foo", false}, {"ba", false}}}, {"foo|x?", nil}, {"foo|[a-z]+", nil}, {"(foo|bar)*", nil}, {"a|b|c|d|e|f|g|h|i", nil},
-		{"aa|bb|cc|dd|ee|ff|gg|hh|ii", nil}, // more than maxPrefilterLiterals
+		// limit 1: the longest literal every match contains, the first of equally long ones
+		{`retry_count=\d{3}\b`, 1, []foldLiteral{{"retry_count=", false}}},
+		{"ab(?i:cde)f", 1, []foldLiteral{{"CDE", true}}},
+		{"ab[0-9]cd", 1, []foldLiteral{{"ab", false}}},
+		{"error|warning", 1, nil}, {"(foo)*", 1, nil},
+		// several literals, one of which every match contains
+		{"error|warning", many, []foldLiteral{{"error", false}, {"warning", false}}},
+		{"(?i)error|Warning", many, []foldLiteral{{"ERROR", true}, {"WARNING", true}}}, // the parser's case
+		{"(?i:tab)|Space", many, []foldLiteral{{"TAB", true}, {"Space", false}}},
+		{`\b(TODO|FIXME)\b:`, many, []foldLiteral{{"TODO", false}, {"FIXME", false}}}, // longer than ":"
+		{"x(foo|bar)+", many, []foldLiteral{{"foo", false}, {"bar", false}}},
+		{"fooo(a|b)", many, []foldLiteral{{"fooo", false}}},
+		{"(?:ab|cd)(?:efg|hij)", many, []foldLiteral{{"efg", false}, {"hij", false}}},
+		{"foo|bar?", many, []foldLiteral{{"foo", false}, {"ba", false}}},
+		{"foo|x?", many, nil}, {"foo|[a-z]+", many, nil}, {"(foo|bar)*", many, nil}, {"a|b|c|d|e|f|g|h|i", many, nil},
+		{"aa|bb|cc|dd|ee|ff|gg|hh|ii", many, nil}, // more than maxPrefilterLiterals
 	} {
 		re, err := syntax.Parse(tt.query, syntax.Perl)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if diff := cmp.Diff(tt.want, requiredLiterals(re), cmp.AllowUnexported(foldLiteral{})); diff != "" {
-			t.Errorf("%q (-want +got):\n%s", tt.query, diff)
+		if diff := cmp.Diff(tt.want, requiredLiterals(re, tt.limit), cmp.AllowUnexported(foldLiteral{})); diff != "" {
+			t.Errorf("%q limit %d (-want +got):\n%s", tt.query, tt.limit, diff)
 		}
 	}
 }
@@ -63,26 +72,9 @@ func TestSearchLiteralSetPath(t *testing.T) {
 		"Temperature in \u212aelvin\n" +
 		"bad \xff utf8 error\n" +
 		"no newline at the end: warning"
-	reg := oneFile(t, body)
-	for _, q := range []struct {
-		query string
-		fold  bool
-	}{
+	checkPath(t, body, "alternation", func(m *matcher) bool { return m.pres != nil }, []searchQuery{
 		{"error|warning", false}, {"error|warning", true}, {"(?i:ERROR)|warning", false}, {`\b(TODO|FIXME)\b:`, false},
 		{"kelvin|temp", true}, {"(error|warning)s", false}, {"(?:an|on) (?:error|warning)", true},
 		{"(?:first|second|colon)$", false},
-	} {
-		m, err := newMatcher(q.query, q.fold)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if m.pres == nil {
-			t.Errorf("%q: does not take the alternation path (pre %q)", q.query, m.pre)
-		}
-		want := referenceLines(t, reg, "f1", q.query, q.fold)
-		got := searchLines(t, reg, "f1", q.query, q.fold)
-		if diff := cmp.Diff(want, got); diff != "" {
-			t.Errorf("%q fold %v (-reference +search):\n%s", q.query, q.fold, diff)
-		}
-	}
+	})
 }

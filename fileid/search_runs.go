@@ -1,7 +1,6 @@
 package fileid
 
 import (
-	"bytes"
 	"regexp/syntax"
 	"unicode"
 	"unicode/utf8"
@@ -138,22 +137,4 @@ func (f *runFilter) next(b []byte, from int) int {
 		start = q + 1
 	}
 	return -1
-}
-
-// runLines runs the expression only on lines that contain a long enough run of set bytes.
-func (m *matcher) runLines(content []byte, from, max int) []hit {
-	var hits []hit
-	for pos := from; pos < len(content) && len(hits) < max; {
-		s := m.runs.next(content, pos)
-		if s < 0 {
-			break
-		}
-		ls := pos + bytes.LastIndexByte(content[pos:s], '\n') + 1
-		le := lineEndAt(content, s)
-		if m.re.Match(content[ls:le]) {
-			hits = append(hits, hit{ls, le})
-		}
-		pos = le + 1
-	}
-	return hits
 }

@@ -4,8 +4,6 @@ import (
 	"math/rand/v2"
 	"regexp/syntax"
 	"testing"
-
-	"github.com/google/go-cmp/cmp"
 )
 
 func TestRunFilter(t *testing.T) {
@@ -107,26 +105,9 @@ func TestSearchRunFilterPath(t *testing.T) {
 		"kelvin \u212a\u212a and KK and kk\n" +
 		"accents éé ü\n" +
 		"tail without newline abcdefghijklmnop"
-	reg := oneFile(t, body)
-	for _, q := range []struct {
-		query string
-		fold  bool
-	}{
+	checkPath(t, body, "byte-run", func(m *matcher) bool { return m.runs != nil }, []searchQuery{
 		{"[a-z]{12,}", false}, {"[a-z]{11}", false}, {`[0-9a-z]{4}[-/]\d{2}`, false}, {"[k-m]{2}", true}, {"[A-Z]{2}", false},
 		{`[\x{FFFD}a-f]{4}`, false}, {`[^\x00-\x7f]{2}`, false}, {"[é-ü]{2}", false}, {"[a-z]{6}$", false},
 		{`\b[a-z]{5}\b`, false}, {"(?:[a-z]{3}|[0-9]{4})[-:]", false},
-	} {
-		m, err := newMatcher(q.query, q.fold)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if m.runs == nil {
-			t.Errorf("%q: does not take the byte-run path (literal %q, pre %q, first %v)", q.query, m.literal, m.pre, m.first != nil)
-		}
-		want := referenceLines(t, reg, "f1", q.query, q.fold)
-		got := searchLines(t, reg, "f1", q.query, q.fold)
-		if diff := cmp.Diff(want, got); diff != "" {
-			t.Errorf("%q fold %v (-reference +search):\n%s", q.query, q.fold, diff)
-		}
-	}
+	})
 }

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/agentfiles/agentfiles"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -95,10 +96,35 @@ func searchLines(t testing.TB, reg *Registry, fileID, query string, fold bool) [
 	return lines
 }
 
-var searchQueries = []struct {
+// searchQuery is a query and whether it is case-insensitive.
+type searchQuery struct {
 	query string
 	fold  bool
-}{
+}
+
+// checkPath checks that every query takes the search path that takes recognises (named path in
+// messages), and that it finds the same lines in body as the line-by-line reference.
+func checkPath(t *testing.T, body, path string, takes func(*matcher) bool, queries []searchQuery) {
+	t.Helper()
+	reg := oneFile(t, body)
+	for _, q := range queries {
+		m, err := newMatcher(q.query, q.fold)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !takes(m) {
+			t.Errorf("%q: does not take the %s path (literal %q, pre %q, set %v, first %v, runs %v)",
+				q.query, path, m.literal, m.pre, m.pres != nil, m.first != nil, m.runs != nil)
+		}
+		want := referenceLines(t, reg, "f1", q.query, q.fold)
+		got := searchLines(t, reg, "f1", q.query, q.fold)
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%q fold %v (-reference +search):\n%s", q.query, q.fold, diff)
+		}
+	}
+}
+
+var searchQueries = []searchQuery{
 	{"widget", false}, {"Widget", false}, {"widget", true}, {"WIDGET", true}, {"snapshot", true},
 	{"not a heading", false}, {"# ", false}, {"^#+ ", false}, {"^## ", false}, {"`[a-z-]+`", false},
 	{`\bGET\b`, false}, {"get /widgets", true}, {"(?i)json", false}, {"x*", false}, {"$", false},
@@ -114,10 +140,13 @@ var searchQueries = []struct {
 	// alternation prefilter (search_literals.go): one of a few literals
 	{"widget|snapshot", true}, {"(?i:widget)|Caddy", false}, {`\b(?:GET|POST|DELETE) /`, false}, {"(json|yaml)+ file", true},
 	{"(?:install|config)(?:ure|ation)", false}, {"kelvin|ſ", true},
+	// \A and \z are the ends of each line, as for the reference, on every path
+	{`\z`, false}, {`\z{1}`, false}, {`\A`, false}, {`(?:\Aa)|b`, false}, {`\A.*\z`, false}, {"(?-m)widget$", true},
+	{`\A[a-z]*\z`, false}, {`(?-m)^$`, false},
 }
 
 func TestSearchAgreesWithLineByLineReference(t *testing.T) {
-	reg := mustNew(t, corpusRoots(t), nil)
+	reg := mustNew(t, corpusRoots(t), Options{})
 	for _, q := range searchQueries {
 		for _, f := range reg.Files() {
 			want := referenceLines(t, reg, f.FileID, q.query, q.fold)
@@ -153,7 +182,7 @@ func TestSearchSectionRoundTrip(t *testing.T) {
 	if !testing.Short() {
 		roots = realRoots(t)
 	}
-	reg := mustNew(t, roots, nil)
+	reg := mustNew(t, roots, Options{})
 	t.Logf("%d files", reg.Len())
 	ctx := context.Background()
 	checked := 0
@@ -170,7 +199,7 @@ func TestSearchSectionRoundTrip(t *testing.T) {
 				if fm.FileID != f.FileID || fm.Filename != f.Filename {
 					t.Fatalf("result for %s names %s %s", f.FileID, fm.FileID, fm.Filename)
 				}
-				content, _ := reg.Content(fm.FileID)
+				content := fileContent(t, reg, fm.FileID)
 				lines := strings.SplitAfter(string(content), "\n")
 				for _, m := range fm.Matches {
 					secs, err := reg.ReadSections(fm.FileID, []string{m.SectionID}, ReadOptions{MaxBytes: MaxReadBytes})
@@ -207,7 +236,7 @@ func TestSearchSectionRoundTrip(t *testing.T) {
 }
 
 func TestSearchAttribution(t *testing.T) {
-	reg := mustNew(t, corpusRoots(t), nil)
+	reg := mustNew(t, corpusRoots(t), Options{})
 	res, err := reg.Search(context.Background(), SearchRequest{Query: "not a heading"})
 	if err != nil {
 		t.Fatal(err)
@@ -233,14 +262,14 @@ func TestSearchAttribution(t *testing.T) {
 }
 
 func TestSearchErrors(t *testing.T) {
-	reg := mustNew(t, corpusRoots(t), nil)
+	reg := mustNew(t, corpusRoots(t), Options{})
 	ctx := context.Background()
 	tests := []struct {
 		req      SearchRequest
 		sentinel error
 	}{
-		{SearchRequest{Query: ""}, ErrInvalidArgument},
-		{SearchRequest{Query: strings.Repeat("a", MaxQueryBytes+1)}, ErrInvalidArgument},
+		{SearchRequest{Query: ""}, agentfiles.ErrInvalidArgument},
+		{SearchRequest{Query: strings.Repeat("a", MaxQueryBytes+1)}, agentfiles.ErrInvalidArgument},
 		{SearchRequest{Query: "foo("}, ErrInvalidRegex},
 		{SearchRequest{Query: "[z-a]"}, ErrInvalidRegex},
 		{SearchRequest{Query: `\p{Nope}`}, ErrInvalidRegex},
@@ -271,7 +300,7 @@ func TestSearchCapsAndDeterminism(t *testing.T) {
 	for i := range 40 {
 		m[fmt.Sprintf("doc%02d.md", i)] = &fstest.MapFile{Data: []byte(strings.Repeat("# h\nhit\n", 10))}
 	}
-	reg := mustNew(t, []Root{{Label: "r", FS: m}}, &Options{Concurrency: 4})
+	reg := mustNew(t, []Root{{Label: "r", FS: m}}, Options{Concurrency: 4})
 	ctx := context.Background()
 	first, err := reg.Search(ctx, SearchRequest{Query: "hit", MaxMatches: 25})
 	if err != nil {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/agentfiles/agentfiles"
 )
 
 // ReadOptions bound ReadSections. The zero value gives the defaults.
@@ -55,18 +57,11 @@ func (r *Registry) ReadSections(fileID string, sectionIDs []string, opts ReadOpt
 	}
 	o := f.outline()
 	if len(sectionIDs) == 0 {
-		return Sections{}, newError(CodeInvalidArgument,
+		return Sections{}, agentfiles.NewError(agentfiles.CodeInvalidArgument,
 			"pass at least one section ID from table_of_contents, e.g. [\"1\"] or [\"2/1\", \"3\"]", fileID)
 	}
 	var notices []string
-	budget := opts.MaxBytes
-	if budget <= 0 {
-		budget = DefaultReadBytes
-	}
-	if budget > MaxReadBytes {
-		notices = append(notices, fmt.Sprintf("maxBytes %d was clamped to %d", budget, MaxReadBytes))
-		budget = MaxReadBytes
-	}
+	budget := clampLimit("maxBytes", opts.MaxBytes, DefaultReadBytes, MaxReadBytes, &notices)
 
 	res := Sections{FileID: f.info.FileID, Filename: f.info.Filename, Sections: []Section{}}
 	seen := map[string]bool{}
@@ -80,7 +75,7 @@ func (r *Registry) ReadSections(fileID string, sectionIDs []string, opts ReadOpt
 		h, ok := o.section(id)
 		if !ok {
 			e := sectionNotFound(o, raw)
-			res.Errors = append(res.Errors, SectionError{SectionID: raw, Code: e.code, Message: e.Message})
+			res.Errors = append(res.Errors, SectionError{SectionID: raw, Code: e.Code.String(), Message: e.Message})
 			continue
 		}
 		if len(found) == MaxSectionsPerRead {
@@ -105,11 +100,7 @@ func (r *Registry) ReadSections(fileID string, sectionIDs []string, opts ReadOpt
 
 	for _, h := range found {
 		full := f.content[h.start:h.end]
-		title := h.title
-		if h.id == PreambleID {
-			title = PreambleTitle
-		}
-		s := Section{ID: h.id, Title: title, Line: h.line, SizeBytes: len(full)}
+		s := Section{ID: h.id, Title: h.title, Line: h.line, SizeBytes: len(full)}
 		switch {
 		case budget <= 0:
 			res.Omitted = append(res.Omitted, h.id)

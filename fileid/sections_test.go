@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentfiles/agentfiles"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -53,7 +54,7 @@ func TestReadSectionsUnknownIDsReportedPerID(t *testing.T) {
 		t.Fatalf("errors: %+v", res.Errors)
 	}
 	for _, e := range res.Errors {
-		if e.Code != CodeSectionNotFound || !strings.Contains(e.Message, "valid top-level IDs are 0, 1, 2") {
+		if e.Code != CodeSectionNotFound.String() || !strings.Contains(e.Message, "valid top-level IDs are 0, 1, 2") {
 			t.Errorf("error %+v", e)
 		}
 	}
@@ -62,7 +63,7 @@ func TestReadSectionsUnknownIDsReportedPerID(t *testing.T) {
 	if !errors.Is(err, ErrSectionNotFound) || !strings.Contains(err.Error(), "7, 8") {
 		t.Errorf("all unknown: %v", err)
 	}
-	if _, err := reg.ReadSections("f1", nil, ReadOptions{}); !errors.Is(err, ErrInvalidArgument) {
+	if _, err := reg.ReadSections("f1", nil, ReadOptions{}); !errors.Is(err, agentfiles.ErrInvalidArgument) {
 		t.Errorf("no IDs: %v", err)
 	}
 	if _, err := oneFile(t, "").ReadSections("f1", []string{"0"}, ReadOptions{}); !errors.Is(err, ErrSectionNotFound) ||

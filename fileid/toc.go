@@ -3,6 +3,8 @@ package fileid
 import (
 	"fmt"
 	"strings"
+
+	"github.com/agentfiles/agentfiles"
 )
 
 // PreambleTitle is the title shown for section "0", the text before the first heading.
@@ -54,35 +56,19 @@ func (r *Registry) TableOfContents(fileID string, opts TOCOptions) (TOC, error) 
 	o := f.outline()
 	var notices []string
 
-	depth := opts.MaxDepth
-	if depth <= 0 {
-		depth = r.opts.MaxTOCDepth
-	}
-	if depth > MaxTOCDepth {
-		notices = append(notices, fmt.Sprintf("maxDepth %d was clamped to %d", depth, MaxTOCDepth))
-		depth = MaxTOCDepth
-	}
-	maxEntries := opts.MaxEntries
-	if maxEntries <= 0 {
-		maxEntries = DefaultTOCEntries
-	}
-	if maxEntries > MaxTOCEntries {
-		notices = append(notices, fmt.Sprintf("maxEntries %d was clamped to %d", maxEntries, MaxTOCEntries))
-		maxEntries = MaxTOCEntries
-	}
+	depth := clampLimit("maxDepth", opts.MaxDepth, r.opts.MaxTOCDepth, MaxTOCDepth, &notices)
+	maxEntries := clampLimit("maxEntries", opts.MaxEntries, DefaultTOCEntries, MaxTOCEntries, &notices)
 
 	toc := TOC{FileID: f.info.FileID, Filename: f.info.Filename, MaxDepth: depth, Entries: []TOCEntry{}}
 	first, last, baseDepth := 0, len(o.headings), 0 // headings[first:last], depths relative to baseDepth
 	section := strings.TrimSpace(opts.Section)
+	if pre, ok := o.section(PreambleID); ok && (section == "" || section == PreambleID) {
+		toc.Entries = append(toc.Entries, pre.tocEntry())
+	}
 	switch {
 	case section == "":
-		if o.preamble {
-			toc.Entries = append(toc.Entries, TOCEntry{ID: PreambleID, Title: PreambleTitle, Line: o.preLine, SizeBytes: o.preEnd - o.preStart})
-		}
 	case section == PreambleID && o.preamble:
-		toc.Section = section
-		toc.Entries = append(toc.Entries, TOCEntry{ID: PreambleID, Title: PreambleTitle, Line: o.preLine, SizeBytes: o.preEnd - o.preStart})
-		first, last = 0, 0
+		toc.Section, last = section, 0
 	default:
 		i, ok := o.byID[normalizeSectionID(section)]
 		if !ok {
@@ -105,7 +91,7 @@ func (r *Registry) TableOfContents(fileID string, opts TOCOptions) (TOC, error) 
 				"only the first %d entries are shown; the next is section %s: pass it as section, or lower maxDepth", maxEntries, h.id))
 			break
 		}
-		e := TOCEntry{ID: h.id, Title: h.title, Level: h.level, Line: h.line, SizeBytes: h.end - h.start}
+		e := h.tocEntry()
 		if rel == depth {
 			e.HiddenSubsections = h.descendants
 		}
@@ -116,13 +102,17 @@ func (r *Registry) TableOfContents(fileID string, opts TOCOptions) (TOC, error) 
 	return toc, nil
 }
 
+func (h heading) tocEntry() TOCEntry {
+	return TOCEntry{ID: h.id, Title: h.title, Level: h.level, Line: h.line, SizeBytes: h.end - h.start}
+}
+
 // normalizeSectionID accepts light variations agents produce: spaces and slashes around the
 // ID ("/2/1/" → "2/1").
 func normalizeSectionID(id string) string {
 	return strings.Trim(strings.TrimSpace(id), "/")
 }
 
-func sectionNotFound(o *outline, id string) *Error {
+func sectionNotFound(o *outline, id string) *agentfiles.Error {
 	top := o.topLevelIDs()
 	msg := "the file has no section with this ID"
 	if len(top) == 0 {
@@ -131,5 +121,5 @@ func sectionNotFound(o *outline, id string) *Error {
 		msg += "; valid top-level IDs are " + strings.Join(top, ", ") +
 			" (call table_of_contents for the full list, including subsections like 1/2)"
 	}
-	return newError(CodeSectionNotFound, msg, id)
+	return agentfiles.NewError(CodeSectionNotFound, msg, id)
 }

@@ -6,13 +6,14 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/agentfiles/agentfiles"
 	"github.com/google/go-cmp/cmp"
 )
 
 // oneFile builds a registry holding a single file f1 with the given body.
 func oneFile(t testing.TB, body string) *Registry {
 	t.Helper()
-	return mustNew(t, []Root{{Label: "r", FS: fstest.MapFS{"doc.md": {Data: []byte(body)}}}}, nil)
+	return mustNew(t, []Root{{Label: "r", FS: fstest.MapFS{"doc.md": {Data: []byte(body)}}}}, Options{})
 }
 
 // tocIDs renders entries as "id title" (plus "+N" for hidden subsections).
@@ -213,8 +214,8 @@ func TestTOCUnknownSection(t *testing.T) {
 	reg := oneFile(t, "intro\n# A\n## B\n# C\n")
 	for _, id := range []string{"3", "1/2", "x", "1//1", "-1"} {
 		_, err := reg.TableOfContents("f1", TOCOptions{Section: id})
-		var fe *Error
-		if !errors.As(err, &fe) || fe.Code() != CodeSectionNotFound {
+		var fe *agentfiles.Error
+		if !errors.As(err, &fe) || fe.Code != CodeSectionNotFound {
 			t.Fatalf("section %q: %v", id, err)
 		}
 		if !strings.Contains(fe.Message, "valid top-level IDs are 0, 1, 2") {

@@ -5,14 +5,16 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
+	"github.com/agentfiles/agentfiles"
 	"gopkg.in/yaml.v3"
 )
 
-// Config holds the limits and switches of a Service. Start from DefaultConfig and change
-// fields, or load the `settings.mcp.files` section of a service configuration file with
-// LoadConfig. Environment variables are never consulted.
+// Config holds the limits and switches of a Service (Options.Config). Start from DefaultConfig
+// and change fields, or load the `settings.mcp.files` section of a service configuration file
+// with LoadConfig. Environment variables are never consulted.
 //
 // The YAML key of each field is given in its comment.
 type Config struct {
@@ -36,14 +38,15 @@ type Config struct {
 	// default 1024.
 	ListLimitMax int
 	// LockTimeout bounds the wait for a project's write lock (RESOURCE_BUSY on expiry). The
-	// Service does not use it itself: pass it to the store (memstore.WithLockTimeout,
-	// pgstore options). Key lock_timeout_ms; default 5000.
+	// Service passes it to the store with every Update (UpdateOptions.LockTimeout).
+	// Key lock_timeout_ms; default 5000.
 	LockTimeout time.Duration
-	// DeleteRetention is how long soft-deleted rows are kept before a store purges them.
-	// Like LockTimeout it is for the store. Key delete_retention_days; default 7.
+	// DeleteRetention is how long the rows of deleted files are kept before the store purges
+	// them (pgstore; memstore deletes at once). The Service passes it to the store with every
+	// Update (UpdateOptions.DeleteRetention). Key delete_retention_days; default 7.
 	DeleteRetention time.Duration
 	// RateLimitPerSecond is the sustained number of operations per second allowed per tenant
-	// (token bucket keyed by AuthContext.APIKeyHash); 0 disables rate limiting.
+	// (token bucket keyed by agentfiles.AuthContext.APIKeyHash); 0 disables rate limiting.
 	// Key rate_limit_per_second; default 100.
 	RateLimitPerSecond float64
 	// RateLimitBurst is the bucket size: operations a tenant may make at once.
@@ -102,11 +105,11 @@ var foreignConfigKeys = map[string]bool{"search": true, "index": true, "security
 // settings.mcp.files section: defaults for missing keys, then Validate. Keys outside that
 // section, and its search, index and security sub-trees (package search's), are ignored;
 // any other unknown key under settings.mcp.files is an error naming it. A missing section
-// yields DefaultConfig. Errors are *Error with code INVALID_ARGUMENT.
+// yields DefaultConfig. Errors are *agentfiles.Error with code INVALID_CONFIG.
 func LoadConfig(r io.Reader) (Config, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
-		return Config{}, WrapError(CodeInvalidArgument, "cannot read the configuration", "", err)
+		return Config{}, agentfiles.WrapError(agentfiles.CodeInvalidConfig, "cannot read the configuration", "", err)
 	}
 	cfg := DefaultConfig()
 	if len(bytes.TrimSpace(data)) == 0 {
@@ -114,7 +117,7 @@ func LoadConfig(r io.Reader) (Config, error) {
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return Config{}, WrapError(CodeInvalidArgument, "configuration is not valid YAML: "+err.Error(), "", err)
+		return Config{}, agentfiles.WrapError(agentfiles.CodeInvalidConfig, "configuration is not valid YAML: "+err.Error(), "", err)
 	}
 	section, err := findSection(&doc, "settings", "mcp", "files")
 	if err != nil || section == nil {
@@ -142,7 +145,7 @@ func LoadConfig(r io.Reader) (Config, error) {
 func LoadConfigFile(path string) (Config, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return Config{}, WrapError(CodeInvalidArgument, "cannot open the configuration file: "+err.Error(), path, err)
+		return Config{}, agentfiles.WrapError(agentfiles.CodeInvalidConfig, "cannot open the configuration file: "+err.Error(), path, err)
 	}
 	defer f.Close()
 	return LoadConfig(f)
@@ -179,69 +182,69 @@ func findSection(doc *yaml.Node, keys ...string) (*yaml.Node, error) {
 }
 
 func joinKeys(keys []string) string {
-	s := ""
-	for i, k := range keys {
-		if i > 0 {
-			s += "."
-		}
-		s += k
-	}
-	if s == "" {
+	if len(keys) == 0 {
 		return "(document)"
 	}
-	return s
+	return strings.Join(keys, ".")
+}
+
+// configKeys lists the keys of settings.mcp.files in documentation order, each with the field
+// it sets.
+var configKeys = []struct {
+	name  string
+	field func(c *Config) any // a pointer yaml.Node.Decode can fill
+}{
+	{"allow_root_wipe", func(c *Config) any { return &c.AllowRootWipe }},
+	{"max_payload_bytes", func(c *Config) any { return &c.MaxPayloadBytes }},
+	{"max_file_bytes", func(c *Config) any { return &c.MaxFileBytes }},
+	{"max_project_bytes", func(c *Config) any { return &c.MaxProjectBytes }},
+	{"max_read_bytes", func(c *Config) any { return &c.MaxReadBytes }},
+	{"list_limit_default", func(c *Config) any { return &c.ListLimitDefault }},
+	{"list_limit_max", func(c *Config) any { return &c.ListLimitMax }},
+	{"lock_timeout_ms", func(c *Config) any { return &durationIn{&c.LockTimeout, time.Millisecond} }},
+	{"delete_retention_days", func(c *Config) any { return &durationIn{&c.DeleteRetention, 24 * time.Hour} }},
+	{"rate_limit_per_second", func(c *Config) any { return &c.RateLimitPerSecond }},
+	{"rate_limit_burst", func(c *Config) any { return &c.RateLimitBurst }},
+	{"log_content_sha256", func(c *Config) any { return &c.LogContentSHA256 }},
+	{"log_preview_bytes", func(c *Config) any { return &c.LogPreviewBytes }},
+}
+
+// durationIn decodes a whole number of units into a time.Duration.
+type durationIn struct {
+	d    *time.Duration
+	unit time.Duration
+}
+
+func (d *durationIn) UnmarshalYAML(n *yaml.Node) error {
+	var v int64
+	if err := n.Decode(&v); err != nil {
+		return err
+	}
+	*d.d = time.Duration(v) * d.unit
+	return nil
 }
 
 func (c *Config) setKey(key string, val *yaml.Node) error {
 	full := ConfigPrefix + "." + key
-	var err error
-	switch key {
-	case "allow_root_wipe":
-		err = val.Decode(&c.AllowRootWipe)
-	case "max_payload_bytes":
-		err = val.Decode(&c.MaxPayloadBytes)
-	case "max_file_bytes":
-		err = val.Decode(&c.MaxFileBytes)
-	case "max_project_bytes":
-		err = val.Decode(&c.MaxProjectBytes)
-	case "max_read_bytes":
-		err = val.Decode(&c.MaxReadBytes)
-	case "list_limit_default":
-		err = val.Decode(&c.ListLimitDefault)
-	case "list_limit_max":
-		err = val.Decode(&c.ListLimitMax)
-	case "lock_timeout_ms":
-		var ms int64
-		if err = val.Decode(&ms); err == nil {
-			c.LockTimeout = time.Duration(ms) * time.Millisecond
+	for _, k := range configKeys {
+		if k.name != key {
+			continue
 		}
-	case "delete_retention_days":
-		var days int64
-		if err = val.Decode(&days); err == nil {
-			c.DeleteRetention = time.Duration(days) * 24 * time.Hour
+		if err := val.Decode(k.field(c)); err != nil {
+			return configError(full, fmt.Sprintf("cannot use %q (line %d): wrong type for this key", val.Value, val.Line))
 		}
-	case "rate_limit_per_second":
-		err = val.Decode(&c.RateLimitPerSecond)
-	case "rate_limit_burst":
-		err = val.Decode(&c.RateLimitBurst)
-	case "log_content_sha256":
-		err = val.Decode(&c.LogContentSHA256)
-	case "log_preview_bytes":
-		err = val.Decode(&c.LogPreviewBytes)
-	default:
-		return configError(full, "unknown key; valid keys are allow_root_wipe, max_payload_bytes, max_file_bytes, "+
-			"max_project_bytes, max_read_bytes, list_limit_default, list_limit_max, lock_timeout_ms, "+
-			"delete_retention_days, rate_limit_per_second, rate_limit_burst, log_content_sha256, log_preview_bytes "+
-			"(and the search, index and security sections)")
+		return nil
 	}
-	if err != nil {
-		return configError(full, fmt.Sprintf("cannot use %q (line %d): wrong type for this key", val.Value, val.Line))
+	names := make([]string, len(configKeys))
+	for i, k := range configKeys {
+		names[i] = k.name
 	}
-	return nil
+	return configError(full, "unknown key; valid keys are "+strings.Join(names, ", ")+
+		" (and the search, index and security sections)")
 }
 
-// Validate checks the ranges of every field and returns an INVALID_ARGUMENT *Error naming
-// the YAML key of the first bad one.
+// Validate checks the ranges of every field and returns an INVALID_CONFIG
+// *agentfiles.Error naming the YAML key of the first bad one.
 func (c Config) Validate() error {
 	k := func(key string) string { return ConfigPrefix + "." + key }
 	switch {
@@ -273,6 +276,6 @@ func (c Config) Validate() error {
 	return nil
 }
 
-func configError(key, msg string) *Error {
-	return NewError(CodeInvalidArgument, key+": "+msg, key)
+func configError(key, msg string) *agentfiles.Error {
+	return agentfiles.NewError(agentfiles.CodeInvalidConfig, key+": "+msg, key)
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/google/go-cmp/cmp"
 )
@@ -94,8 +95,8 @@ func TestLoadConfigErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		_, err := fileio.LoadConfig(strings.NewReader(tc.doc))
-		if fileio.ErrorCode(err) != fileio.CodeInvalidArgument {
-			t.Errorf("%q: %v, want INVALID_ARGUMENT", tc.doc, err)
+		if agentfiles.ErrorCode(err) != agentfiles.CodeInvalidConfig {
+			t.Errorf("%q: %v, want INVALID_CONFIG", tc.doc, err)
 			continue
 		}
 		if !strings.Contains(err.Error(), tc.key) || !strings.Contains(err.Error(), tc.fragment) {
@@ -113,7 +114,7 @@ func TestLoadConfigFileAndNoEnv(t *testing.T) {
 	if err != nil || cfg.ListLimitDefault != 7 || cfg.MaxFileBytes != fileio.DefaultMaxFileBytes {
 		t.Errorf("LoadConfigFile = %+v, %v; environment variables must not count", cfg, err)
 	}
-	if _, err := fileio.LoadConfigFile(filepath.Join(t.TempDir(), "missing.yaml")); fileio.ErrorCode(err) != fileio.CodeInvalidArgument {
+	if _, err := fileio.LoadConfigFile(filepath.Join(t.TempDir(), "missing.yaml")); agentfiles.ErrorCode(err) != agentfiles.CodeInvalidConfig {
 		t.Errorf("missing file: %v", err)
 	}
 }
@@ -121,10 +122,11 @@ func TestLoadConfigFileAndNoEnv(t *testing.T) {
 func TestNewServiceValidates(t *testing.T) {
 	cfg := fileio.DefaultConfig()
 	cfg.ListLimitMax = 0
-	if _, err := fileio.NewService(nil, fileio.DefaultConfig()); fileio.ErrorCode(err) != fileio.CodeInvalidArgument {
+	if _, err := fileio.NewService(nil, fileio.Options{}); agentfiles.ErrorCode(err) != agentfiles.CodeInvalidArgument {
 		t.Errorf("nil store: %v", err)
 	}
-	if _, err := fileio.NewService(newMem(), cfg); err == nil || !strings.Contains(err.Error(), "list_limit_max") {
+	_, err := fileio.NewService(newMem(), fileio.Options{Config: cfg})
+	if agentfiles.ErrorCode(err) != agentfiles.CodeInvalidConfig || !strings.Contains(err.Error(), "list_limit_max") {
 		t.Errorf("bad config: %v", err)
 	}
 }

@@ -6,16 +6,25 @@
 //
 // # Model
 //
-// A tenant is an API key, identified by its SHA-256 (AuthContext.APIKeyHash). Each tenant
-// has projects; each project is an isolated tree of UTF-8 text files. Directories are not
-// stored: a directory exists while a file lies below it, and the project root "" always
-// exists. Every operation takes the tenant from the AuthContext that an adapter put into the
-// context (WithAuth); the Service never parses headers, and a context without one is
-// PERMISSION_DENIED.
+// A tenant is an API key, identified by its SHA-256 (agentfiles.AuthContext.APIKeyHash). Each
+// tenant has projects; each project is an isolated tree of UTF-8 text files. Directories are
+// not stored: a directory exists while a file lies below it, and the project root "" always
+// exists. Every operation takes the tenant from the agentfiles.AuthContext that an adapter put
+// into the context (agentfiles.WithAuth); the Service never parses headers, and a context
+// without one is PERMISSION_DENIED.
 //
-//	svc, _ := fileio.NewService(memstore.New(), fileio.DefaultConfig())
-//	ctx := fileio.WithAuth(ctx, fileio.NewAuthContext(apiKey, "alice"))
+//	svc, _ := fileio.NewService(memstore.New(memstore.Options{}), fileio.Options{}) // DefaultConfig
+//	ctx := agentfiles.WithAuth(ctx, agentfiles.NewAuthContext(apiKey, "alice"))
 //	svc.Write(ctx, fileio.WriteRequest{Project: "demo", Path: "/notes/todo.md", Content: "- milk\n"})
+//
+// # Configuration
+//
+// NewService takes the store and an Options value: Options.Config holds every limit and
+// switch (the zero Config means DefaultConfig; LoadConfig reads the settings.mcp.files section
+// of a YAML file), plus an optional Logger and CredentialSealer. Nothing is configured twice:
+// the lock timeout and the delete retention are Config fields too, and the Service hands them
+// to the store with every Update (UpdateOptions), so stores have no setting of their own for
+// them.
 //
 // # Paths
 //
@@ -70,9 +79,12 @@
 //
 // # Error codes
 //
-// Every error is an *Error with a machine-stable Code (see Codes); branch with errors.Is
-// against the Err* sentinels or with ErrorCode. TestErrorCodes produces each one through
-// the public API.
+// Every error is an *agentfiles.Error with a machine-stable Code; Codes lists all that the
+// Service and the stores return. NOT_DIRECTORY, INVALID_PATH, INVALID_OFFSET, NOT_EMPTY and
+// QUOTA_EXCEEDED are fileio's own (CodeNotDirectory, ErrNotDirectory, …); the others are the
+// codes every agentfiles package shares (agentfiles.CodeNotFound, agentfiles.ErrNotFound, …).
+// Branch with errors.Is against a sentinel or with agentfiles.ErrorCode. TestErrorCodes
+// produces each one through the public API.
 //
 //	NOT_FOUND             read, delete or list of a path where nothing exists
 //	ALREADY_EXISTS        WriteRequest.Exclusive on an existing file
@@ -81,31 +93,34 @@
 //	INVALID_PATH          a path or project breaking the rules above
 //	INVALID_OFFSET        negative offset; OVERWRITE past the end; TRUNCATE at offset > 0;
 //	                      an offset inside a multi-byte character
-//	INVALID_QUERY         a bad search query (produced by package search)
 //	NOT_EMPTY             delete of a non-empty directory without recursive
 //	PERMISSION_DENIED     no identity in the context; delete of the root without allow_root_wipe
 //	PAYLOAD_TOO_LARGE     content over max_payload_bytes
 //	QUOTA_EXCEEDED        file over max_file_bytes or project over max_project_bytes
 //	RATE_LIMITED          the tenant's token bucket is empty
 //	RESOURCE_BUSY         the project's write lock was not acquired within the lock timeout
-//	SEARCH_BACKEND_ERROR  the search backend failed (produced by package search)
-//	INVALID_ARGUMENT      bad mode, encoding, depth, limit or length; content not UTF-8; bad config
+//	UNAVAILABLE           the store's database is down or unreachable: retry later
+//	INVALID_ARGUMENT      bad mode, encoding, depth, limit or length; content not UTF-8
+//	INVALID_CONFIG        a bad configuration value (NewService, LoadConfig); Arg names the key
+//	TIMEOUT, CANCELED     the context ended before the operation completed
 //	INTERNAL              the store failed; the message hides the cause, Unwrap and logs keep it
 //
 // # Logging
 //
-// WithLogger injects a *slog.Logger (default: discard). Each operation logs one record at
+// Options.Logger injects a *slog.Logger (default: discard). Each operation logs one record at
 // Debug (Error for INTERNAL) with the operation, the tenant hash prefix, the user label,
 // project, path and outcome code. Written content appears only as its length, plus its
 // SHA-256 and a preview of at most 256 bytes marked truncated=true if so configured (both off
-// by default). API keys are never logged: AuthContext's String and LogValue redact them.
+// by default). API keys are never logged: agentfiles.AuthContext's String and LogValue redact
+// them.
 //
 // # Stores and the outbox
 //
-// Store gives transactions (View, Update) with per-project serialisation; every mutation
-// also writes an index job to the store's Outbox in the same transaction, which package
-// search consumes. When the Service has a CredentialSealer, each write seals the caller's
-// key for the indexer and records the reference in the job.
+// Store gives transactions (View, Update) with per-project serialisation; Update waits for the
+// project's lock at most UpdateOptions.LockTimeout. Every mutation also writes an index job to
+// the store's Outbox in the same transaction, which package search consumes. When the Service
+// has a CredentialSealer, each write seals the caller's key for the indexer and records the
+// reference in the job.
 //
 // A Store needs only View and Update. A WriteTx may also implement two optional interfaces
 // that make Write cheaper without changing what it does: WriteChecker answers every check a

@@ -1,100 +1,44 @@
 package fileio
 
-import "errors"
+import "github.com/agentfiles/agentfiles"
 
-// Error codes returned by package fileio and by every Store. They are machine-stable: agents
-// and callers branch on them (errors.Is against the Err* sentinels, or errors.As + Code()).
-const (
-	CodeNotFound           = "NOT_FOUND"
-	CodeAlreadyExists      = "ALREADY_EXISTS"
-	CodeIsDirectory        = "IS_DIRECTORY"
-	CodeNotDirectory       = "NOT_DIRECTORY"
-	CodeInvalidPath        = "INVALID_PATH"
-	CodeInvalidOffset      = "INVALID_OFFSET"
-	CodeInvalidQuery       = "INVALID_QUERY"
-	CodeNotEmpty           = "NOT_EMPTY"
-	CodePermissionDenied   = "PERMISSION_DENIED"
-	CodePayloadTooLarge    = "PAYLOAD_TOO_LARGE"
-	CodeQuotaExceeded      = "QUOTA_EXCEEDED"
-	CodeRateLimited        = "RATE_LIMITED"
-	CodeResourceBusy       = "RESOURCE_BUSY"
-	CodeSearchBackendError = "SEARCH_BACKEND_ERROR"
-	CodeInvalidArgument    = "INVALID_ARGUMENT"
-	CodeInternal           = "INTERNAL"
-)
-
-// Error is the error type returned by package fileio and its stores. Branch on Code with
-// errors.Is against the Err* sentinels or errors.As + Code(); never on the message text.
-type Error struct {
-	code    string // one of the Code* constants
-	Message string // what went wrong and what to do next, for a human or a model
-	Arg     string // the offending path, ID or argument, if any
-	Err     error  // underlying cause; never shown to agents
-}
-
-// NewError returns an *Error with the given code (one of the Code* constants), message and
-// offending argument. Stores use it to return coded errors (e.g. RESOURCE_BUSY).
-func NewError(code, message, arg string) *Error {
-	return &Error{code: code, Message: message, Arg: arg}
-}
-
-// WrapError is NewError with an underlying cause, kept for errors.Unwrap and logs but never
-// shown to agents. Use code INTERNAL for backend failures, with a message free of SQL,
-// connection strings and file contents.
-func WrapError(code, message, arg string, cause error) *Error {
-	return &Error{code: code, Message: message, Arg: arg, Err: cause}
-}
-
-// Code returns the machine-stable code.
-func (e *Error) Code() string { return e.code }
-
-// Error renders "CODE: message (arg)".
-func (e *Error) Error() string {
-	s := e.code + ": " + e.Message
-	if e.Arg != "" {
-		s += " (" + e.Arg + ")"
-	}
-	return s
-}
-
-// Unwrap returns the underlying cause, if any.
-func (e *Error) Unwrap() error { return e.Err }
-
-// Is reports whether target is an *Error with the same code.
-func (e *Error) Is(target error) bool {
-	var t *Error
-	if errors.As(target, &t) {
-		return t.code == e.code
-	}
-	return false
-}
-
-// Sentinels for errors.Is; compare codes, not messages.
+// Codes that only package fileio produces. Every error of the Service and of a Store is an
+// *[agentfiles.Error]; the codes fileio shares with other packages (NOT_FOUND, ALREADY_EXISTS,
+// IS_DIRECTORY, PERMISSION_DENIED, RESOURCE_BUSY, UNAVAILABLE, …) are the agentfiles ones.
+// Branch with errors.Is against a sentinel (ErrNotEmpty, agentfiles.ErrNotFound) or with
+// [agentfiles.ErrorCode]; never on the message text.
 var (
-	ErrNotFound           = &Error{code: CodeNotFound, Message: "not found"}
-	ErrAlreadyExists      = &Error{code: CodeAlreadyExists, Message: "already exists"}
-	ErrIsDirectory        = &Error{code: CodeIsDirectory, Message: "is a directory"}
-	ErrNotDirectory       = &Error{code: CodeNotDirectory, Message: "not a directory"}
-	ErrInvalidPath        = &Error{code: CodeInvalidPath, Message: "invalid path"}
-	ErrInvalidOffset      = &Error{code: CodeInvalidOffset, Message: "invalid offset"}
-	ErrInvalidQuery       = &Error{code: CodeInvalidQuery, Message: "invalid query"}
-	ErrNotEmpty           = &Error{code: CodeNotEmpty, Message: "directory not empty"}
-	ErrPermissionDenied   = &Error{code: CodePermissionDenied, Message: "permission denied"}
-	ErrPayloadTooLarge    = &Error{code: CodePayloadTooLarge, Message: "payload too large"}
-	ErrQuotaExceeded      = &Error{code: CodeQuotaExceeded, Message: "quota exceeded"}
-	ErrRateLimited        = &Error{code: CodeRateLimited, Message: "rate limited"}
-	ErrResourceBusy       = &Error{code: CodeResourceBusy, Message: "resource busy"}
-	ErrSearchBackendError = &Error{code: CodeSearchBackendError, Message: "search backend error"}
-	ErrInvalidArgument    = &Error{code: CodeInvalidArgument, Message: "invalid argument"}
-	ErrInternal           = &Error{code: CodeInternal, Message: "internal error"}
+	// CodeNotDirectory: a write below a file, or a list of a file with depth >= 1.
+	CodeNotDirectory = agentfiles.NewCode("NOT_DIRECTORY", agentfiles.KindConflict)
+	// CodeInvalidPath: a path or project name breaks the path rules (see ValidatePath).
+	CodeInvalidPath = agentfiles.NewCode("INVALID_PATH", agentfiles.KindInvalid)
+	// CodeInvalidOffset: a negative offset, an OVERWRITE past the end, a TRUNCATE at an
+	// offset, or an offset inside a multi-byte character.
+	CodeInvalidOffset = agentfiles.NewCode("INVALID_OFFSET", agentfiles.KindInvalid)
+	// CodeNotEmpty: a delete of a directory with files below it, without recursive.
+	CodeNotEmpty = agentfiles.NewCode("NOT_EMPTY", agentfiles.KindConflict)
+	// CodeQuotaExceeded: the file would exceed max_file_bytes or the project max_project_bytes.
+	CodeQuotaExceeded = agentfiles.NewCode("QUOTA_EXCEEDED", agentfiles.KindQuota)
 )
 
-// Codes lists every code of package fileio, in the order of the seed plus the two additions.
-func Codes() []string {
-	return []string{
-		CodeNotFound, CodeAlreadyExists, CodeIsDirectory, CodeNotDirectory, CodeInvalidPath,
-		CodeInvalidOffset, CodeInvalidQuery, CodeNotEmpty, CodePermissionDenied,
-		CodePayloadTooLarge, CodeQuotaExceeded, CodeRateLimited, CodeResourceBusy,
-		CodeSearchBackendError, CodeInvalidArgument, CodeInternal,
+// Sentinels for errors.Is, one per code of this package; only the code is compared.
+var (
+	ErrNotDirectory  = &agentfiles.Error{Code: CodeNotDirectory, Message: "not a directory"}
+	ErrInvalidPath   = &agentfiles.Error{Code: CodeInvalidPath, Message: "invalid path"}
+	ErrInvalidOffset = &agentfiles.Error{Code: CodeInvalidOffset, Message: "invalid offset"}
+	ErrNotEmpty      = &agentfiles.Error{Code: CodeNotEmpty, Message: "directory not empty"}
+	ErrQuotaExceeded = &agentfiles.Error{Code: CodeQuotaExceeded, Message: "quota exceeded"}
+)
+
+// Codes lists every code the Service and the stores of fileio/memstore and fileio/pgstore can
+// return, its own and the shared ones.
+func Codes() []agentfiles.Code {
+	return []agentfiles.Code{
+		agentfiles.CodeNotFound, agentfiles.CodeAlreadyExists, agentfiles.CodeIsDirectory,
+		CodeNotDirectory, CodeInvalidPath, CodeInvalidOffset, CodeNotEmpty,
+		agentfiles.CodePermissionDenied, agentfiles.CodePayloadTooLarge, CodeQuotaExceeded,
+		agentfiles.CodeRateLimited, agentfiles.CodeResourceBusy, agentfiles.CodeUnavailable,
+		agentfiles.CodeInvalidArgument, agentfiles.CodeInvalidConfig, agentfiles.CodeTimeout,
+		agentfiles.CodeCanceled, agentfiles.CodeInternal,
 	}
 }

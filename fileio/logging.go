@@ -4,8 +4,11 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"log/slog"
 	"unicode/utf8"
+
+	"github.com/agentfiles/agentfiles"
 )
 
 // contentAttr describes written content for a log record without the content itself:
@@ -37,12 +40,14 @@ func contentAttr(content string, cfg *Config) slog.Attr {
 // logOp writes one record per operation: Debug on success and on the caller's mistakes,
 // Error on INTERNAL. The record names the tenant by a hash prefix and the user label;
 // never the API key, never content.
-func (s *Service) logOp(ctx context.Context, op string, ac AuthContext, project, path string, err error, attrs ...slog.Attr) {
+func (s *Service) logOp(ctx context.Context, op string, ac agentfiles.AuthContext, project, path string, err error, attrs ...slog.Attr) {
 	level := slog.LevelDebug
 	code := "OK"
+	internal := false
 	if err != nil {
-		code = errorCode(err)
-		if code == CodeInternal {
+		c := agentfiles.ErrorCode(err)
+		code, internal = c.String(), c.Kind() == agentfiles.KindInternal
+		if internal {
 			level = slog.LevelError
 		}
 	}
@@ -56,11 +61,11 @@ func (s *Service) logOp(ctx context.Context, op string, ac AuthContext, project,
 		slog.String("path", path),
 		slog.String("code", code),
 	}
-	if err != nil && code == CodeInternal {
+	if internal {
 		// The cause is for operators; stores keep file contents and secrets out of it.
 		base = append(base, slog.String("error", err.Error()))
-		var e *Error
-		if asError(err, &e) && e.Err != nil {
+		var e *agentfiles.Error
+		if errors.As(err, &e) && e.Err != nil {
 			base = append(base, slog.String("cause", e.Err.Error()))
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
 )
 
@@ -26,8 +27,8 @@ func TestLogsNeverContainContentOrKeys(t *testing.T) {
 			if format == "text" {
 				h = slog.NewTextHandler(&buf, opts)
 			}
-			svc := newSvc(t, newMem(), func(c *fileio.Config) { c.MaxPayloadBytes, c.MaxFileBytes = 64, 100 }, fileio.WithLogger(slog.New(h)))
-			ctx := fileio.WithAuth(context.Background(), fileio.NewAuthContext(apiKey, "alice"))
+			svc := newSvc(t, newMem(), func(c *fileio.Config) { c.MaxPayloadBytes, c.MaxFileBytes = 64, 100 }, fileio.Options{Logger: slog.New(h)})
+			ctx := agentfiles.WithAuth(context.Background(), agentfiles.NewAuthContext(apiKey, "alice"))
 			content := "line one " + secret + " line two"
 			reqs := []fileio.WriteRequest{
 				{Project: "p", Path: "/s.txt", Content: content},
@@ -47,7 +48,7 @@ func TestLogsNeverContainContentOrKeys(t *testing.T) {
 			svc.List(ctx, "p", "", 3, 0)
 			svc.Delete(ctx, "p", "/s.txt", false)
 			svc.Stat(context.Background(), "p", "/s.txt") // unauthenticated
-			fmt.Fprintf(&buf, "%v %+v %#v %s\n", fileio.NewAuthContext(apiKey, "x"), fileio.NewAuthContext(apiKey, "x"), fileio.NewAuthContext(apiKey, "x"), fileio.NewAuthContext(apiKey, "x"))
+			fmt.Fprintf(&buf, "%v %+v %#v %s\n", agentfiles.NewAuthContext(apiKey, "x"), agentfiles.NewAuthContext(apiKey, "x"), agentfiles.NewAuthContext(apiKey, "x"), agentfiles.NewAuthContext(apiKey, "x"))
 
 			out := buf.String()
 			if strings.Count(out, "fileio.") < 12 {
@@ -68,7 +69,7 @@ func TestLogsNeverContainContentOrKeys(t *testing.T) {
 func TestLogContentHashAndPreview(t *testing.T) {
 	var buf bytes.Buffer
 	logger := slog.New(slog.NewJSONHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	svc := newSvc(t, newMem(), func(c *fileio.Config) { c.LogContentSHA256, c.LogPreviewBytes = true, 5 }, fileio.WithLogger(logger))
+	svc := newSvc(t, newMem(), func(c *fileio.Config) { c.LogContentSHA256, c.LogPreviewBytes = true, 5 }, fileio.Options{Logger: logger})
 	svc.Write(authed("k"), fileio.WriteRequest{Project: "p", Path: "/f", Content: "abcdé-rest"})
 	svc.Write(authed("k"), fileio.WriteRequest{Project: "p", Path: "/g", Content: "abc"})
 	type record struct {
@@ -100,7 +101,7 @@ func TestLogContentHashAndPreview(t *testing.T) {
 }
 
 func TestSilentByDefault(t *testing.T) {
-	// A Service without WithLogger must not write to the default slog logger.
+	// A Service without Options.Logger must not write to the default slog logger.
 	var buf bytes.Buffer
 	prev := slog.Default()
 	slog.SetDefault(slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug})))

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/agentfiles/agentfiles"
 )
 
 // Path and project limits (seed §4).
@@ -12,7 +14,7 @@ const (
 	MaxProjectBytes = 128
 )
 
-// ValidatePath checks a path against the rules of seed §4 and returns nil or an *Error with
+// ValidatePath checks a path against the rules of seed §4 and returns nil or an *agentfiles.Error with
 // code INVALID_PATH naming the broken rule:
 //
 //   - length 0..512 bytes; "" is the project root;
@@ -57,15 +59,15 @@ func ValidatePath(p string) error {
 func ValidateProject(project string) error {
 	switch {
 	case project == "":
-		return NewError(CodeInvalidPath, "project is required (1 to 128 bytes), e.g. \"my-project\"", "project")
+		return agentfiles.NewError(CodeInvalidPath, "project is required (1 to 128 bytes), e.g. \"my-project\"", "project")
 	case len(project) > MaxProjectBytes:
-		return NewError(CodeInvalidPath, fmt.Sprintf("project is %d bytes; the maximum is %d", len(project), MaxProjectBytes), truncateForArg(project))
+		return agentfiles.NewError(CodeInvalidPath, fmt.Sprintf("project is %d bytes; the maximum is %d", len(project), MaxProjectBytes), truncateForArg(project))
 	case !utf8.ValidString(project):
-		return NewError(CodeInvalidPath, "project must be valid UTF-8", "project")
+		return agentfiles.NewError(CodeInvalidPath, "project must be valid UTF-8", "project")
 	}
 	for _, r := range project {
 		if r < 0x20 || r == 0x7f {
-			return NewError(CodeInvalidPath, "project must not contain control characters", "project")
+			return agentfiles.NewError(CodeInvalidPath, "project must not contain control characters", "project")
 		}
 	}
 	return nil
@@ -94,7 +96,9 @@ func describeByte(p string, i int) string {
 	return fmt.Sprintf("%q", string(c))
 }
 
-func pathError(msg, arg string) *Error { return NewError(CodeInvalidPath, msg, arg) }
+func pathError(msg, arg string) *agentfiles.Error {
+	return agentfiles.NewError(CodeInvalidPath, msg, arg)
+}
 
 // truncateForArg keeps error arguments short; the path itself may be huge.
 func truncateForArg(s string) string {

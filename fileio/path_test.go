@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/fileio/storetest"
 )
@@ -17,7 +18,7 @@ func TestValidatePathRules(t *testing.T) {
 		}
 		for _, p := range rule.Invalid {
 			err := fileio.ValidatePath(p)
-			if fileio.ErrorCode(err) != fileio.CodeInvalidPath {
+			if agentfiles.ErrorCode(err) != fileio.CodeInvalidPath {
 				t.Errorf("%s: ValidatePath(%q) = %v, want INVALID_PATH", rule.Rule, p, err)
 			}
 		}
@@ -53,7 +54,7 @@ func TestValidateProject(t *testing.T) {
 	}
 	for _, tc := range tests {
 		err := fileio.ValidateProject(tc.project)
-		if (err == nil) != tc.ok || (err != nil && fileio.ErrorCode(err) != fileio.CodeInvalidPath) {
+		if (err == nil) != tc.ok || (err != nil && agentfiles.ErrorCode(err) != fileio.CodeInvalidPath) {
 			t.Errorf("ValidateProject(%.20q) = %v, want ok=%v", tc.project, err, tc.ok)
 		}
 	}
@@ -73,7 +74,7 @@ func FuzzValidatePath(f *testing.F) {
 	f.Fuzz(func(t *testing.T, p string) {
 		err := fileio.ValidatePath(p)
 		if err != nil {
-			if fileio.ErrorCode(err) != fileio.CodeInvalidPath {
+			if agentfiles.ErrorCode(err) != fileio.CodeInvalidPath {
 				t.Fatalf("ValidatePath(%q) = %v: not INVALID_PATH", p, err)
 			}
 			return

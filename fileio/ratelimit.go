@@ -5,6 +5,8 @@ import (
 	"math"
 	"sync"
 	"time"
+
+	"github.com/agentfiles/agentfiles"
 )
 
 // rateLimiter is a token bucket per tenant. Safe for concurrent use.
@@ -59,7 +61,7 @@ func (r *rateLimiter) allow(tenant string) error {
 		return nil
 	}
 	wait := time.Duration((1 - b.tokens) / r.perSecond * float64(time.Second))
-	return NewError(CodeRateLimited, fmt.Sprintf(
+	return agentfiles.NewError(agentfiles.CodeRateLimited, fmt.Sprintf(
 		"too many requests for this API key (limit %g per second, burst %g); retry after %s",
 		r.perSecond, r.burst, wait.Round(time.Millisecond)), "")
 }

@@ -3,61 +3,58 @@ package fileio
 import (
 	"context"
 	"errors"
-	"io"
 	"log/slog"
 	"time"
+
+	"github.com/agentfiles/agentfiles"
 )
 
 // Service implements the five FileIO operations (Stat, Read, Write, Delete, List) with the
 // seed's semantics over a Store: it validates paths and arguments, enforces UTF-8, payload,
 // file and project limits and a per-tenant rate limit, derives implicit directories, and logs
-// every operation without content or keys. The tenant always comes from the AuthContext in
-// the context (WithAuth); a context without one is PERMISSION_DENIED.
+// every operation without content or keys. The tenant always comes from the
+// [agentfiles.AuthContext] in the context ([agentfiles.WithAuth]); a context without one is
+// PERMISSION_DENIED.
 //
 // A Service is safe for concurrent use by multiple goroutines.
 type Service struct {
 	store   Store
 	cfg     Config
+	update  UpdateOptions // what every Update gets from cfg
 	logger  *slog.Logger
 	sealer  CredentialSealer
 	limiter *rateLimiter
-	now     func() time.Time
 }
 
-// Option configures a Service.
-type Option func(*Service)
-
-// WithLogger sets the logger (nil: discard, the default).
-func WithLogger(l *slog.Logger) Option {
-	return func(s *Service) {
-		if l != nil {
-			s.logger = l
-		}
-	}
+// Options are the optional settings of a Service. The zero value is valid: DefaultConfig, no
+// logging, no credential sealing.
+type Options struct {
+	// Config holds the limits and switches (see LoadConfig). The zero Config means
+	// DefaultConfig(); any other value must pass Config.Validate, so start from DefaultConfig
+	// to change a few fields. Its LockTimeout and DeleteRetention reach the store through
+	// every Update (UpdateOptions): do not configure them on the store.
+	Config Config
+	// Logger receives one record per operation (see the package documentation, Logging).
+	// Nil: discard.
+	Logger *slog.Logger
+	// CredentialSealer, when set, makes every successful write seal the caller's credential
+	// for the asynchronous indexer and store the reference in the index job. A sealing
+	// failure does not fail the write: it is logged at Warn and the job carries no reference
+	// (the indexer then degrades to lexical-only indexing for that file).
+	CredentialSealer CredentialSealer
+	// Now replaces time.Now for the rate limiter. Nil: time.Now.
+	Now func() time.Time
 }
 
-// WithCredentialSealer makes every successful write seal the caller's credential for the
-// asynchronous indexer and store the reference in the index job. A sealing failure does not
-// fail the write: it is logged at Warn and the job carries no reference (the indexer then
-// degrades to lexical-only indexing for that file).
-func WithCredentialSealer(cs CredentialSealer) Option {
-	return func(s *Service) { s.sealer = cs }
-}
-
-// WithClock replaces time.Now for the rate limiter (for tests).
-func WithClock(now func() time.Time) Option {
-	return func(s *Service) {
-		if now != nil {
-			s.now = now
-		}
-	}
-}
-
-// NewService returns a Service over store. cfg is validated (see Config.Validate); start from
-// DefaultConfig(). It returns an INVALID_ARGUMENT *Error naming the bad key.
-func NewService(store Store, cfg Config, opts ...Option) (*Service, error) {
+// NewService returns a Service over store. opts.Config is validated (see Config.Validate); a
+// bad value is an INVALID_CONFIG error naming the YAML key, a nil store INVALID_ARGUMENT.
+func NewService(store Store, opts Options) (*Service, error) {
 	if store == nil {
-		return nil, NewError(CodeInvalidArgument, "store is nil; use memstore.New() or pgstore", "store")
+		return nil, agentfiles.NewError(agentfiles.CodeInvalidArgument, "store is nil; use memstore.New or pgstore.Open", "store")
+	}
+	cfg := opts.Config
+	if cfg == (Config{}) {
+		cfg = DefaultConfig()
 	}
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -65,25 +62,27 @@ func NewService(store Store, cfg Config, opts ...Option) (*Service, error) {
 	s := &Service{
 		store:  store,
 		cfg:    cfg,
-		logger: slog.New(slog.NewTextHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelError + 1})),
-		now:    time.Now,
+		update: UpdateOptions{LockTimeout: cfg.LockTimeout, DeleteRetention: cfg.DeleteRetention},
+		logger: opts.Logger,
+		sealer: opts.CredentialSealer,
 	}
-	for _, o := range opts {
-		o(s)
+	if s.logger == nil {
+		s.logger = slog.New(slog.DiscardHandler)
 	}
-	s.limiter = newRateLimiter(cfg.RateLimitPerSecond, cfg.RateLimitBurst, s.now)
+	now := opts.Now
+	if now == nil {
+		now = time.Now
+	}
+	s.limiter = newRateLimiter(cfg.RateLimitPerSecond, cfg.RateLimitBurst, now)
 	return s, nil
 }
 
-// Config returns the configuration the Service runs with.
-func (s *Service) Config() Config { return s.cfg }
-
 // begin authenticates, rate-limits and validates the project and path of one operation.
-func (s *Service) begin(ctx context.Context, project, path string) (AuthContext, Scope, error) {
-	ac, ok := AuthFromContext(ctx)
+func (s *Service) begin(ctx context.Context, project, path string) (agentfiles.AuthContext, Scope, error) {
+	ac, ok := agentfiles.AuthFromContext(ctx)
 	if !ok || ac.APIKeyHash == "" {
-		return ac, Scope{}, NewError(CodePermissionDenied,
-			"no caller identity: the adapter must authenticate the request and attach fileio.WithAuth", "")
+		return ac, Scope{}, agentfiles.NewError(agentfiles.CodePermissionDenied,
+			"no caller identity: the adapter must authenticate the request and attach agentfiles.WithAuth", "")
 	}
 	if err := s.limiter.allow(ac.APIKeyHash); err != nil {
 		return ac, Scope{}, err
@@ -100,44 +99,61 @@ func (s *Service) begin(ctx context.Context, project, path string) (AuthContext,
 	return ac, Scope{Tenant: ac.APIKeyHash, Project: project}, nil
 }
 
-// storeError turns whatever a store returned into a coded error: *Error passes through,
-// context errors and anything else become INTERNAL with a message free of internals (the
-// cause stays reachable through Unwrap and is logged).
+// inView returns what fn returns in a read transaction of scope, with the store's errors coded
+// (storeError); on error the result is the zero R.
+func inView[R any](ctx context.Context, s *Service, scope Scope, fn func(ReadTx) (R, error)) (R, error) {
+	var res R
+	err := s.store.View(ctx, scope, func(tx ReadTx) error {
+		var err error
+		res, err = fn(tx)
+		return err
+	})
+	return resultOf(res, err)
+}
+
+// inUpdate is inView for a write transaction, which waits for the project's lock at most the
+// configured lock timeout and keeps what it deletes for the configured retention.
+func inUpdate[R any](ctx context.Context, s *Service, scope Scope, fn func(WriteTx) (R, error)) (R, error) {
+	var res R
+	err := s.store.Update(ctx, scope, s.update, func(tx WriteTx) error {
+		var err error
+		res, err = fn(tx)
+		return err
+	})
+	return resultOf(res, err)
+}
+
+func resultOf[R any](res R, err error) (R, error) {
+	if err != nil {
+		var zero R
+		return zero, storeError(err)
+	}
+	return res, nil
+}
+
+// storeError turns whatever a store returned into a coded error: *agentfiles.Error passes
+// through, context errors become TIMEOUT or CANCELED, anything else INTERNAL with a message
+// free of internals (the cause stays reachable through Unwrap and is logged).
 func storeError(err error) error {
 	if err == nil {
 		return nil
 	}
-	var e *Error
+	var e *agentfiles.Error
 	if errors.As(err, &e) {
 		return err
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return ctxError(err)
 	}
-	return WrapError(CodeInternal, "the file store failed; retry later, and report it if it persists", "", err)
+	return agentfiles.WrapError(agentfiles.CodeInternal, "the file store failed; retry later, and report it if it persists", "", err)
 }
 
+// ctxError is the coded error for a context that ended before the operation completed.
 func ctxError(err error) error {
-	return WrapError(CodeInternal, "the request was cancelled or timed out before it completed", "", err)
-}
-
-func asError(err error, target **Error) bool { return errors.As(err, target) }
-
-// errorCode is the code of err, INTERNAL for uncoded errors.
-func errorCode(err error) string {
-	var e *Error
-	if errors.As(err, &e) {
-		return e.code
+	if errors.Is(err, context.DeadlineExceeded) {
+		return agentfiles.WrapError(agentfiles.CodeTimeout, "the request ran out of time before it completed; retry it", "", err)
 	}
-	return CodeInternal
-}
-
-// ErrorCode returns the fileio code of err ("" for nil, INTERNAL for errors without one).
-func ErrorCode(err error) string {
-	if err == nil {
-		return ""
-	}
-	return errorCode(err)
+	return agentfiles.WrapError(agentfiles.CodeCanceled, "the request was canceled before it completed", "", err)
 }
 
 // dirInfo describes the descendants of a directory: whether there are any and the newest

@@ -3,6 +3,8 @@ package fileio
 import (
 	"context"
 	"log/slog"
+
+	"github.com/agentfiles/agentfiles"
 )
 
 // Delete removes the file at path, or the directory at path (seed §6.5). A directory with
@@ -15,18 +17,12 @@ import (
 func (s *Service) Delete(ctx context.Context, project, path string, recursive bool) error {
 	ac, scope, err := s.begin(ctx, project, path)
 	if err == nil && path == "" && !s.cfg.AllowRootWipe {
-		err = NewError(CodePermissionDenied, "the project root cannot be deleted; delete files or directories below it instead", "")
-	}
-	if err != nil {
-		s.logOp(ctx, "delete", ac, project, path, err, slog.Bool("recursive", recursive))
-		return err
+		err = agentfiles.NewError(agentfiles.CodePermissionDenied, "the project root cannot be deleted; delete files or directories below it instead", "")
 	}
 	deleted := 0
-	err = storeError(s.store.Update(ctx, scope, func(tx WriteTx) error {
-		var err error
-		deleted, err = deleteTx(ctx, tx, path, recursive)
-		return err
-	}))
+	if err == nil {
+		deleted, err = inUpdate(ctx, s, scope, func(tx WriteTx) (int, error) { return deleteTx(ctx, tx, path, recursive) })
+	}
 	s.logOp(ctx, "delete", ac, project, path, err, slog.Bool("recursive", recursive), slog.Int("deleted_files", deleted))
 	return err
 }
@@ -47,11 +43,11 @@ func deleteTx(ctx context.Context, tx WriteTx, path string, recursive bool) (int
 		case err != nil:
 			return 0, err
 		case isDir:
-			return 0, NewError(CodeNotEmpty, "the directory has files below it; pass recursive=true to delete them all", path)
+			return 0, agentfiles.NewError(CodeNotEmpty, "the directory has files below it; pass recursive=true to delete them all", path)
 		case path == "":
 			return 0, nil // the empty root: nothing to do, the root always exists
 		}
-		return 0, NewError(CodeNotFound, "nothing exists at this path; use file_list to see existing files", path)
+		return 0, agentfiles.NewError(agentfiles.CodeNotFound, "nothing exists at this path; use file_list to see existing files", path)
 	}
 	files, err := tx.List(ctx, dirPrefix(path), 0)
 	if err != nil {
@@ -61,7 +57,7 @@ func deleteTx(ctx context.Context, tx WriteTx, path string, recursive bool) (int
 		if path == "" {
 			return 0, nil
 		}
-		return 0, NewError(CodeNotFound, "nothing exists at this path; use file_list to see existing files", path)
+		return 0, agentfiles.NewError(agentfiles.CodeNotFound, "nothing exists at this path; use file_list to see existing files", path)
 	}
 	paths := make([]string, len(files))
 	for i, f := range files {

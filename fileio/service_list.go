@@ -6,6 +6,8 @@ import (
 	"log/slog"
 	"slices"
 	"strings"
+
+	"github.com/agentfiles/agentfiles"
 )
 
 // DefaultListDepth is the seed's default depth for List: immediate children.
@@ -31,9 +33,9 @@ func (s *Service) List(ctx context.Context, project, path string, depthLevels, l
 	if err == nil {
 		switch {
 		case depthLevels < 0:
-			err = NewError(CodeInvalidArgument, fmt.Sprintf("depth must be >= 0 (0: the path itself, 1: its children), got %d", depthLevels), "depth")
+			err = agentfiles.NewError(agentfiles.CodeInvalidArgument, fmt.Sprintf("depth must be >= 0 (0: the path itself, 1: its children), got %d", depthLevels), "depth")
 		case limit < 0:
-			err = NewError(CodeInvalidArgument, fmt.Sprintf("limit must be >= 0 (0: the default %d), got %d", s.cfg.ListLimitDefault, limit), "limit")
+			err = agentfiles.NewError(agentfiles.CodeInvalidArgument, fmt.Sprintf("limit must be >= 0 (0: the default %d), got %d", s.cfg.ListLimitDefault, limit), "limit")
 		}
 	}
 	if err != nil {
@@ -47,13 +49,10 @@ func (s *Service) List(ctx context.Context, project, path string, depthLevels, l
 	case limit > s.cfg.ListLimitMax:
 		res.Limit, res.LimitClamped = s.cfg.ListLimitMax, true
 	}
-	var entries []FileEntry
-	err = storeError(s.store.View(ctx, scope, func(tx ReadTx) error {
-		var err error
-		// One entry past the limit is enough to know that there are more.
-		entries, err = listTx(ctx, tx, path, depthLevels, res.Limit+1)
-		return err
-	}))
+	// One entry past the limit is enough to know that there are more.
+	entries, err := inView(ctx, s, scope, func(tx ReadTx) ([]FileEntry, error) {
+		return listTx(ctx, tx, path, depthLevels, res.Limit+1)
+	})
 	if err == nil {
 		if len(entries) > res.Limit {
 			entries, res.HasMore = entries[:res.Limit], true
@@ -82,7 +81,7 @@ func listTx(ctx context.Context, tx ReadTx, path string, depth, maxEntries int) 
 			if depth == 0 {
 				return []FileEntry{fileEntry(info)}, nil
 			}
-			return nil, NewError(CodeNotDirectory, "path is a file; use file_read to read it, file_stat or depth=0 to describe it", path)
+			return nil, agentfiles.NewError(CodeNotDirectory, "path is a file; use file_read to read it, file_stat or depth=0 to describe it", path)
 		}
 	}
 	files, err := tx.List(ctx, dirPrefix(path), 0)
@@ -90,7 +89,7 @@ func listTx(ctx context.Context, tx ReadTx, path string, depth, maxEntries int) 
 		return nil, err
 	}
 	if len(files) == 0 && path != "" {
-		return nil, NewError(CodeNotFound, "nothing exists at this path; list the parent directory or \"\" for the project root", path)
+		return nil, agentfiles.NewError(agentfiles.CodeNotFound, "nothing exists at this path; list the parent directory or \"\" for the project root", path)
 	}
 	if depth == 0 {
 		e := FileEntry{Name: baseName(path), Path: path, Type: TypeDirectory}

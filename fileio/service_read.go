@@ -2,8 +2,11 @@ package fileio
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
+
+	"github.com/agentfiles/agentfiles"
 )
 
 // ReadToEOF is the length that reads to end of file (seed §6.3).
@@ -26,33 +29,26 @@ func (s *Service) Read(ctx context.Context, project, path string, offsetBytes, l
 	if err == nil {
 		err = checkReadArgs(path, offsetBytes, lengthBytes)
 	}
-	if err != nil {
-		s.logOp(ctx, "read", ac, project, path, err)
-		return ReadResult{}, err
-	}
 	var res ReadResult
-	err = storeError(s.store.View(ctx, scope, func(tx ReadTx) error {
-		var err error
-		res, err = s.readTx(ctx, tx, path, offsetBytes, lengthBytes)
-		return err
-	}))
+	if err == nil {
+		res, err = inView(ctx, s, scope, func(tx ReadTx) (ReadResult, error) {
+			return s.readTx(ctx, tx, path, offsetBytes, lengthBytes)
+		})
+	}
 	s.logOp(ctx, "read", ac, project, path, err,
 		slog.Int64("offset", offsetBytes), slog.Int64("length", lengthBytes), slog.Int64("read_bytes", res.ReadBytes))
-	if err != nil {
-		return ReadResult{}, err
-	}
-	return res, nil
+	return res, err
 }
 
 func checkReadArgs(path string, offset, length int64) error {
 	if path == "" {
-		return NewError(CodeIsDirectory, "the project root is a directory; use file_list to see its files", path)
+		return agentfiles.NewError(agentfiles.CodeIsDirectory, "the project root is a directory; use file_list to see its files", path)
 	}
 	if offset < 0 {
-		return NewError(CodeInvalidOffset, fmt.Sprintf("offset must be >= 0, got %d", offset), path)
+		return agentfiles.NewError(CodeInvalidOffset, fmt.Sprintf("offset must be >= 0, got %d", offset), path)
 	}
 	if length < ReadToEOF {
-		return NewError(CodeInvalidArgument, fmt.Sprintf("length must be -1 (to end of file) or >= 0, got %d", length), path)
+		return agentfiles.NewError(agentfiles.CodeInvalidArgument, fmt.Sprintf("length must be -1 (to end of file) or >= 0, got %d", length), path)
 	}
 	return nil
 }
@@ -60,7 +56,7 @@ func checkReadArgs(path string, offset, length int64) error {
 func (s *Service) readTx(ctx context.Context, tx ReadTx, path string, offset, length int64) (ReadResult, error) {
 	f, err := tx.Get(ctx, path)
 	if err != nil {
-		if ErrorCode(err) == CodeNotFound {
+		if errors.Is(err, agentfiles.ErrNotFound) {
 			return ReadResult{}, missingFileError(ctx, tx, path)
 		}
 		return ReadResult{}, err
@@ -75,9 +71,9 @@ func missingFileError(ctx context.Context, tx ReadTx, path string) error {
 		return err
 	}
 	if isDir {
-		return NewError(CodeIsDirectory, "path is a directory; use file_list to see its files", path)
+		return agentfiles.NewError(agentfiles.CodeIsDirectory, "path is a directory; use file_list to see its files", path)
 	}
-	return NewError(CodeNotFound, "no file at this path; use file_list to see existing files", path)
+	return agentfiles.NewError(agentfiles.CodeNotFound, "no file at this path; use file_list to see existing files", path)
 }
 
 // readRange applies the offset, length, clamp and UTF-8 rules to content.
@@ -103,7 +99,7 @@ func readRange(content []byte, path string, offset, length, maxRead int64) (Read
 		end = boundaryBefore(content, end)
 		if end == offset {
 			next := boundaryAfter(content, offset+1)
-			return ReadResult{}, NewError(CodeInvalidOffset, fmt.Sprintf(
+			return ReadResult{}, agentfiles.NewError(CodeInvalidOffset, fmt.Sprintf(
 				"length %d ends inside the multi-byte UTF-8 character at offset %d; read at least %d bytes",
 				want, offset, next-offset), path)
 		}

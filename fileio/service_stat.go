@@ -11,21 +11,12 @@ import (
 // error.
 func (s *Service) Stat(ctx context.Context, project, path string) (StatResult, error) {
 	ac, scope, err := s.begin(ctx, project, path)
-	if err != nil {
-		s.logOp(ctx, "stat", ac, project, path, err)
-		return StatResult{}, err
-	}
 	var res StatResult
-	err = storeError(s.store.View(ctx, scope, func(tx ReadTx) error {
-		var err error
-		res, err = statTx(ctx, tx, path)
-		return err
-	}))
-	s.logOp(ctx, "stat", ac, project, path, err, slog.Bool("exists", res.Exists))
-	if err != nil {
-		return StatResult{}, err
+	if err == nil {
+		res, err = inView(ctx, s, scope, func(tx ReadTx) (StatResult, error) { return statTx(ctx, tx, path) })
 	}
-	return res, nil
+	s.logOp(ctx, "stat", ac, project, path, err, slog.Bool("exists", res.Exists))
+	return res, err
 }
 
 func statTx(ctx context.Context, tx ReadTx, path string) (StatResult, error) {

@@ -10,8 +10,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/fileio/memstore"
+	"github.com/google/go-cmp/cmp"
 )
 
 func TestRateLimitRefills(t *testing.T) {
@@ -19,9 +21,9 @@ func TestRateLimitRefills(t *testing.T) {
 	now := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
 	advance := func(d time.Duration) { mu.Lock(); now = now.Add(d); mu.Unlock() }
-	svc := newSvc(t, newMem(), func(c *fileio.Config) { c.RateLimitPerSecond, c.RateLimitBurst = 2, 2 }, fileio.WithClock(clock))
+	svc := newSvc(t, newMem(), func(c *fileio.Config) { c.RateLimitPerSecond, c.RateLimitBurst = 2, 2 }, fileio.Options{Now: clock})
 	ctx := authed("k")
-	call := func() string { _, err := svc.Stat(ctx, "p", ""); return fileio.ErrorCode(err) }
+	call := func() string { _, err := svc.Stat(ctx, "p", ""); return outcome(err) }
 	got := []string{call(), call(), call()}
 	advance(499 * time.Millisecond)
 	got = append(got, call())
@@ -29,7 +31,7 @@ func TestRateLimitRefills(t *testing.T) {
 	got = append(got, call(), call())
 	advance(time.Hour) // refills to the burst, not beyond
 	got = append(got, call(), call(), call())
-	want := []string{"", "", "RATE_LIMITED", "RATE_LIMITED", "", "RATE_LIMITED", "", "", "RATE_LIMITED"}
+	want := []string{"OK", "OK", "RATE_LIMITED", "RATE_LIMITED", "OK", "RATE_LIMITED", "OK", "OK", "RATE_LIMITED"}
 	if strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Errorf("outcomes %q, want %q", got, want)
 	}
@@ -37,15 +39,15 @@ func TestRateLimitRefills(t *testing.T) {
 
 type failingSealer struct{}
 
-func (failingSealer) Seal(context.Context, fileio.AuthContext, fileio.Scope, string) (string, error) {
+func (failingSealer) Seal(context.Context, agentfiles.AuthContext, fileio.Scope, string) (string, error) {
 	return "", errors.New("vault unavailable")
 }
 
 func TestSealerFailureDegrades(t *testing.T) {
 	var buf bytes.Buffer
-	store := memstore.New()
-	svc := newSvc(t, store, nil, fileio.WithCredentialSealer(failingSealer{}),
-		fileio.WithLogger(slog.New(slog.NewTextHandler(&buf, nil))))
+	store := memstore.New(memstore.Options{})
+	svc := newSvc(t, store, nil, fileio.Options{CredentialSealer: failingSealer{},
+		Logger: slog.New(slog.NewTextHandler(&buf, nil))})
 	if _, err := svc.Write(authed("k"), fileio.WriteRequest{Project: "p", Path: "/f", Content: "x"}); err != nil {
 		t.Fatalf("a sealing failure failed the write: %v", err)
 	}
@@ -58,27 +60,44 @@ func TestSealerFailureDegrades(t *testing.T) {
 	}
 }
 
-func TestAuthContext(t *testing.T) {
-	ac := fileio.NewAuthContext("secret-key", "bob")
-	if ac.APIKeyHash != "85dbe15d75ef9308c7ae0f33c7a324cc6f4bf519a2ed2f3027bd33c140a4f9aa" {
-		t.Errorf("hash %q", ac.APIKeyHash)
+// TestContextEnded: a context that ends before the store is reached is CANCELED or TIMEOUT,
+// wrapping the context's error.
+func TestContextEnded(t *testing.T) {
+	canceled, cancel := context.WithCancel(authed("k"))
+	cancel()
+	expired, cancel2 := context.WithDeadline(authed("k"), time.Now().Add(-time.Second))
+	defer cancel2()
+	tests := []struct {
+		ctx   context.Context
+		code  agentfiles.Code
+		cause error
+	}{
+		{canceled, agentfiles.CodeCanceled, context.Canceled},
+		{expired, agentfiles.CodeTimeout, context.DeadlineExceeded},
 	}
-	if got, ok := fileio.AuthFromContext(fileio.WithAuth(context.Background(), ac)); !ok || got != ac {
-		t.Errorf("round trip through the context failed")
-	}
-	if _, ok := fileio.AuthFromContext(context.Background()); ok {
-		t.Errorf("identity in an empty context")
-	}
-	if s := ac.String(); strings.Contains(s, "secret-key") || !strings.Contains(s, "<redacted>") {
-		t.Errorf("String() = %q", s)
+	for _, tc := range tests {
+		_, err := newSvc(t, newMem(), nil).Write(tc.ctx, fileio.WriteRequest{Project: "p", Path: "/f", Content: "x"})
+		if agentfiles.ErrorCode(err) != tc.code || !errors.Is(err, tc.cause) {
+			t.Errorf("write = %v; want %s wrapping %v", err, tc.code, tc.cause)
+		}
 	}
 }
 
-func TestCancelledContext(t *testing.T) {
-	ctx, cancel := context.WithCancel(authed("k"))
-	cancel()
-	_, err := newSvc(t, newMem(), nil).Write(ctx, fileio.WriteRequest{Project: "p", Path: "/f", Content: "x"})
-	if fileio.ErrorCode(err) != fileio.CodeInternal || !errors.Is(err, context.Canceled) {
-		t.Errorf("write with a cancelled context = %v; want INTERNAL wrapping context.Canceled", err)
+// TestZeroConfigIsDefault: Options{} runs with DefaultConfig.
+func TestZeroConfigIsDefault(t *testing.T) {
+	svc, err := fileio.NewService(newMem(), fileio.Options{})
+	if err != nil {
+		t.Fatal(err)
 	}
+	if diff := cmp.Diff(fileio.DefaultConfig(), svc.Config()); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// outcome is "OK" or the error's code.
+func outcome(err error) string {
+	if err == nil {
+		return "OK"
+	}
+	return agentfiles.ErrorCode(err).String()
 }

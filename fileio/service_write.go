@@ -2,10 +2,13 @@ package fileio
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/agentfiles/agentfiles"
 )
 
 // Write stores content at req.Path (seed §6.4) and returns the bytes written.
@@ -42,20 +45,12 @@ func (s *Service) Write(ctx context.Context, req WriteRequest) (WriteResult, err
 			opts.CredentialRef = ref
 		}
 	}
-	var res WriteResult
-	err = storeError(s.store.Update(ctx, scope, func(tx WriteTx) error {
-		var err error
-		res, err = s.writeTx(ctx, tx, req, mode, opts)
-		return err
-	}))
+	res, err := inUpdate(ctx, s, scope, func(tx WriteTx) (WriteResult, error) { return s.writeTx(ctx, tx, req, mode, opts) })
 	s.logWrite(ctx, ac, req, mode, err)
-	if err != nil {
-		return WriteResult{}, err
-	}
-	return res, nil
+	return res, err
 }
 
-func (s *Service) logWrite(ctx context.Context, ac AuthContext, req WriteRequest, mode WriteMode, err error) {
+func (s *Service) logWrite(ctx context.Context, ac agentfiles.AuthContext, req WriteRequest, mode WriteMode, err error) {
 	s.logOp(ctx, "write", ac, req.Project, req.Path, err,
 		slog.String("mode", string(mode)), slog.Int64("offset", req.OffsetBytes), contentAttr(req.Content, &s.cfg))
 }
@@ -63,29 +58,29 @@ func (s *Service) logWrite(ctx context.Context, ac AuthContext, req WriteRequest
 // checkWrite validates everything that does not need the stored state.
 func (s *Service) checkWrite(req WriteRequest) (WriteMode, error) {
 	if req.Path == "" {
-		return "", NewError(CodeIsDirectory, "the project root is a directory; write to a file path such as \"/notes.md\"", "")
+		return "", agentfiles.NewError(agentfiles.CodeIsDirectory, "the project root is a directory; write to a file path such as \"/notes.md\"", "")
 	}
 	if enc := strings.ToLower(req.ContentEncoding); enc != "" && enc != ContentEncodingUTF8 && enc != "utf8" {
-		return "", NewError(CodeInvalidArgument, "content_encoding must be \"utf-8\"; encode binary data as text (e.g. Base64) first", req.ContentEncoding)
+		return "", agentfiles.NewError(agentfiles.CodeInvalidArgument, "content_encoding must be \"utf-8\"; encode binary data as text (e.g. Base64) first", req.ContentEncoding)
 	}
 	mode, err := ParseWriteMode(string(req.Mode))
 	if err != nil {
 		return "", err
 	}
 	if n := int64(len(req.Content)); n > s.cfg.MaxPayloadBytes {
-		return "", NewError(CodePayloadTooLarge, fmt.Sprintf(
+		return "", agentfiles.NewError(agentfiles.CodePayloadTooLarge, fmt.Sprintf(
 			"content is %d bytes; the maximum per write is %d. Split it: write the first part, then APPEND the rest",
 			n, s.cfg.MaxPayloadBytes), req.Path)
 	}
 	if !utf8.ValidString(req.Content) {
-		return "", NewError(CodeInvalidArgument, "content is not valid UTF-8; encode binary data as text (e.g. Base64) first", req.Path)
+		return "", agentfiles.NewError(agentfiles.CodeInvalidArgument, "content is not valid UTF-8; encode binary data as text (e.g. Base64) first", req.Path)
 	}
 	switch {
 	case mode == ModeAppend:
 	case req.OffsetBytes < 0:
-		return "", NewError(CodeInvalidOffset, fmt.Sprintf("offset must be >= 0, got %d", req.OffsetBytes), req.Path)
+		return "", agentfiles.NewError(CodeInvalidOffset, fmt.Sprintf("offset must be >= 0, got %d", req.OffsetBytes), req.Path)
 	case mode == ModeTruncate && req.OffsetBytes != 0:
-		return "", NewError(CodeInvalidOffset, fmt.Sprintf("TRUNCATE writes from offset 0, got %d; use OVERWRITE to write at an offset", req.OffsetBytes), req.Path)
+		return "", agentfiles.NewError(CodeInvalidOffset, fmt.Sprintf("TRUNCATE writes from offset 0, got %d; use OVERWRITE to write at an offset", req.OffsetBytes), req.Path)
 	}
 	return mode, nil
 }
@@ -157,16 +152,16 @@ type writeRules struct {
 func (r writeRules) apply(check WriteCheck, projectBytes func() (int64, error)) ([]byte, error) {
 	path := r.path
 	if dir := check.AncestorFile; dir != "" {
-		return nil, NewError(CodeNotDirectory, fmt.Sprintf("%s is a file, so it cannot contain %s; choose another path", dir, path), dir)
+		return nil, agentfiles.NewError(CodeNotDirectory, fmt.Sprintf("%s is a file, so it cannot contain %s; choose another path", dir, path), dir)
 	}
 	if check.HasDescendant {
-		return nil, NewError(CodeIsDirectory, "a directory exists at this path; write to a file inside it or choose another path", path)
+		return nil, agentfiles.NewError(agentfiles.CodeIsDirectory, "a directory exists at this path; write to a file inside it or choose another path", path)
 	}
 	var old []byte
 	var oldSize int64
 	if check.Existing != nil {
 		if r.exclusive {
-			return nil, NewError(CodeAlreadyExists, "a file already exists at this path (exclusive write); choose another path or write without exclusive", path)
+			return nil, agentfiles.NewError(agentfiles.CodeAlreadyExists, "a file already exists at this path (exclusive write); choose another path or write without exclusive", path)
 		}
 		old, oldSize = check.Existing.Content, check.Existing.SizeBytes
 	}
@@ -180,7 +175,7 @@ func (r writeRules) apply(check WriteCheck, projectBytes func() (int64, error)) 
 		newSize = int64(len(content))
 	}
 	if newSize > r.maxFileBytes {
-		return nil, NewError(CodeQuotaExceeded, fmt.Sprintf(
+		return nil, agentfiles.NewError(CodeQuotaExceeded, fmt.Sprintf(
 			"the file would be %d bytes; the maximum file size is %d. Split the content across several files",
 			newSize, r.maxFileBytes), path)
 	}
@@ -190,7 +185,7 @@ func (r writeRules) apply(check WriteCheck, projectBytes func() (int64, error)) 
 			return nil, err
 		}
 		if total+grow > r.maxProjectBytes {
-			return nil, NewError(CodeQuotaExceeded, fmt.Sprintf(
+			return nil, agentfiles.NewError(CodeQuotaExceeded, fmt.Sprintf(
 				"the project would hold %d bytes; its quota is %d. Delete files you no longer need, then retry",
 				total+grow, r.maxProjectBytes), path)
 		}
@@ -222,7 +217,7 @@ func inspectWrite(ctx context.Context, tx WriteTx, path string, wantContent bool
 	switch {
 	case err == nil:
 		return WriteCheck{Existing: &existing}, false, nil
-	case ErrorCode(err) == CodeNotFound:
+	case errors.Is(err, agentfiles.ErrNotFound):
 		return WriteCheck{}, false, nil
 	default:
 		return WriteCheck{}, false, err
@@ -240,7 +235,7 @@ func applyWrite(old []byte, data string, mode WriteMode, offset int64, path stri
 	}
 	size := int64(len(old))
 	if offset > size {
-		return nil, NewError(CodeInvalidOffset, fmt.Sprintf(
+		return nil, agentfiles.NewError(CodeInvalidOffset, fmt.Sprintf(
 			"offset %d is past the end of the file (size %d); use an offset between 0 and %d, or APPEND", offset, size, size), path)
 	}
 	if !charBoundary(old, offset) {
@@ -248,7 +243,7 @@ func applyWrite(old []byte, data string, mode WriteMode, offset int64, path stri
 	}
 	end := offset + int64(len(data))
 	if end < size && !charBoundary(old, end) {
-		return nil, NewError(CodeInvalidOffset, fmt.Sprintf(
+		return nil, agentfiles.NewError(CodeInvalidOffset, fmt.Sprintf(
 			"the overwrite would end at byte %d, inside a multi-byte UTF-8 character of the existing content; make it end at byte %d or %d",
 			end, boundaryBefore(old, end), boundaryAfter(old, end)), path)
 	}

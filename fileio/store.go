@@ -3,11 +3,13 @@ package fileio
 import (
 	"context"
 	"time"
+
+	"github.com/agentfiles/agentfiles"
 )
 
 // Scope names one project of one tenant.
 type Scope struct {
-	Tenant  string // AuthContext.APIKeyHash
+	Tenant  string // agentfiles.AuthContext.APIKeyHash
 	Project string
 }
 
@@ -34,19 +36,43 @@ type File struct {
 type Store interface {
 	// View runs fn with a read-only view of the project's committed state.
 	View(ctx context.Context, scope Scope, fn func(ReadTx) error) error
-	// Update runs fn in one transaction holding the project's exclusive write lock
-	// (pgstore: pg_advisory_xact_lock(hash(tenant, project)) under the lock timeout;
-	// on expiry an *Error with code RESOURCE_BUSY). If fn returns an error nothing it did is
-	// kept, outbox rows included, and Update returns that error. Mutations of one
-	// (tenant, project) are serialised.
-	Update(ctx context.Context, scope Scope, fn func(WriteTx) error) error
+	// Update runs fn in one transaction holding the project's exclusive write lock, waiting
+	// for it at most opts.LockTimeout (pgstore: pg_advisory_xact_lock(hash(tenant, project))
+	// under SET LOCAL lock_timeout); on expiry it returns an *agentfiles.Error with code
+	// RESOURCE_BUSY without running fn. If fn returns an error nothing it did is kept, outbox
+	// rows included, and Update returns that error. Mutations of one (tenant, project) are
+	// serialised. A store that keeps deleted rows keeps those deleted by fn for
+	// opts.DeleteRetention before purging them.
+	Update(ctx context.Context, scope Scope, opts UpdateOptions, fn func(WriteTx) error) error
 	Outbox
+}
+
+// UpdateOptions are the settings of one Store.Update. The Service passes its Config's
+// LockTimeout and DeleteRetention with every Update, so the configuration reaches the store
+// without being copied into it; direct callers may pass the zero value.
+type UpdateOptions struct {
+	// LockTimeout bounds the wait for the project's write lock; on expiry Update returns
+	// RESOURCE_BUSY. Zero means DefaultLockTimeout.
+	LockTimeout time.Duration
+	// DeleteRetention is how long a store that soft-deletes (pgstore) keeps the rows this
+	// transaction deletes before its purger removes them for good. Zero: they go at the next
+	// purge. Stores that delete at once (memstore) ignore it.
+	DeleteRetention time.Duration
+}
+
+// LockWait returns o.LockTimeout, or DefaultLockTimeout when it is not positive. Stores use it
+// to implement Update.
+func (o UpdateOptions) LockWait() time.Duration {
+	if o.LockTimeout <= 0 {
+		return DefaultLockTimeout
+	}
+	return o.LockTimeout
 }
 
 // ReadTx is a read-only view of one project. It is valid only inside the View or Update
 // callback that received it and must not be used from other goroutines.
 type ReadTx interface {
-	// Get returns the active file at path, or an *Error with code NOT_FOUND.
+	// Get returns the active file at path, or an *agentfiles.Error with code NOT_FOUND.
 	Get(ctx context.Context, path string) (File, error)
 	// Stat returns the file's info and true, or false when no active file has that path.
 	Stat(ctx context.Context, path string) (FileInfo, bool, error)
@@ -119,12 +145,31 @@ type Outbox interface {
 	PendingJobs(ctx context.Context) (int, error)
 }
 
+// WaitForSignal blocks until signal is closed or d passes, and returns nil (at once when
+// d <= 0), or until ctx ends first, and returns ctx.Err(). Stores use it to implement
+// Outbox.WaitForJobs: signal is closed when a job may have become available.
+func WaitForSignal(ctx context.Context, signal <-chan struct{}, d time.Duration) error {
+	if d <= 0 {
+		return nil
+	}
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-signal:
+		return nil
+	case <-timer.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
 // CredentialSealer seals the caller's API key for the async indexer (package search implements
-// it with AES-GCM envelopes). When the Service has one (WithCredentialSealer), every successful
-// write calls it and stores the returned reference in the job via PutOptions.CredentialRef.
-// Implementations must be safe for concurrent use.
+// it with AES-GCM envelopes). When the Service has one (Options.CredentialSealer), every
+// successful write calls it and stores the returned reference in the job via
+// PutOptions.CredentialRef. Implementations must be safe for concurrent use.
 type CredentialSealer interface {
-	Seal(ctx context.Context, ac AuthContext, scope Scope, path string) (ref string, err error)
+	Seal(ctx context.Context, ac agentfiles.AuthContext, scope Scope, path string) (ref string, err error)
 }
 
 // WriteChecker is an optional interface of a WriteTx that answers every question

@@ -3,6 +3,8 @@ package fileio
 import (
 	"strings"
 	"time"
+
+	"github.com/agentfiles/agentfiles"
 )
 
 // FileType says whether a FileEntry is a file or an implicit directory.
@@ -37,7 +39,7 @@ func ParseWriteMode(s string) (WriteMode, error) {
 	case ModeTruncate:
 		return ModeTruncate, nil
 	}
-	return "", NewError(CodeInvalidArgument, "mode must be APPEND, OVERWRITE or TRUNCATE", s)
+	return "", agentfiles.NewError(agentfiles.CodeInvalidArgument, "mode must be APPEND, OVERWRITE or TRUNCATE", s)
 }
 
 // ContentEncodingUTF8 is the only content encoding FileIO supports. Binary data must be
@@ -53,17 +55,6 @@ type FileEntry struct {
 	SizeBytes int64     `json:"size_bytes"` // content length in bytes; 0 for directories
 	CreatedAt time.Time `json:"created_at"` // zero for directories
 	UpdatedAt time.Time `json:"updated_at"`
-}
-
-// ChunkEntry is one search hit (seed §6.1), produced by package search. The byte offsets are
-// compatible with Service.Read: Read(path, FileSeekStartBytes, FileSeekEndBytes-FileSeekStartBytes)
-// returns ChunkContent. The range is [start, end) and end may equal the file size.
-type ChunkEntry struct {
-	FilePath           string  `json:"file_path"`
-	FileSeekStartBytes int64   `json:"file_seek_start_bytes"` // byte offset, inclusive
-	FileSeekEndBytes   int64   `json:"file_seek_end_bytes"`   // byte offset, exclusive
-	ChunkContent       string  `json:"chunk_content"`
-	Score              float64 `json:"score"`
 }
 
 // StatResult is the answer of Service.Stat (seed §6.2). Exists=false is not an error.

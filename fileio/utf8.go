@@ -3,6 +3,8 @@ package fileio
 import (
 	"fmt"
 	"unicode/utf8"
+
+	"github.com/agentfiles/agentfiles"
 )
 
 // charBoundary reports whether off is a UTF-8 character boundary of b (0 and len(b) are).
@@ -34,8 +36,8 @@ func boundaryAfter(b []byte, off int64) int64 {
 }
 
 // splitCharError is the INVALID_OFFSET error for an offset inside a multi-byte character.
-func splitCharError(what string, b []byte, off int64, path string) *Error {
-	return NewError(CodeInvalidOffset, fmt.Sprintf(
+func splitCharError(what string, b []byte, off int64, path string) *agentfiles.Error {
+	return agentfiles.NewError(CodeInvalidOffset, fmt.Sprintf(
 		"%s %d is inside a multi-byte UTF-8 character; the nearest valid offsets are %d and %d",
 		what, off, boundaryBefore(b, off), boundaryAfter(b, off)), path)
 }

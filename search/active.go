@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"slices"
+	"sort"
 	"strings"
 	"time"
 
@@ -23,6 +24,29 @@ type FileStateLister interface {
 type PathFileState struct {
 	Path string
 	FileState
+}
+
+// FileStatesOf implements Index.FileStates for an index that implements FileStateLister: the
+// states of l.FileStateList(ctx, scope, prefix), as a map.
+func FileStatesOf(ctx context.Context, l FileStateLister, scope fileio.Scope, prefix string) (map[string]FileState, error) {
+	list, err := l.FileStateList(ctx, scope, prefix)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]FileState, len(list))
+	for _, s := range list {
+		out[s.Path] = s.FileState
+	}
+	return out, nil
+}
+
+// StatesWithPrefix returns the sub-slice of sorted (sorted by path) whose paths start with
+// prefix, found by binary search, for FileStateList implementations. Its capacity ends with it,
+// so appending to it never writes into sorted.
+func StatesWithPrefix(sorted []PathFileState, prefix string) []PathFileState {
+	lo, _ := slices.BinarySearchFunc(sorted, prefix, func(s PathFileState, prefix string) int { return strings.Compare(s.Path, prefix) })
+	n := sort.Search(len(sorted)-lo, func(i int) bool { return !strings.HasPrefix(sorted[lo+i].Path, prefix) })
+	return sorted[lo : lo+n : lo+n]
 }
 
 // activeFiles is the store's listing of a project's active files, sorted by path, so a query

@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"runtime"
-	"sort"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/fileio/memstore"
 	"github.com/agentfiles/agentfiles/search"
@@ -70,11 +70,11 @@ func buildFixture(b *testing.B, chunks int) *corpusFixture {
 	b.Helper()
 	const chunksPerFile = 10
 	s := newSynth(1)
-	store := memstore.New()
+	store := memstore.New(memstore.Options{})
 	idx := memindex.New()
 	emb := search.NewHashingEmbedder(search.DefaultHashingDimensions)
-	chunker := search.NewChunker(search.ChunkerConfig{TargetBytes: 400, OverlapBytes: -1})
-	ac := fileio.NewAuthContext("bench-key", "")
+	chunker := search.NewChunker(search.ChunkerOptions{TargetBytes: 400, OverlapBytes: -1})
+	ac := agentfiles.NewAuthContext("bench-key", "")
 	scope := fileio.Scope{Tenant: ac.APIKeyHash, Project: "bench"}
 	ctx := context.Background()
 	for f := 0; f*chunksPerFile < chunks; f++ {
@@ -85,7 +85,7 @@ func buildFixture(b *testing.B, chunks int) *corpusFixture {
 		content := strings.Join(parts, "\n\n")
 		path := fmt.Sprintf("/dir%03d/file%05d.txt", f%100, f)
 		var info fileio.FileInfo
-		err := store.Update(ctx, scope, func(tx fileio.WriteTx) error {
+		err := store.Update(ctx, scope, fileio.UpdateOptions{}, func(tx fileio.WriteTx) error {
 			var err error
 			info, err = tx.Put(ctx, path, []byte(content), fileio.PutOptions{})
 			return err
@@ -97,11 +97,11 @@ func buildFixture(b *testing.B, chunks int) *corpusFixture {
 			b.Fatal(err)
 		}
 	}
-	searcher, err := search.NewSearcher(search.SearcherConfig{Store: store, Index: idx, Embedder: emb, Chunker: chunker})
+	searcher, err := search.NewSearcher(store, idx, search.SearcherOptions{Embedder: emb, Chunker: chunker})
 	if err != nil {
 		b.Fatal(err)
 	}
-	fx := &corpusFixture{store: store, idx: idx, searcher: searcher, ctx: fileio.WithAuth(ctx, ac)}
+	fx := &corpusFixture{store: store, idx: idx, searcher: searcher, ctx: agentfiles.WithAuth(ctx, ac)}
 	for range 200 {
 		fx.queries = append(fx.queries, s.text(3))
 	}
@@ -132,7 +132,7 @@ func BenchmarkIndexBuild(b *testing.B) {
 	s := newSynth(2)
 	idx := memindex.New()
 	emb := search.NewHashingEmbedder(search.DefaultHashingDimensions)
-	chunker := search.NewChunker(search.ChunkerConfig{TargetBytes: 400, OverlapBytes: -1})
+	chunker := search.NewChunker(search.ChunkerOptions{TargetBytes: 400, OverlapBytes: -1})
 	scope := fileio.Scope{Tenant: "t", Project: "p"}
 	contents := make([]string, 64)
 	for i := range contents {
@@ -160,7 +160,7 @@ func benchQuery(b *testing.B, chunks int) {
 		b.Skip("100k-chunk benchmark: run with -search.large")
 	}
 	fx := buildFixture(b, chunks)
-	lat := make([]time.Duration, 0, 1024)
+	lat := make(indextest.Latencies, 0, 1024)
 	runtime.GC() // building the fixture leaves a collection of its large heap running; don't time it
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
@@ -170,9 +170,7 @@ func benchQuery(b *testing.B, chunks int) {
 		}
 		lat = append(lat, time.Since(start))
 	}
-	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
-	b.ReportMetric(float64(search.Percentile(lat, 50).Microseconds())/1000, "p50-ms")
-	b.ReportMetric(float64(search.Percentile(lat, 95).Microseconds())/1000, "p95-ms")
+	lat.Report(b)
 }
 
 // BenchmarkQueryHybrid is a full Searcher.Search (hashing embedder, BM25, fusion, active-file
@@ -198,26 +196,13 @@ func BenchmarkFreshness(b *testing.B) {
 			runCtx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			e.Indexer.Start(runCtx)
-			drain := func() {
-				deadline := time.Now().Add(time.Minute)
-				for {
-					n, _ := e.Store.PendingJobs(context.Background())
-					if n == 0 {
-						return
-					}
-					if time.Now().After(deadline) {
-						b.Fatalf("%d jobs pending after a minute", n)
-					}
-					_ = e.Store.WaitForJobs(context.Background(), time.Millisecond)
-				}
-			}
 			for i := 0; b.Loop(); i++ {
 				e.Write(ctx, "p", fmt.Sprintf("/f%d.txt", i), s.text(200))
 				if !burst {
-					drain()
+					indextest.WaitIdle(b, e.Store, time.Minute)
 				}
 			}
-			drain()
+			indextest.WaitIdle(b, e.Store, time.Minute)
 			_ = e.Indexer.Stop(context.Background())
 			fr := e.Indexer.Stats().Freshness
 			b.ReportMetric(float64(fr.P50.Microseconds())/1000, "fresh-p50-ms")
@@ -238,7 +223,7 @@ func BenchmarkTokenize(b *testing.B) {
 
 func BenchmarkChunk(b *testing.B) {
 	text := newSynth(5).text(6000)
-	c := search.NewChunker(search.ChunkerConfig{})
+	c := search.NewChunker(search.ChunkerOptions{})
 	b.SetBytes(int64(len(text)))
 	for b.Loop() {
 		c.Split(text)

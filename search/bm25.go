@@ -21,17 +21,17 @@ type CorpusStats struct {
 	TotalTerms int64 // sum of the term counts (document lengths) of those chunks
 }
 
-// AvgChunkTerms is avgdl, the mean chunk length in terms (0 for an empty corpus).
-func (s CorpusStats) AvgChunkTerms() float64 {
+// avgChunkTerms is avgdl, the mean chunk length in terms (0 for an empty corpus).
+func (s CorpusStats) avgChunkTerms() float64 {
 	if s.Chunks == 0 {
 		return 0
 	}
 	return float64(s.TotalTerms) / float64(s.Chunks)
 }
 
-// IDF is the Robertson/Lucene inverse document frequency ln(1 + (N - df + 0.5)/(df + 0.5)),
+// idf is the Robertson/Lucene inverse document frequency ln(1 + (N - df + 0.5)/(df + 0.5)),
 // always positive.
-func (p BM25) IDF(df, n int64) float64 {
+func (p BM25) idf(df, n int64) float64 {
 	if df > n {
 		n = df
 	}
@@ -53,7 +53,7 @@ type TermScorer struct {
 
 // Scorer returns the TermScorer of a term with document frequency df.
 func (p BM25) Scorer(df int64, stats CorpusStats) TermScorer {
-	return TermScorer{idf: p.IDF(df, stats.Chunks), k1: p.K1, b: p.B, avg: stats.AvgChunkTerms()}
+	return TermScorer{idf: p.idf(df, stats.Chunks), k1: p.K1, b: p.B, avg: stats.avgChunkTerms()}
 }
 
 // Score is the term's contribution for a chunk of chunkTerms terms containing it tf times.
@@ -67,12 +67,6 @@ func (s TermScorer) Score(tf, chunkTerms int) float64 {
 	}
 	f := float64(tf)
 	return s.idf * f * (s.k1 + 1) / (f + s.k1*norm)
-}
-
-// Posting says that a term occurs TF times in a chunk of ChunkTerms terms.
-type Posting struct {
-	TF         int
-	ChunkTerms int
 }
 
 // QueryTerms analyses a query into its distinct terms in first-occurrence order. Scores are

@@ -18,9 +18,9 @@ type Chunk struct {
 	ContentHash string // hex SHA-256 of Text
 }
 
-// ChunkerConfig sizes chunks. Sizes are in BYTES of UTF-8 text (not characters, not tokens);
+// ChunkerOptions size chunks; the zero value gives the defaults. Sizes are in BYTES of UTF-8 text (not characters, not tokens);
 // at roughly four bytes per English token the default 1200 bytes is about 300 tokens.
-type ChunkerConfig struct {
+type ChunkerOptions struct {
 	// TargetBytes is the largest chunk, in bytes (default 1200, minimum 16). A chunk is cut at
 	// the best boundary found in its last half: a blank line, else a line end, else a sentence
 	// end, else a space, else the last whole UTF-8 character that fits.
@@ -42,35 +42,35 @@ const (
 // Chunker splits file content into [Chunk]s with exact byte offsets. The zero value uses the
 // defaults. A Chunker is immutable and safe for concurrent use.
 type Chunker struct {
-	cfg ChunkerConfig
+	opts ChunkerOptions
 }
 
-// NewChunker returns a Chunker for cfg, filling zero fields with defaults and clamping the rest.
-func NewChunker(cfg ChunkerConfig) Chunker {
-	if cfg.TargetBytes <= 0 {
-		cfg.TargetBytes = DefaultChunkTargetBytes
+// NewChunker returns a Chunker for opts, filling zero fields with defaults and clamping the rest.
+func NewChunker(opts ChunkerOptions) Chunker {
+	if opts.TargetBytes <= 0 {
+		opts.TargetBytes = DefaultChunkTargetBytes
 	}
-	if cfg.TargetBytes < minChunkTargetBytes {
-		cfg.TargetBytes = minChunkTargetBytes
+	if opts.TargetBytes < minChunkTargetBytes {
+		opts.TargetBytes = minChunkTargetBytes
 	}
 	switch {
-	case cfg.OverlapBytes == 0:
-		cfg.OverlapBytes = DefaultChunkOverlapBytes
-	case cfg.OverlapBytes < 0:
-		cfg.OverlapBytes = 0
+	case opts.OverlapBytes == 0:
+		opts.OverlapBytes = DefaultChunkOverlapBytes
+	case opts.OverlapBytes < 0:
+		opts.OverlapBytes = 0
 	}
-	if cfg.OverlapBytes >= cfg.TargetBytes/2 {
-		cfg.OverlapBytes = cfg.TargetBytes/2 - 1
+	if opts.OverlapBytes >= opts.TargetBytes/2 {
+		opts.OverlapBytes = opts.TargetBytes/2 - 1
 	}
-	return Chunker{cfg: cfg}
+	return Chunker{opts: opts}
 }
 
-// Config returns the effective configuration.
-func (c Chunker) Config() ChunkerConfig {
-	if c.cfg.TargetBytes == 0 {
-		return ChunkerConfig{TargetBytes: DefaultChunkTargetBytes, OverlapBytes: DefaultChunkOverlapBytes}
+// Options returns the effective sizes.
+func (c Chunker) Options() ChunkerOptions {
+	if c.opts.TargetBytes == 0 {
+		return ChunkerOptions{TargetBytes: DefaultChunkTargetBytes, OverlapBytes: DefaultChunkOverlapBytes}
 	}
-	return c.cfg
+	return c.opts
 }
 
 // Split cuts content into chunks. Every byte of content lies in at least one chunk, chunks are
@@ -78,13 +78,13 @@ func (c Chunker) Config() ChunkerConfig {
 // character (for valid UTF-8 input), and content[c.StartByte:c.EndByte] == c.Text. Empty
 // content yields no chunks.
 func (c Chunker) Split(content string) []Chunk {
-	cfg := c.Config()
+	opts := c.Options()
 	var chunks []Chunk
 	start := 0
 	for start < len(content) {
 		end := len(content)
-		if end-start > cfg.TargetBytes {
-			end = cutPoint(content, start, start+cfg.TargetBytes)
+		if end-start > opts.TargetBytes {
+			end = cutPoint(content, start, start+opts.TargetBytes)
 		}
 		text := content[start:end]
 		sum := sha256.Sum256([]byte(text))
@@ -98,7 +98,7 @@ func (c Chunker) Split(content string) []Chunk {
 		if end == len(content) {
 			break
 		}
-		start = nextStart(content, start, end, cfg.OverlapBytes)
+		start = nextStart(content, start, end, opts.OverlapBytes)
 	}
 	return chunks
 }

@@ -18,7 +18,7 @@ func checkChunks(t *testing.T, c Chunker, text string) []Chunk {
 		}
 		return chunks
 	}
-	cfg := c.Config()
+	cfg := c.Options()
 	var covered int64
 	for i, ch := range chunks {
 		if ch.Index != i || ch.StartByte < 0 || ch.EndByte > int64(len(text)) || ch.StartByte >= ch.EndByte {
@@ -51,7 +51,7 @@ func checkChunks(t *testing.T, c Chunker, text string) []Chunk {
 }
 
 func TestChunkerBoundaries(t *testing.T) {
-	c := NewChunker(ChunkerConfig{TargetBytes: 40, OverlapBytes: -1})
+	c := NewChunker(ChunkerOptions{TargetBytes: 40, OverlapBytes: -1})
 	tests := []struct {
 		name string
 		text string
@@ -83,7 +83,7 @@ func TestChunkerBoundaries(t *testing.T) {
 }
 
 func TestChunkerOverlapStartsOnWord(t *testing.T) {
-	c := NewChunker(ChunkerConfig{TargetBytes: 64, OverlapBytes: 20})
+	c := NewChunker(ChunkerOptions{TargetBytes: 64, OverlapBytes: 20})
 	text := strings.Repeat("alpha beta gamma delta epsilon zeta eta theta. ", 10)
 	chunks := checkChunks(t, c, text)
 	for _, ch := range chunks[1:] {
@@ -98,20 +98,20 @@ func TestChunkerOverlapStartsOnWord(t *testing.T) {
 
 func TestChunkerDefaults(t *testing.T) {
 	tests := []struct {
-		in   ChunkerConfig
-		want ChunkerConfig
+		in   ChunkerOptions
+		want ChunkerOptions
 	}{
-		{ChunkerConfig{}, ChunkerConfig{TargetBytes: 1200, OverlapBytes: 150}},
-		{ChunkerConfig{TargetBytes: 3}, ChunkerConfig{TargetBytes: 16, OverlapBytes: 7}},
-		{ChunkerConfig{TargetBytes: 100, OverlapBytes: -1}, ChunkerConfig{TargetBytes: 100, OverlapBytes: 0}},
-		{ChunkerConfig{TargetBytes: 100, OverlapBytes: 90}, ChunkerConfig{TargetBytes: 100, OverlapBytes: 49}},
+		{ChunkerOptions{}, ChunkerOptions{TargetBytes: 1200, OverlapBytes: 150}},
+		{ChunkerOptions{TargetBytes: 3}, ChunkerOptions{TargetBytes: 16, OverlapBytes: 7}},
+		{ChunkerOptions{TargetBytes: 100, OverlapBytes: -1}, ChunkerOptions{TargetBytes: 100, OverlapBytes: 0}},
+		{ChunkerOptions{TargetBytes: 100, OverlapBytes: 90}, ChunkerOptions{TargetBytes: 100, OverlapBytes: 49}},
 	}
 	for _, tc := range tests {
-		if diff := cmp.Diff(tc.want, NewChunker(tc.in).Config()); diff != "" {
+		if diff := cmp.Diff(tc.want, NewChunker(tc.in).Options()); diff != "" {
 			t.Errorf("NewChunker(%+v) (-want +got):\n%s", tc.in, diff)
 		}
 	}
-	if diff := cmp.Diff(ChunkerConfig{TargetBytes: 1200, OverlapBytes: 150}, Chunker{}.Config()); diff != "" {
+	if diff := cmp.Diff(ChunkerOptions{TargetBytes: 1200, OverlapBytes: 150}, Chunker{}.Options()); diff != "" {
 		t.Errorf("zero Chunker: %s", diff)
 	}
 }
@@ -126,6 +126,6 @@ func FuzzChunker(f *testing.F) {
 		if !utf8.ValidString(text) || target > 1<<16 || len(text) > 1<<16 {
 			return
 		}
-		checkChunks(t, NewChunker(ChunkerConfig{TargetBytes: target, OverlapBytes: overlap}), text)
+		checkChunks(t, NewChunker(ChunkerOptions{TargetBytes: target, OverlapBytes: overlap}), text)
 	})
 }

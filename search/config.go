@@ -9,12 +9,22 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/agentfiles/agentfiles"
+	"github.com/agentfiles/agentfiles/vault"
 	"gopkg.in/yaml.v3"
 )
 
 // Config holds the settings.mcp.files.search, .index and .security keys of the service
 // configuration file (seed 003 §12.2–12.3), plus a few of our own (marked "ours"). Load it with
-// [LoadConfig] from the same YAML file as fileio's core keys; [DefaultConfig] gives every default.
+// [LoadConfig] from the same YAML file as fileio's core keys; [DefaultConfig] gives every default
+// (the zero Config does not: in the file, 0 means none where a key allows it).
+//
+// A Config describes the file; its methods hand each part to what it configures:
+//
+//	searcher, err := search.NewSearcher(store, index, cfg.SearcherOptions())  // plus Embedder, Reranker, Logger
+//	indexer, err := search.NewIndexer(store, index, cfg.IndexerOptions())     // plus Embedder, Credentials, Logger
+//	reranker, err := search.NewCohereReranker(cfg.Search.Rerank.Endpoint, cfg.Search.Rerank.CohereRerankerOptions())
+//	v, err := vault.New(cfg.Security.EncryptionKEKs, cfg.Security.VaultOptions()) // plus Store, Logger
 type Config struct {
 	Search   SearchConfig
 	Index    IndexConfig
@@ -55,12 +65,12 @@ type IndexConfig struct {
 	RetryBackoff      time.Duration // retry_backoff_ms: first retry delay, doubled per attempt (default 500)
 	SLOP95            time.Duration // slo_p95_seconds: freshness objective reported with the stats (default 30)
 	ChunkTargetBytes  int           // chunk_target_bytes (ours; default 1200)
-	ChunkOverlapBytes int           // chunk_overlap_bytes (ours; default 150)
+	ChunkOverlapBytes int           // chunk_overlap_bytes (ours; default 150, 0 for none)
 }
 
 // SecurityConfig is settings.mcp.files.security.
 type SecurityConfig struct {
-	EncryptionKEKs        map[string]string // encryption_keks: id -> secret; required to build a Vault
+	EncryptionKEKs        map[string]string // encryption_keks: id -> secret; required to build a vault.Vault
 	CredentialCachePrefix string            // credential_cache_prefix (default mcp:files:cred)
 	CredentialCacheTTL    time.Duration     // credential_cache_ttl_seconds (default 300)
 }
@@ -81,7 +91,7 @@ func DefaultConfig() Config {
 			Workers: 2, BatchSize: 16, RetryMax: 5, RetryBackoff: 500 * time.Millisecond, SLOP95: 30 * time.Second,
 			ChunkTargetBytes: DefaultChunkTargetBytes, ChunkOverlapBytes: DefaultChunkOverlapBytes,
 		},
-		Security: SecurityConfig{CredentialCachePrefix: DefaultCredentialPrefix, CredentialCacheTTL: DefaultCredentialTTL},
+		Security: SecurityConfig{CredentialCachePrefix: vault.DefaultPrefix, CredentialCacheTTL: vault.DefaultTTL},
 	}
 }
 
@@ -89,7 +99,7 @@ func DefaultConfig() Config {
 func LoadConfigFile(path string) (Config, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return Config{}, wrapError(CodeInvalidConfig, "cannot open the configuration file", path, err)
+		return Config{}, agentfiles.WrapError(agentfiles.CodeInvalidConfig, "cannot open the configuration file", path, err)
 	}
 	defer f.Close()
 	return LoadConfig(f)
@@ -106,14 +116,14 @@ func LoadConfig(r io.Reader) (Config, error) {
 		if err == io.EOF {
 			return cfg, nil
 		}
-		return cfg, wrapError(CodeInvalidConfig, "the configuration is not valid YAML: "+err.Error(), "", err)
+		return cfg, agentfiles.WrapError(agentfiles.CodeInvalidConfig, "the configuration is not valid YAML: "+err.Error(), "", err)
 	}
 	files := lookup(&doc, "settings", "mcp", "files")
 	if files == nil {
 		return cfg, nil
 	}
 	if files.Kind != yaml.MappingNode {
-		return cfg, NewError(CodeInvalidConfig, "must be a mapping", "settings.mcp.files")
+		return cfg, agentfiles.NewError(agentfiles.CodeInvalidConfig, "must be a mapping", "settings.mcp.files")
 	}
 	const base = "settings.mcp.files."
 	for i := 0; i+1 < len(files.Content); i += 2 {
@@ -138,7 +148,7 @@ func LoadConfig(r io.Reader) (Config, error) {
 					"method": func(n *yaml.Node, key string) error {
 						m := FuseMethod(n.Value)
 						if n.Kind != yaml.ScalarNode || (m != FuseMinMax && m != FuseRRF) {
-							return NewError(CodeInvalidConfig, `must be "minmax" or "rrf"`, key)
+							return agentfiles.NewError(agentfiles.CodeInvalidConfig, `must be "minmax" or "rrf"`, key)
 						}
 						cfg.Search.Fallback.Method = m
 						return nil
@@ -163,13 +173,13 @@ func LoadConfig(r io.Reader) (Config, error) {
 			err = walk(val, base+"security", map[string]setter{
 				"encryption_keks": func(n *yaml.Node, key string) error {
 					if n.Kind != yaml.MappingNode {
-						return NewError(CodeInvalidConfig, "must be a mapping of key id to secret", key)
+						return agentfiles.NewError(agentfiles.CodeInvalidConfig, "must be a mapping of key id to secret", key)
 					}
 					cfg.Security.EncryptionKEKs = make(map[string]string)
 					for j := 0; j+1 < len(n.Content); j += 2 {
 						id, secret := n.Content[j].Value, n.Content[j+1]
-						if secret.Kind != yaml.ScalarNode || len(secret.Value) < minKEKSecretBytes {
-							return NewError(CodeInvalidConfig, "must be a string of at least 16 bytes", key+"."+id)
+						if secret.Kind != yaml.ScalarNode || len(secret.Value) < vault.MinKEKSecretBytes {
+							return agentfiles.NewError(agentfiles.CodeInvalidConfig, "must be a string of at least 16 bytes", key+"."+id)
 						}
 						cfg.Security.EncryptionKEKs[id] = secret.Value
 					}
@@ -184,17 +194,65 @@ func LoadConfig(r io.Reader) (Config, error) {
 		}
 	}
 	if cfg.Search.LimitDefault > cfg.Search.LimitMax {
-		return cfg, NewError(CodeInvalidConfig, fmt.Sprintf("must not exceed limit_max (%d)", cfg.Search.LimitMax), base+"search.limit_default")
+		return cfg, agentfiles.NewError(agentfiles.CodeInvalidConfig, fmt.Sprintf("must not exceed limit_max (%d)", cfg.Search.LimitMax), base+"search.limit_default")
 	}
 	if cfg.Search.Fallback.SemanticWeight+cfg.Search.Fallback.LexicalWeight == 0 {
-		return cfg, NewError(CodeInvalidConfig, "semantic_weight and lexical_weight must not both be 0", base+"search.fallback")
+		return cfg, agentfiles.NewError(agentfiles.CodeInvalidConfig, "semantic_weight and lexical_weight must not both be 0", base+"search.fallback")
 	}
 	return cfg, nil
 }
 
-// VaultConfig returns the Vault settings of c (the caller adds Store, Logger).
-func (c SecurityConfig) VaultConfig() VaultConfig {
-	return VaultConfig{KEKs: c.EncryptionKEKs, Prefix: c.CredentialCachePrefix, TTL: c.CredentialCacheTTL}
+// SearcherOptions returns the Searcher settings of c: limits, candidate counts, BM25, the
+// fallback fusion and the rerank timeout from settings.mcp.files.search, and the chunk sizes from
+// .index. A 0 in the file (vector_candidates, bm25_candidates, timeout_ms) means none. The caller
+// adds the Embedder, Reranker and Logger.
+func (c Config) SearcherOptions() SearcherOptions {
+	s := c.Search
+	return SearcherOptions{
+		Chunker:      c.Index.chunker(),
+		LimitDefault: s.LimitDefault, LimitMax: s.LimitMax,
+		VectorCandidates: zeroMeansNone(s.VectorCandidates), BM25Candidates: zeroMeansNone(s.BM25Candidates),
+		BM25:       s.BM25,
+		FuseMethod: s.Fallback.Method, SemanticWeight: s.Fallback.SemanticWeight, LexicalWeight: s.Fallback.LexicalWeight,
+		RerankTimeout: zeroMeansNone(s.Rerank.Timeout),
+	}
+}
+
+// IndexerOptions returns the Indexer settings of c: workers, batch size, retries, backoff, the
+// freshness objective and the chunk sizes of settings.mcp.files.index (retry_max 0 means no
+// retries). The caller adds the Embedder, Credentials and Logger.
+func (c Config) IndexerOptions() IndexerOptions {
+	i := c.Index
+	return IndexerOptions{
+		Chunker: i.chunker(), Workers: i.Workers, BatchSize: i.BatchSize, RetryMax: zeroMeansNone(i.RetryMax),
+		RetryBackoff: i.RetryBackoff, SLOP95: i.SLOP95,
+	}
+}
+
+// chunker is the Chunker of chunk_target_bytes and chunk_overlap_bytes (0: no overlap).
+func (c IndexConfig) chunker() Chunker {
+	return NewChunker(ChunkerOptions{TargetBytes: c.ChunkTargetBytes, OverlapBytes: zeroMeansNone(c.ChunkOverlapBytes)})
+}
+
+// CohereRerankerOptions returns the model and timeout of settings.mcp.files.search.rerank for
+// NewCohereReranker(c.Endpoint, …). The caller adds the HTTP client and Logger.
+func (c RerankConfig) CohereRerankerOptions() CohereRerankerOptions {
+	return CohereRerankerOptions{Model: c.Model, Timeout: c.Timeout}
+}
+
+// VaultOptions returns the credential_cache_prefix and credential_cache_ttl_seconds of c for
+// vault.New(c.EncryptionKEKs, …). The caller adds the Store and Logger.
+func (c SecurityConfig) VaultOptions() vault.Options {
+	return vault.Options{Prefix: c.CredentialCachePrefix, TTL: c.CredentialCacheTTL}
+}
+
+// zeroMeansNone turns a configuration value where 0 means none into an option where 0 means the
+// default and a negative value none.
+func zeroMeansNone[T int | time.Duration](v T) T {
+	if v == 0 {
+		return -1
+	}
+	return v
 }
 
 type setter func(n *yaml.Node, key string) error
@@ -223,7 +281,7 @@ func lookup(n *yaml.Node, path ...string) *yaml.Node {
 
 func walk(n *yaml.Node, prefix string, keys map[string]setter) error {
 	if n.Kind != yaml.MappingNode {
-		return NewError(CodeInvalidConfig, "must be a mapping", prefix)
+		return agentfiles.NewError(agentfiles.CodeInvalidConfig, "must be a mapping", prefix)
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k := n.Content[i].Value
@@ -234,7 +292,7 @@ func walk(n *yaml.Node, prefix string, keys map[string]setter) error {
 				known = append(known, name)
 			}
 			sort.Strings(known)
-			return NewError(CodeInvalidConfig, fmt.Sprintf("unknown key; valid keys here are %v", known), prefix+"."+k)
+			return agentfiles.NewError(agentfiles.CodeInvalidConfig, fmt.Sprintf("unknown key; valid keys here are %v", known), prefix+"."+k)
 		}
 		if err := set(n.Content[i+1], prefix+"."+k); err != nil {
 			return err
@@ -249,7 +307,7 @@ func subtree(keys map[string]setter) setter {
 
 func scalar(n *yaml.Node, key, want string) error {
 	if n.Kind != yaml.ScalarNode {
-		return NewError(CodeInvalidConfig, "must be "+want, key)
+		return agentfiles.NewError(agentfiles.CodeInvalidConfig, "must be "+want, key)
 	}
 	return nil
 }
@@ -261,7 +319,7 @@ func boolKey(dst *bool) setter {
 		}
 		var v bool
 		if err := n.Decode(&v); err != nil {
-			return NewError(CodeInvalidConfig, "must be true or false", key)
+			return agentfiles.NewError(agentfiles.CodeInvalidConfig, "must be true or false", key)
 		}
 		*dst = v
 		return nil
@@ -275,7 +333,7 @@ func intKey(dst *int, minimum int) setter {
 		}
 		v, err := strconv.Atoi(n.Value)
 		if err != nil || v < minimum {
-			return NewError(CodeInvalidConfig, fmt.Sprintf("must be an integer >= %d, got %q", minimum, n.Value), key)
+			return agentfiles.NewError(agentfiles.CodeInvalidConfig, fmt.Sprintf("must be an integer >= %d, got %q", minimum, n.Value), key)
 		}
 		*dst = v
 		return nil
@@ -289,7 +347,7 @@ func floatKey(dst *float64, lo, hi float64) setter {
 		}
 		v, err := strconv.ParseFloat(n.Value, 64)
 		if err != nil || v < lo || v > hi || math.IsNaN(v) {
-			return NewError(CodeInvalidConfig, fmt.Sprintf("must be a number in [%g, %g], got %q", lo, hi, n.Value), key)
+			return agentfiles.NewError(agentfiles.CodeInvalidConfig, fmt.Sprintf("must be a number in [%g, %g], got %q", lo, hi, n.Value), key)
 		}
 		*dst = v
 		return nil
@@ -313,7 +371,7 @@ func durationKey(dst *time.Duration, unit time.Duration) setter {
 		}
 		v, err := strconv.ParseInt(n.Value, 10, 64)
 		if err != nil || v < 0 || v > int64(math.MaxInt64/unit) {
-			return NewError(CodeInvalidConfig, fmt.Sprintf("must be a whole number >= 0, got %q", n.Value), key)
+			return agentfiles.NewError(agentfiles.CodeInvalidConfig, fmt.Sprintf("must be a whole number >= 0, got %q", n.Value), key)
 		}
 		*dst = time.Duration(v) * unit
 		return nil

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentfiles/agentfiles"
+	"github.com/agentfiles/agentfiles/vault"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -69,12 +71,60 @@ func TestLoadConfigErrorsNameTheKey(t *testing.T) {
 	}
 	for _, tc := range tests {
 		_, err := LoadConfig(strings.NewReader(tc.yaml))
-		var e *Error
-		if !errors.As(err, &e) || e.Code() != CodeInvalidConfig || e.Arg != tc.key {
+		var e *agentfiles.Error
+		if !errors.As(err, &e) || e.Code != agentfiles.CodeInvalidConfig || e.Arg != tc.key {
 			t.Errorf("%s: err %v, want INVALID_CONFIG naming %s", tc.yaml, err, tc.key)
 		}
 	}
-	if _, err := LoadConfig(strings.NewReader("settings: [")); !errors.Is(err, ErrInvalidConfig) {
+	if _, err := LoadConfig(strings.NewReader("settings: [")); !errors.Is(err, agentfiles.ErrInvalidConfig) {
 		t.Errorf("bad YAML: %v", err)
+	}
+}
+
+// TestConfigOptions: each part of the file reaches what it configures, 0 meaning none where the
+// file allows it.
+func TestConfigOptions(t *testing.T) {
+	yaml := `
+settings:
+  mcp:
+    files:
+      search:
+        limit_default: 7
+        vector_candidates: 0
+        rerank: {model: rerank-english-v3.0, timeout_ms: 0}
+        fallback: {semantic_weight: 0.3, lexical_weight: 0.7, method: rrf}
+      index: {workers: 4, retry_max: 0, chunk_target_bytes: 800, chunk_overlap_bytes: 0}
+      security: {credential_cache_prefix: "x:cred", credential_cache_ttl_seconds: 60}
+`
+	cfg, err := LoadConfig(strings.NewReader(yaml))
+	if err != nil {
+		t.Fatal(err)
+	}
+	chunker := NewChunker(ChunkerOptions{TargetBytes: 800, OverlapBytes: -1})
+	opt := cmp.AllowUnexported(Chunker{})
+	wantSearcher := SearcherOptions{
+		Chunker: chunker, LimitDefault: 7, LimitMax: 20, VectorCandidates: -1, BM25Candidates: 30, BM25: DefaultBM25(),
+		FuseMethod: FuseRRF, SemanticWeight: 0.3, LexicalWeight: 0.7, RerankTimeout: -1,
+	}
+	if diff := cmp.Diff(wantSearcher, cfg.SearcherOptions(), opt); diff != "" {
+		t.Errorf("SearcherOptions (-want +got):\n%s", diff)
+	}
+	wantIndexer := IndexerOptions{Chunker: chunker, Workers: 4, BatchSize: 16, RetryMax: -1, RetryBackoff: 500 * time.Millisecond, SLOP95: 30 * time.Second}
+	if diff := cmp.Diff(wantIndexer, cfg.IndexerOptions(), opt); diff != "" {
+		t.Errorf("IndexerOptions (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(ChunkerOptions{TargetBytes: 800}, chunker.Options()); diff != "" {
+		t.Errorf("chunk sizes (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(CohereRerankerOptions{Model: "rerank-english-v3.0"}, cfg.Search.Rerank.CohereRerankerOptions()); diff != "" {
+		t.Errorf("CohereRerankerOptions (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(vault.Options{Prefix: "x:cred", TTL: time.Minute}, cfg.Security.VaultOptions()); diff != "" {
+		t.Errorf("VaultOptions (-want +got):\n%s", diff)
+	}
+	// The defaults of the file are the defaults of the options.
+	d := DefaultConfig().SearcherOptions()
+	if d.VectorCandidates != 30 || d.RerankTimeout != 3*time.Second || d.LimitDefault != 5 {
+		t.Errorf("DefaultConfig().SearcherOptions() = %+v", d)
 	}
 }

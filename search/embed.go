@@ -18,8 +18,8 @@ type Embedder interface {
 }
 
 // CallerCredentialUser is implemented by embedders and rerankers that call an external API with
-// the caller's own API key (taken from the context's fileio.AuthContext). The indexer opens the
-// sealed credential envelope of a job only for such embedders.
+// the caller's own API key (taken from the context's agentfiles.AuthContext). The indexer opens
+// the sealed credential envelope of a job only for such embedders.
 type CallerCredentialUser interface {
 	UsesCallerCredential() bool
 }

@@ -3,7 +3,9 @@ package search_test
 import (
 	"context"
 	"fmt"
+	"strings"
 
+	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/fileio/memstore"
 	"github.com/agentfiles/agentfiles/search"
@@ -12,14 +14,14 @@ import (
 
 // A complete in-memory stack: a fileio Service, the indexer and the searcher.
 func Example() {
-	store := memstore.New()
-	svc, _ := fileio.NewService(store, fileio.DefaultConfig())
+	store := memstore.New(memstore.Options{})
+	svc, _ := fileio.NewService(store, fileio.Options{})
 	idx := memindex.New()
 	emb := search.NewHashingEmbedder(0)
-	indexer, _ := search.NewIndexer(search.IndexerConfig{Store: store, Index: idx, Embedder: emb})
-	searcher, _ := search.NewSearcher(search.SearcherConfig{Store: store, Index: idx, Embedder: emb})
+	indexer, _ := search.NewIndexer(store, idx, search.IndexerOptions{Embedder: emb})
+	searcher, _ := search.NewSearcher(store, idx, search.SearcherOptions{Embedder: emb})
 
-	ctx := fileio.WithAuth(context.Background(), fileio.NewAuthContext("sk-example", "alice"))
+	ctx := agentfiles.WithAuth(context.Background(), agentfiles.NewAuthContext("sk-example", "alice"))
 	svc.Write(ctx, fileio.WriteRequest{Project: "demo", Path: "/docs/retry.md",
 		Content: "Retries use exponential backoff.\n\nEach failure doubles the delay."})
 	svc.Write(ctx, fileio.WriteRequest{Project: "demo", Path: "/docs/auth.md",
@@ -35,7 +37,7 @@ func Example() {
 }
 
 func ExampleChunker_Split() {
-	c := search.NewChunker(search.ChunkerConfig{TargetBytes: 40, OverlapBytes: -1})
+	c := search.NewChunker(search.ChunkerOptions{TargetBytes: 40, OverlapBytes: -1})
 	for _, ch := range c.Split("First paragraph, short.\n\nSecond paragraph is a bit longer.") {
 		fmt.Printf("[%d,%d) %q\n", ch.StartByte, ch.EndByte, ch.Text)
 	}
@@ -59,14 +61,27 @@ func ExampleBM25_TermScore() {
 	// common term: 0.312
 }
 
-func ExampleVault() {
-	v, _ := search.NewVault(search.VaultConfig{KEKs: map[string]string{"1": "a-long-random-kek-secret-value"}})
-	ac := fileio.NewAuthContext("sk-caller-key", "alice")
-	scope := fileio.Scope{Tenant: ac.APIKeyHash, Project: "demo"}
-	ctx := context.Background()
-	ref, _ := v.Seal(ctx, ac, scope, "/a.md")
-	key, _ := v.Open(ctx, ref, scope, "/a.md")
-	_, err := v.Open(ctx, ref, scope, "/other.md") // bound to the path
-	fmt.Println(key, err != nil)
-	// Output: sk-caller-key true
+// The settings of the service configuration file reach the Searcher and the Indexer through the
+// Config's methods; the caller adds the parts that are not in the file (embedder, logger, …).
+func ExampleConfig() {
+	cfg, err := search.LoadConfig(strings.NewReader(`
+settings:
+  mcp:
+    files:
+      search: {limit_default: 3, fallback: {method: rrf}}
+      index: {workers: 4, chunk_target_bytes: 800}
+`))
+	if err != nil {
+		panic(err)
+	}
+	store, idx := memstore.New(memstore.Options{}), memindex.New()
+	opts := cfg.SearcherOptions()
+	opts.Embedder = search.NewHashingEmbedder(0)
+	searcher, _ := search.NewSearcher(store, idx, opts)
+	indexer, _ := search.NewIndexer(store, idx, cfg.IndexerOptions())
+	defer indexer.Stop(context.Background())
+
+	o := searcher.Options()
+	fmt.Println(o.LimitDefault, o.LimitMax, o.FuseMethod, o.Chunker.Options().TargetBytes)
+	// Output: 3 20 rrf 800
 }

@@ -50,13 +50,13 @@ func (f *freshness) stats(slo time.Duration) FreshnessStats {
 		return out
 	}
 	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
-	out.P50, out.P95, out.P99, out.Max = Percentile(s, 50), Percentile(s, 95), Percentile(s, 99), s[len(s)-1]
+	out.P50, out.P95, out.P99, out.Max = percentile(s, 50), percentile(s, 95), percentile(s, 99), s[len(s)-1]
 	out.MeetsSLO = slo <= 0 || out.P95 <= slo
 	return out
 }
 
-// Percentile returns the p-th percentile (nearest rank) of sorted durations (0 when empty).
-func Percentile(sorted []time.Duration, p float64) time.Duration {
+// percentile returns the p-th percentile (nearest rank) of sorted durations (0 when empty).
+func percentile(sorted []time.Duration, p float64) time.Duration {
 	if len(sorted) == 0 {
 		return 0
 	}

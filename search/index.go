@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
 )
 
@@ -55,6 +56,21 @@ type IndexedFile struct {
 	Tokenizer      string    // TokenizerName at indexing time
 	EmbeddingModel string    // Embedder.Model(), or "" when the chunks carry no vectors
 	Chunks         []IndexedChunk
+}
+
+// VectorDims returns the size of f's vectors (0 when f has none), after checking what every
+// index requires of an IndexedFile: with an EmbeddingModel every chunk has a vector and all
+// are of one size, without one no chunk has a vector. A violation is INVALID_ARGUMENT naming
+// f.Path. Indexes call it first thing in ReplaceFile.
+func (f IndexedFile) VectorDims() (int, error) {
+	dims := -1
+	for _, c := range f.Chunks {
+		if (len(c.Vector) > 0) != (f.EmbeddingModel != "") || (dims >= 0 && len(c.Vector) != dims) {
+			return 0, agentfiles.NewError(agentfiles.CodeInvalidArgument, "every chunk of an embedded file needs a vector of one size, and a lexical-only file none", f.Path)
+		}
+		dims = len(c.Vector)
+	}
+	return max(dims, 0), nil
 }
 
 // IndexedChunk is a chunk with its analysed terms and, optionally, its vector.

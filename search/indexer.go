@@ -9,36 +9,50 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/vault"
 )
 
-// CredentialOpener opens and deletes sealed caller credentials; *Vault implements it.
+// CredentialOpener opens and deletes the sealed caller credentials that index jobs refer to
+// (fileio.Job.CredentialRef); *vault.Vault implements it. Implementations must be safe for
+// concurrent use.
 type CredentialOpener interface {
+	// Open returns the API key sealed under ref for (scope, path), or an error (the Indexer
+	// indexes lexical-only and retries).
 	Open(ctx context.Context, ref string, scope fileio.Scope, path string) (string, error)
+	// Delete removes the envelope under ref after use; a missing one is not an error.
 	Delete(ctx context.Context, ref string) error
 }
 
 // errNoCredential: the job has no envelope at all, so retrying cannot help.
-var errNoCredential = NewError(CodeCredentialUnavailable, "the job carries no sealed caller credential and the embedder needs the caller's key; configure a CredentialSealer on the fileio Service", "")
+var errNoCredential = agentfiles.NewError(vault.CodeCredentialUnavailable, "the job carries no sealed caller credential and the embedder needs the caller's key; configure a CredentialSealer on the fileio Service", "")
 
-// IndexerConfig wires an [Indexer].
-type IndexerConfig struct {
-	Store    fileio.Store // source of file contents and of the outbox of index jobs
-	Index    Index        // where chunks go
-	Embedder Embedder     // nil: lexical-only indexing
+// IndexerOptions are the optional settings of an [Indexer]; zero fields mean the defaults given,
+// which are DefaultConfig's. Config.IndexerOptions fills them from the configuration file.
+type IndexerOptions struct {
+	Embedder Embedder // nil: lexical-only indexing
 	// Credentials opens the caller's sealed API key for embedders that call an API with it
 	// (CallerCredentialUser). Nil: such embedders cannot be used and files are indexed
 	// lexical-only.
 	Credentials CredentialOpener
-	Chunker     Chunker
-	// Settings: workers, batch size, retry_max, retry_backoff_ms, slo (zero: DefaultConfig().Index).
-	Settings IndexConfig
+	Chunker     Chunker // how files are cut (zero: the default sizes); the Searcher's must match
+	Workers     int     // concurrent workers started by Start (default 2)
+	BatchSize   int     // jobs claimed at once per worker (default 16)
+	// RetryMax is how many failed attempts a job gets before the Indexer gives up or degrades to
+	// lexical-only (default 5; negative: no retries).
+	RetryMax int
+	// RetryBackoff is the first retry delay, doubled per attempt up to 64 times it, plus up to
+	// 20% jitter (default 500ms).
+	RetryBackoff time.Duration
+	// SLOP95 is the freshness objective reported with the stats (default 30s).
+	SLOP95 time.Duration
 	// Lease is how long a claimed job stays invisible to other workers (default 2 minutes).
 	Lease time.Duration
 	// PollInterval is the longest wait for new jobs before polling again (default 1s).
 	PollInterval time.Duration
-	Now          func() time.Time
-	Logger       *slog.Logger // nil: silent; paths and counts only, never contents or keys
+	Now          func() time.Time // clock for freshness and retry times (default time.Now)
+	Logger       *slog.Logger     // nil: silent; paths and counts only, never contents or keys
 }
 
 // Indexer consumes the Store's outbox and keeps the Index in step with the files: N workers
@@ -52,7 +66,9 @@ type IndexerConfig struct {
 // expired) the file is indexed lexical-only at once, so it is searchable, and the job is retried
 // up to retry_max times to add vectors; after that the lexical-only version stays (degraded).
 type Indexer struct {
-	cfg     IndexerConfig
+	store   fileio.Store
+	index   Index
+	opts    IndexerOptions // every default applied
 	log     *slog.Logger
 	fresh   freshness
 	counter struct{ indexed, deleted, skipped, retried, degraded, failed atomic.Int64 }
@@ -76,39 +92,25 @@ type IndexerStats struct {
 	Freshness FreshnessStats
 }
 
-// NewIndexer validates cfg and returns a stopped Indexer; call Start.
-func NewIndexer(cfg IndexerConfig) (*Indexer, error) {
-	if cfg.Store == nil || cfg.Index == nil {
-		return nil, NewError(CodeInvalidConfig, "an Indexer needs a Store and an Index", "IndexerConfig")
+// NewIndexer returns a stopped Indexer that keeps index in step with the files and the outbox
+// of index jobs of store; call Start, or ProcessBatch. A nil store or index is INVALID_CONFIG.
+func NewIndexer(store fileio.Store, index Index, opts IndexerOptions) (*Indexer, error) {
+	if store == nil || index == nil {
+		return nil, agentfiles.NewError(agentfiles.CodeInvalidConfig, "an Indexer needs a Store and an Index", "NewIndexer")
 	}
 	d := DefaultConfig().Index
-	if cfg.Settings == (IndexConfig{}) {
-		cfg.Settings = d
+	setDefault(&opts.Workers, d.Workers)
+	setDefault(&opts.BatchSize, d.BatchSize)
+	setDefault(&opts.RetryMax, d.RetryMax)
+	opts.RetryMax = max(opts.RetryMax, 0)
+	setDefault(&opts.RetryBackoff, d.RetryBackoff)
+	setDefault(&opts.SLOP95, d.SLOP95)
+	setDefault(&opts.Lease, 2*time.Minute)
+	setDefault(&opts.PollInterval, time.Second)
+	if opts.Now == nil {
+		opts.Now = time.Now
 	}
-	s := &cfg.Settings
-	if s.Workers <= 0 {
-		s.Workers = d.Workers
-	}
-	if s.BatchSize <= 0 {
-		s.BatchSize = d.BatchSize
-	}
-	s.RetryMax = max(s.RetryMax, 0)
-	if s.RetryBackoff <= 0 {
-		s.RetryBackoff = d.RetryBackoff
-	}
-	if s.SLOP95 <= 0 {
-		s.SLOP95 = d.SLOP95
-	}
-	if cfg.Lease <= 0 {
-		cfg.Lease = 2 * time.Minute
-	}
-	if cfg.PollInterval <= 0 {
-		cfg.PollInterval = time.Second
-	}
-	if cfg.Now == nil {
-		cfg.Now = time.Now
-	}
-	return &Indexer{cfg: cfg, log: orDiscard(cfg.Logger)}, nil
+	return &Indexer{store: store, index: index, opts: opts, log: orDiscard(opts.Logger)}, nil
 }
 
 // Start launches the workers. They run until Stop (or until ctx ends).
@@ -122,7 +124,7 @@ func (ix *Indexer) Start(ctx context.Context) {
 	claimCtx, stop := context.WithCancel(ctx)
 	workCtx, abort := context.WithCancel(context.WithoutCancel(ctx))
 	ix.stop, ix.abort = stop, abort
-	for range ix.cfg.Settings.Workers {
+	for range ix.opts.Workers {
 		ix.wg.Add(1)
 		go func() {
 			defer ix.wg.Done()
@@ -162,7 +164,7 @@ func (ix *Indexer) worker(claimCtx, workCtx context.Context) {
 			ix.log.Warn("claiming index jobs failed", "error", err)
 		}
 		if n == 0 {
-			_ = ix.cfg.Store.WaitForJobs(claimCtx, ix.cfg.PollInterval)
+			_ = ix.store.WaitForJobs(claimCtx, ix.opts.PollInterval)
 		}
 	}
 }
@@ -174,7 +176,7 @@ func (ix *Indexer) ProcessBatch(ctx context.Context) (int, error) {
 }
 
 func (ix *Indexer) runBatch(claimCtx, workCtx context.Context) (int, error) {
-	jobs, err := ix.cfg.Store.ClaimJobs(claimCtx, ix.cfg.Settings.BatchSize, ix.cfg.Lease)
+	jobs, err := ix.store.ClaimJobs(claimCtx, ix.opts.BatchSize, ix.opts.Lease)
 	if err != nil {
 		return 0, err
 	}
@@ -190,7 +192,7 @@ func (ix *Indexer) Stats() IndexerStats {
 	return IndexerStats{
 		Indexed: c.indexed.Load(), Deleted: c.deleted.Load(), Skipped: c.skipped.Load(),
 		Retried: c.retried.Load(), Degraded: c.degraded.Load(), Failed: c.failed.Load(),
-		Freshness: ix.fresh.stats(ix.cfg.Settings.SLOP95),
+		Freshness: ix.fresh.stats(ix.opts.SLOP95),
 	}
 }
 
@@ -205,7 +207,7 @@ func (ix *Indexer) handle(ctx context.Context, job fileio.Job) {
 	if err == nil || ctx.Err() != nil {
 		return
 	}
-	if job.Attempts >= ix.cfg.Settings.RetryMax {
+	if job.Attempts >= ix.opts.RetryMax {
 		ix.counter.failed.Add(1)
 		ix.log.Error("index job failed for good; the file stays findable by query-time scan", "path", job.Path, "attempts", job.Attempts+1, "error", errorText(err))
 		ix.forgetCredential(ctx, job)
@@ -217,10 +219,10 @@ func (ix *Indexer) handle(ctx context.Context, job fileio.Job) {
 
 // handleDelete removes the file's chunks of versions up to upTo.
 func (ix *Indexer) handleDelete(ctx context.Context, job fileio.Job, upTo time.Time) error {
-	if err := ix.cfg.Index.DeleteFile(ctx, job.Scope, job.Path, upTo); err != nil {
+	if err := ix.index.DeleteFile(ctx, job.Scope, job.Path, upTo); err != nil {
 		return err
 	}
-	ix.fresh.add(ix.cfg.Now().Sub(job.EnqueuedAt))
+	ix.fresh.add(ix.opts.Now().Sub(job.EnqueuedAt))
 	ix.counter.deleted.Add(1)
 	ix.forgetCredential(ctx, job)
 	ix.complete(ctx, job)
@@ -230,9 +232,9 @@ func (ix *Indexer) handleDelete(ctx context.Context, job fileio.Job, upTo time.T
 func (ix *Indexer) handleUpsert(ctx context.Context, job fileio.Job) error {
 	var file fileio.File
 	found := true
-	err := ix.cfg.Store.View(ctx, job.Scope, func(tx fileio.ReadTx) error {
+	err := ix.store.View(ctx, job.Scope, func(tx fileio.ReadTx) error {
 		f, err := tx.Get(ctx, job.Path)
-		if errors.Is(err, fileio.ErrNotFound) {
+		if errors.Is(err, agentfiles.ErrNotFound) {
 			found = false
 			return nil
 		}
@@ -250,15 +252,15 @@ func (ix *Indexer) handleUpsert(ctx context.Context, job fileio.Job) error {
 		ix.complete(ctx, job)
 		return nil
 	}
-	states, err := ix.cfg.Index.FileStates(ctx, job.Scope, job.Path)
+	states, err := ix.index.FileStates(ctx, job.Scope, job.Path)
 	if err != nil {
 		return err
 	}
 	state, had := states[job.Path]
 	had = had && state.FileUpdatedAt.Equal(file.UpdatedAt)
 	model := ""
-	if ix.cfg.Embedder != nil {
-		model = ix.cfg.Embedder.Model()
+	if ix.opts.Embedder != nil {
+		model = ix.opts.Embedder.Model()
 	}
 	if had && state.EmbeddingModel == model { // already done: idempotent
 		ix.counter.skipped.Add(1)
@@ -267,7 +269,7 @@ func (ix *Indexer) handleUpsert(ctx context.Context, job fileio.Job) error {
 		return nil
 	}
 
-	chunks := ix.cfg.Chunker.Split(string(file.Content))
+	chunks := ix.opts.Chunker.Split(string(file.Content))
 	doc := IndexedFile{Path: file.Path, FileUpdatedAt: file.UpdatedAt, Tokenizer: TokenizerName, Chunks: make([]IndexedChunk, len(chunks))}
 	texts := make([]string, len(chunks))
 	for i, ch := range chunks {
@@ -276,7 +278,7 @@ func (ix *Indexer) handleUpsert(ctx context.Context, job fileio.Job) error {
 		texts[i] = ch.Text
 	}
 	var embedErr error
-	if ix.cfg.Embedder != nil && len(chunks) > 0 {
+	if ix.opts.Embedder != nil && len(chunks) > 0 {
 		var vecs [][]float32
 		vecs, embedErr = ix.embed(ctx, job, texts)
 		if embedErr == nil {
@@ -288,14 +290,14 @@ func (ix *Indexer) handleUpsert(ctx context.Context, job fileio.Job) error {
 	}
 	if embedErr == nil || !had {
 		// Either the full version, or a lexical-only one so the file is searchable at once.
-		if err := ix.cfg.Index.ReplaceFile(ctx, job.Scope, doc); err != nil {
+		if err := ix.index.ReplaceFile(ctx, job.Scope, doc); err != nil {
 			return err
 		}
 		if err := ix.dropIfDeleted(ctx, job, file.UpdatedAt); err != nil {
 			return err
 		}
 		if !had {
-			ix.fresh.add(ix.cfg.Now().Sub(job.EnqueuedAt))
+			ix.fresh.add(ix.opts.Now().Sub(job.EnqueuedAt))
 		}
 		ix.counter.indexed.Add(1)
 	}
@@ -303,7 +305,7 @@ func (ix *Indexer) handleUpsert(ctx context.Context, job fileio.Job) error {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		if job.Attempts >= ix.cfg.Settings.RetryMax || embedErr == errNoCredential {
+		if job.Attempts >= ix.opts.RetryMax || embedErr == errNoCredential {
 			ix.counter.degraded.Add(1)
 			ix.log.Warn("indexed lexical-only after repeated embedding failures", "path", job.Path, "attempts", job.Attempts+1, "error", errorText(embedErr))
 			ix.forgetCredential(ctx, job)
@@ -322,7 +324,7 @@ func (ix *Indexer) handleUpsert(ctx context.Context, job fileio.Job) error {
 // worker indexed it (and the delete job may already have run), the chunks just written go.
 func (ix *Indexer) dropIfDeleted(ctx context.Context, job fileio.Job, version time.Time) error {
 	exists := true
-	err := ix.cfg.Store.View(ctx, job.Scope, func(tx fileio.ReadTx) error {
+	err := ix.store.View(ctx, job.Scope, func(tx fileio.ReadTx) error {
 		var err error
 		_, exists, err = tx.Stat(ctx, job.Path)
 		return err
@@ -330,58 +332,58 @@ func (ix *Indexer) dropIfDeleted(ctx context.Context, job fileio.Job, version ti
 	if err != nil || exists {
 		return err
 	}
-	return ix.cfg.Index.DeleteFile(ctx, job.Scope, job.Path, version)
+	return ix.index.DeleteFile(ctx, job.Scope, job.Path, version)
 }
 
 // embed calls the embedder, with the caller's key opened from the job's envelope when the
 // embedder needs it.
 func (ix *Indexer) embed(ctx context.Context, job fileio.Job, texts []string) ([][]float32, error) {
-	if usesCallerCredential(ix.cfg.Embedder) {
-		if ix.cfg.Credentials == nil || job.CredentialRef == "" {
+	if usesCallerCredential(ix.opts.Embedder) {
+		if ix.opts.Credentials == nil || job.CredentialRef == "" {
 			return nil, errNoCredential
 		}
-		key, err := ix.cfg.Credentials.Open(ctx, job.CredentialRef, job.Scope, job.Path)
+		key, err := ix.opts.Credentials.Open(ctx, job.CredentialRef, job.Scope, job.Path)
 		if err != nil {
 			return nil, err
 		}
-		ctx = fileio.WithAuth(ctx, fileio.AuthContext{APIKeyHash: job.Scope.Tenant, APIKey: key})
+		ctx = agentfiles.WithAuth(ctx, agentfiles.AuthContext{APIKeyHash: job.Scope.Tenant, APIKey: key})
 	}
-	vecs, err := ix.cfg.Embedder.Embed(ctx, texts)
+	vecs, err := ix.opts.Embedder.Embed(ctx, texts)
 	if err != nil {
 		return nil, err
 	}
 	if len(vecs) != len(texts) {
-		return nil, NewError(CodeSearchBackend, "the embedder returned a different number of vectors than texts", job.Path)
+		return nil, agentfiles.NewError(agentfiles.CodeSearchBackendError, "the embedder returned a different number of vectors than texts", job.Path)
 	}
 	for _, v := range vecs {
-		if len(v) != ix.cfg.Embedder.Dimensions() {
-			return nil, NewError(CodeSearchBackend, "the embedder returned a vector of the wrong size", job.Path)
+		if len(v) != ix.opts.Embedder.Dimensions() {
+			return nil, agentfiles.NewError(agentfiles.CodeSearchBackendError, "the embedder returned a vector of the wrong size", job.Path)
 		}
 	}
 	return vecs, nil
 }
 
 func (ix *Indexer) retry(ctx context.Context, job fileio.Job, cause error) {
-	backoff := ix.cfg.Settings.RetryBackoff << min(job.Attempts, 6)
+	backoff := ix.opts.RetryBackoff << min(job.Attempts, 6)
 	backoff += time.Duration(rand.Int64N(int64(backoff)/5 + 1)) // up to 20% jitter
 	ix.counter.retried.Add(1)
 	ix.log.Info("index job will be retried", "path", job.Path, "attempt", job.Attempts+1, "backoff", backoff, "error", errorText(cause))
-	if err := ix.cfg.Store.RetryJob(ctx, job, ix.cfg.Now().Add(backoff), errorText(cause)); err != nil {
+	if err := ix.store.RetryJob(ctx, job, ix.opts.Now().Add(backoff), errorText(cause)); err != nil {
 		ix.log.Warn("releasing an index job failed; it is retried when its lease expires", "path", job.Path, "error", err)
 	}
 }
 
 func (ix *Indexer) complete(ctx context.Context, job fileio.Job) {
-	if err := ix.cfg.Store.CompleteJob(ctx, job); err != nil {
+	if err := ix.store.CompleteJob(ctx, job); err != nil {
 		ix.log.Warn("completing an index job failed; it runs again (idempotently) when its lease expires", "path", job.Path, "error", err)
 	}
 }
 
 func (ix *Indexer) forgetCredential(ctx context.Context, job fileio.Job) {
-	if ix.cfg.Credentials == nil || job.CredentialRef == "" {
+	if ix.opts.Credentials == nil || job.CredentialRef == "" {
 		return
 	}
-	if err := ix.cfg.Credentials.Delete(ctx, job.CredentialRef); err != nil {
+	if err := ix.opts.Credentials.Delete(ctx, job.CredentialRef); err != nil {
 		ix.log.Warn("deleting a credential envelope failed; it expires by TTL", "path", job.Path)
 	}
 }

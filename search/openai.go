@@ -6,20 +6,15 @@ import (
 	"log/slog"
 	"net/http"
 	"time"
+
+	"github.com/agentfiles/agentfiles"
 )
 
-// OpenAIEmbedderConfig configures [OpenAIEmbedder].
-type OpenAIEmbedderConfig struct {
-	// Endpoint is the full URL of the embeddings endpoint, e.g.
-	// "https://api.openai.com/v1/embeddings" or "http://localhost:11434/v1/embeddings". Required.
-	Endpoint string
-	// Model is sent as "model", e.g. "text-embedding-3-small". Required.
-	Model string
-	// Dimensions is the vector size the model returns. Required: responses of another size are
-	// rejected, so an index never mixes sizes.
-	Dimensions int
-	// SendDimensions adds "dimensions": Dimensions to the request, for models that can shorten
-	// their vectors (text-embedding-3-*).
+// OpenAIEmbedderOptions are the optional settings of an [OpenAIEmbedder]; the zero value gives
+// the defaults.
+type OpenAIEmbedderOptions struct {
+	// SendDimensions adds "dimensions" to the request, for models that can shorten their vectors
+	// (text-embedding-3-*).
 	SendDimensions bool
 	// BatchInputs is the most texts per request (default 64).
 	BatchInputs int
@@ -37,8 +32,10 @@ type OpenAIEmbedderConfig struct {
 // proxies, Ollama, vLLM, LiteLLM). Inputs are sent in batches; results are put back in input
 // order by their "index" field and L2-normalised. It is safe for concurrent use.
 type OpenAIEmbedder struct {
-	cfg OpenAIEmbedderConfig
-	log *slog.Logger
+	model  string
+	dims   int
+	opts   OpenAIEmbedderOptions
+	client providerClient
 }
 
 var (
@@ -46,36 +43,32 @@ var (
 	_ CallerCredentialUser = (*OpenAIEmbedder)(nil)
 )
 
-// NewOpenAIEmbedder validates cfg and returns the client.
-func NewOpenAIEmbedder(cfg OpenAIEmbedderConfig) (*OpenAIEmbedder, error) {
+// NewOpenAIEmbedder returns a client of the embeddings endpoint, the full URL such as
+// "https://api.openai.com/v1/embeddings" or "http://localhost:11434/v1/embeddings", for model
+// (sent as "model", e.g. "text-embedding-3-small"), whose vectors have dimensions floats:
+// responses of another size are rejected, so an index never mixes sizes. All three are
+// required; a missing one is INVALID_CONFIG.
+func NewOpenAIEmbedder(endpoint, model string, dimensions int, opts OpenAIEmbedderOptions) (*OpenAIEmbedder, error) {
 	switch {
-	case cfg.Endpoint == "":
-		return nil, NewError(CodeInvalidConfig, "the embeddings endpoint URL is required", "Endpoint")
-	case cfg.Model == "":
-		return nil, NewError(CodeInvalidConfig, "the embedding model name is required", "Model")
-	case cfg.Dimensions <= 0:
-		return nil, NewError(CodeInvalidConfig, "the embedding dimensions must be positive", "Dimensions")
+	case endpoint == "":
+		return nil, agentfiles.NewError(agentfiles.CodeInvalidConfig, "the embeddings endpoint URL is required", "Endpoint")
+	case model == "":
+		return nil, agentfiles.NewError(agentfiles.CodeInvalidConfig, "the embedding model name is required", "Model")
+	case dimensions <= 0:
+		return nil, agentfiles.NewError(agentfiles.CodeInvalidConfig, "the embedding dimensions must be positive", "Dimensions")
 	}
-	if cfg.BatchInputs <= 0 {
-		cfg.BatchInputs = 64
+	if opts.BatchInputs <= 0 {
+		opts.BatchInputs = 64
 	}
-	if cfg.Timeout <= 0 {
-		cfg.Timeout = 30 * time.Second
-	}
-	if cfg.HTTPClient == nil {
-		cfg.HTTPClient = &http.Client{}
-	}
-	if cfg.Credential == nil {
-		cfg.Credential = CallerAPIKey
-	}
-	return &OpenAIEmbedder{cfg: cfg, log: orDiscard(cfg.Logger)}, nil
+	client := newProviderClient("embedding provider", endpoint, opts.Timeout, 30*time.Second, opts.HTTPClient, opts.Credential, opts.Logger)
+	return &OpenAIEmbedder{model: model, dims: dimensions, opts: opts, client: client}, nil
 }
 
 // Model returns the configured model name.
-func (e *OpenAIEmbedder) Model() string { return e.cfg.Model }
+func (e *OpenAIEmbedder) Model() string { return e.model }
 
 // Dimensions returns the configured vector size.
-func (e *OpenAIEmbedder) Dimensions() int { return e.cfg.Dimensions }
+func (e *OpenAIEmbedder) Dimensions() int { return e.dims }
 
 // UsesCallerCredential reports true: requests carry the caller's API key.
 func (e *OpenAIEmbedder) UsesCallerCredential() bool { return true }
@@ -100,30 +93,30 @@ func (e *OpenAIEmbedder) Embed(ctx context.Context, texts []string) ([][]float32
 	if len(texts) == 0 {
 		return nil, nil
 	}
-	key, err := e.cfg.Credential(ctx)
+	key, err := e.client.credential(ctx)
 	if err != nil {
 		return nil, err
 	}
 	out := make([][]float32, len(texts))
-	for lo := 0; lo < len(texts); lo += e.cfg.BatchInputs {
-		hi := min(lo+e.cfg.BatchInputs, len(texts))
-		req := openAIEmbeddingRequest{Model: e.cfg.Model, Input: texts[lo:hi], EncodingFormat: "float"}
-		if e.cfg.SendDimensions {
-			req.Dimensions = e.cfg.Dimensions
+	for lo := 0; lo < len(texts); lo += e.opts.BatchInputs {
+		hi := min(lo+e.opts.BatchInputs, len(texts))
+		req := openAIEmbeddingRequest{Model: e.model, Input: texts[lo:hi], EncodingFormat: "float"}
+		if e.opts.SendDimensions {
+			req.Dimensions = e.dims
 		}
 		var resp openAIEmbeddingResponse
-		if err := postJSON(ctx, e.cfg.HTTPClient, e.cfg.Timeout, "embedding provider", e.cfg.Endpoint, key, req, &resp, e.log); err != nil {
+		if err := e.client.post(ctx, key, req, &resp); err != nil {
 			return nil, err
 		}
 		if len(resp.Data) != hi-lo {
-			return nil, NewError(CodeSearchBackend, fmt.Sprintf("embedding provider returned %d vectors for %d inputs", len(resp.Data), hi-lo), e.cfg.Endpoint)
+			return nil, agentfiles.NewError(agentfiles.CodeSearchBackendError, fmt.Sprintf("embedding provider returned %d vectors for %d inputs", len(resp.Data), hi-lo), e.client.endpoint)
 		}
 		for _, d := range resp.Data {
 			if d.Index < 0 || d.Index >= hi-lo || out[lo+d.Index] != nil {
-				return nil, NewError(CodeSearchBackend, fmt.Sprintf("embedding provider returned a missing, duplicate or out-of-range index %d", d.Index), e.cfg.Endpoint)
+				return nil, agentfiles.NewError(agentfiles.CodeSearchBackendError, fmt.Sprintf("embedding provider returned a missing, duplicate or out-of-range index %d", d.Index), e.client.endpoint)
 			}
-			if len(d.Embedding) != e.cfg.Dimensions {
-				return nil, NewError(CodeSearchBackend, fmt.Sprintf("embedding provider returned %d dimensions, the configuration says %d; fix Dimensions or the model", len(d.Embedding), e.cfg.Dimensions), e.cfg.Endpoint)
+			if len(d.Embedding) != e.dims {
+				return nil, agentfiles.NewError(agentfiles.CodeSearchBackendError, fmt.Sprintf("embedding provider returned %d dimensions, the configuration says %d; fix Dimensions or the model", len(d.Embedding), e.dims), e.client.endpoint)
 			}
 			normalise(d.Embedding)
 			out[lo+d.Index] = d.Embedding

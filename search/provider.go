@@ -9,22 +9,23 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"strings"
 	"time"
 
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles"
+	"github.com/agentfiles/agentfiles/internal/providerhttp"
+	"github.com/agentfiles/agentfiles/vault"
 )
 
 // CredentialFunc returns the API key to send to a provider for the request in ctx. The default,
 // [CallerAPIKey], takes the caller's own key from the context: a platform key is never used.
 type CredentialFunc func(ctx context.Context) (string, error)
 
-// CallerAPIKey returns fileio.AuthFromContext(ctx).APIKey, or a CREDENTIAL_UNAVAILABLE error
-// when the context carries no key.
+// CallerAPIKey returns agentfiles.AuthFromContext(ctx).APIKey, or a CREDENTIAL_UNAVAILABLE
+// error (vault.ErrCredentialUnavailable) when the context carries no key.
 func CallerAPIKey(ctx context.Context) (string, error) {
-	ac, ok := fileio.AuthFromContext(ctx)
+	ac, ok := agentfiles.AuthFromContext(ctx)
 	if !ok || ac.APIKey == "" {
-		return "", NewError(CodeCredentialUnavailable, "no caller API key in the context; the provider is called with the caller's own key only", "")
+		return "", agentfiles.NewError(vault.CodeCredentialUnavailable, "no caller API key in the context; the provider is called with the caller's own key only", "")
 	}
 	return ac.APIKey, nil
 }
@@ -33,16 +34,41 @@ func CallerAPIKey(ctx context.Context) (string, error) {
 // floats as JSON fit comfortably).
 const maxProviderResponseBytes = 64 << 20
 
-// maxProviderMessageBytes bounds the provider error text kept in our error messages.
-const maxProviderMessageBytes = 512
+// providerClient is what OpenAIEmbedder and CohereReranker share: the endpoint, how it is
+// called, and where the key comes from.
+type providerClient struct {
+	name       string // "embedding provider", "rerank provider": names the provider in errors
+	endpoint   string
+	timeout    time.Duration
+	http       *http.Client
+	credential CredentialFunc
+	log        *slog.Logger
+}
 
-// postJSON sends body as JSON to endpoint with a bearer key and decodes a 2xx response into out.
+// newProviderClient fills the defaults: defaultTimeout, a plain http.Client, CallerAPIKey, and a
+// silent logger.
+func newProviderClient(name, endpoint string, timeout, defaultTimeout time.Duration, hc *http.Client, credential CredentialFunc, log *slog.Logger) providerClient {
+	if timeout <= 0 {
+		timeout = defaultTimeout
+	}
+	if hc == nil {
+		hc = &http.Client{}
+	}
+	if credential == nil {
+		credential = CallerAPIKey
+	}
+	return providerClient{name: name, endpoint: endpoint, timeout: timeout, http: hc, credential: credential, log: orDiscard(log)}
+}
+
+// post sends body as JSON to the endpoint with a bearer key and decodes a 2xx response into out.
 // Every failure is a SEARCH_BACKEND_ERROR naming the provider and, when the provider sent one,
-// its own error message; timeouts say so. The key never appears in errors or logs.
-func postJSON(ctx context.Context, client *http.Client, timeout time.Duration, provider, endpoint, key string, body, out any, log *slog.Logger) error {
+// its own error message (read by providerhttp.ReadError: bounded, secrets redacted); timeouts
+// say so. The key never appears in errors or logs.
+func (c providerClient) post(ctx context.Context, key string, body, out any) error {
+	provider, endpoint, timeout, log := c.name, c.endpoint, c.timeout, c.log
 	payload, err := json.Marshal(body)
 	if err != nil {
-		return wrapError(CodeInternal, "cannot encode the "+provider+" request", "", err)
+		return agentfiles.WrapError(agentfiles.CodeInternal, "cannot encode the "+provider+" request", "", err)
 	}
 	if timeout > 0 {
 		var cancel context.CancelFunc
@@ -51,38 +77,28 @@ func postJSON(ctx context.Context, client *http.Client, timeout time.Duration, p
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, bytes.NewReader(payload))
 	if err != nil {
-		return wrapError(CodeInvalidConfig, "the "+provider+" endpoint is not a valid URL; fix the endpoint setting", endpoint, err)
+		return agentfiles.WrapError(agentfiles.CodeInvalidConfig, "the "+provider+" endpoint is not a valid URL; fix the endpoint setting", endpoint, err)
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("Authorization", "Bearer "+key)
 	start := time.Now()
-	resp, err := client.Do(req)
+	resp, err := c.http.Do(req)
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil {
 			log.WarnContext(ctx, "provider timeout", "provider", provider, "timeout", timeout)
-			return wrapError(CodeSearchBackend, fmt.Sprintf("%s did not answer within %s; retry later or raise the timeout", provider, timeout), endpoint, err)
+			return backendFailure(fmt.Sprintf("%s did not answer within %s; retry later or raise the timeout", provider, timeout), endpoint, err)
 		}
 		log.WarnContext(ctx, "provider unreachable", "provider", provider, "error", err)
-		return wrapError(CodeSearchBackend, provider+" is unreachable; retry later and check the endpoint setting", endpoint, err)
+		return backendFailure(provider+" is unreachable; retry later and check the endpoint setting", endpoint, err)
 	}
 	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, maxProviderResponseBytes+1))
-	if err != nil {
-		if ctx.Err() != nil {
-			return wrapError(CodeSearchBackend, fmt.Sprintf("%s did not finish its answer within %s; retry later or raise the timeout", provider, timeout), endpoint, err)
-		}
-		return wrapError(CodeSearchBackend, "reading the "+provider+" response failed; retry later", endpoint, err)
-	}
-	if len(data) > maxProviderResponseBytes {
-		return NewError(CodeSearchBackend, fmt.Sprintf("%s answered with more than %d bytes; lower the batch size", provider, maxProviderResponseBytes), endpoint)
-	}
-	log.DebugContext(ctx, "provider call", "provider", provider, "status", resp.StatusCode, "response_bytes", len(data), "duration", time.Since(start))
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		msg := providerMessage(data)
+		pe := providerhttp.ReadError(resp.Body, key)
+		log.DebugContext(ctx, "provider call", "provider", provider, "status", resp.StatusCode, "duration", time.Since(start))
 		text := fmt.Sprintf("%s returned HTTP %d", provider, resp.StatusCode)
-		if msg != "" {
-			text += ": " + msg
+		if pe.Message != "" {
+			text += ": " + pe.Message
 		}
 		switch {
 		case resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden:
@@ -90,44 +106,28 @@ func postJSON(ctx context.Context, client *http.Client, timeout time.Duration, p
 		case resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500:
 			text += "; retry later"
 		}
-		return NewError(CodeSearchBackend, text, endpoint)
+		return agentfiles.NewError(agentfiles.CodeSearchBackendError, text, endpoint)
 	}
+	data, err := io.ReadAll(io.LimitReader(resp.Body, maxProviderResponseBytes+1))
+	if err != nil {
+		if ctx.Err() != nil {
+			return backendFailure(fmt.Sprintf("%s did not finish its answer within %s; retry later or raise the timeout", provider, timeout), endpoint, err)
+		}
+		return backendFailure("reading the "+provider+" response failed; retry later", endpoint, err)
+	}
+	if len(data) > maxProviderResponseBytes {
+		return agentfiles.NewError(agentfiles.CodeSearchBackendError, fmt.Sprintf("%s answered with more than %d bytes; lower the batch size", provider, maxProviderResponseBytes), endpoint)
+	}
+	log.DebugContext(ctx, "provider call", "provider", provider, "status", resp.StatusCode, "response_bytes", len(data), "duration", time.Since(start))
 	if err := json.Unmarshal(data, out); err != nil {
-		return wrapError(CodeSearchBackend, provider+" answered with a body that is not the expected JSON; check that the endpoint speaks its protocol", endpoint, err)
+		return backendFailure(provider+" answered with a body that is not the expected JSON; check that the endpoint speaks its protocol", endpoint, err)
 	}
 	return nil
 }
 
-// providerMessage extracts an error message from the common error bodies:
-// {"error":{"message":...}} (OpenAI), {"message":...} (Cohere), {"error":"..."} or {"detail":...}.
-func providerMessage(body []byte) string {
-	var v struct {
-		Error   json.RawMessage `json:"error"`
-		Message string          `json:"message"`
-		Detail  json.RawMessage `json:"detail"`
-	}
-	msg := ""
-	if json.Unmarshal(body, &v) == nil {
-		var inner struct {
-			Message string `json:"message"`
-		}
-		var s string
-		switch {
-		case len(v.Error) > 0 && json.Unmarshal(v.Error, &inner) == nil && inner.Message != "":
-			msg = inner.Message
-		case len(v.Error) > 0 && json.Unmarshal(v.Error, &s) == nil && s != "":
-			msg = s
-		case v.Message != "":
-			msg = v.Message
-		case len(v.Detail) > 0 && json.Unmarshal(v.Detail, &s) == nil:
-			msg = s
-		case len(v.Detail) > 0:
-			msg = string(v.Detail)
-		}
-	} else {
-		msg = strings.TrimSpace(string(body))
-	}
-	return truncateText(msg, maxProviderMessageBytes)
+// backendFailure is a SEARCH_BACKEND_ERROR with its cause kept for logs.
+func backendFailure(message, arg string, cause error) error {
+	return agentfiles.WrapError(agentfiles.CodeSearchBackendError, message, arg, cause)
 }
 
 // truncateText cuts s to at most n bytes on a character boundary, marking the cut.

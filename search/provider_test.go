@@ -12,7 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles"
+	"github.com/agentfiles/agentfiles/vault"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -60,7 +61,7 @@ func reply(status int, body string) http.HandlerFunc {
 	}
 }
 
-var callerCtx = fileio.WithAuth(context.Background(), fileio.NewAuthContext("sk-caller", "u"))
+var callerCtx = agentfiles.WithAuth(context.Background(), agentfiles.NewAuthContext("sk-caller", "u"))
 
 func TestOpenAIEmbedderWireFormat(t *testing.T) {
 	p := newProvider(t)
@@ -81,7 +82,7 @@ func TestOpenAIEmbedderWireFormat(t *testing.T) {
 		out, _ := json.Marshal(map[string]any{"object": "list", "data": data, "model": "m"})
 		reply(200, string(out))(w, r)
 	})
-	e, err := NewOpenAIEmbedder(OpenAIEmbedderConfig{Endpoint: p.URL + "/v1/embeddings", Model: "text-embedding-3-small", Dimensions: 3, BatchInputs: 2, SendDimensions: true})
+	e, err := NewOpenAIEmbedder(p.URL+"/v1/embeddings", "text-embedding-3-small", 3, OpenAIEmbedderOptions{BatchInputs: 2, SendDimensions: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,31 +108,32 @@ func TestOpenAIEmbedderWireFormat(t *testing.T) {
 
 func TestOpenAIEmbedderErrors(t *testing.T) {
 	p := newProvider(t)
-	e, _ := NewOpenAIEmbedder(OpenAIEmbedderConfig{Endpoint: p.URL + "/v1/embeddings", Model: "m", Dimensions: 2, Timeout: 100 * time.Millisecond})
+	e, _ := NewOpenAIEmbedder(p.URL+"/v1/embeddings", "m", 2, OpenAIEmbedderOptions{Timeout: 100 * time.Millisecond})
 	tests := []struct {
 		name    string
 		handler http.HandlerFunc
 		ctx     context.Context
-		code    string
+		code    agentfiles.Code
 		contain string
 	}{
 		{"provider error body", reply(401, `{"error":{"message":"Incorrect API key provided: sk-ca***ler.","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}`),
-			callerCtx, CodeSearchBackend, "HTTP 401: Incorrect API key provided"},
-		{"rate limited", reply(429, `{"error":{"message":"Rate limit reached for requests","type":"requests"}}`), callerCtx, CodeSearchBackend, "Rate limit reached for requests; retry later"},
-		{"plain text error", reply(502, `bad gateway`), callerCtx, CodeSearchBackend, "HTTP 502: bad gateway"},
-		{"wrong count", reply(200, `{"data":[{"index":0,"embedding":[1,0]}]}`), callerCtx, CodeSearchBackend, "1 vectors for 2 inputs"},
-		{"duplicate index", reply(200, `{"data":[{"index":0,"embedding":[1,0]},{"index":0,"embedding":[0,1]}]}`), callerCtx, CodeSearchBackend, "duplicate"},
-		{"wrong dimensions", reply(200, `{"data":[{"index":0,"embedding":[1,0,0]},{"index":1,"embedding":[0,1,0]}]}`), callerCtx, CodeSearchBackend, "3 dimensions"},
-		{"not JSON", reply(200, `<html>`), callerCtx, CodeSearchBackend, "not the expected JSON"},
-		{"timeout", p.hang, callerCtx, CodeSearchBackend, "did not answer within 100ms"},
-		{"no caller key", reply(200, `{}`), context.Background(), CodeCredentialUnavailable, "caller's own key"},
+			callerCtx, agentfiles.CodeSearchBackendError, "HTTP 401: Incorrect API key provided"},
+		{"rate limited", reply(429, `{"error":{"message":"Rate limit reached for requests","type":"requests"}}`), callerCtx, agentfiles.CodeSearchBackendError, "Rate limit reached for requests; retry later"},
+		{"plain text error", reply(502, `bad gateway`), callerCtx, agentfiles.CodeSearchBackendError, "HTTP 502: bad gateway"},
+		{"wrong count", reply(200, `{"data":[{"index":0,"embedding":[1,0]}]}`), callerCtx, agentfiles.CodeSearchBackendError, "1 vectors for 2 inputs"},
+		{"duplicate index", reply(200, `{"data":[{"index":0,"embedding":[1,0]},{"index":0,"embedding":[0,1]}]}`), callerCtx, agentfiles.CodeSearchBackendError, "duplicate"},
+		{"wrong dimensions", reply(200, `{"data":[{"index":0,"embedding":[1,0,0]},{"index":1,"embedding":[0,1,0]}]}`), callerCtx, agentfiles.CodeSearchBackendError, "3 dimensions"},
+		{"not JSON", reply(200, `<html>`), callerCtx, agentfiles.CodeSearchBackendError, "not the expected JSON"},
+		{"timeout", p.hang, callerCtx, agentfiles.CodeSearchBackendError, "did not answer within 100ms"},
+		{"key echoed in the body", reply(400, `{"error":{"message":"bad key sk-caller in header Bearer sk-caller"}}`), callerCtx, agentfiles.CodeSearchBackendError, "bad key [redacted] in header Bearer [redacted]"},
+		{"long body cut on a character boundary", reply(500, `{"message":"`+strings.Repeat("é", 400)+`"}`), callerCtx, agentfiles.CodeSearchBackendError, strings.Repeat("é", 256) + "…; retry later"},
+		{"no caller key", reply(200, `{}`), context.Background(), vault.CodeCredentialUnavailable, "caller's own key"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			p.set(tc.handler)
 			_, err := e.Embed(tc.ctx, []string{"x", "y"})
-			var se *Error
-			if !errors.As(err, &se) || se.Code() != tc.code || !strings.Contains(err.Error(), tc.contain) {
+			if agentfiles.ErrorCode(err) != tc.code || !strings.Contains(err.Error(), tc.contain) {
 				t.Fatalf("err = %v; want %s containing %q", err, tc.code, tc.contain)
 			}
 			if strings.Contains(err.Error(), "sk-caller") {
@@ -144,7 +146,7 @@ func TestOpenAIEmbedderErrors(t *testing.T) {
 func TestCohereRerankerWireFormat(t *testing.T) {
 	p := newProvider(t)
 	p.set(reply(200, `{"id":"x","results":[{"index":2,"relevance_score":0.9},{"index":0,"relevance_score":0.2}],"meta":{"billed_units":{"search_units":1}}}`))
-	r, err := NewCohereReranker(CohereRerankerConfig{Endpoint: p.URL + "/v1/rerank"})
+	r, err := NewCohereReranker(p.URL+"/v1/rerank", CohereRerankerOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +162,7 @@ func TestCohereRerankerWireFormat(t *testing.T) {
 		t.Errorf("request (-want +got):\n%s", diff)
 	}
 
-	r2, _ := NewCohereReranker(CohereRerankerConfig{Endpoint: p.URL + "/v1/rerank", Timeout: 100 * time.Millisecond})
+	r2, _ := NewCohereReranker(p.URL+"/v1/rerank", CohereRerankerOptions{Timeout: 100 * time.Millisecond})
 	tests := []struct {
 		name    string
 		handler http.HandlerFunc
@@ -177,7 +179,7 @@ func TestCohereRerankerWireFormat(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			p.set(tc.handler)
 			_, err := r2.Rerank(callerCtx, "q", []string{"a", "b", "c"}, 2)
-			if !errors.Is(err, ErrSearchBackend) || !strings.Contains(err.Error(), tc.contain) {
+			if !errors.Is(err, agentfiles.ErrSearchBackendError) || !strings.Contains(err.Error(), tc.contain) {
 				t.Fatalf("err = %v; want SEARCH_BACKEND_ERROR containing %q", err, tc.contain)
 			}
 		})

@@ -67,15 +67,13 @@ func TestRetrievalQuality(t *testing.T) {
 	}
 	emb := search.NewHashingEmbedder(256)
 	rr := indextest.NewRerankServer(t)
-	reranker, err := search.NewCohereReranker(search.CohereRerankerConfig{Endpoint: rr.Endpoint()})
+	reranker, err := search.NewCohereReranker(rr.Endpoint(), search.CohereRerankerOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	idx := memindex.New()
-	chunker := search.NewChunker(search.ChunkerConfig{TargetBytes: 4096})
-	base := search.DefaultConfig().Search
-	base.Rerank.Timeout = 10 * time.Second
-	e := indextest.NewEnv(t, idx, indextest.EnvOptions{Embedder: emb, Chunker: chunker, Search: base})
+	chunker := search.NewChunker(search.ChunkerOptions{TargetBytes: 4096})
+	e := indextest.NewEnv(t, idx, indextest.EnvOptions{Embedder: emb, Chunker: chunker})
 	ctx := indextest.Ctx("quality-key")
 	for _, d := range col.Documents {
 		e.Write(ctx, "q", "/docs/"+d.ID+".md", d.Text)
@@ -83,15 +81,15 @@ func TestRetrievalQuality(t *testing.T) {
 	e.Drain()
 	scope := indextest.Scope("quality-key", "q")
 
-	searcher := func(cfg search.SearchConfig, emb search.Embedder, rr search.Reranker) *search.Searcher {
-		s, err := search.NewSearcher(search.SearcherConfig{Store: e.Store, Index: idx, Embedder: emb, Reranker: rr, Search: cfg, Chunker: chunker})
+	searcher := func(fusion search.FuseMethod, emb search.Embedder, rr search.Reranker) *search.Searcher {
+		s, err := search.NewSearcher(e.Store, idx, search.SearcherOptions{
+			Embedder: emb, Reranker: rr, Chunker: chunker, FuseMethod: fusion, RerankTimeout: 10 * time.Second,
+		})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return s
 	}
-	rrf := base
-	rrf.Fallback.Method = search.FuseRRF
 	viaSearcher := func(s *search.Searcher, want search.Ranking) func(string) []string {
 		return func(q string) []string {
 			res, err := s.Search(ctx, search.Query{Project: "q", Query: q, Limit: 20})
@@ -132,9 +130,9 @@ func TestRetrievalQuality(t *testing.T) {
 			}
 			return fromCands(c)
 		}},
-		{"fused min-max 0.5/0.5", 0.3, viaSearcher(searcher(base, emb, nil), search.RankingFused)},
-		{"fused RRF", 0.3, viaSearcher(searcher(rrf, emb, nil), search.RankingFused)},
-		{"reranked (term-overlap cross-scorer over HTTP)", 0.3, viaSearcher(searcher(base, emb, reranker), search.RankingRerank)},
+		{"fused min-max 0.5/0.5", 0.3, viaSearcher(searcher(search.FuseMinMax, emb, nil), search.RankingFused)},
+		{"fused RRF", 0.3, viaSearcher(searcher(search.FuseRRF, emb, nil), search.RankingFused)},
+		{"reranked (term-overlap cross-scorer over HTTP)", 0.3, viaSearcher(searcher(search.FuseMinMax, emb, reranker), search.RankingRerank)},
 	}
 	var report strings.Builder
 	fmt.Fprintf(&report, "\n| mode | nDCG@10 | recall@20 |\n|---|---|---|\n")

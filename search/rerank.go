@@ -6,6 +6,8 @@ import (
 	"log/slog"
 	"net/http"
 	"time"
+
+	"github.com/agentfiles/agentfiles"
 )
 
 // Reranker scores documents against a query with a cross-encoder or similar model. Rerank
@@ -22,13 +24,12 @@ type RerankResult struct {
 	Score float64
 }
 
-// DefaultRerankModel is the model sent when CohereRerankerConfig.Model is empty.
+// DefaultRerankModel is the model sent when CohereRerankerOptions.Model is empty.
 const DefaultRerankModel = "rerank-v3.5"
 
-// CohereRerankerConfig configures [CohereReranker].
-type CohereRerankerConfig struct {
-	// Endpoint is the full URL of a Cohere-compatible rerank endpoint (".../v1/rerank"). Required.
-	Endpoint string
+// CohereRerankerOptions are the optional settings of a [CohereReranker]; the zero value gives
+// the defaults. RerankConfig.CohereRerankerOptions fills them from the configuration file.
+type CohereRerankerOptions struct {
 	// Model defaults to DefaultRerankModel.
 	Model string
 	// Timeout bounds each request (default 5s). The searcher falls back to fused scores when it
@@ -46,8 +47,8 @@ type CohereRerankerConfig struct {
 // {model, query, documents, top_n}, response {results: [{index, relevance_score}]}. It is safe
 // for concurrent use.
 type CohereReranker struct {
-	cfg CohereRerankerConfig
-	log *slog.Logger
+	model  string
+	client providerClient
 }
 
 var (
@@ -55,28 +56,21 @@ var (
 	_ CallerCredentialUser = (*CohereReranker)(nil)
 )
 
-// NewCohereReranker validates cfg and returns the client.
-func NewCohereReranker(cfg CohereRerankerConfig) (*CohereReranker, error) {
-	if cfg.Endpoint == "" {
-		return nil, NewError(CodeInvalidConfig, "the rerank endpoint URL is required", "Endpoint")
+// NewCohereReranker returns a client of endpoint, the full URL of a Cohere-compatible rerank
+// endpoint (".../v1/rerank"); an empty endpoint is INVALID_CONFIG.
+func NewCohereReranker(endpoint string, opts CohereRerankerOptions) (*CohereReranker, error) {
+	if endpoint == "" {
+		return nil, agentfiles.NewError(agentfiles.CodeInvalidConfig, "the rerank endpoint URL is required", "Endpoint")
 	}
-	if cfg.Model == "" {
-		cfg.Model = DefaultRerankModel
+	if opts.Model == "" {
+		opts.Model = DefaultRerankModel
 	}
-	if cfg.Timeout <= 0 {
-		cfg.Timeout = 5 * time.Second
-	}
-	if cfg.HTTPClient == nil {
-		cfg.HTTPClient = &http.Client{}
-	}
-	if cfg.Credential == nil {
-		cfg.Credential = CallerAPIKey
-	}
-	return &CohereReranker{cfg: cfg, log: orDiscard(cfg.Logger)}, nil
+	client := newProviderClient("rerank provider", endpoint, opts.Timeout, 5*time.Second, opts.HTTPClient, opts.Credential, opts.Logger)
+	return &CohereReranker{model: opts.Model, client: client}, nil
 }
 
 // Model returns the model name sent to the provider.
-func (r *CohereReranker) Model() string { return r.cfg.Model }
+func (r *CohereReranker) Model() string { return r.model }
 
 // UsesCallerCredential reports true: requests carry the caller's API key.
 func (r *CohereReranker) UsesCallerCredential() bool { return true }
@@ -104,26 +98,26 @@ func (r *CohereReranker) Rerank(ctx context.Context, query string, documents []s
 	if topN <= 0 || topN > len(documents) {
 		topN = len(documents)
 	}
-	key, err := r.cfg.Credential(ctx)
+	key, err := r.client.credential(ctx)
 	if err != nil {
 		return nil, err
 	}
 	var resp cohereRerankResponse
-	req := cohereRerankRequest{Model: r.cfg.Model, Query: query, Documents: documents, TopN: topN}
-	if err := postJSON(ctx, r.cfg.HTTPClient, r.cfg.Timeout, "rerank provider", r.cfg.Endpoint, key, req, &resp, r.log); err != nil {
+	req := cohereRerankRequest{Model: r.model, Query: query, Documents: documents, TopN: topN}
+	if err := r.client.post(ctx, key, req, &resp); err != nil {
 		return nil, err
 	}
 	if len(resp.Results) > topN {
-		return nil, NewError(CodeSearchBackend, fmt.Sprintf("rerank provider returned %d results for top_n %d", len(resp.Results), topN), r.cfg.Endpoint)
+		return nil, agentfiles.NewError(agentfiles.CodeSearchBackendError, fmt.Sprintf("rerank provider returned %d results for top_n %d", len(resp.Results), topN), r.client.endpoint)
 	}
 	seen := make(map[int]bool, len(resp.Results))
 	out := make([]RerankResult, 0, len(resp.Results))
 	for _, res := range resp.Results {
 		if res.Index < 0 || res.Index >= len(documents) || seen[res.Index] {
-			return nil, NewError(CodeSearchBackend, fmt.Sprintf("rerank provider returned a duplicate or out-of-range index %d", res.Index), r.cfg.Endpoint)
+			return nil, agentfiles.NewError(agentfiles.CodeSearchBackendError, fmt.Sprintf("rerank provider returned a duplicate or out-of-range index %d", res.Index), r.client.endpoint)
 		}
 		if res.RelevanceScore == nil {
-			return nil, NewError(CodeSearchBackend, "rerank provider returned a result without relevance_score", r.cfg.Endpoint)
+			return nil, agentfiles.NewError(agentfiles.CodeSearchBackendError, "rerank provider returned a result without relevance_score", r.client.endpoint)
 		}
 		seen[res.Index] = true
 		out = append(out, RerankResult{Index: res.Index, Score: *res.RelevanceScore})

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"sort"
 
+	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
 )
 
@@ -19,8 +20,8 @@ func (s *Searcher) scanPending(ctx context.Context, scope fileio.Scope, pending 
 		}
 		return pending[i].Path < pending[j].Path
 	})
-	if len(pending) > s.cfg.PendingScanMaxFiles {
-		pending = pending[:s.cfg.PendingScanMaxFiles]
+	if len(pending) > s.opts.PendingScanMaxFiles {
+		pending = pending[:s.opts.PendingScanMaxFiles]
 	}
 	stats := lex.Stats
 	df := lex.DocFreq
@@ -30,21 +31,21 @@ func (s *Searcher) scanPending(ctx context.Context, scope fileio.Scope, pending 
 	var out []Candidate
 	scanned := 0
 	var bytes int64
-	err := s.cfg.Store.View(ctx, scope, func(tx fileio.ReadTx) error {
+	err := s.store.View(ctx, scope, func(tx fileio.ReadTx) error {
 		for _, p := range pending {
-			if bytes >= s.cfg.PendingScanMaxBytes {
+			if bytes >= s.opts.PendingScanMaxBytes {
 				break
 			}
 			f, err := tx.Get(ctx, p.Path)
 			if err != nil {
-				if isNotFound(err) {
+				if errors.Is(err, agentfiles.ErrNotFound) {
 					continue
 				}
 				return err
 			}
 			scanned++
 			bytes += int64(len(f.Content))
-			for _, ch := range s.cfg.Chunker.Split(string(f.Content)) {
+			for _, ch := range s.opts.Chunker.Split(string(f.Content)) {
 				counts, n := TermCounts(ch.Text)
 				score, matched := 0.0, false
 				for i, t := range terms {
@@ -62,7 +63,7 @@ func (s *Searcher) scanPending(ctx context.Context, scope fileio.Scope, pending 
 					if st.Chunks == 0 || st.TotalTerms == 0 {
 						st = CorpusStats{Chunks: max(d, 1), TotalTerms: int64(max(n, 1)) * max(d, 1)}
 					}
-					score += s.cfg.Search.BM25.TermScore(tf, n, d, st)
+					score += s.opts.BM25.TermScore(tf, n, d, st)
 				}
 				if matched {
 					out = append(out, Candidate{Path: f.Path, FileUpdatedAt: f.UpdatedAt, Chunk: ch, Score: score})
@@ -83,12 +84,8 @@ func (s *Searcher) scanPending(ctx context.Context, scope fileio.Scope, pending 
 		}
 		return out[i].Chunk.StartByte < out[j].Chunk.StartByte
 	})
-	if k := s.cfg.Search.BM25Candidates; k > 0 && len(out) > k {
+	if k := s.opts.BM25Candidates; k > 0 && len(out) > k {
 		out = out[:k]
 	}
 	return out, scanned, nil
-}
-
-func isNotFound(err error) bool {
-	return errors.Is(err, fileio.ErrNotFound)
 }

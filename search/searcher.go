@@ -9,20 +9,34 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
 )
 
-// SearcherConfig wires a [Searcher].
-type SearcherConfig struct {
-	Store    fileio.Store // the file store: source of truth for which files are active
-	Index    Index        // required
-	Embedder Embedder     // nil: lexical retrieval only
-	Reranker Reranker     // nil: fused scores only
-	// Search holds limits, candidate counts, BM25 parameters, the rerank timeout and the fallback
-	// weights (zero value: DefaultConfig().Search).
-	Search SearchConfig
-	// Chunker must cut files the way the Indexer does; it is used to scan not-yet-indexed files.
+// SearcherOptions are the optional settings of a [Searcher]; zero fields mean the defaults
+// given, which are DefaultConfig's. Config.SearcherOptions fills them from the configuration
+// file.
+type SearcherOptions struct {
+	Embedder Embedder // nil: lexical retrieval only
+	Reranker Reranker // nil: fused scores only
+	// Chunker must cut files the way the Indexer does; it is used to scan not-yet-indexed files
+	// (zero: the default sizes).
 	Chunker Chunker
+	// LimitDefault is the number of results when a query gives no limit (default 5, or LimitMax
+	// when that is lower); LimitMax is the most, larger limits are clamped (default 20).
+	LimitDefault, LimitMax int
+	// VectorCandidates and BM25Candidates are how many semantic and lexical candidates are
+	// merged before ranking (default 30 each; negative: none of that kind).
+	VectorCandidates, BM25Candidates int
+	// BM25 holds the BM25 parameters (zero: DefaultBM25).
+	BM25 BM25
+	// FuseMethod combines the semantic and lexical scores when no reranker answers (default
+	// FuseMinMax), weighing them with SemanticWeight and LexicalWeight (both zero: 0.5 each).
+	FuseMethod                    FuseMethod
+	SemanticWeight, LexicalWeight float64
+	// RerankTimeout bounds a rerank call; when it passes, fused scores order the results
+	// (default 3s; negative: no bound of the Searcher's own).
+	RerankTimeout time.Duration
 	// PendingScanMaxFiles and PendingScanMaxBytes bound the query-time lexical scan of files that
 	// are not indexed at their current version yet (defaults 64 files, 8 MiB). Newest files are
 	// scanned first; Result.PendingFiles and PendingScanned report what was covered.
@@ -36,8 +50,10 @@ type SearcherConfig struct {
 // files the indexer has not caught up with, reranking with a fused-score fallback, and
 // active-file filtering against the Store. It is safe for concurrent use.
 type Searcher struct {
-	cfg SearcherConfig
-	log *slog.Logger
+	store fileio.Store
+	index Index
+	opts  SearcherOptions // every default applied
+	log   *slog.Logger
 }
 
 // Query is one file_search request.
@@ -96,44 +112,41 @@ type Result struct {
 	PendingScanned int  // of those, files scanned lexically for this query
 }
 
-// NewSearcher validates cfg and returns a Searcher.
-func NewSearcher(cfg SearcherConfig) (*Searcher, error) {
-	if cfg.Store == nil || cfg.Index == nil {
-		return nil, NewError(CodeInvalidConfig, "a Searcher needs a Store and an Index", "SearcherConfig")
-	}
-	if cfg.Search == (SearchConfig{}) {
-		cfg.Search = DefaultConfig().Search
+// NewSearcher returns a Searcher over the files of store (the source of truth for which files
+// are active) and the chunks of index. A nil store or index is INVALID_CONFIG.
+func NewSearcher(store fileio.Store, index Index, opts SearcherOptions) (*Searcher, error) {
+	if store == nil || index == nil {
+		return nil, agentfiles.NewError(agentfiles.CodeInvalidConfig, "a Searcher needs a Store and an Index", "NewSearcher")
 	}
 	d := DefaultConfig().Search
-	if cfg.Search.LimitMax <= 0 {
-		cfg.Search.LimitMax = d.LimitMax
+	setDefault(&opts.LimitMax, d.LimitMax)
+	setDefault(&opts.LimitDefault, min(d.LimitDefault, opts.LimitMax))
+	setDefault(&opts.VectorCandidates, d.VectorCandidates)
+	setDefault(&opts.BM25Candidates, d.BM25Candidates)
+	setDefault(&opts.BM25, d.BM25)
+	setDefault(&opts.FuseMethod, d.Fallback.Method)
+	if opts.SemanticWeight+opts.LexicalWeight <= 0 {
+		opts.SemanticWeight, opts.LexicalWeight = d.Fallback.SemanticWeight, d.Fallback.LexicalWeight
 	}
-	if cfg.Search.LimitDefault <= 0 {
-		cfg.Search.LimitDefault = min(d.LimitDefault, cfg.Search.LimitMax)
+	setDefault(&opts.RerankTimeout, d.Rerank.Timeout)
+	setDefault(&opts.PendingScanMaxFiles, 64)
+	setDefault(&opts.PendingScanMaxBytes, 8<<20)
+	if opts.Now == nil {
+		opts.Now = time.Now
 	}
-	if cfg.Search.BM25 == (BM25{}) {
-		cfg.Search.BM25 = DefaultBM25()
-	}
-	if cfg.Search.Fallback.Method == "" {
-		cfg.Search.Fallback.Method = FuseMinMax
-	}
-	if cfg.Search.Fallback.SemanticWeight+cfg.Search.Fallback.LexicalWeight <= 0 {
-		cfg.Search.Fallback.SemanticWeight, cfg.Search.Fallback.LexicalWeight = d.Fallback.SemanticWeight, d.Fallback.LexicalWeight
-	}
-	if cfg.PendingScanMaxFiles <= 0 {
-		cfg.PendingScanMaxFiles = 64
-	}
-	if cfg.PendingScanMaxBytes <= 0 {
-		cfg.PendingScanMaxBytes = 8 << 20
-	}
-	if cfg.Now == nil {
-		cfg.Now = time.Now
-	}
-	return &Searcher{cfg: cfg, log: orDiscard(cfg.Logger)}, nil
+	return &Searcher{store: store, index: index, opts: opts, log: orDiscard(opts.Logger)}, nil
 }
 
-// Config returns the effective search settings (limits, candidates, fallback).
-func (s *Searcher) Config() SearchConfig { return s.cfg.Search }
+// setDefault replaces a zero *v with def.
+func setDefault[T comparable](v *T, def T) {
+	var zero T
+	if *v == zero {
+		*v = def
+	}
+}
+
+// Options returns the effective options, every default applied.
+func (s *Searcher) Options() SearcherOptions { return s.opts }
 
 // candidate is one chunk under consideration, merged from every source.
 type candidate struct {
@@ -161,35 +174,35 @@ type candKey struct {
 	start, end int64
 }
 
-// Search runs q for the tenant in ctx (fileio.AuthFromContext). Errors: INVALID_QUERY for a
+// Search runs q for the tenant in ctx (agentfiles.AuthFromContext). Errors: INVALID_QUERY for a
 // blank query, INVALID_ARGUMENT for a blank project, PERMISSION_DENIED without an AuthContext,
 // SEARCH_BACKEND_ERROR when the store or the lexical index fails. Embedder and reranker
 // failures are not errors: the result says which path produced it.
 func (s *Searcher) Search(ctx context.Context, q Query) (Result, error) {
-	ac, ok := fileio.AuthFromContext(ctx)
+	ac, ok := agentfiles.AuthFromContext(ctx)
 	if !ok || ac.APIKeyHash == "" {
-		return Result{}, NewError(CodePermissionDenied, "no caller identity in the request; the adapter must authenticate the caller", "")
+		return Result{}, agentfiles.NewError(agentfiles.CodePermissionDenied, "no caller identity in the request; the adapter must authenticate the caller", "")
 	}
 	query := strings.TrimSpace(q.Query)
 	if query == "" {
-		return Result{}, NewError(CodeInvalidQuery, "the query is empty; pass words or a phrase to search for, e.g. \"retry backoff\"", "query")
+		return Result{}, agentfiles.NewError(agentfiles.CodeInvalidQuery, "the query is empty; pass words or a phrase to search for, e.g. \"retry backoff\"", "query")
 	}
 	if strings.TrimSpace(q.Project) == "" {
-		return Result{}, NewError(CodeInvalidArgument, "the project is empty; pass the project name used with file_write", "project")
+		return Result{}, agentfiles.NewError(agentfiles.CodeInvalidArgument, "the project is empty; pass the project name used with file_write", "project")
 	}
 	scope := fileio.Scope{Tenant: ac.APIKeyHash, Project: q.Project}
-	res := Result{Limit: q.Limit, FuseMethod: s.cfg.Search.Fallback.Method}
+	res := Result{Limit: q.Limit, FuseMethod: s.opts.FuseMethod}
 	if res.Limit <= 0 {
-		res.Limit = s.cfg.Search.LimitDefault
+		res.Limit = s.opts.LimitDefault
 	}
-	if res.Limit > s.cfg.Search.LimitMax {
-		res.Limit, res.LimitClamped = s.cfg.Search.LimitMax, true
+	if res.Limit > s.opts.LimitMax {
+		res.Limit, res.LimitClamped = s.opts.LimitMax, true
 	}
 	s.log.DebugContext(ctx, "file_search", "project", q.Project, "query", truncateText(query, 128), "limit", res.Limit)
 
 	// 1. Which files are active, and at which version.
 	var active activeFiles
-	err := s.cfg.Store.View(ctx, scope, func(tx fileio.ReadTx) error {
+	err := s.store.View(ctx, scope, func(tx fileio.ReadTx) error {
 		files, err := tx.List(ctx, q.PathPrefix, 0)
 		active = newActiveFiles(files)
 		return err
@@ -212,7 +225,7 @@ func (s *Searcher) Search(ctx context.Context, q Query) (Result, error) {
 		lex      LexicalResult
 		lexErr   error
 	)
-	if s.cfg.Embedder != nil && s.cfg.Search.VectorCandidates > 0 {
+	if s.opts.Embedder != nil && s.opts.VectorCandidates > 0 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -220,8 +233,8 @@ func (s *Searcher) Search(ctx context.Context, q Query) (Result, error) {
 		}()
 	}
 	if len(terms) > 0 {
-		lex, lexErr = s.cfg.Index.Lexical(ctx, scope, LexicalQuery{
-			Terms: terms, BM25: s.cfg.Search.BM25, PathPrefix: q.PathPrefix, ExcludePaths: exclude, TopK: s.cfg.Search.BM25Candidates,
+		lex, lexErr = s.index.Lexical(ctx, scope, LexicalQuery{
+			Terms: terms, BM25: s.opts.BM25, PathPrefix: q.PathPrefix, ExcludePaths: exclude, TopK: max(s.opts.BM25Candidates, 0),
 		})
 	}
 	wg.Wait()
@@ -279,13 +292,13 @@ func (s *Searcher) Search(ctx context.Context, q Query) (Result, error) {
 	}
 
 	// 4. Rank: rerank, or fall back to fused scores.
-	fuse(cands, s.cfg.Search.Fallback.Method, s.cfg.Search.Fallback.SemanticWeight, s.cfg.Search.Fallback.LexicalWeight)
+	fuse(cands, s.opts.FuseMethod, s.opts.SemanticWeight, s.opts.LexicalWeight)
 	for _, c := range cands {
 		c.final = c.fused
 	}
 	sortCandidates(cands)
 	res.Ranking = RankingFused
-	if s.cfg.Reranker != nil {
+	if s.opts.Reranker != nil {
 		if err := s.rerank(ctx, query, cands); err != nil {
 			if ctx.Err() != nil {
 				return Result{}, ctx.Err()
@@ -303,7 +316,7 @@ func (s *Searcher) Search(ctx context.Context, q Query) (Result, error) {
 
 	// 5. Final active-file check (the store is the source of truth at return time), then limit.
 	var returned []*candidate
-	err = s.cfg.Store.View(ctx, scope, func(tx fileio.ReadTx) error {
+	err = s.store.View(ctx, scope, func(tx fileio.ReadTx) error {
 		checked := make(map[string]bool)
 		for i, c := range cands {
 			if len(returned) == res.Limit {
@@ -337,7 +350,7 @@ func (s *Searcher) Search(ctx context.Context, q Query) (Result, error) {
 		}
 	}
 	if len(refs) > 0 {
-		if err := s.cfg.Index.MarkServed(ctx, scope, refs, s.cfg.Now()); err != nil {
+		if err := s.index.MarkServed(ctx, scope, refs, s.opts.Now()); err != nil {
 			s.log.WarnContext(ctx, "recording last_served_at failed", "error", err)
 		}
 	}
@@ -346,7 +359,7 @@ func (s *Searcher) Search(ctx context.Context, q Query) (Result, error) {
 
 // staleAndPending compares the index's file states with the active files (see activeFiles.diff).
 func (s *Searcher) staleAndPending(ctx context.Context, scope fileio.Scope, prefix string, active activeFiles) (map[string]bool, []fileio.FileInfo, error) {
-	if l, ok := s.cfg.Index.(FileStateLister); ok {
+	if l, ok := s.index.(FileStateLister); ok {
 		states, err := l.FileStateList(ctx, scope, prefix)
 		if err != nil {
 			return nil, nil, err
@@ -354,7 +367,7 @@ func (s *Searcher) staleAndPending(ctx context.Context, scope fileio.Scope, pref
 		exclude, pending := active.diffSorted(states)
 		return exclude, pending, nil
 	}
-	states, err := s.cfg.Index.FileStates(ctx, scope, prefix)
+	states, err := s.index.FileStates(ctx, scope, prefix)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -380,20 +393,20 @@ func sortCandidates(cands []*candidate) {
 }
 
 func (s *Searcher) semantic(ctx context.Context, scope fileio.Scope, query, prefix string, exclude map[string]bool) ([]Candidate, error) {
-	vecs, err := s.cfg.Embedder.Embed(ctx, []string{query})
+	vecs, err := s.opts.Embedder.Embed(ctx, []string{query})
 	if err != nil {
 		return nil, err
 	}
-	if len(vecs) != 1 || len(vecs[0]) != s.cfg.Embedder.Dimensions() {
-		return nil, NewError(CodeSearchBackend, "the embedder returned no vector of the configured size for the query", "")
+	if len(vecs) != 1 || len(vecs[0]) != s.opts.Embedder.Dimensions() {
+		return nil, agentfiles.NewError(agentfiles.CodeSearchBackendError, "the embedder returned no vector of the configured size for the query", "")
 	}
-	return s.cfg.Index.Semantic(ctx, scope, SemanticQuery{
-		Vector: vecs[0], Model: s.cfg.Embedder.Model(), PathPrefix: prefix, ExcludePaths: exclude, TopK: s.cfg.Search.VectorCandidates,
+	return s.index.Semantic(ctx, scope, SemanticQuery{
+		Vector: vecs[0], Model: s.opts.Embedder.Model(), PathPrefix: prefix, ExcludePaths: exclude, TopK: s.opts.VectorCandidates,
 	})
 }
 
 func (s *Searcher) rerank(ctx context.Context, query string, cands []*candidate) error {
-	if t := s.cfg.Search.Rerank.Timeout; t > 0 {
+	if t := s.opts.RerankTimeout; t > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, t)
 		defer cancel()
@@ -402,18 +415,18 @@ func (s *Searcher) rerank(ctx context.Context, query string, cands []*candidate)
 	for i, c := range cands {
 		docs[i] = c.chunk.Text
 	}
-	results, err := s.cfg.Reranker.Rerank(ctx, query, docs, len(docs))
+	results, err := s.opts.Reranker.Rerank(ctx, query, docs, len(docs))
 	if err != nil {
 		return err
 	}
 	if len(results) == 0 {
-		return NewError(CodeSearchBackend, "the reranker returned no results", "")
+		return agentfiles.NewError(agentfiles.CodeSearchBackendError, "the reranker returned no results", "")
 	}
 	scored := make([]bool, len(cands))
 	lowest := results[0].Score
 	for _, r := range results {
 		if r.Index < 0 || r.Index >= len(cands) {
-			return NewError(CodeSearchBackend, "the reranker returned an out-of-range index", "")
+			return agentfiles.NewError(agentfiles.CodeSearchBackendError, "the reranker returned an out-of-range index", "")
 		}
 		cands[r.Index].final = r.Score
 		scored[r.Index] = true
@@ -428,24 +441,22 @@ func (s *Searcher) rerank(ctx context.Context, query string, cands []*candidate)
 	return nil
 }
 
+// backendError passes on coded errors (an index or store that is UNAVAILABLE stays so) and
+// context errors, and reports anything else, INTERNAL included, as SEARCH_BACKEND_ERROR with msg.
 func backendError(msg string, err error) error {
-	var e *Error
-	if errors.As(err, &e) && e.code != CodeInternal {
-		return err
-	}
-	var fe *fileio.Error
-	if errors.As(err, &fe) && fe.Code() != fileio.CodeInternal {
+	var e *agentfiles.Error
+	if errors.As(err, &e) && e.Code.Kind() != agentfiles.KindInternal {
 		return err
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return err
 	}
-	return wrapError(CodeSearchBackend, msg+"; retry later", "", err)
+	return agentfiles.WrapError(agentfiles.CodeSearchBackendError, msg+"; retry later", "", err)
 }
 
 // errorText is an error's text safe to show: coded errors give their message, others a generic one.
 func errorText(err error) string {
-	var e *Error
+	var e *agentfiles.Error
 	if errors.As(err, &e) {
 		return e.Error()
 	}

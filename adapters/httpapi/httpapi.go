@@ -13,7 +13,7 @@
 //
 // # Authentication
 //
-// [Options.Authenticator] runs on every request and its fileio.AuthContext is put into the
+// [Options.Authenticator] runs on every request and its agentfiles.AuthContext is put into the
 // request context for the tool; a refusal answers 401 UNAUTHENTICATED. Without an Authenticator
 // requests are anonymous, which suits read-only tool sets such as fileid; tenant-scoped tools
 // refuse anonymous calls with PERMISSION_DENIED.
@@ -29,8 +29,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/adapters"
-	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
@@ -76,11 +76,8 @@ type Handler struct {
 
 // NewHandler returns the handler for the tools. Mount it at the server root, or under a prefix
 // with http.StripPrefix.
-func NewHandler(tools []adapters.Tool, opts *Options) *Handler {
-	h := &Handler{tools: make(map[string]adapters.Tool, len(tools))}
-	if opts != nil {
-		h.opts = *opts
-	}
+func NewHandler(tools []adapters.Tool, opts Options) *Handler {
+	h := &Handler{tools: make(map[string]adapters.Tool, len(tools)), opts: opts}
 	h.logger = h.opts.Logger
 	if h.logger == nil {
 		h.logger = slog.New(slog.DiscardHandler)
@@ -109,35 +106,35 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case path == "/tools":
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
-			h.fail(w, r, adapters.NewError(adapters.CodeMethodNotAllowed, "use GET /tools to list tools", r.Method), "")
+			h.fail(w, r, agentfiles.NewError(adapters.CodeMethodNotAllowed, "use GET /tools to list tools", r.Method), "")
 			return
 		}
 		writeJSON(w, http.StatusOK, map[string]any{"tools": h.list})
 	case strings.HasPrefix(path, "/tools/"):
 		h.call(w, r, strings.TrimPrefix(path, "/tools/"))
 	default:
-		h.fail(w, r, adapters.NewError(adapters.CodeUnknownTool, "no such endpoint; use GET /tools and POST /tools/{name}", r.URL.Path), "")
+		h.fail(w, r, agentfiles.NewError(adapters.CodeUnknownTool, "no such endpoint; use GET /tools and POST /tools/{name}", r.URL.Path), "")
 	}
 }
 
 func (h *Handler) call(w http.ResponseWriter, r *http.Request, name string) {
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
-		h.fail(w, r, adapters.NewError(adapters.CodeMethodNotAllowed, "call a tool with POST and a JSON arguments object", r.Method), name)
+		h.fail(w, r, agentfiles.NewError(adapters.CodeMethodNotAllowed, "call a tool with POST and a JSON arguments object", r.Method), name)
 		return
 	}
 	tool, ok := h.tools[name]
 	if !ok {
-		h.fail(w, r, adapters.NewError(adapters.CodeUnknownTool, "no tool with that name; GET /tools lists them", name), name)
+		h.fail(w, r, agentfiles.NewError(adapters.CodeUnknownTool, "no tool with that name; GET /tools lists them", name), name)
 		return
 	}
 	ctx := r.Context()
 	if h.opts.Authenticator != nil {
 		ac, err := h.opts.Authenticator(r)
 		if err != nil {
-			if !errors.Is(err, adapters.ErrUnauthenticated) {
+			if !errors.Is(err, agentfiles.ErrUnauthenticated) {
 				// An authenticator that failed without saying why is still a refusal, not a 500.
-				refusal := adapters.NewError(adapters.CodeUnauthenticated, "missing or invalid credentials; send \"Authorization: Bearer <key>\"", "")
+				refusal := agentfiles.NewError(agentfiles.CodeUnauthenticated, "missing or invalid credentials; send \"Authorization: Bearer <key>\"", "")
 				refusal.Err = err
 				err = refusal
 			}
@@ -145,17 +142,17 @@ func (h *Handler) call(w http.ResponseWriter, r *http.Request, name string) {
 			h.fail(w, r, err, name)
 			return
 		}
-		ctx = fileio.WithAuth(ctx, ac)
+		ctx = agentfiles.WithAuth(ctx, ac)
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.maxBody))
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
-			h.fail(w, r, adapters.NewError(adapters.CodePayloadTooLarge,
+			h.fail(w, r, agentfiles.NewError(agentfiles.CodePayloadTooLarge,
 				"the request body is larger than "+formatBytes(h.maxBody)+"; send less content per call (for example several appends)", name), name)
 			return
 		}
-		h.fail(w, r, adapters.NewError(adapters.CodeInvalidArgument, "could not read the request body", name), name)
+		h.fail(w, r, agentfiles.NewError(agentfiles.CodeInvalidArgument, "could not read the request body", name), name)
 		return
 	}
 	start := time.Now()
@@ -177,7 +174,7 @@ func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error, tool s
 	}
 	attrs = append(attrs, slog.String("tool", tool), slog.String("code", te.Code), slog.String("error", err.Error()))
 	h.logger.LogAttrs(r.Context(), level, "tool call failed", attrs...)
-	writeJSON(w, adapters.HTTPStatus(te.Code), map[string]any{"error": te})
+	writeJSON(w, adapters.HTTPStatus(te.Kind), map[string]any{"error": te})
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

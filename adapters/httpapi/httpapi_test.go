@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/adapters"
 	"github.com/agentfiles/agentfiles/adapters/httpapi"
-	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -33,18 +33,18 @@ func tools() []adapters.Tool {
 			case "internal":
 				return echoOut{}, io.ErrUnexpectedEOF
 			default:
-				return echoOut{}, fileio.NewError(in.Fail, "failing as asked", "")
+				return echoOut{}, agentfiles.NewError(codeNamed(in.Fail), "failing as asked", "")
 			}
-			ac, _ := fileio.AuthFromContext(ctx)
+			ac, _ := agentfiles.AuthFromContext(ctx)
 			return echoOut{Text: in.Text, Tenant: ac.APIKeyHash}, nil
 		})}
 }
 
 func TestHandler(t *testing.T) {
-	h := httpapi.NewHandler(tools(), &httpapi.Options{Authenticator: adapters.BearerAuth(nil), MaxBodyBytes: 64})
+	h := httpapi.NewHandler(tools(), httpapi.Options{Authenticator: adapters.BearerAuth(nil), MaxBodyBytes: 64})
 	ts := httptest.NewServer(h)
 	defer ts.Close()
-	tenant := fileio.NewAuthContext("k1", "").APIKeyHash
+	tenant := agentfiles.NewAuthContext("k1", "").APIKeyHash
 
 	tests := []struct {
 		name       string
@@ -105,7 +105,7 @@ func TestHandler(t *testing.T) {
 }
 
 func TestListTools(t *testing.T) {
-	ts := httptest.NewServer(httpapi.NewHandler(tools(), nil))
+	ts := httptest.NewServer(httpapi.NewHandler(tools(), httpapi.Options{}))
 	defer ts.Close()
 	resp, err := http.Get(ts.URL + "/tools")
 	if err != nil {
@@ -133,7 +133,7 @@ func TestListTools(t *testing.T) {
 }
 
 func TestAnonymousHasNoIdentity(t *testing.T) {
-	ts := httptest.NewServer(httpapi.NewHandler(tools(), nil))
+	ts := httptest.NewServer(httpapi.NewHandler(tools(), httpapi.Options{}))
 	defer ts.Close()
 	resp, err := http.Post(ts.URL+"/tools/echo", "application/json", strings.NewReader(`{"text":"x"}`))
 	if err != nil {
@@ -145,4 +145,15 @@ func TestAnonymousHasNoIdentity(t *testing.T) {
 	if resp.StatusCode != 200 || got.Tenant != "" {
 		t.Errorf("anonymous call: status %d, tenant %q", resp.StatusCode, got.Tenant)
 	}
+}
+
+// codeNamed returns the shared or adapters code with that wire name, so a test can ask a tool to
+// fail with any of them.
+func codeNamed(name string) agentfiles.Code {
+	for _, c := range append(agentfiles.SharedCodes(), adapters.Codes()...) {
+		if c.String() == name {
+			return c
+		}
+	}
+	return agentfiles.NewCode(name, agentfiles.KindInvalid)
 }

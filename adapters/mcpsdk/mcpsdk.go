@@ -12,7 +12,7 @@
 //
 // # Identity
 //
-// Tools that are tenant-scoped (fileio, search) read a fileio.AuthContext from the context. Over
+// Tools that are tenant-scoped (fileio, search) read an agentfiles.AuthContext from the context. Over
 // streamable HTTP, wrap the handler with [HTTPHandler], which authenticates every request with an
 // [adapters.Authenticator] and hands the identity to tool calls of that session. Over stdio there
 // are no headers: set [Options.Auth] to the identity the process serves (for example from a
@@ -26,8 +26,8 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/adapters"
-	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -37,7 +37,7 @@ type Options struct {
 	// Auth is the identity used for calls that carry none of their own (stdio, or HTTP without
 	// [HTTPHandler]). Nil means such calls are anonymous; tenant-scoped tools then refuse them
 	// with PERMISSION_DENIED.
-	Auth *fileio.AuthContext
+	Auth *agentfiles.AuthContext
 	// Logger receives one record per tool call (name, duration, outcome, redacted arguments).
 	// Nil discards.
 	Logger *slog.Logger
@@ -48,10 +48,7 @@ const authExtraKey = "agentfiles.auth"
 
 // Register adds the tools to the server. It panics if a tool has no input schema (the SDK's
 // rule); tools built with adapters.NewTool always have one.
-func Register(s *mcp.Server, tools []adapters.Tool, opts *Options) {
-	if opts == nil {
-		opts = &Options{}
-	}
+func Register(s *mcp.Server, tools []adapters.Tool, opts Options) {
 	logger := opts.Logger
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
@@ -83,12 +80,12 @@ func sdkTool(t adapters.Tool) *mcp.Tool {
 	return st
 }
 
-func handler(t adapters.Tool, fallback *fileio.AuthContext, logger *slog.Logger) mcp.ToolHandler {
+func handler(t adapters.Tool, fallback *agentfiles.AuthContext, logger *slog.Logger) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		if ac, ok := requestAuth(req); ok {
-			ctx = fileio.WithAuth(ctx, ac)
+			ctx = agentfiles.WithAuth(ctx, ac)
 		} else if fallback != nil {
-			ctx = fileio.WithAuth(ctx, *fallback)
+			ctx = agentfiles.WithAuth(ctx, *fallback)
 		}
 		var args json.RawMessage
 		if req.Params != nil {
@@ -113,18 +110,18 @@ func handler(t adapters.Tool, fallback *fileio.AuthContext, logger *slog.Logger)
 	}
 }
 
-func requestAuth(req *mcp.CallToolRequest) (fileio.AuthContext, bool) {
+func requestAuth(req *mcp.CallToolRequest) (agentfiles.AuthContext, bool) {
 	if req == nil || req.Extra == nil || req.Extra.TokenInfo == nil {
-		return fileio.AuthContext{}, false
+		return agentfiles.AuthContext{}, false
 	}
-	ac, ok := req.Extra.TokenInfo.Extra[authExtraKey].(fileio.AuthContext)
+	ac, ok := req.Extra.TokenInfo.Extra[authExtraKey].(agentfiles.AuthContext)
 	return ac, ok
 }
 
 func successResult(out any) (*mcp.CallToolResult, error) {
 	text, err := json.MarshalIndent(out, "", "  ")
 	if err != nil {
-		return errorResult(adapters.ToolError{Code: adapters.CodeInternal, Message: "the result could not be encoded"}), nil
+		return errorResult(adapters.ToolError{Code: agentfiles.CodeInternal.String(), Message: "the result could not be encoded"}), nil
 	}
 	return &mcp.CallToolResult{
 		Content:           []mcp.Content{&mcp.TextContent{Text: string(text)}},
@@ -143,7 +140,7 @@ func errorResult(te adapters.ToolError) *mcp.CallToolResult {
 // HTTPHandler serves the MCP streamable HTTP transport for the server returned by getServer,
 // authenticating every request with authn (for example adapters.BearerAuth(nil)). Requests that
 // fail authentication get 401 with a JSON body {"error": {"code", "message"}}; accepted ones carry
-// their fileio.AuthContext to every tool call. The SDK binds a session to the tenant that opened
+// their agentfiles.AuthContext to every tool call. The SDK binds a session to the tenant that opened
 // it, so one caller cannot use another's session. opts may be nil.
 func HTTPHandler(getServer func(*http.Request) *mcp.Server, authn adapters.Authenticator, opts *mcp.StreamableHTTPOptions) http.Handler {
 	h := mcp.NewStreamableHTTPHandler(getServer, opts)
@@ -162,8 +159,8 @@ func HTTPHandler(getServer func(*http.Request) *mcp.Server, authn adapters.Authe
 		// RequireBearerToken answers refusals in plain text; answer them in our error shape first.
 		if _, err := authn(r); err != nil {
 			te, _ := adapters.ErrorOf(err)
-			if te.Code == adapters.CodeInternal {
-				te = adapters.ToolError{Code: adapters.CodeUnauthenticated, Message: "missing or invalid credentials"}
+			if te.Code == agentfiles.CodeInternal.String() {
+				te = adapters.ToolError{Code: agentfiles.CodeUnauthenticated.String(), Message: "missing or invalid credentials", Kind: agentfiles.KindUnauthenticated}
 			}
 			w.Header().Set("Content-Type", "application/json")
 			w.Header().Set("WWW-Authenticate", "Bearer")

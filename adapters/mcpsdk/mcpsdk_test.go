@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/adapters"
 	"github.com/agentfiles/agentfiles/adapters/mcpsdk"
-	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -33,11 +33,11 @@ func testTools() []adapters.Tool {
 				return whoamiOut{}, errString("dial tcp 10.0.0.1:5432: password=hunter2")
 			}
 			if in.Fail != "" {
-				return whoamiOut{}, fileio.NewError(in.Fail, "failing as asked", "")
+				return whoamiOut{}, agentfiles.NewError(codeNamed(in.Fail), "failing as asked", "")
 			}
-			ac, ok := fileio.AuthFromContext(ctx)
+			ac, ok := agentfiles.AuthFromContext(ctx)
 			if !ok {
-				return whoamiOut{}, fileio.NewError(fileio.CodePermissionDenied, "no identity", "")
+				return whoamiOut{}, agentfiles.NewError(agentfiles.CodePermissionDenied, "no identity", "")
 			}
 			return whoamiOut{Tenant: ac.APIKeyHash, Identity: ac.UserIdentity}, nil
 		})}
@@ -65,9 +65,9 @@ func connect(t *testing.T, server *mcp.Server) *mcp.ClientSession {
 }
 
 func TestRegisterOverInMemoryTransport(t *testing.T) {
-	ac := fileio.NewAuthContext("stdio-key", "stdio-user")
+	ac := agentfiles.NewAuthContext("stdio-key", "stdio-user")
 	server := mcp.NewServer(&mcp.Implementation{Name: "agentfiles-test"}, nil)
-	mcpsdk.Register(server, testTools(), &mcpsdk.Options{Auth: &ac})
+	mcpsdk.Register(server, testTools(), mcpsdk.Options{Auth: &ac})
 	cs := connect(t, server)
 	ctx := context.Background()
 
@@ -121,7 +121,7 @@ func TestRegisterOverInMemoryTransport(t *testing.T) {
 
 func TestAnonymousWithoutAuth(t *testing.T) {
 	server := mcp.NewServer(&mcp.Implementation{Name: "agentfiles-test"}, nil)
-	mcpsdk.Register(server, testTools(), nil)
+	mcpsdk.Register(server, testTools(), mcpsdk.Options{})
 	cs := connect(t, server)
 	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "whoami", Arguments: map[string]any{}})
 	if err != nil {
@@ -145,7 +145,7 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 
 func TestHTTPHandlerAuthenticatesEveryCall(t *testing.T) {
 	server := mcp.NewServer(&mcp.Implementation{Name: "agentfiles-test"}, nil)
-	mcpsdk.Register(server, testTools(), nil)
+	mcpsdk.Register(server, testTools(), mcpsdk.Options{})
 	authn := adapters.BearerAuth(adapters.StaticTokens(map[string]string{"key-a": "alice", "key-b": "bob"}))
 	ts := httptest.NewServer(mcpsdk.HTTPHandler(func(*http.Request) *mcp.Server { return server }, authn, nil))
 	defer ts.Close()
@@ -162,7 +162,7 @@ func TestHTTPHandlerAuthenticatesEveryCall(t *testing.T) {
 		}
 		var got whoamiOut
 		remarshal(t, res.StructuredContent, &got)
-		want := whoamiOut{Tenant: fileio.NewAuthContext(who.token, "").APIKeyHash, Identity: who.identity}
+		want := whoamiOut{Tenant: agentfiles.NewAuthContext(who.token, "").APIKeyHash, Identity: who.identity}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", who.token, diff)
 		}
@@ -190,4 +190,15 @@ func remarshal(t *testing.T, from, to any) {
 	if err := json.Unmarshal(b, to); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// codeNamed returns the shared or adapters code with that wire name, so a test can ask a tool to
+// fail with any of them.
+func codeNamed(name string) agentfiles.Code {
+	for _, c := range append(agentfiles.SharedCodes(), adapters.Codes()...) {
+		if c.String() == name {
+			return c
+		}
+	}
+	return agentfiles.NewCode(name, agentfiles.KindInvalid)
 }

@@ -15,6 +15,7 @@ import (
 	"os/signal"
 	"time"
 
+	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/consult"
 )
 
@@ -46,11 +47,14 @@ func main() {
 	if *verbose {
 		logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
-	m := &consult.OpenAIModel{
-		BaseURL: *baseURL, APIKey: os.Getenv(*keyEnv), Model: *model,
-		ContextWindowTokens: consult.Tokens(*window), Logger: logger,
+	apiKey := os.Getenv(*keyEnv)
+	m, err := consult.NewOpenAIModel(*model, consult.OpenAIModelOptions{
+		BaseURL: *baseURL, APIKey: apiKey, ContextWindow: consult.Tokens(*window), Logger: logger,
+	})
+	if err != nil {
+		fail(err)
 	}
-	c := &consult.Consultant{AllowOutputFiles: true, Logger: logger}
+	c := consult.NewConsultant(consult.ConsultantOptions{AllowOutputFiles: true, Logger: logger})
 	req := consult.Request{Files: files, Query: *query, Model: m, ReasoningEffort: *effort, Timeout: *timeout, OutputFile: *output}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -68,7 +72,7 @@ func main() {
 		}
 		return
 	}
-	if m.APIKey == "" {
+	if apiKey == "" {
 		fmt.Fprintf(os.Stderr, "warning: $%s is empty; sending no API key\n", *keyEnv)
 	}
 	resp, err := c.Consult(ctx, req)
@@ -100,9 +104,9 @@ func estimated(e bool) string {
 }
 
 func fail(err error) {
-	var ce *consult.Error
+	var ce *agentfiles.Error
 	if errors.As(err, &ce) {
-		fmt.Fprintf(os.Stderr, "%s: %s\n", ce.Code(), ce.Message)
+		fmt.Fprintf(os.Stderr, "%s: %s\n", ce.Code, ce.Message)
 	} else {
 		fmt.Fprintln(os.Stderr, err)
 	}

@@ -8,7 +8,8 @@
 //
 // Without -http it speaks MCP on stdin/stdout (for clients that start it as a subprocess);
 // with -http it serves the MCP streamable HTTP transport at /mcp on that address. It is built
-// only from the public API of github.com/agentfiles/agentfiles.
+// only from the public API of github.com/agentfiles/agentfiles (fileid, adapters/fileidtools,
+// adapters/mcpsdk) and links no other tool family and no database driver.
 package main
 
 import (
@@ -26,7 +27,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/agentfiles/agentfiles/adapters"
+	"github.com/agentfiles/agentfiles/adapters/fileidtools"
 	"github.com/agentfiles/agentfiles/adapters/mcpsdk"
 	"github.com/agentfiles/agentfiles/fileid"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -77,17 +78,17 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 		}
 		roots = append(roots, root)
 	}
-	reg, err := fileid.New(ctx, roots, &fileid.Options{Include: includes, MaxTOCDepth: *maxDepth, Logger: logger})
+	reg, err := fileid.New(ctx, roots, fileid.Options{Include: includes, MaxTOCDepth: *maxDepth, Logger: logger})
 	if err != nil {
 		return err
 	}
 	logger.Info("docs-server: registry built", "files", reg.Len(), "skipped", len(reg.Skipped()))
 	go func() { _ = reg.Warm(ctx) }() // parse headings now rather than on the first question
 
-	tools := adapters.FileIDTools(reg)
+	tools := fileidtools.Tools(reg)
 	newServer := func() *mcp.Server {
 		s := mcp.NewServer(&mcp.Implementation{Name: "agentfiles-docs-server", Version: "0.1.0"}, nil)
-		mcpsdk.Register(s, tools, &mcpsdk.Options{Logger: logger})
+		mcpsdk.Register(s, tools, mcpsdk.Options{Logger: logger})
 		return s
 	}
 

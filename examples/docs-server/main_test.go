@@ -66,6 +66,17 @@ func dirArgs(dirs []string) []string {
 	return args
 }
 
+// connect starts an MCP client session over transport; it closes when the test ends.
+func connect(t *testing.T, transport mcp.Transport) *mcp.ClientSession {
+	t.Helper()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "docs-server-test"}, nil).Connect(context.Background(), transport, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cs.Close() })
+	return cs
+}
+
 // exercise lists the tools and calls each one, checking the answers.
 func exercise(t *testing.T, cs *mcp.ClientSession, dirs []string) {
 	t.Helper()
@@ -141,14 +152,7 @@ func exercise(t *testing.T, cs *mcp.ClientSession, dirs []string) {
 func TestStdio(t *testing.T) {
 	bin := buildServer(t)
 	dirs := docsDirs(t)
-	ctx := context.Background()
-	cmd := exec.Command(bin, dirArgs(dirs)...)
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "docs-server-test"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
-	exercise(t, cs, dirs)
+	exercise(t, connect(t, &mcp.CommandTransport{Command: exec.Command(bin, dirArgs(dirs)...)}), dirs)
 }
 
 func TestStreamableHTTP(t *testing.T) {
@@ -185,13 +189,26 @@ func TestStreamableHTTP(t *testing.T) {
 		t.Fatal("server did not report its address")
 	}
 
-	ctx := context.Background()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "docs-server-test"}, nil).Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url}, nil)
+	exercise(t, connect(t, &mcp.StreamableClientTransport{Endpoint: url}), dirs)
+}
+
+// TestLinksOnlyFileid: the server links fileid and the adapters it needs, and no other tool
+// family, database driver, stemmer or glob library.
+func TestLinksOnlyFileid(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", ".").Output()
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("go list: %v", err)
 	}
-	defer cs.Close()
-	exercise(t, cs, dirs)
+	allowed := map[string]bool{}
+	for _, p := range []string{"", "/adapters", "/adapters/fileidtools", "/adapters/mcpsdk", "/fileid", "/examples/docs-server"} {
+		allowed["github.com/agentfiles/agentfiles"+p] = true
+	}
+	forbidden := regexp.MustCompile(`pgx|redis|snowball|gobwas/glob`)
+	for _, pkg := range strings.Fields(string(out)) {
+		if strings.HasPrefix(pkg, "github.com/agentfiles/agentfiles") && !allowed[pkg] || forbidden.MatchString(pkg) {
+			t.Errorf("docs-server links %s", pkg)
+		}
+	}
 }
 
 func TestFlagErrors(t *testing.T) {

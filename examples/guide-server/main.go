@@ -27,7 +27,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/agentfiles/agentfiles/adapters"
+	"github.com/agentfiles/agentfiles/adapters/exprtools"
 	"github.com/agentfiles/agentfiles/adapters/mcpsdk"
 	"github.com/agentfiles/agentfiles/expr"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -69,16 +69,16 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 	if len(allowDirs) == 0 {
 		allowDirs = listFlag{filepath.Dir(*catalog)}
 	}
-	cat, err := expr.Load(*catalog, &expr.Options{Logger: logger, DirRoots: allowDirs})
+	cat, err := expr.Load(*catalog, expr.Options{Logger: logger, DirRoots: allowDirs})
 	if err != nil {
 		return err
 	}
 	logger.Info("guide-server: catalog loaded", "path", cat.Path(),
 		"categories", len(cat.Categories()), "collections", len(cat.Collections()))
 
-	tools := adapters.ExprTools(cat, &adapters.ExprOptions{ReadOnly: *readOnly})
+	tools := exprtools.Tools(cat, exprtools.Options{ReadOnly: *readOnly})
 	server := mcp.NewServer(&mcp.Implementation{Name: "agentfiles-guide-server", Version: "0.1.0"}, nil)
-	mcpsdk.Register(server, tools, &mcpsdk.Options{Logger: logger})
+	mcpsdk.Register(server, tools, mcpsdk.Options{Logger: logger})
 
 	if *httpAddr == "" {
 		return server.Run(ctx, &mcp.StdioTransport{})

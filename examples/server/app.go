@@ -7,6 +7,8 @@ import (
 	"log/slog"
 
 	"github.com/agentfiles/agentfiles/adapters"
+	"github.com/agentfiles/agentfiles/adapters/fileiotools"
+	"github.com/agentfiles/agentfiles/adapters/searchtools"
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/fileio/memstore"
 	"github.com/agentfiles/agentfiles/fileio/pgstore"
@@ -41,24 +43,23 @@ func newApp(ctx context.Context, c config, logger *slog.Logger) (_ *app, err err
 			return nil, fmt.Errorf("-config: %w", err)
 		}
 	}
-	if err := a.openStore(ctx, c, fcfg, logger); err != nil {
+	if err := a.openStore(ctx, c, logger); err != nil {
 		return nil, err
 	}
 	sw, err := a.buildSearch(ctx, c, scfg, logger)
 	if err != nil {
 		return nil, err
 	}
-	var opts []fileio.Option
-	opts = append(opts, fileio.WithLogger(logger))
+	fopts := fileio.Options{Config: fcfg, Logger: logger}
 	if sw.vault != nil {
-		opts = append(opts, fileio.WithCredentialSealer(sw.vault))
+		fopts.CredentialSealer = sw.vault
 	}
-	if a.files, err = fileio.NewService(a.store, fcfg, opts...); err != nil {
+	if a.files, err = fileio.NewService(a.store, fopts); err != nil {
 		return nil, fmt.Errorf("file service: %w", err)
 	}
-	a.tools = append(a.tools, adapters.FileIOTools(a.files)...)
+	a.tools = append(a.tools, fileiotools.Tools(a.files)...)
 	if sw.searcher != nil {
-		a.tools = append(a.tools, adapters.SearchTools(sw.searcher)...)
+		a.tools = append(a.tools, searchtools.Tools(sw.searcher)...)
 	}
 	if err := a.addDocs(ctx, c, logger); err != nil {
 		return nil, err
@@ -76,17 +77,15 @@ func newApp(ctx context.Context, c config, logger *slog.Logger) (_ *app, err err
 }
 
 // openStore picks memstore, or pgstore with -database-url.
-func (a *app) openStore(ctx context.Context, c config, fcfg fileio.Config, logger *slog.Logger) error {
+// The lock timeout and delete retention of the configuration reach the store through the file
+// service (fileio.UpdateOptions); the store has no copy of them.
+func (a *app) openStore(ctx context.Context, c config, logger *slog.Logger) error {
 	if c.databaseURL == "" {
-		a.store = memstore.New(memstore.WithLockTimeout(fcfg.LockTimeout))
+		a.store = memstore.New(memstore.Options{})
 		a.setup = append(a.setup, "files: in memory (gone when the server stops; -database-url keeps them in PostgreSQL)")
 		return nil
 	}
-	st, err := pgstore.Open(ctx, c.databaseURL, pgstore.Options{
-		LockTimeout:     fcfg.LockTimeout,
-		DeleteRetention: fcfg.DeleteRetention,
-		Logger:          logger,
-	})
+	st, err := pgstore.Open(ctx, c.databaseURL, pgstore.Options{Logger: logger})
 	if err != nil {
 		// pgstore's errors never contain the URL's password; they name what failed.
 		return fmt.Errorf("-database-url: %w", err)

@@ -7,7 +7,9 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/agentfiles/agentfiles/adapters"
+	"github.com/agentfiles/agentfiles/adapters/consulttools"
+	"github.com/agentfiles/agentfiles/adapters/exprtools"
+	"github.com/agentfiles/agentfiles/adapters/fileidtools"
 	"github.com/agentfiles/agentfiles/consult"
 	"github.com/agentfiles/agentfiles/expr"
 	"github.com/agentfiles/agentfiles/fileid"
@@ -27,11 +29,11 @@ func (a *app) addDocs(ctx context.Context, c config, logger *slog.Logger) error 
 		}
 		roots = append(roots, root)
 	}
-	reg, err := fileid.New(ctx, roots, &fileid.Options{Logger: logger})
+	reg, err := fileid.New(ctx, roots, fileid.Options{Logger: logger})
 	if err != nil {
 		return fmt.Errorf("-docs: %w", err)
 	}
-	a.tools = append(a.tools, adapters.FileIDTools(reg)...)
+	a.tools = append(a.tools, fileidtools.Tools(reg)...)
 	a.setup = append(a.setup, fmt.Sprintf("docs: %d Markdown files from %d director(ies)", reg.Len(), len(roots)))
 	return nil
 }
@@ -48,11 +50,11 @@ func (a *app) addCatalog(c config, logger *slog.Logger) error {
 	if err != nil {
 		return fmt.Errorf("-catalog: %w", err)
 	}
-	cat, err := expr.Load(abs, &expr.Options{Logger: logger, DirRoots: []string{filepath.Dir(abs)}})
+	cat, err := expr.Load(abs, expr.Options{Logger: logger, DirRoots: []string{filepath.Dir(abs)}})
 	if err != nil {
 		return fmt.Errorf("-catalog %s: %w", c.catalog, err)
 	}
-	a.tools = append(a.tools, adapters.ExprTools(cat, &adapters.ExprOptions{ReadOnly: !c.catalogWritable})...)
+	a.tools = append(a.tools, exprtools.Tools(cat, exprtools.Options{ReadOnly: !c.catalogWritable})...)
 	mode := "read-only; -catalog-writable lets agents edit it"
 	if c.catalogWritable {
 		mode = "writable, category directories confined to " + filepath.Dir(abs)
@@ -72,15 +74,17 @@ func (a *app) addConsult(c config, logger *slog.Logger) error {
 		a.setup = append(a.setup, "consult: off (-consult-model and -consult-base-url enable the consultation tool)")
 		return nil
 	}
-	m := &consult.OpenAIModel{
-		BaseURL:             c.consultBaseURL,
-		APIKey:              os.Getenv(ConsultAPIKeyEnv),
-		Model:               c.consultModel,
-		ContextWindowTokens: consult.Tokens(c.consultContextTokens),
-		Logger:              logger,
+	m, err := consult.NewOpenAIModel(c.consultModel, consult.OpenAIModelOptions{
+		BaseURL:       c.consultBaseURL,
+		APIKey:        os.Getenv(ConsultAPIKeyEnv),
+		ContextWindow: consult.Tokens(c.consultContextTokens),
+		Logger:        logger,
+	})
+	if err != nil {
+		return fmt.Errorf("-consult-model/-consult-base-url: %w", err)
 	}
-	cons := &consult.Consultant{Models: []consult.Model{m}, Logger: logger}
-	a.tools = append(a.tools, adapters.ConsultTools(cons)...)
+	cons := consult.NewConsultant(consult.ConsultantOptions{Models: []consult.Model{m}, Logger: logger})
+	a.tools = append(a.tools, consulttools.Tools(cons)...)
 	base := c.consultBaseURL
 	if base == "" {
 		base = consult.DefaultOpenAIBaseURL

@@ -20,7 +20,7 @@ import (
 //	/mcp       MCP over streamable HTTP
 //	/healthz   200 {"status":"ok"} once the server is ready
 func routes(c config, tools []adapters.Tool, mcpServer *mcp.Server, authn adapters.Authenticator, logger *slog.Logger) http.Handler {
-	api := httpapi.NewHandler(tools, &httpapi.Options{
+	api := httpapi.NewHandler(tools, httpapi.Options{
 		Authenticator: authn,
 		MaxBodyBytes:  c.maxBodyBytes,
 		Logger:        logger,

@@ -2,23 +2,24 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
-	"github.com/agentfiles/agentfiles/search"
+	"github.com/agentfiles/agentfiles/vault"
+	"github.com/agentfiles/agentfiles/vault/redisttl"
 	"github.com/redis/go-redis/v9"
 )
 
-// redisTTLStore keeps the sealed credential envelopes of the search Vault in Redis, so that a
-// write accepted by one server process can be embedded by the indexer of another. Keys arrive
-// already prefixed by the Vault (settings.mcp.files.security.credential_cache_prefix). It is
-// safe for concurrent use.
+// redisTTLStore keeps the sealed credential envelopes of the vault in Redis (vault/redisttl),
+// so that a write accepted by one server process can be embedded by the indexer of another.
+// Keys arrive already prefixed by the vault (settings.mcp.files.security.credential_cache_prefix).
+// It is safe for concurrent use.
 type redisTTLStore struct {
+	*redisttl.Store
 	rdb *redis.Client
 }
 
-var _ search.TTLStore = (*redisTTLStore)(nil)
+var _ vault.TTLStore = (*redisTTLStore)(nil)
 
 // openRedis connects to a redis:// URL and checks that the server answers.
 func openRedis(ctx context.Context, url string) (*redisTTLStore, error) {
@@ -33,29 +34,7 @@ func openRedis(ctx context.Context, url string) (*redisTTLStore, error) {
 		rdb.Close()
 		return nil, fmt.Errorf("-redis-url: Redis at %s does not answer: %w", opts.Addr, err)
 	}
-	return &redisTTLStore{rdb: rdb}, nil
-}
-
-// Put implements search.TTLStore with SET key value PX ttl.
-func (s *redisTTLStore) Put(ctx context.Context, key string, value []byte, ttl time.Duration) error {
-	return s.rdb.Set(ctx, key, value, ttl).Err()
-}
-
-// Get implements search.TTLStore; an expired or missing key is (nil, false, nil).
-func (s *redisTTLStore) Get(ctx context.Context, key string) ([]byte, bool, error) {
-	v, err := s.rdb.Get(ctx, key).Bytes()
-	if errors.Is(err, redis.Nil) {
-		return nil, false, nil
-	}
-	if err != nil {
-		return nil, false, err
-	}
-	return v, true, nil
-}
-
-// Delete implements search.TTLStore.
-func (s *redisTTLStore) Delete(ctx context.Context, key string) error {
-	return s.rdb.Del(ctx, key).Err()
+	return &redisTTLStore{Store: redisttl.New(rdb, redisttl.Options{}), rdb: rdb}, nil
 }
 
 func (s *redisTTLStore) close() { _ = s.rdb.Close() }

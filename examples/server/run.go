@@ -11,8 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/adapters/mcpsdk"
-	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -60,20 +60,20 @@ func run(ctx context.Context, args []string, std stdio) error {
 
 // newMCPServer registers the tool set on an MCP server. fallback is the identity of calls that
 // carry none (stdio); nil leaves them anonymous.
-func newMCPServer(a *app, fallback *fileio.AuthContext, logger *slog.Logger) *mcp.Server {
+func newMCPServer(a *app, fallback *agentfiles.AuthContext, logger *slog.Logger) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "agentfiles", Title: "agentfiles all-in-one server", Version: version}, &mcp.ServerOptions{
 		Instructions: "File tools for agents. file_* tools work on a project (a named, isolated file tree of your tenant); " +
 			"file_search finds text in it. Documentation and catalog tools, when present, read files the server was started with.",
 		Logger: logger,
 	})
-	mcpsdk.Register(s, a.tools, &mcpsdk.Options{Auth: fallback, Logger: logger})
+	mcpsdk.Register(s, a.tools, mcpsdk.Options{Auth: fallback, Logger: logger})
 	return s
 }
 
 // serveStdio serves MCP on stdin/stdout as the tenant of the -dev-token. Nothing but MCP goes
 // to stdout; the banner and logs go to stderr.
 func serveStdio(ctx context.Context, c config, a *app, std stdio, logger *slog.Logger) error {
-	ac := fileio.NewAuthContext(c.devToken, "stdio")
+	ac := agentfiles.NewAuthContext(c.devToken, "stdio")
 	s := newMCPServer(a, &ac, logger)
 	fmt.Fprintf(std.err, "agentfiles server: MCP on stdio, %d tools; tenant = SHA-256 of the -dev-token.\n", len(a.tools))
 	t := &mcp.IOTransport{Reader: io.NopCloser(std.in), Writer: nopWriteCloser{std.out}}

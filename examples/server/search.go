@@ -10,12 +10,13 @@ import (
 	"github.com/agentfiles/agentfiles/search"
 	"github.com/agentfiles/agentfiles/search/memindex"
 	"github.com/agentfiles/agentfiles/search/pgindex"
+	"github.com/agentfiles/agentfiles/vault"
 )
 
 // searchWiring is what buildSearch produces.
 type searchWiring struct {
 	searcher *search.Searcher // nil when search is disabled
-	vault    *search.Vault    // non-nil when an embedder needs the caller's key asynchronously
+	vault    *vault.Vault     // non-nil when an embedder needs the caller's key asynchronously
 }
 
 // buildSearch wires file_search: an index fed from the store's outbox by the indexer (in
@@ -37,26 +38,24 @@ func (a *app) buildSearch(ctx context.Context, c config, scfg search.Config, log
 	var embedder search.Embedder = search.NewHashingEmbedder(search.DefaultHashingDimensions)
 	embedNote := "hashing embedder (no network)"
 	if c.embeddingsURL != "" {
-		e, err := search.NewOpenAIEmbedder(search.OpenAIEmbedderConfig{
-			Endpoint: c.embeddingsURL, Model: c.embeddingsModel, Dimensions: c.embeddingsDims, Logger: logger,
-		})
+		e, err := search.NewOpenAIEmbedder(c.embeddingsURL, c.embeddingsModel, c.embeddingsDims, search.OpenAIEmbedderOptions{Logger: logger})
 		if err != nil {
 			return w, fmt.Errorf("-embeddings-url: %w", err)
 		}
 		embedder = e
 		embedNote = "embeddings from " + c.embeddingsURL + " with each caller's key"
-		vcfg := scfg.Security.VaultConfig()
-		vcfg.Logger = logger
+		vopts := scfg.Security.VaultOptions()
+		vopts.Logger = logger
 		if c.redisURL != "" {
 			rs, err := openRedis(ctx, c.redisURL)
 			if err != nil {
 				return w, err
 			}
 			a.closers = append(a.closers, rs.close)
-			vcfg.Store = rs
+			vopts.Store = rs
 			embedNote += "; sealed keys in Redis"
 		}
-		if w.vault, err = search.NewVault(vcfg); err != nil {
+		if w.vault, err = vault.New(scfg.Security.EncryptionKEKs, vopts); err != nil {
 			return w, fmt.Errorf("-embeddings-url needs the caller's key sealed for the indexer (-config): %w", err)
 		}
 	} else if c.redisURL != "" {
@@ -64,10 +63,9 @@ func (a *app) buildSearch(ctx context.Context, c config, scfg search.Config, log
 	}
 	var reranker search.Reranker
 	if c.rerank {
-		r, err := search.NewCohereReranker(search.CohereRerankerConfig{
-			Endpoint: scfg.Search.Rerank.Endpoint, Model: scfg.Search.Rerank.Model,
-			Timeout: scfg.Search.Rerank.Timeout, Logger: logger,
-		})
+		ropts := scfg.Search.Rerank.CohereRerankerOptions()
+		ropts.Logger = logger
+		r, err := search.NewCohereReranker(scfg.Search.Rerank.Endpoint, ropts)
 		if err != nil {
 			return w, fmt.Errorf("-rerank: %w", err)
 		}
@@ -88,26 +86,18 @@ func (a *app) buildSearch(ctx context.Context, c config, scfg search.Config, log
 		index = pix
 		where = "PostgreSQL index (BM25 postings and vectors, shared by every server on the database)"
 	}
-	chunker := search.NewChunker(search.ChunkerConfig{
-		TargetBytes:  scfg.Index.ChunkTargetBytes,
-		OverlapBytes: scfg.Index.ChunkOverlapBytes,
-	})
+	sopts := scfg.SearcherOptions()
+	sopts.Embedder, sopts.Reranker, sopts.Logger = embedder, reranker, logger
 	var err error
-	w.searcher, err = search.NewSearcher(search.SearcherConfig{
-		Store: a.store, Index: index, Embedder: embedder, Reranker: reranker, Chunker: chunker,
-		Search: scfg.Search, Logger: logger,
-	})
-	if err != nil {
+	if w.searcher, err = search.NewSearcher(a.store, index, sopts); err != nil {
 		return w, fmt.Errorf("search: %w", err)
 	}
-	icfg := search.IndexerConfig{
-		Store: a.store, Index: index, Embedder: embedder, Chunker: chunker,
-		Settings: scfg.Index, Logger: logger,
-	}
+	iopts := scfg.IndexerOptions()
+	iopts.Embedder, iopts.Logger = embedder, logger
 	if w.vault != nil {
-		icfg.Credentials = w.vault
+		iopts.Credentials = w.vault
 	}
-	if a.indexer, err = search.NewIndexer(icfg); err != nil {
+	if a.indexer, err = search.NewIndexer(a.store, index, iopts); err != nil {
 		return w, fmt.Errorf("indexer: %w", err)
 	}
 	a.setup = append(a.setup, "search: hybrid BM25 + "+embedNote+", "+where)

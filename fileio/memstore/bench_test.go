@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/fileio/memstore"
 	"github.com/google/go-cmp/cmp"
@@ -25,17 +26,25 @@ type benchFixture struct {
 
 const benchFiles = 100
 
-func newBenchFixture(b *testing.B) *benchFixture {
+// newBenchService returns an empty store, a Service over it without a rate limit, and a
+// context authenticated as the benchmark's tenant.
+func newBenchService(b *testing.B) (*memstore.Store, *fileio.Service, context.Context) {
 	b.Helper()
-	store := memstore.New()
+	store := memstore.New(memstore.Options{})
 	cfg := fileio.DefaultConfig()
-	cfg.RateLimitPerSecond, cfg.RateLimitBurst = 1e12, 1<<30
-	svc, err := fileio.NewService(store, cfg)
+	cfg.RateLimitPerSecond = 0
+	svc, err := fileio.NewService(store, fileio.Options{Config: cfg})
 	if err != nil {
 		b.Fatal(err)
 	}
-	ac := fileio.NewAuthContext("bench-key", "bench")
-	f := &benchFixture{store: store, svc: svc, ctx: fileio.WithAuth(context.Background(), ac), scope: fileio.Scope{Tenant: ac.APIKeyHash, Project: "bench"}}
+	return store, svc, agentfiles.WithAuth(context.Background(), agentfiles.NewAuthContext("bench-key", "bench"))
+}
+
+func newBenchFixture(b *testing.B) *benchFixture {
+	b.Helper()
+	store, svc, ctx := newBenchService(b)
+	ac, _ := agentfiles.AuthFromContext(ctx)
+	f := &benchFixture{store: store, svc: svc, ctx: ctx, scope: fileio.Scope{Tenant: ac.APIKeyHash, Project: "bench"}}
 	for i := 0; i < benchFiles; i++ {
 		if _, err := svc.Write(f.ctx, fileio.WriteRequest{Project: "bench", Path: fmt.Sprintf("/dir/f%03d.txt", i), Content: strings.Repeat("x", 1024)}); err != nil {
 			b.Fatal(err)
@@ -66,7 +75,7 @@ func (f *benchFixture) serviceWrite(i int) error {
 }
 
 func (f *benchFixture) directWrite(i int) error {
-	return f.store.Update(f.ctx, f.scope, func(tx fileio.WriteTx) error {
+	return f.store.Update(f.ctx, f.scope, fileio.UpdateOptions{}, func(tx fileio.WriteTx) error {
 		path := fmt.Sprintf("/dir/f%03d.txt", i%benchFiles)
 		file, err := tx.Get(f.ctx, path)
 		if err != nil {
@@ -217,14 +226,7 @@ func BenchmarkServiceOverhead(b *testing.B) {
 // and one flat directory of 2,000 files, with the default limit (256). It measures deriving
 // implicit directories, ordering them among the files, and cutting at the limit.
 func BenchmarkServiceListLarge(b *testing.B) {
-	store := memstore.New()
-	cfg := fileio.DefaultConfig()
-	cfg.RateLimitPerSecond, cfg.RateLimitBurst = 1e12, 1<<30
-	svc, err := fileio.NewService(store, cfg)
-	if err != nil {
-		b.Fatal(err)
-	}
-	ctx := fileio.WithAuth(context.Background(), fileio.NewAuthContext("bench-key", "bench"))
+	_, svc, ctx := newBenchService(b)
 	for i := 0; i < 2000; i++ {
 		for _, p := range []string{fmt.Sprintf("/tree/d%02d/f%03d.txt", i/100, i%100), fmt.Sprintf("/flat/f%04d.txt", i)} {
 			if _, err := svc.Write(ctx, fileio.WriteRequest{Project: "bench", Path: p, Content: "x"}); err != nil {

@@ -4,11 +4,14 @@
 // # Model
 //
 // Each (tenant, project) has its own committed state (a map of files plus their infos sorted
-// by path, so that List copies one range), a write lock and a read/write mutex. Update takes the project's write lock (waiting
-// at most the lock timeout, then RESOURCE_BUSY), runs the callback against a private overlay,
-// and commits the overlay in one step; an error from the callback discards it, outbox rows
-// included. View holds a read lock for the duration of its callback, so it sees committed
-// state only and never a transaction in progress. Different projects never contend.
+// by path, so that List copies one range), a write lock and a read/write mutex. Update takes
+// the project's write lock, waiting at most fileio.UpdateOptions.LockTimeout (which a
+// fileio.Service fills in from its Config) before RESOURCE_BUSY, runs the callback against a
+// private overlay, and commits the overlay in one step; an error from the callback discards
+// it, outbox rows included. Deleted files are gone at commit, so
+// UpdateOptions.DeleteRetention does not apply. View holds a read lock for the duration of
+// its callback, so it sees committed state only and never a transaction in progress.
+// Different projects never contend.
 //
 // The write transaction also implements the optional fileio.WriteChecker and
 // fileio.ConditionalWriter, so a fileio.Service over a memstore takes the same paths as over

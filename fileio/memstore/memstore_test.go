@@ -11,11 +11,11 @@ import (
 )
 
 func TestStore(t *testing.T) {
-	storetest.Exercise(t, func(t *testing.T) fileio.Store { return memstore.New() })
+	storetest.Exercise(t, func(t *testing.T) fileio.Store { return memstore.New(memstore.Options{}) })
 }
 
 func TestModelSeeds(t *testing.T) {
-	store := memstore.New()
+	store := memstore.New(memstore.Options{})
 	for seed := int64(100); seed < 120; seed++ {
 		storetest.RunModel(t, store, seed, 400)
 	}
@@ -37,37 +37,15 @@ func FuzzModel(f *testing.F) {
 		if len(data) > 8*200 {
 			data = data[:8*200]
 		}
-		storetest.RunModelOps(t, memstore.New(), data)
+		storetest.RunModelOps(t, memstore.New(memstore.Options{}), data)
 	})
-}
-
-func TestLockTimeoutIsResourceBusy(t *testing.T) {
-	store := memstore.New(memstore.WithLockTimeout(20 * time.Millisecond))
-	scope := fileio.Scope{Tenant: "t", Project: "p"}
-	inside, release := make(chan struct{}), make(chan struct{})
-	done := make(chan error, 1)
-	go func() {
-		done <- store.Update(context.Background(), scope, func(fileio.WriteTx) error { close(inside); <-release; return nil })
-	}()
-	<-inside
-	err := store.Update(context.Background(), scope, func(fileio.WriteTx) error { return nil })
-	if fileio.ErrorCode(err) != fileio.CodeResourceBusy {
-		t.Errorf("Update while the lock is held = %v, want RESOURCE_BUSY", err)
-	}
-	close(release)
-	if err := <-done; err != nil {
-		t.Fatal(err)
-	}
-	if err := store.Update(context.Background(), scope, func(fileio.WriteTx) error { return nil }); err != nil {
-		t.Errorf("Update after release: %v", err)
-	}
 }
 
 func TestLastJobError(t *testing.T) {
 	ctx := context.Background()
-	store := memstore.New()
+	store := memstore.New(memstore.Options{})
 	scope := fileio.Scope{Tenant: "t", Project: "p"}
-	store.Update(ctx, scope, func(tx fileio.WriteTx) error {
+	store.Update(ctx, scope, fileio.UpdateOptions{}, func(tx fileio.WriteTx) error {
 		_, err := tx.Put(ctx, "/f", []byte("x"), fileio.PutOptions{})
 		return err
 	})
@@ -75,5 +53,25 @@ func TestLastJobError(t *testing.T) {
 	store.RetryJob(ctx, jobs[0], time.Now(), "embedder: 503")
 	if msg, ok := store.LastJobError(scope, "/f"); !ok || msg != "embedder: 503" {
 		t.Errorf("LastJobError = %q, %v", msg, ok)
+	}
+}
+
+// TestOptionsNow: file and job times come from Options.Now.
+func TestOptionsNow(t *testing.T) {
+	ctx := context.Background()
+	at := time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)
+	store := memstore.New(memstore.Options{Now: func() time.Time { return at }})
+	var info fileio.FileInfo
+	err := store.Update(ctx, fileio.Scope{Tenant: "t", Project: "p"}, fileio.UpdateOptions{}, func(tx fileio.WriteTx) error {
+		var err error
+		info, err = tx.Put(ctx, "/f", []byte("x"), fileio.PutOptions{})
+		return err
+	})
+	if err != nil || !info.CreatedAt.Equal(at) || !info.UpdatedAt.Equal(at) {
+		t.Fatalf("Put = %+v, %v; want both times %v", info, err, at)
+	}
+	jobs, err := store.ClaimJobs(ctx, 1, time.Minute)
+	if err != nil || len(jobs) != 1 || !jobs[0].EnqueuedAt.Equal(at) {
+		t.Errorf("jobs = %+v, %v; want one enqueued at %v", jobs, err, at)
 	}
 }

@@ -174,19 +174,7 @@ func (s *Store) WaitForJobs(ctx context.Context, maxWait time.Duration) error {
 		}
 	}
 	o.mu.Unlock()
-	if wait <= 0 {
-		return nil
-	}
-	timer := time.NewTimer(wait)
-	defer timer.Stop()
-	select {
-	case <-wake:
-		return nil
-	case <-timer.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	return fileio.WaitForSignal(ctx, wake, wait)
 }
 
 // PendingJobs implements fileio.Outbox.
@@ -198,17 +186,4 @@ func (s *Store) PendingJobs(ctx context.Context) (int, error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	return len(o.jobs), nil
-}
-
-// LastJobError returns the error text recorded by the last RetryJob of the pending job for
-// (scope, path), and whether such a job exists. For diagnostics and tests.
-func (s *Store) LastJobError(scope fileio.Scope, path string) (string, bool) {
-	o := &s.outbox
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	jr := o.jobs[jobKey{scope, path}]
-	if jr == nil {
-		return "", false
-	}
-	return jr.lastError, true
 }

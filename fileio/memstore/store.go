@@ -9,14 +9,14 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
 )
 
 // Store is an in-memory fileio.Store. It is safe for concurrent use by multiple goroutines.
 // Create it with New.
 type Store struct {
-	lockTimeout time.Duration
-	now         func() time.Time
+	now func() time.Time
 
 	mu       sync.Mutex // guards projects
 	projects map[fileio.Scope]*project
@@ -26,33 +26,19 @@ type Store struct {
 
 var _ fileio.Store = (*Store)(nil)
 
-// Option configures a Store.
-type Option func(*Store)
-
-// WithLockTimeout bounds how long Update waits for a project's write lock before returning
-// RESOURCE_BUSY (default fileio.DefaultLockTimeout; use Config.LockTimeout).
-func WithLockTimeout(d time.Duration) Option {
-	return func(s *Store) {
-		if d > 0 {
-			s.lockTimeout = d
-		}
-	}
+// Options are the optional settings of a Store. The zero value is valid.
+type Options struct {
+	// Now replaces time.Now for file timestamps and job times, for callers that run on a
+	// simulated clock. Nil: time.Now.
+	Now func() time.Time
 }
 
-// WithClock replaces time.Now for file timestamps and job times (for tests).
-func WithClock(now func() time.Time) Option {
-	return func(s *Store) {
-		if now != nil {
-			s.now = now
-		}
-	}
-}
-
-// New returns an empty Store.
-func New(opts ...Option) *Store {
-	s := &Store{lockTimeout: fileio.DefaultLockTimeout, now: time.Now, projects: map[fileio.Scope]*project{}}
-	for _, o := range opts {
-		o(s)
+// New returns an empty Store. The lock timeout comes with every Update
+// (fileio.UpdateOptions, which the fileio.Service fills in from its Config).
+func New(opts Options) *Store {
+	s := &Store{now: opts.Now, projects: map[fileio.Scope]*project{}}
+	if s.now == nil {
+		s.now = time.Now
 	}
 	s.outbox.init(s.now)
 	return s
@@ -100,19 +86,21 @@ func (s *Store) View(ctx context.Context, scope fileio.Scope, fn func(fileio.Rea
 	return fn(&readTx{p: p})
 }
 
-// Update implements fileio.Store.
-func (s *Store) Update(ctx context.Context, scope fileio.Scope, fn func(fileio.WriteTx) error) error {
+// Update implements fileio.Store. Deleted files are gone at commit: opts.DeleteRetention does
+// not apply.
+func (s *Store) Update(ctx context.Context, scope fileio.Scope, opts fileio.UpdateOptions, fn func(fileio.WriteTx) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	p := s.project(scope, true)
-	timer := time.NewTimer(s.lockTimeout)
+	wait := opts.LockWait()
+	timer := time.NewTimer(wait)
 	defer timer.Stop()
 	select {
 	case p.writeLock <- struct{}{}:
 	case <-timer.C:
-		return fileio.NewError(fileio.CodeResourceBusy, fmt.Sprintf(
-			"another write to this project holds its lock for more than %s; retry shortly", s.lockTimeout), scope.Project)
+		return agentfiles.NewError(agentfiles.CodeResourceBusy, fmt.Sprintf(
+			"another write to this project holds its lock for more than %s; retry shortly", wait), scope.Project)
 	case <-ctx.Done():
 		return ctx.Err()
 	}
@@ -193,7 +181,7 @@ func (tx *readTx) lookup(path string) *fileRec {
 func (tx *readTx) Get(ctx context.Context, path string) (fileio.File, error) {
 	rec := tx.lookup(path)
 	if rec == nil {
-		return fileio.File{}, fileio.NewError(fileio.CodeNotFound, "no file at this path", path)
+		return fileio.File{}, agentfiles.NewError(agentfiles.CodeNotFound, "no file at this path", path)
 	}
 	return fileio.File{FileInfo: rec.info, Content: append([]byte(nil), rec.content...)}, nil
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/fileio/pgstore"
 	"github.com/agentfiles/agentfiles/fileio/storetest"
@@ -36,16 +37,16 @@ func BenchmarkWrite(b *testing.B) {
 			ctx := context.Background()
 			cfg := fileio.DefaultConfig()
 			cfg.RateLimitPerSecond = 0
-			svc, err := fileio.NewService(s, cfg)
+			svc, err := fileio.NewService(s, fileio.Options{Config: cfg})
 			if err != nil {
 				b.Fatal(err)
 			}
-			portable, err := fileio.NewService(storetest.WithoutOptional(s), cfg)
+			portable, err := fileio.NewService(storetest.WithoutOptional(s), fileio.Options{Config: cfg})
 			if err != nil {
 				b.Fatal(err)
 			}
-			ac := fileio.NewAuthContext("bench-key", "bench")
-			sctx := fileio.WithAuth(ctx, ac)
+			ac := agentfiles.NewAuthContext("bench-key", "bench")
+			sctx := agentfiles.WithAuth(ctx, ac)
 			scope := fileio.Scope{Tenant: ac.APIKeyHash, Project: "bench"}
 			content := strings.Repeat("x", 1024)
 			variants := []struct {
@@ -56,7 +57,7 @@ func BenchmarkWrite(b *testing.B) {
 					return bareUpsert(ctx, s.Pool(), scope, fmt.Sprintf("/base/w-%d.txt", w), []byte(content))
 				}},
 				{"store", func(w int) error {
-					return s.Update(ctx, scope, func(tx fileio.WriteTx) error {
+					return s.Update(ctx, scope, fileio.UpdateOptions{}, func(tx fileio.WriteTx) error {
 						_, err := tx.Put(ctx, fmt.Sprintf("/store/w-%d.txt", w), []byte(content), fileio.PutOptions{})
 						return err
 					})
@@ -113,7 +114,7 @@ func BenchmarkAppend(b *testing.B) {
 			s, _ := newStore(b, pgstore.Options{})
 			cfg := fileio.DefaultConfig()
 			cfg.RateLimitPerSecond = 0
-			sctx := fileio.WithAuth(context.Background(), fileio.NewAuthContext("bench-key", "bench"))
+			sctx := agentfiles.WithAuth(context.Background(), agentfiles.NewAuthContext("bench-key", "bench"))
 			record := strings.Repeat("r", 255) + "\n"
 			variants := []struct {
 				name  string
@@ -121,7 +122,7 @@ func BenchmarkAppend(b *testing.B) {
 			}{{"service", s}, {"portable", storetest.WithoutOptional(s)}}
 			ops := make([]func(w int) error, len(variants))
 			for v, variant := range variants {
-				svc, err := fileio.NewService(variant.store, cfg)
+				svc, err := fileio.NewService(variant.store, fileio.Options{Config: cfg})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -241,7 +242,7 @@ func pct(sorted []time.Duration, p int) time.Duration {
 func BenchmarkRead10k(b *testing.B) {
 	s, _ := newStore(b, pgstore.Options{})
 	ctx := context.Background()
-	ac := fileio.NewAuthContext("bench-key", "bench")
+	ac := agentfiles.NewAuthContext("bench-key", "bench")
 	scope := fileio.Scope{Tenant: ac.APIKeyHash, Project: "bench"}
 	_, err := s.Pool().Exec(ctx, `INSERT INTO mcp_files (apikey_hash, project, path, content, size)
 SELECT $1, $2, format('/d%s/f%s.txt', i / 100, i % 100), convert_to(repeat('x', 1024), 'UTF8'), 1024
@@ -254,11 +255,11 @@ FROM generate_series(0, 9999) i`, scope.Tenant, scope.Project)
 	}
 	cfg := fileio.DefaultConfig()
 	cfg.RateLimitPerSecond = 0
-	svc, err := fileio.NewService(s, cfg)
+	svc, err := fileio.NewService(s, fileio.Options{Config: cfg})
 	if err != nil {
 		b.Fatal(err)
 	}
-	sctx := fileio.WithAuth(ctx, ac)
+	sctx := agentfiles.WithAuth(ctx, ac)
 	cases := []struct {
 		name string
 		op   func(i int) error

@@ -3,16 +3,15 @@
 //
 // # Use
 //
-//	store, err := pgstore.Open(ctx, "postgres://user@db/app", pgstore.Options{
-//		LockTimeout:     cfg.LockTimeout,     // settings.mcp.files.lock_timeout_ms
-//		DeleteRetention: cfg.DeleteRetention, // settings.mcp.files.delete_retention_days
-//	})
+//	store, err := pgstore.Open(ctx, "postgres://user@db/app", pgstore.Options{})
 //	if err != nil { ... }
 //	defer store.Close()
-//	svc, err := fileio.NewService(store, cfg)
+//	svc, err := fileio.NewService(store, fileio.Options{Config: cfg}) // cfg from fileio.LoadConfig
 //
 // New takes an existing *pgxpool.Pool instead (the caller keeps owning it). Both bring the
-// schema up to date first.
+// schema up to date first. The store has no lock timeout or retention of its own: both come
+// with every Update (fileio.UpdateOptions), which the Service fills in from its Config
+// (settings.mcp.files.lock_timeout_ms and delete_retention_days).
 //
 // # Schema and migrations
 //
@@ -27,8 +26,9 @@
 // # Transactions and locking
 //
 // Update runs its callback in one READ COMMITTED transaction that first takes
-// pg_advisory_xact_lock(hash(tenant, project)) with SET LOCAL lock_timeout; if the lock is not
-// granted in time the result is a fileio RESOURCE_BUSY error. All mutations of one project, from
+// pg_advisory_xact_lock(hash(tenant, project)) with SET LOCAL lock_timeout set to
+// UpdateOptions.LockTimeout; if the lock is not granted in time the result is a RESOURCE_BUSY
+// error. All mutations of one project, from
 // every process, are therefore serialised, while different projects never wait for each other.
 // Every statement inside the callback sees everything committed before it, so quota checks done
 // under the lock hold across processes. An error from the callback, a failed statement or a
@@ -61,14 +61,20 @@
 //
 // # Deletion and purging
 //
-// Delete marks rows deleted (deleted, deleted_at); they are invisible to every read. Purge
-// removes rows deleted longer ago than a retention period; Options.DeleteRetention runs it in the
-// background.
+// Delete marks rows deleted (deleted, deleted_at) and records when they may go for good:
+// purge_after, the delete time plus the UpdateOptions.DeleteRetention of the deleting Update. They
+// are invisible to every read. Purge removes the rows whose purge_after has passed; a background
+// purger runs it every Options.PurgeInterval (default one hour) from every instance, which is
+// safe.
 //
 // # Errors
 //
-// Failures are *fileio.Error values: RESOURCE_BUSY for lock timeouts (and serialisation
-// failures), INVALID_ARGUMENT for values the schema cannot hold, INTERNAL for everything else.
+// Failures are *agentfiles.Error values: RESOURCE_BUSY for lock timeouts (and serialisation
+// failures); UNAVAILABLE, which is retryable, when the database cannot be reached (connection
+// refused, reset or dropped, the pool cannot connect, the server is shutting down, starting up
+// or out of connections); INVALID_ARGUMENT for values the schema cannot hold; INTERNAL for
+// everything else. A connection lost during COMMIT is UNAVAILABLE with a message saying that
+// the change may or may not have been saved.
 // Messages never contain SQL, connection strings or file contents; the driver's error stays
 // reachable with errors.Unwrap for logs. Context cancellation returns ctx.Err().
 //

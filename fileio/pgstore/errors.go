@@ -3,10 +3,11 @@ package pgstore
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 
+	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/internal/pgoutage"
 	"github.com/jackc/pgx/v5/pgconn"
 )
 
@@ -19,15 +20,26 @@ const (
 	sqlCharNotInRepertory = "22021" // invalid UTF-8 or NUL in a text value
 )
 
-// storeError turns a driver or server error into a coded *fileio.Error whose message holds no
-// SQL, connection string or file content (the cause stays reachable through errors.Unwrap for
-// logs). Context errors pass through unchanged, as memstore returns them. *fileio.Error values
-// (from a callback) pass through too.
+// Messages of the errors a transaction can end with.
+const (
+	msgLockTimeout = "another write to this project held its lock for too long; retry shortly"
+	msgUnavailable = "the file store's database is unreachable and nothing was changed; retry later"
+	msgLost        = "the file store's database became unreachable while committing; the change may or may not " +
+		"have been saved, so check its result before retrying"
+)
+
+// storeError turns a driver or server error into a coded *agentfiles.Error whose message holds
+// no SQL, connection string or file content (the cause stays reachable through errors.Unwrap for
+// logs): RESOURCE_BUSY for lock timeouts and conflicts, UNAVAILABLE when the database cannot be
+// reached (refused, reset or dropped connections, a server shutting down or starting up, no
+// connection slot), INVALID_ARGUMENT for values the schema cannot hold, INTERNAL for anything
+// else. Context errors pass through unchanged, as memstore returns them, and so do
+// *agentfiles.Error values (from a callback).
 func (s *Store) storeError(ctx context.Context, op string, scope fileio.Scope, err error) error {
 	if err == nil {
 		return nil
 	}
-	var fe *fileio.Error
+	var fe *agentfiles.Error
 	if errors.As(err, &fe) {
 		return err
 	}
@@ -41,25 +53,32 @@ func (s *Store) storeError(ctx context.Context, op string, scope fileio.Scope, e
 	if errors.As(err, &pe) {
 		switch pe.Code {
 		case sqlLockNotAvailable:
-			return fileio.WrapError(fileio.CodeResourceBusy, fmt.Sprintf(
-				"another write to this project held its lock for more than %s; retry shortly", s.lockTimeout), scope.Project, err)
+			return agentfiles.WrapError(agentfiles.CodeResourceBusy, msgLockTimeout, scope.Project, err)
 		case sqlSerialization, sqlDeadlock:
-			return fileio.WrapError(fileio.CodeResourceBusy,
+			return agentfiles.WrapError(agentfiles.CodeResourceBusy,
 				"the write conflicted with a concurrent one and was rolled back; retry it", scope.Project, err)
 		case sqlStringTooLong:
-			return fileio.WrapError(fileio.CodeInvalidArgument,
+			return agentfiles.WrapError(agentfiles.CodeInvalidArgument,
 				"a tenant, project or path is longer than the store allows (64, 128 and 1024 characters)", "", err)
 		case sqlCharNotInRepertory:
-			return fileio.WrapError(fileio.CodeInvalidArgument,
+			return agentfiles.WrapError(agentfiles.CodeInvalidArgument,
 				"a project or path is not valid UTF-8 or contains a NUL character", "", err)
 		}
+	}
+	if pgoutage.Is(err) {
+		s.logger.LogAttrs(ctx, slog.LevelWarn, "pgstore: "+op+": database unreachable",
+			slog.String("project", scope.Project), slog.String("error", err.Error()))
+		if op == opCommit {
+			return agentfiles.WrapError(agentfiles.CodeUnavailable, msgLost, "", err)
+		}
+		return agentfiles.WrapError(agentfiles.CodeUnavailable, msgUnavailable, "", err)
 	}
 	s.logger.LogAttrs(ctx, slog.LevelError, "pgstore: "+op+" failed",
 		slog.String("project", scope.Project), slog.String("error", err.Error()))
 	if op == opCommit {
-		return fileio.WrapError(fileio.CodeInternal,
+		return agentfiles.WrapError(agentfiles.CodeInternal,
 			"the file store failed while committing; the change may or may not have been saved, so check its result before retrying", "", err)
 	}
-	return fileio.WrapError(fileio.CodeInternal,
-		"the file store is unavailable or failed and nothing was changed; retry later", "", err)
+	return agentfiles.WrapError(agentfiles.CodeInternal,
+		"the file store failed and nothing was changed; retry later", "", err)
 }

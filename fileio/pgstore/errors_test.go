@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/fileio/pgstore"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -15,9 +16,9 @@ import (
 // leaks lists what an agent-facing error message must never contain.
 func checkNoLeak(t *testing.T, what string, err error, secrets ...string) {
 	t.Helper()
-	var fe *fileio.Error
+	var fe *agentfiles.Error
 	if !errors.As(err, &fe) {
-		t.Fatalf("%s: %T %v is not a *fileio.Error", what, err, err)
+		t.Fatalf("%s: %T %v is not a *agentfiles.Error", what, err, err)
 	}
 	msg := fe.Error()
 	for _, s := range append(secrets, "SELECT", "INSERT", "UPDATE", "mcp_files", "postgres://", "127.0.0.1", "password", "pg_advisory") {
@@ -27,7 +28,9 @@ func checkNoLeak(t *testing.T, what string, err error, secrets ...string) {
 	}
 }
 
-func TestUnreachableDatabaseIsInternalWithoutLeaks(t *testing.T) {
+// TestUnreachableIsUnavailable: a database that refuses connections is UNAVAILABLE (retryable),
+// for transactions, the outbox and Open, and no message leaks the URL, SQL or contents.
+func TestUnreachableIsUnavailable(t *testing.T) {
 	ctx := context.Background()
 	const url = "postgres://agent:s3cret-pw@127.0.0.1:1/files?sslmode=disable&connect_timeout=2"
 	pool, err := pgxpool.New(ctx, url)
@@ -40,27 +43,28 @@ func TestUnreachableDatabaseIsInternalWithoutLeaks(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	err = s.Update(ctx, testScope, func(tx fileio.WriteTx) error {
+	err = s.Update(ctx, testScope, fileio.UpdateOptions{}, func(tx fileio.WriteTx) error {
 		_, err := tx.Put(ctx, "/secret.txt", []byte("TOP-SECRET-CONTENT"), fileio.PutOptions{})
 		return err
 	})
-	if !errors.Is(err, fileio.ErrInternal) {
-		t.Fatalf("Update on an unreachable database: %v, want INTERNAL", err)
+	if !errors.Is(err, agentfiles.ErrUnavailable) || !agentfiles.ErrorCode(err).Retryable() {
+		t.Fatalf("Update on an unreachable database: %v, want UNAVAILABLE", err)
 	}
 	checkNoLeak(t, "Update", err, "s3cret-pw", "agent", "TOP-SECRET-CONTENT")
 	_, err = get(t, s, testScope, "/x")
-	if !errors.Is(err, fileio.ErrInternal) {
-		t.Fatalf("View on an unreachable database: %v, want INTERNAL", err)
+	if !errors.Is(err, agentfiles.ErrUnavailable) {
+		t.Fatalf("View on an unreachable database: %v, want UNAVAILABLE", err)
 	}
 	checkNoLeak(t, "View", err, "s3cret-pw")
-	if _, err := s.ClaimJobs(ctx, 1, time.Second); !errors.Is(err, fileio.ErrInternal) {
-		t.Fatalf("ClaimJobs on an unreachable database: %v, want INTERNAL", err)
+	if _, err := s.ClaimJobs(ctx, 1, time.Second); !errors.Is(err, agentfiles.ErrUnavailable) {
+		t.Fatalf("ClaimJobs on an unreachable database: %v, want UNAVAILABLE", err)
 	}
 	if errors.Unwrap(err) == nil {
 		t.Error("the driver's error should stay reachable with errors.Unwrap for logs")
 	}
-	if _, err := pgstore.Open(ctx, "postgres://agent:s3cret-pw@127.0.0.1:1/files?connect_timeout=2", pgstore.Options{}); err == nil || strings.Contains(err.Error(), "s3cret-pw") {
-		t.Errorf("Open on an unreachable database: %v; want an error without the password", err)
+	_, err = pgstore.Open(ctx, "postgres://agent:s3cret-pw@127.0.0.1:1/files?connect_timeout=2", pgstore.Options{})
+	if !errors.Is(err, agentfiles.ErrUnavailable) || strings.Contains(err.Error(), "s3cret-pw") {
+		t.Errorf("Open on an unreachable database: %v; want UNAVAILABLE without the password", err)
 	}
 }
 
@@ -106,9 +110,9 @@ func TestDroppedConnectionLeavesNoPartialWrite(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			err := s.Update(ctx, testScope, tc.fn)
-			if !errors.Is(err, fileio.ErrInternal) {
-				t.Fatalf("Update = %v, want INTERNAL", err)
+			err := s.Update(ctx, testScope, fileio.UpdateOptions{}, tc.fn)
+			if !errors.Is(err, agentfiles.ErrUnavailable) {
+				t.Fatalf("Update = %v, want UNAVAILABLE (the server terminated the connection)", err)
 			}
 			checkNoLeak(t, "Update", err)
 		})
@@ -132,11 +136,11 @@ func TestOversizedValuesAreInvalidArgument(t *testing.T) {
 	s, _ := newStore(t, pgstore.Options{})
 	ctx := context.Background()
 	long := fileio.Scope{Tenant: testScope.Tenant, Project: strings.Repeat("p", 129)}
-	err := s.Update(ctx, long, func(tx fileio.WriteTx) error {
+	err := s.Update(ctx, long, fileio.UpdateOptions{}, func(tx fileio.WriteTx) error {
 		_, err := tx.Put(ctx, "/a", []byte("x"), fileio.PutOptions{})
 		return err
 	})
-	if !errors.Is(err, fileio.ErrInvalidArgument) {
+	if !errors.Is(err, agentfiles.ErrInvalidArgument) {
 		t.Errorf("129-character project: %v, want INVALID_ARGUMENT", err)
 	}
 	checkNoLeak(t, "oversized project", err)

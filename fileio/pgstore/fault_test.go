@@ -9,28 +9,23 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/fileio/pgstore"
 	"github.com/agentfiles/agentfiles/internal/pgtest"
+	"github.com/agentfiles/agentfiles/internal/poll"
 )
 
 // TestServerKilledDuringWrites: the server is SIGKILLed while four writers stream transactions,
 // then restarted on the same port. Each transaction writes two files and appends a record to its
 // writer's log. Afterwards every transaction that returned success is fully present, every
 // transaction is all-or-nothing (a failed commit may have landed, but never half), and the same
-// Store keeps working after the restart.
+// Store keeps working after the restart. While the server is down every failure is UNAVAILABLE:
+// retryable, and never INTERNAL.
 func TestServerKilledDuringWrites(t *testing.T) {
-	srv := pgtest.Dedicated(t)
+	srv, url := pgtest.DedicatedDatabase(t)
 	ctx := context.Background()
-	url, err := srv.CreateDatabase(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := pgstore.Open(ctx, url, pgstore.Options{LockTimeout: 10 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := pgtest.Open(t, url, pgstore.Open, pgstore.Options{})
 
 	const writers = 4
 	type outcome struct{ ok, failed []int }
@@ -49,14 +44,14 @@ func TestServerKilledDuringWrites(t *testing.T) {
 					return
 				default:
 				}
-				err := s.Update(ctx, testScope, func(tx fileio.WriteTx) error {
+				err := s.Update(ctx, testScope, fileio.UpdateOptions{LockTimeout: 10 * time.Second}, func(tx fileio.WriteTx) error {
 					for _, dir := range []string{"/a", "/b"} {
 						if _, err := tx.Put(ctx, fmt.Sprintf("%s/%d-%d", dir, w, i), []byte(fmt.Sprint(i)), fileio.PutOptions{}); err != nil {
 							return err
 						}
 					}
 					old, err := tx.Get(ctx, logPath)
-					if err != nil && fileio.ErrorCode(err) != fileio.CodeNotFound {
+					if err != nil && agentfiles.ErrorCode(err) != agentfiles.CodeNotFound {
 						return err
 					}
 					_, err = tx.Put(ctx, logPath, fmt.Appendf(old.Content, "%d;", i), fileio.PutOptions{})
@@ -67,8 +62,8 @@ func TestServerKilledDuringWrites(t *testing.T) {
 					successes.Add(1)
 					continue
 				}
-				if code := fileio.ErrorCode(err); code != fileio.CodeInternal {
-					t.Errorf("writer %d op %d: %v, want INTERNAL while the server is down", w, i, err)
+				if code := agentfiles.ErrorCode(err); code != agentfiles.CodeUnavailable || !code.Retryable() {
+					t.Errorf("writer %d op %d: %v, want UNAVAILABLE while the server is down", w, i, err)
 				}
 				results[w].failed = append(results[w].failed, i)
 				failures.Add(1)
@@ -78,14 +73,10 @@ func TestServerKilledDuringWrites(t *testing.T) {
 	}
 	waitFor := func(what string, cond func() bool) {
 		t.Helper()
-		deadline := time.Now().Add(2 * time.Minute)
-		for !cond() {
-			if time.Now().After(deadline) {
-				close(stop)
-				wg.Wait()
-				t.Fatalf("timed out waiting for %s", what)
-			}
-			time.Sleep(5 * time.Millisecond)
+		if err := poll.Until(ctx, 2*time.Minute, what, func() (bool, error) { return cond(), nil }); err != nil {
+			close(stop)
+			wg.Wait()
+			t.Fatal(err)
 		}
 	}
 	waitFor("writes before the crash", func() bool { return successes.Load() >= 40 })
@@ -102,7 +93,7 @@ func TestServerKilledDuringWrites(t *testing.T) {
 	wg.Wait()
 
 	files := map[string]string{}
-	err = s.View(ctx, testScope, func(tx fileio.ReadTx) error {
+	err := s.View(ctx, testScope, func(tx fileio.ReadTx) error {
 		infos, err := tx.List(ctx, "", 0)
 		for _, fi := range infos {
 			f, err := tx.Get(ctx, fi.Path)

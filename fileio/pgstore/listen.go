@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -131,17 +132,5 @@ func (s *Store) WaitForJobs(ctx context.Context, maxWait time.Duration) error {
 	} else if nextMicros != nil && time.Duration(*nextMicros)*time.Microsecond < wait {
 		wait = time.Duration(*nextMicros) * time.Microsecond
 	}
-	if wait <= 0 {
-		return nil
-	}
-	timer := time.NewTimer(wait)
-	defer timer.Stop()
-	select {
-	case <-wake:
-		return nil
-	case <-timer.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	return fileio.WaitForSignal(ctx, wake, wait)
 }

@@ -3,9 +3,11 @@ package pgstore_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/fileio/pgstore"
 )
@@ -15,14 +17,14 @@ import (
 // locked one) proceed, and the holder's commit is unaffected.
 func TestLockTimeout(t *testing.T) {
 	const timeout = 300 * time.Millisecond
-	s, _ := newStore(t, pgstore.Options{LockTimeout: timeout})
+	s, _ := newStore(t, pgstore.Options{})
 	ctx := context.Background()
 	put(t, s, testScope, "/before", "committed")
 
 	holding, release := make(chan struct{}), make(chan struct{})
 	holderDone := make(chan error, 1)
 	go func() {
-		holderDone <- s.Update(ctx, testScope, func(tx fileio.WriteTx) error {
+		holderDone <- s.Update(ctx, testScope, fileio.UpdateOptions{}, func(tx fileio.WriteTx) error {
 			if _, err := tx.Put(ctx, "/held", []byte("in progress"), fileio.PutOptions{}); err != nil {
 				return err
 			}
@@ -38,13 +40,13 @@ func TestLockTimeout(t *testing.T) {
 	}
 
 	start := time.Now()
-	err := s.Update(ctx, testScope, func(tx fileio.WriteTx) error {
+	err := s.Update(ctx, testScope, fileio.UpdateOptions{LockTimeout: timeout}, func(tx fileio.WriteTx) error {
 		_, err := tx.Put(ctx, "/second", []byte("x"), fileio.PutOptions{})
 		return err
 	})
 	waited := time.Since(start)
-	if !errors.Is(err, fileio.ErrResourceBusy) {
-		t.Fatalf("second writer: err = %v, want RESOURCE_BUSY", err)
+	if !errors.Is(err, agentfiles.ErrResourceBusy) || !strings.Contains(err.Error(), "for more than 300ms") {
+		t.Fatalf("second writer: err = %v, want RESOURCE_BUSY naming the lock timeout", err)
 	}
 	if waited < timeout {
 		t.Errorf("second writer gave up after %v, before the lock timeout %v", waited, timeout)
@@ -53,7 +55,7 @@ func TestLockTimeout(t *testing.T) {
 
 	other := fileio.Scope{Tenant: testScope.Tenant, Project: "other"}
 	put(t, s, other, "/free", "not blocked")
-	if _, err := get(t, s, testScope, "/held"); !errors.Is(err, fileio.ErrNotFound) {
+	if _, err := get(t, s, testScope, "/held"); !errors.Is(err, agentfiles.ErrNotFound) {
 		t.Errorf("reader saw the holder's uncommitted file: err = %v", err)
 	}
 	if f, err := get(t, s, testScope, "/before"); err != nil || string(f.Content) != "committed" {
@@ -67,7 +69,7 @@ func TestLockTimeout(t *testing.T) {
 	if _, err := get(t, s, testScope, "/held"); err != nil {
 		t.Errorf("holder's file after commit: %v", err)
 	}
-	if _, err := get(t, s, testScope, "/second"); !errors.Is(err, fileio.ErrNotFound) {
+	if _, err := get(t, s, testScope, "/second"); !errors.Is(err, agentfiles.ErrNotFound) {
 		t.Errorf("the timed-out write left a file: err = %v", err)
 	}
 	// The lock is free again.
@@ -77,16 +79,16 @@ func TestLockTimeout(t *testing.T) {
 // TestUpdatesOfOneProjectAreSerialised: read-modify-write counters from many goroutines on
 // separate connections never lose an update.
 func TestUpdatesOfOneProjectAreSerialised(t *testing.T) {
-	s, _ := newStore(t, pgstore.Options{LockTimeout: time.Minute})
+	s, _ := newStore(t, pgstore.Options{})
 	ctx := context.Background()
 	const goroutines, each = 16, 10
 	errs := make(chan error, goroutines)
 	for g := 0; g < goroutines; g++ {
 		go func() {
 			for i := 0; i < each; i++ {
-				err := s.Update(ctx, testScope, func(tx fileio.WriteTx) error {
+				err := s.Update(ctx, testScope, fileio.UpdateOptions{LockTimeout: time.Minute}, func(tx fileio.WriteTx) error {
 					f, err := tx.Get(ctx, "/counter")
-					if err != nil && !errors.Is(err, fileio.ErrNotFound) {
+					if err != nil && !errors.Is(err, agentfiles.ErrNotFound) {
 						return err
 					}
 					_, err = tx.Put(ctx, "/counter", append(f.Content, 'x'), fileio.PutOptions{})

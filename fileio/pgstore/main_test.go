@@ -3,7 +3,6 @@ package pgstore_test
 import (
 	"context"
 	"testing"
-	"time"
 
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/fileio/pgstore"
@@ -16,14 +15,7 @@ func TestMain(m *testing.M) { pgtest.Main(m) }
 func newStore(t testing.TB, opts pgstore.Options) (*pgstore.Store, string) {
 	t.Helper()
 	url := pgtest.New(t)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	s, err := pgstore.Open(ctx, url, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(s.Close)
-	return s, url
+	return pgtest.Open(t, url, pgstore.Open, opts), url
 }
 
 var testScope = fileio.Scope{Tenant: "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", Project: "proj"}
@@ -31,7 +23,7 @@ var testScope = fileio.Scope{Tenant: "0123456789abcdef0123456789abcdef0123456789
 func put(t testing.TB, s fileio.Store, scope fileio.Scope, path, content string) fileio.FileInfo {
 	t.Helper()
 	var fi fileio.FileInfo
-	err := s.Update(context.Background(), scope, func(tx fileio.WriteTx) error {
+	err := s.Update(context.Background(), scope, fileio.UpdateOptions{}, func(tx fileio.WriteTx) error {
 		var err error
 		fi, err = tx.Put(context.Background(), path, []byte(content), fileio.PutOptions{})
 		return err

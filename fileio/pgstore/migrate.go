@@ -21,14 +21,10 @@ var schema = pgmigrate.Set{
 	LockKey: 0x3a4f_9c1d_52e8_7b06,
 }
 
-// SchemaVersion is the newest schema version this package's embedded migrations create.
-func SchemaVersion() int { return schema.Latest() }
-
-// Migrate brings the database's schema up to [SchemaVersion] by applying the embedded migrations
-// that the table mcp_files_schema_migrations does not list yet, each in its own transaction. It
-// holds a session-level pg_advisory_lock meanwhile, so many instances may call it at once: one
-// migrates, the others wait and then find nothing to do. New calls it unless
-// Options.SkipMigrations is set. It is safe for concurrent use.
+// Migrate applies the embedded migrations that mcp_files_schema_migrations does not list yet,
+// each in its own transaction, under a session-level pg_advisory_lock: any number of instances
+// may call it at once (see the package documentation, Schema and migrations). New calls it
+// unless Options.SkipMigrations is set. It is safe for concurrent use.
 func Migrate(ctx context.Context, pool *pgxpool.Pool) error {
 	return schema.Apply(ctx, pool)
 }

@@ -5,33 +5,30 @@ import (
 	"context"
 	"fmt"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/fileio/pgstore"
 	"github.com/agentfiles/agentfiles/internal/pgtest"
-	"github.com/jackc/pgx/v5/pgxpool"
 )
 
-// buildProc builds the helper command that plays one process of a multi-process test.
-func buildProc(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "pgstoreproc")
-	out, err := exec.Command("go", "build", "-o", bin, "github.com/agentfiles/agentfiles/fileio/pgstore/internal/pgstoreproc").CombinedOutput()
-	if err != nil {
-		t.Fatalf("building the helper: %v\n%s", err, out)
-	}
-	return bin
-}
+// procCommand is the helper command that plays one process of a multi-process test.
+const procCommand = "github.com/agentfiles/agentfiles/fileio/pgstore/internal/pgstoreproc"
 
 // runProcs runs one helper process per argument list at once and returns the number each one
 // reports as successful.
 func runProcs(t *testing.T, bin string, argLists ...[]string) []int {
+	t.Helper()
+	return startProcs(t, bin, argLists...)()
+}
+
+// startProcs starts one helper process per argument list and returns a function that waits for
+// them (call it from the test's goroutine) and returns the number each reports as successful.
+func startProcs(t *testing.T, bin string, argLists ...[]string) (wait func() []int) {
 	t.Helper()
 	start := strconv.FormatInt(time.Now().Add(time.Second).UnixNano(), 10)
 	cmds := make([]*exec.Cmd, len(argLists))
@@ -44,26 +41,29 @@ func runProcs(t *testing.T, bin string, argLists ...[]string) []int {
 			t.Fatal(err)
 		}
 	}
-	counts := make([]int, len(cmds))
-	for i, cmd := range cmds {
-		if err := cmd.Wait(); err != nil {
-			t.Fatalf("process %d %v: %v\n%s", i, argLists[i], err, outs[i])
+	return func() []int {
+		t.Helper()
+		counts := make([]int, len(cmds))
+		for i, cmd := range cmds {
+			if err := cmd.Wait(); err != nil {
+				t.Fatalf("process %d %v: %v\n%s", i, argLists[i], err, outs[i])
+			}
+			if _, err := fmt.Sscanf(outs[i].String(), "ok %d", &counts[i]); err != nil {
+				t.Fatalf("process %d output %q", i, outs[i])
+			}
 		}
-		if _, err := fmt.Sscanf(outs[i].String(), "ok %d", &counts[i]); err != nil {
-			t.Fatalf("process %d output %q", i, outs[i])
-		}
+		return counts
 	}
-	return counts
 }
 
 // procScope is the scope the helper writes to with its default -key and -project.
-var procScope = fileio.Scope{Tenant: fileio.NewAuthContext("pgstoreproc", "").APIKeyHash, Project: "proj"}
+var procScope = fileio.Scope{Tenant: agentfiles.NewAuthContext("pgstoreproc", "").APIKeyHash, Project: "proj"}
 
 // TestTwoProcessesAppend: two processes append 1,000 records each to the same file. Every
 // record is present exactly once, whole, and each writer's records are in its own order; the
 // outbox holds one pending job for the path.
 func TestTwoProcessesAppend(t *testing.T) {
-	bin := buildProc(t)
+	bin := pgtest.BuildCommand(t, procCommand)
 	url := pgtest.New(t)
 	const n = 1000
 	counts := runProcs(t, bin,
@@ -72,11 +72,7 @@ func TestTwoProcessesAppend(t *testing.T) {
 	if counts[0] != n || counts[1] != n {
 		t.Fatalf("successful appends %v, want %d each", counts, n)
 	}
-	s, err := pgstore.Open(context.Background(), url, pgstore.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := pgtest.Open(t, url, pgstore.Open, pgstore.Options{})
 	f, err := get(t, s, procScope, "/log.txt")
 	if err != nil {
 		t.Fatal(err)
@@ -106,7 +102,7 @@ func TestTwoProcessesAppend(t *testing.T) {
 // TestTwoProcessesFillQuota: two processes create 1,000-byte files until the project quota
 // refuses one. Together they never exceed it, and they fill it exactly.
 func TestTwoProcessesFillQuota(t *testing.T) {
-	bin := buildProc(t)
+	bin := pgtest.BuildCommand(t, procCommand)
 	url := pgtest.New(t)
 	const quota, chunk = 60_000, 1000
 	counts := runProcs(t, bin,
@@ -116,11 +112,7 @@ func TestTwoProcessesFillQuota(t *testing.T) {
 	if total := counts[0] + counts[1]; total != quota/chunk {
 		t.Errorf("%d files of %d bytes written, want exactly %d (quota %d)", total, chunk, quota/chunk, quota)
 	}
-	s, err := pgstore.Open(context.Background(), url, pgstore.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := pgtest.Open(t, url, pgstore.Open, pgstore.Options{})
 	var stored, usage int64
 	ctx := context.Background()
 	s.Pool().QueryRow(ctx, "SELECT COALESCE(sum(size), 0) FROM mcp_files WHERE NOT deleted").Scan(&stored)
@@ -133,47 +125,10 @@ func TestTwoProcessesFillQuota(t *testing.T) {
 // TestConcurrentMigrations: two processes and eight goroutines (each with its own pool) migrate
 // one empty database at the same moment; all succeed and every migration is applied once.
 func TestConcurrentMigrations(t *testing.T) {
-	bin := buildProc(t)
+	bin := pgtest.BuildCommand(t, procCommand)
 	url := pgtest.New(t)
-	ctx := context.Background()
-	var wg sync.WaitGroup
-	errs := make(chan error, 8)
-	begin := time.Now().Add(time.Second)
-	for g := 0; g < 8; g++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			pool, err := pgxpool.New(ctx, url)
-			if err != nil {
-				errs <- err
-				return
-			}
-			defer pool.Close()
-			time.Sleep(time.Until(begin))
-			errs <- pgstore.Migrate(ctx, pool)
-		}()
-	}
-	runProcs(t, bin, []string{"-url", url, "-mode", "migrate"}, []string{"-url", url, "-mode", "migrate"})
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		if err != nil {
-			t.Errorf("Migrate: %v", err)
-		}
-	}
-	pool, err := pgxpool.New(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pool.Close()
-	if err := pgstore.Migrate(ctx, pool); err != nil {
-		t.Fatalf("Migrate on an up-to-date schema: %v", err)
-	}
-	var rows, newest int
-	if err := pool.QueryRow(ctx, "SELECT count(*), max(version) FROM mcp_files_schema_migrations").Scan(&rows, &newest); err != nil {
-		t.Fatal(err)
-	}
-	if rows != pgstore.SchemaVersion() || newest != pgstore.SchemaVersion() {
-		t.Errorf("schema_migrations has %d rows up to %d, want %d", rows, newest, pgstore.SchemaVersion())
-	}
+	wait := startProcs(t, bin, []string{"-url", url, "-mode", "migrate"}, []string{"-url", url, "-mode", "migrate"})
+	pgtest.MigrateConcurrently(t, url, 8, pgstore.Migrate)
+	wait()
+	pgtest.CheckMigrated(t, url, "mcp_files_schema_migrations", pgstore.SchemaVersion(), pgstore.Migrate)
 }

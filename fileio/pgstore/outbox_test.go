@@ -7,6 +7,8 @@ import (
 
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/fileio/pgstore"
+	"github.com/agentfiles/agentfiles/internal/pgtest"
+	"github.com/agentfiles/agentfiles/internal/poll"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 )
@@ -15,7 +17,7 @@ func TestOutboxDeduplicatesAndVersions(t *testing.T) {
 	s, _ := newStore(t, pgstore.Options{})
 	ctx := context.Background()
 	put(t, s, testScope, "/a", "1")
-	err := s.Update(ctx, testScope, func(tx fileio.WriteTx) error {
+	err := s.Update(ctx, testScope, fileio.UpdateOptions{}, func(tx fileio.WriteTx) error {
 		_, err := tx.Put(ctx, "/a", []byte("22"), fileio.PutOptions{CredentialRef: "ref-1"})
 		return err
 	})
@@ -44,7 +46,7 @@ func TestOutboxDeduplicatesAndVersions(t *testing.T) {
 
 	// A delete supersedes the leased job: it is available again with a new version, and
 	// completing the old claim leaves it pending.
-	if err := s.Update(ctx, testScope, func(tx fileio.WriteTx) error { return tx.Delete(ctx, "/a") }); err != nil {
+	if err := s.Update(ctx, testScope, fileio.UpdateOptions{}, func(tx fileio.WriteTx) error { return tx.Delete(ctx, "/a") }); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.CompleteJob(ctx, claimed); err != nil {
@@ -95,24 +97,16 @@ func TestLeaseExpiryMakesJobClaimableAgain(t *testing.T) {
 		t.Fatalf("ClaimJobs = %v, %v", first, err)
 	}
 	// The worker "crashes": never completes. The job must come back after the lease.
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		again, err := s.ClaimJobs(ctx, 1, time.Minute)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(again) == 1 {
-			if again[0].ID != first[0].ID || again[0].Version != first[0].Version {
-				t.Errorf("reclaimed %+v, want the same job as %+v", again[0], first[0])
-			}
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("job never became claimable again after its lease ran out")
-		}
-		if err := s.WaitForJobs(ctx, 20*time.Millisecond); err != nil {
-			t.Fatal(err)
-		}
+	var again []fileio.Job
+	err = poll.Until(ctx, 30*time.Second, "the job claimable again after its lease ran out", func() (bool, error) {
+		again, err = s.ClaimJobs(ctx, 1, time.Minute)
+		return len(again) == 1, err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again[0].ID != first[0].ID || again[0].Version != first[0].Version {
+		t.Errorf("reclaimed %+v, want the same job as %+v", again[0], first[0])
 	}
 }
 
@@ -145,11 +139,7 @@ func TestClaimOrderAndSkipLocked(t *testing.T) {
 func TestWaitForJobsWakesAcrossInstances(t *testing.T) {
 	writer, url := newStore(t, pgstore.Options{})
 	ctx := context.Background()
-	worker, err := pgstore.Open(ctx, url, pgstore.Options{PollInterval: time.Hour})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer worker.Close()
+	worker := pgtest.Open(t, url, pgstore.Open, pgstore.Options{PollInterval: time.Hour})
 
 	got := make(chan fileio.Job, 1)
 	wctx, cancel := context.WithCancel(ctx)
@@ -183,17 +173,15 @@ func TestWaitForJobsWakesAcrossInstances(t *testing.T) {
 	if err := worker.RetryJob(ctx, jobs[0], time.Now().Add(200*time.Millisecond), "later"); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(60 * time.Second)
-	for {
+	err := poll.Until(ctx, 60*time.Second, "the retried job claimable after WaitForJobs", func() (bool, error) {
 		if err := worker.WaitForJobs(ctx, time.Hour); err != nil {
-			t.Fatal(err)
+			return false, err
 		}
-		if jobs, _ := worker.ClaimJobs(ctx, 1, time.Minute); len(jobs) == 1 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("retried job never became claimable")
-		}
+		jobs, err := worker.ClaimJobs(ctx, 1, time.Minute)
+		return len(jobs) == 1, err
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 
 	cctx, ccancel := context.WithCancel(ctx)

@@ -13,20 +13,19 @@ const purgeBatch = 1000
 
 const sqlPurge = `DELETE FROM mcp_files WHERE id IN (
     SELECT id FROM mcp_files
-    WHERE deleted = TRUE AND deleted_at < statement_timestamp() - $1 * interval '1 microsecond'
-    LIMIT $2)`
+    WHERE deleted = TRUE AND purge_after <= statement_timestamp()
+    LIMIT $1)`
 
-// Purge permanently removes soft-deleted rows deleted more than olderThan ago (seed: after
-// delete_retention_days) and returns how many it removed. It works in batches of short
-// transactions and never touches active files, so it can run while the store is in use, from
-// any number of instances at once. It is safe for concurrent use.
-func (s *Store) Purge(ctx context.Context, olderThan time.Duration) (int64, error) {
-	if olderThan < 0 {
-		olderThan = 0
-	}
+// Purge permanently removes the rows of deleted files whose retention has run out (each was
+// deleted with the fileio.UpdateOptions.DeleteRetention of its Update; a Service passes
+// settings.mcp.files.delete_retention_days) and returns how many it removed. It works in
+// batches of short transactions and never touches active files, so it can run while the store
+// is in use, from any number of instances at once. The background purger (see
+// Options.PurgeInterval) calls it. It is safe for concurrent use.
+func (s *Store) Purge(ctx context.Context) (int64, error) {
 	var total int64
 	for {
-		tag, err := s.pool.Exec(ctx, sqlPurge, olderThan.Microseconds(), purgeBatch)
+		tag, err := s.pool.Exec(ctx, sqlPurge, purgeBatch)
 		if err != nil {
 			return total, s.storeError(ctx, opPurge, fileio.Scope{}, err)
 		}
@@ -37,8 +36,8 @@ func (s *Store) Purge(ctx context.Context, olderThan time.Duration) (int64, erro
 	}
 }
 
-// startPurger runs Purge(retention) now and then every interval until Close.
-func (s *Store) startPurger(retention, interval time.Duration) {
+// startPurger runs Purge now and then every interval until Close.
+func (s *Store) startPurger(interval time.Duration) {
 	ctx, cancel := context.WithCancel(context.Background())
 	s.stopPurger, s.purgerDone = cancel, make(chan struct{})
 	go func() {
@@ -46,15 +45,15 @@ func (s *Store) startPurger(retention, interval time.Duration) {
 		ticker := time.NewTicker(interval)
 		defer ticker.Stop()
 		for {
-			n, err := s.Purge(ctx, retention)
+			n, err := s.Purge(ctx)
 			if ctx.Err() != nil {
 				return
 			}
 			if err != nil {
-				s.logger.LogAttrs(ctx, slog.LevelWarn, "pgstore: purging soft-deleted files failed; will retry",
+				s.logger.LogAttrs(ctx, slog.LevelWarn, "pgstore: purging deleted files failed; will retry",
 					slog.String("error", err.Error()))
 			} else if n > 0 {
-				s.logger.LogAttrs(ctx, slog.LevelInfo, "pgstore: purged soft-deleted files", slog.Int64("rows", n))
+				s.logger.LogAttrs(ctx, slog.LevelInfo, "pgstore: purged deleted files", slog.Int64("rows", n))
 			}
 			select {
 			case <-ctx.Done():

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
@@ -39,10 +41,11 @@ type session struct {
 	s        *Store
 	conn     *pgxpool.Conn
 	scope    fileio.Scope
-	begin    []stmt // still to send before the first statement; nil once the transaction is open
-	started  bool   // begin was sent (the transaction may be open)
-	failed   error  // first statement failure: the transaction is aborted
-	enqueued bool   // an outbox row was written: NOTIFY on commit
+	opts     fileio.UpdateOptions // of an Update
+	begin    []stmt               // still to send before the first statement; nil once the transaction is open
+	started  bool                 // begin was sent (the transaction may be open)
+	failed   error                // first statement failure: the transaction is aborted
+	enqueued bool                 // an outbox row was written: NOTIFY on commit
 }
 
 func (s *Store) openSession(ctx context.Context, scope fileio.Scope, begin []stmt) (*session, error) {
@@ -61,7 +64,7 @@ func (x *session) query(ctx context.Context, op, sql string, args []any, scan fu
 		return x.failed
 	}
 	if err := x.run(ctx, sql, args, scan); err != nil {
-		x.failed = x.s.storeError(ctx, op, x.scope, err)
+		x.failed = x.storeError(ctx, op, err)
 		return x.failed
 	}
 	return nil
@@ -100,6 +103,17 @@ func (x *session) run(ctx context.Context, sql string, args []any, scan func(pgx
 	return err
 }
 
+// storeError is Store.storeError for a statement of this transaction; a lock timeout names
+// the Update's timeout.
+func (x *session) storeError(ctx context.Context, op string, err error) error {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) && pe.Code == sqlLockNotAvailable && x.opts.LockTimeout > 0 {
+		return agentfiles.WrapError(agentfiles.CodeResourceBusy, fmt.Sprintf(
+			"another write to this project held its lock for more than %s; retry shortly", x.opts.LockWait()), x.scope.Project, err)
+	}
+	return x.s.storeError(ctx, op, x.scope, err)
+}
+
 func scanRows(rows pgx.Rows, scan func(pgx.Rows) error) error {
 	defer rows.Close()
 	for rows.Next() {
@@ -131,7 +145,7 @@ func (x *session) commit(ctx context.Context) error {
 	}
 	if err != nil {
 		x.rollback()
-		return x.s.storeError(ctx, opCommit, x.scope, err)
+		return x.storeError(ctx, opCommit, err)
 	}
 	return nil
 }
@@ -177,10 +191,11 @@ func (s *Store) View(ctx context.Context, scope fileio.Scope, fn func(fileio.Rea
 }
 
 // Update implements fileio.Store: fn runs in a READ COMMITTED transaction that holds
-// pg_advisory_xact_lock of the project, taken under the lock timeout (RESOURCE_BUSY on expiry)
+// pg_advisory_xact_lock of the project, taken under opts.LockWait() (RESOURCE_BUSY on expiry)
 // before fn starts and released at commit or rollback. Every statement fn runs sees all
-// mutations of the project committed before it.
-func (s *Store) Update(ctx context.Context, scope fileio.Scope, fn func(fileio.WriteTx) error) error {
+// mutations of the project committed before it. Rows fn deletes are purged
+// opts.DeleteRetention after the delete.
+func (s *Store) Update(ctx context.Context, scope fileio.Scope, opts fileio.UpdateOptions, fn func(fileio.WriteTx) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -188,11 +203,19 @@ func (s *Store) Update(ctx context.Context, scope fileio.Scope, fn func(fileio.W
 	if err != nil {
 		return err
 	}
-	// One round trip, simple protocol: the lock key and timeout are numbers formatted here.
+	opts.LockTimeout = opts.LockWait()
+	x.opts = opts
+	// One round trip, simple protocol: the lock timeout and key are numbers formatted here.
+	// Every statement of a write transaction is a lookup by (tenant, project, path) whose best
+	// plan does not depend on the values, so it runs a generic plan: PostgreSQL would otherwise
+	// keep planning sqlWriteIfAllowed afresh (its generic cost assumes ten ancestors), which
+	// costs more than running it. A lock_timeout of 0 would mean "wait forever".
 	x.started = true
-	if _, err := x.conn.Exec(ctx, fmt.Sprintf("%s; SELECT pg_advisory_xact_lock(%d)", s.beginWriteSQL, projectLockKey(scope))); err != nil {
+	begin := fmt.Sprintf("BEGIN; SET LOCAL lock_timeout = %d; SET LOCAL plan_cache_mode = force_generic_plan; SELECT pg_advisory_xact_lock(%d)",
+		max(opts.LockTimeout.Milliseconds(), 1), projectLockKey(scope))
+	if _, err := x.conn.Exec(ctx, begin); err != nil {
 		x.abort()
-		return s.storeError(ctx, opLock, scope, err)
+		return x.storeError(ctx, opLock, err)
 	}
 	if err := fn(&writeTx{readTx{x: x}}); err != nil {
 		x.abort()

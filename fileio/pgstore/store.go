@@ -4,29 +4,26 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
-	"fmt"
-	"io"
 	"log/slog"
 	"sync"
 	"time"
 
+	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/internal/pgoutage"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
-// Options configure a Store. The zero value is valid.
+// Options configure a Store. The zero value is valid. The lock timeout and the delete
+// retention are not store options: they come with every Update (fileio.UpdateOptions), which a
+// fileio.Service fills in from its Config.
 type Options struct {
-	// LockTimeout bounds the wait for a project's write lock; on expiry Update returns
-	// RESOURCE_BUSY. Default fileio.DefaultLockTimeout; pass fileio.Config.LockTimeout.
-	LockTimeout time.Duration
-	// DeleteRetention, when positive, starts a background purger that removes soft-deleted
-	// rows older than this (pass fileio.Config.DeleteRetention). Zero: no background purger;
-	// call Purge yourself.
-	DeleteRetention time.Duration
-	// PurgeInterval is how often the background purger runs. Default 1 hour.
+	// PurgeInterval is how often a background purger removes the rows of deleted files whose
+	// retention has run out (see Purge). Zero means DefaultPurgeInterval; negative: no
+	// background purger, call Purge yourself.
 	PurgeInterval time.Duration
 	// PollInterval caps WaitForJobs while its LISTEN connection is down, so workers fall back
-	// to polling. Default 1 second.
+	// to polling. Zero means DefaultPollInterval.
 	PollInterval time.Duration
 	// Logger receives backend failures (never file contents or keys). Nil: discard.
 	Logger *slog.Logger
@@ -46,12 +43,8 @@ const (
 type Store struct {
 	pool         *pgxpool.Pool
 	ownsPool     bool
-	lockTimeout  time.Duration
 	pollInterval time.Duration
 	logger       *slog.Logger
-
-	// Statement texts that depend on Options, built once.
-	beginWriteSQL string // opens an Update's transaction, before the lock
 
 	listener listener
 
@@ -63,61 +56,51 @@ type Store struct {
 var _ fileio.Store = (*Store)(nil)
 
 // New returns a Store over pool, which the caller keeps owning (Close does not close it). Unless
-// opts.SkipMigrations is set it first brings the schema up to date (see Migrate).
+// opts.SkipMigrations is set it first brings the schema up to date (see Migrate). Errors are
+// *agentfiles.Error: INVALID_ARGUMENT for a nil pool, UNAVAILABLE when the database cannot be
+// reached, INTERNAL when a migration fails; their messages are for operators and name the
+// cause, never the password.
 func New(ctx context.Context, pool *pgxpool.Pool, opts Options) (*Store, error) {
 	if pool == nil {
-		return nil, fmt.Errorf("pgstore: pool is nil; use pgxpool.New or pgstore.Open")
+		return nil, agentfiles.NewError(agentfiles.CodeInvalidArgument, "pgstore: pool is nil; use pgxpool.New or pgstore.Open", "pool")
 	}
 	if !opts.SkipMigrations {
 		if err := Migrate(ctx, pool); err != nil {
-			return nil, fmt.Errorf("pgstore: migrating the schema: %w", err)
+			code := agentfiles.CodeInternal
+			if pgoutage.Is(err) {
+				code = agentfiles.CodeUnavailable
+			}
+			return nil, agentfiles.WrapError(code, "pgstore: migrating the schema: "+err.Error(), "", err)
 		}
 	}
-	s := &Store{
-		pool:         pool,
-		lockTimeout:  opts.LockTimeout,
-		pollInterval: opts.PollInterval,
-		logger:       opts.Logger,
-	}
-	if s.lockTimeout <= 0 {
-		s.lockTimeout = fileio.DefaultLockTimeout
-	}
-	if s.lockTimeout < time.Millisecond {
-		s.lockTimeout = time.Millisecond // 0 would mean "wait forever" to PostgreSQL
-	}
+	s := &Store{pool: pool, pollInterval: opts.PollInterval, logger: opts.Logger}
 	if s.pollInterval <= 0 {
 		s.pollInterval = DefaultPollInterval
 	}
 	if s.logger == nil {
-		s.logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+		s.logger = slog.New(slog.DiscardHandler)
 	}
-	// Every statement of a write transaction is a lookup by (tenant, project, path) whose best
-	// plan does not depend on the values, so it runs a generic plan: PostgreSQL would otherwise
-	// keep planning sqlWriteIfAllowed afresh (its generic cost assumes ten ancestors), which
-	// costs more than running it.
-	s.beginWriteSQL = fmt.Sprintf("BEGIN; SET LOCAL lock_timeout = %d; SET LOCAL plan_cache_mode = force_generic_plan",
-		s.lockTimeout.Milliseconds())
 	s.listener.init(s)
-	if opts.DeleteRetention > 0 {
-		interval := opts.PurgeInterval
-		if interval <= 0 {
-			interval = DefaultPurgeInterval
-		}
-		s.startPurger(opts.DeleteRetention, interval)
+	switch {
+	case opts.PurgeInterval == 0:
+		s.startPurger(DefaultPurgeInterval)
+	case opts.PurgeInterval > 0:
+		s.startPurger(opts.PurgeInterval)
 	}
 	return s, nil
 }
 
 // Open connects to databaseURL (a PostgreSQL URL or key=value string, see pgxpool.ParseConfig)
-// and returns a Store that owns the pool: Close closes it.
+// and returns a Store that owns the pool: Close closes it. A URL that cannot be parsed is
+// INVALID_CONFIG; other errors are New's.
 func Open(ctx context.Context, databaseURL string, opts Options) (*Store, error) {
 	cfg, err := pgxpool.ParseConfig(databaseURL)
 	if err != nil {
-		return nil, fmt.Errorf("pgstore: the database URL is not valid: %w", err)
+		return nil, agentfiles.WrapError(agentfiles.CodeInvalidConfig, "pgstore: the database URL is not valid: "+err.Error(), "", err)
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
-		return nil, fmt.Errorf("pgstore: connecting: %w", err)
+		return nil, agentfiles.WrapError(agentfiles.CodeInvalidConfig, "pgstore: connecting: "+err.Error(), "", err)
 	}
 	s, err := New(ctx, pool, opts)
 	if err != nil {

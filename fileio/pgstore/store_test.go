@@ -3,11 +3,16 @@ package pgstore_test
 import (
 	"context"
 	"errors"
+	"slices"
 	"testing"
+	"time"
 
+	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/fileio/pgstore"
+	"github.com/agentfiles/agentfiles/internal/poll"
 	"github.com/google/go-cmp/cmp"
+	"github.com/jackc/pgx/v5"
 )
 
 func TestPutGetStatListProjectBytes(t *testing.T) {
@@ -34,7 +39,7 @@ func TestPutGetStatListProjectBytes(t *testing.T) {
 	if diff := cmp.Diff(want, f); diff != "" {
 		t.Errorf("Get (-want +got):\n%s", diff)
 	}
-	if _, err := get(t, s, testScope, "/missing"); !errors.Is(err, fileio.ErrNotFound) {
+	if _, err := get(t, s, testScope, "/missing"); !errors.Is(err, agentfiles.ErrNotFound) {
 		t.Errorf("Get missing: err = %v, want NOT_FOUND", err)
 	}
 	empty, err := get(t, s, testScope, "/a/c.txt")
@@ -87,7 +92,7 @@ func TestUpdateErrorRollsBackEverything(t *testing.T) {
 	put(t, s, testScope, "/keep", "kept")
 	complete(t, s)
 	boom := errors.New("boom")
-	err := s.Update(ctx, testScope, func(tx fileio.WriteTx) error {
+	err := s.Update(ctx, testScope, fileio.UpdateOptions{}, func(tx fileio.WriteTx) error {
 		if _, err := tx.Put(ctx, "/new", []byte("new"), fileio.PutOptions{}); err != nil {
 			return err
 		}
@@ -120,15 +125,16 @@ func TestUpdateErrorRollsBackEverything(t *testing.T) {
 }
 
 func TestSoftDeleteAndPurge(t *testing.T) {
-	s, _ := newStore(t, pgstore.Options{})
+	s, _ := newStore(t, pgstore.Options{PurgeInterval: -1})
 	ctx := context.Background()
 	put(t, s, testScope, "/a", "1")
 	put(t, s, testScope, "/b", "22")
-	if err := s.Update(ctx, testScope, func(tx fileio.WriteTx) error { return tx.Delete(ctx, "/a", "/missing") }); err != nil {
+	keep := fileio.UpdateOptions{DeleteRetention: 24 * time.Hour}
+	if err := s.Update(ctx, testScope, keep, func(tx fileio.WriteTx) error { return tx.Delete(ctx, "/a", "/missing") }); err != nil {
 		t.Fatal(err)
 	}
 	put(t, s, testScope, "/b", "333") // replace is not a delete
-	if _, err := get(t, s, testScope, "/a"); !errors.Is(err, fileio.ErrNotFound) {
+	if _, err := get(t, s, testScope, "/a"); !errors.Is(err, agentfiles.ErrNotFound) {
 		t.Errorf("deleted file: err = %v, want NOT_FOUND", err)
 	}
 	var deleted int
@@ -136,12 +142,19 @@ func TestSoftDeleteAndPurge(t *testing.T) {
 	if deleted != 1 {
 		t.Errorf("soft-deleted rows = %d, want 1 (the row is kept for recovery)", deleted)
 	}
-	// Not old enough yet.
-	if n, err := s.Purge(ctx, 24*3600e9); err != nil || n != 0 {
-		t.Errorf("Purge(24h) = %d, %v; want 0", n, err)
+	var retained time.Duration
+	s.Pool().QueryRow(ctx, "SELECT EXTRACT(EPOCH FROM purge_after - deleted_at)::bigint FROM mcp_files WHERE deleted").Scan(&retained)
+	if retained*time.Second != keep.DeleteRetention {
+		t.Errorf("purge_after - deleted_at = %ds, want the transaction's DeleteRetention %v", retained, keep.DeleteRetention)
 	}
-	if n, err := s.Purge(ctx, 0); err != nil || n != 1 {
-		t.Errorf("Purge(0) = %d, %v; want 1", n, err)
+	// Within its retention.
+	if n, err := s.Purge(ctx); err != nil || n != 0 {
+		t.Errorf("Purge within the retention = %d, %v; want 0", n, err)
+	}
+	// A day later.
+	s.Pool().Exec(ctx, "UPDATE mcp_files SET purge_after = purge_after - interval '1 day' WHERE deleted")
+	if n, err := s.Purge(ctx); err != nil || n != 1 {
+		t.Errorf("Purge after the retention = %d, %v; want 1", n, err)
 	}
 	if diff := cmp.Diff([]string{"/b"}, list(t, s, testScope, "", 0)); diff != "" {
 		t.Errorf("after purge (-want +got):\n%s", diff)
@@ -171,4 +184,36 @@ func complete(t testing.TB, s fileio.Store) {
 			}
 		}
 	}
+}
+
+// TestDeleteRetentionFromConfig: the delete_retention_days of a Service's Config reaches the
+// store through every Update, and the background purger removes what has run out.
+func TestDeleteRetentionFromConfig(t *testing.T) {
+	s, _ := newStore(t, pgstore.Options{PurgeInterval: 10 * time.Millisecond})
+	ctx := agentfiles.WithAuth(context.Background(), agentfiles.NewAuthContext("retention", ""))
+	for _, tc := range []struct {
+		project   string
+		retention time.Duration
+	}{{"kept", 24 * time.Hour}, {"purged", 0}} {
+		cfg := fileio.DefaultConfig()
+		cfg.DeleteRetention = tc.retention
+		svc, err := fileio.NewService(s, fileio.Options{Config: cfg})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := svc.Write(ctx, fileio.WriteRequest{Project: tc.project, Path: "/f", Content: "x"}); err != nil {
+			t.Fatal(err)
+		}
+		if err := svc.Delete(ctx, tc.project, "/f", false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	deletedRows := func() []string {
+		rows, _ := s.Pool().Query(context.Background(), "SELECT project FROM mcp_files WHERE deleted ORDER BY project")
+		projects, _ := pgx.CollectRows(rows, pgx.RowTo[string])
+		return projects
+	}
+	poll.Eventually(t, 30*time.Second, "the background purger removes the row without retention", func() bool {
+		return slices.Equal(deletedRows(), []string{"kept"})
+	})
 }

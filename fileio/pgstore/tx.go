@@ -5,6 +5,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/jackc/pgx/v5"
 )
@@ -29,7 +30,7 @@ func (tx *readTx) Get(ctx context.Context, path string) (fileio.File, error) {
 		return fileio.File{}, err
 	}
 	if !found {
-		return fileio.File{}, fileio.NewError(fileio.CodeNotFound, "no file at this path", path)
+		return fileio.File{}, agentfiles.NewError(agentfiles.CodeNotFound, "no file at this path", path)
 	}
 	f.Path = path
 	f.CreatedAt, f.UpdatedAt = f.CreatedAt.UTC(), f.UpdatedAt.UTC()
@@ -192,10 +193,12 @@ func (tx *writeTx) Put(ctx context.Context, path string, content []byte, opts fi
 	return fi, nil
 }
 
-// sqlDelete soft-deletes the active files among $3, subtracts them from the project's byte
-// count and queues a DELETE job for each, in one statement.
+// sqlDelete soft-deletes the active files among $3, to be purged $4 microseconds later,
+// subtracts them from the project's byte count and queues a DELETE job for each, in one
+// statement.
 const sqlDelete = `WITH d AS (
-    UPDATE mcp_files SET deleted = TRUE, deleted_at = statement_timestamp()
+    UPDATE mcp_files SET deleted = TRUE, deleted_at = statement_timestamp(),
+        purge_after = statement_timestamp() + $4 * interval '1 microsecond'
     WHERE apikey_hash = $1 AND project = $2 AND path = ANY($3::text[]) AND deleted = FALSE
     RETURNING path, size
 ), u AS (
@@ -221,7 +224,8 @@ func (tx *writeTx) Delete(ctx context.Context, paths ...string) error {
 	}
 	sc := tx.x.scope
 	var n int64
-	err := tx.x.query(ctx, opWrite, sqlDelete, []any{sc.Tenant, sc.Project, paths}, func(r pgx.Rows) error {
+	retention := max(tx.x.opts.DeleteRetention, 0).Microseconds()
+	err := tx.x.query(ctx, opWrite, sqlDelete, []any{sc.Tenant, sc.Project, paths, retention}, func(r pgx.Rows) error {
 		return r.Scan(&n)
 	})
 	if err != nil {

@@ -1,12 +1,12 @@
 package storetest
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
 )
 
@@ -23,21 +23,15 @@ func exerciseConcurrency(t *testing.T, newStore func(t *testing.T) fileio.Store)
 func testConcurrentAppends(t *testing.T, e *env) {
 	const goroutines, perG = 50, 8
 	ctx, _ := newTenant(proj)
-	var wg sync.WaitGroup
-	for g := 0; g < goroutines; g++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := 0; i < perG; i++ {
-				// Multi-byte characters make a torn write visible as invalid UTF-8 too.
-				rec := fmt.Sprintf("<g%02d-i%d:%s>\n", g, i, strings.Repeat("é日", 1+g%4))
-				if _, err := e.svc.Write(ctx, fileio.WriteRequest{Project: proj, Path: "/log/append.txt", Content: rec}); err != nil {
-					t.Errorf("append g%d i%d: %v", g, i, err)
-				}
+	inParallel(goroutines, func(g int) {
+		for i := 0; i < perG; i++ {
+			// Multi-byte characters make a torn write visible as invalid UTF-8 too.
+			rec := fmt.Sprintf("<g%02d-i%d:%s>\n", g, i, strings.Repeat("é日", 1+g%4))
+			if _, err := e.svc.Write(ctx, fileio.WriteRequest{Project: proj, Path: "/log/append.txt", Content: rec}); err != nil {
+				t.Errorf("append g%d i%d: %v", g, i, err)
 			}
-		}()
-	}
-	wg.Wait()
+		}
+	})
 	content := e.read(ctx, proj, "/log/append.txt")
 	seen := map[string]int{}
 	for _, line := range strings.Split(strings.TrimSuffix(content, "\n"), "\n") {
@@ -68,21 +62,15 @@ func testConcurrentAppends(t *testing.T, e *env) {
 // exactly 10 succeed, whatever the interleaving.
 func testQuotaContention(t *testing.T, e *env) {
 	ctx, scope := newTenant(proj)
-	var wg sync.WaitGroup
 	var mu sync.Mutex
-	codes := map[string]int{}
-	for g := 0; g < 20; g++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			_, err := e.svc.Write(ctx, fileio.WriteRequest{Project: proj, Path: fmt.Sprintf("/f%02d", g), Content: strings.Repeat("x", 100)})
-			mu.Lock()
-			codes[fileio.ErrorCode(err)]++
-			mu.Unlock()
-		}()
-	}
-	wg.Wait()
-	if codes[""] != 10 || codes[fileio.CodeQuotaExceeded] != 10 {
+	codes := map[agentfiles.Code]int{}
+	inParallel(20, func(g int) {
+		_, err := e.svc.Write(ctx, fileio.WriteRequest{Project: proj, Path: fmt.Sprintf("/f%02d", g), Content: strings.Repeat("x", 100)})
+		mu.Lock()
+		codes[agentfiles.ErrorCode(err)]++
+		mu.Unlock()
+	})
+	if codes[noError] != 10 || codes[fileio.CodeQuotaExceeded] != 10 {
 		t.Errorf("outcomes %v, want 10 successes and 10 QUOTA_EXCEEDED", codes)
 	}
 	var total int
@@ -98,34 +86,27 @@ func testQuotaContention(t *testing.T, e *env) {
 // race detector and the invariants below catch unsafe sharing.
 func testMixed(t *testing.T, e *env) {
 	ctx, _ := newTenant(proj)
-	var wg sync.WaitGroup
-	for g := 0; g < 8; g++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := 0; i < 40; i++ {
-				p := fmt.Sprintf("/d%d/f%d", i%3, (g+i)%5)
-				switch (g + i) % 4 {
-				case 0:
-					e.svc.Write(ctx, fileio.WriteRequest{Project: proj, Path: p, Content: "abc"})
-				case 1:
-					if r, err := e.svc.Read(ctx, proj, p, 0, -1); err == nil && len(r.Content)%3 != 0 {
-						t.Errorf("read a partial write: %q", r.Content)
-					}
-				case 2:
-					if l, err := e.svc.List(ctx, proj, "", 3, 0); err == nil {
-						for j := 1; j < len(l.Entries); j++ {
-							if l.Entries[j-1].Path >= l.Entries[j].Path {
-								t.Errorf("list not sorted: %v", l.Entries)
-							}
+	inParallel(8, func(g int) {
+		for i := 0; i < 40; i++ {
+			p := fmt.Sprintf("/d%d/f%d", i%3, (g+i)%5)
+			switch (g + i) % 4 {
+			case 0:
+				e.svc.Write(ctx, fileio.WriteRequest{Project: proj, Path: p, Content: "abc"})
+			case 1:
+				if r, err := e.svc.Read(ctx, proj, p, 0, -1); err == nil && len(r.Content)%3 != 0 {
+					t.Errorf("read a partial write: %q", r.Content)
+				}
+			case 2:
+				if l, err := e.svc.List(ctx, proj, "", 3, 0); err == nil {
+					for j := 1; j < len(l.Entries); j++ {
+						if l.Entries[j-1].Path >= l.Entries[j].Path {
+							t.Errorf("list not sorted: %v", l.Entries)
 						}
 					}
-				case 3:
-					e.svc.Delete(ctx, proj, fmt.Sprintf("/d%d", i%3), true)
 				}
+			case 3:
+				e.svc.Delete(ctx, proj, fmt.Sprintf("/d%d", i%3), true)
 			}
-		}()
-	}
-	wg.Wait()
-	_ = context.Background()
+		}
+	})
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/google/go-cmp/cmp"
 )
@@ -37,21 +38,21 @@ func exerciseCrossTenant(t *testing.T, newStore func(t *testing.T) fileio.Store)
 		}
 	}
 	_, err := e.svc.List(b, proj, "/secret", 1, 0)
-	wantCode(t, "B list A's directory", err, fileio.CodeNotFound)
+	wantCode(t, "B list A's directory", err, agentfiles.CodeNotFound)
 	_, err = e.svc.Read(b, proj, "/secret/key.txt", 0, -1)
-	wantCode(t, "B read A's file", err, fileio.CodeNotFound)
+	wantCode(t, "B read A's file", err, agentfiles.CodeNotFound)
 	_, err = e.svc.Read(b, proj, "/secret", 0, -1)
-	wantCode(t, "B read A's directory", err, fileio.CodeNotFound)
-	wantCode(t, "B delete A's file", e.svc.Delete(b, proj, "/top.md", false), fileio.CodeNotFound)
-	wantCode(t, "B delete A's directory", e.svc.Delete(b, proj, "/secret", true), fileio.CodeNotFound)
-	wantCode(t, "B wipe the root", e.svc.Delete(b, proj, "", true), "")
+	wantCode(t, "B read A's directory", err, agentfiles.CodeNotFound)
+	wantCode(t, "B delete A's file", e.svc.Delete(b, proj, "/top.md", false), agentfiles.CodeNotFound)
+	wantCode(t, "B delete A's directory", e.svc.Delete(b, proj, "/secret", true), agentfiles.CodeNotFound)
+	wantCode(t, "B wipe the root", e.svc.Delete(b, proj, "", true), noError)
 	_, err = e.svc.Write(b, fileio.WriteRequest{Project: proj, Path: "/top.md", Content: "x", OffsetBytes: 5, Mode: fileio.ModeOverwrite})
 	wantCode(t, "B overwrite inside A's file", err, fileio.CodeInvalidOffset)
 	_, err = e.svc.Write(b, fileio.WriteRequest{Project: proj, Path: "/top.md", Content: "x", Exclusive: true})
-	wantCode(t, "B exclusive create of A's path", err, "")
+	wantCode(t, "B exclusive create of A's path", err, noError)
 	// A's file /top.md does not make /top.md/x a NOT_DIRECTORY for B, nor A's /secret an IS_DIRECTORY.
 	_, err = e.svc.Write(b, fileio.WriteRequest{Project: proj, Path: "/secret", Content: "B"})
-	wantCode(t, "B write where A has a directory", err, "")
+	wantCode(t, "B write where A has a directory", err, noError)
 
 	if diff := cmp.Diff(before, snapshot(t, e.store, scopeA)); diff != "" {
 		t.Errorf("B's operations changed A's project (-before +after):\n%s", diff)
@@ -65,7 +66,7 @@ func exerciseCrossTenant(t *testing.T, newStore func(t *testing.T) fileio.Store)
 	// Store level: B's scope shows nothing of A's.
 	ctx := context.Background()
 	e.store.View(ctx, scopeB, func(tx fileio.ReadTx) error {
-		if _, err := tx.Get(ctx, "/secret/key.txt"); fileio.ErrorCode(err) != fileio.CodeNotFound {
+		if _, err := tx.Get(ctx, "/secret/key.txt"); agentfiles.ErrorCode(err) != agentfiles.CodeNotFound {
 			t.Errorf("store Get of A's file under B's scope: %v", err)
 		}
 		if l, _ := tx.List(ctx, "/secret/", 0); len(l) != 0 {

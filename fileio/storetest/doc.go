@@ -5,7 +5,7 @@
 // # Use
 //
 //	func TestStore(t *testing.T) {
-//		storetest.Exercise(t, func(t *testing.T) fileio.Store { return memstore.New() })
+//		storetest.Exercise(t, func(t *testing.T) fileio.Store { return memstore.New(memstore.Options{}) })
 //	}
 //
 // newStore must return an empty store on every call (the outbox is shared by all tenants, so
@@ -15,7 +15,8 @@
 //     quotas, rate limit, UTF-8, authentication, path rules), through a fileio.Service over the
 //     store;
 //   - Store: the contract itself (transactions and rollback, read-your-writes, committed-only
-//     views, per-project serialisation, the outbox: de-duplication, versions, leases, retries);
+//     views, per-project serialisation, the lock timeout of UpdateOptions and of a Service's
+//     Config, the outbox: de-duplication, versions, leases, retries);
 //   - Concurrency: appends from 50 goroutines, quotas under concurrent writers;
 //   - CrossTenant: tenant B's every operation on tenant A's project sees and changes nothing;
 //   - Model: random operation sequences checked against a reference model (RunModel), which

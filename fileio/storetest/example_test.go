@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/fileio/memstore"
 	"github.com/agentfiles/agentfiles/fileio/storetest"
@@ -12,9 +13,9 @@ import (
 // A Service over a store with the optional write interfaces and over the same kind of store
 // with them hidden: the answers are the same, only the number of store calls differs.
 func ExampleWithoutOptional() {
-	ctx := fileio.WithAuth(context.Background(), fileio.NewAuthContext("example-key", "me"))
-	for _, store := range []fileio.Store{memstore.New(), storetest.WithoutOptional(memstore.New())} {
-		svc, err := fileio.NewService(store, fileio.DefaultConfig())
+	ctx := agentfiles.WithAuth(context.Background(), agentfiles.NewAuthContext("example-key", "me"))
+	for _, store := range []fileio.Store{memstore.New(memstore.Options{}), storetest.WithoutOptional(memstore.New(memstore.Options{}))} {
+		svc, err := fileio.NewService(store, fileio.Options{})
 		if err != nil {
 			panic(err)
 		}

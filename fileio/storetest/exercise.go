@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
 )
 
@@ -16,17 +18,12 @@ import (
 // empty store on every call. See the package documentation for what it covers.
 func Exercise(t *testing.T, newStore func(t *testing.T) fileio.Store) {
 	t.Run("Service", func(t *testing.T) { exerciseService(t, newStore) })
-	t.Run("Store", func(t *testing.T) { exerciseStore(t, newStore) })
-	t.Run("Outbox", func(t *testing.T) { exerciseOutbox(t, newStore) })
+	t.Run("Store", func(t *testing.T) { runOnFreshStores(t, newStore, storeContract) })
+	t.Run("Outbox", func(t *testing.T) { runOnFreshStores(t, newStore, outboxContract) })
 	t.Run("Concurrency", func(t *testing.T) { exerciseConcurrency(t, newStore) })
 	t.Run("CrossTenant", func(t *testing.T) { exerciseCrossTenant(t, newStore) })
 	t.Run("OptionalInterfaces", func(t *testing.T) { exerciseOptional(t, newStore) })
-	t.Run("Model", func(t *testing.T) {
-		store := newStore(t)
-		for seed := int64(1); seed <= 8; seed++ {
-			RunModel(t, store, seed, 300)
-		}
-	})
+	t.Run("Model", func(t *testing.T) { runModelSeeds(t, newStore(t), 8) })
 }
 
 // env is one store with a Service over it and helpers bound to a test.
@@ -40,8 +37,8 @@ var tenantSeq atomic.Int64
 
 // newTenant returns a context authenticated as a fresh tenant, and its scope for project.
 func newTenant(project string) (context.Context, fileio.Scope) {
-	ac := fileio.NewAuthContext(fmt.Sprintf("storetest-key-%d-%d", time.Now().UnixNano(), tenantSeq.Add(1)), "storetest")
-	return fileio.WithAuth(context.Background(), ac), fileio.Scope{Tenant: ac.APIKeyHash, Project: project}
+	ac := agentfiles.NewAuthContext(fmt.Sprintf("storetest-key-%d-%d", time.Now().UnixNano(), tenantSeq.Add(1)), "storetest")
+	return agentfiles.WithAuth(context.Background(), ac), fileio.Scope{Tenant: ac.APIKeyHash, Project: project}
 }
 
 // testConfig is DefaultConfig without a rate limit (tests make many calls quickly).
@@ -58,7 +55,7 @@ func newEnv(t *testing.T, newStore func(t *testing.T) fileio.Store, mutate ...fu
 	for _, m := range mutate {
 		m(&cfg)
 	}
-	svc, err := fileio.NewService(store, cfg)
+	svc, err := fileio.NewService(store, fileio.Options{Config: cfg})
 	if err != nil {
 		t.Fatalf("NewService: %v", err)
 	}
@@ -83,14 +80,26 @@ func (e *env) read(ctx context.Context, project, path string) string {
 	return res.Content
 }
 
-// wantCode fails the test unless err carries code (via errors.Is on a fresh *Error too).
-func wantCode(t testing.TB, what string, err error, code string) {
+// noError is the code of a nil error (agentfiles.ErrorCode(nil)): a wanted success.
+var noError agentfiles.Code
+
+// describe names a wanted code in messages: noError would print as INTERNAL.
+func describe(code agentfiles.Code) string {
+	if code == noError {
+		return "no error"
+	}
+	return code.String()
+}
+
+// wantCode fails the test unless err carries code (noError: err is nil), by
+// agentfiles.ErrorCode and by errors.Is against an *agentfiles.Error with that code.
+func wantCode(t testing.TB, what string, err error, code agentfiles.Code) {
 	t.Helper()
-	if got := fileio.ErrorCode(err); got != code {
-		t.Errorf("%s: error %v (code %q), want code %q", what, err, got, code)
+	if got := agentfiles.ErrorCode(err); got != code {
+		t.Errorf("%s: error %v, want %s", what, err, describe(code))
 		return
 	}
-	if code != "" && !errors.Is(err, fileio.NewError(code, "", "")) {
+	if code != noError && !errors.Is(err, agentfiles.NewError(code, "", "")) {
 		t.Errorf("%s: errors.Is does not match code %s", what, code)
 	}
 }
@@ -119,14 +128,89 @@ func pending(t testing.TB, s fileio.Store) int {
 	return n
 }
 
-// eventually polls cond until it holds or the deadline passes; no fixed sleeps.
-func eventually(t testing.TB, what string, timeout time.Duration, cond func() bool) {
+// storeTest is one test of a Store contract, run on a fresh store.
+type storeTest struct {
+	name string
+	run  func(t *testing.T, s fileio.Store)
+}
+
+// runOnFreshStores runs each test as a subtest on a store of its own.
+func runOnFreshStores(t *testing.T, newStore func(t *testing.T) fileio.Store, tests []storeTest) {
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) { tc.run(t, newStore(t)) })
+	}
+}
+
+// inParallel runs fn(0) … fn(n-1) in n goroutines and waits for all of them.
+func inParallel(n int, fn func(g int)) {
+	var wg sync.WaitGroup
+	for g := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			fn(g)
+		}()
+	}
+	wg.Wait()
+}
+
+// runModelSeeds runs RunModel on store for seeds 1..n.
+func runModelSeeds(t *testing.T, store fileio.Store, n int64) {
+	for seed := int64(1); seed <= n; seed++ {
+		RunModel(t, store, seed, 300)
+	}
+}
+
+// receive returns the value sent on ch, failing the test if none comes within 30 seconds
+// (a bound for a hung store, not a timing assertion).
+func receive[T any](t testing.TB, ch <-chan T, what string) T {
 	t.Helper()
-	deadline := time.Now().Add(timeout)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: not true after %s", what, timeout)
-		}
-		time.Sleep(5 * time.Millisecond) // poll interval, not a wait for an event
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(30 * time.Second):
+		t.Fatalf("%s: nothing within 30s", what)
+		panic("unreachable")
+	}
+}
+
+// heldLock is an Update of one project that stays open until release.
+type heldLock struct {
+	release chan struct{}
+	done    chan error
+}
+
+// holdLock starts an Update of scope that runs fill and then holds the project's write lock
+// until Release; it returns once the transaction is open.
+func holdLock(t testing.TB, s fileio.Store, scope fileio.Scope, fill func(tx fileio.WriteTx) error) *heldLock {
+	t.Helper()
+	h := &heldLock{release: make(chan struct{}), done: make(chan error, 1)}
+	inside := make(chan struct{})
+	go func() {
+		h.done <- s.Update(context.Background(), scope, fileio.UpdateOptions{LockTimeout: time.Minute}, func(tx fileio.WriteTx) error {
+			if fill != nil {
+				if err := fill(tx); err != nil {
+					return err
+				}
+			}
+			close(inside)
+			<-h.release
+			return nil
+		})
+	}()
+	select {
+	case <-inside:
+	case err := <-h.done:
+		t.Fatalf("the lock-holding Update ended early: %v", err)
+	}
+	return h
+}
+
+// Release lets the held Update commit and fails the test if it does not.
+func (h *heldLock) Release(t testing.TB) {
+	t.Helper()
+	close(h.release)
+	if err := receive(t, h.done, "the lock-holding Update to commit"); err != nil {
+		t.Fatalf("the lock-holding Update: %v", err)
 	}
 }

@@ -11,13 +11,14 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/google/go-cmp/cmp"
 )
 
-// ModelConfig is the Service configuration the model harness runs with: tiny limits, so that
+// modelConfig is the Service configuration the model harness runs with: tiny limits, so that
 // random sequences hit every quota, clamp and conflict rule quickly.
-func ModelConfig() fileio.Config {
+func modelConfig() fileio.Config {
 	cfg := fileio.DefaultConfig()
 	cfg.MaxPayloadBytes = 12
 	cfg.MaxFileBytes = 24
@@ -45,12 +46,12 @@ func RunModel(t testing.TB, store fileio.Store, seed int64, nOps int) {
 // operation), for fuzzing: f.Fuzz(func(t *testing.T, data []byte) { storetest.RunModelOps(t, store, data) }).
 func RunModelOps(t testing.TB, store fileio.Store, data []byte) {
 	t.Helper()
-	svc, err := fileio.NewService(store, ModelConfig())
+	svc, err := fileio.NewService(store, fileio.Options{Config: modelConfig()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	run := fmt.Sprintf("model-%d-%d", time.Now().UnixNano(), modelRun.Add(1))
-	h := &harness{t: t, svc: svc, m: newModel(ModelConfig()), run: run, outcomes: map[string]int{}}
+	h := &harness{t: t, svc: svc, m: newModel(modelConfig()), run: run, outcomes: map[string]int{}}
 	for i := 0; i+opBytes <= len(data); i += opBytes {
 		h.step(i/opBytes, data[i:i+opBytes])
 		if t.Failed() {
@@ -94,26 +95,24 @@ func (h *harness) step(i int, b []byte) {
 	if b[1]&6 == 6 {
 		project = modelProjects[1]
 	}
-	ctx := fileio.WithAuth(context.Background(), fileio.NewAuthContext(tenant, "model"))
+	ctx := agentfiles.WithAuth(context.Background(), agentfiles.NewAuthContext(tenant, "model"))
 	key := tenant + "\x00" + project
 	path := modelPaths[int(b[2])%len(modelPaths)]
 	if b[2] >= 224 {
 		path = modelBadPaths[int(b[2])%len(modelBadPaths)]
 	}
+	where := fmt.Sprintf("t%d/%s %q", b[1]&1, project, path)
 	op := []int{2, 2, 2, 2, 2, 2, 2, 2, 1, 1, 1, 0, 0, 4, 4, 4, 3, 3, 3, 2}[b[0]%20]
 	switch op {
 	case 0:
 		got, err := h.svc.Stat(ctx, project, path)
-		want, wantErr := h.m.stat(key, path)
-		h.logf(i, "stat t%d/%s %q", b[1]&1, project, path)
-		h.check(i, "stat", got, err, want, wantErr)
+		want, wantCode := h.m.stat(key, path)
+		h.check(i, "stat "+where, got, err, want, wantCode)
 	case 1:
-		offset := int64(b[3]%14) - 1
-		length := int64(b[4]%12) - 2
+		offset, length := int64(b[3]%14)-1, int64(b[4]%12)-2
 		got, err := h.svc.Read(ctx, project, path, offset, length)
-		want, wantErr := h.m.read(key, path, offset, length)
-		h.logf(i, "read t%d/%s %q offset=%d length=%d", b[1]&1, project, path, offset, length)
-		h.check(i, "read", got, err, want, wantErr)
+		want, wantCode := h.m.read(key, path, offset, length)
+		h.check(i, fmt.Sprintf("read %s offset=%d length=%d", where, offset, length), got, err, want, wantCode)
 	case 2:
 		req := fileio.WriteRequest{
 			Project:     project,
@@ -135,42 +134,38 @@ func (h *harness) step(i int, b []byte) {
 			req.Mode = "bogus"
 		}
 		got, err := h.svc.Write(ctx, req)
-		h.logf(i, "write t%d/%s %q %q offset=%d mode=%q excl=%v enc=%q", b[1]&1, project, path, req.Content, req.OffsetBytes, req.Mode, req.Exclusive, req.ContentEncoding)
-		want, wantErr := h.m.write(key, req)
-		if err == nil && wantErr == "" {
+		want, wantCode := h.m.write(key, req)
+		if err == nil && wantCode == noError {
 			h.m.stamp(key, path, got.UpdatedAt, want.Created)
 			want.UpdatedAt = got.UpdatedAt
 		}
-		h.check(i, "write", got, err, want, wantErr)
+		h.check(i, fmt.Sprintf("write %s %q offset=%d mode=%q excl=%v enc=%q", where, req.Content, req.OffsetBytes, req.Mode, req.Exclusive, req.ContentEncoding),
+			got, err, want, wantCode)
 	case 3:
 		recursive := b[3]&1 == 1
 		err := h.svc.Delete(ctx, project, path, recursive)
-		wantErr := h.m.delete(key, path, recursive)
-		h.logf(i, "delete t%d/%s %q recursive=%v", b[1]&1, project, path, recursive)
-		h.check(i, "delete", struct{}{}, err, struct{}{}, wantErr)
+		h.check(i, fmt.Sprintf("delete %s recursive=%v", where, recursive), struct{}{}, err, struct{}{}, h.m.delete(key, path, recursive))
 	case 4:
-		depth := int(b[3]%10) - 1
-		limit := int(b[4]%10) - 1
+		depth, limit := int(b[3]%10)-1, int(b[4]%10)-1
 		got, err := h.svc.List(ctx, project, path, depth, limit)
-		want, wantErr := h.m.list(key, path, depth, limit)
-		h.logf(i, "list t%d/%s %q depth=%d limit=%d", b[1]&1, project, path, depth, limit)
-		h.check(i, "list", got, err, want, wantErr)
+		want, wantCode := h.m.list(key, path, depth, limit)
+		h.check(i, fmt.Sprintf("list %s depth=%d limit=%d", where, depth, limit), got, err, want, wantCode)
 	}
 }
 
-func (h *harness) logf(i int, format string, args ...any) {
-	h.log = append(h.log, fmt.Sprintf("%4d ", i)+fmt.Sprintf(format, args...))
-}
-
-func (h *harness) check(i int, op string, got any, err error, want any, wantCode string) {
+// check logs operation i (described by what, its name first) and compares its result and
+// error code with the model's.
+func (h *harness) check(i int, what string, got any, err error, want any, wantCode agentfiles.Code) {
 	h.t.Helper()
-	outcome := wantCode
-	if outcome == "" {
-		outcome = "OK"
+	h.log = append(h.log, fmt.Sprintf("%4d %s", i, what))
+	op, _, _ := strings.Cut(what, " ")
+	outcome := "OK"
+	if wantCode != noError {
+		outcome = wantCode.String()
 	}
 	h.outcomes[op+" "+outcome]++
-	if gotCode := fileio.ErrorCode(err); gotCode != wantCode {
-		h.t.Errorf("op %d %s: code %q (%v), model says %q", i, op, gotCode, err, wantCode)
+	if gotCode := agentfiles.ErrorCode(err); gotCode != wantCode {
+		h.t.Errorf("op %d %s: error %v, model says %s", i, op, err, describe(wantCode))
 		return
 	}
 	if err != nil {
@@ -271,43 +266,43 @@ func (m *model) newest(key string, paths []string) time.Time {
 	return t
 }
 
-func (m *model) stat(key, path string) (fileio.StatResult, string) {
+func (m *model) stat(key, path string) (fileio.StatResult, agentfiles.Code) {
 	if !modelValidPath(path) {
 		return fileio.StatResult{}, fileio.CodeInvalidPath
 	}
 	if f := m.files(key)[path]; f != nil && path != "" {
-		return fileio.StatResult{Exists: true, Type: fileio.TypeFile, SizeBytes: int64(len(f.content)), CreatedAt: f.created, UpdatedAt: f.updatedAt}, ""
+		return fileio.StatResult{Exists: true, Type: fileio.TypeFile, SizeBytes: int64(len(f.content)), CreatedAt: f.created, UpdatedAt: f.updatedAt}, noError
 	}
 	below := m.below(key, path)
 	if len(below) == 0 && path != "" {
-		return fileio.StatResult{}, ""
+		return fileio.StatResult{}, noError
 	}
-	return fileio.StatResult{Exists: true, Type: fileio.TypeDirectory, UpdatedAt: m.newest(key, below)}, ""
+	return fileio.StatResult{Exists: true, Type: fileio.TypeDirectory, UpdatedAt: m.newest(key, below)}, noError
 }
 
-func (m *model) read(key, path string, offset, length int64) (fileio.ReadResult, string) {
+func (m *model) read(key, path string, offset, length int64) (fileio.ReadResult, agentfiles.Code) {
 	switch {
 	case !modelValidPath(path):
 		return fileio.ReadResult{}, fileio.CodeInvalidPath
 	case path == "":
-		return fileio.ReadResult{}, fileio.CodeIsDirectory
+		return fileio.ReadResult{}, agentfiles.CodeIsDirectory
 	case offset < 0:
 		return fileio.ReadResult{}, fileio.CodeInvalidOffset
 	case length < -1:
-		return fileio.ReadResult{}, fileio.CodeInvalidArgument
+		return fileio.ReadResult{}, agentfiles.CodeInvalidArgument
 	}
 	f := m.files(key)[path]
 	if f == nil {
 		if len(m.below(key, path)) > 0 {
-			return fileio.ReadResult{}, fileio.CodeIsDirectory
+			return fileio.ReadResult{}, agentfiles.CodeIsDirectory
 		}
-		return fileio.ReadResult{}, fileio.CodeNotFound
+		return fileio.ReadResult{}, agentfiles.CodeNotFound
 	}
 	c := f.content
 	size := int64(len(c))
 	res := fileio.ReadResult{ContentEncoding: "utf-8", OffsetBytes: offset, FileSizeBytes: size, NextOffsetBytes: offset}
 	if offset >= size {
-		return res, ""
+		return res, noError
 	}
 	if !utf8.RuneStart(c[offset]) {
 		return fileio.ReadResult{}, fileio.CodeInvalidOffset
@@ -335,18 +330,18 @@ func (m *model) read(key, path string, offset, length int64) (fileio.ReadResult,
 		// The note's wording is the Service's; the model only checks that there is one.
 		res.Note = "*"
 	}
-	return res, ""
+	return res, noError
 }
 
-func (m *model) write(key string, req fileio.WriteRequest) (fileio.WriteResult, string) {
+func (m *model) write(key string, req fileio.WriteRequest) (fileio.WriteResult, agentfiles.Code) {
 	path := req.Path
 	switch {
 	case !modelValidPath(path):
 		return fileio.WriteResult{}, fileio.CodeInvalidPath
 	case path == "":
-		return fileio.WriteResult{}, fileio.CodeIsDirectory
+		return fileio.WriteResult{}, agentfiles.CodeIsDirectory
 	case req.ContentEncoding != "" && req.ContentEncoding != "utf-8":
-		return fileio.WriteResult{}, fileio.CodeInvalidArgument
+		return fileio.WriteResult{}, agentfiles.CodeInvalidArgument
 	}
 	mode := strings.ToUpper(string(req.Mode))
 	if mode == "" {
@@ -354,11 +349,11 @@ func (m *model) write(key string, req fileio.WriteRequest) (fileio.WriteResult, 
 	}
 	switch {
 	case mode != "APPEND" && mode != "OVERWRITE" && mode != "TRUNCATE":
-		return fileio.WriteResult{}, fileio.CodeInvalidArgument
+		return fileio.WriteResult{}, agentfiles.CodeInvalidArgument
 	case int64(len(req.Content)) > m.cfg.MaxPayloadBytes:
-		return fileio.WriteResult{}, fileio.CodePayloadTooLarge
+		return fileio.WriteResult{}, agentfiles.CodePayloadTooLarge
 	case !utf8.ValidString(req.Content):
-		return fileio.WriteResult{}, fileio.CodeInvalidArgument
+		return fileio.WriteResult{}, agentfiles.CodeInvalidArgument
 	case mode != "APPEND" && req.OffsetBytes < 0:
 		return fileio.WriteResult{}, fileio.CodeInvalidOffset
 	case mode == "TRUNCATE" && req.OffsetBytes != 0:
@@ -371,11 +366,11 @@ func (m *model) write(key string, req fileio.WriteRequest) (fileio.WriteResult, 
 		}
 	}
 	if len(m.below(key, path)) > 0 {
-		return fileio.WriteResult{}, fileio.CodeIsDirectory
+		return fileio.WriteResult{}, agentfiles.CodeIsDirectory
 	}
 	f := files[path]
 	if f != nil && req.Exclusive {
-		return fileio.WriteResult{}, fileio.CodeAlreadyExists
+		return fileio.WriteResult{}, agentfiles.CodeAlreadyExists
 	}
 	old := ""
 	if f != nil {
@@ -420,34 +415,34 @@ func (m *model) write(key string, req fileio.WriteRequest) (fileio.WriteResult, 
 		files[path] = f
 	}
 	f.content = next
-	return fileio.WriteResult{BytesWritten: int64(len(req.Content)), FileSizeBytes: int64(len(next)), Created: created}, ""
+	return fileio.WriteResult{BytesWritten: int64(len(req.Content)), FileSizeBytes: int64(len(next)), Created: created}, noError
 }
 
-func (m *model) delete(key, path string, recursive bool) string {
+func (m *model) delete(key, path string, recursive bool) agentfiles.Code {
 	files := m.files(key)
 	switch {
 	case !modelValidPath(path):
 		return fileio.CodeInvalidPath
 	case path == "" && !m.cfg.AllowRootWipe:
-		return fileio.CodePermissionDenied
+		return agentfiles.CodePermissionDenied
 	case path != "" && files[path] != nil:
 		delete(files, path)
-		return ""
+		return noError
 	}
 	below := m.below(key, path)
 	switch {
 	case len(below) > 0 && !recursive:
 		return fileio.CodeNotEmpty
 	case len(below) == 0 && path != "":
-		return fileio.CodeNotFound
+		return agentfiles.CodeNotFound
 	}
 	for _, p := range below {
 		delete(files, p)
 	}
-	return ""
+	return noError
 }
 
-func (m *model) list(key, path string, depth, limit int) (fileio.ListResult, string) {
+func (m *model) list(key, path string, depth, limit int) (fileio.ListResult, agentfiles.Code) {
 	if path == "/" {
 		path = ""
 	}
@@ -455,7 +450,7 @@ func (m *model) list(key, path string, depth, limit int) (fileio.ListResult, str
 	case !modelValidPath(path):
 		return fileio.ListResult{}, fileio.CodeInvalidPath
 	case depth < 0, limit < 0:
-		return fileio.ListResult{}, fileio.CodeInvalidArgument
+		return fileio.ListResult{}, agentfiles.CodeInvalidArgument
 	}
 	res := fileio.ListResult{Limit: limit, Entries: []fileio.FileEntry{}}
 	if limit == 0 {
@@ -471,15 +466,15 @@ func (m *model) list(key, path string, depth, limit int) (fileio.ListResult, str
 			return fileio.ListResult{}, fileio.CodeNotDirectory
 		}
 		res.Entries = []fileio.FileEntry{{Name: name(path), Path: path, Type: fileio.TypeFile, SizeBytes: int64(len(f.content)), CreatedAt: f.created, UpdatedAt: f.updatedAt}}
-		return res, ""
+		return res, noError
 	}
 	below := m.below(key, path)
 	if len(below) == 0 && path != "" {
-		return fileio.ListResult{}, fileio.CodeNotFound
+		return fileio.ListResult{}, agentfiles.CodeNotFound
 	}
 	if depth == 0 {
 		res.Entries = []fileio.FileEntry{{Name: name(path), Path: path, Type: fileio.TypeDirectory, UpdatedAt: m.newest(key, below)}}
-		return res, ""
+		return res, noError
 	}
 	seen := map[string]bool{}
 	for _, p := range below {
@@ -503,5 +498,5 @@ func (m *model) list(key, path string, depth, limit int) (fileio.ListResult, str
 		res.Entries, res.HasMore = res.Entries[:res.Limit], true
 		res.Note = "*"
 	}
-	return res, ""
+	return res, noError
 }

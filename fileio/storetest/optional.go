@@ -83,15 +83,15 @@ type hidingStore struct {
 	wrap func(fileio.WriteTx) fileio.WriteTx
 }
 
-func (h hidingStore) Update(ctx context.Context, scope fileio.Scope, fn func(fileio.WriteTx) error) error {
-	return h.Store.Update(ctx, scope, func(tx fileio.WriteTx) error { return fn(h.wrap(tx)) })
+func (h hidingStore) Update(ctx context.Context, scope fileio.Scope, opts fileio.UpdateOptions, fn func(fileio.WriteTx) error) error {
+	return h.Store.Update(ctx, scope, opts, func(tx fileio.WriteTx) error { return fn(h.wrap(tx)) })
 }
 
 // optionalSupport reports which optional interfaces the WriteTx of s implements.
 func optionalSupport(t testing.TB, s fileio.Store) (checker, conditional bool) {
 	t.Helper()
 	_, scope := newTenant("probe")
-	err := s.Update(context.Background(), scope, func(tx fileio.WriteTx) error {
+	err := s.Update(context.Background(), scope, fileio.UpdateOptions{}, func(tx fileio.WriteTx) error {
 		_, checker = tx.(fileio.WriteChecker)
 		_, conditional = tx.(fileio.ConditionalWriter)
 		return nil
@@ -122,11 +122,6 @@ func exerciseOptional(t *testing.T, newStore func(t *testing.T) fileio.Store) {
 	t.Run("WithoutOptional", func(t *testing.T) {
 		t.Run("Service", func(t *testing.T) { exerciseService(t, plainStore) })
 		t.Run("Concurrency", func(t *testing.T) { exerciseConcurrency(t, plainStore) })
-		t.Run("Model", func(t *testing.T) {
-			store := plainStore(t)
-			for seed := int64(1); seed <= 4; seed++ {
-				RunModel(t, store, seed, 300)
-			}
-		})
+		t.Run("Model", func(t *testing.T) { runModelSeeds(t, plainStore(t), 4) })
 	})
 }

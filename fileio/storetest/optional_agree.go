@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/google/go-cmp/cmp"
 )
@@ -39,7 +40,7 @@ func testServicePathsAgree(t *testing.T, s fileio.Store, checker, conditional bo
 	}
 	var variants []variant
 	for _, name := range names {
-		svc, err := fileio.NewService(stores[name], ModelConfig())
+		svc, err := fileio.NewService(stores[name], fileio.Options{Config: modelConfig()})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -103,7 +104,7 @@ func codeOrOK(err error) string {
 	if err == nil {
 		return "OK"
 	}
-	return fileio.ErrorCode(err)
+	return agentfiles.ErrorCode(err).String()
 }
 
 // outcome renders a result or the full text of an error for comparison.

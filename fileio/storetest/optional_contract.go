@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -66,7 +67,7 @@ func portableCheck(ctx context.Context, tx fileio.ReadTx, path string, wantConte
 			f.Content = nil
 		}
 		c.Existing = &f
-	case fileio.ErrorCode(err) != fileio.CodeNotFound:
+	case agentfiles.ErrorCode(err) != agentfiles.CodeNotFound:
 		return c, err
 	}
 	c.ProjectBytes, err = tx.ProjectBytes(ctx)
@@ -122,7 +123,7 @@ func testCheckWrite(t *testing.T, s fileio.Store) {
 		return nil
 	})
 	// The transaction's own changes count: CheckWrite reads its writes as Get does.
-	err := s.Update(ctx, scope, func(tx fileio.WriteTx) error {
+	err := s.Update(ctx, scope, fileio.UpdateOptions{}, func(tx fileio.WriteTx) error {
 		if err := tx.Delete(ctx, "/a", "/a/b/c/d", "/a0"); err != nil {
 			return err
 		}
@@ -187,7 +188,7 @@ func testWriteIfAllowed(t *testing.T, s fileio.Store) {
 	for _, path := range checkProbes {
 		for _, w := range conditionVariants(total) {
 			w.Path, w.Data = path, data
-			err := s.Update(ctx, scope, func(tx fileio.WriteTx) error {
+			err := s.Update(ctx, scope, fileio.UpdateOptions{}, func(tx fileio.WriteTx) error {
 				before, err := portableCheck(ctx, tx, path, true)
 				if err != nil {
 					return err
@@ -300,7 +301,7 @@ func testConditionalSequence(t *testing.T, s fileio.Store) {
 	if third.SizeBytes != 10 || !third.CreatedAt.Equal(first.CreatedAt) || !third.UpdatedAt.After(second.UpdatedAt) {
 		t.Errorf("append to a committed file = %+v; want size 10, CreatedAt kept, UpdatedAt later", third)
 	}
-	err := s.Update(ctx, scope, func(tx fileio.WriteTx) error { appendTo(tx, "/log", "lost", ""); return errRollback })
+	err := s.Update(ctx, scope, fileio.UpdateOptions{}, func(tx fileio.WriteTx) error { appendTo(tx, "/log", "lost", ""); return errRollback })
 	if !errors.Is(err, errRollback) {
 		t.Fatalf("Update returned %v, want the callback's error", err)
 	}

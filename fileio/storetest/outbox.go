@@ -7,15 +7,17 @@ import (
 	"time"
 
 	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/internal/poll"
 )
 
-func exerciseOutbox(t *testing.T, newStore func(t *testing.T) fileio.Store) {
-	t.Run("DeDuplicated", func(t *testing.T) { testDedup(t, newStore(t)) })
-	t.Run("ClaimOrderAndLease", func(t *testing.T) { testClaimOrder(t, newStore(t)) })
-	t.Run("CompleteSuperseded", func(t *testing.T) { testCompleteSuperseded(t, newStore(t)) })
-	t.Run("LeaseExpires", func(t *testing.T) { testLeaseExpires(t, newStore(t)) })
-	t.Run("Retry", func(t *testing.T) { testRetry(t, newStore(t)) })
-	t.Run("WaitForJobs", func(t *testing.T) { testWait(t, newStore(t)) })
+// outboxContract is the Outbox part of the Store contract: one test per rule, each on a fresh store.
+var outboxContract = []storeTest{
+	{"DeDuplicated", testDedup},
+	{"ClaimOrderAndLease", testClaimOrder},
+	{"CompleteSuperseded", testCompleteSuperseded},
+	{"LeaseExpires", testLeaseExpires},
+	{"Retry", testRetry},
+	{"WaitForJobs", testWait},
 }
 
 func testDedup(t *testing.T, s fileio.Store) {
@@ -137,7 +139,7 @@ func testLeaseExpires(t *testing.T, s fileio.Store) {
 		t.Fatalf("claimed %+v", first)
 	}
 	var again []fileio.Job
-	eventually(t, "an expired lease makes the job claimable again", 10*time.Second, func() bool {
+	poll.Eventually(t, 10*time.Second, "an expired lease makes the job claimable again", func() bool {
 		again, _ = s.ClaimJobs(ctx, 1, time.Hour)
 		return len(again) == 1
 	})
@@ -193,23 +195,13 @@ func testWait(t *testing.T, s fileio.Store) {
 	woke := make(chan error, 1)
 	go func() { woke <- s.WaitForJobs(ctx, time.Minute) }()
 	update(t, s, scope, func(tx fileio.WriteTx) error { return put(ctx, tx, "/f", "v1") })
-	select {
-	case err := <-woke:
-		if err != nil {
-			t.Errorf("WaitForJobs woke with %v", err)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("WaitForJobs did not wake within 30s of a commit")
+	if err := receive(t, woke, "WaitForJobs to wake after a commit"); err != nil {
+		t.Errorf("WaitForJobs woke with %v", err)
 	}
 	// With a job available it returns at once (bounded by the test's deadline, not timed).
 	done := make(chan error, 1)
 	go func() { done <- s.WaitForJobs(ctx, time.Hour) }()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("WaitForJobs with a job available = %v", err)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("WaitForJobs blocked although a job is available")
+	if err := receive(t, done, "WaitForJobs with a job available"); err != nil {
+		t.Errorf("WaitForJobs with a job available = %v", err)
 	}
 }

@@ -2,9 +2,12 @@ package storetest
 
 import (
 	"context"
+	"errors"
 	"strings"
+	"sync/atomic"
 	"testing"
 
+	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -93,7 +96,7 @@ func testRead(t *testing.T, e *env) {
 		path           string
 		offset, length int64
 		want           fileio.ReadResult
-		code           string
+		code           agentfiles.Code
 	}{
 		{name: "whole file", path: "/f.txt", offset: 0, length: -1,
 			want: fileio.ReadResult{Content: "0123456789", ContentEncoding: "utf-8", ReadBytes: 10, FileSizeBytes: 10, NextOffsetBytes: 10}},
@@ -110,11 +113,11 @@ func testRead(t *testing.T, e *env) {
 		{name: "clamped to max read", path: "/big", offset: 0, length: -1,
 			want: fileio.ReadResult{Content: strings.Repeat("b", 16), ContentEncoding: "utf-8", ReadBytes: 16, FileSizeBytes: 40, NextOffsetBytes: 16, Truncated: true}},
 		{name: "negative offset", path: "/f.txt", offset: -1, length: 1, code: fileio.CodeInvalidOffset},
-		{name: "length below -1", path: "/f.txt", offset: 0, length: -2, code: fileio.CodeInvalidArgument},
-		{name: "missing file", path: "/nope", length: -1, code: fileio.CodeNotFound},
-		{name: "directory", path: "/dir", length: -1, code: fileio.CodeIsDirectory},
-		{name: "root", path: "", length: -1, code: fileio.CodeIsDirectory},
-		{name: "below a file", path: "/f.txt/x", length: -1, code: fileio.CodeNotFound},
+		{name: "length below -1", path: "/f.txt", offset: 0, length: -2, code: agentfiles.CodeInvalidArgument},
+		{name: "missing file", path: "/nope", length: -1, code: agentfiles.CodeNotFound},
+		{name: "directory", path: "/dir", length: -1, code: agentfiles.CodeIsDirectory},
+		{name: "root", path: "", length: -1, code: agentfiles.CodeIsDirectory},
+		{name: "below a file", path: "/f.txt/x", length: -1, code: agentfiles.CodeNotFound},
 	}
 	for _, tc := range tests {
 		got, err := e.svc.Read(ctx, proj, tc.path, tc.offset, tc.length)
@@ -156,7 +159,7 @@ func testWriteModes(t *testing.T, e *env) {
 	ctx, _ := newTenant(proj)
 	type step struct {
 		req     fileio.WriteRequest
-		code    string
+		code    agentfiles.Code
 		content string // file content afterwards
 		written int64
 	}
@@ -199,7 +202,7 @@ func testWriteModes(t *testing.T, e *env) {
 		}
 	}
 	_, err = e.svc.Write(ctx, fileio.WriteRequest{Project: proj, Path: "/new/deep/file.md", Content: "y", Exclusive: true})
-	wantCode(t, "exclusive write on an existing file", err, fileio.CodeAlreadyExists)
+	wantCode(t, "exclusive write on an existing file", err, agentfiles.CodeAlreadyExists)
 	if _, err := e.svc.Write(ctx, fileio.WriteRequest{Project: proj, Path: "/excl", Content: "y", Exclusive: true}); err != nil {
 		t.Errorf("exclusive write of a new file: %v", err)
 	}
@@ -210,23 +213,25 @@ func testWriteConflicts(t *testing.T, e *env) {
 	e.write(ctx, proj, "/a/b/c.txt", "c")
 	e.write(ctx, proj, "/file", "f")
 	tests := []struct {
-		path, code, arg string
+		path string
+		code agentfiles.Code
+		arg  string
 	}{
-		{"/a", fileio.CodeIsDirectory, "/a"},
-		{"/a/b", fileio.CodeIsDirectory, "/a/b"},
+		{"/a", agentfiles.CodeIsDirectory, "/a"},
+		{"/a/b", agentfiles.CodeIsDirectory, "/a/b"},
 		{"/file/x", fileio.CodeNotDirectory, "/file"},
 		{"/file/x/y", fileio.CodeNotDirectory, "/file"},
 		{"/a/b/c.txt/d", fileio.CodeNotDirectory, "/a/b/c.txt"},
-		{"", fileio.CodeIsDirectory, ""},
-		{"/a/b2", "", ""},
-		{"/a-b", "", ""},
-		{"/file2", "", ""},
+		{"", agentfiles.CodeIsDirectory, ""},
+		{"/a/b2", noError, ""},
+		{"/a-b", noError, ""},
+		{"/file2", noError, ""},
 	}
 	for _, tc := range tests {
 		_, err := e.svc.Write(ctx, fileio.WriteRequest{Project: proj, Path: tc.path, Content: "z"})
 		wantCode(t, "write "+tc.path, err, tc.code)
-		var fe *fileio.Error
-		if tc.code != "" && asFileioError(err, &fe) && fe.Arg != tc.arg {
+		var fe *agentfiles.Error
+		if tc.code != noError && errors.As(err, &fe) && fe.Arg != tc.arg {
 			t.Errorf("write %s: error names %q, want %q", tc.path, fe.Arg, tc.arg)
 		}
 	}
@@ -240,15 +245,15 @@ func testWriteArguments(t *testing.T, e *env) {
 	tests := []struct {
 		name string
 		req  fileio.WriteRequest
-		code string
+		code agentfiles.Code
 	}{
-		{"utf-8 spelled out", fileio.WriteRequest{Content: "x", ContentEncoding: "utf-8"}, ""},
-		{"UTF8 any case", fileio.WriteRequest{Content: "x", ContentEncoding: "UTF8"}, ""},
-		{"other encoding", fileio.WriteRequest{Content: "x", ContentEncoding: "base64"}, fileio.CodeInvalidArgument},
-		{"invalid UTF-8", fileio.WriteRequest{Content: "ok\xc3("}, fileio.CodeInvalidArgument},
-		{"unknown mode", fileio.WriteRequest{Content: "x", Mode: "INSERT"}, fileio.CodeInvalidArgument},
-		{"lower-case mode", fileio.WriteRequest{Content: "x", Mode: "append"}, ""},
-		{"append ignores a negative offset", fileio.WriteRequest{Content: "x", OffsetBytes: -5}, ""},
+		{"utf-8 spelled out", fileio.WriteRequest{Content: "x", ContentEncoding: "utf-8"}, noError},
+		{"UTF8 any case", fileio.WriteRequest{Content: "x", ContentEncoding: "UTF8"}, noError},
+		{"other encoding", fileio.WriteRequest{Content: "x", ContentEncoding: "base64"}, agentfiles.CodeInvalidArgument},
+		{"invalid UTF-8", fileio.WriteRequest{Content: "ok\xc3("}, agentfiles.CodeInvalidArgument},
+		{"unknown mode", fileio.WriteRequest{Content: "x", Mode: "INSERT"}, agentfiles.CodeInvalidArgument},
+		{"lower-case mode", fileio.WriteRequest{Content: "x", Mode: "append"}, noError},
+		{"append ignores a negative offset", fileio.WriteRequest{Content: "x", OffsetBytes: -5}, noError},
 	}
 	for _, tc := range tests {
 		tc.req.Project, tc.req.Path = proj, "/args.txt"
@@ -264,7 +269,7 @@ func testLimits(t *testing.T, newStore func(t *testing.T) fileio.Store) {
 	e := newEnv(t, newStore, func(c *fileio.Config) { c.MaxPayloadBytes, c.MaxFileBytes, c.MaxProjectBytes = 8, 12, 20 })
 	ctx, _ := newTenant(proj)
 	_, err := e.svc.Write(ctx, fileio.WriteRequest{Project: proj, Path: "/p", Content: "123456789"})
-	wantCode(t, "payload over the limit", err, fileio.CodePayloadTooLarge)
+	wantCode(t, "payload over the limit", err, agentfiles.CodePayloadTooLarge)
 	wantMessage(t, "payload over the limit", err, "9 bytes", "maximum per write is 8")
 	e.write(ctx, proj, "/f1", "12345678")
 	_, err = e.svc.Write(ctx, fileio.WriteRequest{Project: proj, Path: "/f1", Content: "12345"})
@@ -295,14 +300,14 @@ func testDelete(t *testing.T, e *env) {
 	for _, p := range []string{"/a/x", "/a/y/z", "/a-b", "/a.c", "/ab", "/keep"} {
 		e.write(ctx, proj, p, p)
 	}
-	wantCode(t, "missing", e.svc.Delete(ctx, proj, "/nope", false), fileio.CodeNotFound)
-	wantCode(t, "missing, recursive", e.svc.Delete(ctx, proj, "/nope", true), fileio.CodeNotFound)
+	wantCode(t, "missing", e.svc.Delete(ctx, proj, "/nope", false), agentfiles.CodeNotFound)
+	wantCode(t, "missing, recursive", e.svc.Delete(ctx, proj, "/nope", true), agentfiles.CodeNotFound)
 	wantCode(t, "non-empty directory", e.svc.Delete(ctx, proj, "/a", false), fileio.CodeNotEmpty)
-	wantCode(t, "root", e.svc.Delete(ctx, proj, "", false), fileio.CodePermissionDenied)
-	wantCode(t, "root, recursive", e.svc.Delete(ctx, proj, "", true), fileio.CodePermissionDenied)
-	wantCode(t, "file", e.svc.Delete(ctx, proj, "/a.c", false), "")
-	wantCode(t, "file, recursive flag ignored", e.svc.Delete(ctx, proj, "/ab", true), "")
-	wantCode(t, "directory, recursive", e.svc.Delete(ctx, proj, "/a", true), "")
+	wantCode(t, "root", e.svc.Delete(ctx, proj, "", false), agentfiles.CodePermissionDenied)
+	wantCode(t, "root, recursive", e.svc.Delete(ctx, proj, "", true), agentfiles.CodePermissionDenied)
+	wantCode(t, "file", e.svc.Delete(ctx, proj, "/a.c", false), noError)
+	wantCode(t, "file, recursive flag ignored", e.svc.Delete(ctx, proj, "/ab", true), noError)
+	wantCode(t, "directory, recursive", e.svc.Delete(ctx, proj, "/a", true), noError)
 	got, err := e.svc.List(ctx, proj, "", 5, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -314,7 +319,7 @@ func testDelete(t *testing.T, e *env) {
 	if diff := cmp.Diff(want, got.Entries, ignoreTimes); diff != "" {
 		t.Errorf("after deletes (-want +got):\n%s", diff)
 	}
-	wantCode(t, "deleted again", e.svc.Delete(ctx, proj, "/a", true), fileio.CodeNotFound)
+	wantCode(t, "deleted again", e.svc.Delete(ctx, proj, "/a", true), agentfiles.CodeNotFound)
 	if s, _ := e.svc.Stat(ctx, proj, "/a/y"); s.Exists {
 		t.Errorf("/a/y still exists")
 	}
@@ -333,7 +338,7 @@ func testRootWipe(t *testing.T, newStore func(t *testing.T) fileio.Store) {
 	e.write(ctx, proj, "/c", "2")
 	e.write(ctx, "kept", "/c", "3")
 	wantCode(t, "root wipe without recursive", e.svc.Delete(ctx, proj, "", false), fileio.CodeNotEmpty)
-	wantCode(t, "root wipe", e.svc.Delete(ctx, proj, "", true), "")
+	wantCode(t, "root wipe", e.svc.Delete(ctx, proj, "", true), noError)
 	got, err := e.svc.List(ctx, proj, "", 9, 0)
 	if err != nil || len(got.Entries) != 0 {
 		t.Errorf("after root wipe: %+v, %v", got, err)
@@ -341,7 +346,7 @@ func testRootWipe(t *testing.T, newStore func(t *testing.T) fileio.Store) {
 	if s, _ := e.svc.Stat(ctx, proj, ""); !s.Exists {
 		t.Errorf("root does not exist after a wipe")
 	}
-	wantCode(t, "wipe of an empty root", e.svc.Delete(ctx, proj, "", true), "")
+	wantCode(t, "wipe of an empty root", e.svc.Delete(ctx, proj, "", true), noError)
 	if e.read(ctx, "kept", "/c") != "3" {
 		t.Errorf("root wipe reached another project")
 	}
@@ -367,7 +372,7 @@ func testList(t *testing.T, e *env) {
 		path  string
 		depth int
 		want  []fileio.FileEntry
-		code  string
+		code  agentfiles.Code
 	}{
 		{path: "", depth: 1, want: []fileio.FileEntry{d("/a"), f("/a-b"), f("/a.c"), f("/b")}},
 		{path: "/", depth: 1, want: []fileio.FileEntry{d("/a"), f("/a-b"), f("/a.c"), f("/b")}},
@@ -378,10 +383,10 @@ func testList(t *testing.T, e *env) {
 		{path: "/a", depth: 2, want: []fileio.FileEntry{d("/a/sub"), d("/a/sub/deep"), f("/a/sub/y"), f("/a/x.txt")}},
 		{path: "", depth: 9, want: []fileio.FileEntry{d("/a"), f("/a-b"), f("/a.c"), d("/a/sub"), d("/a/sub/deep"), f("/a/sub/deep/z"), f("/a/sub/y"), f("/a/x.txt"), f("/b")}},
 		{path: "/a/x.txt", depth: 1, code: fileio.CodeNotDirectory},
-		{path: "/nope", depth: 1, code: fileio.CodeNotFound},
-		{path: "/nope", depth: 0, code: fileio.CodeNotFound},
-		{path: "/a/x", depth: 1, code: fileio.CodeNotFound},
-		{path: "/a", depth: -1, code: fileio.CodeInvalidArgument},
+		{path: "/nope", depth: 1, code: agentfiles.CodeNotFound},
+		{path: "/nope", depth: 0, code: agentfiles.CodeNotFound},
+		{path: "/a/x", depth: 1, code: agentfiles.CodeNotFound},
+		{path: "/a", depth: -1, code: agentfiles.CodeInvalidArgument},
 	}
 	for _, tc := range tests {
 		got, err := e.svc.List(ctx, proj, tc.path, tc.depth, 0)
@@ -439,7 +444,7 @@ func testListLimit(t *testing.T, e *env) {
 		t.Errorf("exactly limit entries: has_more %v, %d entries", got.HasMore, len(got.Entries))
 	}
 	_, err := e.svc.List(ctx, proj, "", 1, -1)
-	wantCode(t, "negative limit", err, fileio.CodeInvalidArgument)
+	wantCode(t, "negative limit", err, agentfiles.CodeInvalidArgument)
 }
 
 func testPathRules(t *testing.T, e *env) {
@@ -482,16 +487,16 @@ func testPathRules(t *testing.T, e *env) {
 func testUnauthenticated(t *testing.T, e *env) {
 	ctx := context.Background()
 	_, err := e.svc.Stat(ctx, proj, "/x")
-	wantCode(t, "stat", err, fileio.CodePermissionDenied)
+	wantCode(t, "stat", err, agentfiles.CodePermissionDenied)
 	_, err = e.svc.Read(ctx, proj, "/x", 0, -1)
-	wantCode(t, "read", err, fileio.CodePermissionDenied)
+	wantCode(t, "read", err, agentfiles.CodePermissionDenied)
 	_, err = e.svc.Write(ctx, fileio.WriteRequest{Project: proj, Path: "/x", Content: "x"})
-	wantCode(t, "write", err, fileio.CodePermissionDenied)
-	wantCode(t, "delete", e.svc.Delete(ctx, proj, "/x", false), fileio.CodePermissionDenied)
+	wantCode(t, "write", err, agentfiles.CodePermissionDenied)
+	wantCode(t, "delete", e.svc.Delete(ctx, proj, "/x", false), agentfiles.CodePermissionDenied)
 	_, err = e.svc.List(ctx, proj, "", 1, 0)
-	wantCode(t, "list", err, fileio.CodePermissionDenied)
-	_, err = e.svc.Stat(fileio.WithAuth(ctx, fileio.AuthContext{UserIdentity: "no hash"}), proj, "/x")
-	wantCode(t, "identity without a key hash", err, fileio.CodePermissionDenied)
+	wantCode(t, "list", err, agentfiles.CodePermissionDenied)
+	_, err = e.svc.Stat(agentfiles.WithAuth(ctx, agentfiles.AuthContext{UserIdentity: "no hash"}), proj, "/x")
+	wantCode(t, "identity without a key hash", err, agentfiles.CodePermissionDenied)
 	if n := pending(t, e.store); n != 0 {
 		t.Errorf("unauthenticated calls enqueued %d jobs", n)
 	}
@@ -507,10 +512,10 @@ func testRateLimit(t *testing.T, newStore func(t *testing.T) fileio.Store) {
 		}
 	}
 	_, err := e.svc.Write(a, fileio.WriteRequest{Project: proj, Path: "/x", Content: "x"})
-	wantCode(t, "call over the burst", err, fileio.CodeRateLimited)
+	wantCode(t, "call over the burst", err, agentfiles.CodeRateLimited)
 	wantMessage(t, "call over the burst", err, "retry after")
 	_, err = e.svc.List(a, "other-project", "", 1, 0)
-	wantCode(t, "the limit is per tenant, not per project", err, fileio.CodeRateLimited)
+	wantCode(t, "the limit is per tenant, not per project", err, agentfiles.CodeRateLimited)
 	if _, err := e.svc.Stat(b, proj, "/x"); err != nil {
 		t.Errorf("another tenant is limited too: %v", err)
 	}
@@ -546,20 +551,20 @@ func testOutboxFromService(t *testing.T, newStore func(t *testing.T) fileio.Stor
 	}
 }
 
-type sealer struct{ calls atomic32 }
+type sealer struct{ calls atomic.Int32 }
 
-func (s *sealer) Seal(ctx context.Context, ac fileio.AuthContext, scope fileio.Scope, path string) (string, error) {
+func (s *sealer) Seal(ctx context.Context, ac agentfiles.AuthContext, scope fileio.Scope, path string) (string, error) {
 	if ac.APIKey == "" || scope.Tenant != ac.APIKeyHash {
-		return "", errString("sealer got no key or a wrong scope")
+		return "", errors.New("sealer got no key or a wrong scope")
 	}
-	s.calls.add()
+	s.calls.Add(1)
 	return "ref:" + scope.Project + ":" + path, nil
 }
 
 func testSealer(t *testing.T, newStore func(t *testing.T) fileio.Store) {
 	store := newStore(t)
 	cs := &sealer{}
-	svc, err := fileio.NewService(store, testConfig(), fileio.WithCredentialSealer(cs))
+	svc, err := fileio.NewService(store, fileio.Options{Config: testConfig(), CredentialSealer: cs})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -571,7 +576,7 @@ func testSealer(t *testing.T, newStore func(t *testing.T) fileio.Store) {
 	if len(jobs) != 1 || jobs[0].CredentialRef != "ref:"+proj+":/s" {
 		t.Errorf("job %+v, want the sealed reference", jobs)
 	}
-	if n := cs.calls.get(); n != 1 {
+	if n := cs.calls.Load(); n != 1 {
 		t.Errorf("sealer called %d times for one write, want 1", n)
 	}
 }

@@ -4,29 +4,32 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/google/go-cmp/cmp"
 )
 
-func exerciseStore(t *testing.T, newStore func(t *testing.T) fileio.Store) {
-	t.Run("PutGetStatList", func(t *testing.T) { testPutGet(t, newStore(t)) })
-	t.Run("Timestamps", func(t *testing.T) { testTimestamps(t, newStore(t)) })
-	t.Run("Rollback", func(t *testing.T) { testRollback(t, newStore(t)) })
-	t.Run("ReadYourWrites", func(t *testing.T) { testReadYourWrites(t, newStore(t)) })
-	t.Run("ViewSeesCommittedOnly", func(t *testing.T) { testCommittedOnly(t, newStore(t)) })
-	t.Run("UpdatesSerialised", func(t *testing.T) { testSerialised(t, newStore(t)) })
-	t.Run("ProjectsIndependent", func(t *testing.T) { testProjectsIndependent(t, newStore(t)) })
-	t.Run("LockWaitBounded", func(t *testing.T) { testLockWaitBounded(t, newStore(t)) })
+// storeContract is the transactional part of the Store contract: one test per rule, each on a
+// fresh store.
+var storeContract = []storeTest{
+	{"PutGetStatList", testPutGet},
+	{"Timestamps", testTimestamps},
+	{"Rollback", testRollback},
+	{"ReadYourWrites", testReadYourWrites},
+	{"ViewSeesCommittedOnly", testCommittedOnly},
+	{"UpdatesSerialised", testSerialised},
+	{"ProjectsIndependent", testProjectsIndependent},
+	{"LockWaitBounded", testLockWaitBounded},
+	{"LockTimeout", testLockTimeout},
 }
 
 func update(t testing.TB, s fileio.Store, scope fileio.Scope, fn func(tx fileio.WriteTx) error) {
 	t.Helper()
-	if err := s.Update(context.Background(), scope, fn); err != nil {
+	if err := s.Update(context.Background(), scope, fileio.UpdateOptions{}, fn); err != nil {
 		t.Fatalf("Update: %v", err)
 	}
 }
@@ -87,7 +90,7 @@ func testPutGet(t *testing.T, s fileio.Store) {
 			t.Errorf("Get = %+v, %v", f, err)
 		}
 		_, err = tx.Get(ctx, "/missing")
-		wantCode(t, "Get of a missing file", err, fileio.CodeNotFound)
+		wantCode(t, "Get of a missing file", err, agentfiles.CodeNotFound)
 		if _, ok, err := tx.Stat(ctx, "/a"); ok || err != nil {
 			t.Errorf("Stat of a directory path: ok=%v err=%v; stores know files only", ok, err)
 		}
@@ -177,7 +180,7 @@ func testRollback(t *testing.T, s fileio.Store) {
 		s.CompleteJob(ctx, j)
 	}
 	boom := errors.New("boom")
-	err := s.Update(ctx, scope, func(tx fileio.WriteTx) error {
+	err := s.Update(ctx, scope, fileio.UpdateOptions{}, func(tx fileio.WriteTx) error {
 		if err := put(ctx, tx, "/new", "new"); err != nil {
 			return err
 		}
@@ -241,29 +244,16 @@ func testCommittedOnly(t *testing.T, s fileio.Store) {
 	ctx := context.Background()
 	_, scope := newTenant(proj)
 	update(t, s, scope, func(tx fileio.WriteTx) error { return put(ctx, tx, "/f", "v1") })
-	inside, release := make(chan struct{}), make(chan struct{})
-	done := make(chan error, 1)
-	go func() {
-		done <- s.Update(ctx, scope, func(tx fileio.WriteTx) error {
-			if err := put(ctx, tx, "/f", "v2"); err != nil {
-				return err
-			}
-			if err := put(ctx, tx, "/g", "new"); err != nil {
-				return err
-			}
-			close(inside)
-			<-release
-			return nil
-		})
-	}()
-	<-inside
+	held := holdLock(t, s, scope, func(tx fileio.WriteTx) error {
+		if err := put(ctx, tx, "/f", "v2"); err != nil {
+			return err
+		}
+		return put(ctx, tx, "/g", "new")
+	})
 	if diff := cmp.Diff(map[string]string{"/f": "v1"}, snapshot(t, s, scope)); diff != "" {
 		t.Errorf("a View during a transaction sees uncommitted state (-want +got):\n%s", diff)
 	}
-	close(release)
-	if err := <-done; err != nil {
-		t.Fatal(err)
-	}
+	held.Release(t)
 	if diff := cmp.Diff(map[string]string{"/f": "v2", "/g": "new"}, snapshot(t, s, scope)); diff != "" {
 		t.Errorf("after commit (-want +got):\n%s", diff)
 	}
@@ -273,35 +263,29 @@ func testSerialised(t *testing.T, s fileio.Store) {
 	ctx := context.Background()
 	_, scope := newTenant(proj)
 	var inside, maxInside atomic.Int32
-	var wg sync.WaitGroup
-	for g := 0; g < 8; g++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := 0; i < 10; i++ {
-				err := s.Update(ctx, scope, func(tx fileio.WriteTx) error {
-					n := inside.Add(1)
-					defer inside.Add(-1)
-					for {
-						m := maxInside.Load()
-						if n <= m || maxInside.CompareAndSwap(m, n) {
-							break
-						}
+	inParallel(8, func(g int) {
+		for i := 0; i < 10; i++ {
+			err := s.Update(ctx, scope, fileio.UpdateOptions{}, func(tx fileio.WriteTx) error {
+				n := inside.Add(1)
+				defer inside.Add(-1)
+				for {
+					m := maxInside.Load()
+					if n <= m || maxInside.CompareAndSwap(m, n) {
+						break
 					}
-					f, err := tx.Get(ctx, "/counter")
-					count := 0
-					if err == nil {
-						fmt.Sscan(string(f.Content), &count)
-					}
-					return put(ctx, tx, "/counter", fmt.Sprint(count+1))
-				})
-				if err != nil {
-					t.Errorf("Update: %v", err)
 				}
+				f, err := tx.Get(ctx, "/counter")
+				count := 0
+				if err == nil {
+					fmt.Sscan(string(f.Content), &count)
+				}
+				return put(ctx, tx, "/counter", fmt.Sprint(count+1))
+			})
+			if err != nil {
+				t.Errorf("Update: %v", err)
 			}
-		}()
-	}
-	wg.Wait()
+		}
+	})
 	if m := maxInside.Load(); m != 1 {
 		t.Errorf("%d transactions of one project ran at once", m)
 	}
@@ -314,59 +298,63 @@ func testProjectsIndependent(t *testing.T, s fileio.Store) {
 	ctx := context.Background()
 	_, a := newTenant("one")
 	b := fileio.Scope{Tenant: a.Tenant, Project: "two"}
-	inside, release := make(chan struct{}), make(chan struct{})
-	done := make(chan error, 1)
-	go func() {
-		done <- s.Update(ctx, a, func(tx fileio.WriteTx) error {
-			close(inside)
-			<-release
-			return nil
-		})
-	}()
-	<-inside
+	held := holdLock(t, s, a, nil)
 	// While project one's lock is held, project two must still be writable.
 	bctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	if err := s.Update(bctx, b, func(tx fileio.WriteTx) error { return put(ctx, tx, "/x", "x") }); err != nil {
+	if err := s.Update(bctx, b, fileio.UpdateOptions{}, func(tx fileio.WriteTx) error { return put(ctx, tx, "/x", "x") }); err != nil {
 		t.Errorf("Update of another project while one is locked: %v", err)
 	}
-	close(release)
-	if err := <-done; err != nil {
-		t.Fatal(err)
-	}
+	held.Release(t)
 }
 
 func testLockWaitBounded(t *testing.T, s fileio.Store) {
 	ctx := context.Background()
 	_, scope := newTenant(proj)
-	inside, release := make(chan struct{}), make(chan struct{})
-	done := make(chan error, 1)
-	go func() {
-		done <- s.Update(ctx, scope, func(tx fileio.WriteTx) error {
-			if err := put(ctx, tx, "/held", "1"); err != nil {
-				return err
-			}
-			close(inside)
-			<-release
-			return nil
-		})
-	}()
-	<-inside
+	held := holdLock(t, s, scope, func(tx fileio.WriteTx) error { return put(ctx, tx, "/held", "1") })
 	short, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
 	defer cancel()
 	ran := false
-	err := s.Update(short, scope, func(tx fileio.WriteTx) error { ran = true; return put(ctx, tx, "/second", "2") })
+	err := s.Update(short, scope, fileio.UpdateOptions{}, func(tx fileio.WriteTx) error { ran = true; return put(ctx, tx, "/second", "2") })
 	if err == nil || ran {
 		t.Errorf("Update while the lock is held and the context expires: err=%v ran=%v; want an error and no callback", err, ran)
 	}
-	if code := fileio.ErrorCode(err); code != fileio.CodeResourceBusy && !errors.Is(err, context.DeadlineExceeded) {
+	if code := agentfiles.ErrorCode(err); code != agentfiles.CodeResourceBusy && !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("lock wait error %v: want RESOURCE_BUSY or the context's deadline", err)
 	}
-	close(release)
-	if err := <-done; err != nil {
-		t.Fatal(err)
-	}
+	held.Release(t)
 	if got := snapshot(t, s, scope); got["/second"] != "" || got["/held"] != "1" {
 		t.Errorf("after the timed-out Update: %v", got)
+	}
+}
+
+// testLockTimeout: UpdateOptions.LockTimeout bounds the wait for a held lock, and it is what a
+// Service's Config.LockTimeout sets: a write through the Service gives up with RESOURCE_BUSY
+// after the configured time, long before the default five seconds.
+func testLockTimeout(t *testing.T, s fileio.Store) {
+	const timeout = 100 * time.Millisecond
+	ctx, scope := newTenant(proj)
+	held := holdLock(t, s, scope, nil)
+	defer held.Release(t)
+
+	ran := false
+	start := time.Now()
+	err := s.Update(context.Background(), scope, fileio.UpdateOptions{LockTimeout: timeout}, func(fileio.WriteTx) error { ran = true; return nil })
+	wantCode(t, "Update with a lock timeout while the lock is held", err, agentfiles.CodeResourceBusy)
+	if ran {
+		t.Errorf("the callback ran without the lock")
+	}
+
+	cfg := testConfig()
+	cfg.LockTimeout = timeout
+	svc, err := fileio.NewService(s, fileio.Options{Config: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = svc.Write(ctx, fileio.WriteRequest{Project: proj, Path: "/blocked", Content: "x"})
+	wantCode(t, "Service.Write with Config.LockTimeout while the lock is held", err, agentfiles.CodeResourceBusy)
+	wantMessage(t, "Service.Write with Config.LockTimeout while the lock is held", err, "retry")
+	if elapsed := time.Since(start); elapsed >= fileio.DefaultLockTimeout {
+		t.Errorf("two lock waits of %s took %s: the configured timeout was not applied", timeout, elapsed)
 	}
 }

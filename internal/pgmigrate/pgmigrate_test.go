@@ -1,11 +1,15 @@
 package pgmigrate
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"testing/fstest"
 
+	"github.com/agentfiles/agentfiles/internal/pgtest"
 	"github.com/google/go-cmp/cmp"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 func TestMigrations(t *testing.T) {
@@ -50,5 +54,33 @@ func TestMigrations(t *testing.T) {
 				t.Errorf("migrations (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+func TestMain(m *testing.M) { pgtest.Main(m) }
+
+// TestApply: instances applying one set at once apply each migration exactly once, in version
+// order, and applying an up-to-date set changes nothing.
+func TestApply(t *testing.T) {
+	s := Set{FS: fstest.MapFS{
+		"m/1_table.sql": {Data: []byte("CREATE TABLE applied (version INT, at TIMESTAMPTZ DEFAULT clock_timestamp())")},
+		"m/2_first.sql": {Data: []byte("INSERT INTO applied (version) VALUES (2)")},
+		"m/3_later.sql": {Data: []byte("INSERT INTO applied (version) VALUES (3)")},
+	}, Dir: "m", Table: "pgmigrate_test_versions", LockKey: 42}
+	url := pgtest.New(t)
+	pgtest.MigrateConcurrently(t, url, 6, s.Apply)
+	pgtest.CheckMigrated(t, url, s.Table, 3, s.Apply)
+	pool, err := pgxpool.New(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	rows, err := pool.Query(context.Background(), "SELECT version FROM applied ORDER BY at")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := pgx.CollectRows(rows, pgx.RowTo[int32])
+	if diff := cmp.Diff([]int32{2, 3}, got); err != nil || diff != "" {
+		t.Errorf("migrations ran (-want +got):\n%s %v", diff, err)
 	}
 }

@@ -20,7 +20,18 @@
 //
 // New starts one shared cluster per test package on first use; Main stops it when the package's
 // tests finish. Fault tests that kill and restart the server use [Dedicated], which gives the
-// test a cluster of its own with [Server.Kill] and [Server.Restart].
+// test a cluster of its own with [Server.Kill] and [Server.Restart] ([DedicatedDatabase] adds a
+// database on it).
+//
+// # Test harness
+//
+// The packages with PostgreSQL backends (fileio/pgstore, search/pgindex) share their test
+// plumbing here rather than each writing it:
+//
+//	store := pgtest.Open(t, pgtest.New(t), pgstore.Open, pgstore.Options{}) // closed at the end
+//	bin := pgtest.BuildCommand(t, "…/internal/helperproc")                    // multi-process tests
+//	pgtest.MigrateConcurrently(t, url, 8, pgstore.Migrate)                    // instances starting at once
+//	pgtest.CheckMigrated(t, url, "mcp_files_schema_migrations", pgstore.SchemaVersion(), pgstore.Migrate)
 //
 // # Where the server comes from
 //

@@ -77,6 +77,20 @@ func Dedicated(tb testing.TB) *Server {
 	return srv
 }
 
+// DedicatedDatabase is Dedicated plus a new, empty database on that cluster: it returns the
+// server (to Kill and Restart) and the database's URL.
+func DedicatedDatabase(tb testing.TB) (*Server, string) {
+	tb.Helper()
+	srv := Dedicated(tb)
+	ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
+	defer cancel()
+	url, err := srv.CreateDatabase(ctx)
+	if err != nil {
+		tb.Fatalf("pgtest: %v", err)
+	}
+	return srv, url
+}
+
 // unavailable skips the test, or fails it when services are required.
 func unavailable(tb testing.TB, err error) {
 	tb.Helper()

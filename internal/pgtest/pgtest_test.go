@@ -2,11 +2,14 @@ package pgtest_test
 
 import (
 	"context"
+	"os/exec"
 	"testing"
 	"time"
 
 	"github.com/agentfiles/agentfiles/internal/pgtest"
+	"github.com/agentfiles/agentfiles/internal/poll"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 func TestMain(m *testing.M) { pgtest.Main(m) }
@@ -33,11 +36,7 @@ func TestNewGivesSeparateDatabases(t *testing.T) {
 
 func TestKillAndRestartKeepCommittedData(t *testing.T) {
 	ctx := context.Background()
-	srv := pgtest.Dedicated(t)
-	url, err := srv.CreateDatabase(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv, url := pgtest.DedicatedDatabase(t)
 	conn := connect(t, url)
 	if _, err := conn.Exec(ctx, "CREATE TABLE t (x int); INSERT INTO t VALUES (42)"); err != nil {
 		t.Fatal(err)
@@ -48,12 +47,7 @@ func TestKillAndRestartKeepCommittedData(t *testing.T) {
 	}
 	// SIGKILL is delivered asynchronously: the backend serving conn may answer for a moment
 	// after the postmaster is gone. Poll until it stops answering.
-	for deadline := time.Now().Add(10 * time.Second); conn.Ping(ctx) == nil; {
-		if time.Now().After(deadline) {
-			t.Fatal("ping still succeeds 10s after the server was killed")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	poll.Eventually(t, 10*time.Second, "ping fails after the server was killed", func() bool { return conn.Ping(ctx) != nil })
 	if err := srv.Restart(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -80,3 +74,41 @@ func connect(t *testing.T, url string) *pgx.Conn {
 	t.Cleanup(func() { conn.Close(context.Background()) })
 	return conn
 }
+
+// TestHarness: Open closes what it opened, MigrateConcurrently and CheckMigrated agree on a
+// migration that records its versions, and BuildCommand builds a runnable binary.
+func TestHarness(t *testing.T) {
+	url := pgtest.New(t)
+	var closed bool
+	t.Run("Open", func(t *testing.T) {
+		c := pgtest.Open(t, url, func(ctx context.Context, url string, name string) (*closer, error) {
+			return &closer{name: name, closed: &closed}, nil
+		}, "x")
+		if c.name != "x" || closed {
+			t.Fatalf("Open = %+v, closed %v", c, closed)
+		}
+	})
+	if !closed {
+		t.Error("Open did not close at the end of the test")
+	}
+	migrate := func(ctx context.Context, pool *pgxpool.Pool) error {
+		// One implicit transaction, serialised by the lock, as a real migration would be.
+		_, err := pool.Exec(ctx, `SELECT pg_advisory_xact_lock(7);
+			CREATE TABLE IF NOT EXISTS harness_versions (version INT PRIMARY KEY);
+			INSERT INTO harness_versions VALUES (1), (2) ON CONFLICT DO NOTHING`)
+		return err
+	}
+	pgtest.MigrateConcurrently(t, url, 4, migrate)
+	pgtest.CheckMigrated(t, url, "harness_versions", 2, migrate)
+	bin := pgtest.BuildCommand(t, "github.com/agentfiles/agentfiles/internal/pgtest/internal/pgtestcmd")
+	if out, err := exec.Command(bin).Output(); err != nil || string(out) != "ok\n" {
+		t.Errorf("built command: %q, %v", out, err)
+	}
+}
+
+type closer struct {
+	name   string
+	closed *bool
+}
+
+func (c *closer) Close() { *c.closed = true }

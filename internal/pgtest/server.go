@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/agentfiles/agentfiles/internal/poll"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -168,25 +169,33 @@ func (s *Server) start(ctx context.Context) error {
 	go func() { cmd.Wait(); close(exited) }()
 	s.cmd, s.exited = cmd, exited
 
-	ctx, cancel := context.WithTimeout(ctx, startTimeout)
-	defer cancel()
-	for {
-		conn, err := pgx.Connect(ctx, s.URL("postgres"))
-		if err == nil {
-			conn.Close(ctx)
-			return nil
-		}
+	var lastErr error
+	err = poll.Until(ctx, startTimeout, "postgres accepting connections", func() (bool, error) {
 		select {
 		case <-exited:
-			s.cmd, s.exited = nil, nil
 			log, _ := os.ReadFile(logPath)
-			return fmt.Errorf("postgres exited during start-up: %s", tail(log))
-		case <-ctx.Done():
-			s.killLocked()
-			return fmt.Errorf("postgres did not accept connections within %v: %w", startTimeout, err)
-		case <-time.After(20 * time.Millisecond):
+			return false, fmt.Errorf("postgres exited during start-up: %s", tail(log))
+		default:
 		}
+		conn, err := pgx.Connect(ctx, s.URL("postgres"))
+		if err != nil {
+			lastErr = err
+			return false, nil
+		}
+		conn.Close(ctx)
+		return true, nil
+	})
+	select {
+	case <-exited:
+		s.cmd, s.exited = nil, nil
+		return err
+	default:
 	}
+	if err != nil {
+		s.killLocked()
+		return fmt.Errorf("%w (last attempt: %v)", err, lastErr)
+	}
+	return nil
 }
 
 // Kill simulates a crash: SIGKILL to the postmaster and all its backends. It returns when they
@@ -212,14 +221,15 @@ func (s *Server) killLocked() {
 func (s *Server) Restart(ctx context.Context) error {
 	// Backends of a killed postmaster may take a moment to exit; until then the new postmaster
 	// refuses to start because the old shared memory is still attached. Retry until the deadline.
-	deadline := time.Now().Add(startTimeout)
-	for {
-		err := s.start(ctx)
-		if err == nil || time.Now().After(deadline) || ctx.Err() != nil {
-			return err
-		}
-		time.Sleep(50 * time.Millisecond)
+	var lastErr error
+	err := poll.Until(ctx, startTimeout, "postgres restarting", func() (bool, error) {
+		lastErr = s.start(ctx)
+		return lastErr == nil, nil
+	})
+	if err != nil && lastErr != nil {
+		return fmt.Errorf("%w: %v", err, lastErr)
 	}
+	return err
 }
 
 // Close stops the cluster (fast shutdown, then SIGKILL if it lingers) and removes its files.

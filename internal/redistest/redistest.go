@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/agentfiles/agentfiles/internal/poll"
 )
 
 // EnvRequireServices names the environment variable that turns a missing redis-server into a
@@ -93,22 +95,24 @@ func start(ctx context.Context, bin string) (*Server, error) {
 	}
 	s := &Server{addr: net.JoinHostPort("127.0.0.1", strconv.Itoa(port)), dir: dir, cmd: cmd, exited: make(chan struct{})}
 	go func() { cmd.Wait(); close(s.exited) }()
-	ctx, cancel := context.WithTimeout(ctx, startTimeout)
-	defer cancel()
-	for {
-		if err := ping(s.addr); err == nil {
-			return s, nil
-		}
+	errExited := errors.New("redis-server exited during start-up")
+	err = poll.Until(ctx, startTimeout, "redis-server answers PING", func() (bool, error) {
 		select {
 		case <-s.exited:
-			os.RemoveAll(dir)
-			return nil, fmt.Errorf("redis-server exited during start-up: %s", out.String())
-		case <-ctx.Done():
-			s.Close()
-			return nil, fmt.Errorf("redis-server did not answer PING within %v", startTimeout)
-		case <-time.After(10 * time.Millisecond):
+			return false, errExited
+		default:
+			return ping(s.addr) == nil, nil
 		}
+	})
+	switch {
+	case errors.Is(err, errExited):
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("%w: %s", errExited, out.String())
+	case err != nil:
+		s.Close()
+		return nil, err
 	}
+	return s, nil
 }
 
 // Addr is the server's "127.0.0.1:PORT" address.

@@ -2,13 +2,17 @@ package indextest
 
 import (
 	"context"
+	"sort"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/fileio/memstore"
+	"github.com/agentfiles/agentfiles/internal/poll"
 	"github.com/agentfiles/agentfiles/search"
+	"github.com/agentfiles/agentfiles/vault"
 )
 
 // Env is a complete search stack for tests: a fileio.Service over memstore with a credential
@@ -20,7 +24,7 @@ type Env struct {
 	Index    search.Index
 	Indexer  *search.Indexer
 	Searcher *search.Searcher
-	Vault    *search.Vault
+	Vault    *vault.Vault
 	Clock    *Clock
 }
 
@@ -30,8 +34,8 @@ type EnvOptions struct {
 	Embedder search.Embedder // nil: search.NewHashingEmbedder(64)
 	NoEmbed  bool            // lexical-only: no embedder at all
 	Reranker search.Reranker
-	// Search overrides the search settings (zero: defaults).
-	Search search.SearchConfig
+	// RerankTimeout bounds each rerank call of the Searcher (default 2s).
+	RerankTimeout time.Duration
 	// RetryMax for the indexer (default 2); backoff is 1ms so retries come quickly.
 	RetryMax int
 	Chunker  search.Chunker
@@ -49,17 +53,15 @@ func (c *Clock) Advance(d time.Duration) { c.offset.Add(int64(d)) }
 // NewEnv builds an Env over idx.
 func NewEnv(t testing.TB, idx search.Index, o EnvOptions) *Env {
 	t.Helper()
-	e := &Env{T: t, Store: memstore.New(), Index: idx, Clock: &Clock{}}
-	v, err := search.NewVault(search.VaultConfig{
-		KEKs: map[string]string{"1": "first-test-kek-secret-0123456789"}, TTL: time.Minute, Now: e.Clock.Now,
-	})
+	e := &Env{T: t, Store: memstore.New(memstore.Options{}), Index: idx, Clock: &Clock{}}
+	v, err := vault.New(map[string]string{"1": "first-test-kek-secret-0123456789"}, vault.Options{TTL: time.Minute, Now: e.Clock.Now})
 	if err != nil {
 		t.Fatal(err)
 	}
 	e.Vault = v
 	fcfg := fileio.DefaultConfig()
 	fcfg.RateLimitPerSecond = 0 // the suite's own traffic must not be throttled
-	e.Service, err = fileio.NewService(e.Store, fcfg, fileio.WithCredentialSealer(v))
+	e.Service, err = fileio.NewService(e.Store, fileio.Options{Config: fcfg, CredentialSealer: v})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,22 +73,19 @@ func NewEnv(t testing.TB, idx search.Index, o EnvOptions) *Env {
 	if retry == 0 {
 		retry = 2
 	}
-	settings := search.DefaultConfig().Index
-	settings.RetryMax, settings.RetryBackoff, settings.Workers = retry, time.Millisecond, 2
-	e.Indexer, err = search.NewIndexer(search.IndexerConfig{
-		Store: e.Store, Index: idx, Embedder: emb, Credentials: v, Chunker: o.Chunker, Settings: settings,
+	e.Indexer, err = search.NewIndexer(e.Store, idx, search.IndexerOptions{
+		Embedder: emb, Credentials: v, Chunker: o.Chunker, Workers: 2, RetryMax: retry, RetryBackoff: time.Millisecond,
 		PollInterval: 5 * time.Millisecond,
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	sc := o.Search
-	if sc == (search.SearchConfig{}) {
-		sc = search.DefaultConfig().Search
-		sc.Rerank.Timeout = 2 * time.Second
+	rerankTimeout := o.RerankTimeout
+	if rerankTimeout == 0 {
+		rerankTimeout = 2 * time.Second
 	}
-	e.Searcher, err = search.NewSearcher(search.SearcherConfig{
-		Store: e.Store, Index: idx, Embedder: emb, Reranker: o.Reranker, Search: sc, Chunker: o.Chunker,
+	e.Searcher, err = search.NewSearcher(e.Store, idx, search.SearcherOptions{
+		Embedder: emb, Reranker: o.Reranker, Chunker: o.Chunker, RerankTimeout: rerankTimeout,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -96,12 +95,12 @@ func NewEnv(t testing.TB, idx search.Index, o EnvOptions) *Env {
 
 // Ctx returns a context authenticated as the caller with apiKey.
 func Ctx(apiKey string) context.Context {
-	return fileio.WithAuth(context.Background(), fileio.NewAuthContext(apiKey, "test"))
+	return agentfiles.WithAuth(context.Background(), agentfiles.NewAuthContext(apiKey, "test"))
 }
 
 // Scope returns the scope of apiKey's project.
 func Scope(apiKey, project string) fileio.Scope {
-	return fileio.Scope{Tenant: fileio.NewAuthContext(apiKey, "").APIKeyHash, Project: project}
+	return fileio.Scope{Tenant: agentfiles.NewAuthContext(apiKey, "").APIKeyHash, Project: project}
 }
 
 // Write stores content at path (TRUNCATE), failing the test on error.
@@ -120,30 +119,67 @@ func (e *Env) Delete(ctx context.Context, project, path string) {
 	}
 }
 
-// Drain runs the indexer until the outbox is empty, polling with a 20-second deadline.
+// Drain runs the indexer until the outbox is empty, failing the test after 20 seconds.
 func (e *Env) Drain() {
 	e.T.Helper()
+	Drain(e.T, e.Indexer, e.Store, 20*time.Second)
+}
+
+// Drain runs indexer batches inline (indexer.ProcessBatch) until outbox has no pending job,
+// waiting for jobs that back off, and fails t when that takes longer than timeout.
+func Drain(t testing.TB, indexer *search.Indexer, outbox fileio.Outbox, timeout time.Duration) {
+	t.Helper()
 	ctx := context.Background()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		n, err := e.Indexer.ProcessBatch(ctx)
-		if err != nil {
-			e.T.Fatalf("indexer: %v", err)
+	err := poll.Until(ctx, timeout, "the outbox drained by the indexer", func() (bool, error) {
+		for {
+			n, err := indexer.ProcessBatch(ctx)
+			if err != nil {
+				return false, err
+			}
+			if n == 0 { // the rest, if any, are backing off
+				break
+			}
 		}
-		pending, err := e.Store.PendingJobs(ctx)
-		if err != nil {
-			e.T.Fatal(err)
-		}
-		if pending == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			e.T.Fatalf("outbox not drained within 20s: %d jobs pending", pending)
-		}
-		if n == 0 { // jobs exist but are backing off: wait for one to become available
-			_ = e.Store.WaitForJobs(ctx, 2*time.Millisecond)
-		}
+		pending, err := outbox.PendingJobs(ctx)
+		return pending == 0, err
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
+}
+
+// WaitIdle waits until outbox has no pending job while indexers run elsewhere (Indexer.Start,
+// other processes), and fails t when that takes longer than timeout.
+func WaitIdle(t testing.TB, outbox fileio.Outbox, timeout time.Duration) {
+	t.Helper()
+	err := poll.Until(context.Background(), timeout, "the outbox emptied by the running indexers", func() (bool, error) {
+		pending, err := outbox.PendingJobs(context.Background())
+		return pending == 0, err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Latencies collects per-operation durations in a benchmark.
+type Latencies []time.Duration
+
+// Report reports the 50th, 95th and 99th percentiles (nearest rank) of l as b's metrics p50-ms,
+// p95-ms and p99-ms, and returns the first two.
+func (l Latencies) Report(b *testing.B) (p50, p95 time.Duration) {
+	s := append(Latencies(nil), l...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	at := func(p float64) time.Duration {
+		if len(s) == 0 {
+			return 0
+		}
+		return s[max(0, min(int(p/100*float64(len(s))+0.999999)-1, len(s)-1))]
+	}
+	p50, p95 = at(50), at(95)
+	b.ReportMetric(float64(p50.Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(p95.Microseconds())/1000, "p95-ms")
+	b.ReportMetric(float64(at(99).Microseconds())/1000, "p99-ms")
+	return p50, p95
 }
 
 // Search runs a query, failing the test on error.

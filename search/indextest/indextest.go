@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/search"
 )
@@ -62,7 +63,7 @@ func writeCorpus(t *testing.T, e *Env, ctx context.Context, project string) {
 }
 
 func smallChunker() search.Chunker {
-	return search.NewChunker(search.ChunkerConfig{TargetBytes: 160, OverlapBytes: 30})
+	return search.NewChunker(search.ChunkerOptions{TargetBytes: 160, OverlapBytes: 30})
 }
 
 func checkRoundTrip(t *testing.T, e *Env, ctx context.Context, project string, hits []search.Hit) {
@@ -224,7 +225,7 @@ func testTenantIsolation(t *testing.T, idx search.Index) {
 	if err != nil || len(lex.Candidates) != 0 {
 		t.Errorf("index returned tenant A's chunks for tenant B: %v %+v", err, lex.Candidates)
 	}
-	if _, err := e.Searcher.Search(context.Background(), search.Query{Project: "shared", Query: "x"}); !errors.Is(err, search.ErrPermissionDenied) {
+	if _, err := e.Searcher.Search(context.Background(), search.Query{Project: "shared", Query: "x"}); !errors.Is(err, agentfiles.ErrPermissionDenied) {
 		t.Errorf("search without AuthContext: %v, want PERMISSION_DENIED", err)
 	}
 }
@@ -319,13 +320,11 @@ func testLastServedAt(t *testing.T, idx search.Index) {
 
 func testRerankAndFallback(t *testing.T, idx search.Index) {
 	srv := NewRerankServer(t)
-	rr, err := search.NewCohereReranker(search.CohereRerankerConfig{Endpoint: srv.Endpoint(), Timeout: 5 * time.Second})
+	rr, err := search.NewCohereReranker(srv.Endpoint(), search.CohereRerankerOptions{Timeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
-	sc := search.DefaultConfig().Search
-	sc.Rerank.Timeout = 200 * time.Millisecond
-	e := NewEnv(t, idx, EnvOptions{Reranker: rr, Search: sc, Chunker: smallChunker()})
+	e := NewEnv(t, idx, EnvOptions{Reranker: rr, RerankTimeout: 200 * time.Millisecond, Chunker: smallChunker()})
 	ctx := Ctx(keyA)
 	writeCorpus(t, e, ctx, "p")
 	e.Drain()
@@ -362,7 +361,7 @@ func testRerankAndFallback(t *testing.T, idx search.Index) {
 
 func testEmbedderFailure(t *testing.T, idx search.Index) {
 	srv := NewEmbeddingServer(t, 32)
-	emb, err := search.NewOpenAIEmbedder(search.OpenAIEmbedderConfig{Endpoint: srv.Endpoint(), Model: "test-embed", Dimensions: 32, Timeout: 2 * time.Second})
+	emb, err := search.NewOpenAIEmbedder(srv.Endpoint(), "test-embed", 32, search.OpenAIEmbedderOptions{Timeout: 2 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -388,7 +387,7 @@ func testEmbedderFailure(t *testing.T, idx search.Index) {
 
 func testCallerCredential(t *testing.T, idx search.Index) {
 	srv := NewEmbeddingServer(t, 32)
-	emb, _ := search.NewOpenAIEmbedder(search.OpenAIEmbedderConfig{Endpoint: srv.Endpoint(), Model: "test-embed", Dimensions: 32})
+	emb, _ := search.NewOpenAIEmbedder(srv.Endpoint(), "test-embed", 32, search.OpenAIEmbedderOptions{})
 	e := NewEnv(t, idx, EnvOptions{Embedder: emb})
 	ctx := Ctx(keyA)
 	e.Write(ctx, "p", "/x.md", "credential handoff works end to end")
@@ -413,7 +412,7 @@ func testCallerCredential(t *testing.T, idx search.Index) {
 
 func testMissingCredential(t *testing.T, idx search.Index) {
 	srv := NewEmbeddingServer(t, 32)
-	emb, _ := search.NewOpenAIEmbedder(search.OpenAIEmbedderConfig{Endpoint: srv.Endpoint(), Model: "test-embed", Dimensions: 32})
+	emb, _ := search.NewOpenAIEmbedder(srv.Endpoint(), "test-embed", 32, search.OpenAIEmbedderOptions{})
 	e := NewEnv(t, idx, EnvOptions{Embedder: emb, RetryMax: 3})
 	ctx := Ctx(keyA)
 	e.Write(ctx, "p", "/late.md", "the envelope expired before the worker ran")
@@ -580,7 +579,7 @@ func testInvalidQuery(t *testing.T, idx search.Index) {
 	e := NewEnv(t, idx, EnvOptions{})
 	ctx := Ctx(keyA)
 	for _, q := range []string{"", "   ", "\n\t"} {
-		if _, err := e.Searcher.Search(ctx, search.Query{Project: "p", Query: q}); !errors.Is(err, search.ErrInvalidQuery) {
+		if _, err := e.Searcher.Search(ctx, search.Query{Project: "p", Query: q}); !errors.Is(err, agentfiles.ErrInvalidQuery) {
 			t.Errorf("query %q: %v, want INVALID_QUERY", q, err)
 		}
 	}
@@ -627,17 +626,7 @@ func testConcurrent(t *testing.T, idx search.Index) {
 		}()
 	}
 	wg.Wait()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		n, _ := e.Store.PendingJobs(context.Background())
-		if n == 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d jobs still pending", n)
-		}
-		_ = e.Store.WaitForJobs(context.Background(), 5*time.Millisecond)
-	}
+	WaitIdle(t, e.Store, 20*time.Second)
 	stopCtx, stopCancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer stopCancel()
 	if err := e.Indexer.Stop(stopCtx); err != nil {

@@ -78,32 +78,36 @@ func (fx *semFixture) flat(q []float32, k int) []search.Candidate {
 	if len(fx.rows)*10 >= parallelScanChunks {
 		parts = min(runtime.GOMAXPROCS(0), 8)
 	}
-	heaps := make([]*topK, parts)
+	heaps := make([]*search.TopK[search.Candidate], parts)
 	var wg sync.WaitGroup
 	for i := range parts {
-		heaps[i] = &topK{k: k}
+		heaps[i] = search.NewTopK[search.Candidate](k)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			h := heaps[i]
 			for f := i * len(fx.rows) / parts; f < (i+1)*len(fx.rows)/parts; f++ {
 				for c, v := range fx.rows[f] {
-					score := float64(search.Dot(v, q))
-					if h.full() && score < h.items[0].Score {
-						continue
+					if score := float64(search.Dot(v, q)); h.Wants(score) {
+						cand := search.Candidate{Path: fx.paths[f], FileUpdatedAt: time.Unix(1, 0), Chunk: search.Chunk{Index: c}, Score: score}
+						h.Offer(search.Ranked[search.Candidate]{Score: score, Path: cand.Path, Index: c, Value: cand})
 					}
-					h.offer(search.Candidate{Path: fx.paths[f], FileUpdatedAt: time.Unix(1, 0), Chunk: search.Chunk{Index: c}, Score: score})
 				}
 			}
 		}()
 	}
 	wg.Wait()
 	for _, other := range heaps[1:] {
-		for _, c := range other.items {
-			heaps[0].offer(c)
+		for _, r := range other.Sorted() {
+			heaps[0].Offer(r)
 		}
 	}
-	return heaps[0].sorted()
+	best := heaps[0].Sorted()
+	out := make([]search.Candidate, len(best))
+	for i, r := range best {
+		out[i] = r.Value
+	}
+	return out
 }
 
 // BenchmarkSemantic runs the tiled two-pass Semantic and the flat reference scan on the same

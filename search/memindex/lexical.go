@@ -46,17 +46,16 @@ func (ix *Index) Lexical(ctx context.Context, scope fileio.Scope, q search.Lexic
 			scores[e.slot] += scorer.Score(int(e.tf), int(m.chunkTerms))
 		}
 	}
-	h := &topK{k: q.TopK, items: make([]search.Candidate, 0, min(max(q.TopK, 0), 1024))}
+	h := search.NewTopK[int32](q.TopK)
 	for _, id := range touched {
 		score := scores[id]
 		scores[id] = 0
-		if h.k <= 0 || h.full() && score < h.items[0].Score {
-			continue
+		if h.Wants(score) {
+			h.Offer(p.ranked(id, score))
 		}
-		h.offer(p.candidate(id, score))
 	}
 	sp.touched = touched
-	res.Candidates = h.sorted()
+	res.Candidates = p.candidates(h.Sorted())
 	return res, nil
 }
 

@@ -3,11 +3,11 @@ package memindex
 import (
 	"context"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/search"
 )
@@ -24,6 +24,12 @@ var (
 	_ search.Index           = (*Index)(nil)
 	_ search.FileStateLister = (*Index)(nil)
 )
+
+// Codes lists every code an Index returns: INVALID_ARGUMENT for a malformed IndexedFile, and
+// TIMEOUT and CANCELED when the context has ended.
+func Codes() []agentfiles.Code {
+	return []agentfiles.Code{agentfiles.CodeInvalidArgument, agentfiles.CodeTimeout, agentfiles.CodeCanceled}
+}
 
 // New returns an empty index.
 func New() *Index {
@@ -97,6 +103,14 @@ func (ix *Index) get(scope fileio.Scope) *project {
 	return ix.projects[scope]
 }
 
+// lookup returns scope's project, nil when it has never been written, or the context's error.
+func (ix *Index) lookup(ctx context.Context, scope fileio.Scope) (*project, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return ix.get(scope), nil
+}
+
 func (ix *Index) getOrCreate(scope fileio.Scope) *project {
 	if p := ix.get(scope); p != nil {
 		return p
@@ -116,12 +130,9 @@ func (ix *Index) ReplaceFile(ctx context.Context, scope fileio.Scope, f search.I
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	dims := -1
-	for _, c := range f.Chunks {
-		if (len(c.Vector) > 0) != (f.EmbeddingModel != "") || (dims >= 0 && len(c.Vector) != dims) {
-			return search.NewError(search.CodeInvalidArgument, "every chunk of an embedded file needs a vector of one size, and a lexical-only file none", f.Path)
-		}
-		dims = len(c.Vector)
+	dims, err := f.VectorDims()
+	if err != nil {
+		return err
 	}
 	p := ix.getOrCreate(scope)
 	p.mu.Lock()
@@ -131,7 +142,7 @@ func (ix *Index) ReplaceFile(ctx context.Context, scope fileio.Scope, f search.I
 	}
 	p.remove(f.Path)
 	p.changes++
-	nf := &file{path: f.Path, version: f.FileUpdatedAt, model: f.EmbeddingModel, tokenizer: f.Tokenizer, dims: max(dims, 0)}
+	nf := &file{path: f.Path, version: f.FileUpdatedAt, model: f.EmbeddingModel, tokenizer: f.Tokenizer, dims: dims}
 	var vs *vectorStore
 	if dims > 0 {
 		key := vectorKey{f.EmbeddingModel, dims}
@@ -243,12 +254,9 @@ func (p *project) compact(pl *postingList, id int32, gen uint32) {
 
 // DeleteFile implements search.Index.
 func (ix *Index) DeleteFile(ctx context.Context, scope fileio.Scope, path string, upTo time.Time) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	p := ix.get(scope)
+	p, err := ix.lookup(ctx, scope)
 	if p == nil {
-		return nil
+		return err
 	}
 	p.mu.Lock()
 	if f := p.files[path]; f != nil && !f.version.After(upTo) {
@@ -258,29 +266,18 @@ func (ix *Index) DeleteFile(ctx context.Context, scope fileio.Scope, path string
 	return nil
 }
 
-// FileStates implements search.Index.
+// FileStates implements search.Index from the same sorted list as FileStateList.
 func (ix *Index) FileStates(ctx context.Context, scope fileio.Scope, prefix string) (map[string]search.FileState, error) {
-	list, err := ix.FileStateList(ctx, scope, prefix)
-	if err != nil {
-		return nil, err
-	}
-	out := make(map[string]search.FileState, len(list))
-	for _, s := range list {
-		out[s.Path] = s.FileState
-	}
-	return out, nil
+	return search.FileStatesOf(ctx, ix, scope, prefix)
 }
 
 // FileStateList implements search.FileStateLister. The project's sorted list is rebuilt (in
 // path order, without sorting) on the first call after files change and shared until the next
 // change; a prefix selects a sub-slice of it by binary search.
 func (ix *Index) FileStateList(ctx context.Context, scope fileio.Scope, prefix string) ([]search.PathFileState, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	p := ix.get(scope)
+	p, err := ix.lookup(ctx, scope)
 	if p == nil {
-		return nil, nil
+		return nil, err
 	}
 	p.mu.RLock()
 	defer p.mu.RUnlock()
@@ -294,9 +291,7 @@ func (ix *Index) FileStateList(ctx context.Context, scope fileio.Scope, prefix s
 		c.changes = p.changes
 	}
 	list := p.states.list
-	lo, _ := slices.BinarySearchFunc(list, prefix, func(s search.PathFileState, prefix string) int { return strings.Compare(s.Path, prefix) })
-	n := sort.Search(len(list)-lo, func(i int) bool { return !strings.HasPrefix(list[lo+i].Path, prefix) })
-	return list[lo : lo+n : lo+n], nil
+	return search.StatesWithPrefix(list, prefix), nil
 }
 
 // stateSnapshot is the project's files as a sorted FileStateList, valid while changes is
@@ -306,19 +301,27 @@ type stateSnapshot struct {
 	list    []search.PathFileState
 }
 
-func (p *project) candidate(id int32, score float64) search.Candidate {
+// ranked is slot id with its score, ready for a search.TopK.
+func (p *project) ranked(id int32, score float64) search.Ranked[int32] {
 	s := &p.slots[id]
-	return search.Candidate{Path: s.file.path, FileUpdatedAt: s.file.version, Chunk: s.chunk, Score: score}
+	return search.Ranked[int32]{Score: score, Path: s.file.path, Index: s.chunk.Index, Value: id}
+}
+
+// candidates turns ranked slots into the Candidates a query returns, in the same order.
+func (p *project) candidates(best []search.Ranked[int32]) []search.Candidate {
+	out := make([]search.Candidate, len(best))
+	for i, r := range best {
+		s := &p.slots[r.Value]
+		out[i] = search.Candidate{Path: s.file.path, FileUpdatedAt: s.file.version, Chunk: s.chunk, Score: r.Score}
+	}
+	return out
 }
 
 // MarkServed implements search.Index.
 func (ix *Index) MarkServed(ctx context.Context, scope fileio.Scope, refs []search.ChunkRef, at time.Time) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	p := ix.get(scope)
+	p, err := ix.lookup(ctx, scope)
 	if p == nil {
-		return nil
+		return err
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -334,12 +337,9 @@ func (ix *Index) MarkServed(ctx context.Context, scope fileio.Scope, refs []sear
 
 // Chunks implements search.Index.
 func (ix *Index) Chunks(ctx context.Context, scope fileio.Scope, path string) ([]search.StoredChunk, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	p := ix.get(scope)
+	p, err := ix.lookup(ctx, scope)
 	if p == nil {
-		return nil, nil
+		return nil, err
 	}
 	p.mu.RLock()
 	defer p.mu.RUnlock()

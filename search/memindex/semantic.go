@@ -25,12 +25,9 @@ import (
 // a first-pass score of at least (TopK-th first-pass score − 2·slack), and the TopK-th best so
 // far never exceeds the final one.
 func (ix *Index) Semantic(ctx context.Context, scope fileio.Scope, q search.SemanticQuery) ([]search.Candidate, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	p := ix.get(scope)
+	p, err := ix.lookup(ctx, scope)
 	if p == nil || len(q.Vector) == 0 {
-		return nil, nil
+		return nil, err
 	}
 	p.mu.RLock()
 	defer p.mu.RUnlock()
@@ -53,19 +50,17 @@ func (ix *Index) Semantic(ctx context.Context, scope fileio.Scope, q search.Sema
 	}
 
 	// Second pass: exact scores for the chunks that can still make the top K.
-	h := &topK{k: q.TopK, items: make([]search.Candidate, 0, min(q.TopK, 1024))}
+	h := search.NewTopK[int32](q.TopK)
 	row := make([]float32, vs.dims)
 	for _, c := range near {
 		if float64(c.score) < cut {
 			continue
 		}
-		score := float64(search.Dot(vs.row(c.id, row), q.Vector))
-		if h.full() && score < h.items[0].Score {
-			continue
+		if score := float64(search.Dot(vs.row(c.id, row), q.Vector)); h.Wants(score) {
+			h.Offer(p.ranked(c.id, score))
 		}
-		h.offer(p.candidate(c.id, score))
 	}
-	return h.sorted(), nil
+	return p.candidates(h.Sorted()), nil
 }
 
 // parallelScanChunks is the store size (in slots) from which the first pass is split across

@@ -6,17 +6,18 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
-	"sort"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/fileio/memstore"
 	"github.com/agentfiles/agentfiles/fileio/pgstore"
 	"github.com/agentfiles/agentfiles/internal/pgtest"
 	"github.com/agentfiles/agentfiles/search"
+	"github.com/agentfiles/agentfiles/search/indextest"
 	"github.com/agentfiles/agentfiles/search/memindex"
 	"github.com/agentfiles/agentfiles/search/pgindex"
 )
@@ -38,7 +39,7 @@ func benchSizes() []int {
 	return []int{10_000}
 }
 
-var benchChunker = search.NewChunker(search.ChunkerConfig{TargetBytes: 400, OverlapBytes: -1})
+var benchChunker = search.NewChunker(search.ChunkerOptions{TargetBytes: 400, OverlapBytes: -1})
 
 // benchVocabulary is w0…w4999; rank r is drawn with probability ~ 1/(r+1), except that the
 // 50 most frequent ranks are never drawn: they play the stop words the tokenizer removes.
@@ -118,10 +119,10 @@ func newBenchEnv(b *testing.B, chunks int) *benchEnv {
 	b.Cleanup(pgi.Close)
 	e := &benchEnv{
 		chunks: chunks,
-		scope:  fileio.Scope{Tenant: fileio.NewAuthContext(benchKey, "").APIKeyHash, Project: "bench"},
+		scope:  fileio.Scope{Tenant: agentfiles.NewAuthContext(benchKey, "").APIKeyHash, Project: "bench"},
 		emb:    search.NewHashingEmbedder(benchDims),
 		backends: []*backend{
-			{name: "memindex", store: memstore.New(), index: memindex.New()},
+			{name: "memindex", store: memstore.New(memstore.Options{}), index: memindex.New()},
 			{name: "pgindex", store: pgs, index: pgi},
 		},
 	}
@@ -134,7 +135,7 @@ func newBenchEnv(b *testing.B, chunks int) *benchEnv {
 		path := fmt.Sprintf("/dir%02d/file%05d.txt", i%50, i)
 		for _, be := range e.backends {
 			var info fileio.FileInfo
-			err := be.store.Update(ctx, e.scope, func(tx fileio.WriteTx) error {
+			err := be.store.Update(ctx, e.scope, fileio.UpdateOptions{}, func(tx fileio.WriteTx) error {
 				var err error
 				info, err = tx.Put(ctx, path, []byte(content), fileio.PutOptions{})
 				return err
@@ -160,25 +161,12 @@ func newBenchEnv(b *testing.B, chunks int) *benchEnv {
 	}
 	b.Logf("loaded %d chunks into both indexes in %v", total, time.Since(start).Round(time.Millisecond))
 	for _, be := range e.backends {
-		be.searcher, err = search.NewSearcher(search.SearcherConfig{Store: be.store, Index: be.index, Embedder: e.emb, Chunker: benchChunker})
+		be.searcher, err = search.NewSearcher(be.store, be.index, search.SearcherOptions{Embedder: e.emb, Chunker: benchChunker})
 		if err != nil {
 			b.Fatal(err)
 		}
 	}
 	return e
-}
-
-// latencies records per-query durations and reports percentiles.
-type latencies []time.Duration
-
-func (l latencies) report(b *testing.B) (p50, p95 time.Duration) {
-	s := append(latencies(nil), l...)
-	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
-	p50, p95 = search.Percentile(s, 50), search.Percentile(s, 95)
-	b.ReportMetric(float64(p50.Microseconds())/1000, "p50-ms")
-	b.ReportMetric(float64(p95.Microseconds())/1000, "p95-ms")
-	b.ReportMetric(float64(search.Percentile(s, 99).Microseconds())/1000, "p99-ms")
-	return p50, p95
 }
 
 // BenchmarkQuery measures query latency per kind (hybrid = Searcher.Search with the hashing
@@ -189,7 +177,7 @@ func BenchmarkQuery(b *testing.B) {
 	for _, size := range benchSizes() {
 		b.Run(fmt.Sprintf("chunks=%d", size), func(b *testing.B) {
 			e := newBenchEnv(b, size)
-			ctx := fileio.WithAuth(context.Background(), fileio.NewAuthContext(benchKey, "bench"))
+			ctx := agentfiles.WithAuth(context.Background(), agentfiles.NewAuthContext(benchKey, "bench"))
 			kinds := map[string]func(be *backend, q string) error{
 				"hybrid": func(be *backend, q string) error {
 					_, err := be.searcher.Search(ctx, search.Query{Project: e.scope.Project, Query: q, Limit: 5})
@@ -209,7 +197,7 @@ func BenchmarkQuery(b *testing.B) {
 				var memP95 time.Duration
 				for _, be := range e.backends {
 					b.Run(kind+"/"+be.name, func(b *testing.B) {
-						lat := make(latencies, 0, b.N)
+						lat := make(indextest.Latencies, 0, b.N)
 						for i := 0; i < b.N; i++ {
 							t0 := time.Now()
 							if err := kinds[kind](be, e.queries[i%len(e.queries)]); err != nil {
@@ -217,7 +205,7 @@ func BenchmarkQuery(b *testing.B) {
 							}
 							lat = append(lat, time.Since(t0))
 						}
-						_, p95 := lat.report(b)
+						_, p95 := lat.Report(b)
 						if be.name == "memindex" {
 							memP95 = p95
 						} else if memP95 > 0 {

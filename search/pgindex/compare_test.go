@@ -10,7 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/internal/pgtest"
 	"github.com/agentfiles/agentfiles/search"
 	"github.com/agentfiles/agentfiles/search/memindex"
 	"github.com/agentfiles/agentfiles/search/pgindex"
@@ -19,6 +21,23 @@ import (
 )
 
 var testScope = fileio.Scope{Tenant: strings.Repeat("ab", 32), Project: "compare"}
+
+// sameLexical runs lq on mem and pg, fails t (naming the case what) unless they answer alike,
+// and returns both answers.
+func sameLexical(t *testing.T, mem, pg search.Index, lq search.LexicalQuery, what string) (want, got search.LexicalResult) {
+	t.Helper()
+	want, err := mem.Lexical(context.Background(), testScope, lq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err = pg.Lexical(context.Background(), testScope, lq); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, got, cmpopts.EquateEmpty()); diff != "" {
+		t.Errorf("%s (-memindex +pgindex):\n%s", what, diff)
+	}
+	return want, got
+}
 
 // indexedFile cuts content the way the Indexer does; emb nil means lexical-only.
 func indexedFile(path string, version time.Time, content string, chunker search.Chunker, emb *search.HashingEmbedder) search.IndexedFile {
@@ -67,7 +86,7 @@ func loadBoth(t testing.TB, pg *pgindex.Index, files, wordsPerFile int, emb *sea
 	t.Helper()
 	mem := memindex.New()
 	r := rand.New(rand.NewPCG(7, 11))
-	chunker := search.NewChunker(search.ChunkerConfig{TargetBytes: 300, OverlapBytes: 40})
+	chunker := search.NewChunker(search.ChunkerOptions{TargetBytes: 300, OverlapBytes: 40})
 	base := time.Date(2026, 1, 2, 3, 4, 5, 123456789, time.UTC) // sub-microsecond part on purpose
 	ctx := context.Background()
 	for i := range files {
@@ -105,17 +124,7 @@ func TestScoresMatchMemindex(t *testing.T) {
 			for _, fl := range filters {
 				for _, k := range []int{0, 1, 5, 30, 10000} {
 					lq := search.LexicalQuery{Terms: search.QueryTerms(q), BM25: bm, PathPrefix: fl.prefix, ExcludePaths: fl.exclude, TopK: k}
-					want, err := mem.Lexical(ctx, testScope, lq)
-					if err != nil {
-						t.Fatal(err)
-					}
-					got, err := pg.Lexical(ctx, testScope, lq)
-					if err != nil {
-						t.Fatal(err)
-					}
-					if diff := cmp.Diff(want, got, cmpopts.EquateEmpty()); diff != "" {
-						t.Errorf("lexical %q %+v k=%d (-memindex +pgindex):\n%s", q, fl, k, diff)
-					}
+					want, got := sameLexical(t, mem, pg, lq, fmt.Sprintf("lexical %q %+v k=%d", q, fl, k))
 					for i := range min(len(want.Candidates), len(got.Candidates)) {
 						w, g := want.Candidates[i].Score, got.Candidates[i].Score
 						if math.Abs(w-g) > 1e-9*math.Abs(w) {
@@ -145,6 +154,40 @@ func TestScoresMatchMemindex(t *testing.T) {
 	} {
 		if got, err := pg.Semantic(ctx, testScope, sq); err != nil || len(got) != 0 {
 			t.Errorf("semantic %s/%d: %v %+v, want none", sq.Model, len(sq.Vector), err, got)
+		}
+	}
+}
+
+// TestLexicalTiesMatchMemindex: many chunks with exactly the same score (identical texts)
+// must be cut at K by path, then chunk index, as memindex does, also when the ties far
+// outnumber K and when path filters remove some of them.
+func TestLexicalTiesMatchMemindex(t *testing.T) {
+	pg, _ := newIndex(t, pgindex.Options{})
+	mem := memindex.New()
+	ctx := context.Background()
+	chunker := search.NewChunker(search.ChunkerOptions{TargetBytes: 24, OverlapBytes: -1})
+	version := time.Date(2026, 7, 8, 9, 10, 11, 0, time.UTC)
+	// Written in an order unrelated to path order, so chunk ids do not follow paths.
+	for i := range 120 {
+		n := (i * 37) % 120
+		content := "alpha bravo charlie.\n\nalpha bravo charlie.\n\ndelta echo"
+		if n%7 == 0 {
+			content = "alpha alpha bravo.\n\n" + content
+		}
+		f := indexedFile(fmt.Sprintf("/t%d/f%03d.md", n%3, n), version, content, chunker, nil)
+		for _, ix := range []search.Index{mem, pg} {
+			if err := ix.ReplaceFile(ctx, testScope, f); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for _, q := range []string{"alpha", "bravo charlie", "echo alpha"} {
+		for _, prefix := range []string{"", "/t1/"} {
+			for _, k := range []int{1, 5, 30, 200} {
+				lq := search.LexicalQuery{Terms: search.QueryTerms(q), BM25: search.DefaultBM25(), PathPrefix: prefix,
+					ExcludePaths: map[string]bool{"/t0/f000.md": true, "/t1/f001.md": true}, TopK: k}
+				sameLexical(t, mem, pg, lq, fmt.Sprintf("%q prefix %q k=%d", q, prefix, k))
+			}
 		}
 	}
 }
@@ -239,12 +282,12 @@ func TestVersionsOnlyMoveForward(t *testing.T) {
 func TestInvalidVectors(t *testing.T) {
 	pg, _ := newIndex(t, pgindex.Options{})
 	ctx := context.Background()
-	f := indexedFile("/v.md", time.Now(), "one\n\ntwo", search.NewChunker(search.ChunkerConfig{TargetBytes: 16}), search.NewHashingEmbedder(8))
+	f := indexedFile("/v.md", time.Now(), "one\n\ntwo", search.NewChunker(search.ChunkerOptions{TargetBytes: 16}), search.NewHashingEmbedder(8))
 	f.Chunks = append(f.Chunks, search.IndexedChunk{Chunk: search.Chunk{Text: "x"}, Vector: make([]float32, 4)})
 	g := indexedFile("/w.md", time.Now(), "lexical only", search.Chunker{}, nil)
 	g.Chunks[0].Vector = []float32{1}
 	for _, bad := range []search.IndexedFile{f, g} {
-		if err := pg.ReplaceFile(ctx, testScope, bad); !errors.Is(err, search.ErrInvalidArgument) {
+		if err := pg.ReplaceFile(ctx, testScope, bad); !errors.Is(err, agentfiles.ErrInvalidArgument) {
 			t.Errorf("%s: %v, want INVALID_ARGUMENT", bad.Path, err)
 		}
 	}
@@ -261,16 +304,8 @@ func TestVectorCacheAcrossInstances(t *testing.T) {
 	emb := search.NewHashingEmbedder(16)
 	mem := loadBoth(t, a, 20, 80, emb)
 	ctx := context.Background()
-	b, err := pgindex.Open(ctx, url, pgindex.Options{VectorCacheBytes: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	tiny, err := pgindex.Open(ctx, url, pgindex.Options{VectorCacheBytes: 1024})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tiny.Close()
+	b := pgtest.Open(t, url, pgindex.Open, pgindex.Options{VectorCacheBytes: -1})
+	tiny := pgtest.Open(t, url, pgindex.Open, pgindex.Options{VectorCacheBytes: 1024})
 	check := func(stage string) {
 		t.Helper()
 		for _, q := range []string{"alpha bravo", "retry backoff jitter", "café"} {
@@ -294,7 +329,7 @@ func TestVectorCacheAcrossInstances(t *testing.T) {
 	check("warm")
 	r := rand.New(rand.NewPCG(99, 1))
 	later := time.Now()
-	chunker := search.NewChunker(search.ChunkerConfig{TargetBytes: 300, OverlapBytes: 40})
+	chunker := search.NewChunker(search.ChunkerOptions{TargetBytes: 300, OverlapBytes: 40})
 	for i, p := range []string{"/d0/f_000.md", "/d1/f_001.md", "/d1/f_011.md", "/d4/new.md"} {
 		f := indexedFile(p, later.Add(time.Duration(i)), corpusFile(r, 120), chunker, emb)
 		for _, ix := range []search.Index{b, mem} {

@@ -6,12 +6,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/internal/poll"
 	"github.com/agentfiles/agentfiles/internal/redistest"
 	"github.com/agentfiles/agentfiles/search"
 	"github.com/agentfiles/agentfiles/search/indextest"
 	"github.com/agentfiles/agentfiles/search/pgindex"
-	"github.com/agentfiles/agentfiles/search/redisttl"
+	"github.com/agentfiles/agentfiles/vault"
+	"github.com/agentfiles/agentfiles/vault/redisttl"
 	"github.com/redis/go-redis/v9"
 )
 
@@ -19,10 +22,8 @@ import (
 // caller's key into Redis through a Vault, and an Indexer over pgindex whose embedder needs the
 // caller's key.
 type credentialStack struct {
-	rdb   *redis.Client
-	store interface {
-		PendingJobs(context.Context) (int, error)
-	}
+	rdb     *redis.Client
+	store   fileio.Outbox
 	svc     *fileio.Service
 	indexer *search.Indexer
 	embeds  *indextest.EmbeddingServer
@@ -34,29 +35,18 @@ const plaintextKey = "sk-live-PLAINTEXT-caller-key-7f3a9c"
 func newCredentialStack(t *testing.T, rdb *redis.Client, ttl time.Duration, retryMax int) *credentialStack {
 	t.Helper()
 	ix, url := newIndex(t, pgindex.Options{})
-	pgs, _ := openStoreAndService(t, url)
-	vault, err := search.NewVault(search.VaultConfig{
-		KEKs:  map[string]string{"1": "an-old-kek-secret-0123456789abcd", "2": "the-new-kek-secret-0123456789abc"},
-		TTL:   ttl,
-		Store: redisttl.New(rdb, redisttl.Options{}),
-	})
+	v, err := vault.New(map[string]string{"1": "an-old-kek-secret-0123456789abcd", "2": "the-new-kek-secret-0123456789abc"},
+		vault.Options{TTL: ttl, Store: redisttl.New(rdb, redisttl.Options{})})
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := fileio.DefaultConfig()
-	cfg.RateLimitPerSecond = 0
-	svc, err := fileio.NewService(pgs, cfg, fileio.WithCredentialSealer(vault))
-	if err != nil {
-		t.Fatal(err)
-	}
+	pgs, svc := openStoreAndService(t, url, v)
 	srv := indextest.NewEmbeddingServer(t, 32)
-	emb, err := search.NewOpenAIEmbedder(search.OpenAIEmbedderConfig{Endpoint: srv.Endpoint(), Model: "test-embed", Dimensions: 32, Timeout: 5 * time.Second})
+	emb, err := search.NewOpenAIEmbedder(srv.Endpoint(), "test-embed", 32, search.OpenAIEmbedderOptions{Timeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
-	settings := search.DefaultConfig().Index
-	settings.RetryMax, settings.RetryBackoff = retryMax, time.Millisecond
-	ixr, err := search.NewIndexer(search.IndexerConfig{Store: pgs, Index: ix, Embedder: emb, Credentials: vault, Settings: settings})
+	ixr, err := search.NewIndexer(pgs, ix, search.IndexerOptions{Embedder: emb, Credentials: v, RetryMax: retryMax, RetryBackoff: time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,22 +74,7 @@ func (s *credentialStack) envelopes(t *testing.T) map[string]string {
 
 func (s *credentialStack) drain(t *testing.T) {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		if _, err := s.indexer.ProcessBatch(context.Background()); err != nil {
-			t.Fatal(err)
-		}
-		n, err := s.store.PendingJobs(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if n == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d jobs pending after 30s", n)
-		}
-	}
+	indextest.Drain(t, s.indexer, s.store, 30*time.Second)
 }
 
 // TestCredentialHandoffThroughRedis: the sealed envelope exists in Redis only between the write
@@ -109,7 +84,7 @@ func TestCredentialHandoffThroughRedis(t *testing.T) {
 	rdb := redis.NewClient(&redis.Options{Addr: redistest.New(t)})
 	defer rdb.Close()
 	s := newCredentialStack(t, rdb, time.Minute, 2)
-	ctx := fileio.WithAuth(context.Background(), fileio.NewAuthContext(plaintextKey, "alice"))
+	ctx := agentfiles.WithAuth(context.Background(), agentfiles.NewAuthContext(plaintextKey, "alice"))
 	if _, err := s.svc.Write(ctx, fileio.WriteRequest{Project: "p", Path: "/secret-handoff.md", Content: "credential handoff through redis", Mode: fileio.ModeTruncate}); err != nil {
 		t.Fatal(err)
 	}
@@ -118,8 +93,8 @@ func TestCredentialHandoffThroughRedis(t *testing.T) {
 		t.Fatalf("want exactly one envelope in Redis after the write, got %d", len(env))
 	}
 	for k, v := range env {
-		if !strings.HasPrefix(k, search.DefaultCredentialPrefix+":") {
-			t.Errorf("envelope key %q is not under %q", k, search.DefaultCredentialPrefix)
+		if !strings.HasPrefix(k, vault.DefaultPrefix+":") {
+			t.Errorf("envelope key %q is not under %q", k, vault.DefaultPrefix)
 		}
 		if strings.Contains(v, plaintextKey) || strings.Contains(k, plaintextKey) {
 			t.Error("Redis holds the plaintext API key")
@@ -152,7 +127,7 @@ func TestCredentialHandoffThroughRedis(t *testing.T) {
 			t.Errorf("embedding call used key %q, want the caller's", k)
 		}
 	}
-	st, _ := s.index.FileStates(context.Background(), fileio.Scope{Tenant: fileio.NewAuthContext(plaintextKey, "").APIKeyHash, Project: "p"}, "")
+	st, _ := s.index.FileStates(context.Background(), fileio.Scope{Tenant: agentfiles.NewAuthContext(plaintextKey, "").APIKeyHash, Project: "p"}, "")
 	if st["/secret-handoff.md"].EmbeddingModel != "test-embed" {
 		t.Errorf("file not embedded with the caller's key: %+v", st)
 	}
@@ -165,20 +140,14 @@ func TestCredentialExpiresInRedis(t *testing.T) {
 	rdb := redis.NewClient(&redis.Options{Addr: redistest.New(t)})
 	defer rdb.Close()
 	s := newCredentialStack(t, rdb, 300*time.Millisecond, 2)
-	ctx := fileio.WithAuth(context.Background(), fileio.NewAuthContext(plaintextKey, "alice"))
+	ctx := agentfiles.WithAuth(context.Background(), agentfiles.NewAuthContext(plaintextKey, "alice"))
 	if _, err := s.svc.Write(ctx, fileio.WriteRequest{Project: "p", Path: "/late.md", Content: "the envelope expires before any worker runs", Mode: fileio.ModeTruncate}); err != nil {
 		t.Fatal(err)
 	}
 	if len(s.envelopes(t)) != 1 {
 		t.Fatal("no envelope after the write")
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for len(s.envelopes(t)) != 0 { // poll until Redis has expired the key
-		if time.Now().After(deadline) {
-			t.Fatal("Redis did not expire the envelope within 10s")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	poll.Eventually(t, 10*time.Second, "Redis expires the envelope", func() bool { return len(s.envelopes(t)) == 0 })
 	s.drain(t)
 	st := s.indexer.Stats()
 	if st.Retried != 2 || st.Degraded != 1 {
@@ -187,7 +156,7 @@ func TestCredentialExpiresInRedis(t *testing.T) {
 	if n, _ := s.embeds.Requests(); n != 0 {
 		t.Errorf("embedding provider called %d times without a credential", n)
 	}
-	states, _ := s.index.FileStates(context.Background(), fileio.Scope{Tenant: fileio.NewAuthContext(plaintextKey, "").APIKeyHash, Project: "p"}, "")
+	states, _ := s.index.FileStates(context.Background(), fileio.Scope{Tenant: agentfiles.NewAuthContext(plaintextKey, "").APIKeyHash, Project: "p"}, "")
 	if fs := states["/late.md"]; fs.EmbeddingModel != "" || fs.Chunks != 1 {
 		t.Errorf("want the file indexed lexical-only, got %+v", fs)
 	}

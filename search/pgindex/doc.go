@@ -63,5 +63,14 @@
 // processes as you like. Jobs are claimed with FOR UPDATE SKIP LOCKED under a lease, so a
 // worker that dies mid-job loses nothing: its job is claimed again when the lease expires.
 //
+// # Errors
+//
+// Methods return *agentfiles.Error values that hide SQL and connection details (the cause is
+// kept for logs): UNAVAILABLE, which is retryable, when PostgreSQL cannot be reached (connection
+// refused or lost, no connection from the pool, server shutting down or out of connection
+// slots), SEARCH_BACKEND_ERROR when a statement fails, INVALID_ARGUMENT for a malformed
+// IndexedFile, INVALID_CONFIG from New. A context that ends is returned as itself. [Codes] lists
+// them; the Searcher passes UNAVAILABLE on to its caller unchanged.
+//
 // An Index is safe for concurrent use by multiple goroutines and processes.
 package pgindex

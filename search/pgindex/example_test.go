@@ -6,6 +6,7 @@ import (
 	"log"
 	"os"
 
+	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/fileio/pgstore"
 	"github.com/agentfiles/agentfiles/search"
@@ -29,23 +30,23 @@ func Example() {
 	}
 	defer index.Close()
 
-	svc, err := fileio.NewService(store, fileio.DefaultConfig())
+	svc, err := fileio.NewService(store, fileio.Options{})
 	if err != nil {
 		log.Fatal(err)
 	}
 	embedder := search.NewHashingEmbedder(0)
-	indexer, err := search.NewIndexer(search.IndexerConfig{Store: store, Index: index, Embedder: embedder})
+	indexer, err := search.NewIndexer(store, index, search.IndexerOptions{Embedder: embedder})
 	if err != nil {
 		log.Fatal(err)
 	}
 	indexer.Start(ctx)
 	defer indexer.Stop(ctx)
-	searcher, err := search.NewSearcher(search.SearcherConfig{Store: store, Index: index, Embedder: embedder})
+	searcher, err := search.NewSearcher(store, index, search.SearcherOptions{Embedder: embedder})
 	if err != nil {
 		log.Fatal(err)
 	}
 
-	ctx = fileio.WithAuth(ctx, fileio.NewAuthContext("sk-caller-key", "alice"))
+	ctx = agentfiles.WithAuth(ctx, agentfiles.NewAuthContext("sk-caller-key", "alice"))
 	_, err = svc.Write(ctx, fileio.WriteRequest{Project: "notes", Path: "/retry.md",
 		Content: "Retries use exponential backoff with jitter.", Mode: fileio.ModeTruncate})
 	if err != nil {

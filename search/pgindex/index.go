@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"sync"
 
+	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/search"
 	"github.com/jackc/pgx/v5"
@@ -86,25 +86,17 @@ var _ search.Index = (*Index)(nil)
 // detects pgvector and, in LexicalTSVector mode, creates the full-text GIN index.
 func New(ctx context.Context, pool *pgxpool.Pool, opts Options) (*Index, error) {
 	if pool == nil {
-		return nil, search.NewError(search.CodeInvalidConfig, "the pool is nil; pass a *pgxpool.Pool or use pgindex.Open", "pool")
+		return nil, agentfiles.NewError(agentfiles.CodeInvalidConfig, "the pool is nil; pass a *pgxpool.Pool or use pgindex.Open", "pool")
 	}
-	switch opts.Lexical {
-	case "":
-		opts.Lexical = LexicalBM25
-	case LexicalBM25, LexicalTSVector:
-	default:
-		return nil, search.NewError(search.CodeInvalidConfig, `unknown lexical mode; use "bm25" or "tsvector"`, string(opts.Lexical))
+	if err := checkMode(&opts.Lexical, "lexical", LexicalBM25, LexicalTSVector); err != nil {
+		return nil, err
 	}
-	switch opts.PGVector {
-	case "":
-		opts.PGVector = PGVectorAuto
-	case PGVectorAuto, PGVectorOff:
-	default:
-		return nil, search.NewError(search.CodeInvalidConfig, `unknown pgvector mode; use "auto" or "off"`, string(opts.PGVector))
+	if err := checkMode(&opts.PGVector, "pgvector", PGVectorAuto, PGVectorOff); err != nil {
+		return nil, err
 	}
 	ix := &Index{pool: pool, log: opts.Logger, lexical: opts.Lexical, projects: make(map[fileio.Scope]int64)}
 	if ix.log == nil {
-		ix.log = slog.New(slog.NewTextHandler(io.Discard, nil))
+		ix.log = slog.New(slog.DiscardHandler)
 	}
 	err := schema.WithLock(ctx, pool, func(conn *pgxpool.Conn) error {
 		if !opts.SkipMigrations {
@@ -130,6 +122,19 @@ func New(ctx context.Context, pool *pgxpool.Pool, opts Options) (*Index, error) 
 		ix.states = newStateCache(opts.FileStateCacheBytes)
 	}
 	return ix, nil
+}
+
+// checkMode sets an empty *mode to def and accepts def and other; anything else is
+// INVALID_CONFIG naming the two.
+func checkMode[M ~string](mode *M, what string, def, other M) error {
+	switch *mode {
+	case "":
+		*mode = def
+	case def, other:
+	default:
+		return agentfiles.NewError(agentfiles.CodeInvalidConfig, fmt.Sprintf("unknown %s mode; use %q or %q", what, def, other), string(*mode))
+	}
+	return nil
 }
 
 // Open connects to databaseURL (a PostgreSQL URL or key=value string, see pgxpool.ParseConfig)
@@ -188,12 +193,6 @@ func (ix *Index) setup(ctx context.Context, conn *pgxpool.Conn, opts Options) er
 	return nil
 }
 
-// UsesPGVector reports whether semantic queries use the pgvector extension (decided by New).
-func (ix *Index) UsesPGVector() bool { return ix.pgvector }
-
-// LexicalMode returns the lexical mode in use.
-func (ix *Index) LexicalMode() LexicalMode { return ix.lexical }
-
 // Pool returns the connection pool the Index uses.
 func (ix *Index) Pool() *pgxpool.Pool { return ix.pool }
 
@@ -244,21 +243,4 @@ func (ix *Index) projectID(ctx context.Context, scope fileio.Scope, create bool)
 	ix.projects[scope] = id
 	ix.mu.Unlock()
 	return id, nil
-}
-
-// backendError hides database details behind a coded error; context errors pass through.
-func backendError(ctx context.Context, what string, err error) error {
-	if err == nil {
-		return nil
-	}
-	if ctxErr := ctx.Err(); ctxErr != nil && (errors.Is(err, ctxErr) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
-		return ctxErr
-	}
-	var se *search.Error
-	if errors.As(err, &se) {
-		return err
-	}
-	e := search.NewError(search.CodeSearchBackend, "the PostgreSQL search index failed while "+what+"; retry later", "")
-	e.Err = err
-	return e
 }

@@ -238,20 +238,20 @@ func selectChunks(ctx context.Context, tx pgx.Tx, best []chunkScore, k int) ([]s
 		if err != nil {
 			return nil, err
 		}
-		h := &bestK{k: k}
+		h := search.NewTopK[int64](k)
 		var id int64
 		var path string
 		var index int32
 		_, err = pgx.ForEachRow(rows, []any{&id, &path, &index}, func() error {
-			h.offer(scored{id: id, path: path, index: int(index), score: scores[id]})
+			h.Offer(search.Ranked[int64]{Score: scores[id], Path: path, Index: int(index), Value: id})
 			return nil
 		})
 		if err != nil {
 			return nil, err
 		}
 		ids = ids[:0]
-		for _, s := range h.sorted() {
-			ids = append(ids, s.id)
+		for _, s := range h.Sorted() {
+			ids = append(ids, s.Value)
 		}
 	}
 	chunks, err := fetchChunks(ctx, tx, ids)
@@ -268,14 +268,14 @@ func selectChunks(ctx context.Context, tx pgx.Tx, best []chunkScore, k int) ([]s
 
 // topCandidates sorts by score, path, chunk index and keeps k.
 func topCandidates(cands []search.Candidate, k int) []search.Candidate {
-	h := &bestK{k: k}
+	h := search.NewTopK[int](k)
 	for i, c := range cands {
-		h.offer(scored{id: int64(i), path: c.Path, index: c.Chunk.Index, score: c.Score})
+		h.Offer(search.Ranked[int]{Score: c.Score, Path: c.Path, Index: c.Chunk.Index, Value: i})
 	}
-	best := h.sorted()
+	best := h.Sorted()
 	out := make([]search.Candidate, len(best))
 	for i, b := range best {
-		out[i] = cands[b.id]
+		out[i] = cands[b.Value]
 	}
 	return out
 }

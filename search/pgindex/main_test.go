@@ -1,9 +1,7 @@
 package pgindex_test
 
 import (
-	"context"
 	"testing"
-	"time"
 
 	"github.com/agentfiles/agentfiles/internal/pgtest"
 	"github.com/agentfiles/agentfiles/search/pgindex"
@@ -15,12 +13,5 @@ func TestMain(m *testing.M) { pgtest.Main(m) }
 func newIndex(t testing.TB, opts pgindex.Options) (*pgindex.Index, string) {
 	t.Helper()
 	url := pgtest.New(t)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	ix, err := pgindex.Open(ctx, url, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(ix.Close)
-	return ix, url
+	return pgtest.Open(t, url, pgindex.Open, opts), url
 }

@@ -20,10 +20,7 @@ var schema = pgmigrate.Set{
 	LockKey: 0x5e4c_a7d1_0b93_26f1,
 }
 
-// SchemaVersion is the newest schema version this package's embedded migrations create.
-func SchemaVersion() int { return schema.Latest() }
-
-// Migrate brings the index schema up to [SchemaVersion]: it applies, each in its own
+// Migrate brings the index schema up to the newest version of its embedded migrations: it applies, each in its own
 // transaction, the embedded migrations that mcp_search_schema_migrations does not list yet. It
 // holds a session-level pg_advisory_lock meanwhile, so any number of instances may call it at
 // once: one migrates, the others wait and then find nothing to do. Every migration is also

@@ -4,32 +4,29 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/fileio/pgstore"
+	"github.com/agentfiles/agentfiles/internal/pgtest"
 	"github.com/agentfiles/agentfiles/search"
+	"github.com/agentfiles/agentfiles/search/indextest"
 	"github.com/agentfiles/agentfiles/search/pgindex"
 )
 
 // buildWorker builds the helper command that plays one indexing process.
 func buildWorker(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "pgindexworker")
-	out, err := exec.Command("go", "build", "-o", bin, "github.com/agentfiles/agentfiles/search/pgindex/internal/pgindexworker").CombinedOutput()
-	if err != nil {
-		t.Fatalf("building the worker: %v\n%s", err, out)
-	}
-	return bin
+	return pgtest.BuildCommand(t, "github.com/agentfiles/agentfiles/search/pgindex/internal/pgindexworker")
 }
 
 // worker is one running pgindexworker process.
@@ -121,41 +118,25 @@ func (w *worker) kill(t *testing.T) {
 
 const procKey = "sk-pgindex-multiprocess-000000000"
 
-var procScope = fileio.Scope{Tenant: fileio.NewAuthContext(procKey, "").APIKeyHash, Project: "load"}
+var procScope = fileio.Scope{Tenant: agentfiles.NewAuthContext(procKey, "").APIKeyHash, Project: "load"}
 
-func openStoreAndService(t *testing.T, url string) (*pgstore.Store, *fileio.Service) {
+// openStoreAndService opens a pgstore Store on url and a Service over it that seals each
+// caller's key with sealer (nil: none), both closed when the test ends.
+func openStoreAndService(t *testing.T, url string, sealer fileio.CredentialSealer) (*pgstore.Store, *fileio.Service) {
 	t.Helper()
-	store, err := pgstore.Open(context.Background(), url, pgstore.Options{LockTimeout: time.Minute})
+	store, err := pgstore.Open(context.Background(), url, pgstore.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(store.Close)
 	cfg := fileio.DefaultConfig()
 	cfg.RateLimitPerSecond = 0
-	svc, err := fileio.NewService(store, cfg)
+	cfg.LockTimeout = time.Minute
+	svc, err := fileio.NewService(store, fileio.Options{Config: cfg, CredentialSealer: sealer})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return store, svc
-}
-
-// waitDrained polls until the outbox is empty.
-func waitDrained(t *testing.T, store *pgstore.Store, limit time.Duration) {
-	t.Helper()
-	deadline := time.Now().Add(limit)
-	for {
-		n, err := store.PendingJobs(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if n == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d index jobs still pending after %v", n, limit)
-		}
-		_ = store.WaitForJobs(context.Background(), 50*time.Millisecond)
-	}
 }
 
 var vocabulary = strings.Fields(`retry backoff jitter token bearer scheduler worker queue lease
@@ -185,12 +166,12 @@ func sentence(r *rand.Rand, words int) string {
 func TestFreshnessTwoWorkerProcesses(t *testing.T) {
 	bin := buildWorker(t)
 	ix, url := newIndex(t, pgindex.Options{})
-	store, svc := openStoreAndService(t, url)
+	store, svc := openStoreAndService(t, url, nil)
 	workers := []*worker{
 		startWorker(t, bin, "A", "-url", url, "-workers", "2", "-lease", "20s"),
 		startWorker(t, bin, "B", "-url", url, "-workers", "2", "-lease", "20s"),
 	}
-	ctx := fileio.WithAuth(context.Background(), fileio.NewAuthContext(procKey, "test"))
+	ctx := agentfiles.WithAuth(context.Background(), agentfiles.NewAuthContext(procKey, "test"))
 	const writers, perWriter, paths = 4, 500, 120
 	start := time.Now()
 	var wg sync.WaitGroup
@@ -213,7 +194,7 @@ func TestFreshnessTwoWorkerProcesses(t *testing.T) {
 					_, err = svc.Write(ctx, fileio.WriteRequest{Project: procScope.Project, Path: p, Content: sentence(r, 8), Mode: fileio.ModeAppend})
 				default:
 					err = svc.Delete(ctx, procScope.Project, p, false)
-					if fileio.ErrorCode(err) == fileio.CodeNotFound {
+					if errors.Is(err, agentfiles.ErrNotFound) {
 						err = nil
 					}
 				}
@@ -226,7 +207,7 @@ func TestFreshnessTwoWorkerProcesses(t *testing.T) {
 	}
 	wg.Wait()
 	t.Logf("%d writes in %v", writers*perWriter, time.Since(start).Round(time.Millisecond))
-	waitDrained(t, store, 3*time.Minute)
+	indextest.WaitIdle(t, store, 3*time.Minute)
 	t.Logf("outbox drained %v after the first write", time.Since(start).Round(time.Millisecond))
 	var indexed int64
 	for _, w := range workers {
@@ -250,9 +231,9 @@ func TestFreshnessTwoWorkerProcesses(t *testing.T) {
 func TestWorkerKilledMidJob(t *testing.T) {
 	bin := buildWorker(t)
 	ix, url := newIndex(t, pgindex.Options{})
-	store, svc := openStoreAndService(t, url)
+	store, svc := openStoreAndService(t, url, nil)
 	victim := startWorker(t, bin, "victim", "-url", url, "-workers", "1", "-lease", "1s", "-poll", "20ms", "-hang-marker", "HANG-HERE")
-	ctx := fileio.WithAuth(context.Background(), fileio.NewAuthContext(procKey, "test"))
+	ctx := agentfiles.WithAuth(context.Background(), agentfiles.NewAuthContext(procKey, "test"))
 	if _, err := svc.Write(ctx, fileio.WriteRequest{Project: procScope.Project, Path: "/crash.md", Content: "HANG-HERE: the first worker dies while embedding this file.", Mode: fileio.ModeTruncate}); err != nil {
 		t.Fatal(err)
 	}
@@ -265,7 +246,7 @@ func TestWorkerKilledMidJob(t *testing.T) {
 		t.Fatalf("the killed worker left index state: %+v", st)
 	}
 	rescuer := startWorker(t, bin, "rescuer", "-url", url, "-workers", "1", "-lease", "1s", "-poll", "20ms")
-	waitDrained(t, store, time.Minute)
+	indextest.WaitIdle(t, store, time.Minute)
 	st := rescuer.stop(t)
 	if st.Indexed != 1 {
 		t.Errorf("rescuer indexed %d files, want 1", st.Indexed)

@@ -5,56 +5,23 @@ import (
 	"errors"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/agentfiles/agentfiles"
+	"github.com/agentfiles/agentfiles/fileio/memstore"
 	"github.com/agentfiles/agentfiles/internal/pgtest"
+	"github.com/agentfiles/agentfiles/internal/poll"
 	"github.com/agentfiles/agentfiles/search"
 	"github.com/agentfiles/agentfiles/search/pgindex"
-	"github.com/jackc/pgx/v5/pgxpool"
 )
 
-// TestConcurrentMigrations: eight instances open one empty database at once; every migration
+// TestConcurrentMigrations: eight instances migrate one empty database at once; every migration
 // is applied exactly once, and migrating an up-to-date schema is a no-op.
 func TestConcurrentMigrations(t *testing.T) {
 	url := pgtest.New(t)
-	ctx := context.Background()
-	var wg sync.WaitGroup
-	errs := make(chan error, 8)
-	for range 8 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			ix, err := pgindex.Open(ctx, url, pgindex.Options{})
-			if err == nil {
-				ix.Close()
-			}
-			errs <- err
-		}()
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		if err != nil {
-			t.Errorf("Open: %v", err)
-		}
-	}
-	pool, err := pgxpool.New(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pool.Close()
-	if err := pgindex.Migrate(ctx, pool); err != nil {
-		t.Fatalf("Migrate on an up-to-date schema: %v", err)
-	}
-	var rows, newest int
-	if err := pool.QueryRow(ctx, "SELECT count(*), max(version) FROM mcp_search_schema_migrations").Scan(&rows, &newest); err != nil {
-		t.Fatal(err)
-	}
-	if rows != pgindex.SchemaVersion() || newest != pgindex.SchemaVersion() {
-		t.Errorf("mcp_search_schema_migrations has %d rows up to %d, want %d", rows, newest, pgindex.SchemaVersion())
-	}
+	pgtest.MigrateConcurrently(t, url, 8, pgindex.Migrate)
+	pgtest.CheckMigrated(t, url, "mcp_search_schema_migrations", pgindex.SchemaVersion(), pgindex.Migrate)
 }
 
 // TestOptions: unknown modes are INVALID_CONFIG; pgvector detection reports what it found.
@@ -62,7 +29,7 @@ func TestOptions(t *testing.T) {
 	url := pgtest.New(t)
 	ctx := context.Background()
 	for _, opts := range []pgindex.Options{{Lexical: "fulltext"}, {PGVector: "always"}} {
-		if _, err := pgindex.Open(ctx, url, opts); !errors.Is(err, search.ErrInvalidConfig) {
+		if _, err := pgindex.Open(ctx, url, opts); !errors.Is(err, agentfiles.ErrInvalidConfig) {
 			t.Errorf("Open(%+v): %v, want INVALID_CONFIG", opts, err)
 		}
 	}
@@ -87,38 +54,91 @@ func TestOptions(t *testing.T) {
 	t.Logf("pgvector installed in the test database: %v (Debian bookworm ships no postgresql-15-pgvector; the BYTEA scan is used)", installed)
 }
 
-// TestBackendErrorsHideInternals: with the pool closed every method fails with
-// SEARCH_BACKEND_ERROR whose message names no SQL or connection detail.
-func TestBackendErrorsHideInternals(t *testing.T) {
-	ix, _ := newIndex(t, pgindex.Options{})
-	ix.Pool().Close()
-	ctx := context.Background()
+// allMethods calls every method of ix once and returns their errors by method name.
+func allMethods(ctx context.Context, ix *pgindex.Index) map[string]error {
 	f := indexedFile("/x.md", time.Now(), "some text", search.Chunker{}, nil)
 	calls := map[string]error{
 		"ReplaceFile": ix.ReplaceFile(ctx, testScope, f),
+		"DeleteFile":  ix.DeleteFile(ctx, testScope, "/x.md", time.Now()),
+		"MarkServed":  ix.MarkServed(ctx, testScope, []search.ChunkRef{{Path: "/x.md"}}, time.Now()),
 	}
 	_, calls["FileStates"] = ix.FileStates(ctx, testScope, "")
 	_, calls["Lexical"] = ix.Lexical(ctx, testScope, search.LexicalQuery{Terms: []string{"text"}, BM25: search.DefaultBM25(), TopK: 5})
 	_, calls["Semantic"] = ix.Semantic(ctx, testScope, search.SemanticQuery{Vector: []float32{1}, Model: "m", TopK: 5})
 	_, calls["Chunks"] = ix.Chunks(ctx, testScope, "/x.md")
-	calls["MarkServed"] = ix.MarkServed(ctx, testScope, []search.ChunkRef{{Path: "/x.md"}}, time.Now())
+	return calls
+}
+
+// checkCoded fails t unless every error in calls has code want and a message without SQL or
+// connection details.
+func checkCoded(t *testing.T, calls map[string]error, want agentfiles.Code) {
+	t.Helper()
 	for name, err := range calls {
-		var se *search.Error
-		if !errors.As(err, &se) || se.Code() != search.CodeSearchBackend {
-			t.Errorf("%s: %v, want SEARCH_BACKEND_ERROR", name, err)
+		var e *agentfiles.Error
+		if !errors.As(err, &e) || e.Code != want {
+			t.Errorf("%s: %v, want %s", name, err, want)
 			continue
 		}
-		for _, leak := range []string{"SELECT", "INSERT", "UPDATE", "postgres://", "127.0.0.1", "closed pool"} {
-			if strings.Contains(se.Message, leak) {
-				t.Errorf("%s: message %q leaks %q", name, se.Message, leak)
+		for _, leak := range []string{"SELECT", "INSERT", "UPDATE", "postgres://", "127.0.0.1", "closed pool", "dial"} {
+			if strings.Contains(e.Message, leak) {
+				t.Errorf("%s: message %q leaks %q", name, e.Message, leak)
 			}
 		}
 	}
+}
+
+// TestBackendErrorsHideInternals: with the pool closed every method fails with
+// SEARCH_BACKEND_ERROR whose message names no SQL or connection detail.
+func TestBackendErrorsHideInternals(t *testing.T) {
+	ix, _ := newIndex(t, pgindex.Options{})
+	ix.Pool().Close()
+	checkCoded(t, allMethods(context.Background(), ix), agentfiles.CodeSearchBackendError)
 	cctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := ix.FileStates(cctx, testScope, ""); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled context: %v", err)
 	}
+}
+
+// TestDatabaseDownIsUnavailable: while PostgreSQL is down every method, and a Searcher over the
+// index, fails with a retryable UNAVAILABLE that hides the connection details; once the server
+// is back the same Index works again.
+func TestDatabaseDownIsUnavailable(t *testing.T) {
+	srv := pgtest.Dedicated(t)
+	ctx := context.Background()
+	url, err := srv.CreateDatabase(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix := pgtest.Open(t, url, pgindex.Open, pgindex.Options{})
+	if err := ix.ReplaceFile(ctx, testScope, indexedFile("/x.md", time.Now(), "some text", search.Chunker{}, nil)); err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	// PostgreSQL backends run in process groups of their own, so one may outlive the killed
+	// postmaster for a moment and still answer on its connection: drop the pool's connections.
+	ix.Pool().Reset()
+	calls := allMethods(ctx, ix)
+	store := memstore.New(memstore.Options{})
+	searcher, err := search.NewSearcher(store, ix, search.SearcherOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	caller := agentfiles.WithAuth(ctx, agentfiles.AuthContext{APIKeyHash: testScope.Tenant})
+	_, calls["Searcher.Search"] = searcher.Search(caller, search.Query{Project: testScope.Project, Query: "text"})
+	checkCoded(t, calls, agentfiles.CodeUnavailable)
+	if err := calls["Lexical"]; !errors.Is(err, agentfiles.ErrUnavailable) || !agentfiles.ErrorCode(err).Retryable() {
+		t.Errorf("Lexical: %v, want a retryable UNAVAILABLE", err)
+	}
+	if err := srv.Restart(ctx); err != nil {
+		t.Fatal(err)
+	}
+	poll.Eventually(t, 30*time.Second, "the index answering again", func() bool {
+		_, err := ix.FileStates(ctx, testScope, "")
+		return err == nil
+	})
 }
 
 // TestTSVectorMode: the transitional full-text mode finds chunks by any query term, honours

@@ -45,7 +45,7 @@ func (ix *Index) Semantic(ctx context.Context, scope fileio.Scope, q search.Sema
 	if err != nil {
 		return nil, backendError(ctx, "running a semantic query", err)
 	}
-	h := &bestK{k: q.TopK}
+	h := search.NewTopK[int64](q.TopK)
 	vec := make([]float32, len(q.Vector))
 	var id int64
 	var path pgtype.DriverBytes
@@ -61,15 +61,14 @@ func (ix *Index) Semantic(ctx context.Context, scope fileio.Scope, q search.Sema
 		}
 		decodeVectorInto(vec, raw)
 		score := float64(search.Dot(vec, q.Vector))
-		if !h.wants(score) {
-			continue
+		if h.Wants(score) {
+			h.Offer(search.Ranked[int64]{Score: score, Path: string(path), Index: int(index), Value: id})
 		}
-		h.offer(scored{id: id, path: string(path), index: int(index), score: score})
 	}
 	if err := rows.Err(); err != nil {
 		return nil, backendError(ctx, "reading vectors", err)
 	}
-	return ix.candidates(ctx, h.sorted())
+	return ix.candidates(ctx, h.Sorted())
 }
 
 // semanticCached scans the in-process snapshot of the project's vectors.
@@ -83,29 +82,29 @@ func (ix *Index) semanticCached(ctx context.Context, scope fileio.Scope, q searc
 		return nil, backendError(ctx, "loading vectors", err)
 	}
 	dims := len(q.Vector)
-	h := &bestK{k: q.TopK}
+	h := search.NewTopK[int64](q.TopK)
 	for path, f := range snap.files {
 		if (q.PathPrefix != "" && !strings.HasPrefix(path, q.PathPrefix)) || q.ExcludePaths[path] {
 			continue
 		}
 		for i, id := range f.ids {
 			score := float64(search.Dot(f.vecs[i*dims:(i+1)*dims], q.Vector))
-			if h.wants(score) {
-				h.offer(scored{id: id, path: path, index: int(f.index[i]), score: score})
+			if h.Wants(score) {
+				h.Offer(search.Ranked[int64]{Score: score, Path: path, Index: int(f.index[i]), Value: id})
 			}
 		}
 	}
-	return ix.candidates(ctx, h.sorted())
+	return ix.candidates(ctx, h.Sorted())
 }
 
 // candidates reads the chunks of the selected ids, in order, with their scores.
-func (ix *Index) candidates(ctx context.Context, best []scored) ([]search.Candidate, error) {
+func (ix *Index) candidates(ctx context.Context, best []search.Ranked[int64]) ([]search.Candidate, error) {
 	if len(best) == 0 {
 		return nil, nil
 	}
 	ids := make([]int64, len(best))
 	for i, b := range best {
-		ids[i] = b.id
+		ids[i] = b.Value
 	}
 	chunks, err := fetchChunks(ctx, ix.pool, ids)
 	if err != nil {
@@ -113,8 +112,8 @@ func (ix *Index) candidates(ctx context.Context, best []scored) ([]search.Candid
 	}
 	out := make([]search.Candidate, 0, len(best))
 	for _, b := range best {
-		if c, ok := chunks[b.id]; ok { // gone: replaced since the scan
-			c.Score = b.score
+		if c, ok := chunks[b.Value]; ok { // gone: replaced since the scan
+			c.Score = b.Score
 			out = append(out, c)
 		}
 	}

@@ -3,7 +3,6 @@ package pgindex
 import (
 	"context"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -112,20 +111,10 @@ func (ix *Index) FileStateList(ctx context.Context, scope fileio.Scope, prefix s
 		return nil, backendError(ctx, "reading file states", err)
 	}
 	list := s.list
-	lo, _ := slices.BinarySearchFunc(list, prefix, func(s search.PathFileState, prefix string) int { return strings.Compare(s.Path, prefix) })
-	n := sort.Search(len(list)-lo, func(i int) bool { return !strings.HasPrefix(list[lo+i].Path, prefix) })
-	return list[lo : lo+n : lo+n], nil
+	return search.StatesWithPrefix(list, prefix), nil
 }
 
-// FileStates implements search.Index from the same cached list as FileStateList.
+// FileStates implements search.Index from the same sorted list as FileStateList.
 func (ix *Index) FileStates(ctx context.Context, scope fileio.Scope, prefix string) (map[string]search.FileState, error) {
-	list, err := ix.FileStateList(ctx, scope, prefix)
-	if err != nil {
-		return nil, err
-	}
-	out := make(map[string]search.FileState, len(list))
-	for _, s := range list {
-		out[s.Path] = s.FileState
-	}
-	return out, nil
+	return search.FileStatesOf(ctx, ix, scope, prefix)
 }

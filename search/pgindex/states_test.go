@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentfiles/agentfiles/internal/pgtest"
 	"github.com/agentfiles/agentfiles/search"
 	"github.com/agentfiles/agentfiles/search/memindex"
 	"github.com/agentfiles/agentfiles/search/pgindex"
@@ -19,16 +20,8 @@ import (
 func TestFileStateListAcrossInstances(t *testing.T) {
 	a, url := newIndex(t, pgindex.Options{})
 	ctx := context.Background()
-	b, err := pgindex.Open(ctx, url, pgindex.Options{FileStateCacheBytes: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	tiny, err := pgindex.Open(ctx, url, pgindex.Options{FileStateCacheBytes: 100})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tiny.Close()
+	b := pgtest.Open(t, url, pgindex.Open, pgindex.Options{FileStateCacheBytes: -1})
+	tiny := pgtest.Open(t, url, pgindex.Open, pgindex.Options{FileStateCacheBytes: 100})
 	mem := memindex.New()
 	base := time.Date(2026, 3, 4, 5, 6, 7, 891, time.UTC)
 	put := func(path string, v int, content string) {

@@ -110,12 +110,9 @@ func (ix *Index) ReplaceFile(ctx context.Context, scope fileio.Scope, f search.I
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	dims := -1
-	for _, c := range f.Chunks {
-		if (len(c.Vector) > 0) != (f.EmbeddingModel != "") || (dims >= 0 && len(c.Vector) != dims) {
-			return search.NewError(search.CodeInvalidArgument, "every chunk of an embedded file needs a vector of one size, and a lexical-only file none", f.Path)
-		}
-		dims = len(c.Vector)
+	dims, err := f.VectorDims()
+	if err != nil {
+		return err
 	}
 	pid, err := ix.projectID(ctx, scope, true)
 	if err != nil {

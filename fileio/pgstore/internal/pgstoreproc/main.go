@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/fileio/pgstore"
 )
@@ -44,21 +45,22 @@ func run(url, mode, apiKey, project, path, writer string, n int, quota int64, ch
 	if d := time.Until(time.Unix(0, start)); d > 0 {
 		time.Sleep(d)
 	}
-	store, err := pgstore.Open(ctx, url, pgstore.Options{LockTimeout: time.Minute})
+	store, err := pgstore.Open(ctx, url, pgstore.Options{})
 	if err != nil {
 		return err
 	}
 	defer store.Close()
 	cfg := fileio.DefaultConfig()
 	cfg.RateLimitPerSecond = 0
+	cfg.LockTimeout = time.Minute // two processes contend for one project's lock all the time
 	cfg.MaxProjectBytes = quota
 	cfg.MaxFileBytes = min(cfg.MaxFileBytes, quota)
 	cfg.MaxPayloadBytes = min(cfg.MaxPayloadBytes, cfg.MaxFileBytes)
-	svc, err := fileio.NewService(store, cfg)
+	svc, err := fileio.NewService(store, fileio.Options{Config: cfg})
 	if err != nil {
 		return err
 	}
-	ctx = fileio.WithAuth(ctx, fileio.NewAuthContext(apiKey, "pgstoreproc"))
+	ctx = agentfiles.WithAuth(ctx, agentfiles.NewAuthContext(apiKey, "pgstoreproc"))
 	ok := 0
 	switch mode {
 	case "migrate":
@@ -74,7 +76,7 @@ func run(url, mode, apiKey, project, path, writer string, n int, quota int64, ch
 		content := strings.Repeat("x", chunk)
 		for i := 0; ; i++ {
 			_, err := svc.Write(ctx, fileio.WriteRequest{Project: project, Path: fmt.Sprintf("/%s-%d", writer, i), Content: content})
-			if fileio.ErrorCode(err) == fileio.CodeQuotaExceeded {
+			if agentfiles.ErrorCode(err) == fileio.CodeQuotaExceeded {
 				break
 			}
 			if err != nil {

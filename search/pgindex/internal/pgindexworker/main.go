@@ -53,14 +53,12 @@ func run(url string, workers, batch int, lease, poll time.Duration, marker strin
 		return err
 	}
 	defer idx.Close()
-	settings := search.DefaultConfig().Index
-	settings.Workers, settings.BatchSize, settings.RetryBackoff = workers, batch, 50*time.Millisecond
 	var emb search.Embedder = search.NewHashingEmbedder(64)
 	if marker != "" {
 		emb = &hangingEmbedder{Embedder: emb, marker: marker}
 	}
-	ixr, err := search.NewIndexer(search.IndexerConfig{
-		Store: store, Index: idx, Embedder: emb, Settings: settings, Lease: lease, PollInterval: poll,
+	ixr, err := search.NewIndexer(store, idx, search.IndexerOptions{
+		Embedder: emb, Workers: workers, BatchSize: batch, RetryBackoff: 50 * time.Millisecond, Lease: lease, PollInterval: poll,
 	})
 	if err != nil {
 		return err

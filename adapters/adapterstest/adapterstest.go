@@ -1,0 +1,64 @@
+// Package adapterstest runs tool sets the way agents reach them, for the tests of tool-set
+// packages (ours and yours): directly through a tool's handler, and through a real MCP client
+// session of the official Go SDK connected over an in-memory transport.
+package adapterstest
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/agentfiles/agentfiles/adapters"
+	"github.com/agentfiles/agentfiles/adapters/mcpsdk"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Connect registers tools on a fresh MCP server with opts and returns an SDK client session
+// connected to it over the in-memory transport; both ends close when the test ends.
+func Connect(t testing.TB, tools []adapters.Tool, opts mcpsdk.Options) *mcp.ClientSession {
+	t.Helper()
+	server := mcp.NewServer(&mcp.Implementation{Name: "adapterstest"}, nil)
+	mcpsdk.Register(server, tools, opts)
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := server.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = ss.Close() })
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "adapterstest-client"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cs.Close() })
+	return cs
+}
+
+// Call runs the named tool's handler directly with the JSON arguments args and returns its
+// result decoded as generic JSON, or the handler's error. It fails t if there is no such tool.
+func Call(t testing.TB, tools []adapters.Tool, name, args string) (map[string]any, error) {
+	t.Helper()
+	return CallContext(context.Background(), t, tools, name, args)
+}
+
+// CallContext is Call with a context, for tools that read the caller's identity from it.
+func CallContext(ctx context.Context, t testing.TB, tools []adapters.Tool, name, args string) (map[string]any, error) {
+	t.Helper()
+	tool, ok := adapters.Find(tools, name)
+	if !ok {
+		t.Fatalf("no tool %s", name)
+	}
+	out, err := tool.Handler(ctx, json.RawMessage(args))
+	if err != nil {
+		return nil, err
+	}
+	b, err := json.Marshal(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	return m, nil
+}

@@ -1,0 +1,102 @@
+package fileidtools
+
+import (
+	"context"
+
+	"github.com/agentfiles/agentfiles/adapters"
+	"github.com/agentfiles/agentfiles/fileid"
+)
+
+// Inputs of the fileid tools. Wire names follow the seed: fileId, section_ids, query.
+
+type listDocumentationFilesIn struct {
+	Offset   int `json:"offset,omitempty" jsonschema:"index of the first file to list, from nextOffset of a previous call; default 0"`
+	MaxFiles int `json:"maxFiles,omitempty" jsonschema:"files per page; default 200, maximum 2000"`
+}
+
+type tableOfContentsIn struct {
+	FileID   string `json:"fileId" jsonschema:"The file ID (e.g. 'f1', 'f2') returned by list_documentation_files"`
+	MaxDepth int    `json:"maxDepth,omitempty" jsonschema:"heading levels to show, counted from the top of the file or of section; default 3, maximum 6"`
+	Section  string `json:"section,omitempty" jsonschema:"a section ID such as '2' or '2/1' to list only that section and its subsections"`
+}
+
+type readSectionsIn struct {
+	FileID     string   `json:"fileId" jsonschema:"The file ID (e.g. 'f1', 'f2') returned by list_documentation_files"`
+	SectionIDs []string `json:"section_ids" jsonschema:"Section IDs from the table_of_contents tool or from search results, e.g. ['1', '2/3']; '0' is the text before the first heading"`
+	MaxBytes   int      `json:"maxBytes,omitempty" jsonschema:"bytes of section text to return in this call; default 65536, maximum 1048576"`
+}
+
+type searchIn struct {
+	Query           string `json:"query" jsonschema:"Regular expression pattern to search for (Go RE2 syntax, matched per line; ^ and $ are line boundaries). Plain words are fine: 'install'"`
+	FileID          string `json:"fileId,omitempty" jsonschema:"The file ID (e.g. 'f1', 'f2') to search in. Optional; if not provided, searches all files."`
+	CaseInsensitive bool   `json:"caseInsensitive,omitempty" jsonschema:"true to ignore case; default false"`
+	MaxMatches      int    `json:"maxMatches,omitempty" jsonschema:"matches to return; default 50, maximum 500"`
+}
+
+// Tools returns the four documentation tools over reg: list_documentation_files,
+// table_of_contents, read_sections and search. Every response carries fileId and filename (per
+// file, or per group of matches). The tools are read-only and idempotent; errors carry fileid's
+// codes (INVALID_FILE_ID, FILE_ID_NOT_FOUND, SECTION_NOT_FOUND, INVALID_REGEX) and
+// INVALID_ARGUMENT.
+//
+// reg must not be nil. The tools are safe for concurrent use, as the Registry is.
+func Tools(reg *fileid.Registry) []adapters.Tool {
+	if reg == nil {
+		panic("fileidtools.Tools: nil *fileid.Registry")
+	}
+	ro := adapters.Annotations{ReadOnly: true, Idempotent: true}
+	return []adapters.Tool{
+		adapters.NewTool("list_documentation_files", "List documentation files",
+			"Lists the documentation files this server knows, each with a file ID (f1, f2, …), its filename "+
+				"(path relative to its directory), title, optional description, source directory and size. "+
+				"Call this first: every other tool takes a fileId from this list. Files with the same name in "+
+				"different directories get different IDs, so check sourceDirectory. IDs stay the same for the "+
+				"whole session. Results are paged (200 files by default); when truncated is true, call again with "+
+				"offset set to nextOffset. No arguments are needed: {}.",
+			ro,
+			func(ctx context.Context, in listDocumentationFilesIn) (fileid.FileList, error) {
+				return reg.List(fileid.ListOptions{Offset: in.Offset, MaxFiles: in.MaxFiles}), nil
+			}),
+		adapters.NewTool("table_of_contents", "Table of contents",
+			"Returns the sections of one documentation file in document order: section ID, heading title, "+
+				"heading level, line number and size in bytes. Section IDs are paths like '1', '1/2', '1/2/3' "+
+				"(the second subsection of the first section is '1/2'); '0' is the text before the first heading. "+
+				"Use it to find the part of a file you need, then fetch it with read_sections instead of reading "+
+				"the whole file. Shows 3 levels by default; entries with hiddenSubsections have deeper headings: "+
+				"call again with section set to that ID (or a larger maxDepth) to see them. "+
+				"Example: {\"fileId\": \"f3\"} or {\"fileId\": \"f3\", \"section\": \"2\", \"maxDepth\": 2}.",
+			ro,
+			func(ctx context.Context, in tableOfContentsIn) (fileid.TOC, error) {
+				return reg.TableOfContents(in.FileID, fileid.TOCOptions{MaxDepth: in.MaxDepth, Section: in.Section})
+			}),
+		adapters.NewTool("read_sections", "Read sections",
+			"Returns the Markdown text of one or more sections of a file, exactly as written: each section runs "+
+				"from its heading line to the next heading of the same or higher level, so it includes its "+
+				"subsections. Take section IDs from table_of_contents or from search results. Unknown IDs are "+
+				"reported in errors (with the valid top-level IDs) while the others are still returned. At most "+
+				"64 KiB of text is returned per call by default; a longer section is cut and flagged truncated: read "+
+				"its subsections instead. Example: {\"fileId\": \"f2\", \"section_ids\": [\"1/2\", \"3\"]}.",
+			ro,
+			func(ctx context.Context, in readSectionsIn) (fileid.Sections, error) {
+				return reg.ReadSections(in.FileID, in.SectionIDs, fileid.ReadOptions{MaxBytes: in.MaxBytes})
+			}),
+		adapters.NewTool("search", "Search documentation",
+			"Searches the documentation line by line with a regular expression (Go RE2 syntax) and returns the "+
+				"matching lines grouped by file, each with its line number, the matching line (cut around the "+
+				"match when long), and the ID and title of the section that contains it; pass that sectionId to "+
+				"read_sections to read the surrounding text. Searches all files unless fileId is given. Plain "+
+				"words work as they are; escape metacharacters with a backslash to match them literally "+
+				"(e.g. 'foo\\(' for 'foo('). Returns 50 matches by default (truncated: true when there are more). "+
+				"Examples: {\"query\": \"install\", \"caseInsensitive\": true}, "+
+				"{\"query\": \"^## \", \"fileId\": \"f4\"}, {\"query\": \"timeout|deadline\"}.",
+			ro,
+			func(ctx context.Context, in searchIn) (fileid.SearchResult, error) {
+				return reg.Search(ctx, fileid.SearchRequest{
+					Query:           in.Query,
+					FileID:          in.FileID,
+					CaseInsensitive: in.CaseInsensitive,
+					MaxMatches:      in.MaxMatches,
+				})
+			}),
+	}
+}

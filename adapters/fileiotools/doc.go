@@ -1,0 +1,42 @@
+// Package fileiotools is the tool set of package fileio: five tools that give an agent a
+// project-scoped, multi-tenant tree of UTF-8 text files.
+//
+// # Tools
+//
+// [Tools] returns them over one *fileio.Service:
+//
+//	file_stat    whether a path exists, FILE or DIRECTORY, size and times
+//	file_read    a byte range of a file (offset, length; -1 reads to the end), clamped and cut
+//	             on character boundaries with truncated and next_offset_bytes
+//	file_write   APPEND (default), OVERWRITE at an offset, or TRUNCATE; parents are implied
+//	file_delete  a file, or a directory with recursive=true
+//	file_list    the entries below a path to a depth, sorted by path, up to a limit (has_more)
+//
+// Parameter names, defaults and results are those of the FileIO seed; the Service enforces
+// every rule and limit (see package fileio). Directories are implicit: they exist while a file
+// lies below them.
+//
+// # Identity
+//
+// Every tool is tenant-scoped: the tenant is the agentfiles.AuthContext in the context, which
+// the bindings put there (adapters.BearerAuth over HTTP, a fixed identity for stdio). A call
+// without one is PERMISSION_DENIED. file_write's content is never logged by the bindings.
+//
+// # Serving
+//
+// The tools are plain [adapters.Tool] values: register them on an MCP server with
+// adapters/mcpsdk, serve them as JSON over HTTP with adapters/httpapi, or append them to other
+// tool sets (adapters/searchtools adds file_search over the same files). This package imports
+// only adapters and fileio, so it links no database driver: the store (fileio/memstore,
+// fileio/pgstore) is chosen by whoever builds the Service.
+//
+// # Errors
+//
+// Handlers return fileio's errors unchanged, so agents see its codes and messages: NOT_FOUND,
+// ALREADY_EXISTS, IS_DIRECTORY, NOT_DIRECTORY, NOT_EMPTY, INVALID_PATH, INVALID_OFFSET,
+// INVALID_ARGUMENT, PAYLOAD_TOO_LARGE, QUOTA_EXCEEDED, PERMISSION_DENIED, and the retryable
+// RATE_LIMITED, RESOURCE_BUSY and UNAVAILABLE (fileio.Codes lists them all). Each message says
+// what to do next. The bindings send code, message and retryable, and map each code's kind to an
+// HTTP status (404 for NOT_FOUND, 409 for the conflicts, 507 for QUOTA_EXCEEDED, 503 for a busy
+// or unreachable store, …).
+package fileiotools

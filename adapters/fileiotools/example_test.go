@@ -1,0 +1,56 @@
+package fileiotools_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log"
+
+	"github.com/agentfiles/agentfiles"
+	"github.com/agentfiles/agentfiles/adapters"
+	"github.com/agentfiles/agentfiles/adapters/fileiotools"
+	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/memstore"
+)
+
+func ExampleTools() {
+	svc, err := fileio.NewService(memstore.New(memstore.Options{}), fileio.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	tools := fileiotools.Tools(svc)
+	for _, t := range tools {
+		fmt.Println(t.Name)
+	}
+
+	// The bindings authenticate the caller and put the identity into the context.
+	ctx := agentfiles.WithAuth(context.Background(), agentfiles.NewAuthContext("sk-example", "alice"))
+	call := func(name, args string) {
+		tool, _ := adapters.Find(tools, name)
+		out, err := tool.Call(ctx, json.RawMessage(args))
+		if err != nil {
+			// Errors reach the agent as a code and a message that says what to do next.
+			te, _ := adapters.ErrorOf(err)
+			fmt.Println(te.Code, te.Retryable, te.Message)
+			return
+		}
+		var fields map[string]any
+		b, _ := json.Marshal(out)
+		json.Unmarshal(b, &fields)
+		delete(fields, "updated_at") // the only field that changes from run to run
+		b, _ = json.Marshal(fields)
+		fmt.Println(string(b))
+	}
+	call("file_write", `{"project": "demo", "path": "/notes/todo.md", "content": "- buy milk\n"}`)
+	call("file_read", `{"project": "demo", "path": "/notes/todo.md", "offset": 2}`)
+	call("file_write", `{"project": "demo", "path": "/notes/todo.md/x", "content": "x"}`)
+	// Output:
+	// file_stat
+	// file_read
+	// file_write
+	// file_delete
+	// file_list
+	// {"bytes_written":11,"created":true,"file_size_bytes":11}
+	// {"content":"buy milk\n","content_encoding":"utf-8","file_size_bytes":11,"next_offset_bytes":11,"offset_bytes":2,"read_bytes":9,"truncated":false}
+	// NOT_DIRECTORY false /notes/todo.md is a file, so it cannot contain /notes/todo.md/x; choose another path (/notes/todo.md)
+}

@@ -1,0 +1,222 @@
+package fileiotools_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/agentfiles/agentfiles"
+	"github.com/agentfiles/agentfiles/adapters"
+	"github.com/agentfiles/agentfiles/adapters/adapterstest"
+	"github.com/agentfiles/agentfiles/adapters/fileiotools"
+	"github.com/agentfiles/agentfiles/adapters/httpapi"
+	"github.com/agentfiles/agentfiles/adapters/mcpsdk"
+	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/memstore"
+	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+func fileioTools(t *testing.T) []adapters.Tool {
+	t.Helper()
+	cfg := fileio.DefaultConfig()
+	cfg.RateLimitPerSecond = 0
+	svc, err := fileio.NewService(memstore.New(memstore.Options{}), fileio.Options{Config: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fileiotools.Tools(svc)
+}
+
+func TestToolsDirect(t *testing.T) {
+	tools := fileioTools(t)
+	ctx := agentfiles.WithAuth(context.Background(), agentfiles.NewAuthContext("key-a", "alice"))
+	run := func(name, args string) (map[string]any, string) {
+		t.Helper()
+		out, err := adapterstest.CallContext(ctx, t, tools, name, args)
+		if err != nil {
+			te, _ := adapters.ErrorOf(err)
+			return nil, te.Code
+		}
+		return out, ""
+	}
+	if _, code := run("file_write", `{"project":"p","path":"/a/b.txt","content":"héllo"}`); code != "" {
+		t.Fatal(code)
+	}
+	steps := []struct {
+		name, args string
+		want       map[string]any // subset of the result
+		code       string
+	}{
+		{"file_write", `{"project":"p","path":"/a/b.txt","content":" world"}`, map[string]any{"bytes_written": 6.0, "file_size_bytes": 12.0}, ""},
+		{"file_write", `{"project":"p","path":"/a/b.txt","content":"J","offset":0,"mode":"OVERWRITE"}`, map[string]any{"bytes_written": 1.0}, ""},
+		{"file_write", `{"project":"p","path":"/a/b.txt","content":"x","offset":1,"mode":"TRUNCATE"}`, nil, "INVALID_OFFSET"},
+		{"file_write", `{"project":"p","path":"/a/b.txt","content":"x","content_encoding":"base64"}`, nil, "INVALID_ARGUMENT"},
+		{"file_write", `{"project":"p","path":"/a/b.txt"}`, nil, "INVALID_ARGUMENT"}, // content is required
+		{"file_read", `{"project":"p","path":"/a/b.txt"}`, map[string]any{"content": "Jéllo world", "content_encoding": "utf-8"}, ""},
+		{"file_read", `{"project":"p","path":"/a/b.txt","offset":1,"length":2}`, map[string]any{"content": "é"}, ""},
+		{"file_read", `{"project":"p","path":"/a/b.txt","offset":2}`, nil, "INVALID_OFFSET"},
+		{"file_read", `{"project":"p","path":"/a/b.txt","offset":100}`, map[string]any{"content": ""}, ""},
+		{"file_read", `{"project":"p","path":"/nope"}`, nil, "NOT_FOUND"},
+		{"file_stat", `{"project":"p","path":"/a"}`, map[string]any{"exists": true, "type": "DIRECTORY", "size_bytes": 0.0}, ""},
+		{"file_stat", `{"project":"p","path":"/zz"}`, map[string]any{"exists": false}, ""},
+		{"file_stat", `{"project":"p","path":"no-slash"}`, nil, "INVALID_PATH"},
+		{"file_list", `{"project":"p"}`, map[string]any{"has_more": false, "limit": 256.0}, ""},
+		{"file_list", `{"project":"p","path":"/","depth":2,"limit":5000}`, map[string]any{"limit": 1024.0, "limit_clamped": true}, ""},
+		{"file_list", `{"project":"p","path":"/a","depth":0}`, nil, ""},
+		{"file_delete", `{"project":"p","path":"/a"}`, nil, "NOT_EMPTY"},
+		{"file_delete", `{"project":"p","path":""}`, nil, "PERMISSION_DENIED"},
+		{"file_delete", `{"project":"p","path":"/a","recursive":true}`, map[string]any{"deleted": true, "path": "/a"}, ""},
+		{"file_delete", `{"project":"p","path":"/a","recursive":true}`, nil, "NOT_FOUND"},
+		{"file_stat", `{"project":"p","path":"/a","extra":1}`, nil, "INVALID_ARGUMENT"},
+	}
+	for _, s := range steps {
+		got, code := run(s.name, s.args)
+		if code != s.code {
+			t.Errorf("%s %s: code %q, want %q", s.name, s.args, code, s.code)
+			continue
+		}
+		for k, v := range s.want {
+			if diff := cmp.Diff(v, got[k]); diff != "" {
+				t.Errorf("%s %s: %s (-want +got):\n%s", s.name, s.args, k, diff)
+			}
+		}
+	}
+	// file_list of the root with the default depth 1 shows the directory entry.
+	tools2 := fileioTools(t)
+	list, _ := adapters.Find(tools2, "file_list")
+	w, _ := adapters.Find(tools2, "file_write")
+	w.Handler(ctx, json.RawMessage(`{"project":"p","path":"/d/e/f","content":"x"}`))
+	out, err := list.Handler(ctx, json.RawMessage(`{"project":"p","path":"/"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries := out.(fileio.ListResult).Entries
+	if len(entries) != 1 || entries[0].Path != "/d" || entries[0].Type != fileio.TypeDirectory {
+		t.Errorf("file_list of '/' = %+v", entries)
+	}
+	// Without an identity every tool refuses.
+	for _, tool := range tools {
+		args := `{"project":"p","path":"/x"}`
+		if tool.Name == "file_write" {
+			args = `{"project":"p","path":"/x","content":"x"}`
+		}
+		_, err := tool.Handler(context.Background(), json.RawMessage(args))
+		if te, _ := adapters.ErrorOf(err); te.Code != "PERMISSION_DENIED" {
+			t.Errorf("%s without identity: %v", tool.Name, err)
+		}
+	}
+}
+
+func TestAnnotations(t *testing.T) {
+	got := map[string]adapters.Annotations{}
+	for _, tool := range fileioTools(t) {
+		got[tool.Name] = tool.Annotations
+		if tool.InputSchema.Properties["project"] == nil || tool.Description == "" {
+			t.Errorf("%s: no project parameter or description", tool.Name)
+		}
+	}
+	want := map[string]adapters.Annotations{
+		"file_stat":   {ReadOnly: true, Idempotent: true},
+		"file_read":   {ReadOnly: true, Idempotent: true},
+		"file_list":   {ReadOnly: true, Idempotent: true},
+		"file_write":  {Destructive: true},
+		"file_delete": {Destructive: true, Idempotent: true},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("annotations (-want +got):\n%s", diff)
+	}
+}
+
+// TestToolsOverMCP drives the tools with the SDK client over the in-memory transport and
+// checks that the binding's log never shows written content or the API key.
+func TestToolsOverMCP(t *testing.T) {
+	const apiKey, secret = "sk-mcp-APIKEY-987", "CONFIDENTIAL-PAYLOAD"
+	var logs bytes.Buffer
+	ac := agentfiles.NewAuthContext(apiKey, "mcp-user")
+	cs := adapterstest.Connect(t, fileioTools(t), mcpsdk.Options{Auth: &ac, Logger: slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
+	ctx := context.Background()
+	listed, err := cs.ListTools(ctx, nil)
+	if err != nil || len(listed.Tools) != 5 {
+		t.Fatalf("ListTools: %v %v", listed, err)
+	}
+	for _, c := range []struct {
+		name    string
+		args    map[string]any
+		want    string
+		isError bool
+	}{
+		{"file_write", map[string]any{"project": "p", "path": "/s.md", "content": secret}, `"bytes_written": 20`, false},
+		{"file_read", map[string]any{"project": "p", "path": "/s.md"}, secret, false},
+		{"file_list", map[string]any{"project": "p", "path": "/"}, `"/s.md"`, false},
+		{"file_stat", map[string]any{"project": "p", "path": "/s.md"}, `"FILE"`, false},
+		{"file_write", map[string]any{"project": "p", "path": "/s.md/x", "content": secret}, "NOT_DIRECTORY", true},
+		{"file_delete", map[string]any{"project": "p", "path": "/s.md"}, `"deleted": true`, false},
+	} {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: c.name, Arguments: c.args})
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		text := res.Content[0].(*mcp.TextContent).Text
+		if res.IsError != c.isError || !strings.Contains(text, c.want) {
+			t.Errorf("%s: isError %v, text %s; want %q", c.name, res.IsError, text, c.want)
+		}
+	}
+	if strings.Contains(logs.String(), secret) || strings.Contains(logs.String(), apiKey) {
+		t.Errorf("binding logs contain content or the key:\n%s", logs.String())
+	}
+	if !strings.Contains(logs.String(), "file_write") {
+		t.Errorf("binding logged nothing: %q", logs.String())
+	}
+}
+
+// TestErrorsOverHTTP: fileio's errors reach an HTTP client with the status of their kind and
+// the retryable flag, and match the agentfiles sentinels where the code is shared.
+func TestErrorsOverHTTP(t *testing.T) {
+	srv := httptest.NewServer(httpapi.NewHandler(fileioTools(t), httpapi.Options{Authenticator: adapters.BearerAuth(nil)}))
+	defer srv.Close()
+	post := func(name, body string) (int, adapters.ToolError) {
+		t.Helper()
+		req, _ := http.NewRequest(http.MethodPost, srv.URL+"/tools/"+name, strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer key-http")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		var out struct {
+			Error adapters.ToolError `json:"error"`
+		}
+		json.NewDecoder(res.Body).Decode(&out)
+		return res.StatusCode, out.Error
+	}
+	post("file_write", `{"project":"p","path":"/f","content":"x"}`)
+	tests := []struct {
+		name, args string
+		status     int
+		code       string
+	}{
+		{"file_read", `{"project":"p","path":"/missing"}`, http.StatusNotFound, "NOT_FOUND"},
+		{"file_write", `{"project":"p","path":"/f/g","content":"x"}`, http.StatusConflict, "NOT_DIRECTORY"},
+		{"file_read", `{"project":"p","path":"/f","offset":-1}`, http.StatusBadRequest, "INVALID_OFFSET"},
+		{"file_stat", `{"project":"p","path":"a b"}`, http.StatusBadRequest, "INVALID_PATH"},
+	}
+	for _, tc := range tests {
+		status, te := post(tc.name, tc.args)
+		if status != tc.status || te.Code != tc.code || te.Retryable || te.Message == "" {
+			t.Errorf("%s %s: %d %+v, want %d %s, not retryable", tc.name, tc.args, status, te, tc.status, tc.code)
+		}
+	}
+
+	ctx := agentfiles.WithAuth(context.Background(), agentfiles.NewAuthContext("key-a", "alice"))
+	_, err := adapterstest.CallContext(ctx, t, fileioTools(t), "file_read", `{"project":"p","path":"/missing"}`)
+	if !errors.Is(err, agentfiles.ErrNotFound) {
+		t.Errorf("file_read of a missing file: %v, want agentfiles.ErrNotFound", err)
+	}
+}

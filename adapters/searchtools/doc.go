@@ -1,0 +1,36 @@
+// Package searchtools is the search tool set: one agent tool, "file_search", that finds the
+// passages of a project's files that best match a query, through a [search.Searcher] (seed 003
+// §6.7).
+//
+// # Use
+//
+// Build a Searcher over the fileio store and a search index, keep an Indexer running over the
+// store's outbox, and hand the Searcher to [Tools]; serve the result with any binding
+// (adapters/mcpsdk, adapters/httpapi), usually next to the file tools of adapters/fileiotools:
+//
+//	searcher, err := search.NewSearcher(store, index, cfg.SearcherOptions())
+//	tools := searchtools.Tools(searcher)
+//
+// A binary that serves this tool set links package search (and fileio, which it searches) and
+// the adapters core, and no other agentfiles family.
+//
+// # The tool
+//
+// file_search takes project, query, and optionally path_prefix (a plain string prefix) and
+// limit (default 5; larger than the Searcher's maximum, 20 by default, it is lowered and
+// limit_clamped says so). It answers with the chunks best first, each with its file path, its
+// byte range — file_read(file_path, start, end - start) returns exactly chunk_content — and its
+// final, semantic and keyword scores; with the ranking used ("rerank" or "fused"), whether more
+// chunks matched (truncated), and a note on how to see more. The tenant is the caller's
+// identity in the request's context (agentfiles.AuthContext, put there by the binding). The tool
+// reads only, so it is marked read-only and idempotent.
+//
+// # Errors
+//
+// Failures are *agentfiles.Error values with search's codes: INVALID_QUERY for a blank query,
+// INVALID_ARGUMENT for a blank project or a bad argument, PERMISSION_DENIED without a caller
+// identity, SEARCH_BACKEND_ERROR when the index fails, UNAVAILABLE (retryable) when the store or
+// the index cannot be reached for now. A failing embedder or reranker is not an error: the
+// results then come from keyword search or fused scores. The bindings report errors as the
+// agent-facing {code, message, retryable}.
+package searchtools

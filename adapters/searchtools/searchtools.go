@@ -1,0 +1,93 @@
+package searchtools
+
+import (
+	"context"
+
+	"github.com/agentfiles/agentfiles/adapters"
+	"github.com/agentfiles/agentfiles/search"
+)
+
+type fileSearchIn struct {
+	Project    string `json:"project" jsonschema:"project name, e.g. 'my-project'"`
+	Query      string `json:"query" jsonschema:"what to look for, in words or a phrase, e.g. 'retry backoff policy'; must not be blank"`
+	PathPrefix string `json:"path_prefix,omitempty" jsonschema:"only files whose path starts with this string, e.g. '/docs' (a plain string prefix: it also matches '/docs-old/a.md'); default: all files"`
+	Limit      int    `json:"limit,omitempty" jsonschema:"chunks wanted; default 5, maximum 20 (larger values are lowered to 20 and limit_clamped says so)"`
+}
+
+type fileSearchChunk struct {
+	FilePath           string  `json:"file_path" jsonschema:"path of the file the chunk comes from"`
+	FileSeekStartBytes int64   `json:"file_seek_start_bytes" jsonschema:"byte offset where the chunk starts (inclusive)"`
+	FileSeekEndBytes   int64   `json:"file_seek_end_bytes" jsonschema:"byte offset where the chunk ends (exclusive); file_read(file_path, start, end - start) returns chunk_content"`
+	ChunkContent       string  `json:"chunk_content" jsonschema:"the chunk's text"`
+	Score              float64 `json:"score" jsonschema:"final score, higher is better: the reranker's relevance, or the fused score (see ranking)"`
+	SemanticScore      float64 `json:"semantic_score,omitempty" jsonschema:"cosine similarity of query and chunk embeddings, when the chunk was a semantic candidate"`
+	LexicalScore       float64 `json:"lexical_score,omitempty" jsonschema:"BM25 keyword score, when the chunk was a lexical candidate"`
+}
+
+type fileSearchOut struct {
+	Chunks       []fileSearchChunk `json:"chunks" jsonschema:"best first"`
+	Ranking      string            `json:"ranking" jsonschema:"'rerank' when a reranking model ordered the chunks, 'fused' when semantic and keyword scores were combined (no reranker, or it failed)"`
+	Limit        int               `json:"limit" jsonschema:"the limit applied"`
+	LimitClamped bool              `json:"limit_clamped,omitempty" jsonschema:"true when the requested limit was above the maximum and was lowered"`
+	Truncated    bool              `json:"truncated" jsonschema:"true when more chunks matched than limit"`
+	Note         string            `json:"note,omitempty" jsonschema:"how to get more results, or why they may be incomplete"`
+}
+
+// Tools returns the file_search tool over s (seed 003 §6.7): hybrid keyword and semantic
+// retrieval over a project's files, with the seed's parameters project, query, path_prefix and
+// limit. The tenant comes from the context's agentfiles.AuthContext (the bindings put it
+// there); errors carry package search's codes (INVALID_QUERY, PERMISSION_DENIED,
+// SEARCH_BACKEND_ERROR, …).
+//
+// s must not be nil. The tool is safe for concurrent use, as the Searcher is.
+func Tools(s *search.Searcher) []adapters.Tool {
+	if s == nil {
+		panic("searchtools.Tools: nil *search.Searcher")
+	}
+	limitMax := s.Options().LimitMax
+	return []adapters.Tool{adapters.NewTool("file_search", "Search a project's files",
+		"Finds the passages (chunks) of a project's files that best match a query, combining keyword (BM25) "+
+			"and semantic similarity, reranked when a reranker is configured. Each chunk comes with its byte "+
+			"range: call file_read(file_path, file_seek_start_bytes, file_seek_end_bytes - file_seek_start_bytes) "+
+			"for exactly that text, or read around it. Use it to find where something is written before reading "+
+			"whole files. Deleted files are never returned; files written moments ago are found by keywords "+
+			"even before they are indexed. path_prefix is a plain string prefix. limit defaults to 5, at most 20. "+
+			`Example: {"project": "demo", "query": "how are retries backed off", "path_prefix": "/docs", "limit": 5}.`,
+		adapters.Annotations{ReadOnly: true, Idempotent: true, OpenWorld: false},
+		func(ctx context.Context, in fileSearchIn) (fileSearchOut, error) {
+			r, err := s.Search(ctx, search.Query{Project: in.Project, Query: in.Query, PathPrefix: in.PathPrefix, Limit: in.Limit})
+			if err != nil {
+				return fileSearchOut{}, err
+			}
+			return output(r, limitMax), nil
+		})}
+}
+
+// output is the tool's answer for r, with a note on how to see more.
+func output(r search.Result, limitMax int) fileSearchOut {
+	out := fileSearchOut{Chunks: make([]fileSearchChunk, 0, len(r.Hits)), Ranking: string(r.Ranking),
+		Limit: r.Limit, LimitClamped: r.LimitClamped, Truncated: r.Truncated}
+	for _, h := range r.Hits {
+		c := fileSearchChunk{FilePath: h.Path, FileSeekStartBytes: h.StartByte, FileSeekEndBytes: h.EndByte,
+			ChunkContent: h.Content, Score: h.Score}
+		if h.HasSemantic {
+			c.SemanticScore = h.SemanticScore
+		}
+		if h.HasLexical {
+			c.LexicalScore = h.LexicalScore
+		}
+		out.Chunks = append(out.Chunks, c)
+	}
+	switch {
+	case r.LimitClamped:
+		out.Note = "limit was lowered to the maximum; narrow the query or path_prefix to see other chunks"
+	case r.Truncated && r.Limit < limitMax:
+		out.Note = "more chunks matched: raise limit or narrow the query or path_prefix"
+	case r.Truncated:
+		out.Note = "more chunks matched: narrow the query or path_prefix"
+	}
+	if r.PendingScanned < r.PendingFiles {
+		out.Note += "; some recently written files are not indexed yet and were not scanned, retry shortly"
+	}
+	return out
+}

@@ -1,0 +1,140 @@
+package searchtools_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"maps"
+	"slices"
+	"testing"
+
+	"github.com/agentfiles/agentfiles"
+	"github.com/agentfiles/agentfiles/adapters"
+	"github.com/agentfiles/agentfiles/adapters/adapterstest"
+	"github.com/agentfiles/agentfiles/adapters/mcpsdk"
+	"github.com/agentfiles/agentfiles/adapters/searchtools"
+	"github.com/agentfiles/agentfiles/search/indextest"
+	"github.com/agentfiles/agentfiles/search/memindex"
+	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+func searchEnv(t *testing.T) (*indextest.Env, []adapters.Tool) {
+	t.Helper()
+	e := indextest.NewEnv(t, memindex.New(), indextest.EnvOptions{})
+	ctx := indextest.Ctx("key-a")
+	e.Write(ctx, "p", "/docs/retry.md", "Retries use exponential backoff with jitter.\n\nThe delay doubles each time.")
+	e.Write(ctx, "p", "/docs-old/auth.md", "Tokens are bearer tokens hashed with SHA-256.")
+	e.Write(ctx, "p", "/src/main.go", "package main // no relevant words here")
+	e.Drain()
+	return e, searchtools.Tools(e.Searcher)
+}
+
+func TestSearchToolDirect(t *testing.T) {
+	e, tools := searchEnv(t)
+	tool, ok := adapters.Find(tools, "file_search")
+	if !ok {
+		t.Fatal("no file_search tool")
+	}
+	if diff := cmp.Diff(adapters.Annotations{ReadOnly: true, Idempotent: true}, tool.Annotations); diff != "" {
+		t.Errorf("annotations (-want +got):\n%s", diff)
+	}
+	ctx := indextest.Ctx("key-a")
+	tests := []struct {
+		args      string
+		code      string
+		firstPath string
+		limit     float64
+		clamped   bool
+	}{
+		{`{"project":"p","query":"exponential backoff"}`, "", "/docs/retry.md", 5, false},
+		{`{"project":"p","query":"bearer token","path_prefix":"/docs"}`, "", "/docs-old/auth.md", 5, false},
+		{`{"project":"p","query":"backoff","limit":99}`, "", "/docs/retry.md", 20, true},
+		{`{"project":"p","query":"   "}`, "INVALID_QUERY", "", 0, false},
+		{`{"project":"p"}`, "INVALID_ARGUMENT", "", 0, false}, // query is required
+		{`{"project":"p","query":"x","extra":1}`, "INVALID_ARGUMENT", "", 0, false},
+	}
+	for _, tc := range tests {
+		m, err := adapterstest.CallContext(ctx, t, tools, "file_search", tc.args)
+		if tc.code != "" {
+			if te, _ := adapters.ErrorOf(err); te.Code != tc.code {
+				t.Errorf("%s: code %q, want %q (err %v)", tc.args, te.Code, tc.code, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", tc.args, err)
+		}
+		chunks, _ := m["chunks"].([]any)
+		if len(chunks) == 0 {
+			t.Fatalf("%s: no chunks: %v", tc.args, m)
+		}
+		first := chunks[0].(map[string]any)
+		if first["file_path"] != tc.firstPath || m["limit"] != tc.limit || (m["limit_clamped"] == true) != tc.clamped {
+			t.Errorf("%s: got %v", tc.args, m)
+		}
+		// The byte range reads back as the chunk.
+		start, end := int64(first["file_seek_start_bytes"].(float64)), int64(first["file_seek_end_bytes"].(float64))
+		r, err := e.Service.Read(ctx, "p", tc.firstPath, start, end-start)
+		if err != nil || r.Content != first["chunk_content"] {
+			t.Errorf("%s: read back %q, %v", tc.args, r.Content, err)
+		}
+	}
+	// Another tenant sees nothing of key-a's project.
+	m, err := adapterstest.CallContext(indextest.Ctx("key-b"), t, tools, "file_search", `{"project":"p","query":"backoff"}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if chunks := m["chunks"].([]any); len(chunks) != 0 {
+		t.Errorf("tenant B saw %d chunks", len(chunks))
+	}
+	// No identity: PERMISSION_DENIED, the shared code.
+	_, err = adapterstest.Call(t, tools, "file_search", `{"project":"p","query":"backoff"}`)
+	if te, _ := adapters.ErrorOf(err); te.Code != "PERMISSION_DENIED" || te.Retryable || !errors.Is(err, agentfiles.ErrPermissionDenied) {
+		t.Errorf("anonymous call: %v (%+v)", err, te)
+	}
+}
+
+func TestSearchToolMCP(t *testing.T) {
+	_, tools := searchEnv(t)
+	ac := agentfiles.NewAuthContext("key-a", "alice")
+	cs := adapterstest.Connect(t, tools, mcpsdk.Options{Auth: &ac})
+	ctx := context.Background()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "file_search", Arguments: map[string]any{"project": "p", "query": "jitter delay"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.IsError {
+		t.Fatalf("tool error: %+v", res.Content)
+	}
+	b, _ := json.Marshal(res.StructuredContent)
+	var out struct {
+		Chunks []struct {
+			FilePath string `json:"file_path"`
+		} `json:"chunks"`
+		Ranking string `json:"ranking"`
+	}
+	if err := json.Unmarshal(b, &out); err != nil || len(out.Chunks) == 0 || out.Chunks[0].FilePath != "/docs/retry.md" || out.Ranking != "fused" {
+		t.Errorf("structured result %s (%v)", b, err)
+	}
+	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "file_search", Arguments: map[string]any{"project": "p", "query": ""}})
+	if err != nil || !res.IsError {
+		t.Errorf("blank query: want isError, got %+v, %v", res, err)
+	}
+}
+
+// TestSearchToolSchema pins the wire form agents see: argument names, which are required, and
+// the result's fields.
+func TestSearchToolSchema(t *testing.T) {
+	_, tools := searchEnv(t)
+	tool, _ := adapters.Find(tools, "file_search")
+	if diff := cmp.Diff([]string{"project", "query"}, tool.InputSchema.Required); diff != "" {
+		t.Errorf("required arguments (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"limit", "path_prefix", "project", "query"}, slices.Sorted(maps.Keys(tool.InputSchema.Properties))); diff != "" {
+		t.Errorf("arguments (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"chunks", "limit", "limit_clamped", "note", "ranking", "truncated"}, slices.Sorted(maps.Keys(tool.OutputSchema.Properties))); diff != "" {
+		t.Errorf("result fields (-want +got):\n%s", diff)
+	}
+}

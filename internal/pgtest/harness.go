@@ -1,0 +1,107 @@
+package pgtest
+
+import (
+	"context"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// openTimeout bounds opening a store or index, migrations included.
+const openTimeout = time.Minute
+
+// Open opens a T on the database at url with open and opts (a package's Open function, such
+// as pgstore.Open or pgindex.Open), fails tb if that fails, and closes the T when the test ends:
+//
+//	store := pgtest.Open(t, pgtest.New(t), pgstore.Open, pgstore.Options{})
+func Open[T interface{ Close() }, O any](tb testing.TB, url string, open func(context.Context, string, O) (T, error), opts O) T {
+	tb.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), openTimeout)
+	defer cancel()
+	v, err := open(ctx, url, opts)
+	if err != nil {
+		tb.Fatalf("pgtest: opening: %v", err)
+	}
+	tb.Cleanup(v.Close)
+	return v
+}
+
+// BuildCommand builds the main package pkg (an import path, such as a test's helper command
+// under internal/) into the test's temporary directory and returns the binary's path, for
+// tests that run several processes against one database.
+func BuildCommand(tb testing.TB, pkg string) string {
+	tb.Helper()
+	bin := filepath.Join(tb.TempDir(), filepath.Base(pkg))
+	out, err := exec.Command("go", "build", "-o", bin, pkg).CombinedOutput()
+	if err != nil {
+		tb.Fatalf("pgtest: building %s: %v\n%s", pkg, err, out)
+	}
+	return bin
+}
+
+// Migrator is a package's Migrate function, such as pgstore.Migrate.
+type Migrator func(ctx context.Context, pool *pgxpool.Pool) error
+
+// MigrateConcurrently runs migrate on the database at url from n goroutines at once, each with
+// a pool of its own, as n instances starting together would, and fails tb for every error.
+func MigrateConcurrently(tb testing.TB, url string, n int, migrate Migrator) {
+	tb.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), openTimeout)
+	defer cancel()
+	var wg sync.WaitGroup
+	errs := make(chan error, n)
+	start := make(chan struct{})
+	for range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			pool, err := pgxpool.New(ctx, url)
+			if err != nil {
+				errs <- err
+				return
+			}
+			defer pool.Close()
+			<-start
+			errs <- migrate(ctx, pool)
+		}()
+	}
+	close(start)
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			tb.Errorf("pgtest: concurrent migration: %v", err)
+		}
+	}
+}
+
+// CheckMigrated fails tb unless the database at url is at schema version latest, for a set of
+// migrations numbered 1 to latest: migrating it again succeeds (and changes nothing), and the
+// migrations table lists latest versions, the newest being latest, so that each was applied
+// exactly once.
+func CheckMigrated(tb testing.TB, url, table string, latest int, migrate Migrator) {
+	tb.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), openTimeout)
+	defer cancel()
+	pool, err := pgxpool.New(ctx, url)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer pool.Close()
+	if err := migrate(ctx, pool); err != nil {
+		tb.Fatalf("pgtest: migrating an up-to-date schema: %v", err)
+	}
+	var rows, newest int
+	q := "SELECT count(*), COALESCE(max(version), 0) FROM " + pgx.Identifier{table}.Sanitize()
+	if err := pool.QueryRow(ctx, q).Scan(&rows, &newest); err != nil {
+		tb.Fatal(err)
+	}
+	if rows != latest || newest != latest {
+		tb.Errorf("pgtest: %s has %d rows up to version %d, want %d up to %d", table, rows, newest, latest, latest)
+	}
+}
