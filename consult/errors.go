@@ -2,55 +2,83 @@ package consult
 
 import "github.com/agentfiles/agentfiles"
 
-// Codes that only package consult produces (package filecontext reports the file ones too).
-// Errors are *[agentfiles.Error]: branch on the code with errors.Is against the Err* sentinels
-// (or the agentfiles ones for shared codes such as agentfiles.ErrNotFound), or with
-// [agentfiles.ErrorCode]; never on the message text.
+// CodeInvalidEntry: a malformed files-list entry (empty, a NUL byte, a class that cannot match).
 var (
-	// CodeInvalidEntry: a malformed files-list entry (empty, a NUL byte, a class that cannot match).
 	CodeInvalidEntry = agentfiles.NewCode("INVALID_ENTRY", agentfiles.KindInvalid)
-	// CodeNotAbsolute: a files-list entry does not start with "/".
-	CodeNotAbsolute = agentfiles.NewCode("NOT_ABSOLUTE", agentfiles.KindInvalid)
-	// CodeWildcardInDirectory: *, ? or [...] before the last path element.
-	CodeWildcardInDirectory = agentfiles.NewCode("WILDCARD_IN_DIRECTORY", agentfiles.KindInvalid)
-	// CodeMissingExtension: a wildcard pattern without a literal extension.
-	CodeMissingExtension = agentfiles.NewCode("MISSING_EXTENSION", agentfiles.KindInvalid)
-	// CodeRecursiveWildcard: "**" anywhere in an entry.
-	CodeRecursiveWildcard = agentfiles.NewCode("RECURSIVE_WILDCARD", agentfiles.KindInvalid)
-	// CodeNotRegular: a device, socket, FIFO, symlink loop or dangling symlink; only regular
-	// files are sent.
-	CodeNotRegular = agentfiles.NewCode("NOT_REGULAR", agentfiles.KindUnprocessable)
-	// CodeIgnored: the path is on the ignore list and is never sent, even when named.
-	CodeIgnored = agentfiles.NewCode("IGNORED", agentfiles.KindPermission)
-	// CodeBinaryFile: the file is not UTF-8 text; it is reported, not sent.
-	CodeBinaryFile = agentfiles.NewCode("BINARY_FILE", agentfiles.KindUnprocessable)
-	// CodeFileTooLarge: one file exceeds the per-file byte or token limit.
-	CodeFileTooLarge = agentfiles.NewCode("FILE_TOO_LARGE", agentfiles.KindTooLarge)
-	// CodeBudgetExceeded: adding the file (or more files) would exceed a total limit.
-	CodeBudgetExceeded = agentfiles.NewCode("BUDGET_EXCEEDED", agentfiles.KindTooLarge)
-	// CodeContextTooLarge: the prompt does not fit the model's context window.
-	CodeContextTooLarge = agentfiles.NewCode("CONTEXT_TOO_LARGE", agentfiles.KindTooLarge)
-	// CodeModelError: the model provider failed or refused the request.
-	CodeModelError = agentfiles.NewCode("MODEL_ERROR", agentfiles.KindUpstream)
-	// CodeOutputExists: no free output file name could be found.
-	CodeOutputExists = agentfiles.NewCode("OUTPUT_EXISTS", agentfiles.KindConflict)
+	ErrInvalidEntry  = &agentfiles.Error{Code: CodeInvalidEntry, Message: "invalid files-list entry"}
 )
 
-// Sentinels for errors.Is, one per code of this package; only the code is compared.
+// CodeNotAbsolute: a files-list entry does not start with "/".
 var (
-	ErrInvalidEntry        = &agentfiles.Error{Code: CodeInvalidEntry, Message: "invalid files-list entry"}
-	ErrNotAbsolute         = &agentfiles.Error{Code: CodeNotAbsolute, Message: "path is not absolute"}
-	ErrWildcardInDirectory = &agentfiles.Error{Code: CodeWildcardInDirectory, Message: "wildcard in a directory part"}
-	ErrMissingExtension    = &agentfiles.Error{Code: CodeMissingExtension, Message: "wildcard pattern without an extension"}
-	ErrRecursiveWildcard   = &agentfiles.Error{Code: CodeRecursiveWildcard, Message: "recursive wildcard ** is not supported"}
-	ErrNotRegular          = &agentfiles.Error{Code: CodeNotRegular, Message: "not a regular file"}
-	ErrIgnored             = &agentfiles.Error{Code: CodeIgnored, Message: "path is ignored"}
-	ErrBinaryFile          = &agentfiles.Error{Code: CodeBinaryFile, Message: "binary file"}
-	ErrFileTooLarge        = &agentfiles.Error{Code: CodeFileTooLarge, Message: "file too large"}
-	ErrBudgetExceeded      = &agentfiles.Error{Code: CodeBudgetExceeded, Message: "budget exceeded"}
-	ErrContextTooLarge     = &agentfiles.Error{Code: CodeContextTooLarge, Message: "prompt exceeds the model's context window"}
-	ErrModelError          = &agentfiles.Error{Code: CodeModelError, Message: "model error"}
-	ErrOutputExists        = &agentfiles.Error{Code: CodeOutputExists, Message: "output file exists"}
+	CodeNotAbsolute = agentfiles.NewCode("NOT_ABSOLUTE", agentfiles.KindInvalid)
+	ErrNotAbsolute  = &agentfiles.Error{Code: CodeNotAbsolute, Message: "path is not absolute"}
+)
+
+// CodeWildcardInDirectory: *, ? or [...] before the last path element.
+var (
+	CodeWildcardInDirectory = agentfiles.NewCode("WILDCARD_IN_DIRECTORY", agentfiles.KindInvalid)
+	ErrWildcardInDirectory  = &agentfiles.Error{Code: CodeWildcardInDirectory, Message: "wildcard in a directory part"}
+)
+
+// CodeMissingExtension: a wildcard pattern without a literal extension.
+var (
+	CodeMissingExtension = agentfiles.NewCode("MISSING_EXTENSION", agentfiles.KindInvalid)
+	ErrMissingExtension  = &agentfiles.Error{Code: CodeMissingExtension, Message: "wildcard pattern without an extension"}
+)
+
+// CodeRecursiveWildcard: "**" anywhere in an entry.
+var (
+	CodeRecursiveWildcard = agentfiles.NewCode("RECURSIVE_WILDCARD", agentfiles.KindInvalid)
+	ErrRecursiveWildcard  = &agentfiles.Error{Code: CodeRecursiveWildcard, Message: "recursive wildcard ** is not supported"}
+)
+
+// CodeNotRegular: a device, socket, FIFO, symlink loop or dangling symlink; only regular
+// files are sent.
+var (
+	CodeNotRegular = agentfiles.NewCode("NOT_REGULAR", agentfiles.KindUnprocessable)
+	ErrNotRegular  = &agentfiles.Error{Code: CodeNotRegular, Message: "not a regular file"}
+)
+
+// CodeIgnored: the path is on the ignore list and is never sent, even when named.
+var (
+	CodeIgnored = agentfiles.NewCode("IGNORED", agentfiles.KindPermission)
+	ErrIgnored  = &agentfiles.Error{Code: CodeIgnored, Message: "path is ignored"}
+)
+
+// CodeBinaryFile: the file is not UTF-8 text; it is reported, not sent.
+var (
+	CodeBinaryFile = agentfiles.NewCode("BINARY_FILE", agentfiles.KindUnprocessable)
+	ErrBinaryFile  = &agentfiles.Error{Code: CodeBinaryFile, Message: "binary file"}
+)
+
+// CodeFileTooLarge: one file exceeds the per-file byte or token limit.
+var (
+	CodeFileTooLarge = agentfiles.NewCode("FILE_TOO_LARGE", agentfiles.KindTooLarge)
+	ErrFileTooLarge  = &agentfiles.Error{Code: CodeFileTooLarge, Message: "file too large"}
+)
+
+// CodeBudgetExceeded: adding the file (or more files) would exceed a total limit.
+var (
+	CodeBudgetExceeded = agentfiles.NewCode("BUDGET_EXCEEDED", agentfiles.KindTooLarge)
+	ErrBudgetExceeded  = &agentfiles.Error{Code: CodeBudgetExceeded, Message: "budget exceeded"}
+)
+
+// CodeContextTooLarge: the prompt does not fit the model's context window.
+var (
+	CodeContextTooLarge = agentfiles.NewCode("CONTEXT_TOO_LARGE", agentfiles.KindTooLarge)
+	ErrContextTooLarge  = &agentfiles.Error{Code: CodeContextTooLarge, Message: "prompt exceeds the model's context window"}
+)
+
+// CodeModelError: the model provider failed or refused the request.
+var (
+	CodeModelError = agentfiles.NewCode("MODEL_ERROR", agentfiles.KindUpstream)
+	ErrModelError  = &agentfiles.Error{Code: CodeModelError, Message: "model error"}
+)
+
+// CodeOutputExists: no free output file name could be found.
+var (
+	CodeOutputExists = agentfiles.NewCode("OUTPUT_EXISTS", agentfiles.KindConflict)
+	ErrOutputExists  = &agentfiles.Error{Code: CodeOutputExists, Message: "output file exists"}
 )
 
 // Codes lists every code package consult can return: its own; the shared IS_DIRECTORY,
@@ -58,6 +86,12 @@ var (
 // field or option; TIMEOUT when the model does not finish in time; CANCELED, which
 // [agentfiles.ErrorCode] gives the context error of a caller that went away; and INTERNAL for an
 // unexpected I/O failure.
+//
+// Each code of this package (package filecontext reports the file ones too) is declared with
+// its sentinel (ErrInvalidEntry for CodeInvalidEntry, …), whose Message is a placeholder:
+// errors.Is compares only the code. Errors are *[agentfiles.Error]: branch on the code with
+// errors.Is against the sentinels (or the agentfiles ones for shared codes such as
+// agentfiles.ErrNotFound), or with [agentfiles.ErrorCode]; never on the message text.
 func Codes() []agentfiles.Code {
 	return []agentfiles.Code{
 		CodeInvalidEntry, CodeNotAbsolute, CodeWildcardInDirectory, CodeMissingExtension,

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agentfiles/agentfiles/internal/testfiles"
 )
 
 // benchExpression has 20 terms over 20 of the 50 categories: defaults, one pattern, two
@@ -54,7 +56,7 @@ func BenchmarkResolve(b *testing.B) {
 		for d := range 100 {
 			files[fmt.Sprintf("%s/doc%02d.md", name, d)] = "# doc\n"
 		}
-		writeTree(b, dir, files)
+		testfiles.Write(b, dir, files)
 		fmt.Fprintf(&yaml, "  %s: {dir: %s, description: Category %d}\n", name, name, c)
 	}
 	cat := newTestCatalog(b, dir, yaml.String())
@@ -94,13 +96,11 @@ func BenchmarkResolve(b *testing.B) {
 // BenchmarkContent measures the whole get_content path (parse, resolve, read and render) for a
 // 5-document expression.
 func BenchmarkContent(b *testing.B) {
-	dir := b.TempDir()
 	files := map[string]string{}
 	for d := range 5 {
 		files[fmt.Sprintf("docs/d%d.md", d)] = strings.Repeat("Some guide text.\n", 200)
 	}
-	writeTree(b, dir, files)
-	cat := newTestCatalog(b, dir, "categories:\n  docs: {dir: docs}\n")
+	cat := treeCatalog(b, files, "categories:\n  docs: {dir: docs}\n")
 	ctx := context.Background()
 	for b.Loop() {
 		out, err := cat.Content(ctx, "docs", ContentOptions{})

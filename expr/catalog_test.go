@@ -43,10 +43,8 @@ collections:
 
 func setupHandWritten(t *testing.T) (*Catalog, string) {
 	t.Helper()
-	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{"docs/intro.md": "", "lang/go.md": "", "rules/a.md": ""})
-	c := newTestCatalog(t, dir, handWritten)
-	return c, filepath.Join(dir, "catalog.yaml")
+	dir := newTree(t, map[string]string{"docs/intro.md": "", "lang/go.md": "", "rules/a.md": ""})
+	return newTestCatalog(t, dir, handWritten), filepath.Join(dir, "catalog.yaml")
 }
 
 // edited compares two texts line by line, assuming one contiguous change, and returns the
@@ -198,9 +196,7 @@ func TestCatalogEditsOfEmptyAndMissingSections(t *testing.T) {
 		{"flow section becomes block", "categories: {x: {dir: d}}\n", "categories:\n  x: {dir: d}\n  d: {dir: d}\n"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			dir := t.TempDir()
-			writeTree(t, dir, map[string]string{"d/a.md": ""})
-			c, err := New([]byte(tt.before), dir, Options{})
+			c, err := New([]byte(tt.before), newTree(t, map[string]string{"d/a.md": ""}), Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -287,8 +283,7 @@ func TestCatalogMutationErrors(t *testing.T) {
 }
 
 func TestCatalogDirRoots(t *testing.T) {
-	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{"inside/a.md": "", "outside/b.md": ""})
+	dir := newTree(t, map[string]string{"inside/a.md": "", "outside/b.md": ""})
 	c, err := New(nil, dir, Options{DirRoots: []string{filepath.Join(dir, "inside")}})
 	if err != nil {
 		t.Fatal(err)
@@ -337,45 +332,36 @@ func TestCatalogConcurrent(t *testing.T) {
 	ctx := context.Background()
 	const writers, readers, perWriter = 4, 8, 10
 	var wg sync.WaitGroup
-	errs := make(chan error, writers*perWriter+readers*perWriter)
 	for w := range writers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			for i := range perWriter {
 				name := fmt.Sprintf("w%d-%d", w, i)
 				if err := c.AddCategory(ctx, Category{Name: name, Dir: "docs"}); err != nil {
-					errs <- err
+					t.Error(err)
 				}
 				if _, err := c.UpdateCategory(ctx, "docs", func(cat *Category) error { cat.Description = name; return nil }); err != nil {
-					errs <- err
+					t.Error(err)
 				}
 				if i%2 == 0 {
 					if err := c.AddCollection(ctx, Collection{Name: "c-" + name, Categories: []Term{{Name: name}}}); err != nil {
-						errs <- err
+						t.Error(err)
 					}
 				}
 			}
-		}()
+		})
 	}
 	for range readers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			for range perWriter {
 				if _, err := c.Content(ctx, "mixed-example,docs,onboarding", ContentOptions{}); err != nil {
-					errs <- err
+					t.Error(err)
 				}
 				_ = c.Categories()
 				_ = c.Collections()
 			}
-		}()
+		})
 	}
 	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Error(err)
-	}
 	again, err := Load(path, Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -12,15 +12,13 @@ import (
 )
 
 func TestDiscoverGlobs(t *testing.T) {
-	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{
+	c := dirCatalog(t, newTree(t, map[string]string{
 		"a.md": "", "b.md": "", "c.txt": "", "intro.md": "", "intro": "", "introduction.md": "",
 		"x1.md": "", "x2.md": "", "xy.md": "",
 		"guides/g1.md": "", "guides/deep/g2.md": "", "guides/deep/er/g3.md": "",
 		".hidden.md": "", "__init__.md": "", ".git/config.md": "", "__pycache__/p.md": "", "guides/.draft.md": "",
 		"l1/l2/l3/l4/l5/l6/l7/d7.md": "", "l1/l2/l3/l4/l5/l6/l7/l8/d8.md": "",
-	})
-	c := newTestCatalog(t, t.TempDir(), "categories:\n  c: {dir: "+dir+"}\n")
+	}))
 	for _, tt := range []struct {
 		pattern string
 		want    []string
@@ -57,13 +55,11 @@ func TestDiscoverGlobs(t *testing.T) {
 }
 
 func TestDiscoverCapPerPattern(t *testing.T) {
-	dir := t.TempDir()
 	files := map[string]string{}
 	for i := range 120 {
 		files[fmt.Sprintf("d%03d.md", i)] = ""
 	}
-	writeTree(t, dir, files)
-	c := newTestCatalog(t, t.TempDir(), "categories:\n  c: {dir: "+dir+"}\n")
+	c := dirCatalog(t, newTree(t, files))
 	ctx := context.Background()
 	out, err := c.Content(ctx, "c", ContentOptions{})
 	if err != nil {
@@ -76,8 +72,7 @@ func TestDiscoverCapPerPattern(t *testing.T) {
 	if !strings.Contains(out.Message, "matched more than 100 documents") {
 		t.Errorf("message %q does not report the cut", out.Message)
 	}
-	e, _ := Parse("c")
-	res, err = c.Resolve(ctx, e, ResolveOptions{MaxDocumentsPerPattern: 5000})
+	res, err = resolveExpr(t, c, "c", ResolveOptions{MaxDocumentsPerPattern: 5000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,8 +84,7 @@ func TestDiscoverCapPerPattern(t *testing.T) {
 // TestSymlinkEscapeNotFollowed: links that leave the category directory are never followed,
 // neither when discovering nor when reading.
 func TestSymlinkEscapeNotFollowed(t *testing.T) {
-	base := t.TempDir()
-	writeTree(t, base, map[string]string{
+	base := newTree(t, map[string]string{
 		"outside/secret.md":  "SECRET",
 		"outside/sub/s2.md":  "SECRET2",
 		"cat/inner.md":       "inner",

@@ -8,46 +8,66 @@ import (
 	"github.com/agentfiles/agentfiles"
 )
 
-// Codes that only package expr produces. Every error the package returns is an
-// *[agentfiles.Error] carrying one of these or a shared code ([agentfiles.CodeAlreadyExists],
-// [agentfiles.CodeInvalidArgument], [agentfiles.CodeInternal], [agentfiles.CodeTimeout],
-// [agentfiles.CodeCanceled]); see [Codes].
+// CodeParseError: an expression is not well formed. The cause is a *[SyntaxError].
 var (
-	// CodeParseError: an expression is not well formed. The cause is a *[SyntaxError].
 	CodeParseError = agentfiles.NewCode("PARSE_ERROR", agentfiles.KindInvalid)
-	// CodeUnknownName: no collection or category has this name. The message lists close matches.
-	CodeUnknownName = agentfiles.NewCode("UNKNOWN_NAME", agentfiles.KindNotFound)
-	// CodeCycle: a collection includes itself, directly or through others. Arg names the cycle.
-	CodeCycle = agentfiles.NewCode("CYCLE", agentfiles.KindInvalid)
-	// CodeInvalidName: a name given to a new category or collection breaks the naming rules.
-	CodeInvalidName = agentfiles.NewCode("INVALID_NAME", agentfiles.KindInvalid)
-	// CodeInvalidPattern: a glob pattern does not compile or tries to leave its category directory.
-	CodeInvalidPattern = agentfiles.NewCode("INVALID_PATTERN", agentfiles.KindInvalid)
-	// CodeInvalidCatalog: the catalog file is malformed or breaks a rule; Arg is "file:line".
-	// It is a problem of the server's file, not of a request, so its kind is internal.
-	CodeInvalidCatalog = agentfiles.NewCode("INVALID_CATALOG", agentfiles.KindInternal)
-	// CodeInUse: a category or collection cannot be removed while collections refer to it.
-	CodeInUse = agentfiles.NewCode("IN_USE", agentfiles.KindConflict)
-	// CodeCatalogChanged: the catalog file was edited on disk since it was loaded; nothing was saved.
-	CodeCatalogChanged = agentfiles.NewCode("CATALOG_CHANGED", agentfiles.KindConflict)
-	// CodeTemplateError: a .tmpl document failed to parse or execute against the caller's data.
-	CodeTemplateError = agentfiles.NewCode("TEMPLATE_ERROR", agentfiles.KindUnprocessable)
+	ErrParseError  = &agentfiles.Error{Code: CodeParseError, Message: "expression is not well formed"}
 )
 
-// Sentinels for errors.Is, one per code of this package. Only the code is compared.
+// CodeUnknownName: no collection or category has this name. The message lists close matches.
 var (
-	ErrParseError     = &agentfiles.Error{Code: CodeParseError, Message: "expression is not well formed"}
-	ErrUnknownName    = &agentfiles.Error{Code: CodeUnknownName, Message: "no collection or category with this name"}
-	ErrCycle          = &agentfiles.Error{Code: CodeCycle, Message: "collection cycle"}
-	ErrInvalidName    = &agentfiles.Error{Code: CodeInvalidName, Message: "invalid name"}
-	ErrInvalidPattern = &agentfiles.Error{Code: CodeInvalidPattern, Message: "invalid pattern"}
-	ErrInvalidCatalog = &agentfiles.Error{Code: CodeInvalidCatalog, Message: "invalid catalog"}
-	ErrInUse          = &agentfiles.Error{Code: CodeInUse, Message: "still in use"}
-	ErrCatalogChanged = &agentfiles.Error{Code: CodeCatalogChanged, Message: "catalog file changed on disk"}
+	CodeUnknownName = agentfiles.NewCode("UNKNOWN_NAME", agentfiles.KindNotFound)
+	ErrUnknownName  = &agentfiles.Error{Code: CodeUnknownName, Message: "no collection or category with this name"}
+)
+
+// CodeCycle: a collection includes itself, directly or through others. Arg names the cycle.
+var (
+	CodeCycle = agentfiles.NewCode("CYCLE", agentfiles.KindInvalid)
+	ErrCycle  = &agentfiles.Error{Code: CodeCycle, Message: "collection cycle"}
+)
+
+// CodeInvalidName: a name given to a new category or collection breaks the naming rules.
+var (
+	CodeInvalidName = agentfiles.NewCode("INVALID_NAME", agentfiles.KindInvalid)
+	ErrInvalidName  = &agentfiles.Error{Code: CodeInvalidName, Message: "invalid name"}
+)
+
+// CodeInvalidPattern: a glob pattern does not compile or tries to leave its category directory.
+var (
+	CodeInvalidPattern = agentfiles.NewCode("INVALID_PATTERN", agentfiles.KindInvalid)
+	ErrInvalidPattern  = &agentfiles.Error{Code: CodeInvalidPattern, Message: "invalid pattern"}
+)
+
+// CodeInvalidCatalog: the catalog file is malformed or breaks a rule; Arg is "file:line".
+// It is a problem of the server's file, not of a request, so its kind is internal.
+var (
+	CodeInvalidCatalog = agentfiles.NewCode("INVALID_CATALOG", agentfiles.KindInternal)
+	ErrInvalidCatalog  = &agentfiles.Error{Code: CodeInvalidCatalog, Message: "invalid catalog"}
+)
+
+// CodeInUse: a category or collection cannot be removed while collections refer to it.
+var (
+	CodeInUse = agentfiles.NewCode("IN_USE", agentfiles.KindConflict)
+	ErrInUse  = &agentfiles.Error{Code: CodeInUse, Message: "still in use"}
+)
+
+// CodeCatalogChanged: the catalog file was edited on disk since it was loaded; nothing was saved.
+var (
+	CodeCatalogChanged = agentfiles.NewCode("CATALOG_CHANGED", agentfiles.KindConflict)
+	ErrCatalogChanged  = &agentfiles.Error{Code: CodeCatalogChanged, Message: "catalog file changed on disk"}
+)
+
+// CodeTemplateError: a .tmpl document failed to parse or execute against the caller's data.
+var (
+	CodeTemplateError = agentfiles.NewCode("TEMPLATE_ERROR", agentfiles.KindUnprocessable)
 	ErrTemplateError  = &agentfiles.Error{Code: CodeTemplateError, Message: "template failed"}
 )
 
-// Codes lists every code package expr can return.
+// Codes lists every code package expr can return. Every error the package returns is an
+// *[agentfiles.Error] carrying one of these: its own codes, each declared with its sentinel
+// (ErrParseError for CodeParseError, …; errors.Is compares only the code), or a shared code
+// ([agentfiles.CodeAlreadyExists], [agentfiles.CodeInvalidArgument], [agentfiles.CodeInternal],
+// [agentfiles.CodeTimeout], [agentfiles.CodeCanceled]).
 func Codes() []agentfiles.Code {
 	return []agentfiles.Code{
 		CodeParseError, CodeUnknownName, CodeCycle, CodeInvalidName, CodeInvalidPattern,

@@ -15,8 +15,7 @@ import (
 
 func renderCatalog(t *testing.T) *Catalog {
 	t.Helper()
-	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{
+	return treeCatalog(t, map[string]string{
 		"docs/a.md":          "# A\n",
 		"docs/b.md":          "# B (no newline)",
 		"docs/hello.md.tmpl": "Hello, {{.Name}}!\n",
@@ -25,8 +24,7 @@ func renderCatalog(t *testing.T) *Catalog {
 		"docs/loop.tmpl":     "{{range .List}}0123456789{{end}}",
 		"big/big.md":         strings.Repeat("é", 3000), // 6000 bytes, 2-byte runes
 		"big/small.md":       "small",
-	})
-	return newTestCatalog(t, dir, "categories:\n  docs: {dir: docs}\n  big: {dir: big}\n")
+	}, "categories:\n  docs: {dir: docs}\n  big: {dir: big}\n")
 }
 
 func TestRenderFormats(t *testing.T) {

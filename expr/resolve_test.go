@@ -1,7 +1,6 @@
 package expr
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -14,8 +13,7 @@ import (
 // TestPatternPriority covers every combination of the three tiers: the call (pattern
 // argument or the term's own patterns), the collection override and the category default.
 func TestPatternPriority(t *testing.T) {
-	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{
+	dir := newTree(t, map[string]string{
 		"cat/call.md": "", "cat/coll.md": "", "cat/default.md": "", "cat/other.txt": "",
 	})
 	type tier struct {
@@ -56,11 +54,7 @@ func TestPatternPriority(t *testing.T) {
 					case catPatterns != "":
 						want = defaultTier
 					}
-					e, err := Parse(expr)
-					if err != nil {
-						t.Fatal(err)
-					}
-					res, err := c.Resolve(context.Background(), e, opts)
+					res, err := resolveExpr(t, c, expr, opts)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -79,17 +73,14 @@ func TestPatternPriority(t *testing.T) {
 
 // TestNestedOverride: the override written nearest to the call (the outer collection) wins.
 func TestNestedOverride(t *testing.T) {
-	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{"cat/inner.md": "", "cat/outer.md": ""})
-	c := newTestCatalog(t, dir, `categories:
+	c := treeCatalog(t, map[string]string{"cat/inner.md": "", "cat/outer.md": ""}, `categories:
   cat: {dir: cat}
 collections:
   inner: {categories: [{cat: ["inner*"]}]}
   outer: {categories: [{inner: ["outer*"]}]}
 `)
 	for expr, want := range map[string][]string{"inner": {"cat/inner.md"}, "outer": {"cat/outer.md"}} {
-		e, _ := Parse(expr)
-		res, err := c.Resolve(context.Background(), e, ResolveOptions{})
+		res, err := resolveExpr(t, c, expr, ResolveOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -114,9 +105,7 @@ collections:
 `
 
 func TestCycles(t *testing.T) {
-	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{"base/one.md": "1", "base/two.md": "2"})
-	c := newTestCatalog(t, dir, cycleCatalog)
+	c := treeCatalog(t, map[string]string{"base/one.md": "1", "base/two.md": "2"}, cycleCatalog)
 	for expr, cycle := range map[string]string{
 		"a":      "a → b → a",
 		"b":      "b → a → b",
@@ -124,8 +113,7 @@ func TestCycles(t *testing.T) {
 		"via":    "a → b → a",
 		"base,a": "a → b → a",
 	} {
-		e, _ := Parse(expr)
-		_, err := c.Resolve(context.Background(), e, ResolveOptions{})
+		_, err := resolveExpr(t, c, expr, ResolveOptions{})
 		var xe *agentfiles.Error
 		if !errors.As(err, &xe) || !errors.Is(err, ErrCycle) {
 			t.Fatalf("Resolve(%q) = %v, want CYCLE", expr, err)
@@ -137,11 +125,8 @@ func TestCycles(t *testing.T) {
 }
 
 func TestDiamondResolvesOnce(t *testing.T) {
-	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{"base/one.md": "1", "base/two.md": "2"})
-	c := newTestCatalog(t, dir, cycleCatalog)
-	e, _ := Parse("top")
-	res, err := c.Resolve(context.Background(), e, ResolveOptions{})
+	c := treeCatalog(t, map[string]string{"base/one.md": "1", "base/two.md": "2"}, cycleCatalog)
+	res, err := resolveExpr(t, c, "top", ResolveOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,17 +139,14 @@ func TestDiamondResolvesOnce(t *testing.T) {
 }
 
 func TestUnknownName(t *testing.T) {
-	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{"base/one.md": "1"})
-	c := newTestCatalog(t, dir, cycleCatalog)
+	c := treeCatalog(t, map[string]string{"base/one.md": "1"}, cycleCatalog)
 	for expr, want := range map[string]string{
 		"bsae":      `no collection or category is named "bsae"; did you mean base?`,
 		"broken":    `no collection or category is named "bsae" (listed in collection "broken", fix it with collection_update); did you mean base?`,
 		"zzzzzzzzz": `no collection or category is named "zzzzzzzzz". Call`,
 		"tpo/x":     `did you mean top?`,
 	} {
-		e, _ := Parse(expr)
-		_, err := c.Resolve(context.Background(), e, ResolveOptions{})
+		_, err := resolveExpr(t, c, expr, ResolveOptions{})
 		var xe *agentfiles.Error
 		if !errors.As(err, &xe) || xe.Code != CodeUnknownName {
 			t.Fatalf("Resolve(%q) = %v, want UNKNOWN_NAME", expr, err)
@@ -176,16 +158,13 @@ func TestUnknownName(t *testing.T) {
 }
 
 func TestResolveBadCallPattern(t *testing.T) {
-	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{"base/one.md": "1"})
-	c := newTestCatalog(t, dir, cycleCatalog)
-	e, _ := Parse("base")
+	c := treeCatalog(t, map[string]string{"base/one.md": "1"}, cycleCatalog)
 	for _, p := range []string{"a,b", "../x", "/etc", "a+"} {
-		if _, err := c.Resolve(context.Background(), e, ResolveOptions{Pattern: p}); !errors.Is(err, ErrInvalidPattern) {
+		if _, err := resolveExpr(t, c, "base", ResolveOptions{Pattern: p}); !errors.Is(err, ErrInvalidPattern) {
 			t.Errorf("pattern %q: err = %v, want INVALID_PATTERN", p, err)
 		}
 	}
-	res, err := c.Resolve(context.Background(), e, ResolveOptions{Pattern: "one+two"})
+	res, err := resolveExpr(t, c, "base", ResolveOptions{Pattern: "one+two"})
 	if err != nil || len(res.Documents) != 1 || len(res.Patterns) != 2 {
 		t.Errorf("pattern one+two: %+v, %v", res, err)
 	}

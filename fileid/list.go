@@ -11,15 +11,6 @@ type ListOptions struct {
 	MaxFiles int // files per page (0 = DefaultListFiles; clamped to MaxListFiles)
 }
 
-// FileList is one page of the listing.
-type FileList struct {
-	Files      []FileInfo `json:"files" jsonschema:"files in file-ID order"`
-	Total      int        `json:"total" jsonschema:"number of files in the registry"`
-	NextOffset int        `json:"nextOffset,omitempty" jsonschema:"offset of the next page when truncated"`
-	Truncated  bool       `json:"truncated" jsonschema:"true when more files follow; call again with offset=nextOffset"`
-	Notice     string     `json:"notice,omitempty" jsonschema:"what was clamped or cut and how to get the rest"`
-}
-
 // List returns one page of the files in ID order.
 func (r *Registry) List(opts ListOptions) FileList {
 	var notices []string

@@ -7,17 +7,6 @@ import (
 	"github.com/agentfiles/agentfiles"
 )
 
-// FileInfo describes one file of the registry, as list_documentation_files shows it.
-type FileInfo struct {
-	FileID          string `json:"fileId" jsonschema:"the file's ID, e.g. f1; pass it to table_of_contents, read_sections and search"`
-	Filename        string `json:"filename" jsonschema:"path of the file relative to its source directory, slash-separated"`
-	Title           string `json:"title" jsonschema:"front-matter title, else the first level-1 heading, else the file name"`
-	Description     string `json:"description,omitempty" jsonschema:"front-matter description, if any"`
-	SourceDirectory string `json:"sourceDirectory" jsonschema:"label of the documentation directory that holds the file"`
-	Size            string `json:"size" jsonschema:"human-readable size, e.g. 2.5kb"`
-	SizeBytes       int64  `json:"sizeBytes" jsonschema:"size in bytes"`
-}
-
 // Skipped names a file that matched the include patterns but was left out of the registry.
 type Skipped struct {
 	Root   string // root label

@@ -12,6 +12,7 @@ import (
 	"testing/fstest"
 
 	"github.com/agentfiles/agentfiles"
+	"github.com/agentfiles/agentfiles/internal/testfiles"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -64,16 +65,7 @@ func dirRoots(t testing.TB, tree map[string]map[string]string, order []string) [
 	base := t.TempDir()
 	var roots []Root
 	for i, label := range order {
-		dir := filepath.Join(base, fmt.Sprintf("root%d", i))
-		for name, body := range tree[label] {
-			p := filepath.Join(dir, filepath.FromSlash(name))
-			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
+		dir := testfiles.Write(t, filepath.Join(base, fmt.Sprintf("root%d", i)), tree[label])
 		root, err := DirRoot(label, dir)
 		if err != nil {
 			t.Fatal(err)
@@ -275,44 +267,27 @@ func TestBuildErrors(t *testing.T) {
 }
 
 func TestParseID(t *testing.T) {
-	tests := []struct {
-		id   string
-		want int
-		code agentfiles.Code // the zero Code: no error
-	}{
-		{"f1", 1, agentfiles.Code{}},
-		{"f7", 7, agentfiles.Code{}},
-		{"f10", 10, agentfiles.Code{}},
-		{"f999999999999", 999999999999, agentfiles.Code{}},
-		{"", 0, CodeInvalidFileID},
-		{"f", 0, CodeInvalidFileID},
-		{"f0", 0, CodeInvalidFileID},
-		{"f01", 0, CodeInvalidFileID},
-		{"F1", 0, CodeInvalidFileID},
-		{"1", 0, CodeInvalidFileID},
-		{"f-1", 0, CodeInvalidFileID},
-		{"f1 ", 0, CodeInvalidFileID},
-		{" f1", 0, CodeInvalidFileID},
-		{"f1a", 0, CodeInvalidFileID},
-		{"README.md", 0, CodeInvalidFileID},
-		{"f1234567890123", 0, CodeInvalidFileID},
-		{"f١", 0, CodeInvalidFileID}, // Arabic-Indic digit one
+	for id, want := range map[string]int{"f1": 1, "f7": 7, "f10": 10, "f999999999999": 999999999999} {
+		got, err := ParseID(id)
+		if got != want || err != nil {
+			t.Errorf("ParseID(%q) = %d, %v; want %d", id, got, err, want)
+		}
+		if FormatID(got) != id {
+			t.Errorf("FormatID(%d) = %q, want %q", got, FormatID(got), id)
+		}
 	}
-	for _, tt := range tests {
-		got, err := ParseID(tt.id)
-		var code agentfiles.Code
+	for _, id := range []string{
+		"", "f", "f0", "f01", "F1", "1", "f-1", "f1 ", " f1", "f1a", "README.md", "f1234567890123",
+		"f١", // Arabic-Indic digit one
+	} {
+		got, err := ParseID(id)
 		var fe *agentfiles.Error
-		if errors.As(err, &fe) {
-			code = fe.Code
-			if !strings.Contains(fe.Message, "list_documentation_files") || fe.Arg != tt.id {
-				t.Errorf("ParseID(%q) error %q lacks the hint or the argument", tt.id, err)
-			}
+		if got != 0 || !errors.As(err, &fe) || fe.Code != CodeInvalidFileID {
+			t.Errorf("ParseID(%q) = %d, %v; want 0 and INVALID_FILE_ID", id, got, err)
+			continue
 		}
-		if got != tt.want || code != tt.code {
-			t.Errorf("ParseID(%q) = %d, %q; want %d, %q", tt.id, got, code, tt.want, tt.code)
-		}
-		if err == nil && FormatID(got) != tt.id {
-			t.Errorf("FormatID(%d) = %q, want %q", got, FormatID(got), tt.id)
+		if !strings.Contains(fe.Message, "list_documentation_files") || fe.Arg != id {
+			t.Errorf("ParseID(%q) error %q lacks the hint or the argument", id, err)
 		}
 	}
 }

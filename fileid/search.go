@@ -25,29 +25,6 @@ type SearchRequest struct {
 	MaxMatches int
 }
 
-// Match is one matching line.
-type Match struct {
-	SectionID string `json:"sectionId" jsonschema:"ID of the innermost section containing the line; pass it to read_sections"`
-	Heading   string `json:"heading" jsonschema:"title of that section"`
-	Line      int    `json:"line" jsonschema:"1-based line number in the file"`
-	Text      string `json:"text" jsonschema:"the matching line; long lines are cut around the match and marked with …"`
-}
-
-// FileMatches groups the matches of one file, in line order.
-type FileMatches struct {
-	FileID   string  `json:"fileId" jsonschema:"the file ID"`
-	Filename string  `json:"filename" jsonschema:"path of the file relative to its source directory"`
-	Matches  []Match `json:"matches" jsonschema:"matching lines in file order"`
-}
-
-// SearchResult is the result of Search: files in ID order, each with its matches.
-type SearchResult struct {
-	Results    []FileMatches `json:"results" jsonschema:"files with matches, in file-ID order"`
-	MatchCount int           `json:"matchCount" jsonschema:"number of matches returned"`
-	Truncated  bool          `json:"truncated" jsonschema:"true when more matches exist than were returned; see notice"`
-	Notice     string        `json:"notice,omitempty" jsonschema:"what was clamped or cut and how to get the rest"`
-}
-
 // Search finds the lines that match a regular expression, in every file or in one, and
 // attributes each to the innermost section containing it: every SectionID it returns is
 // accepted by ReadSections and that section contains the line. Front matter is not searched;

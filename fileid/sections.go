@@ -17,35 +17,6 @@ type ReadOptions struct {
 	MaxBytes int
 }
 
-// Section is the Markdown source of one section, byte-exact from the file: from its heading
-// line up to the next heading of the same or a higher level, subsections included.
-type Section struct {
-	ID        string `json:"id" jsonschema:"the section ID as listed by table_of_contents"`
-	Title     string `json:"title" jsonschema:"heading text"`
-	Line      int    `json:"line" jsonschema:"1-based line where the section starts"`
-	SizeBytes int    `json:"sizeBytes" jsonschema:"size of the whole section in bytes"`
-	Content   string `json:"content" jsonschema:"the Markdown source of the section"`
-	Truncated bool   `json:"truncated,omitempty" jsonschema:"true when content was cut by the byte budget"`
-}
-
-// SectionError reports one requested section ID that could not be returned.
-type SectionError struct {
-	SectionID string `json:"sectionId" jsonschema:"the requested ID"`
-	Code      string `json:"code" jsonschema:"machine-stable code, e.g. SECTION_NOT_FOUND"`
-	Message   string `json:"message" jsonschema:"what went wrong and the valid top-level IDs"`
-}
-
-// Sections is the result of ReadSections.
-type Sections struct {
-	FileID    string         `json:"fileId" jsonschema:"the file ID"`
-	Filename  string         `json:"filename" jsonschema:"path of the file relative to its source directory"`
-	Sections  []Section      `json:"sections" jsonschema:"the sections found, in the order requested"`
-	Errors    []SectionError `json:"errors,omitempty" jsonschema:"requested IDs that do not exist; the others are still returned"`
-	Omitted   []string       `json:"omitted,omitempty" jsonschema:"valid IDs not returned because of the byte or count budget; request them in another call"`
-	Truncated bool           `json:"truncated" jsonschema:"true when a section was cut or IDs were omitted; see notice"`
-	Notice    string         `json:"notice,omitempty" jsonschema:"what was clamped or cut and how to get the rest"`
-}
-
 // ReadSections returns the requested sections of a file, in the order requested (duplicates
 // once). Unknown IDs are reported per ID in Errors with SECTION_NOT_FOUND while the others are
 // returned; when none of the IDs exists, ReadSections fails with SECTION_NOT_FOUND. An empty

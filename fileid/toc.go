@@ -23,28 +23,6 @@ type TOCOptions struct {
 	MaxEntries int
 }
 
-// TOCEntry is one section in a table of contents. Entries are listed in document order; the
-// ID encodes the tree ("2/1" is the first subsection of "2").
-type TOCEntry struct {
-	ID                string `json:"id" jsonschema:"section ID to pass to read_sections, e.g. 2 or 2/1; 0 is the text before the first heading"`
-	Title             string `json:"title" jsonschema:"heading text"`
-	Level             int    `json:"level" jsonschema:"Markdown heading level as written: 1 for #, 2 for ##; 0 for section 0"`
-	Line              int    `json:"line" jsonschema:"1-based line of the heading in the file"`
-	SizeBytes         int    `json:"sizeBytes" jsonschema:"size of the whole section in bytes, subsections included"`
-	HiddenSubsections int    `json:"hiddenSubsections,omitempty" jsonschema:"number of subsections not shown because of the depth limit; ask for this section to see them"`
-}
-
-// TOC is the table of contents of one file.
-type TOC struct {
-	FileID    string     `json:"fileId" jsonschema:"the file ID"`
-	Filename  string     `json:"filename" jsonschema:"path of the file relative to its source directory"`
-	Section   string     `json:"section,omitempty" jsonschema:"the section this TOC is limited to, if any"`
-	MaxDepth  int        `json:"maxDepth" jsonschema:"depth applied"`
-	Entries   []TOCEntry `json:"toc" jsonschema:"sections in document order"`
-	Truncated bool       `json:"truncated" jsonschema:"true when entries were cut by the entry limit; see notice"`
-	Notice    string     `json:"notice,omitempty" jsonschema:"what was clamped or cut and how to get the rest"`
-}
-
 // TableOfContents returns the sections of a file, built from goldmark's CommonMark AST (see
 // the package documentation for how sections are numbered). An unknown Section fails with
 // SECTION_NOT_FOUND naming the valid top-level IDs.

@@ -6,9 +6,9 @@ import (
 	"encoding/hex"
 	"errors"
 	"log/slog"
-	"unicode/utf8"
 
 	"github.com/agentfiles/agentfiles"
+	"github.com/agentfiles/agentfiles/internal/utf8cut"
 )
 
 // contentAttr describes written content for a log record without the content itself:
@@ -21,14 +21,7 @@ func contentAttr(content string, cfg *Config) slog.Attr {
 		attrs = append(attrs, slog.String("sha256", hex.EncodeToString(sum[:])))
 	}
 	if n := cfg.LogPreviewBytes; n > 0 {
-		preview, cut := content, false
-		if len(preview) > n {
-			end := n
-			for end > 0 && !utf8.RuneStart(preview[end]) {
-				end--
-			}
-			preview, cut = preview[:end], true
-		}
+		preview, cut := utf8cut.Cut(content, n)
 		attrs = append(attrs, slog.String("preview", preview))
 		if cut {
 			attrs = append(attrs, slog.Bool("truncated", true))

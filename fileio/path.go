@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentfiles/agentfiles"
+	"github.com/agentfiles/agentfiles/internal/utf8cut"
 )
 
 // Path and project limits (seed §4).
@@ -103,14 +104,7 @@ func pathError(msg, arg string) *agentfiles.Error {
 // truncateForArg keeps error arguments short; the path itself may be huge.
 func truncateForArg(s string) string {
 	const maxArg = 64
-	if len(s) <= maxArg {
-		return s
-	}
-	cut := maxArg
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "..."
+	return utf8cut.Shorten(s, maxArg, "...")
 }
 
 // baseName is the last segment of a valid path ("" for the root).

@@ -66,13 +66,14 @@ func newActiveFiles(files []fileio.FileInfo) activeFiles {
 
 // current reports whether path is active at version v.
 func (a activeFiles) current(path string, v time.Time) bool {
-	i, ok := slices.BinarySearchFunc(a, path, func(f fileio.FileInfo, p string) int { return strings.Compare(f.Path, p) })
+	i, ok := activeFileIndex(a, path)
 	return ok && a[i].UpdatedAt.Equal(v)
 }
 
 // diff compares the listing with the index's file states. exclude holds the indexed files whose
-// chunks must not be returned (deleted, or indexed at another version); pending holds the
-// active files not indexed at their current version. It costs one map lookup per active file,
+// chunks must not be returned (deleted, or indexed at another version or by another analysis,
+// see FileState.Current); pending holds the active files not indexed at their current version
+// by today's analysis. It costs one map lookup per active file,
 // plus one binary search per indexed file only when some indexed file is no longer active.
 func (a activeFiles) diff(states map[string]FileState) (exclude map[string]bool, pending []fileio.FileInfo) {
 	exclude = make(map[string]bool)
@@ -82,7 +83,7 @@ func (a activeFiles) diff(states map[string]FileState) (exclude map[string]bool,
 		switch {
 		case !ok:
 			pending = append(pending, f)
-		case !f.UpdatedAt.Equal(st.FileUpdatedAt):
+		case !st.Current(f.UpdatedAt):
 			pending = append(pending, f)
 			exclude[f.Path] = true
 		default:
@@ -93,7 +94,7 @@ func (a activeFiles) diff(states map[string]FileState) (exclude map[string]bool,
 		return exclude, pending // every indexed file is active
 	}
 	for p := range states {
-		if _, ok := slices.BinarySearchFunc(a, p, func(f fileio.FileInfo, p string) int { return strings.Compare(f.Path, p) }); !ok {
+		if _, ok := activeFileIndex(a, p); !ok {
 			exclude[p] = true
 		}
 	}
@@ -114,7 +115,7 @@ func (a activeFiles) diffSorted(states []PathFileState) (exclude map[string]bool
 			exclude[states[j].Path] = true
 			j++
 		default:
-			if !a[i].UpdatedAt.Equal(states[j].FileUpdatedAt) { // indexed at another version
+			if !states[j].Current(a[i].UpdatedAt) { // indexed at another version or analysis
 				pending = append(pending, a[i])
 				exclude[a[i].Path] = true
 			}
@@ -123,4 +124,9 @@ func (a activeFiles) diffSorted(states []PathFileState) (exclude map[string]bool
 		}
 	}
 	return exclude, pending
+}
+
+// activeFileIndex finds path in a by binary search.
+func activeFileIndex(a activeFiles, path string) (int, bool) {
+	return slices.BinarySearchFunc(a, path, func(f fileio.FileInfo, p string) int { return strings.Compare(f.Path, p) })
 }

@@ -41,6 +41,10 @@ type SearchConfig struct {
 	Rerank           RerankConfig
 	Fallback         FallbackConfig
 	BM25             BM25 // bm25.k1 / bm25.b (ours; default 1.2 / 0.75)
+	// MinSemanticScore is min_semantic_score (ours): the similarity a chunk in which none of the
+	// query's terms occurs must exceed to be a result. nil (the default): the embedder's
+	// Calibration.
+	MinSemanticScore *float64
 }
 
 // RerankConfig is settings.mcp.files.search.rerank.
@@ -50,10 +54,15 @@ type RerankConfig struct {
 	Timeout  time.Duration // timeout_ms (default 3000)
 }
 
-// FallbackConfig is settings.mcp.files.search.fallback: fused scoring used when rerank fails.
+// FallbackConfig is settings.mcp.files.search.fallback: fused scoring used when rerank fails
+// (or no reranker is configured).
+//
+// The weights default to the embedder's Calibration — semantic 0.1 and lexical 0.9 for the
+// hashing embedder, the seed's 0.5 and 0.5 for an OpenAI-compatible model — and both 0 here
+// means that. When the file gives only one of the two, the other is 1 minus it (at least 0).
 type FallbackConfig struct {
-	SemanticWeight float64    // semantic_weight (default 0.5)
-	LexicalWeight  float64    // lexical_weight (default 0.5)
+	SemanticWeight float64    // semantic_weight (default: the embedder's)
+	LexicalWeight  float64    // lexical_weight (default: the embedder's)
 	Method         FuseMethod // method (ours): "minmax" (default) or "rrf"
 }
 
@@ -84,7 +93,7 @@ func DefaultConfig() Config {
 		Search: SearchConfig{
 			Enabled: true, LimitDefault: 5, LimitMax: 20, VectorCandidates: 30, BM25Candidates: 30,
 			Rerank:   RerankConfig{Model: DefaultRerankModel, Endpoint: DefaultRerankEndpoint, Timeout: 3 * time.Second},
-			Fallback: FallbackConfig{SemanticWeight: 0.5, LexicalWeight: 0.5, Method: FuseMinMax},
+			Fallback: FallbackConfig{Method: FuseMinMax},
 			BM25:     DefaultBM25(),
 		},
 		Index: IndexConfig{
@@ -126,6 +135,7 @@ func LoadConfig(r io.Reader) (Config, error) {
 		return cfg, agentfiles.NewError(agentfiles.CodeInvalidConfig, "must be a mapping", "settings.mcp.files")
 	}
 	const base = "settings.mcp.files."
+	var semSet, lexSet bool // which fusion weights the file gives
 	for i := 0; i+1 < len(files.Content); i += 2 {
 		key, val := files.Content[i].Value, files.Content[i+1]
 		var err error
@@ -142,9 +152,17 @@ func LoadConfig(r io.Reader) (Config, error) {
 					"endpoint":   stringKey(&cfg.Search.Rerank.Endpoint),
 					"timeout_ms": durationKey(&cfg.Search.Rerank.Timeout, time.Millisecond),
 				}),
+				"min_semantic_score": func(n *yaml.Node, key string) error {
+					var v float64
+					if err := floatKey(&v, -1, math.MaxFloat64)(n, key); err != nil {
+						return err
+					}
+					cfg.Search.MinSemanticScore = &v
+					return nil
+				},
 				"fallback": subtree(map[string]setter{
-					"semantic_weight": floatKey(&cfg.Search.Fallback.SemanticWeight, 0, math.MaxFloat64),
-					"lexical_weight":  floatKey(&cfg.Search.Fallback.LexicalWeight, 0, math.MaxFloat64),
+					"semantic_weight": setKey(&semSet, floatKey(&cfg.Search.Fallback.SemanticWeight, 0, math.MaxFloat64)),
+					"lexical_weight":  setKey(&lexSet, floatKey(&cfg.Search.Fallback.LexicalWeight, 0, math.MaxFloat64)),
 					"method": func(n *yaml.Node, key string) error {
 						m := FuseMethod(n.Value)
 						if n.Kind != yaml.ScalarNode || (m != FuseMinMax && m != FuseRRF) {
@@ -196,8 +214,14 @@ func LoadConfig(r io.Reader) (Config, error) {
 	if cfg.Search.LimitDefault > cfg.Search.LimitMax {
 		return cfg, agentfiles.NewError(agentfiles.CodeInvalidConfig, fmt.Sprintf("must not exceed limit_max (%d)", cfg.Search.LimitMax), base+"search.limit_default")
 	}
-	if cfg.Search.Fallback.SemanticWeight+cfg.Search.Fallback.LexicalWeight == 0 {
+	fb := &cfg.Search.Fallback
+	switch {
+	case semSet && lexSet && fb.SemanticWeight+fb.LexicalWeight == 0:
 		return cfg, agentfiles.NewError(agentfiles.CodeInvalidConfig, "semantic_weight and lexical_weight must not both be 0", base+"search.fallback")
+	case semSet && !lexSet:
+		fb.LexicalWeight = max(0, 1-fb.SemanticWeight)
+	case lexSet && !semSet:
+		fb.SemanticWeight = max(0, 1-fb.LexicalWeight)
 	}
 	return cfg, nil
 }
@@ -214,8 +238,19 @@ func (c Config) SearcherOptions() SearcherOptions {
 		VectorCandidates: zeroMeansNone(s.VectorCandidates), BM25Candidates: zeroMeansNone(s.BM25Candidates),
 		BM25:       s.BM25,
 		FuseMethod: s.Fallback.Method, SemanticWeight: s.Fallback.SemanticWeight, LexicalWeight: s.Fallback.LexicalWeight,
-		RerankTimeout: zeroMeansNone(s.Rerank.Timeout),
+		MinSemanticScore: copyFloat(s.MinSemanticScore),
+		RerankTimeout:    zeroMeansNone(s.Rerank.Timeout),
 	}
+}
+
+// copyFloat returns a pointer to a copy of *p (nil for nil), so options never share a variable
+// with the Config.
+func copyFloat(p *float64) *float64 {
+	if p == nil {
+		return nil
+	}
+	v := *p
+	return &v
 }
 
 // IndexerOptions returns the Indexer settings of c: workers, batch size, retries, backoff, the
@@ -351,6 +386,14 @@ func floatKey(dst *float64, lo, hi float64) setter {
 		}
 		*dst = v
 		return nil
+	}
+}
+
+// setKey wraps set so that *given records that the key was in the file.
+func setKey(given *bool, set setter) setter {
+	return func(n *yaml.Node, key string) error {
+		*given = true
+		return set(n, key)
 	}
 }
 

@@ -128,3 +128,46 @@ settings:
 		t.Errorf("DefaultConfig().SearcherOptions() = %+v", d)
 	}
 }
+
+// TestConfigFusionKeys: unset weights and floor mean the embedder's calibration; one weight
+// given sets the other to its complement; min_semantic_score reaches the Searcher's options.
+func TestConfigFusionKeys(t *testing.T) {
+	d := DefaultConfig()
+	if o := d.SearcherOptions(); o.SemanticWeight != 0 || o.LexicalWeight != 0 || o.MinSemanticScore != nil {
+		t.Errorf("defaults: weights %v/%v floor %v, want unset", o.SemanticWeight, o.LexicalWeight, o.MinSemanticScore)
+	}
+	tests := []struct {
+		yaml     string
+		sem, lex float64
+		floor    *float64
+	}{
+		{"settings: {mcp: {files: {search: {fallback: {semantic_weight: 0.2}}}}}", 0.2, 0.8, nil},
+		{"settings: {mcp: {files: {search: {fallback: {lexical_weight: 1}}}}}", 0, 1, nil},
+		{"settings: {mcp: {files: {search: {fallback: {semantic_weight: 0}}}}}", 0, 1, nil},
+		{"settings: {mcp: {files: {search: {fallback: {semantic_weight: 3}}}}}", 3, 0, nil},
+		{"settings: {mcp: {files: {search: {min_semantic_score: 0.4}}}}", 0, 0, ptr(0.4)},
+		{"settings: {mcp: {files: {search: {min_semantic_score: 0}}}}", 0, 0, ptr(0.0)},
+	}
+	for _, tc := range tests {
+		cfg, err := LoadConfig(strings.NewReader(tc.yaml))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.yaml, err)
+		}
+		o := cfg.SearcherOptions()
+		if o.SemanticWeight != tc.sem || o.LexicalWeight != tc.lex || !cmp.Equal(o.MinSemanticScore, tc.floor) {
+			t.Errorf("%s: weights %v/%v floor %v, want %v/%v %v", tc.yaml, o.SemanticWeight, o.LexicalWeight, o.MinSemanticScore, tc.sem, tc.lex, tc.floor)
+		}
+	}
+	for _, bad := range []string{
+		"settings: {mcp: {files: {search: {min_semantic_score: -2}}}}",
+		"settings: {mcp: {files: {search: {min_semantic_score: high}}}}",
+	} {
+		_, err := LoadConfig(strings.NewReader(bad))
+		var e *agentfiles.Error
+		if !errors.As(err, &e) || e.Arg != "settings.mcp.files.search.min_semantic_score" {
+			t.Errorf("%s: %v, want INVALID_CONFIG naming min_semantic_score", bad, err)
+		}
+	}
+}
+
+func ptr[T any](v T) *T { return &v }

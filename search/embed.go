@@ -29,6 +29,41 @@ func usesCallerCredential(v any) bool {
 	return ok && u.UsesCallerCredential()
 }
 
+// Calibration is what the Searcher needs to know about an embedder's similarity scores to
+// rank with them: how much they weigh against BM25 in fused scores, and how similar a chunk
+// without any of the query's words must be to count as a match at all. An Embedder that knows
+// implements [CalibratedEmbedder]; others get [DefaultCalibration]. The options
+// SemanticWeight/LexicalWeight and MinSemanticScore (semantic_weight, lexical_weight,
+// min_semantic_score in the configuration) override it.
+type Calibration struct {
+	// SemanticWeight is the weight of the semantic score in fused scores, in [0, 1]; the
+	// lexical (BM25) score gets 1 − SemanticWeight.
+	SemanticWeight float64
+	// MinSemanticScore: a chunk in which none of the query's terms occurs is a result only when
+	// its similarity to the query is above this.
+	MinSemanticScore float64
+}
+
+// CalibratedEmbedder is an [Embedder] that supplies its own [Calibration].
+type CalibratedEmbedder interface {
+	Embedder
+	Calibration() Calibration
+}
+
+// DefaultCalibration is the calibration of an embedder that does not supply one (an
+// OpenAI-compatible model, say): the seed's even fusion weights, and any positive similarity
+// counts as evidence. Configure min_semantic_score for such a model when its similarities of
+// unrelated texts are well above 0 (as most neural models' are).
+func DefaultCalibration() Calibration { return Calibration{SemanticWeight: 0.5, MinSemanticScore: 0} }
+
+// CalibrationOf returns e's Calibration, DefaultCalibration when it supplies none.
+func CalibrationOf(e Embedder) Calibration {
+	if c, ok := e.(CalibratedEmbedder); ok {
+		return c.Calibration()
+	}
+	return DefaultCalibration()
+}
+
 // DefaultHashingDimensions is the vector size of the zero-config hashing embedder.
 const DefaultHashingDimensions = 256
 
@@ -59,6 +94,15 @@ func (h *HashingEmbedder) Model() string { return "hashing-v1-" + strconv.Itoa(h
 
 // Dimensions returns the vector size.
 func (h *HashingEmbedder) Dimensions() int { return h.dims }
+
+// Calibration returns the hashing embedder's fusion weight and similarity floor, chosen on
+// public and authored test collections (see the package documentation, "Ranking defaults, and
+// the evidence for them"): semantic weight 0.1, and a floor of 0.55 (0.65 below 128
+// dimensions) that lies above the similarities unrelated texts reach through shared character
+// trigrams and colliding buckets.
+func (h *HashingEmbedder) Calibration() Calibration {
+	return Calibration{SemanticWeight: 0.1, MinSemanticScore: hashingFloor(h.dims)}
+}
 
 // Embed returns one vector per text. It never fails except on a cancelled context.
 func (h *HashingEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
@@ -137,7 +181,9 @@ func normalise(v []float32) {
 }
 
 // Dot returns the dot product of a and b (the cosine similarity for L2-normalised vectors).
-// It panics if the lengths differ. Indexes use it so that every index scores identically.
+// It panics if the lengths differ. Indexes use it so that every index scores identically: the
+// products are rounded to float32 before they are added (float32(x*y) is never fused into a
+// multiply-add), so the floats are the same on every architecture.
 func Dot(a, b []float32) float32 {
 	if len(a) != len(b) {
 		panic("search.Dot: length mismatch")
@@ -145,18 +191,48 @@ func Dot(a, b []float32) float32 {
 	var s0, s1, s2, s3, s4, s5, s6, s7 float32
 	for len(a) >= 8 {
 		x, y := a[:8:8], b[:8:8] // one bounds check per eight products
-		s0 += x[0] * y[0]
-		s1 += x[1] * y[1]
-		s2 += x[2] * y[2]
-		s3 += x[3] * y[3]
-		s4 += x[4] * y[4]
-		s5 += x[5] * y[5]
-		s6 += x[6] * y[6]
-		s7 += x[7] * y[7]
+		s0 += float32(x[0] * y[0])
+		s1 += float32(x[1] * y[1])
+		s2 += float32(x[2] * y[2])
+		s3 += float32(x[3] * y[3])
+		s4 += float32(x[4] * y[4])
+		s5 += float32(x[5] * y[5])
+		s6 += float32(x[6] * y[6])
+		s7 += float32(x[7] * y[7])
 		a, b = a[8:], b[8:]
 	}
 	for i := range a {
-		s0 += a[i] * b[i]
+		s0 += float32(a[i] * b[i])
 	}
 	return ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7))
+}
+
+// SparseDot is Dot(a, q), bit for bit, for a vector a stored with a stride,
+// a[j] = data[off+j*stride], read only at the dimensions nz lists: the indexes, in increasing
+// order, of every element of q that is not zero. It adds the same products to the same partial
+// sums in the same order as Dot; the products it skips are exact zeros, which leave those sums
+// unchanged as long as a is finite. Indexes that keep vectors dimension-major (search/memindex)
+// use it to score a few chunks against a sparse query without gathering whole rows.
+func SparseDot(data []float32, off, stride int, q []float32, nz []int) float32 {
+	var s [8]float32
+	full := len(q) &^ 7 // dimensions Dot sums eight at a time; the rest go to s[0] after them
+	for _, j := range nz {
+		p := float32(data[off+j*stride] * q[j])
+		if j < full {
+			s[j&7] += p
+		} else {
+			s[0] += p
+		}
+	}
+	return ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]))
+}
+
+// hashingFloor is the HashingEmbedder's MinSemanticScore for dims dimensions: about the
+// 99th percentile of the best similarity that unrelated texts reach (see the package
+// documentation), which colliding buckets raise at small sizes.
+func hashingFloor(dims int) float64 {
+	if dims < 128 {
+		return 0.65
+	}
+	return 0.55
 }

@@ -6,12 +6,14 @@ import "sort"
 type FuseMethod string
 
 const (
-	// FuseMinMax scales each score list to [0, 1] with min-max normalisation over the candidates
-	// and adds them with the configured weights, divided by the weight sum. A candidate missing
-	// from one list counts as a raw score of 0 in it (and the range includes 0). This is the
-	// default.
+	// FuseMinMax scales each score to [0, 1] with min-max normalisation over the candidates
+	// and adds them with the configured weights, divided by the weight sum. Every indexed
+	// candidate has both scores, computed (Index.ScoreChunks), whichever retriever proposed it;
+	// a candidate that has no similarity at all (a chunk of a file not embedded or not indexed
+	// yet) counts as a raw similarity of 0 (and the range includes 0). This is the default.
 	FuseMinMax FuseMethod = "minmax"
-	// FuseRRF is weighted reciprocal-rank fusion: Σ weight / (60 + rank), rank 1-based.
+	// FuseRRF is weighted reciprocal-rank fusion: Σ weight / (60 + rank), rank 1-based, each
+	// candidate ranked among all candidates by each score.
 	FuseRRF FuseMethod = "rrf"
 )
 
@@ -49,7 +51,7 @@ func fuse(cands []*candidate, method FuseMethod, semW, lexW float64) {
 }
 
 // bounds returns the range of a score over the candidates; when some candidates lack the score
-// (they were not in that list, so they score no better than its weakest), 0 is in the range.
+// (they have no vector, or the query no terms), 0 is in the range.
 func bounds(cands []*candidate, get func(*candidate) (float64, bool)) (lo, hi float64) {
 	first, missing := true, false
 	defer func() {

@@ -41,6 +41,19 @@ type Index interface {
 	// Semantic returns the TopK chunks with the highest dot product between their vector and
 	// q.Vector, among chunks embedded with q.Model. Ties break by path, then chunk index.
 	Semantic(ctx context.Context, scope fileio.Scope, q SemanticQuery) ([]Candidate, error)
+	// ScoreChunks returns the true scores of chunks that the caller names, one ChunkScore per
+	// q.Chunks entry, in order, so that a candidate proposed by only one of Lexical and Semantic
+	// is ranked by its real score on the other, never by an assumed 0. The lexical score is
+	// q.BM25 summed over q.Terms in order with q.DocFreq and q.Stats as given (the caller passes
+	// those of its Lexical answer, so both are on one scale): bit-identical to Lexical's score
+	// of the chunk when the statistics have not moved, and 0 for a chunk without any of the
+	// terms. An index whose Lexical does not rank by BM25 (pgindex's tsvector mode) returns its
+	// own lexical score instead, on Lexical's scale. The semantic score is search.Dot(chunk
+	// vector, q.Vector) as a float64, exactly as Semantic scores it, when the chunk has a
+	// vector of q.Model and of len(q.Vector) floats. A chunk whose file is not indexed at
+	// ref.FileUpdatedAt, or that does not exist, has Found false. Path filters do not apply:
+	// the caller has chosen the chunks.
+	ScoreChunks(ctx context.Context, scope fileio.Scope, q ScoreQuery) ([]ChunkScore, error)
 	// MarkServed sets LastServedAt = at on exactly the referenced chunks (those whose file is
 	// still indexed at ref.FileUpdatedAt); others are ignored.
 	MarkServed(ctx context.Context, scope fileio.Scope, refs []ChunkRef, at time.Time) error
@@ -85,7 +98,16 @@ type IndexedChunk struct {
 type FileState struct {
 	FileUpdatedAt  time.Time
 	EmbeddingModel string // "" when indexed lexical-only
+	Tokenizer      string // IndexedFile.Tokenizer: the analysis the terms were made with
 	Chunks         int
+}
+
+// Current reports whether the file is indexed at version with today's analysis
+// (TokenizerName). A file indexed by an older analysis is not: its terms would not match
+// queries analysed today, so the Searcher scans it like a file not indexed yet and the Indexer
+// (see Indexer.Sync) re-indexes it.
+func (s FileState) Current(version time.Time) bool {
+	return s.FileUpdatedAt.Equal(version) && s.Tokenizer == TokenizerName
 }
 
 // StoredChunk is a chunk as read back from an index.
@@ -136,4 +158,41 @@ type ChunkRef struct {
 	Path          string
 	FileUpdatedAt time.Time
 	ChunkIndex    int
+}
+
+// ScoreQuery asks an index for the true scores of named chunks (see Index.ScoreChunks).
+type ScoreQuery struct {
+	Chunks []ChunkRef
+	// Terms, DocFreq and Stats are a LexicalQuery's terms and its LexicalResult's document
+	// frequencies and statistics; no Terms: no lexical scores.
+	Terms   []string
+	DocFreq []int64
+	Stats   CorpusStats
+	BM25    BM25
+	// Vector and Model are a SemanticQuery's; no Vector: no semantic scores.
+	Vector []float32
+	Model  string
+}
+
+// TermScorers returns one TermScorer per q.Terms entry, for q.DocFreq and q.Stats (a missing
+// document frequency counts as 0). An index scores a chunk as Σ over i, in order, of
+// scorers[i].Score(tf of q.Terms[i], chunk terms), starting from 0.
+func (q ScoreQuery) TermScorers() []TermScorer {
+	out := make([]TermScorer, len(q.Terms))
+	for i := range q.Terms {
+		var df int64
+		if i < len(q.DocFreq) {
+			df = q.DocFreq[i]
+		}
+		out[i] = q.BM25.Scorer(df, q.Stats)
+	}
+	return out
+}
+
+// ChunkScore is an index's answer for one chunk of a ScoreQuery.
+type ChunkScore struct {
+	Found       bool    // the chunk is indexed at the named version
+	Lexical     float64 // BM25 for the query terms (0: none of them occurs); with Found and Terms
+	Semantic    float64 // cosine similarity; meaningful when HasSemantic
+	HasSemantic bool    // the chunk has a vector of the query's model and size
 }

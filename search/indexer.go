@@ -257,7 +257,7 @@ func (ix *Indexer) handleUpsert(ctx context.Context, job fileio.Job) error {
 		return err
 	}
 	state, had := states[job.Path]
-	had = had && state.FileUpdatedAt.Equal(file.UpdatedAt)
+	had = had && state.Current(file.UpdatedAt)
 	model := ""
 	if ix.opts.Embedder != nil {
 		model = ix.opts.Embedder.Model()
@@ -269,23 +269,13 @@ func (ix *Indexer) handleUpsert(ctx context.Context, job fileio.Job) error {
 		return nil
 	}
 
-	chunks := ix.opts.Chunker.Split(string(file.Content))
-	doc := IndexedFile{Path: file.Path, FileUpdatedAt: file.UpdatedAt, Tokenizer: TokenizerName, Chunks: make([]IndexedChunk, len(chunks))}
-	texts := make([]string, len(chunks))
-	for i, ch := range chunks {
-		terms, n := TermCounts(ch.Text)
-		doc.Chunks[i] = IndexedChunk{Chunk: ch, Terms: terms, ChunkTerms: n}
-		texts[i] = ch.Text
-	}
+	doc, texts := ix.document(file)
 	var embedErr error
-	if ix.opts.Embedder != nil && len(chunks) > 0 {
+	if ix.opts.Embedder != nil && len(texts) > 0 {
 		var vecs [][]float32
 		vecs, embedErr = ix.embed(ctx, job, texts)
 		if embedErr == nil {
-			for i := range doc.Chunks {
-				doc.Chunks[i].Vector = vecs[i]
-			}
-			doc.EmbeddingModel = model
+			doc.setVectors(vecs, model)
 		}
 	}
 	if embedErr == nil || !had {
@@ -293,7 +283,7 @@ func (ix *Indexer) handleUpsert(ctx context.Context, job fileio.Job) error {
 		if err := ix.index.ReplaceFile(ctx, job.Scope, doc); err != nil {
 			return err
 		}
-		if err := ix.dropIfDeleted(ctx, job, file.UpdatedAt); err != nil {
+		if err := ix.dropIfDeleted(ctx, job.Scope, job.Path, file.UpdatedAt); err != nil {
 			return err
 		}
 		if !had {
@@ -322,17 +312,38 @@ func (ix *Indexer) handleUpsert(ctx context.Context, job fileio.Job) error {
 
 // dropIfDeleted closes the race with a concurrent delete: if the file was deleted while this
 // worker indexed it (and the delete job may already have run), the chunks just written go.
-func (ix *Indexer) dropIfDeleted(ctx context.Context, job fileio.Job, version time.Time) error {
+func (ix *Indexer) dropIfDeleted(ctx context.Context, scope fileio.Scope, path string, version time.Time) error {
 	exists := true
-	err := ix.store.View(ctx, job.Scope, func(tx fileio.ReadTx) error {
+	err := ix.store.View(ctx, scope, func(tx fileio.ReadTx) error {
 		var err error
-		_, exists, err = tx.Stat(ctx, job.Path)
+		_, exists, err = tx.Stat(ctx, path)
 		return err
 	})
 	if err != nil || exists {
 		return err
 	}
-	return ix.index.DeleteFile(ctx, job.Scope, job.Path, version)
+	return ix.index.DeleteFile(ctx, scope, path, version)
+}
+
+// document cuts and analyses file: the IndexedFile without vectors, and its chunks' texts.
+func (ix *Indexer) document(file fileio.File) (IndexedFile, []string) {
+	chunks := ix.opts.Chunker.Split(string(file.Content))
+	doc := IndexedFile{Path: file.Path, FileUpdatedAt: file.UpdatedAt, Tokenizer: TokenizerName, Chunks: make([]IndexedChunk, len(chunks))}
+	texts := make([]string, len(chunks))
+	for i, ch := range chunks {
+		terms, n := TermCounts(ch.Text)
+		doc.Chunks[i] = IndexedChunk{Chunk: ch, Terms: terms, ChunkTerms: n}
+		texts[i] = ch.Text
+	}
+	return doc, texts
+}
+
+// setVectors gives f's chunks their vectors (one per chunk, in order) of model.
+func (f *IndexedFile) setVectors(vecs [][]float32, model string) {
+	for i := range f.Chunks {
+		f.Chunks[i].Vector = vecs[i]
+	}
+	f.EmbeddingModel = model
 }
 
 // embed calls the embedder, with the caller's key opened from the job's envelope when the
@@ -348,19 +359,111 @@ func (ix *Indexer) embed(ctx context.Context, job fileio.Job, texts []string) ([
 		}
 		ctx = agentfiles.WithAuth(ctx, agentfiles.AuthContext{APIKeyHash: job.Scope.Tenant, APIKey: key})
 	}
+	return ix.embedChecked(ctx, job.Path, texts)
+}
+
+// embedChecked calls the embedder with ctx and checks that it returned one vector of the
+// configured size per text.
+func (ix *Indexer) embedChecked(ctx context.Context, path string, texts []string) ([][]float32, error) {
 	vecs, err := ix.opts.Embedder.Embed(ctx, texts)
 	if err != nil {
 		return nil, err
 	}
 	if len(vecs) != len(texts) {
-		return nil, agentfiles.NewError(agentfiles.CodeSearchBackendError, "the embedder returned a different number of vectors than texts", job.Path)
+		return nil, agentfiles.NewError(agentfiles.CodeSearchBackendError, "the embedder returned a different number of vectors than texts", path)
 	}
 	for _, v := range vecs {
 		if len(v) != ix.opts.Embedder.Dimensions() {
-			return nil, agentfiles.NewError(agentfiles.CodeSearchBackendError, "the embedder returned a vector of the wrong size", job.Path)
+			return nil, agentfiles.NewError(agentfiles.CodeSearchBackendError, "the embedder returned a vector of the wrong size", path)
 		}
 	}
 	return vecs, nil
+}
+
+// SyncStats is what Indexer.Sync did.
+type SyncStats struct {
+	Indexed     int // files (re-)indexed
+	LexicalOnly int // of those, indexed without vectors because embedding failed
+	Removed     int // indexed files that were no longer active
+}
+
+// Sync brings the index in step with the store for the files of scope whose path has the string
+// prefix, synchronously, without the outbox: every active file that is not indexed at its
+// current version by today's analysis (see FileState.Current) — never indexed, its job lost, or
+// indexed by an older TokenizerName — is indexed now, and every indexed file that is no longer
+// active is removed. Run it once per project after upgrading to a release whose analysis
+// changed (until then those files are found only by the Searcher's bounded query-time scan), or
+// to fill an in-memory index from a persistent store at start-up.
+//
+// An embedder that needs the caller's API key (CallerCredentialUser) gets it from ctx's
+// agentfiles.AuthContext, as a query's embedding does; when embedding fails the file is indexed
+// lexical-only and counted in LexicalOnly. Sync is safe to run next to running workers: versions
+// never go backwards and deletions spare newer versions.
+func (ix *Indexer) Sync(ctx context.Context, scope fileio.Scope, prefix string) (SyncStats, error) {
+	var st SyncStats
+	var active activeFiles
+	err := ix.store.View(ctx, scope, func(tx fileio.ReadTx) error {
+		files, err := tx.List(ctx, prefix, 0)
+		active = newActiveFiles(files)
+		return err
+	})
+	if err != nil {
+		return st, err
+	}
+	states, err := ix.index.FileStates(ctx, scope, prefix)
+	if err != nil {
+		return st, err
+	}
+	exclude, pending := active.diff(states)
+	for path := range exclude {
+		if _, ok := activeFileIndex(active, path); ok {
+			continue // re-indexed below
+		}
+		if err := ix.index.DeleteFile(ctx, scope, path, states[path].FileUpdatedAt); err != nil {
+			return st, err
+		}
+		st.Removed++
+	}
+	model := ""
+	if ix.opts.Embedder != nil {
+		model = ix.opts.Embedder.Model()
+	}
+	for _, info := range pending {
+		var file fileio.File
+		err := ix.store.View(ctx, scope, func(tx fileio.ReadTx) error {
+			var err error
+			file, err = tx.Get(ctx, info.Path)
+			return err
+		})
+		if errors.Is(err, agentfiles.ErrNotFound) {
+			continue // deleted meanwhile: its delete job removes it
+		}
+		if err != nil {
+			return st, err
+		}
+		doc, texts := ix.document(file)
+		if ix.opts.Embedder != nil && len(texts) > 0 {
+			vecs, err := ix.embedChecked(ctx, file.Path, texts)
+			if err != nil {
+				if ctx.Err() != nil {
+					return st, ctx.Err()
+				}
+				ix.log.Warn("sync: indexed lexical-only, embedding failed", "path", file.Path, "error", errorText(err))
+				st.LexicalOnly++
+			} else {
+				doc.setVectors(vecs, model)
+			}
+		}
+		if err := ix.index.ReplaceFile(ctx, scope, doc); err != nil {
+			return st, err
+		}
+		if err := ix.dropIfDeleted(ctx, scope, file.Path, file.UpdatedAt); err != nil {
+			return st, err
+		}
+		st.Indexed++
+		ix.counter.indexed.Add(1)
+	}
+	return st, nil
 }
 
 func (ix *Indexer) retry(ctx context.Context, job fileio.Job, cause error) {

@@ -130,8 +130,8 @@ func TestRetrievalQuality(t *testing.T) {
 			}
 			return fromCands(c)
 		}},
-		{"fused min-max 0.5/0.5", 0.3, viaSearcher(searcher(search.FuseMinMax, emb, nil), search.RankingFused)},
-		{"fused RRF", 0.3, viaSearcher(searcher(search.FuseRRF, emb, nil), search.RankingFused)},
+		{"fused (default: min-max, weights of the embedder)", 0.3, viaSearcher(searcher(search.FuseMinMax, emb, nil), search.RankingFused)},
+		{"fused RRF (weights of the embedder)", 0.3, viaSearcher(searcher(search.FuseRRF, emb, nil), search.RankingFused)},
 		{"reranked (term-overlap cross-scorer over HTTP)", 0.3, viaSearcher(searcher(search.FuseMinMax, emb, reranker), search.RankingRerank)},
 	}
 	var report strings.Builder

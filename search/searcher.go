@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"math"
 	"sort"
 	"strings"
 	"sync"
@@ -31,9 +32,15 @@ type SearcherOptions struct {
 	// BM25 holds the BM25 parameters (zero: DefaultBM25).
 	BM25 BM25
 	// FuseMethod combines the semantic and lexical scores when no reranker answers (default
-	// FuseMinMax), weighing them with SemanticWeight and LexicalWeight (both zero: 0.5 each).
+	// FuseMinMax), weighing them with SemanticWeight and LexicalWeight. Both zero means the
+	// Embedder's Calibration: SemanticWeight = its weight, LexicalWeight = 1 − that (0.1 and
+	// 0.9 for the HashingEmbedder, 0.5 and 0.5 for an embedder without a calibration, 0 and 1
+	// without an embedder).
 	FuseMethod                    FuseMethod
 	SemanticWeight, LexicalWeight float64
+	// MinSemanticScore is the similarity a chunk in which none of the query's terms occurs must
+	// exceed to be a result (nil: the Embedder's Calibration; see Query.MinSemanticScore).
+	MinSemanticScore *float64
 	// RerankTimeout bounds a rerank call; when it passes, fused scores order the results
 	// (default 3s; negative: no bound of the Searcher's own).
 	RerankTimeout time.Duration
@@ -62,6 +69,11 @@ type Query struct {
 	Query      string // required; blank is INVALID_QUERY
 	PathPrefix string // raw string prefix on the path ("" for all); "/doc" matches "/docs/a"
 	Limit      int    // results wanted; 0 means the default (5); above the maximum (20) it is clamped
+	// MinSemanticScore overrides SearcherOptions.MinSemanticScore for this query (nil: keep
+	// it). A chunk qualifies as a result when a query term occurs in it (BM25 above 0) or its
+	// semantic score is above MinSemanticScore; other candidates are dropped, never padded into
+	// the results. It must be a finite number; above 1 only chunks with a query term qualify.
+	MinSemanticScore *float64
 }
 
 // Ranking names the path that ordered a Result.
@@ -88,9 +100,9 @@ type Hit struct {
 	Content       string
 	Score         float64 // final score: rerank relevance, or the fused score
 	SemanticScore float64 // cosine similarity; meaningful when HasSemantic
-	HasSemantic   bool
-	LexicalScore  float64 // BM25 score; meaningful when HasLexical
-	HasLexical    bool
+	HasSemantic   bool    // the chunk has a vector and the query was embedded
+	LexicalScore  float64 // BM25 score, 0 when no query term occurs; meaningful when HasLexical
+	HasLexical    bool    // the query has terms (it is not only stop words)
 	FusedScore    float64 // fused score (always computed; equals Score on the fused path)
 	Source        HitSource
 }
@@ -103,13 +115,18 @@ type Result struct {
 	// RerankError says why reranking was not used ("" when it was, or no reranker is configured).
 	RerankError string
 	// SemanticError says why there are no semantic candidates ("" when there are, or no embedder).
-	SemanticError  string
-	Limit          int  // the limit applied
-	LimitClamped   bool // the requested limit was above the maximum and was lowered
-	Truncated      bool // more matching chunks exist than Limit; ask for a higher limit or narrow the query
-	Candidates     int  // merged candidates considered
-	PendingFiles   int  // active files not yet indexed at their current version
-	PendingScanned int  // of those, files scanned lexically for this query
+	SemanticError string
+	Limit         int  // the limit applied
+	LimitClamped  bool // the requested limit was above the maximum and was lowered
+	Truncated     bool // more matching chunks exist than Limit; ask for a higher limit or narrow the query
+	Candidates    int  // merged candidates considered
+	// Qualified is how many candidates qualified as results (a query term occurs in them, or
+	// their semantic score is above MinSemanticScore); when it is below Limit, fewer than Limit
+	// chunks match the query at all.
+	Qualified        int
+	MinSemanticScore float64 // the similarity floor applied to candidates without a query term
+	PendingFiles     int     // active files not yet indexed at their current version
+	PendingScanned   int     // of those, files scanned lexically for this query
 }
 
 // NewSearcher returns a Searcher over the files of store (the source of truth for which files
@@ -125,8 +142,22 @@ func NewSearcher(store fileio.Store, index Index, opts SearcherOptions) (*Search
 	setDefault(&opts.BM25Candidates, d.BM25Candidates)
 	setDefault(&opts.BM25, d.BM25)
 	setDefault(&opts.FuseMethod, d.Fallback.Method)
-	if opts.SemanticWeight+opts.LexicalWeight <= 0 {
-		opts.SemanticWeight, opts.LexicalWeight = d.Fallback.SemanticWeight, d.Fallback.LexicalWeight
+	cal := Calibration{SemanticWeight: 0} // no embedder: BM25 alone orders the results
+	if opts.Embedder != nil {
+		cal = CalibrationOf(opts.Embedder)
+	}
+	switch {
+	case opts.SemanticWeight < 0 || opts.LexicalWeight < 0 || !finite(opts.SemanticWeight) || !finite(opts.LexicalWeight):
+		return nil, agentfiles.NewError(agentfiles.CodeInvalidConfig, "SemanticWeight and LexicalWeight must be finite and not negative", "SemanticWeight")
+	case opts.SemanticWeight+opts.LexicalWeight == 0:
+		opts.SemanticWeight, opts.LexicalWeight = cal.SemanticWeight, 1-cal.SemanticWeight
+	}
+	if opts.MinSemanticScore == nil {
+		opts.MinSemanticScore = &cal.MinSemanticScore
+	} else if !finite(*opts.MinSemanticScore) {
+		return nil, agentfiles.NewError(agentfiles.CodeInvalidConfig, "MinSemanticScore must be a finite number", "MinSemanticScore")
+	} else {
+		opts.MinSemanticScore = copyFloat(opts.MinSemanticScore) // the caller's variable may change
 	}
 	setDefault(&opts.RerankTimeout, d.Rerank.Timeout)
 	setDefault(&opts.PendingScanMaxFiles, 64)
@@ -146,7 +177,13 @@ func setDefault[T comparable](v *T, def T) {
 }
 
 // Options returns the effective options, every default applied.
-func (s *Searcher) Options() SearcherOptions { return s.opts }
+func (s *Searcher) Options() SearcherOptions {
+	o := s.opts
+	o.MinSemanticScore = copyFloat(o.MinSemanticScore)
+	return o
+}
+
+func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
 
 // candidate is one chunk under consideration, merged from every source.
 type candidate struct {
@@ -175,9 +212,9 @@ type candKey struct {
 }
 
 // Search runs q for the tenant in ctx (agentfiles.AuthFromContext). Errors: INVALID_QUERY for a
-// blank query, INVALID_ARGUMENT for a blank project, PERMISSION_DENIED without an AuthContext,
-// SEARCH_BACKEND_ERROR when the store or the lexical index fails. Embedder and reranker
-// failures are not errors: the result says which path produced it.
+// blank query, INVALID_ARGUMENT for a blank project or a MinSemanticScore that is not finite,
+// PERMISSION_DENIED without an AuthContext, SEARCH_BACKEND_ERROR when the store or the index
+// fails. Embedder and reranker failures are not errors: the result says which path produced it.
 func (s *Searcher) Search(ctx context.Context, q Query) (Result, error) {
 	ac, ok := agentfiles.AuthFromContext(ctx)
 	if !ok || ac.APIKeyHash == "" {
@@ -190,8 +227,14 @@ func (s *Searcher) Search(ctx context.Context, q Query) (Result, error) {
 	if strings.TrimSpace(q.Project) == "" {
 		return Result{}, agentfiles.NewError(agentfiles.CodeInvalidArgument, "the project is empty; pass the project name used with file_write", "project")
 	}
+	minSemantic := *s.opts.MinSemanticScore
+	if q.MinSemanticScore != nil {
+		if minSemantic = *q.MinSemanticScore; !finite(minSemantic) {
+			return Result{}, agentfiles.NewError(agentfiles.CodeInvalidArgument, "min_semantic_score must be a number, e.g. 0.2", "min_semantic_score")
+		}
+	}
 	scope := fileio.Scope{Tenant: ac.APIKeyHash, Project: q.Project}
-	res := Result{Limit: q.Limit, FuseMethod: s.opts.FuseMethod}
+	res := Result{Limit: q.Limit, FuseMethod: s.opts.FuseMethod, MinSemanticScore: minSemantic}
 	if res.Limit <= 0 {
 		res.Limit = s.opts.LimitDefault
 	}
@@ -221,6 +264,7 @@ func (s *Searcher) Search(ctx context.Context, q Query) (Result, error) {
 	var (
 		wg       sync.WaitGroup
 		semCands []Candidate
+		qvec     []float32
 		semErr   error
 		lex      LexicalResult
 		lexErr   error
@@ -229,7 +273,7 @@ func (s *Searcher) Search(ctx context.Context, q Query) (Result, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			semCands, semErr = s.semantic(ctx, scope, query, q.PathPrefix, exclude)
+			semCands, qvec, semErr = s.semantic(ctx, scope, query, q.PathPrefix, exclude)
 		}()
 	}
 	if len(terms) > 0 {
@@ -247,6 +291,7 @@ func (s *Searcher) Search(ctx context.Context, q Query) (Result, error) {
 		}
 		res.SemanticError = errorText(semErr)
 		s.log.WarnContext(ctx, "semantic candidates unavailable; continuing lexical-only", "error", res.SemanticError)
+		qvec = nil
 	}
 
 	// 3. Merge and de-duplicate.
@@ -286,6 +331,12 @@ func (s *Searcher) Search(ctx context.Context, q Query) (Result, error) {
 		}
 	}
 	res.Candidates = len(cands)
+	// 3b. Every indexed candidate gets its true score on the leg that did not propose it.
+	if err := s.completeScores(ctx, scope, cands, terms, lex, qvec); err != nil {
+		return Result{}, backendError("scoring the candidates failed", err)
+	}
+	cands = qualified(cands, minSemantic)
+	res.Qualified = len(cands)
 	if len(cands) == 0 {
 		res.Ranking = RankingFused
 		return res, nil
@@ -392,17 +443,74 @@ func sortCandidates(cands []*candidate) {
 	})
 }
 
-func (s *Searcher) semantic(ctx context.Context, scope fileio.Scope, query, prefix string, exclude map[string]bool) ([]Candidate, error) {
+// semantic embeds the query and returns the index's semantic candidates and the query vector.
+func (s *Searcher) semantic(ctx context.Context, scope fileio.Scope, query, prefix string, exclude map[string]bool) ([]Candidate, []float32, error) {
 	vecs, err := s.opts.Embedder.Embed(ctx, []string{query})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if len(vecs) != 1 || len(vecs[0]) != s.opts.Embedder.Dimensions() {
-		return nil, agentfiles.NewError(agentfiles.CodeSearchBackendError, "the embedder returned no vector of the configured size for the query", "")
+		return nil, nil, agentfiles.NewError(agentfiles.CodeSearchBackendError, "the embedder returned no vector of the configured size for the query", "")
 	}
-	return s.index.Semantic(ctx, scope, SemanticQuery{
+	cands, err := s.index.Semantic(ctx, scope, SemanticQuery{
 		Vector: vecs[0], Model: s.opts.Embedder.Model(), PathPrefix: prefix, ExcludePaths: exclude, TopK: s.opts.VectorCandidates,
 	})
+	return cands, vecs[0], err
+}
+
+// completeScores asks the index for the scores that indexed candidates lack: the BM25 of the
+// semantic candidates and the similarity of the lexical ones (Index.ScoreChunks). Scanned
+// chunks of not-yet-indexed files have no vector and keep only their BM25.
+func (s *Searcher) completeScores(ctx context.Context, scope fileio.Scope, cands []*candidate, terms []string, lex LexicalResult, qvec []float32) error {
+	var need []*candidate
+	q := ScoreQuery{}
+	for _, c := range cands {
+		if c.source == SourceIndex && ((len(terms) > 0 && !c.hasLexical) || (qvec != nil && !c.hasSemantic)) {
+			need = append(need, c)
+			q.Chunks = append(q.Chunks, ChunkRef{Path: c.path, FileUpdatedAt: c.version, ChunkIndex: c.chunk.Index})
+		}
+	}
+	if len(need) == 0 {
+		return nil
+	}
+	if len(terms) > 0 {
+		q.Terms, q.DocFreq, q.Stats, q.BM25 = terms, lex.DocFreq, lex.Stats, s.opts.BM25
+	}
+	if qvec != nil {
+		q.Vector, q.Model = qvec, s.opts.Embedder.Model()
+	}
+	scores, err := s.index.ScoreChunks(ctx, scope, q)
+	if err != nil {
+		return err
+	}
+	if len(scores) != len(need) {
+		return agentfiles.NewError(agentfiles.CodeSearchBackendError, "the index scored a different number of chunks than asked", "")
+	}
+	for i, c := range need {
+		sc := scores[i]
+		if !sc.Found {
+			continue // re-indexed meanwhile: the final check against the store drops it
+		}
+		if len(terms) > 0 && !c.hasLexical {
+			c.lexical, c.hasLexical = sc.Lexical, true
+		}
+		if qvec != nil && !c.hasSemantic && sc.HasSemantic {
+			c.semantic, c.hasSemantic = sc.Semantic, true
+		}
+	}
+	return nil
+}
+
+// qualified keeps the candidates that are evidence of a match: a query term occurs in them
+// (BM25 above 0), or their similarity to the query is above minSemantic. The order is kept.
+func qualified(cands []*candidate, minSemantic float64) []*candidate {
+	out := cands[:0]
+	for _, c := range cands {
+		if (c.hasLexical && c.lexical > 0) || (c.hasSemantic && c.semantic > minSemantic) {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 func (s *Searcher) rerank(ctx context.Context, query string, cands []*candidate) error {

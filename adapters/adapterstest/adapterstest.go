@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentfiles/agentfiles/adapters"
 	"github.com/agentfiles/agentfiles/adapters/mcpsdk"
+	"github.com/agentfiles/agentfiles/internal/mcptest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -19,19 +20,7 @@ func Connect(t testing.TB, tools []adapters.Tool, opts mcpsdk.Options) *mcp.Clie
 	t.Helper()
 	server := mcp.NewServer(&mcp.Implementation{Name: "adapterstest"}, nil)
 	mcpsdk.Register(server, tools, opts)
-	ctx := context.Background()
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := server.Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = ss.Close() })
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "adapterstest-client"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cs.Close() })
-	return cs
+	return mcptest.ConnectServer(t, server)
 }
 
 // Call runs the named tool's handler directly with the JSON arguments args and returns its

@@ -4,14 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"io"
-	"net/http"
-	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 
 	"github.com/agentfiles/agentfiles"
@@ -20,8 +13,10 @@ import (
 	"github.com/agentfiles/agentfiles/adapters/consulttools"
 	"github.com/agentfiles/agentfiles/adapters/mcpsdk"
 	"github.com/agentfiles/agentfiles/consult"
+	"github.com/agentfiles/agentfiles/internal/chattest"
+	"github.com/agentfiles/agentfiles/internal/mcptest"
+	"github.com/agentfiles/agentfiles/internal/testfiles"
 	"github.com/google/go-cmp/cmp"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // output is the wire form of the consultation tool's result, as an agent decodes it.
@@ -39,49 +34,23 @@ type output struct {
 	} `json:"usage"`
 }
 
-// chatServer is an httptest chat-completions provider that streams a fixed answer and records
-// the last request's Authorization header.
-func chatServer(t *testing.T, answer string) (*httptest.Server, *atomic.Value) {
+func fixture(t *testing.T) (tools []adapters.Tool, dir string, provider *chattest.Server) {
 	t.Helper()
-	var auth atomic.Value
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		io.Copy(io.Discard, r.Body)
-		auth.Store(r.Header.Get("Authorization"))
-		w.Header().Set("Content-Type", "text/event-stream")
-		for _, part := range strings.SplitAfter(answer, " ") {
-			b, _ := json.Marshal(map[string]any{"model": "m1", "choices": []any{map[string]any{"index": 0, "delta": map[string]any{"content": part}}}})
-			fmt.Fprintf(w, "data: %s\n\n", b)
-		}
-		fmt.Fprint(w, `data: {"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}`+"\n\n")
-		fmt.Fprint(w, `data: {"choices":[],"usage":{"prompt_tokens":50,"completion_tokens":4,"total_tokens":54}}`+"\n\n")
-		fmt.Fprint(w, "data: [DONE]\n\n")
-	}))
-	t.Cleanup(srv.Close)
-	return srv, &auth
-}
-
-func fixture(t *testing.T) (tools []adapters.Tool, dir string, auth *atomic.Value) {
-	t.Helper()
-	dir = t.TempDir()
-	for name, content := range map[string]string{"a.py": "print(1)\n", "b.py": "print(2)\n", "notes.md": "# Notes\n"} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	srv, auth := chatServer(t, "Both files print numbers.")
+	dir = testfiles.Write(t, t.TempDir(), map[string]string{"a.py": "print(1)\n", "b.py": "print(2)\n", "notes.md": "# Notes\n"})
+	provider = chattest.New(t, chattest.Options{Answer: strings.SplitAfter("Both files print numbers.", " "), Model: "m1", PromptTokens: 50, CompletionTokens: 4})
 	var models []consult.Model // the first is the default
 	for _, mw := range []struct {
 		name   string
 		window consult.Tokens
 	}{{"m1", 100000}, {"m2", 100}} {
-		m, err := consult.NewOpenAIModel(mw.name, consult.OpenAIModelOptions{BaseURL: srv.URL + "/v1", APIKey: "operator-key", ContextWindow: mw.window})
+		m, err := consult.NewOpenAIModel(mw.name, consult.OpenAIModelOptions{BaseURL: provider.URL + "/v1", APIKey: "operator-key", ContextWindow: mw.window})
 		if err != nil {
 			t.Fatal(err)
 		}
 		models = append(models, m)
 	}
 	c := consult.NewConsultant(consult.ConsultantOptions{Models: models, AllowOutputFiles: true})
-	return consulttools.Tools(c), dir, auth
+	return consulttools.Tools(c), dir, provider
 }
 
 // call runs the tool's handler and decodes its result as an agent would.
@@ -101,7 +70,7 @@ func call(t *testing.T, tools []adapters.Tool, args map[string]any) (output, err
 }
 
 func TestConsultationTool(t *testing.T) {
-	tools, dir, auth := fixture(t)
+	tools, dir, provider := fixture(t)
 	tool, ok := adapters.Find(tools, "consultation")
 	if !ok || len(tools) != 1 {
 		t.Fatalf("tools: %v", tools)
@@ -119,7 +88,7 @@ func TestConsultationTool(t *testing.T) {
 	for _, p := range out.Problems {
 		problems = append(problems, p.Code)
 	}
-	got := []any{out.Answer, out.Model, out.FileCount, problems, out.Usage.TotalTokens, auth.Load()}
+	got := []any{out.Answer, out.Model, out.FileCount, problems, out.Usage.TotalTokens, provider.Authorization()}
 	want := []any{"Both files print numbers.", "m1", 2, []string{"MISSING_EXTENSION", "NOT_ABSOLUTE"}, int64(54), "Bearer operator-key"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("result (-want +got):\n%s", diff)
@@ -187,24 +156,17 @@ func TestConsultationToolOverMCP(t *testing.T) {
 	if diff := cmp.Diff([]string{"files", "query"}, s.Required); diff != "" {
 		t.Errorf("required arguments (-want +got):\n%s", diff)
 	}
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "consultation", Arguments: map[string]any{
-		"files": []string{dir + "/*.py"}, "query": "What do they print?",
-	}})
-	if err != nil || res.IsError {
-		t.Fatalf("call: %v %+v", err, res)
+	res, text := mcptest.CallTool(t, cs, "consultation", map[string]any{"files": []string{dir + "/*.py"}, "query": "What do they print?"})
+	if res.IsError {
+		t.Fatalf("call: %s", text)
 	}
-	b, _ := json.Marshal(res.StructuredContent)
 	var out output
-	if err := json.Unmarshal(b, &out); err != nil {
-		t.Fatal(err)
-	}
+	mcptest.Decode(t, res, &out)
 	if out.Answer != "Both files print numbers." || out.FileCount != 2 {
-		t.Errorf("structured result: %s", b)
+		t.Errorf("structured result: %+v", out)
 	}
-	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "consultation", Arguments: map[string]any{
-		"files": []string{"/home/**/*.py"}, "query": "q",
-	}})
-	if err != nil || !res.IsError || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, "NOT_FOUND") {
-		t.Errorf("all entries invalid: %v %+v", err, res)
+	res, text = mcptest.CallTool(t, cs, "consultation", map[string]any{"files": []string{"/home/**/*.py"}, "query": "q"})
+	if !res.IsError || !strings.Contains(text, "NOT_FOUND") {
+		t.Errorf("all entries invalid: %+v", res)
 	}
 }

@@ -15,8 +15,9 @@ import (
 	"github.com/agentfiles/agentfiles/adapters/exprtools"
 	"github.com/agentfiles/agentfiles/adapters/mcpsdk"
 	"github.com/agentfiles/agentfiles/expr"
+	"github.com/agentfiles/agentfiles/internal/mcptest"
+	"github.com/agentfiles/agentfiles/internal/testfiles"
 	"github.com/google/go-cmp/cmp"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 const catalogYAML = `# guide catalog
@@ -30,21 +31,12 @@ collections:
 // testCatalog writes a small guide tree and catalog file and loads it.
 func testCatalog(t *testing.T) (*expr.Catalog, string) {
 	t.Helper()
-	dir := t.TempDir()
-	for rel, content := range map[string]string{
+	dir := testfiles.Write(t, t.TempDir(), map[string]string{
 		"lang/go.md": "# Go\n", "lang/python.md": "# Python\n", "lang/java.md": "# Java\n",
 		"docs/intro.md": "# Intro\n", "docs/setup.md": "# Setup\n", "docs/api.md": "# API\n",
 		"docs/hello.md.tmpl": "Hello {{.Name}}\n",
 		"catalog.yaml":       catalogYAML,
-	} {
-		p := filepath.Join(dir, rel)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	cat, err := expr.Load(filepath.Join(dir, "catalog.yaml"), expr.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -226,22 +218,12 @@ func TestErrorsMatchSentinels(t *testing.T) {
 func TestOverMCP(t *testing.T) {
 	cat, _ := testCatalog(t)
 	cs := adapterstest.Connect(t, exprtools.Tools(cat, exprtools.Options{}), mcpsdk.Options{})
-	ctx := context.Background()
-
-	list, err := cs.ListTools(ctx, nil)
-	if err != nil {
-		t.Fatal(err)
+	if names := mcptest.ToolNames(t, cs); len(names) != 10 {
+		t.Errorf("%d tools listed, want 10: %v", len(names), names)
 	}
-	if len(list.Tools) != 10 {
-		t.Errorf("%d tools listed, want 10", len(list.Tools))
-	}
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "get_content",
-		Arguments: map[string]any{"expression": "onboarding,lang/python"}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, text := mcptest.CallTool(t, cs, "get_content", map[string]any{"expression": "onboarding,lang/python"})
 	if res.IsError {
-		t.Fatalf("error result: %v", res.Content[0].(*mcp.TextContent).Text)
+		t.Fatalf("error result: %v", text)
 	}
 	var got struct {
 		Content   string `json:"content"`
@@ -249,10 +231,7 @@ func TestOverMCP(t *testing.T) {
 			Category, Path string
 		} `json:"documents"`
 	}
-	b, _ := json.Marshal(res.StructuredContent)
-	if err := json.Unmarshal(b, &got); err != nil {
-		t.Fatal(err)
-	}
+	mcptest.Decode(t, res, &got)
 	wantDocs := []struct{ Category, Path string }{{"docs", "intro.md"}, {"docs", "setup.md"}, {"lang", "go.md"}, {"lang", "python.md"}}
 	if diff := cmp.Diff(wantDocs, []struct{ Category, Path string }(got.Documents)); diff != "" {
 		t.Errorf("documents (-want +got):\n%s", diff)
@@ -261,12 +240,9 @@ func TestOverMCP(t *testing.T) {
 		t.Errorf("content = %q", got.Content)
 	}
 
-	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "get_content", Arguments: map[string]any{"expression": "docs/+x"}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, text = mcptest.CallTool(t, cs, "get_content", map[string]any{"expression": "docs/+x"})
 	var te adapters.ToolError
-	if err := json.Unmarshal([]byte(res.Content[0].(*mcp.TextContent).Text), &te); err != nil || !res.IsError || te.Code != "PARSE_ERROR" {
+	if err := json.Unmarshal([]byte(text), &te); err != nil || !res.IsError || te.Code != "PARSE_ERROR" {
 		t.Errorf("bad expression over MCP: isError=%v %+v", res.IsError, te)
 	}
 }

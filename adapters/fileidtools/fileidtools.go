@@ -9,19 +9,24 @@ import (
 
 // Inputs of the fileid tools. Wire names follow the seed: fileId, section_ids, query.
 
+// fileIDArg is the required file argument of table_of_contents and read_sections.
+type fileIDArg struct {
+	FileID string `json:"fileId" jsonschema:"The file ID (e.g. 'f1', 'f2') returned by list_documentation_files"`
+}
+
 type listDocumentationFilesIn struct {
 	Offset   int `json:"offset,omitempty" jsonschema:"index of the first file to list, from nextOffset of a previous call; default 0"`
 	MaxFiles int `json:"maxFiles,omitempty" jsonschema:"files per page; default 200, maximum 2000"`
 }
 
 type tableOfContentsIn struct {
-	FileID   string `json:"fileId" jsonschema:"The file ID (e.g. 'f1', 'f2') returned by list_documentation_files"`
+	fileIDArg
 	MaxDepth int    `json:"maxDepth,omitempty" jsonschema:"heading levels to show, counted from the top of the file or of section; default 3, maximum 6"`
 	Section  string `json:"section,omitempty" jsonschema:"a section ID such as '2' or '2/1' to list only that section and its subsections"`
 }
 
 type readSectionsIn struct {
-	FileID     string   `json:"fileId" jsonschema:"The file ID (e.g. 'f1', 'f2') returned by list_documentation_files"`
+	fileIDArg
 	SectionIDs []string `json:"section_ids" jsonschema:"Section IDs from the table_of_contents tool or from search results, e.g. ['1', '2/3']; '0' is the text before the first heading"`
 	MaxBytes   int      `json:"maxBytes,omitempty" jsonschema:"bytes of section text to return in this call; default 65536, maximum 1048576"`
 }

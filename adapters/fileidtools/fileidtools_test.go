@@ -17,8 +17,8 @@ import (
 	"github.com/agentfiles/agentfiles/adapters/httpapi"
 	"github.com/agentfiles/agentfiles/adapters/mcpsdk"
 	"github.com/agentfiles/agentfiles/fileid"
+	"github.com/agentfiles/agentfiles/internal/mcptest"
 	"github.com/google/go-cmp/cmp"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // docsRegistry is the seed's example tree: f1…f7 over three roots.
@@ -204,38 +204,16 @@ func TestErrors(t *testing.T) {
 // TestOverMCP drives the tools with the SDK client over the in-memory transport.
 func TestOverMCP(t *testing.T) {
 	cs := adapterstest.Connect(t, fileidtools.Tools(docsRegistry(t)), mcpsdk.Options{})
-	ctx := context.Background()
-
-	listed, err := cs.ListTools(ctx, nil)
-	if err != nil || len(listed.Tools) != 4 {
-		t.Fatalf("ListTools: %v %v", listed, err)
+	if names := mcptest.ToolNames(t, cs); len(names) != 4 {
+		t.Fatalf("tools: %v", names)
 	}
-	for _, c := range []struct {
-		name string
-		args map[string]any
-		want string
-	}{
-		{"list_documentation_files", map[string]any{}, `"fileId": "f7"`},
-		{"table_of_contents", map[string]any{"fileId": "f1"}, `"title": "Flags"`},
-		{"read_sections", map[string]any{"fileId": "f1", "section_ids": []string{"1/1"}}, `Use -addr.`},
-		{"search", map[string]any{"query": "README"}, `"fileId": "f5"`},
-	} {
-		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: c.name, Arguments: c.args})
-		if err != nil {
-			t.Fatalf("%s: %v", c.name, err)
-		}
-		text := res.Content[0].(*mcp.TextContent).Text
-		if res.IsError || !strings.Contains(text, c.want) || res.StructuredContent == nil {
-			t.Errorf("%s: isError %v, text %s", c.name, res.IsError, text)
-		}
-	}
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "table_of_contents", Arguments: map[string]any{"fileId": "x1"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !res.IsError || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, "INVALID_FILE_ID") {
-		t.Errorf("bad ID over MCP: %+v", res)
-	}
+	mcptest.Script(t, cs, []mcptest.Exchange{
+		{Tool: "list_documentation_files", Args: map[string]any{}, Want: `"fileId": "f7"`},
+		{Tool: "table_of_contents", Args: map[string]any{"fileId": "f1"}, Want: `"title": "Flags"`},
+		{Tool: "read_sections", Args: map[string]any{"fileId": "f1", "section_ids": []string{"1/1"}}, Want: `Use -addr.`},
+		{Tool: "search", Args: map[string]any{"query": "README"}, Want: `"fileId": "f5"`},
+		{Tool: "table_of_contents", Args: map[string]any{"fileId": "x1"}, Want: "INVALID_FILE_ID", IsError: true},
+	})
 }
 
 // TestOverHTTP checks the status table for the fileid codes.

@@ -9,20 +9,25 @@ import (
 
 // Inputs of the fileio tools. Wire names are the seed's (003 §6).
 
+// projectArg is the project argument of every tool but file_stat, which describes it in full.
+type projectArg struct {
+	Project string `json:"project" jsonschema:"project name, e.g. 'my-project'"`
+}
+
 type fileStatIn struct {
 	Project string `json:"project" jsonschema:"project name, 1 to 128 bytes, e.g. 'my-project'; each project is a separate file tree"`
 	Path    string `json:"path" jsonschema:"path from the project root, e.g. '/notes/todo.md'; '' is the root"`
 }
 
 type fileReadIn struct {
-	Project string `json:"project" jsonschema:"project name, e.g. 'my-project'"`
-	Path    string `json:"path" jsonschema:"file path, e.g. '/notes/todo.md'"`
-	Offset  int64  `json:"offset,omitempty" jsonschema:"byte offset to start at; default 0; past the end of the file returns empty content"`
-	Length  *int64 `json:"length,omitempty" jsonschema:"bytes to read; default -1, to the end of the file (clamped to the maximum read size; see truncated and next_offset_bytes)"`
+	projectArg
+	Path   string `json:"path" jsonschema:"file path, e.g. '/notes/todo.md'"`
+	Offset int64  `json:"offset,omitempty" jsonschema:"byte offset to start at; default 0; past the end of the file returns empty content"`
+	Length *int64 `json:"length,omitempty" jsonschema:"bytes to read; default -1, to the end of the file (clamped to the maximum read size; see truncated and next_offset_bytes)"`
 }
 
 type fileWriteIn struct {
-	Project         string `json:"project" jsonschema:"project name, e.g. 'my-project'"`
+	projectArg
 	Path            string `json:"path" jsonschema:"file path, e.g. '/notes/todo.md'; missing parent directories are created"`
 	Content         string `json:"content" jsonschema:"text to write (UTF-8); encode binary data as Base64 first"`
 	ContentEncoding string `json:"content_encoding,omitempty" jsonschema:"must be 'utf-8' (the default)"`
@@ -31,7 +36,7 @@ type fileWriteIn struct {
 }
 
 type fileDeleteIn struct {
-	Project   string `json:"project" jsonschema:"project name, e.g. 'my-project'"`
+	projectArg
 	Path      string `json:"path" jsonschema:"file or directory path, e.g. '/old/notes.md' or '/old'"`
 	Recursive bool   `json:"recursive,omitempty" jsonschema:"true to delete a directory with everything below it; default false"`
 }
@@ -42,10 +47,10 @@ type fileDeleteOut struct {
 }
 
 type fileListIn struct {
-	Project string `json:"project" jsonschema:"project name, e.g. 'my-project'"`
-	Path    string `json:"path,omitempty" jsonschema:"directory to list; default '' (the root; '/' also means the root)"`
-	Depth   *int   `json:"depth,omitempty" jsonschema:"0: the path itself, 1 (default): its entries, n: n levels down"`
-	Limit   int    `json:"limit,omitempty" jsonschema:"maximum entries; default 256, larger values are clamped to 1024; has_more says when entries were cut"`
+	projectArg
+	Path  string `json:"path,omitempty" jsonschema:"directory to list; default '' (the root; '/' also means the root)"`
+	Depth *int   `json:"depth,omitempty" jsonschema:"0: the path itself, 1 (default): its entries, n: n levels down"`
+	Limit int    `json:"limit,omitempty" jsonschema:"maximum entries; default 256, larger values are clamped to 1024; has_more says when entries were cut"`
 }
 
 // Tools returns the five FileIO tools over svc: file_stat, file_read, file_write, file_delete

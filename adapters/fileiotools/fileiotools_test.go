@@ -19,8 +19,8 @@ import (
 	"github.com/agentfiles/agentfiles/adapters/mcpsdk"
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/fileio/memstore"
+	"github.com/agentfiles/agentfiles/internal/mcptest"
 	"github.com/google/go-cmp/cmp"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 func fileioTools(t *testing.T) []adapters.Tool {
@@ -141,33 +141,17 @@ func TestToolsOverMCP(t *testing.T) {
 	var logs bytes.Buffer
 	ac := agentfiles.NewAuthContext(apiKey, "mcp-user")
 	cs := adapterstest.Connect(t, fileioTools(t), mcpsdk.Options{Auth: &ac, Logger: slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
-	ctx := context.Background()
-	listed, err := cs.ListTools(ctx, nil)
-	if err != nil || len(listed.Tools) != 5 {
-		t.Fatalf("ListTools: %v %v", listed, err)
+	if names := mcptest.ToolNames(t, cs); len(names) != 5 {
+		t.Fatalf("tools: %v", names)
 	}
-	for _, c := range []struct {
-		name    string
-		args    map[string]any
-		want    string
-		isError bool
-	}{
-		{"file_write", map[string]any{"project": "p", "path": "/s.md", "content": secret}, `"bytes_written": 20`, false},
-		{"file_read", map[string]any{"project": "p", "path": "/s.md"}, secret, false},
-		{"file_list", map[string]any{"project": "p", "path": "/"}, `"/s.md"`, false},
-		{"file_stat", map[string]any{"project": "p", "path": "/s.md"}, `"FILE"`, false},
-		{"file_write", map[string]any{"project": "p", "path": "/s.md/x", "content": secret}, "NOT_DIRECTORY", true},
-		{"file_delete", map[string]any{"project": "p", "path": "/s.md"}, `"deleted": true`, false},
-	} {
-		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: c.name, Arguments: c.args})
-		if err != nil {
-			t.Fatalf("%s: %v", c.name, err)
-		}
-		text := res.Content[0].(*mcp.TextContent).Text
-		if res.IsError != c.isError || !strings.Contains(text, c.want) {
-			t.Errorf("%s: isError %v, text %s; want %q", c.name, res.IsError, text, c.want)
-		}
-	}
+	mcptest.Script(t, cs, []mcptest.Exchange{
+		{Tool: "file_write", Args: map[string]any{"project": "p", "path": "/s.md", "content": secret}, Want: `"bytes_written": 20`},
+		{Tool: "file_read", Args: map[string]any{"project": "p", "path": "/s.md"}, Want: secret},
+		{Tool: "file_list", Args: map[string]any{"project": "p", "path": "/"}, Want: `"/s.md"`},
+		{Tool: "file_stat", Args: map[string]any{"project": "p", "path": "/s.md"}, Want: `"FILE"`},
+		{Tool: "file_write", Args: map[string]any{"project": "p", "path": "/s.md/x", "content": secret}, Want: "NOT_DIRECTORY", IsError: true},
+		{Tool: "file_delete", Args: map[string]any{"project": "p", "path": "/s.md"}, Want: `"deleted": true`},
+	})
 	if strings.Contains(logs.String(), secret) || strings.Contains(logs.String(), apiKey) {
 		t.Errorf("binding logs contain content or the key:\n%s", logs.String())
 	}

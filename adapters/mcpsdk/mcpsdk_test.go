@@ -11,6 +11,7 @@ import (
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/adapters"
 	"github.com/agentfiles/agentfiles/adapters/mcpsdk"
+	"github.com/agentfiles/agentfiles/internal/mcptest"
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -47,28 +48,11 @@ type errString string
 
 func (e errString) Error() string { return string(e) }
 
-func connect(t *testing.T, server *mcp.Server) *mcp.ClientSession {
-	t.Helper()
-	ctx := context.Background()
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := server.Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = ss.Close() })
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cs.Close() })
-	return cs
-}
-
 func TestRegisterOverInMemoryTransport(t *testing.T) {
 	ac := agentfiles.NewAuthContext("stdio-key", "stdio-user")
 	server := mcp.NewServer(&mcp.Implementation{Name: "agentfiles-test"}, nil)
 	mcpsdk.Register(server, testTools(), mcpsdk.Options{Auth: &ac})
-	cs := connect(t, server)
+	cs := mcptest.ConnectServer(t, server)
 	ctx := context.Background()
 
 	list, err := cs.ListTools(ctx, nil)
@@ -79,19 +63,16 @@ func TestRegisterOverInMemoryTransport(t *testing.T) {
 		t.Fatalf("tools = %+v", list.Tools)
 	}
 
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "whoami", Arguments: map[string]any{}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, text := mcptest.CallTool(t, cs, "whoami", map[string]any{})
 	if res.IsError {
 		t.Fatalf("unexpected error result: %+v", res.Content)
 	}
 	var got whoamiOut
-	remarshal(t, res.StructuredContent, &got)
+	mcptest.Decode(t, res, &got)
 	if diff := cmp.Diff(whoamiOut{Tenant: ac.APIKeyHash, Identity: "stdio-user"}, got); diff != "" {
 		t.Errorf("structured content (-want +got):\n%s", diff)
 	}
-	if text := res.Content[0].(*mcp.TextContent).Text; !strings.Contains(text, ac.APIKeyHash) {
+	if !strings.Contains(text, ac.APIKeyHash) {
 		t.Errorf("text rendering lacks the result: %s", text)
 	}
 
@@ -104,11 +85,7 @@ func TestRegisterOverInMemoryTransport(t *testing.T) {
 		{map[string]any{"bogus": true}, "INVALID_ARGUMENT"},
 	}
 	for _, tc := range tests {
-		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "whoami", Arguments: tc.args})
-		if err != nil {
-			t.Fatal(err)
-		}
-		text := res.Content[0].(*mcp.TextContent).Text
+		res, text := mcptest.CallTool(t, cs, "whoami", tc.args)
 		var te adapters.ToolError
 		if err := json.Unmarshal([]byte(text), &te); err != nil || !res.IsError || te.Code != tc.wantCode {
 			t.Errorf("args %v: isError=%v text=%s, want code %s", tc.args, res.IsError, text, tc.wantCode)
@@ -122,25 +99,10 @@ func TestRegisterOverInMemoryTransport(t *testing.T) {
 func TestAnonymousWithoutAuth(t *testing.T) {
 	server := mcp.NewServer(&mcp.Implementation{Name: "agentfiles-test"}, nil)
 	mcpsdk.Register(server, testTools(), mcpsdk.Options{})
-	cs := connect(t, server)
-	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "whoami", Arguments: map[string]any{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !res.IsError || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, "PERMISSION_DENIED") {
+	res, text := mcptest.CallTool(t, mcptest.ConnectServer(t, server), "whoami", map[string]any{})
+	if !res.IsError || !strings.Contains(text, "PERMISSION_DENIED") {
 		t.Errorf("anonymous call = %+v, want PERMISSION_DENIED", res.Content)
 	}
-}
-
-type bearer struct {
-	token string
-	base  http.RoundTripper
-}
-
-func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("Authorization", "Bearer "+b.token)
-	return b.base.RoundTrip(r)
 }
 
 func TestHTTPHandlerAuthenticatesEveryCall(t *testing.T) {
@@ -148,25 +110,16 @@ func TestHTTPHandlerAuthenticatesEveryCall(t *testing.T) {
 	mcpsdk.Register(server, testTools(), mcpsdk.Options{})
 	authn := adapters.BearerAuth(adapters.StaticTokens(map[string]string{"key-a": "alice", "key-b": "bob"}))
 	ts := httptest.NewServer(mcpsdk.HTTPHandler(func(*http.Request) *mcp.Server { return server }, authn, nil))
-	defer ts.Close()
+	t.Cleanup(ts.Close) // after the sessions close
 
 	for _, who := range []struct{ token, identity string }{{"key-a", "alice"}, {"key-b", "bob"}} {
-		transport := &mcp.StreamableClientTransport{Endpoint: ts.URL, HTTPClient: &http.Client{Transport: bearer{who.token, http.DefaultTransport}}}
-		cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(context.Background(), transport, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "whoami", Arguments: map[string]any{}})
-		if err != nil {
-			t.Fatal(err)
-		}
+		res, _ := mcptest.CallTool(t, mcptest.ConnectHTTP(t, ts.URL, who.token), "whoami", map[string]any{})
 		var got whoamiOut
-		remarshal(t, res.StructuredContent, &got)
+		mcptest.Decode(t, res, &got)
 		want := whoamiOut{Tenant: agentfiles.NewAuthContext(who.token, "").APIKeyHash, Identity: who.identity}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", who.token, diff)
 		}
-		_ = cs.Close()
 	}
 
 	resp, err := http.Post(ts.URL, "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
@@ -178,17 +131,6 @@ func TestHTTPHandlerAuthenticatesEveryCall(t *testing.T) {
 	_ = json.NewDecoder(resp.Body).Decode(&body)
 	if resp.StatusCode != http.StatusUnauthorized || body.Error.Code != "UNAUTHENTICATED" {
 		t.Errorf("no token: status %d body %+v, want 401 UNAUTHENTICATED", resp.StatusCode, body)
-	}
-}
-
-func remarshal(t *testing.T, from, to any) {
-	t.Helper()
-	b, err := json.Marshal(from)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(b, to); err != nil {
-		t.Fatal(err)
 	}
 }
 

@@ -16,12 +16,15 @@
 //
 // # The tool
 //
-// file_search takes project, query, and optionally path_prefix (a plain string prefix) and
-// limit (default 5; larger than the Searcher's maximum, 20 by default, it is lowered and
-// limit_clamped says so). It answers with the chunks best first, each with its file path, its
-// byte range — file_read(file_path, start, end - start) returns exactly chunk_content — and its
-// final, semantic and keyword scores; with the ranking used ("rerank" or "fused"), whether more
-// chunks matched (truncated), and a note on how to see more. The tenant is the caller's
+// file_search takes project, query, and optionally path_prefix (a plain string prefix), limit
+// (default 5; larger than the Searcher's maximum, 20 by default, it is lowered and
+// limit_clamped says so) and min_semantic_score (how similar a chunk without any of the query's
+// words must be to be returned; default: the Searcher's, from its embedder's calibration). It
+// answers with the chunks best first, each with its file path, its byte range —
+// file_read(file_path, start, end - start) returns exactly chunk_content — and its final,
+// semantic and keyword scores; with the ranking used ("rerank" or "fused"), whether more chunks
+// matched (truncated), how many matched at all (qualified: fewer than limit means nothing was
+// left out, and no filler was added), and a note on how to see more. The tenant is the caller's
 // identity in the request's context (agentfiles.AuthContext, put there by the binding). The tool
 // reads only, so it is marked read-only and idempotent.
 //

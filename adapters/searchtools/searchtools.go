@@ -2,6 +2,7 @@ package searchtools
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/agentfiles/agentfiles/adapters"
 	"github.com/agentfiles/agentfiles/search"
@@ -12,6 +13,8 @@ type fileSearchIn struct {
 	Query      string `json:"query" jsonschema:"what to look for, in words or a phrase, e.g. 'retry backoff policy'; must not be blank"`
 	PathPrefix string `json:"path_prefix,omitempty" jsonschema:"only files whose path starts with this string, e.g. '/docs' (a plain string prefix: it also matches '/docs-old/a.md'); default: all files"`
 	Limit      int    `json:"limit,omitempty" jsonschema:"chunks wanted; default 5, maximum 20 (larger values are lowered to 20 and limit_clamped says so)"`
+	// MinSemanticScore is a pointer so that an absent value (the server's default) differs from 0.
+	MinSemanticScore *float64 `json:"min_semantic_score,omitempty" jsonschema:"how similar in meaning (semantic_score, a cosine similarity) a chunk containing none of the query's words must be to be returned, e.g. 0.4; lower it to see looser matches, raise it above 1 for keyword matches only; default: the server's, chosen for its embedding model"`
 }
 
 type fileSearchChunk struct {
@@ -20,8 +23,8 @@ type fileSearchChunk struct {
 	FileSeekEndBytes   int64   `json:"file_seek_end_bytes" jsonschema:"byte offset where the chunk ends (exclusive); file_read(file_path, start, end - start) returns chunk_content"`
 	ChunkContent       string  `json:"chunk_content" jsonschema:"the chunk's text"`
 	Score              float64 `json:"score" jsonschema:"final score, higher is better: the reranker's relevance, or the fused score (see ranking)"`
-	SemanticScore      float64 `json:"semantic_score,omitempty" jsonschema:"cosine similarity of query and chunk embeddings, when the chunk was a semantic candidate"`
-	LexicalScore       float64 `json:"lexical_score,omitempty" jsonschema:"BM25 keyword score, when the chunk was a lexical candidate"`
+	SemanticScore      float64 `json:"semantic_score,omitempty" jsonschema:"cosine similarity of query and chunk embeddings (absent: 0, or the chunk has no embedding yet)"`
+	LexicalScore       float64 `json:"lexical_score,omitempty" jsonschema:"BM25 keyword score (absent: none of the query's words occurs in the chunk)"`
 }
 
 type fileSearchOut struct {
@@ -30,6 +33,7 @@ type fileSearchOut struct {
 	Limit        int               `json:"limit" jsonschema:"the limit applied"`
 	LimitClamped bool              `json:"limit_clamped,omitempty" jsonschema:"true when the requested limit was above the maximum and was lowered"`
 	Truncated    bool              `json:"truncated" jsonschema:"true when more chunks matched than limit"`
+	Qualified    int               `json:"qualified" jsonschema:"how many chunks matched at all (contain a query word, or are similar in meaning above min_semantic_score) among those considered; fewer than limit means every match is returned"`
 	Note         string            `json:"note,omitempty" jsonschema:"how to get more results, or why they may be incomplete"`
 }
 
@@ -51,11 +55,14 @@ func Tools(s *search.Searcher) []adapters.Tool {
 			"range: call file_read(file_path, file_seek_start_bytes, file_seek_end_bytes - file_seek_start_bytes) "+
 			"for exactly that text, or read around it. Use it to find where something is written before reading "+
 			"whole files. Deleted files are never returned; files written moments ago are found by keywords "+
-			"even before they are indexed. path_prefix is a plain string prefix. limit defaults to 5, at most 20. "+
+			"even before they are indexed. Only chunks that contain a query word or are close in meaning are returned, "+
+			"so a search may return fewer than limit chunks (qualified says how many matched), or none. "+
+			"path_prefix is a plain string prefix. limit defaults to 5, at most 20. "+
 			`Example: {"project": "demo", "query": "how are retries backed off", "path_prefix": "/docs", "limit": 5}.`,
 		adapters.Annotations{ReadOnly: true, Idempotent: true, OpenWorld: false},
 		func(ctx context.Context, in fileSearchIn) (fileSearchOut, error) {
-			r, err := s.Search(ctx, search.Query{Project: in.Project, Query: in.Query, PathPrefix: in.PathPrefix, Limit: in.Limit})
+			r, err := s.Search(ctx, search.Query{Project: in.Project, Query: in.Query, PathPrefix: in.PathPrefix, Limit: in.Limit,
+				MinSemanticScore: in.MinSemanticScore})
 			if err != nil {
 				return fileSearchOut{}, err
 			}
@@ -66,7 +73,7 @@ func Tools(s *search.Searcher) []adapters.Tool {
 // output is the tool's answer for r, with a note on how to see more.
 func output(r search.Result, limitMax int) fileSearchOut {
 	out := fileSearchOut{Chunks: make([]fileSearchChunk, 0, len(r.Hits)), Ranking: string(r.Ranking),
-		Limit: r.Limit, LimitClamped: r.LimitClamped, Truncated: r.Truncated}
+		Limit: r.Limit, LimitClamped: r.LimitClamped, Truncated: r.Truncated, Qualified: r.Qualified}
 	for _, h := range r.Hits {
 		c := fileSearchChunk{FilePath: h.Path, FileSeekStartBytes: h.StartByte, FileSeekEndBytes: h.EndByte,
 			ChunkContent: h.Content, Score: h.Score}
@@ -85,9 +92,20 @@ func output(r search.Result, limitMax int) fileSearchOut {
 		out.Note = "more chunks matched: raise limit or narrow the query or path_prefix"
 	case r.Truncated:
 		out.Note = "more chunks matched: narrow the query or path_prefix"
+	case r.Qualified == 0:
+		out.Note = "no chunk contains a word of the query or is close enough in meaning; try other words"
+	case r.Qualified < r.Limit:
+		out.Note = fmt.Sprintf("%d matching %s: no other chunk contains a word of the query or is close enough in meaning", r.Qualified, plural(r.Qualified, "chunk", "chunks"))
 	}
 	if r.PendingScanned < r.PendingFiles {
 		out.Note += "; some recently written files are not indexed yet and were not scanned, retry shortly"
 	}
 	return out
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

@@ -1,8 +1,6 @@
 package searchtools_test
 
 import (
-	"context"
-	"encoding/json"
 	"errors"
 	"maps"
 	"slices"
@@ -13,10 +11,10 @@ import (
 	"github.com/agentfiles/agentfiles/adapters/adapterstest"
 	"github.com/agentfiles/agentfiles/adapters/mcpsdk"
 	"github.com/agentfiles/agentfiles/adapters/searchtools"
+	"github.com/agentfiles/agentfiles/internal/mcptest"
 	"github.com/agentfiles/agentfiles/search/indextest"
 	"github.com/agentfiles/agentfiles/search/memindex"
 	"github.com/google/go-cmp/cmp"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 func searchEnv(t *testing.T) (*indextest.Env, []adapters.Tool) {
@@ -99,27 +97,22 @@ func TestSearchToolMCP(t *testing.T) {
 	_, tools := searchEnv(t)
 	ac := agentfiles.NewAuthContext("key-a", "alice")
 	cs := adapterstest.Connect(t, tools, mcpsdk.Options{Auth: &ac})
-	ctx := context.Background()
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "file_search", Arguments: map[string]any{"project": "p", "query": "jitter delay"}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, text := mcptest.CallTool(t, cs, "file_search", map[string]any{"project": "p", "query": "jitter delay"})
 	if res.IsError {
-		t.Fatalf("tool error: %+v", res.Content)
+		t.Fatalf("tool error: %s", text)
 	}
-	b, _ := json.Marshal(res.StructuredContent)
 	var out struct {
 		Chunks []struct {
 			FilePath string `json:"file_path"`
 		} `json:"chunks"`
 		Ranking string `json:"ranking"`
 	}
-	if err := json.Unmarshal(b, &out); err != nil || len(out.Chunks) == 0 || out.Chunks[0].FilePath != "/docs/retry.md" || out.Ranking != "fused" {
-		t.Errorf("structured result %s (%v)", b, err)
+	mcptest.Decode(t, res, &out)
+	if len(out.Chunks) == 0 || out.Chunks[0].FilePath != "/docs/retry.md" || out.Ranking != "fused" {
+		t.Errorf("structured result %+v", out)
 	}
-	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "file_search", Arguments: map[string]any{"project": "p", "query": ""}})
-	if err != nil || !res.IsError {
-		t.Errorf("blank query: want isError, got %+v, %v", res, err)
+	if res, _ := mcptest.CallTool(t, cs, "file_search", map[string]any{"project": "p", "query": ""}); !res.IsError {
+		t.Errorf("blank query: want isError, got %+v", res)
 	}
 }
 
@@ -131,10 +124,42 @@ func TestSearchToolSchema(t *testing.T) {
 	if diff := cmp.Diff([]string{"project", "query"}, tool.InputSchema.Required); diff != "" {
 		t.Errorf("required arguments (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff([]string{"limit", "path_prefix", "project", "query"}, slices.Sorted(maps.Keys(tool.InputSchema.Properties))); diff != "" {
+	if diff := cmp.Diff([]string{"limit", "min_semantic_score", "path_prefix", "project", "query"}, slices.Sorted(maps.Keys(tool.InputSchema.Properties))); diff != "" {
 		t.Errorf("arguments (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff([]string{"chunks", "limit", "limit_clamped", "note", "ranking", "truncated"}, slices.Sorted(maps.Keys(tool.OutputSchema.Properties))); diff != "" {
+	if diff := cmp.Diff([]string{"chunks", "limit", "limit_clamped", "note", "qualified", "ranking", "truncated"}, slices.Sorted(maps.Keys(tool.OutputSchema.Properties))); diff != "" {
 		t.Errorf("result fields (-want +got):\n%s", diff)
+	}
+}
+
+// TestSearchToolMinSemanticScore: a word found nowhere returns no chunk, says so, and counts
+// what qualified; min_semantic_score loosens or tightens that per call.
+func TestSearchToolMinSemanticScore(t *testing.T) {
+	_, tools := searchEnv(t)
+	ctx := indextest.Ctx("key-a")
+	call := func(args string) map[string]any {
+		t.Helper()
+		m, err := adapterstest.CallContext(ctx, t, tools, "file_search", args)
+		if err != nil {
+			t.Fatalf("%s: %v", args, err)
+		}
+		return m
+	}
+	m := call(`{"project":"p","query":"milk"}`)
+	if chunks, _ := m["chunks"].([]any); len(chunks) != 0 || m["qualified"] != 0.0 || m["note"] == "" {
+		t.Errorf("milk: %v", m)
+	}
+	m = call(`{"project":"p","query":"milk","min_semantic_score":-1}`)
+	if chunks, _ := m["chunks"].([]any); len(chunks) != 3 || m["qualified"] != 3.0 {
+		t.Errorf("milk, every candidate: %v", m)
+	}
+	m = call(`{"project":"p","query":"exponential backoff","min_semantic_score":2}`)
+	if chunks, _ := m["chunks"].([]any); len(chunks) != 1 || m["qualified"] != 1.0 || m["truncated"] != false {
+		t.Errorf("keyword matches only: %v", m)
+	}
+	if _, err := adapterstest.CallContext(ctx, t, tools, "file_search", `{"project":"p","query":"milk","min_semantic_score":"high"}`); err == nil {
+		t.Error("a string min_semantic_score was accepted")
+	} else if te, _ := adapters.ErrorOf(err); te.Code != "INVALID_ARGUMENT" {
+		t.Errorf("string min_semantic_score: %v", err)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"strconv"
 	"time"
 
 	"github.com/agentfiles/agentfiles"
@@ -65,8 +66,10 @@ func main() {
 			fail(err)
 		}
 		fmt.Printf("=== system ===\n%s\n\n=== user ===\n%s\n", p.System, p.User)
-		fmt.Fprintf(os.Stderr, "%d files, %d bytes, %d prompt tokens%s, %d reserved for the answer, context window %d, %d problems\n",
-			len(p.Bundle.Files), p.Bundle.TotalBytes, p.PromptTokens, estimated(p.Bundle.Estimated), p.ReservedTokens, p.ContextWindow, len(p.Bundle.Errors))
+		// The same count as the prompt's header: the whole prompt, system prompt and query included.
+		fmt.Fprintf(os.Stderr, "%d files, %s bytes; the prompt has %s tokens%s; %s reserved for the answer, context window %s; %d problems\n",
+			len(p.Bundle.Files), thousands(p.Bundle.TotalBytes), thousands(int64(p.PromptTokens)), estimated(p.Bundle.Estimated),
+			thousands(int64(p.ReservedTokens)), thousands(int64(p.ContextWindow)), len(p.Bundle.Errors))
 		for _, e := range p.Bundle.Errors {
 			fmt.Fprintln(os.Stderr, "  ", e.Error())
 		}
@@ -101,6 +104,15 @@ func estimated(e bool) string {
 		return " (estimated)"
 	}
 	return ""
+}
+
+// thousands writes n with thousands separators, as the prompt's header does: 59304 -> "59,304".
+func thousands(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
 
 func fail(err error) {

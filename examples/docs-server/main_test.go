@@ -1,30 +1,19 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
+	"github.com/agentfiles/agentfiles/examples/internal/mcpcmd"
+	"github.com/agentfiles/agentfiles/internal/cmdtest"
+	"github.com/agentfiles/agentfiles/internal/mcptest"
+	"github.com/agentfiles/agentfiles/internal/testfiles"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
-
-// buildServer compiles this command into a temporary directory.
-func buildServer(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "docs-server")
-	cmd := exec.Command("go", "build", "-o", bin, ".")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
 
 // docsDirs writes the seed's example tree (/primary, /secondary, /fallback) to real directories.
 func docsDirs(t *testing.T) []string {
@@ -43,17 +32,7 @@ func docsDirs(t *testing.T) []string {
 	}
 	var dirs []string
 	for _, name := range []string{"primary", "secondary", "fallback"} {
-		dir := filepath.Join(base, name)
-		for rel, body := range tree[name] {
-			p := filepath.Join(dir, rel)
-			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		dirs = append(dirs, dir)
+		dirs = append(dirs, testfiles.Write(t, filepath.Join(base, name), tree[name]))
 	}
 	return dirs
 }
@@ -66,53 +45,14 @@ func dirArgs(dirs []string) []string {
 	return args
 }
 
-// connect starts an MCP client session over transport; it closes when the test ends.
-func connect(t *testing.T, transport mcp.Transport) *mcp.ClientSession {
-	t.Helper()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "docs-server-test"}, nil).Connect(context.Background(), transport, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cs.Close() })
-	return cs
-}
-
 // exercise lists the tools and calls each one, checking the answers.
 func exercise(t *testing.T, cs *mcp.ClientSession, dirs []string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	listed, err := cs.ListTools(ctx, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, tool := range listed.Tools {
-		names = append(names, tool.Name)
-	}
-	if strings.Join(names, ",") != "list_documentation_files,read_sections,search,table_of_contents" &&
-		strings.Join(names, ",") != "list_documentation_files,table_of_contents,read_sections,search" {
+	if names := mcptest.ToolNames(t, cs); strings.Join(names, ",") != "list_documentation_files,read_sections,search,table_of_contents" {
 		t.Fatalf("tools: %v", names)
 	}
 
-	callJSON := func(name string, args map[string]any) map[string]any {
-		t.Helper()
-		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		text := res.Content[0].(*mcp.TextContent).Text
-		if res.IsError {
-			t.Fatalf("%s: tool error %s", name, text)
-		}
-		var out map[string]any
-		if err := json.Unmarshal([]byte(text), &out); err != nil {
-			t.Fatalf("%s: %v in %s", name, err, text)
-		}
-		return out
-	}
-
-	list := callJSON("list_documentation_files", map[string]any{})
+	list := mcptest.MustCall(t, cs, "list_documentation_files", map[string]any{})
 	var got []string
 	for _, f := range list["files"].([]any) {
 		m := f.(map[string]any)
@@ -127,69 +67,35 @@ func exercise(t *testing.T, cs *mcp.ClientSession, dirs []string) {
 		t.Errorf("sourceDirectory %v, want the -dir path as given %s", src, dirs[0])
 	}
 
-	toc := callJSON("table_of_contents", map[string]any{"fileId": "f2"})
+	toc := mcptest.MustCall(t, cs, "table_of_contents", map[string]any{"fileId": "f2"})
 	if toc["fileId"] != "f2" || toc["filename"] != "guide.md" || len(toc["toc"].([]any)) != 2 {
 		t.Errorf("table_of_contents: %v", toc)
 	}
-	secs := callJSON("read_sections", map[string]any{"fileId": "f1", "section_ids": []string{"1/1"}})
+	secs := mcptest.MustCall(t, cs, "read_sections", map[string]any{"fileId": "f1", "section_ids": []string{"1/1"}})
 	if c := secs["sections"].([]any)[0].(map[string]any)["content"]; c != "## Flags\n\nUse -addr to set the listen address.\n" {
 		t.Errorf("read_sections content %q", c)
 	}
-	found := callJSON("search", map[string]any{"query": "readme", "caseInsensitive": true})
+	found := mcptest.MustCall(t, cs, "search", map[string]any{"query": "readme", "caseInsensitive": true})
 	if n := found["matchCount"]; n != 3.0 {
 		t.Errorf("search matchCount %v: %v", n, found)
 	}
 
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "read_sections", Arguments: map[string]any{"fileId": "f8", "section_ids": []string{"1"}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !res.IsError || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, "FILE_ID_NOT_FOUND") {
-		t.Errorf("unknown file ID: %+v", res.Content)
+	if out, ok := mcptest.Call(t, cs, "read_sections", map[string]any{"fileId": "f8", "section_ids": []string{"1"}}); ok || out["code"] != "FILE_ID_NOT_FOUND" {
+		t.Errorf("unknown file ID: ok %v %v", ok, out)
 	}
 }
 
 func TestStdio(t *testing.T) {
-	bin := buildServer(t)
 	dirs := docsDirs(t)
-	exercise(t, connect(t, &mcp.CommandTransport{Command: exec.Command(bin, dirArgs(dirs)...)}), dirs)
+	exercise(t, mcptest.ConnectCommand(t, cmdtest.Build(t, "."), dirArgs(dirs)...), dirs)
 }
 
 func TestStreamableHTTP(t *testing.T) {
-	bin := buildServer(t)
 	dirs := docsDirs(t)
-	cmd := exec.Command(bin, append(dirArgs(dirs), "-http", "127.0.0.1:0", "-max-toc-depth", "2")...)
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = cmd.Process.Signal(os.Interrupt)
-		_ = cmd.Wait()
-	})
-
-	// The server prints its URL once it listens; wait for that line with a deadline.
-	urls := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		re := regexp.MustCompile(`http://\S+/mcp`)
-		for sc.Scan() {
-			if u := re.FindString(sc.Text()); u != "" {
-				urls <- u
-			}
-		}
-	}()
-	var url string
-	select {
-	case url = <-urls:
-	case <-time.After(30 * time.Second):
-		t.Fatal("server did not report its address")
-	}
-
-	exercise(t, connect(t, &mcp.StreamableClientTransport{Endpoint: url}), dirs)
+	server := cmdtest.Start(t, cmdtest.Build(t, "."), append(dirArgs(dirs), "-http", "127.0.0.1:0", "-max-toc-depth", "2")...)
+	// The server prints its URL once it listens.
+	url := server.WaitFor(t, regexp.MustCompile(`http://\S+/mcp`))
+	exercise(t, mcptest.ConnectHTTP(t, url, ""), dirs)
 }
 
 // TestLinksOnlyFileid: the server links fileid and the adapters it needs, and no other tool
@@ -200,7 +106,7 @@ func TestLinksOnlyFileid(t *testing.T) {
 		t.Fatalf("go list: %v", err)
 	}
 	allowed := map[string]bool{}
-	for _, p := range []string{"", "/adapters", "/adapters/fileidtools", "/adapters/mcpsdk", "/fileid", "/examples/docs-server"} {
+	for _, p := range []string{"", "/adapters", "/adapters/fileidtools", "/adapters/mcpsdk", "/fileid", "/examples/docs-server", "/examples/internal/mcpcmd"} {
 		allowed["github.com/agentfiles/agentfiles"+p] = true
 	}
 	forbidden := regexp.MustCompile(`pgx|redis|snowball|gobwas/glob`)
@@ -213,13 +119,13 @@ func TestLinksOnlyFileid(t *testing.T) {
 
 func TestFlagErrors(t *testing.T) {
 	var sb strings.Builder
-	if err := run(context.Background(), nil, &sb); err == nil || !strings.Contains(err.Error(), "-dir") {
+	if err := run(context.Background(), mcpcmd.New("docs-server", &sb), nil); err == nil || !strings.Contains(err.Error(), "-dir") {
 		t.Errorf("no -dir: %v", err)
 	}
-	if err := run(context.Background(), []string{"-dir", filepath.Join(t.TempDir(), "missing")}, &sb); err == nil || !strings.Contains(err.Error(), "INVALID_ROOT") {
+	if err := run(context.Background(), mcpcmd.New("docs-server", &sb), []string{"-dir", filepath.Join(t.TempDir(), "missing")}); err == nil || !strings.Contains(err.Error(), "INVALID_ROOT") {
 		t.Errorf("missing dir: %v", err)
 	}
-	if err := run(context.Background(), []string{"-dir", t.TempDir(), "-include", "[x"}, &sb); err == nil || !strings.Contains(err.Error(), "INVALID_ARGUMENT") {
+	if err := run(context.Background(), mcpcmd.New("docs-server", &sb), []string{"-dir", t.TempDir(), "-include", "[x"}); err == nil || !strings.Contains(err.Error(), "INVALID_ARGUMENT") {
 		t.Errorf("bad include: %v", err)
 	}
 }

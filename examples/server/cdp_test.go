@@ -6,16 +6,19 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
-	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/agentfiles/agentfiles/internal/cmdtest"
+	"github.com/agentfiles/agentfiles/internal/poll"
 )
 
 // chromiumPath returns the Chromium binary or skips the test (fails under
@@ -85,8 +88,8 @@ func startBrowser(t *testing.T, width, height int) *browser {
 		"--disable-extensions", "--disable-dev-shm-usage", "--hide-scrollbars", "--mute-audio",
 		"--user-data-dir="+t.TempDir(), "--remote-debugging-pipe", "about:blank")
 	cmd.ExtraFiles = []*os.File{cmdIn, cmdOut}
-	var stderr strings.Builder
-	cmd.Stderr = &lockedBuilder{b: &stderr}
+	var stderr cmdtest.Buffer
+	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("starting chromium: %v", err)
 	}
@@ -250,18 +253,15 @@ func (b *browser) text(selector string) string {
 // waitFor polls a boolean JavaScript expression until it is true or the deadline passes.
 func (b *browser) waitFor(what, expr string) {
 	b.t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for {
+	var lastErr error
+	err := poll.Until(context.Background(), 15*time.Second, what, func() (bool, error) {
 		var ok bool
-		err := b.eval(expr, &ok)
-		if err == nil && ok {
-			return
-		}
-		if time.Now().After(deadline) {
-			b.t.Fatalf("waiting for %s: %s did not become true (last error: %v); page status %q, error box %q",
-				what, expr, err, b.text("#status"), b.text("#error"))
-		}
-		time.Sleep(25 * time.Millisecond) // polling interval, not a wait for an event
+		lastErr = b.eval(expr, &ok)
+		return lastErr == nil && ok, nil
+	})
+	if err != nil {
+		b.t.Fatalf("waiting for %s: %s did not become true (last error: %v); page status %q, error box %q",
+			what, expr, lastErr, b.text("#status"), b.text("#error"))
 	}
 }
 
@@ -337,17 +337,6 @@ func (b *browser) screenshot(path string) {
 	if err := os.WriteFile(path, png, 0o644); err != nil {
 		b.t.Fatal(err)
 	}
-}
-
-type lockedBuilder struct {
-	mu sync.Mutex
-	b  *strings.Builder
-}
-
-func (l *lockedBuilder) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
 }
 
 func tailString(s string, n int) string {

@@ -4,24 +4,28 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/agentfiles/agentfiles/internal/cmdtest"
 	"github.com/agentfiles/agentfiles/internal/pgtest"
 )
 
 // testServer is one in-process run of the server.
 type testServer struct {
 	base   string
-	output *syncBuffer // stdout and stderr
+	output *cmdtest.Buffer // stdout and stderr
+	// stop cancels run's context, as SIGINT and SIGTERM do in main.
+	stop context.CancelFunc
+	// exited is closed when run has returned, with err.
+	exited chan struct{}
+	err    error
 }
 
 // startServer runs the server in this process with args (plus -addr 127.0.0.1:0 unless given)
@@ -32,37 +36,47 @@ func startServer(t *testing.T, args ...string) *testServer {
 		args = append([]string{"-addr", "127.0.0.1:0"}, args...)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	out := &syncBuffer{}
+	ts := &testServer{output: &cmdtest.Buffer{}, stop: cancel, exited: make(chan struct{})}
 	ready := make(chan string, 1)
-	done := make(chan error, 1)
 	go func() {
-		done <- run(ctx, args, stdio{in: strings.NewReader(""), out: out, err: out, ready: func(u string) { ready <- u }})
+		ts.err = run(ctx, args, stdio{in: strings.NewReader(""), out: ts.output, err: ts.output, ready: func(u string) { ready <- u }})
+		close(ts.exited)
 	}()
-	ts := &testServer{output: out}
 	select {
 	case ts.base = <-ready:
-	case err := <-done:
+	case <-ts.exited:
 		cancel()
-		t.Fatalf("server exited before listening: %v\n%s", err, out.String())
+		t.Fatalf("server exited before listening: %v\n%s", ts.err, ts.output.String())
 	case <-time.After(60 * time.Second):
 		cancel()
-		t.Fatalf("server did not start within 60s\n%s", out.String())
+		t.Fatalf("server did not start within 60s\n%s", ts.output.String())
 	}
 	t.Cleanup(func() {
-		cancel()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Errorf("server stopped with an error: %v", err)
-			}
-		case <-time.After(30 * time.Second):
+		ts.stop()
+		switch err := ts.wait(); {
+		case errors.Is(err, errStillRunning):
 			t.Errorf("server did not stop within 30s of cancellation")
+		case err != nil:
+			t.Errorf("server stopped with an error: %v", err)
 		}
 		if t.Failed() {
-			t.Logf("server output:\n%s", out.String())
+			t.Logf("server output:\n%s", ts.output.String())
 		}
 	})
 	return ts
+}
+
+// errStillRunning is wait's answer when run did not return in time.
+var errStillRunning = errors.New("the server is still running")
+
+// wait waits up to 30s for run to return and returns its error, or errStillRunning.
+func (ts *testServer) wait() error {
+	select {
+	case <-ts.exited:
+		return ts.err
+	case <-time.After(30 * time.Second):
+		return errStillRunning
+	}
 }
 
 func containsFlag(args []string, name string) bool {
@@ -157,35 +171,6 @@ func artifactDir(t *testing.T) string {
 		return dir
 	}
 	return t.TempDir()
-}
-
-// serverBinary builds this command into the test's temporary directory (the build cache makes
-// every build after the first one quick) and returns the binary's path.
-func serverBinary(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "server")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
-
-// syncBuffer is a bytes.Buffer safe for concurrent writers.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 func TestMain(m *testing.M) { pgtest.Main(m) }

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentfiles/agentfiles/internal/cmdtest"
+	"github.com/agentfiles/agentfiles/internal/mcptest"
 	"github.com/agentfiles/agentfiles/internal/pgtest"
 )
 
@@ -13,7 +15,7 @@ import (
 // finds a file the first one wrote, and tenants stay apart.
 func TestPostgresSharedAcrossProcesses(t *testing.T) {
 	dbURL := pgtest.New(t)
-	bin := serverBinary(t)
+	bin := cmdtest.Build(t, ".")
 	httpSrv := startServer(t, "-database-url", dbURL, "-log-level", "off")
 	if out := httpSrv.output.String(); !strings.Contains(out, "files: PostgreSQL") || !strings.Contains(out, "PostgreSQL index") {
 		t.Errorf("banner does not report the PostgreSQL store and index:\n%s", out)
@@ -26,31 +28,31 @@ func TestPostgresSharedAcrossProcesses(t *testing.T) {
 	want := doc + "Rollback: redeploy the previous tag.\n"
 
 	// The second process, same database, same tenant (the stdio tenant is the -dev-token).
-	cs := connectStdio(t, bin, "-stdio", "-database-url", dbURL, "-log-level", "off")
-	got := mustMCP(t, cs, "file_read", map[string]any{"project": "ops", "path": "/runbooks/deploy.md"})
+	cs := mcptest.ConnectCommand(t, bin, "-stdio", "-database-url", dbURL, "-log-level", "off")
+	got := mcptest.MustCall(t, cs, "file_read", map[string]any{"project": "ops", "path": "/runbooks/deploy.md"})
 	if got["content"] != want {
 		t.Fatalf("file_read in the second process = %q, want %q", got["content"], want)
 	}
-	list := mustMCP(t, cs, "file_list", map[string]any{"project": "ops", "path": "/runbooks"})
+	list := mcptest.MustCall(t, cs, "file_list", map[string]any{"project": "ops", "path": "/runbooks"})
 	if entries := list["entries"].([]any); len(entries) != 1 || entries[0].(map[string]any)["path"] != "/runbooks/deploy.md" {
 		t.Fatalf("file_list in the second process = %v", list)
 	}
-	hits := mustMCP(t, cs, "file_search", map[string]any{"project": "ops", "query": "canary Frankfurt"})
+	hits := mcptest.MustCall(t, cs, "file_search", map[string]any{"project": "ops", "query": "canary Frankfurt"})
 	chunks, _ := hits["chunks"].([]any)
 	if len(chunks) == 0 || chunks[0].(map[string]any)["file_path"] != "/runbooks/deploy.md" {
 		t.Fatalf("file_search in the second process = %v", hits)
 	}
 
 	// And back: a write over MCP in the second process is read over HTTP in the first.
-	mustMCP(t, cs, "file_write", map[string]any{"project": "ops", "path": "/runbooks/oncall.md", "content": "Page the SRE on duty.\n"})
+	mcptest.MustCall(t, cs, "file_write", map[string]any{"project": "ops", "path": "/runbooks/oncall.md", "content": "Page the SRE on duty.\n"})
 	read := mustCall(t, httpSrv.base, "dev", "file_read", map[string]any{"project": "ops", "path": "/runbooks/oncall.md"})
 	if read["content"] != "Page the SRE on duty.\n" {
 		t.Fatalf("file_read over HTTP of the MCP write = %v", read)
 	}
 
 	// Another tenant on the same database sees none of it.
-	other := connectStdio(t, bin, "-stdio", "-database-url", dbURL, "-dev-token", "someone-else", "-log-level", "off")
-	out, ok := mcpCall(t, other, "file_read", map[string]any{"project": "ops", "path": "/runbooks/deploy.md"})
+	other := mcptest.ConnectCommand(t, bin, "-stdio", "-database-url", dbURL, "-dev-token", "someone-else", "-log-level", "off")
+	out, ok := mcptest.Call(t, other, "file_read", map[string]any{"project": "ops", "path": "/runbooks/deploy.md"})
 	if ok || out["code"] != "NOT_FOUND" {
 		t.Fatalf("another tenant's file_read = ok %v %v, want NOT_FOUND", ok, out)
 	}

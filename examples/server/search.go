@@ -78,7 +78,7 @@ func (a *app) buildSearch(ctx context.Context, c config, scfg search.Config, log
 	if pg, ok := a.store.(*pgstore.Store); ok {
 		// The index lives next to the files, shared by every server on the database: a file
 		// indexed by one process is found through all of them.
-		pix, err := pgindex.New(ctx, pg.Pool(), pgindex.Options{Logger: logger})
+		pix, err := pgindex.New(ctx, pg.Pool(), pgindex.Options{Logger: logger, Embedder: pgindex.IdentityOf(embedder)})
 		if err != nil {
 			return w, fmt.Errorf("-database-url: search index: %w", err)
 		}

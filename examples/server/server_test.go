@@ -15,6 +15,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentfiles/agentfiles/internal/cmdtest"
+	"github.com/agentfiles/agentfiles/internal/mcptest"
+	"github.com/agentfiles/agentfiles/internal/testfiles"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -147,48 +150,39 @@ func TestConcurrentMixedRequests(t *testing.T) {
 // through the JSON API; without a token and with -mcp-anonymous the documentation tools work
 // and the file tools refuse.
 func TestMCPOverHTTP(t *testing.T) {
-	docs := t.TempDir()
-	if err := os.WriteFile(filepath.Join(docs, "guide.md"), []byte("# Guide\n\nHello.\n\n## Install\n\nRun it.\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	catDir := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(catDir, "style"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(catDir, "style", "go.md"), []byte("Use gofmt.\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	docs := testfiles.Write(t, t.TempDir(), map[string]string{"guide.md": "# Guide\n\nHello.\n\n## Install\n\nRun it.\n"})
+	catDir := testfiles.Write(t, t.TempDir(), map[string]string{
+		"style/go.md":  "Use gofmt.\n",
+		"catalog.yaml": "categories:\n  style: {dir: style, patterns: [\"*.md\"], description: Style guides}\n",
+	})
 	catalog := filepath.Join(catDir, "catalog.yaml")
-	if err := os.WriteFile(catalog, []byte("categories:\n  style: {dir: style, patterns: [\"*.md\"], description: Style guides}\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	srv := startServer(t, "-docs", docs, "-catalog", catalog, "-mcp-anonymous", "-log-level", "off")
 
-	cs := connectHTTP(t, srv.base, "dev")
-	names := toolNames(t, cs)
+	cs := mcptest.ConnectHTTP(t, srv.base+"/mcp", "dev")
+	names := mcptest.ToolNames(t, cs)
 	for _, want := range []string{"file_delete", "file_list", "file_read", "file_search", "file_stat", "file_write", "get_content", "list_documentation_files"} {
 		if !slices.Contains(names, want) {
 			t.Errorf("tools/list lacks %s: %v", want, names)
 		}
 	}
-	mustMCP(t, cs, "file_write", map[string]any{"project": "mcp", "path": "/a.md", "content": "from MCP"})
+	mcptest.MustCall(t, cs, "file_write", map[string]any{"project": "mcp", "path": "/a.md", "content": "from MCP"})
 	if got := mustCall(t, srv.base, "dev", "file_read", map[string]any{"project": "mcp", "path": "/a.md"}); got["content"] != "from MCP" {
 		t.Errorf("file_read over HTTP after an MCP write = %v", got["content"])
 	}
 
-	anon := connectHTTP(t, srv.base, "")
-	docsList := mustMCP(t, anon, "list_documentation_files", map[string]any{})
+	anon := mcptest.ConnectHTTP(t, srv.base+"/mcp", "")
+	docsList := mcptest.MustCall(t, anon, "list_documentation_files", map[string]any{})
 	if !strings.Contains(fmt.Sprint(docsList), "guide.md") {
 		t.Errorf("anonymous list_documentation_files = %v", docsList)
 	}
-	content := mustMCP(t, anon, "get_content", map[string]any{"expression": "style/go"})
+	content := mcptest.MustCall(t, anon, "get_content", map[string]any{"expression": "style/go"})
 	if content["content"] != "Use gofmt.\n" {
 		t.Errorf("anonymous get_content = %v", content)
 	}
 	if slices.Contains(names, "category_add") {
 		t.Errorf("the catalog tools that edit it are offered without -catalog-writable: %v", names)
 	}
-	out, ok := mcpCall(t, anon, "file_list", map[string]any{"project": "mcp"})
+	out, ok := mcptest.Call(t, anon, "file_list", map[string]any{"project": "mcp"})
 	if ok || out["code"] != "PERMISSION_DENIED" {
 		t.Errorf("anonymous file_list = ok %v %v, want PERMISSION_DENIED", ok, out)
 	}
@@ -197,14 +191,14 @@ func TestMCPOverHTTP(t *testing.T) {
 // TestStdioWithNoFlags runs the built binary with only -stdio, as an MCP client configuration
 // would, and uses the file tools over it.
 func TestStdioWithNoFlags(t *testing.T) {
-	cs := connectStdio(t, serverBinary(t), "-stdio")
-	names := toolNames(t, cs)
+	cs := mcptest.ConnectCommand(t, cmdtest.Build(t, "."), "-stdio")
+	names := mcptest.ToolNames(t, cs)
 	want := []string{"file_delete", "file_list", "file_read", "file_search", "file_stat", "file_write"}
 	if diff := cmp.Diff(want, names); diff != "" {
 		t.Errorf("tools over stdio (-want +got):\n%s", diff)
 	}
-	mustMCP(t, cs, "file_write", map[string]any{"project": "stdio", "path": "/notes/a.md", "content": "over stdio\n"})
-	got := mustMCP(t, cs, "file_read", map[string]any{"project": "stdio", "path": "/notes/a.md"})
+	mcptest.MustCall(t, cs, "file_write", map[string]any{"project": "stdio", "path": "/notes/a.md", "content": "over stdio\n"})
+	got := mcptest.MustCall(t, cs, "file_read", map[string]any{"project": "stdio", "path": "/notes/a.md"})
 	if got["content"] != "over stdio\n" {
 		t.Errorf("file_read over stdio = %v", got)
 	}
@@ -214,13 +208,13 @@ func TestStdioWithNoFlags(t *testing.T) {
 // answered tool call with the in-memory store, and that SIGTERM stops it cleanly. The number is
 // logged, not asserted (shared CI machines are noisy).
 func TestStartupToFirstRequest(t *testing.T) {
-	bin := serverBinary(t)
+	bin := cmdtest.Build(t, ".")
 	cmd := exec.Command(bin, "-addr", "127.0.0.1:0", "-log-level", "info")
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	var stderr syncBuffer
+	var stderr cmdtest.Buffer
 	cmd.Stderr = &stderr
 	start := time.Now()
 	if err := cmd.Start(); err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/fileio/pgstore"
+	"github.com/agentfiles/agentfiles/fileio/storetest"
 	"github.com/agentfiles/agentfiles/internal/pgtest"
 	"github.com/agentfiles/agentfiles/internal/poll"
 )
@@ -93,19 +94,8 @@ func TestServerKilledDuringWrites(t *testing.T) {
 	wg.Wait()
 
 	files := map[string]string{}
-	err := s.View(ctx, testScope, func(tx fileio.ReadTx) error {
-		infos, err := tx.List(ctx, "", 0)
-		for _, fi := range infos {
-			f, err := tx.Get(ctx, fi.Path)
-			if err != nil {
-				return err
-			}
-			files[fi.Path] = string(f.Content)
-		}
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
+	for _, f := range storetest.Files(t, s, testScope) {
+		files[f.Path] = string(f.Content)
 	}
 	landedFailures := 0
 	for w, r := range results {

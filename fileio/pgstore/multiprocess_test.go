@@ -13,6 +13,7 @@ import (
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/fileio/pgstore"
+	"github.com/agentfiles/agentfiles/internal/cmdtest"
 	"github.com/agentfiles/agentfiles/internal/pgtest"
 )
 
@@ -63,7 +64,7 @@ var procScope = fileio.Scope{Tenant: agentfiles.NewAuthContext("pgstoreproc", ""
 // record is present exactly once, whole, and each writer's records are in its own order; the
 // outbox holds one pending job for the path.
 func TestTwoProcessesAppend(t *testing.T) {
-	bin := pgtest.BuildCommand(t, procCommand)
+	bin := cmdtest.Build(t, procCommand)
 	url := pgtest.New(t)
 	const n = 1000
 	counts := runProcs(t, bin,
@@ -102,7 +103,7 @@ func TestTwoProcessesAppend(t *testing.T) {
 // TestTwoProcessesFillQuota: two processes create 1,000-byte files until the project quota
 // refuses one. Together they never exceed it, and they fill it exactly.
 func TestTwoProcessesFillQuota(t *testing.T) {
-	bin := pgtest.BuildCommand(t, procCommand)
+	bin := cmdtest.Build(t, procCommand)
 	url := pgtest.New(t)
 	const quota, chunk = 60_000, 1000
 	counts := runProcs(t, bin,
@@ -125,7 +126,7 @@ func TestTwoProcessesFillQuota(t *testing.T) {
 // TestConcurrentMigrations: two processes and eight goroutines (each with its own pool) migrate
 // one empty database at the same moment; all succeed and every migration is applied once.
 func TestConcurrentMigrations(t *testing.T) {
-	bin := pgtest.BuildCommand(t, procCommand)
+	bin := cmdtest.Build(t, procCommand)
 	url := pgtest.New(t)
 	wait := startProcs(t, bin, []string{"-url", url, "-mode", "migrate"}, []string{"-url", url, "-mode", "migrate"})
 	pgtest.MigrateConcurrently(t, url, 8, pgstore.Migrate)

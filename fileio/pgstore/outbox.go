@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/internal/utf8cut"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -83,24 +84,18 @@ func (s *Store) RetryJob(ctx context.Context, job fileio.Job, notBefore time.Tim
 	_, err := s.pool.Exec(ctx, `UPDATE mcp_file_index_jobs
 SET retry_count = retry_count + 1, available_at = $3, claimed_until = NULL, last_error = $4,
     updated_at = statement_timestamp()
-WHERE id = $1 AND version = $2`, job.ID, job.Version, notBefore, truncateUTF8(lastError, maxLastErrorBytes))
+WHERE id = $1 AND version = $2`, job.ID, job.Version, notBefore, lastErrorText(lastError))
 	return s.storeError(ctx, opOutbox, job.Scope, err)
 }
 
 // maxLastErrorBytes caps the recorded error text of a failed attempt.
 const maxLastErrorBytes = 2048
 
-func truncateUTF8(s string, maxBytes int) string {
-	if len(s) <= maxBytes {
-		return s
-	}
-	for maxBytes > 0 && !utf8RuneStart(s[maxBytes]) {
-		maxBytes--
-	}
-	return s[:maxBytes]
+// lastErrorText is s cut to maxLastErrorBytes on a character boundary.
+func lastErrorText(s string) string {
+	text, _ := utf8cut.Cut(s, maxLastErrorBytes)
+	return text
 }
-
-func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
 
 // PendingJobs implements fileio.Outbox: jobs not yet completed, leased or not, of every tenant.
 func (s *Store) PendingJobs(ctx context.Context) (int, error) {

@@ -30,4 +30,6 @@
 //     declines everything or ignores the limits must give identical results, error texts and
 //     files; and the Service, Concurrency and Model suites run again over WithoutOptional, so
 //     the portable path stays covered too.
+//
+// A store's own tests can read back everything a project holds with [Files].
 package storetest

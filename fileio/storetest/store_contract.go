@@ -39,24 +39,54 @@ func put(ctx context.Context, tx fileio.WriteTx, path, content string) error {
 	return err
 }
 
+// Files returns every file of scope, in List order, as one View of s shows them. It fails t
+// when the View fails.
+func Files(t testing.TB, s fileio.Store, scope fileio.Scope) []fileio.File {
+	t.Helper()
+	var files []fileio.File
+	ctx := context.Background()
+	err := s.View(ctx, scope, func(tx fileio.ReadTx) error {
+		var err error
+		_, files, err = readAll(ctx, tx)
+		return err
+	})
+	if err != nil {
+		t.Fatalf("reading the files of %s: %v", scope.Project, err)
+	}
+	return files
+}
+
+// readAll lists every file of tx and reads each one.
+func readAll(ctx context.Context, tx fileio.ReadTx) ([]fileio.FileInfo, []fileio.File, error) {
+	infos, err := tx.List(ctx, "", 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	files := make([]fileio.File, 0, len(infos))
+	for _, info := range infos {
+		f, err := tx.Get(ctx, info.Path)
+		if err != nil {
+			return nil, nil, err
+		}
+		files = append(files, f)
+	}
+	return infos, files, nil
+}
+
 // snapshot is everything a View of scope shows: paths, sizes, contents, total bytes.
 func snapshot(t testing.TB, s fileio.Store, scope fileio.Scope) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	ctx := context.Background()
 	err := s.View(ctx, scope, func(tx fileio.ReadTx) error {
-		infos, err := tx.List(ctx, "", 0)
+		infos, files, err := readAll(ctx, tx)
 		if err != nil {
 			return err
 		}
 		var total int64
-		for _, info := range infos {
-			f, err := tx.Get(ctx, info.Path)
-			if err != nil {
-				return err
-			}
-			out[info.Path] = string(f.Content)
-			total += info.SizeBytes
+		for i, f := range files {
+			out[f.Path] = string(f.Content)
+			total += infos[i].SizeBytes
 		}
 		pb, err := tx.ProjectBytes(ctx)
 		if err != nil {

@@ -14,6 +14,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agentfiles/agentfiles/internal/cmdtest"
+	"github.com/agentfiles/agentfiles/internal/poll"
+	"github.com/agentfiles/agentfiles/internal/testfiles"
 )
 
 // inspectorPath returns the MCP Inspector binary or skips the test.
@@ -35,15 +39,17 @@ func inspectorPath(t *testing.T) string {
 	return ""
 }
 
-// buildExample compiles ./examples/<name> into a temp dir and returns the binary's path.
-func buildExample(t *testing.T, name string) string {
+// setup checks for the inspector, builds ./examples/<example> and writes a small documentation
+// root. It returns the binary and the root.
+func setup(t *testing.T, example string) (bin, docs string) {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), name)
-	cmd := exec.Command("go", "build", "-o", bin, "github.com/agentfiles/agentfiles/examples/"+name)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build %s: %v\n%s", name, err, out)
-	}
-	return bin
+	inspectorPath(t)
+	bin = cmdtest.Build(t, "github.com/agentfiles/agentfiles/examples/"+example)
+	docs = testfiles.Write(t, t.TempDir(), map[string]string{
+		"guide.md":         "# Guide\n\nIntro.\n\n## Install\n\nRun the installer.\n",
+		"api/reference.md": "# Reference\n\n## Errors\n\nEvery error has a code.\n",
+	})
+	return bin, docs
 }
 
 // inspect runs the inspector CLI and decodes its JSON output into v.
@@ -62,6 +68,55 @@ func inspect(t *testing.T, v any, args ...string) {
 	}
 }
 
+// target is what the inspector connects to: a server binary and its flags, which it starts and
+// speaks to over stdio, or a URL with the options to use streamable HTTP.
+type target []string
+
+func stdio(bin string, flags ...string) target { return append(target{bin}, flags...) }
+
+func streamableHTTP(url string) target { return target{url, "--transport", "http"} }
+
+// requireTools calls tools/list and fails the test unless every tool in want is listed.
+func (tg target) requireTools(t *testing.T, want ...string) {
+	t.Helper()
+	var l struct {
+		Tools []struct{ Name string }
+	}
+	inspect(t, &l, append(tg, "--method", "tools/list")...)
+	var names []string
+	for _, tool := range l.Tools {
+		names = append(names, tool.Name)
+	}
+	got := fmt.Sprint(names)
+	for _, w := range want {
+		if !strings.Contains(got, w) {
+			t.Errorf("tools/list = %s, missing %s", got, w)
+		}
+	}
+}
+
+// toolResult is the inspector's rendering of a tools/call answer.
+type toolResult struct {
+	Content []struct {
+		Type string
+		Text string
+	}
+	StructuredContent json.RawMessage
+	IsError           bool
+}
+
+// call calls tool with arguments written name=value.
+func (tg target) call(t *testing.T, tool string, args ...string) toolResult {
+	t.Helper()
+	argv := append(append(target{}, tg...), "--method", "tools/call", "--tool-name", tool)
+	if len(args) > 0 {
+		argv = append(append(argv, "--tool-arg"), args...)
+	}
+	var res toolResult
+	inspect(t, &res, argv...)
+	return res
+}
+
 // freeAddr returns a loopback address with a port that was free a moment ago.
 func freeAddr(t *testing.T) string {
 	t.Helper()
@@ -77,67 +132,12 @@ func freeAddr(t *testing.T) string {
 // startServer runs bin with args until the test ends and waits until url answers HTTP.
 func startServer(t *testing.T, url, bin string, args ...string) {
 	t.Helper()
-	cmd := exec.Command(bin, args...)
-	var logs bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &logs, &logs
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = cmd.Process.Signal(os.Interrupt)
-		done := make(chan struct{})
-		go func() { _ = cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			_ = cmd.Process.Kill()
-			<-done
-		}
-		if t.Failed() {
-			t.Logf("server output:\n%s", logs.String())
-		}
-	})
-	deadline := time.Now().Add(30 * time.Second)
-	for {
+	cmdtest.Start(t, bin, args...)
+	poll.Eventually(t, 30*time.Second, bin+" answers at "+url, func() bool {
 		resp, err := http.Get(url)
 		if err == nil {
 			resp.Body.Close()
-			return
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s did not answer at %s: %v\n%s", bin, url, err, logs.String())
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
-
-type toolList struct {
-	Tools []struct{ Name string }
-}
-
-type toolResult struct {
-	Content []struct {
-		Type string
-		Text string
-	}
-	StructuredContent json.RawMessage
-	IsError           bool
-}
-
-func names(l toolList) []string {
-	var out []string
-	for _, t := range l.Tools {
-		out = append(out, t.Name)
-	}
-	return out
-}
-
-func requireTools(t *testing.T, l toolList, want ...string) {
-	t.Helper()
-	got := fmt.Sprint(names(l))
-	for _, w := range want {
-		if !strings.Contains(got, w) {
-			t.Errorf("tools/list = %s, missing %s", got, w)
-		}
-	}
+		return err == nil
+	})
 }

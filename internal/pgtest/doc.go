@@ -29,9 +29,10 @@
 // plumbing here rather than each writing it:
 //
 //	store := pgtest.Open(t, pgtest.New(t), pgstore.Open, pgstore.Options{}) // closed at the end
-//	bin := pgtest.BuildCommand(t, "…/internal/helperproc")                    // multi-process tests
 //	pgtest.MigrateConcurrently(t, url, 8, pgstore.Migrate)                    // instances starting at once
 //	pgtest.CheckMigrated(t, url, "mcp_files_schema_migrations", pgstore.SchemaVersion(), pgstore.Migrate)
+//
+// Multi-process tests build their helper command with internal/cmdtest.
 //
 // # Where the server comes from
 //

@@ -2,8 +2,6 @@ package pgtest
 
 import (
 	"context"
-	"os/exec"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -29,19 +27,6 @@ func Open[T interface{ Close() }, O any](tb testing.TB, url string, open func(co
 	}
 	tb.Cleanup(v.Close)
 	return v
-}
-
-// BuildCommand builds the main package pkg (an import path, such as a test's helper command
-// under internal/) into the test's temporary directory and returns the binary's path, for
-// tests that run several processes against one database.
-func BuildCommand(tb testing.TB, pkg string) string {
-	tb.Helper()
-	bin := filepath.Join(tb.TempDir(), filepath.Base(pkg))
-	out, err := exec.Command("go", "build", "-o", bin, pkg).CombinedOutput()
-	if err != nil {
-		tb.Fatalf("pgtest: building %s: %v\n%s", pkg, err, out)
-	}
-	return bin
 }
 
 // Migrator is a package's Migrate function, such as pgstore.Migrate.

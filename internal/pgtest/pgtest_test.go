@@ -2,7 +2,6 @@ package pgtest_test
 
 import (
 	"context"
-	"os/exec"
 	"testing"
 	"time"
 
@@ -76,7 +75,7 @@ func connect(t *testing.T, url string) *pgx.Conn {
 }
 
 // TestHarness: Open closes what it opened, MigrateConcurrently and CheckMigrated agree on a
-// migration that records its versions, and BuildCommand builds a runnable binary.
+// migration that records its versions.
 func TestHarness(t *testing.T) {
 	url := pgtest.New(t)
 	var closed bool
@@ -100,10 +99,6 @@ func TestHarness(t *testing.T) {
 	}
 	pgtest.MigrateConcurrently(t, url, 4, migrate)
 	pgtest.CheckMigrated(t, url, "harness_versions", 2, migrate)
-	bin := pgtest.BuildCommand(t, "github.com/agentfiles/agentfiles/internal/pgtest/internal/pgtestcmd")
-	if out, err := exec.Command(bin).Output(); err != nil || string(out) != "ok\n" {
-		t.Errorf("built command: %q, %v", out, err)
-	}
 }
 
 type closer struct {

@@ -28,7 +28,8 @@ import (
 	"io"
 	"regexp"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/agentfiles/agentfiles/internal/utf8cut"
 )
 
 // maxBodyBytes bounds how much of an error response is read.
@@ -64,9 +65,10 @@ func ReadError(body io.Reader, apiKey string) Error {
 	if e.Message == "" {
 		e.Message = strings.TrimSpace(string(raw))
 	}
-	e.Message = cut(redact(e.Message, apiKey), maxMessageBytes)
-	e.Type = cut(redact(e.Type, apiKey), maxMessageBytes)
-	e.Code = cut(redact(e.Code, apiKey), maxMessageBytes)
+	// What the provider said is cut on a character boundary, with "…" where something was left out.
+	for _, field := range []*string{&e.Message, &e.Type, &e.Code} {
+		*field = utf8cut.Shorten(redact(*field, apiKey), maxMessageBytes, "…")
+	}
 	return e
 }
 
@@ -141,17 +143,4 @@ func redact(s, apiKey string) string {
 		}
 		return redacted
 	})
-}
-
-// cut returns s when it is at most n bytes long, else its first n bytes or fewer, ending on a
-// character boundary, followed by "…".
-func cut(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	end := n
-	for end > 0 && !utf8.RuneStart(s[end]) {
-		end--
-	}
-	return s[:end] + "…"
 }

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentfiles/agentfiles/internal/cmdtest"
 	"github.com/agentfiles/agentfiles/internal/poll"
 )
 
@@ -77,7 +78,7 @@ func start(ctx context.Context, bin string) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out strings.Builder
+	var out cmdtest.Buffer
 	cmd := exec.Command(bin,
 		"--port", strconv.Itoa(port),
 		"--bind", "127.0.0.1",
@@ -87,7 +88,7 @@ func start(ctx context.Context, bin string) (*Server, error) {
 		"--loglevel", "warning",
 		"--dir", dir,
 	)
-	cmd.Stdout, cmd.Stderr = &lockedWriter{w: &out}, &lockedWriter{w: &out}
+	cmd.Stdout, cmd.Stderr = &out, &out
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	if err := cmd.Start(); err != nil {
 		os.RemoveAll(dir)
@@ -146,16 +147,4 @@ func ping(addr string) error {
 		return fmt.Errorf("unexpected PING reply %q", line)
 	}
 	return nil
-}
-
-// lockedWriter serialises writes from the process's stdout and stderr copiers.
-type lockedWriter struct {
-	mu sync.Mutex
-	w  *strings.Builder
-}
-
-func (l *lockedWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
 }

@@ -9,10 +9,15 @@
 // are never returned, including before the indexer runs; unindexed and updated files are found
 // by the query-time scan with correct offsets; tenants are isolated; path_prefix is a string
 // prefix; limits are clamped and reported; last_served_at is set on returned chunks only;
-// rerank failures and timeouts fall back to fused scores; an embedder failure keeps lexical
-// results; a missing credential retries and then degrades to lexical-only; BM25 scores are
-// bit-identical to the reference computed from the stored chunks; re-indexing is idempotent;
-// and concurrent writers, searchers and indexer workers leave index and store in agreement.
+// rerank failures and timeouts fall back to exactly the fused ranking; an embedder failure
+// keeps lexical results; a missing credential retries and then degrades to lexical-only; BM25
+// scores are bit-identical to the reference computed from the stored chunks; a candidate that
+// only one retriever proposed gets its true score on the other (ScoreChunks), and results are
+// identical, every score included, to those of search/memindex, the reference, on the same
+// files; chunks without a query term and with too little similarity are not returned, and
+// Result.Qualified counts those that are; a file indexed by another analysis is scanned until
+// Indexer.Sync re-indexes it; re-indexing is idempotent; and concurrent writers, searchers and
+// indexer workers leave index and store in agreement.
 //
 // # Test servers
 //

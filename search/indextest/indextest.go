@@ -13,6 +13,7 @@ import (
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/search"
+	"github.com/google/go-cmp/cmp"
 )
 
 // Exercise runs the acceptance suite that every search.Index must pass. newIndex returns a
@@ -39,6 +40,10 @@ func Exercise(t *testing.T, newIndex func(t *testing.T) search.Index) {
 		{"Idempotent", testIdempotent},
 		{"InvalidQuery", testInvalidQuery},
 		{"Concurrent", testConcurrent},
+		{"ExactUnionScores", testExactUnionScores},
+		{"SameRankingAsMemindex", testSameRankingAsMemindex},
+		{"MinSemanticScore", testMinSemanticScore},
+		{"SyncReanalyses", testSyncReanalyses},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newIndex(t)) })
@@ -341,9 +346,23 @@ func testRerankAndFallback(t *testing.T, idx search.Index) {
 			t.Errorf("reranked hits out of order")
 		}
 	}
+	// The fallback is exactly the fused ranking of a Searcher without a reranker.
+	opts := e.Searcher.Options()
+	opts.Reranker = nil
+	fusedOnly, err := search.NewSearcher(e.Store, idx, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, mode := range []Mode{ModeError, ModeHang, ModeBadAuth} {
 		srv.SetMode(mode)
 		res := e.Search(ctx, q)
+		fused, err := fusedOnly.Search(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(fused.Hits, res.Hits); diff != "" {
+			t.Errorf("mode %d: fallback differs from the fused ranking (-fused +fallback):\n%s", mode, diff)
+		}
 		if res.Ranking != search.RankingFused || res.RerankError == "" || len(res.Hits) == 0 {
 			t.Errorf("mode %d: want fused fallback with hits and a reason, got %+v", mode, res)
 		}

@@ -28,6 +28,11 @@
 // chunks of 256 dimensions the first pass reads about 10 MB for a short query instead of 100 MB;
 // BenchmarkSemantic compares it with the exhaustive scan in the same run.
 //
-// Nothing is persisted: a process restart starts empty, and the indexer rebuilds from the store
-// as jobs arrive. Use search/pgindex for durability.
+// ScoreChunks, the Searcher's second step, looks the named chunks up by file and chunk index
+// and scores them from the same term frequencies and vectors: BM25 summed over the query terms
+// in order, and [search.Dot].
+//
+// Nothing is persisted: a process restart starts empty, and the indexer indexes files as jobs
+// arrive; search.Indexer.Sync fills it from a persistent store at start-up. Use search/pgindex
+// for durability.
 package memindex

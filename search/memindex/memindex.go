@@ -286,7 +286,7 @@ func (ix *Index) FileStateList(ctx context.Context, scope fileio.Scope, prefix s
 	if c := &p.states; c.list == nil || c.changes != p.changes {
 		c.list = make([]search.PathFileState, len(p.order))
 		for i, f := range p.order {
-			c.list[i] = search.PathFileState{Path: f.path, FileState: search.FileState{FileUpdatedAt: f.version, EmbeddingModel: f.model, Chunks: len(f.slots)}}
+			c.list[i] = search.PathFileState{Path: f.path, FileState: search.FileState{FileUpdatedAt: f.version, EmbeddingModel: f.model, Tokenizer: f.tokenizer, Chunks: len(f.slots)}}
 		}
 		c.changes = p.changes
 	}

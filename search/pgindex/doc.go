@@ -14,6 +14,7 @@
 //	                           last_served_at
 //	mcp_file_chunk_postings    (project, term, chunk) -> term frequency and chunk length
 //	mcp_file_chunk_embeddings  the chunk's vector as BYTEA (little-endian float32, any dimension)
+//	mcp_search_embedder        one row: the model and dimensions of every vector in the database
 //
 // Every query filters by tenant and project in SQL; path_prefix is a LIKE pattern with %, _
 // and \ escaped (text_pattern_ops indexes), and excluded paths (deleted or stale files, from the
@@ -40,6 +41,12 @@
 // LexicalTSVector is the seed's transitional alternative: PostgreSQL full-text search (GIN
 // index on to_tsvector('english', chunk_content), terms OR-ed, ts_rank_cd scores).
 //
+// ScoreChunks, the Searcher's second step, scores the candidates that only one retriever
+// proposed in one statement: each named chunk is one lookup of its (project, path, chunk
+// index) key, with its postings for the query terms and its vector of the query's model, and Go
+// computes BM25 (with the Lexical answer's statistics) and search.Dot exactly as memindex does;
+// in LexicalTSVector mode the lexical score is the chunk's ts_rank_cd.
+//
 // Semantic scores are search.Dot of the stored and the query vector, as in memindex. Vectors
 // are scanned from an in-process cache of the project's vectors, refreshed file by file when
 // the project's generation counter shows that any process changed it (bounded by
@@ -47,6 +54,40 @@
 // pgvector extension is installed in the database (CREATE EXTENSION vector), New adds a vector
 // column and PostgreSQL ranks rows by inner product instead; the returned rows are rescored in
 // Go. pgvector is optional: without it nothing changes but where the scan runs.
+//
+// # Embedder identity
+//
+// Vectors of different embedders cannot be compared (another model, or the same model cut to
+// another size), so a database holds the vectors of one embedder, recorded in
+// mcp_search_embedder: one row per database, not per tenant, because a server process serves
+// every tenant with one embedder and its Indexer re-indexes whichever file a job names, so only
+// a record the whole database shares keeps two differently configured processes apart.
+//
+//   - Options.Embedder (IdentityOf(embedder)) declares the process's embedder. New records it
+//     when none is recorded and refuses with INVALID_CONFIG, naming both identities, when
+//     another one is: configure the recorded embedder, or switch explicitly (below). A process
+//     without an embedder leaves Options.Embedder zero and works against any database.
+//   - A trigger on mcp_file_chunk_embeddings refuses, whoever writes them, vectors of another
+//     embedder than the recorded one: ReplaceFile returns INVALID_CONFIG with the same advice
+//     and writes nothing (the Indexer retries the job, then gives it up and logs the message). This covers
+//     processes that did not declare their embedder and processes started before a switch.
+//     The first vectors stored record their embedder when none is recorded yet.
+//   - Index.Reembed is the explicit switch: in one transaction it records the new identity,
+//     deletes the old vectors and marks their files lexical-only (chunks and postings stay, so
+//     lexical search is unaffected), then it embeds the stored chunks of every file again with
+//     the new embedder. It is resumable; run it from one process, e.g. an operator's command
+//     with an Index opened without Options.Embedder, then restart the servers with the new
+//     embedder. Servers still running the old one find no semantic candidates and can store no
+//     vectors until they are.
+//
+// Re-embedding is an explicit call rather than an option of New on purpose: during a rolling
+// restart old and new processes start side by side, and a start-up option would let each flip
+// the database back to its own embedder, dropping every vector each time.
+//
+// A database indexed before identities were recorded is given the identity of its vectors by
+// the migration when they all agree; when they do not, New refuses every embedder until
+// Reembed settles the database on one. Within one process, queries never mix embedders either:
+// Semantic compares only vectors of SemanticQuery.Model and of the query vector's size.
 //
 // # File states
 //
@@ -69,7 +110,8 @@
 // kept for logs): UNAVAILABLE, which is retryable, when PostgreSQL cannot be reached (connection
 // refused or lost, no connection from the pool, server shutting down or out of connection
 // slots), SEARCH_BACKEND_ERROR when a statement fails, INVALID_ARGUMENT for a malformed
-// IndexedFile, INVALID_CONFIG from New. A context that ends is returned as itself. [Codes] lists
+// IndexedFile, INVALID_CONFIG from New and Reembed, and from ReplaceFile for vectors of another
+// embedder than the database's. A context that ends is returned as itself. [Codes] lists
 // them; the Searcher passes UNAVAILABLE on to its caller unchanged.
 //
 // An Index is safe for concurrent use by multiple goroutines and processes.

@@ -24,7 +24,9 @@ func Example() {
 		log.Fatal(err)
 	}
 	defer store.Close()
-	index, err := pgindex.Open(ctx, url, pgindex.Options{})
+	// The index records the embedder its vectors come from and refuses another one.
+	embedder := search.NewHashingEmbedder(0)
+	index, err := pgindex.Open(ctx, url, pgindex.Options{Embedder: pgindex.IdentityOf(embedder)})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -34,7 +36,6 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	embedder := search.NewHashingEmbedder(0)
 	indexer, err := search.NewIndexer(store, index, search.IndexerOptions{Embedder: embedder})
 	if err != nil {
 		log.Fatal(err)

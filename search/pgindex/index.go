@@ -61,6 +61,12 @@ type Options struct {
 	// moved (default DefaultFileStateCacheBytes; negative: no cache, every call reads the
 	// project's files from PostgreSQL).
 	FileStateCacheBytes int64
+	// Embedder is the identity of the embedder this process makes vectors and queries with
+	// (IdentityOf(embedder)). New records it for the database when none is recorded and refuses
+	// with INVALID_CONFIG when another one is: vectors of different embedders cannot be compared
+	// (see the package doc, "Embedder identity", and Index.Reembed to switch). Zero: a
+	// lexical-only process, which New accepts whatever the database holds.
+	Embedder EmbedderIdentity
 }
 
 // Index is a search.Index in PostgreSQL, shared by any number of processes using the same
@@ -83,7 +89,9 @@ var _ search.Index = (*Index)(nil)
 
 // New returns an Index over pool, which the caller keeps owning (Close does not close it). Unless
 // opts.SkipMigrations is set it first brings the schema up to date (see Migrate); it then
-// detects pgvector and, in LexicalTSVector mode, creates the full-text GIN index.
+// detects pgvector, in LexicalTSVector mode creates the full-text GIN index, and checks
+// opts.Embedder against the embedder recorded for the database (INVALID_CONFIG when they
+// differ).
 func New(ctx context.Context, pool *pgxpool.Pool, opts Options) (*Index, error) {
 	if pool == nil {
 		return nil, agentfiles.NewError(agentfiles.CodeInvalidConfig, "the pool is nil; pass a *pgxpool.Pool or use pgindex.Open", "pool")
@@ -92,6 +100,9 @@ func New(ctx context.Context, pool *pgxpool.Pool, opts Options) (*Index, error) 
 		return nil, err
 	}
 	if err := checkMode(&opts.PGVector, "pgvector", PGVectorAuto, PGVectorOff); err != nil {
+		return nil, err
+	}
+	if err := opts.Embedder.validate("Embedder"); err != nil {
 		return nil, err
 	}
 	ix := &Index{pool: pool, log: opts.Logger, lexical: opts.Lexical, projects: make(map[fileio.Scope]int64)}
@@ -104,8 +115,15 @@ func New(ctx context.Context, pool *pgxpool.Pool, opts Options) (*Index, error) 
 				return err
 			}
 		}
-		return ix.setup(ctx, conn, opts)
+		if err := ix.setup(ctx, conn, opts); err != nil {
+			return err
+		}
+		return ix.checkEmbedder(ctx, conn, opts.Embedder)
 	})
+	var coded *agentfiles.Error
+	if errors.As(err, &coded) {
+		return nil, err // the embedder check's refusal, as it is
+	}
 	if err != nil {
 		return nil, fmt.Errorf("pgindex: preparing the schema: %w", err)
 	}

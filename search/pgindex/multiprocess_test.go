@@ -18,7 +18,8 @@ import (
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/fileio/pgstore"
-	"github.com/agentfiles/agentfiles/internal/pgtest"
+	"github.com/agentfiles/agentfiles/fileio/storetest"
+	"github.com/agentfiles/agentfiles/internal/cmdtest"
 	"github.com/agentfiles/agentfiles/search"
 	"github.com/agentfiles/agentfiles/search/indextest"
 	"github.com/agentfiles/agentfiles/search/pgindex"
@@ -26,7 +27,7 @@ import (
 
 // buildWorker builds the helper command that plays one indexing process.
 func buildWorker(t *testing.T) string {
-	return pgtest.BuildCommand(t, "github.com/agentfiles/agentfiles/search/pgindex/internal/pgindexworker")
+	return cmdtest.Build(t, "github.com/agentfiles/agentfiles/search/pgindex/internal/pgindexworker")
 }
 
 // worker is one running pgindexworker process.
@@ -259,21 +260,7 @@ func TestWorkerKilledMidJob(t *testing.T) {
 func checkIndexMatchesStore(t *testing.T, ix *pgindex.Index, store fileio.Store, scope fileio.Scope) {
 	t.Helper()
 	ctx := context.Background()
-	var files []fileio.File
-	err := store.View(ctx, scope, func(tx fileio.ReadTx) error {
-		infos, err := tx.List(ctx, "", 0)
-		for _, fi := range infos {
-			f, err := tx.Get(ctx, fi.Path)
-			if err != nil {
-				return err
-			}
-			files = append(files, f)
-		}
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	files := storetest.Files(t, store, scope)
 	states, err := ix.FileStates(ctx, scope, "")
 	if err != nil {
 		t.Fatal(err)

@@ -44,9 +44,9 @@ const sqlGeneration = "SELECT generation FROM mcp_search_projects WHERE id = $1"
 
 // sqlFileStates reads the project's generation and, in the same snapshot, its files in path
 // order ("C" collation: bytewise, as Go compares strings).
-const sqlFileStates = `SELECT pr.generation, f.file_path, f.file_updated_at, f.file_updated_ns, f.embedding_model, f.chunk_count
+const sqlFileStates = `SELECT pr.generation, f.file_path, f.file_updated_at, f.file_updated_ns, f.embedding_model, f.tokenizer, f.chunk_count
 FROM mcp_search_projects pr LEFT JOIN LATERAL (
-    SELECT file_path, file_updated_at, file_updated_ns, embedding_model, chunk_count
+    SELECT file_path, file_updated_at, file_updated_ns, embedding_model, tokenizer, chunk_count
     FROM mcp_search_files WHERE project_id = pr.id ORDER BY file_path) f ON true
 WHERE pr.id = $1`
 
@@ -66,16 +66,16 @@ func loadStates(ctx context.Context, ix *Index, pid int64) (*stateSnapshot, erro
 		return nil, err
 	}
 	s := &stateSnapshot{}
-	var path, model *string
+	var path, model, tokenizer *string
 	var at *time.Time
 	var ns, chunks *int32
-	_, err = pgx.ForEachRow(rows, []any{&s.generation, &path, &at, &ns, &model, &chunks}, func() error {
+	_, err = pgx.ForEachRow(rows, []any{&s.generation, &path, &at, &ns, &model, &tokenizer, &chunks}, func() error {
 		if path == nil {
 			return nil // no files
 		}
-		s.list = append(s.list, search.PathFileState{Path: *path,
-			FileState: search.FileState{FileUpdatedAt: joinVersion(*at, *ns), EmbeddingModel: *model, Chunks: int(*chunks)}})
-		s.bytes += int64(len(*path) + len(*model) + 64)
+		s.list = append(s.list, search.PathFileState{Path: *path, FileState: search.FileState{
+			FileUpdatedAt: joinVersion(*at, *ns), EmbeddingModel: *model, Tokenizer: *tokenizer, Chunks: int(*chunks)}})
+		s.bytes += int64(len(*path) + len(*model) + len(*tokenizer) + 64)
 		return nil
 	})
 	if err != nil {

@@ -1,0 +1,140 @@
+package quality
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentfiles/agentfiles/search"
+	"github.com/agentfiles/agentfiles/search/indextest"
+	"github.com/agentfiles/agentfiles/search/memindex"
+)
+
+var depth = flag.Int("depth", Depth, "ranks evaluated per topic (trec_eval's default is 1000)")
+
+// collections returns the authored set and every collection under -ir.
+func collections(t *testing.T) []*Collection {
+	t.Helper()
+	authored, err := LoadAuthored("../../search/testdata/quality.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cols := []*Collection{authored}
+	entries, err := os.ReadDir(*irDir)
+	if err != nil {
+		t.Fatalf("-ir %s: %v (the public collections live in ../shared/ir beside the checkout)", *irDir, err)
+	}
+	for _, e := range entries {
+		dir := filepath.Join(*irDir, e.Name())
+		if _, err := os.Stat(filepath.Join(dir, "corpus.jsonl")); err != nil {
+			continue
+		}
+		c, err := LoadDir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cols = append(cols, c)
+	}
+	return cols
+}
+
+// modes are the rankings the harness compares. All but "bm25" use the hashing embedder the
+// System was built with; "reranked" sends candidates to a Cohere-format rerank server whose
+// scoring is weighted query-term overlap (indextest.RerankServer), not a neural model.
+func modes(t *testing.T) []Mode {
+	rr := indextest.NewRerankServer(t)
+	reranker, err := search.NewCohereReranker(rr.Endpoint(), search.CohereRerankerOptions{Timeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return []Mode{
+		{Name: "bm25", Lexical: true},
+		{Name: "semantic", Options: search.SearcherOptions{BM25Candidates: -1, SemanticWeight: 1, LexicalWeight: 0}},
+		{Name: "fused (default)"},
+		{Name: "rrf", Options: search.SearcherOptions{FuseMethod: search.FuseRRF}},
+		{Name: "reranked", Options: search.SearcherOptions{Reranker: reranker, RerankTimeout: time.Minute}},
+	}
+}
+
+// TestQuality indexes each collection through the public API and reports nDCG@10, MAP, P@10 and
+// R@100 for every mode and for a textbook BM25 computed in the same run, over all topics and
+// over the two halves of Collection.Split. It checks the two promises of package search: its
+// BM25 equals the textbook one (within 0.005), and the default fused ranking is at least as good
+// as BM25 alone on nDCG@10 and MAP.
+func TestQuality(t *testing.T) {
+	if testing.Short() {
+		t.Skip("quality harness skipped in -short mode")
+	}
+	ctx := context.Background()
+	ms := modes(t)
+	for _, c := range collections(t) {
+		t.Run(c.Name, func(t *testing.T) {
+			sys, err := NewSystem(ctx, c, memindex.New(), search.NewHashingEmbedder(search.DefaultHashingDimensions))
+			if err != nil {
+				t.Fatal(err)
+			}
+			tune, held := c.Split()
+			bm := search.DefaultBM25()
+			tb := NewTextbook(c.Docs, search.Tokenize, bm.K1, bm.B)
+			textbook := Run{}
+			for _, tp := range c.Topics {
+				textbook[tp.ID] = tb.Search(tp.Query)
+			}
+			var table strings.Builder
+			fmt.Fprintf(&table, "\n%s: %d documents, %d judged topics (tuning half %d, held-out half %d), depth %d\n\n",
+				c.Name, len(c.Docs), len(c.Topics), len(tune), len(held), *depth)
+			table.WriteString("| mode | nDCG@10 | MAP | P@10 | R@100 | nDCG@10 tune / held-out | MAP tune / held-out | t vs bm25 (nDCG@10) |\n|---|---|---|---|---|---|---|---|\n")
+			results := map[string]Metrics{}
+			var bm25Per []Metrics
+			row := func(name string, run Run) {
+				all, per := Evaluate(run, c.Topics)
+				mt, _ := Evaluate(run, tune)
+				mh, _ := Evaluate(run, held)
+				results[name] = all
+				if name == "bm25" {
+					bm25Per = per
+				}
+				tstat := "—"
+				if bm25Per != nil && name != "bm25" {
+					tstat = fmt.Sprintf("%+.2f", PairedT(ndcgs(per), ndcgs(bm25Per)))
+				}
+				fmt.Fprintf(&table, "| %s | %.4f | %.4f | %.4f | %.4f | %.4f / %.4f | %.4f / %.4f | %s |\n",
+					name, all.NDCG10, all.MAP, all.P10, all.R100, mt.NDCG10, mh.NDCG10, mt.MAP, mh.MAP, tstat)
+			}
+			for _, m := range ms {
+				run, err := sys.Run(c.Topics, m, *depth)
+				if err != nil {
+					t.Fatal(err)
+				}
+				row(m.Name, run)
+			}
+			row(fmt.Sprintf("textbook BM25 (k1 %.2g, b %.2g)", bm.K1, bm.B), textbook)
+			t.Log(table.String())
+
+			ref := results[fmt.Sprintf("textbook BM25 (k1 %.2g, b %.2g)", bm.K1, bm.B)]
+			if d := results["bm25"].NDCG10 - ref.NDCG10; d < -0.005 || d > 0.005 {
+				t.Errorf("bm25 nDCG@10 %.4f is not within 0.005 of the textbook's %.4f", results["bm25"].NDCG10, ref.NDCG10)
+			}
+			if d := results["bm25"].MAP - ref.MAP; d < -0.005 || d > 0.005 {
+				t.Errorf("bm25 MAP %.4f is not within 0.005 of the textbook's %.4f", results["bm25"].MAP, ref.MAP)
+			}
+			fused, lex := results["fused (default)"], results["bm25"]
+			if fused.NDCG10 < lex.NDCG10 || fused.MAP < lex.MAP {
+				t.Errorf("default fused ranking (nDCG@10 %.4f, MAP %.4f) is worse than BM25 alone (%.4f, %.4f)", fused.NDCG10, fused.MAP, lex.NDCG10, lex.MAP)
+			}
+		})
+	}
+}
+
+func ndcgs(ms []Metrics) []float64 {
+	out := make([]float64, len(ms))
+	for i, m := range ms {
+		out[i] = m.NDCG10
+	}
+	return out
+}

@@ -1,0 +1,25 @@
+// Package testfiles writes the small file trees that tests read: documentation roots, catalogs,
+// projects to consult.
+package testfiles
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// Write creates files below dir, each a slash-separated path relative to dir mapped to its
+// content, with the directories they need, and returns dir.
+func Write(tb testing.TB, dir string, files map[string]string) string {
+	tb.Helper()
+	for rel, content := range files {
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			tb.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return dir
+}

@@ -1,0 +1,322 @@
+package indextest
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/agentfiles/agentfiles/search"
+	"github.com/agentfiles/agentfiles/search/memindex"
+	"github.com/google/go-cmp/cmp"
+)
+
+// rankingCorpus has files that one leg finds and the other does not: a chunk rich in query
+// terms but worded unlike the query, and chunks close to the query in spelling without its
+// terms, so that with one candidate per leg each hit misses a leg.
+var rankingCorpus = map[string]string{
+	"/ops/retry.md":    "Retry retry retry: the retry budget caps how often a retry happens. Retry counts reset hourly.",
+	"/ops/backoff.md":  "Exponential backoff doubles the delay after each failed attempt, with jitter.",
+	"/ops/retrying.md": "Retrying requests: retries are retried with backoff; a retried request keeps its key.",
+	"/lib/policy.go":   "type RetryPolicy struct { MaxAttempts int; Backoff BackoffPolicy }",
+	"/notes/todo.txt":  "- buy milk\n- call the plumber\n- renew passport",
+	"/notes/empty.txt": "",
+}
+
+// searcherOver returns a Searcher over e's store and idx with e's embedder and opts.
+func searcherOver(t *testing.T, e *Env, idx search.Index, emb search.Embedder, opts search.SearcherOptions) *search.Searcher {
+	t.Helper()
+	opts.Embedder = emb
+	s, err := search.NewSearcher(e.Store, idx, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// testExactUnionScores: every candidate carries its true BM25 and its true similarity, also
+// when only one leg proposed it, and ScoreChunks answers as Lexical and Semantic do.
+func testExactUnionScores(t *testing.T, idx search.Index) {
+	emb := search.NewHashingEmbedder(64)
+	e := NewEnv(t, idx, EnvOptions{Embedder: emb})
+	ctx := Ctx(keyA)
+	for p, c := range rankingCorpus {
+		e.Write(ctx, "p", p, c)
+	}
+	e.Drain()
+	scope := Scope(keyA, "p")
+	chunks := make(map[string]search.StoredChunk) // path#index -> chunk
+	var stats search.CorpusStats
+	df := make(map[string]int64)
+	for p := range rankingCorpus {
+		cs, err := idx.Chunks(context.Background(), scope, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range cs {
+			chunks[fmt.Sprintf("%s#%d", p, c.Index)] = c
+			stats.Chunks++
+			stats.TotalTerms += int64(c.ChunkTerms)
+			for term := range c.Terms {
+				df[term]++
+			}
+		}
+	}
+	bm := search.DefaultBM25()
+	reference := func(c search.StoredChunk, terms []string) float64 {
+		s := 0.0
+		for _, term := range terms {
+			s += bm.TermScore(c.Terms[term], c.ChunkTerms, df[term], stats)
+		}
+		return s
+	}
+	// Few candidates per leg (and no floor), so that most hits come from one leg only.
+	oneLeg := 0
+	for _, k := range [][2]int{{3, 1}, {1, 3}} {
+		s := searcherOver(t, e, idx, emb, search.SearcherOptions{VectorCandidates: k[0], BM25Candidates: k[1], MinSemanticScore: ptr(-1.0)})
+		for _, q := range []string{"retry backoff", "retry", "exponential jitter delay", "retry policy", "milk plumber"} {
+			res, err := s.Search(ctx, search.Query{Project: "p", Query: q, Limit: 10})
+			if err != nil {
+				t.Fatal(err)
+			}
+			oneLeg += res.Candidates - 1 // more than the shorter leg's one: from one leg only
+			terms := search.QueryTerms(q)
+			qv, _ := emb.Embed(context.Background(), []string{q})
+			for _, h := range res.Hits {
+				var c search.StoredChunk
+				for _, sc := range chunks {
+					if sc.Path == h.Path && sc.StartByte == h.StartByte {
+						c = sc
+					}
+				}
+				if !h.HasLexical || !h.HasSemantic {
+					t.Errorf("%q: %s lacks a score (lexical %v, semantic %v)", q, h.Path, h.HasLexical, h.HasSemantic)
+				}
+				if want := reference(c, terms); h.LexicalScore != want {
+					t.Errorf("%q: %s BM25 %v, reference %v (bit-identical required)", q, h.Path, h.LexicalScore, want)
+				}
+				if want := float64(search.Dot(c.Vector, qv[0])); h.SemanticScore != want {
+					t.Errorf("%q: %s similarity %v, reference %v", q, h.Path, h.SemanticScore, want)
+				}
+			}
+		}
+	}
+	if oneLeg == 0 {
+		t.Error("no candidate came from one leg only: the case is not exercised")
+	}
+
+	// ScoreChunks directly: the scores of Lexical and Semantic, Found false for a wrong version
+	// or chunk, no similarity for another model.
+	terms := search.QueryTerms("retry backoff jitter")
+	lex, err := idx.Lexical(context.Background(), scope, search.LexicalQuery{Terms: terms, BM25: bm, TopK: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	qv, _ := emb.Embed(context.Background(), []string{"retry backoff jitter"})
+	sem, err := idx.Semantic(context.Background(), scope, search.SemanticQuery{Vector: qv[0], Model: emb.Model(), TopK: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lexScore, semScore := map[string]float64{}, map[string]float64{}
+	var refs []search.ChunkRef
+	for _, c := range sem {
+		key := fmt.Sprintf("%s#%d", c.Path, c.Chunk.Index)
+		semScore[key] = c.Score
+		refs = append(refs, search.ChunkRef{Path: c.Path, FileUpdatedAt: c.FileUpdatedAt, ChunkIndex: c.Chunk.Index})
+	}
+	for _, c := range lex.Candidates {
+		lexScore[fmt.Sprintf("%s#%d", c.Path, c.Chunk.Index)] = c.Score
+	}
+	if len(refs) < 5 {
+		t.Fatalf("want every embedded chunk as a semantic candidate, got %d", len(refs))
+	}
+	good := refs[0]
+	refs = append(refs,
+		search.ChunkRef{Path: good.Path, FileUpdatedAt: good.FileUpdatedAt.Add(1), ChunkIndex: good.ChunkIndex},
+		search.ChunkRef{Path: good.Path, FileUpdatedAt: good.FileUpdatedAt, ChunkIndex: 99},
+		search.ChunkRef{Path: "/missing", FileUpdatedAt: good.FileUpdatedAt})
+	got, err := idx.ScoreChunks(context.Background(), scope, search.ScoreQuery{
+		Chunks: refs, Terms: terms, DocFreq: lex.DocFreq, Stats: lex.Stats, BM25: bm, Vector: qv[0], Model: emb.Model()})
+	if err != nil || len(got) != len(refs) {
+		t.Fatalf("ScoreChunks: %v, %d answers for %d chunks", err, len(got), len(refs))
+	}
+	for i, r := range refs {
+		key := fmt.Sprintf("%s#%d", r.Path, r.ChunkIndex)
+		if i >= len(sem) {
+			if got[i].Found {
+				t.Errorf("%s at %v: found, want not found", key, r.FileUpdatedAt)
+			}
+			continue
+		}
+		want := search.ChunkScore{Found: true, Lexical: lexScore[key], Semantic: semScore[key], HasSemantic: true}
+		if diff := cmp.Diff(want, got[i]); diff != "" {
+			t.Errorf("%s (-Lexical/Semantic +ScoreChunks):\n%s", key, diff)
+		}
+		if ref := reference(chunks[key], terms); got[i].Lexical != ref {
+			t.Errorf("%s: BM25 %v, reference %v", key, got[i].Lexical, ref)
+		}
+	}
+	other, err := idx.ScoreChunks(context.Background(), scope, search.ScoreQuery{Chunks: refs[:1], Vector: qv[0], Model: "another-model"})
+	if err != nil || len(other) != 1 || !other[0].Found || other[0].HasSemantic || other[0].Lexical != 0 {
+		t.Errorf("another model, no terms: %+v, %v", other, err)
+	}
+	if none, err := idx.ScoreChunks(context.Background(), Scope(keyB, "p"), search.ScoreQuery{Chunks: refs[:1], Terms: terms, DocFreq: lex.DocFreq, Stats: lex.Stats, BM25: bm}); err != nil || len(none) != 1 || none[0].Found {
+		t.Errorf("another tenant's chunk: %+v, %v", none, err)
+	}
+}
+
+// testSameRankingAsMemindex: the index under test ranks exactly as memindex, the reference,
+// on the same files: hits, order and every score, for the default fusion, RRF and tight
+// candidate lists.
+func testSameRankingAsMemindex(t *testing.T, idx search.Index) {
+	emb := search.NewHashingEmbedder(64)
+	e := NewEnv(t, idx, EnvOptions{Embedder: emb, Chunker: smallChunker()})
+	refIdx := memindex.New()
+	ref := NewEnv(t, refIdx, EnvOptions{Embedder: emb, Chunker: smallChunker()})
+	ctx := Ctx(keyA)
+	for _, env := range []*Env{e, ref} {
+		writeCorpus(t, env, ctx, "p")
+		for p, c := range rankingCorpus {
+			env.Write(ctx, "p", p, c)
+		}
+		env.Drain()
+	}
+	for _, opts := range []search.SearcherOptions{
+		{Chunker: smallChunker()},
+		{Chunker: smallChunker(), FuseMethod: search.FuseRRF},
+		{Chunker: smallChunker(), VectorCandidates: 2, BM25Candidates: 2, MinSemanticScore: ptr(-1.0)},
+		{Chunker: smallChunker(), SemanticWeight: 0.5, LexicalWeight: 0.5, MinSemanticScore: ptr(0.0)},
+	} {
+		got, want := searcherOver(t, e, idx, emb, opts), searcherOver(t, ref, refIdx, emb, opts)
+		for _, q := range []string{"retry backoff", "exponential backoff jitter", "bearer token storage", "scheduler workers", "検索", "milk", "the of and"} {
+			g, err := got.Search(ctx, search.Query{Project: "p", Query: q, Limit: 20})
+			if err != nil {
+				t.Fatal(err)
+			}
+			w, err := want.Search(ctx, search.Query{Project: "p", Query: q, Limit: 20})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(w, g); diff != "" {
+				t.Errorf("%+v %q (-memindex +index under test):\n%s", opts, q, diff)
+			}
+		}
+	}
+}
+
+// testMinSemanticScore: candidates with no query term and too little similarity are not
+// results; Qualified says how many matched.
+func testMinSemanticScore(t *testing.T, idx search.Index) {
+	emb := search.NewHashingEmbedder(search.DefaultHashingDimensions)
+	e := NewEnv(t, idx, EnvOptions{Embedder: emb})
+	ctx := Ctx(keyA)
+	writeCorpus(t, e, ctx, "p")
+	for p, c := range rankingCorpus {
+		e.Write(ctx, "p", p, c)
+	}
+	e.Drain()
+	s := searcherOver(t, e, idx, emb, search.SearcherOptions{})
+	search1 := func(q search.Query) search.Result {
+		t.Helper()
+		q.Project = "p"
+		res, err := s.Search(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	// A word that occurs nowhere: nothing, although every file has some similarity.
+	if res := search1(search.Query{Query: "zzyzx", Limit: 10}); len(res.Hits) != 0 || res.Qualified != 0 || res.Candidates == 0 {
+		t.Errorf("zzyzx: %d hits, %d qualified of %d candidates; want none of some", len(res.Hits), res.Qualified, res.Candidates)
+	}
+	// "milk": only the file that says it.
+	res := search1(search.Query{Query: "milk", Limit: 10})
+	if len(res.Hits) != 1 || res.Hits[0].Path != "/notes/todo.txt" || res.Qualified != 1 || res.Truncated {
+		t.Errorf("milk: want only /notes/todo.txt, got %d hits (qualified %d): %v", len(res.Hits), res.Qualified, paths(res.Hits))
+	}
+	// "retry backoff": the todo list is no longer padded in.
+	res = search1(search.Query{Query: "retry backoff", Limit: 20})
+	for _, h := range res.Hits {
+		if !(h.LexicalScore > 0) && !(h.SemanticScore > res.MinSemanticScore) {
+			t.Errorf("retry backoff: %s returned with BM25 %v and similarity %v (floor %v)", h.Path, h.LexicalScore, h.SemanticScore, res.MinSemanticScore)
+		}
+		if h.Path == "/notes/todo.txt" || h.Path == "/notes/empty.txt" {
+			t.Errorf("retry backoff: unrelated %s returned", h.Path)
+		}
+	}
+	if res.Qualified != len(res.Hits) || res.Qualified >= 20 || res.MinSemanticScore != emb.Calibration().MinSemanticScore {
+		t.Errorf("retry backoff: qualified %d, hits %d, floor %v", res.Qualified, len(res.Hits), res.MinSemanticScore)
+	}
+	// A query's own floor: -1 lets every candidate through, up to the limit.
+	loose := search1(search.Query{Query: "milk", Limit: 10, MinSemanticScore: ptr(-1.0)})
+	if len(loose.Hits) != 10 || loose.Qualified != loose.Candidates || !loose.Truncated || loose.Hits[0].Path != "/notes/todo.txt" {
+		t.Errorf("milk with floor -1: %d hits, %d qualified of %d, first %v", len(loose.Hits), loose.Qualified, loose.Candidates, paths(loose.Hits[:1]))
+	}
+	// Above 1: keyword matches only.
+	strict := search1(search.Query{Query: "retry policy", Limit: 20, MinSemanticScore: ptr(2.0)})
+	for _, h := range strict.Hits {
+		if !(h.LexicalScore > 0) {
+			t.Errorf("floor 2: %s returned without a query term", h.Path)
+		}
+	}
+	if _, err := s.Search(ctx, search.Query{Project: "p", Query: "milk", MinSemanticScore: ptr(math.NaN())}); err == nil {
+		t.Error("a NaN floor was accepted")
+	}
+	// Only stop words: no lexical evidence at all, so only similarity above the floor counts.
+	for _, h := range search1(search.Query{Query: "the of and", Limit: 10}).Hits {
+		if h.HasLexical || !(h.SemanticScore > res.MinSemanticScore) {
+			t.Errorf("stop words: %+v", h)
+		}
+	}
+}
+
+// testSyncReanalyses: a file indexed by another analysis is not served from the index (it is
+// scanned) until Indexer.Sync re-indexes it; Sync also removes files that are gone.
+func testSyncReanalyses(t *testing.T, idx search.Index) {
+	e := NewEnv(t, idx, EnvOptions{})
+	ctx := Ctx(keyA)
+	scope := Scope(keyA, "p")
+	e.Write(ctx, "p", "/a.md", "We'll retry with backoff, e.g. twice.")
+	e.Write(ctx, "p", "/b.md", "Nothing about it here.")
+	e.Drain()
+	old, err := idx.Chunks(context.Background(), scope, "/a.md")
+	if err != nil || len(old) == 0 {
+		t.Fatal(err)
+	}
+	doc := search.IndexedFile{Path: "/a.md", FileUpdatedAt: old[0].FileUpdatedAt, Tokenizer: "older-analysis-v0"}
+	for _, c := range old {
+		ic := c.IndexedChunk
+		ic.Vector = nil
+		doc.Chunks = append(doc.Chunks, ic)
+	}
+	if err := idx.ReplaceFile(context.Background(), scope, doc); err != nil {
+		t.Fatal(err)
+	}
+	// A file only in the index (its delete job lost).
+	ghost := search.IndexedFile{Path: "/ghost.md", FileUpdatedAt: old[0].FileUpdatedAt, Tokenizer: search.TokenizerName,
+		Chunks: []search.IndexedChunk{{Chunk: search.Chunk{Text: "backoff"}, Terms: map[string]int{"backoff": 1}, ChunkTerms: 1}}}
+	if err := idx.ReplaceFile(context.Background(), scope, ghost); err != nil {
+		t.Fatal(err)
+	}
+	res := e.Search(ctx, search.Query{Project: "p", Query: "backoff eg"})
+	if len(res.Hits) == 0 || res.Hits[0].Path != "/a.md" || res.Hits[0].Source != search.SourceScan || res.PendingFiles != 1 {
+		t.Fatalf("a file of another analysis must be scanned, not served from the index: %+v", res)
+	}
+	st, err := e.Indexer.Sync(ctx, scope, "")
+	if err != nil || st.Indexed != 1 || st.Removed != 1 || st.LexicalOnly != 0 {
+		t.Fatalf("Sync: %+v, %v; want 1 indexed and 1 removed", st, err)
+	}
+	states, _ := idx.FileStates(context.Background(), scope, "")
+	if len(states) != 2 || states["/a.md"].Tokenizer != search.TokenizerName || states["/a.md"].EmbeddingModel == "" {
+		t.Errorf("after Sync: %+v", states)
+	}
+	res = e.Search(ctx, search.Query{Project: "p", Query: "backoff eg"})
+	if len(res.Hits) == 0 || res.Hits[0].Path != "/a.md" || res.Hits[0].Source != search.SourceIndex || res.PendingFiles != 0 {
+		t.Errorf("after Sync: %+v", res)
+	}
+	if st, err := e.Indexer.Sync(ctx, scope, ""); err != nil || st != (search.SyncStats{}) {
+		t.Errorf("second Sync: %+v, %v; want nothing to do", st, err)
+	}
+}
+
+func ptr[T any](v T) *T { return &v }

@@ -1,0 +1,74 @@
+package memindex
+
+import (
+	"context"
+	"math"
+
+	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/search"
+)
+
+// ScoreChunks implements search.Index: each named chunk's BM25 from its stored term
+// frequencies (summed over the terms in query order, as Lexical sums them) and its vector's
+// search.Dot with the query vector (as Semantic's exact pass computes it). The dot product is
+// search.SparseDot over the tile, which reads only the query's non-zero dimensions instead of
+// gathering the chunk's whole row (one cache line per dimension in the dimension-major tiles);
+// vectors whose rounding bound is unusable (non-finite norms) are gathered and scored with
+// search.Dot.
+func (ix *Index) ScoreChunks(ctx context.Context, scope fileio.Scope, q search.ScoreQuery) ([]search.ChunkScore, error) {
+	p, err := ix.lookup(ctx, scope)
+	out := make([]search.ChunkScore, len(q.Chunks))
+	if p == nil {
+		return out, err
+	}
+	scorers := q.TermScorers()
+	var nz []int
+	for j, x := range q.Vector {
+		if x != 0 {
+			nz = append(nz, j)
+		}
+	}
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	vs := p.vectors[vectorKey{q.Model, len(q.Vector)}]
+	var row []float32 // set when SparseDot cannot be used
+	if vs != nil && math.IsInf(vs.slack(1), 1) {
+		row = make([]float32, len(q.Vector))
+	}
+	for i, r := range q.Chunks {
+		f := p.files[r.Path]
+		if f == nil || !f.version.Equal(r.FileUpdatedAt) || r.ChunkIndex < 0 || r.ChunkIndex >= len(f.slots) {
+			continue
+		}
+		id := f.slots[r.ChunkIndex]
+		cs := &out[i]
+		cs.Found = true
+		if len(scorers) > 0 {
+			terms, chunkTerms := p.slots[id].terms, int(p.meta[id].chunkTerms)
+			for ti, term := range q.Terms {
+				cs.Lexical += scorers[ti].Score(tfOf(terms, term), chunkTerms)
+			}
+		}
+		if vs == nil || len(q.Vector) == 0 || f.model != q.Model || !hasBit(vs.live, id) {
+			continue
+		}
+		var dot float32
+		if row != nil {
+			dot = search.Dot(vs.row(id, row), q.Vector)
+		} else {
+			dot = search.SparseDot(vs.tiles[int(id)/vs.rows], int(id)%vs.rows, vs.rows, q.Vector, nz)
+		}
+		cs.Semantic, cs.HasSemantic = float64(dot), true
+	}
+	return out, nil
+}
+
+// tfOf is term's frequency in a chunk's terms (0 when absent).
+func tfOf(terms []termFreq, term string) int {
+	for _, t := range terms {
+		if t.term == term {
+			return int(t.tf)
+		}
+	}
+	return 0
+}
