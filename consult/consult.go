@@ -63,7 +63,7 @@ type Prepared struct {
 	Bundle         *Bundle
 	System         string
 	User           string // the bundle text followed by the query
-	PromptTokens   Tokens // System + User as counted by the consultant's TokenCounter
+	PromptTokens   Tokens // System + User as counted by the consultant's TokenCounter; the count User's header states
 	ReservedTokens Tokens // kept free for the answer in the context-window check
 	ContextWindow  Tokens // the model's window; 0 when unknown
 }
@@ -165,20 +165,22 @@ func (c *Consultant) Prepare(ctx context.Context, req Request) (*Prepared, error
 	if err != nil {
 		return nil, err
 	}
-	counter := c.counter
-	b, err := c.formatter.Format(ctx, files, errs)
+	system := req.System
+	if system == "" {
+		system = DefaultSystemPrompt
+	}
+	query := "\n# Query\n\n" + req.Query + "\n"
+	// The bundle's header states the size of the whole prompt: one count, the same as PromptTokens.
+	b, err := c.formatter.format(ctx, files, errs, c.counter.CountTokens(system)+c.counter.CountTokens(query))
 	if err != nil {
 		return nil, err
 	}
 	if len(b.Files) == 0 {
 		return nil, noFilesError(b.Errors)
 	}
-	p := &Prepared{Bundle: b, System: req.System, ContextWindow: req.Model.ContextWindow()}
-	if p.System == "" {
-		p.System = DefaultSystemPrompt
-	}
-	p.User = b.Text + "\n# Query\n\n" + req.Query + "\n"
-	p.PromptTokens = b.TotalTokens + counter.CountTokens(p.System) + counter.CountTokens("\n# Query\n\n"+req.Query+"\n")
+	p := &Prepared{Bundle: b, System: system, ContextWindow: req.Model.ContextWindow()}
+	p.User = b.Text + query
+	p.PromptTokens = b.PromptTokens
 	p.ReservedTokens = req.MaxOutputTokens
 	if p.ReservedTokens <= 0 {
 		p.ReservedTokens = min(4096, p.ContextWindow/4)

@@ -56,9 +56,14 @@ func ExampleConsultant_Prepare() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(strings.SplitN(p.User, "\n", 4)[2])
+	// The header states one count, the whole prompt's: "1 file, 13 bytes; the prompt has 109 tokens
+	// (estimated)." (the number depends on the temporary directory's name).
+	header := strings.SplitN(p.User, "\n", 4)[2]
+	fmt.Println(strings.SplitN(header, ";", 2)[0])
+	fmt.Println("the header states PromptTokens:", strings.Contains(header, fmt.Sprintf(" %d tokens (estimated).", p.PromptTokens)))
 	fmt.Println(len(p.Bundle.Files), "file, fits:", p.PromptTokens+p.ReservedTokens <= p.ContextWindow)
 	// Output:
-	// 1 file, 13 bytes, 4 tokens (estimated).
+	// 1 file, 13 bytes
+	// the header states PromptTokens: true
 	// 1 file, fits: true
 }

@@ -83,13 +83,18 @@ type IncludedFile struct {
 // Bundle is an assembled prompt text with its accounting.
 type Bundle struct {
 	// Text is the prompt: a header, a listing grouped by directory, one "File: <path>" block
-	// per file, and the problems (entries and files that were not included).
+	// per file, and the problems (entries and files that were not included). The header gives
+	// one token count, PromptTokens, marked "(estimated)" when Estimated.
 	Text        string
 	Files       []IncludedFile
 	Errors      []EntryError // expansion errors passed in, then files left out while formatting
 	TotalBytes  int64        // sum of the included files' sizes
 	FileTokens  Tokens       // sum of the included files' tokens
-	TotalTokens Tokens       // tokens of Text
+	TotalTokens Tokens       // tokens of Text, header included
+	// PromptTokens is the size of the whole prompt the bundle was formatted for, the count its
+	// header states: TotalTokens from [Formatter.Format]; TotalTokens plus the system prompt and
+	// the query from [Consultant.Prepare], where it equals [Prepared.PromptTokens].
+	PromptTokens Tokens
 	// Estimated is true when the token counts come from EstimateCounter, not a tokenizer.
 	Estimated bool
 }
@@ -102,6 +107,12 @@ const binarySniffBytes = 8000
 // per-file limit (FILE_TOO_LARGE, with the size), files that no longer fit the totals
 // (BUDGET_EXCEEDED), and unreadable files. It fails only when ctx ends.
 func (f *Formatter) Format(ctx context.Context, files []string, errs []EntryError) (*Bundle, error) {
+	return f.format(ctx, files, errs, 0)
+}
+
+// format is Format for a prompt that holds aroundTokens besides the bundle's text (the system
+// prompt and the query), so that the header can state the size of the whole prompt.
+func (f *Formatter) format(ctx context.Context, files []string, errs []EntryError, aroundTokens Tokens) (*Bundle, error) {
 	lim, counter := f.limits, f.counter
 	b := &Bundle{Errors: slices.Clone(errs), Estimated: f.estimated}
 	contents := make([][]byte, 0, len(files))
@@ -137,7 +148,8 @@ func (f *Formatter) Format(ctx context.Context, files []string, errs []EntryErro
 		b.TotalBytes += size
 		b.FileTokens += tokens
 	}
-	b.Text, b.TotalTokens = render(b, contents, counter)
+	b.Text, b.TotalTokens = render(b, contents, counter, aroundTokens)
+	b.PromptTokens = b.TotalTokens + aroundTokens
 	return b, nil
 }
 
@@ -203,28 +215,19 @@ func fileTooLarge(p string, size, maxBytes int64) *agentfiles.Error {
 		formatInt(maxBytes)+" bytes; files are never cut, so ask about a smaller file", p)
 }
 
-// render writes the prompt text and returns it with its token count (file tokens plus the
-// tokens of everything around them).
-func render(b *Bundle, contents [][]byte, counter TokenCounter) (string, Tokens) {
-	var scaffold, out strings.Builder
+// render writes the prompt text and returns it with its token count: file tokens plus the tokens
+// of everything around them. The header states the count of the whole prompt, aroundTokens
+// included; since its own digits count too, the number is found as a fixed point.
+func render(b *Bundle, contents [][]byte, counter TokenCounter, aroundTokens Tokens) (string, Tokens) {
+	var scaffold, body strings.Builder
 	size := int(b.TotalBytes) + 256*len(b.Files) + 256*len(b.Errors) + 512
-	out.Grow(size)
+	body.Grow(size)
 	w := func(s ...string) {
 		for _, x := range s {
-			out.WriteString(x)
+			body.WriteString(x)
 			scaffold.WriteString(x)
 		}
 	}
-	tokensWord := " tokens"
-	if b.Estimated {
-		tokensWord = " tokens (estimated)"
-	}
-	w("# Files\n\n", formatInt(int64(len(b.Files))), plural(len(b.Files), " file", " files"), ", ",
-		formatInt(b.TotalBytes), " bytes, ", formatInt(int64(b.FileTokens)), tokensWord)
-	if len(b.Errors) > 0 {
-		w("; ", formatInt(int64(len(b.Errors))), plural(len(b.Errors), " problem", " problems"), " listed at the end")
-	}
-	w(".\n")
 	if len(b.Files) > 0 {
 		w("\n## Listing\n")
 		for _, g := range groupByDir(b.Files) {
@@ -239,7 +242,7 @@ func render(b *Bundle, contents [][]byte, counter TokenCounter) (string, Tokens)
 		data := contents[i]
 		fence := strings.Repeat("`", max(3, longestRun(data, '`')+1))
 		w("\nFile: ", f.Path, "\n", fence, "\n")
-		out.Write(data)
+		body.Write(data)
 		if len(data) > 0 && data[len(data)-1] != '\n' {
 			w("\n")
 		}
@@ -251,7 +254,36 @@ func render(b *Bundle, contents [][]byte, counter TokenCounter) (string, Tokens)
 			w("- ", e.Error(), "\n")
 		}
 	}
-	return out.String(), b.FileTokens + counter.CountTokens(scaffold.String())
+	rest := b.FileTokens + counter.CountTokens(scaffold.String()) // all but the header
+	// prompt = rest + header(prompt) + aroundTokens. With EstimateCounter the count only grows
+	// with the number's width, so the iteration climbs to the fixed point in a step or two.
+	prompt := rest + aroundTokens
+	header := renderHeader(b, prompt)
+	for range 8 {
+		next := rest + counter.CountTokens(header) + aroundTokens
+		if next == prompt {
+			break
+		}
+		prompt, header = next, renderHeader(b, next)
+	}
+	return header + body.String(), prompt - aroundTokens
+}
+
+// renderHeader is the first lines of the prompt text, stating promptTokens.
+func renderHeader(b *Bundle, promptTokens Tokens) string {
+	tokensWord := " tokens"
+	if b.Estimated {
+		tokensWord = " tokens (estimated)"
+	}
+	var h strings.Builder
+	h.WriteString("# Files\n\n")
+	h.WriteString(formatInt(int64(len(b.Files))) + plural(len(b.Files), " file", " files") + ", " + formatInt(b.TotalBytes) + " bytes; ")
+	h.WriteString("the prompt has " + formatInt(int64(promptTokens)) + tokensWord)
+	if len(b.Errors) > 0 {
+		h.WriteString("; " + formatInt(int64(len(b.Errors))) + plural(len(b.Errors), " problem", " problems") + " listed at the end")
+	}
+	h.WriteString(".\n")
+	return h.String()
 }
 
 type dirGroup struct {

@@ -32,11 +32,8 @@ func TestFileContextConcurrentReadFiles(t *testing.T) {
 	prompt := fc.SystemPrompt()
 
 	var wg sync.WaitGroup
-	errs := make(chan error, goroutines*turns)
 	for g := range goroutines {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			for turn := range turns {
 				paths := []string{
 					fmt.Sprintf("/src/f%02d.go", (g*7+turn*3)%pool),
@@ -45,26 +42,22 @@ func TestFileContextConcurrentReadFiles(t *testing.T) {
 				}
 				res, err := fc.ReadFiles(ctx, paths)
 				if err != nil {
-					errs <- err
+					t.Error(err)
 					return
 				}
 				if len(res.Files) < 2 {
-					errs <- fmt.Errorf("goroutine %d turn %d: %d entries", g, turn, len(res.Files))
+					t.Errorf("goroutine %d turn %d: %d entries", g, turn, len(res.Files))
 				}
 				// Readers run alongside writers.
 				if fc.SystemPrompt() != prompt {
-					errs <- errors.New("system prompt changed")
+					t.Error("system prompt changed")
 				}
 				_ = fc.Usage()
 				_ = fc.ExportAnthropic()
 			}
-		}()
+		})
 	}
 	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Error(err)
-	}
 
 	msgs := fc.Messages()
 	if want := 2 * goroutines * turns; len(msgs) != want {
@@ -107,12 +100,10 @@ func TestFileContextConcurrentAnswerSameCall(t *testing.T) {
 	results := make(chan error, n)
 	var wg sync.WaitGroup
 	for range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			_, err := fc.AnswerReadFiles(ctx, call)
 			results <- err
-		}()
+		})
 	}
 	wg.Wait()
 	close(results)
@@ -121,7 +112,7 @@ func TestFileContextConcurrentAnswerSameCall(t *testing.T) {
 		switch {
 		case err == nil:
 			ok++
-		case !errors.Is(err, agentfiles.ErrInvalidArgument):
+		case !errors.Is(err, agentfiles.ErrAlreadyExists):
 			t.Errorf("unexpected error: %v", err)
 		}
 	}

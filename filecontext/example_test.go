@@ -89,6 +89,9 @@ func ExamplePlanReadFiles() {
 		log.Fatal(err)
 	}
 	history = plan.Apply(history)
+	// /c does not fit beside /a and /b: a reset. /b would fit again, but a reset re-sends earlier
+	// files only up to RefillPercent (default 50%) of the budget; the rest is headroom for the
+	// next turns.
 	fmt.Println("reset:", plan.Reset, "edits:", len(plan.Edits))
 	fmt.Println(history[2].ReadFiles.JSON())
 	for _, f := range plan.Result.Files {
@@ -100,6 +103,6 @@ func ExamplePlanReadFiles() {
 	// {"type":"read_files","files":[{"path":"/a","truncated":true},{"path":"/b","truncated":true}]}
 	// /c sent 13
 	// /a dropped 10
-	// /b restored 2
-	// tokens: 15 of 20
+	// /b dropped 2
+	// tokens: 13 of 20
 }

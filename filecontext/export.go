@@ -25,6 +25,11 @@ func ephemeral() *chatwire.CacheControl { return &chatwire.CacheControl{Type: "e
 // (so the stable prefix stays cached across resets) and on the last block of the last message
 // (the moving breakpoint). The read_files tool is declared in Tools.
 func AnthropicFromHistory(system string, history []Message) chatwire.AnthropicMessages {
+	return anthropicFromHistory(system, history, toolResultText)
+}
+
+// anthropicFromHistory is AnthropicFromHistory with the text of tool messages from toolText.
+func anthropicFromHistory(system string, history []Message, toolText func(*Message) string) chatwire.AnthropicMessages {
 	out := chatwire.AnthropicMessages{Messages: make([]chatwire.AnthropicMessage, 0, len(history)),
 		Tools: []chatwire.AnthropicTool{{Name: ReadFilesToolName, Description: ReadFilesToolDescription, InputSchema: readFilesInputSchema}}}
 	if system != "" {
@@ -44,7 +49,7 @@ func AnthropicFromHistory(system string, history []Message) chatwire.AnthropicMe
 				blocks = append(blocks, chatwire.AnthropicBlock{Type: "tool_use", ID: tc.ID, Name: tc.Name, Input: objectOrEmpty(tc.Input)})
 			}
 		case RoleTool:
-			blocks = append(blocks, chatwire.AnthropicBlock{Type: "tool_result", ToolUseID: m.ToolCallID, Content: toolResultText(m)})
+			blocks = append(blocks, chatwire.AnthropicBlock{Type: "tool_result", ToolUseID: m.ToolCallID, Content: toolText(m)})
 		default:
 			if m.Text != "" {
 				blocks = append(blocks, chatwire.AnthropicBlock{Type: "text", Text: m.Text})
@@ -95,6 +100,11 @@ type OpenAIExportOptions struct {
 // message per result. With opts.CacheControl, the system message and the last message that has
 // content carry cache_control {"type":"ephemeral"} on their (single) text part.
 func OpenAIFromHistory(system string, history []Message, opts OpenAIExportOptions) chatwire.OpenAIChat {
+	return openAIFromHistory(system, history, opts, toolResultText)
+}
+
+// openAIFromHistory is OpenAIFromHistory with the text of tool messages from toolText.
+func openAIFromHistory(system string, history []Message, opts OpenAIExportOptions, toolText func(*Message) string) chatwire.OpenAIChat {
 	out := chatwire.OpenAIChat{Messages: make([]chatwire.OpenAIChatMessage, 0, len(history)+1),
 		Tools: []chatwire.OpenAITool{{Type: "function", Function: chatwire.OpenAIToolFunction{Name: ReadFilesToolName,
 			Description: ReadFilesToolDescription, Parameters: readFilesInputSchema}}}}
@@ -116,7 +126,7 @@ func OpenAIFromHistory(system string, history []Message, opts OpenAIExportOption
 			out.Messages = append(out.Messages, msg)
 		case RoleTool:
 			out.Messages = append(out.Messages, chatwire.OpenAIChatMessage{Role: "tool", ToolCallID: m.ToolCallID,
-				Content: &chatwire.OpenAIContent{Text: toolResultText(m)}})
+				Content: &chatwire.OpenAIContent{Text: toolText(m)}})
 		default:
 			out.Messages = append(out.Messages, chatwire.OpenAIChatMessage{Role: "user", Content: &chatwire.OpenAIContent{Text: m.Text}})
 		}

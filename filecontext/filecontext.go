@@ -26,8 +26,8 @@ import (
 //
 // A file that changed on disk is re-sent when it is read again, and its earlier copy stays where
 // it is (editing it would invalidate the cached prefix) until a reset; both copies count against
-// the budget. A file that changes back to an earlier version still in context is re-sent too, so
-// that version then appears twice.
+// the budget. A file that changed back to an earlier version still in context is re-sent with a
+// reset, so that no content is ever in context twice.
 //
 // A Context is safe for concurrent use: each method sees and leaves a consistent history.
 type Context struct {
@@ -40,6 +40,11 @@ type Context struct {
 	history  []Message
 	nextCall int
 	resets   int
+	meter    *CacheMeter
+	// rendered memoizes the JSON text of the read_files results in history, which every export
+	// and the meter need: a result is never changed in place (an edit replaces the message), so
+	// its text is rendered once.
+	rendered map[*ReadFilesResult]string
 }
 
 // New reads the base files through opts.Source and renders the system prompt. Base files that
@@ -52,7 +57,7 @@ func New(ctx context.Context, basePaths []string, opts Options) (*Context, error
 	if err != nil {
 		return nil, err
 	}
-	c := &Context{opts: opts, basePaths: slices.Clone(basePaths), base: base}
+	c := &Context{opts: opts, basePaths: slices.Clone(basePaths), base: base, meter: NewCacheMeter(opts)}
 	c.system = RenderSystemPrompt(opts.Instructions, base)
 	opts.Logger.Debug("filecontext: created", "base_files", len(base), "base_tokens", baseTokens(base),
 		"budget_tokens", opts.BudgetTokens)
@@ -79,7 +84,8 @@ type BaseRefresh struct {
 	Changed []BaseFileChange // empty: the system prompt is unchanged
 	// Reset is true when earlier read_files results were edited: copies of files now in the
 	// system prompt lost their content, and, if the new base left too little room, so did other
-	// entries (the latest copies of the most recently requested files that fit are kept in place).
+	// entries (the latest copies of the most recently requested files are kept in place, up to
+	// Options.RefillPercent of the room).
 	Reset bool
 	Usage Usage
 }
@@ -87,8 +93,8 @@ type BaseRefresh struct {
 // RefreshBase re-reads the base files. When none changed, nothing changes (the system prompt
 // keeps its bytes). When some did, the system prompt is re-rendered — a deliberate, reported
 // event that invalidates the prompt cache — and, if the new base leaves too little room, earlier
-// read_files results lose content until the total fits. The error is non-nil only when ctx is
-// done.
+// read_files results lose content until the rest fits in Options.RefillPercent of the room left,
+// as after any reset. The error is non-nil only when ctx is done.
 func (c *Context) RefreshBase(ctx context.Context) (BaseRefresh, error) {
 	base, err := LoadBaseFiles(ctx, c.basePaths, c.opts)
 	if err != nil {
@@ -117,8 +123,16 @@ func (c *Context) RefreshBase(ctx context.Context) (BaseRefresh, error) {
 
 // Append adds user or assistant messages (with their tool calls) to the history. Tool results
 // for read_files come from [Context.ReadFiles] or [Context.AnswerReadFiles]; other tools'
-// results may be appended as tool messages with Text. Invalid messages are rejected with
-// INVALID_ARGUMENT and none of msgs is added.
+// results may be appended as tool messages with Text. If any message is refused, none of msgs
+// is added:
+//
+//   - INVALID_ARGUMENT: a role other than user, assistant and tool; tool calls on anything but
+//     an assistant message, or a tool call without an ID; a tool message without the ToolCallID
+//     of a call that an earlier assistant message holds.
+//   - ALREADY_EXISTS: a tool call whose ID is already in the history; a tool message answering
+//     a call that is already answered; a read_files result that would put a file's content in
+//     context twice — content equal to a copy of the same file already in the messages or in the
+//     system prompt, or the same file twice in one result.
 func (c *Context) Append(msgs ...Message) error {
 	for i, m := range msgs {
 		switch m.Role {
@@ -126,6 +140,11 @@ func (c *Context) Append(msgs ...Message) error {
 			if m.ToolCallID != "" || m.ReadFiles != nil || (m.Role == RoleUser && len(m.ToolCalls) > 0) {
 				return agentfiles.NewError(agentfiles.CodeInvalidArgument,
 					"only an assistant message may carry tool calls, and only a tool message answers one", fmt.Sprintf("message %d", i))
+			}
+			for _, tc := range m.ToolCalls {
+				if tc.ID == "" {
+					return agentfiles.NewError(agentfiles.CodeInvalidArgument, "every tool call needs an ID", fmt.Sprintf("message %d", i))
+				}
 			}
 		case RoleTool:
 			if m.ToolCallID == "" {
@@ -137,6 +156,9 @@ func (c *Context) Append(msgs ...Message) error {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if err := c.checkAppendLocked(msgs); err != nil {
+		return err
+	}
 	for _, m := range msgs {
 		c.history = append(c.history, m.clone())
 	}
@@ -162,8 +184,15 @@ func (c *Context) ReadFiles(ctx context.Context, paths []string) (ReadFilesResul
 	input, _ := json.Marshal(ReadFilesInput{Paths: paths})
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.nextCall++
-	id := fmt.Sprintf("read_files_%d", c.nextCall)
+	calls := callsOf(c.history)
+	var id string
+	for {
+		c.nextCall++
+		id = fmt.Sprintf("read_files_%d", c.nextCall)
+		if _, used := calls[id]; !used { // a host may have used the same scheme
+			break
+		}
+	}
 	c.history = append(c.history, Message{Role: RoleAssistant,
 		ToolCalls: []ToolCall{{ID: id, Name: ReadFilesToolName, Input: input}}})
 	return c.planLocked(id, reads), nil
@@ -171,8 +200,8 @@ func (c *Context) ReadFiles(ctx context.Context, paths []string) (ReadFilesResul
 
 // AnswerReadFiles answers a read_files tool call of the model. The assistant message holding the
 // call must already be in the history (see [Context.Append]) and the call must not be
-// answered yet; its input must be {"paths": [...]}. Otherwise the error is INVALID_ARGUMENT and
-// nothing is appended.
+// answered yet (ALREADY_EXISTS when it is); its input must be {"paths": [...]}. Otherwise the
+// error is INVALID_ARGUMENT and nothing is appended.
 func (c *Context) AnswerReadFiles(ctx context.Context, call ToolCall) (ReadFilesResult, error) {
 	if call.Name != ReadFilesToolName {
 		return ReadFilesResult{}, agentfiles.NewError(agentfiles.CodeInvalidArgument, "this is not a read_files call; answer it yourself", call.Name)
@@ -208,7 +237,7 @@ func (c *Context) checkPendingLocked(id string) error {
 	for i := len(c.history) - 1; i >= 0; i-- {
 		m := &c.history[i]
 		if m.Role == RoleTool && m.ToolCallID == id {
-			return agentfiles.NewError(agentfiles.CodeInvalidArgument, "this tool call is already answered", id)
+			return errAnswered(id)
 		}
 		if m.Role == RoleAssistant {
 			for _, tc := range m.ToolCalls {
@@ -219,6 +248,100 @@ func (c *Context) checkPendingLocked(id string) error {
 		}
 	}
 	return agentfiles.NewError(agentfiles.CodeInvalidArgument, "no assistant message holds this tool call; Append the assistant message first", id)
+}
+
+func errAnswered(id string) *agentfiles.Error {
+	return agentfiles.NewError(agentfiles.CodeAlreadyExists, "this tool call is already answered; answer each call once", id)
+}
+
+// callsOf maps the ID of every tool call in history to whether a tool message answers it.
+func callsOf(history []Message) map[string]bool {
+	calls := make(map[string]bool)
+	for i := range history {
+		m := &history[i]
+		for _, tc := range m.ToolCalls {
+			if _, ok := calls[tc.ID]; !ok {
+				calls[tc.ID] = false
+			}
+		}
+		if m.Role == RoleTool {
+			calls[m.ToolCallID] = true
+		}
+	}
+	return calls
+}
+
+// checkAppendLocked refuses msgs (already checked one by one) if, appended in order to the
+// history, they would repeat a tool call ID, answer a call that is missing or already answered,
+// or put a file's content in context twice.
+func (c *Context) checkAppendLocked(msgs []Message) error {
+	calls := callsOf(c.history)
+	var inContext map[string][]string // path -> every content of it in context
+	for i := range msgs {
+		m := &msgs[i]
+		arg := fmt.Sprintf("message %d", i)
+		if m.Role == RoleAssistant {
+			for _, tc := range m.ToolCalls {
+				if _, dup := calls[tc.ID]; dup {
+					return agentfiles.NewError(agentfiles.CodeAlreadyExists, "a tool call with this ID is already in the history; give each call its own ID", tc.ID)
+				}
+				calls[tc.ID] = false
+			}
+			continue
+		}
+		if m.Role != RoleTool {
+			continue
+		}
+		answered, held := calls[m.ToolCallID]
+		switch {
+		case !held:
+			return agentfiles.NewError(agentfiles.CodeInvalidArgument, "no assistant message holds this tool call; Append the assistant message first", m.ToolCallID)
+		case answered:
+			return errAnswered(m.ToolCallID)
+		}
+		calls[m.ToolCallID] = true
+		r, ok := readFilesOf(m)
+		if !ok {
+			continue
+		}
+		if inContext == nil {
+			inContext = c.contentsLocked()
+		}
+		for _, e := range r.Files {
+			if !e.HasContent() {
+				continue
+			}
+			path, _ := cleanContextPath(e.Path)
+			if slices.Contains(inContext[path], e.Content) {
+				return agentfiles.NewError(agentfiles.CodeAlreadyExists,
+					"this content of the file is already in context (in the system prompt, an earlier result or this one); it would be there twice", arg+": "+e.Path)
+			}
+			inContext[path] = append(inContext[path], e.Content)
+		}
+	}
+	return nil
+}
+
+// contentsLocked maps each path to every content of it in context: the system prompt's copy and
+// every copy in the messages.
+func (c *Context) contentsLocked() map[string][]string {
+	out := make(map[string][]string)
+	for _, b := range c.base {
+		if b.Included() {
+			out[b.Path] = append(out[b.Path], b.Content)
+		}
+	}
+	for i := range c.history {
+		if r, ok := readFilesOf(&c.history[i]); ok {
+			for _, e := range r.Files {
+				if e.HasContent() {
+					path, _ := cleanContextPath(e.Path)
+					out[path] = append(out[path], e.Content)
+				}
+			}
+		}
+	}
+	return out
 }
 
 func (c *Context) planLocked(callID string, reads []FileRead) ReadFilesResult {
@@ -304,17 +427,56 @@ func (c *Context) Files() []File {
 }
 
 // ExportAnthropic returns the system prompt and history in the Anthropic Messages format, with
-// the cache breakpoint on the last message. See [AnthropicFromHistory].
+// the cache breakpoint on the last message. See [AnthropicFromHistory]. An export is taken to be
+// a request about to be sent: it is recorded in [Context.CacheStats]. (To look at the
+// conversation without recording a request, convert [Context.Messages] yourself.)
 func (c *Context) ExportAnthropic() chatwire.AnthropicMessages {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return AnthropicFromHistory(c.system, c.history)
+	text := c.toolTextLocked()
+	c.meter.record(c.system, c.history, text)
+	return anthropicFromHistory(c.system, c.history, text)
 }
 
 // ExportOpenAI returns the system prompt and history in the OpenAI chat-completions format. See
-// [OpenAIFromHistory].
+// [OpenAIFromHistory]. Like [Context.ExportAnthropic], it records a request in
+// [Context.CacheStats].
 func (c *Context) ExportOpenAI(opts OpenAIExportOptions) chatwire.OpenAIChat {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return OpenAIFromHistory(c.system, c.history, opts)
+	text := c.toolTextLocked()
+	c.meter.record(c.system, c.history, text)
+	return openAIFromHistory(c.system, c.history, opts, text)
+}
+
+// toolTextLocked returns toolResultText for the messages of the history, rendering each
+// read_files result once in its life; results no longer in the history are forgotten.
+func (c *Context) toolTextLocked() func(*Message) string {
+	next := make(map[*ReadFilesResult]string, len(c.rendered)+2)
+	for i := range c.history {
+		if r := c.history[i].ReadFiles; r != nil {
+			text, ok := c.rendered[r]
+			if !ok {
+				text = r.JSON()
+			}
+			next[r] = text
+		}
+	}
+	c.rendered = next
+	return func(m *Message) string {
+		if m.ReadFiles != nil {
+			if text, ok := next[m.ReadFiles]; ok {
+				return text
+			}
+		}
+		return toolResultText(m)
+	}
+}
+
+// CacheStats returns the prompt-cache accounting of the requests exported so far: for the last
+// one and in total, the tokens that repeat the start of the previous request (a provider serves
+// them from its cache) and the tokens that are new, with a cost estimate when [Options.Prices]
+// is set. The counts are those of [Options.Counter].
+func (c *Context) CacheStats() CacheStats {
+	return c.meter.Stats()
 }

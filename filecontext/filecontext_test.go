@@ -313,7 +313,7 @@ func TestFileContextRequestErrors(t *testing.T) {
 	if err != nil || res.Files[0].Status != FileSent {
 		t.Fatalf("AnswerReadFiles = %+v, %v", res, err)
 	}
-	if _, err := fc.AnswerReadFiles(ctx, call); !errors.Is(err, agentfiles.ErrInvalidArgument) {
+	if _, err := fc.AnswerReadFiles(ctx, call); !errors.Is(err, agentfiles.ErrAlreadyExists) {
 		t.Errorf("answering twice: %v", err)
 	}
 }
@@ -374,10 +374,10 @@ func TestPlanReadFilesHostOwnedJSONHistory(t *testing.T) {
 
 func TestFileContextRefreshBaseReset(t *testing.T) {
 	// The base grows from 100 to 700 tokens; of 300 + 300 tokens in messages only the most
-	// recently requested file still fits, and stays in place.
+	// recently requested file still fits (refilling to the full room), and stays in place.
 	src := newFCMemSource(map[string]string{"/k": fcText("/k", 1, 100), "/a": fcText("/a", 1, 300), "/b": fcText("/b", 1, 300)})
 	ctx := context.Background()
-	fc, err := New(ctx, []string{"/k"}, Options{BudgetTokens: 1000, Source: src})
+	fc, err := New(ctx, []string{"/k"}, Options{BudgetTokens: 1000, RefillPercent: 100, Source: src})
 	if err != nil {
 		t.Fatal(err)
 	}

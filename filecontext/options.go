@@ -20,6 +20,7 @@ const (
 	DefaultMaxFileBudgetPercent int            = 50
 	DefaultMaxReadPaths         int            = 100
 	MaxReadPathsLimit           int            = 1000 // hard maximum of Options.MaxReadPaths
+	DefaultRefillPercent        int            = 50   // see Options.RefillPercent and BENCHMARKS.md
 )
 
 // Options configure a [Context] (see [New]) and the pure functions behind it. The zero value is
@@ -43,6 +44,20 @@ type Options struct {
 	// MaxReadPaths caps the paths one read_files call reads; the rest are reported as skipped.
 	// Default 100, clamped to 1000.
 	MaxReadPaths int
+
+	// RefillPercent is how full a reset leaves the context. When a read would exceed the budget,
+	// every earlier read_files result loses its content and the new result re-sends files: the
+	// requested ones (up to the full budget), then earlier ones from the most recently requested,
+	// while the file content in messages stays within RefillPercent percent of the room the base
+	// files leave. The rest is headroom that the following turns fill by appending, so that the
+	// cached prefix survives them; at 100 a reset refills to the brim and nearly every later
+	// turn resets again. Lower values mean fewer resets and fewer tokens re-sent per reset, but
+	// fewer earlier files kept (the model reads them again when it needs them). Values from 1 to
+	// 100; 0 takes DefaultRefillPercent, chosen by measurement (BENCHMARKS.md).
+	RefillPercent int
+
+	// Prices, when set, make [CacheStats] estimate the cost of the requests' input tokens.
+	Prices *CachePrices
 
 	// Instructions open the system prompt, before the base files.
 	Instructions string
@@ -76,6 +91,12 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxReadPaths > MaxReadPathsLimit {
 		o.MaxReadPaths = MaxReadPathsLimit
+	}
+	if o.RefillPercent <= 0 {
+		o.RefillPercent = DefaultRefillPercent
+	}
+	if o.RefillPercent > 100 {
+		o.RefillPercent = 100
 	}
 	if o.Counter == nil {
 		o.Counter = consult.EstimateCounter{}

@@ -2,6 +2,7 @@ package filecontext
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/agentfiles/agentfiles"
@@ -64,13 +65,17 @@ func (p ReadFilesPlan) applyInPlace(history []Message) []Message {
 //
 //   - A file whose content equals the latest copy in context is not sent again
 //     (already_in_context); an unchanged base file is in_system_prompt; a changed file is re-sent
-//     (updated). Earlier copies stay where they are, so the cached prefix stays valid.
+//     (updated). Earlier copies stay where they are, so the cached prefix stays valid — unless
+//     the file changed back to a version still in context: sending that again would put it in
+//     context twice, so the call resets as below.
 //   - A file over a per-file gate is too_large; a binary or unreadable file is reported.
 //   - When the base files, the content already in messages and the new content together exceed
 //     the budget, every earlier read_files result is reset to path-only entries
-//     (truncated: true), and files are re-chosen — the requested ones first, then earlier ones
-//     from the most recently requested — and sent in the new result until the budget is full.
-//     Files that do not fit are reported with their size in tokens.
+//     (truncated: true), and files are re-chosen and sent in the new result: the requested ones
+//     first, up to the full budget, then earlier ones from the most recently requested, up to
+//     [Options.RefillPercent] of the room the base files leave, so that the next turns append
+//     instead of resetting again. Files that are not re-sent are reported with their size in
+//     tokens.
 //
 // The cost is linear in the number of read_files entries in history, plus counting the tokens of
 // the files read. The error is non-nil only when req.CallID is empty.
@@ -93,6 +98,12 @@ type ctxFile struct {
 	latestTokens consult.Tokens
 	latestAt     [2]int // message and entry index of that entry
 	lastRequest  int    // sequence number of the latest request; -1 if never requested
+	copies       []string
+}
+
+// holds reports whether some copy of the file in context has exactly content.
+func (f *ctxFile) holds(content string) bool {
+	return f != nil && slices.Contains(f.copies, content)
 }
 
 // ctxState is the parsed view of a history.
@@ -129,6 +140,7 @@ func parseContext(history []Message, counter consult.TokenCounter) *ctxState {
 			}
 			tokens := entryTokens(e, counter)
 			f.hasContent, f.latest, f.latestTokens, f.latestAt = true, e.Content, tokens, [2]int{mi, fi}
+			f.copies = append(f.copies, e.Content)
 			st.contentTokens += tokens
 			withContent = true
 		}
@@ -161,6 +173,7 @@ func planReadFiles(st *ctxState, history []Message, base []BaseFile, req ReadFil
 	entries := make([]ReadFilesFile, 0, len(req.Reads))
 	var cands []candidate
 	var need consult.Tokens
+	revert := false // a file changed back to a version still in context: sending it needs a reset
 	seen := make(map[string]bool, len(req.Reads))
 	handled := make(map[string]bool, len(req.Reads)) // requested and not skipped: never restored
 	for _, r := range req.Reads {
@@ -215,6 +228,7 @@ func planReadFiles(st *ctxState, history []Message, base []BaseFile, req ReadFil
 			if (f != nil && f.hasContent) || (b != nil && b.Included()) {
 				e.Status = FileUpdated
 			}
+			revert = revert || f.holds(r.Content)
 			cands = append(cands, candidate{entry: len(entries), file: f, path: clean, body: r.Content, tokens: e.Tokens, status: e.Status})
 			need += e.Tokens
 		}
@@ -222,7 +236,7 @@ func planReadFiles(st *ctxState, history []Message, base []BaseFile, req ReadFil
 	}
 
 	plan := ReadFilesPlan{CallID: req.CallID}
-	if baseTok+st.contentTokens+need <= opts.BudgetTokens {
+	if !revert && baseTok+st.contentTokens+need <= opts.BudgetTokens {
 		for _, c := range cands {
 			if entries[c.entry].Status != FileAlreadyInContext {
 				entries[c.entry].Content = c.body
@@ -240,10 +254,16 @@ func planReadFiles(st *ctxState, history []Message, base []BaseFile, req ReadFil
 	for _, f := range earlierByRecency(st, handled) {
 		cands = append(cands, candidate{entry: -1, file: f, path: f.path, body: f.latest, tokens: f.latestTokens, status: FileRestored})
 	}
+	// The requested files may use the whole room; earlier files are restored only up to the
+	// refill share, which leaves headroom for the turns that follow to append.
 	free := room
+	refill := refillTokens(room, opts)
 	var extra []ReadFilesFile // restored and dropped earlier files
 	for _, c := range cands {
 		fits := c.tokens <= free
+		if c.entry < 0 {
+			fits = room-free+c.tokens <= refill
+		}
 		if fits {
 			free -= c.tokens
 		}
@@ -269,12 +289,20 @@ func planReadFiles(st *ctxState, history []Message, base []BaseFile, req ReadFil
 	sort.SliceStable(extra, func(i, j int) bool { return st.files[extra[i].Path].order < st.files[extra[j].Path].order })
 	entries = append(entries, extra...)
 	plan.Result = ReadFilesResult{Type: ReadFilesToolName, Files: nonNil(entries), Reset: true,
-		Note: fmt.Sprintf("The %d-token file budget was reached: the content of every earlier read_files result was removed "+
-			"(those entries now say truncated). Files marked restored were re-sent, most recently requested first; "+
-			"files marked dropped did not fit: read them again if you need them.", opts.BudgetTokens)}
+		Note: fmt.Sprintf("%s: the content of every earlier read_files result was removed "+
+			"(those entries now say truncated). Files marked restored were re-sent, most recently requested first, "+
+			"up to %d%% of the budget so that the next turns have room; files marked dropped were not: "+
+			"read them again if you need them.", resetCause(revert, opts), opts.RefillPercent)}
 	used := room - free
 	plan.Usage = Usage{BudgetTokens: opts.BudgetTokens, BaseTokens: baseTok, MessageTokens: used, TotalTokens: baseTok + used}
 	return plan
+}
+
+func resetCause(revert bool, opts Options) string {
+	if revert {
+		return "A file changed back to a version already in context"
+	}
+	return fmt.Sprintf("The %d-token file budget was reached", opts.BudgetTokens)
 }
 
 func nonNil(entries []ReadFilesFile) []ReadFilesFile {
@@ -328,11 +356,17 @@ func stripContent(history []Message, st *ctxState, strip func(mi, fi int, e Read
 	return edits
 }
 
+// refillTokens is how much file content a reset leaves in messages: RefillPercent of room.
+func refillTokens(room consult.Tokens, opts Options) consult.Tokens {
+	return room * consult.Tokens(opts.RefillPercent) / 100
+}
+
 // planBaseReset is what a change of the base files does to the history. The prompt changed, so
 // the cache starts over and earlier messages may be edited at no extra cost: every copy of a
 // file that is now in the system prompt is stripped (its content would otherwise be there
 // twice), and if the rest no longer fits beside the new base, content entries are stripped in
-// place except the latest copy of the most recently requested files that fit. There is no new
+// place except the latest copy of the most recently requested files that fit in the refill share
+// of the room (see [Options.RefillPercent]). There is no new
 // tool result to carry re-sent files. It returns no edits when nothing needs to change.
 func planBaseReset(history []Message, base []BaseFile, opts Options) []HistoryEdit {
 	st := parseContext(history, opts.Counter)
@@ -352,10 +386,11 @@ func planBaseReset(history []Message, base []BaseFile, opts Options) []HistoryEd
 			}
 		}
 	}
-	free := opts.BudgetTokens - baseTokens(base)
-	if rest <= free {
+	room := opts.BudgetTokens - baseTokens(base)
+	if rest <= room {
 		return stripContent(history, st, func(_, _ int, e ReadFilesFile) bool { return inBase[e.Path] })
 	}
+	free := refillTokens(room, opts)
 	keep := make(map[[2]int]bool)
 	for _, f := range earlierByRecency(st, inBase) {
 		if f.latestTokens <= free {

@@ -26,6 +26,7 @@ type fcStep struct {
 type fcScript struct {
 	name   string
 	budget consult.Tokens
+	refill int            // Options.RefillPercent
 	sizes  map[string]int // path -> tokens of each version
 	base   []string
 	steps  []fcStep
@@ -53,6 +54,7 @@ var fcScripts = []fcScript{
 	{
 		name:   "resets keep every path and re-send the most recent files",
 		budget: 1000,
+		refill: 100,
 		sizes:  map[string]int{"/base.md": 100, "/f1": 200, "/f2": 200, "/f3": 200, "/f4": 200, "/f5": 200, "/huge": 600},
 		base:   []string{"/base.md"},
 		steps: []fcStep{
@@ -72,6 +74,7 @@ var fcScripts = []fcScript{
 	{
 		name:   "empty base and a requested file that can never fit",
 		budget: 400,
+		refill: 100,
 		sizes:  map[string]int{"/a": 150, "/b": 150, "/c": 190},
 		steps: []fcStep{
 			{read: []string{"/a", "/b"}, want: map[string]FileStatus{"/a": FileSent, "/b": FileSent}},
@@ -106,7 +109,7 @@ func TestFileContextScripts(t *testing.T) {
 				versions[p] = 1
 				src.set(p, fcText(p, 1, n))
 			}
-			fc, err := New(ctx, sc.base, Options{BudgetTokens: sc.budget, Source: src, Instructions: "Be brief."})
+			fc, err := New(ctx, sc.base, Options{BudgetTokens: sc.budget, RefillPercent: sc.refill, Source: src, Instructions: "Be brief."})
 			if err != nil {
 				t.Fatal(err)
 			}

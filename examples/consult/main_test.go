@@ -2,41 +2,26 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
-	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
-)
 
-// build compiles this command into a temp dir.
-func build(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "consult")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
+	"github.com/agentfiles/agentfiles/internal/chattest"
+	"github.com/agentfiles/agentfiles/internal/cmdtest"
+	"github.com/agentfiles/agentfiles/internal/testfiles"
+)
 
 // project writes two Go files and a hidden one into a temp dir.
 func project(t *testing.T) string {
 	t.Helper()
-	dir := t.TempDir()
-	for name, body := range map[string]string{
+	return testfiles.Write(t, t.TempDir(), map[string]string{
 		"main.go":    "package main\n\nfunc main() { serve() }\n",
 		"serve.go":   "package main\n\nfunc serve() {}\n",
 		".hidden.go": "package main\n",
-	} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
+	})
 }
 
 func run(t *testing.T, bin string, env []string, args ...string) (stdout, stderr string, err error) {
@@ -50,7 +35,7 @@ func run(t *testing.T, bin string, env []string, args ...string) (stdout, stderr
 }
 
 func TestDryRunPrintsPromptAndReport(t *testing.T) {
-	bin := build(t)
+	bin := cmdtest.Build(t, ".")
 	dir := project(t)
 	stdout, stderr, err := run(t, bin, nil, "-dry-run",
 		"-file", filepath.Join(dir, "*.go"), "-file", "relative/*.go", "-query", "What does main call?")
@@ -68,28 +53,19 @@ func TestDryRunPrintsPromptAndReport(t *testing.T) {
 	if !strings.Contains(stderr, "2 files") || !strings.Contains(stderr, "NOT_ABSOLUTE") {
 		t.Errorf("report = %s, want 2 files and the relative entry's NOT_ABSOLUTE", stderr)
 	}
+	// One token count for the prompt: the header in the prompt and the report agree, and both say
+	// it is an estimate.
+	count := regexp.MustCompile(`the prompt has ([0-9,]+ tokens \(estimated\))`)
+	header, report := count.FindAllStringSubmatch(stdout, -1), count.FindAllStringSubmatch(stderr, -1)
+	if len(header) != 1 || len(report) != 1 || header[0][1] != report[0][1] {
+		t.Errorf("token counts: header %q, report %q; want one each, equal", header, report)
+	}
 }
 
 func TestAnswerFromChatCompletionsServer(t *testing.T) {
-	var gotAuth string
-	var gotBody struct {
-		Model    string
-		Stream   bool
-		Messages []struct{ Role, Content string }
-	}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		gotAuth = r.Header.Get("Authorization")
-		_ = json.NewDecoder(r.Body).Decode(&gotBody)
-		w.Header().Set("Content-Type", "text/event-stream")
-		for _, part := range []string{"main ", "calls serve."} {
-			fmt.Fprintf(w, "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":%q}}]}\n\n", part)
-		}
-		fmt.Fprint(w, "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":42,\"completion_tokens\":3,\"total_tokens\":45}}\n\n")
-		fmt.Fprint(w, "data: [DONE]\n\n")
-	}))
-	defer srv.Close()
+	srv := chattest.New(t, chattest.Options{Answer: []string{"main ", "calls serve."}, PromptTokens: 42, CompletionTokens: 3})
 
-	bin := build(t)
+	bin := cmdtest.Build(t, ".")
 	dir := project(t)
 	stdout, stderr, err := run(t, bin, []string{"TEST_KEY=sk-test"}, "-base-url", srv.URL, "-api-key-env", "TEST_KEY",
 		"-model", "tiny", "-file", filepath.Join(dir, "*.go"), "-query", "What does main call?")
@@ -99,8 +75,14 @@ func TestAnswerFromChatCompletionsServer(t *testing.T) {
 	if strings.TrimSpace(stdout) != "main calls serve." {
 		t.Errorf("answer = %q", stdout)
 	}
-	if gotAuth != "Bearer sk-test" || gotBody.Model != "tiny" || !gotBody.Stream {
-		t.Errorf("request: auth %q, body %+v", gotAuth, gotBody)
+	var body struct {
+		Model    string
+		Stream   bool
+		Messages []struct{ Role, Content string }
+	}
+	srv.LastRequest(t, &body)
+	if auth := srv.Authorization(); auth != "Bearer sk-test" || body.Model != "tiny" || !body.Stream {
+		t.Errorf("request: auth %q, body %+v", auth, body)
 	}
 	if !strings.Contains(stderr, "prompt 42, completion 3") {
 		t.Errorf("usage not reported: %s", stderr)

@@ -1,0 +1,5 @@
+//go:build !race
+
+package filecontext
+
+const fcRace = false
