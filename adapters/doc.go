@@ -37,6 +37,13 @@
 // (which may hold SQL or addresses) goes to the log only. [HTTPStatus] is the single table from
 // an error's kind to its HTTP status.
 //
+// An error never carries an argument's value back: an argument of the wrong type is described
+// by its name, the type the schema wants and the kind of value sent, never the value itself
+// (which may be a key, or megabytes), and messages are cut to 2 KiB. Arguments that are not
+// UTF-8 text (raw bytes that are not UTF-8, or escapes of lone UTF-16 surrogates such as
+// \ud800) are refused with INVALID_ARGUMENT by [Tool.Call] before any decoder could replace
+// them with U+FFFD ([CheckText]).
+//
 // # Identity
 //
 // Tenant-scoped tools read an agentfiles.AuthContext from the context. Bindings put it there: an
@@ -46,5 +53,6 @@
 // # Logging
 //
 // Bindings log one record per call with [LogArgs], which replaces file contents, keys and tokens
-// by their length.
+// by their length (whatever the case of the argument's name) and cuts every other value to a
+// short preview, and with [LogError], which cuts the error's text to 1 KiB.
 package adapters

@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/agentfiles/agentfiles"
+	"github.com/agentfiles/agentfiles/internal/utf8cut"
 )
 
 // Codes that only the adapters produce. Tool handlers return their packages' codes; the shared
@@ -81,12 +82,19 @@ func ErrorOf(err error) (te ToolError, internal bool) {
 		return toolError(agentfiles.CodeInternal, "internal error; retry later, and report it to the operator if it persists"), true
 	}
 	errors.As(err, &e)
-	msg := e.Message
+	msg := utf8cut.Shorten(e.Message, maxMessageBytes, "…")
 	if e.Arg != "" {
-		msg += " (" + e.Arg + ")"
+		msg += " (" + utf8cut.Shorten(e.Arg, maxArgBytes, "…") + ")"
 	}
 	return toolError(code, msg), false
 }
+
+// Bounds of a ToolError's message: an error never carries a payload back to the agent, whatever
+// a handler put into it.
+const (
+	maxMessageBytes = 2048
+	maxArgBytes     = 256
+)
 
 func toolError(code agentfiles.Code, message string) ToolError {
 	return ToolError{Code: code.String(), Message: message, Retryable: code.Retryable(), Kind: code.Kind()}

@@ -4,10 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/agentfiles/agentfiles"
+	"github.com/agentfiles/agentfiles/internal/utf8cut"
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
@@ -69,21 +73,27 @@ func NewTool[In, Out any](name, title, description string, ann Annotations, fn f
 		if len(args) == 0 || bytes.Equal(args, []byte("null")) {
 			args = json.RawMessage("{}")
 		}
+		if err := CheckText(args); err != nil {
+			return nil, err
+		}
 		var generic any
 		if err := json.Unmarshal(args, &generic); err != nil {
-			return nil, &agentfiles.Error{Code: agentfiles.CodeInvalidArgument, Message: "arguments must be a JSON object: " + err.Error(), Arg: name, Err: err}
+			return nil, &agentfiles.Error{Code: agentfiles.CodeInvalidArgument, Message: "arguments must be a JSON object: " + decodeProblem(err), Arg: name}
 		}
-		if _, ok := generic.(map[string]any); !ok {
+		obj, ok := generic.(map[string]any)
+		if !ok {
 			return nil, &agentfiles.Error{Code: agentfiles.CodeInvalidArgument, Message: "arguments must be a JSON object, not " + jsonKind(generic), Arg: name}
 		}
 		if err := resolved.Validate(generic); err != nil {
-			return nil, &agentfiles.Error{Code: agentfiles.CodeInvalidArgument, Message: "arguments do not match the tool's input schema: " + cleanValidation(err) + "; see the tool's inputSchema", Arg: name, Err: err}
+			// The validator's message repeats the offending value, which may be a secret or
+			// megabytes long; the agent gets a message built from the schema and value kinds only.
+			return nil, &agentfiles.Error{Code: agentfiles.CodeInvalidArgument, Message: "arguments do not match the tool's input schema: " + validationProblem(err, in, obj) + "; see the tool's inputSchema", Arg: name}
 		}
 		var v In
 		dec := json.NewDecoder(bytes.NewReader(args))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&v); err != nil {
-			return nil, &agentfiles.Error{Code: agentfiles.CodeInvalidArgument, Message: "cannot decode arguments: " + err.Error(), Arg: name, Err: err}
+			return nil, &agentfiles.Error{Code: agentfiles.CodeInvalidArgument, Message: "cannot decode arguments: " + decodeProblem(err), Arg: name}
 		}
 		return fn(ctx, v)
 	}
@@ -98,10 +108,14 @@ func NewTool[In, Out any](name, title, description string, ann Annotations, fn f
 	}
 }
 
-// Call runs the tool with raw JSON arguments. It is Handler with a guard for a nil Handler.
+// Call runs the tool with raw JSON arguments. It is Handler with a guard for a nil Handler, and
+// it refuses arguments that are not UTF-8 text (see [CheckText]) before the handler sees them.
 func (t Tool) Call(ctx context.Context, args json.RawMessage) (any, error) {
 	if t.Handler == nil {
 		return nil, &agentfiles.Error{Code: agentfiles.CodeInternal, Message: "tool has no handler", Arg: t.Name}
+	}
+	if err := CheckText(args); err != nil {
+		return nil, err
 	}
 	return t.Handler(ctx, args)
 }
@@ -118,6 +132,8 @@ func Find(tools []Tool, name string) (Tool, bool) {
 
 func jsonKind(v any) string {
 	switch v.(type) {
+	case map[string]any:
+		return "an object"
 	case []any:
 		return "an array"
 	case string:
@@ -131,10 +147,124 @@ func jsonKind(v any) string {
 	}
 }
 
-// cleanValidation shortens jsonschema-go's messages, which embed the whole schema location.
-func cleanValidation(err error) string {
-	msg := err.Error()
-	msg = strings.TrimPrefix(msg, "validating root: ")
-	msg = strings.ReplaceAll(msg, "validating /properties/", "argument ")
-	return msg
+// maxNameBytes bounds an argument name quoted in a message: names come from the caller and may
+// be anything.
+const maxNameBytes = 64
+
+// validationProblem describes a schema validation failure without the offending value:
+// jsonschema-go's messages embed the value (all of it), so the description is rebuilt from the
+// schema location in the message (argument names the schema declares), the failed keyword, the
+// schema's expected type and the kind of the value sent.
+func validationProblem(err error, schema *jsonschema.Schema, args map[string]any) string {
+	msg := strings.TrimPrefix(err.Error(), "validating root: ")
+	var path []string
+	sub := schema
+	var value any = args
+	for strings.HasPrefix(msg, "validating /properties/") {
+		rest := strings.TrimPrefix(msg, "validating /properties/")
+		i := strings.Index(rest, ": ")
+		if i < 0 {
+			break
+		}
+		prop := rest[:i]
+		msg = rest[i+2:]
+		path = append(path, prop)
+		if sub != nil {
+			sub = sub.Properties[prop]
+		}
+		if m, ok := value.(map[string]any); ok {
+			value = m[prop]
+		} else {
+			value = nil
+		}
+	}
+	keyword := msg
+	if i := strings.IndexAny(keyword, ": "); i >= 0 {
+		keyword = keyword[:i]
+	}
+	if len(path) == 0 {
+		switch {
+		case keyword == "required":
+			if sub != nil {
+				var missing []string
+				for _, r := range sub.Required {
+					if _, ok := args[r]; !ok {
+						missing = append(missing, strconv.Quote(r))
+					}
+				}
+				if len(missing) > 0 {
+					return "missing required argument(s) " + strings.Join(missing, ", ")
+				}
+			}
+			return "a required argument is missing"
+		case strings.Contains(msg, "additional properties") && sub != nil:
+			var unknown []string
+			for _, k := range sortedAnyKeys(args) {
+				if _, ok := sub.Properties[k]; !ok {
+					if len(unknown) == 5 {
+						unknown = append(unknown, "…")
+						break
+					}
+					unknown = append(unknown, strconv.Quote(utf8cut.Shorten(k, maxNameBytes, "…")))
+				}
+			}
+			return "unknown argument(s) " + strings.Join(unknown, ", ")
+		}
+		return "the arguments object breaks the schema's \"" + utf8cut.Shorten(keyword, 32, "…") + "\" rule"
+	}
+	where := "argument " + strings.Join(path, ".")
+	if keyword == "type" && sub != nil {
+		want := sub.Type
+		if want == "" && len(sub.Types) > 0 {
+			want = strings.Join(sub.Types, " or ")
+		}
+		if want != "" {
+			return where + " must be " + article(want) + ", not " + jsonKind(value)
+		}
+	}
+	if keyword == "enum" && sub != nil && len(sub.Enum) > 0 {
+		allowed, _ := json.Marshal(sub.Enum)
+		return where + " must be one of " + utf8cut.Shorten(string(allowed), 256, "…")
+	}
+	return where + " (" + jsonKind(value) + ") breaks the schema's \"" + utf8cut.Shorten(keyword, 32, "…") + "\" rule"
+}
+
+func article(jsonType string) string {
+	switch jsonType {
+	case "object", "array", "integer":
+		return "an " + jsonType
+	case "null":
+		return jsonType
+	}
+	return "a " + jsonType
+}
+
+// decodeProblem describes a JSON decoding error without the text it choked on: a type mismatch
+// names the field and the Go type, a syntax error its offset.
+func decodeProblem(err error) string {
+	var typeErr *json.UnmarshalTypeError
+	var syntaxErr *json.SyntaxError
+	switch {
+	case errors.As(err, &typeErr):
+		field := typeErr.Field
+		if field == "" {
+			return "a value does not fit " + typeErr.Type.String()
+		}
+		return "argument " + utf8cut.Shorten(field, maxNameBytes, "…") + " does not fit " + typeErr.Type.String()
+	case errors.As(err, &syntaxErr):
+		return "invalid JSON at byte offset " + strconv.FormatInt(syntaxErr.Offset, 10)
+	case strings.HasPrefix(err.Error(), "json: unknown field "):
+		name, _ := strconv.Unquote(strings.TrimPrefix(err.Error(), "json: unknown field "))
+		return "unknown argument " + strconv.Quote(utf8cut.Shorten(name, maxNameBytes, "…"))
+	}
+	return utf8cut.Shorten(err.Error(), 200, "…")
+}
+
+func sortedAnyKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
 }

@@ -71,7 +71,9 @@ type Prepared struct {
 // ConsultantOptions configure a [Consultant]. The zero value is usable: every zero field means
 // its documented default.
 type ConsultantOptions struct {
-	// Expander expands files lists; nil means one with the default options (see [NewExpander]).
+	// Expander expands files lists; nil means one with the default options (see [NewExpander]),
+	// which has no roots and reads any file the process can. When the files list comes from an
+	// agent, give an Expander with [ExpanderOptions.Roots].
 	// Share one Expander between Consultants to share its cache of compiled entries.
 	Expander *Expander
 	// Limits caps each file and the total of a prompt; zero fields mean the defaults.
@@ -234,6 +236,11 @@ func contextTooLarge(p *Prepared, model string) *agentfiles.Error {
 func (c *Consultant) Consult(ctx context.Context, req Request) (*Response, error) {
 	if req.OutputFile != "" && !c.allowOutputFiles {
 		return nil, agentfiles.NewError(agentfiles.CodeInvalidArgument, "output files are disabled on this server; omit output_file", req.OutputFile)
+	}
+	if req.OutputFile != "" {
+		if err := c.expander.checkOutputFile(req.OutputFile); err != nil {
+			return nil, err
+		}
 	}
 	p, err := c.Prepare(ctx, req)
 	if err != nil {

@@ -23,8 +23,20 @@
 // leading wildcard does not match names starting with ".", [!a-z] negates a class, and there
 // are no braces or backslash escapes. The ignore list ([DefaultIgnore]: .git, node_modules,
 // __pycache__, .venv, .env, secrets.*, ...) applies to every path element, even of explicit
-// paths. Results are sorted and de-duplicated; each bad entry yields an [EntryError] and the
-// others go on.
+// paths, and to every element of the path a symbolic link resolves to: a link env-link.md ->
+// .env is ignored as .env is. Results are sorted and de-duplicated; each bad entry yields an
+// [EntryError] and the others go on.
+//
+// # Roots
+//
+// An Expander built with [ExpanderOptions.Roots] uses only files inside those directories, like
+// the allowed directories of an MCP filesystem server: an entry that lies outside them, or a
+// file that leads outside them through a symbolic link, is reported as OUTSIDE_ROOTS with the
+// list of roots, whether or not the path exists there, and ".." is resolved before the check. Without roots (the default, and [Expand] and [Consult]) any
+// file the process can read may be sent to the model, /etc/shadow included for a process
+// running as root: give roots whenever the files list comes from an agent or another user.
+// What is checked is the path at expansion time; files are read afterwards, so a link that
+// someone swaps in between is not caught: keep the roots free of writers you do not trust.
 //
 // # Prompts and limits
 //

@@ -96,7 +96,7 @@ func Codes() []agentfiles.Code {
 	return []agentfiles.Code{
 		CodeInvalidEntry, CodeNotAbsolute, CodeWildcardInDirectory, CodeMissingExtension,
 		CodeRecursiveWildcard, CodeNotRegular, CodeIgnored, CodeBinaryFile, CodeFileTooLarge,
-		CodeBudgetExceeded, CodeContextTooLarge, CodeModelError, CodeOutputExists,
+		CodeBudgetExceeded, CodeContextTooLarge, CodeModelError, CodeOutputExists, CodeOutsideRoots,
 		agentfiles.CodeIsDirectory, agentfiles.CodeNotFound, agentfiles.CodePermissionDenied,
 		agentfiles.CodeInvalidArgument, agentfiles.CodeTimeout, agentfiles.CodeCanceled,
 		agentfiles.CodeInternal,

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
@@ -50,6 +51,15 @@ type ExpanderOptions struct {
 	// MaxFiles caps how many files an expansion returns (after de-duplication and sorting; the
 	// rest are reported). Zero means DefaultMaxFiles; values above HardMaxFiles are clamped.
 	MaxFiles int
+	// Roots, when not empty, are the only directories whose files are used: every entry, and
+	// every file a pattern matches, must lie inside one of them once symbolic links are resolved
+	// (else OUTSIDE_ROOTS, naming the roots); an output file's directory too (see
+	// [Request.OutputFile]). Each root must be an absolute path of an existing directory.
+	//
+	// Empty means no restriction: the Expander uses any file the process can read, /etc/shadow
+	// included when it runs as root. Set Roots whenever the files list comes from someone other
+	// than the operator, such as an agent's tool call.
+	Roots []string
 }
 
 // Expander turns a files list into sorted, de-duplicated absolute file paths. The zero value is
@@ -57,6 +67,7 @@ type ExpanderOptions struct {
 // compiled form of up to 1,024 valid entries. It is safe for concurrent use.
 type Expander struct {
 	ignore   ignoreSet
+	roots    rootSet
 	maxFiles int
 	entries  *entryCache
 	workers  int // how many entries are expanded at once; see expandWorkers
@@ -79,6 +90,10 @@ func NewExpander(opts ExpanderOptions) (*Expander, error) {
 	if err != nil {
 		return nil, err
 	}
+	roots, err := newRootSet(opts.Roots)
+	if err != nil {
+		return nil, err
+	}
 	max := opts.MaxFiles
 	if max <= 0 {
 		max = DefaultMaxFiles
@@ -86,7 +101,7 @@ func NewExpander(opts ExpanderOptions) (*Expander, error) {
 	if max > HardMaxFiles {
 		max = HardMaxFiles
 	}
-	return &Expander{ignore: set, maxFiles: max, entries: &entryCache{}, workers: expandWorkers()}, nil
+	return &Expander{ignore: set, roots: roots, maxFiles: max, entries: &entryCache{}, workers: expandWorkers()}, nil
 }
 
 var defaultExpander = func() *Expander {
@@ -109,8 +124,12 @@ func Expand(entries []string) (files []string, errs []EntryError) {
 //     with Python glob.glob semantics (a leading wildcard does not match names starting with
 //     "."); matched directories are skipped, other non-regular matches are reported.
 //
-// Paths on the ignore list are dropped (an explicit one is reported as IGNORED). The result is
-// sorted and free of duplicates. Each bad entry yields its own EntryError; the others go on.
+// Paths on the ignore list are dropped (an explicit one is reported as IGNORED), whether the
+// path as written or the path it resolves to through symbolic links is on it: a link
+// env-link.md -> .env, or a file below a link to a .git directory, is never sent. With
+// [ExpanderOptions.Roots], a path that lies, or leads through a link, outside every root is
+// reported as OUTSIDE_ROOTS. The result is sorted and free of duplicates. Each bad entry yields
+// its own EntryError; the others go on.
 func (x *Expander) Expand(entries []string) (files []string, errs []EntryError) {
 	files, errs, _ = x.ExpandContext(context.Background(), entries)
 	return files, errs
@@ -209,7 +228,15 @@ func (x *Expander) expandLiteral(entry, p string, files []string, errs []EntryEr
 	}
 	fi, err := os.Stat(p)
 	if err != nil {
+		// A path outside the roots is reported as outside whether or not it exists, so that no
+		// one learns what exists there.
+		if x.roots.active() && !x.roots.containsReal(resolvePath(p)) {
+			return files, append(errs, EntryError{Entry: entry, Err: x.roots.outsideError(p)})
+		}
 		return files, append(errs, EntryError{Entry: entry, Err: statError(p, err)})
+	}
+	if perr := x.checkResolved(p); perr != nil {
+		return files, append(errs, EntryError{Entry: entry, Err: perr})
 	}
 	switch {
 	case fi.Mode().IsRegular():
@@ -226,9 +253,9 @@ func (x *Expander) expandPattern(entry string, spec entrySpec, files []string, e
 	if it := x.ignore.matchPath(spec.dir); it != "" {
 		return files, append(errs, EntryError{Entry: entry, Err: ignoredError(spec.dir, it)})
 	}
-	f, err := os.Open(spec.dir)
-	if err != nil {
-		return files, append(errs, EntryError{Entry: entry, Err: dirOpenError(spec.dir, err)})
+	f, perr := x.openPatternDir(spec.dir)
+	if perr != nil {
+		return files, append(errs, EntryError{Entry: entry, Err: perr})
 	}
 	des, err := f.ReadDir(-1)
 	f.Close()
@@ -263,6 +290,17 @@ func (x *Expander) expandPattern(entry string, spec entrySpec, files []string, e
 				continue
 			}
 			typ = fi.Mode().Type()
+			if !typ.IsDir() { // where the link leads must pass the same rules as a name
+				if perr := x.checkResolved(full); perr != nil {
+					if agentfiles.ErrorCode(perr) == CodeIgnored {
+						ignored++ // as an ignored name is: dropped, counted
+						continue
+					}
+					errs = append(errs, EntryError{Entry: entry, Path: full, Err: perr})
+					reported = true
+					continue
+				}
+			}
 		}
 		switch {
 		case typ.IsRegular():
@@ -278,7 +316,7 @@ func (x *Expander) expandPattern(entry string, spec entrySpec, files []string, e
 	if found == 0 && !reported {
 		msg := "the pattern matched no files in " + spec.dir
 		if ignored > 0 {
-			msg += "; " + strconv.Itoa(ignored) + " matching names are on the ignore list"
+			msg += "; " + strconv.Itoa(ignored) + " matching names are on the ignore list or link to a path on it"
 		}
 		if hidden > 0 {
 			msg += "; " + strconv.Itoa(hidden) + " hidden names (starting with .) match only a pattern that starts with ., e.g. .*" + path.Ext(spec.pattern.source)
@@ -292,6 +330,67 @@ func (x *Expander) expandPattern(entry string, spec entrySpec, files []string, e
 func ignoredError(p, item string) *agentfiles.Error {
 	return agentfiles.NewError(CodeIgnored, "the path is excluded by the ignore list (item "+strconv.Quote(item)+
 		"); ignored names are never sent to a model, even when named explicitly; ask the operator to change the ignore list if this file is needed", p)
+}
+
+// openPatternDir opens a pattern's directory after applying the ignore list and the roots to
+// its real path. The directory listed is the one checked: when dir has no symbolic link it is
+// opened in one step that proves so (see openDirNoLinks); otherwise it is resolved and opened by
+// its real path. dir itself has passed the ignore list as written.
+func (x *Expander) openPatternDir(dir string) (*os.File, *agentfiles.Error) {
+	if f, ok := openDirNoLinks(dir); ok { // dir is its own real path
+		if !x.roots.containsReal(dir) {
+			f.Close()
+			return nil, x.roots.outsideError(dir)
+		}
+		return f, nil
+	}
+	realDir, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		// Outside the roots is reported as such whether or not the directory exists there.
+		if x.roots.active() && !x.roots.containsReal(resolvePath(dir)) {
+			return nil, x.roots.outsideError(dir)
+		}
+		return nil, dirOpenError(dir, err)
+	}
+	if realDir != dir {
+		if it := x.ignore.matchPath(realDir); it != "" {
+			return nil, ignoredLinkError(dir, it)
+		}
+	}
+	if !x.roots.containsReal(realDir) {
+		return nil, x.roots.outsideError(dir)
+	}
+	f, err := os.Open(realDir)
+	if err != nil {
+		return nil, dirOpenError(dir, err)
+	}
+	return f, nil
+}
+
+// ignoredLinkError reports a path whose resolved form (through a symbolic link) is on the
+// ignore list.
+func ignoredLinkError(p, item string) *agentfiles.Error {
+	return agentfiles.NewError(CodeIgnored, "the path leads through a symbolic link to a path excluded by the ignore list (item "+strconv.Quote(item)+
+		"); ignored files are never sent to a model, whatever name links to them; ask the operator to change the ignore list if this file is needed", p)
+}
+
+// checkResolved applies the ignore list and the roots to the path p resolves to through
+// symbolic links; p has been checked as written. It returns IGNORED, OUTSIDE_ROOTS, or the
+// stat error of a path that vanished meanwhile.
+func (x *Expander) checkResolved(p string) *agentfiles.Error {
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return statError(p, err)
+	}
+	if real != p {
+		if it := x.ignore.matchPath(real); it != "" {
+			return ignoredLinkError(p, it)
+		}
+	}
+	if !x.roots.containsReal(real) {
+		return x.roots.outsideError(p)
+	}
+	return nil
 }
 
 // directoryError reports a directory named without a pattern, suggesting patterns for the

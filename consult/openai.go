@@ -14,6 +14,7 @@ import (
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/internal/providerhttp"
+	"github.com/agentfiles/agentfiles/internal/redact"
 )
 
 // DefaultOpenAIBaseURL is the base URL used when [OpenAIModelOptions.BaseURL] is empty.
@@ -173,7 +174,18 @@ func (m *OpenAIModel) Complete(ctx context.Context, p Prompt) (*Completion, erro
 		c.Truncated = true
 		return c, context.Cause(ctx)
 	}
-	return c, err
+	return c, redactError(err, m.opts.APIKey)
+}
+
+// redactError removes the request's key, in every form providerhttp knows, from the message of
+// a provider-derived error (a stream's error event is read without the key).
+func redactError(err error, key string) error {
+	var e *agentfiles.Error
+	if err == nil || key == "" || !errors.As(err, &e) {
+		return err
+	}
+	e.Message = redact.Secrets(e.Message, key)
+	return err
 }
 
 // providerError turns a non-2xx response into an *agentfiles.Error carrying the provider's own

@@ -53,5 +53,11 @@ func nothingMatched(res *Resolution) string {
 	if len(tried) > 0 {
 		msg += " Tried " + strings.Join(firstN(tried, 8), ", ") + "."
 	}
-	return msg + " A pattern without an extension also matches name.*; try a broader pattern such as category/* or call category_list to see each category's patterns."
+	for _, p := range res.Patterns {
+		if !hasExtension(p.Pattern) {
+			msg += " A pattern without an extension also matches name.*."
+			break
+		}
+	}
+	return msg + " Try a broader pattern such as category/* or call category_list to see each category's patterns."
 }

@@ -18,6 +18,7 @@ func TestDiscoverGlobs(t *testing.T) {
 		"guides/g1.md": "", "guides/deep/g2.md": "", "guides/deep/er/g3.md": "",
 		".hidden.md": "", "__init__.md": "", ".git/config.md": "", "__pycache__/p.md": "", "guides/.draft.md": "",
 		"l1/l2/l3/l4/l5/l6/l7/d7.md": "", "l1/l2/l3/l4/l5/l6/l7/l8/d8.md": "",
+		"l1/l2/l3/l4/l5/l6/l7/l8/l9/d9.md": "", "guides/l2/l3/l4/l5/l6/l7/l8/e8.md": "", "guides/l2/l3/l4/l5/l6/l7/l8/l9/e9.md": "",
 	}))
 	for _, tt := range []struct {
 		pattern string
@@ -31,9 +32,13 @@ func TestDiscoverGlobs(t *testing.T) {
 		{"intro*", []string{"intro", "intro.md", "introduction.md"}},
 		{"c.txt", []string{"c.txt"}},
 		{"guides/*.md", []string{"guides/g1.md"}},
-		{"guides/**/*.md", []string{"guides/deep/er/g3.md", "guides/deep/g2.md", "guides/g1.md"}},
+		{"guides/**/*.md", []string{"guides/deep/er/g3.md", "guides/deep/g2.md", "guides/g1.md", "guides/l2/l3/l4/l5/l6/l7/l8/e8.md"}},
 		{"**/g*.md", []string{"guides/deep/er/g3.md", "guides/deep/g2.md", "guides/g1.md"}},
-		{"**/d*.md", []string{"l1/l2/l3/l4/l5/l6/l7/d7.md"}}, // d8.md is 9 levels down
+		// MaxDepth (8) directory levels below the category directory are searched: d8.md is
+		// in the eighth, d9.md in the ninth; the same bound holds below a static prefix.
+		{"**/d*.md", []string{"l1/l2/l3/l4/l5/l6/l7/d7.md", "l1/l2/l3/l4/l5/l6/l7/l8/d8.md"}},
+		{"guides/**/e*.md", []string{"guides/l2/l3/l4/l5/l6/l7/l8/e8.md"}},
+		{"l1/**/d9.md", nil},
 		{"nothing*", nil},
 		{"guides/nope/*.md", nil},
 	} {

@@ -46,7 +46,8 @@
 //  3. the category's default patterns.
 //
 // Patterns are globs relative to the category directory: "*", "?", "[a-z]", "{a,b}" and "**"
-// (up to [MaxDepth] levels). A pattern whose last segment has no extension also matches
+// (files up to [MaxDepth] directory levels below the category directory: with MaxDepth 8,
+// c/l1/…/l8/f.md is found by "**/*.md"). A pattern whose last segment has no extension also matches
 // "pattern.*", so "python" finds python.md. Names starting with "." or "__" are skipped, each
 // pattern yields at most 100 documents (reported when cut), and documents never come from
 // outside the category directory: directories are read through os.Root, so symlinks that

@@ -7,7 +7,8 @@ import (
 	"github.com/gobwas/glob"
 )
 
-// MaxDepth is how many directory levels below a category directory "**" descends.
+// MaxDepth is how many directory levels below a category directory "**" descends: the files
+// of the MaxDepth-th level are found, those of deeper levels are not.
 const MaxDepth = 8
 
 // matcher is a compiled pattern: the glob variants that may match a slash-separated path
@@ -53,11 +54,14 @@ func compilePattern(p string) (*matcher, error) {
 	m.maxDepth = len(segs) - static
 	for _, s := range segs[static:] {
 		if strings.Contains(s, "**") {
-			m.maxDepth = MaxDepth - static
+			// "**" reaches files in the MaxDepth-th directory level below the category
+			// directory: static of those levels are spelled out, the entries of the last one
+			// are one level further down.
+			m.maxDepth = MaxDepth - static + 1
 		}
 	}
 	variants := []string{p}
-	if last := segs[len(segs)-1]; !strings.Contains(last, ".") {
+	if !hasExtension(p) {
 		variants = append(variants, p+".*") // "intro" also finds intro.md
 	}
 	for _, v := range variants {
@@ -73,6 +77,12 @@ func compilePattern(p string) (*matcher, error) {
 // globCompiler treats "/" as the separator that "*" and "?" do not cross, and lets "**/" match
 // zero or more whole directories, so "**/*.md" also finds top-level files.
 var globCompiler = glob.Compiler{Separators: []rune{'/'}, Globstar: true}
+
+// hasExtension reports whether the last segment of pattern p has a "." — when it has none, p
+// also matches "p.*".
+func hasExtension(p string) bool {
+	return strings.Contains(p[strings.LastIndexByte(p, '/')+1:], ".")
+}
 
 func hasMeta(s string) bool {
 	return strings.ContainsAny(s, `*?[]{}\`)

@@ -149,3 +149,30 @@ func TestNothingMatchedIsSuccess(t *testing.T) {
 		t.Errorf("%+v", out)
 	}
 }
+
+// The "name.*" advice is given only when a tried pattern has no extension.
+func TestNothingMatchedExtensionAdvice(t *testing.T) {
+	c := renderCatalog(t)
+	const advice = "also matches name.*"
+	for _, tt := range []struct {
+		expr string
+		want bool
+	}{
+		{"docs/*.zz", false},
+		{"docs/nope.md", false},
+		{"docs/sub/*.md+docs/x.txt", false},
+		{"docs/zzz", true},
+		{"docs/zzz.md+yyy", true},
+	} {
+		out, err := c.Content(context.Background(), tt.expr, ContentOptions{})
+		if err != nil {
+			t.Fatalf("%s: %v", tt.expr, err)
+		}
+		if len(out.Documents) != 0 {
+			t.Fatalf("%s matched %v", tt.expr, out.Documents)
+		}
+		if got := strings.Contains(out.Message, advice); got != tt.want {
+			t.Errorf("%s: advice %v, want %v: %q", tt.expr, got, tt.want, out.Message)
+		}
+	}
+}

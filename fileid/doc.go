@@ -49,18 +49,23 @@
 //
 // [Registry.TableOfContents] lists the sections in document order to a maximum depth
 // (default 3); an entry whose children were cut says how many in HiddenSubsections, and a
-// Section option returns the subtree of one section.
+// Section option returns the subtree of one section. Long listings are paged: at most
+// MaxEntries per call, the rest from Offset (NextOffset of the previous page).
+//
+// As in CommonMark, a line ends at "\n", "\r\n" or a lone "\r", for headings, line numbers
+// and search alike: a file written with any of them has the same sections and search hits.
 //
 // # Search
 //
 // [Registry.Search] takes a Go RE2 expression, matched line by line (^ and $ are line
-// boundaries), optionally case-insensitive and optionally in one file. Every match carries the
+// boundaries, $ before a "\r\n" too), optionally case-insensitive and optionally in one file. Every match carries the
 // file ID, file name, the ID and title of the innermost section containing the line (an ID
 // that ReadSections accepts), the line number and the line, cut around the match when long.
-// Queries without metacharacters take a literal fast path (bytes.Index, or an ASCII
-// case-folded copy of the file); expressions with a literal that every match must contain are
+// Queries without metacharacters take a literal fast path (bytes.Index, or for
+// case-insensitive search a vectorized scan for both cases of the literal's rarest byte,
+// checked ASCII-folded); expressions with a literal that every match must contain are
 // prefiltered by it, and expressions whose matches can start with only a few bytes run only on
-// lines containing one of them. Expressions with one of a few required literals
+// lines containing one of them (each of up to six such bytes found with bytes.IndexByte). Expressions with one of a few required literals
 // (`error|warning`) are prefiltered by them, and the rest run only on lines holding a long
 // enough run of the bytes a match can contain; only expressions that can match an empty line
 // run plain RE2 over each file. Files are searched in parallel; results are deterministic.
@@ -69,14 +74,18 @@
 //
 // Everything that can grow has a default cap and a hard maximum: files per listing page, TOC
 // entries, bytes per read, matches per search. A larger request is clamped, and the result
-// says so in Notice; a cut result has Truncated set and Notice says how to get the rest.
+// says so in Notice; a cut result has Truncated set and Notice says how to get the rest: the
+// next page of a listing (ListOptions.Offset), of a table of contents (TOCOptions.Offset) or of
+// a search (SearchRequest.StartAfter, set to the previous result's NextStartAfter).
 //
 // # Cost
 //
-// New reads every file (each directory of a DirRoot is opened once, and its files relative to
-// it), parses front matter, and finds the first level-1 heading by parsing only the lines up
+// New reads every regular file (each directory of a DirRoot is opened once, and its files
+// relative to it; a FIFO or device, also behind a symbolic link, is skipped without being
+// opened for a blocking read), parses front matter, and finds the first level-1 heading by parsing only the lines up
 // to it. Building costs about as much as walking the tree and reading every file; see
-// BenchmarkBuildVsWalkRead. The full heading structure of a file is parsed the first time a
+// BenchmarkBuildVsWalkRead and BenchmarkCorpusBuildVsWalkRead. New honours its context: a
+// canceled build returns the context's error at once, even while a read hangs. The full heading structure of a file is parsed the first time a
 // table of contents, section read or search match needs it, exactly once; [Registry.Warm]
 // does it for all files up front. After that, queries do no parsing and no I/O.
 //

@@ -39,21 +39,70 @@ func splitFrontMatter(content []byte) (yamlText []byte, bodyStart int) {
 	return nil, start // no closing fence: a thematic break, not front matter
 }
 
-// lineAt returns the line starting at pos without its "\n", and the offset after the "\n".
+// lineAt returns the line starting at pos without its line ending, and the offset after it.
+// As in CommonMark, a line ends at "\n", "\r\n" or a lone "\r".
 func lineAt(content []byte, pos int) (line []byte, next int) {
-	if i := bytes.IndexByte(content[pos:], '\n'); i >= 0 {
-		return content[pos : pos+i], pos + i + 1
-	}
-	return content[pos:], len(content)
+	end := lineEndAt(content, pos)
+	return content[pos:end], nextLineStart(content, end)
 }
 
-// textLines yields the lines of b without their "\n" or "\r\n".
+// lineEndAt returns the offset of the line ending ("\n" or "\r") at or after at, or len(b).
+func lineEndAt(b []byte, at int) int {
+	i := bytes.IndexByte(b[at:], '\n')
+	if i < 0 {
+		i = len(b) - at
+	}
+	if j := bytes.IndexByte(b[at:at+i], '\r'); j >= 0 {
+		i = j
+	}
+	return at + i
+}
+
+// nextLineStart returns the offset after the line ending at end (see lineEndAt).
+func nextLineStart(b []byte, end int) int {
+	if end < len(b) && b[end] == '\r' && end+1 < len(b) && b[end+1] == '\n' {
+		return end + 2
+	}
+	return min(end+1, len(b))
+}
+
+// countLines returns the number of line endings in b: "\n", "\r\n" and lone "\r" count one
+// each. b must not end between the "\r" and "\n" of a "\r\n".
+func countLines(b []byte) int {
+	n := bytes.Count(b, nl)
+	if bytes.IndexByte(b, '\r') >= 0 {
+		n += bytes.Count(b, []byte{'\r'}) - bytes.Count(b, []byte("\r\n"))
+	}
+	return n
+}
+
+// normalizeEOL returns b with every line ending ("\r\n", lone "\r") written as "\n", and the
+// offsets of the line starts in b and in the result (the first is 0 in both).
+func normalizeEOL(b []byte) (norm []byte, starts, normStarts []int) {
+	norm = make([]byte, 0, len(b))
+	starts, normStarts = []int{0}, []int{0}
+	for i := 0; i < len(b); i++ {
+		switch c := b[i]; c {
+		case '\r', '\n':
+			if c == '\r' && i+1 < len(b) && b[i+1] == '\n' {
+				i++
+			}
+			norm = append(norm, '\n')
+			starts, normStarts = append(starts, i+1), append(normStarts, len(norm))
+		default:
+			norm = append(norm, c)
+		}
+	}
+	return norm, starts, normStarts
+}
+
+// textLines yields the lines of b without their line endings.
 func textLines(b []byte) iter.Seq[[]byte] {
 	return func(yield func([]byte) bool) {
 		for pos := 0; pos < len(b); {
 			line, next := lineAt(b, pos)
 			pos = next
-			if !yield(bytes.TrimSuffix(line, []byte{'\r'})) {
+			if !yield(line) {
 				return
 			}
 		}
@@ -85,16 +134,20 @@ func parseFrontMatter(yamlText []byte) (frontMatter, error) {
 func simpleFrontMatter(yamlText []byte) (fm frontMatter, ok bool) {
 	var seenTitle, seenDesc bool
 	prevWanted := false // the previous key was title or description
+	seenKey := false    // a top-level key was read
 	for line := range textLines(yamlText) {
 		if len(bytes.TrimLeft(line, " ")) == 0 {
 			continue
 		}
 		if line[0] == ' ' || line[0] == '\t' {
-			if prevWanted {
-				return frontMatter{}, false // a continuation or a nested value
+			if prevWanted || !seenKey {
+				// A continuation or a nested value of title or description, or an indented
+				// first line, which sets the indentation of the whole mapping (" title: 0").
+				return frontMatter{}, false
 			}
 			continue // belongs to some other key's value
 		}
+		seenKey = true
 		colon := bytes.IndexByte(line, ':')
 		if colon <= 0 || !plainKey(line[:colon]) {
 			return frontMatter{}, false

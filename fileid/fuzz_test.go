@@ -7,6 +7,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/google/go-cmp/cmp"
 	"gopkg.in/yaml.v3"
 )
 
@@ -202,6 +203,58 @@ func FuzzFrontMatter(f *testing.F) {
 		}
 		if fast != slow {
 			t.Fatalf("%q: fast %+v, yaml.v3 %+v", y, fast, slow)
+		}
+	})
+}
+
+// FuzzLineEndings: the same document written with "\n", "\r\n" and lone "\r" line endings has
+// the same table of contents (sizes aside) and the same search hits, line by line (issue 17,
+// defect 7). As in CommonMark, all three end a line.
+func FuzzLineEndings(f *testing.F) {
+	for i, s := range append(append([]string{}, tocSeeds...), "# T\nfoo\n", "# H1\n## H2\n", "---\ntitle: t\n---\n# A\n\nx \n\n## B\n") {
+		q := searchQueries[i%len(searchQueries)]
+		f.Add([]byte(s), q.query, q.fold)
+	}
+	for _, q := range []string{`foo$`, `\s$`, `^$`, `^\s*$`, `^#`, `o$`, `(?-m)^# T$`, `\Afoo\z`, `x\s*$`} {
+		f.Add([]byte("# T\nfoo\n\nfoo \n## S\nx\n"), q, false)
+	}
+	f.Fuzz(func(t *testing.T, doc []byte, query string, fold bool) {
+		lf := bytes.ReplaceAll(doc, []byte{'\r'}, nil)
+		files := fstest.MapFS{
+			"a.md": {Data: lf},
+			"b.md": {Data: bytes.ReplaceAll(lf, nl, []byte("\r\n"))},
+			"c.md": {Data: bytes.ReplaceAll(lf, nl, []byte{'\r'})},
+		}
+		reg, err := New(context.Background(), []Root{{Label: "r", FS: files}}, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		type shape struct {
+			TOC  []TOCEntry
+			Hits []Match
+		}
+		var want shape
+		for i, id := range []string{"f1", "f2", "f3"} {
+			toc, err := reg.TableOfContents(id, TOCOptions{MaxDepth: MaxTOCDepth, MaxEntries: MaxTOCEntries})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for k := range toc.Entries {
+				toc.Entries[k].SizeBytes = 0
+			}
+			got := shape{TOC: toc.Entries}
+			if res, err := reg.Search(context.Background(), SearchRequest{Query: query, FileID: id, CaseInsensitive: fold, MaxMatches: MaxMatches}); err == nil {
+				for _, fm := range res.Results {
+					got.Hits = append(got.Hits, fm.Matches...)
+				}
+			}
+			if i == 0 {
+				want = got
+				continue
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Fatalf("%s differs from the \\n version (-\\n +%s), query %q:\n%s", files[reg.files[i].info.Filename].Data, id, query, diff)
+			}
 		}
 	})
 }

@@ -29,8 +29,11 @@ type matcher struct {
 	re      *regexp.Regexp // always set: the full expression (used for the rare fallbacks too)
 	pre     []byte         // literal every match contains (lower-cased when preFold), or nil
 	preFold bool
+	litFold *foldFinder // finds literal when fold is set
+	preFind *foldFinder // finds pre when preFold is set
 	pres    *literalSet // literals one of which every match contains; or nil
 	first   *[256]bool  // bytes every match starts with, when there are few; or nil
+	firsts  []byte      // the same bytes, when there are at most maxScannedFirstBytes
 	runs    *runFilter  // otherwise, the bytes and minimum length of a match; or nil
 	perLine bool        // the expression has \A or \z: regexLines matches each line alone
 }
@@ -58,6 +61,9 @@ func newMatcher(query string, caseInsensitive bool) (*matcher, error) {
 			m.literal = lowerASCII(nil, []byte(query))
 		}
 		if m.literal != nil {
+			if caseInsensitive {
+				m.litFold = newFoldFinder(m.literal)
+			}
 			return m, nil
 		}
 	}
@@ -77,10 +83,21 @@ func newMatcher(query string, caseInsensitive bool) (*matcher, error) {
 				m.pre, m.preFold = nil, false
 			}
 		}
+		if m.preFold {
+			m.preFind = newFoldFinder(m.pre)
+		}
 		if m.pre == nil {
 			var set [256]bool
 			if empty, ok := firstBytes(parsed, &set); ok && !empty && countSet(&set) <= maxFirstBytes {
 				m.first = &set
+				m.runs = newRunFilter(parsed) // checks each candidate start (see byteFilteredLines)
+				if countSet(&set) <= maxScannedFirstBytes {
+					for b, in := range set {
+						if in {
+							m.firsts = append(m.firsts, byte(b))
+						}
+					}
+				}
 			} else {
 				m.runs = newRunFilter(parsed)
 			}
@@ -89,57 +106,76 @@ func newMatcher(query string, caseInsensitive bool) (*matcher, error) {
 	return m, nil
 }
 
-// scratch buffers for case-folded copies of files, reused across searches.
+// scratch buffers for the copies of files with "\r" line endings, reused across searches.
 var foldBuffers = sync.Pool{New: func() any { return new([]byte) }}
 
-// find returns up to max matching lines of content[from:]. from must be a line start.
-func (m *matcher) find(content []byte, from, max int) []hit {
+// find returns up to max matching lines of content[from:]. from must be a line start. cr
+// says content holds "\r"; lines then end at "\n", "\r\n" or a lone "\r".
+func (m *matcher) find(content []byte, from, max int, cr bool) []hit {
 	if max <= 0 || from >= len(content) {
 		return nil
 	}
+	if cr {
+		// Search a copy with every "\r" written "\n" (same offsets), so that every path sees
+		// lines as they end; the empty line this makes inside each "\r\n" is not a line of
+		// the file and is dropped (see phantomLine).
+		buf := foldBuffers.Get().(*[]byte)
+		defer foldBuffers.Put(buf)
+		norm := append((*buf)[:0], content...)
+		for i := bytes.IndexByte(norm, '\r'); i >= 0; {
+			norm[i] = '\n'
+			j := bytes.IndexByte(norm[i+1:], '\r')
+			if j < 0 {
+				break
+			}
+			i += 1 + j
+		}
+		*buf = norm
+		return m.findLines(norm, from, max, content)
+	}
+	return m.findLines(content, from, max, nil)
+}
+
+// findLines is find over content whose lines end at "\n". orig, when set, is the file as
+// written, whose "\r\n" line endings content holds as "\n\n".
+func (m *matcher) findLines(content []byte, from, max int, orig []byte) []hit {
 	switch {
 	case m.literal != nil:
-		return m.literalLines(content, from, max, m.literal, m.fold, nil)
+		return m.literalLines(content, from, max, m.literal, m.litFold, nil, orig)
 	case m.pre != nil:
-		return m.literalLines(content, from, max, m.pre, m.preFold, m.re)
+		return m.literalLines(content, from, max, m.pre, m.preFind, m.re, orig)
 	case m.pres != nil:
-		return m.literalSetLines(content, from, max)
+		return m.literalSetLines(content, from, max, orig)
 	default:
-		return m.byteFilteredLines(content, from, max)
+		return m.byteFilteredLines(content, from, max, orig)
 	}
 }
 
-// literalLines finds the lines of content[from:] that contain lit (in the ASCII lower-cased
-// copy of content when fold is set) and, with verify set, that verify matches. Where ASCII
-// folding could disagree with RE2's (see foldHazard) it runs the expression instead.
-func (m *matcher) literalLines(content []byte, from, max int, lit []byte, fold bool, verify *regexp.Regexp) []hit {
-	in := func(haystack []byte) []hit {
-		return candidateLines(content, haystack, from, max, verify, func(pos int) int { return indexFrom(haystack, pos, lit) })
-	}
+// phantomLine reports whether the empty line content[ls:le] is the one find's copy makes
+// between the "\r" and "\n" of a "\r\n" in orig.
+func phantomLine(orig []byte, ls, le int) bool {
+	return orig != nil && ls == le && ls > 0 && ls < len(orig) && orig[ls-1] == '\r' && orig[ls] == '\n'
+}
+
+// literalLines finds the lines of content[from:] that contain lit (ASCII case-insensitively
+// with fold, which finds lit) and, with verify set, that verify matches. Where ASCII folding
+// could disagree with RE2's (see foldHazard) it runs the expression instead.
+func (m *matcher) literalLines(content []byte, from, max int, lit []byte, fold *foldFinder, verify *regexp.Regexp, orig []byte) []hit {
 	switch {
-	case !fold:
-		return in(content)
+	case fold == nil:
+		return candidateLines(content, content, from, max, verify, func(pos int) int { return indexFrom(content, pos, lit) }, orig)
 	case foldHazard(lit, content[from:]):
-		return m.regexLines(content, from, max)
+		return m.regexLines(content, from, max, orig)
 	default:
-		return withFolded(content, in)
+		return candidateLines(content, content, from, max, verify, fold.nextIn(content), orig)
 	}
-}
-
-// withFolded calls fn with the ASCII lower-cased copy of content (same offsets), built in a
-// buffer reused across searches.
-func withFolded(content []byte, fn func(folded []byte) []hit) []hit {
-	buf := foldBuffers.Get().(*[]byte)
-	defer foldBuffers.Put(buf)
-	*buf = lowerASCII((*buf)[:0], content)
-	return fn(*buf)
 }
 
 // candidateLines is the scan every prefilter shares. next(pos) returns the offset of the next
 // byte at or after pos that makes its line a candidate, or -1; pos only grows from one call to
 // the next. A candidate line counts when verify is nil or matches it, and the scan goes on
 // after that line. haystack is content or its lower-cased copy: the offsets are the same.
-func candidateLines(content, haystack []byte, from, max int, verify *regexp.Regexp, next func(pos int) int) []hit {
+func candidateLines(content, haystack []byte, from, max int, verify *regexp.Regexp, next func(pos int) int, orig []byte) []hit {
 	var hits []hit
 	for pos := from; pos < len(haystack) && len(hits) < max; {
 		at := next(pos)
@@ -148,7 +184,7 @@ func candidateLines(content, haystack []byte, from, max int, verify *regexp.Rege
 		}
 		ls := pos + bytes.LastIndexByte(haystack[pos:at], '\n') + 1
 		le := lineEndAt(haystack, at)
-		if verify == nil || verify.Match(content[ls:le]) {
+		if (verify == nil || verify.Match(content[ls:le])) && !phantomLine(orig, ls, le) {
 			hits = append(hits, hit{ls, le})
 		}
 		pos = le + 1
@@ -157,14 +193,64 @@ func candidateLines(content, haystack []byte, from, max int, verify *regexp.Rege
 }
 
 // byteFilteredLines finds matching lines with the filters that need no literal.
-func (m *matcher) byteFilteredLines(content []byte, from, max int) []hit {
+func (m *matcher) byteFilteredLines(content []byte, from, max int, orig []byte) []hit {
 	switch {
 	case m.first != nil:
-		return candidateLines(content, content, from, max, m.re, func(pos int) int { return m.nextFirstByte(content, pos) })
+		next := func(pos int) int { return m.nextFirstByte(content, pos) }
+		if m.firsts != nil {
+			next = nextAnyByte(content, m.firsts)
+		}
+		if runs := m.runs; runs != nil {
+			// A match starts at a start byte and is a run of at least minBytes bytes of the
+			// run set: candidates without such a run after them are skipped, not matched.
+			first := next
+			next = func(pos int) int {
+				for {
+					at := first(pos)
+					if at < 0 || runs.runAt(content, at) {
+						return at
+					}
+					pos = at + 1
+				}
+			}
+		}
+		return candidateLines(content, content, from, max, m.re, next, orig)
 	case m.runs != nil:
-		return candidateLines(content, content, from, max, m.re, func(pos int) int { return m.runs.next(content, pos) })
+		return candidateLines(content, content, from, max, m.re, func(pos int) int { return m.runs.next(content, pos) }, orig)
 	default:
-		return m.regexLines(content, from, max)
+		return m.regexLines(content, from, max, orig)
+	}
+}
+
+// maxScannedFirstBytes is the largest start-byte set searched with one vectorized
+// bytes.IndexByte pass per byte (nextAnyByte) rather than a loop over every byte.
+const maxScannedFirstBytes = 6
+
+// nextAnyByte returns the candidate function of candidateLines for the bytes set: the offset
+// of the first of them at or after pos, or -1. pos only grows between calls; each byte's next
+// occurrence is kept until the scan passes it, so each byte costs one pass over b.
+func nextAnyByte(b []byte, set []byte) func(pos int) int {
+	next := make([]int, len(set))
+	for i := range next {
+		next[i] = -2 // not searched yet
+	}
+	return func(pos int) int {
+		at := -1
+		for i, n := range next {
+			if n != -1 && n < pos {
+				n = -1
+				if pos < len(b) {
+					if j := bytes.IndexByte(b[pos:], set[i]); j >= 0 {
+						n = pos + j
+					}
+				}
+				next[i] = n
+			}
+			if n >= 0 && (at < 0 || n < at) {
+				at = n
+			}
+		}
+		return at
 	}
 }
 
@@ -286,9 +372,11 @@ func textAnchored(re *syntax.Regexp) bool {
 // regexLines runs the expression over the rest of the content and keeps only matches that lie
 // within one line; a match that runs past its line's end counts only if the line alone matches.
 // An expression anchored to the text's ends is matched against each line alone instead.
-func (m *matcher) regexLines(content []byte, from, max int) []hit {
-	if m.perLine {
-		return candidateLines(content, content, from, max, m.re, func(pos int) int { return pos })
+func (m *matcher) regexLines(content []byte, from, max int, orig []byte) []hit {
+	if m.perLine || orig != nil {
+		// Each line alone: also for "\r\n" files, whose copy holds an empty line inside each
+		// line ending that an expression over the whole content could match across.
+		return candidateLines(content, content, from, max, m.re, func(pos int) int { return pos }, orig)
 	}
 	var hits []hit
 	for pos := from; pos < len(content) && len(hits) < max; {
@@ -308,13 +396,6 @@ func (m *matcher) regexLines(content []byte, from, max int) []hit {
 		pos = le + 1
 	}
 	return hits
-}
-
-func lineEndAt(b []byte, at int) int {
-	if i := bytes.IndexByte(b[at:], '\n'); i >= 0 {
-		return at + i
-	}
-	return len(b)
 }
 
 // locate returns the offset of the first match within a line, for cutting long lines.

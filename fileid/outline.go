@@ -50,7 +50,15 @@ type outline struct {
 // path of 1-based positions among its siblings, so a file of only "##" headings numbers 1, 2, 3.
 func buildOutline(content []byte, bodyStart int) *outline {
 	body := content[bodyStart:]
-	doc := markdown.Parse(text.NewReader(body))
+	// goldmark ends lines at "\n" only; CommonMark also at "\r\n" and a lone "\r". A body with
+	// "\r" is parsed with every line ending written "\n", and headings are mapped back to
+	// their lines in the file.
+	src := body
+	var starts, normStarts []int
+	if bytes.IndexByte(body, '\r') >= 0 {
+		src, starts, normStarts = normalizeEOL(body)
+	}
+	doc := markdown.Parse(text.NewReader(src))
 
 	o := &outline{firstH1: -1, byID: map[string]int{}}
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
@@ -62,12 +70,18 @@ func buildOutline(content []byte, bodyStart int) *outline {
 		if pos < 0 {
 			continue
 		}
-		start := bodyStart + lineStart(body, pos)
+		var start int
+		if starts == nil {
+			start = bodyStart + lineStart(body, pos)
+		} else {
+			k := sort.SearchInts(normStarts, pos+1) - 1 // the line holding pos
+			start = bodyStart + starts[k]
+		}
 		if k := len(o.headings); k > 0 && start <= o.headings[k-1].start {
 			continue // defensive: positions must increase
 		}
 		o.headings = append(o.headings, heading{
-			title: plainText(h, body),
+			title: plainText(h, src),
 			level: h.Level,
 			start: start,
 		})
@@ -87,13 +101,13 @@ func buildOutline(content []byte, bodyStart int) *outline {
 	// Line numbers, counted once, in order.
 	line, at := 1, 0
 	if o.preamble {
-		line += bytes.Count(content[at:o.preStart], nl)
+		line += countLines(content[at:o.preStart])
 		at = o.preStart
 		o.preLine = line
 	}
 	for i := range o.headings {
 		h := &o.headings[i]
-		line += bytes.Count(content[at:h.start], nl)
+		line += countLines(content[at:h.start])
 		at = h.start
 		h.line = line
 		o.byID[h.id] = i
@@ -251,7 +265,7 @@ func firstH1Title(body []byte) (title string, found, done bool) {
 		if i < len(line) {
 			switch line[i] {
 			case '#':
-				if i+1 == len(line) || line[i+1] == ' ' || line[i+1] == '\t' || line[i+1] == '\r' {
+				if i+1 == len(line) || line[i+1] == ' ' || line[i+1] == '\t' {
 					end = next
 				}
 			case '=':
@@ -264,6 +278,9 @@ func firstH1Title(body []byte) (title string, found, done bool) {
 		return "", false, true // no line can be an H1
 	}
 	prefix := body[:end]
+	if bytes.IndexByte(prefix, '\r') >= 0 {
+		prefix, _, _ = normalizeEOL(prefix) // see buildOutline
+	}
 	doc := markdown.Parse(text.NewReader(prefix), parser.WithContext(parser.NewContext()))
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
 		if h, ok := n.(*ast.Heading); ok && h.Level == 1 {

@@ -19,7 +19,8 @@ type Skipped struct {
 type file struct {
 	info      FileInfo
 	content   []byte
-	bodyStart int // offset after front matter
+	bodyStart int  // offset after front matter
+	hasCR     bool // the body holds "\r": lines may end in "\r\n" or a lone "\r"
 
 	outlineOnce sync.Once
 	outl        *outline
@@ -124,20 +125,13 @@ func (r *Registry) Warm(ctx context.Context) error {
 }
 
 // parallel runs fn for indices 0..n-1 on up to Concurrency goroutines, handing indices out in
-// increasing order. fn returns false to stop handing out further indices.
+// increasing order. fn returns false to stop handing out further indices. When ctx is done it
+// returns ctx.Err() without waiting for calls of fn in progress.
 func (r *Registry) parallel(ctx context.Context, n int, fn func(i int) bool) error {
-	workers := min(r.opts.Concurrency, n)
-	if workers <= 1 {
-		for i := range n {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			if !fn(i) {
-				break
-			}
-		}
-		return nil
+	if n == 0 {
+		return ctx.Err()
 	}
+	workers := max(1, min(r.opts.Concurrency, n))
 	var (
 		mu   sync.Mutex
 		next int
@@ -168,6 +162,8 @@ func (r *Registry) parallel(ctx context.Context, n int, fn func(i int) bool) err
 			}
 		})
 	}
-	wg.Wait()
+	// A canceled context returns at once, even while fn is stuck (a read on a hung file
+	// system): the callers discard every result when an error is returned.
+	waitOrDone(ctx, &wg)
 	return ctx.Err()
 }

@@ -3,6 +3,7 @@ package fileid
 import (
 	"io/fs"
 	"os"
+	"path/filepath"
 
 	"github.com/agentfiles/agentfiles"
 )
@@ -33,7 +34,11 @@ func DirRoot(label, dir string) (Root, error) {
 	if err != nil {
 		return Root{}, agentfiles.WrapError(CodeInvalidRoot, "cannot open the directory; check that it exists, is a directory and is readable", dir, err)
 	}
-	return Root{Label: label, FS: &dirFS{root: r, fsys: r.FS()}}, nil
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		abs = "" // list directories through the root instead
+	}
+	return Root{Label: label, FS: &dirFS{root: r, fsys: r.FS(), path: abs}}, nil
 }
 
 // dirFS is the fs.FS of a DirRoot: the FS of an os.Root, which keeps every access inside the
@@ -43,6 +48,7 @@ func DirRoot(label, dir string) (Root, error) {
 type dirFS struct {
 	root *os.Root
 	fsys fs.FS
+	path string // absolute path of the directory when DirRoot opened it, for listing; or ""
 }
 
 func (d *dirFS) Open(name string) (fs.File, error) { return d.fsys.Open(name) }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -23,6 +24,9 @@ type SearchRequest struct {
 	CaseInsensitive bool
 	// MaxMatches caps the matches returned (0 = DefaultMatches; clamped to MaxMatches).
 	MaxMatches int
+	// StartAfter continues a truncated search: "fileId:line" (NextStartAfter of the previous
+	// result); only lines after that line of that file, and the files after it, are searched.
+	StartAfter string
 }
 
 // Search finds the lines that match a regular expression, in every file or in one, and
@@ -59,6 +63,24 @@ func (r *Registry) Search(ctx context.Context, req SearchRequest) (SearchResult,
 		}
 		files = []*file{f}
 	}
+	// from[0] is where the first file is searched from; the others from their body.
+	firstFrom := -1
+	if req.StartAfter != "" {
+		n, line, err := r.parseCursor(req.StartAfter)
+		if err != nil {
+			return SearchResult{}, err
+		}
+		k := 0
+		for k < len(files) && files[k] != r.files[n-1] {
+			k++
+		}
+		if k == len(files) {
+			return SearchResult{}, agentfiles.NewError(agentfiles.CodeInvalidArgument,
+				"startAfter names a file outside this search; pass the nextStartAfter of a search with the same fileId", req.StartAfter)
+		}
+		files = files[k:]
+		firstFrom = max(files[0].bodyStart, lineOffset(files[0].content, line))
+	}
 
 	// Search in parallel; stop handing out files once the files searched so far, in order,
 	// hold more than limit matches. Which files were searched then does not depend on timing
@@ -72,7 +94,11 @@ func (r *Registry) Search(ctx context.Context, req SearchRequest) (SearchResult,
 	)
 	err = r.parallel(ctx, len(files), func(i int) bool {
 		f := files[i]
-		found[i] = m.find(f.content, f.bodyStart, limit+1)
+		from := f.bodyStart
+		if i == 0 && firstFrom >= 0 {
+			from = firstFrom
+		}
+		found[i] = m.find(f.content, from, limit+1, f.hasCR)
 		mu.Lock()
 		defer mu.Unlock()
 		done[i] = true
@@ -89,6 +115,12 @@ func (r *Registry) Search(ctx context.Context, req SearchRequest) (SearchResult,
 	// Only the first prefix files are known to be complete; when the search stopped early,
 	// those files alone hold more than limit matches.
 	res := SearchResult{Results: []FileMatches{}, Truncated: prefix < len(files)}
+	// The cursor: the last line examined (returned, or dropped as outside every section),
+	// else the start of the first file not examined.
+	cursor := ""
+	if prefix < len(files) {
+		cursor = files[prefix].info.FileID + ":0"
+	}
 	for i := 0; i < prefix; i++ {
 		if len(found[i]) == 0 {
 			continue
@@ -102,12 +134,13 @@ func (r *Registry) Search(ctx context.Context, req SearchRequest) (SearchResult,
 				res.Truncated = true
 				break
 			}
+			line += countLines(f.content[at:h.lineStart])
+			at = h.lineStart
+			cursor = f.info.FileID + ":" + strconv.Itoa(line)
 			sec, ok := o.sectionAt(h.lineStart)
 			if !ok {
 				continue
 			}
-			line += bytes.Count(f.content[at:h.lineStart], nl)
-			at = h.lineStart
 			fm.Matches = append(fm.Matches, Match{
 				SectionID: sec.id,
 				Heading:   sec.title,
@@ -127,14 +160,49 @@ func (r *Registry) Search(ctx context.Context, req SearchRequest) (SearchResult,
 		}
 	}
 	if res.Truncated {
+		res.NextStartAfter = cursor
 		hint := "narrow the query"
 		if req.FileID == "" {
 			hint += " or pass fileId to search one file"
 		}
-		notices = append(notices, fmt.Sprintf("only the first %d matches are shown; %s, or raise maxMatches (up to %d)", res.MatchCount, hint, MaxMatches))
+		notices = append(notices, fmt.Sprintf("%d matches are shown; call again with startAfter %q for the next ones, raise maxMatches (up to %d), or %s",
+			res.MatchCount, cursor, MaxMatches, hint))
 	}
 	res.Notice = strings.Join(notices, "; ")
 	return res, nil
+}
+
+// parseCursor parses a startAfter cursor "fN:L" into the file number and the line (0 = before
+// the first line).
+func (r *Registry) parseCursor(c string) (n, line int, err error) {
+	bad := func(why string) error {
+		return agentfiles.NewError(agentfiles.CodeInvalidArgument,
+			"startAfter "+why+"; pass nextStartAfter of a truncated search unchanged, e.g. \"f3:120\"", c)
+	}
+	id, l, ok := strings.Cut(c, ":")
+	if !ok {
+		return 0, 0, bad("is not of the form fileId:line")
+	}
+	line, err = strconv.Atoi(l)
+	if err != nil || line < 0 {
+		return 0, 0, bad("has no valid line number")
+	}
+	f, err := r.lookup(id)
+	if err != nil {
+		return 0, 0, err
+	}
+	n, _ = ParseID(f.info.FileID)
+	return n, line, nil
+}
+
+// lineOffset returns the offset of the start of the line after line n (n = 0: 0), or
+// len(content) when the file has no more lines.
+func lineOffset(content []byte, n int) int {
+	pos := 0
+	for ; n > 0 && pos < len(content); n-- {
+		_, pos = lineAt(content, pos)
+	}
+	return pos
 }
 
 // excerpt returns the line, or for a long line a window of MaxLineBytes around the first

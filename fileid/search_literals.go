@@ -83,8 +83,9 @@ func shortestLiteral(lits []foldLiteral) int {
 // lower-cased copy of the file (a literal that is found as it is is also found there, so the
 // set stays a necessary condition; the expression decides).
 type literalSet struct {
-	lits [][]byte
-	fold bool
+	lits  [][]byte
+	fold  bool
+	folds []*foldFinder // with fold: finds each literal
 }
 
 // newLiteralSet returns the set for lits, or nil when byte search could miss a match: a
@@ -104,24 +105,48 @@ func newLiteralSet(lits []foldLiteral) *literalSet {
 			b = lowerASCII(nil, b)
 		}
 		s.lits = append(s.lits, b)
+		if s.fold {
+			s.folds = append(s.folds, newFoldFinder(b))
+		}
 	}
 	return s
 }
 
 // literalSetLines runs the expression only on lines that contain one of the literals.
-func (m *matcher) literalSetLines(content []byte, from, max int) []hit {
-	in := func(haystack []byte) []hit {
-		return candidateLines(content, haystack, from, max, m.re, m.pres.nextIn(haystack, from))
-	}
+func (m *matcher) literalSetLines(content []byte, from, max int, orig []byte) []hit {
 	if !m.pres.fold {
-		return in(content)
+		return candidateLines(content, content, from, max, m.re, m.pres.nextIn(content, from), orig)
 	}
 	for _, lit := range m.pres.lits {
 		if foldHazard(lit, content[from:]) {
-			return m.byteFilteredLines(content, from, max)
+			return m.byteFilteredLines(content, from, max, orig)
 		}
 	}
-	return withFolded(content, in)
+	return candidateLines(content, content, from, max, m.re, m.pres.nextFoldIn(content, from), orig)
+}
+
+// nextFoldIn is nextIn for a case-folded set: the first occurrence of any literal, ASCII
+// case-insensitively, at or after pos.
+func (s *literalSet) nextFoldIn(haystack []byte, from int) func(pos int) int {
+	finds := make([]func(int) int, len(s.folds))
+	next := make([]int, len(s.folds))
+	for i, f := range s.folds {
+		finds[i] = f.nextIn(haystack)
+		next[i] = finds[i](from)
+	}
+	return func(pos int) int {
+		at := -1
+		for i, n := range next {
+			if n >= 0 && n < pos {
+				n = finds[i](pos)
+				next[i] = n
+			}
+			if n >= 0 && (at < 0 || n < at) {
+				at = n
+			}
+		}
+		return at
+	}
 }
 
 // nextIn returns the candidate function of candidateLines for haystack[from:]: the offset of

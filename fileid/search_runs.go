@@ -121,6 +121,19 @@ func (f *runFilter) addRune(r rune, fold bool) {
 	}
 }
 
+// runAt reports whether b[at:] starts with a run of at least minBytes set bytes.
+func (f *runFilter) runAt(b []byte, at int) bool {
+	if at+f.minBytes > len(b) {
+		return false
+	}
+	for _, c := range b[at : at+f.minBytes] {
+		if !f.set[c] {
+			return false
+		}
+	}
+	return true
+}
+
 // next returns the start of the first run of at least minBytes set bytes in b[from:], or -1.
 // It probes the last byte of each candidate window and scans backwards from it: a byte outside
 // the set at q rules out every run starting at or before q, so the window jumps past it. Each

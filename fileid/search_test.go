@@ -1,7 +1,6 @@
 package fileid
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -60,22 +59,36 @@ func referenceLines(t testing.TB, reg *Registry, fileID, query string, fold bool
 	}
 	re := regexp.MustCompile(flags + query)
 	var lines []int
-	n := 1 + bytes.Count(f.content[:f.bodyStart], nl)
+	// Lines end at "\n", "\r\n" or a lone "\r", as in CommonMark.
+	n := 1 + len(splitLines(f.content[:f.bodyStart])) - 1
 	body := f.content[f.bodyStart:]
 	o := f.outline()
-	for pos := 0; pos < len(body); n++ {
-		end := len(body)
-		if i := bytes.IndexByte(body[pos:], '\n'); i >= 0 {
-			end = pos + i
-		}
-		if re.Match(body[pos:end]) {
+	pos := 0
+	for _, line := range splitLines(body) {
+		if pos < len(body) && re.Match(line) {
 			if _, ok := o.sectionAt(f.bodyStart + pos); ok {
 				lines = append(lines, n)
 			}
 		}
-		pos = end + 1
+		pos += len(line) + 1
+		if pos < len(body) && body[pos-1] == '\r' && body[pos] == '\n' {
+			pos++
+		}
+		n++
 	}
 	return lines
+}
+
+// splitLines splits b at every "\r\n", "\n" and lone "\r", independently of the code under
+// test: the text after the last line ending is a last (possibly empty) line.
+func splitLines(b []byte) [][]byte {
+	s := strings.ReplaceAll(string(b), "\r\n", "\n")
+	s = strings.ReplaceAll(s, "\r", "\n")
+	var out [][]byte
+	for _, l := range strings.Split(s, "\n") {
+		out = append(out, []byte(l))
+	}
+	return out
 }
 
 func searchLines(t testing.TB, reg *Registry, fileID, query string, fold bool) []int {
@@ -143,6 +156,9 @@ var searchQueries = []searchQuery{
 	// \A and \z are the ends of each line, as for the reference, on every path
 	{`\z`, false}, {`\z{1}`, false}, {`\A`, false}, {`(?:\Aa)|b`, false}, {`\A.*\z`, false}, {"(?-m)widget$", true},
 	{`\A[a-z]*\z`, false}, {`(?-m)^$`, false},
+	// start bytes checked by the byte run after them; ASCII case-insensitive literals
+	{`\b[QXZ][a-z]{6,}\b`, false}, {`[WS][a-z]{2}`, true}, {`[#>]\s*\w{3}`, false}, {"race condition", true},
+	{"utf-8", true}, {"thread-?safe", true}, {"Widget Caddy", true}, {"~", true},
 }
 
 func TestSearchAgreesWithLineByLineReference(t *testing.T) {

@@ -15,6 +15,10 @@ type ReadOptions struct {
 	// MaxReadBytes). A section that does not fit is cut at a line boundary and flagged; the
 	// sections after it are listed in Omitted.
 	MaxBytes int
+	// Offset continues a cut section: the first requested section is returned from this byte
+	// offset within it (the NextOffset of the cut section in the previous result). 0 reads
+	// sections from their start.
+	Offset int
 }
 
 // ReadSections returns the requested sections of a file, in the order requested (duplicates
@@ -69,24 +73,36 @@ func (r *Registry) ReadSections(fileID string, sectionIDs []string, opts ReadOpt
 		notices = append(notices, fmt.Sprintf("at most %d sections are read per call; request the omitted ones next", MaxSectionsPerRead))
 	}
 
-	for _, h := range found {
+	for k, h := range found {
 		full := f.content[h.start:h.end]
 		s := Section{ID: h.id, Title: h.title, Line: h.line, SizeBytes: len(full)}
-		switch {
+		start := 0
+		if k == 0 && opts.Offset > 0 {
+			start = min(opts.Offset, len(full))
+			for start < len(full) && !utf8.RuneStart(full[start]) {
+				start++ // never split a character
+			}
+			s.Offset = start
+			if opts.Offset >= len(full) {
+				notices = append(notices, fmt.Sprintf("offset %d is at or past the end of section %s (%d bytes)", opts.Offset, h.id, len(full)))
+			}
+		}
+		switch piece := full[start:]; {
 		case budget <= 0:
 			res.Omitted = append(res.Omitted, h.id)
 			continue
-		case len(full) <= budget:
-			s.Content = string(full)
-			budget -= len(full)
+		case len(piece) <= budget:
+			s.Content = string(piece)
+			budget -= len(piece)
 		default:
-			cut := cutAt(full, budget)
-			s.Content = string(full[:cut])
+			cut := cutAt(piece, budget)
+			s.Content = string(piece[:cut])
 			s.Truncated = true
+			s.NextOffset = start + cut
 			budget = 0
 			notices = append(notices, fmt.Sprintf(
-				"section %s was cut after %d of %d bytes: call table_of_contents with section %q and read its subsections, or pass a larger maxBytes (up to %d)",
-				h.id, cut, len(full), h.id, MaxReadBytes))
+				"section %s was cut after byte %d of %d: call read_sections again with section_ids [%q] and offset %d for the rest, pass a larger maxBytes (up to %d), or read its subsections (table_of_contents with section %q)",
+				h.id, start+cut, len(full), h.id, start+cut, MaxReadBytes, h.id))
 		}
 		res.Sections = append(res.Sections, s)
 	}
@@ -119,6 +135,10 @@ func cutAt(b []byte, limit int) int {
 	cut := limit
 	for cut > 0 && cut > limit-utf8.UTFMax && !utf8.RuneStart(b[cut]) {
 		cut--
+	}
+	if cut == 0 { // a budget smaller than the first character: return that character
+		_, n := utf8.DecodeRune(b)
+		cut = n
 	}
 	return cut
 }

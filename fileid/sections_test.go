@@ -2,6 +2,7 @@ package fileid
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -135,8 +136,51 @@ func TestCutAtKeepsUTF8(t *testing.T) {
 	b := []byte(strings.Repeat("é", 100)) // two bytes each, no newline
 	for limit := 1; limit < 50; limit++ {
 		cut := cutAt(b, limit)
-		if cut > limit || cut%2 != 0 {
+		// A budget smaller than the first character returns that character, so that paging
+		// with offset always makes progress.
+		if cut > max(limit, 2) || cut == 0 || cut%2 != 0 {
 			t.Errorf("cutAt(%d) = %d", limit, cut)
+		}
+	}
+}
+
+// A section larger than MaxReadBytes with no subsections is readable to its end: following
+// NextOffset returns every byte exactly once.
+func TestReadSectionsPagesThroughACutSection(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("# Big\n")
+	for i := range 2000 {
+		fmt.Fprintf(&b, "line %d é ü\n", i)
+	}
+	b.WriteString("# Next\n")
+	reg := oneFile(t, b.String())
+	for _, maxBytes := range []int{1, 7, 1000} {
+		var got strings.Builder
+		opts := ReadOptions{MaxBytes: maxBytes}
+		for page := 0; ; page++ {
+			if page > 100000 {
+				t.Fatalf("maxBytes %d: paging does not end", maxBytes)
+			}
+			res, err := reg.ReadSections("f1", []string{"1", "2"}, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := res.Sections[0]
+			if s.Offset != opts.Offset {
+				t.Fatalf("offset %d reported as %d", opts.Offset, s.Offset)
+			}
+			got.WriteString(s.Content)
+			if !s.Truncated {
+				break
+			}
+			if !strings.Contains(res.Notice, fmt.Sprintf("offset %d", s.NextOffset)) || s.NextOffset <= opts.Offset {
+				t.Fatalf("next offset %d after %d, notice %q", s.NextOffset, opts.Offset, res.Notice)
+			}
+			opts.Offset = s.NextOffset
+		}
+		want := b.String()[:strings.Index(b.String(), "# Next")]
+		if got.String() != want {
+			t.Errorf("maxBytes %d: read %d bytes, want %d", maxBytes, got.Len(), len(want))
 		}
 	}
 }

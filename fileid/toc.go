@@ -21,6 +21,9 @@ type TOCOptions struct {
 	Section string
 	// MaxEntries caps the number of entries (0 = DefaultTOCEntries; clamped to MaxTOCEntries).
 	MaxEntries int
+	// Offset skips that many entries of the listing (after the depth limit): pass NextOffset
+	// of a truncated TOC to get the entries after it.
+	Offset int
 }
 
 // TableOfContents returns the sections of a file, built from goldmark's CommonMark AST (see
@@ -56,25 +59,42 @@ func (r *Registry) TableOfContents(fileID string, opts TOCOptions) (TOC, error) 
 		first, last, baseDepth = i, i+1+o.headings[i].descendants, o.headings[i].depth-1
 	}
 
-	shown := 0
+	// The listing is the preamble entry (already in toc.Entries, if any) and the headings
+	// within depth; Offset and MaxEntries pick a window of it.
+	offset := max(opts.Offset, 0)
+	all := toc.Entries
+	toc.Entries = []TOCEntry{}
+	index := 0 // position in the listing
+	add := func(e TOCEntry) {
+		if index >= offset && len(toc.Entries) < maxEntries {
+			toc.Entries = append(toc.Entries, e)
+		}
+		index++
+	}
+	for _, e := range all {
+		add(e)
+	}
 	for i := first; i < last; i++ {
 		h := o.headings[i]
 		rel := h.depth - baseDepth
 		if rel > depth {
 			continue
 		}
-		if shown == maxEntries {
-			toc.Truncated = true
-			notices = append(notices, fmt.Sprintf(
-				"only the first %d entries are shown; the next is section %s: pass it as section, or lower maxDepth", maxEntries, h.id))
-			break
-		}
 		e := h.tocEntry()
 		if rel == depth {
 			e.HiddenSubsections = h.descendants
 		}
-		toc.Entries = append(toc.Entries, e)
-		shown++
+		add(e)
+	}
+	toc.TotalEntries = index
+	if end := offset + len(toc.Entries); end < index {
+		toc.Truncated = true
+		toc.NextOffset = end
+		notices = append(notices, fmt.Sprintf(
+			"entries %d to %d of %d are shown; call again with offset %d for the next ones (maxEntries up to %d)",
+			offset+1, end, index, end, MaxTOCEntries))
+	} else if offset > 0 && offset >= index {
+		notices = append(notices, fmt.Sprintf("offset %d is past the last entry (%d entries)", offset, index))
 	}
 	toc.Notice = strings.Join(notices, "; ")
 	return toc, nil

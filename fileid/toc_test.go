@@ -2,6 +2,7 @@ package fileid
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -199,7 +200,7 @@ func TestTOCClampAndTruncate(t *testing.T) {
 	if len(toc.Entries) != 10 || !toc.Truncated || toc.MaxDepth != MaxTOCDepth {
 		t.Fatalf("got %d entries, truncated %v, depth %d", len(toc.Entries), toc.Truncated, toc.MaxDepth)
 	}
-	for _, want := range []string{"maxDepth 99 was clamped to 6", "section 11"} {
+	for _, want := range []string{"maxDepth 99 was clamped to 6", "offset 10"} {
 		if !strings.Contains(toc.Notice, want) {
 			t.Errorf("notice %q lacks %q", toc.Notice, want)
 		}
@@ -220,6 +221,52 @@ func TestTOCUnknownSection(t *testing.T) {
 		}
 		if !strings.Contains(fe.Message, "valid top-level IDs are 0, 1, 2") {
 			t.Errorf("section %q: message %q does not list the top-level IDs", id, fe.Message)
+		}
+	}
+}
+
+// A TOC beyond its entry cap is reachable: following NextOffset walks the whole listing, with
+// or without a preamble and a section (issue 17, defect 8: "# Log" + 320 "## Entry i" stopped
+// at 300 with advice that returned only one entry).
+func TestTOCPagesThroughEveryEntry(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("intro\n# Log\n")
+	for i := range 320 {
+		fmt.Fprintf(&b, "## Entry %d\n", i)
+	}
+	reg := oneFile(t, b.String())
+	for _, opts := range []TOCOptions{{}, {Section: "1"}, {MaxEntries: 7}, {Section: "1", MaxEntries: 100, MaxDepth: 1}} {
+		var ids []string
+		for page := 0; ; page++ {
+			if page > 400 {
+				t.Fatalf("%+v: paging does not end", opts)
+			}
+			toc, err := reg.TableOfContents("f1", opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range toc.Entries {
+				ids = append(ids, e.ID)
+			}
+			if !toc.Truncated {
+				break
+			}
+			if toc.NextOffset != opts.Offset+len(toc.Entries) || !strings.Contains(toc.Notice, fmt.Sprintf("offset %d", toc.NextOffset)) {
+				t.Fatalf("%+v: next offset %d, notice %q", opts, toc.NextOffset, toc.Notice)
+			}
+			opts.Offset = toc.NextOffset
+		}
+		want := []string{"0", "1"}
+		if opts.Section != "" {
+			want = []string{"1"}
+		}
+		if opts.MaxDepth != 1 {
+			for i := range 320 {
+				want = append(want, fmt.Sprintf("1/%d", i+1))
+			}
+		}
+		if diff := cmp.Diff(want, ids); diff != "" {
+			t.Errorf("%+v: ids (-want +got):\n%s", opts, diff)
 		}
 	}
 }

@@ -26,13 +26,17 @@ type FileList struct {
 
 // TOC is the table of contents of one file.
 type TOC struct {
-	FileID    string     `json:"fileId" jsonschema:"the file ID"`
-	Filename  string     `json:"filename" jsonschema:"path of the file relative to its source directory"`
-	Section   string     `json:"section,omitempty" jsonschema:"the section this TOC is limited to, if any"`
-	MaxDepth  int        `json:"maxDepth" jsonschema:"depth applied"`
-	Entries   []TOCEntry `json:"toc" jsonschema:"sections in document order"`
-	Truncated bool       `json:"truncated" jsonschema:"true when entries were cut by the entry limit; see notice"`
-	Notice    string     `json:"notice,omitempty" jsonschema:"what was clamped or cut and how to get the rest"`
+	FileID   string     `json:"fileId" jsonschema:"the file ID"`
+	Filename string     `json:"filename" jsonschema:"path of the file relative to its source directory"`
+	Section  string     `json:"section,omitempty" jsonschema:"the section this TOC is limited to, if any"`
+	MaxDepth int        `json:"maxDepth" jsonschema:"depth applied"`
+	Entries  []TOCEntry `json:"toc" jsonschema:"sections in document order"`
+	// TotalEntries counts the entries of the whole listing at this depth; Entries is the window
+	// from the requested offset.
+	TotalEntries int    `json:"totalEntries" jsonschema:"number of entries in the whole table of contents at this depth"`
+	NextOffset   int    `json:"nextOffset,omitempty" jsonschema:"offset of the next entries when truncated"`
+	Truncated    bool   `json:"truncated" jsonschema:"true when more entries follow; call again with offset=nextOffset"`
+	Notice       string `json:"notice,omitempty" jsonschema:"what was clamped or cut and how to get the rest"`
 }
 
 // TOCEntry is one section in a table of contents. Entries are listed in document order; the
@@ -64,8 +68,12 @@ type Section struct {
 	Title     string `json:"title" jsonschema:"heading text"`
 	Line      int    `json:"line" jsonschema:"1-based line where the section starts"`
 	SizeBytes int    `json:"sizeBytes" jsonschema:"size of the whole section in bytes"`
-	Content   string `json:"content" jsonschema:"the Markdown source of the section"`
+	Content   string `json:"content" jsonschema:"the Markdown source of the section (from offset, when given)"`
+	Offset    int    `json:"offset,omitempty" jsonschema:"byte offset within the section where content starts, when an offset was passed"`
 	Truncated bool   `json:"truncated,omitempty" jsonschema:"true when content was cut by the byte budget"`
+	// NextOffset is set when Truncated: pass it as ReadOptions.Offset, with this section
+	// first, for the rest.
+	NextOffset int `json:"nextOffset,omitempty" jsonschema:"when truncated, pass this as offset (with this section first in section_ids) to read the rest"`
 }
 
 // SectionError reports one requested section ID that could not be returned.
@@ -79,8 +87,11 @@ type SectionError struct {
 type SearchResult struct {
 	Results    []FileMatches `json:"results" jsonschema:"files with matches, in file-ID order"`
 	MatchCount int           `json:"matchCount" jsonschema:"number of matches returned"`
-	Truncated  bool          `json:"truncated" jsonschema:"true when more matches exist than were returned; see notice"`
-	Notice     string        `json:"notice,omitempty" jsonschema:"what was clamped or cut and how to get the rest"`
+	Truncated  bool          `json:"truncated" jsonschema:"true when more matches exist than were returned; call again with startAfter=nextStartAfter"`
+	// NextStartAfter is set when Truncated: "fileId:line" of the last line searched, to pass
+	// as SearchRequest.StartAfter for the matches after it.
+	NextStartAfter string `json:"nextStartAfter,omitempty" jsonschema:"when truncated, pass this as startAfter to get the next matches"`
+	Notice         string `json:"notice,omitempty" jsonschema:"what was clamped or cut and how to get the rest"`
 }
 
 // FileMatches groups the matches of one file, in line order.

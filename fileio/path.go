@@ -55,8 +55,10 @@ func ValidatePath(p string) error {
 }
 
 // ValidateProject checks a project name: 1..128 bytes of valid UTF-8 without control
-// characters. Violations return INVALID_PATH (seed §4 lists the project length among the
-// path rules).
+// characters (C0, DEL and C1 such as U+0085), bidirectional formatting characters (U+202E and
+// the rest, which make a name display as another), line and paragraph separators, or a byte
+// order mark. Violations return INVALID_PATH (seed §4 lists the project length among the path
+// rules).
 func ValidateProject(project string) error {
 	switch {
 	case project == "":
@@ -67,8 +69,13 @@ func ValidateProject(project string) error {
 		return agentfiles.NewError(CodeInvalidPath, "project must be valid UTF-8", "project")
 	}
 	for _, r := range project {
-		if r < 0x20 || r == 0x7f {
-			return agentfiles.NewError(CodeInvalidPath, "project must not contain control characters", "project")
+		switch {
+		case r < 0x20 || 0x7f <= r && r <= 0x9f:
+			return agentfiles.NewError(CodeInvalidPath, fmt.Sprintf("project must not contain control characters (U+%04X)", r), "project")
+		case r == 0x061c, r == 0x200e, r == 0x200f, 0x202a <= r && r <= 0x202e, 0x2066 <= r && r <= 0x2069:
+			return agentfiles.NewError(CodeInvalidPath, fmt.Sprintf("project must not contain bidirectional formatting characters (U+%04X)", r), "project")
+		case r == 0x2028, r == 0x2029, r == 0xfeff:
+			return agentfiles.NewError(CodeInvalidPath, fmt.Sprintf("project must not contain invisible separators (U+%04X)", r), "project")
 		}
 	}
 	return nil

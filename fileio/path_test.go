@@ -51,6 +51,9 @@ func TestValidateProject(t *testing.T) {
 	}{
 		{"p", true}, {strings.Repeat("x", 128), true}, {"My Project (2024)", true}, {"日本", true},
 		{"", false}, {strings.Repeat("x", 129), false}, {"a\nb", false}, {"\xff", false},
+		// Issue 17 defect 4: C1 controls and bidi overrides were accepted.
+		{"a\u0085b", false}, {"a\u009fb", false}, {"abc\u202Egpj.exe", false}, {"a\u2066b", false},
+		{"a\u200fb", false}, {"a\u2028b", false}, {"\ufeffa", false}, {"a\u00a0b", true}, {"café", true},
 	}
 	for _, tc := range tests {
 		err := fileio.ValidateProject(tc.project)

@@ -7,9 +7,13 @@
 // key, the data key itself sealed with AES-256-GCM under a key-encryption key (KEK) chosen by id,
 // and additional authenticated data binding the tenant, project, path, expiry and data-key id,
 // so that an envelope opens only for the file it was made for. The envelope is kept in a
-// [TTLStore] under a random reference, and only the reference travels with the work (the
-// fileio index job). Whoever does the work opens the envelope, uses the key, and deletes it; an
-// envelope nobody opens expires with its TTL.
+// [TTLStore] in one slot per file (a keyed hash of tenant, project and path), and only its
+// reference — the slot and a random part — travels with the work (the fileio index job).
+// Whoever does the work opens the envelope, uses the key, and deletes it; an envelope nobody
+// opens expires with its TTL. A newer seal for the same file replaces the older envelope, so
+// rapid writes to one file, whose index jobs the outbox merges into one, leave one envelope
+// rather than one per write. The older reference still opens the newer envelope (same tenant,
+// so the same key), and deleting through it leaves the newer envelope in place.
 //
 // The Vault implements fileio.CredentialSealer, so a fileio Service seals on every write, and
 // the Open/Delete pair that package search's Indexer consumes (search.CredentialOpener).

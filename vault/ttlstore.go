@@ -1,6 +1,7 @@
 package vault
 
 import (
+	"bytes"
 	"context"
 	"sync"
 	"time"
@@ -20,6 +21,18 @@ type TTLStore interface {
 
 // memTTLStore is the in-memory TTLStore a Vault uses without Options.Store. Expired entries are
 // invisible at once and reclaimed on later writes. It is safe for concurrent use.
+// ConditionalDeleter is implemented by TTL stores that can delete an entry only while it holds a
+// given value, in one atomic step (vault/redisttl does). The Vault uses it so that finishing
+// with an envelope never deletes a newer one sealed for the same file; with other stores it
+// reads the entry first, which leaves a short window for that race.
+type ConditionalDeleter interface {
+	// DeleteIfEqual deletes key if its value is value; otherwise, or when it is missing, it does
+	// nothing and returns nil.
+	DeleteIfEqual(ctx context.Context, key string, value []byte) error
+}
+
+var _ ConditionalDeleter = (*memTTLStore)(nil)
+
 type memTTLStore struct {
 	mu      sync.Mutex
 	now     func() time.Time
@@ -80,4 +93,29 @@ func (m *memTTLStore) Delete(ctx context.Context, key string) error {
 	delete(m.entries, key)
 	m.mu.Unlock()
 	return nil
+}
+
+func (m *memTTLStore) DeleteIfEqual(ctx context.Context, key string, value []byte) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if e, ok := m.entries[key]; ok && bytes.Equal(e.value, value) {
+		delete(m.entries, key)
+	}
+	return nil
+}
+
+// len counts the entries that have not expired (for tests).
+func (m *memTTLStore) len() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	n := 0
+	for _, e := range m.entries {
+		if m.now().Before(e.expires) {
+			n++
+		}
+	}
+	return n
 }

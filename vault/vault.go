@@ -1,6 +1,7 @@
 package vault
 
 import (
+	"bytes"
 	"context"
 	"crypto/aes"
 	"crypto/cipher"
@@ -50,11 +51,13 @@ type Options struct {
 type Vault struct {
 	keks    map[string]cipher.AEAD
 	sealKEK string
-	prefix  string
-	ttl     time.Duration
-	store   TTLStore
-	now     func() time.Time
-	log     *slog.Logger
+	// slotSalt keys the hash of envelope slots (derived from the sealing KEK's secret).
+	slotSalt []byte
+	prefix   string
+	ttl      time.Duration
+	store    TTLStore
+	now      func() time.Time
+	log      *slog.Logger
 }
 
 var _ fileio.CredentialSealer = (*Vault)(nil)
@@ -68,6 +71,9 @@ type envelope struct {
 	Ciphertext string    `json:"ciphertext"`  // nonce || AES-GCM(dek, api key)
 	AAD        string    `json:"aad"`         // hex SHA-256 of the AAD, for diagnostics; the AAD itself is recomputed
 	ExpiresAt  time.Time `json:"expires_at"`
+	// Ref is the reference Seal returned for this envelope; Delete removes the slot only while it
+	// still holds the envelope of that reference, not a newer one sealed for the same file.
+	Ref string `json:"ref,omitempty"`
 }
 
 // Defaults and limits.
@@ -106,9 +112,12 @@ func New(keks map[string]string, opts Options) (*Vault, error) {
 	if v.sealKEK == "" {
 		v.sealKEK = newestID(ids)
 	}
-	if _, ok := v.keks[v.sealKEK]; !ok {
+	secret, ok := keks[v.sealKEK]
+	if !ok {
 		return nil, agentfiles.NewError(agentfiles.CodeInvalidConfig, "the sealing key-encryption key id is not in encryption_keks", "SealKEK")
 	}
+	salt := sha256.Sum256([]byte("agentfiles-slot-salt-v1\x00" + secret))
+	v.slotSalt = salt[:]
 	if v.log == nil {
 		v.log = slog.New(slog.DiscardHandler)
 	}
@@ -163,14 +172,17 @@ func (v *Vault) Seal(ctx context.Context, ac agentfiles.AuthContext, scope filei
 	}
 	var dek [32]byte
 	var idBytes [16]byte
-	var refBytes [16]byte
-	for _, b := range [][]byte{dek[:], idBytes[:], refBytes[:]} {
+	var nonceBytes [8]byte
+	for _, b := range [][]byte{dek[:], idBytes[:], nonceBytes[:]} {
 		if _, err := rand.Read(b); err != nil {
 			return "", agentfiles.WrapError(agentfiles.CodeInternal, "no randomness for a credential envelope", "", err)
 		}
 	}
 	dekID := hex.EncodeToString(idBytes[:])
-	ref := hex.EncodeToString(refBytes[:])
+	// One slot per file: a newer seal for the same (tenant, project, path) overwrites the older
+	// envelope, so rapid writes to one file leave one envelope, not one per write. The
+	// reference is the slot and a random part naming this seal.
+	ref := v.slot(scope, path) + hex.EncodeToString(nonceBytes[:])
 	expires := v.now().Add(v.ttl).UTC().Round(0)
 	dataAEAD, err := newGCM(dek[:])
 	if err != nil {
@@ -185,13 +197,14 @@ func (v *Vault) Seal(ctx context.Context, ac agentfiles.AuthContext, scope filei
 		Ciphertext: hex.EncodeToString(sealGCM(dataAEAD, []byte(ac.APIKey), aad)),
 		AAD:        hashHex(aad),
 		ExpiresAt:  expires,
+		Ref:        ref,
 	}
 	clear(dek[:])
 	data, err := json.Marshal(env)
 	if err != nil {
 		return "", agentfiles.WrapError(agentfiles.CodeInternal, "cannot encode a credential envelope", "", err)
 	}
-	if err := v.store.Put(ctx, v.prefix+":"+ref, data, v.ttl); err != nil {
+	if err := v.store.Put(ctx, v.slotKey(ref), data, v.ttl); err != nil {
 		return "", storeError("cannot store the credential envelope; retry the write", err)
 	}
 	v.log.DebugContext(ctx, "credential sealed", "kek_id", v.sealKEK, "ref_prefix", ref[:8], "expires_at", expires)
@@ -209,7 +222,13 @@ func (v *Vault) Open(ctx context.Context, ref string, scope fileio.Scope, path s
 	if !validRef(ref) {
 		return fail("bad_ref", "the credential reference is malformed", nil)
 	}
-	data, ok, err := v.store.Get(ctx, v.prefix+":"+ref)
+	// The file's slot holds the newest envelope sealed for it, which may be newer than ref's
+	// (the same tenant, hence the same key; the AAD check below binds it to the file). An
+	// envelope of an older release is under the whole reference.
+	data, ok, err := v.store.Get(ctx, v.slotKey(ref))
+	if err == nil && !ok {
+		data, ok, err = v.store.Get(ctx, v.prefix+":"+ref)
+	}
 	if err != nil {
 		return fail("store_error", "the credential store is unavailable; retry later", err)
 	}
@@ -258,13 +277,47 @@ func (v *Vault) Delete(ctx context.Context, ref string) error {
 	if !validRef(ref) {
 		return nil
 	}
-	if err := v.store.Delete(ctx, v.prefix+":"+ref); err != nil {
+	key := v.slotKey(ref)
+	data, ok, err := v.store.Get(ctx, key)
+	if err == nil && ok {
+		var env envelope
+		if json.Unmarshal(data, &env) != nil || env.Ref == ref {
+			err = deleteIfEqual(ctx, v.store, key, data)
+		}
+	}
+	if err == nil {
+		err = v.store.Delete(ctx, v.prefix+":"+ref) // an envelope of an older release
+	}
+	if err != nil {
 		return storeError("cannot delete the credential envelope", err)
 	}
 	return nil
 }
 
-// storeError reports a TTL store failure as UNAVAILABLE; context errors pass through.
+// slot is the first half of the references of (scope, path): 16 hex digits of a hash of the
+// tenant, project and path, keyed with the sealing KEK so that the store's keys do not reveal
+// which file they belong to.
+func (v *Vault) slot(scope fileio.Scope, path string) string {
+	sum := sha256.Sum256([]byte("agentfiles-slot-v1\x00" + string(v.slotSalt) + "\x00" + scope.Tenant + "\x00" + scope.Project + "\x00" + path))
+	return hex.EncodeToString(sum[:8])
+}
+
+// slotKey is the store key of ref's slot.
+func (v *Vault) slotKey(ref string) string { return v.prefix + ":f:" + ref[:16] }
+
+// deleteIfEqual deletes key if it still holds value: atomically when the store can
+// ([ConditionalDeleter]), else by reading it again first.
+func deleteIfEqual(ctx context.Context, store TTLStore, key string, value []byte) error {
+	if cd, ok := store.(ConditionalDeleter); ok {
+		return cd.DeleteIfEqual(ctx, key, value)
+	}
+	current, ok, err := store.Get(ctx, key)
+	if err != nil || !ok || !bytes.Equal(current, value) {
+		return err
+	}
+	return store.Delete(ctx, key)
+}
+
 func storeError(msg string, err error) error {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return err

@@ -63,20 +63,20 @@ func TestVaultSealOpenAndRejections(t *testing.T) {
 	if err != nil || got != apiKey {
 		t.Fatalf("open: %q %v", got, err)
 	}
-	raw, _, _ := store.Get(ctx, DefaultPrefix+":"+ref)
+	raw, _, _ := store.Get(ctx, v.slotKey(ref))
 	if bytes.Contains(raw, []byte(apiKey)) {
 		t.Fatal("the stored envelope contains the plaintext key")
 	}
 
 	tamper := func(ref string, edit func(*envelope)) {
-		raw, _, _ := store.Get(ctx, DefaultPrefix+":"+ref)
+		raw, _, _ := store.Get(ctx, v.slotKey(ref))
 		var env envelope
 		if err := json.Unmarshal(raw, &env); err != nil {
 			t.Fatal(err)
 		}
 		edit(&env)
 		b, _ := json.Marshal(env)
-		_ = store.Put(ctx, DefaultPrefix+":"+ref, b, time.Minute)
+		_ = store.Put(ctx, v.slotKey(ref), b, time.Minute)
 	}
 	flip := func(h string) string {
 		b, _ := hex.DecodeString(h)
@@ -130,9 +130,9 @@ func TestVaultSealOpenAndRejections(t *testing.T) {
 		}},
 		{"expired but still in a store without TTL", func() (string, fileio.Scope, string) {
 			r := seal()
-			raw, _, _ := store.Get(ctx, DefaultPrefix+":"+r)
+			raw, _, _ := store.Get(ctx, v.slotKey(r))
 			clock.advance(61 * time.Second)
-			_ = store.Put(ctx, DefaultPrefix+":"+r, raw, time.Hour) // a store that ignored the TTL
+			_ = store.Put(ctx, v.slotKey(r), raw, time.Hour) // a store that ignored the TTL
 			return r, scope, "/a.md"
 		}},
 	}
@@ -172,7 +172,7 @@ func TestVaultRotation(t *testing.T) {
 		t.Fatalf("rotated vault cannot open an old envelope: %v", err)
 	}
 	ref2, _ := rotated.Seal(ctx, ac, scope, "/x")
-	raw, _, _ := store.Get(ctx, DefaultPrefix+":"+ref2)
+	raw, _, _ := store.Get(ctx, rotated.slotKey(ref2))
 	var env envelope
 	_ = json.Unmarshal(raw, &env)
 	if env.KEKID != "2" {

@@ -70,6 +70,11 @@ Rejected: "/home/**/*.py" (no recursive **), "/home/*/project/*.py" (no wildcard
 // MODEL_ERROR, …; see [consult.Codes]); entries that could not be used are listed in the
 // result's problems while the others are sent.
 //
+// The tool reads the files an agent names with the server's permissions, so build c with an
+// Expander confined to the directories agents may consult ([consult.ExpanderOptions.Roots]); the
+// description then lists them. Without roots any file the server can read may be sent to the
+// model.
+//
 // c must not be nil and should offer at least one model: without one every call fails with
 // INVALID_ARGUMENT. The tool is safe for concurrent use, as the Consultant is.
 func Tools(c *consult.Consultant) []adapters.Tool {
@@ -77,6 +82,10 @@ func Tools(c *consult.Consultant) []adapters.Tool {
 		panic("consulttools.Tools: nil *consult.Consultant")
 	}
 	desc := description
+	if roots := c.Roots(); len(roots) > 0 {
+		desc += "\n\nOnly files inside these directories can be sent: " + strings.Join(roots, ", ") +
+			". A path outside them, or one that leads out of them through a symbolic link, is reported as OUTSIDE_ROOTS."
+	}
 	if models := c.Models(); len(models) > 0 {
 		names := make([]string, len(models))
 		for i, m := range models {

@@ -7,7 +7,8 @@
 // binding (adapters/mcpsdk, adapters/httpapi), alone or next to other tool sets:
 //
 //	m, err := consult.NewOpenAIModel("gpt-4.1-mini", consult.OpenAIModelOptions{APIKey: key, ContextWindow: 128_000})
-//	c := consult.NewConsultant(consult.ConsultantOptions{Models: []consult.Model{m}})
+//	x, err := consult.NewExpander(consult.ExpanderOptions{Roots: []string{"/home/me/project"}})
+//	c := consult.NewConsultant(consult.ConsultantOptions{Expander: x, Models: []consult.Model{m}})
 //	tools := consulttools.Tools(c)
 //
 // A binary that serves only this tool set links package consult and the adapters core, and no
@@ -19,7 +20,9 @@
 // query, and optionally a model name and an output_file. It answers with the model's answer,
 // the files sent (at most 100 listed), the entries and files that were not sent with the rule
 // each broke, and the token counts. The tool reads files of the server machine and calls an
-// outside provider, so it is marked open-world and not read-only; enable it deliberately.
+// outside provider, so it is marked open-world and not read-only; enable it deliberately, and
+// confine it with [consult.ExpanderOptions.Roots] to the directories agents may consult: without
+// roots it can send any file the server process can read (OUTSIDE_ROOTS reports the others).
 //
 // # Errors
 //

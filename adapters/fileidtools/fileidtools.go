@@ -21,14 +21,17 @@ type listDocumentationFilesIn struct {
 
 type tableOfContentsIn struct {
 	fileIDArg
-	MaxDepth int    `json:"maxDepth,omitempty" jsonschema:"heading levels to show, counted from the top of the file or of section; default 3, maximum 6"`
-	Section  string `json:"section,omitempty" jsonschema:"a section ID such as '2' or '2/1' to list only that section and its subsections"`
+	MaxDepth   int    `json:"maxDepth,omitempty" jsonschema:"heading levels to show, counted from the top of the file or of section; default 3, maximum 6"`
+	Section    string `json:"section,omitempty" jsonschema:"a section ID such as '2' or '2/1' to list only that section and its subsections"`
+	Offset     int    `json:"offset,omitempty" jsonschema:"index of the first entry to return, from nextOffset of a previous call; default 0"`
+	MaxEntries int    `json:"maxEntries,omitempty" jsonschema:"entries per call; default 300, maximum 2000"`
 }
 
 type readSectionsIn struct {
 	fileIDArg
 	SectionIDs []string `json:"section_ids" jsonschema:"Section IDs from the table_of_contents tool or from search results, e.g. ['1', '2/3']; '0' is the text before the first heading"`
 	MaxBytes   int      `json:"maxBytes,omitempty" jsonschema:"bytes of section text to return in this call; default 65536, maximum 1048576"`
+	Offset     int      `json:"offset,omitempty" jsonschema:"continue a cut section: the nextOffset of that section in the previous result, with that section first in section_ids; default 0"`
 }
 
 type searchIn struct {
@@ -36,6 +39,7 @@ type searchIn struct {
 	FileID          string `json:"fileId,omitempty" jsonschema:"The file ID (e.g. 'f1', 'f2') to search in. Optional; if not provided, searches all files."`
 	CaseInsensitive bool   `json:"caseInsensitive,omitempty" jsonschema:"true to ignore case; default false"`
 	MaxMatches      int    `json:"maxMatches,omitempty" jsonschema:"matches to return; default 50, maximum 500"`
+	StartAfter      string `json:"startAfter,omitempty" jsonschema:"nextStartAfter of a truncated result (e.g. 'f3:120'), to get the matches after it; use the same query, fileId and caseInsensitive"`
 }
 
 // Tools returns the four documentation tools over reg: list_documentation_files,
@@ -68,22 +72,25 @@ func Tools(reg *fileid.Registry) []adapters.Tool {
 				"(the second subsection of the first section is '1/2'); '0' is the text before the first heading. "+
 				"Use it to find the part of a file you need, then fetch it with read_sections instead of reading "+
 				"the whole file. Shows 3 levels by default; entries with hiddenSubsections have deeper headings: "+
-				"call again with section set to that ID (or a larger maxDepth) to see them. "+
+				"call again with section set to that ID (or a larger maxDepth) to see them. At most 300 entries are "+
+				"returned per call (maxEntries, up to 2000); when truncated is true, call again with offset set to nextOffset. "+
 				"Example: {\"fileId\": \"f3\"} or {\"fileId\": \"f3\", \"section\": \"2\", \"maxDepth\": 2}.",
 			ro,
 			func(ctx context.Context, in tableOfContentsIn) (fileid.TOC, error) {
-				return reg.TableOfContents(in.FileID, fileid.TOCOptions{MaxDepth: in.MaxDepth, Section: in.Section})
+				return reg.TableOfContents(in.FileID, fileid.TOCOptions{
+					MaxDepth: in.MaxDepth, Section: in.Section, Offset: in.Offset, MaxEntries: in.MaxEntries,
+				})
 			}),
 		adapters.NewTool("read_sections", "Read sections",
 			"Returns the Markdown text of one or more sections of a file, exactly as written: each section runs "+
 				"from its heading line to the next heading of the same or higher level, so it includes its "+
 				"subsections. Take section IDs from table_of_contents or from search results. Unknown IDs are "+
 				"reported in errors (with the valid top-level IDs) while the others are still returned. At most "+
-				"64 KiB of text is returned per call by default; a longer section is cut and flagged truncated: read "+
-				"its subsections instead. Example: {\"fileId\": \"f2\", \"section_ids\": [\"1/2\", \"3\"]}.",
+				"64 KiB of text is returned per call by default; a longer section is cut and flagged truncated: call again "+
+				"with that section and offset set to its nextOffset for the rest, or read its subsections. Example: {\"fileId\": \"f2\", \"section_ids\": [\"1/2\", \"3\"]}.",
 			ro,
 			func(ctx context.Context, in readSectionsIn) (fileid.Sections, error) {
-				return reg.ReadSections(in.FileID, in.SectionIDs, fileid.ReadOptions{MaxBytes: in.MaxBytes})
+				return reg.ReadSections(in.FileID, in.SectionIDs, fileid.ReadOptions{MaxBytes: in.MaxBytes, Offset: in.Offset})
 			}),
 		adapters.NewTool("search", "Search documentation",
 			"Searches the documentation line by line with a regular expression (Go RE2 syntax) and returns the "+
@@ -91,7 +98,8 @@ func Tools(reg *fileid.Registry) []adapters.Tool {
 				"match when long), and the ID and title of the section that contains it; pass that sectionId to "+
 				"read_sections to read the surrounding text. Searches all files unless fileId is given. Plain "+
 				"words work as they are; escape metacharacters with a backslash to match them literally "+
-				"(e.g. 'foo\\(' for 'foo('). Returns 50 matches by default (truncated: true when there are more). "+
+				"(e.g. 'foo\\(' for 'foo('). Returns 50 matches by default; when truncated is true, call again with startAfter set to "+
+				"nextStartAfter for the next ones. "+
 				"Examples: {\"query\": \"install\", \"caseInsensitive\": true}, "+
 				"{\"query\": \"^## \", \"fileId\": \"f4\"}, {\"query\": \"timeout|deadline\"}.",
 			ro,
@@ -101,6 +109,7 @@ func Tools(reg *fileid.Registry) []adapters.Tool {
 					FileID:          in.FileID,
 					CaseInsensitive: in.CaseInsensitive,
 					MaxMatches:      in.MaxMatches,
+					StartAfter:      in.StartAfter,
 				})
 			}),
 	}

@@ -172,7 +172,7 @@ func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error, tool s
 	if internal {
 		level = slog.LevelError
 	}
-	attrs = append(attrs, slog.String("tool", tool), slog.String("code", te.Code), slog.String("error", err.Error()))
+	attrs = append(attrs, slog.String("tool", tool), slog.String("code", te.Code), slog.String("error", adapters.LogError(err)))
 	h.logger.LogAttrs(r.Context(), level, "tool call failed", attrs...)
 	writeJSON(w, adapters.HTTPStatus(te.Kind), map[string]any{"error": te})
 }

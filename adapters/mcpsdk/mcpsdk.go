@@ -17,6 +17,12 @@
 // [adapters.Authenticator] and hands the identity to tool calls of that session. Over stdio there
 // are no headers: set [Options.Auth] to the identity the process serves (for example from a
 // token in its environment).
+//
+// # Stdio
+//
+// Serve stdio with [StdioTransport] rather than the SDK's mcp.StdioTransport: a line that is not
+// a JSON-RPC message (malformed, nested too deeply, too long) is answered with a JSON-RPC error
+// and the session goes on, where the SDK's transport would end it.
 package mcpsdk
 
 import (
@@ -101,7 +107,7 @@ func handler(t adapters.Tool, fallback *agentfiles.AuthContext, logger *slog.Log
 			}
 			logger.LogAttrs(ctx, level, "tool call failed", slog.String("tool", t.Name),
 				slog.Duration("took", time.Since(start)), slog.String("code", te.Code),
-				slog.String("error", err.Error()), slog.Any("args", adapters.LogArgs(t, args)))
+				slog.String("error", adapters.LogError(err)), slog.Any("args", adapters.LogArgs(t, args)))
 			return errorResult(te), nil
 		}
 		logger.LogAttrs(ctx, slog.LevelDebug, "tool call", slog.String("tool", t.Name),

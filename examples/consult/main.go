@@ -1,8 +1,10 @@
 // Command consult asks a language model a question about local files, using the
 // OpenAI-compatible chat-completions protocol.
 //
-//	OPENAI_API_KEY=sk-... go run ./examples/consult -file '/path/to/project/*.go' -query 'What does this do?'
-//	go run ./examples/consult -dry-run -file '/path/to/project/*.go' -query 'What does this do?'
+//	OPENAI_API_KEY=sk-... go run ./examples/consult -root /path/to/project -file '/path/to/project/*.go' -query 'What does this do?'
+//	go run ./examples/consult -dry-run -root /path/to/project -file '/path/to/project/*.go' -query 'What does this do?'
+//
+// Only files inside a -root directory (repeatable) are sent, symbolic links resolved.
 package main
 
 import (
@@ -13,6 +15,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strconv"
 	"time"
 
@@ -26,8 +29,9 @@ func (l *listFlag) String() string     { return fmt.Sprint(*l) }
 func (l *listFlag) Set(s string) error { *l = append(*l, s); return nil }
 
 func main() {
-	var files listFlag
+	var files, roots listFlag
 	flag.Var(&files, "file", "absolute file path or pattern such as /dir/*.py (repeatable)")
+	flag.Var(&roots, "root", "directory whose files may be sent to the model (repeatable; required): files outside every -root, or leading out through a symbolic link, are refused")
 	query := flag.String("query", "", "the question about the files")
 	model := flag.String("model", "gpt-4.1-mini", "model name at the provider")
 	baseURL := flag.String("base-url", consult.DefaultOpenAIBaseURL, "API root, e.g. https://openrouter.ai/api/v1 or http://localhost:11434/v1")
@@ -40,9 +44,30 @@ func main() {
 	verbose := flag.Bool("v", false, "log to stderr")
 	flag.Parse()
 	if len(files) == 0 || *query == "" {
-		fmt.Fprintln(os.Stderr, "usage: consult -file /abs/path/*.ext [-file ...] -query 'question' [-model name] [-base-url url] [-dry-run]")
+		fmt.Fprintln(os.Stderr, "usage: consult -root /abs/dir -file /abs/dir/*.ext [-file ...] -query 'question' [-model name] [-base-url url] [-dry-run]")
 		flag.PrintDefaults()
 		os.Exit(2)
+	}
+	if len(roots) == 0 {
+		fmt.Fprintln(os.Stderr, "consult: no -root given: name the directories whose files may be sent to the model, e.g. -root /path/to/project (repeatable); files outside them are refused")
+		os.Exit(2)
+	}
+	rootDirs := make([]string, len(roots))
+	for i, r := range roots {
+		abs, err := filepath.Abs(r)
+		if err != nil {
+			fail(fmt.Errorf("-root %s: %w", r, err))
+		}
+		rootDirs[i] = abs
+	}
+	x, err := consult.NewExpander(consult.ExpanderOptions{Roots: rootDirs})
+	if err != nil {
+		var ce *agentfiles.Error
+		if errors.As(err, &ce) {
+			fmt.Fprintf(os.Stderr, "consult: -root %s: %s\n", ce.Arg, ce.Message)
+			os.Exit(2)
+		}
+		fail(err)
 	}
 	var logger *slog.Logger
 	if *verbose {
@@ -55,7 +80,7 @@ func main() {
 	if err != nil {
 		fail(err)
 	}
-	c := consult.NewConsultant(consult.ConsultantOptions{AllowOutputFiles: true, Logger: logger})
+	c := consult.NewConsultant(consult.ConsultantOptions{Expander: x, AllowOutputFiles: true, Logger: logger})
 	req := consult.Request{Files: files, Query: *query, Model: m, ReasoningEffort: *effort, Timeout: *timeout, OutputFile: *output}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()

@@ -37,7 +37,7 @@ func run(t *testing.T, bin string, env []string, args ...string) (stdout, stderr
 func TestDryRunPrintsPromptAndReport(t *testing.T) {
 	bin := cmdtest.Build(t, ".")
 	dir := project(t)
-	stdout, stderr, err := run(t, bin, nil, "-dry-run",
+	stdout, stderr, err := run(t, bin, nil, "-dry-run", "-root", dir,
 		"-file", filepath.Join(dir, "*.go"), "-file", "relative/*.go", "-query", "What does main call?")
 	if err != nil {
 		t.Fatalf("dry run: %v\n%s", err, stderr)
@@ -68,7 +68,7 @@ func TestAnswerFromChatCompletionsServer(t *testing.T) {
 	bin := cmdtest.Build(t, ".")
 	dir := project(t)
 	stdout, stderr, err := run(t, bin, []string{"TEST_KEY=sk-test"}, "-base-url", srv.URL, "-api-key-env", "TEST_KEY",
-		"-model", "tiny", "-file", filepath.Join(dir, "*.go"), "-query", "What does main call?")
+		"-model", "tiny", "-root", dir, "-file", filepath.Join(dir, "*.go"), "-query", "What does main call?")
 	if err != nil {
 		t.Fatalf("consult: %v\n%s", err, stderr)
 	}

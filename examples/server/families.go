@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/agentfiles/agentfiles/adapters/consulttools"
 	"github.com/agentfiles/agentfiles/adapters/exprtools"
@@ -67,12 +68,32 @@ func (a *app) addCatalog(c config, logger *slog.Logger) error {
 // A key on the command line would show in process listings.
 const ConsultAPIKeyEnv = "AGENTFILES_CONSULT_API_KEY"
 
-// addConsult adds the consultation tool when -consult-model names a model. The tool reads files
-// of this machine by absolute path and sends them to that model, so it is off by default.
+// addConsult adds the consultation tool when -consult-model names a model and -consult-root at
+// least one directory. The tool reads files of this machine by absolute path and sends them to
+// that model, so it is off by default and confined to the -consult-root directories: never the
+// whole machine unless an operator names / explicitly.
 func (a *app) addConsult(c config, logger *slog.Logger) error {
 	if c.consultModel == "" {
-		a.setup = append(a.setup, "consult: off (-consult-model and -consult-base-url enable the consultation tool)")
+		a.setup = append(a.setup, "consult: off (-consult-model, -consult-base-url and -consult-root DIR enable the consultation tool)")
 		return nil
+	}
+	if len(c.consultRoots) == 0 {
+		msg := "consult: off: -consult-model needs -consult-root DIR (repeatable), the directories whose files may be sent to the model"
+		a.setup = append(a.setup, msg)
+		logger.Warn("consultation tool not offered: give -consult-root DIR (repeatable) to name the directories whose files may be sent to the model", "model", c.consultModel)
+		return nil
+	}
+	roots := make([]string, len(c.consultRoots))
+	for i, r := range c.consultRoots {
+		abs, err := filepath.Abs(r)
+		if err != nil {
+			return fmt.Errorf("-consult-root %s: %w", r, err)
+		}
+		roots[i] = abs
+	}
+	x, err := consult.NewExpander(consult.ExpanderOptions{Roots: roots})
+	if err != nil {
+		return fmt.Errorf("-consult-root: %w", err)
 	}
 	m, err := consult.NewOpenAIModel(c.consultModel, consult.OpenAIModelOptions{
 		BaseURL:       c.consultBaseURL,
@@ -83,12 +104,12 @@ func (a *app) addConsult(c config, logger *slog.Logger) error {
 	if err != nil {
 		return fmt.Errorf("-consult-model/-consult-base-url: %w", err)
 	}
-	cons := consult.NewConsultant(consult.ConsultantOptions{Models: []consult.Model{m}, Logger: logger})
+	cons := consult.NewConsultant(consult.ConsultantOptions{Expander: x, Models: []consult.Model{m}, Logger: logger})
 	a.tools = append(a.tools, consulttools.Tools(cons)...)
 	base := c.consultBaseURL
 	if base == "" {
 		base = consult.DefaultOpenAIBaseURL
 	}
-	a.setup = append(a.setup, fmt.Sprintf("consult: model %s at %s (reads local files by absolute path)", c.consultModel, base))
+	a.setup = append(a.setup, fmt.Sprintf("consult: model %s at %s (reads local files inside %s)", c.consultModel, base, strings.Join(roots, ", ")))
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"strings"
+	"time"
 )
 
 // DevToken is the well-known bearer token of a run without authentication flags. It is fine on
@@ -41,9 +42,17 @@ type config struct {
 	consultModel         string // -consult-model: enables the consultation tool
 	consultBaseURL       string
 	consultContextTokens int64
+	consultRoots         []string // -consult-root, repeatable: the only directories consultation reads
 
 	maxBodyBytes int64
 	logLevel     string
+
+	// HTTP server timeouts (-read-header-timeout, -read-timeout, -write-timeout, -idle-timeout):
+	// a client that trickles its request, or holds an idle connection, is cut off.
+	readHeaderTimeout time.Duration
+	readTimeout       time.Duration
+	writeTimeout      time.Duration
+	idleTimeout       time.Duration
 }
 
 // stringList is a repeatable string flag.
@@ -76,7 +85,12 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&c.consultModel, "consult-model", "", "model name for the consultation tool (off when empty); the API key comes from $"+ConsultAPIKeyEnv)
 	fs.StringVar(&c.consultBaseURL, "consult-base-url", "", "OpenAI-compatible API root for -consult-model, e.g. https://openrouter.ai/api/v1 or http://127.0.0.1:11434/v1 (default OpenAI)")
 	fs.Int64Var(&c.consultContextTokens, "consult-context-tokens", 0, "context window of -consult-model in tokens, checked before sending (0: unchecked)")
+	fs.Var((*stringList)(&c.consultRoots), "consult-root", "directory whose files the consultation tool may send to -consult-model (repeatable; required with -consult-model, which is not offered without one); symbolic links leading out are refused")
 	fs.Int64Var(&c.maxBodyBytes, "max-body-bytes", 0, "largest HTTP API request body in bytes (0: the adapter default, 3 MiB)")
+	fs.DurationVar(&c.readHeaderTimeout, "read-header-timeout", 10*time.Second, "HTTP: time a client has to send a request's headers")
+	fs.DurationVar(&c.readTimeout, "read-timeout", 2*time.Minute, "HTTP: time a client has to send a whole request, body included")
+	fs.DurationVar(&c.writeTimeout, "write-timeout", 10*time.Minute, "HTTP: time from the end of a request's headers to the end of its answer (bounds the longest tool call, e.g. a consultation)")
+	fs.DurationVar(&c.idleTimeout, "idle-timeout", 2*time.Minute, "HTTP: how long an idle keep-alive connection is kept open")
 	fs.StringVar(&c.logLevel, "log-level", "info", "debug, info, warn, error or off (logs go to stderr)")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: server [flags]\n\nThe agentfiles all-in-one server: every tool set over MCP (streamable HTTP at /mcp, or -stdio),\nthe HTTP JSON API at /tools, and the FileIO console at /.\n\nFlags:\n")
@@ -98,6 +112,14 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	}
 	if _, err := parseLogLevel(c.logLevel); err != nil {
 		return c, err
+	}
+	for _, d := range []struct {
+		name  string
+		value time.Duration
+	}{{"read-header-timeout", c.readHeaderTimeout}, {"read-timeout", c.readTimeout}, {"write-timeout", c.writeTimeout}, {"idle-timeout", c.idleTimeout}} {
+		if d.value <= 0 {
+			return c, fmt.Errorf("-%s must be positive, e.g. 30s", d.name)
+		}
 	}
 	if !c.stdio {
 		if err := c.checkExposure(); err != nil {

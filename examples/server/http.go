@@ -18,9 +18,9 @@ import (
 //	/          the FileIO console (GET)
 //	/tools     the HTTP JSON API: GET /tools, POST /tools/{name}
 //	/mcp       MCP over streamable HTTP
-//	/healthz   200 {"status":"ok"} once the server is ready
-func routes(c config, tools []adapters.Tool, mcpServer *mcp.Server, authn adapters.Authenticator, logger *slog.Logger) http.Handler {
-	api := httpapi.NewHandler(tools, httpapi.Options{
+//	/healthz   each backend's status: 200 {"status":"ok",...} when all are up, else 503 (health.go)
+func routes(c config, a *app, mcpServer *mcp.Server, authn adapters.Authenticator, logger *slog.Logger) http.Handler {
+	api := httpapi.NewHandler(a.tools, httpapi.Options{
 		Authenticator: authn,
 		MaxBodyBytes:  c.maxBodyBytes,
 		Logger:        logger,
@@ -48,10 +48,7 @@ func routes(c config, tools []adapters.Tool, mcpServer *mcp.Server, authn adapte
 	mux.Handle("/tools", api)
 	mux.Handle("/tools/", api)
 	mux.Handle("/mcp", mcpHandler)
-	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		_ = json.NewEncoder(w).Encode(map[string]string{"status": "ok"})
-	})
+	mux.Handle("/healthz", healthHandler(a.backends, logger))
 	mux.Handle("/", consoleHandler())
 
 	var h http.Handler = mux

@@ -38,3 +38,6 @@ func openRedis(ctx context.Context, url string) (*redisTTLStore, error) {
 }
 
 func (s *redisTTLStore) close() { _ = s.rdb.Close() }
+
+// ping is the /healthz check of Redis.
+func (s *redisTTLStore) ping(ctx context.Context) error { return s.rdb.Ping(ctx).Err() }

@@ -76,17 +76,14 @@ func serveStdio(ctx context.Context, c config, a *app, std stdio, logger *slog.L
 	ac := agentfiles.NewAuthContext(c.devToken, "stdio")
 	s := newMCPServer(a, &ac, logger)
 	fmt.Fprintf(std.err, "agentfiles server: MCP on stdio, %d tools; tenant = SHA-256 of the -dev-token.\n", len(a.tools))
-	t := &mcp.IOTransport{Reader: io.NopCloser(std.in), Writer: nopWriteCloser{std.out}}
-	err := s.Run(ctx, t)
+	// mcpsdk's stdio transport answers a malformed line with a JSON-RPC error and reads on; the
+	// SDK's own ends the session (and the server) on the first one.
+	err := s.Run(ctx, mcpsdk.StdioTransport(std.in, std.out, mcpsdk.StdioOptions{}))
 	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) {
 		return nil
 	}
 	return fmt.Errorf("MCP on stdio: %w", err)
 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
 
 // serveHTTP serves the console, the JSON API and MCP until ctx ends, then shuts down: the
 // listener closes at once and in-flight requests get shutdownTimeout to finish.
@@ -99,9 +96,15 @@ func serveHTTP(ctx context.Context, c config, a *app, std stdio, logger *slog.Lo
 	if err != nil {
 		return fmt.Errorf("-addr: %w", err)
 	}
+	// Every timeout is set: a client that trickles its headers or body, or parks idle
+	// connections, is cut off instead of holding a connection (and a goroutine) for ever. MCP is
+	// served stateless (no long-lived GET streams), so a write timeout only bounds a call.
 	srv := &http.Server{
-		Handler:           routes(c, a.tools, newMCPServer(a, nil, logger), auth.authn, logger),
-		ReadHeaderTimeout: 10 * time.Second,
+		Handler:           routes(c, a, newMCPServer(a, nil, logger), auth.authn, logger),
+		ReadHeaderTimeout: c.readHeaderTimeout,
+		ReadTimeout:       c.readTimeout,
+		WriteTimeout:      c.writeTimeout,
+		IdleTimeout:       c.idleTimeout,
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 	}
 	base := "http://" + ln.Addr().String()

@@ -26,7 +26,7 @@ func TestShutdownDrainsInFlightCalls(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	srv := startServer(t, "-log-level", "off", "-consult-model", "test-model", "-consult-base-url", model.URL)
+	srv := startServer(t, "-log-level", "off", "-consult-model", "test-model", "-consult-base-url", model.URL, "-consult-root", dir)
 	base := srv.base
 
 	type answer struct {

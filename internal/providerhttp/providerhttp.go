@@ -18,17 +18,20 @@
 //
 // # Secrets
 //
-// Providers sometimes echo what they were sent. The message never carries the request's API key,
-// a "Bearer <token>" value, or an OpenAI-style "sk-…" key: each is replaced by "[redacted]".
-// Keys the provider already masked ("sk-ab***yz") are left alone.
+// Providers sometimes echo what they were sent, request headers included. The message never
+// carries the request's API key (also not JSON-escaped, as "\/" or "\u002b", or URL-encoded), a
+// "Bearer <token>" value, the value of an echoed Authorization or API-key header or field, or an
+// OpenAI-style "sk-…" key: each is replaced by "[redacted]". Keys the provider already masked
+// ("sk-ab***yz") are left alone. Package internal/redact holds these rules; its Secrets applies
+// them to messages that do not come through ReadError (a stream's error event, a transport error).
 package providerhttp
 
 import (
 	"encoding/json"
 	"io"
-	"regexp"
 	"strings"
 
+	"github.com/agentfiles/agentfiles/internal/redact"
 	"github.com/agentfiles/agentfiles/internal/utf8cut"
 )
 
@@ -40,7 +43,7 @@ const maxBodyBytes = 64 << 10
 const maxMessageBytes = 512
 
 // redacted replaces every secret in a message.
-const redacted = "[redacted]"
+const redacted = redact.Placeholder
 
 // Error is what a provider said in an error response.
 type Error struct {
@@ -67,7 +70,7 @@ func ReadError(body io.Reader, apiKey string) Error {
 	}
 	// What the provider said is cut on a character boundary, with "…" where something was left out.
 	for _, field := range []*string{&e.Message, &e.Type, &e.Code} {
-		*field = utf8cut.Shorten(redact(*field, apiKey), maxMessageBytes, "…")
+		*field = utf8cut.Shorten(redact.Secrets(*field, apiKey), maxMessageBytes, "…")
 	}
 	return e
 }
@@ -125,22 +128,4 @@ func rawText(v json.RawMessage) string {
 		return t
 	}
 	return ""
-}
-
-// secrets matches bearer tokens and sk-… keys: "Bearer " followed by a token of at least 16
-// characters, and "sk-" followed by at least 16 key characters. Shorter runs are prose ("a
-// bearer token") or already masked by the provider ("sk-ab***yz").
-var secrets = regexp.MustCompile(`(?i:bearer)\s+[A-Za-z0-9._~+/=-]{16,}|\bsk-[A-Za-z0-9_-]{16,}`)
-
-// redact replaces apiKey and anything that looks like a secret in s.
-func redact(s, apiKey string) string {
-	if apiKey != "" {
-		s = strings.ReplaceAll(s, apiKey, redacted)
-	}
-	return secrets.ReplaceAllStringFunc(s, func(m string) string {
-		if len(m) > 6 && strings.EqualFold(m[:6], "bearer") {
-			return m[:6] + " " + redacted
-		}
-		return redacted
-	})
 }

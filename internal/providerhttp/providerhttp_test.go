@@ -118,3 +118,43 @@ func TestReadErrorBoundsTheBody(t *testing.T) {
 		t.Errorf("broken body: Message = %q, want what was read", got.Message)
 	}
 }
+
+// Issue 17 defect 2: providers that echo the request (headers included) put the key into logs:
+// escaped forms of the key, short tokens after "Bearer", and echoed header values got through.
+func TestReadErrorRedactsEchoedRequests(t *testing.T) {
+	const key = "s3cr3t/Key+ab<c>" // characters that JSON and URLs escape
+	bodies := []string{
+		`{"headers":{"Authorization":"Bearer s3cr3t\/Key+ab<c>"}}`,               // PHP-style \/
+		`{"headers":{"Authorization":"Bearer s3cr3t/Key+ab\u003cc\u003e"}}`,      // Go-style \u003c
+		`{"message":"echo: {\"Authorization\": \"Bearer s3cr3t\\/Key+ab<c>\"}"}`, // escaped twice
+		"GET /?api_key=s3cr3t%2FKey%2Bab%3Cc%3E HTTP/1.1",
+		"received headers: Authorization: Bearer s3cr3t/Key+ab<c>",
+	}
+	for _, body := range bodies {
+		got := ReadError(strings.NewReader(body), key)
+		if strings.Contains(got.Message, "s3cr3t") || !strings.Contains(got.Message, redacted) {
+			t.Errorf("ReadError(%q).Message = %q, want the key redacted", body, got.Message)
+		}
+	}
+	// Without the key (a mid-stream error event), echoed credentials are still recognised.
+	for _, body := range []string{
+		`{"headers":{"authorization":"Bearer abc123"}}`,
+		`{"headers":{"Authorization":["Bearer abc\/def"]}}`,
+		`{"request":{"headers":{"x-api-key":"short1"}}}`,
+		`{"error":{"message":"bad credentials in 'Authorization: Basic dXNlcjpwYXNz'"}}`,
+	} {
+		got := ReadError(strings.NewReader(body), "")
+		for _, secret := range []string{"abc123", "abc", "short1", "dXNlcjpwYXNz"} {
+			if strings.Contains(got.Message, secret) {
+				t.Errorf("ReadError(%q).Message = %q carries %q", body, got.Message, secret)
+			}
+		}
+	}
+	// Prose stays readable.
+	for _, prose := range []string{"Missing bearer token in the Authorization header", "use Basic authentication", "the api_key field is required"} {
+		body := `{"error":{"message":"` + prose + `"}}`
+		if got := ReadError(strings.NewReader(body), ""); got.Message != prose {
+			t.Errorf("ReadError(%q).Message = %q", body, got.Message)
+		}
+	}
+}

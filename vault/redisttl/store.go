@@ -29,7 +29,10 @@ type Store struct {
 	prefix string
 }
 
-var _ vault.TTLStore = (*Store)(nil)
+var (
+	_ vault.TTLStore           = (*Store)(nil)
+	_ vault.ConditionalDeleter = (*Store)(nil)
+)
 
 // New returns a Store over rdb (a *redis.Client, *redis.ClusterClient or any redis.Cmdable),
 // which the caller keeps owning and closes.
@@ -72,6 +75,18 @@ func (s *Store) Delete(ctx context.Context, key string) error {
 
 // redisError reports a Redis failure as UNAVAILABLE, hiding connection details in the cause;
 // context errors pass through.
+// deleteIfEqual deletes KEYS[1] if it holds ARGV[1], in one step.
+var deleteIfEqual = redis.NewScript(`if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) end return 0`)
+
+// DeleteIfEqual deletes key if it still holds value, atomically (a Lua script); see
+// vault.ConditionalDeleter.
+func (s *Store) DeleteIfEqual(ctx context.Context, key string, value []byte) error {
+	if err := deleteIfEqual.Run(ctx, s.rdb, []string{s.prefix + key}, value).Err(); err != nil && !errors.Is(err, redis.Nil) {
+		return redisError(ctx, "deleting an entry", err)
+	}
+	return nil
+}
+
 func redisError(ctx context.Context, what string, err error) error {
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		return ctxErr

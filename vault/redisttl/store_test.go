@@ -8,8 +8,10 @@ import (
 	"time"
 
 	"github.com/agentfiles/agentfiles"
+	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/internal/poll"
 	"github.com/agentfiles/agentfiles/internal/redistest"
+	"github.com/agentfiles/agentfiles/vault"
 	"github.com/agentfiles/agentfiles/vault/redisttl"
 	"github.com/google/go-cmp/cmp"
 	"github.com/redis/go-redis/v9"
@@ -123,5 +125,69 @@ func TestUnreachable(t *testing.T) {
 		if e.Message == "" || strings.Contains(e.Message, "127.0.0.1") {
 			t.Errorf("%s: message leaks the address or is empty: %q", name, e.Message)
 		}
+	}
+}
+
+// Issue 17 defect 13 on Redis: 100 rapid seals for one file (what 100 appends do) left 79
+// envelopes in Redis until their TTL; a newer seal now replaces the older envelope, and
+// finishing with a superseded reference leaves the newer envelope alone.
+func TestRapidSealsLeaveOneEnvelope(t *testing.T) {
+	s, rdb := newStore(t, redisttl.Options{KeyPrefix: "app:"})
+	v, err := vault.New(map[string]string{"1": "test-kek-secret-0123456789abcdef"}, vault.Options{Store: s})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	ac := agentfiles.NewAuthContext("caller-key-0123456789", "alice")
+	scope := fileio.Scope{Tenant: ac.APIKeyHash, Project: "p"}
+	var refs []string
+	for range 100 {
+		ref, err := v.Seal(ctx, ac, scope, "/log.md")
+		if err != nil {
+			t.Fatal(err)
+		}
+		refs = append(refs, ref)
+	}
+	keys, err := rdb.Keys(ctx, "app:*").Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(keys) > 1 {
+		t.Fatalf("%d envelopes in Redis after 100 seals for one file: %v", len(keys), keys)
+	}
+	if err := v.Delete(ctx, refs[0]); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := v.Open(ctx, refs[99], scope, "/log.md"); err != nil || got != "caller-key-0123456789" {
+		t.Fatalf("the newest envelope after deleting a superseded reference: %q %v", got, err)
+	}
+	if err := v.Delete(ctx, refs[99]); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := rdb.DBSize(ctx).Result(); n != 0 {
+		t.Errorf("%d keys left after the newest envelope was used", n)
+	}
+}
+
+func TestDeleteIfEqual(t *testing.T) {
+	s, rdb := newStore(t, redisttl.Options{})
+	ctx := context.Background()
+	if err := s.Put(ctx, "k", []byte("v2"), time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.DeleteIfEqual(ctx, "k", []byte("v1")); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := rdb.Exists(ctx, "k").Result(); n != 1 {
+		t.Fatal("DeleteIfEqual deleted another value")
+	}
+	if err := s.DeleteIfEqual(ctx, "k", []byte("v2")); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := rdb.Exists(ctx, "k").Result(); n != 0 {
+		t.Fatal("DeleteIfEqual kept the value it was given")
+	}
+	if err := s.DeleteIfEqual(ctx, "missing", []byte("v")); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -84,7 +84,9 @@ func (c *Command) Serve(ctx context.Context, tools []adapters.Tool, logger *slog
 	server := mcp.NewServer(&mcp.Implementation{Name: "agentfiles-" + c.Name, Version: "0.1.0"}, nil)
 	mcpsdk.Register(server, tools, mcpsdk.Options{Logger: logger})
 	if *c.httpAddr == "" {
-		return server.Run(ctx, &mcp.StdioTransport{})
+		// A malformed line gets a JSON-RPC parse error and the session goes on (the SDK's own
+		// stdio transport would end it).
+		return server.Run(ctx, mcpsdk.StdioTransport(os.Stdin, os.Stdout, mcpsdk.StdioOptions{}))
 	}
 	ln, err := net.Listen("tcp", *c.httpAddr)
 	if err != nil {
@@ -92,7 +94,7 @@ func (c *Command) Serve(ctx context.Context, tools []adapters.Tool, logger *slog
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil))
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	srv := newHTTPServer(mux)
 	fmt.Fprintf(c.stderr, "%s: serving MCP on http://%s/mcp\n", c.Name, ln.Addr())
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
@@ -103,5 +105,17 @@ func (c *Command) Serve(ctx context.Context, tools []adapters.Tool, logger *slog
 		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		return srv.Shutdown(shutdown)
+	}
+}
+
+// newHTTPServer is the HTTP server of -http, with every timeout but the write timeout set: a
+// client that trickles its request or parks idle connections is cut off. The streamable HTTP
+// transport keeps GET streams open for server messages, which a write timeout would cut.
+func newHTTPServer(h http.Handler) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       2 * time.Minute,
+		IdleTimeout:       2 * time.Minute,
 	}
 }
