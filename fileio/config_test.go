@@ -130,3 +130,14 @@ func TestNewServiceValidates(t *testing.T) {
 		t.Errorf("bad config: %v", err)
 	}
 }
+
+// TestZeroConfigIsDefault: Options{} runs with DefaultConfig.
+func TestZeroConfigIsDefault(t *testing.T) {
+	svc, err := fileio.NewService(newMem(), fileio.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(fileio.DefaultConfig(), svc.Config()); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}

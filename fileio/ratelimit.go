@@ -9,8 +9,12 @@ import (
 	"github.com/agentfiles/agentfiles"
 )
 
-// rateLimiter is a token bucket per tenant. Safe for concurrent use.
-type rateLimiter struct {
+// RateLimiter is a token bucket per tenant (agentfiles.AuthContext.APIKeyHash): each request
+// takes one token, buckets refill at a fixed rate up to a burst. A Service has one (see
+// Service.RateLimiter and Options.RateLimiter); hand the same one to other services, such as
+// search.SearcherOptions.RateLimiter, so that one bucket per tenant covers all of a tenant's
+// requests. It is safe for concurrent use; a nil *RateLimiter allows everything.
+type RateLimiter struct {
 	perSecond float64
 	burst     float64
 	now       func() time.Time
@@ -28,16 +32,23 @@ type bucket struct {
 // sweepEvery is how often idle (refilled) buckets are dropped so the map stays small.
 const sweepEvery = time.Minute
 
-func newRateLimiter(perSecond float64, burst int, now func() time.Time) *rateLimiter {
+// NewRateLimiter returns a limiter of perSecond tokens per second and tenant, holding at most
+// burst (at least 1), on the clock now (nil: time.Now). perSecond <= 0 means no limit: it
+// returns nil, which allows everything.
+func NewRateLimiter(perSecond float64, burst int, now func() time.Time) *RateLimiter {
 	if perSecond <= 0 {
 		return nil
 	}
-	return &rateLimiter{perSecond: perSecond, burst: float64(burst), now: now, buckets: map[string]*bucket{}, lastSweep: now()}
+	if now == nil {
+		now = time.Now
+	}
+	burst = max(burst, 1)
+	return &RateLimiter{perSecond: perSecond, burst: float64(burst), now: now, buckets: map[string]*bucket{}, lastSweep: now()}
 }
 
-// allow takes one token for tenant or returns a RATE_LIMITED error saying when to retry.
-// A nil limiter allows everything.
-func (r *rateLimiter) allow(tenant string) error {
+// Allow takes one token for tenant or returns a RATE_LIMITED *agentfiles.Error saying when to
+// retry. A nil limiter allows everything.
+func (r *RateLimiter) Allow(tenant string) error {
 	if r == nil {
 		return nil
 	}
@@ -66,7 +77,7 @@ func (r *rateLimiter) allow(tenant string) error {
 		r.perSecond, r.burst, wait.Round(time.Millisecond)), "")
 }
 
-func (r *rateLimiter) sweep(now time.Time) {
+func (r *RateLimiter) sweep(now time.Time) {
 	for k, b := range r.buckets {
 		if b.tokens+now.Sub(b.last).Seconds()*r.perSecond >= r.burst {
 			delete(r.buckets, k)

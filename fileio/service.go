@@ -23,7 +23,7 @@ type Service struct {
 	update  UpdateOptions // what every Update gets from cfg
 	logger  *slog.Logger
 	sealer  CredentialSealer
-	limiter *rateLimiter
+	limiter *RateLimiter
 }
 
 // Options are the optional settings of a Service. The zero value is valid: DefaultConfig, no
@@ -44,6 +44,11 @@ type Options struct {
 	CredentialSealer CredentialSealer
 	// Now replaces time.Now for the rate limiter. Nil: time.Now.
 	Now func() time.Time
+	// RateLimiter, when set, replaces the limiter the Service would build from
+	// Config.RateLimitPerSecond and RateLimitBurst, so that several services share one bucket
+	// per tenant (see NewRateLimiter). Nil: the Service builds its own (none when
+	// RateLimitPerSecond is 0).
+	RateLimiter *RateLimiter
 }
 
 // NewService returns a Service over store. opts.Config is validated (see Config.Validate); a
@@ -73,9 +78,17 @@ func NewService(store Store, opts Options) (*Service, error) {
 	if now == nil {
 		now = time.Now
 	}
-	s.limiter = newRateLimiter(cfg.RateLimitPerSecond, cfg.RateLimitBurst, now)
+	s.limiter = opts.RateLimiter
+	if s.limiter == nil {
+		s.limiter = NewRateLimiter(cfg.RateLimitPerSecond, cfg.RateLimitBurst, now)
+	}
 	return s, nil
 }
+
+// RateLimiter returns the Service's per-tenant rate limiter (nil when rate limiting is off), for
+// other services that must draw from the same bucket per tenant: pass it as
+// search.SearcherOptions.RateLimiter so that file_search and the file operations share one limit.
+func (s *Service) RateLimiter() *RateLimiter { return s.limiter }
 
 // begin authenticates, rate-limits and validates the project and path of one operation.
 func (s *Service) begin(ctx context.Context, project, path string) (agentfiles.AuthContext, Scope, error) {
@@ -84,7 +97,7 @@ func (s *Service) begin(ctx context.Context, project, path string) (agentfiles.A
 		return ac, Scope{}, agentfiles.NewError(agentfiles.CodePermissionDenied,
 			"no caller identity: the adapter must authenticate the request and attach agentfiles.WithAuth", "")
 	}
-	if err := s.limiter.allow(ac.APIKeyHash); err != nil {
+	if err := s.limiter.Allow(ac.APIKeyHash); err != nil {
 		return ac, Scope{}, err
 	}
 	if err := ValidateProject(project); err != nil {

@@ -250,3 +250,49 @@ type ConditionalResult struct {
 	Written bool       // the write was made
 	Info    FileInfo   // the new file's info, when Written
 }
+
+// MultiStater is an optional interface of a ReadTx that answers many Stat calls in one step
+// (pgstore: one statement). Package search checks the liveness of a query's results with it;
+// use the StatMany function, which falls back to Stat per path.
+type MultiStater interface {
+	// StatMany returns the info of the active files among paths, keyed by path, as Stat would
+	// report each of them at this point of the transaction; paths without an active file are
+	// absent. Duplicate paths are allowed.
+	StatMany(ctx context.Context, paths []string) (map[string]FileInfo, error)
+}
+
+// StatMany returns the info of the active files among paths, keyed by path: in one call when
+// tx implements MultiStater, else with one Stat per distinct path.
+func StatMany(ctx context.Context, tx ReadTx, paths []string) (map[string]FileInfo, error) {
+	if m, ok := tx.(MultiStater); ok {
+		return m.StatMany(ctx, paths)
+	}
+	out := make(map[string]FileInfo, len(paths))
+	seen := make(map[string]bool, len(paths))
+	for _, p := range paths {
+		if seen[p] {
+			continue
+		}
+		seen[p] = true
+		info, ok, err := tx.Stat(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			out[p] = info
+		}
+	}
+	return out, nil
+}
+
+// ScopeJobLister is an optional interface of a Store: the pending index jobs of one project,
+// read without listing the project's files. Package search learns from it which files the
+// index has not caught up with (an UPSERT job: the file's current version is not indexed yet;
+// a DELETE job: the indexed file is gone), so that a query costs no more as the project grows.
+// memstore and pgstore implement it.
+type ScopeJobLister interface {
+	// ScopeJobs returns the jobs of scope not yet completed (leased or not, waiting for a retry
+	// included) whose path has the string prefix, newest EnqueuedAt first, at most limit of them
+	// (limit <= 0: all). CredentialRef is left empty.
+	ScopeJobs(ctx context.Context, scope Scope, prefix string, limit int) ([]Job, error)
+}

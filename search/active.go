@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/agentfiles/agentfiles/fileio"
@@ -129,4 +130,191 @@ func (a activeFiles) diffSorted(states []PathFileState) (exclude map[string]bool
 // activeFileIndex finds path in a by binary search.
 func activeFileIndex(a activeFiles, path string) (int, bool) {
 	return slices.BinarySearchFunc(a, path, func(f fileio.FileInfo, p string) int { return strings.Compare(f.Path, p) })
+}
+
+// maxScopeJobs bounds how many of a project's pending index jobs a query reads (newest first).
+// Beyond it, older pending files are neither scanned nor excluded up front; the liveness check
+// of the candidates still drops every stale chunk, so only recall of a huge backlog suffers.
+const maxScopeJobs = 10_000
+
+// notCurrent returns the indexed files whose chunks a query must not serve (exclude) and the
+// files to scan lexically instead (pending): those with a pending index job (from the store's
+// outbox, fileio.ScopeJobLister) and those indexed by an older analysis than today's. Neither
+// lists the project's files, so the cost follows the backlog, not the project's size. A store
+// without ScopeJobLister gets the portable path: the project's listing diffed with the index's
+// file states.
+func (s *Searcher) notCurrent(ctx context.Context, scope fileio.Scope, prefix string) (map[string]bool, []fileio.FileInfo, error) {
+	jl, ok := s.store.(fileio.ScopeJobLister)
+	if !ok {
+		var active activeFiles
+		err := s.store.View(ctx, scope, func(tx fileio.ReadTx) error {
+			files, err := tx.List(ctx, prefix, 0)
+			active = newActiveFiles(files)
+			return err
+		})
+		if err != nil {
+			return nil, nil, backendError("listing the project's files failed", err)
+		}
+		exclude, pending, err := s.staleAndPending(ctx, scope, prefix, active)
+		if err != nil {
+			return nil, nil, backendError("reading the search index failed", err)
+		}
+		return exclude, pending, nil
+	}
+	jobs, err := jl.ScopeJobs(ctx, scope, prefix, maxScopeJobs)
+	if err != nil {
+		return nil, nil, backendError("reading the project's pending index jobs failed", err)
+	}
+	lookup, older, err := s.indexedStates(ctx, scope, prefix)
+	if err != nil {
+		return nil, nil, backendError("reading the search index failed", err)
+	}
+	exclude := make(map[string]bool)
+	var pending []fileio.FileInfo
+	seen := make(map[string]bool, len(jobs))
+	for _, j := range jobs {
+		seen[j.Path] = true
+		st, indexed := lookup(j.Path)
+		switch {
+		case j.Op == fileio.JobDelete:
+			if indexed {
+				exclude[j.Path] = true
+			}
+		case indexed && st.Current(j.FileUpdatedAt):
+			// Indexed already (the job is being completed, or retried to add vectors).
+		default:
+			pending = append(pending, fileio.FileInfo{Path: j.Path, UpdatedAt: j.FileUpdatedAt})
+			if indexed {
+				exclude[j.Path] = true
+			}
+		}
+	}
+	for _, st := range older {
+		if !seen[st.Path] {
+			pending = append(pending, fileio.FileInfo{Path: st.Path, UpdatedAt: st.FileUpdatedAt})
+			exclude[st.Path] = true
+		}
+	}
+	return exclude, pending, nil
+}
+
+// indexedStates returns a lookup of the index's state of a path, and the files under prefix
+// indexed by another analysis than today's (TokenizerName). With a FileStateLister both come
+// from its shared sorted list: a binary search per lookup, and the other-analysis files computed
+// once per list the index hands out (it hands out the same slice until the project changes).
+func (s *Searcher) indexedStates(ctx context.Context, scope fileio.Scope, prefix string) (func(string) (FileState, bool), []PathFileState, error) {
+	if l, ok := s.index.(FileStateLister); ok {
+		list, err := l.FileStateList(ctx, scope, "")
+		if err != nil {
+			return nil, nil, err
+		}
+		lookup := func(path string) (FileState, bool) {
+			i, ok := slices.BinarySearchFunc(list, path, func(s PathFileState, p string) int { return strings.Compare(s.Path, p) })
+			if !ok {
+				return FileState{}, false
+			}
+			return list[i].FileState, true
+		}
+		older := s.olderAnalysis.of(scope, list)
+		if prefix != "" {
+			older = StatesWithPrefix(older, prefix)
+		}
+		return lookup, older, nil
+	}
+	states, err := s.index.FileStates(ctx, scope, prefix)
+	if err != nil {
+		return nil, nil, err
+	}
+	var older []PathFileState
+	for p, st := range states {
+		if st.Tokenizer != TokenizerName {
+			older = append(older, PathFileState{Path: p, FileState: st})
+		}
+	}
+	slices.SortFunc(older, func(a, b PathFileState) int { return strings.Compare(a.Path, b.Path) })
+	return func(path string) (FileState, bool) { st, ok := states[path]; return st, ok }, older, nil
+}
+
+// olderAnalysisMemo remembers, per project, the files of the last FileStateList answer that were
+// indexed by another analysis, keyed by the identity of that answer's backing array: an index
+// hands out the same immutable slice while the project does not change, so the scan for them
+// runs once per change, not once per query. Holding the slice keeps its array alive, so a new
+// list can never reuse its address. Safe for concurrent use.
+type olderAnalysisMemo struct {
+	mu      sync.Mutex
+	entries map[fileio.Scope]olderAnalysisEntry
+}
+
+type olderAnalysisEntry struct {
+	list  []PathFileState // the FileStateList answer
+	older []PathFileState // its files of another analysis, sorted by path
+}
+
+// maxOlderAnalysisEntries bounds the memo; beyond it, it starts over.
+const maxOlderAnalysisEntries = 4096
+
+func (m *olderAnalysisMemo) of(scope fileio.Scope, list []PathFileState) []PathFileState {
+	if len(list) == 0 {
+		return nil
+	}
+	m.mu.Lock()
+	e, ok := m.entries[scope]
+	m.mu.Unlock()
+	if ok && len(e.list) == len(list) && &e.list[0] == &list[0] {
+		return e.older
+	}
+	var older []PathFileState
+	for _, st := range list {
+		if st.Tokenizer != TokenizerName {
+			older = append(older, st)
+		}
+	}
+	older = slices.Clip(older)
+	m.mu.Lock()
+	if m.entries == nil || len(m.entries) >= maxOlderAnalysisEntries {
+		m.entries = make(map[fileio.Scope]olderAnalysisEntry)
+	}
+	m.entries[scope] = olderAnalysisEntry{list: list, older: older}
+	m.mu.Unlock()
+	return older
+}
+
+// liveFiles is the store's info of some files, keyed by path.
+type liveFiles map[string]fileio.FileInfo
+
+// current reports whether path is active at version v.
+func (l liveFiles) current(path string, v time.Time) bool {
+	info, ok := l[path]
+	return ok && info.UpdatedAt.Equal(v)
+}
+
+// statMany reads the store's info of paths in one read (fileio.StatMany: one statement on
+// pgstore).
+func (s *Searcher) statMany(ctx context.Context, scope fileio.Scope, paths []string) (liveFiles, error) {
+	slices.Sort(paths)
+	paths = slices.Compact(paths)
+	var live map[string]fileio.FileInfo
+	err := s.store.View(ctx, scope, func(tx fileio.ReadTx) error {
+		var err error
+		live, err = fileio.StatMany(ctx, tx, paths)
+		return err
+	})
+	if err != nil {
+		return nil, backendError("checking the results against the store failed", err)
+	}
+	return live, nil
+}
+
+// liveVersions reads the store's info of the files of the index's candidates.
+func (s *Searcher) liveVersions(ctx context.Context, scope fileio.Scope, lists ...[]Candidate) (liveFiles, error) {
+	var paths []string
+	for _, l := range lists {
+		for _, c := range l {
+			paths = append(paths, c.Path)
+		}
+	}
+	if len(paths) == 0 {
+		return liveFiles{}, nil
+	}
+	return s.statMany(ctx, scope, paths)
 }

@@ -45,6 +45,11 @@ type SearchConfig struct {
 	// query's terms occurs must exceed to be a result. nil (the default): the embedder's
 	// Calibration.
 	MinSemanticScore *float64
+	// MaxQueryBytes is max_query_bytes (ours): the longest query accepted, in bytes (default
+	// DefaultMaxQueryBytes, 4096). MaxQueryTerms is max_query_terms (ours): the most distinct
+	// terms a query may have after analysis (default DefaultMaxQueryTerms, 64). Beyond either,
+	// file_search answers INVALID_QUERY naming the limit.
+	MaxQueryBytes, MaxQueryTerms int
 }
 
 // RerankConfig is settings.mcp.files.search.rerank.
@@ -92,9 +97,10 @@ func DefaultConfig() Config {
 	return Config{
 		Search: SearchConfig{
 			Enabled: true, LimitDefault: 5, LimitMax: 20, VectorCandidates: 30, BM25Candidates: 30,
-			Rerank:   RerankConfig{Model: DefaultRerankModel, Endpoint: DefaultRerankEndpoint, Timeout: 3 * time.Second},
-			Fallback: FallbackConfig{Method: FuseMinMax},
-			BM25:     DefaultBM25(),
+			Rerank:        RerankConfig{Model: DefaultRerankModel, Endpoint: DefaultRerankEndpoint, Timeout: 3 * time.Second},
+			Fallback:      FallbackConfig{Method: FuseMinMax},
+			BM25:          DefaultBM25(),
+			MaxQueryBytes: DefaultMaxQueryBytes, MaxQueryTerms: DefaultMaxQueryTerms,
 		},
 		Index: IndexConfig{
 			Workers: 2, BatchSize: 16, RetryMax: 5, RetryBackoff: 500 * time.Millisecond, SLOP95: 30 * time.Second,
@@ -147,6 +153,8 @@ func LoadConfig(r io.Reader) (Config, error) {
 				"limit_max":         intKey(&cfg.Search.LimitMax, 1),
 				"vector_candidates": intKey(&cfg.Search.VectorCandidates, 0),
 				"bm25_candidates":   intKey(&cfg.Search.BM25Candidates, 0),
+				"max_query_bytes":   intKey(&cfg.Search.MaxQueryBytes, 1),
+				"max_query_terms":   intKey(&cfg.Search.MaxQueryTerms, 1),
 				"rerank": subtree(map[string]setter{
 					"model":      stringKey(&cfg.Search.Rerank.Model),
 					"endpoint":   stringKey(&cfg.Search.Rerank.Endpoint),
@@ -240,6 +248,7 @@ func (c Config) SearcherOptions() SearcherOptions {
 		FuseMethod: s.Fallback.Method, SemanticWeight: s.Fallback.SemanticWeight, LexicalWeight: s.Fallback.LexicalWeight,
 		MinSemanticScore: copyFloat(s.MinSemanticScore),
 		RerankTimeout:    zeroMeansNone(s.Rerank.Timeout),
+		MaxQueryBytes:    s.MaxQueryBytes, MaxQueryTerms: s.MaxQueryTerms,
 	}
 }
 

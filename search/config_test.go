@@ -105,6 +105,7 @@ settings:
 	wantSearcher := SearcherOptions{
 		Chunker: chunker, LimitDefault: 7, LimitMax: 20, VectorCandidates: -1, BM25Candidates: 30, BM25: DefaultBM25(),
 		FuseMethod: FuseRRF, SemanticWeight: 0.3, LexicalWeight: 0.7, RerankTimeout: -1,
+		MaxQueryBytes: DefaultMaxQueryBytes, MaxQueryTerms: DefaultMaxQueryTerms,
 	}
 	if diff := cmp.Diff(wantSearcher, cfg.SearcherOptions(), opt); diff != "" {
 		t.Errorf("SearcherOptions (-want +got):\n%s", diff)

@@ -11,6 +11,13 @@
 // wrong: a deleted file is never returned, and a file that is not indexed at its current version
 // yet is scanned lexically at query time instead of serving stale offsets.
 //
+// A query's cost does not grow with the project: the Searcher learns which files the index has
+// not caught up with from the project's pending outbox jobs ([fileio.ScopeJobLister]) and the
+// index's files of an older analysis, never from a listing of the project, and it checks the
+// liveness of all its candidates in one store read ([fileio.StatMany]). Queries are bounded
+// (SearcherOptions.MaxQueryBytes and MaxQueryTerms: INVALID_QUERY beyond) and can draw from the
+// file service's per-tenant rate limit (SearcherOptions.RateLimiter).
+//
 // # Chunks
 //
 // A chunk is [StartByte, EndByte) of the stored file, so file_read(path, StartByte,

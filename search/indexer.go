@@ -25,6 +25,9 @@ type CredentialOpener interface {
 	Delete(ctx context.Context, ref string) error
 }
 
+// parkedRetry is how long a job that failed retry_max times waits before its next attempt.
+const parkedRetry = time.Hour
+
 // errNoCredential: the job has no envelope at all, so retrying cannot help.
 var errNoCredential = agentfiles.NewError(vault.CodeCredentialUnavailable, "the job carries no sealed caller credential and the embedder needs the caller's key; configure a CredentialSealer on the fileio Service", "")
 
@@ -83,12 +86,14 @@ type Indexer struct {
 
 // IndexerStats are counters since NewIndexer plus freshness percentiles.
 type IndexerStats struct {
-	Indexed   int64 // file versions written (full or lexical-only)
-	Deleted   int64 // files removed from the index
-	Skipped   int64 // stale or already-indexed jobs completed without work
-	Retried   int64 // jobs released for a later attempt
-	Degraded  int64 // files left lexical-only after retry_max attempts
-	Failed    int64 // jobs given up after retry_max attempts (the file stays findable by scan)
+	Indexed  int64 // file versions written (full or lexical-only)
+	Deleted  int64 // files removed from the index
+	Skipped  int64 // stale or already-indexed jobs completed without work
+	Retried  int64 // jobs released for a later attempt
+	Degraded int64 // files left lexical-only after retry_max attempts
+	// Failed counts jobs that failed retry_max times. They stay in the outbox, parked for an
+	// hour between attempts, so the Searcher keeps scanning their files at query time.
+	Failed    int64
 	Freshness FreshnessStats
 }
 
@@ -208,10 +213,13 @@ func (ix *Indexer) handle(ctx context.Context, job fileio.Job) {
 		return
 	}
 	if job.Attempts >= ix.opts.RetryMax {
+		// Parked rather than completed: the pending job is how the Searcher knows to scan the
+		// file at query time, and an hourly attempt heals what was transient.
 		ix.counter.failed.Add(1)
-		ix.log.Error("index job failed for good; the file stays findable by query-time scan", "path", job.Path, "attempts", job.Attempts+1, "error", errorText(err))
-		ix.forgetCredential(ctx, job)
-		ix.complete(ctx, job)
+		ix.log.Error("index job failed retry_max times; parked, retried hourly, the file stays findable by query-time scan", "path", job.Path, "attempts", job.Attempts+1, "error", errorText(err))
+		if err := ix.store.RetryJob(ctx, job, ix.opts.Now().Add(parkedRetry), errorText(err)); err != nil {
+			ix.log.Warn("parking an index job failed; it is retried when its lease expires", "path", job.Path, "error", err)
+		}
 		return
 	}
 	ix.retry(ctx, job, err)
@@ -393,7 +401,8 @@ type SyncStats struct {
 // indexed by an older TokenizerName — is indexed now, and every indexed file that is no longer
 // active is removed. Run it once per project after upgrading to a release whose analysis
 // changed (until then those files are found only by the Searcher's bounded query-time scan), or
-// to fill an in-memory index from a persistent store at start-up.
+// to fill an in-memory index from a persistent store at start-up (the Searcher learns which
+// files are not indexed from the outbox, so files without a job are not found until then).
 //
 // An embedder that needs the caller's API key (CallerCredentialUser) gets it from ctx's
 // agentfiles.AuthContext, as a query's embedding does; when embedding fails the file is indexed

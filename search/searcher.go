@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"math"
 	"sort"
@@ -49,19 +50,43 @@ type SearcherOptions struct {
 	// scanned first; Result.PendingFiles and PendingScanned report what was covered.
 	PendingScanMaxFiles int
 	PendingScanMaxBytes int64
-	Now                 func() time.Time // clock for last_served_at (default time.Now)
-	Logger              *slog.Logger     // nil: silent; queries are logged trimmed, never contents
+	// MaxQueryBytes and MaxQueryTerms bound a query: its length in bytes, and its number of
+	// distinct terms after analysis (QueryTerms). A query beyond either is INVALID_QUERY saying
+	// the limit, refused before any index or store work (defaults DefaultMaxQueryBytes and
+	// DefaultMaxQueryTerms; negative: no bound).
+	MaxQueryBytes, MaxQueryTerms int
+	// RateLimiter, when set, is asked for a token of the caller's tenant before every query; its
+	// error (RATE_LIMITED) is returned as it is. Pass the fileio.Service's limiter
+	// (Service.RateLimiter) so that one bucket per tenant covers file_search and the file
+	// operations. Nil: no rate limit of the Searcher's own.
+	RateLimiter RateLimiter
+	Now         func() time.Time // clock for last_served_at (default time.Now)
+	Logger      *slog.Logger     // nil: silent; queries are logged trimmed, never contents
 }
 
 // Searcher answers file_search: hybrid retrieval over indexed chunks plus a lexical scan of
 // files the indexer has not caught up with, reranking with a fused-score fallback, and
 // active-file filtering against the Store. It is safe for concurrent use.
 type Searcher struct {
-	store fileio.Store
-	index Index
-	opts  SearcherOptions // every default applied
-	log   *slog.Logger
+	store         fileio.Store
+	index         Index
+	opts          SearcherOptions // every default applied
+	log           *slog.Logger
+	olderAnalysis olderAnalysisMemo
 }
+
+// RateLimiter takes one request's token for a tenant (agentfiles.AuthContext.APIKeyHash), or
+// returns a RATE_LIMITED *agentfiles.Error saying when to retry. *fileio.RateLimiter implements
+// it. Implementations must be safe for concurrent use.
+type RateLimiter interface {
+	Allow(tenant string) error
+}
+
+// Default query bounds (settings.mcp.files.search.max_query_bytes and max_query_terms).
+const (
+	DefaultMaxQueryBytes = 4096
+	DefaultMaxQueryTerms = 64
+)
 
 // Query is one file_search request.
 type Query struct {
@@ -162,6 +187,8 @@ func NewSearcher(store fileio.Store, index Index, opts SearcherOptions) (*Search
 	setDefault(&opts.RerankTimeout, d.Rerank.Timeout)
 	setDefault(&opts.PendingScanMaxFiles, 64)
 	setDefault(&opts.PendingScanMaxBytes, 8<<20)
+	setDefault(&opts.MaxQueryBytes, d.MaxQueryBytes)
+	setDefault(&opts.MaxQueryTerms, d.MaxQueryTerms)
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
@@ -211,8 +238,9 @@ type candKey struct {
 	start, end int64
 }
 
-// Search runs q for the tenant in ctx (agentfiles.AuthFromContext). Errors: INVALID_QUERY for a
-// blank query, INVALID_ARGUMENT for a blank project or a MinSemanticScore that is not finite,
+// Search runs q for the tenant in ctx (agentfiles.AuthFromContext). Errors: RATE_LIMITED from
+// the RateLimiter, INVALID_QUERY for a blank query or one beyond MaxQueryBytes or
+// MaxQueryTerms, INVALID_ARGUMENT for a blank project or a MinSemanticScore that is not finite,
 // PERMISSION_DENIED without an AuthContext, SEARCH_BACKEND_ERROR when the store or the index
 // fails. Embedder and reranker failures are not errors: the result says which path produced it.
 func (s *Searcher) Search(ctx context.Context, q Query) (Result, error) {
@@ -220,9 +248,23 @@ func (s *Searcher) Search(ctx context.Context, q Query) (Result, error) {
 	if !ok || ac.APIKeyHash == "" {
 		return Result{}, agentfiles.NewError(agentfiles.CodePermissionDenied, "no caller identity in the request; the adapter must authenticate the caller", "")
 	}
+	if s.opts.RateLimiter != nil {
+		if err := s.opts.RateLimiter.Allow(ac.APIKeyHash); err != nil {
+			return Result{}, err
+		}
+	}
+	if limit := s.opts.MaxQueryBytes; limit > 0 && len(q.Query) > limit {
+		return Result{}, agentfiles.NewError(agentfiles.CodeInvalidQuery, fmt.Sprintf(
+			"the query is %d bytes, more than the limit of %d bytes; shorten it to the words that matter", len(q.Query), limit), "query")
+	}
 	query := strings.TrimSpace(q.Query)
 	if query == "" {
 		return Result{}, agentfiles.NewError(agentfiles.CodeInvalidQuery, "the query is empty; pass words or a phrase to search for, e.g. \"retry backoff\"", "query")
+	}
+	terms := QueryTerms(query)
+	if limit := s.opts.MaxQueryTerms; limit > 0 && len(terms) > limit {
+		return Result{}, agentfiles.NewError(agentfiles.CodeInvalidQuery, fmt.Sprintf(
+			"the query has %d distinct terms, more than the limit of %d; keep the words that matter", len(terms), limit), "query")
 	}
 	if strings.TrimSpace(q.Project) == "" {
 		return Result{}, agentfiles.NewError(agentfiles.CodeInvalidArgument, "the project is empty; pass the project name used with file_write", "project")
@@ -243,24 +285,15 @@ func (s *Searcher) Search(ctx context.Context, q Query) (Result, error) {
 	}
 	s.log.DebugContext(ctx, "file_search", "project", q.Project, "query", truncateText(query, 128), "limit", res.Limit)
 
-	// 1. Which files are active, and at which version.
-	var active activeFiles
-	err := s.store.View(ctx, scope, func(tx fileio.ReadTx) error {
-		files, err := tx.List(ctx, q.PathPrefix, 0)
-		active = newActiveFiles(files)
-		return err
-	})
+	// 1. Which files the index has not caught up with: from the outbox's pending jobs of the
+	// project (and the index's files of an older analysis), not from a listing of the project.
+	exclude, pending, err := s.notCurrent(ctx, scope, q.PathPrefix)
 	if err != nil {
-		return Result{}, backendError("listing the project's files failed", err)
-	}
-	exclude, pending, err := s.staleAndPending(ctx, scope, q.PathPrefix, active)
-	if err != nil {
-		return Result{}, backendError("reading the search index failed", err)
+		return Result{}, err
 	}
 	res.PendingFiles = len(pending)
 
 	// 2. Semantic and lexical candidates, concurrently.
-	terms := QueryTerms(query)
 	var (
 		wg       sync.WaitGroup
 		semCands []Candidate
@@ -294,7 +327,12 @@ func (s *Searcher) Search(ctx context.Context, q Query) (Result, error) {
 		qvec = nil
 	}
 
-	// 3. Merge and de-duplicate.
+	// 3. Keep the indexed candidates whose file is active at their version (one store read for
+	// all of them), then merge and de-duplicate.
+	live, err := s.liveVersions(ctx, scope, semCands, lex.Candidates)
+	if err != nil {
+		return Result{}, err
+	}
 	merged := make(map[candKey]*candidate)
 	var cands []*candidate
 	get := func(path string, version time.Time, ch Chunk, src HitSource) *candidate {
@@ -308,13 +346,13 @@ func (s *Searcher) Search(ctx context.Context, q Query) (Result, error) {
 		return c
 	}
 	for _, sc := range semCands {
-		if active.current(sc.Path, sc.FileUpdatedAt) {
+		if live.current(sc.Path, sc.FileUpdatedAt) {
 			c := get(sc.Path, sc.FileUpdatedAt, sc.Chunk, SourceIndex)
 			c.semantic, c.hasSemantic = sc.Score, true
 		}
 	}
 	for _, lc := range lex.Candidates {
-		if active.current(lc.Path, lc.FileUpdatedAt) {
+		if live.current(lc.Path, lc.FileUpdatedAt) {
 			c := get(lc.Path, lc.FileUpdatedAt, lc.Chunk, SourceIndex)
 			c.lexical, c.hasLexical = lc.Score, true
 		}
@@ -365,32 +403,29 @@ func (s *Searcher) Search(ctx context.Context, q Query) (Result, error) {
 		sortCandidates(cands)
 	}
 
-	// 5. Final active-file check (the store is the source of truth at return time), then limit.
-	var returned []*candidate
-	err = s.store.View(ctx, scope, func(tx fileio.ReadTx) error {
-		checked := make(map[string]bool)
+	// 5. The candidates were checked against the store before ranking; a reranker may have taken
+	// seconds since, so then they are checked again (one store read), as the store is the source
+	// of truth at return time. Then the limit.
+	if res.Ranking == RankingRerank || res.RerankError != "" {
+		paths := make([]string, len(cands))
 		for i, c := range cands {
-			if len(returned) == res.Limit {
-				res.Truncated = i < len(cands)
-				break
-			}
-			ok, seen := checked[c.path]
-			if !seen {
-				info, exists, err := tx.Stat(ctx, c.path)
-				if err != nil {
-					return err
-				}
-				ok = exists && info.UpdatedAt.Equal(c.version)
-				checked[c.path] = ok
-			}
-			if ok {
-				returned = append(returned, c)
+			paths[i] = c.path
+		}
+		live, err := s.statMany(ctx, scope, paths)
+		if err != nil {
+			return Result{}, err
+		}
+		kept := cands[:0]
+		for _, c := range cands {
+			if live.current(c.path, c.version) {
+				kept = append(kept, c)
 			}
 		}
-		return nil
-	})
-	if err != nil {
-		return Result{}, backendError("checking the results against the store failed", err)
+		cands = kept
+	}
+	returned := cands
+	if len(returned) > res.Limit {
+		returned, res.Truncated = returned[:res.Limit], true
 	}
 	// 6. last_served_at on exactly the returned indexed chunks.
 	var refs []ChunkRef
@@ -408,7 +443,8 @@ func (s *Searcher) Search(ctx context.Context, q Query) (Result, error) {
 	return res, nil
 }
 
-// staleAndPending compares the index's file states with the active files (see activeFiles.diff).
+// staleAndPending compares the index's file states with the active files (see activeFiles.diff):
+// the fallback of notCurrent for a store without fileio.ScopeJobLister.
 func (s *Searcher) staleAndPending(ctx context.Context, scope fileio.Scope, prefix string, active activeFiles) (map[string]bool, []fileio.FileInfo, error) {
 	if l, ok := s.index.(FileStateLister); ok {
 		states, err := l.FileStateList(ctx, scope, prefix)

@@ -8,7 +8,9 @@
 // store's outbox, and hand the Searcher to [Tools]; serve the result with any binding
 // (adapters/mcpsdk, adapters/httpapi), usually next to the file tools of adapters/fileiotools:
 //
-//	searcher, err := search.NewSearcher(store, index, cfg.SearcherOptions())
+//	opts := cfg.SearcherOptions()
+//	opts.RateLimiter = files.RateLimiter() // the fileio.Service's: one bucket per tenant for both
+//	searcher, err := search.NewSearcher(store, index, opts)
 //	tools := searchtools.Tools(searcher)
 //
 // A binary that serves this tool set links package search (and fileio, which it searches) and
@@ -30,10 +32,13 @@
 //
 // # Errors
 //
-// Failures are *agentfiles.Error values with search's codes: INVALID_QUERY for a blank query,
-// INVALID_ARGUMENT for a blank project or a bad argument, PERMISSION_DENIED without a caller
-// identity, SEARCH_BACKEND_ERROR when the index fails, UNAVAILABLE (retryable) when the store or
-// the index cannot be reached for now. A failing embedder or reranker is not an error: the
+// Failures are *agentfiles.Error values with search's codes: INVALID_QUERY for a blank query or
+// one beyond the Searcher's bounds (max_query_bytes, 4096 bytes, and max_query_terms, 64
+// distinct terms, by default; the message says which), INVALID_ARGUMENT for a blank project or a
+// bad argument, PERMISSION_DENIED without a caller identity, RATE_LIMITED (retryable) when the
+// tenant's token bucket is empty, SEARCH_BACKEND_ERROR when the index fails, RESOURCE_BUSY
+// (retryable) when a PostgreSQL index's statement timeout cut a query short, UNAVAILABLE
+// (retryable) when the store or the index cannot be reached for now. A failing embedder or reranker is not an error: the
 // results then come from keyword search or fused scores. The bindings report errors as the
 // agent-facing {code, message, retryable}.
 package searchtools

@@ -40,15 +40,22 @@ type fileSearchOut struct {
 // Tools returns the file_search tool over s (seed 003 §6.7): hybrid keyword and semantic
 // retrieval over a project's files, with the seed's parameters project, query, path_prefix and
 // limit. The tenant comes from the context's agentfiles.AuthContext (the bindings put it
-// there); errors carry package search's codes (INVALID_QUERY, PERMISSION_DENIED,
-// SEARCH_BACKEND_ERROR, …).
+// there); errors carry package search's codes (INVALID_QUERY, also for a query beyond the
+// Searcher's MaxQueryBytes or MaxQueryTerms, RATE_LIMITED from its RateLimiter — hand it the
+// fileio.Service's limiter so both share one bucket per tenant —, PERMISSION_DENIED,
+// SEARCH_BACKEND_ERROR, RESOURCE_BUSY when a PostgreSQL index's statement timeout expires, …).
 //
 // s must not be nil. The tool is safe for concurrent use, as the Searcher is.
 func Tools(s *search.Searcher) []adapters.Tool {
 	if s == nil {
 		panic("searchtools.Tools: nil *search.Searcher")
 	}
-	limitMax := s.Options().LimitMax
+	opts := s.Options()
+	limitMax := opts.LimitMax
+	bounds := ""
+	if opts.MaxQueryBytes > 0 && opts.MaxQueryTerms > 0 {
+		bounds = fmt.Sprintf("A query is at most %d bytes and %d distinct words (INVALID_QUERY beyond). ", opts.MaxQueryBytes, opts.MaxQueryTerms)
+	}
 	return []adapters.Tool{adapters.NewTool("file_search", "Search a project's files",
 		"Finds the passages (chunks) of a project's files that best match a query, combining keyword (BM25) "+
 			"and semantic similarity, reranked when a reranker is configured. Each chunk comes with its byte "+
@@ -57,7 +64,7 @@ func Tools(s *search.Searcher) []adapters.Tool {
 			"whole files. Deleted files are never returned; files written moments ago are found by keywords "+
 			"even before they are indexed. Only chunks that contain a query word or are close in meaning are returned, "+
 			"so a search may return fewer than limit chunks (qualified says how many matched), or none. "+
-			"path_prefix is a plain string prefix. limit defaults to 5, at most 20. "+
+			"path_prefix is a plain string prefix. limit defaults to 5, at most 20. "+bounds+
 			`Example: {"project": "demo", "query": "how are retries backed off", "path_prefix": "/docs", "limit": 5}.`,
 		adapters.Annotations{ReadOnly: true, Idempotent: true, OpenWorld: false},
 		func(ctx context.Context, in fileSearchIn) (fileSearchOut, error) {

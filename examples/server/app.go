@@ -24,6 +24,9 @@ type app struct {
 	indexer *search.Indexer // nil when search is disabled
 	setup   []string        // what runs where, for the start-up banner
 	closers []func()        // run in reverse order by stop
+
+	// backends are what /healthz checks (health.go).
+	backends []backendCheck
 }
 
 // newApp builds every tool family the flags ask for.
@@ -46,11 +49,13 @@ func newApp(ctx context.Context, c config, logger *slog.Logger) (_ *app, err err
 	if err := a.openStore(ctx, c, logger); err != nil {
 		return nil, err
 	}
-	sw, err := a.buildSearch(ctx, c, scfg, logger)
+	// One token bucket per tenant covers the file operations and file_search alike.
+	limiter := fileio.NewRateLimiter(fcfg.RateLimitPerSecond, fcfg.RateLimitBurst, nil)
+	sw, err := a.buildSearch(ctx, c, scfg, limiter, logger)
 	if err != nil {
 		return nil, err
 	}
-	fopts := fileio.Options{Config: fcfg, Logger: logger}
+	fopts := fileio.Options{Config: fcfg, Logger: logger, RateLimiter: limiter}
 	if sw.vault != nil {
 		fopts.CredentialSealer = sw.vault
 	}
@@ -82,6 +87,7 @@ func newApp(ctx context.Context, c config, logger *slog.Logger) (_ *app, err err
 func (a *app) openStore(ctx context.Context, c config, logger *slog.Logger) error {
 	if c.databaseURL == "" {
 		a.store = memstore.New(memstore.Options{})
+		a.addBackend("store", "memory", nil)
 		a.setup = append(a.setup, "files: in memory (gone when the server stops; -database-url keeps them in PostgreSQL)")
 		return nil
 	}
@@ -91,6 +97,7 @@ func (a *app) openStore(ctx context.Context, c config, logger *slog.Logger) erro
 		return fmt.Errorf("-database-url: %w", err)
 	}
 	a.store = st
+	a.addBackend("store", "postgresql", pgCheck(st.Pool()))
 	a.closers = append(a.closers, st.Close)
 	a.setup = append(a.setup, "files: PostgreSQL (schema migrated; shared with every server on the same database)")
 	return nil

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 
+	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/fileio/pgstore"
 	"github.com/agentfiles/agentfiles/search"
 	"github.com/agentfiles/agentfiles/search/memindex"
@@ -26,7 +27,8 @@ type searchWiring struct {
 // OpenAI-compatible endpoint; that one is called with the caller's own API key, which the
 // indexer gets from a Vault of sealed envelopes (in Redis with -redis-url). -rerank adds the
 // Cohere-compatible reranker of settings.mcp.files.search.rerank, also with the caller's key.
-func (a *app) buildSearch(ctx context.Context, c config, scfg search.Config, logger *slog.Logger) (searchWiring, error) {
+// limiter is the file service's per-tenant rate limiter (nil: none), which file_search shares.
+func (a *app) buildSearch(ctx context.Context, c config, scfg search.Config, limiter *fileio.RateLimiter, logger *slog.Logger) (searchWiring, error) {
 	var w searchWiring
 	if !scfg.Search.Enabled {
 		if c.redisURL != "" || c.embeddingsURL != "" {
@@ -52,6 +54,7 @@ func (a *app) buildSearch(ctx context.Context, c config, scfg search.Config, log
 				return w, err
 			}
 			a.closers = append(a.closers, rs.close)
+			a.addBackend("redis", "redis", rs.ping)
 			vopts.Store = rs
 			embedNote += "; sealed keys in Redis"
 		}
@@ -75,6 +78,7 @@ func (a *app) buildSearch(ctx context.Context, c config, scfg search.Config, log
 
 	var index search.Index = memindex.New()
 	where := "in-memory index"
+	indexKind, indexCheck := "memory", (func(context.Context) error)(nil) // for /healthz
 	if pg, ok := a.store.(*pgstore.Store); ok {
 		// The index lives next to the files, shared by every server on the database: a file
 		// indexed by one process is found through all of them.
@@ -84,10 +88,15 @@ func (a *app) buildSearch(ctx context.Context, c config, scfg search.Config, log
 		}
 		a.closers = append(a.closers, pix.Close)
 		index = pix
+		indexKind, indexCheck = "postgresql", pgCheck(pg.Pool())
 		where = "PostgreSQL index (BM25 postings and vectors, shared by every server on the database)"
 	}
+	a.addBackend("index", indexKind, indexCheck)
 	sopts := scfg.SearcherOptions()
 	sopts.Embedder, sopts.Reranker, sopts.Logger = embedder, reranker, logger
+	if limiter != nil {
+		sopts.RateLimiter = limiter // the file service's buckets: one limit per tenant for both
+	}
 	var err error
 	if w.searcher, err = search.NewSearcher(a.store, index, sopts); err != nil {
 		return w, fmt.Errorf("search: %w", err)

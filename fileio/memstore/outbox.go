@@ -3,6 +3,7 @@ package memstore
 import (
 	"context"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -15,6 +16,7 @@ type outbox struct {
 
 	mu     sync.Mutex
 	jobs   map[jobKey]*jobRec
+	scopes map[fileio.Scope]map[string]*jobRec // the same jobs by project, for ScopeJobs
 	nextID int64
 	wake   chan struct{} // closed (and replaced) whenever a job becomes available
 }
@@ -34,6 +36,7 @@ type jobRec struct {
 func (o *outbox) init(now func() time.Time) {
 	o.now = now
 	o.jobs = map[jobKey]*jobRec{}
+	o.scopes = map[fileio.Scope]map[string]*jobRec{}
 	o.wake = make(chan struct{})
 }
 
@@ -53,6 +56,10 @@ func (o *outbox) enqueue(scope fileio.Scope, tx *writeTx, commitAt time.Time) {
 			o.nextID++
 			jr = &jobRec{job: fileio.Job{ID: o.nextID, Scope: scope, Path: path}}
 			o.jobs[key] = jr
+			if o.scopes[scope] == nil {
+				o.scopes[scope] = map[string]*jobRec{}
+			}
+			o.scopes[scope][path] = jr
 		}
 		jr.job.Op = op
 		jr.job.FileUpdatedAt = updatedAt
@@ -133,6 +140,11 @@ func (s *Store) CompleteJob(ctx context.Context, job fileio.Job) error {
 	defer o.mu.Unlock()
 	if o.current(job) != nil {
 		delete(o.jobs, jobKey{job.Scope, job.Path})
+		if byPath := o.scopes[job.Scope]; len(byPath) <= 1 {
+			delete(o.scopes, job.Scope)
+		} else {
+			delete(byPath, job.Path)
+		}
 	}
 	return nil
 }
@@ -186,4 +198,35 @@ func (s *Store) PendingJobs(ctx context.Context) (int, error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	return len(o.jobs), nil
+}
+
+var _ fileio.ScopeJobLister = (*Store)(nil)
+
+// ScopeJobs implements fileio.ScopeJobLister from the project's own pending jobs, never its
+// files.
+func (s *Store) ScopeJobs(ctx context.Context, scope fileio.Scope, prefix string, limit int) ([]fileio.Job, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	o := &s.outbox
+	o.mu.Lock()
+	var out []fileio.Job
+	for path, jr := range o.scopes[scope] {
+		if strings.HasPrefix(path, prefix) {
+			j := jr.job
+			j.CredentialRef = ""
+			out = append(out, j)
+		}
+	}
+	o.mu.Unlock()
+	sort.Slice(out, func(i, j int) bool {
+		if !out[i].EnqueuedAt.Equal(out[j].EnqueuedAt) {
+			return out[i].EnqueuedAt.After(out[j].EnqueuedAt)
+		}
+		return out[i].ID > out[j].ID
+	})
+	if limit > 0 && len(out) > limit {
+		out = out[:limit]
+	}
+	return out, nil
 }

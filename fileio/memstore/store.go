@@ -296,3 +296,19 @@ func (tx *writeTx) Delete(ctx context.Context, paths ...string) error {
 	}
 	return nil
 }
+
+var _ fileio.MultiStater = (*readTx)(nil)
+
+// StatMany implements fileio.MultiStater.
+func (tx *readTx) StatMany(ctx context.Context, paths []string) (map[string]fileio.FileInfo, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	out := make(map[string]fileio.FileInfo, len(paths))
+	for _, p := range paths {
+		if rec := tx.lookup(p); rec != nil {
+			out[p] = rec.info
+		}
+	}
+	return out, nil
+}

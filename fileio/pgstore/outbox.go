@@ -109,3 +109,40 @@ func (s *Store) PendingJobs(ctx context.Context) (int, error) {
 	}
 	return int(n), nil
 }
+
+var _ fileio.ScopeJobLister = (*Store)(nil)
+
+// sqlScopeJobs reads the project's jobs from the unique (apikey_hash, project, file_path) index:
+// a range scan over the prefix, never the project's files. LIMIT NULL means no limit.
+const sqlScopeJobs = `SELECT id, file_path, operation, file_updated_at, enqueued_at, retry_count, version
+FROM mcp_file_index_jobs
+WHERE apikey_hash = $1 AND project = $2 AND file_path >= $3 AND starts_with(file_path, $3)
+ORDER BY enqueued_at DESC, id DESC LIMIT $4`
+
+// ScopeJobs implements fileio.ScopeJobLister in one statement.
+func (s *Store) ScopeJobs(ctx context.Context, scope fileio.Scope, prefix string, limit int) ([]fileio.Job, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	var lim any
+	if limit > 0 {
+		lim = int64(limit)
+	}
+	rows, err := s.pool.Query(ctx, sqlScopeJobs, scope.Tenant, scope.Project, prefix, lim)
+	if err != nil {
+		return nil, s.storeError(ctx, opOutbox, scope, err)
+	}
+	jobs, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (fileio.Job, error) {
+		j := fileio.Job{Scope: scope}
+		var op string
+		var fileUpdated *time.Time
+		var attempts int32
+		err := r.Scan(&j.ID, &j.Path, &op, &fileUpdated, &j.EnqueuedAt, &attempts, &j.Version)
+		j.Op, j.FileUpdatedAt, j.EnqueuedAt, j.Attempts = fileio.JobOp(op), utc(fileUpdated), j.EnqueuedAt.UTC(), int(attempts)
+		return j, err
+	})
+	if err != nil {
+		return nil, s.storeError(ctx, opOutbox, scope, err)
+	}
+	return jobs, nil
+}

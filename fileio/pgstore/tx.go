@@ -244,3 +244,29 @@ func utc(t *time.Time) time.Time {
 	}
 	return t.UTC()
 }
+
+var _ fileio.MultiStater = (*readTx)(nil)
+
+const sqlStatMany = `SELECT path, size, created_at, updated_at FROM mcp_files
+WHERE apikey_hash = $1 AND project = $2 AND path = ANY($3::text[]) AND deleted = FALSE`
+
+// StatMany implements fileio.MultiStater with one statement (an index probe per path).
+func (tx *readTx) StatMany(ctx context.Context, paths []string) (map[string]fileio.FileInfo, error) {
+	out := make(map[string]fileio.FileInfo, len(paths))
+	if len(paths) == 0 {
+		return out, ctx.Err()
+	}
+	err := tx.x.query(ctx, opRead, sqlStatMany, []any{tx.x.scope.Tenant, tx.x.scope.Project, paths}, func(r pgx.Rows) error {
+		var fi fileio.FileInfo
+		if err := r.Scan(&fi.Path, &fi.SizeBytes, &fi.CreatedAt, &fi.UpdatedAt); err != nil {
+			return err
+		}
+		fi.CreatedAt, fi.UpdatedAt = fi.CreatedAt.UTC(), fi.UpdatedAt.UTC()
+		out[fi.Path] = fi
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}

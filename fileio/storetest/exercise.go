@@ -23,6 +23,7 @@ func Exercise(t *testing.T, newStore func(t *testing.T) fileio.Store) {
 	t.Run("Concurrency", func(t *testing.T) { exerciseConcurrency(t, newStore) })
 	t.Run("CrossTenant", func(t *testing.T) { exerciseCrossTenant(t, newStore) })
 	t.Run("OptionalInterfaces", func(t *testing.T) { exerciseOptional(t, newStore) })
+	t.Run("OptionalReads", func(t *testing.T) { runOnFreshStores(t, newStore, readExtensions) })
 	t.Run("Model", func(t *testing.T) { runModelSeeds(t, newStore(t), 8) })
 }
 

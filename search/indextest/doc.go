@@ -16,8 +16,9 @@
 // identical, every score included, to those of search/memindex, the reference, on the same
 // files; chunks without a query term and with too little similarity are not returned, and
 // Result.Qualified counts those that are; a file indexed by another analysis is scanned until
-// Indexer.Sync re-indexes it; re-indexing is idempotent; and concurrent writers, searchers and
-// indexer workers leave index and store in agreement.
+// Indexer.Sync re-indexes it; re-indexing is idempotent; concurrent writers, searchers and
+// indexer workers leave index and store in agreement; and any valid UTF-8, U+0000 included, is
+// indexed (not left to the query-time scan) and ranked exactly as memindex ranks it.
 //
 // # Test servers
 //

@@ -13,6 +13,7 @@ import (
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/search"
+	"github.com/agentfiles/agentfiles/search/memindex"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -44,6 +45,7 @@ func Exercise(t *testing.T, newIndex func(t *testing.T) search.Index) {
 		{"SameRankingAsMemindex", testSameRankingAsMemindex},
 		{"MinSemanticScore", testMinSemanticScore},
 		{"SyncReanalyses", testSyncReanalyses},
+		{"NULContent", testNULContent},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newIndex(t)) })
@@ -671,4 +673,83 @@ func testConcurrent(t *testing.T, idx search.Index) {
 	if fr := e.Indexer.Stats().Freshness; fr.Samples == 0 || fr.P95 <= 0 {
 		t.Errorf("no freshness recorded: %+v", fr)
 	}
+}
+
+// nulCorpus is valid UTF-8 with U+0000 in every position a file can have it: first and last
+// byte, inside and between words, runs of it, next to U+0001 (which an index may use to escape
+// it), and a file that is nothing else.
+var nulCorpus = map[string]string{
+	"/nul/start.txt":  "\x00nebula cartography begins with a NUL byte",
+	"/nul/middle.txt": "nebula\x00cartography\x00\x00\x00between words; \x01\x00\x01 escapes \\x00 \\\x00 and more nebula",
+	"/nul/end.txt":    strings.Repeat("a long line about nebula cartography and quasar maps. ", 12) + "\x00",
+	"/nul/only.bin":   "\x00\x00\x00",
+	"/nul/mixed.md":   "検索\x00エンジン nebula café\x00résumé \x00\x01\x02 quasar",
+}
+
+// testNULContent: any valid UTF-8 is indexed as it is, U+0000 included: every file is indexed
+// at its current version (not left to the query-time scan), hits round-trip through file_read
+// byte for byte, stored chunks keep their text, and rankings and scores equal memindex's.
+func testNULContent(t *testing.T, idx search.Index) {
+	emb := search.NewHashingEmbedder(64)
+	e := NewEnv(t, idx, EnvOptions{Embedder: emb, Chunker: smallChunker()})
+	refIdx := memindex.New()
+	ref := NewEnv(t, refIdx, EnvOptions{Embedder: emb, Chunker: smallChunker()})
+	ctx := Ctx(keyA)
+	for _, env := range []*Env{e, ref} {
+		for p, c := range nulCorpus {
+			env.Write(ctx, "p", p, c)
+		}
+		env.Drain()
+	}
+	scope := Scope(keyA, "p")
+	states, err := idx.FileStates(context.Background(), scope, "/nul/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for p := range nulCorpus {
+		info, ok, err := statFile(ctx, e, scope, p)
+		if err != nil || !ok {
+			t.Fatalf("stat %s: %v %v", p, ok, err)
+		}
+		if st, ok := states[p]; !ok || !st.Current(info.UpdatedAt) {
+			t.Errorf("%s is not indexed at its version (state %+v, indexed %v): U+0000 must not stop indexing", p, st, ok)
+		}
+		chunks, err := idx.Chunks(context.Background(), scope, p)
+		if err != nil || len(chunks) == 0 {
+			t.Fatalf("chunks of %s: %v (%d)", p, err, len(chunks))
+		}
+		hits := make([]search.Hit, len(chunks))
+		for i, c := range chunks {
+			hits[i] = search.Hit{Path: p, StartByte: c.StartByte, EndByte: c.EndByte, Content: c.Text}
+		}
+		checkRoundTrip(t, e, ctx, "p", hits)
+	}
+	for _, q := range []string{"nebula cartography", "quasar", "検索", "café résumé", "escapes"} {
+		g := e.Search(ctx, search.Query{Project: "p", Query: q, Limit: 20})
+		w := ref.Search(ctx, search.Query{Project: "p", Query: q, Limit: 20})
+		if len(g.Hits) == 0 {
+			t.Errorf("%q: no hits", q)
+		}
+		for _, h := range g.Hits {
+			if h.Source != search.SourceIndex {
+				t.Errorf("%q: %s served by the %s, want the index", q, h.Path, h.Source)
+			}
+		}
+		checkRoundTrip(t, e, ctx, "p", g.Hits)
+		if diff := cmp.Diff(w, g); diff != "" {
+			t.Errorf("%q (-memindex +index under test):\n%s", q, diff)
+		}
+	}
+}
+
+// statFile returns the stored info of path in scope.
+func statFile(ctx context.Context, e *Env, scope fileio.Scope, path string) (fileio.FileInfo, bool, error) {
+	var info fileio.FileInfo
+	var ok bool
+	err := e.Store.View(ctx, scope, func(tx fileio.ReadTx) error {
+		var err error
+		info, ok, err = tx.Stat(ctx, path)
+		return err
+	})
+	return info, ok, err
 }

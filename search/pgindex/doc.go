@@ -10,8 +10,8 @@
 //	mcp_search_projects        one row per (apikey_hash, project): id, BM25 statistics
 //	                           (chunk count, total terms) and a change counter (generation)
 //	mcp_search_files           the indexed version of each file, its model and chunk count
-//	mcp_file_chunks            the seed's chunk table: path, [start_byte, end_byte), text, hash,
-//	                           last_served_at
+//	mcp_file_chunks            the seed's chunk table: path, [start_byte, end_byte), text
+//	                           (escaped, see "Content"), hash, last_served_at
 //	mcp_file_chunk_postings    (project, term, chunk) -> term frequency and chunk length
 //	mcp_file_chunk_embeddings  the chunk's vector as BYTEA (little-endian float32, any dimension)
 //	mcp_search_embedder        one row: the model and dimensions of every vector in the database
@@ -29,6 +29,14 @@
 // cannot replace a newer indexed version, and DeleteFile spares a version newer than the
 // deletion. File versions keep their nanoseconds (TIMESTAMPTZ plus a nanosecond column) so they
 // compare exactly with the store's.
+//
+// # Content
+//
+// Any valid UTF-8 is indexed exactly as search/memindex indexes it, U+0000 included. Terms and
+// scores come from the original text (analysed in Go); only the stored chunk text is escaped,
+// because PostgreSQL's TEXT cannot hold U+0000: U+0001 is stored as U+0001 U+0001 and U+0000
+// as U+0001 U+0002, and every read decodes it (text without either character is stored as it
+// is). Migration 0003 escaped the U+0001 of the chunks stored before it.
 //
 // # Scoring
 //

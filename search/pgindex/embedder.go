@@ -330,7 +330,7 @@ WHERE project_id = $1 AND file_path = $2 AND file_updated_at = $3 AND file_updat
 	var id int64
 	var text string
 	if _, err := pgx.ForEachRow(rows, []any{&id, &text}, func() error {
-		ids, texts = append(ids, id), append(texts, text)
+		ids, texts = append(ids, id), append(texts, decodeText(text))
 		return nil
 	}); err != nil {
 		return 0, backendError(ctx, "reading chunks to embed", err)

@@ -1,12 +1,10 @@
 package pgindex_test
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os/exec"
 	"slices"
 	"strings"
@@ -36,45 +34,12 @@ type embReply struct {
 
 // embWorker is one running embedderworker process: a server process with its own embedder,
 // driven one command at a time over stdin.
-type embWorker struct {
-	name   string
-	cmd    *exec.Cmd
-	stdin  io.WriteCloser
-	lines  chan string // stdout, line by line; closed at EOF
-	stderr *strings.Builder
-	done   chan error // the exit status, once stdout is drained
-}
+type embWorker struct{ *proc }
 
 // startEmbWorker starts the worker and returns it with its first line (ready, or Open's error).
 func startEmbWorker(t *testing.T, bin, name string, args ...string) (*embWorker, embReply) {
 	t.Helper()
-	w := &embWorker{name: name, cmd: exec.Command(bin, args...), lines: make(chan string, 16), stderr: &strings.Builder{}, done: make(chan error, 1)}
-	out, err := w.cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if w.stdin, err = w.cmd.StdinPipe(); err != nil {
-		t.Fatal(err)
-	}
-	w.cmd.Stderr = w.stderr
-	if err := w.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() {
-		sc := bufio.NewScanner(out)
-		sc.Buffer(make([]byte, 1<<16), 1<<20)
-		for sc.Scan() {
-			w.lines <- sc.Text()
-		}
-		io.Copy(io.Discard, out)
-		close(w.lines)
-		w.done <- w.cmd.Wait()
-	}()
-	t.Cleanup(func() {
-		if w.cmd.ProcessState == nil {
-			w.cmd.Process.Kill()
-		}
-	})
+	w := &embWorker{startProc(t, bin, name, args...)}
 	return w, w.next(t)
 }
 

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"sync"
+	"time"
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
@@ -67,14 +69,27 @@ type Options struct {
 	// (see the package doc, "Embedder identity", and Index.Reembed to switch). Zero: a
 	// lexical-only process, which New accepts whatever the database holds.
 	Embedder EmbedderIdentity
+	// StatementTimeout bounds every statement the Index runs after New (queries, the
+	// last_served_at update, index writes): PostgreSQL cancels a statement that runs longer, so
+	// no search holds a pooled connection past it, and the call fails with RESOURCE_BUSY
+	// (retryable; a semantic leg that times out leaves a lexical-only answer). Default
+	// DefaultStatementTimeout; negative: no bound. The Index runs its statements on a pool of
+	// its own, built from the given pool's configuration with statement_timeout set for its
+	// connections, so a slow search never takes the connections of the file store sharing the
+	// database (see New).
+	StatementTimeout time.Duration
 }
+
+// DefaultStatementTimeout is Options.StatementTimeout's default.
+const DefaultStatementTimeout = 10 * time.Second
 
 // Index is a search.Index in PostgreSQL, shared by any number of processes using the same
 // database. It is safe for concurrent use by multiple goroutines. Create it with New or Open and
 // release it with Close.
 type Index struct {
-	pool     *pgxpool.Pool
-	ownsPool bool
+	pool     *pgxpool.Pool // the Index's own pool, with the statement timeout
+	given    *pgxpool.Pool // the pool passed to New
+	ownsPool bool          // given was opened by Open: Close closes it
 	log      *slog.Logger
 	lexical  LexicalMode
 	pgvector bool
@@ -87,11 +102,14 @@ type Index struct {
 
 var _ search.Index = (*Index)(nil)
 
-// New returns an Index over pool, which the caller keeps owning (Close does not close it). Unless
-// opts.SkipMigrations is set it first brings the schema up to date (see Migrate); it then
-// detects pgvector, in LexicalTSVector mode creates the full-text GIN index, and checks
-// opts.Embedder against the embedder recorded for the database (INVALID_CONFIG when they
-// differ).
+// New returns an Index over the database of pool, which the caller keeps owning (Close does not
+// close it). Unless opts.SkipMigrations is set it first brings the schema up to date (see
+// Migrate); it then detects pgvector, in LexicalTSVector mode creates the full-text GIN index,
+// and checks opts.Embedder against the embedder recorded for the database (INVALID_CONFIG when
+// they differ). Those steps run on pool; afterwards the Index runs every statement on a pool of
+// its own (same configuration and size as pool's, connections opened on demand) whose
+// connections carry opts.StatementTimeout, so searches neither outlive the timeout nor take the
+// connections of others using pool. Close closes that pool.
 func New(ctx context.Context, pool *pgxpool.Pool, opts Options) (*Index, error) {
 	if pool == nil {
 		return nil, agentfiles.NewError(agentfiles.CodeInvalidConfig, "the pool is nil; pass a *pgxpool.Pool or use pgindex.Open", "pool")
@@ -105,7 +123,7 @@ func New(ctx context.Context, pool *pgxpool.Pool, opts Options) (*Index, error) 
 	if err := opts.Embedder.validate("Embedder"); err != nil {
 		return nil, err
 	}
-	ix := &Index{pool: pool, log: opts.Logger, lexical: opts.Lexical, projects: make(map[fileio.Scope]int64)}
+	ix := &Index{pool: pool, given: pool, log: opts.Logger, lexical: opts.Lexical, projects: make(map[fileio.Scope]int64)}
 	if ix.log == nil {
 		ix.log = slog.New(slog.DiscardHandler)
 	}
@@ -139,7 +157,29 @@ func New(ctx context.Context, pool *pgxpool.Pool, opts Options) (*Index, error) 
 	if opts.FileStateCacheBytes > 0 {
 		ix.states = newStateCache(opts.FileStateCacheBytes)
 	}
+	if ix.pool, err = ownPool(ctx, pool, opts.StatementTimeout); err != nil {
+		return nil, fmt.Errorf("pgindex: %w", err)
+	}
 	return ix, nil
+}
+
+// ownPool returns a new pool configured as given, whose connections run with statement_timeout
+// = timeout (DefaultStatementTimeout for 0, none when negative). It opens no connection yet.
+func ownPool(ctx context.Context, given *pgxpool.Pool, timeout time.Duration) (*pgxpool.Pool, error) {
+	cfg := given.Config()
+	if timeout == 0 {
+		timeout = DefaultStatementTimeout
+	}
+	ms := "0" // PostgreSQL's "no timeout"
+	if timeout > 0 {
+		ms = strconv.FormatInt(max(timeout.Milliseconds(), 1), 10)
+	}
+	if cfg.ConnConfig.RuntimeParams == nil {
+		cfg.ConnConfig.RuntimeParams = map[string]string{}
+	}
+	cfg.ConnConfig.RuntimeParams["statement_timeout"] = ms
+	cfg.MinConns = 0
+	return pgxpool.NewWithConfig(ctx, cfg)
 }
 
 // checkMode sets an empty *mode to def and accepts def and other; anything else is
@@ -211,14 +251,16 @@ func (ix *Index) setup(ctx context.Context, conn *pgxpool.Conn, opts Options) er
 	return nil
 }
 
-// Pool returns the connection pool the Index uses.
+// Pool returns the connection pool the Index runs its statements on: its own, with the
+// statement timeout (see New).
 func (ix *Index) Pool() *pgxpool.Pool { return ix.pool }
 
-// Close closes the pool when the Index was created by Open. Calling it more than once is
-// harmless.
+// Close closes the Index's own pool and, when the Index was created by Open, the pool it opened.
+// Calling it more than once is harmless.
 func (ix *Index) Close() {
+	ix.pool.Close()
 	if ix.ownsPool {
-		ix.pool.Close()
+		ix.given.Close()
 	}
 }
 

@@ -311,7 +311,7 @@ ORDER BY 1 DESC, c.file_path, c.chunk_index LIMIT $7`,
 	var at time.Time
 	var ns, index int32
 	_, err = pgx.ForEachRow(rows, []any{&c.Score, &id, &c.Path, &at, &ns, &index, &c.Chunk.StartByte, &c.Chunk.EndByte, &c.Chunk.Text, &c.Chunk.ContentHash}, func() error {
-		c.FileUpdatedAt, c.Chunk.Index = joinVersion(at, ns), int(index)
+		c.FileUpdatedAt, c.Chunk.Index, c.Chunk.Text = joinVersion(at, ns), int(index), decodeText(c.Chunk.Text)
 		out = append(out, c)
 		return nil
 	})

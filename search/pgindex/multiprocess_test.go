@@ -30,41 +30,56 @@ func buildWorker(t *testing.T) string {
 	return cmdtest.Build(t, "github.com/agentfiles/agentfiles/search/pgindex/internal/pgindexworker")
 }
 
-// worker is one running pgindexworker process.
-type worker struct {
+// proc is a helper process of these tests: commands go to its stdin, its stdout is read line by
+// line, and it is killed when the test ends if it is still running.
+type proc struct {
 	name   string
 	cmd    *exec.Cmd
+	stdin  io.WriteCloser
 	lines  chan string // stdout, line by line; closed at EOF
 	stderr *strings.Builder
-	done   chan error
+	done   chan error // the exit status, once stdout is drained
 }
 
-func startWorker(t *testing.T, bin, name string, args ...string) *worker {
+// startProc starts bin with args as the process called name in failure messages.
+func startProc(t *testing.T, bin, name string, args ...string) *proc {
 	t.Helper()
-	w := &worker{name: name, cmd: exec.Command(bin, args...), lines: make(chan string, 16), stderr: &strings.Builder{}, done: make(chan error, 1)}
-	out, err := w.cmd.StdoutPipe()
+	p := &proc{name: name, cmd: exec.Command(bin, args...), lines: make(chan string, 16), stderr: &strings.Builder{}, done: make(chan error, 1)}
+	out, err := p.cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.cmd.Stderr = w.stderr
-	if err := w.cmd.Start(); err != nil {
+	if p.stdin, err = p.cmd.StdinPipe(); err != nil {
+		t.Fatal(err)
+	}
+	p.cmd.Stderr = p.stderr
+	if err := p.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	go func() {
 		sc := bufio.NewScanner(out)
 		sc.Buffer(make([]byte, 1<<16), 1<<20)
 		for sc.Scan() {
-			w.lines <- sc.Text()
+			p.lines <- sc.Text()
 		}
 		io.Copy(io.Discard, out)
-		close(w.lines)
-		w.done <- w.cmd.Wait()
+		close(p.lines)
+		p.done <- p.cmd.Wait()
 	}()
 	t.Cleanup(func() {
-		if w.cmd.ProcessState == nil {
-			w.cmd.Process.Kill()
+		if p.cmd.ProcessState == nil {
+			p.cmd.Process.Kill()
 		}
 	})
+	return p
+}
+
+// worker is one running pgindexworker process.
+type worker struct{ *proc }
+
+func startWorker(t *testing.T, bin, name string, args ...string) *worker {
+	t.Helper()
+	w := &worker{startProc(t, bin, name, args...)}
 	w.expect(t, "ready")
 	return w
 }

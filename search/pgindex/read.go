@@ -94,7 +94,7 @@ WHERE pr.apikey_hash = $1 AND pr.project = $2 AND c.file_path = $3 ORDER BY c.ch
 				rows.Close()
 				return err
 			}
-			sc.FileUpdatedAt, sc.Index, sc.ChunkTerms = joinVersion(at, ns), int(index), int(terms)
+			sc.FileUpdatedAt, sc.Index, sc.ChunkTerms, sc.Text = joinVersion(at, ns), int(index), int(terms), decodeText(sc.Text)
 			if served != nil {
 				sc.LastServedAt = served.UTC()
 			}
@@ -149,7 +149,7 @@ func fetchChunks(ctx context.Context, db querier, ids []int64) (map[int64]search
 	var at time.Time
 	var ns, index int32
 	_, err = pgx.ForEachRow(rows, []any{&id, &c.Path, &at, &ns, &index, &c.Chunk.StartByte, &c.Chunk.EndByte, &c.Chunk.Text, &c.Chunk.ContentHash}, func() error {
-		c.FileUpdatedAt, c.Chunk.Index = joinVersion(at, ns), int(index)
+		c.FileUpdatedAt, c.Chunk.Index, c.Chunk.Text = joinVersion(at, ns), int(index), decodeText(c.Chunk.Text)
 		out[id] = c
 		return nil
 	})

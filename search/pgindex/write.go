@@ -188,7 +188,7 @@ func (ix *Index) insertArgs(pid int64, scope fileio.Scope, f search.IndexedFile,
 	var pIdx, pTF []int32
 	var pTerm []string
 	for i, c := range f.Chunks {
-		idx[i], starts[i], ends[i], texts[i], hashes[i], terms[i] = int32(i), c.StartByte, c.EndByte, c.Text, c.ContentHash, int32(c.ChunkTerms)
+		idx[i], starts[i], ends[i], texts[i], hashes[i], terms[i] = int32(i), c.StartByte, c.EndByte, encodeText(c.Text), c.ContentHash, int32(c.ChunkTerms)
 		for t, tf := range c.Terms {
 			pIdx, pTerm, pTF = append(pIdx, int32(i)), append(pTerm, t), append(pTF, int32(tf))
 		}
