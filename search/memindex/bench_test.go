@@ -4,8 +4,10 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -159,4 +161,106 @@ func benchSemantic(b *testing.B, fx *semFixture, queries [][]float32) {
 	b.ReportMetric(float64(tiled.Microseconds())/float64(b.N)/1000, "tiled-ms")
 	b.ReportMetric(float64(flat.Microseconds())/float64(b.N)/1000, "flat-ms")
 	b.ReportMetric(float64(tiled)/float64(flat), "tiled/flat")
+}
+
+// BenchmarkSemanticDense1536 is a neural-sized semantic query: 1,536-dimension vectors
+// clustered around 500 centres (cosine ≈ 0.4–0.6 within a cluster, as related texts' embeddings
+// are), 100k chunks (10k without -search.large), top 30, every query dimension non-zero. The
+// same vectors are indexed twice in one process: "int8" keeps int8 codes (the default from 512
+// dimensions) and "float" does not (the float32 tiled first pass, what memindex did before);
+// each query runs on both, the answers must be identical (chunks and scores), and the
+// benchmark reports p50/p95 of each.
+func BenchmarkSemanticDense1536(b *testing.B) {
+	n := 10_000
+	if *benchLarge {
+		n = 100_000
+	}
+	const dims = 1536
+	r := rand.New(rand.NewPCG(11, 12))
+	unitNoise := func(c []float32, w float32) []float32 {
+		v := make([]float32, dims)
+		var s float64
+		for j := range v {
+			v[j] = float32(r.NormFloat64()) / 39.2 // ≈ unit length
+			if c != nil {
+				v[j] = w*c[j] + (1-w)*v[j]
+			}
+			s += float64(v[j]) * float64(v[j])
+		}
+		for j := range v {
+			v[j] = float32(float64(v[j]) / math.Sqrt(s))
+		}
+		return v
+	}
+	centres := make([][]float32, 500)
+	for i := range centres {
+		centres[i] = unitNoise(nil, 0)
+	}
+	scope := fileio.Scope{Tenant: "t", Project: "p"}
+	old := quantizeMinDims
+	defer func() { quantizeMinDims = old }()
+	int8Index, floatIndex := New(), New()
+	for f := 0; f*10 < n; f++ {
+		doc := search.IndexedFile{Path: fmt.Sprintf("/dir%03d/file%05d.txt", f%100, f), FileUpdatedAt: time.Unix(1, 0), EmbeddingModel: "neural"}
+		for i := range 10 {
+			doc.Chunks = append(doc.Chunks, search.IndexedChunk{Chunk: search.Chunk{Index: i}, Vector: unitNoise(centres[r.IntN(len(centres))], 0.5)})
+		}
+		quantizeMinDims = old
+		if err := int8Index.ReplaceFile(context.Background(), scope, doc); err != nil {
+			b.Fatal(err)
+		}
+		quantizeMinDims = math.MaxInt
+		if err := floatIndex.ReplaceFile(context.Background(), scope, doc); err != nil {
+			b.Fatal(err)
+		}
+	}
+	quantizeMinDims = old
+	queries := make([][]float32, 100)
+	for i := range queries {
+		queries[i] = unitNoise(centres[r.IntN(len(centres))], 0.5)
+	}
+	var lat [2][]time.Duration
+	runtime.GC()
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		sq := search.SemanticQuery{Vector: queries[i%len(queries)], Model: "neural", TopK: 30}
+		var got [2][]search.Candidate
+		for j, ix := range []*Index{int8Index, floatIndex} {
+			start := time.Now()
+			res, err := ix.Semantic(context.Background(), scope, sq)
+			lat[j] = append(lat[j], time.Since(start))
+			if err != nil {
+				b.Fatal(err)
+			}
+			got[j] = res
+		}
+		if diff := cmp.Diff(got[1], got[0]); diff != "" || len(got[0]) != 30 {
+			b.Fatalf("int8 first pass differs from the float one (-float +int8):\n%s", diff)
+		}
+	}
+	for j, name := range []string{"int8", "float"} {
+		slices.Sort(lat[j])
+		b.ReportMetric(float64(lat[j][len(lat[j])/2].Microseconds())/1000, name+"-p50-ms")
+		b.ReportMetric(float64(lat[j][len(lat[j])*95/100].Microseconds())/1000, name+"-p95-ms")
+	}
+}
+
+// BenchmarkDotsInt8 is the integer kernel alone, one goroutine: 50k rows of 1,536 codes.
+func BenchmarkDotsInt8(b *testing.B) {
+	const stride, rows = 1536, 50_000
+	codes := make([]int8, stride*rows)
+	for i := range codes {
+		codes[i] = int8(i * 7)
+	}
+	q := make([]int16, stride)
+	for i := range q {
+		q[i] = int16(i)
+	}
+	out := make([]int32, 64)
+	b.SetBytes(int64(len(codes)))
+	for b.Loop() {
+		for r := 0; r < rows; r += 64 {
+			dotsInt8(codes[r*stride:], q, min(64, rows-r), out)
+		}
+	}
 }

@@ -8,8 +8,8 @@ import (
 )
 
 // Lexical implements search.Index. It walks the postings of each query term, accumulating
-// BM25 scores per slot in a reusable buffer; a posting is live when its generation matches its
-// slot's (see slotMeta), so the walk reads only the postings and one small array.
+// BM25 scores per slot in a reusable buffer; a posting is live when its slot is (see posting),
+// so the walk reads only the postings and one small array.
 func (ix *Index) Lexical(ctx context.Context, scope fileio.Scope, q search.LexicalQuery) (search.LexicalResult, error) {
 	if err := ctx.Err(); err != nil {
 		return search.LexicalResult{}, err
@@ -32,12 +32,23 @@ func (ix *Index) Lexical(ctx context.Context, scope fileio.Scope, q search.Lexic
 		if pl == nil {
 			continue
 		}
-		df := int64(len(pl.entries) - pl.dead)
+		df := int64(pl.size() - pl.dead)
 		res.DocFreq[ti] = df
 		scorer := q.BM25.Scorer(df, p.stats)
-		for _, e := range pl.entries {
+		for _, e := range pl.narrow { // the same loop as below, on packed postings
+			slot := int32(e >> 8)
+			m := meta[slot]
+			if m.chunkTerms < 0 || !filter.ok(slot) {
+				continue
+			}
+			if scores[slot] == 0 {
+				touched = append(touched, slot)
+			}
+			scores[slot] += scorer.Score(int(e&0xff), int(m.chunkTerms))
+		}
+		for _, e := range pl.wide {
 			m := meta[e.slot]
-			if m.gen != e.gen || !filter.ok(e.slot) {
+			if m.chunkTerms < 0 || !filter.ok(e.slot) {
 				continue
 			}
 			if scores[e.slot] == 0 {

@@ -2,6 +2,7 @@ package memindex
 
 import (
 	"context"
+	"iter"
 	"slices"
 	"strings"
 	"sync"
@@ -36,18 +37,22 @@ func New() *Index {
 	return &Index{projects: make(map[fileio.Scope]*project)}
 }
 
-// project holds one (tenant, project). Chunks live in slots; a freed slot's generation is
-// bumped so postings that still name it are recognised as dead and skipped (and compacted away
-// once they are half of a list). Vectors live apart from the slots, in one tiled vectorStore per
-// (model, dims); see vectors.go.
+// project holds one (tenant, project). Chunks live in slots; a freed slot is marked dead
+// (slotMeta.chunkTerms −1) so postings that still name it are skipped (and compacted away once
+// they are half of a list), and is reused only after purge has removed all of them. Each chunk
+// keeps its terms as IDs of the project's posting lists (chunkTerms, terms.go). Vectors live
+// apart from the slots, in one tiled vectorStore per (model, dims); see vectors.go and quant.go.
 type project struct {
 	mu       sync.RWMutex
 	files    map[string]*file
 	order    []*file // the files sorted by path
 	slots    []slot
 	meta     []slotMeta // parallel to slots: what the postings walk reads
-	free     []int32
+	free     []int32    // slots no posting names: free for reuse
+	limbo    []int32    // freed slots that dead postings may still name (see purge)
 	postings map[string]*postingList
+	termList []*postingList // by term ID; nil for a free ID
+	freeTerm []uint32       // term IDs free for reuse
 	vectors  map[vectorKey]*vectorStore
 	stats    search.CorpusStats
 	changes  uint64 // bumped whenever files change; says when states is stale
@@ -71,30 +76,65 @@ type file struct {
 type slot struct {
 	file       *file
 	chunk      search.Chunk
-	terms      []termFreq
+	terms      chunkTerms // the chunk's distinct terms with their frequencies
 	lastServed time.Time
 }
 
 // slotMeta is the part of a slot that the postings walk needs, kept in a dense array.
 type slotMeta struct {
-	gen        uint32 // bumped when the slot is freed
-	chunkTerms int32  // BM25 document length (a chunk is far shorter than 2³¹ terms)
+	chunkTerms int32 // BM25 document length (a chunk is far shorter than 2³¹ terms); -1: freed
 }
 
-type termFreq struct {
-	term string
-	tf   int32
-}
-
+// postingList is a term's postings: 4 bytes each (slot<<8 | tf) while every slot is below 2²⁴
+// and every frequency below 256, as good as always; 8 bytes each (posting) once one is not.
 type postingList struct {
-	entries []posting
-	dead    int
+	term   string // the key in project.postings
+	id     uint32 // the index in project.termList
+	narrow []uint32
+	wide   []posting // nil while narrow serves
+	dead   int
 }
 
+// posting is one chunk of a term's list. A freed slot is not reused until every posting that
+// names it is gone (project.purge), so a posting whose slot is live is always current.
 type posting struct {
 	slot int32
-	gen  uint32
 	tf   int32
+}
+
+// size is the number of postings, dead ones included.
+func (pl *postingList) size() int { return len(pl.narrow) + len(pl.wide) }
+
+// add appends a posting.
+func (pl *postingList) add(slot int32, tf int) {
+	if pl.wide == nil && slot < 1<<24 && tf >= 0 && tf < 256 {
+		pl.narrow = append(pl.narrow, uint32(slot)<<8|uint32(tf))
+		return
+	}
+	if pl.wide == nil {
+		wide := make([]posting, 0, len(pl.narrow)+1)
+		for e := range pl.all() {
+			wide = append(wide, e)
+		}
+		pl.wide, pl.narrow = wide, nil
+	}
+	pl.wide = append(pl.wide, posting{slot, int32(tf)})
+}
+
+// all yields the postings in order.
+func (pl *postingList) all() iter.Seq[posting] {
+	return func(yield func(posting) bool) {
+		for _, e := range pl.narrow {
+			if !yield(posting{int32(e >> 8), int32(e & 0xff)}) {
+				return
+			}
+		}
+		for _, e := range pl.wide {
+			if !yield(e) {
+				return
+			}
+		}
+	}
 }
 
 func (ix *Index) get(scope fileio.Scope) *project {
@@ -142,7 +182,7 @@ func (ix *Index) ReplaceFile(ctx context.Context, scope fileio.Scope, f search.I
 	}
 	p.remove(f.Path)
 	p.changes++
-	nf := &file{path: f.Path, version: f.FileUpdatedAt, model: f.EmbeddingModel, tokenizer: f.Tokenizer, dims: dims}
+	nf := &file{path: f.Path, version: f.FileUpdatedAt, model: f.EmbeddingModel, tokenizer: f.Tokenizer, dims: dims, slots: make([]int32, 0, len(f.Chunks))}
 	var vs *vectorStore
 	if dims > 0 {
 		key := vectorKey{f.EmbeddingModel, dims}
@@ -151,31 +191,31 @@ func (ix *Index) ReplaceFile(ctx context.Context, scope fileio.Scope, f search.I
 			p.vectors[key] = vs
 		}
 	}
+	var enc termEncoder
 	for i, c := range f.Chunks {
-		s := slot{file: nf, chunk: c.Chunk}
-		s.chunk.Index = i
-		s.terms = make([]termFreq, 0, len(c.Terms))
-		for t, tf := range c.Terms {
-			s.terms = append(s.terms, termFreq{t, int32(tf)})
-		}
 		id := p.alloc()
-		p.slots[id] = s
+		p.slots[id] = slot{file: nf, chunk: c.Chunk}
+		p.slots[id].chunk.Index = i
 		p.meta[id].chunkTerms = int32(c.ChunkTerms)
-		gen := p.meta[id].gen
 		if vs != nil {
 			vs.put(id, c.Vector)
 		}
-		for _, t := range s.terms {
-			pl := p.postings[t.term]
+		enc.start()
+		for t, tf := range c.Terms {
+			pl := p.postings[t]
 			if pl == nil {
-				pl = &postingList{}
-				p.postings[t.term] = pl
+				pl = p.newTerm(t)
 			}
-			pl.entries = append(pl.entries, posting{slot: id, gen: gen, tf: t.tf})
+			pl.add(id, tf)
+			enc.add(pl.id, tf)
 		}
+		enc.end()
 		p.stats.Chunks++
 		p.stats.TotalTerms += int64(c.ChunkTerms)
 		nf.slots = append(nf.slots, id)
+	}
+	for i, terms := range enc.finish() { // one allocation for the file's term lists
+		p.slots[nf.slots[i]].terms = terms
 	}
 	p.files[f.Path] = nf
 	i, _ := p.orderIndex(f.Path)
@@ -208,23 +248,26 @@ func (p *project) remove(path string) {
 	vs := p.vectors[vectorKey{f.model, f.dims}]
 	for _, id := range f.slots {
 		s, m := &p.slots[id], &p.meta[id]
-		for _, t := range s.terms {
-			pl := p.postings[t.term]
+		p.stats.Chunks--
+		p.stats.TotalTerms -= int64(m.chunkTerms)
+		m.chunkTerms = -1 // dead from here on: compact drops its postings
+		for term := range s.terms.all() {
+			pl := p.termList[term.id]
 			pl.dead++
-			if pl.dead == len(pl.entries) {
-				delete(p.postings, t.term)
-			} else if pl.dead > 16 && 2*pl.dead > len(pl.entries) {
-				p.compact(pl, id, m.gen)
+			if pl.dead == pl.size() {
+				p.dropTerm(pl)
+			} else if pl.dead > 16 && 2*pl.dead > pl.size() {
+				p.compact(pl)
 			}
 		}
 		if vs != nil {
 			vs.drop(id)
 		}
-		p.stats.Chunks--
-		p.stats.TotalTerms -= int64(m.chunkTerms)
 		*s = slot{}
-		*m = slotMeta{gen: m.gen + 1}
-		p.free = append(p.free, id)
+		p.limbo = append(p.limbo, id)
+	}
+	if len(p.limbo) >= max(256, len(p.slots)/8) {
+		p.purge()
 	}
 	if vs != nil && vs.count == 0 {
 		delete(p.vectors, vectorKey{f.model, f.dims}) // the last vector of a model: free its tiles
@@ -236,20 +279,26 @@ func (p *project) remove(path string) {
 	p.changes++
 }
 
-// compact removes dead postings; the slot being removed (id, gen) counts as dead already.
-func (p *project) compact(pl *postingList, id int32, gen uint32) {
-	live := pl.entries[:0]
-	for _, e := range pl.entries {
-		if e.slot == id && e.gen == gen {
-			continue
-		}
-		if p.meta[e.slot].gen == e.gen {
-			live = append(live, e)
+// compact removes the postings of freed slots from pl.
+func (p *project) compact(pl *postingList) {
+	if pl.wide != nil {
+		pl.wide = slices.DeleteFunc(pl.wide, func(e posting) bool { return p.meta[e.slot].chunkTerms < 0 })
+	}
+	pl.narrow = slices.DeleteFunc(pl.narrow, func(e uint32) bool { return p.meta[e>>8].chunkTerms < 0 })
+	pl.dead = 0
+}
+
+// purge compacts every posting list that names a freed slot, after which no posting names the
+// slots in limbo and they can be reused. It runs once an eighth of the slots (at least 256)
+// wait, so its cost, one pass over the affected lists, is shared by that many removed chunks.
+func (p *project) purge() {
+	for _, pl := range p.termList {
+		if pl != nil && pl.dead > 0 {
+			p.compact(pl)
 		}
 	}
-	clear(pl.entries[len(live):])
-	pl.entries = live
-	pl.dead = 0
+	p.free = append(p.free, p.limbo...)
+	p.limbo = p.limbo[:0]
 }
 
 // DeleteFile implements search.Index.
@@ -350,9 +399,9 @@ func (ix *Index) Chunks(ctx context.Context, scope fileio.Scope, path string) ([
 	out := make([]search.StoredChunk, len(f.slots))
 	for i, id := range f.slots {
 		s := &p.slots[id]
-		terms := make(map[string]int, len(s.terms))
-		for _, t := range s.terms {
-			terms[t.term] = int(t.tf)
+		terms := make(map[string]int)
+		for t := range s.terms.all() {
+			terms[p.termList[t.id].term] = t.tf
 		}
 		var vector []float32
 		if vs := p.vectors[vectorKey{f.model, f.dims}]; vs != nil {

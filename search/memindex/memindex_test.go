@@ -1,11 +1,17 @@
 package memindex_test
 
 import (
+	"context"
+	"sort"
 	"testing"
+	"time"
 
+	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/search"
 	"github.com/agentfiles/agentfiles/search/indextest"
 	"github.com/agentfiles/agentfiles/search/memindex"
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 func TestIndexAcceptance(t *testing.T) {
@@ -17,4 +23,64 @@ func TestIndexAcceptance(t *testing.T) {
 // do not implement search.FileStateLister.
 func TestIndexAcceptanceWithoutFileStateList(t *testing.T) {
 	indextest.Exercise(t, func(t *testing.T) search.Index { return struct{ search.Index }{memindex.New()} })
+}
+
+// TestFileStateList checks that FileStateList is FileStates sorted by path, for several prefixes
+// and after every kind of change, and that a list already returned is not changed by later
+// writes (it is shared, so it must be immutable).
+func TestFileStateList(t *testing.T) {
+	ctx := context.Background()
+	scope := fileio.Scope{Tenant: "t", Project: "p"}
+	ix := memindex.New()
+	file := func(path string, v int64, chunks int) search.IndexedFile {
+		f := search.IndexedFile{Path: path, FileUpdatedAt: time.Unix(v, 0)}
+		for i := range chunks {
+			f.Chunks = append(f.Chunks, search.IndexedChunk{Chunk: search.Chunk{Index: i, Text: "x"}, Terms: map[string]int{"x": 1}, ChunkTerms: 1})
+		}
+		return f
+	}
+	check := func(step string) {
+		t.Helper()
+		for _, prefix := range []string{"", "/", "/a", "/a/", "/a/b", "/b", "/zz", "\xff"} {
+			m, err := ix.FileStates(ctx, scope, prefix)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want []search.PathFileState
+			for p, st := range m {
+				want = append(want, search.PathFileState{Path: p, FileState: st})
+			}
+			sort.Slice(want, func(i, j int) bool { return want[i].Path < want[j].Path })
+			got, err := ix.FileStateList(ctx, scope, prefix)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(want, got, cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("%s, prefix %q (-FileStates +FileStateList):\n%s", step, prefix, diff)
+			}
+		}
+	}
+	check("empty index")
+	for _, f := range []search.IndexedFile{file("/b", 1, 2), file("/a/b/c", 1, 1), file("/a", 1, 3), file("/a/b", 1, 1), file("/c", 1, 1), file("/a/bb", 1, 1)} {
+		if err := ix.ReplaceFile(ctx, scope, f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	check("after inserts")
+	before, _ := ix.FileStateList(ctx, scope, "")
+	kept := append([]search.PathFileState(nil), before...)
+	if err := ix.ReplaceFile(ctx, scope, file("/a/b", 2, 4)); err != nil {
+		t.Fatal(err)
+	}
+	check("after a replace")
+	if err := ix.DeleteFile(ctx, scope, "/a", time.Unix(5, 0)); err != nil {
+		t.Fatal(err)
+	}
+	if err := ix.ReplaceFile(ctx, scope, file("/0", 1, 1)); err != nil {
+		t.Fatal(err)
+	}
+	check("after a delete and an insert")
+	if diff := cmp.Diff(kept, before); diff != "" {
+		t.Errorf("a returned list changed after later writes (-then +now):\n%s", diff)
+	}
 }

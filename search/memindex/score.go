@@ -22,6 +22,7 @@ func (ix *Index) ScoreChunks(ctx context.Context, scope fileio.Scope, q search.S
 		return out, err
 	}
 	scorers := q.TermScorers()
+	termIDs := make([]int64, len(q.Terms)) // -1: the term occurs nowhere in the project
 	var nz []int
 	for j, x := range q.Vector {
 		if x != 0 {
@@ -30,9 +31,15 @@ func (ix *Index) ScoreChunks(ctx context.Context, scope fileio.Scope, q search.S
 	}
 	p.mu.RLock()
 	defer p.mu.RUnlock()
+	for i, term := range q.Terms {
+		termIDs[i] = -1
+		if pl := p.postings[term]; pl != nil {
+			termIDs[i] = int64(pl.id)
+		}
+	}
 	vs := p.vectors[vectorKey{q.Model, len(q.Vector)}]
 	var row []float32 // set when SparseDot cannot be used
-	if vs != nil && math.IsInf(vs.slack(1), 1) {
+	if vs != nil && (vs.exact() || math.IsInf(vs.slack(1), 1)) {
 		row = make([]float32, len(q.Vector))
 	}
 	for i, r := range q.Chunks {
@@ -45,8 +52,8 @@ func (ix *Index) ScoreChunks(ctx context.Context, scope fileio.Scope, q search.S
 		cs.Found = true
 		if len(scorers) > 0 {
 			terms, chunkTerms := p.slots[id].terms, int(p.meta[id].chunkTerms)
-			for ti, term := range q.Terms {
-				cs.Lexical += scorers[ti].Score(tfOf(terms, term), chunkTerms)
+			for ti := range q.Terms {
+				cs.Lexical += scorers[ti].Score(terms.tf(termIDs[ti]), chunkTerms)
 			}
 		}
 		if vs == nil || len(q.Vector) == 0 || f.model != q.Model || !hasBit(vs.live, id) {
@@ -61,14 +68,4 @@ func (ix *Index) ScoreChunks(ctx context.Context, scope fileio.Scope, q search.S
 		cs.Semantic, cs.HasSemantic = float64(dot), true
 	}
 	return out, nil
-}
-
-// tfOf is term's frequency in a chunk's terms (0 when absent).
-func tfOf(terms []termFreq, term string) int {
-	for _, t := range terms {
-		if t.term == term {
-			return int(t.tf)
-		}
-	}
-	return 0
 }

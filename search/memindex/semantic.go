@@ -36,12 +36,20 @@ func (ix *Index) Semantic(ctx context.Context, scope fileio.Scope, q search.Sema
 		return []search.Candidate{}, nil
 	}
 	var qNorm float64
+	nz := 0
 	for _, x := range q.Vector {
 		qNorm += float64(x) * float64(x)
+		if x != 0 {
+			nz++
+		}
+	}
+	slack := vs.slack(math.Sqrt(qNorm))
+	if vs.exact() || (vs.codes != nil && 4*nz >= vs.dims && !math.IsInf(slack, 1)) {
+		return p.candidates(p.semanticQuantized(vs, q, slack)), nil
 	}
 	fp := firstPass{
 		vs: vs, w: weights(q.Vector, vs.rows), filter: p.filter(q.PathPrefix, q.ExcludePaths),
-		k: q.TopK, margin: 2 * vs.slack(math.Sqrt(qNorm)),
+		k: q.TopK, margin: 2 * slack,
 	}
 	kth, near := fp.run()
 	cut := kth - fp.margin
@@ -61,6 +69,37 @@ func (ix *Index) Semantic(ctx context.Context, scope fileio.Scope, q search.Sema
 		}
 	}
 	return p.candidates(h.Sorted()), nil
+}
+
+// semanticQuantized is Semantic's search through the int8 codes (see quantPass): chunks whose
+// interval reaches the TopK-th best lower bound are re-scored with search.Dot.
+func (p *project) semanticQuantized(vs *vectorStore, q search.SemanticQuery, slack float64) []search.Ranked[int32] {
+	qp := quantPass{vs: vs, q: vs.codes.quantize(q.Vector), filter: p.filter(q.PathPrefix, q.ExcludePaths), k: q.TopK, slack: slack}
+	var kth float64
+	var near []interval
+	if math.IsInf(slack, 1) {
+		// The bound is unusable (an exact-codes store of vectors with enormous norms): score
+		// every eligible chunk exactly.
+		kth = math.Inf(-1)
+		for w := range vs.live {
+			for m := vs.liveWord(w) & qp.filter.word(w); m != 0; m &= m - 1 {
+				near = append(near, interval{int32(w*64 + bits.TrailingZeros64(m)), math.Inf(1)})
+			}
+		}
+	} else {
+		kth, near = qp.run()
+	}
+	h := search.NewTopK[int32](q.TopK)
+	row := make([]float32, vs.dims)
+	for _, c := range near {
+		if c.hi < kth {
+			continue
+		}
+		if score := float64(search.Dot(vs.row(c.id, row), q.Vector)); h.Wants(score) {
+			h.Offer(p.ranked(c.id, score))
+		}
+	}
+	return h.Sorted()
 }
 
 // parallelScanChunks is the store size (in slots) from which the first pass is split across
@@ -90,7 +129,7 @@ func (fp *firstPass) run() (kth float64, near []scored) {
 	if fp.vs.slots() >= parallelScanChunks {
 		parts = min(runtime.GOMAXPROCS(0), 8)
 	}
-	best := make([]floatHeap, parts)
+	best := make([]floatHeap[float32], parts)
 	found := make([][]scored, parts)
 	var wg sync.WaitGroup
 	for i := range parts {
@@ -103,7 +142,7 @@ func (fp *firstPass) run() (kth float64, near []scored) {
 		go func() { defer wg.Done(); best[i], found[i] = fp.scan(lo, hi) }()
 	}
 	wg.Wait()
-	all := floatHeap{k: fp.k}
+	all := floatHeap[float32]{k: fp.k}
 	for i := range best {
 		for _, x := range best[i].items {
 			all.offer(x)
@@ -117,7 +156,7 @@ func (fp *firstPass) run() (kth float64, near []scored) {
 }
 
 // scan runs the first pass over tiles [lo, hi).
-func (fp *firstPass) scan(lo, hi int) (best floatHeap, near []scored) {
+func (fp *firstPass) scan(lo, hi int) (best floatHeap[float32], near []scored) {
 	vs, keepAll := fp.vs, math.IsInf(fp.margin, 1)
 	best.k = fp.k
 	acc := make([]float32, vs.rows)
@@ -144,14 +183,14 @@ func (fp *firstPass) scan(lo, hi int) (best floatHeap, near []scored) {
 }
 
 // floatHeap keeps the k largest float32s in a min-heap (root: the smallest kept).
-type floatHeap struct {
+type floatHeap[F float32 | float64] struct {
 	k     int
-	items []float32
+	items []F
 }
 
-func (h *floatHeap) full() bool { return len(h.items) >= h.k }
+func (h *floatHeap[F]) full() bool { return len(h.items) >= h.k }
 
-func (h *floatHeap) offer(x float32) {
+func (h *floatHeap[F]) offer(x F) {
 	if len(h.items) < h.k {
 		h.items = append(h.items, x)
 		for i := len(h.items) - 1; i > 0; {

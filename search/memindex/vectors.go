@@ -37,14 +37,93 @@ type vectorStore struct {
 	live    []uint64    // bit per slot: holds a vector of this store
 	count   int         // set bits in live
 	maxNorm float64     // largest L2 norm ever stored (never lowered): bounds rounding error
+	maxRows int         // largest tile size this store grows to
+	codes   *codeStore  // int8 codes of large vectors (see quant.go); nil below quantizeMinDims
 }
 
-func newVectorStore(dims int) *vectorStore { return &vectorStore{dims: dims, rows: minTileRows} }
+// newVectorStore returns an empty store, in exact-codes mode when exactCodes allows it.
+func newVectorStore(dims int) *vectorStore {
+	vs := &vectorStore{dims: dims, rows: minTileRows, maxRows: maxTileRows}
+	if exactCodes || dims >= quantizeMinDims {
+		vs.codes = newCodeStore(dims)
+		vs.codes.exact = exactCodes
+	}
+	vs.setMaxRows()
+	return vs
+}
+
+// setMaxRows picks the largest tile size. Queries of large vectors go through the codes and
+// re-score a few chunks exactly, gathering each one's floats: in 8-row tiles those are 32
+// consecutive bytes of every 64, not one cache line per dimension.
+func (vs *vectorStore) setMaxRows() {
+	vs.maxRows = maxTileRows
+	if vs.codes != nil && vs.dims >= 512 {
+		vs.maxRows = minTileRows
+	}
+}
+
+// exact reports whether the store holds its vectors as exact int8 codes only (no tiles).
+func (vs *vectorStore) exact() bool { return vs.codes != nil && vs.codes.exact }
+
+// toFloats leaves exact-codes mode: every live vector is decoded into the tiles, and the codes
+// are kept only for vectors large enough to use them in a first pass.
+func (vs *vectorStore) toFloats() {
+	cs := vs.codes
+	var ids []int32
+	var rows [][]float32
+	for w, m := range vs.live {
+		for ; m != 0; m &= m - 1 {
+			id := int32(w*64 + bits.TrailingZeros64(m))
+			ids, rows = append(ids, id), append(rows, cs.decode(id, make([]float32, vs.dims)))
+		}
+	}
+	cs.exact = false
+	vs.setMaxRows()
+	vs.live, vs.count = nil, 0 // putFloats marks them again
+	for i, id := range ids {
+		vs.putFloats(id, rows[i])
+		if vs.dims >= quantizeMinDims {
+			cs.put(id, rows[i])
+		}
+	}
+	if vs.dims < quantizeMinDims {
+		vs.codes = nil
+	}
+	vs.setMaxRows()
+}
 
 // put stores v (len(v) == dims) as slot id's vector.
 func (vs *vectorStore) put(id int32, v []float32) {
-	for int(id)/vs.rows >= retileAt && vs.rows < maxTileRows {
-		vs.retile(min(vs.rows*retileAt, maxTileRows))
+	if vs.exact() {
+		if vs.codes.putExact(id, v) {
+			vs.markLive(id, v)
+			return
+		}
+		vs.toFloats()
+	}
+	if vs.codes != nil {
+		vs.codes.put(id, v)
+	}
+	vs.putFloats(id, v)
+}
+
+// markLive records that slot id holds v.
+func (vs *vectorStore) markLive(id int32, v []float32) {
+	var sum float64
+	for _, x := range v {
+		sum += float64(x) * float64(x)
+	}
+	vs.maxNorm = max(vs.maxNorm, math.Sqrt(sum))
+	if !hasBit(vs.live, id) {
+		vs.count++
+	}
+	setBit(&vs.live, id)
+}
+
+// putFloats stores v in the tiles.
+func (vs *vectorStore) putFloats(id int32, v []float32) {
+	for int(id)/vs.rows >= retileAt && vs.rows < vs.maxRows {
+		vs.retile(min(vs.rows*retileAt, vs.maxRows))
 	}
 	t := int(id) / vs.rows
 	for len(vs.tiles) <= t {
@@ -54,16 +133,10 @@ func (vs *vectorStore) put(id int32, v []float32) {
 		vs.tiles[t] = make([]float32, vs.rows*vs.dims)
 	}
 	tile, r := vs.tiles[t], int(id)%vs.rows
-	var sum float64
 	for j, x := range v {
 		tile[j*vs.rows+r] = x
-		sum += float64(x) * float64(x)
 	}
-	vs.maxNorm = max(vs.maxNorm, math.Sqrt(sum))
-	if !hasBit(vs.live, id) {
-		vs.count++
-	}
-	setBit(&vs.live, id)
+	vs.markLive(id, v)
 }
 
 // retile copies the live vectors into tiles of rows slots.
@@ -74,7 +147,7 @@ func (vs *vectorStore) retile(rows int) {
 	for w, m := range old.live {
 		for ; m != 0; m &= m - 1 {
 			id := int32(w*64 + bits.TrailingZeros64(m))
-			vs.put(id, old.row(id, row))
+			vs.putFloats(id, old.row(id, row))
 		}
 	}
 }
@@ -92,6 +165,9 @@ func (vs *vectorStore) slots() int { return len(vs.tiles) * vs.rows }
 
 // row copies slot id's vector into dst (len dims) and returns it.
 func (vs *vectorStore) row(id int32, dst []float32) []float32 {
+	if vs.exact() {
+		return vs.codes.decode(id, dst)
+	}
 	tile, r := vs.tiles[int(id)/vs.rows], int(id)%vs.rows
 	for j := range dst {
 		dst[j] = tile[j*vs.rows+r]
