@@ -4,13 +4,14 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/agentfiles/agentfiles/internal/testfiles"
 	"github.com/google/go-cmp/cmp"
 )
 
 // TestEntryCacheSameAnswers expands the seed files list three times with one Expander (the
 // second and third answers come from the cache) and once with a fresh Expander for each call.
 func TestEntryCacheSameAnswers(t *testing.T) {
-	root := makeTree(t, seedTree)
+	root := testfiles.Tree(t, seedTree)
 	entries := []string{
 		root + "/project/*.py", root + "/project/docs/*.md", root + "/project/src/app.py",
 		root + "/project/.env", "relative/*.py", root + "/project/*", root + "/missing/*.py",
@@ -54,7 +55,7 @@ func TestEntryCacheSameAnswers(t *testing.T) {
 
 // TestEntryCacheStartsOver fills the cache past its bound; answers stay right and it stays small.
 func TestEntryCacheStartsOver(t *testing.T) {
-	root := makeTree(t, map[string]string{"d/a.py": "a\n", "d/b.go": "b\n"})
+	root := testfiles.Tree(t, map[string]string{"d/a.py": "a\n", "d/b.go": "b\n"})
 	x, err := NewExpander(ExpanderOptions{})
 	if err != nil {
 		t.Fatal(err)

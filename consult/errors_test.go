@@ -7,13 +7,14 @@ import (
 	"testing"
 
 	"github.com/agentfiles/agentfiles"
+	"github.com/agentfiles/agentfiles/internal/testfiles"
 	"github.com/google/go-cmp/cmp"
 )
 
 // TestErrorsMatchSentinels checks representative errors of each kind against the sentinels,
 // consult's own and the shared agentfiles ones, and that Codes lists every code seen.
 func TestErrorsMatchSentinels(t *testing.T) {
-	root := makeTree(t, map[string]string{"d/a.py": "a\n", "d/.env": "K=1\n"})
+	root := testfiles.Tree(t, map[string]string{"d/a.py": "a\n", "d/.env": "K=1\n"})
 	_, errs := Expand([]string{root + "/missing.py", root + "/d", root + "/d/*", root + "/d/.env"})
 	if len(errs) != 4 {
 		t.Fatalf("errors: %v", errs)

@@ -3,36 +3,13 @@ package consult
 import (
 	"errors"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/agentfiles/agentfiles"
+	"github.com/agentfiles/agentfiles/internal/testfiles"
 	"github.com/google/go-cmp/cmp"
 )
-
-// makeTree creates files (path -> content) under a new temp dir and returns the dir. A path
-// ending in "/" makes an empty directory.
-func makeTree(t testing.TB, files map[string]string) string {
-	t.Helper()
-	root := t.TempDir()
-	for p, content := range files {
-		full := filepath.Join(root, p)
-		if strings.HasSuffix(p, "/") {
-			if err := os.MkdirAll(full, 0o755); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return root
-}
 
 // seedTree is the project layout of the seed document's examples, under a temp root.
 var seedTree = map[string]string{
@@ -63,30 +40,8 @@ var seedTree = map[string]string{
 	"project/src/__pycache__/x.pyc": "",
 }
 
-type entryErr struct{ Entry, Path, Code string }
-
-func simplify(errs []EntryError, root string) []entryErr {
-	var out []entryErr
-	for _, e := range errs {
-		out = append(out, entryErr{
-			Entry: strings.ReplaceAll(e.Entry, root, "$R"),
-			Path:  strings.ReplaceAll(e.Path, root, "$R"),
-			Code:  e.Err.Code.String(),
-		})
-	}
-	return out
-}
-
-func rel(files []string, root string) []string {
-	var out []string
-	for _, f := range files {
-		out = append(out, strings.ReplaceAll(f, root, "$R"))
-	}
-	return out
-}
-
 func TestExpandTable(t *testing.T) {
-	root := makeTree(t, seedTree)
+	root := testfiles.Tree(t, seedTree)
 	R := func(s string) string { return strings.ReplaceAll(s, "$R", root) }
 	tests := []struct {
 		name    string
@@ -167,7 +122,7 @@ func TestExpandTable(t *testing.T) {
 }
 
 func TestExpandMessagesNameTheRule(t *testing.T) {
-	root := makeTree(t, seedTree)
+	root := testfiles.Tree(t, seedTree)
 	_, errs := Expand([]string{
 		root + "/project/src", "src/*.py", root + "/project/data.*", root + "/**/*.py", root + "/*/x/*.py",
 		root + "/project/src/*.txt2", root + "/project/.env",
@@ -192,7 +147,7 @@ func TestExpandMessagesNameTheRule(t *testing.T) {
 }
 
 func TestExpandSpecialFiles(t *testing.T) {
-	root := makeTree(t, map[string]string{"d/real.py": "x", "d/sub.py/": ""})
+	root := testfiles.Tree(t, map[string]string{"d/real.py": "x", "d/sub.py/": ""})
 	must := func(err error) {
 		t.Helper()
 		if err != nil {
@@ -242,7 +197,7 @@ func TestExpandErrorClassification(t *testing.T) {
 }
 
 func TestExpanderOptions(t *testing.T) {
-	root := makeTree(t, map[string]string{"p/a.py": "", "p/b.py": "", "p/.env": "", "p/gen_x.py": ""})
+	root := testfiles.Tree(t, map[string]string{"p/a.py": "", "p/b.py": "", "p/.env": "", "p/gen_x.py": ""})
 	x, err := NewExpander(ExpanderOptions{Ignore: []string{"gen_*"}, NoDefaultIgnore: true, MaxFiles: 2})
 	if err != nil {
 		t.Fatal(err)
@@ -264,7 +219,7 @@ func TestExpanderOptions(t *testing.T) {
 }
 
 func TestExpandConcurrent(t *testing.T) {
-	root := makeTree(t, seedTree)
+	root := testfiles.Tree(t, seedTree)
 	want, _ := Expand([]string{root + "/project/*.py", root + "/project/docs/*.md"})
 	done := make(chan []string)
 	for range 32 {

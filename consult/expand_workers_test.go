@@ -7,6 +7,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/agentfiles/agentfiles/internal/testfiles"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -23,7 +24,7 @@ func workersTree(t *testing.T) []string {
 		files[fmt.Sprintf("p%02d/n.md", d)] = "x\n"
 		files[fmt.Sprintf("p%02d/build.py/", d)] = ""
 	}
-	root := makeTree(t, files)
+	root := testfiles.Tree(t, files)
 	if err := os.Symlink(root+"/p00/m0.py", root+"/p01/link.py"); err != nil {
 		t.Fatal(err)
 	}

@@ -2,14 +2,17 @@ package consult
 
 import (
 	"context"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/agentfiles/agentfiles/internal/testfiles"
 	"github.com/google/go-cmp/cmp"
 )
 
 func TestFormatLayout(t *testing.T) {
-	root := makeTree(t, map[string]string{
+	root := testfiles.Tree(t, map[string]string{
 		"p/b.go":     "package b\n",
 		"p/a.md":     "Has ``` a fence\n````\n",
 		"p/sub/c.go": "package c", // no trailing newline
@@ -67,13 +70,8 @@ package c
 	}
 }
 
-// wordCounter counts whitespace-separated words: a stand-in tokenizer with exact, known counts.
-type wordCounter struct{}
-
-func (wordCounter) CountTokens(s string) Tokens { return Tokens(len(strings.Fields(s))) }
-
 func TestFormatLimits(t *testing.T) {
-	root := makeTree(t, map[string]string{
+	root := testfiles.Tree(t, map[string]string{
 		"p/bin.dat":    "abc\x00def",
 		"p/latin1.txt": "caf\xe9\n",
 		"p/big.txt":    strings.Repeat("x", 2000),
@@ -92,11 +90,7 @@ func TestFormatLimits(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The budget is greedy in path order: b.txt does not fit after a.txt, c.txt still does.
-	var included []string
-	for _, fi := range b.Files {
-		included = append(included, strings.TrimPrefix(fi.Path, root))
-	}
-	if diff := cmp.Diff([]string{"/p/a.txt", "/p/c.txt"}, included); diff != "" {
+	if diff := cmp.Diff([]string{"$R/p/a.txt", "$R/p/c.txt"}, rel(includedPaths(b.Files), root)); diff != "" {
 		t.Errorf("included (-want +got):\n%s", diff)
 	}
 	got := map[string]string{}
@@ -122,7 +116,7 @@ func TestFormatLimits(t *testing.T) {
 }
 
 func TestFormatCancelled(t *testing.T) {
-	root := makeTree(t, map[string]string{"a.txt": "a"})
+	root := testfiles.Tree(t, map[string]string{"a.txt": "a"})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := NewFormatter(FormatterOptions{}).Format(ctx, []string{root + "/a.txt"}, nil); err != context.Canceled {
@@ -136,4 +130,89 @@ func TestFormatInt(t *testing.T) {
 			t.Errorf("formatInt(%d) = %q, want %q", n, got, want)
 		}
 	}
+}
+
+var headerCount = regexp.MustCompile(`the prompt has ([0-9,]+) tokens( \(estimated\))?[.;]`)
+
+// statedTokens returns the token count a prompt's header states and whether it says it is an
+// estimate; it fails unless the text states exactly one count.
+func statedTokens(t *testing.T, text string) (Tokens, bool) {
+	t.Helper()
+	all := headerCount.FindAllStringSubmatch(text, -1)
+	if len(all) != 1 {
+		t.Fatalf("%d token counts in the prompt, want 1:\n%.400s", len(all), text)
+	}
+	n, err := strconv.ParseInt(strings.ReplaceAll(all[0][1], ",", ""), 10, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Tokens(n), all[0][2] != ""
+}
+
+// The header of a prompt gives one token count, the one Prepare reports (and the consult dry run
+// prints), and says when it is an estimate. With a counter whose counts add up over the parts
+// of a text (whitespace words), that count is exactly the count of the whole prompt.
+func TestPromptHasOneTokenCount(t *testing.T) {
+	files := map[string]string{"p/a.go": "package a\n\nfunc A() {}\n", "p/b.md": "# B\n\nSome words here, no newline at the end"}
+	for i := range 40 { // enough files that the count has several digits
+		files["p/many/f"+strconv.Itoa(i)+".txt"] = strings.Repeat("word ", 10*i) + "\n"
+	}
+	root := testfiles.Tree(t, files)
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name      string
+		counter   TokenCounter
+		estimated bool
+	}{
+		{"estimate", nil, true},
+		{"words", wordCounter{}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := NewConsultant(ConsultantOptions{Counter: tc.counter})
+			m := &countingModel{window: 1_000_000}
+			for _, entries := range [][]string{
+				{root + "/p/a.go"},
+				{root + "/p/*.go", root + "/p/*.md", root + "/p/many/*.txt", root + "/p/*.rs"},
+			} {
+				p, err := c.Prepare(ctx, Request{Files: entries, Query: "What is here?", Model: m})
+				if err != nil {
+					t.Fatal(err)
+				}
+				stated, est := statedTokens(t, p.User)
+				if stated != p.PromptTokens || p.Bundle.PromptTokens != p.PromptTokens {
+					t.Errorf("header says %d tokens, Prepare %d, the bundle %d", stated, p.PromptTokens, p.Bundle.PromptTokens)
+				}
+				if est != tc.estimated || p.Bundle.Estimated != tc.estimated {
+					t.Errorf("header says estimated=%v, bundle %v; want %v", est, p.Bundle.Estimated, tc.estimated)
+				}
+				if tc.counter != nil {
+					// System and User are separate messages: counted apart.
+					if whole := tc.counter.CountTokens(p.System) + tc.counter.CountTokens(p.User); whole != p.PromptTokens {
+						t.Errorf("the whole prompt has %d tokens; the header says %d", whole, p.PromptTokens)
+					}
+				} else if whole := (EstimateCounter{}).CountTokens(p.System) + (EstimateCounter{}).CountTokens(p.User); absTokens(whole-p.PromptTokens) > Tokens(len(p.Bundle.Files)+8) {
+					// The estimate is summed over parts: each part rounds up on its own.
+					t.Errorf("the whole prompt estimates to %d tokens; the header says %d", whole, p.PromptTokens)
+				}
+
+				b, err := c.formatter.Format(ctx, includedPaths(p.Bundle.Files), nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if stated, _ := statedTokens(t, b.Text); stated != b.TotalTokens || b.PromptTokens != b.TotalTokens {
+					t.Errorf("Format alone: header says %d, TotalTokens %d, PromptTokens %d", stated, b.TotalTokens, b.PromptTokens)
+				}
+			}
+			if n := m.calls.Load(); n != 0 {
+				t.Errorf("Prepare called the model %d times", n)
+			}
+		})
+	}
+}
+
+func absTokens(n Tokens) Tokens {
+	if n < 0 {
+		return -n
+	}
+	return n
 }

@@ -1,11 +1,13 @@
 package consult
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -16,6 +18,7 @@ import (
 	"time"
 
 	"github.com/agentfiles/agentfiles"
+	"github.com/agentfiles/agentfiles/internal/testfiles"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -83,7 +86,7 @@ const finishChunk = `{"id":"c1","object":"chat.completion.chunk","choices":[{"in
 const usageChunk = `{"id":"c1","object":"chat.completion.chunk","choices":[],"usage":{"prompt_tokens":120,"completion_tokens":7,"total_tokens":127,"completion_tokens_details":{"reasoning_tokens":3}}}`
 
 func TestConsultStreamsAnswerWithUsage(t *testing.T) {
-	root := makeTree(t, map[string]string{"p/main.go": "package main\n", "p/util.go": "package util\n"})
+	root := testfiles.Tree(t, map[string]string{"p/main.go": "package main\n", "p/util.go": "package util\n"})
 	prov := newProvider(t, func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/event-stream")
 		sse(w, chunk("The files "), chunk("define two "))
@@ -134,7 +137,7 @@ func TestConsultStreamsAnswerWithUsage(t *testing.T) {
 }
 
 func TestConsultProviderErrors(t *testing.T) {
-	root := makeTree(t, map[string]string{"a.go": "package a\n"})
+	root := testfiles.Tree(t, map[string]string{"a.go": "package a\n"})
 	tests := []struct {
 		name     string
 		status   int
@@ -171,8 +174,56 @@ func TestConsultProviderErrors(t *testing.T) {
 	}
 }
 
+// Issue 17 defect 2: a provider that echoes the request (its Authorization header) must not get
+// the key into the error or the log, whatever escaping it uses, in an error response or in an
+// error event of the stream.
+func TestProviderEchoingTheKeyIsRedacted(t *testing.T) {
+	const key = "k3y/with+slash" // short, and escaped as k3y\/with+slash by PHP-style encoders
+	root := testfiles.Tree(t, map[string]string{"a.go": "package a\n"})
+	escaped := func(r *http.Request) string {
+		return strings.ReplaceAll(r.Header.Get("Authorization"), "/", `\/`)
+	}
+	tests := []struct {
+		name  string
+		serve func(w http.ResponseWriter, r *http.Request)
+	}{
+		{"error response echoing headers", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusBadRequest)
+			io.WriteString(w, `{"received":{"headers":{"Authorization":"`+escaped(r)+`"}}}`)
+		}},
+		{"error message quoting the key", func(w http.ResponseWriter, r *http.Request) {
+			w.WriteHeader(http.StatusUnauthorized)
+			io.WriteString(w, `{"error":{"message":"key `+strings.TrimPrefix(escaped(r), "Bearer ")+` is not valid"}}`)
+		}},
+		{"error event mid-stream", func(w http.ResponseWriter, r *http.Request) {
+			sse(w, chunk("x"), `{"error":{"message":"upstream rejected `+strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")+`","code":502}}`)
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			prov := newProvider(t, tc.serve)
+			var logs bytes.Buffer
+			m, err := NewOpenAIModel("test-model", OpenAIModelOptions{BaseURL: prov.srv.URL + "/v1", APIKey: key,
+				Logger: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = Consult(context.Background(), Request{Files: []string{root + "/a.go"}, Query: "q", Model: m})
+			if err == nil {
+				t.Fatal("no error")
+			}
+			for what, text := range map[string]string{"error": err.Error(), "log": logs.String()} {
+				if strings.Contains(text, "k3y") {
+					t.Errorf("%s carries the key: %s", what, text)
+				}
+			}
+		})
+	}
+}
+
 func TestConsultTimeoutKeepsPartialAnswer(t *testing.T) {
-	root := makeTree(t, map[string]string{"a.go": "package a\n"})
+	root := testfiles.Tree(t, map[string]string{"a.go": "package a\n"})
 	release := make(chan struct{})
 	prov := newProvider(t, func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/event-stream")
@@ -195,7 +246,7 @@ func TestConsultTimeoutKeepsPartialAnswer(t *testing.T) {
 }
 
 func TestConsultTimeoutWithNothing(t *testing.T) {
-	root := makeTree(t, map[string]string{"a.go": "package a\n"})
+	root := testfiles.Tree(t, map[string]string{"a.go": "package a\n"})
 	release := make(chan struct{})
 	prov := newProvider(t, func(w http.ResponseWriter, r *http.Request) {
 		select {
@@ -213,7 +264,7 @@ func TestConsultTimeoutWithNothing(t *testing.T) {
 }
 
 func TestConsultContextWindowCheckedBeforeSending(t *testing.T) {
-	root := makeTree(t, map[string]string{"big.txt": strings.Repeat("word ", 2000), "small.txt": "hi\n"})
+	root := testfiles.Tree(t, map[string]string{"big.txt": strings.Repeat("word ", 2000), "small.txt": "hi\n"})
 	prov := newProvider(t, func(w http.ResponseWriter, r *http.Request) { sse(w, "[DONE]") })
 	_, err := Consult(context.Background(), Request{
 		Files: []string{root + "/*.txt"}, Query: "q", Model: prov.model(t, 1000, ""),
@@ -233,7 +284,7 @@ func TestConsultContextWindowCheckedBeforeSending(t *testing.T) {
 }
 
 func TestConsultStreamErrorsAndPlainJSON(t *testing.T) {
-	root := makeTree(t, map[string]string{"a.go": "package a\n"})
+	root := testfiles.Tree(t, map[string]string{"a.go": "package a\n"})
 	t.Run("error event mid-stream", func(t *testing.T) {
 		prov := newProvider(t, func(w http.ResponseWriter, r *http.Request) {
 			sse(w, chunk("x"), `{"error":{"message":"Provider overloaded","code":502}}`)
@@ -266,7 +317,7 @@ func TestConsultStreamErrorsAndPlainJSON(t *testing.T) {
 }
 
 func TestConsultOutputFileNeverOverwrites(t *testing.T) {
-	root := makeTree(t, map[string]string{"a.go": "package a\n", "out/review.md": "original\n"})
+	root := testfiles.Tree(t, map[string]string{"a.go": "package a\n", "out/review.md": "original\n"})
 	prov := newProvider(t, func(w http.ResponseWriter, r *http.Request) { sse(w, chunk("answer"), finishChunk, "[DONE]") })
 	var written []string
 	for range 3 {
@@ -296,7 +347,7 @@ func TestConsultOutputFileNeverOverwrites(t *testing.T) {
 }
 
 func TestConsultConcurrent(t *testing.T) {
-	root := makeTree(t, map[string]string{"a.go": "package a\n"})
+	root := testfiles.Tree(t, map[string]string{"a.go": "package a\n"})
 	prov := newProvider(t, func(w http.ResponseWriter, r *http.Request) { sse(w, chunk("ok"), finishChunk, "[DONE]") })
 	m := prov.model(t, 10000, "")
 	var wg sync.WaitGroup

@@ -7,10 +7,10 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync/atomic"
 	"testing"
 
 	"github.com/agentfiles/agentfiles"
+	"github.com/agentfiles/agentfiles/internal/testfiles"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -26,7 +26,7 @@ func symlink(t *testing.T, target, link string) {
 // is (env-link.md -> .env), or a path through a link to an ignored directory (gitlink -> .git),
 // is ignored as the target is, whether named explicitly or matched by a pattern.
 func TestIgnoreAppliesToResolvedPath(t *testing.T) {
-	root := makeTree(t, map[string]string{
+	root := testfiles.Tree(t, map[string]string{
 		"d/ok.md":          "# ok\n",
 		"d/.env":           "API_KEY=sk-LEAK\n",
 		"d/.git/config.md": "[remote]\n",
@@ -105,7 +105,7 @@ func TestIgnoreAppliesToResolvedPath(t *testing.T) {
 //	$R/root2/x.txt                                 shares the root's name as a prefix
 func rootsTree(t *testing.T) string {
 	t.Helper()
-	base := makeTree(t, map[string]string{
+	base := testfiles.Tree(t, map[string]string{
 		"root/inside.txt":    "inside\n",
 		"root/sub/a.txt":     "a\n",
 		"outside/secret.txt": "TOP SECRET\n",
@@ -258,16 +258,6 @@ func TestRootsValidated(t *testing.T) {
 	}
 }
 
-// countingModel answers every prompt and counts the calls.
-type countingModel struct{ calls atomic.Int32 }
-
-func (*countingModel) Name() string          { return "counting" }
-func (*countingModel) ContextWindow() Tokens { return 0 }
-func (m *countingModel) Complete(context.Context, Prompt) (*Completion, error) {
-	m.calls.Add(1)
-	return &Completion{Text: "ok", FinishReason: "stop"}, nil
-}
-
 // TestConsultantRoots: a Consultant confined by its Expander sends nothing from outside the
 // roots and writes no output file outside them.
 func TestConsultantRoots(t *testing.T) {
@@ -293,11 +283,7 @@ func TestConsultantRoots(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var sent []string
-	for _, f := range resp.Files {
-		sent = append(sent, f.Path)
-	}
-	if diff := cmp.Diff([]string{"$R/root/innerlink.txt", "$R/root/inside.txt"}, rel(sent, base)); diff != "" {
+	if diff := cmp.Diff([]string{"$R/root/innerlink.txt", "$R/root/inside.txt"}, rel(includedPaths(resp.Files), base)); diff != "" {
 		t.Errorf("files sent (-want +got):\n%s", diff)
 	}
 

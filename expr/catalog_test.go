@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/agentfiles/agentfiles"
+	"github.com/agentfiles/agentfiles/internal/testfiles"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -43,7 +44,7 @@ collections:
 
 func setupHandWritten(t *testing.T) (*Catalog, string) {
 	t.Helper()
-	dir := newTree(t, map[string]string{"docs/intro.md": "", "lang/go.md": "", "rules/a.md": ""})
+	dir := testfiles.Tree(t, map[string]string{"docs/intro.md": "", "lang/go.md": "", "rules/a.md": ""})
 	return newTestCatalog(t, dir, handWritten), filepath.Join(dir, "catalog.yaml")
 }
 
@@ -196,7 +197,7 @@ func TestCatalogEditsOfEmptyAndMissingSections(t *testing.T) {
 		{"flow section becomes block", "categories: {x: {dir: d}}\n", "categories:\n  x: {dir: d}\n  d: {dir: d}\n"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			c, err := New([]byte(tt.before), newTree(t, map[string]string{"d/a.md": ""}), Options{})
+			c, err := New([]byte(tt.before), testfiles.Tree(t, map[string]string{"d/a.md": ""}), Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -283,7 +284,7 @@ func TestCatalogMutationErrors(t *testing.T) {
 }
 
 func TestCatalogDirRoots(t *testing.T) {
-	dir := newTree(t, map[string]string{"inside/a.md": "", "outside/b.md": ""})
+	dir := testfiles.Tree(t, map[string]string{"inside/a.md": "", "outside/b.md": ""})
 	c, err := New(nil, dir, Options{DirRoots: []string{filepath.Join(dir, "inside")}})
 	if err != nil {
 		t.Fatal(err)

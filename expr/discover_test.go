@@ -8,11 +8,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentfiles/agentfiles/internal/testfiles"
 	"github.com/google/go-cmp/cmp"
 )
 
 func TestDiscoverGlobs(t *testing.T) {
-	c := dirCatalog(t, newTree(t, map[string]string{
+	c := dirCatalog(t, testfiles.Tree(t, map[string]string{
 		"a.md": "", "b.md": "", "c.txt": "", "intro.md": "", "intro": "", "introduction.md": "",
 		"x1.md": "", "x2.md": "", "xy.md": "",
 		"guides/g1.md": "", "guides/deep/g2.md": "", "guides/deep/er/g3.md": "",
@@ -64,7 +65,7 @@ func TestDiscoverCapPerPattern(t *testing.T) {
 	for i := range 120 {
 		files[fmt.Sprintf("d%03d.md", i)] = ""
 	}
-	c := dirCatalog(t, newTree(t, files))
+	c := dirCatalog(t, testfiles.Tree(t, files))
 	ctx := context.Background()
 	out, err := c.Content(ctx, "c", ContentOptions{})
 	if err != nil {
@@ -89,7 +90,7 @@ func TestDiscoverCapPerPattern(t *testing.T) {
 // TestSymlinkEscapeNotFollowed: links that leave the category directory are never followed,
 // neither when discovering nor when reading.
 func TestSymlinkEscapeNotFollowed(t *testing.T) {
-	base := newTree(t, map[string]string{
+	base := testfiles.Tree(t, map[string]string{
 		"outside/secret.md":  "SECRET",
 		"outside/sub/s2.md":  "SECRET2",
 		"cat/inner.md":       "inner",

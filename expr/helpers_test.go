@@ -9,13 +9,6 @@ import (
 	"github.com/agentfiles/agentfiles/internal/testfiles"
 )
 
-// newTree writes files (slash-separated relative path -> content) under a new temporary
-// directory and returns it.
-func newTree(t testing.TB, files map[string]string) string {
-	t.Helper()
-	return testfiles.Write(t, t.TempDir(), files)
-}
-
 // newTestCatalog writes yaml to dir/catalog.yaml and loads it.
 func newTestCatalog(t testing.TB, dir, yaml string) *Catalog {
 	t.Helper()
@@ -34,7 +27,7 @@ func newTestCatalog(t testing.TB, dir, yaml string) *Catalog {
 // directory and loads the catalog, so that its relative dirs name directories of the tree.
 func treeCatalog(t testing.TB, files map[string]string, yaml string) *Catalog {
 	t.Helper()
-	return newTestCatalog(t, newTree(t, files), yaml)
+	return newTestCatalog(t, testfiles.Tree(t, files), yaml)
 }
 
 // dirCatalog loads a catalog, kept in its own temporary directory, whose one category c is dir.

@@ -7,13 +7,14 @@ import (
 	"testing"
 
 	"github.com/agentfiles/agentfiles"
+	"github.com/agentfiles/agentfiles/internal/testfiles"
 	"github.com/google/go-cmp/cmp"
 )
 
 // TestPatternPriority covers every combination of the three tiers: the call (pattern
 // argument or the term's own patterns), the collection override and the category default.
 func TestPatternPriority(t *testing.T) {
-	dir := newTree(t, map[string]string{
+	dir := testfiles.Tree(t, map[string]string{
 		"cat/call.md": "", "cat/coll.md": "", "cat/default.md": "", "cat/other.txt": "",
 	})
 	type tier struct {

@@ -62,6 +62,19 @@ func (s CacheStats) UncachedShare() float64 {
 	return float64(s.UncachedTokens) / float64(s.RequestTokens)
 }
 
+// add counts r, the accounting of the request just sent, into the totals and makes it Last.
+func (s *CacheStats) add(r RequestCache) {
+	s.Requests++
+	if r.Break {
+		s.Breaks++
+	}
+	s.RequestTokens += r.RequestTokens
+	s.CachedTokens += r.CachedTokens
+	s.UncachedTokens += r.UncachedTokens
+	s.Cost += r.Cost
+	s.Last = r
+}
+
 // CacheMeter measures the prompt-cache economics of a conversation, request by request: give it
 // each request as it is sent ([CacheMeter.Record]) and it reports how much repeats the previous
 // request. A [Context] keeps one (see [Context.CacheStats]); a host that owns its message list
@@ -140,16 +153,7 @@ func (m *CacheMeter) record(system string, history []Message, toolText func(*Mes
 		r.Cost = (float64(r.CachedTokens)*m.prices.CachedPerMTok + float64(r.UncachedTokens)*m.prices.UncachedPerMTok) / 1e6
 	}
 	m.prev = units
-	s := &m.stats
-	s.Requests++
-	if r.Break {
-		s.Breaks++
-	}
-	s.RequestTokens += r.RequestTokens
-	s.CachedTokens += r.CachedTokens
-	s.UncachedTokens += r.UncachedTokens
-	s.Cost += r.Cost
-	s.Last = r
+	m.stats.add(r)
 	return r
 }
 

@@ -62,16 +62,7 @@ func TestCacheStatsAccounting(t *testing.T) {
 	step := func(name string, cached, uncached consult.Tokens, brk bool) {
 		t.Helper()
 		_ = fc.ExportAnthropic()
-		last := RequestCache{RequestTokens: cached + uncached, CachedTokens: cached, UncachedTokens: uncached, Break: brk, Cost: cost(cached, uncached)}
-		want.Requests++
-		if brk {
-			want.Breaks++
-		}
-		want.RequestTokens += last.RequestTokens
-		want.CachedTokens += last.CachedTokens
-		want.UncachedTokens += last.UncachedTokens
-		want.Cost += last.Cost
-		want.Last = last
+		want.add(RequestCache{RequestTokens: cached + uncached, CachedTokens: cached, UncachedTokens: uncached, Break: brk, Cost: cost(cached, uncached)})
 		if diff := cmp.Diff(want, fc.CacheStats(), cmp.Comparer(func(a, b float64) bool { return math.Abs(a-b) < 1e-12 })); diff != "" {
 			t.Errorf("%s: CacheStats (-want +got):\n%s", name, diff)
 		}
@@ -126,6 +117,19 @@ func TestCacheStatsAccounting(t *testing.T) {
 	}
 	if _, err := json.Marshal(got); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// CacheStats totals every request counted into it and keeps the last one.
+func TestCacheStatsAdd(t *testing.T) {
+	first := RequestCache{RequestTokens: 100, UncachedTokens: 100, Cost: 0.5}
+	second := RequestCache{RequestTokens: 120, CachedTokens: 90, UncachedTokens: 30, Break: true, Cost: 0.25}
+	var got CacheStats
+	got.add(first)
+	got.add(second)
+	want := CacheStats{Requests: 2, Breaks: 1, RequestTokens: 220, CachedTokens: 90, UncachedTokens: 130, Cost: 0.75, Last: second}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("CacheStats after two requests (-want +got):\n%s", diff)
 	}
 }
 

@@ -2,6 +2,7 @@ package fileid
 
 import (
 	"bytes"
+	"iter"
 	"regexp"
 	"regexp/syntax"
 	"strings"
@@ -227,10 +228,24 @@ func (m *matcher) byteFilteredLines(content []byte, from, max int, orig []byte) 
 const maxScannedFirstBytes = 6
 
 // nextAnyByte returns the candidate function of candidateLines for the bytes set: the offset
-// of the first of them at or after pos, or -1. pos only grows between calls; each byte's next
-// occurrence is kept until the scan passes it, so each byte costs one pass over b.
+// of the first of them at or after pos, or -1. Each byte costs one pass over b (see earliest).
 func nextAnyByte(b []byte, set []byte) func(pos int) int {
-	next := make([]int, len(set))
+	return earliest(len(set), func(i, pos int) int {
+		if pos < len(b) {
+			if j := bytes.IndexByte(b[pos:], set[i]); j >= 0 {
+				return pos + j
+			}
+		}
+		return -1
+	})
+}
+
+// earliest returns the candidate function of candidateLines over n searches: the smallest
+// find(i, pos), the offset of search i's first occurrence at or after pos, or -1 when none has
+// one. pos only grows between calls, so each search's next occurrence is kept and find is called
+// again only once the scan has passed it; a search that found nothing is not called again.
+func earliest(n int, find func(i, pos int) int) func(pos int) int {
+	next := make([]int, n)
 	for i := range next {
 		next[i] = -2 // not searched yet
 	}
@@ -238,12 +253,7 @@ func nextAnyByte(b []byte, set []byte) func(pos int) int {
 		at := -1
 		for i, n := range next {
 			if n != -1 && n < pos {
-				n = -1
-				if pos < len(b) {
-					if j := bytes.IndexByte(b[pos:], set[i]); j >= 0 {
-						n = pos + j
-					}
-				}
+				n = find(i, pos)
 				next[i] = n
 			}
 			if n >= 0 && (at < 0 || n < at) {
@@ -322,17 +332,23 @@ func firstBytes(re *syntax.Regexp, set *[256]bool) (empty, ok bool) {
 // addRune adds the first UTF-8 byte of r (and of every case variant when fold is set).
 func addRune(set *[256]bool, r rune, fold bool) {
 	var buf [utf8.UTFMax]byte
-	for v := r; ; {
+	for v := range variants(r, fold) {
 		if v == utf8.RuneError {
 			addNonASCII(set)
 		}
 		utf8.EncodeRune(buf[:], v)
 		set[buf[0]] = true
-		if !fold {
-			return
-		}
-		if v = unicode.SimpleFold(v); v == r {
-			return
+	}
+}
+
+// variants yields r and, when fold is set, its case variants: every other rune
+// unicode.SimpleFold reaches from it.
+func variants(r rune, fold bool) iter.Seq[rune] {
+	return func(yield func(rune) bool) {
+		for v := r; yield(v) && fold; {
+			if v = unicode.SimpleFold(v); v == r {
+				return
+			}
 		}
 	}
 }

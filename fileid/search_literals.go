@@ -115,61 +115,31 @@ func newLiteralSet(lits []foldLiteral) *literalSet {
 // literalSetLines runs the expression only on lines that contain one of the literals.
 func (m *matcher) literalSetLines(content []byte, from, max int, orig []byte) []hit {
 	if !m.pres.fold {
-		return candidateLines(content, content, from, max, m.re, m.pres.nextIn(content, from), orig)
+		return candidateLines(content, content, from, max, m.re, m.pres.nextIn(content), orig)
 	}
 	for _, lit := range m.pres.lits {
 		if foldHazard(lit, content[from:]) {
 			return m.byteFilteredLines(content, from, max, orig)
 		}
 	}
-	return candidateLines(content, content, from, max, m.re, m.pres.nextFoldIn(content, from), orig)
+	return candidateLines(content, content, from, max, m.re, m.pres.nextFoldIn(content), orig)
 }
 
 // nextFoldIn is nextIn for a case-folded set: the first occurrence of any literal, ASCII
 // case-insensitively, at or after pos.
-func (s *literalSet) nextFoldIn(haystack []byte, from int) func(pos int) int {
+func (s *literalSet) nextFoldIn(haystack []byte) func(pos int) int {
 	finds := make([]func(int) int, len(s.folds))
-	next := make([]int, len(s.folds))
 	for i, f := range s.folds {
 		finds[i] = f.nextIn(haystack)
-		next[i] = finds[i](from)
 	}
-	return func(pos int) int {
-		at := -1
-		for i, n := range next {
-			if n >= 0 && n < pos {
-				n = finds[i](pos)
-				next[i] = n
-			}
-			if n >= 0 && (at < 0 || n < at) {
-				at = n
-			}
-		}
-		return at
-	}
+	return earliest(len(finds), func(i, pos int) int { return finds[i](pos) })
 }
 
-// nextIn returns the candidate function of candidateLines for haystack[from:]: the offset of
-// the first occurrence of any literal at or after pos. Each literal's next occurrence is kept
-// and searched for again only once the scan has passed it.
-func (s *literalSet) nextIn(haystack []byte, from int) func(pos int) int {
-	next := make([]int, len(s.lits))
-	for i, lit := range s.lits {
-		next[i] = indexFrom(haystack, from, lit)
-	}
-	return func(pos int) int {
-		at := -1
-		for i, n := range next {
-			if n >= 0 && n < pos {
-				n = indexFrom(haystack, pos, s.lits[i])
-				next[i] = n
-			}
-			if n >= 0 && (at < 0 || n < at) {
-				at = n
-			}
-		}
-		return at
-	}
+// nextIn returns the candidate function of candidateLines for haystack: the offset of the
+// first occurrence of any literal at or after pos. Each literal's next occurrence is kept
+// and searched for again only once the scan has passed it (see earliest).
+func (s *literalSet) nextIn(haystack []byte) func(pos int) int {
+	return earliest(len(s.lits), func(i, pos int) int { return indexFrom(haystack, pos, s.lits[i]) })
 }
 
 // indexFrom returns the offset of the first lit in b[from:], or -1.

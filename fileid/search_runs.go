@@ -2,7 +2,6 @@ package fileid
 
 import (
 	"regexp/syntax"
-	"unicode"
 	"unicode/utf8"
 )
 
@@ -106,17 +105,11 @@ func (f *runFilter) add(re *syntax.Regexp) (n int, ok bool) {
 // addRune adds the UTF-8 bytes of r and, when fold is set, of its case variants; any
 // non-ASCII variant adds every byte ≥ 0x80.
 func (f *runFilter) addRune(r rune, fold bool) {
-	for v := r; ; {
+	for v := range variants(r, fold) {
 		if v < utf8.RuneSelf {
 			f.set[v] = true
 		} else {
 			addNonASCII(&f.set)
-		}
-		if !fold {
-			return
-		}
-		if v = unicode.SimpleFold(v); v == r {
-			return
 		}
 	}
 }

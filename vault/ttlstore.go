@@ -19,8 +19,6 @@ type TTLStore interface {
 	Delete(ctx context.Context, key string) error
 }
 
-// memTTLStore is the in-memory TTLStore a Vault uses without Options.Store. Expired entries are
-// invisible at once and reclaimed on later writes. It is safe for concurrent use.
 // ConditionalDeleter is implemented by TTL stores that can delete an entry only while it holds a
 // given value, in one atomic step (vault/redisttl does). The Vault uses it so that finishing
 // with an envelope never deletes a newer one sealed for the same file; with other stores it
@@ -33,6 +31,8 @@ type ConditionalDeleter interface {
 
 var _ ConditionalDeleter = (*memTTLStore)(nil)
 
+// memTTLStore is the in-memory TTLStore a Vault uses without Options.Store. Expired entries are
+// invisible at once and reclaimed on later writes. It is safe for concurrent use.
 type memTTLStore struct {
 	mu      sync.Mutex
 	now     func() time.Time
@@ -95,6 +95,7 @@ func (m *memTTLStore) Delete(ctx context.Context, key string) error {
 	return nil
 }
 
+// DeleteIfEqual implements ConditionalDeleter.
 func (m *memTTLStore) DeleteIfEqual(ctx context.Context, key string, value []byte) error {
 	if err := ctx.Err(); err != nil {
 		return err

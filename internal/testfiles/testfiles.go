@@ -5,15 +5,23 @@ package testfiles
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
 // Write creates files below dir, each a slash-separated path relative to dir mapped to its
-// content, with the directories they need, and returns dir.
+// content, with the directories they need, and returns dir. A path ending in "/" names an empty
+// directory (its content is ignored).
 func Write(tb testing.TB, dir string, files map[string]string) string {
 	tb.Helper()
 	for rel, content := range files {
 		p := filepath.Join(dir, filepath.FromSlash(rel))
+		if strings.HasSuffix(rel, "/") {
+			if err := os.MkdirAll(p, 0o755); err != nil {
+				tb.Fatal(err)
+			}
+			continue
+		}
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			tb.Fatal(err)
 		}
@@ -22,4 +30,10 @@ func Write(tb testing.TB, dir string, files map[string]string) string {
 		}
 	}
 	return dir
+}
+
+// Tree writes files, as [Write] does, under a new temporary directory of tb and returns it.
+func Tree(tb testing.TB, files map[string]string) string {
+	tb.Helper()
+	return Write(tb, tb.TempDir(), files)
 }

@@ -17,3 +17,13 @@ func TestWrite(t *testing.T) {
 		}
 	}
 }
+
+func TestTreeEmptyDirectory(t *testing.T) {
+	dir := testfiles.Tree(t, map[string]string{"empty/": "", "sub/empty/": "ignored"})
+	for _, rel := range []string{"empty", "sub/empty"} {
+		entries, err := os.ReadDir(filepath.Join(dir, rel))
+		if err != nil || len(entries) != 0 {
+			t.Errorf("%s: %d entries, %v; want an empty directory", rel, len(entries), err)
+		}
+	}
+}
