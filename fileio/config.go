@@ -45,6 +45,17 @@ type Config struct {
 	// them (pgstore; memstore deletes at once). The Service passes it to the store with every
 	// Update (UpdateOptions.DeleteRetention). Key delete_retention_days; default 7.
 	DeleteRetention time.Duration
+	// HistoryVersions is how many previous versions of each file the store keeps: every write,
+	// edit, rename and delete keeps the content it replaces (see Service.Versions); 0 turns
+	// the history off. Kept versions count toward max_project_bytes. Key history_versions;
+	// default 10.
+	HistoryVersions int
+	// HistoryRetention is how long a previous version is kept after it was replaced: a
+	// version goes when it is older than this or no longer among the last HistoryVersions,
+	// whichever comes first (pgstore's purge job removes it; memstore at its next write).
+	// Deleted files can be restored while their last version is kept. Key
+	// history_retention_days; default 7.
+	HistoryRetention time.Duration
 	// RateLimitPerSecond is the sustained number of operations per second allowed per tenant
 	// (token bucket keyed by agentfiles.AuthContext.APIKeyHash); 0 disables rate limiting.
 	// Key rate_limit_per_second; default 100.
@@ -72,6 +83,8 @@ const (
 	DefaultLockTimeout        = 5 * time.Second
 	DefaultDeleteRetention    = 7 * 24 * time.Hour
 	DefaultRateLimitPerSecond = 100
+	DefaultHistoryVersions    = 10
+	DefaultHistoryRetention   = 7 * 24 * time.Hour
 	DefaultRateLimitBurst     = 200
 	// MaxLogPreviewBytes is the largest allowed LogPreviewBytes (seed §11).
 	MaxLogPreviewBytes = 256
@@ -90,6 +103,8 @@ func DefaultConfig() Config {
 		ListLimitMax:       DefaultListLimitMax,
 		LockTimeout:        DefaultLockTimeout,
 		DeleteRetention:    DefaultDeleteRetention,
+		HistoryVersions:    DefaultHistoryVersions,
+		HistoryRetention:   DefaultHistoryRetention,
 		RateLimitPerSecond: DefaultRateLimitPerSecond,
 		RateLimitBurst:     DefaultRateLimitBurst,
 	}
@@ -203,6 +218,8 @@ var configKeys = []struct {
 	{"list_limit_max", func(c *Config) any { return &c.ListLimitMax }},
 	{"lock_timeout_ms", func(c *Config) any { return &durationIn{&c.LockTimeout, time.Millisecond} }},
 	{"delete_retention_days", func(c *Config) any { return &durationIn{&c.DeleteRetention, 24 * time.Hour} }},
+	{"history_versions", func(c *Config) any { return &c.HistoryVersions }},
+	{"history_retention_days", func(c *Config) any { return &durationIn{&c.HistoryRetention, 24 * time.Hour} }},
 	{"rate_limit_per_second", func(c *Config) any { return &c.RateLimitPerSecond }},
 	{"rate_limit_burst", func(c *Config) any { return &c.RateLimitBurst }},
 	{"log_content_sha256", func(c *Config) any { return &c.LogContentSHA256 }},
@@ -266,6 +283,10 @@ func (c Config) Validate() error {
 		return configError(k("lock_timeout_ms"), fmt.Sprintf("must be > 0 milliseconds, got %d", c.LockTimeout.Milliseconds()))
 	case c.DeleteRetention < 0:
 		return configError(k("delete_retention_days"), fmt.Sprintf("must be >= 0, got %d", int64(c.DeleteRetention/(24*time.Hour))))
+	case c.HistoryVersions < 0:
+		return configError(k("history_versions"), fmt.Sprintf("must be >= 0 (0 turns the history off), got %d", c.HistoryVersions))
+	case c.HistoryRetention < 0:
+		return configError(k("history_retention_days"), fmt.Sprintf("must be >= 0, got %d", int64(c.HistoryRetention/(24*time.Hour))))
 	case c.RateLimitPerSecond < 0:
 		return configError(k("rate_limit_per_second"), fmt.Sprintf("must be >= 0 (0 disables), got %g", c.RateLimitPerSecond))
 	case c.RateLimitPerSecond > 0 && c.RateLimitBurst < 1:

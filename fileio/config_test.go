@@ -30,6 +30,8 @@ settings:
       list_limit_max: 20
       lock_timeout_ms: 250
       delete_retention_days: 3
+      history_versions: 4
+      history_retention_days: 2
       rate_limit_per_second: 5.5
       rate_limit_burst: 11
       log_content_sha256: true
@@ -48,6 +50,7 @@ settings:
 	want := fileio.Config{
 		AllowRootWipe: true, MaxPayloadBytes: 1000, MaxFileBytes: 2000, MaxProjectBytes: 3000, MaxReadBytes: 500,
 		ListLimitDefault: 10, ListLimitMax: 20, LockTimeout: 250 * time.Millisecond, DeleteRetention: 3 * 24 * time.Hour,
+		HistoryVersions: 4, HistoryRetention: 2 * 24 * time.Hour,
 		RateLimitPerSecond: 5.5, RateLimitBurst: 11, LogContentSHA256: true, LogPreviewBytes: 64,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -82,6 +85,8 @@ func TestLoadConfigErrors(t *testing.T) {
 		{files("      list_limit_max: 0\n"), "settings.mcp.files.list_limit_max", "between 1 and"},
 		{files("      lock_timeout_ms: 0\n"), "settings.mcp.files.lock_timeout_ms", "must be > 0"},
 		{files("      delete_retention_days: -1\n"), "settings.mcp.files.delete_retention_days", ">= 0"},
+		{files("      history_versions: -1\n"), "settings.mcp.files.history_versions", ">= 0"},
+		{files("      history_retention_days: -1\n"), "settings.mcp.files.history_retention_days", ">= 0"},
 		{files("      rate_limit_per_second: -2\n"), "settings.mcp.files.rate_limit_per_second", ">= 0"},
 		{files("      rate_limit_burst: 0\n"), "settings.mcp.files.rate_limit_burst", ">= 1"},
 		{files("      log_preview_bytes: 300\n"), "settings.mcp.files.log_preview_bytes", "between 0 and 256"},

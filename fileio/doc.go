@@ -1,6 +1,7 @@
 // Package fileio is a project-scoped, multi-tenant text file store for AI agents: the types,
 // path rules, limits, configuration and error codes of the FileIO tools (file_stat,
-// file_read, file_write, file_delete, file_list), the Service that enforces them, and the
+// file_read, file_write, file_delete, file_list, and file_edit, file_rename, file_versions,
+// file_restore), the Service that enforces them, and the
 // Store contract that backends implement (fileio/memstore in memory, fileio/pgstore on
 // PostgreSQL; both pass fileio/storetest).
 //
@@ -55,6 +56,38 @@
 // only with Config.AllowRootWipe. List returns entries to a depth, sorted by path bytewise,
 // up to a limit (default 256, clamped to 1024) with HasMore.
 //
+// The operations agents expect beyond the seed's five:
+//
+//	Edit      exact-match replacements ({OldStr, NewStr, ReplaceAll}) applied in order, all or
+//	          nothing, or the insert form (InsertText after line InsertLine); returns the new
+//	          size, SHA-256 and a unified diff; DryRun changes nothing; ExpectedSHA256 makes it
+//	          fail with CONFLICT when the file changed since the caller read it
+//	Rename    a file or a whole directory, atomically under the project lock; ALREADY_EXISTS
+//	          unless overwrite; the path rules and quotas of writes apply to every new path
+//	ReadFile  Read by bytes or by lines (StartLine, EndLine, 1-based and inclusive, negative
+//	          from the end; LineNumbers prefixes each line like the memory tool's view), and
+//	          of a kept version
+//	Versions  the current version and the kept previous ones of a file, deleted files included
+//	Restore   brings a kept version back, itself a new version
+//
+// Several edits in one call see each other's results; an OldStr that matches nowhere is
+// NO_MATCH and one that matches more than once (without ReplaceAll) AMBIGUOUS_MATCH, whose
+// message names the lines of the matches. A renamed file is a new file at its new path
+// (CreatedAt is the rename's time); its old path is deleted and keeps its last version.
+//
+// # History
+//
+// Every write, edit, rename, restore and delete keeps the content it replaces as a version of
+// the path, numbered 1, 2, … per path (a file created again after a delete continues the
+// numbering). Retention has two limits, both in Config: the last HistoryVersions previous
+// versions of each path (default 10; 0 turns the history off and version numbers stop
+// advancing) and HistoryRetention after the version was replaced (default 7 days); a version
+// goes when either runs out, removed by pgstore's purge job or at memstore's next write. A
+// deleted file can be restored while its last version is kept. Kept versions count toward
+// max_project_bytes: ProjectBytes reports active files plus kept versions, and a write is
+// refused when that total plus the write's growth exceeds the quota (the version the write
+// itself keeps is counted from the next write on).
+//
 // Checks run in a fixed order, so one request always yields the same code: identity, rate
 // limit, project, path, then the operation's own arguments, then the stored state.
 //
@@ -80,14 +113,17 @@
 // # Error codes
 //
 // Every error is an *agentfiles.Error with a machine-stable Code; Codes lists all that the
-// Service and the stores return. NOT_DIRECTORY, INVALID_PATH, INVALID_OFFSET, NOT_EMPTY and
-// QUOTA_EXCEEDED are fileio's own (CodeNotDirectory, ErrNotDirectory, …); the others are the
-// codes every agentfiles package shares (agentfiles.CodeNotFound, agentfiles.ErrNotFound, …).
+// Service and the stores return. NOT_DIRECTORY, INVALID_PATH, INVALID_OFFSET, NOT_EMPTY,
+// QUOTA_EXCEEDED, CONFLICT, NO_MATCH and AMBIGUOUS_MATCH are fileio's own (CodeNotDirectory,
+// ErrNotDirectory, …); the others are the codes every agentfiles package shares
+// (agentfiles.CodeNotFound, agentfiles.ErrNotFound, …).
 // Branch with errors.Is against a sentinel or with agentfiles.ErrorCode. TestErrorCodes
 // produces each one through the public API.
 //
-//	NOT_FOUND             read, delete or list of a path where nothing exists
-//	ALREADY_EXISTS        WriteRequest.Exclusive on an existing file
+//	NOT_FOUND             read, delete, list, edit or rename of a path where nothing exists;
+//	                      a version that is not kept
+//	ALREADY_EXISTS        WriteRequest.Exclusive on an existing file; a rename onto a file
+//	                      without overwrite
 //	IS_DIRECTORY          read of a directory; write where a directory (or the root) is
 //	NOT_DIRECTORY         write below a file; list of a file with depth >= 1
 //	INVALID_PATH          a path or project breaking the rules above
@@ -97,6 +133,9 @@
 //	PERMISSION_DENIED     no identity in the context; delete of the root without allow_root_wipe
 //	PAYLOAD_TOO_LARGE     content over max_payload_bytes
 //	QUOTA_EXCEEDED        file over max_file_bytes or project over max_project_bytes
+//	CONFLICT              Edit's ExpectedSHA256 differs from the file's: read it again
+//	NO_MATCH              an edit's OldStr occurs nowhere in the file
+//	AMBIGUOUS_MATCH       an edit's OldStr occurs more than once without ReplaceAll
 //	RATE_LIMITED          the tenant's token bucket is empty
 //	RESOURCE_BUSY         the project's write lock was not acquired within the lock timeout
 //	UNAVAILABLE           the store's database is down or unreachable: retry later
@@ -122,14 +161,18 @@
 // has a CredentialSealer, each write seals the caller's key for the indexer and records the
 // reference in the job.
 //
-// A Store needs only View and Update. A WriteTx may also implement two optional interfaces
+// A Store needs only View and Update, and its ReadTx the history (Historian). A WriteTx may
+// also implement optional interfaces
 // that make Write cheaper without changing what it does: WriteChecker answers every check a
 // write makes (ancestors, descendants, the existing file, the project's bytes) in one step
 // instead of a Stat per ancestor, a List, a Get and ProjectBytes; ConditionalWriter checks and
 // writes a TRUNCATE or APPEND in one step, appending without reading the content out. The
 // Service applies the same rules to their answers, so results and errors are identical on
-// every path; fileio/storetest proves it for each store. fileio/memstore and fileio/pgstore
-// implement both.
+// every path; fileio/storetest proves it for each store. Two more serve the newer operations:
+// Splicer lets Edit find and replace text where the file is stored (pgstore: position() and
+// overlay() in SQL, so a one-line edit of a 1 MiB file moves a few KiB, not the file), and
+// Mover moves a directory's files in one step (pgstore: one statement). fileio/memstore and
+// fileio/pgstore implement them all.
 //
 // Service and every Store are safe for concurrent use.
 package fileio

@@ -19,15 +19,25 @@ var (
 	CodeNotEmpty = agentfiles.NewCode("NOT_EMPTY", agentfiles.KindConflict)
 	// CodeQuotaExceeded: the file would exceed max_file_bytes or the project max_project_bytes.
 	CodeQuotaExceeded = agentfiles.NewCode("QUOTA_EXCEEDED", agentfiles.KindQuota)
+	// CodeConflict: the file changed since the caller read it (Edit's ExpectedSHA256).
+	CodeConflict = agentfiles.NewCode("CONFLICT", agentfiles.KindConflict)
+	// CodeNoMatch: an edit's old_str occurs nowhere in the file.
+	CodeNoMatch = agentfiles.NewCode("NO_MATCH", agentfiles.KindUnprocessable)
+	// CodeAmbiguousMatch: an edit's old_str occurs more than once and replace_all is not set;
+	// the message names the lines of the matches.
+	CodeAmbiguousMatch = agentfiles.NewCode("AMBIGUOUS_MATCH", agentfiles.KindUnprocessable)
 )
 
 // Sentinels for errors.Is, one per code of this package; only the code is compared.
 var (
-	ErrNotDirectory  = &agentfiles.Error{Code: CodeNotDirectory, Message: "not a directory"}
-	ErrInvalidPath   = &agentfiles.Error{Code: CodeInvalidPath, Message: "invalid path"}
-	ErrInvalidOffset = &agentfiles.Error{Code: CodeInvalidOffset, Message: "invalid offset"}
-	ErrNotEmpty      = &agentfiles.Error{Code: CodeNotEmpty, Message: "directory not empty"}
-	ErrQuotaExceeded = &agentfiles.Error{Code: CodeQuotaExceeded, Message: "quota exceeded"}
+	ErrNotDirectory   = &agentfiles.Error{Code: CodeNotDirectory, Message: "not a directory"}
+	ErrInvalidPath    = &agentfiles.Error{Code: CodeInvalidPath, Message: "invalid path"}
+	ErrInvalidOffset  = &agentfiles.Error{Code: CodeInvalidOffset, Message: "invalid offset"}
+	ErrNotEmpty       = &agentfiles.Error{Code: CodeNotEmpty, Message: "directory not empty"}
+	ErrQuotaExceeded  = &agentfiles.Error{Code: CodeQuotaExceeded, Message: "quota exceeded"}
+	ErrConflict       = &agentfiles.Error{Code: CodeConflict, Message: "file changed"}
+	ErrNoMatch        = &agentfiles.Error{Code: CodeNoMatch, Message: "no match"}
+	ErrAmbiguousMatch = &agentfiles.Error{Code: CodeAmbiguousMatch, Message: "ambiguous match"}
 )
 
 // Codes lists every code the Service and the stores of fileio/memstore and fileio/pgstore can
@@ -36,6 +46,7 @@ func Codes() []agentfiles.Code {
 	return []agentfiles.Code{
 		agentfiles.CodeNotFound, agentfiles.CodeAlreadyExists, agentfiles.CodeIsDirectory,
 		CodeNotDirectory, CodeInvalidPath, CodeInvalidOffset, CodeNotEmpty,
+		CodeConflict, CodeNoMatch, CodeAmbiguousMatch,
 		agentfiles.CodePermissionDenied, agentfiles.CodePayloadTooLarge, CodeQuotaExceeded,
 		agentfiles.CodeRateLimited, agentfiles.CodeResourceBusy, agentfiles.CodeUnavailable,
 		agentfiles.CodeInvalidArgument, agentfiles.CodeInvalidConfig, agentfiles.CodeTimeout,

@@ -97,6 +97,25 @@ func TestErrorCodes(t *testing.T) {
 			w(svc, ctx, "/d/f", "1")
 			return svc.Delete(ctx, "p", "/d", false)
 		},
+		fileio.CodeConflict: func(t *testing.T) error {
+			svc, ctx := newSvc(t, newMem(), nil), authed("k")
+			w(svc, ctx, "/f", "a")
+			_, err := svc.Edit(ctx, fileio.EditRequest{Project: "p", Path: "/f", Edits: []fileio.Edit{{OldStr: "a", NewStr: "b"}},
+				ExpectedSHA256: fileio.SHA256Hex([]byte("other"))})
+			return err
+		},
+		fileio.CodeNoMatch: func(t *testing.T) error {
+			svc, ctx := newSvc(t, newMem(), nil), authed("k")
+			w(svc, ctx, "/f", "a")
+			_, err := svc.Edit(ctx, fileio.EditRequest{Project: "p", Path: "/f", Edits: []fileio.Edit{{OldStr: "x", NewStr: "b"}}})
+			return err
+		},
+		fileio.CodeAmbiguousMatch: func(t *testing.T) error {
+			svc, ctx := newSvc(t, newMem(), nil), authed("k")
+			w(svc, ctx, "/f", "a\na\n")
+			_, err := svc.Edit(ctx, fileio.EditRequest{Project: "p", Path: "/f", Edits: []fileio.Edit{{OldStr: "a", NewStr: "b"}}})
+			return err
+		},
 		agentfiles.CodePermissionDenied: func(t *testing.T) error {
 			return newSvc(t, newMem(), nil).Delete(authed("k"), "p", "", true)
 		},
@@ -199,7 +218,8 @@ func TestErrorsMatchSentinels(t *testing.T) {
 	if code := agentfiles.ErrorCode(errors.Join(errors.New("context"), notEmpty)); code != fileio.CodeNotEmpty {
 		t.Errorf("ErrorCode through a wrapper = %v", code)
 	}
-	for _, sentinel := range []*agentfiles.Error{fileio.ErrNotDirectory, fileio.ErrInvalidPath, fileio.ErrInvalidOffset, fileio.ErrNotEmpty, fileio.ErrQuotaExceeded} {
+	for _, sentinel := range []*agentfiles.Error{fileio.ErrNotDirectory, fileio.ErrInvalidPath, fileio.ErrInvalidOffset, fileio.ErrNotEmpty, fileio.ErrQuotaExceeded,
+		fileio.ErrConflict, fileio.ErrNoMatch, fileio.ErrAmbiguousMatch} {
 		if !slices.Contains(fileio.Codes(), sentinel.Code) {
 			t.Errorf("Codes() lacks %s", sentinel.Code)
 		}

@@ -39,3 +39,89 @@ func ExampleService() {
 	// FILE /notes/todo.md 22
 	// NOT_FOUND true
 }
+
+func ExampleService_Edit() {
+	svc, _ := fileio.NewService(memstore.New(memstore.Options{}), fileio.Options{})
+	ctx := agentfiles.WithAuth(context.Background(), agentfiles.NewAuthContext("sk-example", "alice"))
+	svc.Write(ctx, fileio.WriteRequest{Project: "demo", Path: "/todo.md", Content: "- buy milk\n- call Bob\n"})
+
+	// Replace one line; the result carries the new sha256 for the next optimistic edit.
+	res, _ := svc.Edit(ctx, fileio.EditRequest{Project: "demo", Path: "/todo.md",
+		Edits: []fileio.Edit{{OldStr: "- buy milk", NewStr: "- buy oat milk"}}})
+	fmt.Print(res.Diff)
+	// Insert after line 2, only if nobody changed the file meanwhile.
+	res, _ = svc.Edit(ctx, fileio.EditRequest{Project: "demo", Path: "/todo.md", ExpectedSHA256: res.SHA256,
+		Insert: true, InsertLine: 2, InsertText: "- water plants"})
+	fmt.Println(res.Size)
+	// An old_str that occurs twice must be made unique, or replaced everywhere.
+	_, err := svc.Edit(ctx, fileio.EditRequest{Project: "demo", Path: "/todo.md", Edits: []fileio.Edit{{OldStr: "- ", NewStr: "* "}}})
+	fmt.Println(err)
+	// Output:
+	// --- a/todo.md
+	// +++ b/todo.md
+	// @@ -1,2 +1,2 @@
+	// -- buy milk
+	// +- buy oat milk
+	//  - call Bob
+	// 41
+	// AMBIGUOUS_MATCH: old_str occurs 3 times, at lines 1, 2, 3; add surrounding lines to make it unique, or set replace_all (edits[0].old_str)
+}
+
+func ExampleService_Rename() {
+	svc, _ := fileio.NewService(memstore.New(memstore.Options{}), fileio.Options{})
+	ctx := agentfiles.WithAuth(context.Background(), agentfiles.NewAuthContext("sk-example", "alice"))
+	svc.Write(ctx, fileio.WriteRequest{Project: "demo", Path: "/drafts/a.md", Content: "a"})
+	svc.Write(ctx, fileio.WriteRequest{Project: "demo", Path: "/drafts/b.md", Content: "b"})
+
+	res, _ := svc.Rename(ctx, "demo", "/drafts", "/final", false)
+	fmt.Println("moved", res.Files)
+	_, err := svc.Rename(ctx, "demo", "/final/a.md", "/final/b.md", false)
+	fmt.Println(agentfiles.ErrorCode(err))
+	l, _ := svc.List(ctx, "demo", "/final", 1, 0)
+	for _, e := range l.Entries {
+		fmt.Println(e.Path)
+	}
+	// Output:
+	// moved 2
+	// ALREADY_EXISTS
+	// /final/a.md
+	// /final/b.md
+}
+
+func ExampleService_ReadFile() {
+	svc, _ := fileio.NewService(memstore.New(memstore.Options{}), fileio.Options{})
+	ctx := agentfiles.WithAuth(context.Background(), agentfiles.NewAuthContext("sk-example", "alice"))
+	svc.Write(ctx, fileio.WriteRequest{Project: "demo", Path: "/log.txt", Content: "one\ntwo\nthree\nfour\n"})
+
+	// The last two lines, numbered as the memory tool's view shows them.
+	r, _ := svc.ReadFile(ctx, fileio.ReadRequest{Project: "demo", Path: "/log.txt", StartLine: -2, LineNumbers: true})
+	fmt.Print(r.Content)
+	fmt.Println(r.StartLine, r.EndLine, r.TotalLines)
+	// Output:
+	//      3	three
+	//      4	four
+	// 3 4 4
+}
+
+func ExampleService_Restore() {
+	svc, _ := fileio.NewService(memstore.New(memstore.Options{}), fileio.Options{}) // keeps 10 versions
+	ctx := agentfiles.WithAuth(context.Background(), agentfiles.NewAuthContext("sk-example", "alice"))
+	svc.Write(ctx, fileio.WriteRequest{Project: "demo", Path: "/plan.md", Content: "good plan"})
+	svc.Write(ctx, fileio.WriteRequest{Project: "demo", Path: "/plan.md", Content: "bad plan", Mode: fileio.ModeTruncate})
+	svc.Delete(ctx, "demo", "/plan.md", false)
+
+	vs, _ := svc.Versions(ctx, "demo", "/plan.md")
+	for _, v := range vs {
+		fmt.Println(v.Version, v.SizeBytes, v.Current, v.Deleted)
+	}
+	old, _ := svc.ReadFile(ctx, fileio.ReadRequest{Project: "demo", Path: "/plan.md", Version: 1})
+	fmt.Println(old.Content)
+	svc.Restore(ctx, "demo", "/plan.md", 1) // the deleted file comes back, as version 3
+	r, _ := svc.Read(ctx, "demo", "/plan.md", 0, fileio.ReadToEOF)
+	fmt.Println(r.Content)
+	// Output:
+	// 2 8 false true
+	// 1 9 false false
+	// good plan
+	// good plan
+}

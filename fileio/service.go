@@ -65,9 +65,10 @@ func NewService(store Store, opts Options) (*Service, error) {
 		return nil, err
 	}
 	s := &Service{
-		store:  store,
-		cfg:    cfg,
-		update: UpdateOptions{LockTimeout: cfg.LockTimeout, DeleteRetention: cfg.DeleteRetention},
+		store: store,
+		cfg:   cfg,
+		update: UpdateOptions{LockTimeout: cfg.LockTimeout, DeleteRetention: cfg.DeleteRetention,
+			HistoryVersions: cfg.HistoryVersions, HistoryRetention: cfg.HistoryRetention},
 		logger: opts.Logger,
 		sealer: opts.CredentialSealer,
 	}

@@ -186,7 +186,7 @@ func (r writeRules) apply(check WriteCheck, projectBytes func() (int64, error)) 
 		}
 		if total+grow > r.maxProjectBytes {
 			return nil, agentfiles.NewError(CodeQuotaExceeded, fmt.Sprintf(
-				"the project would hold %d bytes; its quota is %d. Delete files you no longer need, then retry",
+				"the project would hold %d bytes (files and their kept versions); its quota is %d. Delete files you no longer need, then retry",
 				total+grow, r.maxProjectBytes), path)
 		}
 	}

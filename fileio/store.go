@@ -58,6 +58,12 @@ type UpdateOptions struct {
 	// transaction deletes before its purger removes them for good. Zero: they go at the next
 	// purge. Stores that delete at once (memstore) ignore it.
 	DeleteRetention time.Duration
+	// HistoryVersions is how many previous versions of each path the store keeps: every Put
+	// that replaces a file and every Delete (a rename is both) keeps the content it replaces
+	// as a version, numbered per path (see Historian). 0: no history.
+	HistoryVersions int
+	// HistoryRetention is how long a kept version stays after it was replaced, at most.
+	HistoryRetention time.Duration
 }
 
 // LockWait returns o.LockTimeout, or DefaultLockTimeout when it is not positive. Stores use it
@@ -79,8 +85,11 @@ type ReadTx interface {
 	// List returns active files whose path has the given string prefix, sorted by path
 	// ascending (bytewise), at most limit of them (limit <= 0: no limit).
 	List(ctx context.Context, prefix string, limit int) ([]FileInfo, error)
-	// ProjectBytes is the sum of SizeBytes of the project's active files.
+	// ProjectBytes is the sum of SizeBytes of the project's active files and of the versions
+	// its history keeps (see Historian).
 	ProjectBytes(ctx context.Context) (int64, error)
+	// Historian gives the file history: Versions and GetVersion.
+	Historian
 }
 
 // WriteTx is a read-write transaction on one project, valid only inside the Update callback.

@@ -79,6 +79,14 @@ type ReadResult struct {
 	Truncated       bool   `json:"truncated"`
 	NextOffsetBytes int64  `json:"next_offset_bytes"` // OffsetBytes + ReadBytes
 	Note            string `json:"note,omitempty"`    // why the read was truncated, and what to do
+	// StartLine and EndLine are the 1-based lines a line-range read returned (EndLine <
+	// StartLine when it returned none), TotalLines the file's line count (see LineCount); all
+	// zero for a byte-range read.
+	StartLine  int `json:"start_line,omitempty"`
+	EndLine    int `json:"end_line,omitempty"`
+	TotalLines int `json:"total_lines,omitempty"`
+	// Version is the version read when ReadRequest.Version asked for one.
+	Version int64 `json:"version,omitempty"`
 }
 
 // WriteRequest is the input of Service.Write (seed §6.4). Zero values are the seed's

@@ -1,26 +1,37 @@
-// Package fileiotools is the tool set of package fileio: five tools that give an agent a
-// project-scoped, multi-tenant tree of UTF-8 text files.
+// Package fileiotools is the tool set of package fileio: nine tools that give an agent a
+// project-scoped, multi-tenant tree of UTF-8 text files, with edits in place, moves and a
+// version history.
 //
 // # Tools
 //
 // [Tools] returns them over one *fileio.Service:
 //
-//	file_stat    whether a path exists, FILE or DIRECTORY, size and times
-//	file_read    a byte range of a file (offset, length; -1 reads to the end), clamped and cut
-//	             on character boundaries with truncated and next_offset_bytes
-//	file_write   APPEND (default), OVERWRITE at an offset, or TRUNCATE; parents are implied
-//	file_delete  a file, or a directory with recursive=true
-//	file_list    the entries below a path to a depth, sorted by path, up to a limit (has_more)
+//	file_stat      whether a path exists, FILE or DIRECTORY, size and times
+//	file_read      a byte range of a file (offset, length; -1 reads to the end), clamped and
+//	               cut on character boundaries with truncated and next_offset_bytes; or a line
+//	               range (start_line, end_line; negative counts from the end, so start_line -20
+//	               is a tail) with line_numbers for the memory tool's numbered view, not both
+//	               (INVALID_ARGUMENT); version reads a kept version
+//	file_write     APPEND (default), OVERWRITE at an offset, or TRUNCATE; parents are implied
+//	file_delete    a file, or a directory with recursive=true
+//	file_list      the entries below a path to a depth, sorted by path, up to a limit (has_more)
+//	file_edit      {project, path, edits: [{old_str, new_str, replace_all?}], dry_run?,
+//	               expected_sha256?}, or the insert form {insert_line, insert_text}: exact-match
+//	               replacements, all or nothing; returns size, sha256 and a unified diff
+//	file_rename    {project, from, to, overwrite?}: a file or a whole directory, atomically
+//	file_versions  {project, path}: the current and the kept previous versions, newest first
+//	file_restore   {project, path, version}: a kept version made current again (a new version)
 //
-// Parameter names, defaults and results are those of the FileIO seed; the Service enforces
-// every rule and limit (see package fileio). Directories are implicit: they exist while a file
+// The first five keep the parameter names, defaults and results of the FileIO seed; the
+// Service enforces every rule and limit (see package fileio). Directories are implicit: they exist while a file
 // lies below them.
 //
 // # Identity
 //
 // Every tool is tenant-scoped: the tenant is the agentfiles.AuthContext in the context, which
 // the bindings put there (adapters.BearerAuth over HTTP, a fixed identity for stdio). A call
-// without one is PERMISSION_DENIED. file_write's content is never logged by the bindings.
+// without one is PERMISSION_DENIED. The bindings never log file_write's content nor
+// file_edit's edits and insert_text.
 //
 // # Serving
 //
@@ -34,9 +45,11 @@
 //
 // Handlers return fileio's errors unchanged, so agents see its codes and messages: NOT_FOUND,
 // ALREADY_EXISTS, IS_DIRECTORY, NOT_DIRECTORY, NOT_EMPTY, INVALID_PATH, INVALID_OFFSET,
-// INVALID_ARGUMENT, PAYLOAD_TOO_LARGE, QUOTA_EXCEEDED, PERMISSION_DENIED, and the retryable
+// INVALID_ARGUMENT, PAYLOAD_TOO_LARGE, QUOTA_EXCEEDED, PERMISSION_DENIED, file_edit's CONFLICT
+// (expected_sha256 no longer matches: read again), NO_MATCH and AMBIGUOUS_MATCH (the message
+// names the lines of the matches), and the retryable
 // RATE_LIMITED, RESOURCE_BUSY and UNAVAILABLE (fileio.Codes lists them all). Each message says
 // what to do next. The bindings send code, message and retryable, and map each code's kind to an
-// HTTP status (404 for NOT_FOUND, 409 for the conflicts, 507 for QUOTA_EXCEEDED, 503 for a busy
-// or unreachable store, …).
+// HTTP status (404 for NOT_FOUND, 409 for the conflicts, 422 for NO_MATCH and AMBIGUOUS_MATCH,
+// 507 for QUOTA_EXCEEDED, 503 for a busy or unreachable store, …).
 package fileiotools

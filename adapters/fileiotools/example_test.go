@@ -44,13 +44,23 @@ func ExampleTools() {
 	call("file_write", `{"project": "demo", "path": "/notes/todo.md", "content": "- buy milk\n"}`)
 	call("file_read", `{"project": "demo", "path": "/notes/todo.md", "offset": 2}`)
 	call("file_write", `{"project": "demo", "path": "/notes/todo.md/x", "content": "x"}`)
+	call("file_edit", `{"project": "demo", "path": "/notes/todo.md", "edits": [{"old_str": "milk", "new_str": "oat milk"}]}`)
+	call("file_read", `{"project": "demo", "path": "/notes/todo.md", "start_line": 1, "line_numbers": true}`)
+	call("file_rename", `{"project": "demo", "from": "/notes", "to": "/done"}`)
 	// Output:
 	// file_stat
 	// file_read
 	// file_write
 	// file_delete
 	// file_list
+	// file_edit
+	// file_rename
+	// file_versions
+	// file_restore
 	// {"bytes_written":11,"created":true,"file_size_bytes":11}
 	// {"content":"buy milk\n","content_encoding":"utf-8","file_size_bytes":11,"next_offset_bytes":11,"offset_bytes":2,"read_bytes":9,"truncated":false}
 	// NOT_DIRECTORY false /notes/todo.md is a file, so it cannot contain /notes/todo.md/x; choose another path (/notes/todo.md)
+	// {"diff":"--- a/notes/todo.md\n+++ b/notes/todo.md\n@@ -1 +1 @@\n-- buy milk\n+- buy oat milk\n","dry_run":false,"sha256":"181c6c8bb45be6c8f90f5d916c9c419af53214c05485d44a86a70de1155009fe","size":15}
+	// {"content":"     1\t- buy oat milk\n","content_encoding":"utf-8","end_line":1,"file_size_bytes":15,"next_offset_bytes":15,"offset_bytes":0,"read_bytes":15,"start_line":1,"total_lines":1,"truncated":false}
+	// {"files":1,"from":"/notes","to":"/done"}
 }

@@ -2,7 +2,9 @@ package fileiotools
 
 import (
 	"context"
+	"time"
 
+	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/adapters"
 	"github.com/agentfiles/agentfiles/fileio"
 )
@@ -21,18 +23,75 @@ type fileStatIn struct {
 
 type fileReadIn struct {
 	projectArg
-	Path   string `json:"path" jsonschema:"file path, e.g. '/notes/todo.md'"`
-	Offset int64  `json:"offset,omitempty" jsonschema:"byte offset to start at; default 0; past the end of the file returns empty content"`
-	Length *int64 `json:"length,omitempty" jsonschema:"bytes to read; default -1, to the end of the file (clamped to the maximum read size; see truncated and next_offset_bytes)"`
+	Path        string `json:"path" jsonschema:"file path, e.g. '/notes/todo.md'"`
+	Offset      int64  `json:"offset,omitempty" jsonschema:"byte offset to start at; default 0; past the end of the file returns empty content"`
+	Length      *int64 `json:"length,omitempty" jsonschema:"bytes to read; default -1, to the end of the file (clamped to the maximum read size; see truncated and next_offset_bytes)"`
+	StartLine   int    `json:"start_line,omitempty" jsonschema:"first line to read, 1-based; negative counts from the end (-20: the last 20 lines); use lines or offset/length, not both"`
+	EndLine     int    `json:"end_line,omitempty" jsonschema:"last line to read, inclusive; negative counts from the end (-1: the last line); default: the last line"`
+	LineNumbers bool   `json:"line_numbers,omitempty" jsonschema:"true: prefix each line with its number, right-aligned in 6 columns, and a tab; implies a line read"`
+	Version     int64  `json:"version,omitempty" jsonschema:"read this kept version (see file_versions) instead of the current content"`
+}
+
+type editIn struct {
+	OldStr     string `json:"old_str" jsonschema:"exact text to replace, whitespace included; must occur exactly once unless replace_all"`
+	NewStr     string `json:"new_str" jsonschema:"replacement text; '' deletes old_str"`
+	ReplaceAll bool   `json:"replace_all,omitempty" jsonschema:"true: replace every occurrence; default false"`
+}
+
+type fileEditIn struct {
+	projectArg
+	Path           string   `json:"path" jsonschema:"file path, e.g. '/notes/todo.md'"`
+	Edits          []editIn `json:"edits,omitempty" jsonschema:"replacements applied in order, each on the result of the ones before; all or nothing"`
+	InsertLine     *int     `json:"insert_line,omitempty" jsonschema:"the insert form, instead of edits: insert insert_text after this line (0: at the top)"`
+	InsertText     string   `json:"insert_text,omitempty" jsonschema:"the lines to insert with insert_line; a final newline is added if missing"`
+	DryRun         bool     `json:"dry_run,omitempty" jsonschema:"true: return the diff and change nothing"`
+	ExpectedSHA256 string   `json:"expected_sha256,omitempty" jsonschema:"the sha256 the file must still have (from an earlier file_edit or file_versions); CONFLICT if it changed"`
+}
+
+type fileRenameIn struct {
+	projectArg
+	From      string `json:"from" jsonschema:"the file or directory to move, e.g. '/drafts/a.md' or '/drafts'"`
+	To        string `json:"to" jsonschema:"its new path, e.g. '/final/a.md'; missing parent directories are created"`
+	Overwrite bool   `json:"overwrite,omitempty" jsonschema:"true: replace files that exist at the destination; default false (ALREADY_EXISTS)"`
+}
+
+type fileRenameOut struct {
+	From  string `json:"from"`
+	To    string `json:"to"`
+	Files int    `json:"files" jsonschema:"how many files moved"`
+}
+
+type fileVersionsIn struct {
+	projectArg
+	Path string `json:"path" jsonschema:"file path, e.g. '/notes/todo.md'; a deleted file's versions are listed while they are kept"`
+}
+
+type fileVersionsOut struct {
+	Path     string               `json:"path"`
+	Versions []fileio.VersionInfo `json:"versions" jsonschema:"newest first: the current content (current=true) when the file exists, then the kept previous versions"`
+}
+
+type fileRestoreIn struct {
+	projectArg
+	Path    string `json:"path" jsonschema:"file path, e.g. '/notes/todo.md'"`
+	Version int64  `json:"version" jsonschema:"the version to bring back, from file_versions"`
+}
+
+type fileRestoreOut struct {
+	Path          string    `json:"path"`
+	Restored      int64     `json:"restored_version"`
+	FileSizeBytes int64     `json:"file_size_bytes"`
+	Created       bool      `json:"created" jsonschema:"true: the file had been deleted and exists again"`
+	UpdatedAt     time.Time `json:"updated_at"`
 }
 
 type fileWriteIn struct {
 	projectArg
 	Path            string `json:"path" jsonschema:"file path, e.g. '/notes/todo.md'; missing parent directories are created"`
 	Content         string `json:"content" jsonschema:"text to write (UTF-8); encode binary data as Base64 first"`
-	ContentEncoding string `json:"content_encoding,omitempty" jsonschema:"must be 'utf-8' (the default)"`
+	ContentEncoding string `json:"content_encoding,omitempty" jsonschema:"must be 'utf-8' (the default)" enum:"utf-8"`
 	Offset          int64  `json:"offset,omitempty" jsonschema:"byte offset for OVERWRITE; must be 0 for TRUNCATE; ignored by APPEND; default 0"`
-	Mode            string `json:"mode,omitempty" jsonschema:"APPEND (default: add at the end), OVERWRITE (replace bytes from offset, extending the file if needed) or TRUNCATE (replace the whole file)"`
+	Mode            string `json:"mode,omitempty" jsonschema:"APPEND (default: add at the end), OVERWRITE (replace bytes from offset, extending the file if needed) or TRUNCATE (replace the whole file)" enum:"APPEND,OVERWRITE,TRUNCATE"`
 }
 
 type fileDeleteIn struct {
@@ -53,8 +112,9 @@ type fileListIn struct {
 	Limit int    `json:"limit,omitempty" jsonschema:"maximum entries; default 256, larger values are clamped to 1024; has_more says when entries were cut"`
 }
 
-// Tools returns the five FileIO tools over svc: file_stat, file_read, file_write, file_delete
-// and file_list, with the seed's parameter names and defaults. The caller's identity must be in
+// Tools returns the FileIO tools over svc: the seed's five, file_stat, file_read, file_write,
+// file_delete and file_list, with its parameter names and defaults (file_read also reads line
+// ranges and kept versions), then file_edit, file_rename, file_versions and file_restore. The caller's identity must be in
 // the context (agentfiles.WithAuth; the bindings put it there). file_write's content is never
 // logged by the bindings.
 //
@@ -81,6 +141,30 @@ func Tools(svc *fileio.Service) []adapters.Tool {
 			})
 		})
 	write.RedactArgs = []string{"content"}
+	edit := adapters.NewTool("file_edit", "Edit a file",
+		"Changes part of a file without sending all of it: each edit replaces the exact text old_str by new_str, in "+
+			"order, all or nothing. old_str must occur exactly once (else NO_MATCH, or AMBIGUOUS_MATCH naming the lines "+
+			"of the matches: add surrounding lines to make it unique) unless replace_all is true. The insert form "+
+			"{insert_line, insert_text} inserts lines after line insert_line (0: at the top). Returns the new size, "+
+			"sha256 and a unified diff; dry_run=true returns the diff and changes nothing. Pass expected_sha256 (from a "+
+			"previous result) to fail with CONFLICT if someone changed the file meanwhile. The previous content is kept "+
+			"(file_versions). Example: {\"project\": \"demo\", \"path\": \"/notes/todo.md\", \"edits\": "+
+			"[{\"old_str\": \"- buy milk\", \"new_str\": \"- buy oat milk\"}]}.",
+		adapters.Annotations{Destructive: true},
+		func(ctx context.Context, in fileEditIn) (fileio.EditResult, error) {
+			req := fileio.EditRequest{Project: in.Project, Path: in.Path, DryRun: in.DryRun, ExpectedSHA256: in.ExpectedSHA256}
+			for _, e := range in.Edits {
+				req.Edits = append(req.Edits, fileio.Edit{OldStr: e.OldStr, NewStr: e.NewStr, ReplaceAll: e.ReplaceAll})
+			}
+			switch {
+			case in.InsertLine != nil:
+				req.Insert, req.InsertLine, req.InsertText = true, *in.InsertLine, in.InsertText
+			case in.InsertText != "":
+				return fileio.EditResult{}, agentfiles.NewError(agentfiles.CodeInvalidArgument, "insert_text needs insert_line: the line to insert after (0: at the top)", "insert_line")
+			}
+			return svc.Edit(ctx, req)
+		})
+	edit.RedactArgs = []string{"edits", "insert_text"}
 	return []adapters.Tool{
 		adapters.NewTool("file_stat", "Describe a path",
 			"Says whether a path exists in a project and whether it is a FILE or a DIRECTORY, with size_bytes, "+
@@ -96,14 +180,15 @@ func Tools(svc *fileio.Service) []adapters.Tool {
 				"the end. Reads longer than the maximum (2 MiB by default) stop early with truncated=true: continue "+
 				"with offset=next_offset_bytes. An offset inside a multi-byte character is INVALID_OFFSET and the "+
 				"message names valid offsets. NOT_FOUND if no file exists; IS_DIRECTORY for directories (use "+
-				"file_list). Example: {\"project\": \"demo\", \"path\": \"/notes/todo.md\", \"offset\": 0, \"length\": 1000}.",
+				"file_list). By lines instead: start_line and end_line (1-based, inclusive; negative counts from the end, "+
+				"so start_line -20 reads the last 20 lines), line_numbers=true numbers them; not together with offset or "+
+				"length (INVALID_ARGUMENT). version reads a kept version (see file_versions). Examples: {\"project\": "+
+				"\"demo\", \"path\": \"/notes/todo.md\", \"offset\": 0, \"length\": 1000}, {\"project\": \"demo\", "+
+				"\"path\": \"/log.txt\", \"start_line\": -20, \"line_numbers\": true}.",
 			ro,
 			func(ctx context.Context, in fileReadIn) (fileio.ReadResult, error) {
-				length := int64(fileio.ReadToEOF)
-				if in.Length != nil {
-					length = *in.Length
-				}
-				return svc.Read(ctx, in.Project, in.Path, in.Offset, length)
+				return svc.ReadFile(ctx, fileio.ReadRequest{Project: in.Project, Path: in.Path, OffsetBytes: in.Offset, LengthBytes: in.Length,
+					StartLine: in.StartLine, EndLine: in.EndLine, LineNumbers: in.LineNumbers, Version: in.Version})
 			}),
 		write,
 		adapters.NewTool("file_delete", "Delete a file or directory",
@@ -129,6 +214,47 @@ func Tools(svc *fileio.Service) []adapters.Tool {
 					depth = *in.Depth
 				}
 				return svc.List(ctx, in.Project, in.Path, depth, in.Limit)
+			}),
+		edit,
+		adapters.NewTool("file_rename", "Move a file or directory",
+			"Moves a file, or a directory with everything below it, to a new path, atomically. Fails with "+
+				"ALREADY_EXISTS when a file exists at the destination unless overwrite=true, NOT_FOUND when from does "+
+				"not exist, IS_DIRECTORY or NOT_DIRECTORY when the destination clashes with a directory or a file, "+
+				"INVALID_ARGUMENT for a directory moved below itself. The old paths keep their last version "+
+				"(file_versions). Example: {\"project\": \"demo\", \"from\": \"/drafts\", \"to\": \"/archive/drafts\"}.",
+			adapters.Annotations{Destructive: true},
+			func(ctx context.Context, in fileRenameIn) (fileRenameOut, error) {
+				res, err := svc.Rename(ctx, in.Project, in.From, in.To, in.Overwrite)
+				if err != nil {
+					return fileRenameOut{}, err
+				}
+				return fileRenameOut{From: in.From, To: in.To, Files: res.Files}, nil
+			}),
+		adapters.NewTool("file_versions", "List a file's versions",
+			"Lists the versions of a file, newest first: the current content and the previous versions kept by every "+
+				"write, edit, rename and delete (the last few, for a limited time), each with version, size_bytes, "+
+				"sha256, written_at and replaced_at. Works for deleted files while their versions are kept. Read one "+
+				"with file_read {version}, bring one back with file_restore. Example: {\"project\": \"demo\", "+
+				"\"path\": \"/notes/todo.md\"}.",
+			ro,
+			func(ctx context.Context, in fileVersionsIn) (fileVersionsOut, error) {
+				vs, err := svc.Versions(ctx, in.Project, in.Path)
+				if err != nil {
+					return fileVersionsOut{}, err
+				}
+				return fileVersionsOut{Path: in.Path, Versions: vs}, nil
+			}),
+		adapters.NewTool("file_restore", "Restore a file version",
+			"Makes a kept version (see file_versions) the current content of a file again, also for a deleted file. "+
+				"The restore is itself a new version, so the content it replaces is kept too. NOT_FOUND when the "+
+				"version is not kept. Example: {\"project\": \"demo\", \"path\": \"/notes/todo.md\", \"version\": 3}.",
+			adapters.Annotations{Destructive: true},
+			func(ctx context.Context, in fileRestoreIn) (fileRestoreOut, error) {
+				res, err := svc.Restore(ctx, in.Project, in.Path, in.Version)
+				if err != nil {
+					return fileRestoreOut{}, err
+				}
+				return fileRestoreOut{Path: in.Path, Restored: in.Version, FileSizeBytes: res.FileSizeBytes, Created: res.Created, UpdatedAt: res.UpdatedAt}, nil
 			}),
 	}
 }

@@ -104,8 +104,13 @@ func TestToolsDirect(t *testing.T) {
 	// Without an identity every tool refuses.
 	for _, tool := range tools {
 		args := `{"project":"p","path":"/x"}`
-		if tool.Name == "file_write" {
+		switch tool.Name {
+		case "file_write":
 			args = `{"project":"p","path":"/x","content":"x"}`
+		case "file_rename":
+			args = `{"project":"p","from":"/x","to":"/y"}`
+		case "file_restore":
+			args = `{"project":"p","path":"/x","version":1}`
 		}
 		_, err := tool.Handler(context.Background(), json.RawMessage(args))
 		if te, _ := adapters.ErrorOf(err); te.Code != "PERMISSION_DENIED" {
@@ -123,11 +128,15 @@ func TestAnnotations(t *testing.T) {
 		}
 	}
 	want := map[string]adapters.Annotations{
-		"file_stat":   {ReadOnly: true, Idempotent: true},
-		"file_read":   {ReadOnly: true, Idempotent: true},
-		"file_list":   {ReadOnly: true, Idempotent: true},
-		"file_write":  {Destructive: true},
-		"file_delete": {Destructive: true, Idempotent: true},
+		"file_stat":     {ReadOnly: true, Idempotent: true},
+		"file_read":     {ReadOnly: true, Idempotent: true},
+		"file_list":     {ReadOnly: true, Idempotent: true},
+		"file_write":    {Destructive: true},
+		"file_delete":   {Destructive: true, Idempotent: true},
+		"file_edit":     {Destructive: true},
+		"file_rename":   {Destructive: true},
+		"file_versions": {ReadOnly: true, Idempotent: true},
+		"file_restore":  {Destructive: true},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("annotations (-want +got):\n%s", diff)
@@ -141,7 +150,7 @@ func TestToolsOverMCP(t *testing.T) {
 	var logs bytes.Buffer
 	ac := agentfiles.NewAuthContext(apiKey, "mcp-user")
 	cs := adapterstest.Connect(t, fileioTools(t), mcpsdk.Options{Auth: &ac, Logger: slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
-	if names := mcptest.ToolNames(t, cs); len(names) != 5 {
+	if names := mcptest.ToolNames(t, cs); len(names) != 9 {
 		t.Fatalf("tools: %v", names)
 	}
 	mcptest.Script(t, cs, []mcptest.Exchange{
@@ -150,7 +159,14 @@ func TestToolsOverMCP(t *testing.T) {
 		{Tool: "file_list", Args: map[string]any{"project": "p", "path": "/"}, Want: `"/s.md"`},
 		{Tool: "file_stat", Args: map[string]any{"project": "p", "path": "/s.md"}, Want: `"FILE"`},
 		{Tool: "file_write", Args: map[string]any{"project": "p", "path": "/s.md/x", "content": secret}, Want: "NOT_DIRECTORY", IsError: true},
-		{Tool: "file_delete", Args: map[string]any{"project": "p", "path": "/s.md"}, Want: `"deleted": true`},
+		{Tool: "file_edit", Args: map[string]any{"project": "p", "path": "/s.md", "edits": []any{map[string]any{"old_str": "PAYLOAD", "new_str": "PAYLOAD!"}}}, Want: `+` + secret + `!`},
+		{Tool: "file_edit", Args: map[string]any{"project": "p", "path": "/s.md", "insert_line": 1, "insert_text": secret}, Want: `"size": 43`},
+		{Tool: "file_read", Args: map[string]any{"project": "p", "path": "/s.md", "start_line": -1, "line_numbers": true}, Want: `2\t` + secret},
+		{Tool: "file_versions", Args: map[string]any{"project": "p", "path": "/s.md"}, Want: `"version": 3`},
+		{Tool: "file_read", Args: map[string]any{"project": "p", "path": "/s.md", "version": 1}, Want: `"content": "` + secret + `"`},
+		{Tool: "file_restore", Args: map[string]any{"project": "p", "path": "/s.md", "version": 1}, Want: `"restored_version": 1`},
+		{Tool: "file_rename", Args: map[string]any{"project": "p", "from": "/s.md", "to": "/t.md"}, Want: `"files": 1`},
+		{Tool: "file_delete", Args: map[string]any{"project": "p", "path": "/t.md"}, Want: `"deleted": true`},
 	})
 	if strings.Contains(logs.String(), secret) || strings.Contains(logs.String(), apiKey) {
 		t.Errorf("binding logs contain content or the key:\n%s", logs.String())
@@ -190,6 +206,12 @@ func TestErrorsOverHTTP(t *testing.T) {
 		{"file_write", `{"project":"p","path":"/f/g","content":"x"}`, http.StatusConflict, "NOT_DIRECTORY"},
 		{"file_read", `{"project":"p","path":"/f","offset":-1}`, http.StatusBadRequest, "INVALID_OFFSET"},
 		{"file_stat", `{"project":"p","path":"a b"}`, http.StatusBadRequest, "INVALID_PATH"},
+		{"file_edit", `{"project":"p","path":"/f","edits":[{"old_str":"nope","new_str":"y"}]}`, http.StatusUnprocessableEntity, "NO_MATCH"},
+		{"file_edit", `{"project":"p","path":"/f","edits":[{"old_str":"x","new_str":"y"}],"expected_sha256":"` + strings.Repeat("0", 64) + `"}`, http.StatusConflict, "CONFLICT"},
+		{"file_edit", `{"project":"p","path":"/f","insert_text":"y"}`, http.StatusBadRequest, "INVALID_ARGUMENT"},
+		{"file_read", `{"project":"p","path":"/f","offset":1,"start_line":1}`, http.StatusBadRequest, "INVALID_ARGUMENT"},
+		{"file_rename", `{"project":"p","from":"/missing","to":"/g"}`, http.StatusNotFound, "NOT_FOUND"},
+		{"file_restore", `{"project":"p","path":"/f","version":7}`, http.StatusNotFound, "NOT_FOUND"},
 	}
 	for _, tc := range tests {
 		status, te := post(tc.name, tc.args)

@@ -52,11 +52,24 @@ type project struct {
 	files map[string]*fileRec
 	index []fileio.FileInfo // the infos of files, sorted by Path bytewise: List copies a range
 	bytes int64
+
+	history      map[string][]*versionRec // kept previous versions per path, oldest first
+	historyBytes int64
+	nextPurge    time.Time // no kept version expires before it (zero: none kept)
 }
 
 type fileRec struct {
 	info    fileio.FileInfo
 	content []byte // never modified after commit
+	version int64
+}
+
+// versionRec is a kept previous version of a path.
+type versionRec struct {
+	rec        *fileRec
+	replacedAt time.Time
+	deleted    bool
+	purgeAfter time.Time
 }
 
 var emptyProject = &project{files: map[string]*fileRec{}}
@@ -83,7 +96,7 @@ func (s *Store) View(ctx context.Context, scope fileio.Scope, fn func(fileio.Rea
 	}
 	p.mu.RLock()
 	defer p.mu.RUnlock()
-	return fn(&readTx{p: p})
+	return fn(&readTx{p: p, now: s.now})
 }
 
 // Update implements fileio.Store. Deleted files are gone at commit: opts.DeleteRetention does
@@ -106,8 +119,9 @@ func (s *Store) Update(ctx context.Context, scope fileio.Scope, opts fileio.Upda
 	}
 	defer func() { <-p.writeLock }()
 
-	tx := &writeTx{readTx: readTx{p: p}, now: s.now, overlay: map[string]*fileRec{}}
+	tx := &writeTx{readTx: readTx{p: p, now: s.now}, now: s.now, overlay: map[string]*fileRec{}, opts: opts}
 	tx.readTx.overlay = tx.overlay
+	tx.readTx.kept = &tx.kept
 	if err := fn(tx); err != nil {
 		return err
 	}
@@ -118,6 +132,7 @@ func (s *Store) Update(ctx context.Context, scope fileio.Scope, opts fileio.Upda
 	defer p.mu.Unlock()
 	commitAt := s.now().UTC()
 	p.apply(tx.overlay)
+	p.keep(tx, commitAt)
 	s.outbox.enqueue(scope, tx, commitAt)
 	return nil
 }
@@ -169,6 +184,8 @@ func (p *project) position(path string) int {
 type readTx struct {
 	p       *project
 	overlay map[string]*fileRec // nil for View; nil values are deletions
+	kept    *[]keptVersion      // nil for View: the versions the transaction replaced
+	now     func() time.Time
 }
 
 func (tx *readTx) lookup(path string) *fileRec {
@@ -228,7 +245,7 @@ func (tx *readTx) List(ctx context.Context, prefix string, limit int) ([]fileio.
 }
 
 func (tx *readTx) ProjectBytes(ctx context.Context) (int64, error) {
-	total := tx.p.bytes
+	total := tx.p.bytes + tx.p.historyBytes + tx.keptBytes()
 	for path, rec := range tx.overlay {
 		if old := tx.p.files[path]; old != nil {
 			total -= old.info.SizeBytes
@@ -247,6 +264,14 @@ type writeTx struct {
 	overlay map[string]*fileRec
 	order   []string                     // paths in first-change order, for the outbox
 	creds   map[string]fileio.PutOptions // per path, the last Put's options
+	opts    fileio.UpdateOptions
+	kept    []keptVersion // versions this transaction replaced, in order
+}
+
+// keptVersion is a version a transaction replaced, to be kept at commit.
+type keptVersion struct {
+	path string
+	v    versionRec
 }
 
 func (tx *writeTx) touch(path string) {
@@ -268,14 +293,22 @@ func (tx *writeTx) Put(ctx context.Context, path string, content []byte, opts fi
 func (tx *writeTx) store(path string, content []byte, opts fileio.PutOptions) fileio.FileInfo {
 	now := tx.now().UTC()
 	info := fileio.FileInfo{Path: path, SizeBytes: int64(len(content)), CreatedAt: now, UpdatedAt: now}
+	version := int64(1)
 	if old := tx.lookup(path); old != nil {
 		info.CreatedAt = old.info.CreatedAt
 		if !now.After(old.info.UpdatedAt) {
 			info.UpdatedAt = old.info.UpdatedAt.Add(time.Microsecond)
 		}
+		version = old.version
+		if tx.opts.HistoryVersions > 0 {
+			version++ // as pgstore's trigger, which runs only while the history is on
+		}
+		tx.keepVersion(path, old, now, false)
+	} else if tx.opts.HistoryVersions > 0 {
+		version = tx.lastVersion(path) + 1
 	}
 	tx.touch(path)
-	tx.overlay[path] = &fileRec{info: info, content: content}
+	tx.overlay[path] = &fileRec{info: info, content: content, version: version}
 	if tx.creds == nil {
 		tx.creds = map[string]fileio.PutOptions{}
 	}
@@ -287,10 +320,13 @@ func (tx *writeTx) Delete(ctx context.Context, paths ...string) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	now := tx.now().UTC()
 	for _, path := range paths {
-		if tx.lookup(path) == nil {
+		old := tx.lookup(path)
+		if old == nil {
 			continue
 		}
+		tx.keepVersion(path, old, now, true)
 		tx.touch(path)
 		tx.overlay[path] = nil
 	}

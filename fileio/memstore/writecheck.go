@@ -3,6 +3,7 @@ package memstore
 import (
 	"context"
 
+	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
 )
 
@@ -56,4 +57,38 @@ func (tx *writeTx) WriteIfAllowed(ctx context.Context, w fileio.ConditionalWrite
 	content := make([]byte, 0, len(old)+len(w.Data))
 	info := tx.store(w.Path, append(append(content, old...), w.Data...), opts)
 	return fileio.ConditionalResult{Check: check, Written: true, Info: info}, nil
+}
+
+var _ fileio.Splicer = (*writeTx)(nil)
+
+// Locate implements fileio.Splicer from the content in memory.
+func (tx *writeTx) Locate(ctx context.Context, path string, needle []byte, radius int64, wantSHA256 bool) (fileio.Located, error) {
+	if err := ctx.Err(); err != nil {
+		return fileio.Located{}, err
+	}
+	rec := tx.lookup(path)
+	if rec == nil {
+		return fileio.Located{}, nil
+	}
+	loc := fileio.LocateIn(rec.info, rec.content, needle, radius, wantSHA256)
+	loc.Window = append([]byte(nil), loc.Window...)
+	return loc, nil
+}
+
+// Splice implements fileio.Splicer.
+func (tx *writeTx) Splice(ctx context.Context, path string, offset, length int64, data []byte, dryRun bool, opts fileio.PutOptions) (fileio.FileInfo, string, error) {
+	if err := ctx.Err(); err != nil {
+		return fileio.FileInfo{}, "", err
+	}
+	rec := tx.lookup(path)
+	if rec == nil || offset < 0 || length < 0 || offset+length > int64(len(rec.content)) {
+		return fileio.FileInfo{}, "", agentfiles.NewError(agentfiles.CodeNotFound, "no file at this path, or the range is outside it", path)
+	}
+	content := make([]byte, 0, int64(len(rec.content))-length+int64(len(data)))
+	content = append(append(append(content, rec.content[:offset]...), data...), rec.content[offset+length:]...)
+	sum := fileio.SHA256Hex(content)
+	if dryRun {
+		return fileio.FileInfo{Path: path, SizeBytes: int64(len(content)), CreatedAt: rec.info.CreatedAt}, sum, nil
+	}
+	return tx.store(path, content, opts), sum, nil
 }

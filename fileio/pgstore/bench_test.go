@@ -22,13 +22,17 @@ import (
 //	base:     a bare INSERT ... ON CONFLICT DO UPDATE into mcp_files under the same
 //	          pg_advisory_xact_lock and lock timeout, in its own transaction (3 round trips)
 //	store:    Store.Update with one Put (file + byte count + outbox row, NOTIFY at commit)
-//	service:  fileio.Service.Write (TRUNCATE): path checks, quota and the write in one
-//	          fileio.ConditionalWriter statement (3 round trips, like store)
+//	service:  fileio.Service.Write (TRUNCATE) with the history off (Config.HistoryVersions 0):
+//	          path checks, quota and the write in one fileio.ConditionalWriter statement (3
+//	          round trips, like store)
+//	history:  the same with the history on (the default: 10 versions), so that the trigger of
+//	          migration 0005 copies each replaced version into mcp_file_versions
 //	portable: the same Service.Write over storetest.WithoutOptional(store), i.e. without the
 //	          optional interfaces: a Stat per ancestor, List, Get, then Put (6 round trips)
 //
 // It reports p50/p95 latency in µs and throughput per variant, and the store/base,
-// service/base and portable/base ratios (the goal is within 1.5x). Variants take turns in
+// service/base and portable/base ratios (the goal is within 1.5x), and history/base (the goal
+// is within 2x). Variants take turns in
 // rounds (see rounds) so that drift on a noisy machine hits all of them.
 func BenchmarkWrite(b *testing.B) {
 	for _, writers := range []int{1, 8} {
@@ -37,6 +41,11 @@ func BenchmarkWrite(b *testing.B) {
 			ctx := context.Background()
 			cfg := fileio.DefaultConfig()
 			cfg.RateLimitPerSecond = 0
+			history, err := fileio.NewService(s, fileio.Options{Config: cfg})
+			if err != nil {
+				b.Fatal(err)
+			}
+			cfg.HistoryVersions = 0
 			svc, err := fileio.NewService(s, fileio.Options{Config: cfg})
 			if err != nil {
 				b.Fatal(err)
@@ -64,6 +73,10 @@ func BenchmarkWrite(b *testing.B) {
 				}},
 				{"service", func(w int) error {
 					_, err := svc.Write(sctx, fileio.WriteRequest{Project: "bench", Path: fmt.Sprintf("/svc/w-%d.txt", w), Content: content, Mode: fileio.ModeTruncate})
+					return err
+				}},
+				{"history", func(w int) error {
+					_, err := history.Write(sctx, fileio.WriteRequest{Project: "bench", Path: fmt.Sprintf("/history/w-%d.txt", w), Content: content, Mode: fileio.ModeTruncate})
 					return err
 				}},
 				{"portable", func(w int) error {
@@ -97,6 +110,8 @@ func BenchmarkWrite(b *testing.B) {
 			b.ReportMetric(p50["service"]/p50["base"], "service/base-p50")
 			b.ReportMetric(tput["base"]/tput["service"], "base/service-time")
 			b.ReportMetric(p50["portable"]/p50["base"], "portable/base-p50")
+			b.ReportMetric(p50["history"]/p50["base"], "history/base-p50")
+			b.ReportMetric(tput["base"]/tput["history"], "base/history-time")
 			b.ReportMetric(0, "ns/op") // the per-variant metrics above are the result
 		})
 	}

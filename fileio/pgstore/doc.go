@@ -18,7 +18,8 @@
 // The tables are those of seed 003 §10.1–10.2: mcp_files (one active row per path, soft-deleted
 // rows kept until purged), mcp_file_index_jobs (the outbox, one row per pending path), plus
 // mcp_file_project_usage (bytes and files per project, maintained by every mutation so a quota
-// check reads one row). They are created by versioned SQL files embedded in the binary and
+// check reads one row), and for the file history mcp_file_versions (the kept previous versions)
+// and mcp_file_history_usage (their bytes per project). They are created by versioned SQL files embedded in the binary and
 // recorded in mcp_files_schema_migrations. [Migrate] holds a pg_advisory_lock while it works,
 // so many instances can start at once against an empty database. Tables live in the first
 // schema of the connection's search_path (add ?search_path=myschema to the URL to choose one).
@@ -66,6 +67,19 @@
 // are invisible to every read. Purge removes the rows whose purge_after has passed; a background
 // purger runs it every Options.PurgeInterval (default one hour) from every instance, which is
 // safe.
+//
+// # History
+//
+// When an Update's UpdateOptions.HistoryVersions is positive, its first round trip also sets
+// agentfiles.history_versions and agentfiles.history_retention_us (SET LOCAL), and a row trigger
+// on mcp_files (migration 0005) copies every row a statement replaces or soft-deletes into
+// mcp_file_versions, numbers the versions per path, drops those past the last HistoryVersions,
+// and keeps mcp_file_history_usage up to date, all inside the database: the content never goes
+// to the client and back. The trigger does not fire in transactions without those settings.
+// Kept versions count in ProjectBytes; Purge removes those past their purge_after (replaced_at
+// plus HistoryRetention) and subtracts their bytes. Edit and Rename have statements of their own
+// (fileio.Splicer, fileio.Mover): position() and overlay() edit a file in place, and a rename
+// moves any number of files in one statement.
 //
 // # Errors
 //

@@ -18,7 +18,10 @@ const sqlPurge = `DELETE FROM mcp_files WHERE id IN (
 
 // Purge permanently removes the rows of deleted files whose retention has run out (each was
 // deleted with the fileio.UpdateOptions.DeleteRetention of its Update; a Service passes
-// settings.mcp.files.delete_retention_days) and returns how many it removed. It works in
+// settings.mcp.files.delete_retention_days) and the kept versions of the file history whose
+// retention has run out (fileio.UpdateOptions.HistoryRetention of the Update that replaced
+// them; settings.mcp.files.history_retention_days), taking their bytes off the project's
+// quota, and returns how many rows it removed. It works in
 // batches of short transactions and never touches active files, so it can run while the store
 // is in use, from any number of instances at once. The background purger (see
 // Options.PurgeInterval) calls it. It is safe for concurrent use.
@@ -31,6 +34,16 @@ func (s *Store) Purge(ctx context.Context) (int64, error) {
 		}
 		total += tag.RowsAffected()
 		if tag.RowsAffected() < purgeBatch {
+			break
+		}
+	}
+	for {
+		var n int64
+		if err := s.pool.QueryRow(ctx, sqlPurgeVersions, purgeBatch).Scan(&n); err != nil {
+			return total, s.storeError(ctx, opPurge, fileio.Scope{}, err)
+		}
+		total += n
+		if n < purgeBatch {
 			return total, nil
 		}
 	}

@@ -211,8 +211,14 @@ func (s *Store) Update(ctx context.Context, scope fileio.Scope, opts fileio.Upda
 	// keep planning sqlWriteIfAllowed afresh (its generic cost assumes ten ancestors), which
 	// costs more than running it. A lock_timeout of 0 would mean "wait forever".
 	x.started = true
-	begin := fmt.Sprintf("BEGIN; SET LOCAL lock_timeout = %d; SET LOCAL plan_cache_mode = force_generic_plan; SELECT pg_advisory_xact_lock(%d)",
-		max(opts.LockTimeout.Milliseconds(), 1), projectLockKey(scope))
+	// The history settings reach the trigger of migration 0005 as transaction-local settings.
+	history := ""
+	if opts.HistoryVersions > 0 {
+		history = fmt.Sprintf("SET LOCAL agentfiles.history_versions = %d; SET LOCAL agentfiles.history_retention_us = %d; ",
+			opts.HistoryVersions, max(opts.HistoryRetention, 0).Microseconds())
+	}
+	begin := fmt.Sprintf("BEGIN; SET LOCAL lock_timeout = %d; SET LOCAL plan_cache_mode = force_generic_plan; %sSELECT pg_advisory_xact_lock(%d)",
+		max(opts.LockTimeout.Milliseconds(), 1), history, projectLockKey(scope))
 	if _, err := x.conn.Exec(ctx, begin); err != nil {
 		x.abort()
 		return x.storeError(ctx, opLock, err)

@@ -129,8 +129,7 @@ func prefixEnd(prefix string) (string, bool) {
 	return "", false
 }
 
-const sqlProjectBytes = `SELECT COALESCE((SELECT size_bytes FROM mcp_file_project_usage
-WHERE apikey_hash = $1 AND project = $2), 0)`
+const sqlProjectBytes = `SELECT ` + sqlProjectBytesExpr
 
 func (tx *readTx) ProjectBytes(ctx context.Context) (int64, error) {
 	var n int64

@@ -31,8 +31,9 @@ const sqlConflictCTEs = `a AS (
     ORDER BY path LIMIT 1
 )`
 
-// sqlProjectBytesExpr is the project's byte count.
-const sqlProjectBytesExpr = `COALESCE((SELECT size_bytes FROM mcp_file_project_usage WHERE apikey_hash = $1 AND project = $2), 0)`
+// sqlProjectBytesExpr is the project's byte count: its active files and its kept versions.
+const sqlProjectBytesExpr = `(COALESCE((SELECT size_bytes FROM mcp_file_project_usage WHERE apikey_hash = $1 AND project = $2), 0)
+ + COALESCE((SELECT size_bytes FROM mcp_file_history_usage WHERE apikey_hash = $1 AND project = $2), 0))`
 
 // sqlCheckWrite answers fileio.WriteChecker in one statement: the conflicts, the file at $3
 // (e, with its content only when $6) and the project's byte count. The LEFT JOIN returns one

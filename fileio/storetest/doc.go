@@ -19,6 +19,15 @@
 //     Config, the outbox: de-duplication, versions, leases, retries);
 //   - Concurrency: appends from 50 goroutines, quotas under concurrent writers;
 //   - CrossTenant: tenant B's every operation on tenant A's project sees and changes nothing;
+//   - EditRenameHistory: the operations of issue 16 through the Service: edits all or
+//     nothing, missing and ambiguous matches (with the lines of the matches), dry runs, the
+//     insert form, expected_sha256 races where exactly one editor wins and retried edits lose
+//     nothing, edits of large files whose diff must equal the whole file's; renames of files
+//     and directories (merges, overwrite, every clash code, path rules), a directory rename
+//     under concurrent appends that loses none, its outbox jobs and their credentials; line
+//     ranges; versions after every kind of mutation, reading and restoring them, restoring a
+//     deleted file, the retention count, history in the quota, the history turned off; and
+//     tenant isolation of every new operation;
 //   - Model: random operation sequences checked against a reference model (RunModel), which
 //     stores can also drive from a fuzz test with RunModelOps;
 //   - OptionalInterfaces: when the store's WriteTx implements fileio.WriteChecker or
@@ -28,8 +37,9 @@
 //     and write what Put would; the same random writes through Services with the interfaces
 //     present, hidden (WithoutOptional), one at a time, and with a ConditionalWriter that
 //     declines everything or ignores the limits must give identical results, error texts and
-//     files; and the Service, Concurrency and Model suites run again over WithoutOptional, so
-//     the portable path stays covered too.
+//     files; and the Service, Concurrency, Model and EditRenameHistory suites run again over
+//     WithoutOptional (no fileio.Splicer or fileio.Mover either), so the portable path stays
+//     covered too.
 //
 // A store's own tests can read back everything a project holds with [Files].
 package storetest

@@ -123,5 +123,6 @@ func exerciseOptional(t *testing.T, newStore func(t *testing.T) fileio.Store) {
 		t.Run("Service", func(t *testing.T) { exerciseService(t, plainStore) })
 		t.Run("Concurrency", func(t *testing.T) { exerciseConcurrency(t, plainStore) })
 		t.Run("Model", func(t *testing.T) { runModelSeeds(t, plainStore(t), 4) })
+		t.Run("EditRenameHistory", func(t *testing.T) { exerciseEdits(t, plainStore) })
 	})
 }

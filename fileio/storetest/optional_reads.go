@@ -9,11 +9,13 @@ import (
 	"github.com/agentfiles/agentfiles/fileio"
 )
 
-// readExtensions are the optional read interfaces' contracts: StatMany agrees with Stat, and
-// ScopeJobs agrees with the jobs the mutations enqueued. Stores without them are skipped.
+// readExtensions are the optional read interfaces' contracts: StatMany agrees with Stat,
+// ScopeJobs agrees with the jobs the mutations enqueued, and ReadRanges (optional_ranges.go)
+// agrees with Get. Stores without them are skipped (ReadRanges checks its fallback instead).
 var readExtensions = []storeTest{
 	{"StatManyMatchesStat", testStatMany},
 	{"ScopeJobsOfOneProject", testScopeJobs},
+	{"ReadRangesMatchesGet", testReadRanges},
 }
 
 func testStatMany(t *testing.T, s fileio.Store) {

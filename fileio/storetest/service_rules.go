@@ -266,7 +266,10 @@ func testWriteArguments(t *testing.T, e *env) {
 }
 
 func testLimits(t *testing.T, newStore func(t *testing.T) fileio.Store) {
-	e := newEnv(t, newStore, func(c *fileio.Config) { c.MaxPayloadBytes, c.MaxFileBytes, c.MaxProjectBytes = 8, 12, 20 })
+	e := newEnv(t, newStore, func(c *fileio.Config) {
+		c.MaxPayloadBytes, c.MaxFileBytes, c.MaxProjectBytes = 8, 12, 20
+		c.HistoryVersions = 0 // exact active-file quotas; history.go tests quotas with history
+	})
 	ctx, _ := newTenant(proj)
 	_, err := e.svc.Write(ctx, fileio.WriteRequest{Project: proj, Path: "/p", Content: "123456789"})
 	wantCode(t, "payload over the limit", err, agentfiles.CodePayloadTooLarge)

@@ -1,0 +1,158 @@
+package memstore
+
+import (
+	"context"
+	"slices"
+	"time"
+
+	"github.com/agentfiles/agentfiles"
+	"github.com/agentfiles/agentfiles/fileio"
+)
+
+var _ fileio.Historian = (*readTx)(nil)
+
+// keepVersion records that the transaction replaced old, the version of path, at now.
+func (tx *writeTx) keepVersion(path string, old *fileRec, now time.Time, deleted bool) {
+	if tx.opts.HistoryVersions <= 0 {
+		return
+	}
+	tx.kept = append(tx.kept, keptVersion{path: path, v: versionRec{rec: old, replacedAt: now, deleted: deleted,
+		purgeAfter: now.Add(max(tx.opts.HistoryRetention, 0))}})
+}
+
+// lastVersion is the highest version number path has had: kept, or replaced in this transaction.
+func (tx *writeTx) lastVersion(path string) int64 {
+	var v int64
+	if h := tx.p.history[path]; len(h) > 0 {
+		v = h[len(h)-1].rec.version
+	}
+	for _, k := range tx.kept {
+		if k.path == path {
+			v = max(v, k.v.rec.version)
+		}
+	}
+	return v
+}
+
+// keptBytes is the size of the versions the transaction replaced.
+func (tx *readTx) keptBytes() int64 {
+	if tx.kept == nil {
+		return 0
+	}
+	var n int64
+	for _, k := range *tx.kept {
+		n += k.v.rec.info.SizeBytes
+	}
+	return n
+}
+
+// keep commits the versions tx replaced and drops those past the retention: beyond the last
+// HistoryVersions of their path, or replaced more than HistoryRetention before now. Caller
+// holds p.mu.
+func (p *project) keep(tx *writeTx, now time.Time) {
+	if p.history == nil && len(tx.kept) == 0 {
+		return
+	}
+	if p.history == nil {
+		p.history = map[string][]*versionRec{}
+	}
+	touched := map[string]bool{}
+	for _, k := range tx.kept {
+		v := k.v
+		p.history[k.path] = append(p.history[k.path], &v)
+		p.historyBytes += v.rec.info.SizeBytes
+		touched[k.path] = true
+	}
+	keepN := int64(tx.opts.HistoryVersions)
+	sweep := touched
+	if !p.nextPurge.IsZero() && !p.nextPurge.After(now) {
+		sweep = nil // some version expired: look at every path
+		p.nextPurge = time.Time{}
+	}
+	paths := sweep
+	if paths == nil {
+		paths = make(map[string]bool, len(p.history))
+		for path := range p.history {
+			paths[path] = true
+		}
+	}
+	for path := range paths {
+		vs := p.history[path]
+		if len(vs) == 0 {
+			delete(p.history, path)
+			continue
+		}
+		last := vs[len(vs)-1].rec.version
+		kept := slices.DeleteFunc(vs, func(v *versionRec) bool {
+			drop := !v.purgeAfter.After(now) || (touched[path] && v.rec.version <= last-keepN)
+			if drop {
+				p.historyBytes -= v.rec.info.SizeBytes
+			}
+			return drop
+		})
+		if len(kept) == 0 {
+			delete(p.history, path)
+			continue
+		}
+		p.history[path] = kept
+		for _, v := range kept {
+			if p.nextPurge.IsZero() || v.purgeAfter.Before(p.nextPurge) {
+				p.nextPurge = v.purgeAfter
+			}
+		}
+	}
+}
+
+// Versions implements fileio.Historian.
+func (tx *readTx) Versions(ctx context.Context, path string) ([]fileio.VersionInfo, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	var out []fileio.VersionInfo
+	if rec := tx.lookup(path); rec != nil {
+		out = append(out, fileio.VersionInfo{Version: rec.version, SizeBytes: rec.info.SizeBytes, SHA256: fileio.SHA256Hex(rec.content),
+			WrittenAt: rec.info.UpdatedAt, Current: true})
+	}
+	for _, v := range tx.versions(path) {
+		out = append(out, fileio.VersionInfo{Version: v.rec.version, SizeBytes: v.rec.info.SizeBytes, SHA256: fileio.SHA256Hex(v.rec.content),
+			WrittenAt: v.rec.info.UpdatedAt, ReplacedAt: v.replacedAt, Deleted: v.deleted})
+	}
+	return out, nil
+}
+
+// versions returns the live kept versions of path, newest first, the transaction's own included.
+func (tx *readTx) versions(path string) []*versionRec {
+	now := tx.now().UTC()
+	var out []*versionRec
+	if tx.kept != nil {
+		for i := len(*tx.kept) - 1; i >= 0; i-- {
+			if k := (*tx.kept)[i]; k.path == path {
+				v := k.v
+				out = append(out, &v)
+			}
+		}
+	}
+	h := tx.p.history[path]
+	for i := len(h) - 1; i >= 0; i-- {
+		if h[i].purgeAfter.After(now) {
+			out = append(out, h[i])
+		}
+	}
+	return out
+}
+
+// GetVersion implements fileio.Historian.
+func (tx *readTx) GetVersion(ctx context.Context, path string, version int64) (fileio.File, error) {
+	if err := ctx.Err(); err != nil {
+		return fileio.File{}, err
+	}
+	if rec := tx.lookup(path); rec != nil && rec.version == version {
+		return fileio.File{FileInfo: rec.info, Content: append([]byte(nil), rec.content...)}, nil
+	}
+	for _, v := range tx.versions(path) {
+		if v.rec.version == version {
+			return fileio.File{FileInfo: v.rec.info, Content: append([]byte(nil), v.rec.content...)}, nil
+		}
+	}
+	return fileio.File{}, agentfiles.NewError(agentfiles.CodeNotFound, "no such version", path)
+}

@@ -1,0 +1,178 @@
+package pgstore_test
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentfiles/agentfiles"
+	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/pgstore"
+	"github.com/agentfiles/agentfiles/fileio/storetest"
+)
+
+// BenchmarkEdit1MiB edits one line of a 1 MiB file (16,384 lines of 64 bytes) through
+// fileio.Service.Edit, in the same run:
+//
+//	splice:   over pgstore, whose fileio.Splicer finds the line with position() and replaces it
+//	          with overlay() in SQL: only the searched text, a window of context for the diff
+//	          and the new line travel, never the file
+//	portable: over storetest.WithoutOptional(store): Get ships the file to the Service, Put
+//	          ships it back
+//	rewrite:  what an agent did before file_edit: Service.Read of the whole file and a
+//	          Service.Write TRUNCATE of it
+//
+// The history is on (the default), so every edit also keeps the previous 1 MiB version, inside
+// the database. It reports p50/p95 in µs and the splice/portable and splice/rewrite ratios of
+// the p50s. Variants take turns in rounds.
+func BenchmarkEdit1MiB(b *testing.B) {
+	s, _ := newStore(b, pgstore.Options{})
+	cfg := fileio.DefaultConfig()
+	cfg.RateLimitPerSecond = 0
+	sctx := agentfiles.WithAuth(context.Background(), agentfiles.NewAuthContext("bench-key", "bench"))
+	const lines = 16384
+	var sb strings.Builder
+	for i := range lines {
+		fmt.Fprintf(&sb, "line %05d %s\n", i, strings.Repeat("x", 52))
+	}
+	content := sb.String()
+	svc, err := fileio.NewService(s, fileio.Options{Config: cfg})
+	if err != nil {
+		b.Fatal(err)
+	}
+	portable, err := fileio.NewService(storetest.WithoutOptional(s), fileio.Options{Config: cfg})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, v := range []string{"splice", "portable", "rewrite"} {
+		if _, err := svc.Write(sctx, fileio.WriteRequest{Project: "bench", Path: "/" + v, Content: content, Mode: fileio.ModeTruncate}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	// Operation i toggles line (i/2) % lines between "line" and "LINE", so the file stays 1 MiB.
+	edit := func(i int) fileio.Edit {
+		k := (i / 2) % lines
+		from, to := fmt.Sprintf("line %05d", k), fmt.Sprintf("LINE %05d", k)
+		if i%2 == 1 {
+			from, to = to, from
+		}
+		return fileio.Edit{OldStr: from, NewStr: to}
+	}
+	counters := map[string]int{}
+	variants := []struct {
+		name string
+		op   func(i int) error
+	}{
+		{"splice", func(i int) error {
+			_, err := svc.Edit(sctx, fileio.EditRequest{Project: "bench", Path: "/splice", Edits: []fileio.Edit{edit(i)}})
+			return err
+		}},
+		{"portable", func(i int) error {
+			_, err := portable.Edit(sctx, fileio.EditRequest{Project: "bench", Path: "/portable", Edits: []fileio.Edit{edit(i)}})
+			return err
+		}},
+		{"rewrite", func(i int) error {
+			res, err := svc.Read(sctx, "bench", "/rewrite", 0, fileio.ReadToEOF)
+			if err != nil {
+				return err
+			}
+			e := edit(i)
+			_, err = svc.Write(sctx, fileio.WriteRequest{Project: "bench", Path: "/rewrite", Mode: fileio.ModeTruncate,
+				Content: strings.Replace(res.Content, e.OldStr, e.NewStr, 1)})
+			return err
+		}},
+	}
+	lat := make([][]time.Duration, len(variants))
+	b.ResetTimer()
+	for _, n := range rounds(b.N) {
+		for v, variant := range variants {
+			for range n {
+				t0 := time.Now()
+				if err := variant.op(counters[variant.name]); err != nil {
+					b.Fatal(err)
+				}
+				lat[v] = append(lat[v], time.Since(t0))
+				counters[variant.name]++
+			}
+		}
+	}
+	b.StopTimer()
+	p50 := map[string]float64{}
+	for v, variant := range variants {
+		slices.Sort(lat[v])
+		p50[variant.name] = float64(pct(lat[v], 50).Microseconds())
+		b.ReportMetric(p50[variant.name], variant.name+"-p50-µs")
+		b.ReportMetric(float64(pct(lat[v], 95).Microseconds()), variant.name+"-p95-µs")
+	}
+	b.ReportMetric(p50["splice"]/p50["portable"], "splice/portable-p50")
+	b.ReportMetric(p50["splice"]/p50["rewrite"], "splice/rewrite-p50")
+	b.ReportMetric(0, "ns/op")
+}
+
+// BenchmarkRename1000 renames a directory of 1,000 files of 1 KiB back and forth through
+// fileio.Service.Rename, in the same run over pgstore (mover: one fileio.Mover statement, the
+// contents stay in the database) and over storetest.WithoutOptional(store) (portable: a Get, a
+// Put and a Delete per file). The history is on, so each rename also keeps 1,000 versions of
+// the old paths. It reports p50/p95 in ms and the mover/portable ratio of the p50s.
+func BenchmarkRename1000(b *testing.B) {
+	s, _ := newStore(b, pgstore.Options{})
+	cfg := fileio.DefaultConfig()
+	cfg.RateLimitPerSecond = 0
+	sctx := agentfiles.WithAuth(context.Background(), agentfiles.NewAuthContext("bench-key", "bench"))
+	variants := []struct {
+		name  string
+		store fileio.Store
+	}{{"mover", s}, {"portable", storetest.WithoutOptional(s)}}
+	ops := make([]func(i int) error, len(variants))
+	for v, variant := range variants {
+		svc, err := fileio.NewService(variant.store, fileio.Options{Config: cfg})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for f := range 1000 {
+			req := fileio.WriteRequest{Project: "bench", Path: fmt.Sprintf("/%s/a/d%d/f%03d.txt", variant.name, f/100, f), Content: strings.Repeat("x", 1024)}
+			if _, err := svc.Write(sctx, req); err != nil {
+				b.Fatal(err)
+			}
+		}
+		ops[v] = func(i int) error {
+			from, to := fmt.Sprintf("/%s/a", variant.name), fmt.Sprintf("/%s/b", variant.name)
+			if i%2 == 1 {
+				from, to = to, from
+			}
+			res, err := svc.Rename(sctx, "bench", from, to, false)
+			if err == nil && res.Files != 1000 {
+				err = fmt.Errorf("moved %d files, want 1000", res.Files)
+			}
+			return err
+		}
+	}
+	lat := make([][]time.Duration, len(variants))
+	counts := make([]int, len(variants))
+	b.ResetTimer()
+	for _, n := range rounds(b.N) {
+		for v := range variants {
+			for range n {
+				t0 := time.Now()
+				if err := ops[v](counts[v]); err != nil {
+					b.Fatal(err)
+				}
+				lat[v] = append(lat[v], time.Since(t0))
+				counts[v]++
+			}
+		}
+	}
+	b.StopTimer()
+	p50 := map[string]float64{}
+	for v, variant := range variants {
+		slices.Sort(lat[v])
+		p50[variant.name] = float64(pct(lat[v], 50).Microseconds()) / 1000
+		b.ReportMetric(p50[variant.name], variant.name+"-p50-ms")
+		b.ReportMetric(float64(pct(lat[v], 95).Microseconds())/1000, variant.name+"-p95-ms")
+	}
+	b.ReportMetric(p50["mover"]/p50["portable"], "mover/portable-p50")
+	b.ReportMetric(0, "ns/op")
+}

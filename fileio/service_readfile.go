@@ -1,0 +1,167 @@
+package fileio
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"strings"
+
+	"github.com/agentfiles/agentfiles"
+)
+
+// ReadRequest is the input of Service.ReadFile: a byte range (OffsetBytes, LengthBytes), as
+// Service.Read takes it, or a line range (StartLine, EndLine), not both; optionally of a kept
+// version.
+type ReadRequest struct {
+	Project, Path string
+	OffsetBytes   int64
+	LengthBytes   *int64 // nil: to the end of the file (ReadToEOF)
+	// StartLine and EndLine select lines, 1-based and inclusive; 0 leaves an end open (the
+	// first or the last line). A negative value counts from the end: -1 is the last line, so
+	// StartLine -20 reads the last 20 lines. Lines past the end are ignored.
+	StartLine, EndLine int
+	// LineNumbers prefixes each returned line with its number, right-aligned in six columns,
+	// and a tab, as Anthropic's memory tool `view` shows files. It implies a line-range read.
+	LineNumbers bool
+	// Version reads a kept version (see Service.Versions) instead of the current content; 0:
+	// the current content.
+	Version int64
+}
+
+// lineMode reports whether req asks for lines.
+func (req ReadRequest) lineMode() bool {
+	return req.StartLine != 0 || req.EndLine != 0 || req.LineNumbers
+}
+
+// ReadFile reads a file by bytes, as Read does, or by lines, optionally from a kept version.
+//
+// A line-range read returns whole lines (with their newlines) and reports StartLine, EndLine
+// and TotalLines; OffsetBytes and NextOffsetBytes are the byte offsets of the range in the file,
+// and ReadBytes its length (without the line-number prefixes LineNumbers adds to Content). Lines
+// beyond Config.MaxReadBytes are cut at a line boundary with Truncated=true and a Note naming
+// the next start_line (a single line longer than the maximum is cut inside, at a character
+// boundary). Errors are Read's, plus INVALID_ARGUMENT when byte offsets and lines are both
+// given or EndLine resolves before StartLine, and NOT_FOUND for a version that is not kept.
+func (s *Service) ReadFile(ctx context.Context, req ReadRequest) (ReadResult, error) {
+	ac, scope, err := s.begin(ctx, req.Project, req.Path)
+	length := int64(ReadToEOF)
+	if req.LengthBytes != nil {
+		length = *req.LengthBytes
+	}
+	if err == nil {
+		err = checkReadArgs(req.Path, req.OffsetBytes, length)
+	}
+	if err == nil && req.lineMode() && (req.OffsetBytes != 0 || req.LengthBytes != nil) {
+		err = agentfiles.NewError(agentfiles.CodeInvalidArgument, "give byte offsets (offset, length) or lines (start_line, end_line, line_numbers), not both", "start_line")
+	}
+	if err == nil && req.Version < 0 {
+		err = checkVersionArg(req.Path, req.Version)
+	}
+	var res ReadResult
+	if err == nil {
+		res, err = inView(ctx, s, scope, func(tx ReadTx) (ReadResult, error) {
+			var f File
+			var err error
+			if req.Version > 0 {
+				f, err = getVersion(ctx, tx, req.Path, req.Version)
+			} else if f, err = tx.Get(ctx, req.Path); errors.Is(err, agentfiles.ErrNotFound) {
+				err = missingFileError(ctx, tx, req.Path)
+			}
+			if err != nil {
+				return ReadResult{}, err
+			}
+			var res ReadResult
+			if req.lineMode() {
+				res, err = readLines(f.Content, req, s.cfg.MaxReadBytes)
+			} else {
+				res, err = readRange(f.Content, req.Path, req.OffsetBytes, length, s.cfg.MaxReadBytes)
+			}
+			res.Version = req.Version
+			return res, err
+		})
+	}
+	s.logOp(ctx, "read", ac, req.Project, req.Path, err, slog.Int64("offset", req.OffsetBytes), slog.Int64("length", length),
+		slog.Int("start_line", req.StartLine), slog.Int("end_line", req.EndLine), slog.Int64("version", req.Version),
+		slog.Int64("read_bytes", res.ReadBytes))
+	return res, err
+}
+
+// readLines applies a line range to content.
+func readLines(content []byte, req ReadRequest, maxRead int64) (ReadResult, error) {
+	text := string(content)
+	total := LineCount(text)
+	resolve := func(n, open int) int {
+		switch {
+		case n == 0:
+			return open
+		case n < 0:
+			return total + 1 + n
+		}
+		return n
+	}
+	start, end := max(resolve(req.StartLine, 1), 1), min(resolve(req.EndLine, total), total)
+	if req.EndLine != 0 && req.StartLine != 0 && resolve(req.EndLine, total) < resolve(req.StartLine, 1) {
+		return ReadResult{}, agentfiles.NewError(agentfiles.CodeInvalidArgument, fmt.Sprintf(
+			"end_line %d comes before start_line %d; the file has %d lines", req.EndLine, req.StartLine, total), "end_line")
+	}
+	res := ReadResult{ContentEncoding: ContentEncodingUTF8, FileSizeBytes: int64(len(content)), TotalLines: total}
+	// Byte offset of the start of line `start`.
+	off := 0
+	for line := 1; line < start && off < len(text); line++ {
+		i := strings.IndexByte(text[off:], '\n')
+		if i < 0 {
+			off = len(text)
+			break
+		}
+		off += i + 1
+	}
+	res.OffsetBytes, res.NextOffsetBytes = int64(off), int64(off)
+	res.StartLine, res.EndLine = start, start-1
+	if start > end {
+		return res, nil
+	}
+	var sb strings.Builder
+	pos, line := off, start
+	for ; line <= end && pos < len(text); line++ {
+		next := len(text)
+		if i := strings.IndexByte(text[pos:], '\n'); i >= 0 {
+			next = pos + i + 1
+		}
+		if int64(next-off) > maxRead {
+			res.Truncated = true
+			res.Note = fmt.Sprintf("read clamped to the maximum of %d bytes per call; continue with start_line=%d", maxRead, line)
+			if line == start { // one line longer than the maximum: cut it at a character boundary
+				cut := int(boundaryBefore(content, int64(off)+maxRead))
+				writeNumbered(&sb, req.LineNumbers, line, text[pos:cut])
+				pos = cut
+				res.Note = fmt.Sprintf("line %d is longer than the maximum of %d bytes per call; read the rest of it with offset=%d (and no lines)", line, maxRead, cut)
+			}
+			break
+		}
+		writeNumbered(&sb, req.LineNumbers, line, text[pos:next])
+		pos = next
+		res.EndLine = line
+	}
+	if res.Truncated && pos > off && res.EndLine < start {
+		res.EndLine = start // a cut single line
+	}
+	res.Content = sb.String()
+	res.ReadBytes = int64(pos - off)
+	res.NextOffsetBytes = int64(pos)
+	return res, nil
+}
+
+// writeNumbered writes one line, with its number when numbered.
+func writeNumbered(sb *strings.Builder, numbered bool, n int, line string) {
+	if numbered {
+		num := strconv.Itoa(n)
+		for i := len(num); i < 6; i++ {
+			sb.WriteByte(' ')
+		}
+		sb.WriteString(num)
+		sb.WriteByte('\t')
+	}
+	sb.WriteString(line)
+}
