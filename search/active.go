@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
 )
 
@@ -161,11 +162,21 @@ func (s *Searcher) notCurrent(ctx context.Context, scope fileio.Scope, prefix st
 		}
 		return exclude, pending, nil
 	}
-	jobs, err := jl.ScopeJobs(ctx, scope, prefix, maxScopeJobs)
-	if err != nil {
-		return nil, nil, backendError("reading the project's pending index jobs failed", err)
-	}
+	// The store's jobs and the index's states are independent reads: run them concurrently.
+	var (
+		jobs    []fileio.Job
+		jobsErr error
+		done    = make(chan struct{})
+	)
+	go func() {
+		defer close(done)
+		jobs, jobsErr = jl.ScopeJobs(ctx, scope, prefix, maxScopeJobs)
+	}()
 	lookup, older, err := s.indexedStates(ctx, scope, prefix)
+	<-done
+	if jobsErr != nil {
+		return nil, nil, backendError("reading the project's pending index jobs failed", jobsErr)
+	}
 	if err != nil {
 		return nil, nil, backendError("reading the search index failed", err)
 	}
@@ -305,16 +316,37 @@ func (s *Searcher) statMany(ctx context.Context, scope fileio.Scope, paths []str
 	return live, nil
 }
 
-// liveVersions reads the store's info of the files of the index's candidates.
-func (s *Searcher) liveVersions(ctx context.Context, scope fileio.Scope, lists ...[]Candidate) (liveFiles, error) {
-	var paths []string
-	for _, l := range lists {
-		for _, c := range l {
-			paths = append(paths, c.Path)
+// liveChunks reads, in one store read (fileio.ReadRanges: one statement on pgstore), whether
+// the files of the indexed candidates are active at the candidates' versions, and the text of
+// every such chunk: indexes keep each chunk's offsets, not its text, and the file is the source
+// of truth for both. Only the chunks' bytes are read, never whole files. The answer maps the key
+// of each live candidate to its text; a chunk whose bytes cannot be read at its version (the
+// file changed since it was indexed) is not live.
+func (s *Searcher) liveChunks(ctx context.Context, scope fileio.Scope, cands []*candidate) (map[candKey]string, error) {
+	ranges := make([]fileio.ByteRange, 0, len(cands))
+	for _, c := range cands {
+		ranges = append(ranges, fileio.ByteRange{Path: c.path, Version: c.version, Start: c.chunk.StartByte, End: c.chunk.EndByte})
+	}
+	live := make(map[candKey]string, len(ranges))
+	if len(ranges) == 0 {
+		return live, nil
+	}
+	var texts [][]byte
+	err := s.store.View(ctx, scope, func(tx fileio.ReadTx) error {
+		var err error
+		_, texts, err = fileio.ReadRanges(ctx, tx, ranges)
+		return err
+	})
+	if err != nil {
+		return nil, backendError("reading the results from the store failed", err)
+	}
+	if len(texts) != len(ranges) {
+		return nil, agentfiles.NewError(agentfiles.CodeSearchBackendError, "the store read a different number of ranges than asked", "")
+	}
+	for i, c := range cands {
+		if texts[i] != nil {
+			live[c.key()] = string(texts[i])
 		}
 	}
-	if len(paths) == 0 {
-		return liveFiles{}, nil
-	}
-	return s.statMany(ctx, scope, paths)
+	return live, nil
 }

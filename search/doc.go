@@ -14,7 +14,9 @@
 // A query's cost does not grow with the project: the Searcher learns which files the index has
 // not caught up with from the project's pending outbox jobs ([fileio.ScopeJobLister]) and the
 // index's files of an older analysis, never from a listing of the project, and it checks the
-// liveness of all its candidates in one store read ([fileio.StatMany]). Queries are bounded
+// liveness of all its candidates and reads their text in one store read ([fileio.ReadRanges]):
+// indexes keep each chunk's byte offsets, not a copy of its text, so the text is stored once, in
+// the file store. Queries are bounded
 // (SearcherOptions.MaxQueryBytes and MaxQueryTerms: INVALID_QUERY beyond) and can draw from the
 // file service's per-tenant rate limit (SearcherOptions.RateLimiter).
 //

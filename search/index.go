@@ -18,6 +18,13 @@ import (
 // [BM25.TermScore]; semantic search compares stored float vectors. Scores are computed in Go with
 // the functions of this package, so every index ranks identically.
 //
+// An index keeps no copy of the text: per chunk it stores the file version, the chunk index,
+// the byte offsets [StartByte, EndByte) into that version, the content hash, the term counts
+// and the vector. Every Chunk it returns (Candidate.Chunk, StoredChunk) has an empty Text; the
+// Searcher reads the text of the chunks it ranks from the file store by their offsets, in the
+// same store read that checks the files are still at the indexed version (see
+// fileio.ReadRanges), so a file's text is stored once, in the store.
+//
 // Implementations must be safe for concurrent use.
 type Index interface {
 	// ReplaceFile atomically replaces every chunk of f.Path with f.Chunks: a concurrent query
@@ -86,7 +93,8 @@ func (f IndexedFile) VectorDims() (int, error) {
 	return max(dims, 0), nil
 }
 
-// IndexedChunk is a chunk with its analysed terms and, optionally, its vector.
+// IndexedChunk is a chunk with its analysed terms and, optionally, its vector. Its Text is
+// what the terms were analysed from; indexes do not store it (see Index).
 type IndexedChunk struct {
 	Chunk
 	Terms      map[string]int // term -> frequency, from TermCounts
@@ -110,7 +118,8 @@ func (s FileState) Current(version time.Time) bool {
 	return s.FileUpdatedAt.Equal(version) && s.Tokenizer == TokenizerName
 }
 
-// StoredChunk is a chunk as read back from an index.
+// StoredChunk is a chunk as read back from an index: everything but its Text, which is empty
+// (the text is the file's bytes [StartByte, EndByte) at FileUpdatedAt).
 type StoredChunk struct {
 	IndexedChunk
 	Path           string
@@ -145,7 +154,8 @@ type SemanticQuery struct {
 	TopK         int
 }
 
-// Candidate is one chunk proposed by an index, with that index's score for it.
+// Candidate is one chunk proposed by an index, with that index's score for it. Chunk.Text is
+// empty when the index returns it; the Searcher fills it from the file store.
 type Candidate struct {
 	Path          string
 	FileUpdatedAt time.Time

@@ -233,9 +233,15 @@ func (c *candidate) less(o *candidate) bool {
 	return c.chunk.StartByte < o.chunk.StartByte
 }
 
+// candKey names one chunk of one file version by its bytes.
 type candKey struct {
 	path       string
+	version    int64 // UnixNano
 	start, end int64
+}
+
+func (c *candidate) key() candKey {
+	return candKey{c.path, c.version.UnixNano(), c.chunk.StartByte, c.chunk.EndByte}
 }
 
 // Search runs q for the tenant in ctx (agentfiles.AuthFromContext). Errors: RATE_LIMITED from
@@ -327,16 +333,14 @@ func (s *Searcher) Search(ctx context.Context, q Query) (Result, error) {
 		qvec = nil
 	}
 
-	// 3. Keep the indexed candidates whose file is active at their version (one store read for
-	// all of them), then merge and de-duplicate.
-	live, err := s.liveVersions(ctx, scope, semCands, lex.Candidates)
-	if err != nil {
-		return Result{}, err
-	}
+	// 3. Merge and de-duplicate the indexed candidates. Then, concurrently: one store read keeps
+	// those whose file is active at their version and reads their text from the file (indexes
+	// keep offsets, not text), while the index gives every candidate its true score on the leg
+	// that did not propose it.
 	merged := make(map[candKey]*candidate)
 	var cands []*candidate
 	get := func(path string, version time.Time, ch Chunk, src HitSource) *candidate {
-		k := candKey{path, ch.StartByte, ch.EndByte}
+		k := candKey{path, version.UnixNano(), ch.StartByte, ch.EndByte}
 		if c, ok := merged[k]; ok {
 			return c
 		}
@@ -346,17 +350,40 @@ func (s *Searcher) Search(ctx context.Context, q Query) (Result, error) {
 		return c
 	}
 	for _, sc := range semCands {
-		if live.current(sc.Path, sc.FileUpdatedAt) {
-			c := get(sc.Path, sc.FileUpdatedAt, sc.Chunk, SourceIndex)
-			c.semantic, c.hasSemantic = sc.Score, true
-		}
+		c := get(sc.Path, sc.FileUpdatedAt, sc.Chunk, SourceIndex)
+		c.semantic, c.hasSemantic = sc.Score, true
 	}
 	for _, lc := range lex.Candidates {
-		if live.current(lc.Path, lc.FileUpdatedAt) {
-			c := get(lc.Path, lc.FileUpdatedAt, lc.Chunk, SourceIndex)
-			c.lexical, c.hasLexical = lc.Score, true
+		c := get(lc.Path, lc.FileUpdatedAt, lc.Chunk, SourceIndex)
+		c.lexical, c.hasLexical = lc.Score, true
+	}
+	var (
+		live    map[candKey]string
+		liveErr error
+	)
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		live, liveErr = s.liveChunks(ctx, scope, cands)
+	}()
+	scoreErr := s.completeScores(ctx, scope, cands, terms, lex, qvec)
+	wg.Wait()
+	if liveErr != nil {
+		return Result{}, liveErr
+	}
+	if scoreErr != nil {
+		return Result{}, backendError("scoring the candidates failed", scoreErr)
+	}
+	kept := cands[:0]
+	for _, c := range cands {
+		if text, ok := live[c.key()]; ok {
+			c.chunk.Text = text
+			kept = append(kept, c)
+		} else {
+			delete(merged, c.key())
 		}
 	}
+	cands = kept
 	if len(pending) > 0 && len(terms) > 0 {
 		scanned, n, err := s.scanPending(ctx, scope, pending, terms, lex)
 		if err != nil {
@@ -369,10 +396,6 @@ func (s *Searcher) Search(ctx context.Context, q Query) (Result, error) {
 		}
 	}
 	res.Candidates = len(cands)
-	// 3b. Every indexed candidate gets its true score on the leg that did not propose it.
-	if err := s.completeScores(ctx, scope, cands, terms, lex, qvec); err != nil {
-		return Result{}, backendError("scoring the candidates failed", err)
-	}
 	cands = qualified(cands, minSemantic)
 	res.Qualified = len(cands)
 	if len(cands) == 0 {

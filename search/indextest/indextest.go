@@ -2,6 +2,7 @@ package indextest
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"math"
@@ -20,6 +21,10 @@ import (
 // Exercise runs the acceptance suite that every search.Index must pass. newIndex returns a
 // fresh, empty index for each subtest. The suite drives the index the way production does:
 // through fileio.Service over memstore, the Indexer consuming the outbox, and the Searcher.
+//
+// The contract includes that an index keeps no copy of the text (see search.Index): the chunks
+// it returns have an empty Text, and their offsets and content hash name the file's bytes, from
+// which the Searcher fills every hit's Content.
 func Exercise(t *testing.T, newIndex func(t *testing.T) search.Index) {
 	tests := []struct {
 		name string
@@ -122,10 +127,28 @@ func testOffsetsRoundTrip(t *testing.T, idx search.Index) {
 			if c.Index != i || c.Tokenizer != search.TokenizerName {
 				t.Errorf("%s chunk %d: index %d tokenizer %q", p, i, c.Index, c.Tokenizer)
 			}
-			hits[i] = search.Hit{Path: p, StartByte: c.StartByte, EndByte: c.EndByte, Content: c.Text}
+			hits[i] = storedHit(t, p, corpus[p], c)
 		}
 		checkRoundTrip(t, e, ctx, "p", hits)
 	}
+}
+
+// storedHit checks that c, a chunk read back with Index.Chunks, holds offsets into content and
+// the hash of those bytes but no copy of them, and returns it as the hit a search would make of
+// it.
+func storedHit(t *testing.T, path, content string, c search.StoredChunk) search.Hit {
+	t.Helper()
+	if c.Text != "" {
+		t.Errorf("%s chunk %d: the index returned its text; indexes keep offsets only", path, c.Index)
+	}
+	if c.StartByte < 0 || c.StartByte > c.EndByte || c.EndByte > int64(len(content)) {
+		t.Fatalf("%s chunk %d: offsets [%d,%d) outside the %d-byte file", path, c.Index, c.StartByte, c.EndByte, len(content))
+	}
+	text := content[c.StartByte:c.EndByte]
+	if want := fmt.Sprintf("%x", sha256.Sum256([]byte(text))); c.ContentHash != want {
+		t.Errorf("%s chunk %d: content hash %s, want the hash of bytes [%d,%d)", path, c.Index, c.ContentHash, c.StartByte, c.EndByte)
+	}
+	return search.Hit{Path: path, StartByte: c.StartByte, EndByte: c.EndByte, Content: text}
 }
 
 func testDeletedNeverReturned(t *testing.T, idx search.Index) {
@@ -342,6 +365,20 @@ func testRerankAndFallback(t *testing.T, idx search.Index) {
 	}
 	if got := srv.Keys(); len(got) == 0 || got[len(got)-1] != keyA {
 		t.Errorf("reranker did not get the caller's key")
+	}
+	// The reranker reads every candidate's text, which the Searcher read from the files (the
+	// index keeps none): each returned hit's content is one of the documents, none is empty.
+	docs := map[string]bool{}
+	for _, d := range srv.LastDocuments() {
+		if d == "" {
+			t.Errorf("the reranker got an empty document: chunk text was not read from the file")
+		}
+		docs[d] = true
+	}
+	for _, h := range res.Hits {
+		if !docs[h.Content] {
+			t.Errorf("hit %s [%d,%d) was not among the reranked documents", h.Path, h.StartByte, h.EndByte)
+		}
 	}
 	for i := 1; i < len(res.Hits); i++ {
 		if res.Hits[i].Score > res.Hits[i-1].Score {
@@ -564,7 +601,7 @@ func testIdempotent(t *testing.T, idx search.Index) {
 		t.Fatalf("%d chunks after re-index, %d before", len(after), len(before))
 	}
 	for i := range after {
-		if after[i].Text != before[i].Text || after[i].StartByte != before[i].StartByte {
+		if after[i].ContentHash != before[i].ContentHash || after[i].StartByte != before[i].StartByte {
 			t.Errorf("chunk %d changed", i)
 		}
 	}
@@ -688,7 +725,7 @@ var nulCorpus = map[string]string{
 
 // testNULContent: any valid UTF-8 is indexed as it is, U+0000 included: every file is indexed
 // at its current version (not left to the query-time scan), hits round-trip through file_read
-// byte for byte, stored chunks keep their text, and rankings and scores equal memindex's.
+// byte for byte, stored chunks keep their offsets and hashes, and rankings and scores equal memindex's.
 func testNULContent(t *testing.T, idx search.Index) {
 	emb := search.NewHashingEmbedder(64)
 	e := NewEnv(t, idx, EnvOptions{Embedder: emb, Chunker: smallChunker()})
@@ -720,7 +757,7 @@ func testNULContent(t *testing.T, idx search.Index) {
 		}
 		hits := make([]search.Hit, len(chunks))
 		for i, c := range chunks {
-			hits[i] = search.Hit{Path: p, StartByte: c.StartByte, EndByte: c.EndByte, Content: c.Text}
+			hits[i] = storedHit(t, p, nulCorpus[p], c)
 		}
 		checkRoundTrip(t, e, ctx, "p", hits)
 	}

@@ -133,6 +133,14 @@ func (s *EmbeddingServer) Requests() (requests, inputs int) {
 // It records the bearer keys it saw (Keys). Safe for concurrent use.
 type RerankServer struct {
 	recorder
+	lastDocs []string // the documents of the last valid request
+}
+
+// LastDocuments returns the documents of the last valid rerank request.
+func (s *RerankServer) LastDocuments() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.lastDocs
 }
 
 // NewRerankServer starts the server on loopback; it is closed when t ends.
@@ -152,6 +160,9 @@ func NewRerankServer(t testing.TB) *RerankServer {
 				writeJSON(w, http.StatusBadRequest, map[string]any{"message": "invalid request: model, query and documents are required"})
 				return
 			}
+			s.mu.Lock()
+			s.lastDocs = req.Documents
+			s.mu.Unlock()
 			scores := overlapScores(req.Query, req.Documents)
 			idx := make([]int, len(scores))
 			for i := range idx {

@@ -6,9 +6,10 @@
 // Each (tenant, project) has its own chunk slots, an inverted index from term to postings
 // (slot and term frequency packed in 4 bytes), the project's BM25 statistics, its files sorted
 // by path, and one vector store per embedding model. A chunk keeps its own terms as
-// varint-coded IDs of the project's posting lists (2–4 bytes a term, no strings), and its text
-// as given: the Indexer's chunks are slices of one string per file, so a file's text is held
-// once however many chunks it has. A freed slot is reused only once no posting names it, which
+// varint-coded IDs of the project's posting lists (2–4 bytes a term, no strings), and its byte
+// offsets and content hash but not its text: the text stays in the file store, from which the
+// Searcher reads the byte ranges of the chunks it returns (see search.Index), so the index does
+// not hold a second copy of the project's text. A freed slot is reused only once no posting names it, which
 // is what lets a posting do without a generation number. Lexical queries walk the postings of
 // the query terms and score them with [search.BM25]. Replacing a file swaps all its chunks
 // under the project's write lock, so readers see the old chunks or the new ones, never a mix.

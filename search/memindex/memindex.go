@@ -196,6 +196,7 @@ func (ix *Index) ReplaceFile(ctx context.Context, scope fileio.Scope, f search.I
 		id := p.alloc()
 		p.slots[id] = slot{file: nf, chunk: c.Chunk}
 		p.slots[id].chunk.Index = i
+		p.slots[id].chunk.Text = "" // offsets only: the Searcher reads the text from the file
 		p.meta[id].chunkTerms = int32(c.ChunkTerms)
 		if vs != nil {
 			vs.put(id, c.Vector)

@@ -10,8 +10,8 @@
 //	mcp_search_projects        one row per (apikey_hash, project): id, BM25 statistics
 //	                           (chunk count, total terms) and a change counter (generation)
 //	mcp_search_files           the indexed version of each file, its model and chunk count
-//	mcp_file_chunks            the seed's chunk table: path, [start_byte, end_byte), text
-//	                           (escaped, see "Content"), hash, last_served_at
+//	mcp_file_chunks            the seed's chunk table without the text: path, version,
+//	                           [start_byte, end_byte), hash, length in terms, last_served_at
 //	mcp_file_chunk_postings    (project, term, chunk) -> term frequency and chunk length
 //	mcp_file_chunk_embeddings  the chunk's vector as BYTEA (little-endian float32, any dimension)
 //	mcp_search_embedder        one row: the model and dimensions of every vector in the database
@@ -32,11 +32,20 @@
 //
 // # Content
 //
-// Any valid UTF-8 is indexed exactly as search/memindex indexes it, U+0000 included. Terms and
-// scores come from the original text (analysed in Go); only the stored chunk text is escaped,
-// because PostgreSQL's TEXT cannot hold U+0000: U+0001 is stored as U+0001 U+0001 and U+0000
-// as U+0001 U+0002, and every read decodes it (text without either character is stored as it
-// is). Migration 0003 escaped the U+0001 of the chunks stored before it.
+// The index keeps no copy of the text (migration 0004 dropped the chunk_content column): a chunk
+// is its file version and byte offsets, its content hash, its terms and its vector, and the
+// Searcher reads the text of the chunks it ranks from the file store by their offsets, in the
+// read that checks the files are still at the indexed version (see search.Index and
+// fileio.ReadRanges: one statement on fileio/pgstore). Chunks indexed before 0004 keep everything
+// but their text and stay searchable without re-indexing (the old text's space is reclaimed as
+// their files are re-indexed, or at once with VACUUM FULL mcp_file_chunks). Index.Reembed, which embeds stored
+// chunks again, reads their text from the files likewise (ReembedOptions.Content).
+//
+// Any valid UTF-8 is indexed exactly as search/memindex indexes it, U+0000 included: terms and
+// scores come from the original text, analysed in Go. Only in LexicalTSVector mode does text
+// reach PostgreSQL (as the argument of to_tsvector, whose tsvector is stored in chunk_tsv), and
+// there it is escaped, because TEXT cannot hold U+0000: U+0001 as U+0001 U+0001 and U+0000 as
+// U+0001 U+0002, both separators to to_tsvector.
 //
 // # Scoring
 //
@@ -46,8 +55,9 @@
 // arrays, scores every matching chunk with search.BM25, so the floats are bit-identical to
 // memindex's, and reads only the rows of the chunks at or above the K-th best score (ties are
 // broken by path and chunk index as memindex does).
-// LexicalTSVector is the seed's transitional alternative: PostgreSQL full-text search (GIN
-// index on to_tsvector('english', chunk_content), terms OR-ed, ts_rank_cd scores).
+// LexicalTSVector is the seed's transitional alternative: PostgreSQL full-text search (a GIN
+// index on each chunk's tsvector, chunk_tsv, stored by ReplaceFile in that mode only; terms
+// OR-ed, ts_rank_cd scores).
 //
 // ScoreChunks, the Searcher's second step, scores the candidates that only one retriever
 // proposed in one statement: each named chunk is one lookup of its (project, path, chunk

@@ -156,6 +156,33 @@ type ReembedOptions struct {
 	// BatchFiles is how many files are listed at a time while embedding (default 100). Each
 	// file's chunks are embedded in one Embed call, as the Indexer does.
 	BatchFiles int
+	// Content returns the content of the file at path when its version is still version, or
+	// ok false when it is not (the file changed or is gone: it is skipped and left to the
+	// Indexer). The index keeps chunk offsets, not chunk text (see search.Index), so Reembed
+	// reads the text to embed from the files: pass StoreContent(store) for the file store the
+	// index was built from. Required unless SwitchOnly.
+	Content func(ctx context.Context, scope fileio.Scope, path string, version time.Time) (content []byte, ok bool, err error)
+}
+
+// StoreContent returns a ReembedOptions.Content that reads files from store.
+func StoreContent(store fileio.Store) func(context.Context, fileio.Scope, string, time.Time) ([]byte, bool, error) {
+	return func(ctx context.Context, scope fileio.Scope, path string, version time.Time) ([]byte, bool, error) {
+		var content []byte
+		ok := false
+		err := store.View(ctx, scope, func(tx fileio.ReadTx) error {
+			info, found, err := tx.Stat(ctx, path)
+			if err != nil || !found || !info.UpdatedAt.Equal(version) {
+				return err
+			}
+			f, err := tx.Get(ctx, path)
+			if err != nil {
+				return err
+			}
+			content, ok = f.Content, f.UpdatedAt.Equal(version)
+			return nil
+		})
+		return content, ok, err
+	}
 }
 
 // ReembedStats says what a Reembed call did.
@@ -198,6 +225,9 @@ func (ix *Index) Reembed(ctx context.Context, emb search.Embedder, opts ReembedO
 	if opts.BatchFiles <= 0 {
 		opts.BatchFiles = 100
 	}
+	if !opts.SwitchOnly && opts.Content == nil {
+		return ReembedStats{}, agentfiles.NewError(agentfiles.CodeInvalidConfig, "Reembed reads the text to embed from the files: pass ReembedOptions.Content (pgindex.StoreContent(store)), or set SwitchOnly", "Content")
+	}
 	st := ReembedStats{To: to}
 	if err := ix.switchEmbedder(ctx, &st); err != nil {
 		return st, backendError(ctx, "switching the embedder", err)
@@ -207,7 +237,7 @@ func (ix *Index) Reembed(ctx context.Context, emb search.Embedder, opts ReembedO
 	}
 	var err error
 	if !opts.SwitchOnly {
-		err = ix.embedFiles(ctx, emb, opts.BatchFiles, &st)
+		err = ix.embedFiles(ctx, emb, opts, &st)
 	}
 	if err == nil {
 		err = ix.pool.QueryRow(ctx, "SELECT count(*) FROM mcp_search_files WHERE chunk_count > 0 AND embedding_model <> $1", to.Model).Scan(&st.Pending)
@@ -276,7 +306,8 @@ WHERE f.chunk_count > 0 AND f.embedding_model <> $1 AND (f.project_id, f.file_pa
 ORDER BY f.project_id, f.file_path LIMIT $4`
 
 // embedFiles is Reembed's second step: every indexed file without vectors of st.To, in batches.
-func (ix *Index) embedFiles(ctx context.Context, emb search.Embedder, batch int, st *ReembedStats) error {
+func (ix *Index) embedFiles(ctx context.Context, emb search.Embedder, opts ReembedOptions, st *ReembedStats) error {
+	batch := opts.BatchFiles
 	var afterProject int64
 	afterPath := ""
 	for {
@@ -294,7 +325,7 @@ func (ix *Index) embedFiles(ctx context.Context, emb search.Embedder, batch int,
 			return backendError(ctx, "listing the files to embed", err)
 		}
 		for _, f := range files {
-			n, err := ix.embedFile(ctx, emb, st.To, f)
+			n, err := ix.embedFile(ctx, emb, opts.Content, st.To, f)
 			if err != nil {
 				return err
 			}
@@ -316,27 +347,41 @@ func (ix *Index) embedFiles(ctx context.Context, emb search.Embedder, batch int,
 // errFileChanged rolls back the vectors of a file that changed while it was embedded.
 var errFileChanged = errors.New("the file changed while it was embedded")
 
-// embedFile embeds the stored chunks of one file version and stores their vectors, returning
-// how many it embedded, or -1 when the file changed meanwhile (re-indexed, deleted, or embedded
-// by someone else) and nothing was written.
-func (ix *Index) embedFile(ctx context.Context, emb search.Embedder, to EmbedderIdentity, f fileToEmbed) (int, error) {
-	rows, err := ix.pool.Query(ctx, `SELECT id, chunk_content FROM mcp_file_chunks
+// embedFile embeds the chunks of one file version, their text read from the file by their
+// offsets, and stores their vectors, returning how many it embedded, or -1 when the file changed
+// meanwhile (re-indexed, deleted, or embedded by someone else) and nothing was written.
+func (ix *Index) embedFile(ctx context.Context, emb search.Embedder, content func(context.Context, fileio.Scope, string, time.Time) ([]byte, bool, error), to EmbedderIdentity, f fileToEmbed) (int, error) {
+	rows, err := ix.pool.Query(ctx, `SELECT id, start_byte, end_byte FROM mcp_file_chunks
 WHERE project_id = $1 AND file_path = $2 AND file_updated_at = $3 AND file_updated_ns = $4 ORDER BY chunk_index`, f.project, f.path, f.at, f.ns)
 	if err != nil {
 		return 0, backendError(ctx, "reading chunks to embed", err)
 	}
 	var ids []int64
-	var texts []string
-	var id int64
-	var text string
-	if _, err := pgx.ForEachRow(rows, []any{&id, &text}, func() error {
-		ids, texts = append(ids, id), append(texts, decodeText(text))
+	var spans [][2]int64
+	var id, start, end int64
+	if _, err := pgx.ForEachRow(rows, []any{&id, &start, &end}, func() error {
+		ids, spans = append(ids, id), append(spans, [2]int64{start, end})
 		return nil
 	}); err != nil {
 		return 0, backendError(ctx, "reading chunks to embed", err)
 	}
 	if len(ids) == 0 {
 		return -1, nil
+	}
+	data, ok, err := content(ctx, f.scope, f.path, joinVersion(f.at, f.ns))
+	if err != nil {
+		return 0, err
+	}
+	if !ok {
+		return -1, nil
+	}
+	texts := make([]string, len(spans))
+	for i, sp := range spans {
+		b := fileio.SliceRange(data, sp[0], sp[1])
+		if b == nil {
+			return -1, nil // not the indexed content: left to the Indexer
+		}
+		texts[i] = string(b)
 	}
 	vecs, err := emb.Embed(ctx, texts)
 	if err != nil {

@@ -2,7 +2,9 @@ package pgindex
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -22,38 +24,75 @@ import (
 func legacyDatabase(t *testing.T, embs ...search.Embedder) *pgxpool.Pool {
 	t.Helper()
 	ctx := context.Background()
-	pool, err := pgxpool.New(ctx, pgtest.New(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(pool.Close)
-	first, err := migrationFS.ReadFile("migrations/0001_index.sql")
-	if err != nil {
-		t.Fatal(err)
-	}
-	v1 := pgmigrate.Set{FS: fstest.MapFS{"migrations/0001_index.sql": {Data: first}}, Dir: "migrations", Table: schema.Table, LockKey: schema.LockKey}
-	if err := v1.Apply(ctx, pool); err != nil {
-		t.Fatal(err)
-	}
-	old, err := New(ctx, pool, Options{SkipMigrations: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	pool := legacySchema(t, "0001_index.sql")
 	scope := fileio.Scope{Tenant: strings.Repeat("cd", 32), Project: "legacy"}
 	for _, emb := range embs {
 		text := "legacy text embedded by " + emb.Model()
 		vecs, _ := emb.Embed(ctx, []string{text})
-		terms, n := search.TermCounts(text)
-		f := search.IndexedFile{Path: "/" + emb.Model() + ".md", FileUpdatedAt: time.Now(), Tokenizer: search.TokenizerName, EmbeddingModel: emb.Model(),
-			Chunks: []search.IndexedChunk{{Chunk: search.Chunk{Text: text, EndByte: int64(len(text))}, Terms: terms, ChunkTerms: n, Vector: vecs[0]}}}
-		if err := old.ReplaceFile(ctx, scope, f); err != nil {
-			t.Fatal(err)
-		}
+		legacyFile(t, pool, scope, "/"+emb.Model()+".md", text, emb.Model(), vecs[0])
 	}
 	if err := Migrate(ctx, pool); err != nil {
 		t.Fatal(err)
 	}
 	return pool
+}
+
+// legacySchema returns a pool on a new database migrated with the named migrations only.
+func legacySchema(t *testing.T, names ...string) *pgxpool.Pool {
+	t.Helper()
+	ctx := context.Background()
+	pool, err := pgxpool.New(ctx, pgtest.New(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	set := pgmigrate.Set{FS: fstest.MapFS{}, Dir: "migrations", Table: schema.Table, LockKey: schema.LockKey}
+	for _, name := range names {
+		data, err := migrationFS.ReadFile("migrations/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		set.FS.(fstest.MapFS)["migrations/"+name] = &fstest.MapFile{Data: data}
+	}
+	if err := set.Apply(ctx, pool); err != nil {
+		t.Fatal(err)
+	}
+	return pool
+}
+
+// legacyFile stores a one-chunk file as releases before migration 0004 did: the chunk's text in
+// chunk_content (as it is), its tenant and project on the chunk row, one postings row per term,
+// and its vector when model is set.
+func legacyFile(t *testing.T, pool *pgxpool.Pool, scope fileio.Scope, path, text, model string, vec []float32) {
+	t.Helper()
+	terms, n := search.TermCounts(text)
+	var termList []string
+	var tfs []int32
+	for term, tf := range terms {
+		termList, tfs = append(termList, term), append(tfs, int32(tf))
+	}
+	hash := fmt.Sprintf("%x", sha256.Sum256([]byte(text)))
+	_, err := pool.Exec(context.Background(), `WITH pr AS (
+    INSERT INTO mcp_search_projects (apikey_hash, project, chunk_count, total_terms) VALUES ($1, $2, 1, $5)
+    ON CONFLICT (apikey_hash, project) DO UPDATE SET chunk_count = mcp_search_projects.chunk_count + 1,
+        total_terms = mcp_search_projects.total_terms + $5 RETURNING id
+), f AS (
+    INSERT INTO mcp_search_files (project_id, file_path, file_updated_at, embedding_model, tokenizer, chunk_count, total_terms)
+    SELECT id, $3, now(), $9, $10, 1, $5 FROM pr
+), c AS (
+    INSERT INTO mcp_file_chunks (project_id, apikey_hash, project, file_path, file_updated_at, chunk_index, start_byte, end_byte,
+        chunk_content, content_hash, chunk_terms)
+    SELECT id, $1, $2, $3, now(), 0, 0, octet_length($4), $4, $6, $5 FROM pr RETURNING id, project_id
+), p AS (
+    INSERT INTO mcp_file_chunk_postings (project_id, term, chunk_id, tf, chunk_terms, file_path)
+    SELECT c.project_id, u.term, c.id, u.tf, $5, $3 FROM c, unnest($7::text[], $8::int[]) AS u(term, tf)
+)
+INSERT INTO mcp_file_chunk_embeddings (chunk_id, project_id, file_path, chunk_index, model, dims, embedding)
+SELECT c.id, c.project_id, $3, 0, $9, $11, $12 FROM c WHERE $9 <> ''`,
+		scope.Tenant, scope.Project, path, text, n, hash, termList, tfs, model, search.TokenizerName, int32(len(vec)), encodeVector(vec))
+	if err != nil {
+		t.Fatal(err)
+	}
 }
 
 // TestLegacyDatabaseIdentity: migrating a database indexed before identities were recorded
@@ -87,11 +126,18 @@ func TestLegacyDatabaseIdentity(t *testing.T) {
 			t.Errorf("New with %v on mixed vectors: %v, want INVALID_CONFIG", IdentityOf(emb), err)
 		}
 	}
-	st, err := ix.Reembed(ctx, x, ReembedOptions{})
+	st, err := ix.Reembed(ctx, x, ReembedOptions{Content: legacyContent})
 	if err != nil || st.DroppedVectors != 1 || st.Files != 1 || !st.Switched {
 		t.Fatalf("Reembed = %+v, %v; want y's vector dropped and its file embedded with x", st, err)
 	}
 	if _, err := New(ctx, mixed, Options{Embedder: IdentityOf(x)}); err != nil {
 		t.Errorf("New with %v after Reembed: %v", IdentityOf(x), err)
 	}
+}
+
+// legacyContent is the content of legacyDatabase's files, as a file store would hold it: each
+// file is its one chunk's text.
+func legacyContent(_ context.Context, _ fileio.Scope, path string, _ time.Time) ([]byte, bool, error) {
+	model := strings.TrimSuffix(strings.TrimPrefix(path, "/"), ".md")
+	return []byte("legacy text embedded by " + model), true, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/agentfiles/agentfiles"
+	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/internal/pgtest"
 	"github.com/agentfiles/agentfiles/internal/poll"
 	"github.com/agentfiles/agentfiles/search"
@@ -134,15 +136,17 @@ func TestReembed(t *testing.T) {
 	mem := memindex.New()
 	chunker := search.NewChunker(search.ChunkerOptions{TargetBytes: 120, OverlapBytes: 20})
 	base := time.Date(2026, 3, 4, 5, 6, 7, 891, time.UTC)
-	const files = 12
+	const nfiles = 12
+	files := &fileContents{}
 	var chunks int64
-	for i := range files {
+	for i := range nfiles {
 		content := strings.Repeat(fmt.Sprintf("file %d talks about %s and %s. ", i, words[i%len(words)], words[(3*i)%len(words)]), 6)
 		embedWith := oldEmb
-		if i == files-1 {
+		if i == nfiles-1 {
 			embedWith = nil // one lexical-only file: Reembed gives it vectors too
 		}
 		f := indexedFile(fmt.Sprintf("/d%d/f%02d.md", i%3, i), base.Add(time.Duration(i)), content, chunker, embedWith)
+		files.put(f, content)
 		if err := old.ReplaceFile(ctx, testScope, f); err != nil {
 			t.Fatal(err)
 		}
@@ -178,12 +182,15 @@ func TestReembed(t *testing.T) {
 		}
 	}
 
-	st, err := cached.Reembed(ctx, newEmb, pgindex.ReembedOptions{BatchFiles: 5})
+	if _, err := cached.Reembed(ctx, newEmb, pgindex.ReembedOptions{}); !errors.Is(err, agentfiles.ErrInvalidConfig) {
+		t.Fatalf("Reembed without Content: %v, want INVALID_CONFIG before anything is switched", err)
+	}
+	st, err := cached.Reembed(ctx, newEmb, pgindex.ReembedOptions{BatchFiles: 5, Content: files.content})
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := pgindex.ReembedStats{From: pgindex.IdentityOf(oldEmb), To: pgindex.IdentityOf(newEmb), Switched: true,
-		DroppedVectors: chunks, MarkedFiles: files - 1, Files: files, Chunks: st.Chunks}
+		DroppedVectors: chunks, MarkedFiles: nfiles - 1, Files: nfiles, Chunks: st.Chunks}
 	if st != want || st.Chunks <= chunks {
 		t.Fatalf("Reembed = %+v, want %+v with every chunk embedded", st, want)
 	}
@@ -217,25 +224,25 @@ func TestReembed(t *testing.T) {
 	pgtest.Open(t, url, pgindex.Open, pgindex.Options{Embedder: pgindex.IdentityOf(newEmb)})
 
 	// Again: nothing left to do.
-	if st, err := cached.Reembed(ctx, newEmb, pgindex.ReembedOptions{}); err != nil || st != (pgindex.ReembedStats{From: want.To, To: want.To}) {
+	if st, err := cached.Reembed(ctx, newEmb, pgindex.ReembedOptions{Content: files.content}); err != nil || st != (pgindex.ReembedStats{From: want.To, To: want.To}) {
 		t.Errorf("Reembed again = %+v, %v; want nothing done", st, err)
 	}
 	// SwitchOnly: back to the old embedder, files left lexical-only until embedded.
 	st, err = cached.Reembed(ctx, oldEmb, pgindex.ReembedOptions{SwitchOnly: true})
-	if err != nil || !st.Switched || st.Files != 0 || st.Pending != files || st.MarkedFiles != files {
-		t.Errorf("Reembed SwitchOnly = %+v, %v; want switched, %d files pending", st, err, files)
+	if err != nil || !st.Switched || st.Files != 0 || st.Pending != nfiles || st.MarkedFiles != nfiles {
+		t.Errorf("Reembed SwitchOnly = %+v, %v; want switched, %d files pending", st, err, nfiles)
 	}
 	if got := semantic(cached, oldEmb, queries[0]); len(got) != 0 {
 		t.Errorf("%d candidates after SwitchOnly", len(got))
 	}
-	st, err = cached.Reembed(ctx, oldEmb, pgindex.ReembedOptions{})
-	if err != nil || st.Switched || st.Files != files || st.Pending != 0 {
-		t.Errorf("Reembed after SwitchOnly = %+v, %v; want %d files embedded", st, err, files)
+	st, err = cached.Reembed(ctx, oldEmb, pgindex.ReembedOptions{Content: files.content})
+	if err != nil || st.Switched || st.Files != nfiles || st.Pending != 0 {
+		t.Errorf("Reembed after SwitchOnly = %+v, %v; want %d files embedded", st, err, nfiles)
 	}
 	if got := semantic(old, oldEmb, queries[0]); len(got) == 0 {
 		t.Error("no candidates of the old embedder after switching back")
 	}
-	if _, err := cached.Reembed(ctx, nil, pgindex.ReembedOptions{}); !errors.Is(err, agentfiles.ErrInvalidConfig) {
+	if _, err := cached.Reembed(ctx, nil, pgindex.ReembedOptions{Content: files.content}); !errors.Is(err, agentfiles.ErrInvalidConfig) {
 		t.Errorf("Reembed(nil) = %v, want INVALID_CONFIG", err)
 	}
 }
@@ -260,18 +267,21 @@ func TestReembedResumes(t *testing.T) {
 	ctx := context.Background()
 	oldEmb := search.NewHashingEmbedder(8)
 	ix, _ := newIndex(t, pgindex.Options{Embedder: pgindex.IdentityOf(oldEmb)})
+	files := &fileContents{}
 	for i := range 6 {
-		if err := ix.ReplaceFile(ctx, testScope, indexedFile(fmt.Sprintf("/f%d.md", i), time.Now(), "one chunk of text", search.Chunker{}, oldEmb)); err != nil {
+		f := indexedFile(fmt.Sprintf("/f%d.md", i), time.Now(), "one chunk of text", search.Chunker{}, oldEmb)
+		files.put(f, "one chunk of text")
+		if err := ix.ReplaceFile(ctx, testScope, f); err != nil {
 			t.Fatal(err)
 		}
 	}
 	flaky := &failingEmbedder{HashingEmbedder: search.NewHashingEmbedder(10), left: 2}
-	st, err := ix.Reembed(ctx, flaky, pgindex.ReembedOptions{BatchFiles: 4})
+	st, err := ix.Reembed(ctx, flaky, pgindex.ReembedOptions{BatchFiles: 4, Content: files.content})
 	if !errors.Is(err, agentfiles.ErrSearchBackendError) || !st.Switched || st.Files != 2 {
 		t.Fatalf("Reembed with a failing embedder = %+v, %v; want switched, 2 files, the embedder's error", st, err)
 	}
 	flaky.left = 100
-	st, err = ix.Reembed(ctx, flaky, pgindex.ReembedOptions{})
+	st, err = ix.Reembed(ctx, flaky, pgindex.ReembedOptions{Content: files.content})
 	if err != nil || st.Switched || st.Files != 4 || st.Pending != 0 {
 		t.Fatalf("Reembed resumed = %+v, %v; want the 4 files left", st, err)
 	}
@@ -291,9 +301,13 @@ func TestReembedConcurrentWriters(t *testing.T) {
 	path := func(i int) string { return fmt.Sprintf("/f%02d.md", i) }
 	var version atomic.Int64
 	version.Store(time.Now().UnixNano())
+	contents := &fileContents{}
 	put := func(ix *pgindex.Index, i int, emb *search.HashingEmbedder) error {
 		v := time.Unix(0, version.Add(1))
-		return ix.ReplaceFile(ctx, testScope, indexedFile(path(i), v, fmt.Sprintf("version %d of file %d\n\nsecond paragraph", v.UnixNano(), i), search.Chunker{}, emb))
+		content := fmt.Sprintf("version %d of file %d\n\nsecond paragraph", v.UnixNano(), i)
+		f := indexedFile(path(i), v, content, search.Chunker{}, emb)
+		contents.put(f, content)
+		return ix.ReplaceFile(ctx, testScope, f)
 	}
 	for i := range files {
 		if err := put(old, i, oldEmb); err != nil {
@@ -335,7 +349,7 @@ func TestReembedConcurrentWriters(t *testing.T) {
 		}
 		return true
 	})
-	st, err := undeclared.Reembed(ctx, newEmb, pgindex.ReembedOptions{BatchFiles: 7})
+	st, err := undeclared.Reembed(ctx, newEmb, pgindex.ReembedOptions{BatchFiles: 7, Content: contents.content})
 	close(stop)
 	wg.Wait()
 	if err != nil {
@@ -363,4 +377,32 @@ func TestReembedConcurrentWriters(t *testing.T) {
 	if err := put(old, 0, oldEmb); !errors.Is(err, agentfiles.ErrInvalidConfig) {
 		t.Errorf("old embedder after the switch: %v, want INVALID_CONFIG", err)
 	}
+}
+
+// fileContents stands in for the file store that Reembed reads chunk text from: the content of
+// each indexed file version. Safe for concurrent use.
+type fileContents struct {
+	mu sync.Mutex
+	m  map[string][]byte // path NUL version
+}
+
+func contentKey(path string, version time.Time) string {
+	return path + "\x00" + strconv.FormatInt(version.UnixNano(), 10)
+}
+
+func (c *fileContents) put(f search.IndexedFile, content string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil {
+		c.m = map[string][]byte{}
+	}
+	c.m[contentKey(f.Path, f.FileUpdatedAt)] = []byte(content)
+}
+
+// content implements pgindex.ReembedOptions.Content.
+func (c *fileContents) content(_ context.Context, _ fileio.Scope, path string, version time.Time) ([]byte, bool, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	b, ok := c.m[contentKey(path, version)]
+	return b, ok, nil
 }

@@ -6,14 +6,16 @@ import (
 	"log"
 	"os"
 
+	"github.com/agentfiles/agentfiles/fileio/pgstore"
 	"github.com/agentfiles/agentfiles/search"
 	"github.com/agentfiles/agentfiles/search/pgindex"
 )
 
 // ExampleIndex_Reembed switches a database to another embedder, as an operator's one-off
-// command would: open the index without an embedder (New never refuses that), re-embed, then
-// restart the servers with the new embedder in pgindex.Options.Embedder. It needs a PostgreSQL
-// database, so it is compiled but not run by go test.
+// command would: open the index without an embedder (New never refuses that), re-embed, reading
+// the chunks' text from the file store, then restart the servers with the new embedder in
+// pgindex.Options.Embedder. It needs a PostgreSQL database, so it is compiled but not run by go
+// test.
 func ExampleIndex_Reembed() {
 	ctx := context.Background()
 	index, err := pgindex.Open(ctx, os.Getenv("DATABASE_URL"), pgindex.Options{})
@@ -21,7 +23,12 @@ func ExampleIndex_Reembed() {
 		log.Fatal(err)
 	}
 	defer index.Close()
-	st, err := index.Reembed(ctx, search.NewHashingEmbedder(512), pgindex.ReembedOptions{})
+	store, err := pgstore.Open(ctx, os.Getenv("DATABASE_URL"), pgstore.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer store.Close()
+	st, err := index.Reembed(ctx, search.NewHashingEmbedder(512), pgindex.ReembedOptions{Content: pgindex.StoreContent(store)})
 	if err != nil {
 		log.Fatal(err) // run it again to resume
 	}

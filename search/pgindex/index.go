@@ -23,9 +23,10 @@ const (
 	// LexicalBM25 (the default) scores with search.BM25 from the postings table: the same floats
 	// as search/memindex, bit for bit.
 	LexicalBM25 LexicalMode = "bm25"
-	// LexicalTSVector matches chunks with PostgreSQL full-text search (a GIN index on
-	// to_tsvector('english', chunk_content), the query terms OR-ed) and scores them with
-	// ts_rank_cd. It is the seed's transitional mode: scores are not BM25 and not comparable
+	// LexicalTSVector matches chunks with PostgreSQL full-text search (a GIN index on the
+	// chunks' tsvector, to_tsvector('english', text), stored by ReplaceFile in this mode only;
+	// the query terms OR-ed) and scores them with ts_rank_cd. Files indexed in the other mode
+	// have no tsvector and are matched once indexed again in this one. It is the seed's transitional mode: scores are not BM25 and not comparable
 	// with memindex; DocFreq and Stats are still BM25's, so query-time scans of unindexed files
 	// stay on the BM25 scale. Postings are still written, so switching back needs no re-index.
 	LexicalTSVector LexicalMode = "tsvector"
@@ -243,7 +244,7 @@ func (ix *Index) setup(ctx context.Context, conn *pgxpool.Conn, opts Options) er
 	}
 	if opts.Lexical == LexicalTSVector {
 		if _, err := conn.Exec(ctx, `CREATE INDEX IF NOT EXISTS idx_mcp_file_chunks_tsv
-			ON mcp_file_chunks USING gin (to_tsvector('english', chunk_content))`); err != nil {
+			ON mcp_file_chunks USING gin (chunk_tsv)`); err != nil {
 			return err
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/search"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 // sqlPostings reads, in one statement, the project's statistics and, for each query term, its
@@ -58,12 +59,18 @@ func (ix *Index) Lexical(ctx context.Context, scope fileio.Scope, q search.Lexic
 	}
 	want := q.TopK > 0 && len(q.Terms) > 0 && ix.lexical == LexicalBM25
 	var cands []search.Candidate
-	err := pgx.BeginTxFunc(ctx, ix.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
-		cands = nil
+	err := ix.readSnapshot(ctx, want, func(conn *pgxpool.Conn, begin *pgx.Batch) error {
 		lists := make([]termPostings, len(q.Terms))
-		clear(res.DocFreq)
-		rows, err := tx.Query(ctx, sqlPostings, scope.Tenant, scope.Project, terms,
+		begin.Queue(sqlPostings, scope.Tenant, scope.Project, terms,
 			q.PathPrefix, likePrefix(q.PathPrefix), excludeList(q.ExcludePaths), want)
+		br := conn.SendBatch(ctx, begin)
+		defer br.Close()
+		for range begin.Len() - 1 {
+			if _, err := br.Exec(); err != nil { // BEGIN
+				return err
+			}
+		}
+		rows, err := br.Query()
 		if err != nil {
 			return err
 		}
@@ -86,12 +93,15 @@ func (ix *Index) Lexical(ctx context.Context, scope fileio.Scope, q search.Lexic
 		if err != nil || !want {
 			return err
 		}
+		if err := br.Close(); err != nil {
+			return err
+		}
 		scorers := make([]search.TermScorer, len(q.Terms))
 		for i := range q.Terms {
 			scorers[i] = q.BM25.Scorer(res.DocFreq[i], res.Stats)
 		}
 		best := scoreBest(lists, scorers, q.TopK)
-		cands, err = selectChunks(ctx, tx, best, q.TopK)
+		cands, err = selectChunks(ctx, conn, best, q.TopK)
 		return err
 	})
 	if err != nil {
@@ -222,10 +232,12 @@ func (h *minScores) offer(s float64, k int) {
 
 // selectChunks reads the chunks of best and returns the k best by score, then path, then chunk
 // index. When ties at the k-th score make best much longer than k, the tie-breaking keys are
-// read first and only the chosen chunks' rows after.
-func selectChunks(ctx context.Context, tx pgx.Tx, best []chunkScore, k int) ([]search.Candidate, error) {
+// read first and only the chosen chunks' rows after. It ends the snapshot's transaction: the
+// last read and COMMIT go in one round trip.
+func selectChunks(ctx context.Context, conn *pgxpool.Conn, best []chunkScore, k int) ([]search.Candidate, error) {
 	if len(best) == 0 {
-		return nil, nil
+		_, err := conn.Exec(ctx, "COMMIT")
+		return nil, err
 	}
 	ids := make([]int64, len(best))
 	scores := make(map[int64]float64, len(best))
@@ -234,7 +246,7 @@ func selectChunks(ctx context.Context, tx pgx.Tx, best []chunkScore, k int) ([]s
 		scores[b.id] = b.score
 	}
 	if len(best) > 2*k+16 {
-		rows, err := tx.Query(ctx, sqlChunkKeys, ids)
+		rows, err := conn.Query(ctx, sqlChunkKeys, ids)
 		if err != nil {
 			return nil, err
 		}
@@ -254,8 +266,20 @@ func selectChunks(ctx context.Context, tx pgx.Tx, best []chunkScore, k int) ([]s
 			ids = append(ids, s.Value)
 		}
 	}
-	chunks, err := fetchChunks(ctx, tx, ids)
+	b := &pgx.Batch{}
+	b.Queue(sqlFetchChunks, ids)
+	b.Queue("COMMIT")
+	br := conn.SendBatch(ctx, b)
+	defer br.Close()
+	rows, err := br.Query()
 	if err != nil {
+		return nil, err
+	}
+	chunks, err := scanChunks(rows, len(ids))
+	if err != nil {
+		return nil, err
+	}
+	if _, err := br.Exec(); err != nil {
 		return nil, err
 	}
 	cands := make([]search.Candidate, 0, len(chunks))
@@ -264,6 +288,24 @@ func selectChunks(ctx context.Context, tx pgx.Tx, best []chunkScore, k int) ([]s
 		cands = append(cands, c)
 	}
 	return topCandidates(cands, k), nil
+}
+
+// readSnapshot runs fn on a pooled connection. With snapshot set, begin holds the BEGIN of a
+// repeatable-read, read-only transaction, which fn sends in one batch with its first statement
+// (one round trip instead of two), and fn must end the transaction (COMMIT) itself; without it
+// begin is empty. A connection released inside a transaction (fn failed) is closed by the pool,
+// never reused.
+func (ix *Index) readSnapshot(ctx context.Context, snapshot bool, fn func(conn *pgxpool.Conn, begin *pgx.Batch) error) error {
+	conn, err := ix.pool.Acquire(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Release()
+	begin := &pgx.Batch{}
+	if snapshot {
+		begin.Queue("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+	}
+	return fn(conn, begin)
 }
 
 // topCandidates sorts by score, path, chunk index and keeps k.
@@ -290,15 +332,16 @@ func tsQuery(terms []string) string {
 }
 
 // fullText is LexicalTSVector's candidate query: chunks matching any term, ranked by
-// ts_rank_cd. The terms are already stemmed by the search tokenizer (Snowball English, like
+// ts_rank_cd over the chunk's stored tsvector (chunk_tsv, written in this mode). The terms are
+// already stemmed by the search tokenizer (Snowball English, like
 // PostgreSQL's english configuration), so they are used as lexemes as they are.
 func (ix *Index) fullText(ctx context.Context, scope fileio.Scope, q search.LexicalQuery) ([]search.Candidate, error) {
 	if len(q.Terms) == 0 || q.TopK <= 0 {
 		return nil, nil
 	}
-	rows, err := ix.pool.Query(ctx, `SELECT ts_rank_cd(to_tsvector('english', c.chunk_content), $3::tsquery)::float8, `+chunkColumns+`
+	rows, err := ix.pool.Query(ctx, `SELECT ts_rank_cd(c.chunk_tsv, $3::tsquery)::float8, `+chunkColumns+`
 FROM mcp_search_projects pr JOIN mcp_file_chunks c ON c.project_id = pr.id
-WHERE pr.apikey_hash = $1 AND pr.project = $2 AND to_tsvector('english', c.chunk_content) @@ $3::tsquery
+WHERE pr.apikey_hash = $1 AND pr.project = $2 AND c.chunk_tsv @@ $3::tsquery
   AND ($4::text = '' OR c.file_path LIKE $5::text) AND c.file_path <> ALL($6::text[])
 ORDER BY 1 DESC, c.file_path, c.chunk_index LIMIT $7`,
 		scope.Tenant, scope.Project, tsQuery(q.Terms), q.PathPrefix, likePrefix(q.PathPrefix), excludeList(q.ExcludePaths), q.TopK)
@@ -310,8 +353,8 @@ ORDER BY 1 DESC, c.file_path, c.chunk_index LIMIT $7`,
 	var id int64
 	var at time.Time
 	var ns, index int32
-	_, err = pgx.ForEachRow(rows, []any{&c.Score, &id, &c.Path, &at, &ns, &index, &c.Chunk.StartByte, &c.Chunk.EndByte, &c.Chunk.Text, &c.Chunk.ContentHash}, func() error {
-		c.FileUpdatedAt, c.Chunk.Index, c.Chunk.Text = joinVersion(at, ns), int(index), decodeText(c.Chunk.Text)
+	_, err = pgx.ForEachRow(rows, []any{&c.Score, &id, &c.Path, &at, &ns, &index, &c.Chunk.StartByte, &c.Chunk.EndByte, &c.Chunk.ContentHash}, func() error {
+		c.FileUpdatedAt, c.Chunk.Index = joinVersion(at, ns), int(index)
 		out = append(out, c)
 		return nil
 	})

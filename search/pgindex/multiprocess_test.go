@@ -302,6 +302,7 @@ func checkIndexMatchesStore(t *testing.T, ix *pgindex.Index, store fileio.Store,
 		}
 		for i := range want {
 			terms, n := search.TermCounts(want[i].Text)
+			want[i].Text = "" // the index keeps offsets and the hash, not the text
 			if got[i].Chunk != want[i] || got[i].ChunkTerms != n || len(got[i].Terms) != len(terms) || len(got[i].Vector) != 64 {
 				t.Errorf("%s chunk %d differs from a fresh split", f.Path, i)
 			}

@@ -54,8 +54,8 @@ WHERE pr.apikey_hash = $1 AND pr.project = $2 AND c.project_id = pr.id
 	return backendError(ctx, "recording last_served_at", err)
 }
 
-// Chunks implements search.Index: the chunks of path with their terms and vectors, read in one
-// repeatable-read snapshot.
+// Chunks implements search.Index: the chunks of path with their terms and vectors (no text),
+// read in one repeatable-read snapshot.
 func (ix *Index) Chunks(ctx context.Context, scope fileio.Scope, path string) ([]search.StoredChunk, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -74,7 +74,7 @@ JOIN mcp_search_files f ON f.project_id = pr.id WHERE pr.apikey_hash = $1 AND pr
 			return err
 		}
 		rows, err := tx.Query(ctx, `SELECT c.id, c.file_updated_at, c.file_updated_ns, c.chunk_index, c.start_byte, c.end_byte,
-       c.chunk_content, c.content_hash, c.chunk_terms, c.last_served_at, e.embedding
+       c.content_hash, c.chunk_terms, c.last_served_at, e.embedding
 FROM mcp_search_projects pr JOIN mcp_file_chunks c ON c.project_id = pr.id
 LEFT JOIN mcp_file_chunk_embeddings e ON e.chunk_id = c.id
 WHERE pr.apikey_hash = $1 AND pr.project = $2 AND c.file_path = $3 ORDER BY c.chunk_index`, scope.Tenant, scope.Project, path)
@@ -90,11 +90,11 @@ WHERE pr.apikey_hash = $1 AND pr.project = $2 AND c.file_path = $3 ORDER BY c.ch
 			var served *time.Time
 			var vec []byte
 			sc := search.StoredChunk{Path: path, EmbeddingModel: model, Tokenizer: tokenizer}
-			if err := rows.Scan(&id, &at, &ns, &index, &sc.StartByte, &sc.EndByte, &sc.Text, &sc.ContentHash, &terms, &served, &vec); err != nil {
+			if err := rows.Scan(&id, &at, &ns, &index, &sc.StartByte, &sc.EndByte, &sc.ContentHash, &terms, &served, &vec); err != nil {
 				rows.Close()
 				return err
 			}
-			sc.FileUpdatedAt, sc.Index, sc.ChunkTerms, sc.Text = joinVersion(at, ns), int(index), int(terms), decodeText(sc.Text)
+			sc.FileUpdatedAt, sc.Index, sc.ChunkTerms = joinVersion(at, ns), int(index), int(terms)
 			if served != nil {
 				sc.LastServedAt = served.UTC()
 			}
@@ -130,28 +130,37 @@ WHERE pr.apikey_hash = $1 AND pr.project = $2 AND c.file_path = $3 ORDER BY c.ch
 }
 
 // chunkColumns are the columns scanned by scanChunk, for a table aliased c.
-const chunkColumns = "c.id, c.file_path, c.file_updated_at, c.file_updated_ns, c.chunk_index, c.start_byte, c.end_byte, c.chunk_content, c.content_hash"
+const chunkColumns = "c.id, c.file_path, c.file_updated_at, c.file_updated_ns, c.chunk_index, c.start_byte, c.end_byte, c.content_hash"
 
 // querier is a pool or a transaction.
 type querier interface {
 	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
 }
 
-// fetchChunks reads the chunks with the given ids (missing ids are skipped).
-func fetchChunks(ctx context.Context, db querier, ids []int64) (map[int64]search.Candidate, error) {
-	rows, err := db.Query(ctx, "SELECT "+chunkColumns+" FROM mcp_file_chunks c WHERE c.id = ANY($1)", ids)
-	if err != nil {
-		return nil, err
-	}
-	out := make(map[int64]search.Candidate, len(ids))
+// sqlFetchChunks reads the chunks with the ids $1, without text (the index keeps none; see
+// search.Index).
+const sqlFetchChunks = "SELECT " + chunkColumns + " FROM mcp_file_chunks c WHERE c.id = ANY($1)"
+
+// scanChunks reads sqlFetchChunks's rows (missing ids are skipped).
+func scanChunks(rows pgx.Rows, n int) (map[int64]search.Candidate, error) {
+	out := make(map[int64]search.Candidate, n)
 	var id int64
 	var c search.Candidate
 	var at time.Time
 	var ns, index int32
-	_, err = pgx.ForEachRow(rows, []any{&id, &c.Path, &at, &ns, &index, &c.Chunk.StartByte, &c.Chunk.EndByte, &c.Chunk.Text, &c.Chunk.ContentHash}, func() error {
-		c.FileUpdatedAt, c.Chunk.Index, c.Chunk.Text = joinVersion(at, ns), int(index), decodeText(c.Chunk.Text)
+	_, err := pgx.ForEachRow(rows, []any{&id, &c.Path, &at, &ns, &index, &c.Chunk.StartByte, &c.Chunk.EndByte, &c.Chunk.ContentHash}, func() error {
+		c.FileUpdatedAt, c.Chunk.Index = joinVersion(at, ns), int(index)
 		out[id] = c
 		return nil
 	})
 	return out, err
+}
+
+// fetchChunks reads the chunks with the given ids (missing ids are skipped).
+func fetchChunks(ctx context.Context, db querier, ids []int64) (map[int64]search.Candidate, error) {
+	rows, err := db.Query(ctx, sqlFetchChunks, ids)
+	if err != nil {
+		return nil, err
+	}
+	return scanChunks(rows, len(ids))
 }

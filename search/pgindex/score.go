@@ -16,7 +16,7 @@ import (
 // Each chunk is one lookup of the (project, path, chunk index) key, its postings one range of
 // the postings key per term.
 const sqlScoreChunks = `SELECT r.ord, c.chunk_terms, t.terms, t.tfs, e.embedding,
-       CASE WHEN $11 THEN ts_rank_cd(to_tsvector('english', c.chunk_content), $10::tsquery)::float8 END
+       CASE WHEN $11 THEN coalesce(ts_rank_cd(c.chunk_tsv, $10::tsquery)::float8, 0) END
 FROM mcp_search_projects pr
 CROSS JOIN unnest($3::text[], $4::int[], $5::timestamptz[], $6::int[]) WITH ORDINALITY AS r(path, idx, at, ns, ord)
 JOIN mcp_file_chunks c ON c.project_id = pr.id AND c.file_path = r.path AND c.chunk_index = r.idx

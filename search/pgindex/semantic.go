@@ -82,13 +82,29 @@ func (ix *Index) semanticCached(ctx context.Context, scope fileio.Scope, q searc
 		return nil, backendError(ctx, "loading vectors", err)
 	}
 	dims := len(q.Vector)
+	// A query vector with few non-zero dimensions (the hashing embedder's, for a few words) is
+	// scored with search.SparseDot over those dimensions only: bit for bit search.Dot for finite
+	// vectors, at a fraction of the reads.
+	var nz []int
+	for j, x := range q.Vector {
+		if x != 0 {
+			nz = append(nz, j)
+		}
+	}
+	sparse := len(nz) <= dims/2
 	h := search.NewTopK[int64](q.TopK)
 	for path, f := range snap.files {
 		if (q.PathPrefix != "" && !strings.HasPrefix(path, q.PathPrefix)) || q.ExcludePaths[path] {
 			continue
 		}
 		for i, id := range f.ids {
-			score := float64(search.Dot(f.vecs[i*dims:(i+1)*dims], q.Vector))
+			var dot float32
+			if sparse && !f.nonFinite {
+				dot = search.SparseDot(f.vecs, i*dims, 1, q.Vector, nz)
+			} else {
+				dot = search.Dot(f.vecs[i*dims:(i+1)*dims], q.Vector)
+			}
+			score := float64(dot)
 			if h.Wants(score) {
 				h.Offer(search.Ranked[int64]{Score: score, Path: path, Index: int(f.index[i]), Value: id})
 			}

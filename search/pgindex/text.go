@@ -2,13 +2,14 @@ package pgindex
 
 import "strings"
 
-// PostgreSQL's TEXT cannot hold U+0000, which valid UTF-8 file content may contain, so chunk
-// text is stored escaped: U+0001 becomes U+0001 U+0001 and U+0000 becomes U+0001 U+0002. The
-// mapping is a bijection from every string to the strings without U+0000, and the identity on
-// text that has neither character (the common case, which costs one scan). Terms are computed
-// in Go from the original text, so scores are unaffected; only the stored chunk_content (and,
-// in tsvector mode, what to_tsvector reads, where both characters are separators anyway) is
-// escaped. Migration 0003 escaped the U+0001 of chunks stored before.
+// PostgreSQL's TEXT cannot hold U+0000, which valid UTF-8 file content may contain. The index
+// stores no chunk text (see the package doc, "Content"); in LexicalTSVector mode the chunk text
+// passed to to_tsvector is escaped: U+0001 becomes U+0001 U+0001 and U+0000 becomes U+0001
+// U+0002. The mapping is a bijection from every string to the strings without U+0000, and the
+// identity on text that has neither character (the common case, which costs one scan); both
+// characters are separators to to_tsvector. Terms and BM25 scores are computed in Go from the
+// original text and are unaffected. Migration 0003 escaped the chunk text stored before it;
+// migration 0004 dropped the stored text.
 
 const (
 	textEscape = "\x01"

@@ -5,15 +5,11 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"testing/fstest"
-	"time"
 	"unicode/utf8"
 
 	"github.com/agentfiles/agentfiles/fileio"
-	"github.com/agentfiles/agentfiles/internal/pgmigrate"
-	"github.com/agentfiles/agentfiles/internal/pgtest"
 	"github.com/agentfiles/agentfiles/search"
-	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/google/go-cmp/cmp"
 )
 
 // FuzzTextCodec: the stored form of any string holds no U+0000 and decodes to the string; text
@@ -39,52 +35,50 @@ func FuzzTextCodec(f *testing.F) {
 	})
 }
 
-// TestTextEscapeMigration: a database whose chunks were stored before migration 0003, when
-// chunk text was stored as it is (so U+0001 unescaped), reads back every chunk's original text
-// once migrated.
-func TestTextEscapeMigration(t *testing.T) {
+// TestChunkTextMigrations: chunks stored before migration 0004 (text in chunk_content, escaped
+// by 0003) stay searchable once migrated: offsets, hash, postings and statistics are kept, the
+// text is gone from the index, and a database that was used in tsvector mode gets each chunk's
+// tsvector from its text before the text is dropped.
+func TestChunkTextMigrations(t *testing.T) {
 	ctx := context.Background()
-	pool, err := pgxpool.New(ctx, pgtest.New(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(pool.Close)
-	v2 := pgmigrate.Set{FS: fstest.MapFS{}, Dir: "migrations", Table: schema.Table, LockKey: schema.LockKey}
-	for _, name := range []string{"0001_index.sql", "0002_embedder.sql"} {
-		data, err := migrationFS.ReadFile("migrations/" + name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		v2.FS.(fstest.MapFS)["migrations/"+name] = &fstest.MapFile{Data: data}
-	}
-	if err := v2.Apply(ctx, pool); err != nil {
-		t.Fatal(err)
-	}
-	old, err := New(ctx, pool, Options{SkipMigrations: true})
-	if err != nil {
+	pool := legacySchema(t, "0001_index.sql", "0002_embedder.sql", "0003_text_escape.sql")
+	// The full-text index of releases before 0004, as New created it in tsvector mode.
+	if _, err := pool.Exec(ctx, `CREATE INDEX idx_mcp_file_chunks_tsv ON mcp_file_chunks USING gin (to_tsvector('english', chunk_content))`); err != nil {
 		t.Fatal(err)
 	}
 	scope := fileio.Scope{Tenant: strings.Repeat("ab", 32), Project: "legacy"}
-	texts := []string{"plain legacy text", "legacy \x01 control \x01\x01 characters \x01\x02 kept"}
+	texts := []string{"plain legacy nebula text", "legacy \x01 control characters about quasars"}
 	for i, text := range texts {
-		terms, n := search.TermCounts(text)
-		f := search.IndexedFile{Path: fmt.Sprintf("/f%d.md", i), FileUpdatedAt: time.Now(), Tokenizer: search.TokenizerName,
-			Chunks: []search.IndexedChunk{{Chunk: search.Chunk{Text: text, EndByte: int64(len(text))}, Terms: terms, ChunkTerms: n}}}
-		if err := old.ReplaceFile(ctx, scope, f); err != nil {
-			t.Fatal(err)
-		}
-	}
-	// Store the text as releases before 0003 did: unescaped.
-	if _, err := pool.Exec(ctx, `UPDATE mcp_file_chunks SET chunk_content = replace(chunk_content, E'\x01\x01', E'\x01')`); err != nil {
-		t.Fatal(err)
+		legacyFile(t, pool, scope, fmt.Sprintf("/f%d.md", i), text, "", nil)
 	}
 	if err := Migrate(ctx, pool); err != nil {
 		t.Fatal(err)
 	}
-	for i, text := range texts {
-		chunks, err := old.Chunks(ctx, scope, fmt.Sprintf("/f%d.md", i))
-		if err != nil || len(chunks) != 1 || chunks[0].Text != text {
-			t.Errorf("chunk %d after migrating: %+v, %v; want text %q", i, chunks, err, text)
+	var columns []string
+	if err := pool.QueryRow(ctx, `SELECT array_agg(column_name::text ORDER BY column_name) FROM information_schema.columns
+WHERE table_name = 'mcp_file_chunks' AND column_name IN ('chunk_content', 'apikey_hash', 'project', 'chunk_tsv')`).Scan(&columns); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"chunk_tsv"}, columns); diff != "" {
+		t.Errorf("columns after migrating (-want +got):\n%s", diff)
+	}
+	for _, mode := range []LexicalMode{LexicalBM25, LexicalTSVector} {
+		ix, err := New(ctx, pool, Options{Lexical: mode})
+		if err != nil {
+			t.Fatal(err)
 		}
+		for i, text := range texts {
+			chunks, err := ix.Chunks(ctx, scope, fmt.Sprintf("/f%d.md", i))
+			if err != nil || len(chunks) != 1 || chunks[0].Text != "" || chunks[0].EndByte != int64(len(text)) || len(chunks[0].Terms) == 0 {
+				t.Errorf("%s: chunk %d after migrating: %+v, %v; want its offsets and terms, no text", mode, i, chunks, err)
+			}
+		}
+		for q, want := range map[string]string{"nebula": "/f0.md", "quasar": "/f1.md"} {
+			res, err := ix.Lexical(ctx, scope, search.LexicalQuery{Terms: search.QueryTerms(q), BM25: search.DefaultBM25(), TopK: 5})
+			if err != nil || len(res.Candidates) != 1 || res.Candidates[0].Path != want || res.Candidates[0].Chunk.Text != "" {
+				t.Errorf("%s: %q after migrating: %+v, %v; want %s", mode, q, res.Candidates, err, want)
+			}
+		}
+		ix.Close()
 	}
 }

@@ -2,6 +2,7 @@ package pgindex
 
 import (
 	"context"
+	"math"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -42,6 +43,10 @@ type cachedFile struct {
 	ids     []int64
 	index   []int32
 	vecs    []float32 // len(ids) * dims, chunk after chunk
+	// nonFinite: some vector holds an infinity or NaN, so a sparse query must be scored with
+	// search.Dot rather than search.SparseDot (whose skipped zero products are exact only for
+	// finite vectors).
+	nonFinite bool
 }
 
 func (f *cachedFile) size() int64 { return int64(len(f.path) + 12*len(f.ids) + 4*len(f.vecs) + 64) }
@@ -132,6 +137,11 @@ WHERE project_id = $1 AND model = $2 AND dims = $3 AND file_path = ANY($4) ORDER
 			n := len(cur.vecs)
 			cur.vecs = append(cur.vecs, make([]float32, key.dims)...)
 			decodeVectorInto(cur.vecs[n:], raw)
+			for _, x := range cur.vecs[n:] {
+				if math.IsInf(float64(x), 0) || math.IsNaN(float64(x)) {
+					cur.nonFinite = true
+				}
+			}
 		}
 		return rows.Err()
 	})

@@ -52,27 +52,31 @@ DELETE FROM mcp_file_chunk_postings WHERE chunk_id IN (SELECT id FROM old)`
 
 // sqlInsertChunks inserts the chunks (ids in chunk order), their postings and their vectors in
 // one statement. The embeddings CTE differs with pgvector (see sqlInsertChunksVector).
+//
+// The chunk's text is not stored (see migration 0004): $8 is NULL, or in LexicalTSVector mode
+// the chunks' texts (escaped, see text.go), of which only the tsvector is kept.
 const sqlInsertChunksHead = `WITH c AS (
-    INSERT INTO mcp_file_chunks (project_id, apikey_hash, project, file_path, file_updated_at, file_updated_ns,
-                                 chunk_index, start_byte, end_byte, chunk_content, content_hash, chunk_terms)
-    SELECT $1, $2, $3, $4, $5, $6, t.idx, t.sb, t.eb, t.txt, t.h, t.n
-    FROM unnest($7::int[], $8::bigint[], $9::bigint[], $10::text[], $11::text[], $12::int[]) AS t(idx, sb, eb, txt, h, n)
+    INSERT INTO mcp_file_chunks (project_id, file_path, file_updated_at, file_updated_ns,
+                                 chunk_index, start_byte, end_byte, content_hash, chunk_terms, chunk_tsv)
+    SELECT $1, $2, $3, $4, t.idx, t.sb, t.eb, t.h, t.n,
+           CASE WHEN $8::text[] IS NOT NULL THEN to_tsvector('english', ($8::text[])[t.idx + 1]) END
+    FROM unnest($5::int[], $6::bigint[], $7::bigint[], $9::text[], $10::int[]) AS t(idx, sb, eb, h, n)
     ORDER BY t.idx
     RETURNING id, chunk_index, chunk_terms
 ), p AS (
     INSERT INTO mcp_file_chunk_postings (project_id, term, chunk_id, tf, chunk_terms, file_path)
-    SELECT $1, u.term, c.id, u.tf, c.chunk_terms, $4
-    FROM unnest($13::int[], $14::text[], $15::int[]) AS u(idx, term, tf) JOIN c ON c.chunk_index = u.idx
+    SELECT $1, u.term, c.id, u.tf, c.chunk_terms, $2
+    FROM unnest($11::int[], $12::text[], $13::int[]) AS u(idx, term, tf) JOIN c ON c.chunk_index = u.idx
 )
 `
 
 const sqlInsertEmbeddings = `INSERT INTO mcp_file_chunk_embeddings (chunk_id, project_id, file_path, chunk_index, model, dims, embedding)
-SELECT c.id, $1, $4, c.chunk_index, $16, $17, v.vec
-FROM unnest($18::int[], $19::bytea[]) AS v(idx, vec) JOIN c ON c.chunk_index = v.idx`
+SELECT c.id, $1, $2, c.chunk_index, $14, $15, v.vec
+FROM unnest($16::int[], $17::bytea[]) AS v(idx, vec) JOIN c ON c.chunk_index = v.idx`
 
 const sqlInsertEmbeddingsVector = `INSERT INTO mcp_file_chunk_embeddings (chunk_id, project_id, file_path, chunk_index, model, dims, embedding, embedding_vec)
-SELECT c.id, $1, $4, c.chunk_index, $16, $17, v.vec, v.lit::vector
-FROM unnest($18::int[], $19::bytea[], $20::text[]) AS v(idx, vec, lit) JOIN c ON c.chunk_index = v.idx`
+SELECT c.id, $1, $2, c.chunk_index, $14, $15, v.vec, v.lit::vector
+FROM unnest($16::int[], $17::bytea[], $18::text[]) AS v(idx, vec, lit) JOIN c ON c.chunk_index = v.idx`
 
 const sqlUpsertFile = `INSERT INTO mcp_search_files (project_id, file_path, file_updated_at, file_updated_ns,
     embedding_model, tokenizer, chunk_count, total_terms, indexed_at)
@@ -118,7 +122,7 @@ func (ix *Index) ReplaceFile(ctx context.Context, scope fileio.Scope, f search.I
 	if err != nil {
 		return backendError(ctx, "creating the project", err)
 	}
-	args := ix.insertArgs(pid, scope, f, dims)
+	args := ix.insertArgs(pid, f, dims)
 	var newTerms int64
 	for _, c := range f.Chunks {
 		newTerms += int64(c.ChunkTerms)
@@ -180,21 +184,28 @@ func (ix *Index) insertSQL(dims int) string {
 }
 
 // insertArgs builds the array parameters of the insert statement.
-func (ix *Index) insertArgs(pid int64, scope fileio.Scope, f search.IndexedFile, dims int) []any {
+func (ix *Index) insertArgs(pid int64, f search.IndexedFile, dims int) []any {
 	n := len(f.Chunks)
 	idx, terms := make([]int32, n), make([]int32, n)
 	starts, ends := make([]int64, n), make([]int64, n)
-	texts, hashes := make([]string, n), make([]string, n)
+	hashes := make([]string, n)
+	var texts []string // NULL: no tsvector
+	if ix.lexical == LexicalTSVector {
+		texts = make([]string, n)
+	}
 	var pIdx, pTF []int32
 	var pTerm []string
 	for i, c := range f.Chunks {
-		idx[i], starts[i], ends[i], texts[i], hashes[i], terms[i] = int32(i), c.StartByte, c.EndByte, encodeText(c.Text), c.ContentHash, int32(c.ChunkTerms)
+		idx[i], starts[i], ends[i], hashes[i], terms[i] = int32(i), c.StartByte, c.EndByte, c.ContentHash, int32(c.ChunkTerms)
+		if texts != nil {
+			texts[i] = encodeText(c.Text)
+		}
 		for t, tf := range c.Terms {
 			pIdx, pTerm, pTF = append(pIdx, int32(i)), append(pTerm, t), append(pTF, int32(tf))
 		}
 	}
 	version, versionNS := splitVersion(f.FileUpdatedAt)
-	args := []any{pid, scope.Tenant, scope.Project, f.Path, version, versionNS,
+	args := []any{pid, f.Path, version, versionNS,
 		idx, starts, ends, texts, hashes, terms, pIdx, pTerm, pTF}
 	if dims > 0 {
 		vecs := make([][]byte, n)

@@ -108,7 +108,7 @@ func run(url string, dims int, model string, declare, reembed bool, scope fileio
 	defer idx.Close()
 	ready := &Reply{Ready: true}
 	if reembed {
-		st, err := idx.Reembed(ctx, emb, pgindex.ReembedOptions{})
+		st, err := idx.Reembed(ctx, emb, pgindex.ReembedOptions{Content: pgindex.StoreContent(store)})
 		if err != nil {
 			return err
 		}
