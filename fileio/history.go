@@ -74,25 +74,7 @@ func (s *Service) Restore(ctx context.Context, project, path string, version int
 				return WriteResult{}, err
 			}
 			req := WriteRequest{Project: project, Path: path, Content: string(f.Content), Mode: ModeTruncate}
-			rules := writeRules{path: path, data: req.Content, mode: ModeTruncate,
-				maxFileBytes: s.cfg.MaxFileBytes, maxProjectBytes: s.cfg.MaxProjectBytes}
-			check, complete, err := inspectWrite(ctx, tx, path, false)
-			if err != nil {
-				return WriteResult{}, err
-			}
-			projectBytes := func() (int64, error) { return check.ProjectBytes, nil }
-			if !complete {
-				projectBytes = func() (int64, error) { return tx.ProjectBytes(ctx) }
-			}
-			content, err := rules.apply(check, projectBytes)
-			if err != nil {
-				return WriteResult{}, err
-			}
-			info, err := tx.Put(ctx, path, content, opts)
-			if err != nil {
-				return WriteResult{}, err
-			}
-			return writeResult(req, check, info), nil
+			return s.writeTx(ctx, tx, req, ModeTruncate, opts)
 		})
 	}
 	s.logOp(ctx, "restore", ac, project, path, err, slog.Int64("version", version))

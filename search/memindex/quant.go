@@ -3,8 +3,6 @@ package memindex
 import (
 	"math"
 	"math/bits"
-	"runtime"
-	"sync"
 )
 
 // Large dense vectors (neural embedders: 512 dimensions and more) also get an int8 copy, so a
@@ -236,34 +234,7 @@ type quantPass struct {
 // run returns T (-Inf when fewer than k chunks are eligible) and the chunks that may reach it.
 func (qp *quantPass) run() (kth float64, near []interval) {
 	words := (len(qp.vs.codes.meta) + 63) / 64
-	parts := 1
-	if words*64 >= parallelScanChunks {
-		parts = min(runtime.GOMAXPROCS(0), 8)
-	}
-	best := make([]floatHeap[float64], parts)
-	found := make([][]interval, parts)
-	var wg sync.WaitGroup
-	for i := range parts {
-		lo, hi := i*words/parts, (i+1)*words/parts
-		if parts == 1 {
-			best[i], found[i] = qp.scan(lo, hi)
-			break
-		}
-		wg.Add(1)
-		go func() { defer wg.Done(); best[i], found[i] = qp.scan(lo, hi) }()
-	}
-	wg.Wait()
-	all := floatHeap[float64]{k: qp.k}
-	for i := range best {
-		for _, x := range best[i].items {
-			all.offer(x)
-		}
-		near = append(near, found[i]...)
-	}
-	if !all.full() {
-		return math.Inf(-1), near
-	}
-	return all.items[0], near
+	return scanInParts(words, words*64, qp.k, qp.scan)
 }
 
 // scan runs the pass over slots [64·w0, 64·w1).

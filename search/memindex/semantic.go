@@ -124,25 +124,31 @@ type scored struct {
 // run returns the k-th best first-pass score (-Inf when fewer than k chunks are eligible) and
 // every eligible chunk whose score was within margin of the k-th best at the time it was seen.
 func (fp *firstPass) run() (kth float64, near []scored) {
-	tiles := len(fp.vs.tiles)
+	return scanInParts(len(fp.vs.tiles), fp.vs.slots(), fp.k, fp.scan)
+}
+
+// scanInParts runs scan over units [0, units) — in up to 8 concurrent parts when slots (the
+// chunks those units hold) reach parallelScanChunks — and merges the parts: it returns the k-th
+// best score of all (-Inf when fewer than k were offered) and every part's near candidates.
+func scanInParts[F float32 | float64, N any](units, slots, k int, scan func(lo, hi int) (floatHeap[F], []N)) (kth float64, near []N) {
 	parts := 1
-	if fp.vs.slots() >= parallelScanChunks {
+	if slots >= parallelScanChunks {
 		parts = min(runtime.GOMAXPROCS(0), 8)
 	}
-	best := make([]floatHeap[float32], parts)
-	found := make([][]scored, parts)
+	best := make([]floatHeap[F], parts)
+	found := make([][]N, parts)
 	var wg sync.WaitGroup
 	for i := range parts {
-		lo, hi := i*tiles/parts, (i+1)*tiles/parts
+		lo, hi := i*units/parts, (i+1)*units/parts
 		if parts == 1 {
-			best[i], found[i] = fp.scan(lo, hi)
+			best[i], found[i] = scan(lo, hi)
 			break
 		}
 		wg.Add(1)
-		go func() { defer wg.Done(); best[i], found[i] = fp.scan(lo, hi) }()
+		go func() { defer wg.Done(); best[i], found[i] = scan(lo, hi) }()
 	}
 	wg.Wait()
-	all := floatHeap[float32]{k: fp.k}
+	all := floatHeap[F]{k: k}
 	for i := range best {
 		for _, x := range best[i].items {
 			all.offer(x)
