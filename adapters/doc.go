@@ -17,6 +17,7 @@
 //	consulttools.Tools(c)                consultation
 //	fileiotools.Tools(svc)               file_stat, file_read, file_write, file_delete, file_list
 //	searchtools.Tools(s)                 file_search
+//	memorytools.Tools(mem)               memory (Anthropic's memory tool over fileio)
 //
 // Tool sets are plain slices: concatenate them, filter them, or add your own tools. Package
 // adapterstest runs a tool set through a real MCP client session in tests.

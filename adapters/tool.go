@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -46,9 +47,14 @@ type Tool struct {
 
 // NewTool builds a Tool from a typed function. Both schemas are derived from In and Out with
 // jsonschema.For: json tags give the wire names, fields without omitempty are required, and
-// jsonschema tags give descriptions. The handler validates the arguments against the input
-// schema and decodes them into In; unknown fields, wrong types and missing required fields fail
-// with INVALID_ARGUMENT naming the problem, before fn runs. An empty body counts as {}.
+// jsonschema tags give descriptions. An enum tag lists a string argument's allowed values,
+// comma-separated (`enum:"APPEND,OVERWRITE,TRUNCATE"`), as the schema's enum. No argument is
+// nullable in the input schema (a nil-able Go type such as []string or *int does not make it
+// ["null", …]): an optional argument sent as null counts as not sent, so {"limit": null} means
+// the default, while null for a required argument is an error. The handler validates the
+// arguments against the input schema and decodes them into In; unknown fields, wrong types and
+// missing required fields fail with INVALID_ARGUMENT naming the problem, before fn runs. An
+// empty body counts as {}.
 //
 // NewTool panics if In or Out cannot be described by a JSON Schema: that is a programming error
 // found the first time the tool set is built.
@@ -59,6 +65,13 @@ func NewTool[In, Out any](name, title, description string, ann Annotations, fn f
 	}
 	if in.Type != "object" {
 		panic(fmt.Sprintf("adapters.NewTool %s: input must be a struct, got schema type %q", name, in.Type))
+	}
+	refineInput(in, reflect.TypeFor[In]())
+	optional := map[string]bool{}
+	for p := range in.Properties {
+		if !slices.Contains(in.Required, p) {
+			optional[p] = true
+		}
 	}
 	out, err := jsonschema.For[Out](nil)
 	if err != nil {
@@ -76,6 +89,7 @@ func NewTool[In, Out any](name, title, description string, ann Annotations, fn f
 		if err := CheckText(args); err != nil {
 			return nil, err
 		}
+		args = dropNullOptionals(args, optional)
 		var generic any
 		if err := json.Unmarshal(args, &generic); err != nil {
 			return nil, &agentfiles.Error{Code: agentfiles.CodeInvalidArgument, Message: "arguments must be a JSON object: " + decodeProblem(err), Arg: name}
@@ -106,6 +120,80 @@ func NewTool[In, Out any](name, title, description string, ann Annotations, fn f
 		Annotations:  ann,
 		Handler:      handler,
 	}
+}
+
+// refineInput makes the input schema's properties non-nullable and adds the enums of enum tags.
+func refineInput(in *jsonschema.Schema, t reflect.Type) {
+	for _, p := range in.Properties {
+		nonNull(p)
+		if p.Items != nil {
+			nonNull(p.Items)
+		}
+	}
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct {
+		return
+	}
+	for _, f := range reflect.VisibleFields(t) {
+		values, ok := f.Tag.Lookup("enum")
+		if !ok || !f.IsExported() {
+			continue
+		}
+		wire, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if wire == "" {
+			wire = f.Name
+		}
+		p := in.Properties[wire]
+		if p == nil {
+			panic(fmt.Sprintf("adapters.NewTool: enum tag on %s, which is not an argument", f.Name))
+		}
+		p.Enum = nil
+		for v := range strings.SplitSeq(values, ",") {
+			p.Enum = append(p.Enum, v)
+		}
+	}
+}
+
+// nonNull turns a ["null", T] type into T.
+func nonNull(s *jsonschema.Schema) {
+	if len(s.Types) == 0 || !slices.Contains(s.Types, "null") {
+		return
+	}
+	rest := slices.DeleteFunc(slices.Clone(s.Types), func(t string) bool { return t == "null" })
+	if len(rest) == 1 {
+		s.Type, s.Types = rest[0], nil
+	} else {
+		s.Types = rest
+	}
+}
+
+// dropNullOptionals removes the optional arguments sent as null: they count as not sent. args is
+// returned unchanged when it has none (or is not an object; validation reports that).
+func dropNullOptionals(args json.RawMessage, optional map[string]bool) json.RawMessage {
+	if !bytes.Contains(args, []byte("null")) {
+		return args
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(args, &m); err != nil {
+		return args
+	}
+	dropped := false
+	for k, v := range m {
+		if optional[k] && bytes.Equal(bytes.TrimSpace(v), []byte("null")) {
+			delete(m, k)
+			dropped = true
+		}
+	}
+	if !dropped {
+		return args
+	}
+	out, err := json.Marshal(m)
+	if err != nil {
+		return args
+	}
+	return out
 }
 
 // Call runs the tool with raw JSON arguments. It is Handler with a guard for a nil Handler, and

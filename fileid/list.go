@@ -14,7 +14,7 @@ type ListOptions struct {
 // List returns one page of the files in ID order.
 func (r *Registry) List(opts ListOptions) FileList {
 	var notices []string
-	limit := clampLimit("maxFiles", opts.MaxFiles, DefaultListFiles, MaxListFiles, &notices)
+	limit := clampLimit("max_files", opts.MaxFiles, DefaultListFiles, MaxListFiles, &notices)
 	start := min(max(opts.Offset, 0), len(r.files))
 	end := min(start+limit, len(r.files))
 	out := FileList{Files: make([]FileInfo, 0, end-start), Total: len(r.files)}

@@ -53,7 +53,7 @@ func (r *Registry) Search(ctx context.Context, req SearchRequest) (SearchResult,
 				"); escape metacharacters such as ( [ . * + ? with a backslash, e.g. `foo\\(` to find \"foo(\"", req.Query, err)
 	}
 	var notices []string
-	limit := clampLimit("maxMatches", req.MaxMatches, DefaultMatches, MaxMatches, &notices)
+	limit := clampLimit("max_matches", req.MaxMatches, DefaultMatches, MaxMatches, &notices)
 
 	files := r.files
 	if req.FileID != "" {
@@ -76,7 +76,7 @@ func (r *Registry) Search(ctx context.Context, req SearchRequest) (SearchResult,
 		}
 		if k == len(files) {
 			return SearchResult{}, agentfiles.NewError(agentfiles.CodeInvalidArgument,
-				"startAfter names a file outside this search; pass the nextStartAfter of a search with the same fileId", req.StartAfter)
+				"start_after names a file outside this search; pass the nextStartAfter of a search with the same fileId", req.StartAfter)
 		}
 		files = files[k:]
 		firstFrom = max(files[0].bodyStart, lineOffset(files[0].content, line))
@@ -165,7 +165,7 @@ func (r *Registry) Search(ctx context.Context, req SearchRequest) (SearchResult,
 		if req.FileID == "" {
 			hint += " or pass fileId to search one file"
 		}
-		notices = append(notices, fmt.Sprintf("%d matches are shown; call again with startAfter %q for the next ones, raise maxMatches (up to %d), or %s",
+		notices = append(notices, fmt.Sprintf("%d matches are shown; call again with start_after %q for the next ones, raise max_matches (up to %d), or %s",
 			res.MatchCount, cursor, MaxMatches, hint))
 	}
 	res.Notice = strings.Join(notices, "; ")
@@ -177,7 +177,7 @@ func (r *Registry) Search(ctx context.Context, req SearchRequest) (SearchResult,
 func (r *Registry) parseCursor(c string) (n, line int, err error) {
 	bad := func(why string) error {
 		return agentfiles.NewError(agentfiles.CodeInvalidArgument,
-			"startAfter "+why+"; pass nextStartAfter of a truncated search unchanged, e.g. \"f3:120\"", c)
+			"start_after "+why+"; pass nextStartAfter of a truncated search unchanged, e.g. \"f3:120\"", c)
 	}
 	id, l, ok := strings.Cut(c, ":")
 	if !ok {

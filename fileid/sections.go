@@ -36,7 +36,7 @@ func (r *Registry) ReadSections(fileID string, sectionIDs []string, opts ReadOpt
 			"pass at least one section ID from table_of_contents, e.g. [\"1\"] or [\"2/1\", \"3\"]", fileID)
 	}
 	var notices []string
-	budget := clampLimit("maxBytes", opts.MaxBytes, DefaultReadBytes, MaxReadBytes, &notices)
+	budget := clampLimit("max_bytes", opts.MaxBytes, DefaultReadBytes, MaxReadBytes, &notices)
 
 	res := Sections{FileID: f.info.FileID, Filename: f.info.Filename, Sections: []Section{}}
 	seen := map[string]bool{}
@@ -101,7 +101,7 @@ func (r *Registry) ReadSections(fileID string, sectionIDs []string, opts ReadOpt
 			s.NextOffset = start + cut
 			budget = 0
 			notices = append(notices, fmt.Sprintf(
-				"section %s was cut after byte %d of %d: call read_sections again with section_ids [%q] and offset %d for the rest, pass a larger maxBytes (up to %d), or read its subsections (table_of_contents with section %q)",
+				"section %s was cut after byte %d of %d: call read_sections again with section_ids [%q] and offset %d for the rest, pass a larger max_bytes (up to %d), or read its subsections (table_of_contents with section %q)",
 				h.id, start+cut, len(full), h.id, start+cut, MaxReadBytes, h.id))
 		}
 		res.Sections = append(res.Sections, s)

@@ -37,8 +37,8 @@ func (r *Registry) TableOfContents(fileID string, opts TOCOptions) (TOC, error) 
 	o := f.outline()
 	var notices []string
 
-	depth := clampLimit("maxDepth", opts.MaxDepth, r.opts.MaxTOCDepth, MaxTOCDepth, &notices)
-	maxEntries := clampLimit("maxEntries", opts.MaxEntries, DefaultTOCEntries, MaxTOCEntries, &notices)
+	depth := clampLimit("max_depth", opts.MaxDepth, r.opts.MaxTOCDepth, MaxTOCDepth, &notices)
+	maxEntries := clampLimit("max_entries", opts.MaxEntries, DefaultTOCEntries, MaxTOCEntries, &notices)
 
 	toc := TOC{FileID: f.info.FileID, Filename: f.info.Filename, MaxDepth: depth, Entries: []TOCEntry{}}
 	first, last, baseDepth := 0, len(o.headings), 0 // headings[first:last], depths relative to baseDepth
@@ -91,7 +91,7 @@ func (r *Registry) TableOfContents(fileID string, opts TOCOptions) (TOC, error) 
 		toc.Truncated = true
 		toc.NextOffset = end
 		notices = append(notices, fmt.Sprintf(
-			"entries %d to %d of %d are shown; call again with offset %d for the next ones (maxEntries up to %d)",
+			"entries %d to %d of %d are shown; call again with offset %d for the next ones (max_entries up to %d)",
 			offset+1, end, index, end, MaxTOCEntries))
 	} else if offset > 0 && offset >= index {
 		notices = append(notices, fmt.Sprintf("offset %d is past the last entry (%d entries)", offset, index))

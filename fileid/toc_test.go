@@ -200,7 +200,7 @@ func TestTOCClampAndTruncate(t *testing.T) {
 	if len(toc.Entries) != 10 || !toc.Truncated || toc.MaxDepth != MaxTOCDepth {
 		t.Fatalf("got %d entries, truncated %v, depth %d", len(toc.Entries), toc.Truncated, toc.MaxDepth)
 	}
-	for _, want := range []string{"maxDepth 99 was clamped to 6", "offset 10"} {
+	for _, want := range []string{"max_depth 99 was clamped to 6", "offset 10"} {
 		if !strings.Contains(toc.Notice, want) {
 			t.Errorf("notice %q lacks %q", toc.Notice, want)
 		}

@@ -87,10 +87,10 @@ type SectionError struct {
 type SearchResult struct {
 	Results    []FileMatches `json:"results" jsonschema:"files with matches, in file-ID order"`
 	MatchCount int           `json:"matchCount" jsonschema:"number of matches returned"`
-	Truncated  bool          `json:"truncated" jsonschema:"true when more matches exist than were returned; call again with startAfter=nextStartAfter"`
+	Truncated  bool          `json:"truncated" jsonschema:"true when more matches exist than were returned; call again with start_after=nextStartAfter"`
 	// NextStartAfter is set when Truncated: "fileId:line" of the last line searched, to pass
 	// as SearchRequest.StartAfter for the matches after it.
-	NextStartAfter string `json:"nextStartAfter,omitempty" jsonschema:"when truncated, pass this as startAfter to get the next matches"`
+	NextStartAfter string `json:"nextStartAfter,omitempty" jsonschema:"when truncated, pass this as start_after to get the next matches"`
 	Notice         string `json:"notice,omitempty" jsonschema:"what was clamped or cut and how to get the rest"`
 }
 

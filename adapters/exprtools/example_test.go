@@ -13,7 +13,7 @@ import (
 func Example() {
 	// An in-memory catalog over the guide-server example's documents.
 	cat, err := expr.New([]byte("categories:\n  lang: {dir: lang, description: Coding conventions}\n"),
-		"../../examples/guide-server/example", expr.Options{})
+		"../../examples/internal/bundled/guide", expr.Options{})
 	if err != nil {
 		panic(err)
 	}

@@ -28,7 +28,7 @@ const syntax = "Expression syntax: a comma-separated list of terms; each term is
 type getContentIn struct {
 	Expression             string         `json:"expression" jsonschema:"content expression, e.g. 'lang/python+java,docs/api,guidelines' or a collection name such as 'onboarding'"`
 	Pattern                string         `json:"pattern,omitempty" jsonschema:"optional glob pattern(s), '+'-separated, applied to every term that has no '/patterns' of its own (also inside collections), overriding collection and category patterns; e.g. 'intro*'"`
-	Format                 string         `json:"format,omitempty" jsonschema:"'delimited' (default: one document is returned bare, several are each headed by a '==> category/path <==' line) or 'multipart' (MIME multipart/mixed)"`
+	Format                 string         `json:"format,omitempty" jsonschema:"'delimited' (default: one document is returned bare, several are each headed by a '==> category/path <==' line) or 'multipart' (MIME multipart/mixed)" enum:"delimited,multipart"`
 	MaxBytes               int64          `json:"max_bytes,omitempty" jsonschema:"output budget in bytes; default 262144, maximum 4194304 (larger values are clamped)"`
 	MaxDocumentsPerPattern int            `json:"max_documents_per_pattern,omitempty" jsonschema:"documents one pattern may yield in one category; default 100, maximum 1000"`
 	Data                   map[string]any `json:"data,omitempty" jsonschema:"values for documents ending in .tmpl, which are Go text/template files, e.g. {'Project': 'acme'}"`
@@ -37,7 +37,7 @@ type getContentIn struct {
 type getCollectionContentIn struct {
 	Collection string         `json:"collection" jsonschema:"collection name, as listed by collection_list, e.g. 'onboarding'"`
 	Pattern    string         `json:"pattern,omitempty" jsonschema:"optional glob pattern(s), '+'-separated, overriding the collection's patterns, e.g. 'intro*'"`
-	Format     string         `json:"format,omitempty" jsonschema:"'delimited' (default) or 'multipart'"`
+	Format     string         `json:"format,omitempty" jsonschema:"'delimited' (default) or 'multipart'" enum:"delimited,multipart"`
 	MaxBytes   int64          `json:"max_bytes,omitempty" jsonschema:"output budget in bytes; default 262144, maximum 4194304"`
 	Data       map[string]any `json:"data,omitempty" jsonschema:"values for .tmpl documents"`
 }

@@ -160,7 +160,7 @@ func TestErrors(t *testing.T) {
 		{"get_content", `{"expression": "lnag"}`, "UNKNOWN_NAME", "did you mean lang?"},
 		{"get_content", `{}`, "INVALID_ARGUMENT", "expression"},
 		{"get_content", `{"expression": "lang", "bogus": 1}`, "INVALID_ARGUMENT", "bogus"},
-		{"get_content", `{"expression": "lang", "format": "html"}`, "INVALID_ARGUMENT", "unknown format"},
+		{"get_content", `{"expression": "lang", "format": "html"}`, "INVALID_ARGUMENT", `must be one of ["delimited","multipart"]`},
 		{"get_collection_content", `{"collection": "lang"}`, "UNKNOWN_NAME", "use get_content for categories"},
 		{"category_add", `{"name": "_x", "dir": "docs"}`, "INVALID_NAME", "reserved for system categories"},
 		{"category_add", `{"name": "lang", "dir": "docs"}`, "ALREADY_EXISTS", "category_update"},

@@ -19,7 +19,7 @@
 // The tools are plain [adapters.Tool] values: register them on an MCP server with
 // adapters/mcpsdk, serve them as JSON over HTTP with adapters/httpapi, or append them to other
 // tool sets. This package imports only adapters, agentfiles and fileid, so a documentation
-// server built on it links no database driver and no other tool family; examples/docs-server is
+// server built on it links no database driver and no other tool family; examples/agentfiles-docs-server is
 // one.
 //
 // # Errors

@@ -7,7 +7,8 @@ import (
 	"github.com/agentfiles/agentfiles/fileid"
 )
 
-// Inputs of the fileid tools. Wire names follow the seed: fileId, section_ids, query.
+// Inputs of the fileid tools. fileId, section_ids and query are the seed's names; the arguments
+// added here are snake_case, like every other family's (max_bytes, start_after, …).
 
 // fileIDArg is the required file argument of table_of_contents and read_sections.
 type fileIDArg struct {
@@ -16,30 +17,30 @@ type fileIDArg struct {
 
 type listDocumentationFilesIn struct {
 	Offset   int `json:"offset,omitempty" jsonschema:"index of the first file to list, from nextOffset of a previous call; default 0"`
-	MaxFiles int `json:"maxFiles,omitempty" jsonschema:"files per page; default 200, maximum 2000"`
+	MaxFiles int `json:"max_files,omitempty" jsonschema:"files per page; default 200, maximum 2000"`
 }
 
 type tableOfContentsIn struct {
 	fileIDArg
-	MaxDepth   int    `json:"maxDepth,omitempty" jsonschema:"heading levels to show, counted from the top of the file or of section; default 3, maximum 6"`
+	MaxDepth   int    `json:"max_depth,omitempty" jsonschema:"heading levels to show, counted from the top of the file or of section; default 3, maximum 6"`
 	Section    string `json:"section,omitempty" jsonschema:"a section ID such as '2' or '2/1' to list only that section and its subsections"`
 	Offset     int    `json:"offset,omitempty" jsonschema:"index of the first entry to return, from nextOffset of a previous call; default 0"`
-	MaxEntries int    `json:"maxEntries,omitempty" jsonschema:"entries per call; default 300, maximum 2000"`
+	MaxEntries int    `json:"max_entries,omitempty" jsonschema:"entries per call; default 300, maximum 2000"`
 }
 
 type readSectionsIn struct {
 	fileIDArg
 	SectionIDs []string `json:"section_ids" jsonschema:"Section IDs from the table_of_contents tool or from search results, e.g. ['1', '2/3']; '0' is the text before the first heading"`
-	MaxBytes   int      `json:"maxBytes,omitempty" jsonschema:"bytes of section text to return in this call; default 65536, maximum 1048576"`
+	MaxBytes   int      `json:"max_bytes,omitempty" jsonschema:"bytes of section text to return in this call; default 65536, maximum 1048576"`
 	Offset     int      `json:"offset,omitempty" jsonschema:"continue a cut section: the nextOffset of that section in the previous result, with that section first in section_ids; default 0"`
 }
 
 type searchIn struct {
 	Query           string `json:"query" jsonschema:"Regular expression pattern to search for (Go RE2 syntax, matched per line; ^ and $ are line boundaries). Plain words are fine: 'install'"`
 	FileID          string `json:"fileId,omitempty" jsonschema:"The file ID (e.g. 'f1', 'f2') to search in. Optional; if not provided, searches all files."`
-	CaseInsensitive bool   `json:"caseInsensitive,omitempty" jsonschema:"true to ignore case; default false"`
-	MaxMatches      int    `json:"maxMatches,omitempty" jsonschema:"matches to return; default 50, maximum 500"`
-	StartAfter      string `json:"startAfter,omitempty" jsonschema:"nextStartAfter of a truncated result (e.g. 'f3:120'), to get the matches after it; use the same query, fileId and caseInsensitive"`
+	CaseInsensitive bool   `json:"case_insensitive,omitempty" jsonschema:"true to ignore case; default false"`
+	MaxMatches      int    `json:"max_matches,omitempty" jsonschema:"matches to return; default 50, maximum 500"`
+	StartAfter      string `json:"start_after,omitempty" jsonschema:"nextStartAfter of a truncated result (e.g. 'f3:120'), to get the matches after it; use the same query, fileId and case_insensitive"`
 }
 
 // Tools returns the four documentation tools over reg: list_documentation_files,
@@ -72,9 +73,9 @@ func Tools(reg *fileid.Registry) []adapters.Tool {
 				"(the second subsection of the first section is '1/2'); '0' is the text before the first heading. "+
 				"Use it to find the part of a file you need, then fetch it with read_sections instead of reading "+
 				"the whole file. Shows 3 levels by default; entries with hiddenSubsections have deeper headings: "+
-				"call again with section set to that ID (or a larger maxDepth) to see them. At most 300 entries are "+
-				"returned per call (maxEntries, up to 2000); when truncated is true, call again with offset set to nextOffset. "+
-				"Example: {\"fileId\": \"f3\"} or {\"fileId\": \"f3\", \"section\": \"2\", \"maxDepth\": 2}.",
+				"call again with section set to that ID (or a larger max_depth) to see them. At most 300 entries are "+
+				"returned per call (max_entries, up to 2000); when truncated is true, call again with offset set to nextOffset. "+
+				"Example: {\"fileId\": \"f3\"} or {\"fileId\": \"f3\", \"section\": \"2\", \"max_depth\": 2}.",
 			ro,
 			func(ctx context.Context, in tableOfContentsIn) (fileid.TOC, error) {
 				return reg.TableOfContents(in.FileID, fileid.TOCOptions{
@@ -98,9 +99,9 @@ func Tools(reg *fileid.Registry) []adapters.Tool {
 				"match when long), and the ID and title of the section that contains it; pass that sectionId to "+
 				"read_sections to read the surrounding text. Searches all files unless fileId is given. Plain "+
 				"words work as they are; escape metacharacters with a backslash to match them literally "+
-				"(e.g. 'foo\\(' for 'foo('). Returns 50 matches by default; when truncated is true, call again with startAfter set to "+
+				"(e.g. 'foo\\(' for 'foo('). Returns 50 matches by default; when truncated is true, call again with start_after set to "+
 				"nextStartAfter for the next ones. "+
-				"Examples: {\"query\": \"install\", \"caseInsensitive\": true}, "+
+				"Examples: {\"query\": \"install\", \"case_insensitive\": true}, "+
 				"{\"query\": \"^## \", \"fileId\": \"f4\"}, {\"query\": \"timeout|deadline\"}.",
 			ro,
 			func(ctx context.Context, in searchIn) (fileid.SearchResult, error) {

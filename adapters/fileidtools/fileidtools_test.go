@@ -83,7 +83,7 @@ func TestSchemasAndAnnotations(t *testing.T) {
 		}
 	}
 	search, _ := adapters.Find(tools, "search")
-	for _, p := range []string{"query", "fileId", "caseInsensitive"} {
+	for _, p := range []string{"query", "fileId", "case_insensitive"} {
 		if _, ok := search.InputSchema.Properties[p]; !ok {
 			t.Errorf("search lacks %s", p)
 		}
@@ -116,7 +116,7 @@ func TestDirect(t *testing.T) {
 	if toc["fileId"] != "f2" || toc["filename"] != "guide.md" || len(toc["toc"].([]any)) != 4 {
 		t.Errorf("toc: %v", toc)
 	}
-	sub, err := adapterstest.Call(t, tools, "table_of_contents", `{"fileId": "f2", "section": "1", "maxDepth": 1}`)
+	sub, err := adapterstest.Call(t, tools, "table_of_contents", `{"fileId": "f2", "section": "1", "max_depth": 1}`)
 	if err != nil || len(sub["toc"].([]any)) != 1 || sub["toc"].([]any)[0].(map[string]any)["hiddenSubsections"] != 1.0 {
 		t.Errorf("subtree toc: %v %v", sub, err)
 	}
@@ -135,7 +135,7 @@ func TestDirect(t *testing.T) {
 		t.Errorf("section error %v", e)
 	}
 
-	res, err := adapterstest.Call(t, tools, "search", `{"query": "INSTALL", "caseInsensitive": true}`)
+	res, err := adapterstest.Call(t, tools, "search", `{"query": "INSTALL", "case_insensitive": true}`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,7 +184,7 @@ func TestErrors(t *testing.T) {
 		}
 	}
 	// Huge requests are clamped, not rejected.
-	res, err := adapterstest.Call(t, tools, "search", `{"query": "i", "maxMatches": 1000000000}`)
+	res, err := adapterstest.Call(t, tools, "search", `{"query": "i", "max_matches": 1000000000}`)
 	if err != nil || !strings.Contains(res["notice"].(string), "clamped") {
 		t.Errorf("clamped search: %v %v", res, err)
 	}

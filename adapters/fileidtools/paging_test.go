@@ -70,7 +70,7 @@ func TestEveryTruncatedListingContinues(t *testing.T) {
 	tools := fileidtools.Tools(pagingRegistry(t))
 	for _, name := range []string{"table_of_contents", "search"} {
 		tool, _ := adapters.Find(tools, name)
-		for _, p := range map[string][]string{"table_of_contents": {"offset", "maxEntries"}, "search": {"startAfter"}}[name] {
+		for _, p := range map[string][]string{"table_of_contents": {"offset", "max_entries"}, "search": {"start_after"}}[name] {
 			if _, ok := tool.InputSchema.Properties[p]; !ok {
 				t.Errorf("%s schema lacks %s", name, p)
 			}
@@ -78,7 +78,7 @@ func TestEveryTruncatedListingContinues(t *testing.T) {
 	}
 
 	// The TOC: 321 entries, 300 per call by default, and 100 per call when asked.
-	for _, args := range []map[string]any{{"fileId": "f1"}, {"fileId": "f1", "maxEntries": 100}, {"fileId": "f1", "section": "1"}} {
+	for _, args := range []map[string]any{{"fileId": "f1"}, {"fileId": "f1", "max_entries": 100}, {"fileId": "f1", "section": "1"}} {
 		var titles []string
 		for _, res := range page(t, tools, "table_of_contents", args, "offset", "nextOffset") {
 			for _, e := range res["toc"].([]any) {
@@ -95,9 +95,9 @@ func TestEveryTruncatedListingContinues(t *testing.T) {
 	}
 
 	// The search: 570 matching lines, 50 (or 500) per call.
-	for _, args := range []map[string]any{{"query": "^note"}, {"query": "NOTE", "caseInsensitive": true, "maxMatches": 500}, {"query": "note", "fileId": "f1"}} {
+	for _, args := range []map[string]any{{"query": "^note"}, {"query": "NOTE", "case_insensitive": true, "max_matches": 500}, {"query": "note", "fileId": "f1"}} {
 		var got []string
-		for _, res := range page(t, tools, "search", args, "startAfter", "nextStartAfter") {
+		for _, res := range page(t, tools, "search", args, "start_after", "nextStartAfter") {
 			for _, r := range res["results"].([]any) {
 				fm := r.(map[string]any)
 				for _, m := range fm["matches"].([]any) {
@@ -132,7 +132,7 @@ func TestEveryTruncatedListingContinues(t *testing.T) {
 
 	// A cut section: read_sections with offset = the section's nextOffset.
 	var content strings.Builder
-	args := map[string]any{"fileId": "f1", "section_ids": []string{"1"}, "maxBytes": 1000}
+	args := map[string]any{"fileId": "f1", "section_ids": []string{"1"}, "max_bytes": 1000}
 	for range 100 {
 		raw, _ := json.Marshal(args)
 		res, err := adapterstest.Call(t, tools, "read_sections", string(raw))
@@ -154,7 +154,7 @@ func TestEveryTruncatedListingContinues(t *testing.T) {
 	}
 
 	// A bad continuation is an INVALID_ARGUMENT (or a file-ID error) that says what to pass.
-	for _, args := range []string{`{"query": "x", "startAfter": "f1"}`, `{"query": "x", "startAfter": "f1:-2"}`, `{"query": "x", "fileId": "f2", "startAfter": "f1:3"}`} {
+	for _, args := range []string{`{"query": "x", "start_after": "f1"}`, `{"query": "x", "start_after": "f1:-2"}`, `{"query": "x", "fileId": "f2", "start_after": "f1:3"}`} {
 		_, err := adapterstest.Call(t, tools, "search", args)
 		if te, _ := adapters.ErrorOf(err); err == nil || te.Code != "INVALID_ARGUMENT" || !strings.Contains(te.Message, "nextStartAfter") {
 			t.Errorf("%s: %v", args, err)

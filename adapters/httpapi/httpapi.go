@@ -161,7 +161,7 @@ func (h *Handler) call(w http.ResponseWriter, r *http.Request, name string) {
 		h.fail(w, r.WithContext(ctx), err, name, slog.Any("args", adapters.LogArgs(tool, body)), slog.Duration("took", time.Since(start)))
 		return
 	}
-	h.logger.LogAttrs(ctx, slog.LevelDebug, "tool call", slog.String("tool", name),
+	h.logger.LogAttrs(ctx, slog.LevelInfo, "tool call", slog.String("tool", name),
 		slog.Duration("took", time.Since(start)), slog.Any("args", adapters.LogArgs(tool, body)))
 	writeJSON(w, http.StatusOK, out)
 }

@@ -5,8 +5,9 @@
 //
 // [Register] adds every [adapters.Tool] of a tool set to an *mcp.Server. Each call validates its
 // arguments against the tool's input schema, runs the handler, and answers with both structured
-// content (the result object) and a text rendering of it (indented JSON), so that clients that
-// read only text still get everything. A handler error becomes an isError result whose text is
+// content (the result object) and a text rendering of it (indented JSON, or the result's own
+// text when it is an [adapters.Texter], as the memory tool's is), so that clients that read only
+// text still get everything. A handler error becomes an isError result whose text is
 // the JSON object {"code": ..., "message": ...}: the model sees the code and what to do next,
 // never internals.
 //
@@ -17,6 +18,12 @@
 // [adapters.Authenticator] and hands the identity to tool calls of that session. Over stdio there
 // are no headers: set [Options.Auth] to the identity the process serves (for example from a
 // token in its environment).
+//
+// # Logging
+//
+// [Register] logs one INFO line per tool call, arguments redacted ([adapters.LogArgs]). Give
+// the SDK itself [QuietLogger] (mcp.ServerOptions.Logger, mcp.StreamableHTTPOptions.Logger):
+// its several INFO lines per stateless request become DEBUG.
 //
 // # Stdio
 //
@@ -44,8 +51,9 @@ type Options struct {
 	// [HTTPHandler]). Nil means such calls are anonymous; tenant-scoped tools then refuse them
 	// with PERMISSION_DENIED.
 	Auth *agentfiles.AuthContext
-	// Logger receives one record per tool call (name, duration, outcome, redacted arguments).
-	// Nil discards.
+	// Logger receives one record per tool call (name, duration, outcome, redacted arguments):
+	// INFO for a call that succeeds or fails with the caller's error, ERROR for an internal
+	// failure. Nil discards.
 	Logger *slog.Logger
 }
 
@@ -110,7 +118,7 @@ func handler(t adapters.Tool, fallback *agentfiles.AuthContext, logger *slog.Log
 				slog.String("error", adapters.LogError(err)), slog.Any("args", adapters.LogArgs(t, args)))
 			return errorResult(te), nil
 		}
-		logger.LogAttrs(ctx, slog.LevelDebug, "tool call", slog.String("tool", t.Name),
+		logger.LogAttrs(ctx, slog.LevelInfo, "tool call", slog.String("tool", t.Name),
 			slog.Duration("took", time.Since(start)), slog.Any("args", adapters.LogArgs(t, args)))
 		return successResult(out)
 	}
@@ -129,8 +137,12 @@ func successResult(out any) (*mcp.CallToolResult, error) {
 	if err != nil {
 		return errorResult(adapters.ToolError{Code: agentfiles.CodeInternal.String(), Message: "the result could not be encoded"}), nil
 	}
+	content := string(text)
+	if t, ok := out.(adapters.Texter); ok {
+		content = t.ToolText() // a prose result: its text as is, the JSON as structured content
+	}
 	return &mcp.CallToolResult{
-		Content:           []mcp.Content{&mcp.TextContent{Text: string(text)}},
+		Content:           []mcp.Content{&mcp.TextContent{Text: content}},
 		StructuredContent: json.RawMessage(text),
 	}, nil
 }
@@ -141,6 +153,42 @@ func errorResult(te adapters.ToolError) *mcp.CallToolResult {
 		IsError: true,
 		Content: []mcp.Content{&mcp.TextContent{Text: string(text)}},
 	}
+}
+
+// QuietLogger returns a logger for the SDK itself (mcp.ServerOptions.Logger,
+// mcp.StreamableHTTPOptions.Logger) that writes to l's handler with the SDK's INFO records
+// lowered to DEBUG: the SDK logs several INFO lines for every stateless request ("server
+// connecting", "session initialized", …), which would bury the one line per tool call that
+// [Register] logs. Warnings and errors keep their level. Nil discards.
+func QuietLogger(l *slog.Logger) *slog.Logger {
+	if l == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return slog.New(quietHandler{l.Handler()})
+}
+
+// quietHandler lowers INFO records to DEBUG.
+type quietHandler struct{ h slog.Handler }
+
+func (q quietHandler) Enabled(ctx context.Context, level slog.Level) bool {
+	return q.h.Enabled(ctx, lowered(level))
+}
+
+func (q quietHandler) Handle(ctx context.Context, r slog.Record) error {
+	r.Level = lowered(r.Level)
+	return q.h.Handle(ctx, r)
+}
+
+func (q quietHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return quietHandler{q.h.WithAttrs(attrs)}
+}
+func (q quietHandler) WithGroup(name string) slog.Handler { return quietHandler{q.h.WithGroup(name)} }
+
+func lowered(l slog.Level) slog.Level {
+	if l >= slog.LevelInfo && l < slog.LevelWarn {
+		return slog.LevelDebug
+	}
+	return l
 }
 
 // HTTPHandler serves the MCP streamable HTTP transport for the server returned by getServer,

@@ -7,7 +7,7 @@ import (
 )
 
 func TestDocsServerWithInspector(t *testing.T) {
-	bin, dir := setup(t, "docs-server")
+	bin, dir := setup(t, "agentfiles-docs-server")
 
 	t.Run("stdio", func(t *testing.T) {
 		server := stdio(bin, "-dir", dir)

@@ -6,7 +6,7 @@ import (
 )
 
 func TestServerWithInspector(t *testing.T) {
-	bin, docs := setup(t, "server")
+	bin, docs := setup(t, "agentfiles-server")
 
 	t.Run("stdio", func(t *testing.T) {
 		server := stdio(bin, "-stdio")
@@ -28,11 +28,11 @@ func TestServerWithInspector(t *testing.T) {
 		addr := freeAddr(t)
 		startServer(t, "http://"+addr+"/healthz", bin, "-addr", addr, "-docs", docs, "-mcp-anonymous")
 		server := streamableHTTP("http://" + addr + "/mcp")
-		server.requireTools(t, "list_documentation_files", "search", "file_write", "file_search")
+		server.requireTools(t, "docs_list_documentation_files", "docs_search", "file_write", "file_search")
 
-		res := server.call(t, "list_documentation_files")
+		res := server.call(t, "docs_list_documentation_files")
 		if res.IsError || !strings.Contains(res.Content[0].Text, "reference.md") {
-			t.Errorf("list_documentation_files over HTTP = %+v", res)
+			t.Errorf("docs_list_documentation_files over HTTP = %+v", res)
 		}
 		// Anonymous MCP callers have no tenant: the file tools refuse them.
 		denied := server.call(t, "file_list", "project=demo")

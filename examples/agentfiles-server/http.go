@@ -1,0 +1,82 @@
+package main
+
+import (
+	"encoding/json"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+
+	"github.com/agentfiles/agentfiles/adapters"
+	"github.com/agentfiles/agentfiles/adapters/httpapi"
+	"github.com/agentfiles/agentfiles/adapters/mcpsdk"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// routes is everything the HTTP mode serves:
+//
+//	/          the FileIO console (GET)
+//	/tools     the HTTP JSON API: GET /tools, POST /tools/{name}
+//	/mcp       MCP over streamable HTTP
+//	/healthz   each backend's status: 200 {"status":"ok",...} when all are up, else 503 (health.go)
+func routes(c config, a *app, mcpServer *mcp.Server, authn adapters.Authenticator, logger *slog.Logger) http.Handler {
+	api := httpapi.NewHandler(a.tools, httpapi.Options{
+		Authenticator: authn,
+		MaxBodyBytes:  c.maxBodyBytes,
+		Logger:        logger,
+	})
+	// Stateless MCP: every POST is complete in itself and authenticated on its own, so several
+	// server processes can share a database behind a load balancer, and shutdown drains cleanly
+	// (there are no long-lived GET streams).
+	mcpOpts := &mcp.StreamableHTTPOptions{Stateless: true, Logger: mcpsdk.QuietLogger(logger)}
+	getServer := func(*http.Request) *mcp.Server { return mcpServer }
+	var mcpHandler http.Handler = mcpsdk.HTTPHandler(getServer, authn, mcpOpts)
+	if c.mcpAnonymous {
+		// Without credentials a request is served anonymously: tools that need no tenant
+		// (documentation, catalog) work, and the file tools answer PERMISSION_DENIED.
+		authenticated, anonymous := mcpHandler, mcp.NewStreamableHTTPHandler(getServer, mcpOpts)
+		mcpHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if hasCredentials(r) {
+				authenticated.ServeHTTP(w, r)
+				return
+			}
+			anonymous.ServeHTTP(w, r)
+		})
+	}
+
+	mux := http.NewServeMux()
+	mux.Handle("/tools", api)
+	mux.Handle("/tools/", api)
+	mux.Handle("/mcp", mcpHandler)
+	mux.Handle("/healthz", healthHandler(a.backends, logger))
+	mux.Handle("/", consoleHandler())
+
+	var h http.Handler = mux
+	if host, _, err := net.SplitHostPort(c.addr); err == nil && isLoopbackHost(host) {
+		h = loopbackHostOnly(h)
+	}
+	return h
+}
+
+// loopbackHostOnly refuses requests whose Host header is not a loopback name. A server on
+// loopback with a well-known token is otherwise reachable from any web page through DNS
+// rebinding (evil.example resolving to 127.0.0.1).
+func loopbackHostOnly(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		host := r.Host
+		if h, _, err := net.SplitHostPort(host); err == nil {
+			host = h
+		}
+		host = strings.Trim(host, "[]")
+		if !isLoopbackHost(host) {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusForbidden)
+			_ = json.NewEncoder(w).Encode(map[string]any{"error": adapters.ToolError{
+				Code:    "PERMISSION_DENIED",
+				Message: "this server listens on loopback and answers only requests for localhost, 127.0.0.1 or [::1]; listen on another address (with tokens) to serve other host names",
+			}})
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
