@@ -25,8 +25,9 @@ import (
 //	service:  fileio.Service.Write (TRUNCATE) with the history off (Config.HistoryVersions 0):
 //	          path checks, quota and the write in one fileio.ConditionalWriter statement (3
 //	          round trips, like store)
-//	history:  the same with the history on (the default: 10 versions), so that the trigger of
-//	          migration 0005 copies each replaced version into mcp_file_versions
+//	history:  the same with the history on (the default: 10 versions), so that the same
+//	          statement also copies each replaced version into mcp_file_versions (the CTEs
+//	          of sqlWriteIfAllowed; before migration 0006 the trigger of 0005 did)
 //	portable: the same Service.Write over storetest.WithoutOptional(store), i.e. without the
 //	          optional interfaces: a Stat per ancestor, List, Get, then Put (6 round trips)
 //

@@ -76,6 +76,11 @@
 // mcp_file_versions, numbers the versions per path, drops those past the last HistoryVersions,
 // and keeps mcp_file_history_usage up to date, all inside the database: the content never goes
 // to the client and back. The trigger does not fire in transactions without those settings.
+// The conditional write of fileio.Service.Write (fileio.ConditionalWriter) does the same in
+// data-modifying CTEs of its one statement, which costs less than a trigger call, and numbers
+// the row it writes; the triggers of migration 0006 then stand aside (they fire only for a row
+// whose statement left the version number as it was). The settings ride in the round trip that
+// takes the project lock, so history adds no round trip.
 // Kept versions count in ProjectBytes; Purge removes those past their purge_after (replaced_at
 // plus HistoryRetention) and subtracts their bytes. Edit and Rename have statements of their own
 // (fileio.Splicer, fileio.Mover): position() and overlay() edit a file in place, and a rename

@@ -114,3 +114,79 @@ func TestHistoryRetentionFromConfig(t *testing.T) {
 		return kept == 0
 	})
 }
+
+// TestHistoryWriteAndTrigger: Service.Write keeps the replaced version in its own statement
+// (migration 0006), Put, Delete and re-creation through the trigger of 0005. Mixed on one path
+// they number the versions 1, 2, … without a gap, keep the last HistoryVersions, and
+// mcp_file_history_usage stays the byte sum of the kept versions.
+func TestHistoryWriteAndTrigger(t *testing.T) {
+	s, _ := newStore(t, pgstore.Options{PurgeInterval: -1})
+	ctx := context.Background()
+	ac := agentfiles.NewAuthContext("history-mixed", "")
+	sctx := agentfiles.WithAuth(ctx, ac)
+	scope := fileio.Scope{Tenant: ac.APIKeyHash, Project: "p"}
+	cfg := fileio.DefaultConfig()
+	cfg.HistoryVersions, cfg.RateLimitPerSecond = 3, 0
+	svc, err := fileio.NewService(s, fileio.Options{Config: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := fileio.UpdateOptions{HistoryVersions: 3, HistoryRetention: cfg.HistoryRetention, DeleteRetention: time.Hour}
+	write := func(content string) {
+		t.Helper()
+		if _, err := svc.Write(sctx, fileio.WriteRequest{Project: "p", Path: "/f", Content: content, Mode: fileio.ModeTruncate}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	putOrDelete := func(content string) {
+		t.Helper()
+		if err := s.Update(ctx, scope, opts, func(tx fileio.WriteTx) error {
+			if content == "" {
+				return tx.Delete(ctx, "/f")
+			}
+			_, err := tx.Put(ctx, "/f", []byte(content), fileio.PutOptions{})
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	type version struct {
+		Version          int64
+		Size             int64
+		Current, Deleted bool
+	}
+	check := func(what string, want ...version) {
+		t.Helper()
+		vs, err := svc.Versions(sctx, "p", "/f")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []version
+		for _, v := range vs {
+			got = append(got, version{v.Version, v.SizeBytes, v.Current, v.Deleted})
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("versions after %s (-want +got):\n%s", what, diff)
+		}
+		var usage, sum int64
+		s.Pool().QueryRow(ctx, "SELECT COALESCE(sum(size_bytes), 0) FROM mcp_file_history_usage WHERE apikey_hash = $1", ac.APIKeyHash).Scan(&usage)
+		s.Pool().QueryRow(ctx, "SELECT COALESCE(sum(size), 0) FROM mcp_file_versions WHERE apikey_hash = $1", ac.APIKeyHash).Scan(&sum)
+		if usage != sum {
+			t.Errorf("after %s: history usage %d bytes, kept versions %d bytes", what, usage, sum)
+		}
+	}
+	write("1")
+	check("a create", version{1, 1, true, false})
+	write("22")
+	putOrDelete("333")
+	write("4444")
+	check("writes and a Put", version{4, 4, true, false}, version{3, 3, false, false}, version{2, 2, false, false}, version{1, 1, false, false})
+	write("55555")
+	check("a write past the retention", version{5, 5, true, false}, version{4, 4, false, false}, version{3, 3, false, false}, version{2, 2, false, false})
+	putOrDelete("")
+	write("666666") // created again: continues the numbering
+	check("a delete and a write", version{6, 6, true, false}, version{5, 5, false, true}, version{4, 4, false, false}, version{3, 3, false, false})
+	putOrDelete("7777777")
+	write("88888888")
+	check("a Put and a write", version{8, 8, true, false}, version{7, 7, false, false}, version{6, 6, false, false}, version{5, 5, false, true})
+}

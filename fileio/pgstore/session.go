@@ -211,7 +211,8 @@ func (s *Store) Update(ctx context.Context, scope fileio.Scope, opts fileio.Upda
 	// keep planning sqlWriteIfAllowed afresh (its generic cost assumes ten ancestors), which
 	// costs more than running it. A lock_timeout of 0 would mean "wait forever".
 	x.started = true
-	// The history settings reach the trigger of migration 0005 as transaction-local settings.
+	// The history settings reach the trigger of migration 0005 as transaction-local settings,
+	// in this round trip (sqlWriteIfAllowed takes them as parameters instead).
 	history := ""
 	if opts.HistoryVersions > 0 {
 		history = fmt.Sprintf("SET LOCAL agentfiles.history_versions = %d; SET LOCAL agentfiles.history_retention_us = %d; ",

@@ -105,31 +105,58 @@ func ancestorDirs(path string) []string {
 // the write (as sqlCheckWrite reports it, without content) and the new size; ok keeps c's row
 // only when ConditionalWrite.Allows would; f, u and j are sqlPut's file, byte count and outbox
 // upserts, run only for a row of ok, with content = content || $7 when appending ($9).
+// With history on ($13 > 0 versions to keep, $14 the retention in microseconds) the statement
+// does what the trigger of migration 0005 would, without a PL/pgSQL call: f numbers the row
+// (the old version + 1, which keeps the triggers of 0006 from firing; a new file gets 1 and the
+// insert trigger continues its path's numbering), hk copies the replaced row e into
+// mcp_file_versions, hd drops the versions past the last $13 and hu counts the difference in
+// mcp_file_history_usage. All CTEs see the snapshot before the write, as the trigger's OLD row.
 // Parameters: $1 tenant, $2 project, $3 path, $4 ancestors, $5 path + "/", $6 credential
 // reference (as sqlUpsertJobCTE expects), $7 data, $8 its length, $9 append, $10 exclusive,
-// $11 file limit, $12 project limit.
+// $11 file limit, $12 project limit, $13 history versions, $14 history retention (µs).
 const sqlWriteIfAllowed = `WITH ` + sqlConflictCTEs + `, e AS (
-    SELECT size, created_at, updated_at FROM mcp_files
+    SELECT size, created_at, updated_at, version, CASE WHEN $13::bigint > 0 THEN content END AS content FROM mcp_files
     WHERE apikey_hash = $1 AND project = $2 AND path = $3 AND deleted = FALSE
 ), c AS (
     SELECT (SELECT path FROM a) AS ancestor, COALESCE((SELECT starts_with(path, $5) FROM d), FALSE) AS below,
-           e.size AS old_size, e.created_at AS old_created, e.updated_at AS old_updated,
+           e.size AS old_size, e.created_at AS old_created, e.updated_at AS old_updated, e.version AS old_version,
            ` + sqlProjectBytesExpr + ` AS project_bytes,
            CASE WHEN $9::boolean THEN COALESCE(e.size, 0) + $8::bigint ELSE $8::bigint END AS new_size
     FROM (VALUES (1)) AS one LEFT JOIN e ON TRUE
 ), ok AS (
-    SELECT new_size, COALESCE(old_size, 0) AS old_size, old_size IS NULL AS created FROM c
+    SELECT new_size, COALESCE(old_size, 0) AS old_size, old_size IS NULL AS created, old_version FROM c
     WHERE ancestor IS NULL AND NOT below AND NOT ($10::boolean AND old_size IS NOT NULL)
       AND new_size <= $11::bigint
       AND (new_size <= COALESCE(old_size, 0) OR project_bytes + new_size - COALESCE(old_size, 0) <= $12::bigint)
 ), f AS (
-    INSERT INTO mcp_files AS f (apikey_hash, project, path, content, size, created_at, updated_at)
-    SELECT $1, $2, $3, $7, $8, statement_timestamp(), statement_timestamp() FROM ok
+    INSERT INTO mcp_files AS f (apikey_hash, project, path, content, size, created_at, updated_at, version)
+    SELECT $1, $2, $3, $7, $8, statement_timestamp(), statement_timestamp(),
+           CASE WHEN $13::bigint > 0 AND NOT created THEN old_version + 1 ELSE 1 END FROM ok
     ON CONFLICT (apikey_hash, project, path) WHERE deleted = FALSE DO UPDATE
     SET content = CASE WHEN $9::boolean THEN f.content || EXCLUDED.content ELSE EXCLUDED.content END,
         size = CASE WHEN $9::boolean THEN f.size + EXCLUDED.size ELSE EXCLUDED.size END,
-        updated_at = GREATEST(EXCLUDED.updated_at, f.updated_at + interval '1 microsecond')
+        updated_at = GREATEST(EXCLUDED.updated_at, f.updated_at + interval '1 microsecond'),
+        version = CASE WHEN $13::bigint > 0 THEN f.version + 1 ELSE f.version END
     RETURNING f.size, f.created_at, f.updated_at
+), hk AS (
+    INSERT INTO mcp_file_versions
+        (apikey_hash, project, path, version, content, size, created_at, written_at, replaced_at, deleted, purge_after)
+    SELECT $1, $2, $3, e.version, e.content, e.size, e.created_at, e.updated_at, statement_timestamp(), FALSE,
+           statement_timestamp() + $14::bigint * interval '1 microsecond'
+    FROM e WHERE $13::bigint > 0 AND EXISTS (SELECT 1 FROM f)
+    ON CONFLICT (apikey_hash, project, path, version) DO NOTHING
+    RETURNING size
+), hd AS (
+    DELETE FROM mcp_file_versions v
+    WHERE v.apikey_hash = $1 AND v.project = $2 AND v.path = $3
+      AND v.version <= (SELECT e.version FROM e) - $13::bigint
+      AND $13::bigint > 0 AND EXISTS (SELECT 1 FROM f)
+    RETURNING v.size
+), hu AS (
+    INSERT INTO mcp_file_history_usage AS h (apikey_hash, project, size_bytes)
+    SELECT $1, $2, COALESCE((SELECT sum(size) FROM hk), 0) - COALESCE((SELECT sum(size) FROM hd), 0)
+    WHERE $13::bigint > 0 AND EXISTS (SELECT 1 FROM e) AND EXISTS (SELECT 1 FROM f)
+    ON CONFLICT (apikey_hash, project) DO UPDATE SET size_bytes = h.size_bytes + EXCLUDED.size_bytes
 ), u AS (
     INSERT INTO mcp_file_project_usage AS u (apikey_hash, project, size_bytes, file_count)
     SELECT $1, $2, new_size - old_size, CASE WHEN created THEN 1 ELSE 0 END FROM ok
@@ -157,7 +184,8 @@ func (tx *writeTx) WriteIfAllowed(ctx context.Context, w fileio.ConditionalWrite
 		rowScanned          bool
 	)
 	args := []any{sc.Tenant, sc.Project, w.Path, ancestorDirs(w.Path), w.Path + "/", opts.CredentialRef,
-		data, int64(len(data)), w.Append, w.Exclusive, w.MaxFileBytes, w.MaxProjectBytes}
+		data, int64(len(data)), w.Append, w.Exclusive, w.MaxFileBytes, w.MaxProjectBytes,
+		int64(max(tx.x.opts.HistoryVersions, 0)), max(tx.x.opts.HistoryRetention, 0).Microseconds()}
 	err := tx.x.query(ctx, opWrite, sqlWriteIfAllowed, args, func(r pgx.Rows) error {
 		rowScanned = true
 		return r.Scan(&ancestor, &res.Check.HasDescendant, &oldSize, &oldCreated, &oldUpdated, &res.Check.ProjectBytes,
