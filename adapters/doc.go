@@ -15,7 +15,8 @@
 //	fileidtools.Tools(reg)               list_documentation_files, table_of_contents, read_sections, search
 //	exprtools.Tools(cat, opts)           get_content, get_collection_content, category_*, collection_*
 //	consulttools.Tools(c)                consultation
-//	fileiotools.Tools(svc)               file_stat, file_read, file_write, file_delete, file_list
+//	fileiotools.Tools(svc)               file_stat, file_read, file_write, file_delete, file_list,
+//	                                     file_edit, file_rename, file_versions, file_restore
 //	searchtools.Tools(s)                 file_search
 //	memorytools.Tools(mem)               memory (Anthropic's memory tool over fileio)
 //

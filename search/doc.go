@@ -48,6 +48,22 @@
 // BM25 is computed here, by [BM25.TermScore], from per-chunk term frequencies and per-project
 // statistics that indexes supply, so the in-memory and PostgreSQL indexes score identically.
 //
+// # All projects
+//
+// A [Query] with Project "*" ([AllProjects]) searches every project of the caller that holds an
+// active file, as listed by the store's [fileio.ProjectLister] (memstore and pgstore implement
+// it; over another store "*" is INVALID_ARGUMENT). The query is embedded once; each project
+// gathers, scores and fuses its candidates as above, at most four projects at a time; the
+// merged candidates are ordered by fused score, then a [Reranker], when configured, reranks the
+// best of them (as many as one project proposes at most) in one call, and the limit applies.
+// Every [Hit] names its Project. Fused scores come from each project's own statistics (its BM25
+// document frequencies and average chunk length, min-max fusion over its own candidates), so
+// they are comparable in range but not calibrated across projects; reranker scores are on one
+// scale.
+// At most [MaxAllProjects] projects are searched, the first by name, and
+// Result.ProjectsTruncated says when there were more. A caller without projects gets an empty
+// result, not an error. The rate limiter is asked for one token per query, not per project.
+//
 // # Ranking defaults, and the evidence for them
 //
 // The defaults were chosen with the quality harness (benchmarks/quality; BENCHMARKS.md has the

@@ -90,7 +90,7 @@ const (
 
 // Query is one file_search request.
 type Query struct {
-	Project    string
+	Project    string // a project name, or "*" (AllProjects) for every project of the caller
 	Query      string // required; blank is INVALID_QUERY
 	PathPrefix string // raw string prefix on the path ("" for all); "/doc" matches "/docs/a"
 	Limit      int    // results wanted; 0 means the default (5); above the maximum (20) it is clamped
@@ -119,6 +119,7 @@ const (
 
 // Hit is one returned chunk. Content is exactly the file's bytes [StartByte, EndByte).
 type Hit struct {
+	Project       string // the project of the file: Query.Project, or one of the caller's for "*"
 	Path          string
 	StartByte     int64
 	EndByte       int64
@@ -152,6 +153,11 @@ type Result struct {
 	MinSemanticScore float64 // the similarity floor applied to candidates without a query term
 	PendingFiles     int     // active files not yet indexed at their current version
 	PendingScanned   int     // of those, files scanned lexically for this query
+	// Projects is how many projects were searched for Project "*" (0 otherwise), and
+	// ProjectsTruncated says the caller has more than MaxAllProjects projects, of which only the
+	// first MaxAllProjects by name were searched.
+	Projects          int
+	ProjectsTruncated bool
 }
 
 // NewSearcher returns a Searcher over the files of store (the source of truth for which files
@@ -214,6 +220,7 @@ func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
 
 // candidate is one chunk under consideration, merged from every source.
 type candidate struct {
+	project     string // the project of the file (Query.Project, or one of "*")
 	path        string
 	version     time.Time // UpdatedAt of the file version the offsets refer to
 	chunk       Chunk
@@ -227,6 +234,9 @@ type candidate struct {
 }
 
 func (c *candidate) less(o *candidate) bool {
+	if c.project != o.project {
+		return c.project < o.project
+	}
 	if c.path != o.path {
 		return c.path < o.path
 	}
@@ -244,9 +254,13 @@ func (c *candidate) key() candKey {
 	return candKey{c.path, c.version.UnixNano(), c.chunk.StartByte, c.chunk.EndByte}
 }
 
-// Search runs q for the tenant in ctx (agentfiles.AuthFromContext). Errors: RATE_LIMITED from
+// Search runs q for the tenant in ctx (agentfiles.AuthFromContext). With Project "*"
+// (AllProjects) it searches every project of the tenant that holds a file (at most
+// MaxAllProjects), which needs a store implementing fileio.ProjectLister, and each Hit names its
+// project; the rate limiter is asked for one token per query either way. Errors: RATE_LIMITED from
 // the RateLimiter, INVALID_QUERY for a blank query or one beyond MaxQueryBytes or
 // MaxQueryTerms, INVALID_ARGUMENT for a blank project or a MinSemanticScore that is not finite,
+// INVALID_ARGUMENT for "*" over a store that cannot list projects,
 // PERMISSION_DENIED without an AuthContext, SEARCH_BACKEND_ERROR when the store or the index
 // fails. Embedder and reranker failures are not errors: the result says which path produced it.
 func (s *Searcher) Search(ctx context.Context, q Query) (Result, error) {
@@ -281,7 +295,6 @@ func (s *Searcher) Search(ctx context.Context, q Query) (Result, error) {
 			return Result{}, agentfiles.NewError(agentfiles.CodeInvalidArgument, "min_semantic_score must be a number, e.g. 0.2", "min_semantic_score")
 		}
 	}
-	scope := fileio.Scope{Tenant: ac.APIKeyHash, Project: q.Project}
 	res := Result{Limit: q.Limit, FuseMethod: s.opts.FuseMethod, MinSemanticScore: minSemantic}
 	if res.Limit <= 0 {
 		res.Limit = s.opts.LimitDefault
@@ -290,12 +303,43 @@ func (s *Searcher) Search(ctx context.Context, q Query) (Result, error) {
 		res.Limit, res.LimitClamped = s.opts.LimitMax, true
 	}
 	s.log.DebugContext(ctx, "file_search", "project", q.Project, "query", truncateText(query, 128), "limit", res.Limit)
-
-	// 1. Which files the index has not caught up with: from the outbox's pending jobs of the
-	// project (and the index's files of an older analysis), not from a listing of the project.
-	exclude, pending, err := s.notCurrent(ctx, scope, q.PathPrefix)
+	sq := scopeQuery{query: query, terms: terms, prefix: q.PathPrefix, minSemantic: minSemantic}
+	if q.Project == AllProjects {
+		return s.searchAll(ctx, ac.APIKeyHash, sq, res)
+	}
+	scope := fileio.Scope{Tenant: ac.APIKeyHash, Project: q.Project}
+	cands, err := s.searchScope(ctx, scope, sq, &res)
 	if err != nil {
 		return Result{}, err
+	}
+	if cands, err = s.rerankAndCheck(ctx, ac.APIKeyHash, query, cands, 0, &res); err != nil {
+		return Result{}, err
+	}
+	return s.finish(ctx, ac.APIKeyHash, res, cands), nil
+}
+
+// scopeQuery is a validated query, as searchScope runs it in one project.
+type scopeQuery struct {
+	query, prefix string
+	terms         []string
+	minSemantic   float64
+	// embedded says qvec and embedErr hold the query's embedding, computed once for "*".
+	embedded bool
+	qvec     []float32
+	embedErr error
+}
+
+// searchScope runs q in one project and returns its qualified candidates ordered by their fused
+// scores (final = fused), to be reranked and checked again by rerankAndCheck, without the limit
+// applied. It fills the fields of res that describe the project's search (SemanticError,
+// Candidates, Qualified, PendingFiles, PendingScanned).
+func (s *Searcher) searchScope(ctx context.Context, scope fileio.Scope, q scopeQuery, res *Result) ([]*candidate, error) {
+	terms, minSemantic := q.terms, q.minSemantic
+	// 1. Which files the index has not caught up with: from the outbox's pending jobs of the
+	// project (and the index's files of an older analysis), not from a listing of the project.
+	exclude, pending, err := s.notCurrent(ctx, scope, q.prefix)
+	if err != nil {
+		return nil, err
 	}
 	res.PendingFiles = len(pending)
 
@@ -312,21 +356,21 @@ func (s *Searcher) Search(ctx context.Context, q Query) (Result, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			semCands, qvec, semErr = s.semantic(ctx, scope, query, q.PathPrefix, exclude)
+			semCands, qvec, semErr = s.semantic(ctx, scope, q, exclude)
 		}()
 	}
 	if len(terms) > 0 {
 		lex, lexErr = s.index.Lexical(ctx, scope, LexicalQuery{
-			Terms: terms, BM25: s.opts.BM25, PathPrefix: q.PathPrefix, ExcludePaths: exclude, TopK: max(s.opts.BM25Candidates, 0),
+			Terms: terms, BM25: s.opts.BM25, PathPrefix: q.prefix, ExcludePaths: exclude, TopK: max(s.opts.BM25Candidates, 0),
 		})
 	}
 	wg.Wait()
 	if lexErr != nil {
-		return Result{}, backendError("lexical search failed", lexErr)
+		return nil, backendError("lexical search failed", lexErr)
 	}
 	if semErr != nil {
 		if ctx.Err() != nil {
-			return Result{}, ctx.Err()
+			return nil, ctx.Err()
 		}
 		res.SemanticError = errorText(semErr)
 		s.log.WarnContext(ctx, "semantic candidates unavailable; continuing lexical-only", "error", res.SemanticError)
@@ -344,7 +388,7 @@ func (s *Searcher) Search(ctx context.Context, q Query) (Result, error) {
 		if c, ok := merged[k]; ok {
 			return c
 		}
-		c := &candidate{path: path, version: version, chunk: ch, source: src}
+		c := &candidate{project: scope.Project, path: path, version: version, chunk: ch, source: src}
 		merged[k] = c
 		cands = append(cands, c)
 		return c
@@ -369,10 +413,10 @@ func (s *Searcher) Search(ctx context.Context, q Query) (Result, error) {
 	scoreErr := s.completeScores(ctx, scope, cands, terms, lex, qvec)
 	wg.Wait()
 	if liveErr != nil {
-		return Result{}, liveErr
+		return nil, liveErr
 	}
 	if scoreErr != nil {
-		return Result{}, backendError("scoring the candidates failed", scoreErr)
+		return nil, backendError("scoring the candidates failed", scoreErr)
 	}
 	kept := cands[:0]
 	for _, c := range cands {
@@ -387,7 +431,7 @@ func (s *Searcher) Search(ctx context.Context, q Query) (Result, error) {
 	if len(pending) > 0 && len(terms) > 0 {
 		scanned, n, err := s.scanPending(ctx, scope, pending, terms, lex)
 		if err != nil {
-			return Result{}, err
+			return nil, err
 		}
 		res.PendingScanned = n
 		for _, sc := range scanned {
@@ -398,72 +442,103 @@ func (s *Searcher) Search(ctx context.Context, q Query) (Result, error) {
 	res.Candidates = len(cands)
 	cands = qualified(cands, minSemantic)
 	res.Qualified = len(cands)
+	res.Ranking = RankingFused
 	if len(cands) == 0 {
-		res.Ranking = RankingFused
-		return res, nil
+		return nil, nil
 	}
 
-	// 4. Rank: rerank, or fall back to fused scores.
+	// 4. Fused scores order the candidates; rerankAndCheck may rerank them.
 	fuse(cands, s.opts.FuseMethod, s.opts.SemanticWeight, s.opts.LexicalWeight)
 	for _, c := range cands {
 		c.final = c.fused
 	}
 	sortCandidates(cands)
 	res.Ranking = RankingFused
-	if s.opts.Reranker != nil {
-		if err := s.rerank(ctx, query, cands); err != nil {
-			if ctx.Err() != nil {
-				return Result{}, ctx.Err()
-			}
-			res.RerankError = errorText(err)
-			s.log.WarnContext(ctx, "rerank failed; using fused scores", "error", res.RerankError)
-			for _, c := range cands {
-				c.final = c.fused
-			}
-		} else {
-			res.Ranking = RankingRerank
-		}
-		sortCandidates(cands)
-	}
+	return cands, nil
+}
 
-	// 5. The candidates were checked against the store before ranking; a reranker may have taken
-	// seconds since, so then they are checked again (one store read), as the store is the source
-	// of truth at return time. Then the limit.
-	if res.Ranking == RankingRerank || res.RerankError != "" {
-		paths := make([]string, len(cands))
-		for i, c := range cands {
-			paths[i] = c.path
-		}
-		live, err := s.statMany(ctx, scope, paths)
-		if err != nil {
-			return Result{}, err
-		}
-		kept := cands[:0]
-		for _, c := range cands {
-			if live.current(c.path, c.version) {
-				kept = append(kept, c)
-			}
-		}
-		cands = kept
+// rerankAndCheck reranks the fused-ordered candidates (at most the first maxDocs of them when
+// maxDocs > 0; the others rank below, in fused order) when a Reranker is configured, and then checks
+// them against the store again, one read per project: a reranker may have taken seconds, and
+// the store is the source of truth at return time. It sets res.Ranking and res.RerankError.
+func (s *Searcher) rerankAndCheck(ctx context.Context, tenant, query string, cands []*candidate, maxDocs int, res *Result) ([]*candidate, error) {
+	res.Ranking = RankingFused
+	if s.opts.Reranker == nil || len(cands) == 0 {
+		return cands, nil
 	}
+	top := cands
+	if maxDocs > 0 && len(top) > maxDocs {
+		top = cands[:maxDocs]
+	}
+	if err := s.rerank(ctx, query, top); err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		res.RerankError = errorText(err)
+		s.log.WarnContext(ctx, "rerank failed; using fused scores", "error", res.RerankError)
+		for _, c := range cands {
+			c.final = c.fused
+		}
+	} else {
+		res.Ranking = RankingRerank
+		lowest := top[0].final
+		for _, c := range top {
+			lowest = min(lowest, c.final)
+		}
+		for i, c := range cands[len(top):] {
+			c.final = lowest - 1 - float64(len(top)+i)*1e-9
+		}
+	}
+	sortCandidates(cands)
+	byProject := map[string][]string{}
+	var projects []string
+	for _, c := range cands {
+		if _, ok := byProject[c.project]; !ok {
+			projects = append(projects, c.project)
+		}
+		byProject[c.project] = append(byProject[c.project], c.path)
+	}
+	lives := make(map[string]liveFiles, len(projects))
+	for _, p := range projects {
+		live, err := s.statMany(ctx, fileio.Scope{Tenant: tenant, Project: p}, byProject[p])
+		if err != nil {
+			return nil, err
+		}
+		lives[p] = live
+	}
+	kept := cands[:0]
+	for _, c := range cands {
+		if lives[c.project].current(c.path, c.version) {
+			kept = append(kept, c)
+		}
+	}
+	return kept, nil
+}
+
+// finish applies the limit to the ranked candidates, makes the hits and records
+// last_served_at on exactly the returned indexed chunks (one call per project).
+func (s *Searcher) finish(ctx context.Context, tenant string, res Result, cands []*candidate) Result {
 	returned := cands
 	if len(returned) > res.Limit {
 		returned, res.Truncated = returned[:res.Limit], true
 	}
-	// 6. last_served_at on exactly the returned indexed chunks.
-	var refs []ChunkRef
+	refs := map[string][]ChunkRef{}
+	var projects []string
 	for _, c := range returned {
 		res.Hits = append(res.Hits, c.hit())
 		if c.source == SourceIndex {
-			refs = append(refs, ChunkRef{Path: c.path, FileUpdatedAt: c.version, ChunkIndex: c.chunk.Index})
+			if _, ok := refs[c.project]; !ok {
+				projects = append(projects, c.project)
+			}
+			refs[c.project] = append(refs[c.project], ChunkRef{Path: c.path, FileUpdatedAt: c.version, ChunkIndex: c.chunk.Index})
 		}
 	}
-	if len(refs) > 0 {
-		if err := s.index.MarkServed(ctx, scope, refs, s.opts.Now()); err != nil {
+	for _, p := range projects {
+		if err := s.index.MarkServed(ctx, fileio.Scope{Tenant: tenant, Project: p}, refs[p], s.opts.Now()); err != nil {
 			s.log.WarnContext(ctx, "recording last_served_at failed", "error", err)
 		}
 	}
-	return res, nil
+	return res
 }
 
 // staleAndPending compares the index's file states with the active files (see activeFiles.diff):
@@ -487,7 +562,7 @@ func (s *Searcher) staleAndPending(ctx context.Context, scope fileio.Scope, pref
 
 func (c *candidate) hit() Hit {
 	return Hit{
-		Path: c.path, StartByte: c.chunk.StartByte, EndByte: c.chunk.EndByte, Content: c.chunk.Text,
+		Project: c.project, Path: c.path, StartByte: c.chunk.StartByte, EndByte: c.chunk.EndByte, Content: c.chunk.Text,
 		Score: c.final, SemanticScore: c.semantic, HasSemantic: c.hasSemantic,
 		LexicalScore: c.lexical, HasLexical: c.hasLexical, FusedScore: c.fused, Source: c.source,
 	}
@@ -503,18 +578,31 @@ func sortCandidates(cands []*candidate) {
 }
 
 // semantic embeds the query and returns the index's semantic candidates and the query vector.
-func (s *Searcher) semantic(ctx context.Context, scope fileio.Scope, query, prefix string, exclude map[string]bool) ([]Candidate, []float32, error) {
-	vecs, err := s.opts.Embedder.Embed(ctx, []string{query})
+// With "*" the query is embedded once (q.embedded) and every project uses that vector.
+func (s *Searcher) semantic(ctx context.Context, scope fileio.Scope, q scopeQuery, exclude map[string]bool) ([]Candidate, []float32, error) {
+	qvec, err := q.qvec, q.embedErr
+	if !q.embedded {
+		qvec, err = s.embedQuery(ctx, q.query)
+	}
 	if err != nil {
 		return nil, nil, err
 	}
-	if len(vecs) != 1 || len(vecs[0]) != s.opts.Embedder.Dimensions() {
-		return nil, nil, agentfiles.NewError(agentfiles.CodeSearchBackendError, "the embedder returned no vector of the configured size for the query", "")
-	}
 	cands, err := s.index.Semantic(ctx, scope, SemanticQuery{
-		Vector: vecs[0], Model: s.opts.Embedder.Model(), PathPrefix: prefix, ExcludePaths: exclude, TopK: s.opts.VectorCandidates,
+		Vector: qvec, Model: s.opts.Embedder.Model(), PathPrefix: q.prefix, ExcludePaths: exclude, TopK: s.opts.VectorCandidates,
 	})
-	return cands, vecs[0], err
+	return cands, qvec, err
+}
+
+// embedQuery returns the query's embedding.
+func (s *Searcher) embedQuery(ctx context.Context, query string) ([]float32, error) {
+	vecs, err := s.opts.Embedder.Embed(ctx, []string{query})
+	if err != nil {
+		return nil, err
+	}
+	if len(vecs) != 1 || len(vecs[0]) != s.opts.Embedder.Dimensions() {
+		return nil, agentfiles.NewError(agentfiles.CodeSearchBackendError, "the embedder returned no vector of the configured size for the query", "")
+	}
+	return vecs[0], nil
 }
 
 // completeScores asks the index for the scores that indexed candidates lack: the BM25 of the

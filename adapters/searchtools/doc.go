@@ -30,6 +30,12 @@
 // identity in the request's context (agentfiles.AuthContext, put there by the binding). The tool
 // reads only, so it is marked read-only and idempotent.
 //
+// project "*" searches every project of the caller that holds a file (at most
+// search.MaxAllProjects, the first by name; the note says when more were left out) and ranks
+// their chunks together, reranking them in one call when a reranker is configured; fused scores
+// come from each project's own statistics (see package search, "All projects"). Every chunk names its project, with "*" or without, so clients see one
+// shape. A store that cannot list projects answers "*" with INVALID_ARGUMENT.
+//
 // # Errors
 //
 // Failures are *agentfiles.Error values with search's codes: INVALID_QUERY for a blank query or

@@ -34,6 +34,6 @@ func Example() {
 	te, _ := adapters.ErrorOf(err)
 	fmt.Println(te.Code, "retryable:", te.Retryable)
 	// Output:
-	// {"chunks":[{"file_path":"/docs/retry.md","file_seek_start_bytes":0,"file_seek_end_bytes":32,"chunk_content":"Retries use exponential backoff.","score":1,"lexical_score":0.2876820724517809}],"ranking":"fused","limit":5,"truncated":false,"qualified":1,"note":"1 matching chunk: no other chunk contains a word of the query or is close enough in meaning"}
+	// {"chunks":[{"project":"demo","file_path":"/docs/retry.md","file_seek_start_bytes":0,"file_seek_end_bytes":32,"chunk_content":"Retries use exponential backoff.","score":1,"lexical_score":0.2876820724517809}],"ranking":"fused","limit":5,"truncated":false,"qualified":1,"note":"1 matching chunk: no other chunk contains a word of the query or is close enough in meaning"}
 	// PERMISSION_DENIED retryable: false
 }

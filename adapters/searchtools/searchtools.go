@@ -3,13 +3,14 @@ package searchtools
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/agentfiles/agentfiles/adapters"
 	"github.com/agentfiles/agentfiles/search"
 )
 
 type fileSearchIn struct {
-	Project    string `json:"project" jsonschema:"project name, e.g. 'my-project'"`
+	Project    string `json:"project" jsonschema:"project name, e.g. 'my-project', or '*' to search every project of yours (each chunk names its project)"`
 	Query      string `json:"query" jsonschema:"what to look for, in words or a phrase, e.g. 'retry backoff policy'; must not be blank"`
 	PathPrefix string `json:"path_prefix,omitempty" jsonschema:"only files whose path starts with this string, e.g. '/docs' (a plain string prefix: it also matches '/docs-old/a.md'); default: all files"`
 	Limit      int    `json:"limit,omitempty" jsonschema:"chunks wanted; default 5, maximum 20 (larger values are lowered to 20 and limit_clamped says so)"`
@@ -18,6 +19,7 @@ type fileSearchIn struct {
 }
 
 type fileSearchChunk struct {
+	Project            string  `json:"project" jsonschema:"project of the file the chunk comes from (with project '*', one of yours)"`
 	FilePath           string  `json:"file_path" jsonschema:"path of the file the chunk comes from"`
 	FileSeekStartBytes int64   `json:"file_seek_start_bytes" jsonschema:"byte offset where the chunk starts (inclusive)"`
 	FileSeekEndBytes   int64   `json:"file_seek_end_bytes" jsonschema:"byte offset where the chunk ends (exclusive); file_read(file_path, start, end - start) returns chunk_content"`
@@ -65,6 +67,8 @@ func Tools(s *search.Searcher) []adapters.Tool {
 			"even before they are indexed. Only chunks that contain a query word or are close in meaning are returned, "+
 			"so a search may return fewer than limit chunks (qualified says how many matched), or none. "+
 			"path_prefix is a plain string prefix. limit defaults to 5, at most 20. "+bounds+
+			fmt.Sprintf(`project "*" searches every project of yours that holds a file (the first %d by name) and ranks their chunks together; `, search.MaxAllProjects)+
+			"each chunk names its project; fused scores come from each project's own keyword statistics. "+
 			`Example: {"project": "demo", "query": "how are retries backed off", "path_prefix": "/docs", "limit": 5}.`,
 		adapters.Annotations{ReadOnly: true, Idempotent: true, OpenWorld: false},
 		func(ctx context.Context, in fileSearchIn) (fileSearchOut, error) {
@@ -82,7 +86,7 @@ func output(r search.Result, limitMax int) fileSearchOut {
 	out := fileSearchOut{Chunks: make([]fileSearchChunk, 0, len(r.Hits)), Ranking: string(r.Ranking),
 		Limit: r.Limit, LimitClamped: r.LimitClamped, Truncated: r.Truncated, Qualified: r.Qualified}
 	for _, h := range r.Hits {
-		c := fileSearchChunk{FilePath: h.Path, FileSeekStartBytes: h.StartByte, FileSeekEndBytes: h.EndByte,
+		c := fileSearchChunk{Project: h.Project, FilePath: h.Path, FileSeekStartBytes: h.StartByte, FileSeekEndBytes: h.EndByte,
 			ChunkContent: h.Content, Score: h.Score}
 		if h.HasSemantic {
 			c.SemanticScore = h.SemanticScore
@@ -107,6 +111,10 @@ func output(r search.Result, limitMax int) fileSearchOut {
 	if r.PendingScanned < r.PendingFiles {
 		out.Note += "; some recently written files are not indexed yet and were not scanned, retry shortly"
 	}
+	if r.ProjectsTruncated {
+		out.Note += fmt.Sprintf("; only your first %d projects by name were searched, name a project to search another", r.Projects)
+	}
+	out.Note = strings.TrimPrefix(out.Note, "; ")
 	return out
 }
 

@@ -16,6 +16,7 @@ var readExtensions = []storeTest{
 	{"StatManyMatchesStat", testStatMany},
 	{"ScopeJobsOfOneProject", testScopeJobs},
 	{"ReadRangesMatchesGet", testReadRanges},
+	{"ListProjectsOfOneTenant", testListProjects}, // optional_projects.go
 }
 
 func testStatMany(t *testing.T, s fileio.Store) {

@@ -1,0 +1,79 @@
+package storetest
+
+import (
+	"context"
+	"testing"
+
+	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/google/go-cmp/cmp"
+)
+
+// testListProjects: ListProjects returns exactly the caller's projects that hold an active
+// file, sorted and bounded by limit, and never another tenant's. Stores without
+// fileio.ProjectLister are skipped.
+func testListProjects(t *testing.T, s fileio.Store) {
+	l, ok := s.(fileio.ProjectLister)
+	if !ok {
+		t.Skip("the store does not implement fileio.ProjectLister")
+	}
+	ctx := context.Background()
+	_, scope := newTenant("")
+	_, other := newTenant("")
+	put := func(scope fileio.Scope, project string, paths ...string) {
+		t.Helper()
+		scope.Project = project
+		err := s.Update(ctx, scope, fileio.UpdateOptions{}, func(tx fileio.WriteTx) error {
+			for _, p := range paths {
+				if _, err := tx.Put(ctx, p, []byte("content of "+p), fileio.PutOptions{}); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	list := func(tenant string, limit int) []string {
+		t.Helper()
+		got, err := l.ListProjects(ctx, tenant, limit)
+		if err != nil {
+			t.Fatalf("ListProjects: %v", err)
+		}
+		return got
+	}
+	if diff := cmp.Diff([]string{}, list(scope.Tenant, 0)); diff != "" {
+		t.Errorf("a tenant without files (-want +got):\n%s", diff)
+	}
+	put(scope, "zeta", "/a")
+	put(scope, "alpha", "/a", "/b/c")
+	put(scope, "mid", "/x")
+	put(scope, "emptied", "/gone")
+	if err := s.Update(ctx, fileio.Scope{Tenant: scope.Tenant, Project: "emptied"}, fileio.UpdateOptions{}, func(tx fileio.WriteTx) error {
+		return tx.Delete(ctx, "/gone")
+	}); err != nil {
+		t.Fatal(err)
+	}
+	put(other, "secret", "/s")
+	put(other, "alpha", "/s")
+	if err := s.View(ctx, fileio.Scope{Tenant: scope.Tenant, Project: "never-written"}, func(fileio.ReadTx) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name   string
+		tenant string
+		limit  int
+		want   []string
+	}{
+		{"all", scope.Tenant, 0, []string{"alpha", "mid", "zeta"}},
+		{"limited", scope.Tenant, 2, []string{"alpha", "mid"}},
+		{"limit above count", scope.Tenant, 10, []string{"alpha", "mid", "zeta"}},
+		{"other tenant", other.Tenant, 0, []string{"alpha", "secret"}},
+		{"unknown tenant", "storetest-no-such-tenant", 0, []string{}},
+	}
+	for _, tc := range tests {
+		if diff := cmp.Diff(tc.want, list(tc.tenant, tc.limit)); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tc.name, diff)
+		}
+	}
+}

@@ -1,0 +1,101 @@
+package search_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentfiles/agentfiles"
+	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/memstore"
+	"github.com/agentfiles/agentfiles/search"
+	"github.com/agentfiles/agentfiles/search/memindex"
+)
+
+// BenchmarkSearchAllProjects measures file_search with project "*" over 8 projects of 2,000
+// chunks each (memstore, memindex, hashing embedder; every file indexed), against two references timed in the same
+// loop: one of those projects alone ("one"), and the same 16,000 chunks in a single project
+// ("merged"). It reports the mean of each and the ratios star/one and star/merged.
+func BenchmarkSearchAllProjects(b *testing.B) {
+	const projects, chunksPerProject, chunksPerFile = 8, 2000, 10
+	s := newSynth(3)
+	store := memstore.New(memstore.Options{})
+	idx := memindex.New()
+	emb := search.NewHashingEmbedder(search.DefaultHashingDimensions)
+	chunker := search.NewChunker(search.ChunkerOptions{TargetBytes: 400, OverlapBytes: -1})
+	ac := agentfiles.NewAuthContext("bench-all", "")
+	ctx := context.Background()
+	put := func(project, path, content string) {
+		scope := fileio.Scope{Tenant: ac.APIKeyHash, Project: project}
+		var info fileio.FileInfo
+		err := store.Update(ctx, scope, fileio.UpdateOptions{}, func(tx fileio.WriteTx) error {
+			var err error
+			info, err = tx.Put(ctx, path, []byte(content), fileio.PutOptions{})
+			return err
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := idx.ReplaceFile(ctx, scope, indexedFile(b, chunker, emb, info, content)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for p := range projects {
+		for f := 0; f*chunksPerFile < chunksPerProject; f++ {
+			var parts []string
+			for range chunksPerFile {
+				parts = append(parts, s.text(45))
+			}
+			content := strings.Join(parts, "\n\n")
+			path := fmt.Sprintf("/dir%03d/file%05d.txt", f%100, f)
+			put(fmt.Sprintf("p%d", p), path, content)
+			put("merged", fmt.Sprintf("/p%d%s", p, path), content)
+		}
+	}
+	// Every file was indexed directly: complete the outbox's jobs, as the Indexer would, so that
+	// no project has pending files.
+	for {
+		jobs, err := store.ClaimJobs(ctx, 1000, time.Minute)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(jobs) == 0 {
+			break
+		}
+		for _, j := range jobs {
+			if err := store.CompleteJob(ctx, j); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	searcher, err := search.NewSearcher(store, idx, search.SearcherOptions{Embedder: emb, Chunker: chunker})
+	if err != nil {
+		b.Fatal(err)
+	}
+	actx := agentfiles.WithAuth(ctx, ac)
+	var queries []string
+	for range 200 {
+		queries = append(queries, s.text(3))
+	}
+	variants := []string{"p0", "*", "merged"}
+	var total [3]time.Duration
+	b.ResetTimer()
+	for i := range b.N {
+		q := queries[i%len(queries)]
+		for v, project := range variants {
+			start := time.Now()
+			if _, err := searcher.Search(actx, search.Query{Project: project, Query: q, Limit: 10}); err != nil {
+				b.Fatal(err)
+			}
+			total[v] += time.Since(start)
+		}
+	}
+	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 / float64(b.N) }
+	b.ReportMetric(ms(total[0]), "one-ms")
+	b.ReportMetric(ms(total[1]), "star-ms")
+	b.ReportMetric(ms(total[2]), "merged-ms")
+	b.ReportMetric(float64(total[1])/float64(total[0]), "star/one")
+	b.ReportMetric(float64(total[1])/float64(total[2]), "star/merged")
+}
