@@ -3,7 +3,6 @@ package search_test
 import (
 	"context"
 	"fmt"
-	"strings"
 	"testing"
 	"time"
 
@@ -27,31 +26,12 @@ func BenchmarkSearchAllProjects(b *testing.B) {
 	chunker := search.NewChunker(search.ChunkerOptions{TargetBytes: 400, OverlapBytes: -1})
 	ac := agentfiles.NewAuthContext("bench-all", "")
 	ctx := context.Background()
-	put := func(project, path, content string) {
-		scope := fileio.Scope{Tenant: ac.APIKeyHash, Project: project}
-		var info fileio.FileInfo
-		err := store.Update(ctx, scope, fileio.UpdateOptions{}, func(tx fileio.WriteTx) error {
-			var err error
-			info, err = tx.Put(ctx, path, []byte(content), fileio.PutOptions{})
-			return err
-		})
-		if err != nil {
-			b.Fatal(err)
-		}
-		if err := idx.ReplaceFile(ctx, scope, indexedFile(b, chunker, emb, info, content)); err != nil {
-			b.Fatal(err)
-		}
-	}
 	for p := range projects {
 		for f := 0; f*chunksPerFile < chunksPerProject; f++ {
-			var parts []string
-			for range chunksPerFile {
-				parts = append(parts, s.text(45))
-			}
-			content := strings.Join(parts, "\n\n")
+			content := s.paragraphs(chunksPerFile, 45)
 			path := fmt.Sprintf("/dir%03d/file%05d.txt", f%100, f)
-			put(fmt.Sprintf("p%d", p), path, content)
-			put("merged", fmt.Sprintf("/p%d%s", p, path), content)
+			putIndexed(b, store, idx, chunker, emb, fileio.Scope{Tenant: ac.APIKeyHash, Project: fmt.Sprintf("p%d", p)}, path, content)
+			putIndexed(b, store, idx, chunker, emb, fileio.Scope{Tenant: ac.APIKeyHash, Project: "merged"}, fmt.Sprintf("/p%d%s", p, path), content)
 		}
 	}
 	// Every file was indexed directly: complete the outbox's jobs, as the Indexer would, so that

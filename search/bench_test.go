@@ -78,24 +78,8 @@ func buildFixture(b *testing.B, chunks int) *corpusFixture {
 	scope := fileio.Scope{Tenant: ac.APIKeyHash, Project: "bench"}
 	ctx := context.Background()
 	for f := 0; f*chunksPerFile < chunks; f++ {
-		var parts []string
-		for range chunksPerFile {
-			parts = append(parts, s.text(45))
-		}
-		content := strings.Join(parts, "\n\n")
 		path := fmt.Sprintf("/dir%03d/file%05d.txt", f%100, f)
-		var info fileio.FileInfo
-		err := store.Update(ctx, scope, fileio.UpdateOptions{}, func(tx fileio.WriteTx) error {
-			var err error
-			info, err = tx.Put(ctx, path, []byte(content), fileio.PutOptions{})
-			return err
-		})
-		if err != nil {
-			b.Fatal(err)
-		}
-		if err := idx.ReplaceFile(ctx, scope, indexedFile(b, chunker, emb, info, content)); err != nil {
-			b.Fatal(err)
-		}
+		putIndexed(b, store, idx, chunker, emb, scope, path, s.paragraphs(chunksPerFile, 45))
 	}
 	searcher, err := search.NewSearcher(store, idx, search.SearcherOptions{Embedder: emb, Chunker: chunker})
 	if err != nil {
@@ -236,5 +220,32 @@ func BenchmarkHashingEmbed(b *testing.B) {
 	b.SetBytes(int64(len(text)))
 	for b.Loop() {
 		_, _ = e.Embed(context.Background(), []string{text})
+	}
+}
+
+// paragraphs returns n paragraphs of words words each, separated by blank lines.
+func (s *synth) paragraphs(n, words int) string {
+	parts := make([]string, n)
+	for i := range parts {
+		parts[i] = s.text(words)
+	}
+	return strings.Join(parts, "\n\n")
+}
+
+// putIndexed stores content at path in scope and indexes it directly (no outbox, no Indexer).
+func putIndexed(b *testing.B, store fileio.Store, idx search.Index, chunker search.Chunker, emb search.Embedder, scope fileio.Scope, path, content string) {
+	b.Helper()
+	ctx := context.Background()
+	var info fileio.FileInfo
+	err := store.Update(ctx, scope, fileio.UpdateOptions{}, func(tx fileio.WriteTx) error {
+		var err error
+		info, err = tx.Put(ctx, path, []byte(content), fileio.PutOptions{})
+		return err
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := idx.ReplaceFile(ctx, scope, indexedFile(b, chunker, emb, info, content)); err != nil {
+		b.Fatal(err)
 	}
 }

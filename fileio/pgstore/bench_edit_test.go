@@ -3,7 +3,6 @@ package pgstore_test
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -100,13 +99,11 @@ func BenchmarkEdit1MiB(b *testing.B) {
 		}
 	}
 	b.StopTimer()
-	p50 := map[string]float64{}
+	names := make([]string, len(variants))
 	for v, variant := range variants {
-		slices.Sort(lat[v])
-		p50[variant.name] = float64(pct(lat[v], 50).Microseconds())
-		b.ReportMetric(p50[variant.name], variant.name+"-p50-µs")
-		b.ReportMetric(float64(pct(lat[v], 95).Microseconds()), variant.name+"-p95-µs")
+		names[v] = variant.name
 	}
+	p50 := reportLatencies(b, names, lat, time.Microsecond)
 	b.ReportMetric(p50["splice"]/p50["portable"], "splice/portable-p50")
 	b.ReportMetric(p50["splice"]/p50["rewrite"], "splice/rewrite-p50")
 	b.ReportMetric(0, "ns/op")
@@ -166,13 +163,11 @@ func BenchmarkRename1000(b *testing.B) {
 		}
 	}
 	b.StopTimer()
-	p50 := map[string]float64{}
+	names := make([]string, len(variants))
 	for v, variant := range variants {
-		slices.Sort(lat[v])
-		p50[variant.name] = float64(pct(lat[v], 50).Microseconds()) / 1000
-		b.ReportMetric(p50[variant.name], variant.name+"-p50-ms")
-		b.ReportMetric(float64(pct(lat[v], 95).Microseconds())/1000, variant.name+"-p95-ms")
+		names[v] = variant.name
 	}
+	p50 := reportLatencies(b, names, lat, time.Millisecond)
 	b.ReportMetric(p50["mover"]/p50["portable"], "mover/portable-p50")
 	b.ReportMetric(0, "ns/op")
 }

@@ -162,13 +162,11 @@ func BenchmarkAppend(b *testing.B) {
 				}
 			}
 			b.StopTimer()
-			p50 := map[string]float64{}
+			names := make([]string, len(variants))
 			for v, variant := range variants {
-				slices.Sort(lat[v])
-				p50[variant.name] = float64(pct(lat[v], 50).Microseconds())
-				b.ReportMetric(p50[variant.name], variant.name+"-p50-µs")
-				b.ReportMetric(float64(pct(lat[v], 95).Microseconds()), variant.name+"-p95-µs")
+				names[v] = variant.name
 			}
+			p50 := reportLatencies(b, names, lat, time.Microsecond)
 			b.ReportMetric(p50["service"]/p50["portable"], "service/portable-p50")
 			b.ReportMetric(0, "ns/op")
 		})
@@ -329,4 +327,18 @@ FROM generate_series(0, 9999) i`, scope.Tenant, scope.Project)
 			b.ReportMetric(float64(pct(lat, 95).Microseconds()), "p95-µs")
 		})
 	}
+}
+
+// reportLatencies sorts each variant's latencies, reports their p50 and p95 in unit (µs or ms)
+// as "<name>-p50-<unit>" and "<name>-p95-<unit>", and returns the p50s by name for ratios.
+func reportLatencies(b *testing.B, names []string, lat [][]time.Duration, unit time.Duration) map[string]float64 {
+	suffix := map[time.Duration]string{time.Microsecond: "µs", time.Millisecond: "ms"}[unit]
+	p50 := make(map[string]float64, len(names))
+	for v, name := range names {
+		slices.Sort(lat[v])
+		p50[name] = float64(pct(lat[v], 50)) / float64(unit)
+		b.ReportMetric(p50[name], name+"-p50-"+suffix)
+		b.ReportMetric(float64(pct(lat[v], 95))/float64(unit), name+"-p95-"+suffix)
+	}
+	return p50
 }

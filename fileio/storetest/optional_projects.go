@@ -22,17 +22,7 @@ func testListProjects(t *testing.T, s fileio.Store) {
 	put := func(scope fileio.Scope, project string, paths ...string) {
 		t.Helper()
 		scope.Project = project
-		err := s.Update(ctx, scope, fileio.UpdateOptions{}, func(tx fileio.WriteTx) error {
-			for _, p := range paths {
-				if _, err := tx.Put(ctx, p, []byte("content of "+p), fileio.PutOptions{}); err != nil {
-					return err
-				}
-			}
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
+		putFiles(t, s, scope, paths...)
 	}
 	list := func(tenant string, limit int) []string {
 		t.Helper()

@@ -23,19 +23,7 @@ func testStatMany(t *testing.T, s fileio.Store) {
 	ctx := context.Background()
 	_, scope := newTenant("p")
 	_, other := newTenant("p")
-	put := func(scope fileio.Scope, paths ...string) {
-		err := s.Update(ctx, scope, fileio.UpdateOptions{}, func(tx fileio.WriteTx) error {
-			for _, p := range paths {
-				if _, err := tx.Put(ctx, p, []byte("content of "+p), fileio.PutOptions{}); err != nil {
-					return err
-				}
-			}
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
+	put := func(scope fileio.Scope, paths ...string) { putFiles(t, s, scope, paths...) }
 	put(scope, "/a", "/b/c", "/d")
 	put(other, "/x")
 	if err := s.Update(ctx, scope, fileio.UpdateOptions{}, func(tx fileio.WriteTx) error { return tx.Delete(ctx, "/d") }); err != nil {
@@ -148,5 +136,22 @@ func testScopeJobs(t *testing.T, s fileio.Store) {
 	}
 	if jobs, err := l.ScopeJobs(ctx, scope, "", 0); err != nil || len(jobs) != 2 {
 		t.Errorf("after completing /src/c: %+v, %v; want the two others, leased or not", jobs, err)
+	}
+}
+
+// putFiles writes "content of <path>" at each path of scope, in one transaction.
+func putFiles(t *testing.T, s fileio.Store, scope fileio.Scope, paths ...string) {
+	t.Helper()
+	ctx := context.Background()
+	err := s.Update(ctx, scope, fileio.UpdateOptions{}, func(tx fileio.WriteTx) error {
+		for _, p := range paths {
+			if _, err := tx.Put(ctx, p, []byte("content of "+p), fileio.PutOptions{}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }
