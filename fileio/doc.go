@@ -172,7 +172,9 @@
 // Splicer lets Edit find and replace text where the file is stored (pgstore: position() and
 // overlay() in SQL, so a one-line edit of a 1 MiB file moves a few KiB, not the file), and
 // Mover moves a directory's files in one step (pgstore: one statement). fileio/memstore and
-// fileio/pgstore implement them all.
+// fileio/pgstore implement them all. A Store itself may implement ConditionalUpdater, which
+// makes a ConditionalWriter's write as a whole Update in one step (pgstore: one round trip for
+// the transaction, the lock, the write and the commit); fileio/pgstore does.
 //
 // Service and every Store are safe for concurrent use.
 package fileio

@@ -45,9 +45,47 @@ func (s *Service) Write(ctx context.Context, req WriteRequest) (WriteResult, err
 			opts.CredentialRef = ref
 		}
 	}
-	res, err := inUpdate(ctx, s, scope, func(tx WriteTx) (WriteResult, error) { return s.writeTx(ctx, tx, req, mode, opts) })
+	res, err := s.write(ctx, scope, req, mode, opts)
 	s.logWrite(ctx, ac, req, mode, err)
 	return res, err
+}
+
+// write makes the write in a store transaction: TRUNCATE and APPEND through a
+// ConditionalUpdater in one step when the Store has one; otherwise, or when the store declines
+// a write the rules allow, in an Update (writeTx).
+func (s *Service) write(ctx context.Context, scope Scope, req WriteRequest, mode WriteMode, opts PutOptions) (WriteResult, error) {
+	if cu, ok := s.store.(ConditionalUpdater); ok && mode != ModeOverwrite {
+		w := s.conditionalWrite(req, mode)
+		res, err := cu.UpdateIfAllowed(ctx, scope, s.update, w, opts)
+		if err != nil {
+			return WriteResult{}, storeError(err)
+		}
+		if out, done, err := s.conditionalOutcome(req, mode, w, res); done {
+			return out, err
+		}
+	}
+	return inUpdate(ctx, s, scope, func(tx WriteTx) (WriteResult, error) { return s.writeTx(ctx, tx, req, mode, opts) })
+}
+
+// conditionalWrite is the ConditionalWrite of a TRUNCATE or APPEND request.
+func (s *Service) conditionalWrite(req WriteRequest, mode WriteMode) ConditionalWrite {
+	return ConditionalWrite{Path: req.Path, Data: []byte(req.Content), Append: mode == ModeAppend, Exclusive: req.Exclusive,
+		MaxFileBytes: s.cfg.MaxFileBytes, MaxProjectBytes: s.cfg.MaxProjectBytes}
+}
+
+// conditionalOutcome applies the rules to what a ConditionalWriter or ConditionalUpdater did:
+// the result of a write made, the error of a write refused, or done == false when the store
+// declined a write the rules allow (the caller then writes it through the other paths).
+func (s *Service) conditionalOutcome(req WriteRequest, mode WriteMode, w ConditionalWrite, res ConditionalResult) (out WriteResult, done bool, err error) {
+	rules := writeRules{path: req.Path, data: req.Content, mode: mode, offset: req.OffsetBytes, exclusive: req.Exclusive,
+		inPlace: w.Append, maxFileBytes: s.cfg.MaxFileBytes, maxProjectBytes: s.cfg.MaxProjectBytes}
+	if _, err := rules.apply(res.Check, func() (int64, error) { return res.Check.ProjectBytes, nil }); err != nil {
+		return WriteResult{}, true, err
+	}
+	if res.Written {
+		return writeResult(req, res.Check, res.Info), true, nil
+	}
+	return WriteResult{}, false, nil
 }
 
 func (s *Service) logWrite(ctx context.Context, ac agentfiles.AuthContext, req WriteRequest, mode WriteMode, err error) {
@@ -93,21 +131,16 @@ func (s *Service) writeTx(ctx context.Context, tx WriteTx, req WriteRequest, mod
 	rules := writeRules{path: req.Path, data: req.Content, mode: mode, offset: req.OffsetBytes, exclusive: req.Exclusive,
 		maxFileBytes: s.cfg.MaxFileBytes, maxProjectBytes: s.cfg.MaxProjectBytes}
 	if cw, ok := tx.(ConditionalWriter); ok && mode != ModeOverwrite {
-		w := ConditionalWrite{Path: req.Path, Data: []byte(req.Content), Append: mode == ModeAppend, Exclusive: req.Exclusive,
-			MaxFileBytes: s.cfg.MaxFileBytes, MaxProjectBytes: s.cfg.MaxProjectBytes}
+		w := s.conditionalWrite(req, mode)
 		res, err := cw.WriteIfAllowed(ctx, w, opts)
 		if err != nil {
 			return WriteResult{}, err
 		}
-		inPlace := rules
-		inPlace.inPlace = w.Append
-		if _, err := inPlace.apply(res.Check, func() (int64, error) { return res.Check.ProjectBytes, nil }); err != nil {
-			return WriteResult{}, err // Update rolls back whatever the store wrote
+		// A refusal returns the Service's error, so Update rolls back whatever the store wrote;
+		// a write the store declined although the rules allow it is made through the other paths.
+		if out, done, err := s.conditionalOutcome(req, mode, w, res); done {
+			return out, err
 		}
-		if res.Written {
-			return writeResult(req, res.Check, res.Info), nil
-		}
-		// The store declined a write the rules allow: make it through the other paths.
 	}
 	check, complete, err := inspectWrite(ctx, tx, req.Path, mode != ModeTruncate)
 	if err != nil {

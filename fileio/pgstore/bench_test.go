@@ -23,8 +23,9 @@ import (
 //	          pg_advisory_xact_lock and lock timeout, in its own transaction (3 round trips)
 //	store:    Store.Update with one Put (file + byte count + outbox row, NOTIFY at commit)
 //	service:  fileio.Service.Write (TRUNCATE) with the history off (Config.HistoryVersions 0):
-//	          path checks, quota and the write in one fileio.ConditionalWriter statement (3
-//	          round trips, like store)
+//	          path checks, quota and the write in one fileio.ConditionalWriter statement, sent
+//	          with BEGIN, the lock and COMMIT in one batch (fileio.ConditionalUpdater: 1 round
+//	          trip)
 //	history:  the same with the history on (the default: 10 versions), so that the same
 //	          statement also copies each replaced version into mcp_file_versions (the CTEs
 //	          of sqlWriteIfAllowed; before migration 0006 the trigger of 0005 did)

@@ -46,10 +46,13 @@
 // path, and re-planning them would cost more than running them.
 //
 // The write transaction implements fileio.WriteChecker and fileio.ConditionalWriter, each in
-// one statement of index lookups, so fileio.Service.Write costs three round trips too for
-// TRUNCATE and APPEND (lock, check-and-write, COMMIT) and four for OVERWRITE (lock, check,
-// Put, COMMIT), instead of five or more. An APPEND runs content = content || $data in the
-// server: the existing content never travels to the client and back.
+// one statement of index lookups, and the Store implements fileio.ConditionalUpdater: BEGIN,
+// the settings, the project lock, the check-and-write statement (which also calls pg_notify
+// when it writes) and COMMIT go out as one pipelined pgx batch. So fileio.Service.Write costs
+// one round trip for TRUNCATE and APPEND (two on an error: the ROLLBACK) and four for
+// OVERWRITE (lock, check, Put, COMMIT), instead of five or more. An APPEND runs
+// content = content || $data in the server: the existing content never travels to the client
+// and back.
 //
 // # Outbox
 //
@@ -80,7 +83,8 @@
 // data-modifying CTEs of its one statement, which costs less than a trigger call, and numbers
 // the row it writes; the triggers of migration 0006 then stand aside (they fire only for a row
 // whose statement left the version number as it was). The settings ride in the round trip that
-// takes the project lock, so history adds no round trip.
+// takes the project lock (set_config in UpdateIfAllowed's batch), so history adds no round
+// trip.
 // Kept versions count in ProjectBytes; Purge removes those past their purge_after (replaced_at
 // plus HistoryRetention) and subtracts their bytes. Edit and Rename have statements of their own
 // (fileio.Splicer, fileio.Mover): position() and overlay() edit a file in place, and a rename

@@ -168,45 +168,67 @@ SELECT c.ancestor, c.below, c.old_size, c.old_created, c.old_updated, c.project_
        f.size, f.created_at, f.updated_at
 FROM c LEFT JOIN f ON TRUE`
 
+// sqlWriteIfAllowedNotify is sqlWriteIfAllowed that also announces the new job, as NOTIFY
+// would, when it writes (for Store.UpdateIfAllowed, which commits in the same round trip). The
+// lateral subquery runs for the one row of c and calls pg_notify only when f has a row.
+const sqlWriteIfAllowedNotify = sqlWriteIfAllowed + `
+LEFT JOIN LATERAL (SELECT pg_notify('` + jobsChannel + `', '') WHERE f.size IS NOT NULL) AS n ON TRUE`
+
 // WriteIfAllowed implements fileio.ConditionalWriter in one statement (see sqlWriteIfAllowed).
 func (tx *writeTx) WriteIfAllowed(ctx context.Context, w fileio.ConditionalWrite, opts fileio.PutOptions) (fileio.ConditionalResult, error) {
-	sc := tx.x.scope
+	cw := newConditionalWrite(tx.x, w, opts)
+	if err := tx.x.query(ctx, opWrite, sqlWriteIfAllowed, cw.args, cw.scan); err != nil {
+		return fileio.ConditionalResult{}, err
+	}
+	return cw.result(ctx, tx.x)
+}
+
+// conditionalWrite is one run of sqlWriteIfAllowed (or sqlWriteIfAllowedNotify): its arguments
+// and the row it returns.
+type conditionalWrite struct {
+	path                string
+	args                []any
+	ancestor            *string
+	oldSize, newSize    *int64
+	oldCreated, created *time.Time
+	oldUpdated, updated *time.Time
+	res                 fileio.ConditionalResult
+	rowScanned          bool
+}
+
+func newConditionalWrite(x *session, w fileio.ConditionalWrite, opts fileio.PutOptions) *conditionalWrite {
+	sc := x.scope
 	data := w.Data
 	if data == nil {
 		data = []byte{} // NOT NULL column; content || NULL would be NULL
 	}
-	var (
-		res                 fileio.ConditionalResult
-		ancestor            *string
-		oldSize, newSize    *int64
-		oldCreated, created *time.Time
-		oldUpdated, updated *time.Time
-		rowScanned          bool
-	)
-	args := []any{sc.Tenant, sc.Project, w.Path, ancestorDirs(w.Path), w.Path + "/", opts.CredentialRef,
+	return &conditionalWrite{path: w.Path, args: []any{sc.Tenant, sc.Project, w.Path, ancestorDirs(w.Path), w.Path + "/", opts.CredentialRef,
 		data, int64(len(data)), w.Append, w.Exclusive, w.MaxFileBytes, w.MaxProjectBytes,
-		int64(max(tx.x.opts.HistoryVersions, 0)), max(tx.x.opts.HistoryRetention, 0).Microseconds()}
-	err := tx.x.query(ctx, opWrite, sqlWriteIfAllowed, args, func(r pgx.Rows) error {
-		rowScanned = true
-		return r.Scan(&ancestor, &res.Check.HasDescendant, &oldSize, &oldCreated, &oldUpdated, &res.Check.ProjectBytes,
-			&newSize, &created, &updated)
-	})
-	if err != nil {
-		return fileio.ConditionalResult{}, err
+		int64(max(x.opts.HistoryVersions, 0)), max(x.opts.HistoryRetention, 0).Microseconds()}}
+}
+
+func (cw *conditionalWrite) scan(r pgx.Rows) error {
+	cw.rowScanned = true
+	return r.Scan(&cw.ancestor, &cw.res.Check.HasDescendant, &cw.oldSize, &cw.oldCreated, &cw.oldUpdated, &cw.res.Check.ProjectBytes,
+		&cw.newSize, &cw.created, &cw.updated)
+}
+
+// result converts the scanned row; a write marks the session as having queued a job.
+func (cw *conditionalWrite) result(ctx context.Context, x *session) (fileio.ConditionalResult, error) {
+	if !cw.rowScanned { // cannot happen: the statement always returns one row
+		return fileio.ConditionalResult{}, x.s.storeError(ctx, opWrite, x.scope, errNoRow)
 	}
-	if !rowScanned { // cannot happen: the statement always returns one row
-		return fileio.ConditionalResult{}, tx.x.s.storeError(ctx, opWrite, sc, errNoRow)
+	res := cw.res
+	if cw.ancestor != nil {
+		res.Check.AncestorFile = *cw.ancestor
 	}
-	if ancestor != nil {
-		res.Check.AncestorFile = *ancestor
+	if cw.oldSize != nil {
+		res.Check.Existing = &fileio.File{FileInfo: fileio.FileInfo{Path: cw.path, SizeBytes: *cw.oldSize, CreatedAt: utc(cw.oldCreated), UpdatedAt: utc(cw.oldUpdated)}}
 	}
-	if oldSize != nil {
-		res.Check.Existing = &fileio.File{FileInfo: fileio.FileInfo{Path: w.Path, SizeBytes: *oldSize, CreatedAt: utc(oldCreated), UpdatedAt: utc(oldUpdated)}}
-	}
-	if newSize != nil {
-		tx.x.enqueued = true
+	if cw.newSize != nil {
+		x.enqueued = true
 		res.Written = true
-		res.Info = fileio.FileInfo{Path: w.Path, SizeBytes: *newSize, CreatedAt: utc(created), UpdatedAt: utc(updated)}
+		res.Info = fileio.FileInfo{Path: cw.path, SizeBytes: *cw.newSize, CreatedAt: utc(cw.created), UpdatedAt: utc(cw.updated)}
 	}
 	return res, nil
 }
