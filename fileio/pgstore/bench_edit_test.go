@@ -1,13 +1,11 @@
 package pgstore_test
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/fileio/pgstore"
 	"github.com/agentfiles/agentfiles/fileio/storetest"
@@ -29,23 +27,15 @@ import (
 // the p50s. Variants take turns in rounds.
 func BenchmarkEdit1MiB(b *testing.B) {
 	s, _ := newStore(b, pgstore.Options{})
-	cfg := fileio.DefaultConfig()
-	cfg.RateLimitPerSecond = 0
-	sctx := agentfiles.WithAuth(context.Background(), agentfiles.NewAuthContext("bench-key", "bench"))
+	sctx := benchCaller()
 	const lines = 16384
 	var sb strings.Builder
 	for i := range lines {
 		fmt.Fprintf(&sb, "line %05d %s\n", i, strings.Repeat("x", 52))
 	}
 	content := sb.String()
-	svc, err := fileio.NewService(s, fileio.Options{Config: cfg})
-	if err != nil {
-		b.Fatal(err)
-	}
-	portable, err := fileio.NewService(storetest.WithoutOptional(s), fileio.Options{Config: cfg})
-	if err != nil {
-		b.Fatal(err)
-	}
+	svc := benchService(b, s, true)
+	portable := benchService(b, storetest.WithoutOptional(s), true)
 	for _, v := range []string{"splice", "portable", "rewrite"} {
 		if _, err := svc.Write(sctx, fileio.WriteRequest{Project: "bench", Path: "/" + v, Content: content, Mode: fileio.ModeTruncate}); err != nil {
 			b.Fatal(err)
@@ -116,19 +106,14 @@ func BenchmarkEdit1MiB(b *testing.B) {
 // the old paths. It reports p50/p95 in ms and the mover/portable ratio of the p50s.
 func BenchmarkRename1000(b *testing.B) {
 	s, _ := newStore(b, pgstore.Options{})
-	cfg := fileio.DefaultConfig()
-	cfg.RateLimitPerSecond = 0
-	sctx := agentfiles.WithAuth(context.Background(), agentfiles.NewAuthContext("bench-key", "bench"))
+	sctx := benchCaller()
 	variants := []struct {
 		name  string
 		store fileio.Store
 	}{{"mover", s}, {"portable", storetest.WithoutOptional(s)}}
 	ops := make([]func(i int) error, len(variants))
 	for v, variant := range variants {
-		svc, err := fileio.NewService(variant.store, fileio.Options{Config: cfg})
-		if err != nil {
-			b.Fatal(err)
-		}
+		svc := benchService(b, variant.store, true)
 		for f := range 1000 {
 			req := fileio.WriteRequest{Project: "bench", Path: fmt.Sprintf("/%s/a/d%d/f%03d.txt", variant.name, f/100, f), Content: strings.Repeat("x", 1024)}
 			if _, err := svc.Write(sctx, req); err != nil {

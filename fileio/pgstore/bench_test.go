@@ -41,21 +41,9 @@ func BenchmarkWrite(b *testing.B) {
 		b.Run(fmt.Sprintf("writers=%d", writers), func(b *testing.B) {
 			s, _ := newStore(b, pgstore.Options{})
 			ctx := context.Background()
-			cfg := fileio.DefaultConfig()
-			cfg.RateLimitPerSecond = 0
-			history, err := fileio.NewService(s, fileio.Options{Config: cfg})
-			if err != nil {
-				b.Fatal(err)
-			}
-			cfg.HistoryVersions = 0
-			svc, err := fileio.NewService(s, fileio.Options{Config: cfg})
-			if err != nil {
-				b.Fatal(err)
-			}
-			portable, err := fileio.NewService(storetest.WithoutOptional(s), fileio.Options{Config: cfg})
-			if err != nil {
-				b.Fatal(err)
-			}
+			history := benchService(b, s, true)
+			svc := benchService(b, s, false)
+			portable := benchService(b, storetest.WithoutOptional(s), false)
 			ac := agentfiles.NewAuthContext("bench-key", "bench")
 			sctx := agentfiles.WithAuth(ctx, ac)
 			scope := fileio.Scope{Tenant: ac.APIKeyHash, Project: "bench"}
@@ -129,9 +117,7 @@ func BenchmarkAppend(b *testing.B) {
 	for _, writers := range []int{1, 8} {
 		b.Run(fmt.Sprintf("writers=%d", writers), func(b *testing.B) {
 			s, _ := newStore(b, pgstore.Options{})
-			cfg := fileio.DefaultConfig()
-			cfg.RateLimitPerSecond = 0
-			sctx := agentfiles.WithAuth(context.Background(), agentfiles.NewAuthContext("bench-key", "bench"))
+			sctx := benchCaller()
 			record := strings.Repeat("r", 255) + "\n"
 			variants := []struct {
 				name  string
@@ -139,10 +125,7 @@ func BenchmarkAppend(b *testing.B) {
 			}{{"service", s}, {"portable", storetest.WithoutOptional(s)}}
 			ops := make([]func(w int) error, len(variants))
 			for v, variant := range variants {
-				svc, err := fileio.NewService(variant.store, fileio.Options{Config: cfg})
-				if err != nil {
-					b.Fatal(err)
-				}
+				svc := benchService(b, variant.store, true)
 				for w := 0; w < writers; w++ {
 					req := fileio.WriteRequest{Project: "bench", Path: fmt.Sprintf("/%s/log-%d.txt", variant.name, w), Content: strings.Repeat("x", 64<<10), Mode: fileio.ModeTruncate}
 					if _, err := svc.Write(sctx, req); err != nil {
@@ -268,12 +251,7 @@ FROM generate_series(0, 9999) i`, scope.Tenant, scope.Project)
 	if _, err := s.Pool().Exec(ctx, "ANALYZE mcp_files"); err != nil {
 		b.Fatal(err)
 	}
-	cfg := fileio.DefaultConfig()
-	cfg.RateLimitPerSecond = 0
-	svc, err := fileio.NewService(s, fileio.Options{Config: cfg})
-	if err != nil {
-		b.Fatal(err)
-	}
+	svc := benchService(b, s, true)
 	sctx := agentfiles.WithAuth(ctx, ac)
 	cases := []struct {
 		name string
@@ -342,4 +320,26 @@ func reportLatencies(b *testing.B, names []string, lat [][]time.Duration, unit t
 		b.ReportMetric(float64(pct(lat[v], 95))/float64(unit), name+"-p95-"+suffix)
 	}
 	return p50
+}
+
+// benchCaller is the context of every benchmark's Service calls: the tenant of the API key
+// "bench-key".
+func benchCaller() context.Context {
+	return agentfiles.WithAuth(context.Background(), agentfiles.NewAuthContext("bench-key", "bench"))
+}
+
+// benchService returns a Service over store with the default configuration, no rate limit and
+// the history on (the default) or off.
+func benchService(b *testing.B, store fileio.Store, history bool) *fileio.Service {
+	b.Helper()
+	cfg := fileio.DefaultConfig()
+	cfg.RateLimitPerSecond = 0
+	if !history {
+		cfg.HistoryVersions = 0
+	}
+	svc, err := fileio.NewService(store, fileio.Options{Config: cfg})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return svc
 }
