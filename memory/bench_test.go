@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/fileio/memstore"
+	"github.com/agentfiles/agentfiles/fileio/storetest"
 	"github.com/agentfiles/agentfiles/memory"
 )
 
@@ -19,12 +20,7 @@ import (
 func BenchmarkStrReplace(b *testing.B) {
 	for _, size := range []int{4 << 10, 64 << 10, 1 << 20} {
 		b.Run(fmt.Sprintf("file=%dKiB", size>>10), func(b *testing.B) {
-			cfg := fileio.DefaultConfig()
-			cfg.RateLimitPerSecond = 0
-			svc, err := fileio.NewService(memstore.New(memstore.Options{}), fileio.Options{Config: cfg})
-			if err != nil {
-				b.Fatal(err)
-			}
+			svc := storetest.NewService(b, memstore.New(memstore.Options{}))
 			mem := newTool(b, svc)
 			ctx := alice()
 			var sb strings.Builder

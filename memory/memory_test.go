@@ -11,6 +11,7 @@ import (
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/fileio/memstore"
 	"github.com/agentfiles/agentfiles/fileio/pgstore"
+	"github.com/agentfiles/agentfiles/fileio/storetest"
 	"github.com/agentfiles/agentfiles/internal/pgtest"
 	"github.com/agentfiles/agentfiles/memory"
 	"github.com/google/go-cmp/cmp"
@@ -21,19 +22,10 @@ func TestMain(m *testing.M) { pgtest.Main(m) }
 // services returns a fileio.Service over each store, without a rate limit.
 func services(t *testing.T) map[string]*fileio.Service {
 	t.Helper()
-	cfg := fileio.DefaultConfig()
-	cfg.RateLimitPerSecond = 0
-	newService := func(store fileio.Store) *fileio.Service {
-		svc, err := fileio.NewService(store, fileio.Options{Config: cfg})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return svc
-	}
 	pg := pgtest.Open(t, pgtest.New(t), pgstore.Open, pgstore.Options{})
 	return map[string]*fileio.Service{
-		"memstore": newService(memstore.New(memstore.Options{})),
-		"pgstore":  newService(pg),
+		"memstore": storetest.NewService(t, memstore.New(memstore.Options{})),
+		"pgstore":  storetest.NewService(t, pg),
 	}
 }
 

@@ -66,6 +66,17 @@ func newActiveFiles(files []fileio.FileInfo) activeFiles {
 	return files
 }
 
+// listActive reads the active files of scope below prefix from store, in one read transaction.
+func listActive(ctx context.Context, store fileio.Store, scope fileio.Scope, prefix string) (activeFiles, error) {
+	var active activeFiles
+	err := store.View(ctx, scope, func(tx fileio.ReadTx) error {
+		files, err := tx.List(ctx, prefix, 0)
+		active = newActiveFiles(files)
+		return err
+	})
+	return active, err
+}
+
 // current reports whether path is active at version v.
 func (a activeFiles) current(path string, v time.Time) bool {
 	i, ok := activeFileIndex(a, path)
@@ -147,12 +158,7 @@ const maxScopeJobs = 10_000
 func (s *Searcher) notCurrent(ctx context.Context, scope fileio.Scope, prefix string) (map[string]bool, []fileio.FileInfo, error) {
 	jl, ok := s.store.(fileio.ScopeJobLister)
 	if !ok {
-		var active activeFiles
-		err := s.store.View(ctx, scope, func(tx fileio.ReadTx) error {
-			files, err := tx.List(ctx, prefix, 0)
-			active = newActiveFiles(files)
-			return err
-		})
+		active, err := listActive(ctx, s.store, scope, prefix)
 		if err != nil {
 			return nil, nil, backendError("listing the project's files failed", err)
 		}

@@ -8,9 +8,8 @@ import (
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
-	"github.com/agentfiles/agentfiles/fileio/memstore"
+	"github.com/agentfiles/agentfiles/fileio/storetest"
 	"github.com/agentfiles/agentfiles/search"
-	"github.com/agentfiles/agentfiles/search/memindex"
 )
 
 // BenchmarkSearchAllProjects measures file_search with project "*" over 8 projects of 2,000
@@ -20,45 +19,22 @@ import (
 func BenchmarkSearchAllProjects(b *testing.B) {
 	const projects, chunksPerProject, chunksPerFile = 8, 2000, 10
 	s := newSynth(3)
-	store := memstore.New(memstore.Options{})
-	idx := memindex.New()
-	emb := search.NewHashingEmbedder(search.DefaultHashingDimensions)
-	chunker := search.NewChunker(search.ChunkerOptions{TargetBytes: 400, OverlapBytes: -1})
+	d := newDirectIndex()
 	ac := agentfiles.NewAuthContext("bench-all", "")
-	ctx := context.Background()
 	for p := range projects {
 		for f := 0; f*chunksPerFile < chunksPerProject; f++ {
 			content := s.paragraphs(chunksPerFile, 45)
 			path := fmt.Sprintf("/dir%03d/file%05d.txt", f%100, f)
-			putIndexed(b, store, idx, chunker, emb, fileio.Scope{Tenant: ac.APIKeyHash, Project: fmt.Sprintf("p%d", p)}, path, content)
-			putIndexed(b, store, idx, chunker, emb, fileio.Scope{Tenant: ac.APIKeyHash, Project: "merged"}, fmt.Sprintf("/p%d%s", p, path), content)
+			d.put(b, fileio.Scope{Tenant: ac.APIKeyHash, Project: fmt.Sprintf("p%d", p)}, path, content)
+			d.put(b, fileio.Scope{Tenant: ac.APIKeyHash, Project: "merged"}, fmt.Sprintf("/p%d%s", p, path), content)
 		}
 	}
 	// Every file was indexed directly: complete the outbox's jobs, as the Indexer would, so that
 	// no project has pending files.
-	for {
-		jobs, err := store.ClaimJobs(ctx, 1000, time.Minute)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if len(jobs) == 0 {
-			break
-		}
-		for _, j := range jobs {
-			if err := store.CompleteJob(ctx, j); err != nil {
-				b.Fatal(err)
-			}
-		}
-	}
-	searcher, err := search.NewSearcher(store, idx, search.SearcherOptions{Embedder: emb, Chunker: chunker})
-	if err != nil {
-		b.Fatal(err)
-	}
-	actx := agentfiles.WithAuth(ctx, ac)
-	var queries []string
-	for range 200 {
-		queries = append(queries, s.text(3))
-	}
+	storetest.CompleteJobs(b, d.store)
+	searcher := d.searcher(b)
+	actx := agentfiles.WithAuth(context.Background(), ac)
+	queries := s.queries(200)
 	variants := []string{"p0", "*", "merged"}
 	var total [3]time.Duration
 	b.ResetTimer()

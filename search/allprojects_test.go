@@ -14,6 +14,7 @@ import (
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/fileio/memstore"
 	"github.com/agentfiles/agentfiles/fileio/pgstore"
+	"github.com/agentfiles/agentfiles/fileio/storetest"
 	"github.com/agentfiles/agentfiles/internal/pgtest"
 	"github.com/agentfiles/agentfiles/search"
 	"github.com/agentfiles/agentfiles/search/indextest"
@@ -60,7 +61,7 @@ func TestSearchAllProjects(t *testing.T) {
 	for _, st := range allProjectsStacks {
 		t.Run(st.name, func(t *testing.T) {
 			store, idx := st.newStack(t)
-			svc := unlimitedService(t, store)
+			svc := storetest.NewService(t, store)
 			indexer, err := search.NewIndexer(store, idx, search.IndexerOptions{})
 			if err != nil {
 				t.Fatal(err)
@@ -160,7 +161,7 @@ func TestSearchAllProjects(t *testing.T) {
 // are searched and the result says so.
 func TestSearchAllProjectsBound(t *testing.T) {
 	store, idx := memstore.New(memstore.Options{}), memindex.New()
-	svc := unlimitedService(t, store)
+	svc := storetest.NewService(t, store)
 	searcher, err := search.NewSearcher(store, idx, search.SearcherOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -217,7 +218,7 @@ func (r *termReranker) Rerank(_ context.Context, query string, docs []string, to
 // one scale.
 func TestSearchAllProjectsOneEmbedOneRerank(t *testing.T) {
 	store, idx := memstore.New(memstore.Options{}), memindex.New()
-	svc := unlimitedService(t, store)
+	svc := storetest.NewService(t, store)
 	emb := search.NewHashingEmbedder(64)
 	indexer, err := search.NewIndexer(store, idx, search.IndexerOptions{Embedder: emb})
 	if err != nil {
@@ -252,17 +253,4 @@ func TestSearchAllProjectsOneEmbedOneRerank(t *testing.T) {
 	if e, r := cemb.calls.Load(), rr.calls.Load(); e != 1 || r != 1 {
 		t.Errorf("%d Embed and %d Rerank calls for one query over 4 projects, want 1 and 1", e, r)
 	}
-}
-
-// unlimitedService returns a Service over store with the default configuration but no rate
-// limit, so that a test's many writes are never refused.
-func unlimitedService(t *testing.T, store fileio.Store) *fileio.Service {
-	t.Helper()
-	cfg := fileio.DefaultConfig()
-	cfg.RateLimitPerSecond = 0
-	svc, err := fileio.NewService(store, fileio.Options{Config: cfg})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return svc
 }

@@ -57,10 +57,35 @@ func (s *synth) text(words int) string {
 	return b.String()
 }
 
+// directIndex is a memstore and a memindex that benchmarks fill directly (no outbox, no
+// Indexer), with the hashing embedder and chunks of about 400 bytes.
+type directIndex struct {
+	store   *memstore.Store
+	idx     *memindex.Index
+	emb     search.Embedder
+	chunker search.Chunker
+}
+
+func newDirectIndex() *directIndex {
+	return &directIndex{
+		store:   memstore.New(memstore.Options{}),
+		idx:     memindex.New(),
+		emb:     search.NewHashingEmbedder(search.DefaultHashingDimensions),
+		chunker: search.NewChunker(search.ChunkerOptions{TargetBytes: 400, OverlapBytes: -1}),
+	}
+}
+
+// searcher returns a Searcher over d with d's embedder and chunker.
+func (d *directIndex) searcher(b *testing.B) *search.Searcher {
+	s, err := search.NewSearcher(d.store, d.idx, search.SearcherOptions{Embedder: d.emb, Chunker: d.chunker})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return s
+}
+
 // corpusFixture is a project of files indexed straight into a memindex (10 chunks per file).
 type corpusFixture struct {
-	store    *memstore.Store
-	idx      *memindex.Index
 	searcher *search.Searcher
 	queries  []string
 	ctx      context.Context
@@ -70,39 +95,27 @@ func buildFixture(b *testing.B, chunks int) *corpusFixture {
 	b.Helper()
 	const chunksPerFile = 10
 	s := newSynth(1)
-	store := memstore.New(memstore.Options{})
-	idx := memindex.New()
-	emb := search.NewHashingEmbedder(search.DefaultHashingDimensions)
-	chunker := search.NewChunker(search.ChunkerOptions{TargetBytes: 400, OverlapBytes: -1})
+	d := newDirectIndex()
 	ac := agentfiles.NewAuthContext("bench-key", "")
 	scope := fileio.Scope{Tenant: ac.APIKeyHash, Project: "bench"}
-	ctx := context.Background()
 	for f := 0; f*chunksPerFile < chunks; f++ {
-		path := fmt.Sprintf("/dir%03d/file%05d.txt", f%100, f)
-		putIndexed(b, store, idx, chunker, emb, scope, path, s.paragraphs(chunksPerFile, 45))
+		d.put(b, scope, fmt.Sprintf("/dir%03d/file%05d.txt", f%100, f), s.paragraphs(chunksPerFile, 45))
 	}
-	searcher, err := search.NewSearcher(store, idx, search.SearcherOptions{Embedder: emb, Chunker: chunker})
-	if err != nil {
-		b.Fatal(err)
-	}
-	fx := &corpusFixture{store: store, idx: idx, searcher: searcher, ctx: agentfiles.WithAuth(ctx, ac)}
-	for range 200 {
-		fx.queries = append(fx.queries, s.text(3))
-	}
-	return fx
+	return &corpusFixture{searcher: d.searcher(b), queries: s.queries(200), ctx: agentfiles.WithAuth(context.Background(), ac)}
 }
 
-func indexedFile(b *testing.B, chunker search.Chunker, emb search.Embedder, info fileio.FileInfo, content string) search.IndexedFile {
-	chunks := chunker.Split(content)
+// indexedFile analyses and embeds content as the Indexer would for the file info.
+func (d *directIndex) indexedFile(b *testing.B, info fileio.FileInfo, content string) search.IndexedFile {
+	chunks := d.chunker.Split(content)
 	texts := make([]string, len(chunks))
 	for i, c := range chunks {
 		texts[i] = c.Text
 	}
-	vecs, err := emb.Embed(context.Background(), texts)
+	vecs, err := d.emb.Embed(context.Background(), texts)
 	if err != nil {
 		b.Fatal(err)
 	}
-	doc := search.IndexedFile{Path: info.Path, FileUpdatedAt: info.UpdatedAt, Tokenizer: search.TokenizerName, EmbeddingModel: emb.Model()}
+	doc := search.IndexedFile{Path: info.Path, FileUpdatedAt: info.UpdatedAt, Tokenizer: search.TokenizerName, EmbeddingModel: d.emb.Model()}
 	for i, c := range chunks {
 		terms, n := search.TermCounts(c.Text)
 		doc.Chunks = append(doc.Chunks, search.IndexedChunk{Chunk: c, Terms: terms, ChunkTerms: n, Vector: vecs[i]})
@@ -114,24 +127,18 @@ func indexedFile(b *testing.B, chunker search.Chunker, emb search.Embedder, info
 // of 10 chunks, and reports chunks/s.
 func BenchmarkIndexBuild(b *testing.B) {
 	s := newSynth(2)
-	idx := memindex.New()
-	emb := search.NewHashingEmbedder(search.DefaultHashingDimensions)
-	chunker := search.NewChunker(search.ChunkerOptions{TargetBytes: 400, OverlapBytes: -1})
+	d := newDirectIndex()
 	scope := fileio.Scope{Tenant: "t", Project: "p"}
 	contents := make([]string, 64)
 	for i := range contents {
-		var parts []string
-		for range 10 {
-			parts = append(parts, s.text(45))
-		}
-		contents[i] = strings.Join(parts, "\n\n")
+		contents[i] = s.paragraphs(10, 45)
 	}
 	chunks := 0
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
 		info := fileio.FileInfo{Path: fmt.Sprintf("/f%d", i), UpdatedAt: time.Unix(int64(i), 0)}
-		doc := indexedFile(b, chunker, emb, info, contents[i%len(contents)])
-		if err := idx.ReplaceFile(context.Background(), scope, doc); err != nil {
+		doc := d.indexedFile(b, info, contents[i%len(contents)])
+		if err := d.idx.ReplaceFile(context.Background(), scope, doc); err != nil {
 			b.Fatal(err)
 		}
 		chunks += len(doc.Chunks)
@@ -232,12 +239,21 @@ func (s *synth) paragraphs(n, words int) string {
 	return strings.Join(parts, "\n\n")
 }
 
-// putIndexed stores content at path in scope and indexes it directly (no outbox, no Indexer).
-func putIndexed(b *testing.B, store fileio.Store, idx search.Index, chunker search.Chunker, emb search.Embedder, scope fileio.Scope, path, content string) {
+// queries returns n queries of three words.
+func (s *synth) queries(n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = s.text(3)
+	}
+	return out
+}
+
+// put stores content at path in scope and indexes it directly (no outbox, no Indexer).
+func (d *directIndex) put(b *testing.B, scope fileio.Scope, path, content string) {
 	b.Helper()
 	ctx := context.Background()
 	var info fileio.FileInfo
-	err := store.Update(ctx, scope, fileio.UpdateOptions{}, func(tx fileio.WriteTx) error {
+	err := d.store.Update(ctx, scope, fileio.UpdateOptions{}, func(tx fileio.WriteTx) error {
 		var err error
 		info, err = tx.Put(ctx, path, []byte(content), fileio.PutOptions{})
 		return err
@@ -245,7 +261,7 @@ func putIndexed(b *testing.B, store fileio.Store, idx search.Index, chunker sear
 	if err != nil {
 		b.Fatal(err)
 	}
-	if err := idx.ReplaceFile(ctx, scope, indexedFile(b, chunker, emb, info, content)); err != nil {
+	if err := d.idx.ReplaceFile(ctx, scope, d.indexedFile(b, info, content)); err != nil {
 		b.Fatal(err)
 	}
 }

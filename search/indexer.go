@@ -410,12 +410,7 @@ type SyncStats struct {
 // never go backwards and deletions spare newer versions.
 func (ix *Indexer) Sync(ctx context.Context, scope fileio.Scope, prefix string) (SyncStats, error) {
 	var st SyncStats
-	var active activeFiles
-	err := ix.store.View(ctx, scope, func(tx fileio.ReadTx) error {
-		files, err := tx.List(ctx, prefix, 0)
-		active = newActiveFiles(files)
-		return err
-	})
+	active, err := listActive(ctx, ix.store, scope, prefix)
 	if err != nil {
 		return st, err
 	}

@@ -1,6 +1,7 @@
 // Package adapterstest runs tool sets the way agents reach them, for the tests of tool-set
 // packages (ours and yours): directly through a tool's handler, and through a real MCP client
-// session of the official Go SDK connected over an in-memory transport.
+// session of the official Go SDK connected over an in-memory transport. For the tests of a
+// binding, EchoWrite is a file_write that answers with the arguments it was given.
 package adapterstest
 
 import (
@@ -50,4 +51,19 @@ func CallContext(ctx context.Context, t testing.TB, tools []adapters.Tool, name,
 		t.Fatal(err)
 	}
 	return m, nil
+}
+
+// EchoWriteIn is the argument object of the tool EchoWrite returns.
+type EchoWriteIn struct {
+	Project string `json:"project" jsonschema:"project"`
+	Path    string `json:"path" jsonschema:"path"`
+	Content string `json:"content" jsonschema:"content"`
+}
+
+// EchoWrite returns a stand-in for file_write that stores nothing and answers with the
+// arguments it decoded, so that a test of a binding sees exactly what a real file_write would
+// have been given (content is a redacted argument, as there).
+func EchoWrite() adapters.Tool {
+	return adapters.NewTool("file_write", "Write", "Writes.", adapters.Annotations{},
+		func(_ context.Context, in EchoWriteIn) (EchoWriteIn, error) { return in, nil })
 }

@@ -3,8 +3,6 @@ package consulttools_test
 import (
 	"context"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -22,15 +20,8 @@ import (
 // its description, sends files inside it, and reports (never sends) a file outside it or one a
 // link inside it leads to outside.
 func TestConsultationToolRoots(t *testing.T) {
-	base, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	root := testfiles.Write(t, filepath.Join(base, "project"), map[string]string{"a.py": "print(1)\n"})
-	outside := testfiles.Write(t, filepath.Join(base, "outside"), map[string]string{"secret.py": "KEY = 'sk-OUTSIDE'\n"})
-	if err := os.Symlink(filepath.Join(outside, "secret.py"), filepath.Join(root, "link.py")); err != nil {
-		t.Fatal(err)
-	}
+	root, outside := testfiles.RootAndOutside(t, map[string]string{"a.py": "print(1)\n"},
+		map[string]string{"secret.py": "KEY = 'sk-OUTSIDE'\n"}, map[string]string{"link.py": "secret.py"})
 	provider := chattest.New(t, chattest.Options{Answer: []string{"It prints 1."}, Model: "m1"})
 	m, err := consult.NewOpenAIModel("m1", consult.OpenAIModelOptions{BaseURL: provider.URL + "/v1", APIKey: "k"})
 	if err != nil {
@@ -56,12 +47,8 @@ func TestConsultationToolRoots(t *testing.T) {
 	if out.FileCount != 1 || strings.Join(codes, ",") != "OUTSIDE_ROOTS,OUTSIDE_ROOTS,OUTSIDE_ROOTS" {
 		t.Errorf("file count %d, problems %v; want 1 file and three OUTSIDE_ROOTS", out.FileCount, codes)
 	}
-	var body struct{ Messages []struct{ Content string } }
-	provider.LastRequest(t, &body)
-	for _, msg := range body.Messages {
-		if strings.Contains(msg.Content, "sk-OUTSIDE") {
-			t.Fatalf("a file outside the root reached the model")
-		}
+	if strings.Contains(provider.LastPrompt(t), "sk-OUTSIDE") {
+		t.Fatalf("a file outside the root reached the model")
 	}
 
 	// Only files outside: nothing is sent, and the error says why, over MCP too.

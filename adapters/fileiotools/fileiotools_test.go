@@ -19,19 +19,14 @@ import (
 	"github.com/agentfiles/agentfiles/adapters/mcpsdk"
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/fileio/memstore"
+	"github.com/agentfiles/agentfiles/fileio/storetest"
 	"github.com/agentfiles/agentfiles/internal/mcptest"
 	"github.com/google/go-cmp/cmp"
 )
 
 func fileioTools(t *testing.T) []adapters.Tool {
 	t.Helper()
-	cfg := fileio.DefaultConfig()
-	cfg.RateLimitPerSecond = 0
-	svc, err := fileio.NewService(memstore.New(memstore.Options{}), fileio.Options{Config: cfg})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return fileiotools.Tools(svc)
+	return fileiotools.Tools(storetest.NewService(t, memstore.New(memstore.Options{})))
 }
 
 func TestToolsDirect(t *testing.T) {

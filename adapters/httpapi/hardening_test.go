@@ -2,7 +2,6 @@ package httpapi_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -12,21 +11,9 @@ import (
 	"testing"
 
 	"github.com/agentfiles/agentfiles/adapters"
+	"github.com/agentfiles/agentfiles/adapters/adapterstest"
 	"github.com/agentfiles/agentfiles/adapters/httpapi"
 )
-
-type writeIn struct {
-	Project string `json:"project" jsonschema:"project"`
-	Path    string `json:"path" jsonschema:"path"`
-	Content string `json:"content" jsonschema:"content"`
-}
-
-// writeTool stores nothing; it answers with what it decoded, so a test sees what a real
-// file_write would have stored.
-func writeTool() []adapters.Tool {
-	return []adapters.Tool{adapters.NewTool("file_write", "Write", "Writes.", adapters.Annotations{},
-		func(_ context.Context, in writeIn) (writeIn, error) { return in, nil })}
-}
 
 func post(t *testing.T, url string, body []byte) (int, []byte) {
 	t.Helper()
@@ -42,7 +29,7 @@ func post(t *testing.T, url string, body []byte) (int, []byte) {
 // Defect 1 of issue 17: a wrong-typed value came back whole in the error and in the log's error=.
 func TestWrongTypedValueNotEchoed(t *testing.T) {
 	var logs bytes.Buffer
-	h := httpapi.NewHandler(writeTool(), httpapi.Options{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	h := httpapi.NewHandler([]adapters.Tool{adapterstest.EchoWrite()}, httpapi.Options{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 	ts := httptest.NewServer(h)
 	defer ts.Close()
 	big := strings.Repeat("sk-LEAKME", 200_000) // 1.8 MB
@@ -85,7 +72,7 @@ func TestWrongTypedValueNotEchoed(t *testing.T) {
 
 // Defect 4 of issue 17: invalid UTF-8 and lone surrogate escapes were stored as U+FFFD.
 func TestInvalidUTF8Refused(t *testing.T) {
-	ts := httptest.NewServer(httpapi.NewHandler(writeTool(), httpapi.Options{}))
+	ts := httptest.NewServer(httpapi.NewHandler([]adapters.Tool{adapterstest.EchoWrite()}, httpapi.Options{}))
 	defer ts.Close()
 	for _, args := range [][]byte{
 		[]byte("{\"project\":\"p\",\"path\":\"/c\",\"content\":\"a\xffb\"}"),

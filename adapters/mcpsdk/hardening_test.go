@@ -2,7 +2,6 @@ package mcpsdk_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -12,25 +11,18 @@ import (
 	"testing"
 
 	"github.com/agentfiles/agentfiles/adapters"
+	"github.com/agentfiles/agentfiles/adapters/adapterstest"
 	"github.com/agentfiles/agentfiles/adapters/mcpsdk"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
-
-type writeIn struct {
-	Project string `json:"project" jsonschema:"project"`
-	Path    string `json:"path" jsonschema:"path"`
-	Content string `json:"content" jsonschema:"content"`
-}
 
 // rawMCP serves a file_write stand-in (it answers with what it decoded) over stateless
 // streamable HTTP and returns a function that sends one raw tools/call with the arguments
 // exactly as given, bytes and all, and returns the whole HTTP response body.
 func rawMCP(t *testing.T, logs io.Writer) func(args []byte) []byte {
 	t.Helper()
-	tool := adapters.NewTool("file_write", "Write", "Writes.", adapters.Annotations{},
-		func(_ context.Context, in writeIn) (writeIn, error) { return in, nil })
 	server := mcp.NewServer(&mcp.Implementation{Name: "agentfiles-test"}, nil)
-	mcpsdk.Register(server, []adapters.Tool{tool}, mcpsdk.Options{Logger: slog.New(slog.NewTextHandler(logs, nil))})
+	mcpsdk.Register(server, []adapters.Tool{adapterstest.EchoWrite()}, mcpsdk.Options{Logger: slog.New(slog.NewTextHandler(logs, nil))})
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true})
 	ts := httptest.NewServer(h)
 	t.Cleanup(ts.Close)

@@ -13,8 +13,8 @@ import (
 	"github.com/agentfiles/agentfiles/adapters/adapterstest"
 	"github.com/agentfiles/agentfiles/adapters/mcpsdk"
 	"github.com/agentfiles/agentfiles/adapters/memorytools"
-	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/fileio/memstore"
+	"github.com/agentfiles/agentfiles/fileio/storetest"
 	"github.com/agentfiles/agentfiles/internal/mcptest"
 	"github.com/agentfiles/agentfiles/memory"
 	"github.com/google/go-cmp/cmp"
@@ -22,13 +22,7 @@ import (
 
 func memoryTools(t *testing.T) []adapters.Tool {
 	t.Helper()
-	cfg := fileio.DefaultConfig()
-	cfg.RateLimitPerSecond = 0
-	svc, err := fileio.NewService(memstore.New(memstore.Options{}), fileio.Options{Config: cfg})
-	if err != nil {
-		t.Fatal(err)
-	}
-	mem, err := memory.New(svc, memory.Options{})
+	mem, err := memory.New(storetest.NewService(t, memstore.New(memstore.Options{})), memory.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -296,6 +296,15 @@ func (b *browser) clear() {
 	b.key("Backspace", "Backspace", 8, "")
 }
 
+// retype focuses the field, clears it and types text into it, as a user replacing its content
+// would.
+func (b *browser) retype(selector, text string) {
+	b.t.Helper()
+	b.focus(selector)
+	b.clear()
+	b.typeText(text)
+}
+
 // key presses and releases one key on the focused element.
 func (b *browser) key(key, code string, keyCode int, text string) {
 	b.t.Helper()

@@ -24,9 +24,7 @@ func TestConsoleInChromium(t *testing.T) {
 		`localStorage.getItem("agentfiles.token") === "dev" && location.hash === ""`)
 
 	// Switch project with the keyboard: type into the project field, press Enter.
-	b.focus("#project")
-	b.clear()
-	b.typeText(project)
+	b.retype("#project", project)
 	b.pressEnter()
 	b.waitFor("project opened", fmt.Sprintf(`document.querySelector("#status").textContent === "Project %s"`, project))
 	b.waitFor("empty project hint", `!document.querySelector("#tree-empty").hidden`)
@@ -102,9 +100,7 @@ func TestConsoleInChromium(t *testing.T) {
 	t.Logf("console screenshot: %s", shot)
 
 	// A bad path shows the coded error from the API.
-	b.focus("#write-path")
-	b.clear()
-	b.typeText("no-leading-slash")
+	b.retype("#write-path", "no-leading-slash")
 	b.focus("#write-content")
 	b.typeText("x")
 	b.click("#write-form button[type=submit]")
@@ -114,9 +110,7 @@ func TestConsoleInChromium(t *testing.T) {
 	}
 
 	// Delete the directory recursively: the confirmation dialog comes first.
-	b.focus("#delete-path")
-	b.clear()
-	b.typeText("/notes")
+	b.retype("#delete-path", "/notes")
 	b.click("#delete-recursive")
 	b.click("#delete-form button[type=submit]")
 	b.waitFor("confirmation open", `document.querySelector("#confirm-delete").open`)
@@ -170,9 +164,7 @@ func TestConsoleEditRenameHistory(t *testing.T) {
 	mustCall(t, srv.base, "dev", "file_write", map[string]any{"project": project, "path": "/notes/plan.md", "content": original})
 
 	b.navigate(srv.base + "/#token=dev")
-	b.focus("#project")
-	b.clear()
-	b.typeText(project)
+	b.retype("#project", project)
 	b.pressEnter()
 	b.waitFor("tree loaded", `!!document.querySelector('#tree li[data-path="/notes"]')`)
 	b.click(`#tree li[data-path="/notes"] .name`)
@@ -184,9 +176,7 @@ func TestConsoleEditRenameHistory(t *testing.T) {
 	b.click("#edit-btn")
 	b.waitFor("editor open", fmt.Sprintf(`!document.querySelector("#editor").hidden && document.querySelector("#view").hidden && document.querySelector("#edit-text").value === %q`, original))
 	edited := "# Plan\n\nline one\nline 2 <i>edited</i>\nline three\nline four\n"
-	b.focus("#edit-text")
-	b.clear()
-	b.typeText(edited)
+	b.retype("#edit-text", edited)
 	b.click("#edit-review")
 	b.waitFor("diff shown", `!document.querySelector("#review").hidden`)
 	var diff struct {
@@ -228,9 +218,7 @@ func TestConsoleEditRenameHistory(t *testing.T) {
 	// A conflicting save: the file changes through the API between opening the editor and Save.
 	b.click("#edit-btn")
 	b.waitFor("editor open again", fmt.Sprintf(`!document.querySelector("#editor").hidden && document.querySelector("#edit-text").value === %q`, edited))
-	b.focus("#edit-text")
-	b.clear()
-	b.typeText("# Plan\n\nreplaced by the console\n")
+	b.retype("#edit-text", "# Plan\n\nreplaced by the console\n")
 	b.click("#edit-review")
 	b.waitFor("second diff shown", `!document.querySelector("#review").hidden`)
 	other := edited + "line five, from an agent\n"
@@ -282,9 +270,7 @@ func TestConsoleEditRenameHistory(t *testing.T) {
 		t.Helper()
 		b.click("#rename-btn")
 		b.waitFor("rename dialog open", `document.querySelector("#rename-dialog").open && document.querySelector("#rename-from").value === "/notes/plan.md"`)
-		b.focus("#rename-to")
-		b.clear()
-		b.typeText(to)
+		b.retype("#rename-to", to)
 		b.pressEnter()
 	}
 	rename("/archive/taken.md")
@@ -312,9 +298,7 @@ func TestConsoleEditRenameHistory(t *testing.T) {
 	mustCall(t, srv.base, "dev", "file_delete", map[string]any{"project": project, "path": "/archive/taken.md"})
 	b.click("#history-btn")
 	b.waitFor("history of the open file", `!document.querySelector("#history").hidden && document.querySelector("#status").textContent === "History of /archive/plan.md"`)
-	b.focus("#history-path")
-	b.clear()
-	b.typeText("/archive/taken.md")
+	b.retype("#history-path", "/archive/taken.md")
 	b.pressEnter()
 	b.waitFor("deleted file's versions", `document.querySelectorAll("#versions tbody tr").length === 1 && document.querySelector("#history-summary").textContent.includes("does not exist now")`)
 	b.click("#versions tbody tr button[data-action=restore]")
@@ -327,9 +311,7 @@ func TestConsoleEditRenameHistory(t *testing.T) {
 	b.click(`#tree li[data-path="/archive"] > .label .name`)
 	b.click("#rename-btn")
 	b.waitFor("rename dialog for the directory", `document.querySelector("#rename-dialog").open && document.querySelector("#rename-from").value === "/archive"`)
-	b.focus("#rename-to")
-	b.clear()
-	b.typeText("/old")
+	b.retype("#rename-to", "/old")
 	b.pressEnter()
 	b.waitFor("directory renamed", `document.querySelector("#status").textContent === "Renamed /archive to /old (2 files)"`)
 	b.waitFor("tree and view follow the directory", `!!document.querySelector('#tree li[data-path="/old"]') && !document.querySelector('#tree li[data-path="/archive"]') && document.querySelector("#view-path").textContent === "/old/taken.md"`)
@@ -402,18 +384,14 @@ func TestConsoleEditForMatchesFileEdit(t *testing.T) {
 	// A file with \r\n line breaks: the text area shows \n, the diff has only the changed line
 	// and the saved file keeps its \r\n.
 	mustCall(t, srv.base, "dev", "file_write", map[string]any{"project": project, "path": "/crlf.txt", "content": "one\r\ntwo\r\nthree\r\n"})
-	b.focus("#project")
-	b.clear()
-	b.typeText(project)
+	b.retype("#project", project)
 	b.pressEnter()
 	b.waitFor("tree loaded", `!!document.querySelector('#tree li[data-path="/crlf.txt"]')`)
 	b.click(`#tree li[data-path="/crlf.txt"] .name`)
 	b.waitFor("file opened", `document.querySelector("#view-path").textContent === "/crlf.txt"`)
 	b.click("#edit-btn")
 	b.waitFor("editor open", `document.querySelector("#edit-text").value === "one\ntwo\nthree\n"`)
-	b.focus("#edit-text")
-	b.clear()
-	b.typeText("one\nTWO\nthree\n")
+	b.retype("#edit-text", "one\nTWO\nthree\n")
 	b.click("#edit-review")
 	b.waitFor("diff shown", `!document.querySelector("#review").hidden`)
 	var changed []string

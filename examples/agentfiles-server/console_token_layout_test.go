@@ -30,9 +30,7 @@ func TestConsoleTokenLayoutAndStaleResults(t *testing.T) {
 	b.waitFor("new token taken", `window.notReloaded === true && localStorage.getItem("agentfiles.token") === "dev" && location.hash === "" && document.querySelector("#token").value === "dev"`)
 	b.waitFor("banner gone", `document.querySelector("#error").hidden`)
 
-	b.focus("#project")
-	b.clear()
-	b.typeText(project)
+	b.retype("#project", project)
 	b.pressEnter()
 	b.waitFor("project opened", `document.querySelectorAll("#tree > li[role=treeitem]").length === 5`)
 
@@ -59,9 +57,7 @@ func TestConsoleTokenLayoutAndStaleResults(t *testing.T) {
 	t.Logf("console screenshot: %s", shot)
 
 	// A write through the form clears the results, whose ranges may be stale now.
-	b.focus("#write-path")
-	b.clear()
-	b.typeText("/a.md")
+	b.retype("#write-path", "/a.md")
 	b.focus("#write-content")
 	b.typeText("More milk.\n")
 	b.click("#write-form button[type=submit]")

@@ -3,7 +3,6 @@ package main
 import (
 	"io"
 	"net/http"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -52,15 +51,8 @@ func TestConsultWithoutRootReadsOnlyTheDocs(t *testing.T) {
 // and never reach the model.
 func TestConsultRootConfines(t *testing.T) {
 	model := chattest.New(t, chattest.Options{Answer: []string{"It says hello."}, Model: "test-model", PromptTokens: 10, CompletionTokens: 3})
-	base, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	root := testfiles.Write(t, filepath.Join(base, "project"), map[string]string{"hello.txt": "hello\n"})
-	outside := testfiles.Write(t, filepath.Join(base, "outside"), map[string]string{"secret.txt": "sk-OUTSIDE\n"})
-	if err := os.Symlink(filepath.Join(outside, "secret.txt"), filepath.Join(root, "link.txt")); err != nil {
-		t.Fatal(err)
-	}
+	root, outside := testfiles.RootAndOutside(t, map[string]string{"hello.txt": "hello\n"},
+		map[string]string{"secret.txt": "sk-OUTSIDE\n"}, map[string]string{"link.txt": "secret.txt"})
 	srv := startServer(t, "-log-level", "off", "-consult-model", "test-model", "-consult-base-url", model.URL, "-consult-root", root)
 	if out := srv.output.String(); !strings.Contains(out, "reads local files inside "+root) {
 		t.Errorf("banner does not name the root:\n%s", out)
@@ -77,12 +69,8 @@ func TestConsultRootConfines(t *testing.T) {
 	if got["file_count"] != float64(1) || strings.Join(codes, ",") != "OUTSIDE_ROOTS,OUTSIDE_ROOTS,OUTSIDE_ROOTS,OUTSIDE_ROOTS" {
 		t.Errorf("file_count %v, problems %v; want 1 file and four OUTSIDE_ROOTS", got["file_count"], codes)
 	}
-	var body struct{ Messages []struct{ Content string } }
-	model.LastRequest(t, &body)
-	for _, m := range body.Messages {
-		if strings.Contains(m.Content, "sk-OUTSIDE") {
-			t.Fatal("a file outside -consult-root reached the model")
-		}
+	if strings.Contains(model.LastPrompt(t), "sk-OUTSIDE") {
+		t.Fatal("a file outside -consult-root reached the model")
 	}
 
 	before := model.Requests()

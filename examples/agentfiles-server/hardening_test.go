@@ -6,8 +6,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -160,14 +158,7 @@ func TestHealthzReportsRedisDown(t *testing.T) {
 	}
 	t.Cleanup(rs.Close)
 	addr := rs.Addr()
-	emb := indextest.NewEmbeddingServer(t, 8)
-	cfg := filepath.Join(t.TempDir(), "service.yaml")
-	yaml := "settings:\n  mcp:\n    files:\n      security:\n        encryption_keks:\n          \"1\": \"test-kek-secret-0123456789abcdef\"\n"
-	if err := os.WriteFile(cfg, []byte(yaml), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	srv := startServer(t, "-config", cfg, "-redis-url", "redis://"+addr+"/0",
-		"-embeddings-url", emb.Endpoint(), "-embeddings-model", "test-embed", "-embeddings-dims", "8", "-log-level", "off")
+	srv := startRedisServer(t, addr, indextest.NewEmbeddingServer(t, 8))
 	status, h := getHealth(t, srv.base)
 	if status != http.StatusOK || h.Backends["redis"] != (backendStatus{Kind: "redis", Status: "ok"}) {
 		t.Fatalf("healthz with Redis up = %d %+v", status, h)

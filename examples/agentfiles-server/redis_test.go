@@ -15,20 +15,27 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
+// startRedisServer starts the server with its credentials in the Redis at addr, sealed with a
+// test KEK, and embeddings from emb (8 dimensions), which need the caller's key.
+func startRedisServer(t *testing.T, addr string, emb *indextest.EmbeddingServer) *testServer {
+	t.Helper()
+	cfg := filepath.Join(t.TempDir(), "service.yaml")
+	yaml := "settings:\n  mcp:\n    files:\n      security:\n        encryption_keks:\n          \"1\": \"test-kek-secret-0123456789abcdef\"\n"
+	if err := os.WriteFile(cfg, []byte(yaml), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return startServer(t, "-config", cfg, "-redis-url", "redis://"+addr+"/0",
+		"-embeddings-url", emb.Endpoint(), "-embeddings-model", "test-embed", "-embeddings-dims", "8",
+		"-log-level", "off")
+}
+
 // TestRedisCredentialHandoff runs search with an API embedder: every write seals the caller's
 // key into an envelope in Redis, the indexer opens it to call the embeddings API with that key
 // (never another), and deletes it after use.
 func TestRedisCredentialHandoff(t *testing.T) {
 	addr := redistest.New(t)
 	emb := indextest.NewEmbeddingServer(t, 8)
-	cfg := filepath.Join(t.TempDir(), "service.yaml")
-	yaml := "settings:\n  mcp:\n    files:\n      security:\n        encryption_keks:\n          \"1\": \"test-kek-secret-0123456789abcdef\"\n"
-	if err := os.WriteFile(cfg, []byte(yaml), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	srv := startServer(t, "-config", cfg, "-redis-url", "redis://"+addr+"/0",
-		"-embeddings-url", emb.Endpoint(), "-embeddings-model", "test-embed", "-embeddings-dims", "8",
-		"-log-level", "off")
+	srv := startRedisServer(t, addr, emb)
 
 	mustCall(t, srv.base, "dev", "file_write", map[string]any{"project": "emb", "path": "/a.md", "content": "vectors from the caller's own key\n"})
 

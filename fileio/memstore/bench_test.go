@@ -11,6 +11,7 @@ import (
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/fileio/memstore"
+	"github.com/agentfiles/agentfiles/fileio/storetest"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -31,13 +32,7 @@ const benchFiles = 100
 func newBenchService(b *testing.B) (*memstore.Store, *fileio.Service, context.Context) {
 	b.Helper()
 	store := memstore.New(memstore.Options{})
-	cfg := fileio.DefaultConfig()
-	cfg.RateLimitPerSecond = 0
-	svc, err := fileio.NewService(store, fileio.Options{Config: cfg})
-	if err != nil {
-		b.Fatal(err)
-	}
-	return store, svc, agentfiles.WithAuth(context.Background(), agentfiles.NewAuthContext("bench-key", "bench"))
+	return store, storetest.NewService(b, store), agentfiles.WithAuth(context.Background(), agentfiles.NewAuthContext("bench-key", "bench"))
 }
 
 func newBenchFixture(b *testing.B) *benchFixture {

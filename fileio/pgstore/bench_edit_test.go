@@ -50,11 +50,7 @@ func BenchmarkEdit1MiB(b *testing.B) {
 		}
 		return fileio.Edit{OldStr: from, NewStr: to}
 	}
-	counters := map[string]int{}
-	variants := []struct {
-		name string
-		op   func(i int) error
-	}{
+	variants := []benchVariant{
 		{"splice", func(i int) error {
 			_, err := svc.Edit(sctx, fileio.EditRequest{Project: "bench", Path: "/splice", Edits: []fileio.Edit{edit(i)}})
 			return err
@@ -74,26 +70,7 @@ func BenchmarkEdit1MiB(b *testing.B) {
 			return err
 		}},
 	}
-	lat := make([][]time.Duration, len(variants))
-	b.ResetTimer()
-	for _, n := range rounds(b.N) {
-		for v, variant := range variants {
-			for range n {
-				t0 := time.Now()
-				if err := variant.op(counters[variant.name]); err != nil {
-					b.Fatal(err)
-				}
-				lat[v] = append(lat[v], time.Since(t0))
-				counters[variant.name]++
-			}
-		}
-	}
-	b.StopTimer()
-	names := make([]string, len(variants))
-	for v, variant := range variants {
-		names[v] = variant.name
-	}
-	p50 := reportLatencies(b, names, lat, time.Microsecond)
+	p50 := reportLatencies(b, timeRounds(b, variants), time.Microsecond)
 	b.ReportMetric(p50["splice"]/p50["portable"], "splice/portable-p50")
 	b.ReportMetric(p50["splice"]/p50["rewrite"], "splice/rewrite-p50")
 	b.ReportMetric(0, "ns/op")
@@ -107,21 +84,21 @@ func BenchmarkEdit1MiB(b *testing.B) {
 func BenchmarkRename1000(b *testing.B) {
 	s, _ := newStore(b, pgstore.Options{})
 	sctx := benchCaller()
-	variants := []struct {
+	stores := []struct {
 		name  string
 		store fileio.Store
 	}{{"mover", s}, {"portable", storetest.WithoutOptional(s)}}
-	ops := make([]func(i int) error, len(variants))
-	for v, variant := range variants {
-		svc := benchService(b, variant.store, true)
+	variants := make([]benchVariant, len(stores))
+	for v, st := range stores {
+		svc := benchService(b, st.store, true)
 		for f := range 1000 {
-			req := fileio.WriteRequest{Project: "bench", Path: fmt.Sprintf("/%s/a/d%d/f%03d.txt", variant.name, f/100, f), Content: strings.Repeat("x", 1024)}
+			req := fileio.WriteRequest{Project: "bench", Path: fmt.Sprintf("/%s/a/d%d/f%03d.txt", st.name, f/100, f), Content: strings.Repeat("x", 1024)}
 			if _, err := svc.Write(sctx, req); err != nil {
 				b.Fatal(err)
 			}
 		}
-		ops[v] = func(i int) error {
-			from, to := fmt.Sprintf("/%s/a", variant.name), fmt.Sprintf("/%s/b", variant.name)
+		variants[v] = benchVariant{st.name, func(i int) error {
+			from, to := fmt.Sprintf("/%s/a", st.name), fmt.Sprintf("/%s/b", st.name)
 			if i%2 == 1 {
 				from, to = to, from
 			}
@@ -130,29 +107,9 @@ func BenchmarkRename1000(b *testing.B) {
 				err = fmt.Errorf("moved %d files, want 1000", res.Files)
 			}
 			return err
-		}
+		}}
 	}
-	lat := make([][]time.Duration, len(variants))
-	counts := make([]int, len(variants))
-	b.ResetTimer()
-	for _, n := range rounds(b.N) {
-		for v := range variants {
-			for range n {
-				t0 := time.Now()
-				if err := ops[v](counts[v]); err != nil {
-					b.Fatal(err)
-				}
-				lat[v] = append(lat[v], time.Since(t0))
-				counts[v]++
-			}
-		}
-	}
-	b.StopTimer()
-	names := make([]string, len(variants))
-	for v, variant := range variants {
-		names[v] = variant.name
-	}
-	p50 := reportLatencies(b, names, lat, time.Millisecond)
+	p50 := reportLatencies(b, timeRounds(b, variants), time.Millisecond)
 	b.ReportMetric(p50["mover"]/p50["portable"], "mover/portable-p50")
 	b.ReportMetric(0, "ns/op")
 }

@@ -48,10 +48,7 @@ func BenchmarkWrite(b *testing.B) {
 			sctx := agentfiles.WithAuth(ctx, ac)
 			scope := fileio.Scope{Tenant: ac.APIKeyHash, Project: "bench"}
 			content := strings.Repeat("x", 1024)
-			variants := []struct {
-				name string
-				op   func(w int) error
-			}{
+			variants := []benchVariant{
 				{"base", func(w int) error {
 					return bareUpsert(ctx, s.Pool(), scope, fmt.Sprintf("/base/w-%d.txt", w), []byte(content))
 				}},
@@ -74,26 +71,21 @@ func BenchmarkWrite(b *testing.B) {
 					return err
 				}},
 			}
-			lat := make([][]time.Duration, len(variants))
-			busy := make([]time.Duration, len(variants))
+			lat, busy := map[string][]time.Duration{}, map[string]time.Duration{}
 			b.ResetTimer()
 			for _, n := range rounds(b.N) {
-				for v, variant := range variants {
+				for _, variant := range variants {
 					l, d := runWriters(b, writers, n, variant.op)
-					lat[v] = append(lat[v], l...)
-					busy[v] += d
+					lat[variant.name] = append(lat[variant.name], l...)
+					busy[variant.name] += d
 				}
 			}
 			b.StopTimer()
-			p50, p95, tput := map[string]float64{}, map[string]float64{}, map[string]float64{}
-			for v, variant := range variants {
-				slices.Sort(lat[v])
-				p50[variant.name] = float64(pct(lat[v], 50).Microseconds())
-				p95[variant.name] = float64(pct(lat[v], 95).Microseconds())
-				tput[variant.name] = float64(len(lat[v])) / busy[v].Seconds()
-				b.ReportMetric(p50[variant.name], variant.name+"-p50-µs")
-				b.ReportMetric(p95[variant.name], variant.name+"-p95-µs")
-				b.ReportMetric(tput[variant.name], variant.name+"-writes/s")
+			p50 := reportLatencies(b, lat, time.Microsecond)
+			tput := map[string]float64{}
+			for name, l := range lat {
+				tput[name] = float64(len(l)) / busy[name].Seconds()
+				b.ReportMetric(tput[name], name+"-writes/s")
 			}
 			b.ReportMetric(p50["store"]/p50["base"], "store/base-p50")
 			b.ReportMetric(tput["base"]/tput["store"], "base/store-time")
@@ -137,20 +129,16 @@ func BenchmarkAppend(b *testing.B) {
 					return err
 				}
 			}
-			lat := make([][]time.Duration, len(variants))
+			lat := map[string][]time.Duration{}
 			b.ResetTimer()
 			for _, n := range rounds(b.N) {
-				for v := range variants {
+				for v, variant := range variants {
 					l, _ := runWriters(b, writers, n, ops[v])
-					lat[v] = append(lat[v], l...)
+					lat[variant.name] = append(lat[variant.name], l...)
 				}
 			}
 			b.StopTimer()
-			names := make([]string, len(variants))
-			for v, variant := range variants {
-				names[v] = variant.name
-			}
-			p50 := reportLatencies(b, names, lat, time.Microsecond)
+			p50 := reportLatencies(b, lat, time.Microsecond)
 			b.ReportMetric(p50["service"]/p50["portable"], "service/portable-p50")
 			b.ReportMetric(0, "ns/op")
 		})
@@ -253,10 +241,7 @@ FROM generate_series(0, 9999) i`, scope.Tenant, scope.Project)
 	}
 	svc := benchService(b, s, true)
 	sctx := agentfiles.WithAuth(ctx, ac)
-	cases := []struct {
-		name string
-		op   func(i int) error
-	}{
+	cases := []benchVariant{
 		{"Get", func(i int) error {
 			return s.View(ctx, scope, func(tx fileio.ReadTx) error {
 				_, err := tx.Get(ctx, fmt.Sprintf("/d%d/f%d.txt", i%100, i%97))
@@ -308,16 +293,45 @@ FROM generate_series(0, 9999) i`, scope.Tenant, scope.Project)
 	}
 }
 
+// benchVariant is one named way of doing what a benchmark measures: op performs one operation,
+// given its number (timeRounds, b.Loop) or its writer's (runWriters).
+type benchVariant struct {
+	name string
+	op   func(i int) error
+}
+
+// timeRounds runs b.N operations of each variant on one goroutine, the variants taking turns in
+// rounds, with the timer running only meanwhile, and returns each variant's latencies by name.
+func timeRounds(b *testing.B, variants []benchVariant) map[string][]time.Duration {
+	lat := make(map[string][]time.Duration, len(variants))
+	counts := make([]int, len(variants))
+	b.ResetTimer()
+	for _, n := range rounds(b.N) {
+		for v, variant := range variants {
+			for range n {
+				t0 := time.Now()
+				if err := variant.op(counts[v]); err != nil {
+					b.Fatal(err)
+				}
+				lat[variant.name] = append(lat[variant.name], time.Since(t0))
+				counts[v]++
+			}
+		}
+	}
+	b.StopTimer()
+	return lat
+}
+
 // reportLatencies sorts each variant's latencies, reports their p50 and p95 in unit (µs or ms)
 // as "<name>-p50-<unit>" and "<name>-p95-<unit>", and returns the p50s by name for ratios.
-func reportLatencies(b *testing.B, names []string, lat [][]time.Duration, unit time.Duration) map[string]float64 {
+func reportLatencies(b *testing.B, lat map[string][]time.Duration, unit time.Duration) map[string]float64 {
 	suffix := map[time.Duration]string{time.Microsecond: "µs", time.Millisecond: "ms"}[unit]
-	p50 := make(map[string]float64, len(names))
-	for v, name := range names {
-		slices.Sort(lat[v])
-		p50[name] = float64(pct(lat[v], 50)) / float64(unit)
+	p50 := make(map[string]float64, len(lat))
+	for name, l := range lat {
+		slices.Sort(l)
+		p50[name] = float64(pct(l, 50)) / float64(unit)
 		b.ReportMetric(p50[name], name+"-p50-"+suffix)
-		b.ReportMetric(float64(pct(lat[v], 95))/float64(unit), name+"-p95-"+suffix)
+		b.ReportMetric(float64(pct(l, 95))/float64(unit), name+"-p95-"+suffix)
 	}
 	return p50
 }
@@ -332,14 +346,8 @@ func benchCaller() context.Context {
 // the history on (the default) or off.
 func benchService(b *testing.B, store fileio.Store, history bool) *fileio.Service {
 	b.Helper()
-	cfg := fileio.DefaultConfig()
-	cfg.RateLimitPerSecond = 0
-	if !history {
-		cfg.HistoryVersions = 0
+	if history {
+		return storetest.NewService(b, store)
 	}
-	svc, err := fileio.NewService(store, fileio.Options{Config: cfg})
-	if err != nil {
-		b.Fatal(err)
-	}
-	return svc
+	return storetest.NewService(b, store, func(cfg *fileio.Config) { cfg.HistoryVersions = 0 })
 }

@@ -18,6 +18,38 @@ import (
 	"github.com/agentfiles/agentfiles/internal/pgtest"
 )
 
+// holdProjectLock starts an Update of scope on s that runs inside (nil: nothing) and then holds
+// the project's lock until the returned release is called; release waits for that Update to
+// commit and fails t if it did not.
+func holdProjectLock(t *testing.T, s fileio.Store, scope fileio.Scope, inside func(tx fileio.WriteTx) error) (release func()) {
+	t.Helper()
+	holding, released, held := make(chan struct{}), make(chan struct{}), make(chan error, 1)
+	go func() {
+		held <- s.Update(context.Background(), scope, fileio.UpdateOptions{}, func(tx fileio.WriteTx) error {
+			if inside != nil {
+				if err := inside(tx); err != nil {
+					return err
+				}
+			}
+			close(holding)
+			<-released
+			return nil
+		})
+	}()
+	select {
+	case <-holding:
+	case err := <-held:
+		t.Fatalf("the lock holder failed: %v", err)
+	}
+	return func() {
+		t.Helper()
+		close(released)
+		if err := <-held; err != nil {
+			t.Fatalf("the lock holder's commit: %v", err)
+		}
+	}
+}
+
 // TestLockTimeout: while one transaction holds a project's lock, a second writer to that project
 // fails with RESOURCE_BUSY after the lock timeout, writers to other projects (and readers of the
 // locked one) proceed, and the holder's commit is unaffected.
@@ -27,23 +59,10 @@ func TestLockTimeout(t *testing.T) {
 	ctx := context.Background()
 	put(t, s, testScope, "/before", "committed")
 
-	holding, release := make(chan struct{}), make(chan struct{})
-	holderDone := make(chan error, 1)
-	go func() {
-		holderDone <- s.Update(ctx, testScope, fileio.UpdateOptions{}, func(tx fileio.WriteTx) error {
-			if _, err := tx.Put(ctx, "/held", []byte("in progress"), fileio.PutOptions{}); err != nil {
-				return err
-			}
-			close(holding)
-			<-release
-			return nil
-		})
-	}()
-	select {
-	case <-holding:
-	case err := <-holderDone:
-		t.Fatalf("holder failed: %v", err)
-	}
+	release := holdProjectLock(t, s, testScope, func(tx fileio.WriteTx) error {
+		_, err := tx.Put(ctx, "/held", []byte("in progress"), fileio.PutOptions{})
+		return err
+	})
 
 	start := time.Now()
 	err := s.Update(ctx, testScope, fileio.UpdateOptions{LockTimeout: timeout}, func(tx fileio.WriteTx) error {
@@ -68,10 +87,7 @@ func TestLockTimeout(t *testing.T) {
 		t.Errorf("reader of the locked project: %q, %v", f.Content, err)
 	}
 
-	close(release)
-	if err := <-holderDone; err != nil {
-		t.Fatalf("holder commit: %v", err)
-	}
+	release()
 	if _, err := get(t, s, testScope, "/held"); err != nil {
 		t.Errorf("holder's file after commit: %v", err)
 	}

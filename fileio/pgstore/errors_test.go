@@ -81,7 +81,7 @@ func TestDroppedConnectionLeavesNoPartialWrite(t *testing.T) {
 	s, _ := newStore(t, pgstore.Options{})
 	ctx := context.Background()
 	put(t, s, testScope, "/base", "base")
-	complete(t, s)
+	storetest.CompleteJobs(t, s)
 	killOwnBackend := func() {
 		_, err := s.Pool().Exec(ctx, `SELECT pg_terminate_backend(pid) FROM pg_locks
 			WHERE locktype = 'advisory' AND granted AND pid <> pg_backend_pid()`)

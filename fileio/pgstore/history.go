@@ -4,7 +4,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/jackc/pgx/v5"
 )
@@ -50,23 +49,7 @@ LIMIT 1`
 
 // GetVersion implements fileio.Historian.
 func (tx *readTx) GetVersion(ctx context.Context, path string, version int64) (fileio.File, error) {
-	f := fileio.File{FileInfo: fileio.FileInfo{Path: path}}
-	found := false
-	err := tx.x.query(ctx, opRead, sqlGetVersion, []any{tx.x.scope.Tenant, tx.x.scope.Project, path, version}, func(r pgx.Rows) error {
-		found = true
-		return r.Scan(&f.Content, &f.SizeBytes, &f.CreatedAt, &f.UpdatedAt)
-	})
-	if err != nil {
-		return fileio.File{}, err
-	}
-	if !found {
-		return fileio.File{}, agentfiles.NewError(agentfiles.CodeNotFound, "no such version", path)
-	}
-	f.CreatedAt, f.UpdatedAt = f.CreatedAt.UTC(), f.UpdatedAt.UTC()
-	if f.Content == nil {
-		f.Content = []byte{}
-	}
-	return f, nil
+	return tx.x.getFile(ctx, sqlGetVersion, []any{tx.x.scope.Tenant, tx.x.scope.Project, path, version}, path, "no such version")
 }
 
 // sqlMove moves the active files $3[i] to $4[i] in one statement: it soft-deletes the old rows
@@ -89,24 +72,14 @@ const sqlMove = `WITH m AS (
     FROM d JOIN m ON m.from_path = d.from_path
     RETURNING path, size, created_at, updated_at
 ), jd AS (
-    INSERT INTO mcp_file_index_jobs AS j
-        (apikey_hash, project, file_path, operation, file_updated_at, enqueued_at, available_at, credential_ref)
+    ` + sqlJobInsert + `
     SELECT $1, $2, d.from_path, 'DELETE', NULL, statement_timestamp(), statement_timestamp(), '' FROM d
-    ON CONFLICT (apikey_hash, project, file_path) DO UPDATE
-    SET operation = EXCLUDED.operation, file_updated_at = NULL,
-        enqueued_at = EXCLUDED.enqueued_at, available_at = EXCLUDED.available_at,
-        credential_ref = '', retry_count = 0, claimed_until = NULL,
-        last_error = '', version = j.version + 1, updated_at = EXCLUDED.enqueued_at
+    ` + sqlJobReplace + `
 ), ju AS (
-    INSERT INTO mcp_file_index_jobs AS j
-        (apikey_hash, project, file_path, operation, file_updated_at, enqueued_at, available_at, credential_ref)
+    ` + sqlJobInsert + `
     SELECT $1, $2, i.path, 'UPSERT', i.updated_at, statement_timestamp(), statement_timestamp(), m.credential_ref
     FROM i JOIN m ON m.to_path = i.path
-    ON CONFLICT (apikey_hash, project, file_path) DO UPDATE
-    SET operation = EXCLUDED.operation, file_updated_at = EXCLUDED.file_updated_at,
-        enqueued_at = EXCLUDED.enqueued_at, available_at = EXCLUDED.available_at,
-        credential_ref = EXCLUDED.credential_ref, retry_count = 0, claimed_until = NULL,
-        last_error = '', version = j.version + 1, updated_at = EXCLUDED.enqueued_at
+    ` + sqlJobReplace + `
 )
 SELECT path, size, created_at, updated_at FROM i`
 
@@ -121,16 +94,7 @@ func (tx *writeTx) Move(ctx context.Context, moves []fileio.Move) ([]fileio.File
 		from[i], to[i], creds[i] = m.From, m.To, m.CredentialRef
 	}
 	retention := max(tx.x.opts.DeleteRetention, 0).Microseconds()
-	byPath := make(map[string]fileio.FileInfo, len(moves))
-	err := tx.x.query(ctx, opWrite, sqlMove, []any{sc.Tenant, sc.Project, from, to, retention, creds}, func(r pgx.Rows) error {
-		var fi fileio.FileInfo
-		if err := r.Scan(&fi.Path, &fi.SizeBytes, &fi.CreatedAt, &fi.UpdatedAt); err != nil {
-			return err
-		}
-		fi.CreatedAt, fi.UpdatedAt = fi.CreatedAt.UTC(), fi.UpdatedAt.UTC()
-		byPath[fi.Path] = fi
-		return nil
-	})
+	byPath, err := tx.x.fileInfosByPath(ctx, opWrite, sqlMove, []any{sc.Tenant, sc.Project, from, to, retention, creds}, len(moves))
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/fileio/pgstore"
+	"github.com/agentfiles/agentfiles/fileio/storetest"
 	"github.com/agentfiles/agentfiles/internal/poll"
 	"github.com/google/go-cmp/cmp"
 	"github.com/jackc/pgx/v5"
@@ -90,7 +91,7 @@ func TestUpdateErrorRollsBackEverything(t *testing.T) {
 	s, _ := newStore(t, pgstore.Options{})
 	ctx := context.Background()
 	put(t, s, testScope, "/keep", "kept")
-	complete(t, s)
+	storetest.CompleteJobs(t, s)
 	boom := errors.New("boom")
 	err := s.Update(ctx, testScope, fileio.UpdateOptions{}, func(tx fileio.WriteTx) error {
 		if _, err := tx.Put(ctx, "/new", []byte("new"), fileio.PutOptions{}); err != nil {
@@ -163,26 +164,6 @@ func TestSoftDeleteAndPurge(t *testing.T) {
 	put(t, s, testScope, "/a", "again")
 	if f, err := get(t, s, testScope, "/a"); err != nil || string(f.Content) != "again" {
 		t.Errorf("recreated file = %q, %v", f.Content, err)
-	}
-}
-
-// complete claims and completes every pending job.
-func complete(t testing.TB, s fileio.Store) {
-	t.Helper()
-	ctx := context.Background()
-	for {
-		jobs, err := s.ClaimJobs(ctx, 100, 60e9)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(jobs) == 0 {
-			return
-		}
-		for _, j := range jobs {
-			if err := s.CompleteJob(ctx, j); err != nil {
-				t.Fatal(err)
-			}
-		}
 	}
 }
 

@@ -20,9 +20,16 @@ const sqlGet = `SELECT content, size, created_at, updated_at FROM mcp_files
 WHERE apikey_hash = $1 AND project = $2 AND path = $3 AND deleted = FALSE`
 
 func (tx *readTx) Get(ctx context.Context, path string) (fileio.File, error) {
-	var f fileio.File
+	return tx.x.getFile(ctx, sqlGet, []any{tx.x.scope.Tenant, tx.x.scope.Project, path}, path, "no file at this path")
+}
+
+// getFile runs a statement that selects the content, size, created_at and updated_at of path
+// (one row at most) and returns that file with UTC times and non-nil content, or NOT_FOUND
+// with the message notFound when there is no row.
+func (x *session) getFile(ctx context.Context, sql string, args []any, path, notFound string) (fileio.File, error) {
+	f := fileio.File{FileInfo: fileio.FileInfo{Path: path}}
 	found := false
-	err := tx.x.query(ctx, opRead, sqlGet, []any{tx.x.scope.Tenant, tx.x.scope.Project, path}, func(r pgx.Rows) error {
+	err := x.query(ctx, opRead, sql, args, func(r pgx.Rows) error {
 		found = true
 		return r.Scan(&f.Content, &f.SizeBytes, &f.CreatedAt, &f.UpdatedAt)
 	})
@@ -30,9 +37,8 @@ func (tx *readTx) Get(ctx context.Context, path string) (fileio.File, error) {
 		return fileio.File{}, err
 	}
 	if !found {
-		return fileio.File{}, agentfiles.NewError(agentfiles.CodeNotFound, "no file at this path", path)
+		return fileio.File{}, agentfiles.NewError(agentfiles.CodeNotFound, notFound, path)
 	}
-	f.Path = path
 	f.CreatedAt, f.UpdatedAt = f.CreatedAt.UTC(), f.UpdatedAt.UTC()
 	if f.Content == nil {
 		f.Content = []byte{}
@@ -91,11 +97,10 @@ func (tx *readTx) List(ctx context.Context, prefix string, limit int) ([]fileio.
 	}
 	var out []fileio.FileInfo
 	err := tx.x.query(ctx, opRead, sql, args, func(r pgx.Rows) error {
-		var fi fileio.FileInfo
-		if err := r.Scan(&fi.Path, &fi.SizeBytes, &fi.CreatedAt, &fi.UpdatedAt); err != nil {
+		fi, err := scanFileInfo(r)
+		if err != nil {
 			return err
 		}
-		fi.CreatedAt, fi.UpdatedAt = fi.CreatedAt.UTC(), fi.UpdatedAt.UTC()
 		out = append(out, fi)
 		return nil
 	})
@@ -162,17 +167,26 @@ const sqlPut = `WITH old AS (
 ), ` + sqlUpsertJobCTE + `
 SELECT created_at, updated_at FROM f`
 
-// sqlUpsertJobCTE queues the UPSERT job of the row written by the CTE f (an INSERT … RETURNING
-// updated_at) for path $3 with credential reference $6, replacing a pending job of the path.
-const sqlUpsertJobCTE = `j AS (
-    INSERT INTO mcp_file_index_jobs AS j
-        (apikey_hash, project, file_path, operation, file_updated_at, enqueued_at, available_at, credential_ref)
-    SELECT $1, $2, $3, 'UPSERT', f.updated_at, statement_timestamp(), statement_timestamp(), $6 FROM f
-    ON CONFLICT (apikey_hash, project, file_path) DO UPDATE
+// Every statement that queues index jobs inserts them with sqlJobInsert, a SELECT of those
+// columns, and sqlJobReplace: a new job replaces the pending job of its path (operation, file
+// version, credential reference), is available at once with its retries, lease and last error
+// reset, and increments the row's version.
+const (
+	sqlJobInsert = `INSERT INTO mcp_file_index_jobs AS j
+        (apikey_hash, project, file_path, operation, file_updated_at, enqueued_at, available_at, credential_ref)`
+	sqlJobReplace = `ON CONFLICT (apikey_hash, project, file_path) DO UPDATE
     SET operation = EXCLUDED.operation, file_updated_at = EXCLUDED.file_updated_at,
         enqueued_at = EXCLUDED.enqueued_at, available_at = EXCLUDED.available_at,
         credential_ref = EXCLUDED.credential_ref, retry_count = 0, claimed_until = NULL,
-        last_error = '', version = j.version + 1, updated_at = EXCLUDED.enqueued_at
+        last_error = '', version = j.version + 1, updated_at = EXCLUDED.enqueued_at`
+)
+
+// sqlUpsertJobCTE queues the UPSERT job of the row written by the CTE f (an INSERT … RETURNING
+// updated_at) for path $3 with credential reference $6, replacing a pending job of the path.
+const sqlUpsertJobCTE = `j AS (
+    ` + sqlJobInsert + `
+    SELECT $1, $2, $3, 'UPSERT', f.updated_at, statement_timestamp(), statement_timestamp(), $6 FROM f
+    ` + sqlJobReplace + `
 )`
 
 func (tx *writeTx) Put(ctx context.Context, path string, content []byte, opts fileio.PutOptions) (fileio.FileInfo, error) {
@@ -206,14 +220,9 @@ const sqlDelete = `WITH d AS (
         file_count = file_count - (SELECT count(*) FROM d)
     WHERE apikey_hash = $1 AND project = $2 AND EXISTS (SELECT 1 FROM d)
 ), j AS (
-    INSERT INTO mcp_file_index_jobs AS j
-        (apikey_hash, project, file_path, operation, file_updated_at, enqueued_at, available_at, credential_ref)
+    ` + sqlJobInsert + `
     SELECT $1, $2, d.path, 'DELETE', NULL, statement_timestamp(), statement_timestamp(), '' FROM d
-    ON CONFLICT (apikey_hash, project, file_path) DO UPDATE
-    SET operation = EXCLUDED.operation, file_updated_at = NULL,
-        enqueued_at = EXCLUDED.enqueued_at, available_at = EXCLUDED.available_at,
-        credential_ref = '', retry_count = 0, claimed_until = NULL,
-        last_error = '', version = j.version + 1, updated_at = EXCLUDED.enqueued_at
+    ` + sqlJobReplace + `
 )
 SELECT count(*) FROM d`
 
@@ -236,6 +245,35 @@ func (tx *writeTx) Delete(ctx context.Context, paths ...string) error {
 	return nil
 }
 
+// scanFileInfo scans a row of path, size, created_at and updated_at (the columns List,
+// StatMany and Move select) into a FileInfo with UTC times.
+func scanFileInfo(r pgx.Rows) (fileio.FileInfo, error) {
+	var fi fileio.FileInfo
+	if err := r.Scan(&fi.Path, &fi.SizeBytes, &fi.CreatedAt, &fi.UpdatedAt); err != nil {
+		return fileio.FileInfo{}, err
+	}
+	fi.CreatedAt, fi.UpdatedAt = fi.CreatedAt.UTC(), fi.UpdatedAt.UTC()
+	return fi, nil
+}
+
+// fileInfosByPath runs a statement whose rows scanFileInfo reads and returns them by path; n is
+// the number of rows expected.
+func (x *session) fileInfosByPath(ctx context.Context, op, sql string, args []any, n int) (map[string]fileio.FileInfo, error) {
+	out := make(map[string]fileio.FileInfo, n)
+	err := x.query(ctx, op, sql, args, func(r pgx.Rows) error {
+		fi, err := scanFileInfo(r)
+		if err != nil {
+			return err
+		}
+		out[fi.Path] = fi
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // utc converts a nullable timestamp to UTC, keeping the zero time for NULL.
 func utc(t *time.Time) time.Time {
 	if t == nil {
@@ -251,21 +289,8 @@ WHERE apikey_hash = $1 AND project = $2 AND path = ANY($3::text[]) AND deleted =
 
 // StatMany implements fileio.MultiStater with one statement (an index probe per path).
 func (tx *readTx) StatMany(ctx context.Context, paths []string) (map[string]fileio.FileInfo, error) {
-	out := make(map[string]fileio.FileInfo, len(paths))
 	if len(paths) == 0 {
-		return out, ctx.Err()
+		return map[string]fileio.FileInfo{}, ctx.Err()
 	}
-	err := tx.x.query(ctx, opRead, sqlStatMany, []any{tx.x.scope.Tenant, tx.x.scope.Project, paths}, func(r pgx.Rows) error {
-		var fi fileio.FileInfo
-		if err := r.Scan(&fi.Path, &fi.SizeBytes, &fi.CreatedAt, &fi.UpdatedAt); err != nil {
-			return err
-		}
-		fi.CreatedAt, fi.UpdatedAt = fi.CreatedAt.UTC(), fi.UpdatedAt.UTC()
-		out[fi.Path] = fi
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
+	return tx.x.fileInfosByPath(ctx, opRead, sqlStatMany, []any{tx.x.scope.Tenant, tx.x.scope.Project, paths}, len(paths))
 }

@@ -127,20 +127,9 @@ func TestUpdateIfAllowedFailures(t *testing.T) {
 	holder := pgtest.Open(t, url, pgstore.Open, pgstore.Options{})
 	w := fileio.ConditionalWrite{Path: "/f", Data: []byte("x"), MaxFileBytes: 100, MaxProjectBytes: 100}
 
-	holding, release, held := make(chan struct{}), make(chan struct{}), make(chan error, 1)
-	go func() {
-		held <- holder.Update(ctx, testScope, fileio.UpdateOptions{}, func(fileio.WriteTx) error {
-			close(holding)
-			<-release
-			return nil
-		})
-	}()
-	<-holding
+	release := holdProjectLock(t, holder, testScope, nil)
 	_, err = s.UpdateIfAllowed(ctx, testScope, fileio.UpdateOptions{LockTimeout: 100 * time.Millisecond}, w, fileio.PutOptions{})
-	close(release)
-	if err := <-held; err != nil {
-		t.Fatal(err)
-	}
+	release()
 	if code := agentfiles.ErrorCode(err); code != agentfiles.CodeResourceBusy || !strings.Contains(err.Error(), "for more than 100ms") {
 		t.Errorf("write while the lock is held: %v, want RESOURCE_BUSY naming the lock timeout", err)
 	}
@@ -183,15 +172,7 @@ func TestUpdateIfAllowedFailures(t *testing.T) {
 func TestUpdateIfAllowedConnectionLost(t *testing.T) {
 	s, _ := newStore(t, pgstore.Options{})
 	ctx := context.Background()
-	holding, release, held := make(chan struct{}), make(chan struct{}), make(chan error, 1)
-	go func() {
-		held <- s.Update(ctx, testScope, fileio.UpdateOptions{}, func(fileio.WriteTx) error {
-			close(holding)
-			<-release
-			return nil
-		})
-	}()
-	<-holding
+	release := holdProjectLock(t, s, testScope, nil)
 	w := fileio.ConditionalWrite{Path: "/f", Data: []byte("x"), MaxFileBytes: 100, MaxProjectBytes: 100}
 	done := make(chan error, 1)
 	go func() {
@@ -208,10 +189,7 @@ func TestUpdateIfAllowedConnectionLost(t *testing.T) {
 		t.Fatal(err)
 	}
 	err = <-done
-	close(release)
-	if err := <-held; err != nil {
-		t.Fatal(err)
-	}
+	release()
 	if code := agentfiles.ErrorCode(err); code != agentfiles.CodeUnavailable {
 		t.Errorf("write on a terminated connection: %v, want UNAVAILABLE", err)
 	}

@@ -41,5 +41,7 @@
 //     WithoutOptional (no fileio.Splicer or fileio.Mover either), so the portable path stays
 //     covered too.
 //
-// A store's own tests can read back everything a project holds with [Files].
+// A store's own tests can read back everything a project holds with [Files]. Any test can get a
+// Service without a rate limit over a store with [NewService], and empty a store's outbox with
+// [CompleteJobs].
 package storetest

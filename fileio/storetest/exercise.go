@@ -50,9 +50,11 @@ func testConfig() fileio.Config {
 	return cfg
 }
 
-func newEnv(t *testing.T, newStore func(t *testing.T) fileio.Store, mutate ...func(*fileio.Config)) *env {
+// NewService returns a Service over store with fileio.DefaultConfig but no rate limit (a test
+// makes many calls quickly), changed by each of mutate in turn. It fails t when
+// fileio.NewService does.
+func NewService(t testing.TB, store fileio.Store, mutate ...func(*fileio.Config)) *fileio.Service {
 	t.Helper()
-	store := newStore(t)
 	cfg := testConfig()
 	for _, m := range mutate {
 		m(&cfg)
@@ -61,7 +63,13 @@ func newEnv(t *testing.T, newStore func(t *testing.T) fileio.Store, mutate ...fu
 	if err != nil {
 		t.Fatalf("NewService: %v", err)
 	}
-	return &env{t: t, store: store, svc: svc}
+	return svc
+}
+
+func newEnv(t *testing.T, newStore func(t *testing.T) fileio.Store, mutate ...func(*fileio.Config)) *env {
+	t.Helper()
+	store := newStore(t)
+	return &env{t: t, store: store, svc: NewService(t, store, mutate...)}
 }
 
 func (e *env) write(ctx context.Context, project, path, content string) fileio.WriteResult {
@@ -128,6 +136,27 @@ func pending(t testing.TB, s fileio.Store) int {
 		t.Fatalf("PendingJobs: %v", err)
 	}
 	return n
+}
+
+// CompleteJobs claims and completes every pending index job of s, as an Indexer that has
+// indexed everything would. It fails t when a claim or a completion fails.
+func CompleteJobs(t testing.TB, s fileio.Store) {
+	t.Helper()
+	ctx := context.Background()
+	for {
+		jobs, err := s.ClaimJobs(ctx, 1000, time.Minute)
+		if err != nil {
+			t.Fatalf("ClaimJobs: %v", err)
+		}
+		if len(jobs) == 0 {
+			return
+		}
+		for _, j := range jobs {
+			if err := s.CompleteJob(ctx, j); err != nil {
+				t.Fatalf("CompleteJob: %v", err)
+			}
+		}
+	}
 }
 
 // storeTest is one test of a Store contract, run on a fresh store.

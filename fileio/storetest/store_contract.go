@@ -375,12 +375,7 @@ func testLockTimeout(t *testing.T, s fileio.Store) {
 		t.Errorf("the callback ran without the lock")
 	}
 
-	cfg := testConfig()
-	cfg.LockTimeout = timeout
-	svc, err := fileio.NewService(s, fileio.Options{Config: cfg})
-	if err != nil {
-		t.Fatal(err)
-	}
+	svc := NewService(t, s, func(cfg *fileio.Config) { cfg.LockTimeout = timeout })
 	_, err = svc.Write(ctx, fileio.WriteRequest{Project: proj, Path: "/blocked", Content: "x"})
 	wantCode(t, "Service.Write with Config.LockTimeout while the lock is held", err, agentfiles.CodeResourceBusy)
 	wantMessage(t, "Service.Write with Config.LockTimeout while the lock is held", err, "retry")

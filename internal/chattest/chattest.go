@@ -14,6 +14,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync/atomic"
 	"testing"
 )
@@ -94,4 +95,18 @@ func (s *Server) LastRequest(tb testing.TB, v any) {
 	if err := json.Unmarshal(body, v); err != nil {
 		tb.Fatalf("chattest: the last request body %q: %v", body, err)
 	}
+}
+
+// LastPrompt returns the contents of the last request's messages, each followed by a newline:
+// what the model was shown.
+func (s *Server) LastPrompt(tb testing.TB) string {
+	tb.Helper()
+	var body struct{ Messages []struct{ Content string } }
+	s.LastRequest(tb, &body)
+	var b strings.Builder
+	for _, m := range body.Messages {
+		b.WriteString(m.Content)
+		b.WriteByte('\n')
+	}
+	return b.String()
 }

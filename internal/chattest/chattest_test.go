@@ -16,7 +16,7 @@ func TestAnswersConsult(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ans, err := m.Complete(context.Background(), consult.Prompt{User: "hi"})
+	ans, err := m.Complete(context.Background(), consult.Prompt{System: "be brief", User: "hi"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,5 +27,8 @@ func TestAnswersConsult(t *testing.T) {
 	srv.LastRequest(t, &body)
 	if srv.Requests() != 1 || srv.Authorization() != "Bearer sk-test" || body.Model != "m" {
 		t.Errorf("recorded %d requests, auth %q, model %q", srv.Requests(), srv.Authorization(), body.Model)
+	}
+	if got := srv.LastPrompt(t); got != "be brief\nhi\n" {
+		t.Errorf("LastPrompt = %q, want the system and the user message", got)
 	}
 }

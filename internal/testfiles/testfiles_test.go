@@ -27,3 +27,22 @@ func TestTreeEmptyDirectory(t *testing.T) {
 		}
 	}
 }
+
+func TestRootAndOutside(t *testing.T) {
+	root, outside := testfiles.RootAndOutside(t, map[string]string{"in.md": "in"}, map[string]string{"secret.md": "out"}, map[string]string{"link.md": "secret.md"})
+	if filepath.Dir(root) != filepath.Dir(outside) || root == outside {
+		t.Errorf("root %s and outside %s are not side by side", root, outside)
+	}
+	if resolved, err := filepath.EvalSymlinks(root); err != nil || resolved != root {
+		t.Errorf("root %s resolves to %s (%v); want itself", root, resolved, err)
+	}
+	for rel, want := range map[string]string{"in.md": "in", "link.md": "out"} {
+		got, err := os.ReadFile(filepath.Join(root, rel))
+		if err != nil || string(got) != want {
+			t.Errorf("%s: %q, %v; want %q", rel, got, err, want)
+		}
+	}
+	if target, err := os.Readlink(filepath.Join(root, "link.md")); err != nil || target != filepath.Join(outside, "secret.md") {
+		t.Errorf("link.md points to %q (%v); want the outside file", target, err)
+	}
+}

@@ -14,7 +14,6 @@ import (
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/search"
-	"github.com/agentfiles/agentfiles/search/memindex"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -727,17 +726,12 @@ var nulCorpus = map[string]string{
 // at its current version (not left to the query-time scan), hits round-trip through file_read
 // byte for byte, stored chunks keep their offsets and hashes, and rankings and scores equal memindex's.
 func testNULContent(t *testing.T, idx search.Index) {
-	emb := search.NewHashingEmbedder(64)
-	e := NewEnv(t, idx, EnvOptions{Embedder: emb, Chunker: smallChunker()})
-	refIdx := memindex.New()
-	ref := NewEnv(t, refIdx, EnvOptions{Embedder: emb, Chunker: smallChunker()})
-	ctx := Ctx(keyA)
-	for _, env := range []*Env{e, ref} {
+	e, ref := withMemindexReference(t, idx, search.NewHashingEmbedder(64), func(env *Env, ctx context.Context) {
 		for p, c := range nulCorpus {
 			env.Write(ctx, "p", p, c)
 		}
-		env.Drain()
-	}
+	})
+	ctx := Ctx(keyA)
 	scope := Scope(keyA, "p")
 	states, err := idx.FileStates(context.Background(), scope, "/nul/")
 	if err != nil {

@@ -34,6 +34,20 @@ func searcherOver(t *testing.T, e *Env, idx search.Index, emb search.Embedder, o
 	return s
 }
 
+// withMemindexReference returns an Env over idx and a reference Env over a fresh memindex, both
+// with the embedder emb and the small chunker, each filled by write as keyA and drained: for the
+// tests whose results must equal memindex's.
+func withMemindexReference(t *testing.T, idx search.Index, emb search.Embedder, write func(env *Env, ctx context.Context)) (e, ref *Env) {
+	t.Helper()
+	e = NewEnv(t, idx, EnvOptions{Embedder: emb, Chunker: smallChunker()})
+	ref = NewEnv(t, memindex.New(), EnvOptions{Embedder: emb, Chunker: smallChunker()})
+	for _, env := range []*Env{e, ref} {
+		write(env, Ctx(keyA))
+		env.Drain()
+	}
+	return e, ref
+}
+
 // testExactUnionScores: every candidate carries its true BM25 and its true similarity, also
 // when only one leg proposed it, and ScoreChunks answers as Lexical and Semantic do.
 func testExactUnionScores(t *testing.T, idx search.Index) {
@@ -170,24 +184,20 @@ func testExactUnionScores(t *testing.T, idx search.Index) {
 // candidate lists.
 func testSameRankingAsMemindex(t *testing.T, idx search.Index) {
 	emb := search.NewHashingEmbedder(64)
-	e := NewEnv(t, idx, EnvOptions{Embedder: emb, Chunker: smallChunker()})
-	refIdx := memindex.New()
-	ref := NewEnv(t, refIdx, EnvOptions{Embedder: emb, Chunker: smallChunker()})
-	ctx := Ctx(keyA)
-	for _, env := range []*Env{e, ref} {
+	e, ref := withMemindexReference(t, idx, emb, func(env *Env, ctx context.Context) {
 		writeCorpus(t, env, ctx, "p")
 		for p, c := range rankingCorpus {
 			env.Write(ctx, "p", p, c)
 		}
-		env.Drain()
-	}
+	})
+	ctx := Ctx(keyA)
 	for _, opts := range []search.SearcherOptions{
 		{Chunker: smallChunker()},
 		{Chunker: smallChunker(), FuseMethod: search.FuseRRF},
 		{Chunker: smallChunker(), VectorCandidates: 2, BM25Candidates: 2, MinSemanticScore: ptr(-1.0)},
 		{Chunker: smallChunker(), SemanticWeight: 0.5, LexicalWeight: 0.5, MinSemanticScore: ptr(0.0)},
 	} {
-		got, want := searcherOver(t, e, idx, emb, opts), searcherOver(t, ref, refIdx, emb, opts)
+		got, want := searcherOver(t, e, idx, emb, opts), searcherOver(t, ref, ref.Index, emb, opts)
 		for _, q := range []string{"retry backoff", "exponential backoff jitter", "bearer token storage", "scheduler workers", "検索", "milk", "the of and"} {
 			g, err := got.Search(ctx, search.Query{Project: "p", Query: q, Limit: 20})
 			if err != nil {
