@@ -354,8 +354,8 @@ func TestVectorCacheAcrossInstances(t *testing.T) {
 func TestFileStateListAcrossInstances(t *testing.T) {
 	a, url := newIndex(t, pgindex.Options{})
 	ctx := context.Background()
-	b := pgtest.Open(t, url, pgindex.Open, pgindex.Options{FileStateCacheBytes: -1})
-	tiny := pgtest.Open(t, url, pgindex.Open, pgindex.Options{FileStateCacheBytes: 100})
+	b := pgtest.Open(t, url, pgindex.Open, pgindex.Options{ProjectCacheBytes: -1})
+	tiny := pgtest.Open(t, url, pgindex.Open, pgindex.Options{ProjectCacheBytes: 100})
 	mem := memindex.New()
 	base := time.Date(2026, 3, 4, 5, 6, 7, 891, time.UTC)
 	put := func(path string, v int, content string) {

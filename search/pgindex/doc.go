@@ -1,77 +1,100 @@
 // Package pgindex is the PostgreSQL [search.Index]: chunks, BM25 postings and vectors in plain
-// tables, shared by every process that uses the database, with scores identical to
-// search/memindex.
+// tables, compact (smaller than the text they index, vectors aside), shared by every process
+// that uses the database, with scores identical to search/memindex.
 //
 // # Tables
 //
 // The schema is created by embedded, versioned migrations (table mcp_search_schema_migrations)
 // that New applies under a session advisory lock, so any number of instances can start at once:
 //
-//	mcp_search_projects        one row per (apikey_hash, project): id, BM25 statistics
-//	                           (chunk count, total terms) and a change counter (generation)
-//	mcp_search_files           the indexed version of each file, its model and chunk count
-//	mcp_file_chunks            the seed's chunk table without the text: path, version,
-//	                           [start_byte, end_byte), hash, length in terms, last_served_at
-//	mcp_file_chunk_postings    (project, term, chunk) -> term frequency and chunk length
-//	mcp_file_chunk_embeddings  the chunk's vector as BYTEA (little-endian float32, any dimension)
-//	mcp_search_embedder        one row: the model and dimensions of every vector in the database
+//	mcp_search_projects   one row per (apikey_hash, project): id, BM25 statistics (chunk count,
+//	                      total terms), merge counters and a change counter (generation)
+//	mcp_search_files      the indexed version of each file, its model and chunk count, and where
+//	                      its chunks are: a pending write (write_id) or a segment and position
+//	mcp_search_pending    a file's chunks and postings as written by ReplaceFile, one row each
+//	mcp_search_segments   merged files: one row per segment holding its chunk records, a term
+//	                      dictionary and every term's postings, delta/varint coded
+//	mcp_search_vectors    one row per file: its chunks' vectors, float32 back to back
+//	mcp_search_served     one row per chunk a search returned: last_served_at
+//	mcp_search_chunk_tsv  LexicalTSVector mode only: each chunk's tsvector (GIN index)
+//	mcp_search_embedder   one row: the model and dimensions of every vector in the database
 //
-// Every query filters by tenant and project in SQL; path_prefix is a LIKE pattern with %, _
-// and \ escaped (text_pattern_ops indexes), and excluded paths (deleted or stale files, from the
-// Searcher's active-file filter) are an array parameter.
+// # Storage
+//
+// The index is log-structured, like a Lucene-family engine's, because a row per chunk and a row
+// per (term, chunk) cost 0.85× and 40× the text they index (a PostgreSQL row costs 28 bytes
+// before its first column) and are written by thousands of random B-tree inserts per file:
+//
+//   - ReplaceFile writes a file in one transaction as two rows: its pending row (the chunk
+//     records, each term's postings over the file's chunks) and its files row naming that write.
+//     The file's old chunks stay where they were, dead from then on.
+//   - When a project's pending chunks reach Options.MergePendingChunks (or its dead chunks are
+//     many and a quarter of its live ones), the Index's background merger copies the live chunks
+//     of the pending files and of the segments the merge policy picks into one new segment: the
+//     chunk records of its files one after another (directory), and per term one block of
+//     postings over the segment's chunk ordinals. Segments grow geometrically, so a project holds
+//     a logarithmic number of them, and dead chunks are dropped as their segments are merged.
+//     One process at a time merges a project (an advisory lock); Index.Merge merges on demand.
+//   - A segment's postings column is stored uncompressed out of line, so a query reads only the
+//     slices of its terms: one TOAST lookup per (segment, query term).
+//   - A chunk's text is never stored: a chunk is its file version, its byte offsets, its content
+//     hash (32 bytes), its length in terms and its postings, and the Searcher reads the text of
+//     the chunks it ranks from the file store by their offsets, in the read that checks the
+//     files are still at the indexed version (see search.Index and fileio.ReadRanges).
+//
+// Databases indexed before schema version 5 are converted by New: vectors and tsvectors by the
+// migration, chunks and postings file by file from the old tables, with the terms, offsets and
+// hashes they had (nothing is analysed or embedded again), after which the old tables are dropped.
+//
+// Every query filters by tenant and project in SQL; path_prefix and excluded paths (deleted or
+// stale files, from the Searcher's active-file filter) are applied per file.
 //
 // # Writing
 //
 // ReplaceFile and DeleteFile each run in one transaction under a per-file
 // pg_advisory_xact_lock (two-key form, so it never collides with fileio/pgstore's project
-// locks): old chunks, postings and vectors go, new ones come in one INSERT, and the project's
-// statistics and generation move by the difference. Versions only move forward: a slow worker
-// cannot replace a newer indexed version, and DeleteFile spares a version newer than the
-// deletion. File versions keep their nanoseconds (TIMESTAMPTZ plus a nanosecond column) so they
-// compare exactly with the store's.
+// locks); the project's statistics, merge counters and generation move by the difference.
+// Versions only move forward: a slow worker cannot replace a newer indexed version, and
+// DeleteFile spares a version newer than the deletion. File versions keep their nanoseconds
+// (TIMESTAMPTZ plus a nanosecond column) so they compare exactly with the store's.
 //
 // # Content
 //
-// The index keeps no copy of the text (migration 0004 dropped the chunk_content column): a chunk
-// is its file version and byte offsets, its content hash, its terms and its vector, and the
-// Searcher reads the text of the chunks it ranks from the file store by their offsets, in the
-// read that checks the files are still at the indexed version (see search.Index and
-// fileio.ReadRanges: one statement on fileio/pgstore). Chunks indexed before 0004 keep everything
-// but their text and stay searchable without re-indexing (the old text's space is reclaimed as
-// their files are re-indexed, or at once with VACUUM FULL mcp_file_chunks). Index.Reembed, which embeds stored
-// chunks again, reads their text from the files likewise (ReembedOptions.Content).
-//
 // Any valid UTF-8 is indexed exactly as search/memindex indexes it, U+0000 included: terms and
 // scores come from the original text, analysed in Go. Only in LexicalTSVector mode does text
-// reach PostgreSQL (as the argument of to_tsvector, whose tsvector is stored in chunk_tsv), and
-// there it is escaped, because TEXT cannot hold U+0000: U+0001 as U+0001 U+0001 and U+0000 as
-// U+0001 U+0002, both separators to to_tsvector.
+// reach PostgreSQL (as the argument of to_tsvector), and there it is escaped, because TEXT
+// cannot hold U+0000: U+0001 as U+0001 U+0001 and U+0000 as U+0001 U+0002, both separators to
+// to_tsvector. Index.Reembed, which embeds stored chunks again, reads their text from the files
+// (ReembedOptions.Content).
 //
 // # Scoring
 //
+// Queries score in Go with a view of the project: its files sorted by path with where their
+// chunks are, the decoded directories and term dictionaries of its segments, and its decoded
+// pending files. The view is cached in process per project and shared read-only while the
+// project's generation counter (bumped by every write and merge of any process) is unchanged;
+// when it moved, the next query reads the changed parts in its own snapshot (bounded by
+// Options.ProjectCacheBytes). Segments and pending writes are immutable, so views share them.
+//
 // Lexical (the default, LexicalBM25) reads, in one repeatable-read snapshot, the project's
-// statistics and, per query term, its document frequency and its postings as two compact
-// arrays in chunk-id order (one index range each, aggregated without sorting). Go merges the
-// arrays, scores every matching chunk with search.BM25, so the floats are bit-identical to
-// memindex's, and reads only the rows of the chunks at or above the K-th best score (ties are
-// broken by path and chunk index as memindex does).
-// LexicalTSVector is the seed's transitional alternative: PostgreSQL full-text search (a GIN
-// index on each chunk's tsvector, chunk_tsv, stored by ReplaceFile in that mode only; terms
-// OR-ed, ts_rank_cd scores).
+// statistics and the postings blocks of the query terms in each segment (pending files' are in
+// the view). Go keeps the postings of live chunks, counts document frequencies over them,
+// merges the terms, scores every matching chunk with search.BM25, so the floats are
+// bit-identical to memindex's, and cuts at K breaking ties by path and chunk index as memindex
+// does. LexicalTSVector is the seed's transitional alternative: PostgreSQL full-text search (a
+// GIN index on each chunk's tsvector, stored by ReplaceFile in that mode only; terms OR-ed,
+// ts_rank_cd scores).
 //
 // ScoreChunks, the Searcher's second step, scores the candidates that only one retriever
-// proposed in one statement: each named chunk is one lookup of its (project, path, chunk
-// index) key, with its postings for the query terms and its vector of the query's model, and Go
-// computes BM25 (with the Lexical answer's statistics) and search.Dot exactly as memindex does;
-// in LexicalTSVector mode the lexical score is the chunk's ts_rank_cd.
+// proposed in the same way from one snapshot: the query terms' blocks, and the named files'
+// vectors; Go computes BM25 (with the Lexical answer's statistics) and search.Dot exactly as
+// memindex does; in LexicalTSVector mode the lexical score is the chunk's ts_rank_cd.
 //
-// Semantic scores are search.Dot of the stored and the query vector, as in memindex. Vectors
-// are scanned from an in-process cache of the project's vectors, refreshed file by file when
-// the project's generation counter shows that any process changed it (bounded by
-// Options.VectorCacheBytes; a project above the bound streams from the database). When the
-// pgvector extension is installed in the database (CREATE EXTENSION vector), New adds a vector
-// column and PostgreSQL ranks rows by inner product instead; the returned rows are rescored in
-// Go. pgvector is optional: without it nothing changes but where the scan runs.
+// Semantic scores are search.Dot of the stored and the query vector, as in memindex, over an
+// in-process cache of the project's vectors, refreshed file by file when the project's
+// generation counter shows that any process changed it (bounded by Options.VectorCacheBytes; a
+// project above the bound streams from the database). The pgvector extension is not used: its
+// approximate indexes would not give memindex's results, and the flat scan of the cache is exact.
 //
 // # Embedder identity
 //
@@ -85,7 +108,7 @@
 //     when none is recorded and refuses with INVALID_CONFIG, naming both identities, when
 //     another one is: configure the recorded embedder, or switch explicitly (below). A process
 //     without an embedder leaves Options.Embedder zero and works against any database.
-//   - A trigger on mcp_file_chunk_embeddings refuses, whoever writes them, vectors of another
+//   - A trigger on mcp_search_vectors refuses, whoever writes them, vectors of another
 //     embedder than the recorded one: ReplaceFile returns INVALID_CONFIG with the same advice
 //     and writes nothing (the Indexer retries the job, then gives it up and logs the message). This covers
 //     processes that did not declare their embedder and processes started before a switch.
@@ -110,11 +133,9 @@
 // # File states
 //
 // Index implements search.FileStateLister, so the Searcher merges the store's sorted listing
-// with a sorted slice of indexed file states instead of probing a map. The slice is cached per
-// project in process and shared read-only while the project's generation counter is unchanged:
-// a query costs one primary-key read of the counter, and the first query after any process
-// changed the project reloads the list in one statement (bounded by
-// Options.FileStateCacheBytes).
+// with a sorted slice of indexed file states instead of probing a map. The slice is the
+// project's view's (see Scoring): a call costs one primary-key read of the generation counter
+// while no process changed the project.
 //
 // # Workers
 //

@@ -120,7 +120,7 @@ func (ix *Index) checkEmbedder(ctx context.Context, conn *pgxpool.Conn, want Emb
 		// (the migration records the identity when they agree): record want unless the database
 		// holds vectors of another embedder.
 		var other EmbedderIdentity
-		err := conn.QueryRow(ctx, "SELECT model, dims FROM mcp_file_chunk_embeddings WHERE model <> $1 OR dims <> $2 LIMIT 1",
+		err := conn.QueryRow(ctx, "SELECT model, dims FROM mcp_search_vectors WHERE model <> $1 OR dims <> $2 LIMIT 1",
 			want.Model, want.Dimensions).Scan(&other.Model, &other.Dimensions)
 		if err == nil {
 			return mismatchError(other, want, true)
@@ -250,20 +250,21 @@ func (ix *Index) Reembed(ctx context.Context, emb search.Embedder, opts ReembedO
 // sqlDropOtherVectors deletes every vector not of ($1, $2) and marks lexical-only every file
 // that lost vectors or names another model, returning both counts.
 const sqlDropOtherVectors = `WITH dropped AS (
-    DELETE FROM mcp_file_chunk_embeddings WHERE model <> $1 OR dims <> $2 RETURNING project_id, file_path
+    DELETE FROM mcp_search_vectors WHERE model <> $1 OR dims <> $2 RETURNING project_id, file_path
 ), marked AS (
     UPDATE mcp_search_files f SET embedding_model = ''
     WHERE f.embedding_model <> '' AND (f.embedding_model <> $1 OR (f.project_id, f.file_path) IN (SELECT project_id, file_path FROM dropped))
     RETURNING f.project_id
 )
-SELECT (SELECT count(*) FROM dropped), (SELECT count(*) FROM marked)`
+SELECT (SELECT coalesce(sum(f.chunk_count), 0) FROM dropped d JOIN mcp_search_files f USING (project_id, file_path)),
+       (SELECT count(*) FROM marked)`
 
 // switchEmbedder is Reembed's first step, in one transaction. The EXCLUSIVE lock on the vector
 // table waits for every transaction that stores or deletes vectors and holds off new ones until
 // commit, so no vector checked against the old identity can commit after the switch.
 func (ix *Index) switchEmbedder(ctx context.Context, st *ReembedStats) error {
 	return pgx.BeginFunc(ctx, ix.pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, "LOCK TABLE mcp_file_chunk_embeddings IN EXCLUSIVE MODE"); err != nil {
+		if _, err := tx.Exec(ctx, "LOCK TABLE mcp_search_vectors IN EXCLUSIVE MODE"); err != nil {
 			return err
 		}
 		from, ok, err := readRecorded(ctx, tx, "FOR UPDATE")
@@ -351,33 +352,23 @@ var errFileChanged = errors.New("the file changed while it was embedded")
 // offsets, and stores their vectors, returning how many it embedded, or -1 when the file changed
 // meanwhile (re-indexed, deleted, or embedded by someone else) and nothing was written.
 func (ix *Index) embedFile(ctx context.Context, emb search.Embedder, content func(context.Context, fileio.Scope, string, time.Time) ([]byte, bool, error), to EmbedderIdentity, f fileToEmbed) (int, error) {
-	rows, err := ix.pool.Query(ctx, `SELECT id, start_byte, end_byte FROM mcp_file_chunks
-WHERE project_id = $1 AND file_path = $2 AND file_updated_at = $3 AND file_updated_ns = $4 ORDER BY chunk_index`, f.project, f.path, f.at, f.ns)
+	sf, found, err := readFile(ctx, ix.pool, f.scope, f.path)
 	if err != nil {
 		return 0, backendError(ctx, "reading chunks to embed", err)
 	}
-	var ids []int64
-	var spans [][2]int64
-	var id, start, end int64
-	if _, err := pgx.ForEachRow(rows, []any{&id, &start, &end}, func() error {
-		ids, spans = append(ids, id), append(spans, [2]int64{start, end})
-		return nil
-	}); err != nil {
-		return 0, backendError(ctx, "reading chunks to embed", err)
-	}
-	if len(ids) == 0 {
+	if !found || sf.chunks == 0 || !sf.version.Equal(joinVersion(f.at, f.ns)) {
 		return -1, nil
 	}
-	data, ok, err := content(ctx, f.scope, f.path, joinVersion(f.at, f.ns))
+	data, ok, err := content(ctx, f.scope, f.path, sf.version)
 	if err != nil {
 		return 0, err
 	}
 	if !ok {
 		return -1, nil
 	}
-	texts := make([]string, len(spans))
-	for i, sp := range spans {
-		b := fileio.SliceRange(data, sp[0], sp[1])
+	texts := make([]string, sf.chunks)
+	for i := range texts {
+		b := fileio.SliceRange(data, sf.dir.start[sf.first+i], sf.dir.end[sf.first+i])
 		if b == nil {
 			return -1, nil // not the indexed content: left to the Indexer
 		}
@@ -390,48 +381,33 @@ WHERE project_id = $1 AND file_path = $2 AND file_updated_at = $3 AND file_updat
 	if len(vecs) != len(texts) {
 		return 0, agentfiles.NewError(agentfiles.CodeSearchBackendError, "the embedder returned a different number of vectors than texts", f.path)
 	}
-	raw := make([][]byte, len(vecs))
-	lits := make([]string, len(vecs))
-	for i, v := range vecs {
+	raw := make([]byte, 0, 4*to.Dimensions*len(vecs))
+	for _, v := range vecs {
 		if len(v) != to.Dimensions {
 			return 0, agentfiles.NewError(agentfiles.CodeSearchBackendError, "the embedder returned a vector of the wrong size", f.path)
 		}
-		raw[i] = encodeVector(v)
-		if ix.pgvector {
-			lits[i] = vectorLiteral(v)
-		}
-	}
-	insert := `INSERT INTO mcp_file_chunk_embeddings (chunk_id, project_id, file_path, chunk_index, model, dims, embedding)
-SELECT c.id, c.project_id, c.file_path, c.chunk_index, $1, $2, v.vec
-FROM unnest($3::bigint[], $4::bytea[]) AS v(id, vec) JOIN mcp_file_chunks c ON c.id = v.id`
-	args := []any{to.Model, int32(to.Dimensions), ids, raw}
-	if ix.pgvector {
-		insert = `INSERT INTO mcp_file_chunk_embeddings (chunk_id, project_id, file_path, chunk_index, model, dims, embedding, embedding_vec)
-SELECT c.id, c.project_id, c.file_path, c.chunk_index, $1, $2, v.vec, v.lit::vector
-FROM unnest($3::bigint[], $4::bytea[], $5::text[]) AS v(id, vec, lit) JOIN mcp_file_chunks c ON c.id = v.id`
-		args = append(args, lits)
+		raw = appendVector(raw, v)
 	}
 	err = pgx.BeginFunc(ctx, ix.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, sqlLockVectors); err != nil {
+			return err
+		}
 		if _, err := tx.Exec(ctx, sqlLockPath, pathLockClass, pathLockKey(f.scope, f.path)); err != nil {
 			return err
 		}
-		tag, err := tx.Exec(ctx, `UPDATE mcp_search_files SET embedding_model = $5, indexed_at = statement_timestamp()
-WHERE project_id = $1 AND file_path = $2 AND file_updated_at = $3 AND file_updated_ns = $4 AND embedding_model <> $5`,
-			f.project, f.path, f.at, f.ns, to.Model)
+		tag, err := tx.Exec(ctx, `UPDATE mcp_search_files SET embedding_model = $4, indexed_at = statement_timestamp()
+WHERE project_id = $1 AND file_path = $2 AND write_id = $3 AND embedding_model <> $4`, f.project, f.path, sf.writeID, to.Model)
 		if err != nil {
 			return err
 		}
 		if tag.RowsAffected() != 1 {
 			return errFileChanged
 		}
-		if tag, err = tx.Exec(ctx, insert, args...); err != nil {
-			return err
-		}
-		if tag.RowsAffected() != int64(len(ids)) {
-			return errFileChanged // re-indexed at the same version: other chunk ids
-		}
-		_, err = tx.Exec(ctx, "UPDATE mcp_search_projects SET generation = generation + 1 WHERE id = $1", f.project)
-		return err
+		b := &pgx.Batch{}
+		b.Queue(sqlDeleteVectors, f.project, f.path)
+		b.Queue(sqlInsertVectors, f.project, f.path, to.Model, int32(to.Dimensions), raw)
+		b.Queue("UPDATE mcp_search_projects SET generation = generation + 1 WHERE id = $1", f.project)
+		return tx.SendBatch(ctx, b).Close()
 	})
 	if errors.Is(err, errFileChanged) {
 		return -1, nil
@@ -439,5 +415,5 @@ WHERE project_id = $1 AND file_path = $2 AND file_updated_at = $3 AND file_updat
 	if err != nil {
 		return 0, backendError(ctx, "storing re-embedded vectors", err)
 	}
-	return len(ids), nil
+	return sf.chunks, nil
 }

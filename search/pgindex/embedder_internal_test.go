@@ -89,7 +89,7 @@ func legacyFile(t *testing.T, pool *pgxpool.Pool, scope fileio.Scope, path, text
 )
 INSERT INTO mcp_file_chunk_embeddings (chunk_id, project_id, file_path, chunk_index, model, dims, embedding)
 SELECT c.id, c.project_id, $3, 0, $9, $11, $12 FROM c WHERE $9 <> ''`,
-		scope.Tenant, scope.Project, path, text, n, hash, termList, tfs, model, search.TokenizerName, int32(len(vec)), encodeVector(vec))
+		scope.Tenant, scope.Project, path, text, n, hash, termList, tfs, model, search.TokenizerName, int32(len(vec)), appendVector(nil, vec))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -119,7 +119,7 @@ func expectRefused(t *testing.T, w *embWorker, r embReply, recorded, configured 
 // storedIdentities lists the (model, dims) pairs of the vectors stored in the database.
 func storedIdentities(t *testing.T, ix *pgindex.Index) []pgindex.EmbedderIdentity {
 	t.Helper()
-	rows, err := ix.Pool().Query(context.Background(), "SELECT DISTINCT model, dims FROM mcp_file_chunk_embeddings ORDER BY 1, 2")
+	rows, err := ix.Pool().Query(context.Background(), "SELECT DISTINCT model, dims FROM mcp_search_vectors ORDER BY 1, 2")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -63,6 +63,36 @@ func (c *genCache[K, S]) get(key K, gen int64, load func(old *S) (*S, error)) (*
 	return s, nil
 }
 
+// peek returns key's cached snapshot, whatever its generation (nil when there is none), without
+// waiting for a reload in progress.
+func (c *genCache[K, S]) peek(key K) *S {
+	c.mu.Lock()
+	e := c.entries[key]
+	c.mu.Unlock()
+	if e == nil {
+		return nil
+	}
+	e.lastUse.Store(c.clock.Add(1))
+	return e.snap.Load()
+}
+
+// offer caches s, loaded by a caller on its own, when it is newer than key's cached snapshot.
+// It never waits for a reload in progress (which may publish an older snapshot afterwards; the
+// next caller then reloads).
+func (c *genCache[K, S]) offer(key K, s *S) {
+	c.mu.Lock()
+	e := c.entries[key]
+	if e == nil {
+		e = &genEntry[S]{}
+		c.entries[key] = e
+	}
+	c.mu.Unlock()
+	if old := e.snap.Load(); old != nil && c.generation(old) >= c.generation(s) {
+		return
+	}
+	c.publish(key, e, s)
+}
+
 // publish stores s in e when it fits, then evicts least-recently-used entries other than e
 // until the cache is within its bound.
 func (c *genCache[K, S]) publish(key K, e *genEntry[S], s *S) {

@@ -32,24 +32,10 @@ const (
 	LexicalTSVector LexicalMode = "tsvector"
 )
 
-// PGVectorMode says whether semantic search may use the pgvector extension.
-type PGVectorMode string
-
-const (
-	// PGVectorAuto (the default) uses pgvector when the extension "vector" is installed in the
-	// database (CREATE EXTENSION vector, done by an administrator), and the portable BYTEA scan
-	// otherwise.
-	PGVectorAuto PGVectorMode = "auto"
-	// PGVectorOff never uses pgvector.
-	PGVectorOff PGVectorMode = "off"
-)
-
 // Options configure an Index. The zero value is valid.
 type Options struct {
 	// Lexical is the lexical mode (default LexicalBM25).
 	Lexical LexicalMode
-	// PGVector is the pgvector policy (default PGVectorAuto).
-	PGVector PGVectorMode
 	// Logger receives backend failures and the start-up choices (never file contents or keys).
 	// Nil: discard.
 	Logger *slog.Logger
@@ -57,13 +43,19 @@ type Options struct {
 	SkipMigrations bool
 	// VectorCacheBytes bounds the in-process cache of vectors that semantic queries scan
 	// (default DefaultVectorCacheBytes; negative: no cache, every query streams the project's
-	// vectors from PostgreSQL). Unused when pgvector is.
+	// vectors from PostgreSQL).
 	VectorCacheBytes int64
-	// FileStateCacheBytes bounds the in-process cache of each project's sorted file states,
-	// which FileStateList and FileStates share while the project's generation counter has not
-	// moved (default DefaultFileStateCacheBytes; negative: no cache, every call reads the
-	// project's files from PostgreSQL).
-	FileStateCacheBytes int64
+	// ProjectCacheBytes bounds the in-process cache of project views: each project's file states
+	// (which FileStateList and FileStates hand out) and the decoded chunk directories and pending
+	// files that queries score with, shared while the project's generation counter has not moved
+	// (default DefaultProjectCacheBytes; negative: no cache, every query reads the project's
+	// files and directories from PostgreSQL). A view costs about 60 bytes per chunk and 100 per
+	// file.
+	ProjectCacheBytes int64
+	// MergePendingChunks is how many chunks written since the last merge wake the background
+	// merger (see the package doc, "Storage"; default DefaultMergePendingChunks). Lower: fewer
+	// pending rows to read per query, more merging.
+	MergePendingChunks int
 	// Embedder is the identity of the embedder this process makes vectors and queries with
 	// (IdentityOf(embedder)). New records it for the database when none is recorded and refuses
 	// with INVALID_CONFIG when another one is: vectors of different embedders cannot be compared
@@ -93,9 +85,11 @@ type Index struct {
 	ownsPool bool          // given was opened by Open: Close closes it
 	log      *slog.Logger
 	lexical  LexicalMode
-	pgvector bool
 	vectors  *vectorCache // nil: no cache
-	states   *stateCache  // nil: no cache
+	views    *viewCache   // nil: no cache
+	merger   *merger
+
+	closeOnce sync.Once
 
 	mu       sync.RWMutex
 	projects map[fileio.Scope]int64 // project ids never change once created
@@ -105,12 +99,13 @@ var _ search.Index = (*Index)(nil)
 
 // New returns an Index over the database of pool, which the caller keeps owning (Close does not
 // close it). Unless opts.SkipMigrations is set it first brings the schema up to date (see
-// Migrate); it then detects pgvector, in LexicalTSVector mode creates the full-text GIN index,
-// and checks opts.Embedder against the embedder recorded for the database (INVALID_CONFIG when
-// they differ). Those steps run on pool; afterwards the Index runs every statement on a pool of
-// its own (same configuration and size as pool's, connections opened on demand) whose
-// connections carry opts.StatementTimeout, so searches neither outlive the timeout nor take the
-// connections of others using pool. Close closes that pool.
+// Migrate); it then, in LexicalTSVector mode, creates the full-text GIN index, and checks
+// opts.Embedder against the embedder recorded for the database (INVALID_CONFIG when they
+// differ). Those steps run on pool; afterwards the Index runs every statement on a pool of its
+// own (same configuration and size as pool's, connections opened on demand) whose connections
+// carry opts.StatementTimeout, so searches neither outlive the timeout nor take the connections
+// of others using pool. It converts files indexed by schema version 4 (see the package doc,
+// "Storage") and starts the background merger. Close stops the merger and closes that pool.
 func New(ctx context.Context, pool *pgxpool.Pool, opts Options) (*Index, error) {
 	if pool == nil {
 		return nil, agentfiles.NewError(agentfiles.CodeInvalidConfig, "the pool is nil; pass a *pgxpool.Pool or use pgindex.Open", "pool")
@@ -118,8 +113,8 @@ func New(ctx context.Context, pool *pgxpool.Pool, opts Options) (*Index, error) 
 	if err := checkMode(&opts.Lexical, "lexical", LexicalBM25, LexicalTSVector); err != nil {
 		return nil, err
 	}
-	if err := checkMode(&opts.PGVector, "pgvector", PGVectorAuto, PGVectorOff); err != nil {
-		return nil, err
+	if opts.MergePendingChunks < 0 {
+		return nil, agentfiles.NewError(agentfiles.CodeInvalidConfig, "MergePendingChunks must not be negative (0: the default)", "MergePendingChunks")
 	}
 	if err := opts.Embedder.validate("Embedder"); err != nil {
 		return nil, err
@@ -149,17 +144,25 @@ func New(ctx context.Context, pool *pgxpool.Pool, opts Options) (*Index, error) 
 	if opts.VectorCacheBytes == 0 {
 		opts.VectorCacheBytes = DefaultVectorCacheBytes
 	}
-	if opts.VectorCacheBytes > 0 && !ix.pgvector {
+	if opts.VectorCacheBytes > 0 {
 		ix.vectors = newVectorCache(opts.VectorCacheBytes)
 	}
-	if opts.FileStateCacheBytes == 0 {
-		opts.FileStateCacheBytes = DefaultFileStateCacheBytes
+	if opts.ProjectCacheBytes == 0 {
+		opts.ProjectCacheBytes = DefaultProjectCacheBytes
 	}
-	if opts.FileStateCacheBytes > 0 {
-		ix.states = newStateCache(opts.FileStateCacheBytes)
+	if opts.ProjectCacheBytes > 0 {
+		ix.views = newViewCache(opts.ProjectCacheBytes)
+	}
+	if opts.MergePendingChunks == 0 {
+		opts.MergePendingChunks = DefaultMergePendingChunks
 	}
 	if ix.pool, err = ownPool(ctx, pool, opts.StatementTimeout); err != nil {
 		return nil, fmt.Errorf("pgindex: %w", err)
+	}
+	ix.merger = newMerger(ix, int64(opts.MergePendingChunks))
+	if err := ix.convertLegacy(ctx); err != nil {
+		ix.Close()
+		return nil, err
 	}
 	return ix, nil
 }
@@ -216,39 +219,16 @@ func Open(ctx context.Context, databaseURL string, opts Options) (*Index, error)
 	return ix, nil
 }
 
-// setup adapts to the database: pgvector column when the extension is installed, full-text
-// index in tsvector mode. The caller holds the schema lock.
+// setup adapts to the database: in tsvector mode, the full-text index. The caller holds the
+// schema lock.
 func (ix *Index) setup(ctx context.Context, conn *pgxpool.Conn, opts Options) error {
-	if opts.PGVector == PGVectorAuto {
-		var installed, available bool
-		err := conn.QueryRow(ctx, `SELECT
-			EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'vector'),
-			EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = 'vector')`).Scan(&installed, &available)
-		if err != nil {
-			return err
-		}
-		switch {
-		case installed:
-			if _, err := conn.Exec(ctx, "ALTER TABLE mcp_file_chunk_embeddings ADD COLUMN IF NOT EXISTS embedding_vec vector"); err != nil {
-				return err
-			}
-			ix.pgvector = true
-		case available:
-			ix.log.Info("pgvector is available but not installed in this database; semantic search scans BYTEA vectors (run CREATE EXTENSION vector to use it)")
-		}
-	}
-	if ix.pgvector {
-		if err := backfillVectors(ctx, conn); err != nil {
-			return err
-		}
-	}
 	if opts.Lexical == LexicalTSVector {
-		if _, err := conn.Exec(ctx, `CREATE INDEX IF NOT EXISTS idx_mcp_file_chunks_tsv
-			ON mcp_file_chunks USING gin (chunk_tsv)`); err != nil {
+		if _, err := conn.Exec(ctx, `CREATE INDEX IF NOT EXISTS idx_mcp_search_chunk_tsv
+			ON mcp_search_chunk_tsv USING gin (tsv)`); err != nil {
 			return err
 		}
 	}
-	ix.log.Info("pgindex ready", "lexical", string(ix.lexical), "pgvector", ix.pgvector)
+	ix.log.Info("pgindex ready", "lexical", string(ix.lexical))
 	return nil
 }
 
@@ -256,9 +236,11 @@ func (ix *Index) setup(ctx context.Context, conn *pgxpool.Conn, opts Options) er
 // statement timeout (see New).
 func (ix *Index) Pool() *pgxpool.Pool { return ix.pool }
 
-// Close closes the Index's own pool and, when the Index was created by Open, the pool it opened.
+// Close stops the background merger (a merge in flight is rolled back and done again later),
+// closes the Index's own pool and, when the Index was created by Open, the pool it opened.
 // Calling it more than once is harmless.
 func (ix *Index) Close() {
+	ix.closeOnce.Do(ix.merger.close)
 	ix.pool.Close()
 	if ix.ownsPool {
 		ix.given.Close()

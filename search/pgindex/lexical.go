@@ -2,119 +2,261 @@ package pgindex
 
 import (
 	"context"
+	"errors"
 	"math"
 	"slices"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/search"
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 )
 
-// sqlPostings reads, in one statement, the project's statistics and, for each query term, its
-// document frequency over the whole project and its postings in chunks that pass the path
-// filters, as two parallel arrays in chunk-id order (the primary key's order): the chunk ids,
-// and tf<<32 | chunk_terms. Each term is one index range aggregated on its own, so nothing is
-// sorted or grouped. Scoring happens in Go (see Lexical): a SQL aggregation of every posting of
-// a frequent term costs far more than shipping the compact arrays. With $7 false the arrays are
-// NULL (statistics only).
-//
-// The result has no row when the project has never been indexed, and a single row with NULL
-// term columns when the query has no terms.
-const sqlPostings = `SELECT pr.chunk_count, pr.total_terms, q.term, t.df, t.ids, t.packed
-FROM mcp_search_projects pr
-LEFT JOIN LATERAL unnest($3::text[]) AS q(term) ON true
-LEFT JOIN LATERAL (
-    SELECT count(*) AS df,
-           array_agg(po.chunk_id) FILTER (WHERE $7 AND ($4 = '' OR po.file_path LIKE $5) AND po.file_path <> ALL($6::text[])) AS ids,
-           array_agg((po.tf::int8 << 32) | po.chunk_terms) FILTER (WHERE $7 AND ($4 = '' OR po.file_path LIKE $5) AND po.file_path <> ALL($6::text[])) AS packed
-    FROM mcp_file_chunk_postings po
-    WHERE po.project_id = pr.id AND po.term = q.term) t ON true
-WHERE pr.apikey_hash = $1 AND pr.project = $2`
+// sqlProject reads the project's id, generation and statistics.
+const sqlProject = "SELECT id, generation, chunk_count, total_terms FROM mcp_search_projects WHERE apikey_hash = $1 AND project = $2"
 
-// sqlChunkKeys reads the tie-breaking keys of chunks (see selectChunks).
-const sqlChunkKeys = "SELECT c.id, c.file_path, c.chunk_index FROM mcp_file_chunks c WHERE c.id = ANY($1)"
+// sqlPostingSlices reads postings blocks: for each (segment, offset, length), that slice of the
+// segment's postings bytes. The column is stored uncompressed out of line (migration 0005), so
+// PostgreSQL reads only the TOAST chunks that hold the slice, not the segment's postings.
+const sqlPostingSlices = `SELECT r.i, substring(s.postings FROM r.off + 1 FOR r.len)
+FROM unnest($1::bigint[], $2::int[], $3::int[]) WITH ORDINALITY AS r(seg, off, len, i)
+JOIN mcp_search_segments s ON s.id = r.seg`
 
-// termPostings are one query term's postings, sorted by chunk id.
+// snapshot is what a query reads in one repeatable-read snapshot: the project's generation and
+// statistics, the view at that generation, and the postings blocks of the query terms.
+type snapshot struct {
+	pid    int64 // 0: the project has never been indexed
+	stats  search.CorpusStats
+	view   *view
+	blocks []termBlock
+}
+
+// termBlock is the postings block of a term in a segment of the view.
+type termBlock struct {
+	seg   int // index in view.segs
+	term  string
+	block []byte
+}
+
+// readSnapshot reads a snapshot for terms in one repeatable-read, read-only transaction: the
+// statistics with extra's statements (queued after them; read consumes their results) in one
+// round trip, the view from the cache (or, when the project changed, read in the same
+// snapshot), then the postings blocks of the terms in the view's segments with the COMMIT.
+func (ix *Index) readSnapshot(ctx context.Context, scope fileio.Scope, terms []string, extra func(*pgx.Batch), read func(pgx.BatchResults) error) (*snapshot, error) {
+	conn, err := ix.pool.Acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Release() // a connection released inside a transaction (failure) is closed by the pool
+	b := &pgx.Batch{}
+	b.Queue("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+	b.Queue(sqlProject, scope.Tenant, scope.Project)
+	if extra != nil {
+		extra(b)
+	}
+	s := &snapshot{}
+	var gen int64
+	err = func() error {
+		br := conn.SendBatch(ctx, b)
+		defer br.Close()
+		if _, err := br.Exec(); err != nil {
+			return err
+		}
+		err := br.QueryRow().Scan(&s.pid, &gen, &s.stats.Chunks, &s.stats.TotalTerms)
+		if errors.Is(err, pgx.ErrNoRows) {
+			s.pid = 0
+		} else if err != nil {
+			return err
+		}
+		if read != nil {
+			if err := read(br); err != nil {
+				return err
+			}
+		}
+		return br.Close()
+	}()
+	if err != nil {
+		return nil, err
+	}
+	if s.pid != 0 {
+		if s.view, err = ix.viewIn(ctx, conn, s.pid, gen); err != nil {
+			return nil, err
+		}
+	}
+	var segs []int64
+	var offs, lens []int32
+	if s.view != nil {
+		for si, seg := range s.view.segs {
+			for _, t := range slices.Compact(slices.Sorted(slices.Values(terms))) {
+				if off, size, ok := seg.dict.find(t); ok {
+					s.blocks = append(s.blocks, termBlock{seg: si, term: t})
+					segs, offs, lens = append(segs, seg.id), append(offs, off), append(lens, size)
+				}
+			}
+		}
+	}
+	b = &pgx.Batch{}
+	if len(segs) > 0 {
+		b.Queue(sqlPostingSlices, segs, offs, lens)
+	}
+	b.Queue("COMMIT")
+	br := conn.SendBatch(ctx, b)
+	defer br.Close()
+	if len(segs) > 0 {
+		rows, err := br.Query()
+		if err != nil {
+			return nil, err
+		}
+		var i int64
+		var block []byte
+		if _, err := pgx.ForEachRow(rows, []any{&i, &block}, func() error {
+			s.blocks[i-1].block = block
+			block = nil // the next row must not decode into this one's bytes
+			return nil
+		}); err != nil {
+			return nil, err
+		}
+	}
+	if _, err := br.Exec(); err != nil {
+		return nil, err
+	}
+	return s, br.Close()
+}
+
+// termPostings are one query term's postings, sorted by chunk key (see chunkKey).
 type termPostings struct {
 	ids    []int64
 	packed []int64 // tf<<32 | chunk_terms
 }
 
+// chunkKey numbers a chunk of the view for merging postings: segment index (or, after the
+// segments, the position in view.pending) in the high 32 bits, ordinal (or chunk index) low.
+func chunkKey(group, ord int) int64 { return int64(group)<<32 | int64(ord) }
+
+// postingLists decodes, for each of terms, its postings in live chunks: every one counts in the
+// term's document frequency (df), and those of files that allowed lets through (nil: all) are
+// returned, sorted by chunk key.
+func (s *snapshot) postingLists(terms []string, allowed []bool) ([]termPostings, []int64, error) {
+	lists := make([]termPostings, len(terms))
+	df := make([]int64, len(terms))
+	if s.view == nil {
+		return lists, df, nil
+	}
+	v := s.view
+	termIdx := make(map[string][]int, len(terms))
+	for i, t := range terms {
+		termIdx[t] = append(termIdx[t], i)
+	}
+	// s.blocks are in the view's segment order, so keys come out sorted.
+	for _, tb := range s.blocks {
+		si := tb.seg
+		seg := &v.segs[si]
+		for _, ti := range termIdx[tb.term] {
+			l := &lists[ti]
+			err := forEachPosting(tb.block, func(ord, tf int) {
+				if ord >= len(seg.owner) {
+					return
+				}
+				fi := seg.owner[ord]
+				if fi < 0 {
+					return
+				}
+				df[ti]++
+				if allowed == nil || allowed[fi] {
+					l.ids = append(l.ids, chunkKey(si, ord))
+					l.packed = append(l.packed, int64(tf)<<32|int64(seg.dir.terms[ord]))
+				}
+			})
+			if err != nil {
+				return nil, nil, err
+			}
+		}
+	}
+	for pi, fi := range v.pending {
+		p := v.files[fi].pending
+		for ti, t := range terms {
+			block, ok := p.blocks[t]
+			if !ok {
+				continue
+			}
+			l := &lists[ti]
+			err := forEachPosting(block, func(i, tf int) {
+				if i >= p.dir.len() {
+					return
+				}
+				df[ti]++
+				if allowed == nil || allowed[fi] {
+					l.ids = append(l.ids, chunkKey(len(v.segs)+pi, i))
+					l.packed = append(l.packed, int64(tf)<<32|int64(p.dir.terms[i]))
+				}
+			})
+			if err != nil {
+				return nil, nil, err
+			}
+		}
+	}
+	return lists, df, nil
+}
+
+// locate returns the file index and chunk index of a chunk key.
+func (v *view) locate(key int64) (fi, chunk int) {
+	group, ord := int(key>>32), int(uint32(key))
+	if group < len(v.segs) {
+		fi = int(v.segs[group].owner[ord])
+		return fi, ord - int(v.files[fi].first)
+	}
+	return int(v.pending[group-len(v.segs)]), ord
+}
+
 // Lexical implements search.Index. In LexicalBM25 mode scores are search.BM25's, computed in Go
-// from SQL-fetched term frequencies, document frequencies and project statistics, summed over
-// q.Terms in order: bit-identical to search/memindex on the same chunks. Statistics, postings
-// and the returned chunks are read in one repeatable-read snapshot.
+// from the postings blocks of the query terms, the project's statistics and document
+// frequencies counted over its live chunks, summed over q.Terms in order: bit-identical to
+// search/memindex on the same chunks. Everything is read in one repeatable-read snapshot.
 func (ix *Index) Lexical(ctx context.Context, scope fileio.Scope, q search.LexicalQuery) (search.LexicalResult, error) {
 	if err := ctx.Err(); err != nil {
 		return search.LexicalResult{}, err
 	}
 	res := search.LexicalResult{DocFreq: make([]int64, len(q.Terms))}
-	terms := q.Terms
-	if terms == nil {
-		terms = []string{}
-	}
-	want := q.TopK > 0 && len(q.Terms) > 0 && ix.lexical == LexicalBM25
-	var cands []search.Candidate
-	err := ix.readSnapshot(ctx, want, func(conn *pgxpool.Conn, begin *pgx.Batch) error {
-		lists := make([]termPostings, len(q.Terms))
-		begin.Queue(sqlPostings, scope.Tenant, scope.Project, terms,
-			q.PathPrefix, likePrefix(q.PathPrefix), excludeList(q.ExcludePaths), want)
-		br := conn.SendBatch(ctx, begin)
-		defer br.Close()
-		for range begin.Len() - 1 {
-			if _, err := br.Exec(); err != nil { // BEGIN
-				return err
-			}
-		}
-		rows, err := br.Query()
-		if err != nil {
-			return err
-		}
-		var term *string
-		var df *int64
-		var ids, packed []int64
-		_, err = pgx.ForEachRow(rows, []any{&res.Stats.Chunks, &res.Stats.TotalTerms, &term, &df, &ids, &packed}, func() error {
-			if term == nil {
-				return nil
-			}
-			for i, t := range q.Terms {
-				if t == *term {
-					res.DocFreq[i] = *df
-					lists[i] = termPostings{ids: ids, packed: packed}
-				}
-			}
-			ids, packed = nil, nil // the next row must not decode into these arrays
-			return nil
-		})
-		if err != nil || !want {
-			return err
-		}
-		if err := br.Close(); err != nil {
-			return err
-		}
-		scorers := make([]search.TermScorer, len(q.Terms))
-		for i := range q.Terms {
-			scorers[i] = q.BM25.Scorer(res.DocFreq[i], res.Stats)
-		}
-		best := scoreBest(lists, scorers, q.TopK)
-		cands, err = selectChunks(ctx, conn, best, q.TopK)
-		return err
-	})
+	s, err := ix.readSnapshot(ctx, scope, q.Terms, nil, nil)
 	if err != nil {
 		return res, backendError(ctx, "running a lexical query", err)
 	}
+	res.Stats = s.stats
+	if s.view == nil {
+		return res, nil
+	}
+	var allowed []bool
+	want := q.TopK > 0 && len(q.Terms) > 0 && ix.lexical == LexicalBM25
+	if want {
+		allowed = s.view.allowed(q.PathPrefix, q.ExcludePaths)
+	}
+	lists, df, err := s.postingLists(q.Terms, allowed)
+	if err != nil {
+		return res, backendError(ctx, "decoding postings", err)
+	}
+	res.DocFreq = df
+	if want {
+		scorers := make([]search.TermScorer, len(q.Terms))
+		for i := range q.Terms {
+			scorers[i] = q.BM25.Scorer(df[i], res.Stats)
+		}
+		h := search.NewTopK[int64](q.TopK)
+		for _, c := range scoreBest(lists, scorers, q.TopK) {
+			fi, chunk := s.view.locate(c.id)
+			h.Offer(search.Ranked[int64]{Score: c.score, Path: s.view.states[fi].Path, Index: chunk, Value: c.id})
+		}
+		for _, r := range h.Sorted() {
+			fi, chunk := s.view.locate(r.Value)
+			res.Candidates = append(res.Candidates, s.view.candidate(fi, chunk, r.Score))
+		}
+	}
 	if ix.lexical == LexicalTSVector {
-		cands, err = ix.fullText(ctx, scope, q)
+		res.Candidates, err = ix.fullText(ctx, scope, q, s.view)
 		if err != nil {
 			return res, backendError(ctx, "running a full-text query", err)
 		}
-		cands = topCandidates(cands, q.TopK)
 	}
-	res.Candidates = cands
 	return res, nil
 }
 
@@ -127,7 +269,7 @@ type chunkScore struct {
 // scoreBest merges the per-term postings (each sorted by chunk id), scores every chunk exactly
 // as memindex does (Σ over the terms in query order), and returns every chunk whose score is at
 // least the k-th best: the top k by score plus all chunks tied with the k-th, whose order is
-// decided by path and chunk index (see selectChunks).
+// decided by path and chunk index (see Lexical).
 func scoreBest(lists []termPostings, scorers []search.TermScorer, k int) []chunkScore {
 	for i := range lists {
 		if !slices.IsSorted(lists[i].ids) { // the primary key's order; sorted here if a plan changes it
@@ -230,98 +372,6 @@ func (h *minScores) offer(s float64, k int) {
 	}
 }
 
-// selectChunks reads the chunks of best and returns the k best by score, then path, then chunk
-// index. When ties at the k-th score make best much longer than k, the tie-breaking keys are
-// read first and only the chosen chunks' rows after. It ends the snapshot's transaction: the
-// last read and COMMIT go in one round trip.
-func selectChunks(ctx context.Context, conn *pgxpool.Conn, best []chunkScore, k int) ([]search.Candidate, error) {
-	if len(best) == 0 {
-		_, err := conn.Exec(ctx, "COMMIT")
-		return nil, err
-	}
-	ids := make([]int64, len(best))
-	scores := make(map[int64]float64, len(best))
-	for i, b := range best {
-		ids[i] = b.id
-		scores[b.id] = b.score
-	}
-	if len(best) > 2*k+16 {
-		rows, err := conn.Query(ctx, sqlChunkKeys, ids)
-		if err != nil {
-			return nil, err
-		}
-		h := search.NewTopK[int64](k)
-		var id int64
-		var path string
-		var index int32
-		_, err = pgx.ForEachRow(rows, []any{&id, &path, &index}, func() error {
-			h.Offer(search.Ranked[int64]{Score: scores[id], Path: path, Index: int(index), Value: id})
-			return nil
-		})
-		if err != nil {
-			return nil, err
-		}
-		ids = ids[:0]
-		for _, s := range h.Sorted() {
-			ids = append(ids, s.Value)
-		}
-	}
-	b := &pgx.Batch{}
-	b.Queue(sqlFetchChunks, ids)
-	b.Queue("COMMIT")
-	br := conn.SendBatch(ctx, b)
-	defer br.Close()
-	rows, err := br.Query()
-	if err != nil {
-		return nil, err
-	}
-	chunks, err := scanChunks(rows, len(ids))
-	if err != nil {
-		return nil, err
-	}
-	if _, err := br.Exec(); err != nil {
-		return nil, err
-	}
-	cands := make([]search.Candidate, 0, len(chunks))
-	for id, c := range chunks {
-		c.Score = scores[id]
-		cands = append(cands, c)
-	}
-	return topCandidates(cands, k), nil
-}
-
-// readSnapshot runs fn on a pooled connection. With snapshot set, begin holds the BEGIN of a
-// repeatable-read, read-only transaction, which fn sends in one batch with its first statement
-// (one round trip instead of two), and fn must end the transaction (COMMIT) itself; without it
-// begin is empty. A connection released inside a transaction (fn failed) is closed by the pool,
-// never reused.
-func (ix *Index) readSnapshot(ctx context.Context, snapshot bool, fn func(conn *pgxpool.Conn, begin *pgx.Batch) error) error {
-	conn, err := ix.pool.Acquire(ctx)
-	if err != nil {
-		return err
-	}
-	defer conn.Release()
-	begin := &pgx.Batch{}
-	if snapshot {
-		begin.Queue("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
-	}
-	return fn(conn, begin)
-}
-
-// topCandidates sorts by score, path, chunk index and keeps k.
-func topCandidates(cands []search.Candidate, k int) []search.Candidate {
-	h := search.NewTopK[int](k)
-	for i, c := range cands {
-		h.Offer(search.Ranked[int]{Score: c.Score, Path: c.Path, Index: c.Chunk.Index, Value: i})
-	}
-	best := h.Sorted()
-	out := make([]search.Candidate, len(best))
-	for i, b := range best {
-		out[i] = cands[b.Value]
-	}
-	return out
-}
-
 // tsQuery ORs the terms as tsquery lexemes, quoted so that no term is parsed as an operator.
 func tsQuery(terms []string) string {
 	parts := make([]string, 0, len(terms))
@@ -332,16 +382,17 @@ func tsQuery(terms []string) string {
 }
 
 // fullText is LexicalTSVector's candidate query: chunks matching any term, ranked by
-// ts_rank_cd over the chunk's stored tsvector (chunk_tsv, written in this mode). The terms are
-// already stemmed by the search tokenizer (Snowball English, like
-// PostgreSQL's english configuration), so they are used as lexemes as they are.
-func (ix *Index) fullText(ctx context.Context, scope fileio.Scope, q search.LexicalQuery) ([]search.Candidate, error) {
+// ts_rank_cd over the chunk's stored tsvector (mcp_search_chunk_tsv, written in this mode). The
+// terms are already stemmed by the search tokenizer (Snowball English, like PostgreSQL's english
+// configuration), so they are used as lexemes as they are. The chunks' offsets and hashes come
+// from v.
+func (ix *Index) fullText(ctx context.Context, scope fileio.Scope, q search.LexicalQuery, v *view) ([]search.Candidate, error) {
 	if len(q.Terms) == 0 || q.TopK <= 0 {
 		return nil, nil
 	}
-	rows, err := ix.pool.Query(ctx, `SELECT ts_rank_cd(c.chunk_tsv, $3::tsquery)::float8, `+chunkColumns+`
-FROM mcp_search_projects pr JOIN mcp_file_chunks c ON c.project_id = pr.id
-WHERE pr.apikey_hash = $1 AND pr.project = $2 AND c.chunk_tsv @@ $3::tsquery
+	rows, err := ix.pool.Query(ctx, `SELECT ts_rank_cd(c.tsv, $3::tsquery)::float8, c.file_path, c.chunk_index
+FROM mcp_search_projects pr JOIN mcp_search_chunk_tsv c ON c.project_id = pr.id
+WHERE pr.apikey_hash = $1 AND pr.project = $2 AND c.tsv @@ $3::tsquery
   AND ($4::text = '' OR c.file_path LIKE $5::text) AND c.file_path <> ALL($6::text[])
 ORDER BY 1 DESC, c.file_path, c.chunk_index LIMIT $7`,
 		scope.Tenant, scope.Project, tsQuery(q.Terms), q.PathPrefix, likePrefix(q.PathPrefix), excludeList(q.ExcludePaths), q.TopK)
@@ -349,13 +400,13 @@ ORDER BY 1 DESC, c.file_path, c.chunk_index LIMIT $7`,
 		return nil, err
 	}
 	var out []search.Candidate
-	var c search.Candidate
-	var id int64
-	var at time.Time
-	var ns, index int32
-	_, err = pgx.ForEachRow(rows, []any{&c.Score, &id, &c.Path, &at, &ns, &index, &c.Chunk.StartByte, &c.Chunk.EndByte, &c.Chunk.ContentHash}, func() error {
-		c.FileUpdatedAt, c.Chunk.Index = joinVersion(at, ns), int(index)
-		out = append(out, c)
+	var score float64
+	var path string
+	var index int32
+	_, err = pgx.ForEachRow(rows, []any{&score, &path, &index}, func() error {
+		if fi, ok := v.fileIndex(path); ok && int(index) < v.states[fi].Chunks {
+			out = append(out, v.candidate(fi, int(index), score))
+		}
 		return nil
 	})
 	return out, err

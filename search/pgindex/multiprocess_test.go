@@ -311,24 +311,31 @@ func checkIndexMatchesStore(t *testing.T, ix *pgindex.Index, store fileio.Store,
 			wantPostings += int64(len(terms))
 		}
 	}
-	// Table-level invariants: no duplicate or orphan rows, statistics equal to the rows.
-	var chunks, distinct, postings, orphans, embeddings, statChunks, statTerms, sumTerms int64
+	// Table-level invariants: statistics equal to the files' rows, one vector row per file with
+	// chunks, every merged file pointing inside an existing segment, and the merge counters
+	// equal to what the rows say.
+	var fileChunks, fileTerms, vectorRows, filesWithChunks, outside, statChunks, statTerms, pending, sumPending, dead, sumDead int64
 	q := `SELECT
-  (SELECT count(*) FROM mcp_file_chunks c WHERE c.project_id = pr.id),
-  (SELECT count(DISTINCT (c.file_path, c.chunk_index)) FROM mcp_file_chunks c WHERE c.project_id = pr.id),
-  (SELECT count(*) FROM mcp_file_chunk_postings p WHERE p.project_id = pr.id),
-  (SELECT count(*) FROM mcp_file_chunk_postings p WHERE p.project_id = pr.id AND NOT EXISTS (SELECT 1 FROM mcp_file_chunks c WHERE c.id = p.chunk_id)),
-  (SELECT count(*) FROM mcp_file_chunk_embeddings e WHERE e.project_id = pr.id),
-  pr.chunk_count, pr.total_terms,
-  (SELECT coalesce(sum(c.chunk_terms), 0) FROM mcp_file_chunks c WHERE c.project_id = pr.id)
+  (SELECT coalesce(sum(f.chunk_count), 0) FROM mcp_search_files f WHERE f.project_id = pr.id),
+  (SELECT coalesce(sum(f.total_terms), 0) FROM mcp_search_files f WHERE f.project_id = pr.id),
+  (SELECT count(*) FROM mcp_search_vectors v WHERE v.project_id = pr.id),
+  (SELECT count(*) FROM mcp_search_files f WHERE f.project_id = pr.id AND f.chunk_count > 0),
+  (SELECT count(*) FROM mcp_search_files f LEFT JOIN mcp_search_segments s ON s.id = f.segment_id
+   WHERE f.project_id = pr.id AND f.segment_id IS NOT NULL AND (s.id IS NULL OR f.first_chunk + f.chunk_count > s.chunk_count)),
+  pr.chunk_count, pr.total_terms, pr.pending_chunks,
+  (SELECT coalesce(sum(f.chunk_count), 0) FROM mcp_search_files f WHERE f.project_id = pr.id AND f.segment_id IS NULL),
+  pr.dead_chunks,
+  (SELECT coalesce(sum(s.chunk_count), 0) FROM mcp_search_segments s WHERE s.project_id = pr.id)
+    - (SELECT coalesce(sum(f.chunk_count), 0) FROM mcp_search_files f WHERE f.project_id = pr.id AND f.segment_id IS NOT NULL)
 FROM mcp_search_projects pr WHERE pr.apikey_hash = $1 AND pr.project = $2`
-	if err := ix.Pool().QueryRow(ctx, q, scope.Tenant, scope.Project).Scan(&chunks, &distinct, &postings, &orphans, &embeddings, &statChunks, &statTerms, &sumTerms); err != nil {
+	if err := ix.Pool().QueryRow(ctx, q, scope.Tenant, scope.Project).Scan(&fileChunks, &fileTerms, &vectorRows, &filesWithChunks, &outside, &statChunks, &statTerms, &pending, &sumPending, &dead, &sumDead); err != nil {
 		t.Fatal(err)
 	}
-	got := []int64{chunks, distinct, postings, orphans, embeddings, statChunks, statTerms, sumTerms}
-	want := []int64{wantChunks, wantChunks, wantPostings, 0, wantChunks, wantChunks, wantTerms, wantTerms}
+	got := []int64{fileChunks, fileTerms, vectorRows, outside, statChunks, statTerms, pending, dead}
+	want := []int64{wantChunks, wantTerms, filesWithChunks, 0, wantChunks, wantTerms, sumPending, sumDead}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
-		t.Errorf("rows [chunks distinct postings orphans embeddings stat_chunks stat_terms sum_terms] = %v, want %v", got, want)
+		t.Errorf("[file_chunks file_terms vector_rows outside_segments stat_chunks stat_terms pending dead] = %v, want %v", got, want)
 	}
+	chunks, postings := wantChunks, wantPostings
 	t.Logf("index matches the store: %d files, %d chunks, %d postings", len(files), chunks, postings)
 }

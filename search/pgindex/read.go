@@ -2,6 +2,7 @@ package pgindex
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"time"
 
@@ -30,8 +31,8 @@ func excludeList(m map[string]bool) []string {
 	return out
 }
 
-// MarkServed implements search.Index with one UPDATE over the referenced chunks whose file is
-// still indexed at the referenced version.
+// MarkServed implements search.Index with one statement: an upsert of the served time of each
+// referenced chunk whose file is still indexed at the referenced version.
 func (ix *Index) MarkServed(ctx context.Context, scope fileio.Scope, refs []search.ChunkRef, at time.Time) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -39,19 +40,134 @@ func (ix *Index) MarkServed(ctx context.Context, scope fileio.Scope, refs []sear
 	if len(refs) == 0 {
 		return nil
 	}
-	paths := make([]string, len(refs))
-	idx, nss := make([]int32, len(refs)), make([]int32, len(refs))
-	vers := make([]time.Time, len(refs))
-	for i, r := range refs {
-		paths[i], idx[i] = r.Path, int32(r.ChunkIndex)
-		vers[i], nss[i] = splitVersion(r.FileUpdatedAt)
+	seen := make(map[search.ChunkRef]bool, len(refs))
+	var paths []string
+	var idx, nss []int32
+	var vers []time.Time
+	for _, r := range refs {
+		k := search.ChunkRef{Path: r.Path, ChunkIndex: r.ChunkIndex, FileUpdatedAt: r.FileUpdatedAt.UTC()}
+		if seen[k] {
+			continue // one row may be upserted once per statement
+		}
+		seen[k] = true
+		v, ns := splitVersion(r.FileUpdatedAt)
+		paths, idx, vers, nss = append(paths, r.Path), append(idx, int32(r.ChunkIndex)), append(vers, v), append(nss, ns)
 	}
-	_, err := ix.pool.Exec(ctx, `UPDATE mcp_file_chunks c SET last_served_at = $3
-FROM mcp_search_projects pr, unnest($4::text[], $5::int[], $6::timestamptz[], $7::int[]) AS r(path, idx, at, ns)
-WHERE pr.apikey_hash = $1 AND pr.project = $2 AND c.project_id = pr.id
-  AND c.file_path = r.path AND c.chunk_index = r.idx AND c.file_updated_at = r.at AND c.file_updated_ns = r.ns`,
+	_, err := ix.pool.Exec(ctx, `INSERT INTO mcp_search_served (project_id, file_path, chunk_index, served_at)
+SELECT DISTINCT ON (f.file_path, r.idx) pr.id, f.file_path, r.idx, $3
+FROM mcp_search_projects pr
+CROSS JOIN unnest($4::text[], $5::int[], $6::timestamptz[], $7::int[]) AS r(path, idx, at, ns)
+JOIN mcp_search_files f ON f.project_id = pr.id AND f.file_path = r.path
+     AND f.file_updated_at = r.at AND f.file_updated_ns = r.ns AND r.idx >= 0 AND r.idx < f.chunk_count
+WHERE pr.apikey_hash = $1 AND pr.project = $2
+ON CONFLICT (project_id, file_path, chunk_index) DO UPDATE SET served_at = EXCLUDED.served_at`,
 		scope.Tenant, scope.Project, at, paths, idx, vers, nss)
 	return backendError(ctx, "recording last_served_at", err)
+}
+
+// sqlFileChunks reads a file's indexed state and where its chunks are: the pending bytes, or the
+// segment's directory.
+const sqlFileChunks = `SELECT f.file_updated_at, f.file_updated_ns, f.embedding_model, f.tokenizer, f.chunk_count,
+       f.write_id, p.data, f.segment_id, f.first_chunk, s.directory
+FROM mcp_search_projects pr JOIN mcp_search_files f ON f.project_id = pr.id
+LEFT JOIN mcp_search_segments s ON s.id = f.segment_id
+LEFT JOIN mcp_search_pending p ON p.write_id = f.write_id AND f.segment_id IS NULL
+WHERE pr.apikey_hash = $1 AND pr.project = $2 AND f.file_path = $3 AND NOT f.legacy`
+
+// storedFile is one file's indexed chunks as read by readFile.
+type storedFile struct {
+	version   time.Time
+	model     string
+	tokenizer string
+	writeID   int64
+	dir       *chunkDir
+	first     int // the file's chunks are dir's ordinals [first, first+chunks)
+	chunks    int
+	segment   int64            // 0: pending
+	pending   *pendingFile     // when pending
+	terms     []map[string]int // per chunk, filled by readTerms
+}
+
+// readFile reads path's indexed chunks in q's snapshot; found is false when it is not indexed.
+func readFile(ctx context.Context, q querier, scope fileio.Scope, path string) (f storedFile, found bool, err error) {
+	var at time.Time
+	var ns int32
+	var pending, directory []byte
+	var seg *int64
+	var first *int32
+	var chunks int32
+	err = q.QueryRow(ctx, sqlFileChunks, scope.Tenant, scope.Project, path).Scan(&at, &ns, &f.model, &f.tokenizer, &chunks, &f.writeID, &pending, &seg, &first, &directory)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return f, false, nil
+	}
+	if err != nil {
+		return f, false, err
+	}
+	f.version, f.chunks = joinVersion(at, ns), int(chunks)
+	switch {
+	case pending != nil:
+		if f.pending, err = decodePending(pending); err != nil {
+			return f, false, err
+		}
+		f.dir = &f.pending.dir
+	case seg != nil && directory != nil:
+		if f.dir, err = decodeDirectory(directory); err != nil {
+			return f, false, err
+		}
+		f.segment, f.first = *seg, int(*first)
+	default:
+		f.dir = &chunkDir{}
+		f.chunks = 0
+	}
+	if f.first+f.chunks > f.dir.len() {
+		return f, false, errCorrupt
+	}
+	return f, true, nil
+}
+
+// readTerms fills f.terms from the pending bytes or the segment's postings (every block of the
+// segment is read: Chunks is for inspection, not for the query path).
+func (f *storedFile) readTerms(ctx context.Context, q querier) error {
+	f.terms = make([]map[string]int, f.chunks)
+	for i := range f.terms {
+		f.terms[i] = make(map[string]int)
+	}
+	add := func(term string, block []byte, base int) error {
+		return forEachPosting(block, func(ord, tf int) {
+			if i := ord - base; i >= 0 && i < f.chunks {
+				f.terms[i][term] = tf
+			}
+		})
+	}
+	if f.pending != nil {
+		for t, b := range f.pending.blocks {
+			if err := add(t, b, 0); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if f.chunks == 0 {
+		return nil
+	}
+	var terms, postings []byte
+	if err := q.QueryRow(ctx, "SELECT terms, postings FROM mcp_search_segments WHERE id = $1", f.segment).Scan(&terms, &postings); err != nil {
+		return err
+	}
+	dict, err := decodeTermDict(terms)
+	if err != nil {
+		return err
+	}
+	for i, t := range dict.terms {
+		off, size := int(dict.off[i]), int(dict.size[i])
+		if off+size > len(postings) {
+			return errCorrupt
+		}
+		if err := add(t, postings[off:off+size], f.first); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Chunks implements search.Index: the chunks of path with their terms and vectors (no text),
@@ -63,65 +179,46 @@ func (ix *Index) Chunks(ctx context.Context, scope fileio.Scope, path string) ([
 	var out []search.StoredChunk
 	err := pgx.BeginTxFunc(ctx, ix.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
 		out = nil
-		var model, tokenizer string
-		err := tx.QueryRow(ctx, `SELECT f.embedding_model, f.tokenizer FROM mcp_search_projects pr
-JOIN mcp_search_files f ON f.project_id = pr.id WHERE pr.apikey_hash = $1 AND pr.project = $2 AND f.file_path = $3`,
-			scope.Tenant, scope.Project, path).Scan(&model, &tokenizer)
-		if err == pgx.ErrNoRows {
+		f, found, err := readFile(ctx, tx, scope, path)
+		if err != nil || !found {
+			return err
+		}
+		if err := f.readTerms(ctx, tx); err != nil {
+			return err
+		}
+		var vectors []byte
+		var dims int32
+		err = tx.QueryRow(ctx, `SELECT v.dims, v.vectors FROM mcp_search_projects pr JOIN mcp_search_vectors v ON v.project_id = pr.id
+WHERE pr.apikey_hash = $1 AND pr.project = $2 AND v.file_path = $3`, scope.Tenant, scope.Project, path).Scan(&dims, &vectors)
+		if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+			return err
+		}
+		served := make(map[int]time.Time)
+		rows, err := tx.Query(ctx, `SELECT s.chunk_index, s.served_at FROM mcp_search_projects pr JOIN mcp_search_served s ON s.project_id = pr.id
+WHERE pr.apikey_hash = $1 AND pr.project = $2 AND s.file_path = $3`, scope.Tenant, scope.Project, path)
+		if err != nil {
+			return err
+		}
+		var index int32
+		var at time.Time
+		if _, err := pgx.ForEachRow(rows, []any{&index, &at}, func() error {
+			served[int(index)] = at.UTC()
 			return nil
-		}
-		if err != nil {
+		}); err != nil {
 			return err
 		}
-		rows, err := tx.Query(ctx, `SELECT c.id, c.file_updated_at, c.file_updated_ns, c.chunk_index, c.start_byte, c.end_byte,
-       c.content_hash, c.chunk_terms, c.last_served_at, e.embedding
-FROM mcp_search_projects pr JOIN mcp_file_chunks c ON c.project_id = pr.id
-LEFT JOIN mcp_file_chunk_embeddings e ON e.chunk_id = c.id
-WHERE pr.apikey_hash = $1 AND pr.project = $2 AND c.file_path = $3 ORDER BY c.chunk_index`, scope.Tenant, scope.Project, path)
-		if err != nil {
-			return err
-		}
-		byID := make(map[int64]int)
-		var ids []int64
-		for rows.Next() {
-			var id int64
-			var at time.Time
-			var ns, index, terms int32
-			var served *time.Time
-			var vec []byte
-			sc := search.StoredChunk{Path: path, EmbeddingModel: model, Tokenizer: tokenizer}
-			if err := rows.Scan(&id, &at, &ns, &index, &sc.StartByte, &sc.EndByte, &sc.ContentHash, &terms, &served, &vec); err != nil {
-				rows.Close()
-				return err
+		for i := range f.chunks {
+			ord := f.first + i
+			sc := search.StoredChunk{Path: path, FileUpdatedAt: f.version, EmbeddingModel: f.model, Tokenizer: f.tokenizer, LastServedAt: served[i]}
+			sc.Index, sc.StartByte, sc.EndByte, sc.ContentHash = i, f.dir.start[ord], f.dir.end[ord], f.dir.hash(ord)
+			sc.ChunkTerms, sc.Terms = int(f.dir.terms[ord]), f.terms[i]
+			if d := int(dims); d > 0 && len(vectors) == 4*d*f.chunks {
+				sc.Vector = make([]float32, d)
+				decodeVectorInto(sc.Vector, vectors[4*d*i:])
 			}
-			sc.FileUpdatedAt, sc.Index, sc.ChunkTerms = joinVersion(at, ns), int(index), int(terms)
-			if served != nil {
-				sc.LastServedAt = served.UTC()
-			}
-			if len(vec) > 0 {
-				sc.Vector = make([]float32, len(vec)/4)
-				decodeVectorInto(sc.Vector, vec)
-			}
-			sc.Terms = make(map[string]int)
-			byID[id] = len(out)
-			ids = append(ids, id)
 			out = append(out, sc)
 		}
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		rows, err = tx.Query(ctx, "SELECT chunk_id, term, tf FROM mcp_file_chunk_postings WHERE chunk_id = ANY($1)", ids)
-		if err != nil {
-			return err
-		}
-		var id int64
-		var term string
-		var tf int32
-		_, err = pgx.ForEachRow(rows, []any{&id, &term, &tf}, func() error {
-			out[byID[id]].Terms[term] = int(tf)
-			return nil
-		})
-		return err
+		return nil
 	})
 	if err != nil {
 		return nil, backendError(ctx, "reading chunks", err)
@@ -129,38 +226,8 @@ WHERE pr.apikey_hash = $1 AND pr.project = $2 AND c.file_path = $3 ORDER BY c.ch
 	return out, nil
 }
 
-// chunkColumns are the columns scanned by scanChunk, for a table aliased c.
-const chunkColumns = "c.id, c.file_path, c.file_updated_at, c.file_updated_ns, c.chunk_index, c.start_byte, c.end_byte, c.content_hash"
-
-// querier is a pool or a transaction.
+// querier is a pool, a connection or a transaction.
 type querier interface {
 	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
-}
-
-// sqlFetchChunks reads the chunks with the ids $1, without text (the index keeps none; see
-// search.Index).
-const sqlFetchChunks = "SELECT " + chunkColumns + " FROM mcp_file_chunks c WHERE c.id = ANY($1)"
-
-// scanChunks reads sqlFetchChunks's rows (missing ids are skipped).
-func scanChunks(rows pgx.Rows, n int) (map[int64]search.Candidate, error) {
-	out := make(map[int64]search.Candidate, n)
-	var id int64
-	var c search.Candidate
-	var at time.Time
-	var ns, index int32
-	_, err := pgx.ForEachRow(rows, []any{&id, &c.Path, &at, &ns, &index, &c.Chunk.StartByte, &c.Chunk.EndByte, &c.Chunk.ContentHash}, func() error {
-		c.FileUpdatedAt, c.Chunk.Index = joinVersion(at, ns), int(index)
-		out[id] = c
-		return nil
-	})
-	return out, err
-}
-
-// fetchChunks reads the chunks with the given ids (missing ids are skipped).
-func fetchChunks(ctx context.Context, db querier, ids []int64) (map[int64]search.Candidate, error) {
-	rows, err := db.Query(ctx, sqlFetchChunks, ids)
-	if err != nil {
-		return nil, err
-	}
-	return scanChunks(rows, len(ids))
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
 }

@@ -24,34 +24,15 @@ func TestConcurrentMigrations(t *testing.T) {
 	pgtest.CheckMigrated(t, url, "mcp_search_schema_migrations", pgindex.SchemaVersion(), pgindex.Migrate)
 }
 
-// TestOptions: unknown modes are INVALID_CONFIG; pgvector detection reports what it found.
+// TestOptions: unknown modes and negative merge thresholds are INVALID_CONFIG.
 func TestOptions(t *testing.T) {
 	url := pgtest.New(t)
 	ctx := context.Background()
-	for _, opts := range []pgindex.Options{{Lexical: "fulltext"}, {PGVector: "always"}} {
+	for _, opts := range []pgindex.Options{{Lexical: "fulltext"}, {MergePendingChunks: -1}} {
 		if _, err := pgindex.Open(ctx, url, opts); !errors.Is(err, agentfiles.ErrInvalidConfig) {
 			t.Errorf("Open(%+v): %v, want INVALID_CONFIG", opts, err)
 		}
 	}
-	ix, err := pgindex.Open(ctx, url, pgindex.Options{PGVector: pgindex.PGVectorOff})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
-	if ix.UsesPGVector() {
-		t.Error("pgvector used although switched off")
-	}
-	var installed bool
-	ix.Pool().QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'vector')").Scan(&installed)
-	auto, err := pgindex.Open(ctx, url, pgindex.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer auto.Close()
-	if auto.UsesPGVector() != installed {
-		t.Errorf("UsesPGVector = %v, extension installed = %v", auto.UsesPGVector(), installed)
-	}
-	t.Logf("pgvector installed in the test database: %v (Debian bookworm ships no postgresql-15-pgvector; the BYTEA scan is used)", installed)
 }
 
 // allMethods calls every method of ix once and returns their errors by method name.
@@ -195,7 +176,7 @@ func TestTSVectorMode(t *testing.T) {
 		}
 	}
 	var indexDef string
-	if err := pg.Pool().QueryRow(ctx, "SELECT indexdef FROM pg_indexes WHERE indexname = 'idx_mcp_file_chunks_tsv'").Scan(&indexDef); err != nil || !strings.Contains(indexDef, "gin") {
+	if err := pg.Pool().QueryRow(ctx, "SELECT indexdef FROM pg_indexes WHERE indexname = 'idx_mcp_search_chunk_tsv'").Scan(&indexDef); err != nil || !strings.Contains(indexDef, "gin") {
 		t.Errorf("GIN index: %q %v", indexDef, err)
 	}
 }

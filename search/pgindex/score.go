@@ -2,35 +2,31 @@ package pgindex
 
 import (
 	"context"
-	"time"
+	"slices"
 
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/search"
 	"github.com/jackc/pgx/v5"
 )
 
-// sqlScoreChunks reads, for each named chunk (path, chunk index, version) that is indexed at
-// that version, its position in the request, its length in terms, the frequencies of the query
-// terms in it (two parallel arrays, NULL when none occurs), its vector of the query's model and
-// size (NULL when it has none), and in tsvector mode ($11) its ts_rank_cd for the query ($10).
-// Each chunk is one lookup of the (project, path, chunk index) key, its postings one range of
-// the postings key per term.
-const sqlScoreChunks = `SELECT r.ord, c.chunk_terms, t.terms, t.tfs, e.embedding,
-       CASE WHEN $11 THEN coalesce(ts_rank_cd(c.chunk_tsv, $10::tsquery)::float8, 0) END
+// sqlScoreVectors reads the vectors of the named files made by the query's model, of its size.
+const sqlScoreVectors = `SELECT v.file_path, v.vectors FROM mcp_search_projects pr
+JOIN mcp_search_vectors v ON v.project_id = pr.id
+WHERE pr.apikey_hash = $1 AND pr.project = $2 AND v.file_path = ANY($3::text[]) AND v.model = $4 AND v.dims = $5`
+
+// sqlScoreTSV reads ts_rank_cd of the named chunks (LexicalTSVector mode).
+const sqlScoreTSV = `SELECT c.file_path, c.chunk_index, coalesce(ts_rank_cd(c.tsv, $5::tsquery)::float8, 0)
 FROM mcp_search_projects pr
-CROSS JOIN unnest($3::text[], $4::int[], $5::timestamptz[], $6::int[]) WITH ORDINALITY AS r(path, idx, at, ns, ord)
-JOIN mcp_file_chunks c ON c.project_id = pr.id AND c.file_path = r.path AND c.chunk_index = r.idx
-     AND c.file_updated_at = r.at AND c.file_updated_ns = r.ns
-LEFT JOIN mcp_file_chunk_embeddings e ON e.chunk_id = c.id AND e.model = $8 AND e.dims = $9
-LEFT JOIN LATERAL (
-    SELECT array_agg(po.term) AS terms, array_agg(po.tf) AS tfs FROM mcp_file_chunk_postings po
-    WHERE po.project_id = pr.id AND po.term = ANY($7::text[]) AND po.chunk_id = c.id) t ON true
+CROSS JOIN unnest($3::text[], $4::int[]) AS r(path, idx)
+JOIN mcp_search_chunk_tsv c ON c.project_id = pr.id AND c.file_path = r.path AND c.chunk_index = r.idx
 WHERE pr.apikey_hash = $1 AND pr.project = $2`
 
-// ScoreChunks implements search.Index in one statement. BM25 is computed in Go from the
-// fetched term frequencies with the caller's statistics, summed over the terms in query order
-// as Lexical sums them, so the floats are memindex's; vectors are scored with search.Dot. In
-// LexicalTSVector mode the lexical score is the chunk's ts_rank_cd, Lexical's scale there.
+// ScoreChunks implements search.Index in one snapshot, read in one round trip when the project's
+// view is cached: the postings blocks of the query terms (as Lexical reads them), the vectors of
+// the named files, and in tsvector mode the chunks' ts_rank_cd. BM25 is computed in Go with the
+// caller's statistics, summed over the terms in query order as Lexical sums them, so the floats
+// are memindex's; vectors are scored with search.Dot. In LexicalTSVector mode the lexical score
+// is the chunk's ts_rank_cd, Lexical's scale there.
 func (ix *Index) ScoreChunks(ctx context.Context, scope fileio.Scope, q search.ScoreQuery) ([]search.ChunkScore, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -39,57 +35,109 @@ func (ix *Index) ScoreChunks(ctx context.Context, scope fileio.Scope, q search.S
 	if len(q.Chunks) == 0 {
 		return out, nil
 	}
-	n := len(q.Chunks)
-	paths, idx, nss := make([]string, n), make([]int32, n), make([]int32, n)
-	vers := make([]time.Time, n)
+	paths := make([]string, 0, len(q.Chunks))
+	seen := make(map[string]bool)
+	idx := make([]int32, len(q.Chunks))
+	all := make([]string, len(q.Chunks))
 	for i, r := range q.Chunks {
-		paths[i], idx[i] = r.Path, int32(r.ChunkIndex)
-		vers[i], nss[i] = splitVersion(r.FileUpdatedAt)
-	}
-	terms := q.Terms
-	if terms == nil {
-		terms = []string{}
+		if !seen[r.Path] {
+			seen[r.Path] = true
+			paths = append(paths, r.Path)
+		}
+		all[i], idx[i] = r.Path, int32(r.ChunkIndex)
 	}
 	tsvector := ix.lexical == LexicalTSVector && len(q.Terms) > 0
-	rows, err := ix.pool.Query(ctx, sqlScoreChunks, scope.Tenant, scope.Project, paths, idx, vers, nss,
-		terms, q.Model, int32(len(q.Vector)), tsQuery(q.Terms), tsvector)
+	vectors := make(map[string][]byte)
+	ranks := make(map[search.ChunkRef]float64)
+	extra := func(b *pgx.Batch) {
+		b.Queue(sqlScoreVectors, scope.Tenant, scope.Project, paths, q.Model, int32(len(q.Vector)))
+		if tsvector {
+			b.Queue(sqlScoreTSV, scope.Tenant, scope.Project, all, idx, tsQuery(q.Terms))
+		}
+	}
+	read := func(br pgx.BatchResults) error {
+		rows, err := br.Query()
+		if err != nil {
+			return err
+		}
+		var path string
+		var raw []byte
+		if _, err := pgx.ForEachRow(rows, []any{&path, &raw}, func() error {
+			vectors[path] = raw
+			raw = nil
+			return nil
+		}); err != nil {
+			return err
+		}
+		if !tsvector {
+			return nil
+		}
+		if rows, err = br.Query(); err != nil {
+			return err
+		}
+		var index int32
+		var rank float64
+		_, err = pgx.ForEachRow(rows, []any{&path, &index, &rank}, func() error {
+			ranks[search.ChunkRef{Path: path, ChunkIndex: int(index)}] = rank
+			return nil
+		})
+		return err
+	}
+	s, err := ix.readSnapshot(ctx, scope, q.Terms, extra, read)
 	if err != nil {
 		return nil, backendError(ctx, "scoring chunks", err)
+	}
+	if s.view == nil {
+		return out, nil
+	}
+	lists, _, err := s.postingLists(q.Terms, nil)
+	if err != nil {
+		return nil, backendError(ctx, "decoding postings", err)
 	}
 	scorers := q.TermScorers()
-	var (
-		ord        int64
-		chunkTerms int32
-		found      []string
-		tfs        []int32
-		vec        []byte
-		rank       *float64
-	)
 	row := make([]float32, len(q.Vector))
-	_, err = pgx.ForEachRow(rows, []any{&ord, &chunkTerms, &found, &tfs, &vec, &rank}, func() error {
-		cs := &out[ord-1]
+	for i, r := range q.Chunks {
+		fi, ok := s.view.fileIndex(r.Path)
+		if !ok {
+			continue
+		}
+		st := s.view.states[fi]
+		if !st.FileUpdatedAt.Equal(r.FileUpdatedAt) || r.ChunkIndex < 0 || r.ChunkIndex >= st.Chunks {
+			continue
+		}
+		cs := &out[i]
 		cs.Found = true
-		for ti, term := range q.Terms {
-			tf := 0
-			for j, t := range found {
-				if t == term {
-					tf = int(tfs[j])
-				}
-			}
-			cs.Lexical += scorers[ti].Score(tf, int(chunkTerms))
+		key := s.view.key(fi, r.ChunkIndex)
+		d, ord := s.view.chunk(fi, r.ChunkIndex)
+		for ti := range q.Terms {
+			cs.Lexical += scorers[ti].Score(lists[ti].tf(key), int(d.terms[ord]))
 		}
-		if rank != nil {
-			cs.Lexical = *rank
+		if tsvector {
+			cs.Lexical = ranks[search.ChunkRef{Path: r.Path, ChunkIndex: r.ChunkIndex}]
 		}
-		if len(q.Vector) > 0 && len(vec) == 4*len(row) {
-			decodeVectorInto(row, vec)
+		if raw := vectors[r.Path]; len(q.Vector) > 0 && len(raw) == 4*len(row)*st.Chunks {
+			decodeVectorInto(row, raw[4*len(row)*r.ChunkIndex:])
 			cs.Semantic, cs.HasSemantic = float64(search.Dot(row, q.Vector)), true
 		}
-		found, tfs, vec, rank = nil, nil, nil, nil // the next row must not decode into these
-		return nil
-	})
-	if err != nil {
-		return nil, backendError(ctx, "scoring chunks", err)
 	}
 	return out, nil
+}
+
+// key is the chunk key (see chunkKey) of file fi's chunk i.
+func (v *view) key(fi, i int) int64 {
+	f := v.files[fi]
+	if f.pending != nil {
+		pi, _ := slices.BinarySearch(v.pending, int32(fi))
+		return chunkKey(len(v.segs)+pi, i)
+	}
+	return chunkKey(int(f.seg), int(f.first)+i)
+}
+
+// tf returns the term frequency at chunk key k (0 when the chunk lacks the term).
+func (l termPostings) tf(k int64) int {
+	i, ok := slices.BinarySearch(l.ids, k)
+	if !ok {
+		return 0
+	}
+	return int(l.packed[i] >> 32)
 }

@@ -40,16 +40,14 @@ type vectorSnapshot struct {
 type cachedFile struct {
 	path    string
 	version time.Time
-	ids     []int64
-	index   []int32
-	vecs    []float32 // len(ids) * dims, chunk after chunk
+	vecs    []float32 // the file's chunks' vectors, chunk after chunk
 	// nonFinite: some vector holds an infinity or NaN, so a sparse query must be scored with
 	// search.Dot rather than search.SparseDot (whose skipped zero products are exact only for
 	// finite vectors).
 	nonFinite bool
 }
 
-func (f *cachedFile) size() int64 { return int64(len(f.path) + 12*len(f.ids) + 4*len(f.vecs) + 64) }
+func (f *cachedFile) size() int64 { return int64(len(f.path) + 4*len(f.vecs) + 64) }
 
 func newVectorCache(maxBytes int64) *vectorCache {
 	return &vectorCache{newGenCache[cacheKey](maxBytes,
@@ -57,13 +55,9 @@ func newVectorCache(maxBytes int64) *vectorCache {
 		func(s *vectorSnapshot) int64 { return s.bytes })}
 }
 
-// snapshot returns an up-to-date snapshot of key's vectors, refreshing the cached one when the
-// project's generation moved.
-func (c *vectorCache) snapshot(ctx context.Context, ix *Index, key cacheKey) (*vectorSnapshot, error) {
-	var gen int64
-	if err := ix.pool.QueryRow(ctx, sqlGeneration, key.project).Scan(&gen); err != nil {
-		return nil, err
-	}
+// snapshot returns a snapshot of key's vectors at generation gen or later, refreshing the cached
+// one when it is older.
+func (c *vectorCache) snapshot(ctx context.Context, ix *Index, key cacheKey, gen int64) (*vectorSnapshot, error) {
 	return c.get(key, gen, func(old *vectorSnapshot) (*vectorSnapshot, error) { return loadSnapshot(ctx, ix, key, old) })
 }
 
@@ -79,7 +73,7 @@ func loadSnapshot(ctx context.Context, ix *Index, key cacheKey, old *vectorSnaps
 			return err
 		}
 		rows, err := tx.Query(ctx, `SELECT file_path, file_updated_at, file_updated_ns FROM mcp_search_files
-WHERE project_id = $1 AND embedding_model = $2`, key.project, key.model)
+WHERE project_id = $1 AND embedding_model = $2 AND chunk_count > 0`, key.project, key.model)
 		if err != nil {
 			return err
 		}
@@ -95,51 +89,38 @@ WHERE project_id = $1 AND embedding_model = $2`, key.project, key.model)
 					return nil
 				}
 			}
-			s.files[path] = &cachedFile{path: path, version: v}
 			changed = append(changed, path)
+			s.files[path] = &cachedFile{path: path, version: v}
 			return nil
 		})
 		if err != nil || len(changed) == 0 {
 			return err
 		}
-		q := `SELECT chunk_id, file_path, chunk_index, embedding FROM mcp_file_chunk_embeddings
-WHERE project_id = $1 AND model = $2 AND dims = $3 ORDER BY file_path, chunk_index`
+		q := "SELECT file_path, vectors FROM mcp_search_vectors WHERE project_id = $1 AND model = $2 AND dims = $3"
 		args := []any{key.project, key.model, int32(key.dims)}
 		if old != nil {
-			q = `SELECT chunk_id, file_path, chunk_index, embedding FROM mcp_file_chunk_embeddings
-WHERE project_id = $1 AND model = $2 AND dims = $3 AND file_path = ANY($4) ORDER BY file_path, chunk_index`
+			q += " AND file_path = ANY($4)"
 			args = append(args, changed)
 		}
 		rows, err = tx.Query(ctx, q, args...)
 		if err != nil {
 			return err
 		}
-		var id int64
-		var index int32
-		var rawPath, raw pgtype.DriverBytes
-		var cur *cachedFile
+		var raw pgtype.DriverBytes
 		for rows.Next() {
-			if err := rows.Scan(&id, &rawPath, &index, &raw); err != nil {
+			if err := rows.Scan(&path, &raw); err != nil {
 				rows.Close()
 				return err
 			}
-			if cur == nil || cur.path != string(rawPath) {
-				cur = s.files[string(rawPath)]
-				if cur == nil { // embedded after the file list was read: impossible in one snapshot
-					continue
-				}
-			}
-			if len(raw) != 4*key.dims {
+			f := s.files[path]
+			if f == nil || f.vecs != nil || len(raw)%(4*key.dims) != 0 {
 				continue
 			}
-			cur.ids = append(cur.ids, id)
-			cur.index = append(cur.index, index)
-			n := len(cur.vecs)
-			cur.vecs = append(cur.vecs, make([]float32, key.dims)...)
-			decodeVectorInto(cur.vecs[n:], raw)
-			for _, x := range cur.vecs[n:] {
+			f.vecs = make([]float32, len(raw)/4)
+			decodeVectorInto(f.vecs, raw)
+			for _, x := range f.vecs {
 				if math.IsInf(float64(x), 0) || math.IsNaN(float64(x)) {
-					cur.nonFinite = true
+					f.nonFinite = true
 				}
 			}
 		}

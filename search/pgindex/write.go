@@ -42,70 +42,78 @@ func joinVersion(us time.Time, ns int32) time.Time {
 
 const sqlLockPath = "SELECT pg_advisory_xact_lock($1::int4, $2::int4)"
 
-const sqlCurrentFile = `SELECT file_updated_at, file_updated_ns, chunk_count, total_terms
-FROM mcp_search_files WHERE project_id = $1 AND file_path = $2`
+// sqlLockVectors takes the lock every write of vectors takes anyway, first, so that every
+// transaction that writes vectors and files rows locks the vector table before any file row,
+// as Reembed's switch does (EXCLUSIVE on the table, then file rows): no cycle can form.
+const sqlLockVectors = "LOCK TABLE mcp_search_vectors IN ROW EXCLUSIVE MODE"
 
-const sqlDeleteChunks = `WITH old AS (
-    DELETE FROM mcp_file_chunks WHERE project_id = $1 AND file_path = $2 RETURNING id
+// sqlCurrentFile reads the indexed state of a file: version, chunks, terms, and where its
+// chunks are (pending, in a segment).
+const sqlCurrentFile = `SELECT file_updated_at, file_updated_ns, chunk_count, total_terms,
+       segment_id IS NULL AND chunk_count > 0 AND NOT legacy, segment_id IS NOT NULL, write_id
+FROM mcp_search_files WHERE project_id = $1 AND file_path = $2 FOR UPDATE`
+
+// sqlWriteFile stores the file's chunks and postings in pending form (see codec.go) under a new
+// write id and upserts the file's row to name it: its old chunks, pending or in a segment, are
+// no longer pointed at.
+const sqlWriteFile = `WITH w AS (SELECT nextval('mcp_search_write_seq') AS id), p AS (
+    INSERT INTO mcp_search_pending (write_id, project_id, data) SELECT w.id, $1, $9 FROM w WHERE $9::bytea IS NOT NULL
 )
-DELETE FROM mcp_file_chunk_postings WHERE chunk_id IN (SELECT id FROM old)`
-
-// sqlInsertChunks inserts the chunks (ids in chunk order), their postings and their vectors in
-// one statement. The embeddings CTE differs with pgvector (see sqlInsertChunksVector).
-//
-// The chunk's text is not stored (see migration 0004): $8 is NULL, or in LexicalTSVector mode
-// the chunks' texts (escaped, see text.go), of which only the tsvector is kept.
-const sqlInsertChunksHead = `WITH c AS (
-    INSERT INTO mcp_file_chunks (project_id, file_path, file_updated_at, file_updated_ns,
-                                 chunk_index, start_byte, end_byte, content_hash, chunk_terms, chunk_tsv)
-    SELECT $1, $2, $3, $4, t.idx, t.sb, t.eb, t.h, t.n,
-           CASE WHEN $8::text[] IS NOT NULL THEN to_tsvector('english', ($8::text[])[t.idx + 1]) END
-    FROM unnest($5::int[], $6::bigint[], $7::bigint[], $9::text[], $10::int[]) AS t(idx, sb, eb, h, n)
-    ORDER BY t.idx
-    RETURNING id, chunk_index, chunk_terms
-), p AS (
-    INSERT INTO mcp_file_chunk_postings (project_id, term, chunk_id, tf, chunk_terms, file_path)
-    SELECT $1, u.term, c.id, u.tf, c.chunk_terms, $2
-    FROM unnest($11::int[], $12::text[], $13::int[]) AS u(idx, term, tf) JOIN c ON c.chunk_index = u.idx
-)
-`
-
-const sqlInsertEmbeddings = `INSERT INTO mcp_file_chunk_embeddings (chunk_id, project_id, file_path, chunk_index, model, dims, embedding)
-SELECT c.id, $1, $2, c.chunk_index, $14, $15, v.vec
-FROM unnest($16::int[], $17::bytea[]) AS v(idx, vec) JOIN c ON c.chunk_index = v.idx`
-
-const sqlInsertEmbeddingsVector = `INSERT INTO mcp_file_chunk_embeddings (chunk_id, project_id, file_path, chunk_index, model, dims, embedding, embedding_vec)
-SELECT c.id, $1, $2, c.chunk_index, $14, $15, v.vec, v.lit::vector
-FROM unnest($16::int[], $17::bytea[], $18::text[]) AS v(idx, vec, lit) JOIN c ON c.chunk_index = v.idx`
-
-const sqlUpsertFile = `INSERT INTO mcp_search_files (project_id, file_path, file_updated_at, file_updated_ns,
-    embedding_model, tokenizer, chunk_count, total_terms, indexed_at)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, statement_timestamp())
+INSERT INTO mcp_search_files (project_id, file_path, file_updated_at, file_updated_ns,
+    embedding_model, tokenizer, chunk_count, total_terms, indexed_at, segment_id, first_chunk, write_id, legacy)
+SELECT $1, $2, $3, $4, $5, $6, $7, $8, statement_timestamp(), NULL, NULL, w.id, false FROM w
 ON CONFLICT (project_id, file_path) DO UPDATE SET
     file_updated_at = EXCLUDED.file_updated_at, file_updated_ns = EXCLUDED.file_updated_ns,
     embedding_model = EXCLUDED.embedding_model, tokenizer = EXCLUDED.tokenizer,
-    chunk_count = EXCLUDED.chunk_count, total_terms = EXCLUDED.total_terms, indexed_at = EXCLUDED.indexed_at`
+    chunk_count = EXCLUDED.chunk_count, total_terms = EXCLUDED.total_terms, indexed_at = EXCLUDED.indexed_at,
+    segment_id = NULL, first_chunk = NULL, write_id = EXCLUDED.write_id, legacy = false`
 
+const sqlDeletePending = "DELETE FROM mcp_search_pending WHERE write_id = $1"
+
+// sqlAddStats moves the project's statistics and merge counters and bumps its generation. It
+// runs after the file's row is written, so every writer locks a file row before the project row
+// (as a merge does), and no two writers wait for each other in a cycle.
 const sqlAddStats = `UPDATE mcp_search_projects
-SET chunk_count = chunk_count + $2, total_terms = total_terms + $3, generation = generation + 1 WHERE id = $1`
+SET chunk_count = chunk_count + $2, total_terms = total_terms + $3, pending_chunks = pending_chunks + $4,
+    dead_chunks = dead_chunks + $5, generation = generation + 1
+WHERE id = $1 RETURNING pending_chunks, dead_chunks, chunk_count`
 
-// sqlDeleteFile removes the file when its indexed version is not after ($3, $4).
+const (
+	sqlDeleteVectors = "DELETE FROM mcp_search_vectors WHERE project_id = $1 AND file_path = $2"
+	sqlInsertVectors = "INSERT INTO mcp_search_vectors (project_id, file_path, model, dims, vectors) VALUES ($1, $2, $3, $4, $5)"
+	sqlDeleteServed  = "DELETE FROM mcp_search_served WHERE project_id = $1 AND file_path = $2"
+	sqlDeleteTSV     = "DELETE FROM mcp_search_chunk_tsv WHERE project_id = $1 AND file_path = $2"
+	sqlInsertTSV     = `INSERT INTO mcp_search_chunk_tsv (project_id, file_path, chunk_index, tsv)
+SELECT $1, $2, t.idx - 1, to_tsvector('english', t.text) FROM unnest($3::text[]) WITH ORDINALITY AS t(text, idx)`
+)
+
+// sqlDeleteFile removes the file when its indexed version is not after ($3, $4), with its
+// vectors, served marks and tsvectors, and moves the project's statistics and merge counters.
 const sqlDeleteFile = `WITH f AS (
     DELETE FROM mcp_search_files WHERE project_id = $1 AND file_path = $2
         AND (file_updated_at, file_updated_ns) <= ($3::timestamptz, $4::int)
-    RETURNING chunk_count, total_terms
-), c AS (
-    DELETE FROM mcp_file_chunks WHERE project_id = $1 AND file_path = $2 AND EXISTS (SELECT 1 FROM f) RETURNING id
-), p AS (
-    DELETE FROM mcp_file_chunk_postings WHERE chunk_id IN (SELECT id FROM c)
+    RETURNING chunk_count, total_terms, segment_id IS NULL AND chunk_count > 0 AND NOT legacy AS pending,
+              segment_id IS NOT NULL AS merged, write_id
+), pd AS (
+    DELETE FROM mcp_search_pending WHERE write_id IN (SELECT write_id FROM f)
+), v AS (
+    DELETE FROM mcp_search_vectors WHERE project_id = $1 AND file_path = $2 AND EXISTS (SELECT 1 FROM f)
+), s AS (
+    DELETE FROM mcp_search_served WHERE project_id = $1 AND file_path = $2 AND EXISTS (SELECT 1 FROM f)
+), t AS (
+    DELETE FROM mcp_search_chunk_tsv WHERE project_id = $1 AND file_path = $2 AND EXISTS (SELECT 1 FROM f)
 )
 UPDATE mcp_search_projects s SET chunk_count = s.chunk_count - f.chunk_count, total_terms = s.total_terms - f.total_terms,
+    pending_chunks = s.pending_chunks - CASE WHEN f.pending THEN f.chunk_count ELSE 0 END,
+    dead_chunks = s.dead_chunks + CASE WHEN f.merged THEN f.chunk_count ELSE 0 END,
     generation = s.generation + 1
-FROM f WHERE s.id = $1`
+FROM f WHERE s.id = $1 RETURNING s.pending_chunks, s.dead_chunks, s.chunk_count`
 
 // ReplaceFile implements search.Index in one transaction: under a per-file advisory lock it
-// removes the file's chunks, postings and vectors, inserts the new ones, and adjusts the
-// project's statistics, so a concurrent query sees all old chunks or all new ones.
+// writes the file's row with its chunks and postings in pending form, replaces its vectors, and
+// adjusts the project's statistics, so a concurrent query sees all old chunks or all new ones.
+// The old chunks stay where they were, dead, until a merge (see the package doc, "Storage");
+// when the project's pending chunks reach Options.MergePendingChunks, the Index's merger is woken.
 //
 // Versions only move forward: when the index already holds a newer version of the file
 // (another worker indexed a later write first), ReplaceFile leaves it and returns nil, so a
@@ -118,29 +126,58 @@ func (ix *Index) ReplaceFile(ctx context.Context, scope fileio.Scope, f search.I
 	if err != nil {
 		return err
 	}
+	return ix.replaceFile(ctx, scope, f, dims, false)
+}
+
+// replaceFile is ReplaceFile after the checks. keepVectors leaves the file's vector and tsvector
+// rows as they are (the conversion of legacy files, whose vectors and tsvectors migration 0005
+// moved already).
+func (ix *Index) replaceFile(ctx context.Context, scope fileio.Scope, f search.IndexedFile, dims int, keepVectors bool) error {
 	pid, err := ix.projectID(ctx, scope, true)
 	if err != nil {
 		return backendError(ctx, "creating the project", err)
 	}
-	args := ix.insertArgs(pid, f, dims)
+	var pending []byte
 	var newTerms int64
 	for _, c := range f.Chunks {
 		newTerms += int64(c.ChunkTerms)
 	}
+	if len(f.Chunks) > 0 {
+		pending = encodePending(f.Chunks)
+	}
+	var vectors []byte
+	if dims > 0 {
+		vectors = make([]byte, 0, 4*dims*len(f.Chunks))
+		for _, c := range f.Chunks {
+			vectors = appendVector(vectors, c.Vector)
+		}
+	}
+	var texts []string
+	if ix.lexical == LexicalTSVector {
+		for _, c := range f.Chunks {
+			texts = append(texts, encodeText(c.Text))
+		}
+	}
 	version, versionNS := splitVersion(f.FileUpdatedAt)
+	var counters mergeCounters
 	err = pgx.BeginFunc(ctx, ix.pool, func(tx pgx.Tx) error {
 		b := &pgx.Batch{}
+		b.Queue(sqlLockVectors)
 		b.Queue(sqlLockPath, pathLockClass, pathLockKey(scope, f.Path))
 		b.Queue(sqlCurrentFile, pid, f.Path)
 		br := tx.SendBatch(ctx, b)
-		if _, err := br.Exec(); err != nil {
-			br.Close()
-			return err
+		for range 2 {
+			if _, err := br.Exec(); err != nil {
+				br.Close()
+				return err
+			}
 		}
 		var oldAt time.Time
 		var oldNS, oldChunks int32
 		var oldTerms int64
-		err := br.QueryRow().Scan(&oldAt, &oldNS, &oldChunks, &oldTerms)
+		var oldPending, oldMerged bool
+		var oldWrite int64
+		err := br.QueryRow().Scan(&oldAt, &oldNS, &oldChunks, &oldTerms, &oldPending, &oldMerged, &oldWrite)
 		had := err == nil
 		if err != nil && !errors.Is(err, pgx.ErrNoRows) {
 			br.Close()
@@ -152,80 +189,64 @@ func (ix *Index) ReplaceFile(ctx context.Context, scope fileio.Scope, f search.I
 		if had && joinVersion(oldAt, oldNS).After(f.FileUpdatedAt) {
 			return errNewerIndexed
 		}
+		var pendingDelta, deadDelta int64 = int64(len(f.Chunks)), 0
+		if oldPending {
+			pendingDelta -= int64(oldChunks)
+		}
+		if oldMerged {
+			deadDelta = int64(oldChunks)
+		}
 		b = &pgx.Batch{}
+		b.Queue(sqlWriteFile, pid, f.Path, version, versionNS, f.EmbeddingModel, f.Tokenizer, len(f.Chunks), newTerms, pending)
+		if oldPending {
+			b.Queue(sqlDeletePending, oldWrite)
+		}
+		if had && !keepVectors {
+			b.Queue(sqlDeleteVectors, pid, f.Path)
+		}
 		if had {
-			b.Queue(sqlDeleteChunks, pid, f.Path)
+			b.Queue(sqlDeleteServed, pid, f.Path)
 		}
-		if len(f.Chunks) > 0 {
-			b.Queue(ix.insertSQL(dims), args...)
+		if dims > 0 && !keepVectors {
+			b.Queue(sqlInsertVectors, pid, f.Path, f.EmbeddingModel, int32(dims), vectors)
 		}
-		b.Queue(sqlUpsertFile, pid, f.Path, version, versionNS, f.EmbeddingModel, f.Tokenizer, len(f.Chunks), newTerms)
-		b.Queue(sqlAddStats, pid, int64(len(f.Chunks))-int64(oldChunks), newTerms-oldTerms)
-		return tx.SendBatch(ctx, b).Close()
+		if (ix.lexical == LexicalTSVector || had) && !keepVectors {
+			b.Queue(sqlDeleteTSV, pid, f.Path)
+		}
+		if len(texts) > 0 {
+			b.Queue(sqlInsertTSV, pid, f.Path, texts)
+		}
+		b.Queue(sqlAddStats, pid, int64(len(f.Chunks))-int64(oldChunks), newTerms-oldTerms, pendingDelta, deadDelta)
+		br = tx.SendBatch(ctx, b)
+		for range b.Len() - 1 {
+			if _, err := br.Exec(); err != nil {
+				br.Close()
+				return err
+			}
+		}
+		if err := br.QueryRow().Scan(&counters.pending, &counters.dead, &counters.chunks); err != nil {
+			br.Close()
+			return err
+		}
+		return br.Close()
 	})
 	if errors.Is(err, errNewerIndexed) {
 		ix.log.Debug("kept a newer indexed version", "path", f.Path)
 		return nil
 	}
-	return backendError(ctx, "replacing a file's chunks", err)
+	if err != nil {
+		return backendError(ctx, "replacing a file's chunks", err)
+	}
+	ix.merger.wakeFor(pid, counters)
+	return nil
 }
 
 // errNewerIndexed rolls back a ReplaceFile that would replace a newer version.
 var errNewerIndexed = errors.New("a newer version is indexed")
 
-func (ix *Index) insertSQL(dims int) string {
-	if dims > 0 && ix.pgvector {
-		return sqlInsertChunksHead + sqlInsertEmbeddingsVector
-	}
-	if dims > 0 {
-		return sqlInsertChunksHead + sqlInsertEmbeddings
-	}
-	return sqlInsertChunksHead + "SELECT count(*) FROM c"
-}
-
-// insertArgs builds the array parameters of the insert statement.
-func (ix *Index) insertArgs(pid int64, f search.IndexedFile, dims int) []any {
-	n := len(f.Chunks)
-	idx, terms := make([]int32, n), make([]int32, n)
-	starts, ends := make([]int64, n), make([]int64, n)
-	hashes := make([]string, n)
-	var texts []string // NULL: no tsvector
-	if ix.lexical == LexicalTSVector {
-		texts = make([]string, n)
-	}
-	var pIdx, pTF []int32
-	var pTerm []string
-	for i, c := range f.Chunks {
-		idx[i], starts[i], ends[i], hashes[i], terms[i] = int32(i), c.StartByte, c.EndByte, c.ContentHash, int32(c.ChunkTerms)
-		if texts != nil {
-			texts[i] = encodeText(c.Text)
-		}
-		for t, tf := range c.Terms {
-			pIdx, pTerm, pTF = append(pIdx, int32(i)), append(pTerm, t), append(pTF, int32(tf))
-		}
-	}
-	version, versionNS := splitVersion(f.FileUpdatedAt)
-	args := []any{pid, f.Path, version, versionNS,
-		idx, starts, ends, texts, hashes, terms, pIdx, pTerm, pTF}
-	if dims > 0 {
-		vecs := make([][]byte, n)
-		for i, c := range f.Chunks {
-			vecs[i] = encodeVector(c.Vector)
-		}
-		args = append(args, f.EmbeddingModel, int32(dims), idx, vecs)
-		if ix.pgvector {
-			lits := make([]string, n)
-			for i, c := range f.Chunks {
-				lits[i] = vectorLiteral(c.Vector)
-			}
-			args = append(args, lits)
-		}
-	}
-	return args
-}
-
 // DeleteFile implements search.Index: when the indexed version is not after upTo, the file's
-// chunks, postings, vectors and state go in one transaction under the file's advisory lock.
+// row, vectors and served marks go in one transaction under the file's advisory lock (its chunks
+// in a segment are dead from then on, and dropped by a later merge).
 func (ix *Index) DeleteFile(ctx context.Context, scope fileio.Scope, path string, upTo time.Time) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -234,12 +255,33 @@ func (ix *Index) DeleteFile(ctx context.Context, scope fileio.Scope, path string
 	if err != nil || pid == 0 {
 		return backendError(ctx, "finding the project", err)
 	}
+	var counters mergeCounters
+	deleted := false
 	err = pgx.BeginFunc(ctx, ix.pool, func(tx pgx.Tx) error {
 		b := &pgx.Batch{}
+		b.Queue(sqlLockVectors)
 		b.Queue(sqlLockPath, pathLockClass, pathLockKey(scope, path))
 		at, ns := splitVersion(upTo)
 		b.Queue(sqlDeleteFile, pid, path, at, ns)
-		return tx.SendBatch(ctx, b).Close()
+		br := tx.SendBatch(ctx, b)
+		defer br.Close()
+		for range 2 {
+			if _, err := br.Exec(); err != nil {
+				return err
+			}
+		}
+		err := br.QueryRow().Scan(&counters.pending, &counters.dead, &counters.chunks)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return nil // not indexed, or indexed at a newer version
+		}
+		deleted = err == nil
+		return err
 	})
-	return backendError(ctx, "deleting a file's chunks", err)
+	if err != nil {
+		return backendError(ctx, "deleting a file's chunks", err)
+	}
+	if deleted {
+		ix.merger.wakeFor(pid, counters)
+	}
+	return nil
 }
