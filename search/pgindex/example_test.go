@@ -63,3 +63,20 @@ func Example() {
 		fmt.Printf("%s [%d,%d) %s\n", h.Path, h.StartByte, h.EndByte, h.Source)
 	}
 }
+
+// ExampleIndex_Merge is an operator's maintenance step: the Index merges in the background as
+// writes come in, and Merge merges a project at once (every pending file, dead chunks dropped),
+// for example before measuring its size. It needs a PostgreSQL database, so it is compiled but
+// not run by go test.
+func ExampleIndex_Merge() {
+	ctx := context.Background()
+	index, err := pgindex.Open(ctx, os.Getenv("DATABASE_URL"), pgindex.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer index.Close()
+	tenant := agentfiles.NewAuthContext("sk-caller-key", "alice").APIKeyHash
+	if err := index.Merge(ctx, fileio.Scope{Tenant: tenant, Project: "notes"}); err != nil {
+		log.Fatal(err)
+	}
+}

@@ -92,8 +92,8 @@ func (m *merger) close() {
 // (see the package doc, "Storage"), except that every pending file is merged however few there
 // are: pending files and the segments the merge policy picks become one segment, and the
 // space of dead chunks is reclaimed. It returns when no merge is due. Operators and tests call
-// it; a server never needs to. Another process merging the project at the same moment makes
-// Merge return without merging.
+// it; a server never needs to. When another process (or this one's merger) is merging the
+// project, Merge waits for it to finish first.
 func (ix *Index) Merge(ctx context.Context, scope fileio.Scope) error {
 	pid, err := ix.projectID(ctx, scope, false)
 	if err != nil || pid == 0 {
@@ -102,15 +102,32 @@ func (ix *Index) Merge(ctx context.Context, scope fileio.Scope) error {
 	return backendError(ctx, "merging the project's index", ix.mergeProject(ctx, pid, true))
 }
 
-// mergeProject merges while a merge is due (forced: the first round merges every pending file).
+// mergeProject merges while a merge is due (forced: the first round merges every pending file),
+// then lets PostgreSQL reuse the space of what it deleted (see reclaim).
 func (ix *Index) mergeProject(ctx context.Context, pid int64, force bool) error {
+	mergedAny := false
 	for round := 0; round < 16; round++ {
 		c, merged, err := ix.mergeOnce(ctx, pid, force && round == 0)
+		mergedAny = mergedAny || merged
 		if err != nil || !merged || !ix.merger.isDue(c) {
+			if mergedAny && err == nil {
+				err = ix.reclaim(ctx)
+			}
 			return err
 		}
 	}
-	return nil
+	return ix.reclaim(ctx)
+}
+
+// reclaim VACUUMs the tables a merge rewrites. A merge deletes its input segments and pending
+// rows and repoints files rows; until a VACUUM marks that space free, PostgreSQL cannot reuse it
+// and every merge would grow the tables by its whole output. Autovacuum gets there eventually
+// (its default naptime is a minute); a merge does it at once, so the tables stay near their
+// live size plus one merge's worth. VACUUM reads only the pages that hold dead rows (the
+// visibility map skips the rest) and SKIP_LOCKED leaves a table another VACUUM is processing.
+func (ix *Index) reclaim(ctx context.Context) error {
+	_, err := ix.pool.Exec(ctx, "VACUUM (SKIP_LOCKED) mcp_search_segments, mcp_search_pending, mcp_search_files")
+	return err
 }
 
 // segmentInfo is a segment's size: chunks stored and chunks some file still points at.
@@ -152,12 +169,20 @@ func (ix *Index) mergeOnce(ctx context.Context, pid int64, force bool) (mergeCou
 	var c mergeCounters
 	merged := false
 	err := pgx.BeginFunc(ctx, ix.pool, func(tx pgx.Tx) error {
-		var locked bool
-		if err := tx.QueryRow(ctx, "SELECT pg_try_advisory_xact_lock($1::int4, $2::int4)", mergeLockClass, int32(pid)).Scan(&locked); err != nil {
-			return err
-		}
-		if !locked {
-			return errMergeBusy
+		// The background merger leaves a project another process is merging; a forced merge
+		// (Index.Merge) waits for it, then merges what is left.
+		if force {
+			if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1::int4, $2::int4)", mergeLockClass, int32(pid)); err != nil {
+				return err
+			}
+		} else {
+			var locked bool
+			if err := tx.QueryRow(ctx, "SELECT pg_try_advisory_xact_lock($1::int4, $2::int4)", mergeLockClass, int32(pid)).Scan(&locked); err != nil {
+				return err
+			}
+			if !locked {
+				return errMergeBusy
+			}
 		}
 		if err := tx.QueryRow(ctx, "SELECT pending_chunks, dead_chunks, chunk_count FROM mcp_search_projects WHERE id = $1", pid).Scan(&c.pending, &c.dead, &c.chunks); err != nil {
 			return err

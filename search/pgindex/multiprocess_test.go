@@ -184,8 +184,10 @@ func TestFreshnessTwoWorkerProcesses(t *testing.T) {
 	ix, url := newIndex(t, pgindex.Options{})
 	store, svc := openStoreAndService(t, url, nil)
 	workers := []*worker{
-		startWorker(t, bin, "A", "-url", url, "-workers", "2", "-lease", "20s"),
-		startWorker(t, bin, "B", "-url", url, "-workers", "2", "-lease", "20s"),
+		// Both processes merge often (every 50 pending chunks), so merges of one project by two
+		// processes meet each other and the writes.
+		startWorker(t, bin, "A", "-url", url, "-workers", "2", "-lease", "20s", "-merge-pending", "50"),
+		startWorker(t, bin, "B", "-url", url, "-workers", "2", "-lease", "20s", "-merge-pending", "50"),
 	}
 	ctx := agentfiles.WithAuth(context.Background(), agentfiles.NewAuthContext(procKey, "test"))
 	const writers, perWriter, paths = 4, 500, 120
@@ -336,6 +338,10 @@ FROM mcp_search_projects pr WHERE pr.apikey_hash = $1 AND pr.project = $2`
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("[file_chunks file_terms vector_rows outside_segments stat_chunks stat_terms pending dead] = %v, want %v", got, want)
 	}
-	chunks, postings := wantChunks, wantPostings
-	t.Logf("index matches the store: %d files, %d chunks, %d postings", len(files), chunks, postings)
+	var segments int64
+	if err := ix.Pool().QueryRow(ctx, "SELECT count(*) FROM mcp_search_segments").Scan(&segments); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("index matches the store: %d files, %d chunks, %d postings; %d segments, %d chunks pending, %d dead",
+		len(files), wantChunks, wantPostings, segments, pending, dead)
 }

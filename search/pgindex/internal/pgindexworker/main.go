@@ -33,14 +33,15 @@ func main() {
 	lease := flag.Duration("lease", 30*time.Second, "job lease")
 	poll := flag.Duration("poll", 200*time.Millisecond, "longest wait between outbox polls")
 	marker := flag.String("hang-marker", "", "block forever embedding a chunk that contains this text")
+	mergeAt := flag.Int("merge-pending", 0, "pgindex Options.MergePendingChunks (0: the default)")
 	flag.Parse()
-	if err := run(*url, *workers, *batch, *lease, *poll, *marker); err != nil {
+	if err := run(*url, *workers, *batch, *lease, *poll, *marker, *mergeAt); err != nil {
 		fmt.Fprintln(os.Stderr, "pgindexworker:", err)
 		os.Exit(1)
 	}
 }
 
-func run(url string, workers, batch int, lease, poll time.Duration, marker string) error {
+func run(url string, workers, batch int, lease, poll time.Duration, marker string, mergeAt int) error {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
 	store, err := pgstore.Open(ctx, url, pgstore.Options{PollInterval: poll})
@@ -48,7 +49,7 @@ func run(url string, workers, batch int, lease, poll time.Duration, marker strin
 		return err
 	}
 	defer store.Close()
-	idx, err := pgindex.Open(ctx, url, pgindex.Options{})
+	idx, err := pgindex.Open(ctx, url, pgindex.Options{MergePendingChunks: mergeAt})
 	if err != nil {
 		return err
 	}
