@@ -136,13 +136,9 @@ func encodeDirectory(d *chunkDir) []byte {
 }
 
 func decodeDirectory(b []byte) (*chunkDir, error) {
-	r := &reader{b: b}
-	if r.byte() != codecVersion {
-		return nil, errCorrupt
-	}
-	n := int(r.uvarint())
-	if r.err != nil || n > len(b) {
-		return nil, errCorrupt
+	r, n, err := openCoded(b)
+	if err != nil {
+		return nil, err
 	}
 	d := &chunkDir{start: make([]int64, 0, n), end: make([]int64, 0, n), terms: make([]int32, 0, n), sha: make([]byte, 0, 32*n)}
 	readChunkRecords(r, d, n)
@@ -251,13 +247,9 @@ func encodePending(chunks []search.IndexedChunk) []byte {
 }
 
 func decodePending(b []byte) (*pendingFile, error) {
-	r := &reader{b: b}
-	if r.byte() != codecVersion {
-		return nil, errCorrupt
-	}
-	n := int(r.uvarint())
-	if r.err != nil || n > len(b) {
-		return nil, errCorrupt
+	r, n, err := openCoded(b)
+	if err != nil {
+		return nil, err
 	}
 	p := &pendingFile{}
 	readChunkRecords(r, &p.dir, n)
@@ -274,6 +266,20 @@ func decodePending(b []byte) (*pendingFile, error) {
 		return nil, errCorrupt
 	}
 	return p, nil
+}
+
+// openCoded checks the version byte that starts a directory, a pending file or a term
+// dictionary and reads the count after it (no count can exceed the byte length).
+func openCoded(b []byte) (*reader, int, error) {
+	r := &reader{b: b}
+	if r.byte() != codecVersion {
+		return nil, 0, errCorrupt
+	}
+	n := int(r.uvarint())
+	if r.err != nil || n > len(b) {
+		return nil, 0, errCorrupt
+	}
+	return r, n, nil
 }
 
 // reader decodes uvarints and byte runs, remembering the first error.
@@ -365,13 +371,9 @@ func encodeSegmentPostings(postings map[string][]posting) (dict, blocks []byte) 
 }
 
 func decodeTermDict(b []byte) (*termDict, error) {
-	r := &reader{b: b}
-	if r.byte() != codecVersion {
-		return nil, errCorrupt
-	}
-	n := int(r.uvarint())
-	if r.err != nil || n > len(b) {
-		return nil, errCorrupt
+	r, n, err := openCoded(b)
+	if err != nil {
+		return nil, err
 	}
 	d := &termDict{terms: make([]string, 0, n), off: make([]int32, 0, n), size: make([]int32, 0, n)}
 	off := int64(0)

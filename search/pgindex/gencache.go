@@ -38,13 +38,7 @@ func newGenCache[K comparable, S any](maxBytes int64, generation, sizeBytes func
 // calls load with the stale snapshot (nil when there is none), so that load can refresh it
 // incrementally, caches the result when it fits and returns it.
 func (c *genCache[K, S]) get(key K, gen int64, load func(old *S) (*S, error)) (*S, error) {
-	c.mu.Lock()
-	e := c.entries[key]
-	if e == nil {
-		e = &genEntry[S]{}
-		c.entries[key] = e
-	}
-	c.mu.Unlock()
+	e := c.entry(key)
 	e.lastUse.Store(c.clock.Add(1))
 	if s := e.snap.Load(); s != nil && c.generation(s) >= gen {
 		return s, nil
@@ -61,6 +55,18 @@ func (c *genCache[K, S]) get(key K, gen int64, load func(old *S) (*S, error)) (*
 	}
 	c.publish(key, e, s)
 	return s, nil
+}
+
+// entry returns key's entry, creating an empty one.
+func (c *genCache[K, S]) entry(key K) *genEntry[S] {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e := c.entries[key]
+	if e == nil {
+		e = &genEntry[S]{}
+		c.entries[key] = e
+	}
+	return e
 }
 
 // peek returns key's cached snapshot, whatever its generation (nil when there is none), without
@@ -80,13 +86,7 @@ func (c *genCache[K, S]) peek(key K) *S {
 // It never waits for a reload in progress (which may publish an older snapshot afterwards; the
 // next caller then reloads).
 func (c *genCache[K, S]) offer(key K, s *S) {
-	c.mu.Lock()
-	e := c.entries[key]
-	if e == nil {
-		e = &genEntry[S]{}
-		c.entries[key] = e
-	}
-	c.mu.Unlock()
+	e := c.entry(key)
 	if old := e.snap.Load(); old != nil && c.generation(old) >= c.generation(s) {
 		return
 	}

@@ -31,17 +31,13 @@ func (ix *Index) Semantic(ctx context.Context, scope fileio.Scope, q search.Sema
 	if len(q.Vector) == 0 || q.TopK <= 0 {
 		return nil, nil
 	}
-	pid, err := ix.projectID(ctx, scope, false)
-	if err != nil || pid == 0 {
-		return nil, backendError(ctx, "finding the project", err)
-	}
-	v, err := ix.currentView(ctx, pid)
-	if err != nil {
-		return nil, backendError(ctx, "reading the project", err)
+	v, err := ix.scopeView(ctx, scope)
+	if err != nil || v == nil {
+		return nil, err
 	}
 	var best []search.Ranked[chunkAt]
 	if ix.vectors != nil {
-		best, err = ix.semanticCached(ctx, pid, v.generation, q)
+		best, err = ix.semanticCached(ctx, v.pid, v.generation, q)
 	} else {
 		best, err = ix.semanticScan(ctx, scope, q)
 	}

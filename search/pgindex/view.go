@@ -23,6 +23,7 @@ var _ search.FileStateLister = (*Index)(nil)
 // directories and pending files that did not change (both are immutable: a segment's id and a
 // pending file's write id name their bytes for good).
 type view struct {
+	pid        int64
 	generation int64
 	states     []search.PathFileState // sorted by path; FileStateList hands it out
 	files      []viewFile             // states[i]'s location
@@ -135,7 +136,7 @@ func loadView(ctx context.Context, q querier, pid int64, old *view) (*view, erro
 	if err != nil {
 		return nil, err
 	}
-	v := &view{segByID: make(map[int64]int)}
+	v := &view{pid: pid, segByID: make(map[int64]int)}
 	var (
 		path, model, tokenizer *string
 		at                     *time.Time
@@ -310,6 +311,20 @@ func (ix *Index) currentView(ctx context.Context, pid int64) (*view, error) {
 	return ix.views.get(pid, gen, load)
 }
 
+// scopeView is currentView for scope's project: nil (and no error) when it has never been
+// indexed; errors are the Index's coded ones.
+func (ix *Index) scopeView(ctx context.Context, scope fileio.Scope) (*view, error) {
+	pid, err := ix.projectID(ctx, scope, false)
+	if err != nil || pid == 0 {
+		return nil, backendError(ctx, "finding the project", err)
+	}
+	v, err := ix.currentView(ctx, pid)
+	if err != nil {
+		return nil, backendError(ctx, "reading the project's files", err)
+	}
+	return v, nil
+}
+
 const sqlGeneration = "SELECT generation FROM mcp_search_projects WHERE id = $1"
 
 // FileStateList implements search.FileStateLister: the indexed states sorted by path. The
@@ -320,13 +335,9 @@ func (ix *Index) FileStateList(ctx context.Context, scope fileio.Scope, prefix s
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	pid, err := ix.projectID(ctx, scope, false)
-	if err != nil || pid == 0 {
-		return nil, backendError(ctx, "finding the project", err)
-	}
-	v, err := ix.currentView(ctx, pid)
-	if err != nil {
-		return nil, backendError(ctx, "reading file states", err)
+	v, err := ix.scopeView(ctx, scope)
+	if err != nil || v == nil {
+		return nil, err
 	}
 	return search.StatesWithPrefix(v.states, prefix), nil
 }
