@@ -269,3 +269,64 @@ func BenchmarkIndexFile(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkQueryWhileWriting measures hybrid latency while another goroutine keeps writing
+// (ReplaceFile of a new version of a 10-chunk file every 5 ms: 200 files, 2,000 chunks a second,
+// a heavy ingest), so that nearly every query finds the project changed since the previous one:
+// pgindex then refreshes its view of the project (file states, pending files, segment
+// directories) in the query's snapshot, and its merger runs. Writes/s during the queries is
+// reported with the latency.
+//
+//	AGENTFILES_BENCH_100K=1 go test -run '^$' -bench QueryWhileWriting -benchtime 200x -timeout 1h ./search/pgindex/
+func BenchmarkQueryWhileWriting(b *testing.B) {
+	for _, size := range benchSizes() {
+		b.Run(fmt.Sprintf("chunks=%d", size), func(b *testing.B) {
+			e := newBenchEnv(b, size)
+			ctx := agentfiles.WithAuth(context.Background(), agentfiles.NewAuthContext(benchKey, "bench"))
+			r := rand.New(rand.NewPCG(5, 6))
+			files := make([]search.IndexedFile, 32)
+			for i := range files {
+				files[i] = indexedFile(fmt.Sprintf("/dir%02d/file%05d.txt", i%50, i), time.Now(), benchFile(r), benchChunker, e.emb)
+			}
+			for _, be := range e.backends {
+				b.Run(be.name, func(b *testing.B) {
+					stop := make(chan struct{})
+					done := make(chan int)
+					go func() {
+						tick := time.NewTicker(5 * time.Millisecond)
+						defer tick.Stop()
+						n := 0
+						for ; ; n++ {
+							select {
+							case <-stop:
+								done <- n
+								return
+							case <-tick.C:
+							}
+							f := files[n%len(files)]
+							f.FileUpdatedAt = time.Now()
+							if err := be.index.ReplaceFile(context.Background(), e.scope, f); err != nil {
+								b.Error(err)
+								done <- n
+								return
+							}
+						}
+					}()
+					lat := make(indextest.Latencies, 0, b.N)
+					start := time.Now()
+					for i := 0; i < b.N; i++ {
+						t0 := time.Now()
+						if _, err := be.searcher.Search(ctx, search.Query{Project: e.scope.Project, Query: e.queries[i%len(e.queries)], Limit: 5}); err != nil {
+							b.Fatal(err)
+						}
+						lat = append(lat, time.Since(t0))
+					}
+					close(stop)
+					writes := <-done
+					lat.Report(b)
+					b.ReportMetric(float64(writes)/time.Since(start).Seconds(), "writes/s")
+				})
+			}
+		})
+	}
+}

@@ -252,7 +252,7 @@ func (ix *Index) Reembed(ctx context.Context, emb search.Embedder, opts ReembedO
 const sqlDropOtherVectors = `WITH dropped AS (
     DELETE FROM mcp_search_vectors WHERE model <> $1 OR dims <> $2 RETURNING project_id, file_path
 ), marked AS (
-    UPDATE mcp_search_files f SET embedding_model = ''
+    UPDATE mcp_search_files f SET embedding_model = '', write_xact = pg_current_xact_id()
     WHERE f.embedding_model <> '' AND (f.embedding_model <> $1 OR (f.project_id, f.file_path) IN (SELECT project_id, file_path FROM dropped))
     RETURNING f.project_id
 )
@@ -395,7 +395,7 @@ func (ix *Index) embedFile(ctx context.Context, emb search.Embedder, content fun
 		if _, err := tx.Exec(ctx, sqlLockPath, pathLockClass, pathLockKey(f.scope, f.path)); err != nil {
 			return err
 		}
-		tag, err := tx.Exec(ctx, `UPDATE mcp_search_files SET embedding_model = $4, indexed_at = statement_timestamp()
+		tag, err := tx.Exec(ctx, `UPDATE mcp_search_files SET embedding_model = $4, indexed_at = statement_timestamp(), write_xact = pg_current_xact_id()
 WHERE project_id = $1 AND file_path = $2 AND write_id = $3 AND embedding_model <> $4`, f.project, f.path, sf.writeID, to.Model)
 		if err != nil {
 			return err

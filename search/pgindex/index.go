@@ -168,7 +168,8 @@ func New(ctx context.Context, pool *pgxpool.Pool, opts Options) (*Index, error) 
 }
 
 // ownPool returns a new pool configured as given, whose connections run with statement_timeout
-// = timeout (DefaultStatementTimeout for 0, none when negative). It opens no connection yet.
+// = timeout (DefaultStatementTimeout for 0, none when negative) and without JIT. It opens no
+// connection yet.
 func ownPool(ctx context.Context, given *pgxpool.Pool, timeout time.Duration) (*pgxpool.Pool, error) {
 	cfg := given.Config()
 	if timeout == 0 {
@@ -182,6 +183,10 @@ func ownPool(ctx context.Context, given *pgxpool.Pool, timeout time.Duration) (*
 		cfg.ConnConfig.RuntimeParams = map[string]string{}
 	}
 	cfg.ConnConfig.RuntimeParams["statement_timeout"] = ms
+	// The Index's statements are short lookups whose cost estimates can still cross
+	// jit_above_cost (a project's file list, a merge): compiling them takes longer than running
+	// them, so JIT is off on the Index's connections.
+	cfg.ConnConfig.RuntimeParams["jit"] = "off"
 	cfg.MinConns = 0
 	return pgxpool.NewWithConfig(ctx, cfg)
 }

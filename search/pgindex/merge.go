@@ -418,7 +418,7 @@ func writeSegment(ctx context.Context, tx pgx.Tx, pid int64, files []mergeFile, 
 			paths, writes, firsts = append(paths, f.path), append(writes, f.writeID), append(firsts, int32(f.newBase))
 		}
 		if _, err := tx.Exec(ctx, `WITH u AS (
-    UPDATE mcp_search_files f SET segment_id = $2, first_chunk = u.first
+    UPDATE mcp_search_files f SET segment_id = $2, first_chunk = u.first, write_xact = pg_current_xact_id()
     FROM unnest($3::text[], $4::bigint[], $5::int[]) AS u(path, write_id, first)
     WHERE f.project_id = $1 AND f.file_path = u.path AND f.write_id = u.write_id
     RETURNING f.write_id

@@ -37,7 +37,7 @@ func (ix *Index) Semantic(ctx context.Context, scope fileio.Scope, q search.Sema
 	}
 	var best []search.Ranked[chunkAt]
 	if ix.vectors != nil {
-		best, err = ix.semanticCached(ctx, v.pid, v.generation, q)
+		best, err = ix.semanticCached(ctx, v, q)
 	} else {
 		best, err = ix.semanticScan(ctx, scope, q)
 	}
@@ -85,8 +85,8 @@ func (ix *Index) semanticScan(ctx context.Context, scope fileio.Scope, q search.
 }
 
 // semanticCached scans the in-process snapshot of the project's vectors.
-func (ix *Index) semanticCached(ctx context.Context, pid, gen int64, q search.SemanticQuery) ([]search.Ranked[chunkAt], error) {
-	snap, err := ix.vectors.snapshot(ctx, ix, cacheKey{project: pid, model: q.Model, dims: len(q.Vector)}, gen)
+func (ix *Index) semanticCached(ctx context.Context, v *view, q search.SemanticQuery) ([]search.Ranked[chunkAt], error) {
+	snap, err := ix.vectors.snapshot(ctx, ix, cacheKey{project: v.pid, model: q.Model, dims: len(q.Vector)}, v)
 	if err != nil {
 		return nil, err
 	}

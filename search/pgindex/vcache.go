@@ -5,7 +5,6 @@ import (
 	"math"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
 )
 
@@ -13,11 +12,11 @@ import (
 const DefaultVectorCacheBytes int64 = 256 << 20
 
 // vectorCache keeps, per (project, model, dimension), a read-only snapshot of every embedded
-// chunk's id, path, chunk index and vector, so that a semantic query scans memory instead of
-// streaming the project's vectors from PostgreSQL. A snapshot is valid for one value of the
-// project's generation counter, which every ReplaceFile and DeleteFile of any process bumps in
-// its transaction; when the counter moved, the next query refreshes the snapshot by re-reading
-// only the files whose indexed version changed. Entries are evicted least-recently-used when the
+// file's vectors, so that a semantic query scans memory instead of streaming the project's
+// vectors from PostgreSQL. A snapshot is valid for one value of the project's generation
+// counter, which every write and merge of any process bumps in its transaction; when the
+// counter moved, the next query refreshes the snapshot from the project's view (see view),
+// reading only the vectors of the files whose indexed version changed. Entries are evicted least-recently-used when the
 // cache holds more than maxBytes; a project bigger than maxBytes is never cached (its queries
 // stream from the database). The caching is genCache's; it is safe for concurrent use.
 type vectorCache struct {
@@ -55,79 +54,74 @@ func newVectorCache(maxBytes int64) *vectorCache {
 		func(s *vectorSnapshot) int64 { return s.bytes })}
 }
 
-// snapshot returns a snapshot of key's vectors at generation gen or later, refreshing the cached
-// one when it is older.
-func (c *vectorCache) snapshot(ctx context.Context, ix *Index, key cacheKey, gen int64) (*vectorSnapshot, error) {
-	return c.get(key, gen, func(old *vectorSnapshot) (*vectorSnapshot, error) { return loadSnapshot(ctx, ix, key, old) })
+// snapshot returns a snapshot of key's vectors for the files of v (the project's view), or a
+// later one, refreshing the cached one when it is older.
+func (c *vectorCache) snapshot(ctx context.Context, ix *Index, key cacheKey, v *view) (*vectorSnapshot, error) {
+	return c.get(key, v.generation, func(old *vectorSnapshot) (*vectorSnapshot, error) { return loadVectors(ctx, ix, key, v, old) })
 }
 
-// loadSnapshot reads, in one repeatable-read snapshot, the project's generation, the indexed
-// version of each file embedded with the model, and the vectors of the files that changed since
-// old (all of them when old is nil).
-func loadSnapshot(ctx context.Context, ix *Index, key cacheKey, old *vectorSnapshot) (*vectorSnapshot, error) {
-	s := &vectorSnapshot{files: make(map[string]*cachedFile)}
-	err := pgx.BeginTxFunc(ctx, ix.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
-		clear(s.files)
-		s.bytes = 0
-		if err := tx.QueryRow(ctx, sqlGeneration, key.project).Scan(&s.generation); err != nil {
-			return err
+// sqlVectorsAt reads the vectors of the named file versions (a file indexed at another version
+// by now returns no row). Each is one primary-key lookup in both tables (written as LATERAL so
+// that no plan hashes the whole vector table, which would read every vector out of line).
+const sqlVectorsAt = `SELECT r.path, v.vectors
+FROM unnest($4::text[], $5::timestamptz[], $6::int[]) AS r(path, at, ns)
+CROSS JOIN LATERAL (
+    SELECT v.vectors FROM mcp_search_files f
+    JOIN mcp_search_vectors v ON v.project_id = f.project_id AND v.file_path = f.file_path
+    WHERE f.project_id = $1 AND f.file_path = r.path AND f.file_updated_at = r.at AND f.file_updated_ns = r.ns
+      AND v.model = $2 AND v.dims = $3) v`
+
+// loadVectors builds the snapshot of key's vectors for the files of v embedded with key's
+// model: files of old at the same version are shared, the others' vectors are read in one
+// statement. A file whose vectors are missing (re-indexed meanwhile, or not embedded yet) is
+// left out until the project changes again.
+func loadVectors(ctx context.Context, ix *Index, key cacheKey, v *view, old *vectorSnapshot) (*vectorSnapshot, error) {
+	s := &vectorSnapshot{generation: v.generation, files: make(map[string]*cachedFile)}
+	var paths []string
+	var ats []time.Time
+	var nss []int32
+	versions := make(map[string]time.Time)
+	for _, st := range v.states {
+		if st.EmbeddingModel != key.model || st.Chunks == 0 {
+			continue
 		}
-		rows, err := tx.Query(ctx, `SELECT file_path, file_updated_at, file_updated_ns FROM mcp_search_files
-WHERE project_id = $1 AND embedding_model = $2 AND chunk_count > 0`, key.project, key.model)
-		if err != nil {
-			return err
-		}
-		var changed []string
-		var path string
-		var at time.Time
-		var ns int32
-		_, err = pgx.ForEachRow(rows, []any{&path, &at, &ns}, func() error {
-			v := joinVersion(at, ns)
-			if old != nil {
-				if f := old.files[path]; f != nil && f.version.Equal(v) {
-					s.files[path] = f
-					return nil
-				}
-			}
-			changed = append(changed, path)
-			s.files[path] = &cachedFile{path: path, version: v}
-			return nil
-		})
-		if err != nil || len(changed) == 0 {
-			return err
-		}
-		q := "SELECT file_path, vectors FROM mcp_search_vectors WHERE project_id = $1 AND model = $2 AND dims = $3"
-		args := []any{key.project, key.model, int32(key.dims)}
 		if old != nil {
-			q += " AND file_path = ANY($4)"
-			args = append(args, changed)
+			if f := old.files[st.Path]; f != nil && f.version.Equal(st.FileUpdatedAt) {
+				s.files[st.Path] = f
+				continue
+			}
 		}
-		rows, err = tx.Query(ctx, q, args...)
+		at, ns := splitVersion(st.FileUpdatedAt)
+		paths, ats, nss = append(paths, st.Path), append(ats, at), append(nss, ns)
+		versions[st.Path] = st.FileUpdatedAt
+	}
+	if len(paths) > 0 {
+		rows, err := ix.pool.Query(ctx, sqlVectorsAt, key.project, key.model, int32(key.dims), paths, ats, nss)
 		if err != nil {
-			return err
+			return nil, err
 		}
+		var path string
 		var raw pgtype.DriverBytes
 		for rows.Next() {
 			if err := rows.Scan(&path, &raw); err != nil {
 				rows.Close()
-				return err
+				return nil, err
 			}
-			f := s.files[path]
-			if f == nil || f.vecs != nil || len(raw)%(4*key.dims) != 0 {
+			if len(raw)%(4*key.dims) != 0 {
 				continue
 			}
-			f.vecs = make([]float32, len(raw)/4)
+			f := &cachedFile{path: path, version: versions[path], vecs: make([]float32, len(raw)/4)}
 			decodeVectorInto(f.vecs, raw)
 			for _, x := range f.vecs {
 				if math.IsInf(float64(x), 0) || math.IsNaN(float64(x)) {
 					f.nonFinite = true
 				}
 			}
+			s.files[path] = f
 		}
-		return rows.Err()
-	})
-	if err != nil {
-		return nil, err
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
 	}
 	for _, f := range s.files {
 		s.bytes += f.size()

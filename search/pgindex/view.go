@@ -31,6 +31,7 @@ type view struct {
 	segByID    map[int64]int
 	pending    []int32 // indexes of the files whose chunks are pending, in path order
 	maxWriteID int64   // the largest write id among files (see loadView)
+	snapshot   string  // the pg_snapshot the view was read in (see loadView)
 	bytes      int64
 }
 
@@ -102,41 +103,73 @@ func newViewCache(maxBytes int64) *viewCache {
 		func(v *view) int64 { return v.bytes })}
 }
 
-// sqlViewFiles reads the project's generation and its files in path order ("C" collation:
-// bytewise, as Go compares strings), with the pending bytes only of files written after $2 (the
-// previous view's newest write): the others' are in the previous view.
-const sqlViewFiles = `SELECT pr.generation, f.file_path, f.file_updated_at, f.file_updated_ns, f.embedding_model, f.tokenizer,
-       f.chunk_count, f.segment_id, f.first_chunk, f.write_id, f.segment_id IS NULL AND f.chunk_count > 0, f.data
-FROM mcp_search_projects pr LEFT JOIN LATERAL (
+// sqlViewFiles reads the project's generation, the snapshot the view is read in, the number of
+// its files, and its files in path order ("C" collation: bytewise, as Go compares strings) —
+// with $3 (a previous view's snapshot) only the files written or moved by transactions that
+// snapshot did not see — with the pending bytes of files written after $2 (the previous view's
+// newest write): the others' are in the previous view.
+const sqlViewFiles = `SELECT pr.generation, pg_current_snapshot()::text, c.total,
+       f.file_path, f.file_updated_at, f.file_updated_ns, f.embedding_model, f.tokenizer,
+       f.chunk_count, f.segment_id, f.first_chunk, f.write_id, f.segment_id IS NULL AND f.chunk_count > 0,
+       CASE WHEN f.segment_id IS NULL AND f.chunk_count > 0 AND f.write_id > $2
+            THEN (SELECT p.data FROM mcp_search_pending p WHERE p.write_id = f.write_id) END
+FROM mcp_search_projects pr
+CROSS JOIN LATERAL (SELECT count(*) AS total FROM mcp_search_files WHERE project_id = pr.id AND NOT legacy) c
+LEFT JOIN LATERAL (
     SELECT f.file_path, f.file_updated_at, f.file_updated_ns, f.embedding_model, f.tokenizer, f.chunk_count,
-           f.segment_id, f.first_chunk, f.write_id, p.data
-    FROM mcp_search_files f LEFT JOIN mcp_search_pending p ON p.write_id = f.write_id AND f.write_id > $2
-    WHERE f.project_id = pr.id AND NOT f.legacy ORDER BY f.file_path) f ON true
+           f.segment_id, f.first_chunk, f.write_id
+    FROM mcp_search_files f
+    WHERE f.project_id = pr.id AND NOT f.legacy
+      AND ($3::text IS NULL OR NOT pg_visible_in_snapshot(f.write_xact, $3::text::pg_snapshot))
+    ORDER BY f.file_path) f ON true
 WHERE pr.id = $1`
 
 const sqlPendingBytes = "SELECT write_id, data FROM mcp_search_pending WHERE write_id = ANY($1)"
 
 const sqlSegmentDirectories = "SELECT id, directory, terms FROM mcp_search_segments WHERE id = ANY($1)"
 
+// fileRow is one row of sqlViewFiles.
+type fileRow struct {
+	state   search.PathFileState
+	seg     *int64
+	first   int32
+	writeID int64
+	pending bool
+	data    []byte
+}
+
 // loadView reads project pid's view in q's snapshot, reusing old's decoded parts (nil: none).
+// With an old view it reads only the files changed since old's snapshot and merges them into
+// old's list; when some file was deleted meanwhile (the merged list is longer than the
+// project's file count), it reads the whole list again.
 func loadView(ctx context.Context, q querier, pid int64, old *view) (*view, error) {
-	var oldMax int64 = -1
-	oldPending := make(map[int64]*pendingFile)
-	oldSegs := make(map[int64]*segmentData)
-	if old != nil {
-		oldMax = old.maxWriteID
-		for _, fi := range old.pending {
-			oldPending[old.files[fi].writeID] = old.files[fi].pending
-		}
-		for _, s := range old.segs {
-			oldSegs[s.id] = s.segmentData
+	if old != nil && old.snapshot != "" {
+		v, err := readView(ctx, q, pid, old, true)
+		if err != nil || v != nil {
+			return v, err
 		}
 	}
-	rows, err := q.Query(ctx, sqlViewFiles, pid, oldMax)
+	return readView(ctx, q, pid, old, false)
+}
+
+// readView is one attempt of loadView: changedOnly reads the files changed since old's snapshot
+// and returns nil (no error) when a deletion makes the merged list wrong.
+func readView(ctx context.Context, q querier, pid int64, old *view, changedOnly bool) (*view, error) {
+	var oldMax int64 = -1
+	var since *string
+	if old != nil {
+		oldMax = old.maxWriteID
+	}
+	if changedOnly {
+		since = &old.snapshot
+	}
+	rows, err := q.Query(ctx, sqlViewFiles, pid, oldMax, since)
 	if err != nil {
 		return nil, err
 	}
 	v := &view{pid: pid, segByID: make(map[int64]int)}
+	var total int64
+	var changed []fileRow
 	var (
 		path, model, tokenizer *string
 		at                     *time.Time
@@ -145,48 +178,108 @@ func loadView(ctx context.Context, q querier, pid int64, old *view) (*view, erro
 		isPending              *bool
 		raw                    []byte
 	)
-	var missingPending []int64
-	var segIDs []int64
-	_, err = pgx.ForEachRow(rows, []any{&v.generation, &path, &at, &ns, &model, &tokenizer, &chunks, &seg, &first, &writeID, &isPending, &raw}, func() error {
+	_, err = pgx.ForEachRow(rows, []any{&v.generation, &v.snapshot, &total, &path, &at, &ns, &model, &tokenizer, &chunks, &seg, &first, &writeID, &isPending, &raw}, func() error {
 		if path == nil {
-			return nil // no files
+			return nil // no (changed) files
 		}
-		fi := len(v.states)
-		v.states = append(v.states, search.PathFileState{Path: *path, FileState: search.FileState{
-			FileUpdatedAt: joinVersion(*at, *ns), EmbeddingModel: *model, Tokenizer: *tokenizer, Chunks: int(*chunks)}})
-		f := viewFile{seg: -1, writeID: *writeID}
-		v.maxWriteID = max(v.maxWriteID, *writeID)
-		v.bytes += int64(len(*path)+len(*model)+len(*tokenizer)) + 96
-		switch {
-		case *isPending:
-			v.pending = append(v.pending, int32(fi))
-			if raw != nil {
-				p, err := decodePending(raw)
-				if err != nil {
-					return err
-				}
-				f.pending = p
-			} else if f.pending = oldPending[*writeID]; f.pending == nil {
-				missingPending = append(missingPending, *writeID) // committed after old was read
-			}
-		case seg != nil && *chunks > 0:
-			si, ok := v.segByID[*seg]
-			if !ok {
-				si = len(v.segs)
-				v.segByID[*seg] = si
-				v.segs = append(v.segs, viewSegment{id: *seg})
-				if oldSegs[*seg] == nil {
-					segIDs = append(segIDs, *seg)
-				}
-			}
-			f.seg, f.first = int32(si), *first
+		r := fileRow{state: search.PathFileState{Path: *path, FileState: search.FileState{
+			FileUpdatedAt: joinVersion(*at, *ns), EmbeddingModel: *model, Tokenizer: *tokenizer, Chunks: int(*chunks)}},
+			seg: seg, writeID: *writeID, pending: *isPending, data: raw}
+		if first != nil {
+			r.first = *first
 		}
-		v.files = append(v.files, f)
+		changed = append(changed, r)
 		raw = nil
 		return nil
 	})
 	if err != nil {
 		return nil, err
+	}
+	if changedOnly {
+		if v.generation < old.generation {
+			return nil, nil // old is newer than this snapshot: it cannot be the base
+		}
+		changed = mergeRows(old, changed)
+		if int64(len(changed)) != total {
+			return nil, nil // a file was deleted since old: read the whole list
+		}
+	}
+	return assembleView(ctx, q, v, changed, old)
+}
+
+// mergeRows returns old's files as rows with changed (sorted by path) replacing or joining them.
+func mergeRows(old *view, changed []fileRow) []fileRow {
+	out := make([]fileRow, 0, len(old.states)+len(changed))
+	i, j := 0, 0
+	for i < len(old.states) || j < len(changed) {
+		switch {
+		case j < len(changed) && (i == len(old.states) || changed[j].state.Path <= old.states[i].Path):
+			if i < len(old.states) && changed[j].state.Path == old.states[i].Path {
+				i++
+			}
+			out = append(out, changed[j])
+			j++
+		default:
+			f := old.files[i]
+			r := fileRow{state: old.states[i], writeID: f.writeID, first: f.first, pending: f.pending != nil}
+			if f.seg >= 0 {
+				id := old.segs[f.seg].id
+				r.seg = &id
+			}
+			out = append(out, r)
+			i++
+		}
+	}
+	return out
+}
+
+// assembleView builds v from its file rows, decoding the pending bytes it was sent, reusing
+// old's decoded pending files and segments, and reading what neither holds.
+func assembleView(ctx context.Context, q querier, v *view, rows []fileRow, old *view) (*view, error) {
+	oldPending := make(map[int64]*pendingFile)
+	oldSegs := make(map[int64]*segmentData)
+	if old != nil {
+		for _, fi := range old.pending {
+			oldPending[old.files[fi].writeID] = old.files[fi].pending
+		}
+		for _, s := range old.segs {
+			oldSegs[s.id] = s.segmentData
+		}
+	}
+	var missingPending, segIDs []int64
+	v.states = make([]search.PathFileState, 0, len(rows))
+	v.files = make([]viewFile, 0, len(rows))
+	for fi, r := range rows {
+		st := r.state
+		v.states = append(v.states, st)
+		f := viewFile{seg: -1, writeID: r.writeID}
+		v.maxWriteID = max(v.maxWriteID, r.writeID)
+		v.bytes += int64(len(st.Path)+len(st.EmbeddingModel)+len(st.Tokenizer)) + 96
+		switch {
+		case r.pending:
+			v.pending = append(v.pending, int32(fi))
+			if r.data != nil {
+				p, err := decodePending(r.data)
+				if err != nil {
+					return nil, err
+				}
+				f.pending = p
+			} else if f.pending = oldPending[r.writeID]; f.pending == nil {
+				missingPending = append(missingPending, r.writeID) // committed after old was read
+			}
+		case r.seg != nil && st.Chunks > 0:
+			si, ok := v.segByID[*r.seg]
+			if !ok {
+				si = len(v.segs)
+				v.segByID[*r.seg] = si
+				v.segs = append(v.segs, viewSegment{id: *r.seg})
+				if oldSegs[*r.seg] == nil {
+					segIDs = append(segIDs, *r.seg)
+				}
+			}
+			f.seg, f.first = int32(si), r.first
+		}
+		v.files = append(v.files, f)
 	}
 	if len(missingPending) > 0 {
 		if err := loadPending(ctx, q, missingPending, v); err != nil {
@@ -199,7 +292,7 @@ func loadView(ctx context.Context, q querier, pid int64, old *view) (*view, erro
 			return nil, err
 		}
 		var id int64
-		var terms []byte
+		var raw, terms []byte
 		_, err = pgx.ForEachRow(rows, []any{&id, &raw, &terms}, func() error {
 			d, err := decodeDirectory(raw)
 			if err != nil {
@@ -238,7 +331,6 @@ func loadView(ctx context.Context, q querier, pid int64, old *view) (*view, erro
 			s.owner[int(f.first)+i] = int32(fi)
 		}
 	}
-	v.states = slices.Clip(v.states)
 	return v, nil
 }
 

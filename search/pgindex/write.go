@@ -66,7 +66,8 @@ ON CONFLICT (project_id, file_path) DO UPDATE SET
     file_updated_at = EXCLUDED.file_updated_at, file_updated_ns = EXCLUDED.file_updated_ns,
     embedding_model = EXCLUDED.embedding_model, tokenizer = EXCLUDED.tokenizer,
     chunk_count = EXCLUDED.chunk_count, total_terms = EXCLUDED.total_terms, indexed_at = EXCLUDED.indexed_at,
-    segment_id = NULL, first_chunk = NULL, write_id = EXCLUDED.write_id, legacy = false`
+    segment_id = NULL, first_chunk = NULL, write_id = EXCLUDED.write_id, legacy = false,
+    write_xact = pg_current_xact_id()`
 
 const sqlDeletePending = "DELETE FROM mcp_search_pending WHERE write_id = $1"
 

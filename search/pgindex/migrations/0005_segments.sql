@@ -70,7 +70,10 @@ ALTER TABLE mcp_search_files
     ADD COLUMN IF NOT EXISTS segment_id  BIGINT,
     ADD COLUMN IF NOT EXISTS first_chunk INT,
     ADD COLUMN IF NOT EXISTS write_id    BIGINT  NOT NULL DEFAULT 0,
-    ADD COLUMN IF NOT EXISTS legacy      BOOLEAN NOT NULL DEFAULT false;
+    ADD COLUMN IF NOT EXISTS legacy      BOOLEAN NOT NULL DEFAULT false,
+    -- The transaction that last wrote the row (ReplaceFile, a merge, Reembed): a query's cached
+    -- view of the project reads only the rows written by transactions its snapshot did not see.
+    ADD COLUMN IF NOT EXISTS write_xact  xid8    NOT NULL DEFAULT pg_current_xact_id();
 
 -- pending_chunks and dead_chunks (chunks in segments that no file points at any more) tell when
 -- a merge is due; write_id (from the sequence) tells a merge whether a file changed since it
