@@ -9,21 +9,11 @@ import (
 	"time"
 
 	"github.com/agentfiles/agentfiles/search"
-	"github.com/agentfiles/agentfiles/search/indextest"
 	"github.com/agentfiles/agentfiles/search/memindex"
 	"github.com/agentfiles/agentfiles/search/pgindex"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 )
-
-// TestIndexAcceptanceMerging runs the shared suite with a merge after every write, so that every
-// case also meets chunks in segments, dead chunks and merges running under the queries.
-func TestIndexAcceptanceMerging(t *testing.T) {
-	indextest.Exercise(t, func(t *testing.T) search.Index {
-		ix, _ := newIndex(t, pgindex.Options{MergePendingChunks: 1})
-		return ix
-	})
-}
 
 // storageCounters reads the project's storage: segments, files pointing into segments, pending
 // files, and the merge counters against what the rows say.
