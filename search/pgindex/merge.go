@@ -159,7 +159,8 @@ var errMergeBusy = errors.New("another process is merging the project")
 //   - every pending file, when the pending chunks reach Options.MergePendingChunks (or forced);
 //   - every segment whose chunks are more than 30% dead;
 //   - then, smallest first, every segment with no more than twice the live chunks gathered so
-//     far, so that segments grow geometrically and a project holds a logarithmic number of them.
+//     far, so that segments grow geometrically and a project holds a logarithmic number of them,
+//     up to maxSegmentChunks live chunks in the output.
 //
 // It copies the live chunks of those inputs, file by file in path order, into one new segment
 // (directory row and one postings row per term, COPY), points the files at it, and deletes the
@@ -243,6 +244,11 @@ WHERE s.project_id = $1`, pid)
 	return out, err
 }
 
+// maxSegmentChunks bounds the segments the size rule merges into (a merge holds its output's
+// postings in memory: about 8 bytes per posting, some 60 postings per 400-byte chunk, so ~250 MB
+// at this bound). Segments that large are only rewritten to drop dead chunks.
+const maxSegmentChunks = 1 << 19
+
 // pickSegments is the segment part of the merge policy (see mergeOnce).
 func pickSegments(segs []*segmentInfo, withPending bool, pending int64) []*segmentInfo {
 	slices.SortFunc(segs, func(a, b *segmentInfo) int { return cmp.Or(cmp.Compare(a.live, b.live), cmp.Compare(a.id, b.id)) })
@@ -261,7 +267,7 @@ func pickSegments(segs []*segmentInfo, withPending bool, pending int64) []*segme
 		}
 	}
 	for _, s := range rest {
-		if acc == 0 || s.live > 2*acc {
+		if acc == 0 || s.live > 2*acc || acc+s.live > maxSegmentChunks {
 			break
 		}
 		out = append(out, s)
