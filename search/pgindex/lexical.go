@@ -87,8 +87,9 @@ func (ix *Index) readSnapshot(ctx context.Context, scope fileio.Scope, terms []s
 	var segs []int64
 	var offs, lens []int32
 	if s.view != nil {
+		distinct := slices.Compact(slices.Sorted(slices.Values(terms)))
 		for si, seg := range s.view.segs {
-			for _, t := range slices.Compact(slices.Sorted(slices.Values(terms))) {
+			for _, t := range distinct {
 				if off, size, ok := seg.dict.find(t); ok {
 					s.blocks = append(s.blocks, termBlock{seg: si, term: t})
 					segs, offs, lens = append(segs, seg.id), append(offs, off), append(lens, size)

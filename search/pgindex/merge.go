@@ -210,6 +210,15 @@ func (ix *Index) mergeOnce(ctx context.Context, pid int64, force bool) (mergeCou
 			return err
 		}
 		merged = true
+		// The counters are recomputed from the rows, so the project row is locked first and the
+		// sums read in the next statement's snapshot: every writer that moved a counter before
+		// the lock has committed by then (a writer holds the row from its counter update to its
+		// commit), and the writers after it add their deltas to these sums. Computed in the
+		// UPDATE itself, the sums would come from a snapshot taken before waiting for the lock,
+		// and overwrite the delta of a writer that committed meanwhile.
+		if _, err := tx.Exec(ctx, "SELECT 1 FROM mcp_search_projects WHERE id = $1 FOR UPDATE", pid); err != nil {
+			return err
+		}
 		return tx.QueryRow(ctx, `UPDATE mcp_search_projects SET
     pending_chunks = (SELECT coalesce(sum(chunk_count), 0) FROM mcp_search_files
                       WHERE project_id = $1 AND segment_id IS NULL AND NOT legacy),
