@@ -30,6 +30,8 @@ type snapshot struct {
 	stats  search.CorpusStats
 	view   *view
 	blocks []termBlock
+	// need says which chunk groups (see chunkKey) the caller reads postings of; nil: all.
+	need []bool
 }
 
 // termBlock is the postings block of a term in a segment of the view.
@@ -43,7 +45,10 @@ type termBlock struct {
 // statistics with extra's statements (queued after them; read consumes their results) in one
 // round trip, the view from the cache (or, when the project changed, read in the same
 // snapshot), then the postings blocks of the terms in the view's segments with the COMMIT.
-func (ix *Index) readSnapshot(ctx context.Context, scope fileio.Scope, terms []string, extra func(*pgx.Batch), read func(pgx.BatchResults) error) (*snapshot, error) {
+// need, when not nil, names the chunk groups (see chunkKey) whose postings the caller reads:
+// the blocks of other segments are neither fetched nor decoded (document frequencies are then
+// partial, so only a caller that does not use them may pass it).
+func (ix *Index) readSnapshot(ctx context.Context, scope fileio.Scope, terms []string, need func(*view) []bool, extra func(*pgx.Batch), read func(pgx.BatchResults) error) (*snapshot, error) {
 	conn, err := ix.pool.Acquire(ctx)
 	if err != nil {
 		return nil, err
@@ -86,9 +91,15 @@ func (ix *Index) readSnapshot(ctx context.Context, scope fileio.Scope, terms []s
 	}
 	var segs []int64
 	var offs, lens []int32
+	if s.view != nil && need != nil {
+		s.need = need(s.view)
+	}
 	if s.view != nil {
 		distinct := slices.Compact(slices.Sorted(slices.Values(terms)))
 		for si, seg := range s.view.segs {
+			if s.need != nil && !s.need[si] {
+				continue
+			}
 			for _, t := range distinct {
 				if off, size, ok := seg.dict.find(t); ok {
 					s.blocks = append(s.blocks, termBlock{seg: si, term: t})
@@ -175,6 +186,9 @@ func (s *snapshot) postingLists(terms []string, allowed []bool) ([]termPostings,
 		}
 	}
 	for pi, fi := range v.pending {
+		if s.need != nil && !s.need[len(v.segs)+pi] {
+			continue
+		}
 		p := v.files[fi].pending
 		for ti, t := range terms {
 			block, ok := p.blocks[t]
@@ -219,7 +233,7 @@ func (ix *Index) Lexical(ctx context.Context, scope fileio.Scope, q search.Lexic
 		return search.LexicalResult{}, err
 	}
 	res := search.LexicalResult{DocFreq: make([]int64, len(q.Terms))}
-	s, err := ix.readSnapshot(ctx, scope, q.Terms, nil, nil)
+	s, err := ix.readSnapshot(ctx, scope, q.Terms, nil, nil, nil)
 	if err != nil {
 		return res, backendError(ctx, "running a lexical query", err)
 	}

@@ -83,7 +83,18 @@ func (ix *Index) ScoreChunks(ctx context.Context, scope fileio.Scope, q search.S
 		})
 		return err
 	}
-	s, err := ix.readSnapshot(ctx, scope, q.Terms, extra, read)
+	// Only the segments and pending files that hold a named chunk matter: the others' blocks
+	// are not fetched or decoded (the document frequencies are the caller's).
+	need := func(v *view) []bool {
+		out := make([]bool, len(v.segs)+len(v.pending))
+		for _, r := range q.Chunks {
+			if fi, ok := v.fileIndex(r.Path); ok && r.ChunkIndex >= 0 && r.ChunkIndex < v.states[fi].Chunks {
+				out[int(v.key(fi, r.ChunkIndex)>>32)] = true
+			}
+		}
+		return out
+	}
+	s, err := ix.readSnapshot(ctx, scope, q.Terms, need, extra, read)
 	if err != nil {
 		return nil, backendError(ctx, "scoring chunks", err)
 	}
