@@ -10,16 +10,16 @@ import (
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/adapters"
 	"github.com/agentfiles/agentfiles/consult"
+	"github.com/agentfiles/agentfiles/consult/filecontext"
 	"github.com/agentfiles/agentfiles/expr"
-	"github.com/agentfiles/agentfiles/filecontext"
 	"github.com/agentfiles/agentfiles/fileid"
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/fileio/memstore"
 	"github.com/agentfiles/agentfiles/search"
 	"github.com/agentfiles/agentfiles/search/memindex"
 	"github.com/agentfiles/agentfiles/search/pgindex"
-	"github.com/agentfiles/agentfiles/vault"
-	"github.com/agentfiles/agentfiles/vault/redisttl"
+	"github.com/agentfiles/agentfiles/search/vault"
+	"github.com/agentfiles/agentfiles/search/vault/redisttl"
 )
 
 // codeSets is every package's list of the codes it can return.

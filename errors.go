@@ -98,8 +98,6 @@ var (
 	CodeInvalidArgument = NewCode("INVALID_ARGUMENT", KindInvalid)
 	// CodeInvalidConfig: a configuration key or flag has a bad value; Arg names the key.
 	CodeInvalidConfig = NewCode("INVALID_CONFIG", KindInvalid)
-	// CodeInvalidQuery: a search query is empty or breaks a query limit.
-	CodeInvalidQuery = NewCode("INVALID_QUERY", KindInvalid)
 	// CodeUnauthenticated: the request carries no credentials, or they were not accepted.
 	CodeUnauthenticated = NewCode("UNAUTHENTICATED", KindUnauthenticated)
 	// CodePermissionDenied: the caller may not do this, or there is no caller identity.
@@ -118,8 +116,9 @@ var (
 	CodeResourceBusy = NewCode("RESOURCE_BUSY", KindUnavailable)
 	// CodeUnavailable: a backend (database, cache) is temporarily unreachable; retry later.
 	CodeUnavailable = NewCode("UNAVAILABLE", KindUnavailable)
-	// CodeSearchBackendError: the search index or an embedding or rerank provider failed.
-	CodeSearchBackendError = NewCode("SEARCH_BACKEND_ERROR", KindUpstream)
+	// CodeCredentialUnavailable: a caller's sealed credential is missing, expired or cannot be
+	// opened (wrong binding, unknown key, tampered); retry later, or do without the caller's key.
+	CodeCredentialUnavailable = NewCode("CREDENTIAL_UNAVAILABLE", KindUnavailable)
 	// CodeTimeout: the operation did not finish before its deadline.
 	CodeTimeout = NewCode("TIMEOUT", KindTimeout)
 	// CodeCanceled: the caller canceled the request.
@@ -131,10 +130,10 @@ var (
 // SharedCodes lists the codes declared in this package.
 func SharedCodes() []Code {
 	return []Code{
-		CodeInvalidArgument, CodeInvalidConfig, CodeInvalidQuery, CodeUnauthenticated,
+		CodeInvalidArgument, CodeInvalidConfig, CodeUnauthenticated,
 		CodePermissionDenied, CodeNotFound, CodeAlreadyExists, CodeIsDirectory,
 		CodePayloadTooLarge, CodeRateLimited, CodeResourceBusy, CodeUnavailable,
-		CodeSearchBackendError, CodeTimeout, CodeCanceled, CodeInternal,
+		CodeCredentialUnavailable, CodeTimeout, CodeCanceled, CodeInternal,
 	}
 }
 
@@ -199,20 +198,19 @@ func ErrorCode(err error) Code {
 
 // Sentinels for errors.Is, one per shared code. Only the code is compared.
 var (
-	ErrInvalidArgument    = &Error{Code: CodeInvalidArgument, Message: "invalid argument"}
-	ErrInvalidConfig      = &Error{Code: CodeInvalidConfig, Message: "invalid configuration"}
-	ErrInvalidQuery       = &Error{Code: CodeInvalidQuery, Message: "invalid query"}
-	ErrUnauthenticated    = &Error{Code: CodeUnauthenticated, Message: "missing or invalid credentials"}
-	ErrPermissionDenied   = &Error{Code: CodePermissionDenied, Message: "permission denied"}
-	ErrNotFound           = &Error{Code: CodeNotFound, Message: "not found"}
-	ErrAlreadyExists      = &Error{Code: CodeAlreadyExists, Message: "already exists"}
-	ErrIsDirectory        = &Error{Code: CodeIsDirectory, Message: "is a directory"}
-	ErrPayloadTooLarge    = &Error{Code: CodePayloadTooLarge, Message: "payload too large"}
-	ErrRateLimited        = &Error{Code: CodeRateLimited, Message: "rate limited"}
-	ErrResourceBusy       = &Error{Code: CodeResourceBusy, Message: "resource busy"}
-	ErrUnavailable        = &Error{Code: CodeUnavailable, Message: "backend unavailable"}
-	ErrSearchBackendError = &Error{Code: CodeSearchBackendError, Message: "search backend error"}
-	ErrTimeout            = &Error{Code: CodeTimeout, Message: "timeout"}
-	ErrCanceled           = &Error{Code: CodeCanceled, Message: "canceled"}
-	ErrInternal           = &Error{Code: CodeInternal, Message: "internal error"}
+	ErrInvalidArgument       = &Error{Code: CodeInvalidArgument, Message: "invalid argument"}
+	ErrInvalidConfig         = &Error{Code: CodeInvalidConfig, Message: "invalid configuration"}
+	ErrUnauthenticated       = &Error{Code: CodeUnauthenticated, Message: "missing or invalid credentials"}
+	ErrPermissionDenied      = &Error{Code: CodePermissionDenied, Message: "permission denied"}
+	ErrNotFound              = &Error{Code: CodeNotFound, Message: "not found"}
+	ErrAlreadyExists         = &Error{Code: CodeAlreadyExists, Message: "already exists"}
+	ErrIsDirectory           = &Error{Code: CodeIsDirectory, Message: "is a directory"}
+	ErrPayloadTooLarge       = &Error{Code: CodePayloadTooLarge, Message: "payload too large"}
+	ErrRateLimited           = &Error{Code: CodeRateLimited, Message: "rate limited"}
+	ErrResourceBusy          = &Error{Code: CodeResourceBusy, Message: "resource busy"}
+	ErrUnavailable           = &Error{Code: CodeUnavailable, Message: "backend unavailable"}
+	ErrCredentialUnavailable = &Error{Code: CodeCredentialUnavailable, Message: "credential unavailable"}
+	ErrTimeout               = &Error{Code: CodeTimeout, Message: "timeout"}
+	ErrCanceled              = &Error{Code: CodeCanceled, Message: "canceled"}
+	ErrInternal              = &Error{Code: CodeInternal, Message: "internal error"}
 )

@@ -62,7 +62,7 @@ func TestErrorText(t *testing.T) {
 		want string
 	}{
 		{agentfiles.NewError(agentfiles.CodeNotFound, "no such file; list the directory", "/a/b"), "NOT_FOUND: no such file; list the directory (/a/b)"},
-		{agentfiles.NewError(agentfiles.CodeInvalidQuery, "the query is empty", ""), "INVALID_QUERY: the query is empty"},
+		{agentfiles.NewError(agentfiles.CodeInvalidArgument, "the query is empty", ""), "INVALID_ARGUMENT: the query is empty"},
 		{&agentfiles.Error{Message: "zero code"}, "INTERNAL: zero code"},
 	}
 	for _, tc := range tests {

@@ -58,7 +58,7 @@
 // message. [Consultant.Prepare] does everything but the call, for dry runs.
 //
 // A conversation that keeps files in context from turn to turn, for a provider's prompt cache,
-// is package [github.com/agentfiles/agentfiles/filecontext], which builds on this package's
+// is package [github.com/agentfiles/agentfiles/consult/filecontext], which builds on this package's
 // token counting.
 //
 // # Construction

@@ -347,7 +347,7 @@ func (s *Searcher) liveChunks(ctx context.Context, scope fileio.Scope, cands []*
 		return nil, backendError("reading the results from the store failed", err)
 	}
 	if len(texts) != len(ranges) {
-		return nil, agentfiles.NewError(agentfiles.CodeSearchBackendError, "the store read a different number of ranges than asked", "")
+		return nil, agentfiles.NewError(CodeSearchBackendError, "the store read a different number of ranges than asked", "")
 	}
 	for i, c := range cands {
 		if texts[i] != nil {

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/agentfiles/agentfiles"
-	"github.com/agentfiles/agentfiles/vault"
+	"github.com/agentfiles/agentfiles/search/vault"
 	"gopkg.in/yaml.v3"
 )
 

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/agentfiles/agentfiles"
-	"github.com/agentfiles/agentfiles/vault"
+	"github.com/agentfiles/agentfiles/search/vault"
 	"github.com/google/go-cmp/cmp"
 )
 

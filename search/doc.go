@@ -138,7 +138,7 @@
 // context, SEARCH_BACKEND_ERROR when the index or a provider fails, UNAVAILABLE (retryable) when
 // the store or the index cannot be reached for now, INVALID_CONFIG for a bad configuration key or
 // constructor argument; [Codes] lists them all. Branch with errors.Is against the agentfiles
-// sentinels (agentfiles.ErrInvalidQuery, …). Embedder and reranker failures during a query are
+// sentinels (ErrInvalidQuery, …). Embedder and reranker failures during a query are
 // not errors: the [Result] says which path ranked the hits and why the others were not used.
 //
 // # Concurrency

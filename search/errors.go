@@ -1,21 +1,32 @@
 package search
 
-import (
-	"github.com/agentfiles/agentfiles"
-	"github.com/agentfiles/agentfiles/vault"
+import "github.com/agentfiles/agentfiles"
+
+// The codes only package search and its indexes return.
+var (
+	// CodeInvalidQuery: a search query is empty or breaks a query limit.
+	CodeInvalidQuery = agentfiles.NewCode("INVALID_QUERY", agentfiles.KindInvalid)
+	// CodeSearchBackendError: the search index or an embedding or rerank provider failed.
+	CodeSearchBackendError = agentfiles.NewCode("SEARCH_BACKEND_ERROR", agentfiles.KindUpstream)
 )
 
-// Codes lists every code package search returns. All are shared: INVALID_QUERY (a blank
+// Sentinels of the package's own codes, for errors.Is.
+var (
+	ErrInvalidQuery       = &agentfiles.Error{Code: CodeInvalidQuery, Message: "invalid query"}
+	ErrSearchBackendError = &agentfiles.Error{Code: CodeSearchBackendError, Message: "search backend error"}
+)
+
+// Codes lists every code package search returns. Its own: INVALID_QUERY (a blank
 // query), INVALID_ARGUMENT (another argument is malformed), PERMISSION_DENIED (no caller
 // identity in the context), SEARCH_BACKEND_ERROR (the index, an embedding or a rerank provider
 // failed), UNAVAILABLE (the store or the index is unreachable for now), INVALID_CONFIG (a
-// configuration key or constructor option), vault's CREDENTIAL_UNAVAILABLE (no caller key for a
+// configuration key or constructor option), CREDENTIAL_UNAVAILABLE (no caller key for a
 // provider), TIMEOUT and CANCELED (the context ended), and INTERNAL.
 func Codes() []agentfiles.Code {
 	return []agentfiles.Code{
-		agentfiles.CodeInvalidQuery, agentfiles.CodeInvalidArgument, agentfiles.CodePermissionDenied,
-		agentfiles.CodeSearchBackendError, agentfiles.CodeUnavailable, agentfiles.CodeInvalidConfig,
-		vault.CodeCredentialUnavailable, agentfiles.CodeTimeout, agentfiles.CodeCanceled,
+		CodeInvalidQuery, agentfiles.CodeInvalidArgument, agentfiles.CodePermissionDenied,
+		CodeSearchBackendError, agentfiles.CodeUnavailable, agentfiles.CodeInvalidConfig,
+		agentfiles.CodeCredentialUnavailable, agentfiles.CodeTimeout, agentfiles.CodeCanceled,
 		agentfiles.CodeInternal,
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/agentfiles/agentfiles"
-	"github.com/agentfiles/agentfiles/vault"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -23,9 +22,9 @@ func TestBackendError(t *testing.T) {
 	}{
 		{"unavailable index", agentfiles.WrapError(agentfiles.CodeUnavailable, "down", "", errors.New("dial tcp")), agentfiles.CodeUnavailable},
 		{"permission", agentfiles.NewError(agentfiles.CodePermissionDenied, "no", ""), agentfiles.CodePermissionDenied},
-		{"internal", agentfiles.NewError(agentfiles.CodeInternal, "bug", ""), agentfiles.CodeSearchBackendError},
-		{"uncoded", errors.New("SELECT failed at 10.0.0.7"), agentfiles.CodeSearchBackendError},
-		{"wrapped uncoded", fmt.Errorf("x: %w", errors.New("boom")), agentfiles.CodeSearchBackendError},
+		{"internal", agentfiles.NewError(agentfiles.CodeInternal, "bug", ""), CodeSearchBackendError},
+		{"uncoded", errors.New("SELECT failed at 10.0.0.7"), CodeSearchBackendError},
+		{"wrapped uncoded", fmt.Errorf("x: %w", errors.New("boom")), CodeSearchBackendError},
 		{"deadline", context.DeadlineExceeded, agentfiles.CodeTimeout},
 		{"canceled", fmt.Errorf("query: %w", context.Canceled), agentfiles.CodeCanceled},
 	}
@@ -39,7 +38,7 @@ func TestBackendError(t *testing.T) {
 			if errors.As(err, &e) && !errors.Is(err, &agentfiles.Error{Code: tc.want}) {
 				t.Errorf("%v does not match the %s sentinel", err, tc.want)
 			}
-			if tc.want == agentfiles.CodeSearchBackendError && err.Error() != "SEARCH_BACKEND_ERROR: reading the search index failed; retry later" {
+			if tc.want == CodeSearchBackendError && err.Error() != "SEARCH_BACKEND_ERROR: reading the search index failed; retry later" {
 				t.Errorf("message %q", err.Error())
 			}
 			if !slices.Contains(Codes(), tc.want) {
@@ -57,7 +56,7 @@ func TestSharedCodes(t *testing.T) {
 		t.Errorf("NewSearcher(nil, nil): %v, want INVALID_CONFIG", err)
 	}
 	_, err = CallerAPIKey(context.Background())
-	if !errors.Is(err, vault.ErrCredentialUnavailable) || !agentfiles.ErrorCode(err).Retryable() {
+	if !errors.Is(err, agentfiles.ErrCredentialUnavailable) || !agentfiles.ErrorCode(err).Retryable() {
 		t.Errorf("CallerAPIKey without a key: %v, want a retryable CREDENTIAL_UNAVAILABLE", err)
 	}
 	_, err = IndexedFile{Path: "/a", Chunks: []IndexedChunk{{Vector: []float32{1}}}}.VectorDims()

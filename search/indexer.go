@@ -11,7 +11,6 @@ import (
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
-	"github.com/agentfiles/agentfiles/vault"
 )
 
 // CredentialOpener opens and deletes the sealed caller credentials that index jobs refer to
@@ -29,7 +28,7 @@ type CredentialOpener interface {
 const parkedRetry = time.Hour
 
 // errNoCredential: the job has no envelope at all, so retrying cannot help.
-var errNoCredential = agentfiles.NewError(vault.CodeCredentialUnavailable, "the job carries no sealed caller credential and the embedder needs the caller's key; configure a CredentialSealer on the fileio Service", "")
+var errNoCredential = agentfiles.NewError(agentfiles.CodeCredentialUnavailable, "the job carries no sealed caller credential and the embedder needs the caller's key; configure a CredentialSealer on the fileio Service", "")
 
 // IndexerOptions are the optional settings of an [Indexer]; zero fields mean the defaults given,
 // which are DefaultConfig's. Config.IndexerOptions fills them from the configuration file.
@@ -378,11 +377,11 @@ func (ix *Indexer) embedChecked(ctx context.Context, path string, texts []string
 		return nil, err
 	}
 	if len(vecs) != len(texts) {
-		return nil, agentfiles.NewError(agentfiles.CodeSearchBackendError, "the embedder returned a different number of vectors than texts", path)
+		return nil, agentfiles.NewError(CodeSearchBackendError, "the embedder returned a different number of vectors than texts", path)
 	}
 	for _, v := range vecs {
 		if len(v) != ix.opts.Embedder.Dimensions() {
-			return nil, agentfiles.NewError(agentfiles.CodeSearchBackendError, "the embedder returned a vector of the wrong size", path)
+			return nil, agentfiles.NewError(CodeSearchBackendError, "the embedder returned a vector of the wrong size", path)
 		}
 	}
 	return vecs, nil

@@ -109,14 +109,14 @@ func (e *OpenAIEmbedder) Embed(ctx context.Context, texts []string) ([][]float32
 			return nil, err
 		}
 		if len(resp.Data) != hi-lo {
-			return nil, agentfiles.NewError(agentfiles.CodeSearchBackendError, fmt.Sprintf("embedding provider returned %d vectors for %d inputs", len(resp.Data), hi-lo), e.client.endpoint)
+			return nil, agentfiles.NewError(CodeSearchBackendError, fmt.Sprintf("embedding provider returned %d vectors for %d inputs", len(resp.Data), hi-lo), e.client.endpoint)
 		}
 		for _, d := range resp.Data {
 			if d.Index < 0 || d.Index >= hi-lo || out[lo+d.Index] != nil {
-				return nil, agentfiles.NewError(agentfiles.CodeSearchBackendError, fmt.Sprintf("embedding provider returned a missing, duplicate or out-of-range index %d", d.Index), e.client.endpoint)
+				return nil, agentfiles.NewError(CodeSearchBackendError, fmt.Sprintf("embedding provider returned a missing, duplicate or out-of-range index %d", d.Index), e.client.endpoint)
 			}
 			if len(d.Embedding) != e.dims {
-				return nil, agentfiles.NewError(agentfiles.CodeSearchBackendError, fmt.Sprintf("embedding provider returned %d dimensions, the configuration says %d; fix Dimensions or the model", len(d.Embedding), e.dims), e.client.endpoint)
+				return nil, agentfiles.NewError(CodeSearchBackendError, fmt.Sprintf("embedding provider returned %d dimensions, the configuration says %d; fix Dimensions or the model", len(d.Embedding), e.dims), e.client.endpoint)
 			}
 			normalise(d.Embedding)
 			out[lo+d.Index] = d.Embedding

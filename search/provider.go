@@ -13,7 +13,6 @@ import (
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/internal/providerhttp"
-	"github.com/agentfiles/agentfiles/vault"
 )
 
 // CredentialFunc returns the API key to send to a provider for the request in ctx. The default,
@@ -21,11 +20,11 @@ import (
 type CredentialFunc func(ctx context.Context) (string, error)
 
 // CallerAPIKey returns agentfiles.AuthFromContext(ctx).APIKey, or a CREDENTIAL_UNAVAILABLE
-// error (vault.ErrCredentialUnavailable) when the context carries no key.
+// error (agentfiles.ErrCredentialUnavailable) when the context carries no key.
 func CallerAPIKey(ctx context.Context) (string, error) {
 	ac, ok := agentfiles.AuthFromContext(ctx)
 	if !ok || ac.APIKey == "" {
-		return "", agentfiles.NewError(vault.CodeCredentialUnavailable, "no caller API key in the context; the provider is called with the caller's own key only", "")
+		return "", agentfiles.NewError(agentfiles.CodeCredentialUnavailable, "no caller API key in the context; the provider is called with the caller's own key only", "")
 	}
 	return ac.APIKey, nil
 }
@@ -106,7 +105,7 @@ func (c providerClient) post(ctx context.Context, key string, body, out any) err
 		case resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500:
 			text += "; retry later"
 		}
-		return agentfiles.NewError(agentfiles.CodeSearchBackendError, text, endpoint)
+		return agentfiles.NewError(CodeSearchBackendError, text, endpoint)
 	}
 	data, err := io.ReadAll(io.LimitReader(resp.Body, maxProviderResponseBytes+1))
 	if err != nil {
@@ -116,7 +115,7 @@ func (c providerClient) post(ctx context.Context, key string, body, out any) err
 		return backendFailure("reading the "+provider+" response failed; retry later", endpoint, err)
 	}
 	if len(data) > maxProviderResponseBytes {
-		return agentfiles.NewError(agentfiles.CodeSearchBackendError, fmt.Sprintf("%s answered with more than %d bytes; lower the batch size", provider, maxProviderResponseBytes), endpoint)
+		return agentfiles.NewError(CodeSearchBackendError, fmt.Sprintf("%s answered with more than %d bytes; lower the batch size", provider, maxProviderResponseBytes), endpoint)
 	}
 	log.DebugContext(ctx, "provider call", "provider", provider, "status", resp.StatusCode, "response_bytes", len(data), "duration", time.Since(start))
 	if err := json.Unmarshal(data, out); err != nil {
@@ -127,7 +126,7 @@ func (c providerClient) post(ctx context.Context, key string, body, out any) err
 
 // backendFailure is a SEARCH_BACKEND_ERROR with its cause kept for logs.
 func backendFailure(message, arg string, cause error) error {
-	return agentfiles.WrapError(agentfiles.CodeSearchBackendError, message, arg, cause)
+	return agentfiles.WrapError(CodeSearchBackendError, message, arg, cause)
 }
 
 // truncateText cuts s to at most n bytes on a character boundary, marking the cut.

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/agentfiles/agentfiles"
-	"github.com/agentfiles/agentfiles/vault"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -117,17 +116,17 @@ func TestOpenAIEmbedderErrors(t *testing.T) {
 		contain string
 	}{
 		{"provider error body", reply(401, `{"error":{"message":"Incorrect API key provided: sk-ca***ler.","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}`),
-			callerCtx, agentfiles.CodeSearchBackendError, "HTTP 401: Incorrect API key provided"},
-		{"rate limited", reply(429, `{"error":{"message":"Rate limit reached for requests","type":"requests"}}`), callerCtx, agentfiles.CodeSearchBackendError, "Rate limit reached for requests; retry later"},
-		{"plain text error", reply(502, `bad gateway`), callerCtx, agentfiles.CodeSearchBackendError, "HTTP 502: bad gateway"},
-		{"wrong count", reply(200, `{"data":[{"index":0,"embedding":[1,0]}]}`), callerCtx, agentfiles.CodeSearchBackendError, "1 vectors for 2 inputs"},
-		{"duplicate index", reply(200, `{"data":[{"index":0,"embedding":[1,0]},{"index":0,"embedding":[0,1]}]}`), callerCtx, agentfiles.CodeSearchBackendError, "duplicate"},
-		{"wrong dimensions", reply(200, `{"data":[{"index":0,"embedding":[1,0,0]},{"index":1,"embedding":[0,1,0]}]}`), callerCtx, agentfiles.CodeSearchBackendError, "3 dimensions"},
-		{"not JSON", reply(200, `<html>`), callerCtx, agentfiles.CodeSearchBackendError, "not the expected JSON"},
-		{"timeout", p.hang, callerCtx, agentfiles.CodeSearchBackendError, "did not answer within 100ms"},
-		{"key echoed in the body", reply(400, `{"error":{"message":"bad key sk-caller in header Bearer sk-caller"}}`), callerCtx, agentfiles.CodeSearchBackendError, "bad key [redacted] in header Bearer [redacted]"},
-		{"long body cut on a character boundary", reply(500, `{"message":"`+strings.Repeat("é", 400)+`"}`), callerCtx, agentfiles.CodeSearchBackendError, strings.Repeat("é", 256) + "…; retry later"},
-		{"no caller key", reply(200, `{}`), context.Background(), vault.CodeCredentialUnavailable, "caller's own key"},
+			callerCtx, CodeSearchBackendError, "HTTP 401: Incorrect API key provided"},
+		{"rate limited", reply(429, `{"error":{"message":"Rate limit reached for requests","type":"requests"}}`), callerCtx, CodeSearchBackendError, "Rate limit reached for requests; retry later"},
+		{"plain text error", reply(502, `bad gateway`), callerCtx, CodeSearchBackendError, "HTTP 502: bad gateway"},
+		{"wrong count", reply(200, `{"data":[{"index":0,"embedding":[1,0]}]}`), callerCtx, CodeSearchBackendError, "1 vectors for 2 inputs"},
+		{"duplicate index", reply(200, `{"data":[{"index":0,"embedding":[1,0]},{"index":0,"embedding":[0,1]}]}`), callerCtx, CodeSearchBackendError, "duplicate"},
+		{"wrong dimensions", reply(200, `{"data":[{"index":0,"embedding":[1,0,0]},{"index":1,"embedding":[0,1,0]}]}`), callerCtx, CodeSearchBackendError, "3 dimensions"},
+		{"not JSON", reply(200, `<html>`), callerCtx, CodeSearchBackendError, "not the expected JSON"},
+		{"timeout", p.hang, callerCtx, CodeSearchBackendError, "did not answer within 100ms"},
+		{"key echoed in the body", reply(400, `{"error":{"message":"bad key sk-caller in header Bearer sk-caller"}}`), callerCtx, CodeSearchBackendError, "bad key [redacted] in header Bearer [redacted]"},
+		{"long body cut on a character boundary", reply(500, `{"message":"`+strings.Repeat("é", 400)+`"}`), callerCtx, CodeSearchBackendError, strings.Repeat("é", 256) + "…; retry later"},
+		{"no caller key", reply(200, `{}`), context.Background(), agentfiles.CodeCredentialUnavailable, "caller's own key"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -179,7 +178,7 @@ func TestCohereRerankerWireFormat(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			p.set(tc.handler)
 			_, err := r2.Rerank(callerCtx, "q", []string{"a", "b", "c"}, 2)
-			if !errors.Is(err, agentfiles.ErrSearchBackendError) || !strings.Contains(err.Error(), tc.contain) {
+			if !errors.Is(err, ErrSearchBackendError) || !strings.Contains(err.Error(), tc.contain) {
 				t.Fatalf("err = %v; want SEARCH_BACKEND_ERROR containing %q", err, tc.contain)
 			}
 		})

@@ -274,16 +274,16 @@ func (s *Searcher) Search(ctx context.Context, q Query) (Result, error) {
 		}
 	}
 	if limit := s.opts.MaxQueryBytes; limit > 0 && len(q.Query) > limit {
-		return Result{}, agentfiles.NewError(agentfiles.CodeInvalidQuery, fmt.Sprintf(
+		return Result{}, agentfiles.NewError(CodeInvalidQuery, fmt.Sprintf(
 			"the query is %d bytes, more than the limit of %d bytes; shorten it to the words that matter", len(q.Query), limit), "query")
 	}
 	query := strings.TrimSpace(q.Query)
 	if query == "" {
-		return Result{}, agentfiles.NewError(agentfiles.CodeInvalidQuery, "the query is empty; pass words or a phrase to search for, e.g. \"retry backoff\"", "query")
+		return Result{}, agentfiles.NewError(CodeInvalidQuery, "the query is empty; pass words or a phrase to search for, e.g. \"retry backoff\"", "query")
 	}
 	terms := QueryTerms(query)
 	if limit := s.opts.MaxQueryTerms; limit > 0 && len(terms) > limit {
-		return Result{}, agentfiles.NewError(agentfiles.CodeInvalidQuery, fmt.Sprintf(
+		return Result{}, agentfiles.NewError(CodeInvalidQuery, fmt.Sprintf(
 			"the query has %d distinct terms, more than the limit of %d; keep the words that matter", len(terms), limit), "query")
 	}
 	if strings.TrimSpace(q.Project) == "" {
@@ -600,7 +600,7 @@ func (s *Searcher) embedQuery(ctx context.Context, query string) ([]float32, err
 		return nil, err
 	}
 	if len(vecs) != 1 || len(vecs[0]) != s.opts.Embedder.Dimensions() {
-		return nil, agentfiles.NewError(agentfiles.CodeSearchBackendError, "the embedder returned no vector of the configured size for the query", "")
+		return nil, agentfiles.NewError(CodeSearchBackendError, "the embedder returned no vector of the configured size for the query", "")
 	}
 	return vecs[0], nil
 }
@@ -631,7 +631,7 @@ func (s *Searcher) completeScores(ctx context.Context, scope fileio.Scope, cands
 		return err
 	}
 	if len(scores) != len(need) {
-		return agentfiles.NewError(agentfiles.CodeSearchBackendError, "the index scored a different number of chunks than asked", "")
+		return agentfiles.NewError(CodeSearchBackendError, "the index scored a different number of chunks than asked", "")
 	}
 	for i, c := range need {
 		sc := scores[i]
@@ -675,13 +675,13 @@ func (s *Searcher) rerank(ctx context.Context, query string, cands []*candidate)
 		return err
 	}
 	if len(results) == 0 {
-		return agentfiles.NewError(agentfiles.CodeSearchBackendError, "the reranker returned no results", "")
+		return agentfiles.NewError(CodeSearchBackendError, "the reranker returned no results", "")
 	}
 	scored := make([]bool, len(cands))
 	lowest := results[0].Score
 	for _, r := range results {
 		if r.Index < 0 || r.Index >= len(cands) {
-			return agentfiles.NewError(agentfiles.CodeSearchBackendError, "the reranker returned an out-of-range index", "")
+			return agentfiles.NewError(CodeSearchBackendError, "the reranker returned an out-of-range index", "")
 		}
 		cands[r.Index].final = r.Score
 		scored[r.Index] = true
@@ -706,7 +706,7 @@ func backendError(msg string, err error) error {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return err
 	}
-	return agentfiles.WrapError(agentfiles.CodeSearchBackendError, msg+"; retry later", "", err)
+	return agentfiles.WrapError(CodeSearchBackendError, msg+"; retry later", "", err)
 }
 
 // errorText is an error's text safe to show: coded errors give their message, others a generic one.

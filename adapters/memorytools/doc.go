@@ -1,9 +1,9 @@
-// Package memorytools is the tool set of package memory: the one tool "memory", Anthropic's
+// Package memorytools is the tool set of package fileio/memorytool: the one tool "memory", Anthropic's
 // memory tool (memory_20250818) served to any MCP client over a fileio.Service.
 //
 // # Tool
 //
-// [Tools] returns it over one *memory.Tool:
+// [Tools] returns it over one *memorytool.Tool:
 //
 //	memory   view, create, str_replace, insert, delete and rename files below /memories
 //
@@ -17,7 +17,7 @@
 //
 // The tool is tenant-scoped: the memories are those of the agentfiles.AuthContext in the
 // context, which the bindings put there (adapters.BearerAuth over HTTP, a fixed identity for
-// stdio), kept in the memory.Tool's project. A call without an identity is PERMISSION_DENIED.
+// stdio), kept in the memorytool.Tool's project. A call without an identity is PERMISSION_DENIED.
 // file_text, old_str, new_str and insert_text are never logged by the bindings.
 //
 // # Errors

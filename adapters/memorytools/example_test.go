@@ -9,8 +9,8 @@ import (
 	"github.com/agentfiles/agentfiles/adapters"
 	"github.com/agentfiles/agentfiles/adapters/memorytools"
 	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/memorytool"
 	"github.com/agentfiles/agentfiles/fileio/memstore"
-	"github.com/agentfiles/agentfiles/memory"
 )
 
 func ExampleTools() {
@@ -18,7 +18,7 @@ func ExampleTools() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	mem, err := memory.New(svc, memory.Options{Project: "memories"})
+	mem, err := memorytool.New(svc, memorytool.Options{Project: "memories"})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/agentfiles/agentfiles/adapters"
-	"github.com/agentfiles/agentfiles/memory"
+	"github.com/agentfiles/agentfiles/fileio/memorytool"
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
@@ -22,14 +22,14 @@ type Output struct {
 func (o Output) ToolText() string { return o.Result }
 
 // Tools returns the tool "memory" over mem. Its input is exactly the input of Anthropic's memory
-// tool (see memory.Input); its result is the documented text; its errors carry the documented
+// tool (see memorytool.Input); its result is the documented text; its errors carry the documented
 // error text as their message. The caller's identity must be in the context (the bindings put
 // it there). file_text, old_str, new_str and insert_text are never logged by the bindings.
 //
-// mem must not be nil. The tool is safe for concurrent use, as the memory.Tool is.
-func Tools(mem *memory.Tool) []adapters.Tool {
+// mem must not be nil. The tool is safe for concurrent use, as the memorytool.Tool is.
+func Tools(mem *memorytool.Tool) []adapters.Tool {
 	if mem == nil {
-		panic("memorytools.Tools: nil *memory.Tool")
+		panic("memorytools.Tools: nil *memorytool.Tool")
 	}
 	tool := adapters.NewTool(Name, "Memory",
 		"A persistent memory directory, /memories, kept across conversations: check it before starting a task "+
@@ -41,7 +41,7 @@ func Tools(mem *memory.Tool) []adapters.Tool {
 			"starts with /memories and uses only a-z A-Z 0-9 / _ - . Example: {\"command\": \"view\", \"path\": "+
 			"\"/memories\"}.",
 		adapters.Annotations{Destructive: true},
-		func(ctx context.Context, in memory.Input) (Output, error) {
+		func(ctx context.Context, in memorytool.Input) (Output, error) {
 			text, err := mem.Run(ctx, in)
 			if err != nil {
 				return Output{}, err
@@ -56,8 +56,8 @@ func Tools(mem *memory.Tool) []adapters.Tool {
 // tightenSchema states in the schema what the descriptions say: the commands as an enum,
 // view_range as two integers, insert_line as an integer.
 func tightenSchema(s *jsonschema.Schema) {
-	commands := make([]any, 0, len(memory.Commands()))
-	for _, c := range memory.Commands() {
+	commands := make([]any, 0, len(memorytool.Commands()))
+	for _, c := range memorytool.Commands() {
 		commands = append(commands, c)
 	}
 	s.Properties["command"].Enum = commands

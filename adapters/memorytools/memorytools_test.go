@@ -13,16 +13,16 @@ import (
 	"github.com/agentfiles/agentfiles/adapters/adapterstest"
 	"github.com/agentfiles/agentfiles/adapters/mcpsdk"
 	"github.com/agentfiles/agentfiles/adapters/memorytools"
+	"github.com/agentfiles/agentfiles/fileio/memorytool"
 	"github.com/agentfiles/agentfiles/fileio/memstore"
 	"github.com/agentfiles/agentfiles/fileio/storetest"
 	"github.com/agentfiles/agentfiles/internal/mcptest"
-	"github.com/agentfiles/agentfiles/memory"
 	"github.com/google/go-cmp/cmp"
 )
 
 func memoryTools(t *testing.T) []adapters.Tool {
 	t.Helper()
-	mem, err := memory.New(storetest.NewService(t, memstore.New(memstore.Options{})), memory.Options{})
+	mem, err := memorytool.New(storetest.NewService(t, memstore.New(memstore.Options{})), memorytool.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,9 +11,9 @@ import (
 	"github.com/agentfiles/agentfiles/adapters/memorytools"
 	"github.com/agentfiles/agentfiles/adapters/searchtools"
 	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/memorytool"
 	"github.com/agentfiles/agentfiles/fileio/memstore"
 	"github.com/agentfiles/agentfiles/fileio/pgstore"
-	"github.com/agentfiles/agentfiles/memory"
 	"github.com/agentfiles/agentfiles/search"
 )
 
@@ -68,7 +68,7 @@ func newApp(ctx context.Context, c config, logger *slog.Logger) (_ *app, err err
 	}
 	a.tools = append(a.tools, fileiotools.Tools(a.files)...)
 	// Anthropic's memory tool over the same files: /memories is the caller's project "memories".
-	mem, err := memory.New(a.files, memory.Options{Project: memory.DefaultProject})
+	mem, err := memorytool.New(a.files, memorytool.Options{Project: memorytool.DefaultProject})
 	if err != nil {
 		return nil, fmt.Errorf("memory tool: %w", err)
 	}

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/agentfiles/agentfiles/vault"
-	"github.com/agentfiles/agentfiles/vault/redisttl"
+	"github.com/agentfiles/agentfiles/search/vault"
+	"github.com/agentfiles/agentfiles/search/vault/redisttl"
 	"github.com/redis/go-redis/v9"
 )
 

@@ -12,7 +12,7 @@ import (
 	"github.com/agentfiles/agentfiles/search"
 	"github.com/agentfiles/agentfiles/search/memindex"
 	"github.com/agentfiles/agentfiles/search/pgindex"
-	"github.com/agentfiles/agentfiles/vault"
+	"github.com/agentfiles/agentfiles/search/vault"
 )
 
 // searchWiring is what buildSearch produces.

@@ -12,7 +12,7 @@ import (
 	"github.com/agentfiles/agentfiles/fileio/memstore"
 	"github.com/agentfiles/agentfiles/internal/poll"
 	"github.com/agentfiles/agentfiles/search"
-	"github.com/agentfiles/agentfiles/vault"
+	"github.com/agentfiles/agentfiles/search/vault"
 )
 
 // Env is a complete search stack for tests: a fileio.Service over memstore with a credential

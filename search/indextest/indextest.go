@@ -636,7 +636,7 @@ func testInvalidQuery(t *testing.T, idx search.Index) {
 	e := NewEnv(t, idx, EnvOptions{})
 	ctx := Ctx(keyA)
 	for _, q := range []string{"", "   ", "\n\t"} {
-		if _, err := e.Searcher.Search(ctx, search.Query{Project: "p", Query: q}); !errors.Is(err, agentfiles.ErrInvalidQuery) {
+		if _, err := e.Searcher.Search(ctx, search.Query{Project: "p", Query: q}); !errors.Is(err, search.ErrInvalidQuery) {
 			t.Errorf("query %q: %v, want INVALID_QUERY", q, err)
 		}
 	}

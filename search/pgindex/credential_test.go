@@ -13,8 +13,8 @@ import (
 	"github.com/agentfiles/agentfiles/search"
 	"github.com/agentfiles/agentfiles/search/indextest"
 	"github.com/agentfiles/agentfiles/search/pgindex"
-	"github.com/agentfiles/agentfiles/vault"
-	"github.com/agentfiles/agentfiles/vault/redisttl"
+	"github.com/agentfiles/agentfiles/search/vault"
+	"github.com/agentfiles/agentfiles/search/vault/redisttl"
 	"github.com/redis/go-redis/v9"
 )
 

@@ -255,7 +255,7 @@ type failingEmbedder struct {
 
 func (f *failingEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	if f.left < len(texts) {
-		return nil, agentfiles.NewError(agentfiles.CodeSearchBackendError, "provider down", "")
+		return nil, agentfiles.NewError(search.CodeSearchBackendError, "provider down", "")
 	}
 	f.left -= len(texts)
 	return f.HashingEmbedder.Embed(ctx, texts)
@@ -277,7 +277,7 @@ func TestReembedResumes(t *testing.T) {
 	}
 	flaky := &failingEmbedder{HashingEmbedder: search.NewHashingEmbedder(10), left: 2}
 	st, err := ix.Reembed(ctx, flaky, pgindex.ReembedOptions{BatchFiles: 4, Content: files.content})
-	if !errors.Is(err, agentfiles.ErrSearchBackendError) || !st.Switched || st.Files != 2 {
+	if !errors.Is(err, search.ErrSearchBackendError) || !st.Switched || st.Files != 2 {
 		t.Fatalf("Reembed with a failing embedder = %+v, %v; want switched, 2 files, the embedder's error", st, err)
 	}
 	flaky.left = 100

@@ -6,6 +6,7 @@ import (
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/internal/pgoutage"
+	"github.com/agentfiles/agentfiles/search"
 	"github.com/jackc/pgx/v5/pgconn"
 )
 
@@ -17,7 +18,7 @@ import (
 func Codes() []agentfiles.Code {
 	return []agentfiles.Code{
 		agentfiles.CodeInvalidConfig, agentfiles.CodeInvalidArgument, agentfiles.CodeUnavailable, agentfiles.CodeResourceBusy,
-		agentfiles.CodeSearchBackendError, agentfiles.CodeTimeout, agentfiles.CodeCanceled,
+		search.CodeSearchBackendError, agentfiles.CodeTimeout, agentfiles.CodeCanceled,
 	}
 }
 
@@ -46,5 +47,5 @@ func backendError(ctx context.Context, what string, err error) error {
 	if pgoutage.Is(err) {
 		return agentfiles.WrapError(agentfiles.CodeUnavailable, "the PostgreSQL search index cannot be reached while "+what+"; retry later", "", err)
 	}
-	return agentfiles.WrapError(agentfiles.CodeSearchBackendError, "the PostgreSQL search index failed while "+what+"; retry later", "", err)
+	return agentfiles.WrapError(search.CodeSearchBackendError, "the PostgreSQL search index failed while "+what+"; retry later", "", err)
 }

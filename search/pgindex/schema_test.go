@@ -73,7 +73,7 @@ func checkCoded(t *testing.T, calls map[string]error, want agentfiles.Code) {
 func TestBackendErrorsHideInternals(t *testing.T) {
 	ix, _ := newIndex(t, pgindex.Options{})
 	ix.Pool().Close()
-	checkCoded(t, allMethods(context.Background(), ix), agentfiles.CodeSearchBackendError)
+	checkCoded(t, allMethods(context.Background(), ix), search.CodeSearchBackendError)
 	cctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := ix.FileStates(cctx, testScope, ""); !errors.Is(err, context.Canceled) {

@@ -7,8 +7,8 @@ import (
 	"log"
 	"testing/fstest"
 
-	"github.com/agentfiles/agentfiles/filecontext"
-	"github.com/agentfiles/agentfiles/filecontext/chatwire"
+	"github.com/agentfiles/agentfiles/consult/filecontext"
+	"github.com/agentfiles/agentfiles/consult/filecontext/chatwire"
 )
 
 // A host's own request body embeds the exported conversation and adds what is its business.

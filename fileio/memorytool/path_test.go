@@ -1,4 +1,4 @@
-package memory_test
+package memorytool_test
 
 import (
 	"path"
@@ -8,7 +8,7 @@ import (
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
-	"github.com/agentfiles/agentfiles/memory"
+	"github.com/agentfiles/agentfiles/fileio/memorytool"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -47,7 +47,7 @@ func TestProjectPath(t *testing.T) {
 		{"/memories/\uff0e\uff0e/x", "", false}, // fullwidth full stops
 	}
 	for _, tc := range tests {
-		got, err := memory.ProjectPath(tc.in)
+		got, err := memorytool.ProjectPath(tc.in)
 		if (err == nil) != tc.ok || got != tc.want {
 			t.Errorf("ProjectPath(%q) = %q, %v; want %q, ok %v", tc.in, got, err, tc.want, tc.ok)
 		}
@@ -55,7 +55,7 @@ func TestProjectPath(t *testing.T) {
 			t.Errorf("ProjectPath(%q): code %v, want INVALID_PATH", tc.in, agentfiles.ErrorCode(err))
 		}
 	}
-	if diff := cmp.Diff("/memories/a/b.md", memory.MemoryPath("/a/b.md")); diff != "" {
+	if diff := cmp.Diff("/memories/a/b.md", memorytool.MemoryPath("/a/b.md")); diff != "" {
 		t.Error(diff)
 	}
 }
@@ -69,12 +69,12 @@ func FuzzProjectPath(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, p string) {
-		rel, err := memory.ProjectPath(p)
+		rel, err := memorytool.ProjectPath(p)
 		if err != nil {
 			if agentfiles.ErrorCode(err) != fileio.CodeInvalidPath {
 				t.Fatalf("ProjectPath(%q): code %v", p, agentfiles.ErrorCode(err))
 			}
-			msg := memory.ErrorText(err)
+			msg := memorytool.ErrorText(err)
 			if len(msg) > 1024 || strings.ContainsFunc(msg, unicode.IsControl) {
 				t.Fatalf("ProjectPath(%q): message %q is long or holds control characters", p, msg)
 			}
@@ -83,8 +83,8 @@ func FuzzProjectPath(f *testing.F) {
 		if verr := fileio.ValidatePath(rel); verr != nil {
 			t.Fatalf("ProjectPath(%q) = %q, which fileio refuses: %v", p, rel, verr)
 		}
-		full := memory.MemoryPath(rel)
-		if path.Clean(full) != full || !(full == memory.Root || strings.HasPrefix(full, memory.Root+"/")) {
+		full := memorytool.MemoryPath(rel)
+		if path.Clean(full) != full || !(full == memorytool.Root || strings.HasPrefix(full, memorytool.Root+"/")) {
 			t.Fatalf("ProjectPath(%q) = %q: %q is not a canonical path inside /memories", p, rel, full)
 		}
 		if p != full && p != full+"/" {

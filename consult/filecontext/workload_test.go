@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/agentfiles/agentfiles/consult"
-	"github.com/agentfiles/agentfiles/filecontext/chatwire"
+	"github.com/agentfiles/agentfiles/consult/filecontext/chatwire"
 )
 
 var fcSweep = flag.Bool("fc.sweep", false, "BenchmarkLongConversation: sweep RefillPercent from 100 down to 10")

@@ -1,4 +1,4 @@
-package memory_test
+package memorytool_test
 
 import (
 	"context"
@@ -12,8 +12,8 @@ import (
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/memorytool"
 	"github.com/agentfiles/agentfiles/fileio/memstore"
-	"github.com/agentfiles/agentfiles/memory"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -22,18 +22,18 @@ import (
 func TestLimits(t *testing.T) {
 	for name, svc := range services(t) {
 		t.Run(name, func(t *testing.T) {
-			mem, err := memory.New(svc, memory.Options{MaxViewBytes: 100})
+			mem, err := memorytool.New(svc, memorytool.Options{MaxViewBytes: 100})
 			if err != nil {
 				t.Fatal(err)
 			}
 			ctx := alice()
 			for _, p := range []struct{ path, text string }{
-				{"/huge.md", strings.Repeat("\n", memory.MaxLines+1)},
-				{"/max.md", strings.Repeat("\n", memory.MaxLines)},
+				{"/huge.md", strings.Repeat("\n", memorytool.MaxLines+1)},
+				{"/max.md", strings.Repeat("\n", memorytool.MaxLines)},
 				{"/long.md", strings.Repeat("0123456789\n", 20)},
 				{"/many.md", strings.Repeat("dup\n", 30)},
 			} {
-				if _, err := svc.Write(ctx, fileio.WriteRequest{Project: memory.DefaultProject, Path: p.path, Content: p.text}); err != nil {
+				if _, err := svc.Write(ctx, fileio.WriteRequest{Project: memorytool.DefaultProject, Path: p.path, Content: p.text}); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -65,7 +65,7 @@ func TestConcurrentEdits(t *testing.T) {
 			for i := range n {
 				lines = append(lines, fmt.Sprintf("item-%02d: todo", i))
 			}
-			if _, err := mem.Run(ctx, memory.Input{Command: "create", Path: "/memories/list.md", FileText: strings.Join(lines, "\n") + "\n"}); err != nil {
+			if _, err := mem.Run(ctx, memorytool.Input{Command: "create", Path: "/memories/list.md", FileText: strings.Join(lines, "\n") + "\n"}); err != nil {
 				t.Fatal(err)
 			}
 			applied := make([]bool, n)
@@ -75,7 +75,7 @@ func TestConcurrentEdits(t *testing.T) {
 				go func() {
 					defer wg.Done()
 					old := fmt.Sprintf("item-%02d: todo", i)
-					_, err := mem.Run(ctx, memory.Input{Command: "str_replace", Path: "/memories/list.md", OldStr: old, NewStr: old[:9] + "done"})
+					_, err := mem.Run(ctx, memorytool.Input{Command: "str_replace", Path: "/memories/list.md", OldStr: old, NewStr: old[:9] + "done"})
 					switch {
 					case err == nil:
 						applied[i] = true
@@ -86,7 +86,7 @@ func TestConcurrentEdits(t *testing.T) {
 				}()
 			}
 			wg.Wait()
-			got, err := svc.Read(ctx, memory.DefaultProject, "/list.md", 0, -1)
+			got, err := svc.Read(ctx, memorytool.DefaultProject, "/list.md", 0, -1)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -110,7 +110,7 @@ func TestTenants(t *testing.T) {
 	for name, svc := range services(t) {
 		t.Run(name, func(t *testing.T) {
 			mem := newTool(t, svc)
-			other, err := memory.New(svc, memory.Options{Project: "agent-b"})
+			other, err := memorytool.New(svc, memorytool.Options{Project: "agent-b"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -126,7 +126,7 @@ func TestTenants(t *testing.T) {
 				{`{"command":"view","path":"/memories/a.md"}`, "The path /memories/a.md does not exist. Please provide a valid path.", "NOT_FOUND"},
 			})
 			// The memories are ordinary files of the project, for the fileio tools too.
-			got, err := svc.Read(alice(), memory.DefaultProject, "/a.md", 0, -1)
+			got, err := svc.Read(alice(), memorytool.DefaultProject, "/a.md", 0, -1)
 			if err != nil || got.Content != "alice" {
 				t.Errorf("fileio read of the memory: %q, %v", got.Content, err)
 			}
@@ -144,19 +144,19 @@ func TestNew(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		svc  *fileio.Service
-		opts memory.Options
+		opts memorytool.Options
 		code agentfiles.Code
 	}{
-		{nil, memory.Options{}, agentfiles.CodeInvalidArgument},
-		{svc, memory.Options{Project: strings.Repeat("p", 200)}, agentfiles.CodeInvalidConfig},
-		{svc, memory.Options{MaxViewBytes: -1}, agentfiles.CodeInvalidConfig},
+		{nil, memorytool.Options{}, agentfiles.CodeInvalidArgument},
+		{svc, memorytool.Options{Project: strings.Repeat("p", 200)}, agentfiles.CodeInvalidConfig},
+		{svc, memorytool.Options{MaxViewBytes: -1}, agentfiles.CodeInvalidConfig},
 	} {
-		if _, err := memory.New(tc.svc, tc.opts); agentfiles.ErrorCode(err) != tc.code {
+		if _, err := memorytool.New(tc.svc, tc.opts); agentfiles.ErrorCode(err) != tc.code {
 			t.Errorf("New(%v): %v, want %v", tc.opts, err, tc.code)
 		}
 	}
-	mem, err := memory.New(svc, memory.Options{})
-	if err != nil || mem.Project() != memory.DefaultProject {
+	mem, err := memorytool.New(svc, memorytool.Options{})
+	if err != nil || mem.Project() != memorytool.DefaultProject {
 		t.Errorf("New with the zero Options: %v, project %q", err, mem.Project())
 	}
 }
@@ -164,7 +164,7 @@ func TestNew(t *testing.T) {
 func TestHumanSize(t *testing.T) {
 	got := map[int64]string{}
 	for _, n := range []int64{0, 1, 1023, 1024, 1536, 4096, 1 << 20, 5<<20 + 1<<19, 3 << 30, 2 << 40} {
-		got[n] = memory.HumanSize(n)
+		got[n] = memorytool.HumanSize(n)
 	}
 	want := map[int64]string{0: "0B", 1: "1B", 1023: "1023B", 1024: "1.0K", 1536: "1.5K", 4096: "4.0K",
 		1 << 20: "1.0M", 5<<20 + 1<<19: "5.5M", 3 << 30: "3.0G", 2 << 40: "2.0T"}
@@ -222,7 +222,7 @@ func TestListingCut(t *testing.T) {
 	}
 	mem := newTool(t, svc)
 	for _, p := range []string{"/memories/a.md", "/memories/b.md", "/memories/c.md", "/memories/d.md"} {
-		if _, err := mem.Run(alice(), memory.Input{Command: "create", Path: p, FileText: "x"}); err != nil {
+		if _, err := mem.Run(alice(), memorytool.Input{Command: "create", Path: p, FileText: "x"}); err != nil {
 			t.Fatal(err)
 		}
 	}

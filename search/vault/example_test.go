@@ -7,7 +7,7 @@ import (
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
-	"github.com/agentfiles/agentfiles/vault"
+	"github.com/agentfiles/agentfiles/search/vault"
 )
 
 // A caller's key sealed on a write and opened by the indexer, for that file only.
@@ -23,7 +23,7 @@ func Example() {
 	ref, _ := v.Seal(ctx, ac, scope, "/a.md") // fileio.Service does this on every write
 	key, _ := v.Open(ctx, ref, scope, "/a.md")
 	_, err = v.Open(ctx, ref, scope, "/other.md") // bound to the path
-	fmt.Println(key, errors.Is(err, vault.ErrCredentialUnavailable))
+	fmt.Println(key, errors.Is(err, agentfiles.ErrCredentialUnavailable))
 	_ = v.Delete(ctx, ref) // after use
 	// Output: sk-caller-key true
 }

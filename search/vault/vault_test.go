@@ -147,7 +147,7 @@ func TestVaultSealOpenAndRejections(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			r, s, p := tc.prep()
 			key, err := v.Open(ctx, r, s, p)
-			if !errors.Is(err, ErrCredentialUnavailable) || key != "" {
+			if !errors.Is(err, agentfiles.ErrCredentialUnavailable) || key != "" {
 				t.Errorf("open: key %q, err %v; want CREDENTIAL_UNAVAILABLE", key, err)
 			}
 		})
@@ -187,7 +187,7 @@ func TestVaultRotation(t *testing.T) {
 	}
 	// KEK 1 retired: its envelopes no longer open.
 	retired := newTestVault(t, map[string]string{"2": secretNew}, store, clock, nil)
-	if _, err := retired.Open(ctx, ref, scope, "/x"); !errors.Is(err, ErrCredentialUnavailable) {
+	if _, err := retired.Open(ctx, ref, scope, "/x"); !errors.Is(err, agentfiles.ErrCredentialUnavailable) {
 		t.Errorf("retired KEK still opens: %v", err)
 	}
 	if got, err := retired.Open(ctx, ref2, scope, "/x"); err != nil || got != apiKey {
@@ -195,7 +195,7 @@ func TestVaultRotation(t *testing.T) {
 	}
 	// The same id with another secret is a different key.
 	swapped := newTestVault(t, map[string]string{"2": "a-completely-different-secret!!"}, store, clock, nil)
-	if _, err := swapped.Open(ctx, ref2, scope, "/x"); !errors.Is(err, ErrCredentialUnavailable) {
+	if _, err := swapped.Open(ctx, ref2, scope, "/x"); !errors.Is(err, agentfiles.ErrCredentialUnavailable) {
 		t.Errorf("wrong KEK secret opens: %v", err)
 	}
 }
@@ -333,7 +333,7 @@ func TestStoreFailures(t *testing.T) {
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("cause %v: codes of Seal, Open, Delete (-want +got):\n%s", cause, diff)
 		}
-		if !errors.Is(openErr, ErrCredentialUnavailable) || !agentfiles.ErrorCode(openErr).Retryable() {
+		if !errors.Is(openErr, agentfiles.ErrCredentialUnavailable) || !agentfiles.ErrorCode(openErr).Retryable() {
 			t.Errorf("Open: %v, want a retryable CREDENTIAL_UNAVAILABLE", openErr)
 		}
 		for _, err := range []error{sealErr, openErr, deleteErr} {

@@ -10,7 +10,7 @@ import (
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/consult"
-	"github.com/agentfiles/agentfiles/filecontext/chatwire"
+	"github.com/agentfiles/agentfiles/consult/filecontext/chatwire"
 )
 
 // Context is the file context of one conversation, built to keep a provider's prompt cache

@@ -31,7 +31,7 @@
 //
 // # Errors
 //
-// Every failure to open an envelope is CREDENTIAL_UNAVAILABLE ([ErrCredentialUnavailable], kind
+// Every failure to open an envelope is CREDENTIAL_UNAVAILABLE ([agentfiles.ErrCredentialUnavailable], kind
 // unavailable): missing, expired, tampered, sealed for another file, or sealed with a KEK that
 // is no longer configured. Callers retry and then do without the key. [Codes] lists every code.
 //

@@ -11,8 +11,8 @@ import (
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/internal/poll"
 	"github.com/agentfiles/agentfiles/internal/redistest"
-	"github.com/agentfiles/agentfiles/vault"
-	"github.com/agentfiles/agentfiles/vault/redisttl"
+	"github.com/agentfiles/agentfiles/search/vault"
+	"github.com/agentfiles/agentfiles/search/vault/redisttl"
 	"github.com/google/go-cmp/cmp"
 	"github.com/redis/go-redis/v9"
 )

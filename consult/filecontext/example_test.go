@@ -7,7 +7,7 @@ import (
 	"log"
 	"testing/fstest"
 
-	"github.com/agentfiles/agentfiles/filecontext"
+	"github.com/agentfiles/agentfiles/consult/filecontext"
 )
 
 // A host loop: the Context keeps the conversation; each turn the model asks for files with

@@ -56,7 +56,7 @@
 // [OpenAIFromHistory]) turn the system prompt and the history into the conversation part of an
 // Anthropic Messages or OpenAI chat-completions request, with the read_files tool declared and
 // the cache breakpoints set. Their types are the providers' wire format, so they live in package
-// [github.com/agentfiles/agentfiles/filecontext/chatwire]; embed them in your request struct.
+// [github.com/agentfiles/agentfiles/consult/filecontext/chatwire]; embed them in your request struct.
 //
 // # Tokens and errors
 //

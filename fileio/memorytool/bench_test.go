@@ -1,4 +1,4 @@
-package memory_test
+package memorytool_test
 
 import (
 	"fmt"
@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/memorytool"
 	"github.com/agentfiles/agentfiles/fileio/memstore"
 	"github.com/agentfiles/agentfiles/fileio/storetest"
-	"github.com/agentfiles/agentfiles/memory"
 )
 
 // BenchmarkStrReplace: str_replace of one line of a memory file on memstore, against the
@@ -29,7 +29,7 @@ func BenchmarkStrReplace(b *testing.B) {
 			}
 			content := sb.String()
 			target := fmt.Sprintf("- note %06d:", strings.Count(content, "\n")/2) // a line in the middle
-			if _, err := mem.Run(ctx, memory.Input{Command: "create", Path: "/memories/notes.md", FileText: content}); err != nil {
+			if _, err := mem.Run(ctx, memorytool.Input{Command: "create", Path: "/memories/notes.md", FileText: content}); err != nil {
 				b.Fatal(err)
 			}
 			changed := target + " (changed)"
@@ -37,11 +37,11 @@ func BenchmarkStrReplace(b *testing.B) {
 			b.ResetTimer()
 			for range b.N {
 				t0 := time.Now()
-				if _, err := mem.Run(ctx, memory.Input{Command: "str_replace", Path: "/memories/notes.md", OldStr: target, NewStr: changed}); err != nil {
+				if _, err := mem.Run(ctx, memorytool.Input{Command: "str_replace", Path: "/memories/notes.md", OldStr: target, NewStr: changed}); err != nil {
 					b.Fatal(err)
 				}
 				t1 := time.Now()
-				if _, err := svc.Edit(ctx, fileio.EditRequest{Project: memory.DefaultProject, Path: "/notes.md",
+				if _, err := svc.Edit(ctx, fileio.EditRequest{Project: memorytool.DefaultProject, Path: "/notes.md",
 					Edits: []fileio.Edit{{OldStr: changed, NewStr: target}}}); err != nil {
 					b.Fatal(err)
 				}

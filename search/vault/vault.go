@@ -217,7 +217,7 @@ func (v *Vault) Seal(ctx context.Context, ac agentfiles.AuthContext, scope filei
 func (v *Vault) Open(ctx context.Context, ref string, scope fileio.Scope, path string) (string, error) {
 	fail := func(reason, msg string, err error) (string, error) {
 		v.log.WarnContext(ctx, "credential envelope rejected", "reason", reason, "ref_prefix", refPrefix(ref))
-		return "", agentfiles.WrapError(CodeCredentialUnavailable, msg, "", err)
+		return "", agentfiles.WrapError(agentfiles.CodeCredentialUnavailable, msg, "", err)
 	}
 	if !validRef(ref) {
 		return fail("bad_ref", "the credential reference is malformed", nil)
@@ -368,7 +368,7 @@ func openGCM(a cipher.AEAD, sealed, aad []byte) ([]byte, error) {
 	return a.Open(nil, sealed[:a.NonceSize()], sealed[a.NonceSize():], aad)
 }
 
-var errShortCiphertext = agentfiles.NewError(CodeCredentialUnavailable, "ciphertext too short", "")
+var errShortCiphertext = agentfiles.NewError(agentfiles.CodeCredentialUnavailable, "ciphertext too short", "")
 
 func hashHex(b []byte) string {
 	s := sha256.Sum256(b)

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/agentfiles/agentfiles"
-	"github.com/agentfiles/agentfiles/vault"
+	"github.com/agentfiles/agentfiles/search/vault"
 	"github.com/redis/go-redis/v9"
 )
 

@@ -1,4 +1,4 @@
-// Package memory implements Anthropic's memory tool (memory_20250818) over any *fileio.Service,
+// Package memorytool implements Anthropic's memory tool (memory_20250818) over any *fileio.Service,
 // so that a host keeps Claude's /memories directory in fileio's memory or PostgreSQL store,
 // per tenant, instead of writing its own storage.
 //
@@ -65,4 +65,4 @@
 // A view of a file returns at most Options.MaxViewBytes of text (256 KiB by default) and then
 // says which view_range shows the rest; a directory listing shows at most fileio's list limit
 // (1024 entries by default).
-package memory
+package memorytool

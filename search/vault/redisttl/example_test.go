@@ -7,8 +7,8 @@ import (
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
-	"github.com/agentfiles/agentfiles/vault"
-	"github.com/agentfiles/agentfiles/vault/redisttl"
+	"github.com/agentfiles/agentfiles/search/vault"
+	"github.com/agentfiles/agentfiles/search/vault/redisttl"
 	"github.com/redis/go-redis/v9"
 )
 

@@ -1,4 +1,4 @@
-package memory_test
+package memorytool_test
 
 import (
 	"context"
@@ -8,8 +8,8 @@ import (
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/memorytool"
 	"github.com/agentfiles/agentfiles/fileio/memstore"
-	"github.com/agentfiles/agentfiles/memory"
 )
 
 // A host answers Claude's memory tool calls from a fileio store: the input of each tool_use
@@ -19,7 +19,7 @@ func ExampleTool_Execute() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	mem, err := memory.New(svc, memory.Options{Project: "memories"})
+	mem, err := memorytool.New(svc, memorytool.Options{Project: "memories"})
 	if err != nil {
 		log.Fatal(err)
 	}

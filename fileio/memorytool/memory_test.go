@@ -1,4 +1,4 @@
-package memory_test
+package memorytool_test
 
 import (
 	"context"
@@ -9,11 +9,11 @@ import (
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/memorytool"
 	"github.com/agentfiles/agentfiles/fileio/memstore"
 	"github.com/agentfiles/agentfiles/fileio/pgstore"
 	"github.com/agentfiles/agentfiles/fileio/storetest"
 	"github.com/agentfiles/agentfiles/internal/pgtest"
-	"github.com/agentfiles/agentfiles/memory"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -29,9 +29,9 @@ func services(t *testing.T) map[string]*fileio.Service {
 	}
 }
 
-func newTool(t testing.TB, svc *fileio.Service) *memory.Tool {
+func newTool(t testing.TB, svc *fileio.Service) *memorytool.Tool {
 	t.Helper()
-	mem, err := memory.New(svc, memory.Options{})
+	mem, err := memorytool.New(svc, memorytool.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ type step struct {
 	code  string
 }
 
-func run(t *testing.T, ctx context.Context, mem *memory.Tool, steps []step) {
+func run(t *testing.T, ctx context.Context, mem *memorytool.Tool, steps []step) {
 	t.Helper()
 	for _, s := range steps {
 		res, err := mem.Execute(ctx, json.RawMessage(s.input))
@@ -64,7 +64,7 @@ func run(t *testing.T, ctx context.Context, mem *memory.Tool, steps []step) {
 		if err != nil {
 			code = agentfiles.ErrorCode(err).String()
 		}
-		want := memory.Result{Content: s.want, IsError: s.code != ""}
+		want := memorytool.Result{Content: s.want, IsError: s.code != ""}
 		if diff := cmp.Diff(want, res); diff != "" || code != s.code {
 			t.Errorf("%s: code %q, want %q; result (-want +got):\n%s", s.input, code, s.code, diff)
 		}
@@ -200,7 +200,7 @@ func TestTraversal(t *testing.T) {
 			`{"command":"rename","old_path":"/memories/ok.md","new_path":` + string(p) + `}`,
 		} {
 			res, err := mem.Execute(alice(), json.RawMessage(input))
-			if diff := cmp.Diff(memory.Result{Content: tc.want, IsError: true}, res); diff != "" || agentfiles.ErrorCode(err) != fileio.CodeInvalidPath {
+			if diff := cmp.Diff(memorytool.Result{Content: tc.want, IsError: true}, res); diff != "" || agentfiles.ErrorCode(err) != fileio.CodeInvalidPath {
 				t.Errorf("%s: %v (-want +got):\n%s", input, err, diff)
 			}
 		}

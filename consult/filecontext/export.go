@@ -3,7 +3,7 @@ package filecontext
 import (
 	"encoding/json"
 
-	"github.com/agentfiles/agentfiles/filecontext/chatwire"
+	"github.com/agentfiles/agentfiles/consult/filecontext/chatwire"
 )
 
 // ReadFilesToolDescription describes the read_files tool to a model.
