@@ -65,6 +65,8 @@ func SHA256Hex(content []byte) string {
 // QUOTA_EXCEEDED as for Write. DryRun returns the diff and changes nothing. The file keeps its
 // previous version in its history (see Versions) like any write.
 func (s *Service) Edit(ctx context.Context, req EditRequest) (EditResult, error) {
+	ctx, cancel := s.callBudget(ctx)
+	defer cancel()
 	ac, scope, err := s.begin(ctx, req.Project, req.Path)
 	if err == nil {
 		err = s.checkEdit(req)

@@ -45,6 +45,8 @@ func (req ReadRequest) lineMode() bool {
 // boundary). Errors are Read's, plus INVALID_ARGUMENT when byte offsets and lines are both
 // given or EndLine resolves before StartLine, and NOT_FOUND for a version that is not kept.
 func (s *Service) ReadFile(ctx context.Context, req ReadRequest) (ReadResult, error) {
+	ctx, cancel := s.callBudget(ctx)
+	defer cancel()
 	ac, scope, err := s.begin(ctx, req.Project, req.Path)
 	length := int64(ReadToEOF)
 	if req.LengthBytes != nil {

@@ -50,6 +50,8 @@ type Mover interface {
 // rename never grows the project's files, so it is never QUOTA_EXCEEDED; the versions it keeps
 // count toward the quota from the next write on, as a write's own do.
 func (s *Service) Rename(ctx context.Context, project, from, to string, overwrite bool) (RenameResult, error) {
+	ctx, cancel := s.callBudget(ctx)
+	defer cancel()
 	ac, scope, err := s.begin(ctx, project, from)
 	if err == nil {
 		err = checkRename(from, to)

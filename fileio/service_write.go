@@ -26,6 +26,8 @@ import (
 // QUOTA_EXCEEDED. Quotas are checked inside the store transaction, so concurrent writers
 // cannot exceed them together.
 func (s *Service) Write(ctx context.Context, req WriteRequest) (WriteResult, error) {
+	ctx, cancel := s.callBudget(ctx)
+	defer cancel()
 	ac, scope, err := s.begin(ctx, req.Project, req.Path)
 	var mode WriteMode
 	if err == nil {
