@@ -106,8 +106,8 @@ func New(ctx context.Context, pool *pgxpool.Pool, opts Options) (*Store, error) 
 
 // Open connects to databaseURL (a PostgreSQL URL or key=value string, see pgxpool.ParseConfig)
 // and returns a Store that owns the pool: Close closes it. The pool has opts.MaxConns
-// connections, and a statement whose context ends is cancelled in the server at once (a
-// cancel request), so no work goes on after its caller left. A URL that cannot be parsed or
+// connections, and a statement whose context ends is cancelled in the server by a cancel
+// request on a connection that stays in the pool. A URL that cannot be parsed or
 // a negative MaxConns is INVALID_CONFIG; other errors are New's.
 func Open(ctx context.Context, databaseURL string, opts Options) (*Store, error) {
 	cfg, err := pgxpool.ParseConfig(databaseURL)
