@@ -44,3 +44,10 @@ func (s *Service) checkRenameCount(from string, n int) error {
 	}
 	return nil
 }
+
+// setDiff puts the diff of old → new (excerpts after line skipped) into res, within
+// Config.MaxDiffCost and MaxDiffBytes.
+func (s *Service) setDiff(res *EditResult, path, old, new string, skipped int) {
+	d := unifiedDiff(path, old, new, skipped, diffLimits{steps: s.cfg.MaxDiffCost, bytes: s.cfg.MaxDiffBytes})
+	res.Diff, res.DiffTruncated, res.DiffNote = d.text, d.truncated, d.note()
+}

@@ -81,7 +81,7 @@ type Config struct {
 	// DiffTruncated set. Key max_diff_bytes; default 256 KiB.
 	MaxDiffBytes int64
 	// MaxRenameFiles caps the files one Rename moves (INVALID_ARGUMENT above it: rename the
-	// subdirectories one at a time). Key max_rename_files; default 5000.
+	// subdirectories one at a time). Key max_rename_files; default 2000.
 	MaxRenameFiles int
 	// LogContentSHA256 adds the SHA-256 of written content to log records.
 	// Key log_content_sha256; default false.
@@ -110,7 +110,7 @@ const (
 	DefaultMaxEditsPerCall    = 100
 	DefaultMaxDiffCost        = 4_000_000
 	DefaultMaxDiffBytes       = 256 << 10
-	DefaultMaxRenameFiles     = 5000
+	DefaultMaxRenameFiles     = 2000
 	// MaxLogPreviewBytes is the largest allowed LogPreviewBytes (seed §11).
 	MaxLogPreviewBytes = 256
 	// HardListLimitMax is the largest value list_limit_max may take.

@@ -91,7 +91,7 @@ func (s *Service) editSpliced(ctx context.Context, sp Splicer, tx WriteTx, req E
 	case req.ExpectedSHA256 != "" && !strings.EqualFold(req.ExpectedSHA256, loc.SHA256):
 		return EditResult{}, true, conflictError(req.Path)
 	case len(loc.Matches) == 0:
-		_, err := applyEdits("", req.Edits) // the NO_MATCH error, as the general path words it
+		_, err := applyEdits(ctx, "", req.Edits, 0) // the NO_MATCH error, as the general path words it
 		return EditResult{}, true, err
 	case len(loc.Matches) > 1:
 		return EditResult{}, false, nil // the general path names the lines of every match
@@ -131,6 +131,7 @@ func (s *Service) editSpliced(ctx context.Context, sp Splicer, tx WriteTx, req E
 	if err != nil {
 		return EditResult{}, true, err
 	}
-	return EditResult{Size: newSize, SHA256: sum, Diff: unifiedDiff(req.Path, oldWin, newWin, line-1),
-		UpdatedAt: info.UpdatedAt, DryRun: req.DryRun}, true, nil
+	res = EditResult{Size: newSize, SHA256: sum, UpdatedAt: info.UpdatedAt, DryRun: req.DryRun}
+	s.setDiff(&res, req.Path, oldWin, newWin, line-1)
+	return res, true, nil
 }
