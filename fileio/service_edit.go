@@ -38,15 +38,15 @@ type EditRequest struct {
 
 // EditResult is the answer of Service.Edit.
 type EditResult struct {
-	Size      int64     `json:"size"`
-	SHA256    string    `json:"sha256"`     // hex SHA-256 of the new content
-	Diff      string    `json:"diff"`       // unified diff of the change
+	Size   int64  `json:"size"`
+	SHA256 string `json:"sha256"` // hex SHA-256 of the new content
+	Diff   string `json:"diff"`   // unified diff of the change
 	// DiffTruncated is true when Diff was cut at Config.MaxDiffBytes; DiffNote says what the
 	// diff's limits did (cut it, or showed a large change as one hunk) and what to do.
-	DiffTruncated bool   `json:"diff_truncated,omitempty"`
-	DiffNote      string `json:"diff_note,omitempty"`
-	UpdatedAt time.Time `json:"updated_at"` // zero for a dry run
-	DryRun    bool      `json:"dry_run"`
+	DiffTruncated bool      `json:"diff_truncated,omitempty"`
+	DiffNote      string    `json:"diff_note,omitempty"`
+	UpdatedAt     time.Time `json:"updated_at"` // zero for a dry run
+	DryRun        bool      `json:"dry_run"`
 }
 
 // SHA256Hex returns the lowercase hex SHA-256 of content, as EditResult.SHA256 and

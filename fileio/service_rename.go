@@ -98,7 +98,7 @@ func checkRename(from, to string) error {
 	case from == to:
 		return agentfiles.NewError(agentfiles.CodeInvalidArgument, "from and to are the same path; give a different destination", to)
 	case strings.HasPrefix(to, dirPrefix(from)):
-		return agentfiles.NewError(agentfiles.CodeInvalidArgument, fmt.Sprintf("cannot move %s below itself; choose a destination outside it", from), to)
+		return agentfiles.NewError(agentfiles.CodeInvalidArgument, "the destination lies inside the path being moved; choose a destination outside it", to)
 	}
 	return nil
 }

@@ -23,6 +23,9 @@ func exerciseBudgets(t *testing.T, newStore func(t *testing.T) fileio.Store) {
 	t.Run("EditDiffBytes", func(t *testing.T) {
 		testEditDiffBytes(t, newEnv(t, newStore, func(c *fileio.Config) { c.MaxDiffBytes = 1024 }))
 	})
+	t.Run("ReadLineNumbers", func(t *testing.T) {
+		testReadLineNumbers(t, newEnv(t, newStore, func(c *fileio.Config) { c.MaxReadBytes = 64 }))
+	})
 	t.Run("RenameCap", func(t *testing.T) {
 		testRenameCap(t, newEnv(t, newStore, func(c *fileio.Config) { c.MaxRenameFiles = 3 }))
 	})
@@ -165,7 +168,7 @@ func testRenameExclusive(t *testing.T, e *env) {
 		wantCode(t, tc.from+" → "+tc.to, err, tc.code)
 	}
 	_, err := e.svc.RenameExclusive(ctx, proj, "/file", "/file/x")
-	wantMessage(t, "a file below itself", err, "/file below itself")
+	wantMessage(t, "a file below itself", err, "the destination lies inside the path being moved")
 	list, err := e.svc.List(ctx, proj, "", 3, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -212,6 +215,39 @@ func testRenameExclusiveRace(t *testing.T, e *env) {
 		if b.CreatedAt.Before(a.CreatedAt) {
 			t.Errorf("round %d: the rename succeeded into %s, which existed before it (%s created %v, moved file %v)",
 				round, dst, dst+"/b", b.CreatedAt, a.CreatedAt)
+		}
+	}
+}
+
+// testReadLineNumbers: the line-number prefixes count against max_read_bytes, so a file of
+// empty lines does not come back eight times larger than the limit.
+func testReadLineNumbers(t *testing.T, e *env) {
+	ctx, _ := newTenant(proj)
+	e.write(ctx, proj, "/n", strings.Repeat("\n", 100))
+	e.write(ctx, proj, "/long", strings.Repeat("y", 100))
+	tests := []struct {
+		path      string
+		start     int
+		endLine   int
+		next      int64
+		truncated bool
+	}{
+		// Each numbered empty line is 8 bytes: "     1\t\n".
+		{"/n", 1, 8, 8, true},
+		{"/n", 95, 100, 100, false},
+		{"/long", 1, 1, 64 - 7, true},
+	}
+	for _, tc := range tests {
+		res, err := e.svc.ReadFile(ctx, fileio.ReadRequest{Project: proj, Path: tc.path, StartLine: tc.start, LineNumbers: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Content) > 64 {
+			t.Errorf("%s from %d: %d bytes of content, over max_read_bytes 64", tc.path, tc.start, len(res.Content))
+		}
+		got := []any{res.EndLine, res.NextOffsetBytes, res.Truncated}
+		if diff := cmp.Diff([]any{tc.endLine, tc.next, tc.truncated}, got); diff != "" {
+			t.Errorf("%s from %d (-want +got):\n%s", tc.path, tc.start, diff)
 		}
 	}
 }
