@@ -81,6 +81,7 @@ func (s *Service) Restore(ctx context.Context, project, path string, version int
 			return s.writeTx(ctx, tx, req, ModeTruncate, opts)
 		})
 	}
+	err = s.explainQuota(ctx, scope, err)
 	s.logOp(ctx, "restore", ac, project, path, err, slog.Int64("version", version))
 	return res, err
 }

@@ -83,6 +83,7 @@ func (s *Service) Edit(ctx context.Context, req EditRequest) (EditResult, error)
 		}
 		res, err = inUpdate(ctx, s, scope, func(tx WriteTx) (EditResult, error) { return s.editTx(ctx, tx, req, opts) })
 	}
+	err = s.explainQuota(ctx, scope, err)
 	s.logOp(ctx, "edit", ac, req.Project, req.Path, err, slog.Int("edits", len(req.Edits)),
 		slog.Bool("insert", req.Insert), slog.Bool("dry_run", req.DryRun), slog.Int64("size", res.Size))
 	return res, err
@@ -217,9 +218,7 @@ func (s *Service) checkGrowth(ctx context.Context, tx ReadTx, path string, oldSi
 			return err
 		}
 		if total+grow > s.cfg.MaxProjectBytes {
-			return agentfiles.NewError(CodeQuotaExceeded, fmt.Sprintf(
-				"the project would hold %d bytes (files and their kept versions); its quota is %d. Delete files you no longer need, then retry",
-				total+grow, s.cfg.MaxProjectBytes), path)
+			return newProjectQuotaError(total+grow, s.cfg.MaxProjectBytes, path)
 		}
 	}
 	return nil

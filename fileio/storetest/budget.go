@@ -26,6 +26,9 @@ func exerciseBudgets(t *testing.T, newStore func(t *testing.T) fileio.Store) {
 	t.Run("ReadLineNumbers", func(t *testing.T) {
 		testReadLineNumbers(t, newEnv(t, newStore, func(c *fileio.Config) { c.MaxReadBytes = 64 }))
 	})
+	t.Run("PurgeHistory", func(t *testing.T) {
+		testPurgeHistory(t, newEnv(t, newStore, func(c *fileio.Config) { c.MaxProjectBytes, c.MaxFileBytes = 1000, 1000 }))
+	})
 	t.Run("RenameCap", func(t *testing.T) {
 		testRenameCap(t, newEnv(t, newStore, func(c *fileio.Config) { c.MaxRenameFiles = 3 }))
 	})
@@ -249,5 +252,54 @@ func testReadLineNumbers(t *testing.T, e *env) {
 		if diff := cmp.Diff([]any{tc.endLine, tc.next, tc.truncated}, got); diff != "" {
 			t.Errorf("%s from %d (-want +got):\n%s", tc.path, tc.start, diff)
 		}
+	}
+}
+
+// testPurgeHistory: the kept versions of deleted files hold quota; QUOTA_EXCEEDED says so, and
+// PurgeHistory gives the space back, for a path and what is below it only.
+func testPurgeHistory(t *testing.T, e *env) {
+	ctx, _ := newTenant(proj)
+	x := strings.Repeat("x", 300)
+	e.write(ctx, proj, "/d/a", x)
+	for _, next := range []string{"y", "z"} {
+		if _, err := e.edit(ctx, fileio.EditRequest{Path: "/d/a", Edits: []fileio.Edit{{OldStr: x[:1], NewStr: next, ReplaceAll: true}}}); err != nil {
+			t.Fatal(err)
+		}
+		x = strings.Repeat(next, 300)
+	}
+	e.write(ctx, proj, "/dx", "12345")
+	e.write(ctx, proj, "/dx", "6")
+	if err := e.svc.Delete(ctx, proj, "/d", true); err != nil {
+		t.Fatal(err)
+	}
+	// Files: /dx, 6 bytes; kept: /d/a 3 × 300, /dx 5.
+	_, err := e.svc.Write(ctx, fileio.WriteRequest{Project: proj, Path: "/b", Content: strings.Repeat("b", 200)})
+	wantCode(t, "a write into a project full of kept versions", err, fileio.CodeQuotaExceeded)
+	wantMessage(t, "a write into a project full of kept versions", err, "206 in files", "905 in kept versions", "file_purge_history")
+	tests := []struct {
+		path string
+		want fileio.PurgeHistoryResult
+	}{
+		{"/d", fileio.PurgeHistoryResult{Versions: 3, BytesFreed: 900}},
+		{"/d", fileio.PurgeHistoryResult{}},
+		{"", fileio.PurgeHistoryResult{Versions: 1, BytesFreed: 5}},
+	}
+	for _, tc := range tests {
+		got, err := e.svc.PurgeHistory(ctx, proj, tc.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(tc.want, got); diff != "" {
+			t.Errorf("PurgeHistory(%q) (-want +got):\n%s", tc.path, diff)
+		}
+	}
+	if _, err := e.svc.Versions(ctx, proj, "/d/a"); agentfiles.ErrorCode(err) != agentfiles.CodeNotFound {
+		t.Errorf("versions of the purged deleted file: %v, want NOT_FOUND", err)
+	}
+	if got := e.read(ctx, proj, "/dx"); got != "123456" {
+		t.Errorf("the active file changed: %q", got)
+	}
+	if _, err := e.svc.Write(ctx, fileio.WriteRequest{Project: proj, Path: "/b", Content: strings.Repeat("b", 200)}); err != nil {
+		t.Errorf("the write after the purge: %v", err)
 	}
 }
