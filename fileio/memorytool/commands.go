@@ -36,6 +36,9 @@ func (t *Tool) create(ctx context.Context, p, text string) (string, error) {
 		return "", fail(err, "Error: The path "+p+" is a directory; create a file below it, such as "+p+"/notes.md")
 	case is(err, fileio.CodeNotDirectory):
 		return "", fail(err, "Error: A parent of "+p+" is a file, so it cannot contain "+p+"; choose another path")
+	case is(err, agentfiles.CodePayloadTooLarge):
+		return "", fail(err, fmt.Sprintf("Error: file_text is %d bytes; one command carries at most %d. Create %s with the first part, "+
+			"then add the rest with insert commands (insert_line: the file's last line)", len(text), t.svc.Config().MaxPayloadBytes, p))
 	}
 	return "", fail(err, "")
 }
