@@ -165,3 +165,77 @@ func TestUnifiedDiffLimits(t *testing.T) {
 		})
 	}
 }
+
+// applyUnified applies a unified diff made by unifiedDiff (all hunks, none cut) to old.
+func applyUnified(t *testing.T, old, diff string) string {
+	t.Helper()
+	if diff == "" {
+		return old
+	}
+	a := splitLines(old)
+	lines := strings.SplitAfter(diff, "\n")
+	var out []string
+	next := 0 // the index in a of the first line not yet copied
+	for i := 2; i < len(lines) && lines[i] != ""; {
+		var from, n, to, m int
+		h := lines[i]
+		if _, err := fmt.Sscanf(h, "@@ -%d,%d +%d,%d @@", &from, &n, &to, &m); err != nil {
+			n, m = 1, 1
+			if _, err := fmt.Sscanf(h, "@@ -%d +%d @@", &from, &to); err != nil {
+				if _, err := fmt.Sscanf(h, "@@ -%d,%d +%d @@", &from, &n, &to); err != nil {
+					if _, err := fmt.Sscanf(h, "@@ -%d +%d,%d @@", &from, &to, &m); err != nil {
+						t.Fatalf("bad hunk header %q in\n%s", h, diff)
+					}
+					n = 1
+				} else {
+					m = 1
+				}
+			}
+		}
+		start := from - 1
+		if n == 0 {
+			start = from
+		}
+		out = append(out, a[next:start]...)
+		next = start
+		i++
+		for i < len(lines) && lines[i] != "" && !strings.HasPrefix(lines[i], "@@") {
+			l := lines[i]
+			body := l[1:]
+			if i+1 < len(lines) && strings.HasPrefix(lines[i+1], `\`) {
+				body = strings.TrimSuffix(body, "\n")
+				i++
+			}
+			switch l[0] {
+			case ' ':
+				out = append(out, body)
+				next++
+			case '-':
+				next++
+			case '+':
+				out = append(out, body)
+			}
+			i++
+		}
+	}
+	out = append(out, a[next:]...)
+	return strings.Join(out, "")
+}
+
+// FuzzUnifiedDiff: the diff, fine or coarse, turns old into new.
+func FuzzUnifiedDiff(f *testing.F) {
+	f.Add("a\nb\nc\n", "a\nB\nc\n", 100)
+	f.Add("a\nb", "a\nb\n", 100)
+	f.Add("", "x\n", 5)
+	f.Add("same\nsame\nsame\n", "same\nsame\n", 1)
+	f.Add("1\n2\n3\n4\n5\n6\n7\n8\n9\n", "1\n2\nX\n4\n5\n6\n7\n8\nY\n", 3)
+	f.Fuzz(func(t *testing.T, old, new string, steps int) {
+		if len(old)+len(new) > 1<<12 {
+			return
+		}
+		d := unifiedDiff("/f", old, new, 0, diffLimits{steps: max(steps%1000, 1)})
+		if got := applyUnified(t, old, d.text); got != new {
+			t.Fatalf("old %q new %q: the diff\n%s\ngives %q", old, new, d.text, got)
+		}
+	})
+}
