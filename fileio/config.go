@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"strings"
 	"time"
 
@@ -80,6 +81,16 @@ type Config struct {
 	// MaxDiffBytes caps the diff text an Edit returns; a longer diff is cut at a line with
 	// DiffTruncated set. Key max_diff_bytes; default 256 KiB.
 	MaxDiffBytes int64
+	// MaxConcurrentCalls is how many calls of one tenant run at once; a tenant's further calls
+	// wait for one of its own to finish (until their deadline), so one tenant's parallel
+	// calls never take every CPU or database connection. Key max_concurrent_calls; default 0:
+	// half the CPUs the process may use, at least 1.
+	MaxConcurrentCalls int
+	// MaxEditWorkBytes caps the text one Edit may scan: the sum, over its edits, of the
+	// file's size when each applies (a replace_all of a 1 MiB file scans 1 MiB).
+	// INVALID_ARGUMENT above it: send fewer edits per call. Key max_edit_work_bytes; default
+	// 32 MiB.
+	MaxEditWorkBytes int64
 	// MaxRenameFiles caps the files one Rename moves (INVALID_ARGUMENT above it: rename the
 	// subdirectories one at a time). Key max_rename_files; default 2000.
 	MaxRenameFiles int
@@ -111,6 +122,7 @@ const (
 	DefaultMaxDiffCost        = 4_000_000
 	DefaultMaxDiffBytes       = 256 << 10
 	DefaultMaxRenameFiles     = 2000
+	DefaultMaxEditWorkBytes   = 32 << 20
 	// MaxLogPreviewBytes is the largest allowed LogPreviewBytes (seed §11).
 	MaxLogPreviewBytes = 256
 	// HardListLimitMax is the largest value list_limit_max may take.
@@ -137,6 +149,7 @@ func DefaultConfig() Config {
 		MaxDiffCost:        DefaultMaxDiffCost,
 		MaxDiffBytes:       DefaultMaxDiffBytes,
 		MaxRenameFiles:     DefaultMaxRenameFiles,
+		MaxEditWorkBytes:   DefaultMaxEditWorkBytes,
 	}
 }
 
@@ -257,6 +270,8 @@ var configKeys = []struct {
 	{"max_diff_cost", func(c *Config) any { return &c.MaxDiffCost }},
 	{"max_diff_bytes", func(c *Config) any { return &c.MaxDiffBytes }},
 	{"max_rename_files", func(c *Config) any { return &c.MaxRenameFiles }},
+	{"max_concurrent_calls", func(c *Config) any { return &c.MaxConcurrentCalls }},
+	{"max_edit_work_bytes", func(c *Config) any { return &c.MaxEditWorkBytes }},
 	{"log_content_sha256", func(c *Config) any { return &c.LogContentSHA256 }},
 	{"log_preview_bytes", func(c *Config) any { return &c.LogPreviewBytes }},
 }
@@ -336,10 +351,22 @@ func (c Config) Validate() error {
 		return configError(k("max_diff_bytes"), fmt.Sprintf("must be >= 1024, got %d", c.MaxDiffBytes))
 	case c.MaxRenameFiles < 1:
 		return configError(k("max_rename_files"), fmt.Sprintf("must be >= 1, got %d", c.MaxRenameFiles))
+	case c.MaxConcurrentCalls < 0:
+		return configError(k("max_concurrent_calls"), fmt.Sprintf("must be >= 0 (0: half the CPUs), got %d", c.MaxConcurrentCalls))
+	case c.MaxEditWorkBytes < 1:
+		return configError(k("max_edit_work_bytes"), fmt.Sprintf("must be >= 1, got %d", c.MaxEditWorkBytes))
 	case c.LogPreviewBytes < 0 || c.LogPreviewBytes > MaxLogPreviewBytes:
 		return configError(k("log_preview_bytes"), fmt.Sprintf("must be between 0 and %d, got %d", MaxLogPreviewBytes, c.LogPreviewBytes))
 	}
 	return nil
+}
+
+// concurrentCalls is MaxConcurrentCalls, or half of GOMAXPROCS (at least 1) when it is 0.
+func (c Config) concurrentCalls() int {
+	if c.MaxConcurrentCalls > 0 {
+		return c.MaxConcurrentCalls
+	}
+	return max(runtime.GOMAXPROCS(0)/2, 1)
 }
 
 func configError(key, msg string) *agentfiles.Error {

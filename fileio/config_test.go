@@ -41,6 +41,8 @@ settings:
       max_diff_cost: 9000
       max_diff_bytes: 4096
       max_rename_files: 12
+      max_concurrent_calls: 3
+      max_edit_work_bytes: 5000
       search:
         enabled: true
         anything: [goes, here]
@@ -58,6 +60,7 @@ settings:
 		HistoryVersions: 4, HistoryRetention: 2 * 24 * time.Hour,
 		RateLimitPerSecond: 5.5, RateLimitBurst: 11, LogContentSHA256: true, LogPreviewBytes: 64,
 		CallTimeout: 1500 * time.Millisecond, MaxEditsPerCall: 7, MaxDiffCost: 9000, MaxDiffBytes: 4096, MaxRenameFiles: 12,
+		MaxConcurrentCalls: 3, MaxEditWorkBytes: 5000,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
@@ -101,6 +104,8 @@ func TestLoadConfigErrors(t *testing.T) {
 		{files("      max_diff_cost: 0\n"), "settings.mcp.files.max_diff_cost", ">= 1"},
 		{files("      max_diff_bytes: 10\n"), "settings.mcp.files.max_diff_bytes", ">= 1024"},
 		{files("      max_rename_files: 0\n"), "settings.mcp.files.max_rename_files", ">= 1"},
+		{files("      max_concurrent_calls: -1\n"), "settings.mcp.files.max_concurrent_calls", ">= 0"},
+		{files("      max_edit_work_bytes: 0\n"), "settings.mcp.files.max_edit_work_bytes", ">= 1"},
 		{files("      max_read_bytes: 0\n"), "settings.mcp.files.max_read_bytes", "must be > 0"},
 		{files("      max_file_size: 10\n"), "settings.mcp.files.max_file_size", "unknown key"},
 		{files("      allow_root_wipe: maybe\n"), "settings.mcp.files.allow_root_wipe", "wrong type"},

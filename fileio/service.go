@@ -24,6 +24,7 @@ type Service struct {
 	logger  *slog.Logger
 	sealer  CredentialSealer
 	limiter *RateLimiter
+	slots   *tenantSlots // Config.MaxConcurrentCalls per tenant
 }
 
 // Options are the optional settings of a Service. The zero value is valid: DefaultConfig, no
@@ -71,6 +72,7 @@ func NewService(store Store, opts Options) (*Service, error) {
 			HistoryVersions: cfg.HistoryVersions, HistoryRetention: cfg.HistoryRetention},
 		logger: opts.Logger,
 		sealer: opts.CredentialSealer,
+		slots:  newTenantSlots(cfg.concurrentCalls()),
 	}
 	if s.logger == nil {
 		s.logger = slog.New(slog.DiscardHandler)
@@ -113,11 +115,17 @@ func (s *Service) begin(ctx context.Context, project, path string) (agentfiles.A
 	return ac, Scope{Tenant: ac.APIKeyHash, Project: project}, nil
 }
 
-// inView returns what fn returns in a read transaction of scope, with the store's errors coded
+// inView returns what fn returns in a read transaction of scope, holding one of the tenant's
+// call slots (Config.MaxConcurrentCalls), with the store's errors coded
 // (storeError); on error the result is the zero R.
 func inView[R any](ctx context.Context, s *Service, scope Scope, fn func(ReadTx) (R, error)) (R, error) {
 	var res R
-	err := s.store.View(ctx, scope, func(tx ReadTx) error {
+	release, err := s.slots.acquire(ctx, scope.Tenant)
+	if err != nil {
+		return res, ctxError(err)
+	}
+	defer release()
+	err = s.store.View(ctx, scope, func(tx ReadTx) error {
 		var err error
 		res, err = fn(tx)
 		return err
@@ -129,7 +137,12 @@ func inView[R any](ctx context.Context, s *Service, scope Scope, fn func(ReadTx)
 // configured lock timeout and keeps what it deletes for the configured retention.
 func inUpdate[R any](ctx context.Context, s *Service, scope Scope, fn func(WriteTx) (R, error)) (R, error) {
 	var res R
-	err := s.store.Update(ctx, scope, s.update, func(tx WriteTx) error {
+	release, err := s.slots.acquire(ctx, scope.Tenant)
+	if err != nil {
+		return res, ctxError(err)
+	}
+	defer release()
+	err = s.store.Update(ctx, scope, s.update, func(tx WriteTx) error {
 		var err error
 		res, err = fn(tx)
 		return err

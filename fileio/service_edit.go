@@ -174,7 +174,7 @@ func (s *Service) editTx(ctx context.Context, tx WriteTx, req EditRequest, opts 
 	if req.Insert {
 		updated, err = applyInsert(old, req.InsertLine, req.InsertText)
 	} else {
-		updated, err = applyEdits(ctx, old, req.Edits, s.cfg.MaxFileBytes)
+		updated, err = applyEdits(ctx, old, req.Edits, editLimits{maxFileBytes: s.cfg.MaxFileBytes, maxWorkBytes: s.cfg.MaxEditWorkBytes})
 	}
 	if err != nil {
 		return EditResult{}, err
@@ -224,13 +224,25 @@ func (s *Service) checkGrowth(ctx context.Context, tx ReadTx, path string, oldSi
 	return nil
 }
 
+// editLimits bound applyEdits (Config.MaxFileBytes and MaxEditWorkBytes); zero: unbounded.
+type editLimits struct {
+	maxFileBytes, maxWorkBytes int64
+}
+
 // applyEdits applies the edits in order to content. No intermediate result may exceed
-// maxFileBytes (QUOTA_EXCEEDED, found before the replacement is built), and it stops between
-// edits once ctx ends.
-func applyEdits(ctx context.Context, content string, edits []Edit, maxFileBytes int64) (string, error) {
+// maxFileBytes (QUOTA_EXCEEDED, found before the replacement is built), the text scanned by
+// all edits together may not exceed maxWorkBytes (INVALID_ARGUMENT, found before the edit
+// that would pass it), and it stops between edits once ctx ends.
+func applyEdits(ctx context.Context, content string, edits []Edit, lim editLimits) (string, error) {
+	var work int64
 	for i, e := range edits {
 		if err := stillWanted(ctx); err != nil {
 			return "", err
+		}
+		if work += int64(len(content)); lim.maxWorkBytes > 0 && work > lim.maxWorkBytes {
+			return "", agentfiles.NewError(agentfiles.CodeInvalidArgument, fmt.Sprintf(
+				"edit %d would take the text these edits scan past %d bytes (each edit scans the whole file, %d bytes now); send at most %d edits of this file per call",
+				i+1, lim.maxWorkBytes, len(content), max(int64(i), 1)), "edits")
 		}
 		arg := fmt.Sprintf("edits[%d].old_str", i)
 		n := strings.Count(content, e.OldStr)
@@ -246,10 +258,10 @@ func applyEdits(ctx context.Context, content string, edits []Edit, maxFileBytes 
 				"old_str occurs %d times, at lines %s; add surrounding lines to make it unique, or set replace_all",
 				n, matchLines(content, e.OldStr)), arg)
 		}
-		if size := int64(len(content)) + int64(n)*int64(len(e.NewStr)-len(e.OldStr)); size > maxFileBytes {
+		if size := int64(len(content)) + int64(n)*int64(len(e.NewStr)-len(e.OldStr)); lim.maxFileBytes > 0 && size > lim.maxFileBytes {
 			return "", agentfiles.NewError(CodeQuotaExceeded, fmt.Sprintf(
 				"replacing %d occurrences would make the file %d bytes; the maximum file size is %d. Replace fewer occurrences or shorter text",
-				n, size, maxFileBytes), arg)
+				n, size, lim.maxFileBytes), arg)
 		}
 		if e.ReplaceAll {
 			content = strings.ReplaceAll(content, e.OldStr, e.NewStr)

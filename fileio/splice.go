@@ -91,7 +91,7 @@ func (s *Service) editSpliced(ctx context.Context, sp Splicer, tx WriteTx, req E
 	case req.ExpectedSHA256 != "" && !strings.EqualFold(req.ExpectedSHA256, loc.SHA256):
 		return EditResult{}, true, conflictError(req.Path)
 	case len(loc.Matches) == 0:
-		_, err := applyEdits(ctx, "", req.Edits, 0) // the NO_MATCH error, as the general path words it
+		_, err := applyEdits(ctx, "", req.Edits, editLimits{}) // the NO_MATCH error, as the general path words it
 		return EditResult{}, true, err
 	case len(loc.Matches) > 1:
 		return EditResult{}, false, nil // the general path names the lines of every match

@@ -1,13 +1,16 @@
 package storetest
 
 import (
+	"context"
 	"fmt"
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/internal/poll"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -28,6 +31,12 @@ func exerciseBudgets(t *testing.T, newStore func(t *testing.T) fileio.Store) {
 	})
 	t.Run("PurgeHistory", func(t *testing.T) {
 		testPurgeHistory(t, newEnv(t, newStore, func(c *fileio.Config) { c.MaxProjectBytes, c.MaxFileBytes = 1000, 1000 }))
+	})
+	t.Run("EditWork", func(t *testing.T) {
+		testEditWork(t, newEnv(t, newStore, func(c *fileio.Config) { c.MaxEditWorkBytes = 1000 }))
+	})
+	t.Run("TenantCallSlots", func(t *testing.T) {
+		testTenantCallSlots(t, newEnv(t, newStore, func(c *fileio.Config) { c.MaxConcurrentCalls, c.LockTimeout = 1, time.Minute }))
 	})
 	t.Run("RenameCap", func(t *testing.T) {
 		testRenameCap(t, newEnv(t, newStore, func(c *fileio.Config) { c.MaxRenameFiles = 3 }))
@@ -301,5 +310,58 @@ func testPurgeHistory(t *testing.T, e *env) {
 	}
 	if _, err := e.svc.Write(ctx, fileio.WriteRequest{Project: proj, Path: "/b", Content: strings.Repeat("b", 200)}); err != nil {
 		t.Errorf("the write after the purge: %v", err)
+	}
+}
+
+// testEditWork: the edits of one call scan at most max_edit_work_bytes of text together.
+func testEditWork(t *testing.T, e *env) {
+	ctx, _ := newTenant(proj)
+	e.write(ctx, proj, "/f", strings.Repeat("ab", 150)) // 300 bytes: three edits fit in 1000
+	swap := func(n int) []fileio.Edit {
+		edits := make([]fileio.Edit, n)
+		for i := range edits {
+			edits[i] = fileio.Edit{OldStr: "a", NewStr: "c", ReplaceAll: true}
+			if i%2 == 1 {
+				edits[i] = fileio.Edit{OldStr: "c", NewStr: "a", ReplaceAll: true}
+			}
+		}
+		return edits
+	}
+	_, err := e.edit(ctx, fileio.EditRequest{Path: "/f", DryRun: true, Edits: swap(3)})
+	wantCode(t, "3 edits of 300 bytes", err, noError)
+	_, err = e.edit(ctx, fileio.EditRequest{Path: "/f", DryRun: true, Edits: swap(4)})
+	wantCode(t, "4 edits of 300 bytes", err, agentfiles.CodeInvalidArgument)
+	wantMessage(t, "4 edits of 300 bytes", err, "past 1000 bytes", "at most 3 edits")
+}
+
+// testTenantCallSlots: with max_concurrent_calls 1, a tenant whose call is busy (waiting for a
+// project lock) cannot start another until it ends, while another tenant's calls go on.
+func testTenantCallSlots(t *testing.T, e *env) {
+	ctxA, scopeA := newTenant(proj)
+	ctxB, _ := newTenant(proj)
+	e.write(ctxA, "other", "/a", "a")
+	e.write(ctxB, proj, "/b", "b")
+	held := holdLock(t, e.store, scopeA, nil)
+	busy := make(chan error, 1)
+	go func() {
+		_, err := e.svc.Write(ctxA, fileio.WriteRequest{Project: proj, Path: "/w", Content: "w"}) // waits for the lock
+		busy <- err
+	}()
+	// Another call of A waits for A's slot; its deadline ends the wait.
+	poll.Eventually(t, 10*time.Second, "a second call of A to wait for A's busy slot until its deadline", func() bool {
+		short, cancel := context.WithTimeout(ctxA, 50*time.Millisecond)
+		defer cancel()
+		_, err := e.svc.Read(short, "other", "/a", 0, fileio.ReadToEOF)
+		return agentfiles.ErrorCode(err) == agentfiles.CodeTimeout
+	})
+	if got := e.read(ctxB, proj, "/b"); got != "b" {
+		t.Errorf("tenant B's read while A is busy: %q", got)
+	}
+	held.Release(t)
+	if err := receive(t, busy, "A's write"); err != nil {
+		t.Fatal(err)
+	}
+	if got := e.read(ctxA, "other", "/a"); got != "a" {
+		t.Errorf("A's read once its call ended: %q", got)
 	}
 }
