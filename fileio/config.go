@@ -361,8 +361,9 @@ func (c Config) Validate() error {
 	return nil
 }
 
-// concurrentCalls is MaxConcurrentCalls, or half of GOMAXPROCS (at least 1) when it is 0.
-func (c Config) concurrentCalls() int {
+// ConcurrentCalls is MaxConcurrentCalls, or half of GOMAXPROCS (at least 1) when it is 0:
+// the number of calls of one tenant that run at once.
+func (c Config) ConcurrentCalls() int {
 	if c.MaxConcurrentCalls > 0 {
 		return c.MaxConcurrentCalls
 	}

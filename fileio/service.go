@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/agentfiles/agentfiles"
+	"github.com/agentfiles/agentfiles/internal/keyedslots"
 )
 
 // Service implements the five FileIO operations (Stat, Read, Write, Delete, List) with the
@@ -24,7 +25,7 @@ type Service struct {
 	logger  *slog.Logger
 	sealer  CredentialSealer
 	limiter *RateLimiter
-	slots   *tenantSlots // Config.MaxConcurrentCalls per tenant
+	slots   *keyedslots.Slots // Config.MaxConcurrentCalls per tenant
 }
 
 // Options are the optional settings of a Service. The zero value is valid: DefaultConfig, no
@@ -72,7 +73,7 @@ func NewService(store Store, opts Options) (*Service, error) {
 			HistoryVersions: cfg.HistoryVersions, HistoryRetention: cfg.HistoryRetention},
 		logger: opts.Logger,
 		sealer: opts.CredentialSealer,
-		slots:  newTenantSlots(cfg.concurrentCalls()),
+		slots:  keyedslots.New(cfg.ConcurrentCalls()),
 	}
 	if s.logger == nil {
 		s.logger = slog.New(slog.DiscardHandler)
@@ -120,7 +121,7 @@ func (s *Service) begin(ctx context.Context, project, path string) (agentfiles.A
 // (storeError); on error the result is the zero R.
 func inView[R any](ctx context.Context, s *Service, scope Scope, fn func(ReadTx) (R, error)) (R, error) {
 	var res R
-	release, err := s.slots.acquire(ctx, scope.Tenant)
+	release, err := s.slots.Acquire(ctx, scope.Tenant)
 	if err != nil {
 		return res, ctxError(err)
 	}
@@ -137,7 +138,7 @@ func inView[R any](ctx context.Context, s *Service, scope Scope, fn func(ReadTx)
 // configured lock timeout and keeps what it deletes for the configured retention.
 func inUpdate[R any](ctx context.Context, s *Service, scope Scope, fn func(WriteTx) (R, error)) (R, error) {
 	var res R
-	release, err := s.slots.acquire(ctx, scope.Tenant)
+	release, err := s.slots.Acquire(ctx, scope.Tenant)
 	if err != nil {
 		return res, ctxError(err)
 	}

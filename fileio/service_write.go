@@ -59,7 +59,7 @@ func (s *Service) Write(ctx context.Context, req WriteRequest) (WriteResult, err
 func (s *Service) write(ctx context.Context, scope Scope, req WriteRequest, mode WriteMode, opts PutOptions) (WriteResult, error) {
 	if cu, ok := s.store.(ConditionalUpdater); ok && mode != ModeOverwrite {
 		w := s.conditionalWrite(req, mode)
-		release, err := s.slots.acquire(ctx, scope.Tenant)
+		release, err := s.slots.Acquire(ctx, scope.Tenant)
 		if err != nil {
 			return WriteResult{}, ctxError(err)
 		}

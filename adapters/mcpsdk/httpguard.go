@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/adapters"
+	"github.com/agentfiles/agentfiles/internal/keyedslots"
 	"github.com/agentfiles/agentfiles/internal/utf8cut"
 )
 
@@ -30,16 +31,25 @@ type HTTPLimits struct {
 	// MaxBatchMessages caps the messages of a JSON-RPC batch: INVALID_ARGUMENT (400) above it.
 	// Zero means DefaultMaxBatchMessages.
 	MaxBatchMessages int
-	// Allow, when set, is asked before a request is served, with the number of JSON-RPC
-	// messages it carries; an error refuses the request with the error's code and status
-	// (RATE_LIMITED: 429). The server draws each message from the caller's rate limit here,
-	// so requests that call no tool (tools/list, initialize, batches of them) are limited too.
-	Allow func(r *http.Request, messages int) error
+	// Caller names who sent a request (a tenant's key hash, or the client address of a
+	// request without credentials), for MaxConcurrent and Allow. Nil: every request is one
+	// caller.
+	Caller func(r *http.Request) string
+	// MaxConcurrent is how many requests of one caller are served at once; further ones wait
+	// for one of them to end (or for their own context). Zero: no limit. It bounds the CPU one
+	// caller takes with work that calls no tool (tools/list, batches of it).
+	MaxConcurrent int
+	// Allow, when set, is asked before a request is served, with its caller and the number of
+	// JSON-RPC messages it carries; an error refuses the request with the error's code and
+	// status (RATE_LIMITED: 429). The server draws each message from the caller's rate limit
+	// here, so requests that call no tool are limited too.
+	Allow func(caller string, messages int) error
 }
 
 // GuardHTTP wraps the MCP streamable HTTP handler next (HTTPHandler, or the SDK's own) so that
 // every request is bounded before the SDK sees it: its body by MaxBodyBytes, its batch by
-// MaxBatchMessages, its rate by Allow. Every refusal, the guard's and the SDK's transport
+// MaxBatchMessages, its rate by Allow, and a caller's requests served at once by
+// MaxConcurrent. Every refusal, the guard's and the SDK's transport
 // errors alike (405 for a GET, 415 for a wrong Content-Type, 400 for an unsupported protocol
 // version, …), is answered as JSON, {"error": {"code", "message", "retryable"}}, as
 // adapters/httpapi answers, instead of the SDK's plain text.
@@ -49,6 +59,13 @@ func GuardHTTP(next http.Handler, lim HTTPLimits) http.Handler {
 	}
 	if lim.MaxBatchMessages <= 0 {
 		lim.MaxBatchMessages = DefaultMaxBatchMessages
+	}
+	if lim.Caller == nil {
+		lim.Caller = func(*http.Request) string { return "" }
+	}
+	var slots *keyedslots.Slots
+	if lim.MaxConcurrent > 0 {
+		slots = keyedslots.New(lim.MaxConcurrent)
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		jw := &jsonErrorWriter{ResponseWriter: w}
@@ -66,13 +83,22 @@ func GuardHTTP(next http.Handler, lim HTTPLimits) http.Handler {
 				return
 			}
 			r.Body = io.NopCloser(bytes.NewReader(body))
+			caller := lim.Caller(r)
 			n, err := countMessages(body, lim.MaxBatchMessages)
 			if err == nil && lim.Allow != nil {
-				err = lim.Allow(r, n)
+				err = lim.Allow(caller, n)
 			}
 			if err != nil {
 				writeError(w, err)
 				return
+			}
+			if slots != nil {
+				release, err := slots.Acquire(r.Context(), caller)
+				if err != nil {
+					writeError(w, agentfiles.WrapError(agentfiles.CodeCanceled, "the request was canceled while it waited for the caller's earlier requests", "", err))
+					return
+				}
+				defer release()
 			}
 		}
 		next.ServeHTTP(jw, r)

@@ -25,13 +25,14 @@ func TestGuardHTTP(t *testing.T) {
 	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server },
 		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, MaxRequestBodyBytes: 2000})
 	var allowed []int
-	h := mcpsdk.GuardHTTP(sdk, mcpsdk.HTTPLimits{MaxBodyBytes: 2000, MaxBatchMessages: 3, Allow: func(r *http.Request, n int) error {
-		allowed = append(allowed, n)
-		if r.Header.Get("X-Test-Limit") != "" {
-			return agentfiles.NewError(agentfiles.CodeRateLimited, "too many requests; retry in 1s", "")
-		}
-		return nil
-	}})
+	h := mcpsdk.GuardHTTP(sdk, mcpsdk.HTTPLimits{MaxBodyBytes: 2000, MaxBatchMessages: 3, MaxConcurrent: 1,
+		Caller: func(r *http.Request) string { return r.Header.Get("X-Test-Limit") }, Allow: func(caller string, n int) error {
+			allowed = append(allowed, n)
+			if caller != "" {
+				return agentfiles.NewError(agentfiles.CodeRateLimited, "too many requests; retry in 1s", "")
+			}
+			return nil
+		}})
 	ts := httptest.NewServer(h)
 	defer ts.Close()
 	list := `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}`

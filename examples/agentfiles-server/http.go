@@ -53,7 +53,8 @@ func routes(c config, a *app, mcpServer *mcp.Server, authn adapters.Authenticato
 		})
 	}
 
-	mcpHandler = mcpsdk.GuardHTTP(mcpHandler, mcpsdk.HTTPLimits{MaxBodyBytes: maxBody, Allow: rateLimitMCP(a.files.RateLimiter(), authn)})
+	mcpHandler = mcpsdk.GuardHTTP(mcpHandler, mcpsdk.HTTPLimits{MaxBodyBytes: maxBody, Caller: mcpCaller(authn),
+		MaxConcurrent: a.files.Config().ConcurrentCalls(), Allow: rateLimitMCP(a.files.RateLimiter())})
 
 	mux := http.NewServeMux()
 	mux.Handle("/tools", api)
@@ -92,25 +93,32 @@ func loopbackHostOnly(next http.Handler) http.Handler {
 	})
 }
 
-// rateLimitMCP draws each JSON-RPC message of an /mcp request from the caller's token bucket:
-// the tenant's when the request authenticates, else one per client address, so requests
-// without a token (-mcp-anonymous) are limited too. A nil limiter allows everything.
-func rateLimitMCP(limiter *fileio.RateLimiter, authn adapters.Authenticator) func(*http.Request, int) error {
+// mcpCaller names the caller of an /mcp request: its tenant when it authenticates, else its
+// client address, so requests without a token (-mcp-anonymous) have limits too.
+func mcpCaller(authn adapters.Authenticator) func(*http.Request) string {
+	return func(r *http.Request) string {
+		if authn != nil && hasCredentials(r) {
+			if ac, err := authn(r); err == nil {
+				return ac.APIKeyHash
+			}
+		}
+		host, _, err := net.SplitHostPort(r.RemoteAddr)
+		if err != nil {
+			host = r.RemoteAddr
+		}
+		return "address:" + host
+	}
+}
+
+// rateLimitMCP draws each JSON-RPC message of an /mcp request from its caller's token bucket.
+// A nil limiter allows everything.
+func rateLimitMCP(limiter *fileio.RateLimiter) func(string, int) error {
 	if limiter == nil {
 		return nil
 	}
-	return func(r *http.Request, messages int) error {
-		key := "address:" + r.RemoteAddr
-		if host, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
-			key = "address:" + host
-		}
-		if authn != nil && hasCredentials(r) {
-			if ac, err := authn(r); err == nil {
-				key = ac.APIKeyHash
-			}
-		}
+	return func(caller string, messages int) error {
 		for range messages {
-			if err := limiter.Allow(key); err != nil {
+			if err := limiter.Allow(caller); err != nil {
 				return err
 			}
 		}

@@ -1,4 +1,4 @@
-package fileio
+package keyedslots
 
 import (
 	"context"
@@ -7,27 +7,27 @@ import (
 	"time"
 )
 
-// TestTenantSlots: a tenant holds at most perTenant slots; a waiter gives up with its context;
-// other tenants are not affected; the map forgets tenants with no calls.
-func TestTenantSlots(t *testing.T) {
-	slots := newTenantSlots(1)
+// TestSlots: a tenant holds at most perTenant slots; a waiter gives up with its context;
+// other keys are not affected; the map forgets keys with no calls.
+func TestSlots(t *testing.T) {
+	slots := New(1)
 	ctx := context.Background()
-	releaseA, err := slots.acquire(ctx, "a")
+	releaseA, err := slots.Acquire(ctx, "a")
 	if err != nil {
 		t.Fatal(err)
 	}
 	short, cancel := context.WithTimeout(ctx, 20*time.Millisecond)
 	defer cancel()
-	if _, err := slots.acquire(short, "a"); !errors.Is(err, context.DeadlineExceeded) {
+	if _, err := slots.Acquire(short, "a"); !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("a second call of a: %v, want the context's deadline", err)
 	}
-	releaseB, err := slots.acquire(ctx, "b")
+	releaseB, err := slots.Acquire(ctx, "b")
 	if err != nil {
 		t.Fatalf("b while a is busy: %v", err)
 	}
 	got := make(chan error, 1)
 	go func() {
-		release, err := slots.acquire(ctx, "a")
+		release, err := slots.Acquire(ctx, "a")
 		if err == nil {
 			release()
 		}
@@ -41,6 +41,6 @@ func TestTenantSlots(t *testing.T) {
 	slots.mu.Lock()
 	defer slots.mu.Unlock()
 	if len(slots.busy) != 0 {
-		t.Errorf("%d tenants still tracked with no calls", len(slots.busy))
+		t.Errorf("%d keys still tracked with no calls", len(slots.busy))
 	}
 }
