@@ -76,7 +76,7 @@ type Config struct {
 	// diff (about one comparison of two lines each); past it the diff is coarser: one hunk
 	// that replaces every line between the common head and tail, with DiffNote saying so.
 	// The diff needs memory linear in the lines compared, whatever the cost. Key
-	// max_diff_cost; default 4,000,000.
+	// max_diff_cost; default 1,000,000.
 	MaxDiffCost int
 	// MaxDiffBytes caps the diff text an Edit returns; a longer diff is cut at a line with
 	// DiffTruncated set. Key max_diff_bytes; default 256 KiB.
@@ -119,7 +119,7 @@ const (
 	DefaultRateLimitBurst     = 200
 	DefaultCallTimeout        = 30 * time.Second
 	DefaultMaxEditsPerCall    = 100
-	DefaultMaxDiffCost        = 4_000_000
+	DefaultMaxDiffCost        = 1_000_000
 	DefaultMaxDiffBytes       = 256 << 10
 	DefaultMaxRenameFiles     = 2000
 	DefaultMaxEditWorkBytes   = 32 << 20

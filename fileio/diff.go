@@ -190,8 +190,13 @@ func lineDiff(a, b []string, maxSteps int) (ops []diffOp, ok bool) {
 	for i, s := range a {
 		ai[i] = id(s)
 	}
+	inA, shared := len(ids), false // a's lines have the ids below inA
 	for i, s := range b {
 		bi[i] = id(s)
+		shared = shared || bi[i] < inA
+	}
+	if !shared { // no line in common: deleting a and inserting b is the shortest script
+		return replaceAll(len(a), len(b)), true
 	}
 	return diffLines(ai, bi, maxSteps)
 }
@@ -284,4 +289,16 @@ func writeDiffLine(sb *strings.Builder, mark byte, line string) {
 	if !strings.HasSuffix(line, "\n") {
 		sb.WriteString("\n" + noNewline)
 	}
+}
+
+// replaceAll is the script that deletes n lines and inserts m.
+func replaceAll(n, m int) []diffOp {
+	out := make([]diffOp, 0, n+m)
+	for range n {
+		out = append(out, opDelete)
+	}
+	for range m {
+		out = append(out, opInsert)
+	}
+	return out
 }

@@ -133,7 +133,7 @@
 //     max_file_bytes: a replace_all that would outgrow it is refused before it is built, and
 //     the diff of an edit needs memory linear in the lines it compares (Myers' algorithm in
 //     linear space; a small change to a large file compares only the lines around it).
-//   - Work per call. Config.MaxEditsPerCall (100) edits, Config.MaxDiffCost (4,000,000
+//   - Work per call. Config.MaxEditsPerCall (100) edits, Config.MaxDiffCost (1,000,000
 //     steps) of line diff, past which the diff is one coarser hunk and EditResult.DiffNote
 //     says so, Config.MaxRenameFiles (2000) files per rename.
 //   - Answer size. Reads return at most max_read_bytes, line-number prefixes included;

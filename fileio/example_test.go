@@ -125,3 +125,27 @@ func ExampleService_Restore() {
 	// good plan
 	// good plan
 }
+
+func ExampleService_PurgeHistory() {
+	cfg := fileio.DefaultConfig()
+	cfg.MaxProjectBytes, cfg.MaxFileBytes = 100, 100
+	svc, _ := fileio.NewService(memstore.New(memstore.Options{}), fileio.Options{Config: cfg})
+	ctx := agentfiles.WithAuth(context.Background(), agentfiles.NewAuthContext("sk-example", "alice"))
+	for _, text := range []string{"first draft, forty bytes long..........\n", "second draft, forty bytes long.........\n"} {
+		svc.Write(ctx, fileio.WriteRequest{Project: "demo", Path: "/draft.md", Content: text, Mode: fileio.ModeTruncate})
+	}
+	svc.Delete(ctx, "demo", "/draft.md", false)
+
+	// No files are left, but the two kept versions still hold 80 of the 100 bytes.
+	_, err := svc.Write(ctx, fileio.WriteRequest{Project: "demo", Path: "/new.md", Content: "a note of thirty bytes.......\n"})
+	fmt.Println(err)
+
+	res, _ := svc.PurgeHistory(ctx, "demo", "") // "" : every path of the project
+	fmt.Println(res.Versions, res.BytesFreed)
+	_, err = svc.Write(ctx, fileio.WriteRequest{Project: "demo", Path: "/new.md", Content: "a note of thirty bytes.......\n"})
+	fmt.Println(err)
+	// Output:
+	// QUOTA_EXCEEDED: the project would hold 110 bytes; its quota is 100 (30 in files, this write included, and 80 in kept versions of earlier content, see file_versions). Drop kept versions with file_purge_history (path "" for the whole project), or delete files you no longer need, then retry (/new.md)
+	// 2 80
+	// <nil>
+}
