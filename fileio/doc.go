@@ -163,7 +163,7 @@
 //	NOT_FOUND             read, delete, list, edit or rename of a path where nothing exists;
 //	                      a version that is not kept
 //	ALREADY_EXISTS        WriteRequest.Exclusive on an existing file; a rename onto a file
-//	                      without overwrite
+//	                      without overwrite; RenameExclusive onto anything
 //	IS_DIRECTORY          read of a directory; write where a directory (or the root) is
 //	NOT_DIRECTORY         write below a file; list of a file with depth >= 1
 //	INVALID_PATH          a path or project breaking the rules above
@@ -172,16 +172,18 @@
 //	NOT_EMPTY             delete of a non-empty directory without recursive
 //	PERMISSION_DENIED     no identity in the context; delete of the root without allow_root_wipe
 //	PAYLOAD_TOO_LARGE     content over max_payload_bytes
-//	QUOTA_EXCEEDED        file over max_file_bytes or project over max_project_bytes
+//	QUOTA_EXCEEDED        file over max_file_bytes (a replace_all too) or project over
+//	                      max_project_bytes: the message says what files and kept versions hold
 //	CONFLICT              Edit's ExpectedSHA256 differs from the file's: read it again
 //	NO_MATCH              an edit's OldStr occurs nowhere in the file
 //	AMBIGUOUS_MATCH       an edit's OldStr occurs more than once without ReplaceAll
 //	RATE_LIMITED          the tenant's token bucket is empty
 //	RESOURCE_BUSY         the project's write lock was not acquired within the lock timeout
 //	UNAVAILABLE           the store's database is down or unreachable: retry later
-//	INVALID_ARGUMENT      bad mode, encoding, depth, limit or length; content not UTF-8
+//	INVALID_ARGUMENT      bad mode, encoding, depth, limit or length; content not UTF-8; more
+//	                      edits, edit work or renamed files than the call's budget (Budgets)
 //	INVALID_CONFIG        a bad configuration value (NewService, LoadConfig); Arg names the key
-//	TIMEOUT, CANCELED     the context ended before the operation completed
+//	TIMEOUT, CANCELED     the context, or the call's budget (call_timeout_ms), ended first
 //	INTERNAL              the store failed; the message hides the cause, Unwrap and logs keep it
 //
 // # Logging

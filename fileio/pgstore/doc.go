@@ -90,10 +90,22 @@
 // (fileio.Splicer, fileio.Mover): position() and overlay() edit a file in place, and a rename
 // moves any number of files in one statement.
 //
+// # Budgets
+//
+// Every transaction carries a statement_timeout, set in the round trip that opens it: the time
+// left before its context's deadline (fileio.Service gives every call one, Config.CallTimeout),
+// at most Options.StatementTimeout (30 s). A pool made by Open sends PostgreSQL a cancel
+// request when a statement's context ends, and keeps the connection; Options.MaxConns sizes
+// it. The edit search (Locate) runs position() only while the file's size times the needle's
+// length stays within the bound the Service gives it, since position() on bytea compares the
+// needle at every offset and does not stop for a cancel. DropVersions (fileio.HistoryPurger)
+// deletes kept versions and their bytes in one statement; KeptBytes reads them from
+// mcp_file_history_usage.
+//
 // # Errors
 //
 // Failures are *agentfiles.Error values: RESOURCE_BUSY for lock timeouts (and serialisation
-// failures); UNAVAILABLE, which is retryable, when the database cannot be reached (connection
+// failures); TIMEOUT for a statement stopped by its statement_timeout; UNAVAILABLE, which is retryable, when the database cannot be reached (connection
 // refused, reset or dropped, the pool cannot connect, the server is shutting down, starting up
 // or out of connections); INVALID_ARGUMENT for values the schema cannot hold; INTERNAL for
 // everything else. A connection lost during COMMIT is UNAVAILABLE with a message saying that
