@@ -18,9 +18,12 @@
 //	file_edit      {project, path, edits: [{old_str, new_str, replace_all?}], dry_run?,
 //	               expected_sha256?}, or the insert form {insert_line, insert_text}: exact-match
 //	               replacements, all or nothing; returns size, sha256 and a unified diff
+//	               (cut at max_diff_bytes with diff_truncated; at most max_edits_per_call edits)
 //	file_rename    {project, from, to, overwrite?}: a file or a whole directory, atomically
 //	file_versions  {project, path}: the current and the kept previous versions, newest first
 //	file_restore   {project, path, version}: a kept version made current again (a new version)
+//	file_purge_history {project, path}: drops the kept versions of a file, a directory or ''
+//	               (the project), giving back the quota they hold
 //
 // The first five keep the parameter names, defaults and results of the FileIO seed; the
 // Service enforces every rule and limit (see package fileio). Directories are implicit: they exist while a file

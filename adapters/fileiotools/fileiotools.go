@@ -125,7 +125,8 @@ type fileListIn struct {
 
 // Tools returns the FileIO tools over svc: the seed's five, file_stat, file_read, file_write,
 // file_delete and file_list, with its parameter names and defaults (file_read also reads line
-// ranges and kept versions), then file_edit, file_rename, file_versions and file_restore. The caller's identity must be in
+// ranges and kept versions), then file_edit, file_rename, file_versions, file_restore and file_purge_history. Descriptions state
+// the limits of svc's Config (edits per call, diff size, files per rename). The caller's identity must be in
 // the context (agentfiles.WithAuth; the bindings put it there). file_write's content is never
 // logged by the bindings.
 //
