@@ -23,7 +23,7 @@ import (
 //
 //	searcher, err := search.NewSearcher(store, index, cfg.SearcherOptions())  // plus Embedder, Reranker, Logger
 //	indexer, err := search.NewIndexer(store, index, cfg.IndexerOptions())     // plus Embedder, Credentials, Logger
-//	reranker, err := search.NewCohereReranker(cfg.Search.Rerank.Endpoint, cfg.Search.Rerank.CohereRerankerOptions())
+//	reranker, err := provider.NewCohereReranker(cfg.Search.Rerank.Endpoint, provider.RerankOptions(cfg.Search.Rerank))
 //	v, err := vault.New(cfg.Security.EncryptionKEKs, cfg.Security.VaultOptions()) // plus Store, Logger
 type Config struct {
 	Search   SearchConfig
@@ -276,12 +276,6 @@ func (c Config) IndexerOptions() IndexerOptions {
 // chunker is the Chunker of chunk_target_bytes and chunk_overlap_bytes (0: no overlap).
 func (c IndexConfig) chunker() Chunker {
 	return NewChunker(ChunkerOptions{TargetBytes: c.ChunkTargetBytes, OverlapBytes: zeroMeansNone(c.ChunkOverlapBytes)})
-}
-
-// CohereRerankerOptions returns the model and timeout of settings.mcp.files.search.rerank for
-// NewCohereReranker(c.Endpoint, …). The caller adds the HTTP client and Logger.
-func (c RerankConfig) CohereRerankerOptions() CohereRerankerOptions {
-	return CohereRerankerOptions{Model: c.Model, Timeout: c.Timeout}
 }
 
 // VaultOptions returns the credential_cache_prefix and credential_cache_ttl_seconds of c for

@@ -117,9 +117,6 @@ settings:
 	if diff := cmp.Diff(ChunkerOptions{TargetBytes: 800}, chunker.Options()); diff != "" {
 		t.Errorf("chunk sizes (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff(CohereRerankerOptions{Model: "rerank-english-v3.0"}, cfg.Search.Rerank.CohereRerankerOptions()); diff != "" {
-		t.Errorf("CohereRerankerOptions (-want +got):\n%s", diff)
-	}
 	if diff := cmp.Diff(vault.Options{Prefix: "x:cred", TTL: time.Minute}, cfg.Security.VaultOptions()); diff != "" {
 		t.Errorf("VaultOptions (-want +got):\n%s", diff)
 	}

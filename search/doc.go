@@ -102,10 +102,10 @@
 //
 // [HashingEmbedder] is the dependency-free default: deterministic vectors from hashed word,
 // word-pair and character-trigram features (shared vocabulary and spelling, not synonyms).
-// [OpenAIEmbedder] calls any OpenAI-compatible /v1/embeddings endpoint and [CohereReranker] any
-// Cohere-compatible /v1/rerank endpoint, both with the CALLER's API key from the context —
-// never a platform key. A provider's error message is passed on bounded in length, cut on a
-// character boundary, with keys and bearer tokens redacted.
+// The clients of hosted models live in package search/provider, so that the engine holds no
+// HTTP client: provider.OpenAIEmbedder calls any OpenAI-compatible /v1/embeddings endpoint and
+// provider.CohereReranker any Cohere-compatible /v1/rerank endpoint, both with the CALLER's API
+// key from the context — never a platform key.
 //
 // # Credentials for asynchronous indexing
 //
@@ -128,7 +128,7 @@
 // [LoadConfig] reads settings.mcp.files.search, .index and .security from the service YAML
 // file that fileio.LoadConfig reads its core keys from; errors name the offending key. The
 // [Config] describes the file; its methods ([Config.SearcherOptions], [Config.IndexerOptions],
-// [RerankConfig.CohereRerankerOptions], [SecurityConfig.VaultOptions]) hand each part to what it
+// [SecurityConfig.VaultOptions], and provider.RerankOptions for the rerank section) hand each part to what it
 // configures, so that nothing is copied by hand.
 //
 // # Errors

@@ -14,6 +14,7 @@ import (
 	"github.com/agentfiles/agentfiles/search"
 	"github.com/agentfiles/agentfiles/search/indextest"
 	"github.com/agentfiles/agentfiles/search/memindex"
+	"github.com/agentfiles/agentfiles/search/provider"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 )
@@ -56,7 +57,7 @@ func collections(t *testing.T) []*Collection {
 // scoring is weighted query-term overlap (indextest.RerankServer), not a neural model.
 func modes(t *testing.T) []Mode {
 	rr := indextest.NewRerankServer(t)
-	reranker, err := search.NewCohereReranker(rr.Endpoint(), search.CohereRerankerOptions{Timeout: time.Minute})
+	reranker, err := provider.NewCohereReranker(rr.Endpoint(), provider.CohereRerankerOptions{Timeout: time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,6 +21,7 @@ import (
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/consult"
+	"github.com/agentfiles/agentfiles/consult/openai"
 	"github.com/agentfiles/agentfiles/examples/internal/mcpcmd"
 )
 
@@ -35,7 +36,7 @@ func main() {
 	flag.Var(&roots, "root", "directory whose files may be sent to the model (repeatable; required): files outside every -root, or leading out through a symbolic link, are refused")
 	query := flag.String("query", "", "the question about the files")
 	model := flag.String("model", "gpt-4.1-mini", "model name at the provider")
-	baseURL := flag.String("base-url", consult.DefaultOpenAIBaseURL, "API root, e.g. https://openrouter.ai/api/v1 or http://localhost:11434/v1")
+	baseURL := flag.String("base-url", openai.DefaultBaseURL, "API root, e.g. https://openrouter.ai/api/v1 or http://localhost:11434/v1")
 	keyEnv := flag.String("api-key-env", "OPENAI_API_KEY", "environment variable holding the API key")
 	window := flag.Int64("context-window", 128000, "the model's context window in tokens (checked before sending; 0 disables)")
 	effort := flag.String("reasoning-effort", "", "reasoning effort for reasoning models: low, medium or high")
@@ -80,7 +81,7 @@ func main() {
 		logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
 	apiKey := os.Getenv(*keyEnv)
-	m, err := consult.NewOpenAIModel(*model, consult.OpenAIModelOptions{
+	m, err := openai.New(*model, openai.Options{
 		BaseURL: *baseURL, APIKey: apiKey, ContextWindow: consult.Tokens(*window), Logger: logger,
 	})
 	if err != nil {
