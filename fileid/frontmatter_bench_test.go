@@ -11,11 +11,14 @@ import (
 )
 
 // The front-matter benchmarks run on a generated tree shaped like product documentation:
-// fmCorpusFiles Markdown files in a deep tree, nearly every one opening with 6–12 lines of YAML
-// front matter (keys with dots and spaces, quoted and unquoted scalars, dates, short lists,
-// comments; a few block scalars and anchors), then about 10 KiB of prose, lists, tables and
-// code. It is written once per process under a temporary directory and removed at exit.
-const fmCorpusFiles = 3000
+// fmCorpusFiles Markdown files in fmCorpusDirs directories up to six levels deep, nearly every
+// one opening with 6–12 lines of YAML front matter (keys with dots and spaces, quoted and
+// unquoted scalars, dates, short lists, comments; a few block scalars and anchors), then about
+// 9 KiB of prose, lists, tables and code. It is written once per process under a temporary directory and removed at exit.
+const (
+	fmCorpusFiles = 3000
+	fmCorpusDirs  = 300
+)
 
 var (
 	fmCorpusOnce sync.Once
@@ -105,10 +108,21 @@ func fmBlock(rng *rand.Rand, i int, title, slug string) string {
 	return sb.String()
 }
 
-// writeFrontMatterCorpus writes n files in a tree 2–6 directories deep.
+// writeFrontMatterCorpus writes n files into fmCorpusDirs directories: eight top-level areas
+// and subdirectories up to six levels deep, about ten files per directory on average.
 func writeFrontMatterCorpus(dir string, n int) error {
 	rng := rand.New(rand.NewPCG(27, 3))
 	word := func() string { return fmProse[rng.IntN(len(fmProse))] }
+	dirs := []string{}
+	for a := range 8 {
+		dirs = append(dirs, fmt.Sprintf("area-%d", a))
+	}
+	for len(dirs) < fmCorpusDirs {
+		parent := dirs[rng.IntN(len(dirs))]
+		if strings.Count(parent, "/") < 5 {
+			dirs = append(dirs, fmt.Sprintf("%s/%s-%d", parent, word(), len(dirs)))
+		}
+	}
 	para := func(sb *strings.Builder, words int) {
 		for k := range words {
 			switch {
@@ -132,13 +146,9 @@ func writeFrontMatterCorpus(dir string, n int) error {
 		sb.WriteString(".\n\n")
 	}
 	for i := range n {
-		depth := 2 + i%5
-		parts := make([]string, depth)
-		for d := range parts {
-			parts[d] = fmt.Sprintf("%s-%d", fmProse[(i/(d+3)+d*7)%len(fmProse)], (i/(d+5))%3)
-		}
 		verb := []string{"Get", "Set", "New", "Remove", "Update", "Test"}[rng.IntN(6)]
-		noun := strings.ToUpper(word()[:1]) + word()[1:]
+		noun := word()
+		noun = strings.ToUpper(noun[:1]) + noun[1:]
 		title := verb + "-Widget" + noun
 		slug := strings.ToLower(title)
 		var sb strings.Builder
@@ -150,7 +160,8 @@ func writeFrontMatterCorpus(dir string, n int) error {
 		fmt.Fprintf(&sb, "# %s\n\n## Synopsis\n\n", title)
 		para(&sb, 30)
 		for s := range 5 + rng.IntN(5) {
-			fmt.Fprintf(&sb, "## %s %s\n\n", strings.ToUpper(word()[:1])+word()[1:], word())
+			h := word()
+			fmt.Fprintf(&sb, "## %s %s\n\n", strings.ToUpper(h[:1])+h[1:], word())
 			para(&sb, 60+rng.IntN(120))
 			if rng.IntN(2) == 0 {
 				fmt.Fprintf(&sb, "```powershell\n%s -Name %s -Force\n# a comment, not a heading\n```\n\n", title, word())
@@ -167,7 +178,7 @@ func writeFrontMatterCorpus(dir string, n int) error {
 				sb.WriteString("\n")
 			}
 		}
-		p := filepath.Join(append(append([]string{dir}, parts...), fmt.Sprintf("%s.md", slug+fmt.Sprint(i)))...)
+		p := filepath.Join(dir, filepath.FromSlash(dirs[rng.IntN(len(dirs))]), fmt.Sprintf("%s%d.md", slug, i))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			return err
 		}
