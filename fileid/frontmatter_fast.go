@@ -11,10 +11,10 @@ import (
 //   - a top-level block mapping whose keys start in column 0 and are plain ASCII words that
 //     may hold dots, dashes, slashes and spaces ("ms.date", "online version"), each key once;
 //   - values that are plain scalars (folded over more-indented continuation lines), one-line
-//     single- or double-quoted scalars (common escapes only), flow sequences of such scalars
-//     ("[a, 'b']"), block sequences of one-line scalars, one level of nested mapping with
-//     one-line values, or, for keys other than title and description, block scalars ("|",
-//     ">-", …) whose content is not interpreted;
+//     single- or double-quoted scalars (common escapes only), block scalars ("|", ">-", …;
+//     for title and description without more-indented lines or indentation indicators),
+//     flow sequences of such scalars ("[a, 'b']"), block sequences of one-line scalars, or
+//     one level of nested mapping with one-line values;
 //   - full-line comments and comments after a value, blank lines, "\n", "\r\n" or "\r" line
 //     endings, and any UTF-8 text that YAML allows except tabs.
 //
@@ -49,13 +49,39 @@ func fastFrontMatter(y []byte) (fm frontMatter, ok bool) {
 		nestIndent  int
 		blockIndent int
 		blankIndent int    // the most spaces on a blank line before a block scalar's content
-		breaks      int    // blank lines since the last line of a plain scalar
+		breaks      int    // blank lines since the last line of a plain or block scalar
 		field       int    // the field the current entry sets
-		val         []byte // the current entry's plain scalar, folded so far
+		val         []byte // the current entry's scalar so far
 		plain       bool   // val is a plain scalar (null forms resolve to null)
+		block       byte   // the current entry is a block scalar: '|' literal or '>' folded
+		chomp       byte   // its chomping indicator: '-' strip, '+' keep, 0 clip
+		blockLines  int    // its content lines
 	)
-	commit := func() { // the current entry ends
+	// appendVal appends to val, which may be a slice of y: the full slice expression makes
+	// append copy it.
+	appendVal := func(breaks int, sep byte, text []byte) {
+		val = val[:len(val):len(val)]
+		if breaks == 0 && sep != 0 {
+			val = append(val, sep)
+		}
+		for range breaks {
+			val = append(val, '\n')
+		}
+		val = append(val, text...)
+	}
+	commit := func() bool { // the current entry ends
 		if field != fieldNone {
+			if block != 0 {
+				if blockLines == 0 {
+					return false
+				}
+				switch chomp {
+				case 0:
+					appendVal(0, '\n', nil)
+				case '+':
+					appendVal(breaks+1, 0, nil)
+				}
+			}
 			v := ""
 			if !plain || !isYAMLNull(val) {
 				v = string(val)
@@ -66,7 +92,8 @@ func fastFrontMatter(y []byte) (fm frontMatter, ok bool) {
 				fm.Description = v
 			}
 		}
-		field, val, plain = fieldNone, nil, false
+		field, val, plain, block = fieldNone, nil, false, 0
+		return true
 	}
 	for pos := 0; pos < len(y); {
 		line, next := lineAt(y, pos)
@@ -83,7 +110,10 @@ func fastFrontMatter(y []byte) (fm frontMatter, ok bool) {
 			case stBlock:
 				if blockIndent == 0 {
 					blankIndent = max(blankIndent, indent)
+				} else if indent > blockIndent && field != fieldNone {
+					return frontMatter{}, false // a line of spaces only, kept in the value
 				}
+				breaks++
 			}
 			continue
 		}
@@ -96,6 +126,21 @@ func fastFrontMatter(y []byte) (fm frontMatter, ok bool) {
 				blockIndent = indent
 			}
 			if blockIndent > 0 && indent >= blockIndent {
+				if field != fieldNone { // content of title or description
+					if block == '>' && indent > blockIndent {
+						return frontMatter{}, false // a more-indented line is not folded
+					}
+					switch {
+					case blockLines == 0:
+						appendVal(breaks, 0, line[blockIndent:])
+					case block == '|':
+						appendVal(breaks+1, 0, line[blockIndent:])
+					default:
+						appendVal(breaks, ' ', line[blockIndent:])
+					}
+					blockLines++
+					breaks = 0
+				}
 				continue // content of the block scalar
 			}
 			if indent > 0 {
@@ -116,15 +161,7 @@ func fastFrontMatter(y []byte) (fm frontMatter, ok bool) {
 				return frontMatter{}, false
 			}
 			if field != fieldNone {
-				// val may be a slice of y: the full slice expression makes append copy it.
-				val = val[:len(val):len(val)]
-				if breaks == 0 {
-					val = append(val, ' ')
-				}
-				for range breaks {
-					val = append(val, '\n')
-				}
-				val = append(val, text...)
+				appendVal(breaks, ' ', text)
 			}
 			breaks = 0
 			continue
@@ -160,7 +197,9 @@ func fastFrontMatter(y []byte) (fm frontMatter, ok bool) {
 		if indent > 0 {
 			return frontMatter{}, false
 		}
-		commit()
+		if !commit() {
+			return frontMatter{}, false
+		}
 		key, value, found := splitKey(line)
 		if !found || len(keys) == len(keysBuf) {
 			return frontMatter{}, false
@@ -182,10 +221,14 @@ func fastFrontMatter(y []byte) (fm frontMatter, ok bool) {
 		case len(value) == 0 || value[0] == '#':
 			st = stEmpty
 		case value[0] == '|' || value[0] == '>':
-			if field != fieldNone || !blockHeader(value[1:]) {
+			if !blockHeader(value[1:]) {
 				return frontMatter{}, false
 			}
-			st, blockIndent, blankIndent = stBlock, 0, 0
+			st, blockIndent, blankIndent, blockLines = stBlock, 0, 0, 0
+			block, chomp = value[0], 0
+			if len(value) > 1 && (value[1] == '-' || value[1] == '+') {
+				chomp = value[1]
+			}
 		default:
 			v, kind, comment := inlineValue(value)
 			if kind == valueInvalid || kind == valueFlow && field != fieldNone {
@@ -198,7 +241,9 @@ func fastFrontMatter(y []byte) (fm frontMatter, ok bool) {
 			}
 		}
 	}
-	commit()
+	if !commit() {
+		return frontMatter{}, false
+	}
 	return fm, true
 }
 

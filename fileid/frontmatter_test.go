@@ -2,10 +2,12 @@ package fileid
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/google/go-cmp/cmp"
 	"gopkg.in/yaml.v3"
@@ -96,6 +98,8 @@ func TestFastFrontMatter(t *testing.T) {
 		{"nested mapping", "meta:\n  title: not this\n  n: 1\ntitle: this\n", frontMatter{Title: "this"}},
 		{"block scalar elsewhere", "summary: >-\n  Some: text # not a comment\n\n  more\nnotes: |\n  - a\ntitle: B\n",
 			frontMatter{Title: "B"}},
+		{"literal block", "title: |\n  Line one\n    indented\n\n  two\n\ndescription: |-\n  kept\n", frontMatter{Title: "Line one\n  indented\n\ntwo\n", Description: "kept"}},
+		{"folded block", "description: >\n  Folded\n  text\n\n  next: paragraph\n\n\ntitle: >+\n  T\n\n", frontMatter{Title: "T\n\n", Description: "Folded text\nnext: paragraph\n"}},
 		{"unicode", "title: Café – 日本語 🙂\n", frontMatter{Title: "Café – 日本語 🙂"}},
 		{"CRLF", "title: A\r\ndescription: B\r\n", frontMatter{Title: "A", Description: "B"}},
 		{"lone CR", "title: A\rdescription: B\r", frontMatter{Title: "A", Description: "B"}},
@@ -144,6 +148,8 @@ var (
 		// block scalars
 		"|\n  line1\n  line2", ">-\n  folded\n  text\n\n  para", "|+\n  x\n", "|2\n  x", "| # c\n  x", ">\n\n   x\n  y",
 		"|\n  a\n b", "|\n", "|\n  # not a comment\n  key: v", ">\n    a\n  b", "|x\n  a", "|-\n\n  a\n\n", "> \n  a",
+		"|+\n  a\n\n", ">\n  a\n  b\n\n  c\n", "|-\n  a\n\n  b", ">+\n  a\n", ">\n  a\n   b", "|\n  a  \n", ">\n  a  \n  b",
+		"|\n\n  a", ">\n  a\n  \n   \n  b", "|\n  a\n    b\n  c", "|+\n  a\n  \n", ">-\n  é #x\n  'q'", "|\n  a\n# c\n\n",
 		// multi-line plain scalars
 		"first\n  second", "first\n  second\n\n  third", "first\n  - second", "first\n  # c", "first\n  # c\n  more",
 		"first\n  a: b", "first\n\tsecond", "first\n  second # c", "first\n  [x]", "first\n\n\n  x", "first\n  #x\nnext: y",
@@ -266,5 +272,25 @@ func TestFrontMatterCorpusDecided(t *testing.T) {
 	}
 	if decided < n*95/100 { // all but the block-scalar descriptions and anchors
 		t.Errorf("the fast path decided %d of %d corpus blocks, want at least 95%%", decided, n)
+	}
+}
+
+// TestNewMalformedFrontMatter: blocks that yaml.v3 rejects, including ones on which it panics
+// (a merge key after a non-scalar key), leave New working and the title to the first heading.
+func TestNewMalformedFrontMatter(t *testing.T) {
+	for _, tc := range []struct{ name, content, want string }{
+		{"unterminated quote", "---\ntitle: \"a\nx: [\n---\n# Heading\n", "Heading"},
+		{"merge after a sequence key", "---\n[a]: b\n<<: {c: d}\n---\n# Heading\n", "Heading"},
+		{"merge after a mapping key", "---\n{a: b}: c\n<<: {}\ntitle: T\n---\n# Heading\n", "Heading"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			reg, err := New(context.Background(), []Root{{Label: "r", FS: fstest.MapFS{"a.md": {Data: []byte(tc.content)}}}}, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.want, reg.Files()[0].Title); diff != "" {
+				t.Errorf("title (-want +got):\n%s", diff)
+			}
+		})
 	}
 }
