@@ -8,6 +8,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
+
+	"gopkg.in/yaml.v3"
 )
 
 // The front-matter benchmarks run on a generated tree shaped like product documentation:
@@ -203,4 +206,36 @@ func BenchmarkFrontMatterSearchVsRipgrep(b *testing.B) {
 		{"literal-ci", "certificate SECRET", true},
 		{"regex", `policy \w+ role`, false},
 	})
+}
+
+// BenchmarkParseFrontMatter decodes the front matter of 600 corpus-style blocks with
+// parseFrontMatter and, in the same iteration, with yaml.v3 alone, checks that the answers
+// agree, and reports the time per block of both and their ratio (x_yaml).
+func BenchmarkParseFrontMatter(b *testing.B) {
+	rng := rand.New(rand.NewPCG(3, 27))
+	blocks := make([][]byte, 600)
+	for i := range blocks {
+		blocks[i] = []byte(fmBlock(rng, i, "Get-WidgetCache", "get-widgetcache"))
+	}
+	var ours, ref time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		got := make([]frontMatter, len(blocks))
+		for i, y := range blocks {
+			got[i], _ = parseFrontMatter(y)
+		}
+		t1 := time.Now()
+		for i, y := range blocks {
+			var fm frontMatter
+			if err := yaml.Unmarshal(y, &fm); err != nil || fm != got[i] {
+				b.Fatalf("%q: parseFrontMatter %+v, yaml.v3 %+v (%v)", y, got[i], fm, err)
+			}
+		}
+		ours += t1.Sub(t0)
+		ref += time.Since(t1)
+	}
+	perBlock := float64(b.N * len(blocks))
+	b.ReportMetric(float64(ours.Nanoseconds())/perBlock/1000, "µs/block")
+	b.ReportMetric(float64(ref.Nanoseconds())/perBlock/1000, "µs/block_yaml")
+	b.ReportMetric(float64(ours)/float64(ref), "x_yaml")
 }
