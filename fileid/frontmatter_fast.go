@@ -292,7 +292,7 @@ func plainRest(text []byte) bool {
 				return false
 			}
 		case '#':
-			if text[i-1] == ' ' {
+			if i == 0 || text[i-1] == ' ' {
 				return false
 			}
 		}
