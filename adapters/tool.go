@@ -104,7 +104,7 @@ func NewTool[In, Out any](name, title, description string, ann Annotations, fn f
 			return nil, &agentfiles.Error{Code: agentfiles.CodeInvalidArgument, Message: "arguments do not match the tool's input schema: " + validationProblem(err, in, obj) + "; see the tool's inputSchema", Arg: name}
 		}
 		var v In
-		dec := json.NewDecoder(bytes.NewReader(args))
+		dec := json.NewDecoder(bytes.NewReader(integralNumbers(args)))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&v); err != nil {
 			return nil, &agentfiles.Error{Code: agentfiles.CodeInvalidArgument, Message: "cannot decode arguments: " + decodeProblem(err), Arg: name}
@@ -338,7 +338,7 @@ func decodeProblem(err error) string {
 		if field == "" {
 			return "a value does not fit " + typeErr.Type.String()
 		}
-		return "argument " + utf8cut.Shorten(field, maxNameBytes, "…") + " does not fit " + typeErr.Type.String()
+		return "argument " + utf8cut.Shorten(field, maxNameBytes, "…") + " does not fit " + typeErr.Type.String() + integerHint(typeErr)
 	case errors.As(err, &syntaxErr):
 		return "invalid JSON at byte offset " + strconv.FormatInt(syntaxErr.Offset, 10)
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
@@ -346,6 +346,18 @@ func decodeProblem(err error) string {
 		return "unknown argument " + strconv.Quote(utf8cut.Shorten(name, maxNameBytes, "…"))
 	}
 	return utf8cut.Shorten(err.Error(), 200, "…")
+}
+
+// integerHint says what an integer argument needs when a number did not fit it.
+func integerHint(e *json.UnmarshalTypeError) string {
+	switch e.Type.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		if e.Value == "number" || strings.HasPrefix(e.Value, "number ") {
+			return ": give a whole number (such as 2 or 2.0) within its range"
+		}
+	}
+	return ""
 }
 
 func sortedAnyKeys(m map[string]any) []string {

@@ -63,6 +63,26 @@ type Config struct {
 	// RateLimitBurst is the bucket size: operations a tenant may make at once.
 	// Key rate_limit_burst; default 200.
 	RateLimitBurst int
+	// CallTimeout is the wall-time budget of one call: the Service runs each operation under
+	// a context that ends after it (or earlier, with the caller's), so a store stops its
+	// statements then (pgstore sends the time left as the statement_timeout of the
+	// transaction). Key call_timeout_ms; default 30000.
+	CallTimeout time.Duration
+	// MaxEditsPerCall caps the replacements of one Edit (INVALID_ARGUMENT above it). Key
+	// max_edits_per_call; default 100.
+	MaxEditsPerCall int
+	// MaxDiffCost caps the work of the unified diff an Edit returns, in steps of the line
+	// diff (about one comparison of two lines each); past it the diff is coarser: one hunk
+	// that replaces every line between the common head and tail, with DiffNote saying so.
+	// The diff needs memory linear in the lines compared, whatever the cost. Key
+	// max_diff_cost; default 4,000,000.
+	MaxDiffCost int
+	// MaxDiffBytes caps the diff text an Edit returns; a longer diff is cut at a line with
+	// DiffTruncated set. Key max_diff_bytes; default 256 KiB.
+	MaxDiffBytes int64
+	// MaxRenameFiles caps the files one Rename moves (INVALID_ARGUMENT above it: rename the
+	// subdirectories one at a time). Key max_rename_files; default 2000.
+	MaxRenameFiles int
 	// LogContentSHA256 adds the SHA-256 of written content to log records.
 	// Key log_content_sha256; default false.
 	LogContentSHA256 bool
@@ -86,6 +106,11 @@ const (
 	DefaultHistoryVersions    = 10
 	DefaultHistoryRetention   = 7 * 24 * time.Hour
 	DefaultRateLimitBurst     = 200
+	DefaultCallTimeout        = 30 * time.Second
+	DefaultMaxEditsPerCall    = 100
+	DefaultMaxDiffCost        = 4_000_000
+	DefaultMaxDiffBytes       = 256 << 10
+	DefaultMaxRenameFiles     = 2000
 	// MaxLogPreviewBytes is the largest allowed LogPreviewBytes (seed §11).
 	MaxLogPreviewBytes = 256
 	// HardListLimitMax is the largest value list_limit_max may take.
@@ -107,6 +132,11 @@ func DefaultConfig() Config {
 		HistoryRetention:   DefaultHistoryRetention,
 		RateLimitPerSecond: DefaultRateLimitPerSecond,
 		RateLimitBurst:     DefaultRateLimitBurst,
+		CallTimeout:        DefaultCallTimeout,
+		MaxEditsPerCall:    DefaultMaxEditsPerCall,
+		MaxDiffCost:        DefaultMaxDiffCost,
+		MaxDiffBytes:       DefaultMaxDiffBytes,
+		MaxRenameFiles:     DefaultMaxRenameFiles,
 	}
 }
 
@@ -222,6 +252,11 @@ var configKeys = []struct {
 	{"history_retention_days", func(c *Config) any { return &durationIn{&c.HistoryRetention, 24 * time.Hour} }},
 	{"rate_limit_per_second", func(c *Config) any { return &c.RateLimitPerSecond }},
 	{"rate_limit_burst", func(c *Config) any { return &c.RateLimitBurst }},
+	{"call_timeout_ms", func(c *Config) any { return &durationIn{&c.CallTimeout, time.Millisecond} }},
+	{"max_edits_per_call", func(c *Config) any { return &c.MaxEditsPerCall }},
+	{"max_diff_cost", func(c *Config) any { return &c.MaxDiffCost }},
+	{"max_diff_bytes", func(c *Config) any { return &c.MaxDiffBytes }},
+	{"max_rename_files", func(c *Config) any { return &c.MaxRenameFiles }},
 	{"log_content_sha256", func(c *Config) any { return &c.LogContentSHA256 }},
 	{"log_preview_bytes", func(c *Config) any { return &c.LogPreviewBytes }},
 }
@@ -291,6 +326,16 @@ func (c Config) Validate() error {
 		return configError(k("rate_limit_per_second"), fmt.Sprintf("must be >= 0 (0 disables), got %g", c.RateLimitPerSecond))
 	case c.RateLimitPerSecond > 0 && c.RateLimitBurst < 1:
 		return configError(k("rate_limit_burst"), fmt.Sprintf("must be >= 1 when rate_limit_per_second is set, got %d", c.RateLimitBurst))
+	case c.CallTimeout <= 0:
+		return configError(k("call_timeout_ms"), fmt.Sprintf("must be > 0 milliseconds, got %d", c.CallTimeout.Milliseconds()))
+	case c.MaxEditsPerCall < 1:
+		return configError(k("max_edits_per_call"), fmt.Sprintf("must be >= 1, got %d", c.MaxEditsPerCall))
+	case c.MaxDiffCost < 1:
+		return configError(k("max_diff_cost"), fmt.Sprintf("must be >= 1, got %d", c.MaxDiffCost))
+	case c.MaxDiffBytes < 1024:
+		return configError(k("max_diff_bytes"), fmt.Sprintf("must be >= 1024, got %d", c.MaxDiffBytes))
+	case c.MaxRenameFiles < 1:
+		return configError(k("max_rename_files"), fmt.Sprintf("must be >= 1, got %d", c.MaxRenameFiles))
 	case c.LogPreviewBytes < 0 || c.LogPreviewBytes > MaxLogPreviewBytes:
 		return configError(k("log_preview_bytes"), fmt.Sprintf("must be between 0 and %d, got %d", MaxLogPreviewBytes, c.LogPreviewBytes))
 	}

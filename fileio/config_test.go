@@ -36,6 +36,11 @@ settings:
       rate_limit_burst: 11
       log_content_sha256: true
       log_preview_bytes: 64
+      call_timeout_ms: 1500
+      max_edits_per_call: 7
+      max_diff_cost: 9000
+      max_diff_bytes: 4096
+      max_rename_files: 12
       search:
         enabled: true
         anything: [goes, here]
@@ -52,6 +57,7 @@ settings:
 		ListLimitDefault: 10, ListLimitMax: 20, LockTimeout: 250 * time.Millisecond, DeleteRetention: 3 * 24 * time.Hour,
 		HistoryVersions: 4, HistoryRetention: 2 * 24 * time.Hour,
 		RateLimitPerSecond: 5.5, RateLimitBurst: 11, LogContentSHA256: true, LogPreviewBytes: 64,
+		CallTimeout: 1500 * time.Millisecond, MaxEditsPerCall: 7, MaxDiffCost: 9000, MaxDiffBytes: 4096, MaxRenameFiles: 12,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
@@ -90,6 +96,11 @@ func TestLoadConfigErrors(t *testing.T) {
 		{files("      rate_limit_per_second: -2\n"), "settings.mcp.files.rate_limit_per_second", ">= 0"},
 		{files("      rate_limit_burst: 0\n"), "settings.mcp.files.rate_limit_burst", ">= 1"},
 		{files("      log_preview_bytes: 300\n"), "settings.mcp.files.log_preview_bytes", "between 0 and 256"},
+		{files("      call_timeout_ms: 0\n"), "settings.mcp.files.call_timeout_ms", "must be > 0"},
+		{files("      max_edits_per_call: 0\n"), "settings.mcp.files.max_edits_per_call", ">= 1"},
+		{files("      max_diff_cost: 0\n"), "settings.mcp.files.max_diff_cost", ">= 1"},
+		{files("      max_diff_bytes: 10\n"), "settings.mcp.files.max_diff_bytes", ">= 1024"},
+		{files("      max_rename_files: 0\n"), "settings.mcp.files.max_rename_files", ">= 1"},
 		{files("      max_read_bytes: 0\n"), "settings.mcp.files.max_read_bytes", "must be > 0"},
 		{files("      max_file_size: 10\n"), "settings.mcp.files.max_file_size", "unknown key"},
 		{files("      allow_root_wipe: maybe\n"), "settings.mcp.files.allow_root_wipe", "wrong type"},

@@ -3,6 +3,7 @@ package fileio
 import (
 	"fmt"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/agentfiles/agentfiles"
@@ -76,7 +77,16 @@ func ValidateProject(project string) error {
 			return agentfiles.NewError(CodeInvalidPath, fmt.Sprintf("project must not contain bidirectional formatting characters (U+%04X)", r), "project")
 		case r == 0x2028, r == 0x2029, r == 0xfeff:
 			return agentfiles.NewError(CodeInvalidPath, fmt.Sprintf("project must not contain invisible separators (U+%04X)", r), "project")
+		case unicode.Is(unicode.Cf, r):
+			return agentfiles.NewError(CodeInvalidPath, fmt.Sprintf(
+				"project must not contain invisible formatting characters (U+%04X): a name that looks like another must not be another project", r), "project")
 		}
+	}
+	first, _ := utf8.DecodeRuneInString(project)
+	last, _ := utf8.DecodeLastRuneInString(project)
+	if unicode.IsSpace(first) || unicode.IsSpace(last) {
+		return agentfiles.NewError(CodeInvalidPath, fmt.Sprintf(
+			"project %q starts or ends with whitespace, which would make it look like another project; remove it", truncateForArg(project)), "project")
 	}
 	return nil
 }

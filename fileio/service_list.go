@@ -29,6 +29,8 @@ func (s *Service) List(ctx context.Context, project, path string, depthLevels, l
 	if path == "/" {
 		path = ""
 	}
+	ctx, cancel := s.callBudget(ctx)
+	defer cancel()
 	ac, scope, err := s.begin(ctx, project, path)
 	if err == nil {
 		switch {

@@ -25,6 +25,8 @@ const ReadToEOF = -1
 // Errors: NOT_FOUND for a missing file, IS_DIRECTORY for a directory, INVALID_OFFSET for a
 // negative offset, INVALID_ARGUMENT for a length below -1.
 func (s *Service) Read(ctx context.Context, project, path string, offsetBytes, lengthBytes int64) (ReadResult, error) {
+	ctx, cancel := s.callBudget(ctx)
+	defer cancel()
 	ac, scope, err := s.begin(ctx, project, path)
 	if err == nil {
 		err = checkReadArgs(path, offsetBytes, lengthBytes)

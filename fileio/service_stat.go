@@ -10,6 +10,8 @@ import (
 // descendant's UpdatedAt; the root "" always exists. A missing path is Exists=false, not an
 // error.
 func (s *Service) Stat(ctx context.Context, project, path string) (StatResult, error) {
+	ctx, cancel := s.callBudget(ctx)
+	defer cancel()
 	ac, scope, err := s.begin(ctx, project, path)
 	var res StatResult
 	if err == nil {

@@ -57,6 +57,7 @@ func ExampleTools() {
 	// file_rename
 	// file_versions
 	// file_restore
+	// file_purge_history
 	// {"bytes_written":11,"created":true,"file_size_bytes":11}
 	// {"content":"buy milk\n","content_encoding":"utf-8","file_size_bytes":11,"next_offset_bytes":11,"offset_bytes":2,"read_bytes":9,"truncated":false}
 	// NOT_DIRECTORY false /notes/todo.md is a file, so it cannot contain /notes/todo.md/x; choose another path (/notes/todo.md)

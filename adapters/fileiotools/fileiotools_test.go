@@ -123,15 +123,16 @@ func TestAnnotations(t *testing.T) {
 		}
 	}
 	want := map[string]adapters.Annotations{
-		"file_stat":     {ReadOnly: true, Idempotent: true},
-		"file_read":     {ReadOnly: true, Idempotent: true},
-		"file_list":     {ReadOnly: true, Idempotent: true},
-		"file_write":    {Destructive: true},
-		"file_delete":   {Destructive: true, Idempotent: true},
-		"file_edit":     {Destructive: true},
-		"file_rename":   {Destructive: true},
-		"file_versions": {ReadOnly: true, Idempotent: true},
-		"file_restore":  {Destructive: true},
+		"file_stat":          {ReadOnly: true, Idempotent: true},
+		"file_read":          {ReadOnly: true, Idempotent: true},
+		"file_list":          {ReadOnly: true, Idempotent: true},
+		"file_write":         {Destructive: true},
+		"file_delete":        {Destructive: true, Idempotent: true},
+		"file_edit":          {Destructive: true},
+		"file_rename":        {Destructive: true},
+		"file_versions":      {ReadOnly: true, Idempotent: true},
+		"file_restore":       {Destructive: true},
+		"file_purge_history": {Destructive: true, Idempotent: true},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("annotations (-want +got):\n%s", diff)
@@ -145,7 +146,7 @@ func TestToolsOverMCP(t *testing.T) {
 	var logs bytes.Buffer
 	ac := agentfiles.NewAuthContext(apiKey, "mcp-user")
 	cs := adapterstest.Connect(t, fileioTools(t), mcpsdk.Options{Auth: &ac, Logger: slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
-	if names := mcptest.ToolNames(t, cs); len(names) != 9 {
+	if names := mcptest.ToolNames(t, cs); len(names) != 10 {
 		t.Fatalf("tools: %v", names)
 	}
 	mcptest.Script(t, cs, []mcptest.Exchange{
@@ -162,6 +163,8 @@ func TestToolsOverMCP(t *testing.T) {
 		{Tool: "file_restore", Args: map[string]any{"project": "p", "path": "/s.md", "version": 1}, Want: `"restored_version": 1`},
 		{Tool: "file_rename", Args: map[string]any{"project": "p", "from": "/s.md", "to": "/t.md"}, Want: `"files": 1`},
 		{Tool: "file_delete", Args: map[string]any{"project": "p", "path": "/t.md"}, Want: `"deleted": true`},
+		{Tool: "file_purge_history", Args: map[string]any{"project": "p", "path": ""}, Want: `"versions": 5`},
+		{Tool: "file_versions", Args: map[string]any{"project": "p", "path": "/s.md"}, Want: "NOT_FOUND", IsError: true},
 	})
 	if strings.Contains(logs.String(), secret) || strings.Contains(logs.String(), apiKey) {
 		t.Errorf("binding logs contain content or the key:\n%s", logs.String())
@@ -207,6 +210,8 @@ func TestErrorsOverHTTP(t *testing.T) {
 		{"file_read", `{"project":"p","path":"/f","offset":1,"start_line":1}`, http.StatusBadRequest, "INVALID_ARGUMENT"},
 		{"file_rename", `{"project":"p","from":"/missing","to":"/g"}`, http.StatusNotFound, "NOT_FOUND"},
 		{"file_restore", `{"project":"p","path":"/f","version":7}`, http.StatusNotFound, "NOT_FOUND"},
+		{"file_purge_history", `{"project":"p","path":"a b"}`, http.StatusBadRequest, "INVALID_PATH"},
+		{"file_write", `{"project":"p","path":"/f","content":"x","mode":"truncate","offset":1.0}`, http.StatusBadRequest, "INVALID_OFFSET"},
 	}
 	for _, tc := range tests {
 		status, te := post(tc.name, tc.args)

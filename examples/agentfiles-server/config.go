@@ -36,6 +36,7 @@ var fileKeys = []fileKey{
 	{"auth.accept_any_token", "accept-any-token"},
 	{"auth.mcp_anonymous", "mcp-anonymous"},
 	{"storage.database_url", "database-url"},
+	{"storage.database_max_conns", "database-max-conns"},
 	{"storage.redis_url", "redis-url"},
 	{"docs.dirs", "docs"},
 	{"docs.tool_prefix", "docs-tool-prefix"},

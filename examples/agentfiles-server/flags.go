@@ -28,6 +28,7 @@ type config struct {
 	catalog         string   // -catalog: YAML catalog of the expr tools
 	catalogWritable bool     // -catalog-writable: offer the tools that edit the catalog
 	databaseURL     string
+	databaseConns   int // -database-max-conns: size of the PostgreSQL pool (0: pgx's default)
 	redisURL        string
 	configFile      string // -config: the YAML configuration file (config.go)
 	docsToolPrefix  string // -docs-tool-prefix: prepended to the documentation tools' names
@@ -87,6 +88,7 @@ func newFlagSet(c *config, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&c.catalog, "catalog", "", "YAML catalog file for the expr tools (get_content and friends; default: the example catalog bundled in the binary, read-only)")
 	fs.BoolVar(&c.catalogWritable, "catalog-writable", false, "also offer the tools that add, change and remove catalog categories and collections (saved to -catalog)")
 	fs.StringVar(&c.databaseURL, "database-url", "", "PostgreSQL URL: store files (and their outbox) in PostgreSQL instead of memory")
+	fs.IntVar(&c.databaseConns, "database-max-conns", 0, "connections in the PostgreSQL pool that files and the search index share (0: pgx's default, the larger of 4 and the number of CPUs); every call holds one for a bounded time")
 	fs.StringVar(&c.redisURL, "redis-url", "", "Redis URL (redis://host:port/db): keep sealed indexing credentials in Redis instead of memory")
 	fs.StringVar(&c.configFile, "config", "", "YAML configuration file: every flag's key (see config.example.yaml) and settings.mcp.files (limits, search, index, security); flags given on the command line win")
 	fs.BoolVar(&c.version, "version", false, "print the version and exit")
@@ -102,7 +104,7 @@ func newFlagSet(c *config, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&c.consultBaseURL, "consult-base-url", "", "OpenAI-compatible API root for -consult-model, e.g. https://openrouter.ai/api/v1 or http://127.0.0.1:11434/v1 (default OpenAI)")
 	fs.Int64Var(&c.consultContextTokens, "consult-context-tokens", 0, "context window of -consult-model in tokens, checked before sending (0: unchecked)")
 	fs.Var((*stringList)(&c.consultRoots), "consult-root", "directory whose files the consultation tool may send to -consult-model (repeatable; default: the documentation directories); symbolic links leading out are refused")
-	fs.Int64Var(&c.maxBodyBytes, "max-body-bytes", 0, "largest HTTP API request body in bytes (0: the adapter default, 3 MiB)")
+	fs.Int64Var(&c.maxBodyBytes, "max-body-bytes", 0, "largest request body in bytes, for the HTTP API and for MCP at /mcp (0: the adapters' default, 3 MiB)")
 	fs.DurationVar(&c.readHeaderTimeout, "read-header-timeout", 10*time.Second, "HTTP: time a client has to send a request's headers")
 	fs.DurationVar(&c.readTimeout, "read-timeout", 2*time.Minute, "HTTP: time a client has to send a whole request, body included")
 	fs.DurationVar(&c.writeTimeout, "write-timeout", 10*time.Minute, "HTTP: time from the end of a request's headers to the end of its answer (bounds the longest tool call, e.g. a consultation)")
@@ -135,6 +137,12 @@ func (c *config) finish(fs *flag.FlagSet) error {
 	c.devTokenSet = set["dev-token"] || c.devToken != DevToken
 	if strings.TrimSpace(c.devToken) == "" {
 		return errors.New(flagRef("dev-token") + " must not be empty")
+	}
+	if c.databaseConns < 0 {
+		return errors.New(flagRef("database-max-conns") + " must be >= 0 (0: pgx's default)")
+	}
+	if c.maxBodyBytes < 0 {
+		return errors.New(flagRef("max-body-bytes") + " must be >= 0 (0: 3 MiB)")
 	}
 	if _, err := parseLogLevel(c.logLevel); err != nil {
 		return err

@@ -14,6 +14,7 @@ import (
 // SQLSTATE codes the store treats specially.
 const (
 	sqlLockNotAvailable   = "55P03" // lock_timeout expired
+	sqlQueryCanceled      = "57014" // statement_timeout expired, or a cancel request
 	sqlSerialization      = "40001"
 	sqlDeadlock           = "40P01"
 	sqlStringTooLong      = "22001"
@@ -54,6 +55,9 @@ func (s *Store) storeError(ctx context.Context, op string, scope fileio.Scope, e
 		switch pe.Code {
 		case sqlLockNotAvailable:
 			return agentfiles.WrapError(agentfiles.CodeResourceBusy, msgLockTimeout, scope.Project, err)
+		case sqlQueryCanceled:
+			return agentfiles.WrapError(agentfiles.CodeTimeout,
+				"the request ran out of time in the file store and nothing was changed; retry it, or make it smaller", scope.Project, err)
 		case sqlSerialization, sqlDeadlock:
 			return agentfiles.WrapError(agentfiles.CodeResourceBusy,
 				"the write conflicted with a concurrent one and was rolled back; retry it", scope.Project, err)
