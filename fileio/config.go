@@ -86,7 +86,7 @@ const (
 	DefaultHistoryVersions    = 10
 	DefaultHistoryRetention   = 7 * 24 * time.Hour
 	DefaultRateLimitBurst     = 200
-	// MaxLogPreviewBytes is the largest allowed LogPreviewBytes (seed §11).
+	// MaxLogPreviewBytes is the largest allowed LogPreviewBytes: a log line never shows more of a file than this.
 	MaxLogPreviewBytes = 256
 	// HardListLimitMax is the largest value list_limit_max may take.
 	HardListLimitMax = 100000

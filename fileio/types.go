@@ -16,7 +16,7 @@ const (
 	TypeDirectory FileType = "DIRECTORY"
 )
 
-// WriteMode selects how Service.Write places its content (seed §6.4).
+// WriteMode selects how Service.Write places its content.
 type WriteMode string
 
 // The write modes. The zero value "" means ModeAppend.
@@ -46,7 +46,7 @@ func ParseWriteMode(s string) (WriteMode, error) {
 // encoded as text (for example Base64) by the client before writing.
 const ContentEncodingUTF8 = "utf-8"
 
-// FileEntry is one entry of a listing (seed §6.1). Directories are implicit: SizeBytes is 0,
+// FileEntry is one entry of a listing. Directories are implicit: SizeBytes is 0,
 // CreatedAt is the zero time and UpdatedAt is the newest UpdatedAt of any file below them.
 type FileEntry struct {
 	Name      string    `json:"name"`       // last path segment; "" for the project root
@@ -57,7 +57,7 @@ type FileEntry struct {
 	UpdatedAt time.Time `json:"updated_at"`
 }
 
-// StatResult is the answer of Service.Stat (seed §6.2). Exists=false is not an error.
+// StatResult is the answer of Service.Stat. Exists=false is not an error.
 type StatResult struct {
 	Exists    bool      `json:"exists"`
 	Type      FileType  `json:"type,omitempty"` // "" when Exists is false
@@ -66,7 +66,7 @@ type StatResult struct {
 	UpdatedAt time.Time `json:"updated_at"`     // for directories: newest descendant's
 }
 
-// ReadResult is the answer of Service.Read (seed §6.3).
+// ReadResult is the answer of Service.Read.
 type ReadResult struct {
 	Content         string `json:"content"`
 	ContentEncoding string `json:"content_encoding"` // always "utf-8"
@@ -89,8 +89,7 @@ type ReadResult struct {
 	Version int64 `json:"version,omitempty"`
 }
 
-// WriteRequest is the input of Service.Write (seed §6.4). Zero values are the seed's
-// defaults: encoding "utf-8", offset 0, mode APPEND.
+// WriteRequest is the input of Service.Write. Zero values are the defaults: encoding "utf-8", offset 0, mode APPEND.
 type WriteRequest struct {
 	Project         string
 	Path            string
@@ -112,7 +111,7 @@ type WriteResult struct {
 	UpdatedAt     time.Time `json:"updated_at"`
 }
 
-// ListResult is the answer of Service.List (seed §6.6).
+// ListResult is the answer of Service.List.
 type ListResult struct {
 	Entries []FileEntry `json:"entries"` // sorted by path, bytewise ascending
 	HasMore bool        `json:"has_more"`

@@ -15,7 +15,7 @@ import (
 )
 
 // Config holds the settings.mcp.files.search, .index and .security keys of the service
-// configuration file (seed 003 §12.2–12.3), plus a few of our own (marked "ours"). Load it with
+// configuration file, the keys that tune retrieval and indexing, plus a few of our own (marked "ours"). Load it with
 // [LoadConfig] from the same YAML file as fileio's core keys; [DefaultConfig] gives every default
 // (the zero Config does not: in the file, 0 means none where a key allows it).
 //

@@ -65,7 +65,7 @@ func page(t *testing.T, tools []adapters.Tool, tool string, args map[string]any,
 }
 
 // Every truncated listing of the tools has a working continuation, named by its notice and
-// reachable through the schema (issue 17, defect 8).
+// reachable through the schema.
 func TestEveryTruncatedListingContinues(t *testing.T) {
 	tools := fileidtools.Tools(pagingRegistry(t))
 	for _, name := range []string{"table_of_contents", "search"} {

@@ -9,7 +9,7 @@ import (
 	"github.com/agentfiles/agentfiles/fileio"
 )
 
-// Inputs of the fileio tools. Wire names are the seed's (003 §6).
+// Inputs of the fileio tools. Wire names are snake_case and fixed: clients depend on them.
 
 // projectArg is the project argument of every tool but file_stat, which describes it in full.
 type projectArg struct {

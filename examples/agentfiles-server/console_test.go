@@ -147,7 +147,7 @@ func groceryList() string {
 	return sb.String()
 }
 
-// TestConsoleEditRenameHistory drives issue 16's console actions in headless Chromium: edit a
+// TestConsoleEditRenameHistory drives the console's edit, rename and history actions in headless Chromium: edit a
 // file and see the diff before saving; a save after someone else changed the file shows the
 // conflict and keeps both changes apart; the history lists the versions and restores an old
 // one; rename refuses an existing destination and then moves the file; a deleted file comes

@@ -12,7 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// exerciseEdits covers the operations of issue 16 through the Service: Edit, Rename, line
+// exerciseEdits covers the editing operations through the Service: Edit, Rename, line
 // ranges, and the history (Versions, ReadFile of a version, Restore).
 func exerciseEdits(t *testing.T, newStore func(t *testing.T) fileio.Store) {
 	t.Run("Edit", func(t *testing.T) { testEdit(t, newEnv(t, newStore)) })

@@ -5,8 +5,8 @@ import (
 	"testing"
 )
 
-// Issue 17 defect 12: the -http server had only a header timeout; a client trickling its body
-// or parking idle connections held them.
+// The HTTP server has read and idle timeouts besides the header timeout: a client
+// trickling its body or parking idle connections does not hold them.
 func TestHTTPServerTimeouts(t *testing.T) {
 	srv := newHTTPServer(http.NotFoundHandler())
 	if srv.ReadHeaderTimeout <= 0 || srv.ReadTimeout <= 0 || srv.IdleTimeout <= 0 {
