@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/agentfiles/agentfiles"
-	"github.com/agentfiles/agentfiles/internal/pgtest"
 	"github.com/agentfiles/agentfiles/fileio/pgstore"
+	"github.com/agentfiles/agentfiles/internal/pgtest"
 	"github.com/google/go-cmp/cmp"
 )
 
