@@ -61,6 +61,9 @@ func (s *Service) List(ctx context.Context, project, path string, depthLevels, l
 		if entries == nil {
 			entries = []FileEntry{}
 		}
+		if len(entries) == 0 && path == "" {
+			res.Note = fmt.Sprintf("project %q holds no files (a project exists once a file is written to it): check the project name, or create a file with file_write", project)
+		}
 		res.Entries = entries
 	}
 	s.logOp(ctx, "list", ac, project, path, err, slog.Int("depth", depthLevels), slog.Int("limit", res.Limit), slog.Int("entries", len(res.Entries)))

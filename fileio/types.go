@@ -119,5 +119,5 @@ type ListResult struct {
 	// and reduced to the configured maximum.
 	Limit        int    `json:"limit"`
 	LimitClamped bool   `json:"limit_clamped,omitempty"`
-	Note         string `json:"note,omitempty"` // how to get the rest when HasMore
+	Note         string `json:"note,omitempty"` // how to get the rest when HasMore; that the project holds no files
 }

@@ -102,6 +102,8 @@ func output(r search.Result, limitMax int) fileSearchOut {
 		out.Note = "more chunks matched: raise limit or narrow the query or path_prefix"
 	case r.Truncated:
 		out.Note = "more chunks matched: narrow the query or path_prefix"
+	case r.ProjectEmpty:
+		out.Note = "this project holds no files, so no query can match: check the project name (project \"*\" searches every project of yours), or write files with file_write first"
 	case r.Qualified == 0:
 		out.Note = "no chunk contains a word of the query or is close enough in meaning; try other words"
 	case r.Qualified < r.Limit:
