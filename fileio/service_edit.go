@@ -38,7 +38,7 @@ type EditRequest struct {
 
 // EditResult is the answer of Service.Edit.
 type EditResult struct {
-	Size      int64     `json:"size"`
+	SizeBytes int64     `json:"size_bytes"` // size of the new content
 	SHA256    string    `json:"sha256"`     // hex SHA-256 of the new content
 	Diff      string    `json:"diff"`       // unified diff of the change
 	UpdatedAt time.Time `json:"updated_at"` // zero for a dry run
@@ -78,7 +78,7 @@ func (s *Service) Edit(ctx context.Context, req EditRequest) (EditResult, error)
 		res, err = inUpdate(ctx, s, scope, func(tx WriteTx) (EditResult, error) { return s.editTx(ctx, tx, req, opts) })
 	}
 	s.logOp(ctx, "edit", ac, req.Project, req.Path, err, slog.Int("edits", len(req.Edits)),
-		slog.Bool("insert", req.Insert), slog.Bool("dry_run", req.DryRun), slog.Int64("size", res.Size))
+		slog.Bool("insert", req.Insert), slog.Bool("dry_run", req.DryRun), slog.Int64("size_bytes", res.SizeBytes))
 	return res, err
 }
 
@@ -170,8 +170,8 @@ func (s *Service) editTx(ctx context.Context, tx WriteTx, req EditRequest, opts 
 		return EditResult{}, err
 	}
 	newContent := []byte(updated)
-	res := EditResult{Size: int64(len(newContent)), SHA256: SHA256Hex(newContent), Diff: UnifiedDiff(req.Path, old, updated), DryRun: req.DryRun}
-	if err := s.checkGrowth(ctx, tx, req.Path, f.SizeBytes, res.Size); err != nil {
+	res := EditResult{SizeBytes: int64(len(newContent)), SHA256: SHA256Hex(newContent), Diff: UnifiedDiff(req.Path, old, updated), DryRun: req.DryRun}
+	if err := s.checkGrowth(ctx, tx, req.Path, f.SizeBytes, res.SizeBytes); err != nil {
 		return EditResult{}, err
 	}
 	if req.DryRun || updated == old {

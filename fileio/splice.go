@@ -119,6 +119,6 @@ func (s *Service) editSpliced(ctx context.Context, sp Splicer, tx WriteTx, req E
 	if err != nil {
 		return EditResult{}, true, err
 	}
-	return EditResult{Size: newSize, SHA256: sum, Diff: unifiedDiff(req.Path, oldWin, newWin, line-1),
+	return EditResult{SizeBytes: newSize, SHA256: sum, Diff: unifiedDiff(req.Path, oldWin, newWin, line-1),
 		UpdatedAt: info.UpdatedAt, DryRun: req.DryRun}, true, nil
 }

@@ -72,7 +72,7 @@ type ReadResult struct {
 	ContentEncoding string `json:"content_encoding"` // always "utf-8"
 	OffsetBytes     int64  `json:"offset_bytes"`     // where Content starts
 	ReadBytes       int64  `json:"read_bytes"`       // len(Content)
-	FileSizeBytes   int64  `json:"file_size_bytes"`
+	FileSizeBytes   int64  `json:"size_bytes"`
 	// Truncated is true when Content is shorter than asked for (and the file has more):
 	// the read was clamped to the maximum read size, or shortened so as not to end inside
 	// a multi-byte character. Continue from NextOffsetBytes.
@@ -106,7 +106,7 @@ type WriteRequest struct {
 // WriteResult is the answer of Service.Write.
 type WriteResult struct {
 	BytesWritten  int64     `json:"bytes_written"`
-	FileSizeBytes int64     `json:"file_size_bytes"` // size after the write
+	FileSizeBytes int64     `json:"size_bytes"` // size after the write
 	Created       bool      `json:"created"`         // true when the file did not exist before
 	UpdatedAt     time.Time `json:"updated_at"`
 }

@@ -80,7 +80,7 @@ type fileRestoreIn struct {
 type fileRestoreOut struct {
 	Path          string    `json:"path"`
 	Restored      int64     `json:"restored_version"`
-	FileSizeBytes int64     `json:"file_size_bytes"`
+	FileSizeBytes int64     `json:"size_bytes"`
 	Created       bool      `json:"created" jsonschema:"true: the file had been deleted and exists again"`
 	UpdatedAt     time.Time `json:"updated_at"`
 }

@@ -76,8 +76,8 @@ func exercise(t *testing.T, cs *mcp.ClientSession, dirs []string) {
 		t.Errorf("read_sections content %q", c)
 	}
 	found := mcptest.MustCall(t, cs, "search", map[string]any{"query": "readme", "case_insensitive": true})
-	if n := found["matchCount"]; n != 3.0 {
-		t.Errorf("search matchCount %v: %v", n, found)
+	if n := found["match_count"]; n != 3.0 {
+		t.Errorf("search match_count %v: %v", n, found)
 	}
 
 	if out, ok := mcptest.Call(t, cs, "read_sections", map[string]any{"fileId": "f8", "section_ids": []string{"1"}}); ok || out["code"] != "FILE_ID_NOT_FOUND" {
