@@ -107,7 +107,7 @@ type WriteRequest struct {
 type WriteResult struct {
 	BytesWritten  int64     `json:"bytes_written"`
 	FileSizeBytes int64     `json:"size_bytes"` // size after the write
-	Created       bool      `json:"created"`         // true when the file did not exist before
+	Created       bool      `json:"created"`    // true when the file did not exist before
 	UpdatedAt     time.Time `json:"updated_at"`
 }
 
