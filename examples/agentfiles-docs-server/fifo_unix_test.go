@@ -32,7 +32,7 @@ func TestServesDirectoryWithFIFO(t *testing.T) {
 			w.Close()
 		}
 	})
-	server := cmdtest.Start(t, cmdtest.Build(t, "."), "-dir", dir, "-http", "127.0.0.1:0")
+	server := cmdtest.Start(t, cmdtest.Build(t, "."), "-docs", dir, "-addr", "127.0.0.1:0")
 	url := server.WaitFor(t, regexp.MustCompile(`http://\S+/mcp`))
 	cs := mcptest.ConnectHTTP(t, url, "")
 	mcptest.Script(t, cs, []mcptest.Exchange{

@@ -9,7 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// TestConsoleInChromium drives the FileIO console in headless Chromium with the keyboard and
+// TestConsoleInChromium drives the agentfiles console in headless Chromium with the keyboard and
 // the mouse: create a file, browse the lazily loaded tree, open it, append, search and open the
 // hit at its byte range, see a coded error, delete recursively after confirming. Every step
 // asserts what the page shows; the server is checked through the JSON API as well.

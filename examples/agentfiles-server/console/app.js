@@ -1,4 +1,4 @@
-// FileIO console: one page over the agentfiles HTTP JSON API (POST /tools/{name}).
+// The agentfiles console: one page over the agentfiles HTTP JSON API (POST /tools/{name}).
 // Plain browser JavaScript, no build step, no dependencies.
 'use strict';
 
@@ -853,7 +853,7 @@ async function switchProject(p) {
   $('search-summary').textContent = '';
   $('project').value = p;
   rememberProject(p);
-  document.title = p + ' · FileIO';
+  document.title = p + ' · agentfiles';
   await guarded(async () => {
     await loadTree();
     status('Project ' + p);
