@@ -13,7 +13,7 @@ import (
 // The tools as this server registers them (unprefixed, alone) name only each other in their
 // descriptions, schemas, errors and notices.
 func TestToolTextsNameOnlyRegisteredTools(t *testing.T) {
-	dir, remove, err := bundled.Extract()
+	dir, remove, err := bundled.ExtractTemp()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@
 //	agentfiles-guide-server [-catalog FILE] [-catalog-writable] [-allow-dir DIR]... [-addr 127.0.0.1:8080] [-log-level info] [-version]
 //
 // Without -catalog it serves the example catalog bundled in the binary (read-only, from a
-// temporary copy), so it works from any directory. The catalog is read-only unless
+// copy in the user's cache directory), so it works from any directory. The catalog is read-only unless
 // -catalog-writable: then the tools that change it save it back to FILE, keeping its comments.
 // Without -addr it speaks MCP on stdin/stdout (for clients that start it as a subprocess); with
 // -addr it serves the MCP streamable HTTP transport at /mcp on that address. It is built only

@@ -13,7 +13,7 @@ import (
 // The tools as this server registers them, read-only and writable, name only tools it registers
 // in their descriptions, schemas, errors and notices.
 func TestToolTextsNameOnlyRegisteredTools(t *testing.T) {
-	dir, remove, err := bundled.Extract()
+	dir, remove, err := bundled.ExtractTemp()
 	if err != nil {
 		t.Fatal(err)
 	}

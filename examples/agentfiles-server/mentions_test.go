@@ -1,11 +1,13 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/agentfiles/agentfiles/adapters"
 	"github.com/agentfiles/agentfiles/examples/internal/bundled"
 	"github.com/agentfiles/agentfiles/internal/toolmention"
 	"github.com/google/go-cmp/cmp"
@@ -15,7 +17,7 @@ import (
 // the test, so that -catalog-writable can serve it.
 func writableCatalog(t *testing.T) string {
 	t.Helper()
-	dir, remove, err := bundled.Extract()
+	dir, remove, err := bundled.ExtractTemp()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,5 +57,25 @@ func TestKnownToolNamesAreEveryTool(t *testing.T) {
 	slices.Sort(names)
 	if diff := cmp.Diff(toolmention.Known, names); diff != "" {
 		t.Errorf("internal/toolmention.Known is not the set of tools (-Known +registered); update Known:\n%s", diff)
+	}
+}
+
+// The consultation tool's description names the directories it may read; over the bundled
+// guide that is a directory that stays the same from run to run, not a fresh temporary one.
+func TestConsultationDescriptionIsStable(t *testing.T) {
+	var descs []string
+	for range 2 {
+		a, err := newTestApp(t)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tool, _ := adapters.Find(a.tools, "consultation")
+		descs = append(descs, tool.Description)
+	}
+	if diff := cmp.Diff(descs[0], descs[1]); diff != "" {
+		t.Errorf("the description changed between two runs (-first +second):\n%s", diff)
+	}
+	if strings.Contains(descs[0], os.TempDir()) {
+		t.Errorf("the description names a temporary directory: %q", descs[0])
 	}
 }
