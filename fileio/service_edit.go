@@ -38,10 +38,10 @@ type EditRequest struct {
 
 // EditResult is the answer of Service.Edit.
 type EditResult struct {
-	SizeBytes int64     `json:"size_bytes"` // size of the new content
-	SHA256    string    `json:"sha256"`     // hex SHA-256 of the new content
-	Diff      string    `json:"diff"`       // unified diff of the change
-	UpdatedAt time.Time `json:"updated_at"` // zero for a dry run
+	SizeBytes int64     `json:"size_bytes"`          // size of the new content
+	SHA256    string    `json:"sha256"`              // hex SHA-256 of the new content
+	Diff      string    `json:"diff"`                // unified diff of the change
+	UpdatedAt time.Time `json:"updated_at,omitzero"` // zero (omitted) for a dry run
 	DryRun    bool      `json:"dry_run"`
 }
 

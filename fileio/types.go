@@ -47,23 +47,24 @@ func ParseWriteMode(s string) (WriteMode, error) {
 const ContentEncodingUTF8 = "utf-8"
 
 // FileEntry is one entry of a listing. Directories are implicit: SizeBytes is 0,
-// CreatedAt is the zero time and UpdatedAt is the newest UpdatedAt of any file below them.
+// CreatedAt is the zero time (omitted from JSON) and UpdatedAt is the newest UpdatedAt of any
+// file below them.
 type FileEntry struct {
-	Name      string    `json:"name"`       // last path segment; "" for the project root
-	Path      string    `json:"path"`       // full path, "/a/b.txt"; "" for the project root
-	Type      FileType  `json:"type"`       // FILE or DIRECTORY
-	SizeBytes int64     `json:"size_bytes"` // content length in bytes; 0 for directories
-	CreatedAt time.Time `json:"created_at"` // zero for directories
-	UpdatedAt time.Time `json:"updated_at"`
+	Name      string    `json:"name"`                // last path segment; "" for the project root
+	Path      string    `json:"path"`                // full path, "/a/b.txt"; "" for the project root
+	Type      FileType  `json:"type"`                // FILE or DIRECTORY
+	SizeBytes int64     `json:"size_bytes"`          // content length in bytes; 0 for directories
+	CreatedAt time.Time `json:"created_at,omitzero"` // zero (omitted) for directories
+	UpdatedAt time.Time `json:"updated_at,omitzero"` // zero (omitted) for an empty project's root
 }
 
 // StatResult is the answer of Service.Stat. Exists=false is not an error.
 type StatResult struct {
 	Exists    bool      `json:"exists"`
-	Type      FileType  `json:"type,omitempty"` // "" when Exists is false
-	SizeBytes int64     `json:"size_bytes"`     // 0 for directories
-	CreatedAt time.Time `json:"created_at"`     // zero for directories
-	UpdatedAt time.Time `json:"updated_at"`     // for directories: newest descendant's
+	Type      FileType  `json:"type,omitempty"`      // "" when Exists is false
+	SizeBytes int64     `json:"size_bytes"`          // 0 for directories
+	CreatedAt time.Time `json:"created_at,omitzero"` // zero (omitted) for directories
+	UpdatedAt time.Time `json:"updated_at,omitzero"` // for directories: newest descendant's; zero (omitted) when nothing exists
 }
 
 // ReadResult is the answer of Service.Read.

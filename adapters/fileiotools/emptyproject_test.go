@@ -33,3 +33,46 @@ func TestListOfEmptyProjectSaysSo(t *testing.T) {
 		}
 	}
 }
+
+// A directory has no creation time: file_stat and file_list omit created_at for it instead of
+// answering year 1, and keep it for a file.
+func TestDirectoriesOmitCreatedAt(t *testing.T) {
+	tools := fileioTools(t)
+	ctx := agentfiles.WithAuth(context.Background(), agentfiles.NewAuthContext("key-a", "alice"))
+	if _, err := adapterstest.CallContext(ctx, t, tools, "file_write", `{"project":"p","path":"/d/a.txt","content":"x"}`); err != nil {
+		t.Fatal(err)
+	}
+	has := func(m map[string]any, key string) bool { _, ok := m[key]; return ok }
+	stat := func(path string) map[string]any {
+		m, err := adapterstest.CallContext(ctx, t, tools, "file_stat", `{"project":"p","path":"`+path+`"}`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	list, err := adapterstest.CallContext(ctx, t, tools, "file_list", `{"project":"p","path":"/","depth":2}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries := list["entries"].([]any)
+	type row struct {
+		What                 string
+		CreatedAt, UpdatedAt bool
+	}
+	var got []row
+	for _, path := range []string{"/d", "/d/a.txt"} {
+		m := stat(path)
+		got = append(got, row{"stat " + path, has(m, "created_at"), has(m, "updated_at")})
+	}
+	for _, e := range entries {
+		m := e.(map[string]any)
+		got = append(got, row{"list " + m["path"].(string), has(m, "created_at"), has(m, "updated_at")})
+	}
+	want := []row{
+		{"stat /d", false, true}, {"stat /d/a.txt", true, true},
+		{"list /d", false, true}, {"list /d/a.txt", true, true},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("which times are present (-want +got):\n%s", diff)
+	}
+}
