@@ -215,8 +215,7 @@ func FuzzFrontMatter(f *testing.F) {
 }
 
 // FuzzLineEndings: the same document written with "\n", "\r\n" and lone "\r" line endings has
-// the same table of contents (sizes aside) and the same search hits, line by line (issue 17,
-// defect 7). As in CommonMark, all three end a line.
+// the same table of contents (sizes aside) and the same search hits, line by line. As in CommonMark, all three end a line.
 func FuzzLineEndings(f *testing.F) {
 	for i, s := range append(append([]string{}, tocSeeds...), "# T\nfoo\n", "# H1\n## H2\n", "---\ntitle: t\n---\n# A\n\nx \n\n## B\n") {
 		q := searchQueries[i%len(searchQueries)]

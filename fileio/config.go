@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agentfiles/agentfiles"
+	"github.com/agentfiles/agentfiles/internal/settingsdoc"
 	"gopkg.in/yaml.v3"
 )
 
@@ -111,7 +112,7 @@ const (
 	DefaultMaxDiffCost        = 4_000_000
 	DefaultMaxDiffBytes       = 256 << 10
 	DefaultMaxRenameFiles     = 2000
-	// MaxLogPreviewBytes is the largest allowed LogPreviewBytes (seed §11).
+	// MaxLogPreviewBytes is the largest allowed LogPreviewBytes: a log line never shows more of a file than this.
 	MaxLogPreviewBytes = 256
 	// HardListLimitMax is the largest value list_limit_max may take.
 	HardListLimitMax = 100000
@@ -147,10 +148,13 @@ const ConfigPrefix = "settings.mcp.files"
 var foreignConfigKeys = map[string]bool{"search": true, "index": true, "security": true}
 
 // LoadConfig reads a service configuration YAML document and returns the Config of its
-// settings.mcp.files section: defaults for missing keys, then Validate. Keys outside that
-// section, and its search, index and security sub-trees (package search's), are ignored;
-// any other unknown key under settings.mcp.files is an error naming it. A missing section
-// yields DefaultConfig. Errors are *agentfiles.Error with code INVALID_CONFIG.
+// settings.mcp.files section: defaults for missing keys, then Validate. The section's search,
+// index and security sub-trees (package search's) are skipped, and so are top-level keys other
+// than settings, which belong to the application. Every other mistake is an error naming the key
+// and its line: an unknown key under settings.mcp.files, a key under settings: other than mcp or
+// under settings.mcp: other than files, a settings.mcp.files key written at the top level, and a
+// value of the wrong form (the message says the form, e.g. "a byte count such as 10485760"). A
+// missing section yields DefaultConfig. Errors are *agentfiles.Error with code INVALID_CONFIG.
 func LoadConfig(r io.Reader) (Config, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
@@ -164,16 +168,17 @@ func LoadConfig(r io.Reader) (Config, error) {
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return Config{}, agentfiles.WrapError(agentfiles.CodeInvalidConfig, "configuration is not valid YAML: "+err.Error(), "", err)
 	}
-	section, err := findSection(&doc, "settings", "mcp", "files")
+	misplaced := []string{"mcp", "files"}
+	for _, k := range configKeys {
+		misplaced = append(misplaced, k.name)
+	}
+	section, err := settingsdoc.Files(&doc, misplaced...)
 	if err != nil || section == nil {
 		return cfg, err
 	}
-	if section.Kind != yaml.MappingNode {
-		return Config{}, configError(ConfigPrefix, "must be a mapping of keys to values")
-	}
 	for i := 0; i+1 < len(section.Content); i += 2 {
-		key, val := section.Content[i].Value, section.Content[i+1]
-		if foreignConfigKeys[key] {
+		key, val := section.Content[i], section.Content[i+1]
+		if foreignConfigKeys[key.Value] {
 			continue
 		}
 		if err := cfg.setKey(key, val); err != nil {
@@ -194,43 +199,6 @@ func LoadConfigFile(path string) (Config, error) {
 	}
 	defer f.Close()
 	return LoadConfig(f)
-}
-
-// findSection walks mapping keys from the document root; nil when a level is missing.
-func findSection(doc *yaml.Node, keys ...string) (*yaml.Node, error) {
-	n := doc
-	if n.Kind == yaml.DocumentNode {
-		if len(n.Content) == 0 {
-			return nil, nil
-		}
-		n = n.Content[0]
-	}
-	for depth, k := range keys {
-		if n.Kind != yaml.MappingNode {
-			if n.Tag == "!!null" {
-				return nil, nil
-			}
-			return nil, configError(joinKeys(keys[:depth]), "must be a mapping")
-		}
-		var next *yaml.Node
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			if n.Content[i].Value == k {
-				next = n.Content[i+1]
-			}
-		}
-		if next == nil || next.Tag == "!!null" {
-			return nil, nil
-		}
-		n = next
-	}
-	return n, nil
-}
-
-func joinKeys(keys []string) string {
-	if len(keys) == 0 {
-		return "(document)"
-	}
-	return strings.Join(keys, ".")
 }
 
 // configKeys lists the keys of settings.mcp.files in documentation order, each with the field
@@ -276,14 +244,37 @@ func (d *durationIn) UnmarshalYAML(n *yaml.Node) error {
 	return nil
 }
 
-func (c *Config) setKey(key string, val *yaml.Node) error {
-	full := ConfigPrefix + "." + key
+// configFormats says, for a message, the form each key of configKeys takes.
+var configFormats = map[string]string{
+	"allow_root_wipe":        "true or false",
+	"max_payload_bytes":      "a byte count such as 2097152",
+	"max_file_bytes":         "a byte count such as 10485760",
+	"max_project_bytes":      "a byte count such as 104857600",
+	"max_read_bytes":         "a byte count such as 2097152",
+	"list_limit_default":     "a whole number such as 256",
+	"list_limit_max":         "a whole number such as 1024",
+	"lock_timeout_ms":        "a whole number of milliseconds such as 5000",
+	"delete_retention_days":  "a whole number of days such as 7",
+	"history_versions":       "a whole number such as 20",
+	"history_retention_days": "a whole number of days such as 30",
+	"rate_limit_per_second":  "a number such as 100",
+	"rate_limit_burst":       "a whole number such as 200",
+	"log_content_sha256":     "true or false",
+	"log_preview_bytes":      "a byte count such as 256",
+}
+
+func (c *Config) setKey(key, val *yaml.Node) error {
+	full := ConfigPrefix + "." + key.Value
 	for _, k := range configKeys {
-		if k.name != key {
+		if k.name != key.Value {
 			continue
 		}
 		if err := val.Decode(k.field(c)); err != nil {
-			return configError(full, fmt.Sprintf("cannot use %q (line %d): wrong type for this key", val.Value, val.Line))
+			format, ok := configFormats[k.name]
+			if !ok {
+				format = "a value of this key's type"
+			}
+			return configError(full, fmt.Sprintf("cannot use %q (line %d); write %s", val.Value, val.Line, format))
 		}
 		return nil
 	}
@@ -291,8 +282,7 @@ func (c *Config) setKey(key string, val *yaml.Node) error {
 	for i, k := range configKeys {
 		names[i] = k.name
 	}
-	return configError(full, "unknown key; valid keys are "+strings.Join(names, ", ")+
-		" (and the search, index and security sections)")
+	return configError(full, fmt.Sprintf("unknown key (line %d); valid keys are %s (and the search, index and security sections)", key.Line, strings.Join(names, ", ")))
 }
 
 // Validate checks the ranges of every field and returns an INVALID_CONFIG

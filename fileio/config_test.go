@@ -17,9 +17,7 @@ func TestLoadConfig(t *testing.T) {
 server:
   port: 8080
 settings:
-  other: {x: 1}
   mcp:
-    tools: [a, b]
     files:
       allow_root_wipe: true
       max_payload_bytes: 1000
@@ -102,9 +100,15 @@ func TestLoadConfigErrors(t *testing.T) {
 		{files("      max_diff_bytes: 10\n"), "settings.mcp.files.max_diff_bytes", ">= 1024"},
 		{files("      max_rename_files: 0\n"), "settings.mcp.files.max_rename_files", ">= 1"},
 		{files("      max_read_bytes: 0\n"), "settings.mcp.files.max_read_bytes", "must be > 0"},
-		{files("      max_file_size: 10\n"), "settings.mcp.files.max_file_size", "unknown key"},
-		{files("      allow_root_wipe: maybe\n"), "settings.mcp.files.allow_root_wipe", "wrong type"},
-		{files("      max_file_bytes: ten\n"), "settings.mcp.files.max_file_bytes", "wrong type"},
+		{files("      max_file_size: 10\n"), "settings.mcp.files.max_file_size", "unknown key (line 4)"},
+		{files("      allow_root_wipe: maybe\n"), "settings.mcp.files.allow_root_wipe", `cannot use "maybe" (line 4); write true or false`},
+		{files("      max_file_bytes: 10MB\n"), "settings.mcp.files.max_file_bytes", `cannot use "10MB" (line 4); write a byte count such as 10485760`},
+		{files("      lock_timeout_ms: 5s\n"), "settings.mcp.files.lock_timeout_ms", "write a whole number of milliseconds such as 5000"},
+		{"max_file_bytes: 5\n", "max_file_bytes (line 1)", "is a key of settings.mcp.files, not of the top level; write it as settings: {mcp: {files: {max_file_bytes: …}}}"},
+		{"files:\n  max_file_bytes: 5\n", "files (line 1)", "not of the top level"},
+		{"settings:\n  files: {max_file_bytes: 5}\n", "settings.files (line 2)", "unknown key; settings holds only mcp"},
+		{"settings:\n  mcp:\n    filez: {max_file_bytes: 5}\n", "settings.mcp.filez (line 3)", "unknown key; settings.mcp holds only files"},
+		{"settings:\n  mcp: 5\n", "settings.mcp (line 2)", "must be a mapping"},
 		{"settings:\n  mcp:\n    files: [1, 2]\n", "settings.mcp.files", "must be a mapping"},
 		{"settings: [1]\n", "settings", "must be a mapping"},
 		{"settings: {mcp: {files: {a: 1}\n", "", "not valid YAML"},

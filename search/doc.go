@@ -1,5 +1,6 @@
-// Package search is hybrid retrieval over the files of a fileio store: the file_search tool of
-// seed 003 §6.7 and §7.
+// Package search is hybrid retrieval over the files of a fileio store: the engine behind the
+// file_search tool (chunking, BM25 and vector scoring, fusion, reranking) and the indexer that
+// keeps its index in step with the store.
 //
 // # Model
 //

@@ -158,6 +158,9 @@ type Result struct {
 	// first MaxAllProjects by name were searched.
 	Projects          int
 	ProjectsTruncated bool
+	// ProjectEmpty says the project of a query that matched nothing holds no files at all, so
+	// that other words will not help: the project name is wrong, or nothing was written yet.
+	ProjectEmpty bool
 }
 
 // NewSearcher returns a Searcher over the files of store (the source of truth for which files
@@ -311,6 +314,11 @@ func (s *Searcher) Search(ctx context.Context, q Query) (Result, error) {
 	cands, err := s.searchScope(ctx, scope, sq, &res)
 	if err != nil {
 		return Result{}, err
+	}
+	if len(cands) == 0 && res.PendingFiles == 0 {
+		if res.ProjectEmpty, err = s.projectEmpty(ctx, scope); err != nil {
+			return Result{}, err
+		}
 	}
 	if cands, err = s.rerankAndCheck(ctx, ac.APIKeyHash, query, cands, 0, &res); err != nil {
 		return Result{}, err

@@ -10,7 +10,7 @@ import (
 	"github.com/agentfiles/agentfiles/fileio"
 )
 
-// Inputs of the fileio tools. Wire names are the seed's (003 §6).
+// Inputs of the fileio tools. Wire names are snake_case and fixed: clients depend on them.
 
 // projectArg is the project argument of every tool but file_stat, which describes it in full.
 type projectArg struct {
@@ -91,7 +91,7 @@ type fileRestoreIn struct {
 type fileRestoreOut struct {
 	Path          string    `json:"path"`
 	Restored      int64     `json:"restored_version"`
-	FileSizeBytes int64     `json:"file_size_bytes"`
+	FileSizeBytes int64     `json:"size_bytes"`
 	Created       bool      `json:"created" jsonschema:"true: the file had been deleted and exists again"`
 	UpdatedAt     time.Time `json:"updated_at"`
 }

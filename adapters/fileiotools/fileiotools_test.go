@@ -49,7 +49,7 @@ func TestToolsDirect(t *testing.T) {
 		want       map[string]any // subset of the result
 		code       string
 	}{
-		{"file_write", `{"project":"p","path":"/a/b.txt","content":" world"}`, map[string]any{"bytes_written": 6.0, "file_size_bytes": 12.0}, ""},
+		{"file_write", `{"project":"p","path":"/a/b.txt","content":" world"}`, map[string]any{"bytes_written": 6.0, "size_bytes": 12.0}, ""},
 		{"file_write", `{"project":"p","path":"/a/b.txt","content":"J","offset":0,"mode":"OVERWRITE"}`, map[string]any{"bytes_written": 1.0}, ""},
 		{"file_write", `{"project":"p","path":"/a/b.txt","content":"x","offset":1,"mode":"TRUNCATE"}`, nil, "INVALID_OFFSET"},
 		{"file_write", `{"project":"p","path":"/a/b.txt","content":"x","content_encoding":"base64"}`, nil, "INVALID_ARGUMENT"},
@@ -156,7 +156,7 @@ func TestToolsOverMCP(t *testing.T) {
 		{Tool: "file_stat", Args: map[string]any{"project": "p", "path": "/s.md"}, Want: `"FILE"`},
 		{Tool: "file_write", Args: map[string]any{"project": "p", "path": "/s.md/x", "content": secret}, Want: "NOT_DIRECTORY", IsError: true},
 		{Tool: "file_edit", Args: map[string]any{"project": "p", "path": "/s.md", "edits": []any{map[string]any{"old_str": "PAYLOAD", "new_str": "PAYLOAD!"}}}, Want: `+` + secret + `!`},
-		{Tool: "file_edit", Args: map[string]any{"project": "p", "path": "/s.md", "insert_line": 1, "insert_text": secret}, Want: `"size": 43`},
+		{Tool: "file_edit", Args: map[string]any{"project": "p", "path": "/s.md", "insert_line": 1, "insert_text": secret}, Want: `"size_bytes": 43`},
 		{Tool: "file_read", Args: map[string]any{"project": "p", "path": "/s.md", "start_line": -1, "line_numbers": true}, Want: `2\t` + secret},
 		{Tool: "file_versions", Args: map[string]any{"project": "p", "path": "/s.md"}, Want: `"version": 3`},
 		{Tool: "file_read", Args: map[string]any{"project": "p", "path": "/s.md", "version": 1}, Want: `"content": "` + secret + `"`},

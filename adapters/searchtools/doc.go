@@ -1,6 +1,5 @@
 // Package searchtools is the search tool set: one agent tool, "file_search", that finds the
-// passages of a project's files that best match a query, through a [search.Searcher] (seed 003
-// §6.7).
+// passages of a project's files that best match a query, through a [search.Searcher].
 //
 // # Use
 //

@@ -39,9 +39,8 @@ type fileSearchOut struct {
 	Note         string            `json:"note,omitempty" jsonschema:"how to get more results, or why they may be incomplete"`
 }
 
-// Tools returns the file_search tool over s (seed 003 §6.7): hybrid keyword and semantic
-// retrieval over a project's files, with the seed's parameters project, query, path_prefix and
-// limit. The tenant comes from the context's agentfiles.AuthContext (the bindings put it
+// Tools returns the file_search tool over s: hybrid keyword and semantic retrieval over a
+// project's files, with the parameters project, query, path_prefix and limit. The tenant comes from the context's agentfiles.AuthContext (the bindings put it
 // there); errors carry package search's codes (INVALID_QUERY, also for a query beyond the
 // Searcher's MaxQueryBytes or MaxQueryTerms, RATE_LIMITED from its RateLimiter — hand it the
 // fileio.Service's limiter so both share one bucket per tenant —, PERMISSION_DENIED,
@@ -103,6 +102,8 @@ func output(r search.Result, limitMax int) fileSearchOut {
 		out.Note = "more chunks matched: raise limit or narrow the query or path_prefix"
 	case r.Truncated:
 		out.Note = "more chunks matched: narrow the query or path_prefix"
+	case r.ProjectEmpty:
+		out.Note = "this project holds no files, so no query can match: check the project name (project \"*\" searches every project of yours), or write files with file_write first"
 	case r.Qualified == 0:
 		out.Note = "no chunk contains a word of the query or is close enough in meaning; try other words"
 	case r.Qualified < r.Limit:

@@ -52,8 +52,9 @@ func (a *app) addDocs(ctx context.Context, c config, logger *slog.Logger) error 
 	return nil
 }
 
-// bundledDir extracts the content bundled in the binary (examples/internal/bundled) once, to a
-// temporary directory removed when the server stops.
+// bundledDir returns the directory of the content bundled in the binary
+// (examples/internal/bundled): the same on every run of this build, so that the consultation
+// tool's description, which names it, does not change from run to run.
 func (a *app) bundledDir() (string, error) {
 	if a.bundled != "" {
 		return a.bundled, nil
