@@ -53,14 +53,15 @@
 //
 // A [Query] with Project "*" ([AllProjects]) searches every project of the caller that holds an
 // active file, as listed by the store's [fileio.ProjectLister] (memstore and pgstore implement
-// it; over another store "*" is INVALID_ARGUMENT). The query is embedded once; each project
-// gathers, scores and fuses its candidates as above, at most four projects at a time; the
-// merged candidates are ordered by fused score, then a [Reranker], when configured, reranks the
-// best of them (as many as one project proposes at most) in one call, and the limit applies.
-// Every [Hit] names its Project. Fused scores come from each project's own statistics (its BM25
-// document frequencies and average chunk length, min-max fusion over its own candidates), so
-// they are comparable in range but not calibrated across projects; reranker scores are on one
-// scale.
+// it; over another store "*" is INVALID_ARGUMENT). Scores from different projects are on one
+// scale: the query is embedded once; each project proposes its semantic and lexical candidates
+// (at most four projects at a time); the projects' BM25 statistics (chunk count, total terms,
+// the query terms' document frequencies) are added up and every candidate's BM25 is computed
+// again with them, as if the caller's projects were one corpus; then the union of every
+// project's candidates is fused at once (one min-max range, or one RRF ranking), so a
+// project's best chunk is not lifted to the top score because it is its project's best. A
+// [Reranker], when configured, reranks the best of them (as many as one project proposes at
+// most) in one call, and the limit applies. Every [Hit] names its Project.
 // At most [MaxAllProjects] projects are searched, the first by name, and
 // Result.ProjectsTruncated says when there were more. A caller without projects gets an empty
 // result, not an error. The rate limiter is asked for one token per query, not per project.

@@ -67,7 +67,7 @@ func Tools(s *search.Searcher) []adapters.Tool {
 			"so a search may return fewer than limit chunks (qualified says how many matched), or none. "+
 			"path_prefix is a plain string prefix. limit defaults to 5, at most 20. "+bounds+
 			fmt.Sprintf(`project "*" searches every project of yours that holds a file (the first %d by name) and ranks their chunks together; `, search.MaxAllProjects)+
-			"each chunk names its project; fused scores come from each project's own keyword statistics. "+
+			"each chunk names its project, and scores from different projects are on one scale. "+
 			`Example: {"project": "demo", "query": "how are retries backed off", "path_prefix": "/docs", "limit": 5}.`,
 		adapters.Annotations{ReadOnly: true, Idempotent: true, OpenWorld: false},
 		func(ctx context.Context, in fileSearchIn) (fileSearchOut, error) {

@@ -51,6 +51,7 @@ func Exercise(t *testing.T, newIndex func(t *testing.T) search.Index) {
 		{"MinSemanticScore", testMinSemanticScore},
 		{"SyncReanalyses", testSyncReanalyses},
 		{"NULContent", testNULContent},
+		{"FileStatesPrefix", testFileStatesPrefix},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newIndex(t)) })
