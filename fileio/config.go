@@ -63,6 +63,25 @@ type Config struct {
 	// RateLimitBurst is the bucket size: operations a tenant may make at once.
 	// Key rate_limit_burst; default 200.
 	RateLimitBurst int
+	// GrepLimitDefault is the number of entries (matches, files or counts) Grep returns when
+	// the caller gives no limit. Key grep_limit_default; default 100; 0 means the default.
+	GrepLimitDefault int
+	// GrepLimitMax is the largest Grep limit; larger requests are clamped. Key
+	// grep_limit_max; default 1000; 0 means the default.
+	GrepLimitMax int
+	// GrepMaxAnswerBytes caps the size of one Grep answer (paths, lines and context lines);
+	// a longer answer stops early with a cursor. Key grep_max_answer_bytes; default 256 KiB;
+	// 0 means the default.
+	GrepMaxAnswerBytes int64
+	// GrepMaxScanBytes is the scan budget of one Grep call: the bytes of file content it may
+	// read and match. A search that needs more (a pattern without literal text over a large
+	// project) stops at a file boundary with a cursor. At least one file is always read. Key
+	// grep_max_scan_bytes; default 64 MiB; 0 means the default.
+	GrepMaxScanBytes int64
+	// GrepTimeout is the time budget of one Grep or Glob call; when it runs out the call
+	// returns what it found with a cursor (pgstore also bounds each statement by it with SET
+	// LOCAL statement_timeout). Key grep_timeout_ms; default 10000; 0 means the default.
+	GrepTimeout time.Duration
 	// LogContentSHA256 adds the SHA-256 of written content to log records.
 	// Key log_content_sha256; default false.
 	LogContentSHA256 bool
@@ -86,6 +105,11 @@ const (
 	DefaultHistoryVersions    = 10
 	DefaultHistoryRetention   = 7 * 24 * time.Hour
 	DefaultRateLimitBurst     = 200
+	DefaultGrepLimit          = 100
+	DefaultGrepLimitMax       = 1000
+	DefaultGrepMaxAnswerBytes = 256 << 10
+	DefaultGrepMaxScanBytes   = 64 << 20
+	DefaultGrepTimeout        = 10 * time.Second
 	// MaxLogPreviewBytes is the largest allowed LogPreviewBytes (seed §11).
 	MaxLogPreviewBytes = 256
 	// HardListLimitMax is the largest value list_limit_max may take.
@@ -107,6 +131,11 @@ func DefaultConfig() Config {
 		HistoryRetention:   DefaultHistoryRetention,
 		RateLimitPerSecond: DefaultRateLimitPerSecond,
 		RateLimitBurst:     DefaultRateLimitBurst,
+		GrepLimitDefault:   DefaultGrepLimit,
+		GrepLimitMax:       DefaultGrepLimitMax,
+		GrepMaxAnswerBytes: DefaultGrepMaxAnswerBytes,
+		GrepMaxScanBytes:   DefaultGrepMaxScanBytes,
+		GrepTimeout:        DefaultGrepTimeout,
 	}
 }
 
@@ -222,6 +251,11 @@ var configKeys = []struct {
 	{"history_retention_days", func(c *Config) any { return &durationIn{&c.HistoryRetention, 24 * time.Hour} }},
 	{"rate_limit_per_second", func(c *Config) any { return &c.RateLimitPerSecond }},
 	{"rate_limit_burst", func(c *Config) any { return &c.RateLimitBurst }},
+	{"grep_limit_default", func(c *Config) any { return &c.GrepLimitDefault }},
+	{"grep_limit_max", func(c *Config) any { return &c.GrepLimitMax }},
+	{"grep_max_answer_bytes", func(c *Config) any { return &c.GrepMaxAnswerBytes }},
+	{"grep_max_scan_bytes", func(c *Config) any { return &c.GrepMaxScanBytes }},
+	{"grep_timeout_ms", func(c *Config) any { return &durationIn{&c.GrepTimeout, time.Millisecond} }},
 	{"log_content_sha256", func(c *Config) any { return &c.LogContentSHA256 }},
 	{"log_preview_bytes", func(c *Config) any { return &c.LogPreviewBytes }},
 }
@@ -291,6 +325,16 @@ func (c Config) Validate() error {
 		return configError(k("rate_limit_per_second"), fmt.Sprintf("must be >= 0 (0 disables), got %g", c.RateLimitPerSecond))
 	case c.RateLimitPerSecond > 0 && c.RateLimitBurst < 1:
 		return configError(k("rate_limit_burst"), fmt.Sprintf("must be >= 1 when rate_limit_per_second is set, got %d", c.RateLimitBurst))
+	case c.GrepLimitMax < 0 || c.GrepLimitMax > HardListLimitMax:
+		return configError(k("grep_limit_max"), fmt.Sprintf("must be between 0 (the default %d) and %d, got %d", DefaultGrepLimitMax, HardListLimitMax, c.GrepLimitMax))
+	case c.GrepLimitDefault < 0 || c.GrepLimitDefault > c.grepLimits().max:
+		return configError(k("grep_limit_default"), fmt.Sprintf("must be between 0 (the default %d) and grep_limit_max (%d), got %d", DefaultGrepLimit, c.grepLimits().max, c.GrepLimitDefault))
+	case c.GrepMaxAnswerBytes < 0:
+		return configError(k("grep_max_answer_bytes"), fmt.Sprintf("must be >= 0 (0: the default %d), got %d", DefaultGrepMaxAnswerBytes, c.GrepMaxAnswerBytes))
+	case c.GrepMaxScanBytes < 0:
+		return configError(k("grep_max_scan_bytes"), fmt.Sprintf("must be >= 0 (0: the default %d), got %d", DefaultGrepMaxScanBytes, c.GrepMaxScanBytes))
+	case c.GrepTimeout < 0:
+		return configError(k("grep_timeout_ms"), fmt.Sprintf("must be >= 0 milliseconds (0: the default %d), got %d", DefaultGrepTimeout.Milliseconds(), c.GrepTimeout.Milliseconds()))
 	case c.LogPreviewBytes < 0 || c.LogPreviewBytes > MaxLogPreviewBytes:
 		return configError(k("log_preview_bytes"), fmt.Sprintf("must be between 0 and %d, got %d", MaxLogPreviewBytes, c.LogPreviewBytes))
 	}
@@ -299,4 +343,29 @@ func (c Config) Validate() error {
 
 func configError(key, msg string) *agentfiles.Error {
 	return agentfiles.NewError(agentfiles.CodeInvalidConfig, key+": "+msg, key)
+}
+
+// grepBounds are the Grep and Glob limits in effect: the Config's, with defaults for zeros.
+type grepBounds struct {
+	limitDefault, max int
+	answerBytes       int64
+	scanBytes         int64
+	timeout           time.Duration
+}
+
+func (c Config) grepLimits() grepBounds {
+	or := func(v, def int64) int64 {
+		if v == 0 {
+			return def
+		}
+		return v
+	}
+	b := grepBounds{
+		max:         int(or(int64(c.GrepLimitMax), DefaultGrepLimitMax)),
+		answerBytes: or(c.GrepMaxAnswerBytes, DefaultGrepMaxAnswerBytes),
+		scanBytes:   or(c.GrepMaxScanBytes, DefaultGrepMaxScanBytes),
+		timeout:     time.Duration(or(int64(c.GrepTimeout), int64(DefaultGrepTimeout))),
+	}
+	b.limitDefault = min(int(or(int64(c.GrepLimitDefault), DefaultGrepLimit)), b.max)
+	return b
 }

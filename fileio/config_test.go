@@ -34,6 +34,11 @@ settings:
       history_retention_days: 2
       rate_limit_per_second: 5.5
       rate_limit_burst: 11
+      grep_limit_default: 50
+      grep_limit_max: 500
+      grep_max_answer_bytes: 100000
+      grep_max_scan_bytes: 1000000
+      grep_timeout_ms: 1500
       log_content_sha256: true
       log_preview_bytes: 64
       search:
@@ -52,6 +57,7 @@ settings:
 		ListLimitDefault: 10, ListLimitMax: 20, LockTimeout: 250 * time.Millisecond, DeleteRetention: 3 * 24 * time.Hour,
 		HistoryVersions: 4, HistoryRetention: 2 * 24 * time.Hour,
 		RateLimitPerSecond: 5.5, RateLimitBurst: 11, LogContentSHA256: true, LogPreviewBytes: 64,
+		GrepLimitDefault: 50, GrepLimitMax: 500, GrepMaxAnswerBytes: 100000, GrepMaxScanBytes: 1000000, GrepTimeout: 1500 * time.Millisecond,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
@@ -91,6 +97,11 @@ func TestLoadConfigErrors(t *testing.T) {
 		{files("      rate_limit_burst: 0\n"), "settings.mcp.files.rate_limit_burst", ">= 1"},
 		{files("      log_preview_bytes: 300\n"), "settings.mcp.files.log_preview_bytes", "between 0 and 256"},
 		{files("      max_read_bytes: 0\n"), "settings.mcp.files.max_read_bytes", "must be > 0"},
+		{files("      grep_limit_max: -1\n"), "settings.mcp.files.grep_limit_max", "between 0"},
+		{files("      grep_limit_max: 10\n      grep_limit_default: 11\n"), "settings.mcp.files.grep_limit_default", "grep_limit_max (10)"},
+		{files("      grep_max_scan_bytes: -1\n"), "settings.mcp.files.grep_max_scan_bytes", ">= 0"},
+		{files("      grep_max_answer_bytes: -1\n"), "settings.mcp.files.grep_max_answer_bytes", ">= 0"},
+		{files("      grep_timeout_ms: -5\n"), "settings.mcp.files.grep_timeout_ms", ">= 0"},
 		{files("      max_file_size: 10\n"), "settings.mcp.files.max_file_size", "unknown key"},
 		{files("      allow_root_wipe: maybe\n"), "settings.mcp.files.allow_root_wipe", "wrong type"},
 		{files("      max_file_bytes: ten\n"), "settings.mcp.files.max_file_bytes", "wrong type"},
