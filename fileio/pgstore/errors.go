@@ -18,6 +18,7 @@ const (
 	sqlDeadlock           = "40P01"
 	sqlStringTooLong      = "22001"
 	sqlCharNotInRepertory = "22021" // invalid UTF-8 or NUL in a text value
+	sqlQueryCanceled      = "57014" // statement_timeout expired (or a cancel request)
 )
 
 // Messages of the errors a transaction can end with.
@@ -32,8 +33,8 @@ const (
 // no SQL, connection string or file content (the cause stays reachable through errors.Unwrap for
 // logs): RESOURCE_BUSY for lock timeouts and conflicts, UNAVAILABLE when the database cannot be
 // reached (refused, reset or dropped connections, a server shutting down or starting up, no
-// connection slot), INVALID_ARGUMENT for values the schema cannot hold, INTERNAL for anything
-// else. Context errors pass through unchanged, as memstore returns them, and so do
+// connection slot), INVALID_ARGUMENT for values the schema cannot hold, TIMEOUT for a statement
+// cancelled by its statement_timeout, INTERNAL for anything else. Context errors pass through unchanged, as memstore returns them, and so do
 // *agentfiles.Error values (from a callback).
 func (s *Store) storeError(ctx context.Context, op string, scope fileio.Scope, err error) error {
 	if err == nil {
@@ -60,6 +61,9 @@ func (s *Store) storeError(ctx context.Context, op string, scope fileio.Scope, e
 		case sqlStringTooLong:
 			return agentfiles.WrapError(agentfiles.CodeInvalidArgument,
 				"a tenant, project or path is longer than the store allows (64, 128 and 1024 characters)", "", err)
+		case sqlQueryCanceled:
+			return agentfiles.WrapError(agentfiles.CodeTimeout,
+				"the database statement ran past its time budget and was cancelled; narrow the request", "", err)
 		case sqlCharNotInRepertory:
 			return agentfiles.WrapError(agentfiles.CodeInvalidArgument,
 				"a project or path is not valid UTF-8 or contains a NUL character", "", err)
