@@ -69,7 +69,11 @@ func CompileGlob(pattern string) (*Glob, error) {
 		for strings.Contains(part, "**") {
 			part = strings.ReplaceAll(part, "**", "*")
 		}
-		m, err := glob.Compile(strings.ReplaceAll(part, "[^", "[!"), '/')
+		translated, err := translateClasses(part)
+		if err != nil {
+			return nil, globError(pattern, err.Error())
+		}
+		m, err := glob.Compile(translated, '/')
 		if err != nil {
 			return nil, globError(pattern, "segment "+fmt.Sprintf("%q", part)+" is not a valid glob ("+err.Error()+
 				`); escape literal "[", "{" or "\" with "\"`)
@@ -190,6 +194,93 @@ func splitGlob(p string) ([]string, error) {
 		return nil, fmt.Errorf(`unclosed "["; close the class with "]" or escape the bracket as "\["`)
 	}
 	return append(parts, p[start:]), nil
+}
+
+// translateClasses rewrites the character classes of one segment into gobwas syntax, which
+// takes either one range or a list: each class becomes the explicit list of the printable
+// ASCII characters it holds (paths hold no others), "[!...]" for a negated one. A class that
+// holds none of them matches nothing, written as a class of the one character no path holds.
+func translateClasses(seg string) (string, error) {
+	var b strings.Builder
+	for i := 0; i < len(seg); i++ {
+		c := seg[i]
+		if c == '\\' && i+1 < len(seg) {
+			b.WriteString(seg[i : i+2])
+			i++
+			continue
+		}
+		if c != '[' {
+			b.WriteByte(c)
+			continue
+		}
+		end, members, negated, err := parseClass(seg, i)
+		if err != nil {
+			return "", err
+		}
+		switch {
+		case len(members) == 0 && negated:
+			b.WriteByte('?')
+		case len(members) == 0:
+			b.WriteString(`[\/]`) // "/" is never inside a segment
+		default:
+			b.WriteByte('[')
+			if negated {
+				b.WriteByte('!')
+			}
+			for _, m := range members {
+				b.WriteByte('\\')
+				b.WriteByte(m)
+			}
+			b.WriteByte(']')
+		}
+		i = end
+	}
+	return b.String(), nil
+}
+
+// parseClass parses the class that starts at seg[start] == '[' and returns the index of its
+// closing "]", its printable ASCII members, and whether it is negated ("[!" or "[^").
+func parseClass(seg string, start int) (int, []byte, bool, error) {
+	i := start + 1
+	negated := i < len(seg) && (seg[i] == '!' || seg[i] == '^')
+	if negated {
+		i++
+	}
+	var in [128]bool
+	first := true
+	for ; i < len(seg); i++ {
+		c := seg[i]
+		if c == ']' && !first {
+			var members []byte
+			for m := byte(' '); m < 127; m++ {
+				if in[m] {
+					members = append(members, m)
+				}
+			}
+			return i, members, negated, nil
+		}
+		first = false
+		if c == '\\' && i+1 < len(seg) {
+			i++
+			c = seg[i]
+		}
+		lo, hi := c, c
+		if i+2 < len(seg) && seg[i+1] == '-' && seg[i+2] != ']' {
+			hi = seg[i+2]
+			if hi == '\\' && i+3 < len(seg) {
+				hi = seg[i+3]
+				i++
+			}
+			i += 2
+			if lo > hi {
+				return 0, nil, false, fmt.Errorf("character class range %c-%c is empty; write ranges low to high, e.g. [a-z]", lo, hi)
+			}
+		}
+		for m := int(lo); m <= int(hi) && m < 128; m++ {
+			in[m] = true
+		}
+	}
+	return 0, nil, false, fmt.Errorf(`unclosed "["; close the class with "]" or escape the bracket as "\["`)
 }
 
 func globError(pattern, msg string) error {
