@@ -56,14 +56,16 @@ WHERE apikey_hash = $1 AND project = $2 AND deleted = FALSE AND path > $3 AND pa
 }
 
 // statementDeadline bounds the transaction's statements by deadline (SET LOCAL
-// statement_timeout; a statement past it fails with TIMEOUT).
+// statement_timeout; a statement past it fails with TIMEOUT), and makes PostgreSQL plan each
+// statement for its values (plan_cache_mode): a generic plan, which cannot see how selective
+// a LIKE pattern is, would walk the path index and test every file of the project.
 func (tx *readTx) statementDeadline(ctx context.Context, deadline time.Time) error {
-	if deadline.IsZero() {
-		return nil
+	timeout := "0" // none
+	if !deadline.IsZero() {
+		timeout = strconv.FormatInt(max(time.Until(deadline).Milliseconds(), 1), 10)
 	}
-	ms := max(time.Until(deadline).Milliseconds(), 1)
-	return tx.x.query(ctx, opRead, "SELECT set_config('statement_timeout', $1, true)",
-		[]any{strconv.FormatInt(ms, 10)}, func(pgx.Rows) error { return nil })
+	return tx.x.query(ctx, opRead, "SELECT set_config('statement_timeout', $1, true), set_config('plan_cache_mode', 'force_custom_plan', true)",
+		[]any{timeout}, func(pgx.Rows) error { return nil })
 }
 
 // indexable returns q without the literals the trigram index cannot look up.

@@ -12,9 +12,9 @@ CREATE EXTENSION IF NOT EXISTS pg_trgm;
 -- The text of a file for the index: the content as text, NULL when it holds a NUL byte (which
 -- text cannot hold, and which grep skips as ripgrep does). The Service stores valid UTF-8 only.
 -- IMMUTABLE because it depends on nothing but its argument (and the database encoding, which
--- never changes).
+-- never changes); not STRICT, so that the planner inlines it (NULL gives NULL anyway).
 CREATE OR REPLACE FUNCTION mcp_files_grep_text(content BYTEA) RETURNS TEXT
-LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
 AS $$ SELECT CASE WHEN position('\x00'::bytea IN content) > 0 THEN NULL ELSE convert_from(content, 'UTF8') END $$;
 
 CREATE INDEX IF NOT EXISTS idx_mcp_files_grep_trgm
