@@ -16,7 +16,8 @@
 //	exprtools.Tools(cat, opts)           get_content, get_collection_content, category_*, collection_*
 //	consulttools.Tools(c)                consultation
 //	fileiotools.Tools(svc)               file_stat, file_read, file_write, file_delete, file_list,
-//	                                     file_edit, file_rename, file_versions, file_restore
+//	                                     file_edit, file_rename, file_versions, file_restore,
+//	                                     file_grep, file_glob
 //	searchtools.Tools(s)                 file_search
 //	memorytools.Tools(mem)               memory (Anthropic's memory tool over fileio)
 //

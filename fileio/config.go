@@ -84,6 +84,25 @@ type Config struct {
 	// MaxRenameFiles caps the files one Rename moves (INVALID_ARGUMENT above it: rename the
 	// subdirectories one at a time). Key max_rename_files; default 2000.
 	MaxRenameFiles int
+	// GrepLimitDefault is the number of entries (matches, files or counts) Grep returns when
+	// the caller gives no limit. Key grep_limit_default; default 100; 0 means the default.
+	GrepLimitDefault int
+	// GrepLimitMax is the largest Grep limit; larger requests are clamped. Key
+	// grep_limit_max; default 1000; 0 means the default.
+	GrepLimitMax int
+	// GrepMaxAnswerBytes caps the size of one Grep answer (paths, lines and context lines);
+	// a longer answer stops early with a cursor. Key grep_max_answer_bytes; default 256 KiB;
+	// 0 means the default.
+	GrepMaxAnswerBytes int64
+	// GrepMaxScanBytes is the scan budget of one Grep call: the bytes of file content it may
+	// read and match. A search that needs more (a pattern without literal text over a large
+	// project) stops at a file boundary with a cursor. At least one file is always read. Key
+	// grep_max_scan_bytes; default 64 MiB; 0 means the default.
+	GrepMaxScanBytes int64
+	// GrepTimeout is the time budget of one Grep or Glob call; when it runs out the call
+	// returns what it found with a cursor (pgstore also bounds each statement by it with SET
+	// LOCAL statement_timeout). Key grep_timeout_ms; default 10000; 0 means the default.
+	GrepTimeout time.Duration
 	// LogContentSHA256 adds the SHA-256 of written content to log records.
 	// Key log_content_sha256; default false.
 	LogContentSHA256 bool
@@ -113,7 +132,12 @@ const (
 	DefaultMaxDiffBytes       = 256 << 10
 	DefaultMaxRenameFiles     = 2000
 	// MaxLogPreviewBytes is the largest allowed LogPreviewBytes: a log line never shows more of a file than this.
-	MaxLogPreviewBytes = 256
+	DefaultGrepLimit          = 100
+	DefaultGrepLimitMax       = 1000
+	DefaultGrepMaxAnswerBytes = 256 << 10
+	DefaultGrepMaxScanBytes   = 64 << 20
+	DefaultGrepTimeout        = 10 * time.Second
+	MaxLogPreviewBytes        = 256
 	// HardListLimitMax is the largest value list_limit_max may take.
 	HardListLimitMax = 100000
 )
@@ -138,6 +162,11 @@ func DefaultConfig() Config {
 		MaxDiffCost:        DefaultMaxDiffCost,
 		MaxDiffBytes:       DefaultMaxDiffBytes,
 		MaxRenameFiles:     DefaultMaxRenameFiles,
+		GrepLimitDefault:   DefaultGrepLimit,
+		GrepLimitMax:       DefaultGrepLimitMax,
+		GrepMaxAnswerBytes: DefaultGrepMaxAnswerBytes,
+		GrepMaxScanBytes:   DefaultGrepMaxScanBytes,
+		GrepTimeout:        DefaultGrepTimeout,
 	}
 }
 
@@ -225,6 +254,11 @@ var configKeys = []struct {
 	{"max_diff_cost", func(c *Config) any { return &c.MaxDiffCost }},
 	{"max_diff_bytes", func(c *Config) any { return &c.MaxDiffBytes }},
 	{"max_rename_files", func(c *Config) any { return &c.MaxRenameFiles }},
+	{"grep_limit_default", func(c *Config) any { return &c.GrepLimitDefault }},
+	{"grep_limit_max", func(c *Config) any { return &c.GrepLimitMax }},
+	{"grep_max_answer_bytes", func(c *Config) any { return &c.GrepMaxAnswerBytes }},
+	{"grep_max_scan_bytes", func(c *Config) any { return &c.GrepMaxScanBytes }},
+	{"grep_timeout_ms", func(c *Config) any { return &durationIn{&c.GrepTimeout, time.Millisecond} }},
 	{"log_content_sha256", func(c *Config) any { return &c.LogContentSHA256 }},
 	{"log_preview_bytes", func(c *Config) any { return &c.LogPreviewBytes }},
 }
@@ -326,6 +360,16 @@ func (c Config) Validate() error {
 		return configError(k("max_diff_bytes"), fmt.Sprintf("must be >= 1024, got %d", c.MaxDiffBytes))
 	case c.MaxRenameFiles < 1:
 		return configError(k("max_rename_files"), fmt.Sprintf("must be >= 1, got %d", c.MaxRenameFiles))
+	case c.GrepLimitMax < 0 || c.GrepLimitMax > HardListLimitMax:
+		return configError(k("grep_limit_max"), fmt.Sprintf("must be between 0 (the default %d) and %d, got %d", DefaultGrepLimitMax, HardListLimitMax, c.GrepLimitMax))
+	case c.GrepLimitDefault < 0 || c.GrepLimitDefault > c.grepLimits().max:
+		return configError(k("grep_limit_default"), fmt.Sprintf("must be between 0 (the default %d) and grep_limit_max (%d), got %d", DefaultGrepLimit, c.grepLimits().max, c.GrepLimitDefault))
+	case c.GrepMaxAnswerBytes < 0:
+		return configError(k("grep_max_answer_bytes"), fmt.Sprintf("must be >= 0 (0: the default %d), got %d", DefaultGrepMaxAnswerBytes, c.GrepMaxAnswerBytes))
+	case c.GrepMaxScanBytes < 0:
+		return configError(k("grep_max_scan_bytes"), fmt.Sprintf("must be >= 0 (0: the default %d), got %d", DefaultGrepMaxScanBytes, c.GrepMaxScanBytes))
+	case c.GrepTimeout < 0:
+		return configError(k("grep_timeout_ms"), fmt.Sprintf("must be >= 0 milliseconds (0: the default %d), got %d", DefaultGrepTimeout.Milliseconds(), c.GrepTimeout.Milliseconds()))
 	case c.LogPreviewBytes < 0 || c.LogPreviewBytes > MaxLogPreviewBytes:
 		return configError(k("log_preview_bytes"), fmt.Sprintf("must be between 0 and %d, got %d", MaxLogPreviewBytes, c.LogPreviewBytes))
 	}
@@ -334,4 +378,29 @@ func (c Config) Validate() error {
 
 func configError(key, msg string) *agentfiles.Error {
 	return agentfiles.NewError(agentfiles.CodeInvalidConfig, key+": "+msg, key)
+}
+
+// grepBounds are the Grep and Glob limits in effect: the Config's, with defaults for zeros.
+type grepBounds struct {
+	limitDefault, max int
+	answerBytes       int64
+	scanBytes         int64
+	timeout           time.Duration
+}
+
+func (c Config) grepLimits() grepBounds {
+	or := func(v, def int64) int64 {
+		if v == 0 {
+			return def
+		}
+		return v
+	}
+	b := grepBounds{
+		max:         int(or(int64(c.GrepLimitMax), DefaultGrepLimitMax)),
+		answerBytes: or(c.GrepMaxAnswerBytes, DefaultGrepMaxAnswerBytes),
+		scanBytes:   or(c.GrepMaxScanBytes, DefaultGrepMaxScanBytes),
+		timeout:     time.Duration(or(int64(c.GrepTimeout), int64(DefaultGrepTimeout))),
+	}
+	b.limitDefault = min(int(or(int64(c.GrepLimitDefault), DefaultGrepLimit)), b.max)
+	return b
 }

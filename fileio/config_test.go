@@ -32,6 +32,11 @@ settings:
       history_retention_days: 2
       rate_limit_per_second: 5.5
       rate_limit_burst: 11
+      grep_limit_default: 50
+      grep_limit_max: 500
+      grep_max_answer_bytes: 100000
+      grep_max_scan_bytes: 1000000
+      grep_timeout_ms: 1500
       log_content_sha256: true
       log_preview_bytes: 64
       call_timeout_ms: 1500
@@ -56,6 +61,7 @@ settings:
 		HistoryVersions: 4, HistoryRetention: 2 * 24 * time.Hour,
 		RateLimitPerSecond: 5.5, RateLimitBurst: 11, LogContentSHA256: true, LogPreviewBytes: 64,
 		CallTimeout: 1500 * time.Millisecond, MaxEditsPerCall: 7, MaxDiffCost: 9000, MaxDiffBytes: 4096, MaxRenameFiles: 12,
+		GrepLimitDefault: 50, GrepLimitMax: 500, GrepMaxAnswerBytes: 100000, GrepMaxScanBytes: 1000000, GrepTimeout: 1500 * time.Millisecond,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
@@ -109,6 +115,11 @@ func TestLoadConfigErrors(t *testing.T) {
 		{"settings:\n  files: {max_file_bytes: 5}\n", "settings.files (line 2)", "unknown key; settings holds only mcp"},
 		{"settings:\n  mcp:\n    filez: {max_file_bytes: 5}\n", "settings.mcp.filez (line 3)", "unknown key; settings.mcp holds only files"},
 		{"settings:\n  mcp: 5\n", "settings.mcp (line 2)", "must be a mapping"},
+		{files("      grep_limit_max: -1\n"), "settings.mcp.files.grep_limit_max", "between 0"},
+		{files("      grep_limit_max: 10\n      grep_limit_default: 11\n"), "settings.mcp.files.grep_limit_default", "grep_limit_max (10)"},
+		{files("      grep_max_scan_bytes: -1\n"), "settings.mcp.files.grep_max_scan_bytes", ">= 0"},
+		{files("      grep_max_answer_bytes: -1\n"), "settings.mcp.files.grep_max_answer_bytes", ">= 0"},
+		{files("      grep_timeout_ms: -5\n"), "settings.mcp.files.grep_timeout_ms", ">= 0"},
 		{"settings:\n  mcp:\n    files: [1, 2]\n", "settings.mcp.files", "must be a mapping"},
 		{"settings: [1]\n", "settings", "must be a mapping"},
 		{"settings: {mcp: {files: {a: 1}\n", "", "not valid YAML"},

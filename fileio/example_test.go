@@ -125,3 +125,65 @@ func ExampleService_Restore() {
 	// good plan
 	// good plan
 }
+
+func ExampleService_Grep() {
+	svc, _ := fileio.NewService(memstore.New(memstore.Options{}), fileio.Options{})
+	ctx := agentfiles.WithAuth(context.Background(), agentfiles.NewAuthContext("sk-example", "alice"))
+	svc.Write(ctx, fileio.WriteRequest{Project: "demo", Path: "/docs/plan.md", Content: "# Plan\nTODO: tests\r\nlater\n"})
+	svc.Write(ctx, fileio.WriteRequest{Project: "demo", Path: "/src/main.go", Content: "// todo: flags\nfunc main() {}\n"})
+
+	// Lines as ripgrep finds them: a "\r" before "\n" is part of the line.
+	res, _ := svc.Grep(ctx, fileio.GrepRequest{Project: "demo", Pattern: `TODO: \w+`, AfterContext: 1})
+	for _, m := range res.Matches {
+		fmt.Printf("%s:%d:%q after %q\n", m.Path, m.LineNumber, m.Line, m.After)
+	}
+	// Files only, case-insensitively, one per page: follow the cursor.
+	req := fileio.GrepRequest{Project: "demo", Pattern: "todo", IgnoreCase: true, OutputMode: fileio.GrepFilesWithMatches, Limit: 1}
+	for {
+		res, _ := svc.Grep(ctx, req)
+		fmt.Println(res.Files, res.Truncated)
+		if !res.Truncated {
+			break
+		}
+		req.Cursor = res.NextCursor
+	}
+	// Output:
+	// /docs/plan.md:2:"TODO: tests\r" after ["later"]
+	// [/docs/plan.md] true
+	// [/src/main.go] false
+}
+
+func ExampleService_Glob() {
+	svc, _ := fileio.NewService(memstore.New(memstore.Options{}), fileio.Options{})
+	ctx := agentfiles.WithAuth(context.Background(), agentfiles.NewAuthContext("sk-example", "alice"))
+	for _, p := range []string{"/README.md", "/docs/a.md", "/docs/deep/b.md", "/docs/c.txt", "/.env"} {
+		svc.Write(ctx, fileio.WriteRequest{Project: "demo", Path: p, Content: "x"})
+	}
+	for _, pattern := range []string{"*.md", "**/*.md", "docs/*.{md,txt}", ".*"} {
+		res, _ := svc.Glob(ctx, fileio.GlobRequest{Project: "demo", Pattern: pattern})
+		fmt.Println(pattern, res.Paths)
+	}
+	// Output:
+	// *.md [/README.md]
+	// **/*.md [/README.md /docs/a.md /docs/deep/b.md]
+	// docs/*.{md,txt} [/docs/a.md /docs/c.txt]
+	// .* [/.env]
+}
+
+func ExampleCompileGlob() {
+	g, err := fileio.CompileGlob("src/**/*_test.go")
+	if err != nil {
+		panic(err)
+	}
+	for _, p := range []string{"src/a_test.go", "src/x/y/b_test.go", "src/a.go", "lib/c_test.go"} {
+		fmt.Println(p, g.Match(p))
+	}
+	_, err = fileio.CompileGlob("[a")
+	fmt.Println(agentfiles.ErrorCode(err))
+	// Output:
+	// src/a_test.go true
+	// src/x/y/b_test.go true
+	// src/a.go false
+	// lib/c_test.go false
+	// INVALID_ARGUMENT
+}

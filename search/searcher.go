@@ -93,7 +93,12 @@ type Query struct {
 	Project    string // a project name, or "*" (AllProjects) for every project of the caller
 	Query      string // required; blank is INVALID_QUERY
 	PathPrefix string // raw string prefix on the path ("" for all); "/doc" matches "/docs/a"
-	Limit      int    // results wanted; 0 means the default (5); above the maximum (20) it is clamped
+	// Glob keeps only files whose path matches, with file_grep's meaning (fileio.Glob): without
+	// "/" the base name ("*.md"), with "/" the path from the project root ("docs/**/*.md").
+	// The indexes' candidates are filtered by it, and more of them are fetched while it is set
+	// (globCandidateFactor), so a narrow glob may still return fewer chunks than Limit.
+	Glob  string
+	Limit int // results wanted; 0 means the default (5); above the maximum (20) it is clamped
 	// MinSemanticScore overrides SearcherOptions.MinSemanticScore for this query (nil: keep
 	// it). A chunk qualifies as a result when a query term occurs in it (BM25 above 0) or its
 	// semantic score is above MinSemanticScore; other candidates are dropped, never padded into
@@ -307,6 +312,13 @@ func (s *Searcher) Search(ctx context.Context, q Query) (Result, error) {
 	}
 	s.log.DebugContext(ctx, "file_search", "project", q.Project, "query", truncateText(query, 128), "limit", res.Limit)
 	sq := scopeQuery{query: query, terms: terms, prefix: q.PathPrefix, minSemantic: minSemantic}
+	if q.Glob != "" {
+		g, err := fileio.CompileGlob(q.Glob)
+		if err != nil {
+			return Result{}, err
+		}
+		sq.glob = g
+	}
 	if q.Project == AllProjects {
 		return s.searchAll(ctx, ac.APIKeyHash, sq, res)
 	}
@@ -331,6 +343,7 @@ type scopeQuery struct {
 	query, prefix string
 	terms         []string
 	minSemantic   float64
+	glob          *fileio.Glob // nil: every path
 	// embedded says qvec and embedErr hold the query's embedding, computed once for "*".
 	embedded bool
 	qvec     []float32
@@ -401,8 +414,9 @@ func (s *Searcher) gather(ctx context.Context, scope fileio.Scope, q scopeQuery,
 	}
 	if len(q.terms) > 0 {
 		g.lex, lexErr = s.index.Lexical(ctx, scope, LexicalQuery{
-			Terms: q.terms, BM25: s.opts.BM25, PathPrefix: q.prefix, ExcludePaths: g.exclude, TopK: max(s.opts.BM25Candidates, 0),
+			Terms: q.terms, BM25: s.opts.BM25, PathPrefix: q.prefix, ExcludePaths: g.exclude, TopK: q.candidates(max(s.opts.BM25Candidates, 0)),
 		})
+		g.lex.Candidates = keepGlob(q.glob, g.lex.Candidates, func(c Candidate) string { return c.Path })
 	}
 	wg.Wait()
 	if lexErr != nil {
@@ -478,7 +492,8 @@ func (s *Searcher) candidates(ctx context.Context, g *gathered, q scopeQuery, le
 	}
 	cands = kept
 	if len(g.pending) > 0 && len(terms) > 0 {
-		scanned, n, err := s.scanPending(ctx, scope, g.pending, terms, lex)
+		pending := keepGlob(q.glob, g.pending, func(f fileio.FileInfo) string { return f.Path })
+		scanned, n, err := s.scanPending(ctx, scope, pending, terms, lex)
 		if err != nil {
 			return nil, err
 		}
@@ -626,9 +641,35 @@ func (s *Searcher) semantic(ctx context.Context, scope fileio.Scope, q scopeQuer
 		return nil, nil, err
 	}
 	cands, err := s.index.Semantic(ctx, scope, SemanticQuery{
-		Vector: qvec, Model: s.opts.Embedder.Model(), PathPrefix: q.prefix, ExcludePaths: exclude, TopK: s.opts.VectorCandidates,
+		Vector: qvec, Model: s.opts.Embedder.Model(), PathPrefix: q.prefix, ExcludePaths: exclude, TopK: q.candidates(s.opts.VectorCandidates),
 	})
-	return cands, qvec, err
+	return keepGlob(q.glob, cands, func(c Candidate) string { return c.Path }), qvec, err
+}
+
+// globCandidateFactor is how many times more candidates each index returns while a query has a
+// glob, which then drops those of other files.
+const globCandidateFactor = 4
+
+// candidates is the number of candidates to ask an index for: n, more with a glob.
+func (q scopeQuery) candidates(n int) int {
+	if q.glob != nil {
+		return n * globCandidateFactor
+	}
+	return n
+}
+
+// keepGlob returns the items whose path g matches (all of them when g is nil).
+func keepGlob[T any](g *fileio.Glob, items []T, path func(T) string) []T {
+	if g == nil {
+		return items
+	}
+	kept := make([]T, 0, len(items))
+	for _, it := range items {
+		if g.MatchFile("", path(it)) {
+			kept = append(kept, it)
+		}
+	}
+	return kept
 }
 
 // embedQuery returns the query's embedding.

@@ -111,6 +111,19 @@ func TestSearchToolMCP(t *testing.T) {
 	if len(out.Chunks) == 0 || out.Chunks[0].FilePath != "/docs/retry.md" || out.Ranking != "fused" {
 		t.Errorf("structured result %+v", out)
 	}
+	for glob, want := range map[string]int{"**/*.md": 1, "*.nothing": 0} {
+		res, _ := mcptest.CallTool(t, cs, "file_search", map[string]any{"project": "p", "query": "jitter delay", "glob": glob, "limit": 1})
+		var got struct {
+			Chunks []any `json:"chunks"`
+		}
+		mcptest.Decode(t, res, &got)
+		if res.IsError || len(got.Chunks) != want {
+			t.Errorf("glob %q: %d chunks (isError %v), want %d", glob, len(got.Chunks), res.IsError, want)
+		}
+	}
+	if res, _ := mcptest.CallTool(t, cs, "file_search", map[string]any{"project": "p", "query": "jitter delay", "glob": "[a"}); !res.IsError {
+		t.Errorf("bad glob: want isError, got %+v", res)
+	}
 	if res, _ := mcptest.CallTool(t, cs, "file_search", map[string]any{"project": "p", "query": ""}); !res.IsError {
 		t.Errorf("blank query: want isError, got %+v", res)
 	}
@@ -124,7 +137,7 @@ func TestSearchToolSchema(t *testing.T) {
 	if diff := cmp.Diff([]string{"project", "query"}, tool.InputSchema.Required); diff != "" {
 		t.Errorf("required arguments (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff([]string{"limit", "min_semantic_score", "path_prefix", "project", "query"}, slices.Sorted(maps.Keys(tool.InputSchema.Properties))); diff != "" {
+	if diff := cmp.Diff([]string{"glob", "limit", "min_semantic_score", "path_prefix", "project", "query"}, slices.Sorted(maps.Keys(tool.InputSchema.Properties))); diff != "" {
 		t.Errorf("arguments (-want +got):\n%s", diff)
 	}
 	if diff := cmp.Diff([]string{"chunks", "limit", "limit_clamped", "note", "qualified", "ranking", "truncated"}, slices.Sorted(maps.Keys(tool.OutputSchema.Properties))); diff != "" {
