@@ -41,7 +41,9 @@ type Tool struct {
 	// always redact "content", "api_key" and "token".
 	RedactArgs []string
 	// Handler runs the tool. args is the raw JSON arguments object. The result is marshalled to
-	// JSON; errors should be *agentfiles.Error (see ErrorOf).
+	// JSON; errors should be *agentfiles.Error (see ErrorOf). Run it through Call, which refuses
+	// arguments that are not UTF-8 text before the handler sees them: a JSON decoder would turn
+	// them into U+FFFD silently.
 	Handler func(ctx context.Context, args json.RawMessage) (any, error)
 }
 
@@ -86,10 +88,8 @@ func NewTool[In, Out any](name, title, description string, ann Annotations, fn f
 		if len(args) == 0 || bytes.Equal(args, []byte("null")) {
 			args = json.RawMessage("{}")
 		}
-		if err := CheckText(args); err != nil {
-			return nil, err
-		}
-		args = dropNullOptionals(args, optional)
+		// Call has checked that args is UTF-8 text. args is parsed twice: once generically for
+		// the schema, once into In.
 		var generic any
 		if err := json.Unmarshal(args, &generic); err != nil {
 			return nil, &agentfiles.Error{Code: agentfiles.CodeInvalidArgument, Message: "arguments must be a JSON object: " + decodeProblem(err), Arg: name}
@@ -97,6 +97,13 @@ func NewTool[In, Out any](name, title, description string, ann Annotations, fn f
 		obj, ok := generic.(map[string]any)
 		if !ok {
 			return nil, &agentfiles.Error{Code: agentfiles.CodeInvalidArgument, Message: "arguments must be a JSON object, not " + jsonKind(generic), Arg: name}
+		}
+		for k, v := range obj {
+			if v == nil && optional[k] {
+				// An optional argument sent as null counts as not sent; decoding null into In
+				// leaves the field at its zero value, so only the schema needs to forget it.
+				delete(obj, k)
+			}
 		}
 		if err := resolved.Validate(generic); err != nil {
 			// The validator's message repeats the offending value, which may be a secret or
@@ -167,33 +174,6 @@ func nonNull(s *jsonschema.Schema) {
 	} else {
 		s.Types = rest
 	}
-}
-
-// dropNullOptionals removes the optional arguments sent as null: they count as not sent. args is
-// returned unchanged when it has none (or is not an object; validation reports that).
-func dropNullOptionals(args json.RawMessage, optional map[string]bool) json.RawMessage {
-	if !bytes.Contains(args, []byte("null")) {
-		return args
-	}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(args, &m); err != nil {
-		return args
-	}
-	dropped := false
-	for k, v := range m {
-		if optional[k] && bytes.Equal(bytes.TrimSpace(v), []byte("null")) {
-			delete(m, k)
-			dropped = true
-		}
-	}
-	if !dropped {
-		return args
-	}
-	out, err := json.Marshal(m)
-	if err != nil {
-		return args
-	}
-	return out
 }
 
 // Call runs the tool with raw JSON arguments. It is Handler with a guard for a nil Handler, and

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agentfiles/agentfiles"
+	"github.com/agentfiles/agentfiles/internal/settingsdoc"
 	"gopkg.in/yaml.v3"
 )
 
@@ -94,6 +95,25 @@ type Config struct {
 	// MaxRenameFiles caps the files one Rename moves (INVALID_ARGUMENT above it: rename the
 	// subdirectories one at a time). Key max_rename_files; default 2000.
 	MaxRenameFiles int
+	// GrepLimitDefault is the number of entries (matches, files or counts) Grep returns when
+	// the caller gives no limit. Key grep_limit_default; default 100; 0 means the default.
+	GrepLimitDefault int
+	// GrepLimitMax is the largest Grep limit; larger requests are clamped. Key
+	// grep_limit_max; default 1000; 0 means the default.
+	GrepLimitMax int
+	// GrepMaxAnswerBytes caps the size of one Grep answer (paths, lines and context lines);
+	// a longer answer stops early with a cursor. Key grep_max_answer_bytes; default 256 KiB;
+	// 0 means the default.
+	GrepMaxAnswerBytes int64
+	// GrepMaxScanBytes is the scan budget of one Grep call: the bytes of file content it may
+	// read and match. A search that needs more (a pattern without literal text over a large
+	// project) stops at a file boundary with a cursor. At least one file is always read. Key
+	// grep_max_scan_bytes; default 64 MiB; 0 means the default.
+	GrepMaxScanBytes int64
+	// GrepTimeout is the time budget of one Grep or Glob call; when it runs out the call
+	// returns what it found with a cursor (pgstore also bounds each statement by it with SET
+	// LOCAL statement_timeout). Key grep_timeout_ms; default 10000; 0 means the default.
+	GrepTimeout time.Duration
 	// LogContentSHA256 adds the SHA-256 of written content to log records.
 	// Key log_content_sha256; default false.
 	LogContentSHA256 bool
@@ -123,7 +143,12 @@ const (
 	DefaultMaxDiffBytes       = 256 << 10
 	DefaultMaxRenameFiles     = 2000
 	DefaultMaxEditWorkBytes   = 32 << 20
-	// MaxLogPreviewBytes is the largest allowed LogPreviewBytes (seed §11).
+	DefaultGrepLimit          = 100
+	DefaultGrepLimitMax       = 1000
+	DefaultGrepMaxAnswerBytes = 256 << 10
+	DefaultGrepMaxScanBytes   = 64 << 20
+	DefaultGrepTimeout        = 10 * time.Second
+	// MaxLogPreviewBytes is the largest allowed LogPreviewBytes: a log line never shows more of a file than this.
 	MaxLogPreviewBytes = 256
 	// HardListLimitMax is the largest value list_limit_max may take.
 	HardListLimitMax = 100000
@@ -150,6 +175,11 @@ func DefaultConfig() Config {
 		MaxDiffBytes:       DefaultMaxDiffBytes,
 		MaxRenameFiles:     DefaultMaxRenameFiles,
 		MaxEditWorkBytes:   DefaultMaxEditWorkBytes,
+		GrepLimitDefault:   DefaultGrepLimit,
+		GrepLimitMax:       DefaultGrepLimitMax,
+		GrepMaxAnswerBytes: DefaultGrepMaxAnswerBytes,
+		GrepMaxScanBytes:   DefaultGrepMaxScanBytes,
+		GrepTimeout:        DefaultGrepTimeout,
 	}
 }
 
@@ -160,10 +190,13 @@ const ConfigPrefix = "settings.mcp.files"
 var foreignConfigKeys = map[string]bool{"search": true, "index": true, "security": true}
 
 // LoadConfig reads a service configuration YAML document and returns the Config of its
-// settings.mcp.files section: defaults for missing keys, then Validate. Keys outside that
-// section, and its search, index and security sub-trees (package search's), are ignored;
-// any other unknown key under settings.mcp.files is an error naming it. A missing section
-// yields DefaultConfig. Errors are *agentfiles.Error with code INVALID_CONFIG.
+// settings.mcp.files section: defaults for missing keys, then Validate. The section's search,
+// index and security sub-trees (package search's) are skipped, and so are top-level keys other
+// than settings, which belong to the application. Every other mistake is an error naming the key
+// and its line: an unknown key under settings.mcp.files, a key under settings: other than mcp or
+// under settings.mcp: other than files, a settings.mcp.files key written at the top level, and a
+// value of the wrong form (the message says the form, e.g. "a byte count such as 10485760"). A
+// missing section yields DefaultConfig. Errors are *agentfiles.Error with code INVALID_CONFIG.
 func LoadConfig(r io.Reader) (Config, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
@@ -177,16 +210,17 @@ func LoadConfig(r io.Reader) (Config, error) {
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return Config{}, agentfiles.WrapError(agentfiles.CodeInvalidConfig, "configuration is not valid YAML: "+err.Error(), "", err)
 	}
-	section, err := findSection(&doc, "settings", "mcp", "files")
+	misplaced := []string{"mcp", "files"}
+	for _, k := range configKeys {
+		misplaced = append(misplaced, k.name)
+	}
+	section, err := settingsdoc.Files(&doc, misplaced...)
 	if err != nil || section == nil {
 		return cfg, err
 	}
-	if section.Kind != yaml.MappingNode {
-		return Config{}, configError(ConfigPrefix, "must be a mapping of keys to values")
-	}
 	for i := 0; i+1 < len(section.Content); i += 2 {
-		key, val := section.Content[i].Value, section.Content[i+1]
-		if foreignConfigKeys[key] {
+		key, val := section.Content[i], section.Content[i+1]
+		if foreignConfigKeys[key.Value] {
 			continue
 		}
 		if err := cfg.setKey(key, val); err != nil {
@@ -207,43 +241,6 @@ func LoadConfigFile(path string) (Config, error) {
 	}
 	defer f.Close()
 	return LoadConfig(f)
-}
-
-// findSection walks mapping keys from the document root; nil when a level is missing.
-func findSection(doc *yaml.Node, keys ...string) (*yaml.Node, error) {
-	n := doc
-	if n.Kind == yaml.DocumentNode {
-		if len(n.Content) == 0 {
-			return nil, nil
-		}
-		n = n.Content[0]
-	}
-	for depth, k := range keys {
-		if n.Kind != yaml.MappingNode {
-			if n.Tag == "!!null" {
-				return nil, nil
-			}
-			return nil, configError(joinKeys(keys[:depth]), "must be a mapping")
-		}
-		var next *yaml.Node
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			if n.Content[i].Value == k {
-				next = n.Content[i+1]
-			}
-		}
-		if next == nil || next.Tag == "!!null" {
-			return nil, nil
-		}
-		n = next
-	}
-	return n, nil
-}
-
-func joinKeys(keys []string) string {
-	if len(keys) == 0 {
-		return "(document)"
-	}
-	return strings.Join(keys, ".")
 }
 
 // configKeys lists the keys of settings.mcp.files in documentation order, each with the field
@@ -272,6 +269,11 @@ var configKeys = []struct {
 	{"max_rename_files", func(c *Config) any { return &c.MaxRenameFiles }},
 	{"max_concurrent_calls", func(c *Config) any { return &c.MaxConcurrentCalls }},
 	{"max_edit_work_bytes", func(c *Config) any { return &c.MaxEditWorkBytes }},
+	{"grep_limit_default", func(c *Config) any { return &c.GrepLimitDefault }},
+	{"grep_limit_max", func(c *Config) any { return &c.GrepLimitMax }},
+	{"grep_max_answer_bytes", func(c *Config) any { return &c.GrepMaxAnswerBytes }},
+	{"grep_max_scan_bytes", func(c *Config) any { return &c.GrepMaxScanBytes }},
+	{"grep_timeout_ms", func(c *Config) any { return &durationIn{&c.GrepTimeout, time.Millisecond} }},
 	{"log_content_sha256", func(c *Config) any { return &c.LogContentSHA256 }},
 	{"log_preview_bytes", func(c *Config) any { return &c.LogPreviewBytes }},
 }
@@ -291,14 +293,37 @@ func (d *durationIn) UnmarshalYAML(n *yaml.Node) error {
 	return nil
 }
 
-func (c *Config) setKey(key string, val *yaml.Node) error {
-	full := ConfigPrefix + "." + key
+// configFormats says, for a message, the form each key of configKeys takes.
+var configFormats = map[string]string{
+	"allow_root_wipe":        "true or false",
+	"max_payload_bytes":      "a byte count such as 2097152",
+	"max_file_bytes":         "a byte count such as 10485760",
+	"max_project_bytes":      "a byte count such as 104857600",
+	"max_read_bytes":         "a byte count such as 2097152",
+	"list_limit_default":     "a whole number such as 256",
+	"list_limit_max":         "a whole number such as 1024",
+	"lock_timeout_ms":        "a whole number of milliseconds such as 5000",
+	"delete_retention_days":  "a whole number of days such as 7",
+	"history_versions":       "a whole number such as 20",
+	"history_retention_days": "a whole number of days such as 30",
+	"rate_limit_per_second":  "a number such as 100",
+	"rate_limit_burst":       "a whole number such as 200",
+	"log_content_sha256":     "true or false",
+	"log_preview_bytes":      "a byte count such as 256",
+}
+
+func (c *Config) setKey(key, val *yaml.Node) error {
+	full := ConfigPrefix + "." + key.Value
 	for _, k := range configKeys {
-		if k.name != key {
+		if k.name != key.Value {
 			continue
 		}
 		if err := val.Decode(k.field(c)); err != nil {
-			return configError(full, fmt.Sprintf("cannot use %q (line %d): wrong type for this key", val.Value, val.Line))
+			format, ok := configFormats[k.name]
+			if !ok {
+				format = "a value of this key's type"
+			}
+			return configError(full, fmt.Sprintf("cannot use %q (line %d); write %s", val.Value, val.Line, format))
 		}
 		return nil
 	}
@@ -306,8 +331,7 @@ func (c *Config) setKey(key string, val *yaml.Node) error {
 	for i, k := range configKeys {
 		names[i] = k.name
 	}
-	return configError(full, "unknown key; valid keys are "+strings.Join(names, ", ")+
-		" (and the search, index and security sections)")
+	return configError(full, fmt.Sprintf("unknown key (line %d); valid keys are %s (and the search, index and security sections)", key.Line, strings.Join(names, ", ")))
 }
 
 // Validate checks the ranges of every field and returns an INVALID_CONFIG
@@ -355,6 +379,16 @@ func (c Config) Validate() error {
 		return configError(k("max_concurrent_calls"), fmt.Sprintf("must be >= 0 (0: half the CPUs), got %d", c.MaxConcurrentCalls))
 	case c.MaxEditWorkBytes < 1:
 		return configError(k("max_edit_work_bytes"), fmt.Sprintf("must be >= 1, got %d", c.MaxEditWorkBytes))
+	case c.GrepLimitMax < 0 || c.GrepLimitMax > HardListLimitMax:
+		return configError(k("grep_limit_max"), fmt.Sprintf("must be between 0 (the default %d) and %d, got %d", DefaultGrepLimitMax, HardListLimitMax, c.GrepLimitMax))
+	case c.GrepLimitDefault < 0 || c.GrepLimitDefault > c.grepLimits().max:
+		return configError(k("grep_limit_default"), fmt.Sprintf("must be between 0 (the default %d) and grep_limit_max (%d), got %d", DefaultGrepLimit, c.grepLimits().max, c.GrepLimitDefault))
+	case c.GrepMaxAnswerBytes < 0:
+		return configError(k("grep_max_answer_bytes"), fmt.Sprintf("must be >= 0 (0: the default %d), got %d", DefaultGrepMaxAnswerBytes, c.GrepMaxAnswerBytes))
+	case c.GrepMaxScanBytes < 0:
+		return configError(k("grep_max_scan_bytes"), fmt.Sprintf("must be >= 0 (0: the default %d), got %d", DefaultGrepMaxScanBytes, c.GrepMaxScanBytes))
+	case c.GrepTimeout < 0:
+		return configError(k("grep_timeout_ms"), fmt.Sprintf("must be >= 0 milliseconds (0: the default %d), got %d", DefaultGrepTimeout.Milliseconds(), c.GrepTimeout.Milliseconds()))
 	case c.LogPreviewBytes < 0 || c.LogPreviewBytes > MaxLogPreviewBytes:
 		return configError(k("log_preview_bytes"), fmt.Sprintf("must be between 0 and %d, got %d", MaxLogPreviewBytes, c.LogPreviewBytes))
 	}
@@ -372,4 +406,29 @@ func (c Config) ConcurrentCalls() int {
 
 func configError(key, msg string) *agentfiles.Error {
 	return agentfiles.NewError(agentfiles.CodeInvalidConfig, key+": "+msg, key)
+}
+
+// grepBounds are the Grep and Glob limits in effect: the Config's, with defaults for zeros.
+type grepBounds struct {
+	limitDefault, max int
+	answerBytes       int64
+	scanBytes         int64
+	timeout           time.Duration
+}
+
+func (c Config) grepLimits() grepBounds {
+	or := func(v, def int64) int64 {
+		if v == 0 {
+			return def
+		}
+		return v
+	}
+	b := grepBounds{
+		max:         int(or(int64(c.GrepLimitMax), DefaultGrepLimitMax)),
+		answerBytes: or(c.GrepMaxAnswerBytes, DefaultGrepMaxAnswerBytes),
+		scanBytes:   or(c.GrepMaxScanBytes, DefaultGrepMaxScanBytes),
+		timeout:     time.Duration(or(int64(c.GrepTimeout), int64(DefaultGrepTimeout))),
+	}
+	b.limitDefault = min(int(or(int64(c.GrepLimitDefault), DefaultGrepLimit)), b.max)
+	return b
 }

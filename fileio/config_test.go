@@ -17,9 +17,7 @@ func TestLoadConfig(t *testing.T) {
 server:
   port: 8080
 settings:
-  other: {x: 1}
   mcp:
-    tools: [a, b]
     files:
       allow_root_wipe: true
       max_payload_bytes: 1000
@@ -34,6 +32,11 @@ settings:
       history_retention_days: 2
       rate_limit_per_second: 5.5
       rate_limit_burst: 11
+      grep_limit_default: 50
+      grep_limit_max: 500
+      grep_max_answer_bytes: 100000
+      grep_max_scan_bytes: 1000000
+      grep_timeout_ms: 1500
       log_content_sha256: true
       log_preview_bytes: 64
       call_timeout_ms: 1500
@@ -61,6 +64,7 @@ settings:
 		RateLimitPerSecond: 5.5, RateLimitBurst: 11, LogContentSHA256: true, LogPreviewBytes: 64,
 		CallTimeout: 1500 * time.Millisecond, MaxEditsPerCall: 7, MaxDiffCost: 9000, MaxDiffBytes: 4096, MaxRenameFiles: 12,
 		MaxConcurrentCalls: 3, MaxEditWorkBytes: 5000,
+		GrepLimitDefault: 50, GrepLimitMax: 500, GrepMaxAnswerBytes: 100000, GrepMaxScanBytes: 1000000, GrepTimeout: 1500 * time.Millisecond,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
@@ -107,9 +111,20 @@ func TestLoadConfigErrors(t *testing.T) {
 		{files("      max_concurrent_calls: -1\n"), "settings.mcp.files.max_concurrent_calls", ">= 0"},
 		{files("      max_edit_work_bytes: 0\n"), "settings.mcp.files.max_edit_work_bytes", ">= 1"},
 		{files("      max_read_bytes: 0\n"), "settings.mcp.files.max_read_bytes", "must be > 0"},
-		{files("      max_file_size: 10\n"), "settings.mcp.files.max_file_size", "unknown key"},
-		{files("      allow_root_wipe: maybe\n"), "settings.mcp.files.allow_root_wipe", "wrong type"},
-		{files("      max_file_bytes: ten\n"), "settings.mcp.files.max_file_bytes", "wrong type"},
+		{files("      max_file_size: 10\n"), "settings.mcp.files.max_file_size", "unknown key (line 4)"},
+		{files("      allow_root_wipe: maybe\n"), "settings.mcp.files.allow_root_wipe", `cannot use "maybe" (line 4); write true or false`},
+		{files("      max_file_bytes: 10MB\n"), "settings.mcp.files.max_file_bytes", `cannot use "10MB" (line 4); write a byte count such as 10485760`},
+		{files("      lock_timeout_ms: 5s\n"), "settings.mcp.files.lock_timeout_ms", "write a whole number of milliseconds such as 5000"},
+		{"max_file_bytes: 5\n", "max_file_bytes (line 1)", "is a key of settings.mcp.files, not of the top level; write it as settings: {mcp: {files: {max_file_bytes: …}}}"},
+		{"files:\n  max_file_bytes: 5\n", "files (line 1)", "not of the top level"},
+		{"settings:\n  files: {max_file_bytes: 5}\n", "settings.files (line 2)", "unknown key; settings holds only mcp"},
+		{"settings:\n  mcp:\n    filez: {max_file_bytes: 5}\n", "settings.mcp.filez (line 3)", "unknown key; settings.mcp holds only files"},
+		{"settings:\n  mcp: 5\n", "settings.mcp (line 2)", "must be a mapping"},
+		{files("      grep_limit_max: -1\n"), "settings.mcp.files.grep_limit_max", "between 0"},
+		{files("      grep_limit_max: 10\n      grep_limit_default: 11\n"), "settings.mcp.files.grep_limit_default", "grep_limit_max (10)"},
+		{files("      grep_max_scan_bytes: -1\n"), "settings.mcp.files.grep_max_scan_bytes", ">= 0"},
+		{files("      grep_max_answer_bytes: -1\n"), "settings.mcp.files.grep_max_answer_bytes", ">= 0"},
+		{files("      grep_timeout_ms: -5\n"), "settings.mcp.files.grep_timeout_ms", ">= 0"},
 		{"settings:\n  mcp:\n    files: [1, 2]\n", "settings.mcp.files", "must be a mapping"},
 		{"settings: [1]\n", "settings", "must be a mapping"},
 		{"settings: {mcp: {files: {a: 1}\n", "", "not valid YAML"},

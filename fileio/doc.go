@@ -1,7 +1,7 @@
 // Package fileio is a project-scoped, multi-tenant text file store for AI agents: the types,
 // path rules, limits, configuration and error codes of the FileIO tools (file_stat,
 // file_read, file_write, file_delete, file_list, and file_edit, file_rename, file_versions,
-// file_restore), the Service that enforces them, and the
+// file_restore, file_grep, file_glob), the Service that enforces them, and the
 // Store contract that backends implement (fileio/memstore in memory, fileio/pgstore on
 // PostgreSQL; both pass fileio/storetest).
 //
@@ -93,6 +93,30 @@
 //
 // Checks run in a fixed order, so one request always yields the same code: identity, rate
 // limit, project, path, then the operation's own arguments, then the stored state.
+//
+// # Exact search
+//
+// Grep (file_grep) finds the lines that match a Go RE2 pattern as ripgrep does
+// (rg --no-config --hidden -n, -F for FixedStrings, -i for IgnoreCase): each line is matched on
+// its own, without its "\n" but with a "\r" before it; a file ending in "\n" has no empty line
+// after it; files with a NUL byte are skipped. It returns the lines with context
+// (GrepContent), the files (GrepFilesWithMatches) or counts per file (GrepCount), ordered by path
+// and line. Glob (file_glob) lists the files whose path matches a pattern; CompileGlob gives
+// the same matcher to other packages (package search filters by it).
+//
+// Each call is bounded on its own: a limit of entries (Config.GrepLimitDefault, clamped to
+// GrepLimitMax), an answer byte cap (GrepMaxAnswerBytes), a scan budget of content bytes read
+// (GrepMaxScanBytes) and a time budget (GrepTimeout), besides the tenant's rate limit and the
+// caller's context. A bound that stops a search leaves Truncated, a Note and a NextCursor;
+// following cursors to the end yields every entry exactly once.
+//
+// The pattern is analysed into a ContentQuery: the literal text every matching file must
+// contain ("foo.*bar" needs "foo" and "bar"), found by walking the syntax tree after the idea of
+// Russ Cox's trigram index. A store's index may use it to skip files (ContentSearcher): memstore
+// checks it with substring searches in memory, pgstore with a pg_trgm GIN index that every
+// write maintains in its own transaction. The Service always matches lines itself, so every
+// store gives the same answer; FuzzGrepAnalysis checks that the query never rejects a file
+// with a matching line.
 //
 // # UTF-8 and offsets
 //

@@ -52,7 +52,7 @@ func ExampleService_Edit() {
 	// Insert after line 2, only if nobody changed the file meanwhile.
 	res, _ = svc.Edit(ctx, fileio.EditRequest{Project: "demo", Path: "/todo.md", ExpectedSHA256: res.SHA256,
 		Insert: true, InsertLine: 2, InsertText: "- water plants"})
-	fmt.Println(res.Size)
+	fmt.Println(res.SizeBytes)
 	// An old_str that occurs twice must be made unique, or replaced everywhere.
 	_, err := svc.Edit(ctx, fileio.EditRequest{Project: "demo", Path: "/todo.md", Edits: []fileio.Edit{{OldStr: "- ", NewStr: "* "}}})
 	fmt.Println(err)
@@ -145,7 +145,69 @@ func ExampleService_PurgeHistory() {
 	_, err = svc.Write(ctx, fileio.WriteRequest{Project: "demo", Path: "/new.md", Content: "a note of thirty bytes.......\n"})
 	fmt.Println(err)
 	// Output:
-	// QUOTA_EXCEEDED: the project would hold 110 bytes; its quota is 100 (30 in files, this write included, and 80 in kept versions of earlier content, see file_versions). Drop kept versions with file_purge_history (path "" for the whole project), or delete files you no longer need, then retry (/new.md)
+	// QUOTA_EXCEEDED: the project would hold 110 bytes, over its quota of 100 (30 in files, this write included, and 80 in kept versions of earlier content, see file_versions). Drop kept versions with file_purge_history (path "" for the whole project), or delete files you no longer need, then retry (/new.md)
 	// 2 80
 	// <nil>
+}
+
+func ExampleService_Grep() {
+	svc, _ := fileio.NewService(memstore.New(memstore.Options{}), fileio.Options{})
+	ctx := agentfiles.WithAuth(context.Background(), agentfiles.NewAuthContext("sk-example", "alice"))
+	svc.Write(ctx, fileio.WriteRequest{Project: "demo", Path: "/docs/plan.md", Content: "# Plan\nTODO: tests\r\nlater\n"})
+	svc.Write(ctx, fileio.WriteRequest{Project: "demo", Path: "/src/main.go", Content: "// todo: flags\nfunc main() {}\n"})
+
+	// Lines as ripgrep finds them: a "\r" before "\n" is part of the line.
+	res, _ := svc.Grep(ctx, fileio.GrepRequest{Project: "demo", Pattern: `TODO: \w+`, AfterContext: 1})
+	for _, m := range res.Matches {
+		fmt.Printf("%s:%d:%q after %q\n", m.Path, m.LineNumber, m.Line, m.After)
+	}
+	// Files only, case-insensitively, one per page: follow the cursor.
+	req := fileio.GrepRequest{Project: "demo", Pattern: "todo", IgnoreCase: true, OutputMode: fileio.GrepFilesWithMatches, Limit: 1}
+	for {
+		res, _ := svc.Grep(ctx, req)
+		fmt.Println(res.Files, res.Truncated)
+		if !res.Truncated {
+			break
+		}
+		req.Cursor = res.NextCursor
+	}
+	// Output:
+	// /docs/plan.md:2:"TODO: tests\r" after ["later"]
+	// [/docs/plan.md] true
+	// [/src/main.go] false
+}
+
+func ExampleService_Glob() {
+	svc, _ := fileio.NewService(memstore.New(memstore.Options{}), fileio.Options{})
+	ctx := agentfiles.WithAuth(context.Background(), agentfiles.NewAuthContext("sk-example", "alice"))
+	for _, p := range []string{"/README.md", "/docs/a.md", "/docs/deep/b.md", "/docs/c.txt", "/.env"} {
+		svc.Write(ctx, fileio.WriteRequest{Project: "demo", Path: p, Content: "x"})
+	}
+	for _, pattern := range []string{"*.md", "**/*.md", "docs/*.{md,txt}", ".*"} {
+		res, _ := svc.Glob(ctx, fileio.GlobRequest{Project: "demo", Pattern: pattern})
+		fmt.Println(pattern, res.Paths)
+	}
+	// Output:
+	// *.md [/README.md]
+	// **/*.md [/README.md /docs/a.md /docs/deep/b.md]
+	// docs/*.{md,txt} [/docs/a.md /docs/c.txt]
+	// .* [/.env]
+}
+
+func ExampleCompileGlob() {
+	g, err := fileio.CompileGlob("src/**/*_test.go")
+	if err != nil {
+		panic(err)
+	}
+	for _, p := range []string{"src/a_test.go", "src/x/y/b_test.go", "src/a.go", "lib/c_test.go"} {
+		fmt.Println(p, g.Match(p))
+	}
+	_, err = fileio.CompileGlob("[a")
+	fmt.Println(agentfiles.ErrorCode(err))
+	// Output:
+	// src/a_test.go true
+	// src/x/y/b_test.go true
+	// src/a.go false
+	// lib/c_test.go false
+	// INVALID_ARGUMENT
 }

@@ -69,7 +69,7 @@ func (e *projectQuotaError) Unwrap() error { return e.err }
 
 func newProjectQuotaError(total, quota int64, path string) error {
 	return &projectQuotaError{total: total, quota: quota, err: agentfiles.NewError(CodeQuotaExceeded, fmt.Sprintf(
-		"the project would hold %d bytes (files and their kept versions); its quota is %d. Delete files you no longer need, or drop kept versions with file_purge_history, then retry",
+		"the project would hold %d bytes (files and their kept versions), over its quota of %d. Delete files you no longer need, or drop kept versions with file_purge_history, then retry",
 		total, quota), path)}
 }
 
@@ -94,6 +94,6 @@ func (s *Service) explainQuota(ctx context.Context, scope Scope, err error) erro
 		hint = "Drop kept versions with file_purge_history (path \"\" for the whole project), or delete files you no longer need"
 	}
 	return agentfiles.NewError(CodeQuotaExceeded, fmt.Sprintf(
-		"the project would hold %d bytes; its quota is %d (%d in files, this write included, and %d in kept versions of earlier content, see file_versions). %s, then retry",
+		"the project would hold %d bytes, over its quota of %d (%d in files, this write included, and %d in kept versions of earlier content, see file_versions). %s, then retry",
 		pq.total, pq.quota, files, kept, hint), pq.err.Arg)
 }

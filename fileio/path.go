@@ -10,13 +10,13 @@ import (
 	"github.com/agentfiles/agentfiles/internal/utf8cut"
 )
 
-// Path and project limits (seed §4).
+// Path and project limits, in bytes of UTF-8.
 const (
 	MaxPathBytes    = 512
 	MaxProjectBytes = 128
 )
 
-// ValidatePath checks a path against the rules of seed §4 and returns nil or an *agentfiles.Error with
+// ValidatePath checks a path against the rules below and returns nil or an *agentfiles.Error with
 // code INVALID_PATH naming the broken rule:
 //
 //   - length 0..512 bytes; "" is the project root;
@@ -58,8 +58,7 @@ func ValidatePath(p string) error {
 // ValidateProject checks a project name: 1..128 bytes of valid UTF-8 without control
 // characters (C0, DEL and C1 such as U+0085), bidirectional formatting characters (U+202E and
 // the rest, which make a name display as another), line and paragraph separators, or a byte
-// order mark. Violations return INVALID_PATH (seed §4 lists the project length among the path
-// rules).
+// order mark. Violations return INVALID_PATH, as the project is part of every path.
 func ValidateProject(project string) error {
 	switch {
 	case project == "":

@@ -53,7 +53,7 @@ func TestValidateProject(t *testing.T) {
 	}{
 		{"p", true}, {strings.Repeat("x", 128), true}, {"My Project (2024)", true}, {"日本", true},
 		{"", false}, {strings.Repeat("x", 129), false}, {"a\nb", false}, {"\xff", false},
-		// Issue 17 defect 4: C1 controls and bidi overrides were accepted.
+		// C1 controls and bidi overrides are refused.
 		{"a\u0085b", false}, {"a\u009fb", false}, {"abc\u202Egpj.exe", false}, {"a\u2066b", false},
 		{"a\u200fb", false}, {"a\u2028b", false}, {"\ufeffa", false}, {"a\u00a0b", true}, {"café", true},
 		// Look-alike names: leading or trailing whitespace, zero-width characters.
@@ -91,7 +91,7 @@ func FuzzValidateProject(f *testing.F) {
 }
 
 // FuzzValidatePath checks that ValidatePath never panics and that every path it accepts
-// satisfies each rule of seed §4, checked independently here.
+// satisfies each path rule, checked independently here.
 func FuzzValidatePath(f *testing.F) {
 	for _, rule := range storetest.PathRules {
 		for _, p := range append(append([]string{}, rule.Valid...), rule.Invalid...) {

@@ -7,7 +7,7 @@ import (
 	"github.com/agentfiles/agentfiles"
 )
 
-// Delete removes the file at path, or the directory at path (seed §6.5). A directory with
+// Delete removes the file at path, or the directory at path. A directory with
 // files below it needs recursive=true (NOT_EMPTY otherwise), which removes all of them. A
 // missing path is NOT_FOUND.
 //

@@ -38,14 +38,14 @@ type EditRequest struct {
 
 // EditResult is the answer of Service.Edit.
 type EditResult struct {
-	Size   int64  `json:"size"`
-	SHA256 string `json:"sha256"` // hex SHA-256 of the new content
-	Diff   string `json:"diff"`   // unified diff of the change
+	SizeBytes int64  `json:"size_bytes"` // size of the new content
+	SHA256    string `json:"sha256"`     // hex SHA-256 of the new content
+	Diff      string `json:"diff"`       // unified diff of the change
 	// DiffTruncated is true when Diff was cut at Config.MaxDiffBytes; DiffNote says what the
 	// diff's limits did (cut it, or showed a large change as one hunk) and what to do.
 	DiffTruncated bool      `json:"diff_truncated,omitempty"`
 	DiffNote      string    `json:"diff_note,omitempty"`
-	UpdatedAt     time.Time `json:"updated_at"` // zero for a dry run
+	UpdatedAt     time.Time `json:"updated_at,omitzero"` // zero (omitted) for a dry run
 	DryRun        bool      `json:"dry_run"`
 }
 
@@ -85,7 +85,7 @@ func (s *Service) Edit(ctx context.Context, req EditRequest) (EditResult, error)
 	}
 	err = s.explainQuota(ctx, scope, err)
 	s.logOp(ctx, "edit", ac, req.Project, req.Path, err, slog.Int("edits", len(req.Edits)),
-		slog.Bool("insert", req.Insert), slog.Bool("dry_run", req.DryRun), slog.Int64("size", res.Size))
+		slog.Bool("insert", req.Insert), slog.Bool("dry_run", req.DryRun), slog.Int64("size_bytes", res.SizeBytes))
 	return res, err
 }
 
@@ -180,9 +180,9 @@ func (s *Service) editTx(ctx context.Context, tx WriteTx, req EditRequest, opts 
 		return EditResult{}, err
 	}
 	newContent := []byte(updated)
-	res := EditResult{Size: int64(len(newContent)), SHA256: SHA256Hex(newContent), DryRun: req.DryRun}
+	res := EditResult{SizeBytes: int64(len(newContent)), SHA256: SHA256Hex(newContent), DryRun: req.DryRun}
 	s.setDiff(&res, req.Path, old, updated, 0)
-	if err := s.checkGrowth(ctx, tx, req.Path, f.SizeBytes, res.Size); err != nil {
+	if err := s.checkGrowth(ctx, tx, req.Path, f.SizeBytes, res.SizeBytes); err != nil {
 		return EditResult{}, err
 	}
 	if req.DryRun || updated == old {

@@ -9,10 +9,10 @@ import (
 	"github.com/agentfiles/agentfiles"
 )
 
-// ReadToEOF is the length that reads to end of file (seed §6.3).
+// ReadToEOF is the length that reads to end of file.
 const ReadToEOF = -1
 
-// Read returns lengthBytes bytes of the file at path starting at offsetBytes (seed §6.3).
+// Read returns lengthBytes bytes of the file at path starting at offsetBytes.
 // lengthBytes -1 (ReadToEOF) reads to end of file; an offset past EOF returns empty content.
 //
 // Limits and UTF-8: the result is always valid UTF-8.

@@ -11,7 +11,7 @@ import (
 	"github.com/agentfiles/agentfiles"
 )
 
-// Write stores content at req.Path (seed §6.4) and returns the bytes written.
+// Write stores content at req.Path and returns the bytes written.
 //
 // Modes: APPEND (default) writes at end of file and ignores the offset; TRUNCATE clears the
 // file first and requires offset 0; OVERWRITE writes at the offset without truncating, where

@@ -131,7 +131,7 @@ func (s *Service) editSpliced(ctx context.Context, sp Splicer, tx WriteTx, req E
 	if err != nil {
 		return EditResult{}, true, err
 	}
-	res = EditResult{Size: newSize, SHA256: sum, UpdatedAt: info.UpdatedAt, DryRun: req.DryRun}
+	res = EditResult{SizeBytes: newSize, SHA256: sum, UpdatedAt: info.UpdatedAt, DryRun: req.DryRun}
 	s.setDiff(&res, req.Path, oldWin, newWin, line-1)
 	return res, true, nil
 }

@@ -305,3 +305,62 @@ type ScopeJobLister interface {
 	// (limit <= 0: all). CredentialRef is left empty.
 	ScopeJobs(ctx context.Context, scope Scope, prefix string, limit int) ([]Job, error)
 }
+
+// GrepCandidates is the question Service.Grep asks a store's index: which files below a prefix
+// may hold a match. See ContentSearcher.
+type GrepCandidates struct {
+	// Prefix is the string prefix of the paths to consider ("/docs/"; "/" for all).
+	Prefix string
+	// After, when not empty, keeps only paths that sort after it (bytewise): where a previous
+	// call stopped.
+	After string
+	// Query holds for the content of every file with a match (see ContentQuery).
+	Query ContentQuery
+	// Limit is the most files to return (> 0).
+	Limit int
+	// Deadline, when not zero, bounds the store's work: a statement still running at the
+	// deadline is cancelled (pgstore: SET LOCAL statement_timeout) and the call fails with
+	// TIMEOUT. The Service sets it from Config.GrepTimeout.
+	Deadline time.Time
+}
+
+// ContentSearcher is an optional interface of a ReadTx: an index that skips the files whose
+// content cannot satisfy a ContentQuery (pgstore: a pg_trgm GIN index on the content). Without
+// it, Service.Grep reads every file below the searched directory, within its byte and time
+// budgets. Both give identical answers: exact matching always happens in the Service.
+type ContentSearcher interface {
+	// GrepCandidates returns the infos of active files whose path starts with c.Prefix and
+	// sorts after c.After, in path order, at most c.Limit of them, leaving out only files
+	// whose content does not satisfy c.Query. A file that satisfies it must never be left
+	// out; files that do not may be included.
+	GrepCandidates(ctx context.Context, c GrepCandidates) ([]FileInfo, error)
+}
+
+// MultiGetter is an optional interface of a ReadTx that reads many files in one step (pgstore:
+// one statement). Service.Grep reads candidate files with it; use the GetMany function, which
+// falls back to Get per path.
+type MultiGetter interface {
+	// GetMany returns the active files among paths, in the order of paths, leaving out the
+	// paths without an active file. The caller must not modify the returned contents.
+	GetMany(ctx context.Context, paths []string) ([]File, error)
+}
+
+// GetMany returns the active files among paths in their order: in one call when tx implements
+// MultiGetter, else with one Get per path (missing files are left out).
+func GetMany(ctx context.Context, tx ReadTx, paths []string) ([]File, error) {
+	if m, ok := tx.(MultiGetter); ok {
+		return m.GetMany(ctx, paths)
+	}
+	out := make([]File, 0, len(paths))
+	for _, p := range paths {
+		f, err := tx.Get(ctx, p)
+		if agentfiles.ErrorCode(err) == agentfiles.CodeNotFound {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}

@@ -1,6 +1,6 @@
-// Package fileiotools is the tool set of package fileio: nine tools that give an agent a
-// project-scoped, multi-tenant tree of UTF-8 text files, with edits in place, moves and a
-// version history.
+// Package fileiotools is the tool set of package fileio: eleven tools that give an agent a
+// project-scoped, multi-tenant tree of UTF-8 text files, with edits in place, moves, a version
+// history, and exact search.
 //
 // # Tools
 //
@@ -22,6 +22,12 @@
 //	file_rename    {project, from, to, overwrite?}: a file or a whole directory, atomically
 //	file_versions  {project, path}: the current and the kept previous versions, newest first
 //	file_restore   {project, path, version}: a kept version made current again (a new version)
+//	file_grep      {project, pattern, fixed_strings?, ignore_case?, path?, glob?, output_mode?,
+//	               before_context?, after_context?, context?, limit?, cursor?}: the lines that
+//	               match a Go RE2 pattern, as ripgrep finds them (content with context,
+//	               files_with_matches or count), by path and line, paged with cursors
+//	file_glob      {project, pattern, path?, limit?, cursor?}: the files whose path matches a
+//	               glob ("**/*.md"), sorted, paged with cursors
 //	file_purge_history {project, path}: drops the kept versions of a file, a directory or ''
 //	               (the project), giving back the quota they hold
 //
@@ -51,7 +57,8 @@
 // INVALID_ARGUMENT, PAYLOAD_TOO_LARGE, QUOTA_EXCEEDED, PERMISSION_DENIED, file_edit's CONFLICT
 // (expected_sha256 no longer matches: read again), NO_MATCH and AMBIGUOUS_MATCH (the message
 // names the lines of the matches), and the retryable
-// RATE_LIMITED, RESOURCE_BUSY and UNAVAILABLE (fileio.Codes lists them all). Each message says
+// RATE_LIMITED, RESOURCE_BUSY and UNAVAILABLE, and TIMEOUT when file_grep's time budget ran
+// out before it searched one file (fileio.Codes lists them all). Each message says
 // what to do next. The bindings send code, message and retryable, and map each code's kind to an
 // HTTP status (404 for NOT_FOUND, 409 for the conflicts, 422 for NO_MATCH and AMBIGUOUS_MATCH,
 // 507 for QUOTA_EXCEEDED, 503 for a busy or unreachable store, …).

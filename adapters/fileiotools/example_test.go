@@ -58,10 +58,46 @@ func ExampleTools() {
 	// file_versions
 	// file_restore
 	// file_purge_history
-	// {"bytes_written":11,"created":true,"file_size_bytes":11}
-	// {"content":"buy milk\n","content_encoding":"utf-8","file_size_bytes":11,"next_offset_bytes":11,"offset_bytes":2,"read_bytes":9,"truncated":false}
+	// file_grep
+	// file_glob
+	// {"bytes_written":11,"created":true,"size_bytes":11}
+	// {"content":"buy milk\n","content_encoding":"utf-8","next_offset_bytes":11,"offset_bytes":2,"read_bytes":9,"size_bytes":11,"truncated":false}
 	// NOT_DIRECTORY false /notes/todo.md is a file, so it cannot contain /notes/todo.md/x; choose another path (/notes/todo.md)
-	// {"diff":"--- a/notes/todo.md\n+++ b/notes/todo.md\n@@ -1 +1 @@\n-- buy milk\n+- buy oat milk\n","dry_run":false,"sha256":"181c6c8bb45be6c8f90f5d916c9c419af53214c05485d44a86a70de1155009fe","size":15}
-	// {"content":"     1\t- buy oat milk\n","content_encoding":"utf-8","end_line":1,"file_size_bytes":15,"next_offset_bytes":15,"offset_bytes":0,"read_bytes":15,"start_line":1,"total_lines":1,"truncated":false}
+	// {"diff":"--- a/notes/todo.md\n+++ b/notes/todo.md\n@@ -1 +1 @@\n-- buy milk\n+- buy oat milk\n","dry_run":false,"sha256":"181c6c8bb45be6c8f90f5d916c9c419af53214c05485d44a86a70de1155009fe","size_bytes":15}
+	// {"content":"     1\t- buy oat milk\n","content_encoding":"utf-8","end_line":1,"next_offset_bytes":15,"offset_bytes":0,"read_bytes":15,"size_bytes":15,"start_line":1,"total_lines":1,"truncated":false}
 	// {"files":1,"from":"/notes","to":"/done"}
+}
+
+// file_grep finds lines the way ripgrep does, file_glob finds files by path; both page with
+// cursors when a limit cuts the answer.
+func ExampleTools_grep() {
+	svc, err := fileio.NewService(memstore.New(memstore.Options{}), fileio.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	tools := fileiotools.Tools(svc)
+	ctx := agentfiles.WithAuth(context.Background(), agentfiles.NewAuthContext("sk-example", "alice"))
+	call := func(name, args string) {
+		tool, _ := adapters.Find(tools, name)
+		out, err := tool.Call(ctx, json.RawMessage(args))
+		if err != nil {
+			te, _ := adapters.ErrorOf(err)
+			fmt.Println(te.Code, te.Message)
+			return
+		}
+		b, _ := json.Marshal(out)
+		fmt.Println(string(b))
+	}
+	write, _ := adapters.Find(tools, "file_write")
+	write.Call(ctx, json.RawMessage(`{"project": "demo", "path": "/docs/plan.md", "content": "# Plan\nTODO: write tests\ndone: parser\n"}`))
+	write.Call(ctx, json.RawMessage(`{"project": "demo", "path": "/src/main.go", "content": "package main\n\n// TODO: flags\nfunc main() {}\n"}`))
+	call("file_grep", `{"project": "demo", "pattern": "TODO", "glob": "*.md", "after_context": 1}`)
+	call("file_grep", `{"project": "demo", "pattern": "todo", "ignore_case": true, "output_mode": "files_with_matches"}`)
+	call("file_glob", `{"project": "demo", "pattern": "**/*.go"}`)
+	call("file_grep", `{"project": "demo", "pattern": "func (main"}`)
+	// Output:
+	// {"output_mode":"content","truncated":false,"limit":100,"scanned_files":1,"scanned_bytes":38,"matches":[{"path":"/docs/plan.md","line_number":2,"line":"TODO: write tests","after":["done: parser"]}]}
+	// {"output_mode":"files_with_matches","truncated":false,"limit":100,"scanned_files":2,"scanned_bytes":82,"files":["/docs/plan.md","/src/main.go"]}
+	// {"paths":["/src/main.go"],"truncated":false,"limit":256}
+	// INVALID_ARGUMENT pattern is not a valid Go RE2 regular expression: error parsing regexp: missing closing ): `func (main`; escape special characters with \ or set fixed_strings to search for the text as is (pattern)
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/agentfiles/agentfiles/fileio"
 )
 
-// Inputs of the fileio tools. Wire names are the seed's (003 §6).
+// Inputs of the fileio tools. Wire names are snake_case and fixed: clients depend on them.
 
 // projectArg is the project argument of every tool but file_stat, which describes it in full.
 type projectArg struct {
@@ -91,7 +91,7 @@ type fileRestoreIn struct {
 type fileRestoreOut struct {
 	Path          string    `json:"path"`
 	Restored      int64     `json:"restored_version"`
-	FileSizeBytes int64     `json:"file_size_bytes"`
+	FileSizeBytes int64     `json:"size_bytes"`
 	Created       bool      `json:"created" jsonschema:"true: the file had been deleted and exists again"`
 	UpdatedAt     time.Time `json:"updated_at"`
 }
@@ -123,9 +123,73 @@ type fileListIn struct {
 	Limit int    `json:"limit,omitempty" jsonschema:"maximum entries; default 256, larger values are clamped to 1024; has_more says when entries were cut"`
 }
 
+type fileGrepIn struct {
+	projectArg
+	Pattern       string `json:"pattern" jsonschema:"Go RE2 regular expression matched against each line, e.g. 'TODO|FIXME' or 'func \\w+Error'; the literal text with fixed_strings"`
+	FixedStrings  bool   `json:"fixed_strings,omitempty" jsonschema:"true: pattern is literal text, not a regular expression (rg -F)"`
+	IgnoreCase    bool   `json:"ignore_case,omitempty" jsonschema:"true: match case-insensitively (rg -i)"`
+	Path          string `json:"path,omitempty" jsonschema:"directory (or file) to search below, e.g. '/docs'; default '' (the whole project)"`
+	Glob          string `json:"glob,omitempty" jsonschema:"keep only files whose path matches: without '/' the base name ('*.md'), with '/' the path relative to path ('src/**/*.go')"`
+	OutputMode    string `json:"output_mode,omitempty" jsonschema:"content (default): the matching lines; files_with_matches: the paths; count: matching lines per file" enum:"content,files_with_matches,count"`
+	BeforeContext int    `json:"before_context,omitempty" jsonschema:"lines to show before each match (content mode), at most 20"`
+	AfterContext  int    `json:"after_context,omitempty" jsonschema:"lines to show after each match (content mode), at most 20"`
+	Context       int    `json:"context,omitempty" jsonschema:"lines before and after each match, where before_context or after_context is not given"`
+	Limit         int    `json:"limit,omitempty" jsonschema:"most entries to return; default 100, clamped to 1000"`
+	Cursor        string `json:"cursor,omitempty" jsonschema:"next_cursor of a truncated answer, to continue it (same other arguments)"`
+}
+
+type fileGlobIn struct {
+	projectArg
+	Pattern string `json:"pattern" jsonschema:"glob matched against file paths relative to path, e.g. '**/*.md', 'docs/*.txt', '*.{go,mod}'"`
+	Path    string `json:"path,omitempty" jsonschema:"directory to match below, e.g. '/docs'; default '' (the whole project)"`
+	Limit   int    `json:"limit,omitempty" jsonschema:"most paths to return; default 256, clamped to 1024"`
+	Cursor  string `json:"cursor,omitempty" jsonschema:"next_cursor of a truncated answer, to continue it"`
+}
+
+// grepTools are file_grep and file_glob over svc.
+func grepTools(svc *fileio.Service, ro adapters.Annotations) []adapters.Tool {
+	return []adapters.Tool{
+		adapters.NewTool("file_grep", "Search file contents",
+			"Finds the lines of a project's files that match a pattern, exactly like ripgrep (rg -n, with -F and -i): "+
+				"pattern is a Go RE2 regular expression matched against each line (a line never includes its '\\n'; a "+
+				"'\\r' before it is part of the line); files containing a NUL byte are skipped. Use it to find where "+
+				"something is written; use file_search to find text by meaning. output_mode content (default) returns "+
+				"matches [{path, line_number, line, before, after}], files_with_matches returns files, count returns "+
+				"counts [{path, count}]; all ordered by path and line. Narrow with path (a directory or file) and glob "+
+				"('*.md': base names; 'docs/**/*.md': paths relative to path). Limits: 100 entries by default (limit, "+
+				"clamped to 1000), answers up to 256 KiB, lines cut at 2000 bytes (line_truncated), and per call at most "+
+				"64 MiB of file content read and 10 seconds (server defaults). When a limit stops the search, truncated "+
+				"is true: call again with cursor=next_cursor and the same arguments to continue exactly where it "+
+				"stopped. A pattern with literal text is fast (an index skips files that cannot match); a pattern "+
+				"without any (such as '^.{200,}$') reads every file and may need cursors. INVALID_ARGUMENT names a bad "+
+				"pattern, glob or cursor. Examples: {\"project\": \"demo\", \"pattern\": \"TODO\", \"glob\": \"*.md\"}, "+
+				"{\"project\": \"demo\", \"pattern\": \"func \\\\w+Error\", \"path\": \"/src\", \"context\": 2}, "+
+				"{\"project\": \"demo\", \"pattern\": \"deadline\", \"ignore_case\": true, \"output_mode\": \"files_with_matches\"}.",
+			ro,
+			func(ctx context.Context, in fileGrepIn) (fileio.GrepResult, error) {
+				return svc.Grep(ctx, fileio.GrepRequest{Project: in.Project, Pattern: in.Pattern, FixedStrings: in.FixedStrings,
+					IgnoreCase: in.IgnoreCase, Path: in.Path, Glob: in.Glob, OutputMode: fileio.GrepOutputMode(in.OutputMode),
+					BeforeContext: in.BeforeContext, AfterContext: in.AfterContext, Context: in.Context, Limit: in.Limit, Cursor: in.Cursor})
+			}),
+		adapters.NewTool("file_glob", "Find files by path",
+			"Lists the files of a project whose path relative to path matches a glob, sorted by path: '*' and '?' "+
+				"match within one path segment, '[a-z]' one character of a class ('[!a]' any other), '{md,txt}' either "+
+				"alternative, '**' any number of directories ('**/*.md' finds .md files at every depth, '*.md' only at "+
+				"the top). Dot files match like other files. Returns paths (full paths such as '/docs/a.md'); 256 paths by "+
+				"default (limit, clamped to 1024), then truncated=true and next_cursor to continue. NOT_FOUND when path "+
+				"does not exist. Examples: {\"project\": \"demo\", \"pattern\": \"**/*.md\"}, {\"project\": \"demo\", "+
+				"\"pattern\": \"*.go\", \"path\": \"/src\"}.",
+			ro,
+			func(ctx context.Context, in fileGlobIn) (fileio.GlobResult, error) {
+				return svc.Glob(ctx, fileio.GlobRequest{Project: in.Project, Pattern: in.Pattern, Path: in.Path, Limit: in.Limit, Cursor: in.Cursor})
+			}),
+	}
+}
+
 // Tools returns the FileIO tools over svc: the seed's five, file_stat, file_read, file_write,
 // file_delete and file_list, with its parameter names and defaults (file_read also reads line
-// ranges and kept versions), then file_edit, file_rename, file_versions, file_restore and file_purge_history. Descriptions state
+// ranges and kept versions), then file_edit, file_rename, file_versions, file_restore and
+// file_purge_history, then the exact search tools file_grep and file_glob. Descriptions state
 // the limits of svc's Config (edits per call, diff size, files per rename). The caller's identity must be in
 // the context (agentfiles.WithAuth; the bindings put it there). file_write's content is never
 // logged by the bindings.
@@ -180,7 +244,7 @@ func Tools(svc *fileio.Service) []adapters.Tool {
 			return svc.Edit(ctx, req)
 		})
 	edit.RedactArgs = []string{"edits", "insert_text"}
-	return []adapters.Tool{
+	return append([]adapters.Tool{
 		adapters.NewTool("file_stat", "Describe a path",
 			"Says whether a path exists in a project and whether it is a FILE or a DIRECTORY, with size_bytes, "+
 				"created_at and updated_at. Directories exist while they contain files (size 0, created_at zero, "+
@@ -286,7 +350,7 @@ func Tools(svc *fileio.Service) []adapters.Tool {
 				}
 				return filePurgeHistoryOut{Path: in.Path, PurgeHistoryResult: res}, nil
 			}),
-	}
+	}, grepTools(svc, ro)...)
 }
 
 // sizeText renders a byte limit for a tool description: "256 KiB", "2 MiB", "1000 bytes".

@@ -13,6 +13,7 @@ type fileSearchIn struct {
 	Project    string `json:"project" jsonschema:"project name, e.g. 'my-project', or '*' to search every project of yours (each chunk names its project)"`
 	Query      string `json:"query" jsonschema:"what to look for, in words or a phrase, e.g. 'retry backoff policy'; must not be blank"`
 	PathPrefix string `json:"path_prefix,omitempty" jsonschema:"only files whose path starts with this string, e.g. '/docs' (a plain string prefix: it also matches '/docs-old/a.md'); default: all files"`
+	Glob       string `json:"glob,omitempty" jsonschema:"only files whose path matches, as in file_grep: without '/' the base name ('*.md'), with '/' the path from the root ('docs/**/*.md')"`
 	Limit      int    `json:"limit,omitempty" jsonschema:"chunks wanted; default 5, maximum 20 (larger values are lowered to 20 and limit_clamped says so)"`
 	// MinSemanticScore is a pointer so that an absent value (the server's default) differs from 0.
 	MinSemanticScore *float64 `json:"min_semantic_score,omitempty" jsonschema:"how similar in meaning (semantic_score, a cosine similarity) a chunk containing none of the query's words must be to be returned, e.g. 0.4; lower it to see looser matches, raise it above 1 for keyword matches only; default: the server's, chosen for its embedding model"`
@@ -39,9 +40,8 @@ type fileSearchOut struct {
 	Note         string            `json:"note,omitempty" jsonschema:"how to get more results, or why they may be incomplete"`
 }
 
-// Tools returns the file_search tool over s (seed 003 §6.7): hybrid keyword and semantic
-// retrieval over a project's files, with the seed's parameters project, query, path_prefix and
-// limit. The tenant comes from the context's agentfiles.AuthContext (the bindings put it
+// Tools returns the file_search tool over s: hybrid keyword and semantic retrieval over a
+// project's files, with the parameters project, query, path_prefix and limit. The tenant comes from the context's agentfiles.AuthContext (the bindings put it
 // there); errors carry package search's codes (INVALID_QUERY, also for a query beyond the
 // Searcher's MaxQueryBytes or MaxQueryTerms, RATE_LIMITED from its RateLimiter — hand it the
 // fileio.Service's limiter so both share one bucket per tenant —, PERMISSION_DENIED,
@@ -66,13 +66,13 @@ func Tools(s *search.Searcher) []adapters.Tool {
 			"whole files. Deleted files are never returned; files written moments ago are found by keywords "+
 			"even before they are indexed. Only chunks that contain a query word or are close in meaning are returned, "+
 			"so a search may return fewer than limit chunks (qualified says how many matched), or none. "+
-			"path_prefix is a plain string prefix. limit defaults to 5, at most 20. "+bounds+
+			"path_prefix is a plain string prefix; glob keeps files whose path matches ('**/*.md'). limit defaults to 5, at most 20. "+bounds+
 			fmt.Sprintf(`project "*" searches every project of yours that holds a file (the first %d by name) and ranks their chunks together; `, search.MaxAllProjects)+
-			"each chunk names its project; fused scores come from each project's own keyword statistics. "+
+			"each chunk names its project, and scores from different projects are on one scale. "+
 			`Example: {"project": "demo", "query": "how are retries backed off", "path_prefix": "/docs", "limit": 5}.`,
 		adapters.Annotations{ReadOnly: true, Idempotent: true, OpenWorld: false},
 		func(ctx context.Context, in fileSearchIn) (fileSearchOut, error) {
-			r, err := s.Search(ctx, search.Query{Project: in.Project, Query: in.Query, PathPrefix: in.PathPrefix, Limit: in.Limit,
+			r, err := s.Search(ctx, search.Query{Project: in.Project, Query: in.Query, PathPrefix: in.PathPrefix, Glob: in.Glob, Limit: in.Limit,
 				MinSemanticScore: in.MinSemanticScore})
 			if err != nil {
 				return fileSearchOut{}, err
@@ -103,6 +103,8 @@ func output(r search.Result, limitMax int) fileSearchOut {
 		out.Note = "more chunks matched: raise limit or narrow the query or path_prefix"
 	case r.Truncated:
 		out.Note = "more chunks matched: narrow the query or path_prefix"
+	case r.ProjectEmpty:
+		out.Note = "this project holds no files, so no query can match: check the project name (project \"*\" searches every project of yours), or write files with file_write first"
 	case r.Qualified == 0:
 		out.Note = "no chunk contains a word of the query or is close enough in meaning; try other words"
 	case r.Qualified < r.Limit:

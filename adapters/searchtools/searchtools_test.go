@@ -111,6 +111,19 @@ func TestSearchToolMCP(t *testing.T) {
 	if len(out.Chunks) == 0 || out.Chunks[0].FilePath != "/docs/retry.md" || out.Ranking != "fused" {
 		t.Errorf("structured result %+v", out)
 	}
+	for glob, want := range map[string]int{"**/*.md": 1, "*.nothing": 0} {
+		res, _ := mcptest.CallTool(t, cs, "file_search", map[string]any{"project": "p", "query": "jitter delay", "glob": glob, "limit": 1})
+		var got struct {
+			Chunks []any `json:"chunks"`
+		}
+		mcptest.Decode(t, res, &got)
+		if res.IsError || len(got.Chunks) != want {
+			t.Errorf("glob %q: %d chunks (isError %v), want %d", glob, len(got.Chunks), res.IsError, want)
+		}
+	}
+	if res, _ := mcptest.CallTool(t, cs, "file_search", map[string]any{"project": "p", "query": "jitter delay", "glob": "[a"}); !res.IsError {
+		t.Errorf("bad glob: want isError, got %+v", res)
+	}
 	if res, _ := mcptest.CallTool(t, cs, "file_search", map[string]any{"project": "p", "query": ""}); !res.IsError {
 		t.Errorf("blank query: want isError, got %+v", res)
 	}
@@ -124,7 +137,7 @@ func TestSearchToolSchema(t *testing.T) {
 	if diff := cmp.Diff([]string{"project", "query"}, tool.InputSchema.Required); diff != "" {
 		t.Errorf("required arguments (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff([]string{"limit", "min_semantic_score", "path_prefix", "project", "query"}, slices.Sorted(maps.Keys(tool.InputSchema.Properties))); diff != "" {
+	if diff := cmp.Diff([]string{"glob", "limit", "min_semantic_score", "path_prefix", "project", "query"}, slices.Sorted(maps.Keys(tool.InputSchema.Properties))); diff != "" {
 		t.Errorf("arguments (-want +got):\n%s", diff)
 	}
 	if diff := cmp.Diff([]string{"chunks", "limit", "limit_clamped", "note", "qualified", "ranking", "truncated"}, slices.Sorted(maps.Keys(tool.OutputSchema.Properties))); diff != "" {
@@ -161,5 +174,25 @@ func TestSearchToolMinSemanticScore(t *testing.T) {
 		t.Error("a string min_semantic_score was accepted")
 	} else if te, _ := adapters.ErrorOf(err); te.Code != "INVALID_ARGUMENT" {
 		t.Errorf("string min_semantic_score: %v", err)
+	}
+}
+
+// A query that matches nothing says why: the project holds no files (a wrong name, or nothing
+// written yet), or no chunk matches (other words may).
+func TestSearchToolNoMatchNotes(t *testing.T) {
+	_, tools := searchEnv(t)
+	ctx := indextest.Ctx("key-a")
+	tests := []struct{ args, want string }{
+		{`{"project":"no-such-project","query":"backoff"}`, `this project holds no files, so no query can match: check the project name (project "*" searches every project of yours), or write files with file_write first`},
+		{`{"project":"p","query":"zebra"}`, "no chunk contains a word of the query or is close enough in meaning; try other words"},
+	}
+	for _, tc := range tests {
+		m, err := adapterstest.CallContext(ctx, t, tools, "file_search", tc.args)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.args, err)
+		}
+		if diff := cmp.Diff(tc.want, m["note"]); diff != "" {
+			t.Errorf("%s: note (-want +got):\n%s", tc.args, diff)
+		}
 	}
 }

@@ -9,7 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// TestConsoleInChromium drives the FileIO console in headless Chromium with the keyboard and
+// TestConsoleInChromium drives the agentfiles console in headless Chromium with the keyboard and
 // the mouse: create a file, browse the lazily loaded tree, open it, append, search and open the
 // hit at its byte range, see a coded error, delete recursively after confirming. Every step
 // asserts what the page shows; the server is checked through the JSON API as well.
@@ -95,6 +95,26 @@ func TestConsoleInChromium(t *testing.T) {
 	if mark == first+second {
 		t.Fatalf("the whole file is highlighted; want one chunk of several")
 	}
+	// Exact search (file_grep) beside it: the matching line opens its file at that line.
+	b.click("#search-kind-exact")
+	b.waitFor("grep options shown", `!document.querySelector("#grep-options").hidden`)
+	b.click("#search-ignore-case")
+	b.retype("#search-query", "BANANAS FOR")
+	b.pressEnter()
+	b.waitFor("grep results", `document.querySelector("#search-summary").textContent.startsWith("1 matching line")`)
+	grep := mustCall(t, srv.base, "dev", "file_grep", map[string]any{"project": project, "pattern": "bananas for", "fixed_strings": true})
+	match := grep["matches"].([]any)[0].(map[string]any)
+	wantHead := fmt.Sprintf("/notes/todo.md:%v", match["line_number"])
+	if head := b.text("#results .result-head"); head != wantHead {
+		t.Fatalf("grep result = %q, want %q", head, wantHead)
+	}
+	b.click("#results button.result")
+	b.waitFor("line highlighted", `document.querySelector("#status").textContent.endsWith("at line `+fmt.Sprint(match["line_number"])+`")`)
+	if mark := b.text("#view mark#hit"); mark != "Last: bananas for the smoothie, ripe ones." || mark != match["line"] {
+		t.Fatalf("highlighted line = %q, want %q", mark, match["line"])
+	}
+	b.click("#search-kind-meaning")
+
 	shot := filepath.Join(artifactDir(t), "console.png")
 	b.screenshot(shot)
 	t.Logf("console screenshot: %s", shot)
@@ -147,7 +167,7 @@ func groceryList() string {
 	return sb.String()
 }
 
-// TestConsoleEditRenameHistory drives issue 16's console actions in headless Chromium: edit a
+// TestConsoleEditRenameHistory drives the console's edit, rename and history actions in headless Chromium: edit a
 // file and see the diff before saving; a save after someone else changed the file shows the
 // conflict and keeps both changes apart; the history lists the versions and restores an old
 // one; rename refuses an existing destination and then moves the file; a deleted file comes

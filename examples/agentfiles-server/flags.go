@@ -93,7 +93,7 @@ func newFlagSet(c *config, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&c.configFile, "config", "", "YAML configuration file: every flag's key (see config.example.yaml) and settings.mcp.files (limits, search, index, security); flags given on the command line win")
 	fs.BoolVar(&c.version, "version", false, "print the version and exit")
 	fs.StringVar(&c.devToken, "dev-token", DevToken, "a bearer token the server accepts (its SHA-256 is the tenant); also the stdio tenant")
-	fs.StringVar(&c.tokenFile, "token-file", "", "file of accepted bearer tokens, one per line as `TOKEN [LABEL]`; # starts a comment")
+	fs.StringVar(&c.tokenFile, "token-file", "", "`file` of accepted bearer tokens, one \"TOKEN [LABEL]\" per line; # starts a comment")
 	fs.BoolVar(&c.acceptAnyToken, "accept-any-token", false, "accept every non-empty bearer token, each its own tenant (put a gateway that checks keys in front)")
 	fs.BoolVar(&c.mcpAnonymous, "mcp-anonymous", false, "serve MCP requests that carry no token; they can use the documentation tools, the file tools refuse them")
 	fs.StringVar(&c.embeddingsURL, "embeddings-url", "", "OpenAI-compatible embeddings endpoint (…/v1/embeddings) called with each caller's own key instead of the hashing embedder; needs encryption_keks in -config")
@@ -111,7 +111,7 @@ func newFlagSet(c *config, stderr io.Writer) *flag.FlagSet {
 	fs.DurationVar(&c.idleTimeout, "idle-timeout", 2*time.Minute, "HTTP: how long an idle keep-alive connection is kept open")
 	fs.StringVar(&c.logLevel, "log-level", "info", "debug, info, warn, error or off (logs go to stderr)")
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: %s [flags]\n\nThe agentfiles all-in-one server: every tool set over MCP (streamable HTTP at /mcp, or -stdio),\nthe HTTP JSON API at /tools, and the FileIO console at /. Every flag but -config, -stdio and\n-version also has a key in the -config file (see config.example.yaml).\n\nFlags:\n", commandName)
+		fmt.Fprintf(fs.Output(), "%s: the agentfiles all-in-one server: every tool set over MCP (streamable HTTP at /mcp,\nor -stdio), the HTTP JSON API at /tools, and the agentfiles console at /. Every flag but\n-config, -stdio and -version also has a key in the -config file (see config.example.yaml).\n\nUsage: %s [flags]\n\nFlags:\n", commandName, commandName)
 		fs.PrintDefaults()
 	}
 	return fs

@@ -16,7 +16,7 @@ import (
 
 // routes is everything the HTTP mode serves:
 //
-//	/          the FileIO console (GET)
+//	/          the agentfiles console (GET)
 //	/tools     the HTTP JSON API: GET /tools, POST /tools/{name}
 //	/mcp       MCP over streamable HTTP
 //	/healthz   each backend's status: 200 {"status":"ok",...} when all are up, else 503 (health.go)

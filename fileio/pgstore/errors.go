@@ -33,8 +33,8 @@ const (
 // no SQL, connection string or file content (the cause stays reachable through errors.Unwrap for
 // logs): RESOURCE_BUSY for lock timeouts and conflicts, UNAVAILABLE when the database cannot be
 // reached (refused, reset or dropped connections, a server shutting down or starting up, no
-// connection slot), INVALID_ARGUMENT for values the schema cannot hold, INTERNAL for anything
-// else. Context errors pass through unchanged, as memstore returns them, and so do
+// connection slot), INVALID_ARGUMENT for values the schema cannot hold, TIMEOUT for a statement
+// cancelled by its statement_timeout, INTERNAL for anything else. Context errors pass through unchanged, as memstore returns them, and so do
 // *agentfiles.Error values (from a callback).
 func (s *Store) storeError(ctx context.Context, op string, scope fileio.Scope, err error) error {
 	if err == nil {

@@ -10,7 +10,7 @@ import (
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
-	"github.com/agentfiles/agentfiles/internal/pgoutage"
+	"github.com/agentfiles/agentfiles/internal/pgpool"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
@@ -68,20 +68,17 @@ var _ fileio.Store = (*Store)(nil)
 
 // New returns a Store over pool, which the caller keeps owning (Close does not close it). Unless
 // opts.SkipMigrations is set it first brings the schema up to date (see Migrate). Errors are
-// *agentfiles.Error: INVALID_ARGUMENT for a nil pool, UNAVAILABLE when the database cannot be
-// reached, INTERNAL when a migration fails; their messages are for operators and name the
-// cause, never the password.
+// *agentfiles.Error: INVALID_ARGUMENT for a nil pool, INVALID_CONFIG naming the database when
+// it does not exist or the user when the server refuses the credentials, UNAVAILABLE when the
+// database cannot be reached, INTERNAL when a migration fails; their messages are for operators
+// and name the cause, never the password.
 func New(ctx context.Context, pool *pgxpool.Pool, opts Options) (*Store, error) {
 	if pool == nil {
 		return nil, agentfiles.NewError(agentfiles.CodeInvalidArgument, "pgstore: pool is nil; use pgxpool.New or pgstore.Open", "pool")
 	}
 	if !opts.SkipMigrations {
 		if err := Migrate(ctx, pool); err != nil {
-			code := agentfiles.CodeInternal
-			if pgoutage.Is(err) {
-				code = agentfiles.CodeUnavailable
-			}
-			return nil, agentfiles.WrapError(code, "pgstore: migrating the schema: "+err.Error(), "", err)
+			return nil, pgpool.Err("pgstore", "migrating the schema", err)
 		}
 	}
 	s := &Store{pool: pool, pollInterval: opts.PollInterval, logger: opts.Logger, statementTimeout: opts.StatementTimeout}
@@ -110,21 +107,9 @@ func New(ctx context.Context, pool *pgxpool.Pool, opts Options) (*Store, error) 
 // request on a connection that stays in the pool. A URL that cannot be parsed or
 // a negative MaxConns is INVALID_CONFIG; other errors are New's.
 func Open(ctx context.Context, databaseURL string, opts Options) (*Store, error) {
-	cfg, err := pgxpool.ParseConfig(databaseURL)
+	pool, err := pgpool.Open(ctx, "pgstore", databaseURL, pgpool.Options{MaxConns: opts.MaxConns})
 	if err != nil {
-		return nil, agentfiles.WrapError(agentfiles.CodeInvalidConfig, "pgstore: the database URL is not valid: "+err.Error(), "", err)
-	}
-	switch {
-	case opts.MaxConns < 0:
-		return nil, agentfiles.NewError(agentfiles.CodeInvalidConfig, "pgstore: MaxConns must be >= 0 (0: pgxpool's default)", "MaxConns")
-	case opts.MaxConns > 0:
-		cfg.MaxConns = opts.MaxConns
-		cfg.MinConns = min(cfg.MinConns, cfg.MaxConns)
-	}
-	cancelOnContextEnd(cfg)
-	pool, err := pgxpool.NewWithConfig(ctx, cfg)
-	if err != nil {
-		return nil, agentfiles.WrapError(agentfiles.CodeInvalidConfig, "pgstore: connecting: "+err.Error(), "", err)
+		return nil, err
 	}
 	s, err := New(ctx, pool, opts)
 	if err != nil {

@@ -65,8 +65,8 @@ func testEditLongOldStr(t *testing.T, e *env) {
 	for _, tc := range tests {
 		res, err := e.edit(ctx, fileio.EditRequest{Path: "/h.txt", DryRun: true, Edits: []fileio.Edit{{OldStr: tc.old, NewStr: "x"}}})
 		wantCode(t, tc.name, err, tc.code)
-		if err == nil && (res.Size != tc.size || !strings.Contains(res.Diff, tc.hunkAt)) {
-			t.Errorf("%s: size %d, diff starts %.80q", tc.name, res.Size, res.Diff)
+		if err == nil && (res.SizeBytes != tc.size || !strings.Contains(res.Diff, tc.hunkAt)) {
+			t.Errorf("%s: size %d, diff starts %.80q", tc.name, res.SizeBytes, res.Diff)
 		}
 	}
 }

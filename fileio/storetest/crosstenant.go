@@ -37,7 +37,33 @@ func exerciseCrossTenant(t *testing.T, newStore func(t *testing.T) fileio.Store)
 			t.Errorf("B list root depth %d = %+v, %v", depth, l, err)
 		}
 	}
-	_, err := e.svc.List(b, proj, "/secret", 1, 0)
+	for _, req := range []fileio.GrepRequest{
+		{Project: proj, Pattern: "data"},
+		{Project: proj, Pattern: "", OutputMode: fileio.GrepFilesWithMatches},
+		{Project: proj, Pattern: "A's", FixedStrings: true, OutputMode: fileio.GrepCount},
+	} {
+		g, err := e.svc.Grep(b, req)
+		if err != nil || g.ScannedFiles != 0 || len(g.Matches)+len(g.Files)+len(g.Counts) != 0 {
+			t.Errorf("B grep %+v = %+v, %v; want nothing of A's", req, g, err)
+		}
+	}
+	_, err := e.svc.Grep(b, fileio.GrepRequest{Project: proj, Pattern: "data", Path: "/secret"})
+	wantCode(t, "B grep in A's directory", err, agentfiles.CodeNotFound)
+	_, err = e.svc.Grep(b, fileio.GrepRequest{Project: proj, Pattern: "data", Path: "/top.md"})
+	wantCode(t, "B grep A's file", err, agentfiles.CodeNotFound)
+	if g, err := e.svc.Glob(b, fileio.GlobRequest{Project: proj, Pattern: "**"}); err != nil || len(g.Paths) != 0 {
+		t.Errorf("B glob ** = %+v, %v; want no paths", g, err)
+	}
+	_, err = e.svc.Glob(b, fileio.GlobRequest{Project: proj, Pattern: "*", Path: "/secret"})
+	wantCode(t, "B glob in A's directory", err, agentfiles.CodeNotFound)
+	// A cursor of A's search does not open A's files to B (it is bound to the arguments, and
+	// B's project holds nothing of A's anyway).
+	if res, err := e.svc.Grep(a, fileio.GrepRequest{Project: proj, Pattern: "data", Limit: 1}); err != nil || res.NextCursor == "" {
+		t.Fatalf("A grep with limit 1 = %+v, %v", res, err)
+	} else if g, err := e.svc.Grep(b, fileio.GrepRequest{Project: proj, Pattern: "data", Limit: 1, Cursor: res.NextCursor}); err != nil || len(g.Matches) != 0 {
+		t.Errorf("B grep with A's cursor = %+v, %v; want nothing", g, err)
+	}
+	_, err = e.svc.List(b, proj, "/secret", 1, 0)
 	wantCode(t, "B list A's directory", err, agentfiles.CodeNotFound)
 	_, err = e.svc.Read(b, proj, "/secret/key.txt", 0, -1)
 	wantCode(t, "B read A's file", err, agentfiles.CodeNotFound)

@@ -12,7 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// exerciseEdits covers the operations of issue 16 through the Service: Edit, Rename, line
+// exerciseEdits covers the editing operations through the Service: Edit, Rename, line
 // ranges, and the history (Versions, ReadFile of a version, Restore).
 func exerciseEdits(t *testing.T, newStore func(t *testing.T) fileio.Store) {
 	t.Run("Edit", func(t *testing.T) { testEdit(t, newEnv(t, newStore)) })
@@ -91,7 +91,7 @@ func testEdit(t *testing.T, e *env) {
 			if req.DryRun {
 				after = "alpha\nbeta\nG\nbeta\n"
 			}
-			if res.Size != int64(len(after)) || res.SHA256 != fileio.SHA256Hex([]byte(after)) || res.DryRun != req.DryRun {
+			if res.SizeBytes != int64(len(after)) || res.SHA256 != fileio.SHA256Hex([]byte(after)) || res.DryRun != req.DryRun {
 				t.Errorf("result %+v does not describe the new content %q", res, after)
 			}
 			if want := fileio.UnifiedDiff("/f.txt", start, after); res.Diff != want || !strings.HasPrefix(res.Diff, "--- a/f.txt\n+++ b/f.txt\n@@ ") {
@@ -143,8 +143,8 @@ func testEdit(t *testing.T, e *env) {
 					if diff := cmp.Diff(fileio.UnifiedDiff("/big", c.content, want), res.Diff); diff != "" {
 						t.Errorf("dry_run=%v: diff (-want +got):\n%s", dry, diff)
 					}
-					if res.Size != int64(len(want)) || res.SHA256 != fileio.SHA256Hex([]byte(want)) {
-						t.Errorf("dry_run=%v: size %d sha %s, want %d %s", dry, res.Size, res.SHA256, len(want), fileio.SHA256Hex([]byte(want)))
+					if res.SizeBytes != int64(len(want)) || res.SHA256 != fileio.SHA256Hex([]byte(want)) {
+						t.Errorf("dry_run=%v: size %d sha %s, want %d %s", dry, res.SizeBytes, res.SHA256, len(want), fileio.SHA256Hex([]byte(want)))
 					}
 				}
 				if got := e.read(ctx, proj, "/big"); got != want {

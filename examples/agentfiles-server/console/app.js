@@ -1,4 +1,4 @@
-// FileIO console: one page over the agentfiles HTTP JSON API (POST /tools/{name}).
+// The agentfiles console: one page over the agentfiles HTTP JSON API (POST /tools/{name}).
 // Plain browser JavaScript, no build step, no dependencies.
 'use strict';
 
@@ -287,7 +287,7 @@ function utf16Index(content, byteOffset) {
 
 // openFile shows path; with a byte range [start, end) it highlights that range. It switches the
 // panel to the file view unless keepMode is set (the history view refreshes the file behind it).
-async function openFile(path, range, keepMode) {
+async function openFile(path, range, keepMode, line) {
   if (!keepMode && !leaveEdit()) return;
   await guarded(async () => {
     const res = await call('file_read', { project: state.project, path: path });
@@ -297,12 +297,13 @@ async function openFile(path, range, keepMode) {
     updateTools();
     $('view-path').textContent = path;
     $('view-path').classList.remove('muted');
-    $('view-meta').textContent = res.file_size_bytes + ' bytes · utf-8';
+    $('view-meta').textContent = res.size_bytes + ' bytes · utf-8';
     $('write-path').value = path;
     $('delete-path').value = path;
     const view = $('view');
     view.textContent = '';
     const text = res.content;
+    if (line && !range) range = lineRange(text, line, res.offset_bytes);
     if (range) {
       const a = utf16Index(text, range[0] - res.offset_bytes);
       const b = utf16Index(text, range[1] - res.offset_bytes);
@@ -318,11 +319,29 @@ async function openFile(path, range, keepMode) {
     const note = $('view-note');
     note.hidden = !res.truncated || state.mode !== 'view';
     note.textContent = res.truncated
-      ? 'Showing ' + formatBytes(res.read_bytes) + ' of ' + formatBytes(res.file_size_bytes) + '. ' + (res.note || '')
+      ? 'Showing ' + formatBytes(res.read_bytes) + ' of ' + formatBytes(res.size_bytes) + '. ' + (res.note || '')
       : '';
     markOpen();
-    status('Opened ' + path + (range ? ' at bytes ' + range[0] + '–' + range[1] : ''));
+    status('Opened ' + path + (line ? ' at line ' + line : range ? ' at bytes ' + range[0] + '–' + range[1] : ''));
   });
+}
+
+// lineRange is the byte range [start, end) of 1-based line n of text (read from byte offset
+// base), without its newline; the end of the text when the file has fewer lines.
+function lineRange(text, n, base) {
+  const bytes = new TextEncoder().encode(text);
+  let start = 0;
+  for (let k = 1; k < n && start < bytes.length; k++) {
+    const nl = bytes.indexOf(10, start);
+    if (nl < 0) {
+      start = bytes.length;
+      break;
+    }
+    start = nl + 1;
+  }
+  let end = bytes.indexOf(10, start);
+  if (end < 0) end = bytes.length;
+  return [base + start, base + end];
 }
 
 function clearView() {
@@ -396,7 +415,7 @@ async function startEdit(reload) {
   await guarded(async () => {
     const res = await call('file_read', { project: state.project, path: path });
     if (res.truncated || res.offset_bytes !== 0) {
-      throw new ToolError('TOO_LARGE', 'the file is larger than one read (' + formatBytes(res.file_size_bytes) +
+      throw new ToolError('TOO_LARGE', 'the file is larger than one read (' + formatBytes(res.size_bytes) +
         '), so the console cannot edit it; use the file_edit tool with a short old_str instead', 0);
     }
     let sha = await sha256Hex(res.content);
@@ -533,7 +552,7 @@ async function reviewEdit() {
   if (!res || state.edit !== e || editedText() !== neu) return;
   e.pending = args;
   renderDiff(res.diff || '');
-  $('diff-summary').textContent = 'Changes to ' + e.path + ': ' + utf8Length(e.content) + ' → ' + res.size +
+  $('diff-summary').textContent = 'Changes to ' + e.path + ': ' + utf8Length(e.content) + ' → ' + res.size_bytes +
     ' bytes. Nothing is saved until you press Save.';
   $('review').hidden = false;
   $('edit-save').focus();
@@ -551,7 +570,7 @@ async function saveEdit() {
   setMode('view');
   await guarded(loadTree);
   await openFile(e.path);
-  status('Saved ' + e.path + ': ' + res.size + ' bytes, sha256 ' + res.sha256.slice(0, 12) + '… (the previous content is in its History)');
+  status('Saved ' + e.path + ': ' + res.size_bytes + ' bytes, sha256 ' + res.sha256.slice(0, 12) + '… (the previous content is in its History)');
 }
 
 // ---------- rename ----------
@@ -705,7 +724,7 @@ async function onVersionAction(ev) {
   if (btn.dataset.action === 'view') {
     await guarded(async () => {
       const res = await call('file_read', { project: state.project, path: path, version: version });
-      $('version-head').textContent = path + ' · version ' + version + ' · ' + res.file_size_bytes + ' bytes' +
+      $('version-head').textContent = path + ' · version ' + version + ' · ' + res.size_bytes + ' bytes' +
         (res.truncated ? ' (the first ' + formatBytes(res.read_bytes) + ' shown)' : '') + ' · read-only';
       $('version-head').hidden = false;
       $('version-view').textContent = res.content;
@@ -722,7 +741,7 @@ async function onVersionAction(ev) {
     await openFile(path, undefined, true);
     await loadVersions(path);
     status('Restored version ' + res.restored_version + ' of ' + path + (res.created ? ' (the deleted file exists again)' : '') +
-      ': ' + res.file_size_bytes + ' bytes; the content it replaced is kept as a version');
+      ': ' + res.size_bytes + ' bytes; the content it replaced is kept as a version');
   });
 }
 
@@ -737,7 +756,7 @@ async function onWrite(ev) {
   await guarded(async () => {
     const res = await call('file_write', args);
     status('Wrote ' + res.bytes_written + ' bytes to ' + path + ' (' + mode.toLowerCase() + '); the file has ' +
-      res.file_size_bytes + ' bytes');
+      res.size_bytes + ' bytes');
     $('write-content').value = '';
     staleResults();
     for (let dir = parentOf(path); dir !== ''; dir = parentOf(dir)) state.expanded.add(dir);
@@ -783,11 +802,29 @@ function staleResults() {
   $('search-summary').textContent = 'Files changed since the last search: search again for fresh results.';
 }
 
+// searchKind is "meaning" (file_search) or "exact" (file_grep).
+function searchKind() {
+  return $('search-kind-exact').checked ? 'exact' : 'meaning';
+}
+
+function onSearchKind() {
+  const exact = searchKind() === 'exact';
+  $('grep-options').hidden = !exact;
+  $('search-prefix').previousElementSibling.textContent = exact ? 'Directory' : 'Path prefix';
+  $('search-query').placeholder = exact ? 'text or pattern, e.g. TODO' : 'what are you looking for?';
+}
+
 async function onSearch(ev) {
   ev.preventDefault();
+  if (searchKind() === 'exact') {
+    await onGrep();
+    return;
+  }
   const args = { project: state.project, query: $('search-query').value };
   const prefix = $('search-prefix').value.trim();
   if (prefix) args.path_prefix = prefix;
+  const glob = $('search-glob').value.trim();
+  if (glob) args.glob = glob;
   const limit = Number($('search-limit').value);
   if (limit) args.limit = limit;
   const list = $('results');
@@ -796,29 +833,64 @@ async function onSearch(ev) {
     list.textContent = '';
     const chunks = res.chunks || [];
     for (const c of chunks) {
-      const li = document.createElement('li');
-      const btn = document.createElement('button');
-      btn.type = 'button';
-      btn.className = 'result';
-      const head = document.createElement('span');
-      head.className = 'result-head';
-      head.textContent = c.file_path + '  ·  bytes ' + c.file_seek_start_bytes + '–' + c.file_seek_end_bytes;
-      const score = document.createElement('span');
-      score.className = 'muted';
-      score.textContent = 'score ' + Number(c.score).toFixed(3);
-      const snippet = document.createElement('span');
-      snippet.className = 'snippet';
-      snippet.textContent = c.chunk_content.length > 240 ? c.chunk_content.slice(0, 240) + '…' : c.chunk_content;
-      btn.append(head, score, snippet);
-      btn.addEventListener('click', () => openFile(c.file_path, [c.file_seek_start_bytes, c.file_seek_end_bytes]));
-      li.append(btn);
-      list.append(li);
+      const snippet = c.chunk_content.length > 240 ? c.chunk_content.slice(0, 240) + '…' : c.chunk_content;
+      list.append(resultItem(c.file_path + '  ·  bytes ' + c.file_seek_start_bytes + '–' + c.file_seek_end_bytes,
+        'score ' + Number(c.score).toFixed(3), snippet,
+        () => openFile(c.file_path, [c.file_seek_start_bytes, c.file_seek_end_bytes])));
     }
     let summary = chunks.length + ' result' + (chunks.length === 1 ? '' : 's');
     if (res.truncated) summary += ' (more exist: raise the limit or narrow the query)';
     if (res.note) summary += ' — ' + res.note;
     $('search-summary').textContent = summary;
   });
+}
+
+// onGrep runs file_grep: the matching lines, each opening its file at the line.
+async function onGrep() {
+  const args = { project: state.project, pattern: $('search-query').value, fixed_strings: !$('search-regex').checked,
+    ignore_case: $('search-ignore-case').checked };
+  const dir = $('search-prefix').value.trim();
+  if (dir && dir !== '/') args.path = dir.replace(/\/+$/, '');
+  const glob = $('search-glob').value.trim();
+  if (glob) args.glob = glob;
+  const limit = Number($('search-limit').value);
+  if (limit) args.limit = limit;
+  const list = $('results');
+  await guarded(async () => {
+    const res = await call('file_grep', args);
+    list.textContent = '';
+    const matches = res.matches || [];
+    for (const m of matches) {
+      const line = m.line.length > 240 ? m.line.slice(0, 240) + '…' : m.line;
+      list.append(resultItem(m.path + ':' + m.line_number, 'line ' + m.line_number, line,
+        () => openFile(m.path, null, false, m.line_number)));
+    }
+    let summary = matches.length + ' matching line' + (matches.length === 1 ? '' : 's') +
+      ' in ' + res.scanned_files + ' file' + (res.scanned_files === 1 ? '' : 's') + ' read';
+    if (res.truncated) summary += ' (more exist: raise the limit or narrow the directory or glob)';
+    $('search-summary').textContent = summary;
+  });
+}
+
+// resultItem is one entry of the results list: a button that opens the hit.
+function resultItem(headText, scoreText, snippetText, open) {
+  const li = document.createElement('li');
+  const btn = document.createElement('button');
+  btn.type = 'button';
+  btn.className = 'result';
+  const head = document.createElement('span');
+  head.className = 'result-head';
+  head.textContent = headText;
+  const score = document.createElement('span');
+  score.className = 'muted';
+  score.textContent = scoreText;
+  const snippet = document.createElement('span');
+  snippet.className = 'snippet';
+  snippet.textContent = snippetText;
+  btn.append(head, score, snippet);
+  btn.addEventListener('click', open);
+  li.append(btn);
+  return li;
 }
 
 // ---------- project and token ----------
@@ -853,7 +925,7 @@ async function switchProject(p) {
   $('search-summary').textContent = '';
   $('project').value = p;
   rememberProject(p);
-  document.title = p + ' · FileIO';
+  document.title = p + ' · agentfiles';
   await guarded(async () => {
     await loadTree();
     status('Project ' + p);
@@ -903,6 +975,8 @@ function init() {
   $('delete-form').addEventListener('submit', onDelete);
   $('confirm-delete').addEventListener('close', onConfirmClose);
   $('search-form').addEventListener('submit', onSearch);
+  $('search-kind-meaning').addEventListener('change', onSearchKind);
+  $('search-kind-exact').addEventListener('change', onSearchKind);
   $('edit-btn').addEventListener('click', () => startEdit(false));
   $('edit-cancel').addEventListener('click', () => { if (leaveEdit()) { setMode('view'); status('Edit cancelled'); } });
   $('edit-review').addEventListener('click', reviewEdit);

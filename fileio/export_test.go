@@ -1,0 +1,30 @@
+package fileio
+
+// GrepQuery returns the ContentQuery that Grep derives from a pattern.
+func GrepQuery(pattern string, fixed, ignoreCase bool) (ContentQuery, error) {
+	m, err := compileLineMatcher(pattern, fixed, ignoreCase)
+	if err != nil {
+		return ContentQuery{}, err
+	}
+	return m.query, nil
+}
+
+// MatchingLineNumbers returns the 1-based numbers of the lines of content that Grep reports.
+func MatchingLineNumbers(pattern string, fixed, ignoreCase bool, content []byte) ([]int, error) {
+	m, err := compileLineMatcher(pattern, fixed, ignoreCase)
+	if err != nil {
+		return nil, err
+	}
+	var out []int
+	line, counted := 1, 0
+	m.matchingLines(content, func(start, end int) bool {
+		for ; counted < start; counted++ {
+			if content[counted] == '\n' {
+				line++
+			}
+		}
+		out = append(out, line)
+		return true
+	})
+	return out, nil
+}

@@ -1,0 +1,183 @@
+package fileio_test
+
+import (
+	"path"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/google/go-cmp/cmp"
+)
+
+// referenceLines matches each line of content on its own with Go's regexp: the rule Grep must
+// follow (lines split at "\n", none after a final "\n").
+func referenceLines(re *regexp.Regexp, content string) []int {
+	lines := strings.Split(content, "\n")
+	if strings.HasSuffix(content, "\n") || content == "" {
+		lines = lines[:len(lines)-1]
+	}
+	var out []int
+	for i, l := range lines {
+		if re.MatchString(l) {
+			out = append(out, i+1)
+		}
+	}
+	return out
+}
+
+// FuzzGrepAnalysis checks the two promises of the pattern analysis on any pattern and content:
+// the ContentQuery holds for every content with a matching line (an index that uses it never
+// drops a file that matches), and the line matcher reports exactly the lines a per-line
+// regexp match finds.
+func FuzzGrepAnalysis(f *testing.F) {
+	seeds := []struct {
+		pattern, content string
+		fold             bool
+	}{
+		{"hello", "say hello\n", false},
+		{"KELVIN", "\u212aelvin\n", true},
+		{"stra", "ſtraße", true},
+		{"(foo|ba[rz])+x", "bazbarx\r\n", false},
+		{`^\s*func \w+Error\(`, "\tfunc myError(x)\n", false},
+		{"a.*b$", "a\nb\n", false},
+		{`(?i)ǅ`, "ǆ", false},
+		{"x{2,}y?", "xx\n", false},
+		{"", "", false},
+		{"^$", "\n\n", false},
+		{`\Aab\z`, "ab\nab", false},
+		{"[^a]b", "\nb", false},
+		{"日本|中", "本日本\n", true},
+		{"k", "\u212a", true},
+	}
+	for _, s := range seeds {
+		f.Add(s.pattern, s.content, s.fold)
+	}
+	f.Fuzz(func(t *testing.T, pattern, content string, fold bool) {
+		if len(pattern) > 200 || len(content) > 4000 {
+			return
+		}
+		src := pattern
+		if fold {
+			src = "(?i)" + pattern
+		}
+		re, err := regexp.Compile(src)
+		if err != nil {
+			return
+		}
+		q, err := fileio.GrepQuery(pattern, false, fold)
+		if err != nil {
+			t.Fatalf("GrepQuery(%q) fails where regexp.Compile does not: %v", pattern, err)
+		}
+		want := referenceLines(re, content)
+		if len(want) > 0 && !q.Matches([]byte(content)) {
+			t.Fatalf("pattern %q (fold %v) matches lines %v of %q, but its query %s rejects the content", pattern, fold, want, content, q)
+		}
+		got, err := fileio.MatchingLineNumbers(pattern, false, fold, []byte(content))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("pattern %q (fold %v) on %q: lines (-reference +got):\n%s", pattern, fold, content, diff)
+		}
+	})
+}
+
+func TestGrepQueryShapes(t *testing.T) {
+	tests := []struct {
+		pattern string
+		fold    bool
+		want    string
+	}{
+		{"hello", false, `"hello"`},
+		{"hello", true, `i:"hello"`},
+		{"foo.*bar", false, `and("foo" "bar")`},
+		{"(foo|bar)baz", false, `or("foobaz" "barbaz")`},
+		{`\w+Error\(`, false, `"Error("`},
+		{"ab", false, "all"},
+		{".*", false, "all"},
+		{"a[bc]d", false, `or("abd" "acd")`},
+		{"x?abc", false, `or("xabc" "abc")`},
+		{"(abc)+", false, `"abc"`},
+		{"abc*", false, "all"},
+		{"Kelvin", true, `i:"elvin"`},
+		{"is it", true, `i:" it"`},
+		{"[^\\x00-\\x{10FFFF}]", false, "none"},
+	}
+	for _, tc := range tests {
+		q, err := fileio.GrepQuery(tc.pattern, false, tc.fold)
+		if err != nil {
+			t.Fatalf("%q: %v", tc.pattern, err)
+		}
+		if got := q.String(); got != tc.want {
+			t.Errorf("GrepQuery(%q, fold=%v) = %s, want %s", tc.pattern, tc.fold, got, tc.want)
+		}
+	}
+}
+
+// referenceGlob matches a relative path with path.Match per segment and "**" spanning any
+// number of segments (at least one at the end): an independent statement of the Glob rules.
+func referenceGlob(segs, names []string) (bool, error) {
+	if len(segs) == 0 {
+		return len(names) == 0, nil
+	}
+	if segs[0] == "**" {
+		if len(segs) == 1 {
+			return len(names) > 0, nil
+		}
+		for i := 0; i <= len(names); i++ {
+			if ok, err := referenceGlob(segs[1:], names[i:]); ok || err != nil {
+				return ok, err
+			}
+		}
+		return false, nil
+	}
+	if len(names) == 0 {
+		return false, nil
+	}
+	ok, err := path.Match(segs[0], names[0])
+	if !ok || err != nil {
+		return ok, err
+	}
+	return referenceGlob(segs[1:], names[1:])
+}
+
+// FuzzGlob compares Glob.Match with referenceGlob on patterns without braces (which path.Match
+// lacks) and valid relative paths.
+func FuzzGlob(f *testing.F) {
+	for _, s := range [][2]string{
+		{"*.md", "a.md"}, {"**/*.md", "a/b/c.md"}, {"**/*.md", "c.md"}, {"a/**", "a"}, {"a/**", "a/b/c"},
+		{"a/**/b", "a/b"}, {"[a-c]?.txt", "bx.txt"}, {"[!a]*", ".env"}, {"*", ".hidden"}, {"**/**/x", "x"},
+		{"a*b*c", "abxbc"}, {`\*`, "*"}, {"x/*/y", "x/z/y"},
+	} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, pattern, name string) {
+		if strings.ContainsAny(pattern, "{}") || len(pattern) > 64 || len(name) > 64 || name == "" {
+			return
+		}
+		for _, seg := range strings.Split(name, "/") {
+			if seg == "" || strings.Trim(seg, "abcxyz._-") != "" {
+				return
+			}
+		}
+		body := strings.TrimPrefix(pattern, "/")
+		segs := strings.Split(body, "/")
+		for i, s := range segs {
+			if s != "**" {
+				for strings.Contains(s, "**") {
+					s = strings.ReplaceAll(s, "**", "*")
+				}
+				segs[i] = strings.ReplaceAll(s, "[!", "[^")
+			}
+		}
+		want, refErr := referenceGlob(segs, strings.Split(name, "/"))
+		g, err := fileio.CompileGlob(pattern)
+		if err != nil || refErr != nil {
+			return // malformed for one of them; the matchers disagree on what is malformed
+		}
+		if got := g.Match(name); got != want {
+			t.Fatalf("Glob(%q).Match(%q) = %v, reference %v", pattern, name, got, want)
+		}
+	})
+}

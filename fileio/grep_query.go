@@ -1,0 +1,261 @@
+package fileio
+
+import (
+	"bytes"
+	"strconv"
+	"strings"
+)
+
+// ContentQueryOp is the kind of a ContentQuery node.
+type ContentQueryOp int
+
+// The ContentQuery node kinds.
+const (
+	QueryAll     ContentQueryOp = iota // every file may match: no index can help
+	QueryNone                          // no file can match
+	QueryLiteral                       // the content contains Literal
+	QueryAnd                           // every Sub holds
+	QueryOr                            // at least one Sub holds
+)
+
+// ContentQuery is a condition that the content of every file holding a match of a grep pattern
+// satisfies: a formula of substrings that must occur, derived from the regular expression (see
+// Service.Grep). It is a necessary condition, never a sufficient one — a store with an index
+// may use it to skip the files that cannot match (ContentScanner), and the Service still
+// matches each remaining line exactly. A store may also weaken it (treat any node as QueryAll),
+// which only costs speed.
+//
+// Literal nodes hold at least MinQueryLiteralBytes bytes. IgnoreCase literals are lower case
+// and compare ASCII letters case-insensitively (every other character exactly): the analysis
+// breaks an ignore-case literal at each character whose case folding is not plain ASCII
+// ("k", "s" and non-ASCII letters), so the condition holds under any locale's case mapping,
+// which keeps PostgreSQL's ILIKE usable.
+type ContentQuery struct {
+	Op         ContentQueryOp
+	Literal    string         // QueryLiteral
+	IgnoreCase bool           // QueryLiteral: compare ASCII letters case-insensitively
+	Sub        []ContentQuery // QueryAnd, QueryOr: at least two
+}
+
+// MinQueryLiteralBytes is the length below which a literal says too little to filter files by
+// (a trigram index needs three characters); shorter ones become QueryAll.
+const MinQueryLiteralBytes = 3
+
+// Matches reports whether content satisfies q.
+func (q ContentQuery) Matches(content []byte) bool {
+	switch q.Op {
+	case QueryAll:
+		return true
+	case QueryLiteral:
+		if q.IgnoreCase {
+			return indexASCIIFold(content, q.Literal) >= 0
+		}
+		return bytes.Contains(content, []byte(q.Literal))
+	case QueryAnd:
+		for _, s := range q.Sub {
+			if !s.Matches(content) {
+				return false
+			}
+		}
+		return true
+	case QueryOr:
+		for _, s := range q.Sub {
+			if s.Matches(content) {
+				return true
+			}
+		}
+		return false
+	}
+	return false // QueryNone
+}
+
+// String renders q for logs and tests: "all", "none", "abc", "i:abc" (ignore case),
+// "and(…)", "or(…)".
+func (q ContentQuery) String() string {
+	switch q.Op {
+	case QueryAll:
+		return "all"
+	case QueryNone:
+		return "none"
+	case QueryLiteral:
+		if q.IgnoreCase {
+			return "i:" + strconv.Quote(q.Literal)
+		}
+		return strconv.Quote(q.Literal)
+	}
+	parts := make([]string, len(q.Sub))
+	for i, s := range q.Sub {
+		parts[i] = s.String()
+	}
+	op := "and"
+	if q.Op == QueryOr {
+		op = "or"
+	}
+	return op + "(" + strings.Join(parts, " ") + ")"
+}
+
+// Literals returns the literal nodes of q, depth first.
+func (q ContentQuery) Literals() []ContentQuery {
+	if q.Op == QueryLiteral {
+		return []ContentQuery{q}
+	}
+	var out []ContentQuery
+	for _, s := range q.Sub {
+		out = append(out, s.Literals()...)
+	}
+	return out
+}
+
+// requiredLiteral returns the longest case-sensitive literal every matching file must contain
+// (q itself or a conjunct of q), "" if there is none.
+func (q ContentQuery) requiredLiteral() string {
+	best := ""
+	consider := func(c ContentQuery) {
+		if c.Op == QueryLiteral && !c.IgnoreCase && len(c.Literal) > len(best) {
+			best = c.Literal
+		}
+	}
+	consider(q)
+	if q.Op == QueryAnd {
+		for _, s := range q.Sub {
+			consider(s)
+		}
+	}
+	return best
+}
+
+func queryAnd(a, b ContentQuery) ContentQuery {
+	switch {
+	case a.Op == QueryNone || b.Op == QueryNone:
+		return ContentQuery{Op: QueryNone}
+	case a.Op == QueryAll:
+		return b
+	case b.Op == QueryAll:
+		return a
+	}
+	var subs []ContentQuery
+	for _, x := range []ContentQuery{a, b} {
+		if x.Op == QueryAnd {
+			subs = append(subs, x.Sub...)
+		} else {
+			subs = append(subs, x)
+		}
+	}
+	return joinQueries(QueryAnd, subs)
+}
+
+func queryOr(a, b ContentQuery) ContentQuery {
+	switch {
+	case a.Op == QueryAll || b.Op == QueryAll:
+		return ContentQuery{Op: QueryAll}
+	case a.Op == QueryNone:
+		return b
+	case b.Op == QueryNone:
+		return a
+	}
+	var subs []ContentQuery
+	for _, x := range []ContentQuery{a, b} {
+		if x.Op == QueryOr {
+			subs = append(subs, x.Sub...)
+		} else {
+			subs = append(subs, x)
+		}
+	}
+	return joinQueries(QueryOr, subs)
+}
+
+// joinQueries is the op node over subs without repeated literals, or the only survivor.
+func joinQueries(op ContentQueryOp, subs []ContentQuery) ContentQuery {
+	subs = dedupQueries(subs)
+	if len(subs) == 1 {
+		return subs[0]
+	}
+	return ContentQuery{Op: op, Sub: subs}
+}
+
+// dedupQueries drops repeated literal nodes; a single survivor stands for the whole list.
+func dedupQueries(subs []ContentQuery) []ContentQuery {
+	type literalKey struct {
+		literal    string
+		ignoreCase bool
+	}
+	seen := map[literalKey]bool{}
+	out := subs[:0]
+	for _, s := range subs {
+		if s.Op == QueryLiteral {
+			key := literalKey{s.Literal, s.IgnoreCase}
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// indexASCIIFold is bytes.Index with ASCII letters compared case-insensitively; lit is lower
+// case.
+func indexASCIIFold(s []byte, lit string) int {
+	if lit == "" {
+		return 0
+	}
+	// Anchor on the first byte that is not a letter, if any: one IndexByte finds it.
+	anchor := -1
+	for i := 0; i < len(lit); i++ {
+		if c := lit[i]; c < 'a' || c > 'z' {
+			anchor = i
+			break
+		}
+	}
+	for start := 0; start+len(lit) <= len(s); {
+		var at int
+		if anchor >= 0 {
+			k := bytes.IndexByte(s[start+anchor:], lit[anchor])
+			if k < 0 {
+				return -1
+			}
+			at = start + k
+		} else {
+			k := indexEitherByte(s[start:], lit[0], lit[0]-'a'+'A')
+			if k < 0 {
+				return -1
+			}
+			at = start + k
+		}
+		if at+len(lit) > len(s) {
+			return -1
+		}
+		if equalASCIIFold(s[at:at+len(lit)], lit) {
+			return at
+		}
+		start = at + 1
+	}
+	return -1
+}
+
+// indexEitherByte is the first index of a or b in s, -1 if neither occurs.
+func indexEitherByte(s []byte, a, b byte) int {
+	i := bytes.IndexByte(s, a)
+	limit := s
+	if i >= 0 {
+		limit = s[:i]
+	}
+	if j := bytes.IndexByte(limit, b); j >= 0 {
+		return j
+	}
+	return i
+}
+
+func equalASCIIFold(s []byte, lower string) bool {
+	for i := 0; i < len(lower); i++ {
+		c := s[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != lower[i] {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,72 @@
+package memstore
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/agentfiles/agentfiles"
+	"github.com/agentfiles/agentfiles/fileio"
+)
+
+var (
+	_ fileio.ContentSearcher = (*readTx)(nil)
+	_ fileio.MultiGetter     = (*readTx)(nil)
+)
+
+// GrepCandidates implements fileio.ContentSearcher by checking c.Query against each file's
+// content in memory: substring searches, far cheaper than matching the pattern line by line.
+// Past c.Deadline it fails with TIMEOUT.
+func (tx *readTx) GrepCandidates(ctx context.Context, c fileio.GrepCandidates) ([]fileio.FileInfo, error) {
+	infos := tx.p.index
+	if len(tx.overlay) > 0 { // a write transaction's own changes: list them in
+		var err error
+		if infos, err = tx.List(ctx, c.Prefix, 0); err != nil {
+			return nil, err
+		}
+	}
+	i := 0
+	if len(tx.overlay) == 0 {
+		i = max(tx.p.position(c.Prefix), tx.p.position(c.After))
+	}
+	var out []fileio.FileInfo
+	for ; i < len(infos) && len(out) < c.Limit; i++ {
+		info := infos[i]
+		if !strings.HasPrefix(info.Path, c.Prefix) {
+			if info.Path > c.Prefix {
+				break
+			}
+			continue
+		}
+		if info.Path <= c.After {
+			continue
+		}
+		if i%64 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			if !c.Deadline.IsZero() && time.Now().After(c.Deadline) {
+				return nil, agentfiles.NewError(agentfiles.CodeTimeout, "the search ran past its time budget; narrow it with a path, a glob or more literal text", "")
+			}
+		}
+		if c.Query.Op == fileio.QueryAll || c.Query.Matches(tx.lookup(info.Path).content) {
+			out = append(out, info)
+		}
+	}
+	return out, nil
+}
+
+// GetMany implements fileio.MultiGetter without copying: committed contents are never
+// modified.
+func (tx *readTx) GetMany(ctx context.Context, paths []string) ([]fileio.File, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	out := make([]fileio.File, 0, len(paths))
+	for _, p := range paths {
+		if rec := tx.lookup(p); rec != nil {
+			out = append(out, fileio.File{FileInfo: rec.info, Content: rec.content})
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,433 @@
+package fileio
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/agentfiles/agentfiles"
+	"github.com/agentfiles/agentfiles/internal/utf8cut"
+)
+
+// Bounds of one Grep answer that are not configuration.
+const (
+	// MaxGrepContextLines caps BeforeContext, AfterContext and Context; larger values are
+	// clamped.
+	MaxGrepContextLines = 20
+	// MaxGrepLineBytes caps each returned line and context line; longer lines are cut at a
+	// character boundary and the match says LineTruncated.
+	MaxGrepLineBytes = 2000
+)
+
+// How Grep reads a project: candidate infos in batches, contents in groups.
+const (
+	grepCandidateBatch = 256
+	grepFetchFiles     = 64
+	grepFetchBytes     = 8 << 20
+	// grepGrace is how long past its time budget a call may take to end its transaction.
+	grepGrace = 2 * time.Second
+)
+
+// Grep searches the files of a project for lines that match a pattern, as ripgrep does
+// (rg --no-config --hidden -n, with -F for FixedStrings and -i for IgnoreCase): the pattern is
+// Go RE2 syntax matched against each line; files that contain a NUL byte are skipped. The
+// answer is the matching lines with context (GrepContent), the files with a match
+// (GrepFilesWithMatches) or the matching lines per file (GrepCount), ordered by path and line.
+//
+// Every call is bounded: at most the limit of entries and Config.GrepMaxAnswerBytes of answer,
+// Config.GrepMaxScanBytes of content read and Config.GrepTimeout of time. When a bound stops
+// it, the result has Truncated and a NextCursor that continues exactly where it stopped.
+// A store with an index (ContentSearcher) reads only the files that can match a pattern with
+// literal text; without one, or for a pattern without literal text, the files below Path are
+// read in path order within the budgets.
+//
+// Errors: INVALID_ARGUMENT for a bad pattern, glob, mode, context, limit or cursor;
+// INVALID_PATH; NOT_FOUND when Path does not exist; TIMEOUT when the time budget ran out
+// before one file was searched; and the errors every operation shares.
+func (s *Service) Grep(ctx context.Context, req GrepRequest) (GrepResult, error) {
+	dir := req.Path
+	if dir == "/" {
+		dir = ""
+	}
+	ac, scope, err := s.begin(ctx, req.Project, dir)
+	var run *grepRun
+	if err == nil {
+		run, err = s.newGrepRun(req, dir)
+	}
+	if err == nil {
+		err = s.runGrep(ctx, scope, run)
+	}
+	var res GrepResult
+	if run != nil {
+		res = run.res
+	}
+	s.logOp(ctx, "grep", ac, req.Project, dir, err, slog.Int("pattern_bytes", len(req.Pattern)),
+		slog.String("mode", string(res.OutputMode)), slog.Int("scanned_files", res.ScannedFiles),
+		slog.Int64("scanned_bytes", res.ScannedBytes), slog.Bool("truncated", res.Truncated))
+	if err != nil {
+		return GrepResult{}, err
+	}
+	return res, nil
+}
+
+// grepRun is the state of one Grep call.
+type grepRun struct {
+	m             *lineMatcher
+	glob          *Glob // nil: every file
+	dir           string
+	mode          GrepOutputMode
+	before, after int
+	limit         int
+	fingerprint   string
+	start         searchCursor // where the caller's cursor resumes
+	bounds        grepBounds
+	deadline      time.Time
+	indexed       bool // the store filtered the candidates by the query
+
+	res         GrepResult
+	entries     int
+	answerBytes int64
+	done        searchCursor // everything up to here was examined and reported
+	stopped     bool
+}
+
+func (s *Service) newGrepRun(req GrepRequest, dir string) (*grepRun, error) {
+	invalid := func(arg, msg string) error { return agentfiles.NewError(agentfiles.CodeInvalidArgument, msg, arg) }
+	mode := req.OutputMode
+	if mode == "" {
+		mode = GrepContent
+	}
+	if mode != GrepContent && mode != GrepFilesWithMatches && mode != GrepCount {
+		return nil, invalid("output_mode", fmt.Sprintf("output_mode %q is not one of content, files_with_matches, count", mode))
+	}
+	for _, c := range []struct {
+		name string
+		v    int
+	}{{"before_context", req.BeforeContext}, {"after_context", req.AfterContext}, {"context", req.Context}, {"limit", req.Limit}} {
+		if c.v < 0 {
+			return nil, invalid(c.name, fmt.Sprintf("%s must be >= 0, got %d", c.name, c.v))
+		}
+	}
+	m, err := compileLineMatcher(req.Pattern, req.FixedStrings, req.IgnoreCase)
+	if err != nil {
+		return nil, err
+	}
+	r := &grepRun{m: m, dir: dir, mode: mode, bounds: s.cfg.grepLimits()}
+	if req.Glob != "" {
+		if r.glob, err = CompileGlob(req.Glob); err != nil {
+			return nil, err
+		}
+	}
+	r.before, r.after = contextLines(req.BeforeContext, req.Context), contextLines(req.AfterContext, req.Context)
+	r.limit = req.Limit
+	switch {
+	case r.limit == 0:
+		r.limit = r.bounds.limitDefault
+	case r.limit > r.bounds.max:
+		r.limit, r.res.LimitClamped = r.bounds.max, true
+	}
+	r.fingerprint = fingerprint("grep", req.Pattern, strconv.FormatBool(req.FixedStrings), strconv.FormatBool(req.IgnoreCase),
+		dir, req.Glob, string(mode), strconv.Itoa(r.before), strconv.Itoa(r.after))
+	if r.start, err = decodeCursor(req.Cursor, r.fingerprint); err != nil {
+		return nil, err
+	}
+	r.done = r.start
+	r.res = GrepResult{OutputMode: mode, Limit: r.limit, LimitClamped: r.res.LimitClamped}
+	return r, nil
+}
+
+func contextLines(specific, both int) int {
+	if specific == 0 {
+		specific = both
+	}
+	return min(specific, MaxGrepContextLines)
+}
+
+// runGrep searches in one read transaction. The time budget ends the search softly (the scan
+// stops between files); the context it runs under ends a little later, so that the store can
+// finish its transaction, and a store statement that runs past the budget fails with TIMEOUT,
+// which ends the search there with what was found.
+func (s *Service) runGrep(ctx context.Context, scope Scope, r *grepRun) error {
+	r.deadline = time.Now().Add(r.bounds.timeout)
+	runCtx, cancel := context.WithDeadline(ctx, r.deadline.Add(grepGrace))
+	defer cancel()
+	err := s.store.View(runCtx, scope, func(tx ReadTx) error { return r.search(runCtx, tx) })
+	if err != nil && ctx.Err() == nil && r.done != r.start &&
+		(errors.Is(err, context.DeadlineExceeded) || agentfiles.ErrorCode(err) == agentfiles.CodeTimeout) {
+		r.stop(fmt.Sprintf("the search used its time budget of %s", r.bounds.timeout))
+		err = nil
+	}
+	if err != nil {
+		if ctx.Err() == nil && (errors.Is(err, context.DeadlineExceeded) || agentfiles.ErrorCode(err) == agentfiles.CodeTimeout) {
+			return agentfiles.WrapError(agentfiles.CodeTimeout, fmt.Sprintf(
+				"the search used its time budget of %s before it finished a file; narrow it: add literal text to the pattern, a path or a glob", r.bounds.timeout), "", err)
+		}
+		return storeError(err)
+	}
+	r.finish()
+	return nil
+}
+
+// search runs the whole search in tx.
+func (r *grepRun) search(ctx context.Context, tx ReadTx) error {
+	if r.dir != "" {
+		info, isFile, err := tx.Stat(ctx, r.dir)
+		if err != nil {
+			return err
+		}
+		if isFile {
+			if r.start.Path == "" || r.start.Line > 0 {
+				return r.examine(ctx, tx, []FileInfo{info}, r.start.Line)
+			}
+			return nil
+		}
+		if ok, err := hasDescendant(ctx, tx, r.dir); err != nil || !ok {
+			if err == nil {
+				err = agentfiles.NewError(agentfiles.CodeNotFound, "nothing exists at this path; search \"\" for the whole project, or file_list the parent directory", r.dir)
+			}
+			return err
+		}
+	}
+	prefix := dirPrefix(r.dir)
+	if r.start.Line > 0 {
+		info, ok, err := tx.Stat(ctx, r.start.Path)
+		if err != nil {
+			return err
+		}
+		if ok && strings.HasPrefix(info.Path, prefix) && r.keeps(info.Path) {
+			if err := r.examine(ctx, tx, []FileInfo{info}, r.start.Line); err != nil || r.stopped {
+				return err
+			}
+		}
+		r.done = searchCursor{Path: r.start.Path}
+	}
+	next := r.candidates(tx, prefix)
+	after := r.start.Path
+	for !r.stopped {
+		cands, err := next(ctx, after)
+		if err != nil || len(cands) == 0 {
+			return err
+		}
+		var kept []FileInfo
+		for _, c := range cands {
+			if r.keeps(c.Path) {
+				kept = append(kept, c)
+			}
+		}
+		if err := r.examine(ctx, tx, kept, 0); err != nil {
+			return err
+		}
+		after = cands[len(cands)-1].Path
+		if !r.stopped {
+			r.done = searchCursor{Path: after}
+		}
+		if len(cands) < grepCandidateBatch {
+			return nil
+		}
+	}
+	return nil
+}
+
+// candidates returns the function that lists the next batch of candidate files after a path:
+// from the store's index when it has one, else from one listing of the directory.
+func (r *grepRun) candidates(tx ReadTx, prefix string) func(context.Context, string) ([]FileInfo, error) {
+	if cs, ok := tx.(ContentSearcher); ok {
+		r.indexed = true
+		return func(ctx context.Context, after string) ([]FileInfo, error) {
+			return cs.GrepCandidates(ctx, GrepCandidates{Prefix: prefix, After: after, Query: r.m.query,
+				Limit: grepCandidateBatch, Deadline: r.deadline})
+		}
+	}
+	return listPages(tx, prefix)
+}
+
+// keeps reports whether the glob keeps the file at path.
+func (r *grepRun) keeps(path string) bool {
+	return r.glob == nil || r.glob.MatchFile(r.dir, path)
+}
+
+// examine reads and searches files (sorted by path) in groups, within the budgets; the first
+// one from line fromLine on (0: all of it).
+func (r *grepRun) examine(ctx context.Context, tx ReadTx, files []FileInfo, fromLine int) error {
+	for i := 0; i < len(files) && !r.stopped; {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if r.res.ScannedFiles > 0 && time.Now().After(r.deadline) {
+			r.stop(fmt.Sprintf("the search used its time budget of %s", r.bounds.timeout))
+			return nil
+		}
+		j, group := i, int64(0)
+		for j < len(files) && j-i < grepFetchFiles && (j == i || group+files[j].SizeBytes <= grepFetchBytes) {
+			if r.res.ScannedFiles > 0 || j > i {
+				if r.res.ScannedBytes+group+files[j].SizeBytes > r.bounds.scanBytes {
+					break
+				}
+			}
+			group += files[j].SizeBytes
+			j++
+		}
+		if j == i {
+			r.stop(fmt.Sprintf("the search read its budget of %d bytes of file content", r.bounds.scanBytes))
+			return nil
+		}
+		paths := make([]string, j-i)
+		for k := range paths {
+			paths[k] = files[i+k].Path
+		}
+		got, err := GetMany(ctx, tx, paths)
+		if err != nil {
+			return err
+		}
+		for _, f := range got {
+			if r.stopped {
+				break
+			}
+			from := 0
+			if f.Path == files[0].Path {
+				from = fromLine
+			}
+			r.file(f, from)
+		}
+		i = j
+	}
+	return nil
+}
+
+// file searches one file from line fromLine on.
+func (r *grepRun) file(f File, fromLine int) {
+	c := f.Content
+	r.res.ScannedFiles++
+	r.res.ScannedBytes += int64(len(c))
+	if binary(c) || (!r.indexed && !r.m.query.Matches(c)) {
+		r.done = searchCursor{Path: f.Path}
+		return
+	}
+	count, lineNo, counted := 0, 1, 0
+	r.m.matchingLines(c, func(start, end int) bool {
+		lineNo += bytes.Count(c[counted:start], []byte{'\n'})
+		counted = start
+		if lineNo <= fromLine {
+			return true
+		}
+		switch r.mode {
+		case GrepFilesWithMatches:
+			count = 1
+			return false
+		case GrepCount:
+			count++
+			return true
+		}
+		return r.addMatch(f.Path, c, start, end, lineNo)
+	})
+	if r.stopped {
+		return
+	}
+	switch {
+	case count > 0 && r.mode == GrepFilesWithMatches:
+		if !r.admit(int64(len(f.Path)) + 8) {
+			return
+		}
+		r.res.Files = append(r.res.Files, f.Path)
+	case count > 0 && r.mode == GrepCount:
+		if !r.admit(int64(len(f.Path)) + 24) {
+			return
+		}
+		r.res.Counts = append(r.res.Counts, GrepFileCount{Path: f.Path, Count: count})
+	}
+	r.done = searchCursor{Path: f.Path}
+}
+
+// addMatch reports the line [start, end) of content, number lineNo, with its context; false
+// when the answer is full.
+func (r *grepRun) addMatch(path string, c []byte, start, end, lineNo int) bool {
+	m := GrepMatch{Path: path, LineNumber: lineNo}
+	m.Line, m.LineTruncated = cutLine(c[start:end])
+	size := int64(len(path) + len(m.Line) + 48)
+	for k, pos := 0, start; k < r.before && pos > 0; k++ {
+		ls := bytes.LastIndexByte(c[:pos-1], '\n') + 1
+		line, cut := cutLine(c[ls : pos-1])
+		m.Before = append([]string{line}, m.Before...)
+		m.LineTruncated = m.LineTruncated || cut
+		size += int64(len(line) + 4)
+		pos = ls
+	}
+	for k, pos := 0, end; k < r.after && pos+1 < len(c); k++ {
+		le := bytes.IndexByte(c[pos+1:], '\n')
+		if le < 0 {
+			le = len(c)
+		} else {
+			le += pos + 1
+		}
+		line, cut := cutLine(c[pos+1 : le])
+		m.After = append(m.After, line)
+		m.LineTruncated = m.LineTruncated || cut
+		size += int64(len(line) + 4)
+		pos = le
+	}
+	if !r.admit(size) {
+		return false
+	}
+	r.res.Matches = append(r.res.Matches, m)
+	r.done = searchCursor{Path: path, Line: lineNo}
+	return true
+}
+
+// admit counts one more entry of size bytes, or stops the search when the answer is full: the
+// entry is then left for the next call.
+func (r *grepRun) admit(size int64) bool {
+	switch {
+	case r.entries >= r.limit:
+		r.stop(fmt.Sprintf("only the first %d entries are shown", r.limit))
+		return false
+	case r.entries > 0 && r.answerBytes+size > r.bounds.answerBytes:
+		r.stop(fmt.Sprintf("the answer reached its size cap of %d bytes", r.bounds.answerBytes))
+		return false
+	}
+	r.entries++
+	r.answerBytes += size
+	return true
+}
+
+// stop ends the search with a cursor at the progress so far.
+func (r *grepRun) stop(why string) {
+	if r.stopped {
+		return
+	}
+	r.stopped = true
+	r.res.Truncated = true
+	r.res.NextCursor = r.done.encode(r.fingerprint)
+	r.res.Note = why + "; continue with cursor=next_cursor, or narrow the search with a path, a glob or more literal text in the pattern"
+}
+
+// finish gives the mode's entries their empty value when nothing matched.
+func (r *grepRun) finish() {
+	switch r.mode {
+	case GrepFilesWithMatches:
+		if r.res.Files == nil {
+			r.res.Files = []string{}
+		}
+	case GrepCount:
+		if r.res.Counts == nil {
+			r.res.Counts = []GrepFileCount{}
+		}
+	default:
+		if r.res.Matches == nil {
+			r.res.Matches = []GrepMatch{}
+		}
+	}
+}
+
+// cutLine returns line as a string, cut at MaxGrepLineBytes on a character boundary.
+func cutLine(line []byte) (string, bool) {
+	if len(line) <= MaxGrepLineBytes {
+		return string(line), false
+	}
+	return utf8cut.Cut(string(line[:min(len(line), MaxGrepLineBytes+utf8.UTFMax)]), MaxGrepLineBytes)
+}
