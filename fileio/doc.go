@@ -157,9 +157,15 @@
 //     max_file_bytes: a replace_all that would outgrow it is refused before it is built, and
 //     the diff of an edit needs memory linear in the lines it compares (Myers' algorithm in
 //     linear space; a small change to a large file compares only the lines around it).
-//   - Work per call. Config.MaxEditsPerCall (100) edits, Config.MaxDiffCost (1,000,000
-//     steps) of line diff, past which the diff is one coarser hunk and EditResult.DiffNote
-//     says so, Config.MaxRenameFiles (2000) files per rename.
+//   - Concurrency. A tenant runs at most Config.MaxConcurrentCalls transactions at once (half
+//     the CPUs by default); its further calls wait for one of its own to end, so one tenant's
+//     parallel calls leave CPUs and connections to the others. adapters/mcpsdk.GuardHTTP does
+//     the same per caller for /mcp requests that call no tool (tools/list, batches).
+//   - Work per call. Config.MaxEditsPerCall (100) edits, Config.MaxEditWorkBytes (32 MiB) of
+//     text scanned by them together, Config.MaxDiffCost (1,000,000 steps) of line diff, past
+//     which the diff is one coarser hunk and EditResult.DiffNote says so,
+//     Config.MaxRenameFiles (2000) files per rename; Grep has GrepMaxScanBytes and
+//     GrepTimeout (see Exact search).
 //   - Answer size. Reads return at most max_read_bytes, line-number prefixes included;
 //     lists at most list_limit_max entries; diffs at most Config.MaxDiffBytes (256 KiB, then
 //     DiffTruncated). Each says it cut and how to get the rest.
