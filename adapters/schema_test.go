@@ -27,7 +27,7 @@ func refinedTool() adapters.Tool {
 		func(_ context.Context, in refinedIn) (refinedIn, error) { return in, nil })
 }
 
-// Issue 18: enums come from enum tags; no argument is typed ["null", …].
+// Enums come from enum tags; no argument is typed ["null", …].
 func TestInputSchemaRefinements(t *testing.T) {
 	s := refinedTool().InputSchema
 	got := map[string]string{}
@@ -51,7 +51,7 @@ func TestInputSchemaRefinements(t *testing.T) {
 	}
 }
 
-// Issue 18: an optional argument sent as null counts as not sent (limit and size alike); null for
+// An optional argument sent as null counts as not sent (limit and size alike); null for
 // a required one, and a value outside the enum, are clear errors.
 func TestNullArguments(t *testing.T) {
 	tool := refinedTool()

@@ -56,7 +56,7 @@
 // only with Config.AllowRootWipe. List returns entries to a depth, sorted by path bytewise,
 // up to a limit (default 256, clamped to 1024) with HasMore.
 //
-// The operations agents expect beyond the seed's five:
+// The operations agents expect beyond those five:
 //
 //	Edit      exact-match replacements ({OldStr, NewStr, ReplaceAll}) applied in order, all or
 //	          nothing, or the insert form (InsertText after line InsertLine); returns the new

@@ -76,7 +76,7 @@
 //     and BM25 0.9: with exact scores for every candidate, 0.1 raised nDCG@10 and MAP over BM25
 //     alone on both collections (nDCG@10 Cranfield +0.005, authored set +0.003), while 0.5
 //     lost 0.007 and 0.004, and 0.05 gained less. An embedder without a calibration (an
-//     OpenAI-compatible model) keeps the seed's 0.5 and 0.5. semantic_weight and lexical_weight
+//     OpenAI-compatible model) keeps even weights, 0.5 and 0.5. semantic_weight and lexical_weight
 //     in the configuration, or SearcherOptions, override either.
 //   - Reciprocal-rank fusion (k = 60) stayed at BM25's level at weight 0.1 and lost at 0.3 and
 //     0.5 (Cranfield nDCG@10 0.367, 0.359, 0.340 against BM25's 0.365 and min-max's 0.370), so

@@ -112,7 +112,7 @@ type fileListIn struct {
 	Limit int    `json:"limit,omitempty" jsonschema:"maximum entries; default 256, larger values are clamped to 1024; has_more says when entries were cut"`
 }
 
-// Tools returns the FileIO tools over svc: the seed's five, file_stat, file_read, file_write,
+// Tools returns the file tools over svc: the five basic ones, file_stat, file_read, file_write,
 // file_delete and file_list, with its parameter names and defaults (file_read also reads line
 // ranges and kept versions), then file_edit, file_rename, file_versions and file_restore. The caller's identity must be in
 // the context (agentfiles.WithAuth; the bindings put it there). file_write's content is never

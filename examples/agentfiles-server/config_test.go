@@ -130,7 +130,7 @@ func TestConfigErrorsNameTheKey(t *testing.T) {
 	}
 }
 
-// Issue 18: -redis-url alone was refused, then three errors came one at a time. Now one error
+// -redis-url alone once was refused, then three errors came one at a time. Now one error
 // lists everything still missing.
 func TestRedisURLAloneSaysEverythingAtOnce(t *testing.T) {
 	_, err := newTestApp(t, "-redis-url", "redis://127.0.0.1:1/0")
@@ -144,7 +144,7 @@ func TestRedisURLAloneSaysEverythingAtOnce(t *testing.T) {
 	}
 }
 
-// Issue 18: with no flags all five families are on: files, search, documentation (bundled,
+// With no flags all five families are on: files, search, documentation (bundled,
 // prefixed docs_), the catalog (bundled, read-only) and consultation (saying how to configure
 // a model).
 func TestAllFamiliesByDefault(t *testing.T) {
