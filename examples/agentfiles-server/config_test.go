@@ -102,6 +102,7 @@ func TestConfigErrorsNameTheKey(t *testing.T) {
 		{"storage:\n  redis_url: redis://127.0.0.1:1\n", nil, "-redis-url (storage.redis_url)"},
 		{"", []string{"-embeddings-url", "http://127.0.0.1:1/v1/embeddings"}, "-embeddings-model (embeddings.model)"},
 		{"catalog:\n  writable: true\n", nil, "-catalog-writable (catalog.writable) needs -catalog (catalog.file)"},
+		{"", []string{"-stdio", "-addr", "127.0.0.1:0"}, "-stdio and -addr exclude each other: -stdio serves MCP on stdin/stdout, -addr over HTTP"},
 		// A mistake at every level of the file, each named with its line and what to write.
 		{"server:\n  database_url: postgres://x\n", nil, "unknown key server.database_url (line 2); server has addr, log_level, max_body_bytes, read_header_timeout, read_timeout, write_timeout, idle_timeout; did you mean storage.database_url?"},
 		{"database_url: postgres://x\n", nil, `unknown key "database_url" (line 1); the keys are auth, catalog, consult, docs, embeddings, server, settings, storage; did you mean storage.database_url?`},

@@ -126,6 +126,9 @@ func (c *config) finish(fs *flag.FlagSet) error {
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if c.stdio && set["addr"] {
+		return errors.New("-stdio and -addr exclude each other: -stdio serves MCP on stdin/stdout, -addr over HTTP")
+	}
 	if c.configFile != "" {
 		if err := applyConfigFile(fs, c.configFile, set); err != nil {
 			return err
