@@ -108,7 +108,9 @@
 // are computed inside the store transaction, so concurrent writers cannot exceed them
 // together. Each tenant has a token bucket (RateLimitPerSecond, RateLimitBurst); an empty
 // bucket is RATE_LIMITED with the time to wait. Configuration comes from the
-// settings.mcp.files section of a YAML file (LoadConfig), never from environment variables.
+// settings.mcp.files section of a YAML file (LoadConfig), never from environment variables;
+// an unknown key, a key at the wrong level or a value of the wrong form is INVALID_CONFIG
+// naming the key, its line and the form expected.
 //
 // # Error codes
 //

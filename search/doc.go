@@ -127,7 +127,8 @@
 //	indexer, err := search.NewIndexer(store, index, search.IndexerOptions{Embedder: emb, Credentials: v})
 //
 // [LoadConfig] reads settings.mcp.files.search, .index and .security from the service YAML
-// file that fileio.LoadConfig reads its core keys from; errors name the offending key. The
+// file that fileio.LoadConfig reads its core keys from; errors name the offending key, its line
+// and the form the value takes, and unknown keys are refused at every level. The
 // [Config] describes the file; its methods ([Config.SearcherOptions], [Config.IndexerOptions],
 // [RerankConfig.CohereRerankerOptions], [SecurityConfig.VaultOptions]) hand each part to what it
 // configures, so that nothing is copied by hand.
