@@ -151,6 +151,37 @@ func TestWithPrefixRenamesSchemasErrorsAndNotices(t *testing.T) {
 	}
 }
 
+// proseOut is a prose result (an adapters.Texter) with an advice field.
+type proseOut struct {
+	Note string `json:"note"`
+}
+
+func (proseOut) ToolText() string { return "prose that names list_files stays as it is" }
+
+// A prose result keeps its prose under WithPrefix; its JSON follows the rename.
+func TestWithPrefixKeepsProse(t *testing.T) {
+	prose := func(context.Context, struct{}) (proseOut, error) { return proseOut{Note: "see list_files"}, nil }
+	list := func(context.Context, struct{}) (struct{}, error) { return struct{}{}, nil }
+	tools := adapters.WithPrefix([]adapters.Tool{
+		adapters.NewTool("read_note", "Read", "Read.", adapters.Annotations{}, prose),
+		adapters.NewTool("list_files", "List", "List.", adapters.Annotations{}, list),
+	}, "docs_")
+	res, err := tools[0].Call(t.Context(), json.RawMessage(`{}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx, ok := res.(adapters.Texter)
+	if !ok {
+		t.Fatalf("result %T is no longer an adapters.Texter", res)
+	}
+	b, _ := json.Marshal(res)
+	got := []string{tx.ToolText(), string(b)}
+	want := []string{"prose that names list_files stays as it is", `{"note":"see docs_list_files"}`}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("prose and JSON (-want +got):\n%s", diff)
+	}
+}
+
 // BenchmarkToolCall measures a call's argument handling (schema validation, null dropping,
 // strict decoding) of a no-op tool, as a ratio to a bare json.Unmarshal of the same arguments
 // measured in the same run.
