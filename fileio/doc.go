@@ -57,7 +57,7 @@
 // only with Config.AllowRootWipe. List returns entries to a depth, sorted by path bytewise,
 // up to a limit (default 256, clamped to 1024) with HasMore.
 //
-// The operations agents expect beyond the seed's five:
+// The operations agents expect beyond those five:
 //
 //	Edit      exact-match replacements ({OldStr, NewStr, ReplaceAll}) applied in order, all or
 //	          nothing, or the insert form (InsertText after line InsertLine); returns the new
@@ -135,7 +135,9 @@
 // are computed inside the store transaction, so concurrent writers cannot exceed them
 // together. Each tenant has a token bucket (RateLimitPerSecond, RateLimitBurst); an empty
 // bucket is RATE_LIMITED with the time to wait. Configuration comes from the
-// settings.mcp.files section of a YAML file (LoadConfig), never from environment variables.
+// settings.mcp.files section of a YAML file (LoadConfig), never from environment variables;
+// an unknown key, a key at the wrong level or a value of the wrong form is INVALID_CONFIG
+// naming the key, its line and the form expected.
 //
 // # Budgets
 //

@@ -10,8 +10,8 @@ import (
 	"github.com/agentfiles/agentfiles/internal/keyedslots"
 )
 
-// Service implements the five FileIO operations (Stat, Read, Write, Delete, List) with the
-// seed's semantics over a Store: it validates paths and arguments, enforces UTF-8, payload,
+// Service implements the five FileIO operations (Stat, Read, Write, Delete, List) over a
+// Store: it validates paths and arguments, enforces UTF-8, payload,
 // file and project limits and a per-tenant rate limit, derives implicit directories, and logs
 // every operation without content or keys. The tenant always comes from the
 // [agentfiles.AuthContext] in the context ([agentfiles.WithAuth]); a context without one is

@@ -186,7 +186,7 @@ func grepTools(svc *fileio.Service, ro adapters.Annotations) []adapters.Tool {
 	}
 }
 
-// Tools returns the FileIO tools over svc: the seed's five, file_stat, file_read, file_write,
+// Tools returns the file tools over svc: the five basic ones, file_stat, file_read, file_write,
 // file_delete and file_list, with its parameter names and defaults (file_read also reads line
 // ranges and kept versions), then file_edit, file_rename, file_versions, file_restore and
 // file_purge_history, then the exact search tools file_grep and file_glob. Descriptions state

@@ -32,8 +32,8 @@ func (l *listFlag) Set(s string) error { *l = append(*l, s); return nil }
 
 func main() {
 	var files, roots listFlag
-	flag.Var(&files, "file", "absolute file path or pattern such as /dir/*.py (repeatable)")
-	flag.Var(&roots, "root", "directory whose files may be sent to the model (repeatable; required): files outside every -root, or leading out through a symbolic link, are refused")
+	flag.Var(&files, "file", "absolute file path or `pattern` such as /dir/*.py (repeatable)")
+	flag.Var(&roots, "root", "`directory` whose files may be sent to the model (repeatable; required): files outside every -root, or leading out through a symbolic link, are refused")
 	query := flag.String("query", "", "the question about the files")
 	model := flag.String("model", "gpt-4.1-mini", "model name at the provider")
 	baseURL := flag.String("base-url", openai.DefaultBaseURL, "API root, e.g. https://openrouter.ai/api/v1 or http://localhost:11434/v1")

@@ -81,7 +81,7 @@
 // the view). Go keeps the postings of live chunks, counts document frequencies over them,
 // merges the terms, scores every matching chunk with search.BM25, so the floats are
 // bit-identical to memindex's, and cuts at K breaking ties by path and chunk index as memindex
-// does. LexicalTSVector is the seed's transitional alternative: PostgreSQL full-text search (a
+// does. LexicalTSVector is a transitional alternative: PostgreSQL full-text search (a
 // GIN index on each chunk's tsvector, stored by ReplaceFile in that mode only; terms OR-ed,
 // ts_rank_cd scores).
 //

@@ -27,7 +27,7 @@ const (
 	// LexicalTSVector matches chunks with PostgreSQL full-text search (a GIN index on the
 	// chunks' tsvector, to_tsvector('english', text), stored by ReplaceFile in this mode only;
 	// the query terms OR-ed) and scores them with ts_rank_cd. Files indexed in the other mode
-	// have no tsvector and are matched once indexed again in this one. It is the seed's transitional mode: scores are not BM25 and not comparable
+	// have no tsvector and are matched once indexed again in this one. It is a transitional mode: scores are not BM25 and not comparable
 	// with memindex; DocFreq and Stats are still BM25's, so query-time scans of unindexed files
 	// stay on the BM25 scale. Postings are still written, so switching back needs no re-index.
 	LexicalTSVector LexicalMode = "tsvector"
