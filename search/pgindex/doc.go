@@ -93,8 +93,14 @@
 // Semantic scores are search.Dot of the stored and the query vector, as in memindex, over an
 // in-process cache of the project's vectors, refreshed file by file when the project's
 // generation counter shows that any process changed it (bounded by Options.VectorCacheBytes; a
-// project above the bound streams from the database). The pgvector extension is not used: its
-// approximate indexes would not give memindex's results, and the flat scan of the cache is exact.
+// project above the bound streams from the database). Vectors of 512 dimensions or more (neural
+// embedders') are cached as int8 codes with a certified error bound (package
+// search/internal/int8vec, shared with memindex), a quarter of their float32 size: a query
+// scans one byte per dimension, and re-scores with search.Dot only the chunks whose bound
+// reaches the TopK-th best, from their codes when those are exact and otherwise from their
+// floats, read from the database for those files only. The answer is the exact top K, the
+// same as a float scan's and memindex's. The pgvector extension is not used: its approximate
+// indexes would not give memindex's results.
 //
 // # Embedder identity
 //

@@ -37,7 +37,7 @@ func (ix *Index) Semantic(ctx context.Context, scope fileio.Scope, q search.Sema
 	}
 	var best []search.Ranked[chunkAt]
 	if ix.vectors != nil {
-		best, err = ix.semanticCached(ctx, v, q)
+		best, err = ix.semanticCached(ctx, scope, v, q)
 	} else {
 		best, err = ix.semanticScan(ctx, scope, q)
 	}
@@ -84,13 +84,21 @@ func (ix *Index) semanticScan(ctx context.Context, scope fileio.Scope, q search.
 	return h.Sorted(), err
 }
 
-// semanticCached scans the in-process snapshot of the project's vectors.
-func (ix *Index) semanticCached(ctx context.Context, v *view, q search.SemanticQuery) ([]search.Ranked[chunkAt], error) {
+// semanticCached scans the in-process snapshot of the project's vectors: the floats, or from
+// quantizeMinDims dimensions the int8 codes (semanticCodes).
+func (ix *Index) semanticCached(ctx context.Context, scope fileio.Scope, v *view, q search.SemanticQuery) ([]search.Ranked[chunkAt], error) {
 	snap, err := ix.vectors.snapshot(ctx, ix, cacheKey{project: v.pid, model: q.Model, dims: len(q.Vector)}, v)
 	if err != nil {
 		return nil, err
 	}
 	dims := len(q.Vector)
+	if dims >= quantizeMinDims {
+		best, ok, err := ix.semanticCodes(ctx, snap, q, v.pid)
+		if ok || err != nil {
+			return best, err
+		}
+		return ix.semanticScan(ctx, scope, q) // the codes give no bound: scan the floats
+	}
 	// A query vector with few non-zero dimensions (the hashing embedder's, for a few words) is
 	// scored with search.SparseDot over those dimensions only: bit for bit search.Dot for finite
 	// vectors, at a fraction of the reads.

@@ -1,0 +1,145 @@
+package pgindex
+
+import (
+	"container/heap"
+	"context"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/agentfiles/agentfiles/search"
+	"github.com/agentfiles/agentfiles/search/internal/int8vec"
+	"github.com/jackc/pgx/v5/pgtype"
+)
+
+// semanticCodes is Semantic over a snapshot of int8 codes (vectors of quantizeMinDims
+// dimensions or more), exact as search/memindex's: a first pass gives every eligible chunk an
+// interval holding its search.Dot score and keeps those that may reach the TopK-th best lower
+// bound (see package int8vec, "Exact top K"); those are re-scored with search.Dot, from their
+// codes when the codes are exact, otherwise from their floats, read from PostgreSQL for the
+// files that hold them only. ok is false when the codes give no bound (a vector that is not
+// finite, or norms too large): the caller then scans the floats.
+func (ix *Index) semanticCodes(ctx context.Context, snap *vectorSnapshot, q search.SemanticQuery, pid int64) (best []search.Ranked[chunkAt], ok bool, err error) {
+	dims := len(q.Vector)
+	var qNorm float64
+	for _, x := range q.Vector {
+		qNorm += float64(x) * float64(x)
+	}
+	slack := int8vec.Slack(dims, math.Sqrt(qNorm), snap.maxNorm)
+	if snap.nonFinite || math.IsInf(slack, 1) {
+		return nil, false, nil
+	}
+	stride := int8vec.Stride(dims)
+	qq := int8vec.NewQuery(q.Vector, stride)
+	var kth loHeap
+	var near []nearChunk
+	var dots [64]int32
+	for path, f := range snap.files {
+		if (q.PathPrefix != "" && !strings.HasPrefix(path, q.PathPrefix)) || q.ExcludePaths[path] {
+			continue
+		}
+		for first := 0; first < f.chunks; first += len(dots) {
+			n := min(len(dots), f.chunks-first)
+			int8vec.Dots(f.codes[first*stride:], qq.Codes, n, dots[:])
+			for i := range n {
+				lo, hi := qq.Bounds(f.meta[first+i], dots[i], slack)
+				if kth.Len() < q.TopK {
+					heap.Push(&kth, lo)
+				} else if lo > kth[0] {
+					kth[0] = lo
+					heap.Fix(&kth, 0)
+				}
+				if kth.Len() < q.TopK || hi >= kth[0] {
+					near = append(near, nearChunk{f, first + i, hi})
+				}
+			}
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, true, err
+		}
+	}
+	cut := math.Inf(-1)
+	if kth.Len() == q.TopK {
+		cut = kth[0]
+	}
+	floats, err := ix.nearFloats(ctx, pid, q, near, cut)
+	if err != nil {
+		return nil, true, err
+	}
+	h := search.NewTopK[chunkAt](q.TopK)
+	vec := make([]float32, dims)
+	for _, c := range near {
+		if c.hi < cut {
+			continue
+		}
+		var v []float32
+		if c.file.exact {
+			v = int8vec.Decode(vec, c.file.codes[c.chunk*stride:], c.file.meta[c.chunk])
+		} else if raw := floats[c.file.path]; len(raw) == 4*dims*c.file.chunks {
+			decodeVectorInto(vec, raw[4*dims*c.chunk:])
+			v = vec
+		} else {
+			continue // re-indexed since the snapshot: Semantic drops the file's chunks anyway
+		}
+		if score := float64(search.Dot(v, q.Vector)); h.Wants(score) {
+			h.Offer(search.Ranked[chunkAt]{Score: score, Path: c.file.path, Index: c.chunk, Value: chunkAt{c.file.version}})
+		}
+	}
+	return h.Sorted(), true, nil
+}
+
+// nearChunk is a chunk of the first pass that may reach the top K: its score is at most hi.
+type nearChunk struct {
+	file  *cachedFile
+	chunk int
+	hi    float64
+}
+
+// nearFloats reads, in one statement, the float vectors of the files (at their cached
+// versions) that hold a near chunk at or above cut without exact codes, by path.
+func (ix *Index) nearFloats(ctx context.Context, pid int64, q search.SemanticQuery, near []nearChunk, cut float64) (map[string][]byte, error) {
+	seen := make(map[string]bool)
+	var paths []string
+	var ats []time.Time
+	var nss []int32
+	for _, c := range near {
+		if c.hi < cut || c.file.exact || seen[c.file.path] {
+			continue
+		}
+		seen[c.file.path] = true
+		at, ns := splitVersion(c.file.version)
+		paths, ats, nss = append(paths, c.file.path), append(ats, at), append(nss, ns)
+	}
+	out := make(map[string][]byte, len(paths))
+	if len(paths) == 0 {
+		return out, nil
+	}
+	rows, err := ix.pool.Query(ctx, sqlVectorsAt, pid, q.Model, int32(len(q.Vector)), paths, ats, nss)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var path string
+	var raw pgtype.DriverBytes
+	for rows.Next() {
+		if err := rows.Scan(&path, &raw); err != nil {
+			return nil, err
+		}
+		out[path] = append([]byte(nil), raw...)
+	}
+	return out, rows.Err()
+}
+
+// loHeap is a min-heap of lower bounds: the TopK best seen so far, the smallest on top.
+type loHeap []float64
+
+func (h loHeap) Len() int           { return len(h) }
+func (h loHeap) Less(i, j int) bool { return h[i] < h[j] }
+func (h loHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *loHeap) Push(x any)        { *h = append(*h, x.(float64)) }
+func (h *loHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
