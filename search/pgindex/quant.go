@@ -16,8 +16,8 @@ import (
 // dimensions or more), exact as search/memindex's: a first pass gives every eligible chunk an
 // interval holding its search.Dot score and keeps those that may reach the TopK-th best lower
 // bound (see package int8vec, "Exact top K"); those are re-scored with search.Dot, from their
-// codes when the codes are exact, otherwise from their floats, read from PostgreSQL for the
-// files that hold them only. ok is false when the codes give no bound (a vector that is not
+// codes when the codes are exact, otherwise from their floats, read from PostgreSQL for those
+// chunks only. ok is false when the codes give no bound (a vector that is not
 // finite, or norms too large): the caller then scans the floats.
 func (ix *Index) semanticCodes(ctx context.Context, snap *vectorSnapshot, q search.SemanticQuery, pid int64) (best []search.Ranked[chunkAt], ok bool, err error) {
 	dims := len(q.Vector)
@@ -72,13 +72,10 @@ func (ix *Index) semanticCodes(ctx context.Context, snap *vectorSnapshot, q sear
 		if c.hi < cut {
 			continue
 		}
-		var v []float32
+		v := floats[chunkAddr{c.file.path, c.chunk}]
 		if c.file.exact {
 			v = int8vec.Decode(vec, c.file.codes[c.chunk*stride:], c.file.meta[c.chunk])
-		} else if raw := floats[c.file.path]; len(raw) == 4*dims*c.file.chunks {
-			decodeVectorInto(vec, raw[4*dims*c.chunk:])
-			v = vec
-		} else {
+		} else if v == nil {
 			continue // re-indexed since the snapshot: Semantic drops the file's chunks anyway
 		}
 		if score := float64(search.Dot(v, q.Vector)); h.Wants(score) {
@@ -95,37 +92,61 @@ type nearChunk struct {
 	hi    float64
 }
 
-// nearFloats reads, in one statement, the float vectors of the files (at their cached
-// versions) that hold a near chunk at or above cut without exact codes, by path.
-func (ix *Index) nearFloats(ctx context.Context, pid int64, q search.SemanticQuery, near []nearChunk, cut float64) (map[string][]byte, error) {
-	seen := make(map[string]bool)
+// sqlChunkVectorsAt reads the vectors of the named chunks of the named file versions (no row
+// for a file indexed at another version by now), with the size of their file's vector row.
+// The column is stored uncompressed out of line, so a substring reads only the chunk's slice.
+const sqlChunkVectorsAt = `SELECT r.path, r.idx, v.vec, v.size
+FROM unnest($4::text[], $5::timestamptz[], $6::int[], $7::int[]) AS r(path, at, ns, idx)
+CROSS JOIN LATERAL (
+    SELECT substring(v.vectors FROM r.idx * $3 * 4 + 1 FOR $3 * 4) AS vec, octet_length(v.vectors) AS size
+    FROM mcp_search_files f
+    JOIN mcp_search_vectors v ON v.project_id = f.project_id AND v.file_path = f.file_path
+    WHERE f.project_id = $1 AND f.file_path = r.path AND f.file_updated_at = r.at AND f.file_updated_ns = r.ns
+      AND v.model = $2 AND v.dims = $3) v`
+
+// chunkAddr names one chunk of a file in a query's maps.
+type chunkAddr struct {
+	path  string
+	chunk int
+}
+
+// nearFloats reads, in one statement, the float vectors of the near chunks at or above cut
+// whose codes are not exact, at their files' cached versions.
+func (ix *Index) nearFloats(ctx context.Context, pid int64, q search.SemanticQuery, near []nearChunk, cut float64) (map[chunkAddr][]float32, error) {
 	var paths []string
 	var ats []time.Time
-	var nss []int32
+	var nss, idx []int32
+	chunks := make(map[string]int)
 	for _, c := range near {
-		if c.hi < cut || c.file.exact || seen[c.file.path] {
+		if c.hi < cut || c.file.exact {
 			continue
 		}
-		seen[c.file.path] = true
 		at, ns := splitVersion(c.file.version)
-		paths, ats, nss = append(paths, c.file.path), append(ats, at), append(nss, ns)
+		paths, ats, nss, idx = append(paths, c.file.path), append(ats, at), append(nss, ns), append(idx, int32(c.chunk))
+		chunks[c.file.path] = c.file.chunks
 	}
-	out := make(map[string][]byte, len(paths))
+	out := make(map[chunkAddr][]float32, len(paths))
 	if len(paths) == 0 {
 		return out, nil
 	}
-	rows, err := ix.pool.Query(ctx, sqlVectorsAt, pid, q.Model, int32(len(q.Vector)), paths, ats, nss)
+	dims := len(q.Vector)
+	rows, err := ix.pool.Query(ctx, sqlChunkVectorsAt, pid, q.Model, int32(dims), paths, ats, nss, idx)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
 	var path string
+	var i, size int32
 	var raw pgtype.DriverBytes
 	for rows.Next() {
-		if err := rows.Scan(&path, &raw); err != nil {
+		if err := rows.Scan(&path, &i, &raw, &size); err != nil {
 			return nil, err
 		}
-		out[path] = append([]byte(nil), raw...)
+		if len(raw) == 4*dims && int(size) == 4*dims*chunks[path] {
+			v := make([]float32, dims)
+			decodeVectorInto(v, raw)
+			out[chunkAddr{path, int(i)}] = v
+		}
 	}
 	return out, rows.Err()
 }
