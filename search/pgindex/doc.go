@@ -92,8 +92,10 @@
 //
 // Semantic scores are search.Dot of the stored and the query vector, as in memindex, over an
 // in-process cache of the project's vectors, refreshed file by file when the project's
-// generation counter shows that any process changed it (bounded by Options.VectorCacheBytes; a
-// project above the bound streams from the database). Vectors of 512 dimensions or more (neural
+// generation counter shows that any process changed it (bounded by Options.VectorCacheBytes, of
+// which one project holds at most half: a bigger project is cached in part, its first files in
+// path order, and a query streams only the vectors of the rest from the database, so its cost
+// grows with the part that does not fit, with no jump at the bound). Vectors of 512 dimensions or more (neural
 // embedders') are cached as int8 codes with a certified error bound (package
 // search/internal/int8vec, shared with memindex), a quarter of their float32 size: a query
 // scans one byte per dimension, and re-scores with search.Dot only the chunks whose bound

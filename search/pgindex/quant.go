@@ -17,9 +17,10 @@ import (
 // interval holding its search.Dot score and keeps those that may reach the TopK-th best lower
 // bound (see package int8vec, "Exact top K"); those are re-scored with search.Dot, from their
 // codes when the codes are exact, otherwise from their floats, read from PostgreSQL for those
-// chunks only. ok is false when the codes give no bound (a vector that is not
-// finite, or norms too large): the caller then scans the floats.
-func (ix *Index) semanticCodes(ctx context.Context, snap *vectorSnapshot, q search.SemanticQuery, pid int64) (best []search.Ranked[chunkAt], ok bool, err error) {
+// chunks only. overflow is the TopK of the files that did not fit the cache, exactly scored;
+// they take part as chunks whose interval is their score. ok is false when the codes give no
+// bound (a vector that is not finite, or norms too large): the caller then scans the floats.
+func (ix *Index) semanticCodes(ctx context.Context, snap *vectorSnapshot, q search.SemanticQuery, pid int64, overflow []search.Ranked[chunkAt]) (best []search.Ranked[chunkAt], ok bool, err error) {
 	dims := len(q.Vector)
 	var qNorm float64
 	for _, x := range q.Vector {
@@ -33,6 +34,14 @@ func (ix *Index) semanticCodes(ctx context.Context, snap *vectorSnapshot, q sear
 	qq := int8vec.NewQuery(q.Vector, stride)
 	var kth loHeap
 	var near []nearChunk
+	for _, r := range overflow {
+		if kth.Len() < q.TopK {
+			heap.Push(&kth, r.Score)
+		} else if r.Score > kth[0] {
+			kth[0] = r.Score
+			heap.Fix(&kth, 0)
+		}
+	}
 	var dots [64]int32
 	for path, f := range snap.files {
 		if (q.PathPrefix != "" && !strings.HasPrefix(path, q.PathPrefix)) || q.ExcludePaths[path] {
@@ -67,6 +76,9 @@ func (ix *Index) semanticCodes(ctx context.Context, snap *vectorSnapshot, q sear
 		return nil, true, err
 	}
 	h := search.NewTopK[chunkAt](q.TopK)
+	for _, r := range overflow {
+		h.Offer(r)
+	}
 	vec := make([]float32, dims)
 	for _, c := range near {
 		if c.hi < cut {

@@ -41,23 +41,43 @@ func vectorFile(path string, version time.Time, model string, vecs ...[]float32)
 	return f
 }
 
-// TestSemanticCodesMatchMemindex: at 1,536 dimensions pgindex's cache keeps int8 codes and
-// re-scores only the chunks they cannot rule out, reading those files' floats from PostgreSQL.
-// Its answers equal memindex's and a float scan's (cache off) — chunks, order and float64
-// scores — on dense vectors, exact ties (duplicated vectors), vectors with exact codes next to
-// dense ones, a query equal to a stored vector and its negative, path filters, files replaced
-// and deleted after the cache was built, and TopK past the number of chunks.
-func TestSemanticCodesMatchMemindex(t *testing.T) {
-	const dims, model = 1536, "dense-test"
+// TestSemanticCacheMatchesMemindex: pgindex's vector cache keeps int8 codes at 1,536
+// dimensions and re-scores only the chunks they cannot rule out, reading their floats from
+// PostgreSQL; at 64 dimensions it keeps floats; a project bigger than the cache is cached in
+// part and the rest streamed. In every case the answers equal memindex's and a float scan's
+// (cache off) — chunks, order and float64 scores — on dense vectors, exact ties (duplicated
+// vectors), vectors with exact codes next to dense ones, a query equal to a stored vector and
+// its negative, path filters, files replaced and deleted after the cache was built, and TopK
+// past the number of chunks.
+func TestSemanticCacheMatchesMemindex(t *testing.T) {
+	for _, tc := range []struct {
+		dims       int
+		cacheBytes int64 // the overflow instance's cache: half of it per project, about half the project
+	}{{1536, 400 << 10}, {64, 64 << 10}} {
+		t.Run(fmt.Sprintf("dims=%d", tc.dims), func(t *testing.T) { testSemanticCache(t, tc.dims, tc.cacheBytes) })
+	}
+}
+
+func testSemanticCache(t *testing.T, dims int, cacheBytes int64) {
+	const model = "dense-test"
 	ctx := context.Background()
-	cached, _ := newIndex(t, pgindex.Options{})
-	streamed, _ := newIndex(t, pgindex.Options{VectorCacheBytes: -1})
+	cached, url := newIndex(t, pgindex.Options{})
+	streamed, err := pgindex.Open(ctx, url, pgindex.Options{VectorCacheBytes: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(streamed.Close)
+	overflowing, err := pgindex.Open(ctx, url, pgindex.Options{VectorCacheBytes: cacheBytes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(overflowing.Close)
 	mem := memindex.New()
 	r := rand.New(rand.NewPCG(5, 6))
 	base := time.Date(2026, 3, 4, 5, 6, 7, 891, time.UTC)
 	put := func(f search.IndexedFile) {
 		t.Helper()
-		for _, ix := range []search.Index{mem, cached, streamed} {
+		for _, ix := range []search.Index{mem, cached} { // one database: cached writes for all
 			if err := ix.ReplaceFile(ctx, testScope, f); err != nil {
 				t.Fatal(err)
 			}
@@ -100,7 +120,7 @@ func TestSemanticCodesMatchMemindex(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				for ixName, ix := range map[string]search.Index{"cached codes": cached, "streamed floats": streamed} {
+				for ixName, ix := range map[string]search.Index{"cached": cached, "streamed": streamed, "overflowing the cache": overflowing} {
 					got, err := ix.Semantic(ctx, testScope, q)
 					if err != nil {
 						t.Fatal(err)
@@ -115,7 +135,7 @@ func TestSemanticCodesMatchMemindex(t *testing.T) {
 	check("first")
 	// Replace and delete files after the cache holds them: the cache refreshes file by file.
 	put(vectorFile("/d0/f000.md", base.Add(time.Hour), model, queries["dense"]))
-	for _, ix := range []search.Index{mem, cached, streamed} {
+	for _, ix := range []search.Index{mem, cached} {
 		if err := ix.DeleteFile(ctx, testScope, "/d2/f017.md", base.Add(time.Hour)); err != nil {
 			t.Fatal(err)
 		}

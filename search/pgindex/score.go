@@ -39,15 +39,9 @@ func (ix *Index) ScoreChunks(ctx context.Context, scope fileio.Scope, q search.S
 	if len(q.Chunks) == 0 {
 		return out, nil
 	}
-	paths := make([]string, 0, len(q.Chunks))
-	seen := make(map[string]bool)
 	idx := make([]int32, len(q.Chunks))
 	all := make([]string, len(q.Chunks))
 	for i, r := range q.Chunks {
-		if !seen[r.Path] {
-			seen[r.Path] = true
-			paths = append(paths, r.Path)
-		}
 		all[i], idx[i] = r.Path, int32(r.ChunkIndex)
 	}
 	tsvector := ix.lexical == LexicalTSVector && len(q.Terms) > 0

@@ -10,17 +10,22 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 )
 
-// DefaultVectorCacheBytes is the default bound of the in-process vector cache.
-const DefaultVectorCacheBytes int64 = 256 << 20
+// DefaultVectorCacheBytes is the default bound of the in-process vector cache: 512 MiB, of
+// which one project takes at most half, about 170,000 chunks of 1,536 dimensions as int8
+// codes (or 1,000,000 of 64 as floats).
+const DefaultVectorCacheBytes int64 = 512 << 20
 
 // vectorCache keeps, per (project, model, dimension), a read-only snapshot of every embedded
 // file's vectors (as int8 codes from quantizeMinDims dimensions, see cachedFile), so that a semantic query scans memory instead of streaming the project's
 // vectors from PostgreSQL. A snapshot is valid for one value of the project's generation
 // counter, which every write and merge of any process bumps in its transaction; when the
 // counter moved, the next query refreshes the snapshot from the project's view (see view),
-// reading only the vectors of the files whose indexed version changed. Entries are evicted least-recently-used when the
-// cache holds more than maxBytes; a project bigger than maxBytes is never cached (its queries
-// stream from the database). The caching is genCache's; it is safe for concurrent use.
+// // reading only the vectors of the files whose indexed version changed. Entries are evicted
+// least-recently-used when the cache holds more than maxBytes. A project's snapshot holds at
+// most half of maxBytes (projectBytes): a bigger project is cached in part, its first files in
+// path order, and its queries stream only the rest from the database, so the cost of a query
+// grows with the part that does not fit rather than jumping to a full stream. The caching is
+// genCache's; it is safe for concurrent use.
 type vectorCache struct {
 	*genCache[cacheKey, vectorSnapshot]
 }
@@ -38,6 +43,25 @@ type vectorSnapshot struct {
 	bytes      int64
 	maxNorm    float64 // the largest L2 norm of any vector
 	nonFinite  bool    // some vector is not finite
+	// overflow: the project's vectors did not fit the per-project bound (projectBytes); the
+	// snapshot holds the files before overflowFrom in path order, and a query streams the
+	// vectors of overflowFrom and the files after it from PostgreSQL.
+	overflow     bool
+	overflowFrom string
+}
+
+// projectBytes is the most one project's snapshot may hold: half the cache, so that a project
+// larger than that is cached in part (see vectorSnapshot.overflow) and one other project of
+// that size still fits beside it.
+func (c *vectorCache) projectBytes() int64 { return c.maxBytes / 2 }
+
+// estimateCachedSize is cachedFile.size of a file of chunks vectors of dims, before reading it.
+func estimateCachedSize(path string, chunks, dims int) int64 {
+	f := cachedFile{path: path, chunks: chunks}
+	if dims < quantizeMinDims {
+		return f.size() + int64(4*chunks*dims)
+	}
+	return f.size() + int64(chunks*(int8vec.Stride(dims)+12))
 }
 
 // cachedFile is one file's vectors: as float32 below quantizeMinDims dimensions, as int8 codes
@@ -147,9 +171,16 @@ func loadVectors(ctx context.Context, ix *Index, key cacheKey, v *view, old *vec
 	var ats []time.Time
 	var nss []int32
 	versions := make(map[string]time.Time)
+	budget := ix.vectors.projectBytes()
+	var used int64
 	for _, st := range v.states {
 		if st.EmbeddingModel != key.model || st.Chunks == 0 {
 			continue
+		}
+		if used += estimateCachedSize(st.Path, st.Chunks, key.dims); used > budget {
+			// The files from here on (in path order) are the overflow: queries stream them.
+			s.overflowFrom, s.overflow = st.Path, true
+			break
 		}
 		if old != nil {
 			if f := old.files[st.Path]; f != nil && f.version.Equal(st.FileUpdatedAt) {
