@@ -4,7 +4,9 @@ import (
 	"container/heap"
 	"context"
 	"math"
+	"runtime"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/agentfiles/agentfiles/search"
@@ -32,40 +34,61 @@ func (ix *Index) semanticCodes(ctx context.Context, snap *vectorSnapshot, q sear
 	}
 	stride := int8vec.Stride(dims)
 	qq := int8vec.NewQuery(q.Vector, stride)
+	// The first pass, over parts of the files in parallel for a large snapshot; each part keeps
+	// its own TopK best lower bounds, which never exceed the final TopK-th best, so the union of
+	// the parts' near chunks holds every chunk that may reach it.
+	parts := 1
+	if snap.chunks >= parallelScanChunks {
+		parts = runtime.GOMAXPROCS(0)
+	}
+	type partResult struct {
+		kth  loHeap
+		near []nearChunk
+	}
+	results := make([]partResult, parts)
+	var wg sync.WaitGroup
+	for p := range parts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := &results[p]
+			var dots [64]int32
+			for fi := p; fi < len(snap.list); fi += parts {
+				f := snap.list[fi]
+				if (q.PathPrefix != "" && !strings.HasPrefix(f.path, q.PathPrefix)) || q.ExcludePaths[f.path] {
+					continue
+				}
+				if fi%256 == p && ctx.Err() != nil {
+					return
+				}
+				for first := 0; first < f.chunks; first += len(dots) {
+					n := min(len(dots), f.chunks-first)
+					int8vec.Dots(f.codes[first*stride:], qq.Codes, n, dots[:])
+					for i := range n {
+						lo, hi := qq.Bounds(f.meta[first+i], dots[i], slack)
+						r.kth.offer(lo, q.TopK)
+						if r.kth.Len() < q.TopK || hi >= r.kth[0] {
+							r.near = append(r.near, nearChunk{f, first + i, hi})
+						}
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, true, err
+	}
 	var kth loHeap
 	var near []nearChunk
 	for _, r := range overflow {
-		if kth.Len() < q.TopK {
-			heap.Push(&kth, r.Score)
-		} else if r.Score > kth[0] {
-			kth[0] = r.Score
-			heap.Fix(&kth, 0)
-		}
+		kth.offer(r.Score, q.TopK)
 	}
-	var dots [64]int32
-	for path, f := range snap.files {
-		if (q.PathPrefix != "" && !strings.HasPrefix(path, q.PathPrefix)) || q.ExcludePaths[path] {
-			continue
+	for _, r := range results {
+		for _, lo := range r.kth {
+			kth.offer(lo, q.TopK)
 		}
-		for first := 0; first < f.chunks; first += len(dots) {
-			n := min(len(dots), f.chunks-first)
-			int8vec.Dots(f.codes[first*stride:], qq.Codes, n, dots[:])
-			for i := range n {
-				lo, hi := qq.Bounds(f.meta[first+i], dots[i], slack)
-				if kth.Len() < q.TopK {
-					heap.Push(&kth, lo)
-				} else if lo > kth[0] {
-					kth[0] = lo
-					heap.Fix(&kth, 0)
-				}
-				if kth.Len() < q.TopK || hi >= kth[0] {
-					near = append(near, nearChunk{f, first + i, hi})
-				}
-			}
-		}
-		if err := ctx.Err(); err != nil {
-			return nil, true, err
-		}
+		near = append(near, r.near...)
 	}
 	cut := math.Inf(-1)
 	if kth.Len() == q.TopK {
@@ -163,8 +186,22 @@ func (ix *Index) nearFloats(ctx context.Context, pid int64, q search.SemanticQue
 	return out, rows.Err()
 }
 
+// parallelScanChunks is the snapshot size (in chunks) from which the first pass is split
+// across CPUs. Tests lower it.
+var parallelScanChunks = 16384
+
 // loHeap is a min-heap of lower bounds: the TopK best seen so far, the smallest on top.
 type loHeap []float64
+
+// offer keeps lo when it is among the k best.
+func (h *loHeap) offer(lo float64, k int) {
+	if h.Len() < k {
+		heap.Push(h, lo)
+	} else if lo > (*h)[0] {
+		(*h)[0] = lo
+		heap.Fix(h, 0)
+	}
+}
 
 func (h loHeap) Len() int           { return len(h) }
 func (h loHeap) Less(i, j int) bool { return h[i] < h[j] }

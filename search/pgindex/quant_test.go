@@ -53,8 +53,14 @@ func TestSemanticCacheMatchesMemindex(t *testing.T) {
 	for _, tc := range []struct {
 		dims       int
 		cacheBytes int64 // the overflow instance's cache: half of it per project, about half the project
-	}{{1536, 400 << 10}, {64, 64 << 10}} {
-		t.Run(fmt.Sprintf("dims=%d", tc.dims), func(t *testing.T) { testSemanticCache(t, tc.dims, tc.cacheBytes) })
+		split      bool  // the first pass split across CPUs
+	}{{1536, 400 << 10, false}, {1536, 400 << 10, true}, {64, 64 << 10, false}} {
+		t.Run(fmt.Sprintf("dims=%d/split=%v", tc.dims, tc.split), func(t *testing.T) {
+			if tc.split {
+				t.Cleanup(pgindex.SplitScansFrom(1))
+			}
+			testSemanticCache(t, tc.dims, tc.cacheBytes)
+		})
 	}
 }
 

@@ -40,6 +40,8 @@ type cacheKey struct {
 type vectorSnapshot struct {
 	generation int64
 	files      map[string]*cachedFile
+	list       []*cachedFile // the files, for scans split in parts
+	chunks     int           // the files' chunks
 	bytes      int64
 	maxNorm    float64 // the largest L2 norm of any vector
 	nonFinite  bool    // some vector is not finite
@@ -214,7 +216,9 @@ func loadVectors(ctx context.Context, ix *Index, key cacheKey, v *view, old *vec
 		}
 	}
 	for _, f := range s.files {
-		s.bytes += f.size()
+		s.list = append(s.list, f)
+		s.chunks += f.chunks
+		s.bytes += f.size() + 8
 		s.maxNorm = max(s.maxNorm, f.maxNorm)
 		s.nonFinite = s.nonFinite || f.nonFinite
 	}
