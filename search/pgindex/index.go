@@ -44,7 +44,14 @@ type Options struct {
 	SkipMigrations bool
 	// VectorCacheBytes bounds the in-process cache of vectors that semantic queries scan
 	// (default DefaultVectorCacheBytes; negative: no cache, every query streams the project's
-	// vectors from PostgreSQL).
+	// vectors from PostgreSQL). A chunk's vector costs 4 bytes per dimension below 512
+	// dimensions, and from 512 on its int8 codes, dimensions rounded up to 32 plus 12 bytes
+	// (1,548 bytes at 1,536 dimensions), plus about 100 bytes per file. One project takes at
+	// most half the bound (about 170,000 chunks of 1,536 dimensions by default); the vectors
+	// of a bigger project's other files are streamed from PostgreSQL by each query (see the
+	// package doc, "Scoring"). While a changed project's snapshot is refreshed, the old one
+	// stays in use until the new one is published, so the cache may briefly hold a project
+	// twice.
 	VectorCacheBytes int64
 	// ProjectCacheBytes bounds the in-process cache of project views: each project's file states
 	// (which FileStateList and FileStates hand out) and the decoded chunk directories and pending
