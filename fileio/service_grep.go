@@ -22,7 +22,7 @@ const (
 	MaxGrepContextLines = 20
 	// MaxGrepLineBytes caps each returned line and context line; longer lines are cut at a
 	// character boundary and the match says LineTruncated.
-	MaxGrepLineBytes = 2000
+	MaxGrepLineBytes = 4096
 )
 
 // How Grep reads a project: candidate infos in batches, contents in groups.

@@ -23,7 +23,8 @@ type GrepRequest struct {
 	// Path is the directory (or file) below which to search; "" or "/" is the project root.
 	Path string
 	// Glob keeps only files whose path matches (see Glob): without "/" it applies to the base
-	// name ("*.md"), with "/" to the path relative to Path ("docs/**/*.md").
+	// name ("*.md"), with "/" to the path relative to Path ("docs/**/*.md"). A file named by
+	// Path itself is searched whatever the glob, as rg searches a file given on its command line.
 	Glob string
 	// OutputMode is GrepContent (the default when ""), GrepFilesWithMatches or GrepCount.
 	OutputMode GrepOutputMode

@@ -60,7 +60,7 @@ var grepFixture = map[string]string{
 	"/src/nested/x.go":  "// Kelvin: \u212a\nk8s\n",
 	"/unicode/jp.txt":   "日本語のテキスト\nこんにちは hello\n",
 	"/unicode/fold.txt": "\u212aelvin\nſtraße\n",
-	"/long/line.txt":    strings.Repeat("x", 2500) + "needle\n",
+	"/long/line.txt":    strings.Repeat("x", fileio.MaxGrepLineBytes+500) + "needle\n",
 	"/dir.with.dots/ok": "hello",
 }
 
@@ -102,6 +102,8 @@ func testGrepCases(t *testing.T, e *env) {
 				{Path: "/docs/guide.md", LineNumber: 4, Line: "1. install", Before: []string{"Hello again", "steps:"}},
 				{Path: "/docs/guide.md", LineNumber: 5, Line: "2. run", Before: []string{"steps:", "1. install"}},
 			}}},
+		{"a file given as the path is searched whatever the glob, as in rg", fileio.GrepRequest{Pattern: "install", Path: "/docs/guide.md", Glob: "*.txt"},
+			fileio.GrepResult{Matches: []fileio.GrepMatch{{Path: "/docs/guide.md", LineNumber: 4, Line: "1. install"}}}},
 		{"$ does not match before \\r", fileio.GrepRequest{Pattern: "crlf$"}, fileio.GrepResult{}},
 		{"\\r is part of the line", fileio.GrepRequest{Pattern: "crlf\\r$", OutputMode: fileio.GrepCount},
 			fileio.GrepResult{OutputMode: fileio.GrepCount, Counts: []fileio.GrepFileCount{{Path: "/docs/notes.txt", Count: 1}}}},
@@ -476,7 +478,7 @@ func RandomGrepFiles(rng *rand.Rand, n int) map[string]string {
 		case 0:
 			b.WriteString("\x00")
 		case 1:
-			b.WriteString(strings.Repeat("foo bar ", 300)) // a line longer than MaxGrepLineBytes
+			b.WriteString(strings.Repeat("foo bar ", fileio.MaxGrepLineBytes/6)) // a line longer than MaxGrepLineBytes
 		case 2:
 			b.Reset()
 		}
