@@ -18,10 +18,7 @@ import (
 // Errors: INVALID_ARGUMENT for a bad pattern, limit or cursor; INVALID_PATH; NOT_FOUND when
 // req.Path does not exist; and the errors every operation shares.
 func (s *Service) Glob(ctx context.Context, req GlobRequest) (GlobResult, error) {
-	dir := req.Path
-	if dir == "/" {
-		dir = ""
-	}
+	dir := searchDir(req.Path)
 	ac, scope, err := s.begin(ctx, req.Project, dir)
 	var g *Glob
 	var start searchCursor
@@ -163,4 +160,13 @@ func (g *Glob) literalDirs() string {
 		b.WriteByte('/')
 	}
 	return b.String()
+}
+
+// searchDir is the directory a Grep or Glob searches below: path without a trailing "/", "" for
+// the root ("" or "/").
+func searchDir(path string) string {
+	if len(path) > 1 {
+		return strings.TrimSuffix(path, "/")
+	}
+	return strings.TrimPrefix(path, "/")
 }

@@ -51,10 +51,7 @@ const (
 // INVALID_PATH; NOT_FOUND when Path does not exist; TIMEOUT when the time budget ran out
 // before one file was searched; and the errors every operation shares.
 func (s *Service) Grep(ctx context.Context, req GrepRequest) (GrepResult, error) {
-	dir := req.Path
-	if dir == "/" {
-		dir = ""
-	}
+	dir := searchDir(req.Path)
 	ac, scope, err := s.begin(ctx, req.Project, dir)
 	var run *grepRun
 	if err == nil {

@@ -90,7 +90,7 @@ func testGrepCases(t *testing.T, e *env) {
 			{Path: "/src/main.go", LineNumber: 4, Line: "\tprintln(\"hello\")"},
 			{Path: "/unicode/jp.txt", LineNumber: 2, Line: "こんにちは hello"},
 		}}},
-		{"ignore case, below a directory, with context", fileio.GrepRequest{Pattern: "hello", IgnoreCase: true, Path: "/docs", Context: 1},
+		{"ignore case, below a directory, with context", fileio.GrepRequest{Pattern: "hello", IgnoreCase: true, Path: "/docs/", Context: 1},
 			fileio.GrepResult{Matches: []fileio.GrepMatch{
 				{Path: "/docs/api/ref.md", LineNumber: 1, Line: "func Hello() error", After: []string{"func Bye()"}},
 				{Path: "/docs/guide.md", LineNumber: 2, Line: "Hello again", Before: []string{"Intro"}, After: []string{"steps:"}},
@@ -272,6 +272,7 @@ func testGlob(t *testing.T, e *env) {
 		{"**/*.md", "", []string{"/README.md", "/docs/api/ref.md", "/docs/guide.md"}},
 		{"docs/*", "", []string{"/docs/guide.md", "/docs/notes.txt"}},
 		{"*", "/docs", []string{"/docs/guide.md", "/docs/notes.txt"}},
+		{"*", "/docs/", []string{"/docs/guide.md", "/docs/notes.txt"}},
 		{"**", "/docs", []string{"/docs/api/ref.md", "/docs/guide.md", "/docs/notes.txt"}},
 		{".*", "", []string{"/.env"}},
 		{"**/*.{go,txt}", "/src", []string{"/src/empty.go", "/src/main.go", "/src/nested/x.go"}},
