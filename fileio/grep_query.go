@@ -106,24 +106,6 @@ func (q ContentQuery) Literals() []ContentQuery {
 	return out
 }
 
-// requiredLiteral returns the longest case-sensitive literal every matching file must contain
-// (q itself or a conjunct of q), "" if there is none.
-func (q ContentQuery) requiredLiteral() string {
-	best := ""
-	consider := func(c ContentQuery) {
-		if c.Op == QueryLiteral && !c.IgnoreCase && len(c.Literal) > len(best) {
-			best = c.Literal
-		}
-	}
-	consider(q)
-	if q.Op == QueryAnd {
-		for _, s := range q.Sub {
-			consider(s)
-		}
-	}
-	return best
-}
-
 func queryAnd(a, b ContentQuery) ContentQuery {
 	switch {
 	case a.Op == QueryNone || b.Op == QueryNone:
