@@ -21,7 +21,7 @@ const grepText = "mcp_files_grep_text(content)"
 
 // GrepCandidates implements fileio.ContentSearcher with the pg_trgm index of migration 0008:
 // the literals of c.Query become LIKE (ILIKE for ignore-case literals) conditions on the
-// file's text, which the GIN index answers and PostgreSQL rechecks exactly. Literals without
+// file's text, a sequence of literals one LIKE '%a%b%', which the GIN index answers and PostgreSQL rechecks exactly. Literals without
 // three ASCII letters or digits in a row give pg_trgm no trigram to look up, so they are
 // left out (a weaker condition, never a wrong one); a query with nothing left lists the files
 // in path order. The statements run under SET LOCAL statement_timeout up to c.Deadline.
@@ -76,6 +76,14 @@ func indexable(q fileio.ContentQuery) fileio.ContentQuery {
 			return fileio.ContentQuery{Op: fileio.QueryAll}
 		}
 		return q
+	case fileio.QuerySequence:
+		// One LIKE "%a%b%" holds all of it; it needs a trigram in one of its literals.
+		for _, s := range q.Sub {
+			if hasTrigram(s.Literal) {
+				return q
+			}
+		}
+		return fileio.ContentQuery{Op: fileio.QueryAll}
 	case fileio.QueryAnd, fileio.QueryOr:
 		subs := make([]fileio.ContentQuery, 0, len(q.Sub))
 		for _, s := range q.Sub {
@@ -125,10 +133,19 @@ func likeCondition(q fileio.ContentQuery, args *[]any) string {
 		return ""
 	case fileio.QueryNone:
 		return "FALSE"
-	case fileio.QueryLiteral:
-		*args = append(*args, "%"+escapeLike(q.Literal)+"%")
+	case fileio.QueryLiteral, fileio.QuerySequence:
+		// A sequence is one pattern, so that PostgreSQL reads each candidate's text once.
+		lits := q.Sub
+		if q.Op == fileio.QueryLiteral {
+			lits = []fileio.ContentQuery{q}
+		}
+		pattern := "%"
+		for _, l := range lits {
+			pattern += escapeLike(l.Literal) + "%"
+		}
+		*args = append(*args, pattern)
 		op := "LIKE"
-		if q.IgnoreCase {
+		if lits[0].IgnoreCase {
 			op = "ILIKE"
 		}
 		return fmt.Sprintf("%s %s $%d", grepText, op, len(*args))
