@@ -241,7 +241,7 @@ func (r *grepRun) candidates(tx ReadTx, prefix string) func(context.Context, str
 				Limit: grepCandidateBatch, Deadline: r.deadline})
 		}
 	}
-	return listPages(tx, prefix)
+	return listPages(tx, prefix, r.deadline)
 }
 
 // keeps reports whether the glob keeps the file at path.

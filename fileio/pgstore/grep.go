@@ -60,10 +60,11 @@ WHERE apikey_hash = $1 AND project = $2 AND deleted = FALSE AND path > $3 AND pa
 // statement for its values (plan_cache_mode): a generic plan, which cannot see how selective
 // a LIKE pattern is, would walk the path index and test every file of the project.
 func (tx *readTx) statementDeadline(ctx context.Context, deadline time.Time) error {
-	timeout := "0" // none
-	if !deadline.IsZero() {
-		timeout = strconv.FormatInt(max(time.Until(deadline).Milliseconds(), 1), 10)
+	if deadline.IsZero() { // keep the server's statement_timeout
+		return tx.x.query(ctx, opRead, "SELECT set_config('plan_cache_mode', 'force_custom_plan', true)", nil,
+			func(pgx.Rows) error { return nil })
 	}
+	timeout := strconv.FormatInt(max(time.Until(deadline).Milliseconds(), 1), 10)
 	return tx.x.query(ctx, opRead, "SELECT set_config('statement_timeout', $1, true), set_config('plan_cache_mode', 'force_custom_plan', true)",
 		[]any{timeout}, func(pgx.Rows) error { return nil })
 }
