@@ -36,7 +36,8 @@ const (
 
 // Grep searches the files of a project for lines that match a pattern, as ripgrep does
 // (rg --no-config --hidden -n, with -F for FixedStrings and -i for IgnoreCase): the pattern is
-// Go RE2 syntax matched against each line; files that contain a NUL byte are skipped. The
+// Go RE2 syntax matched against each line; files that contain a NUL byte are skipped, and a
+// UTF-8 byte order mark at the start of a file is not part of its first line. The
 // answer is the matching lines with context (GrepContent), the files with a match
 // (GrepFilesWithMatches) or the matching lines per file (GrepCount), ordered by path and line.
 //
@@ -299,9 +300,10 @@ func (r *grepRun) examine(ctx context.Context, tx ReadTx, files []FileInfo, from
 
 // file searches one file from line fromLine on.
 func (r *grepRun) file(f File, fromLine int) {
-	c := f.Content
 	r.res.ScannedFiles++
-	r.res.ScannedBytes += int64(len(c))
+	r.res.ScannedBytes += int64(len(f.Content))
+	// A byte order mark is no part of the first line, as rg strips it.
+	c := bytes.TrimPrefix(f.Content, []byte("\uFEFF"))
 	if binary(c) || (!r.indexed && !r.m.query.Matches(c)) {
 		r.done = searchCursor{Path: f.Path}
 		return
