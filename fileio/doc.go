@@ -144,8 +144,8 @@
 // Branch with errors.Is against a sentinel or with agentfiles.ErrorCode. TestErrorCodes
 // produces each one through the public API.
 //
-//	NOT_FOUND             read, delete, list, edit or rename of a path where nothing exists;
-//	                      a version that is not kept
+//	NOT_FOUND             read, delete, list, edit, rename, grep or glob of a path where
+//	                      nothing exists; a version that is not kept
 //	ALREADY_EXISTS        WriteRequest.Exclusive on an existing file; a rename onto a file
 //	                      without overwrite
 //	IS_DIRECTORY          read of a directory; write where a directory (or the root) is
@@ -163,9 +163,11 @@
 //	RATE_LIMITED          the tenant's token bucket is empty
 //	RESOURCE_BUSY         the project's write lock was not acquired within the lock timeout
 //	UNAVAILABLE           the store's database is down or unreachable: retry later
-//	INVALID_ARGUMENT      bad mode, encoding, depth, limit or length; content not UTF-8
+//	INVALID_ARGUMENT      bad mode, encoding, depth, limit or length; content not UTF-8; a bad
+//	                      grep pattern, glob, output mode, context or cursor
 //	INVALID_CONFIG        a bad configuration value (NewService, LoadConfig); Arg names the key
-//	TIMEOUT, CANCELED     the context ended before the operation completed
+//	TIMEOUT, CANCELED     the context ended before the operation completed; TIMEOUT also when
+//	                      Grep's time budget ran out before it searched one file
 //	INTERNAL              the store failed; the message hides the cause, Unwrap and logs keep it
 //
 // # Logging
