@@ -18,6 +18,7 @@ import (
 	"github.com/agentfiles/agentfiles/search"
 	"github.com/agentfiles/agentfiles/search/memindex"
 	"github.com/agentfiles/agentfiles/search/pgindex"
+	"github.com/agentfiles/agentfiles/search/provider"
 	"github.com/agentfiles/agentfiles/search/vault"
 	"github.com/agentfiles/agentfiles/search/vault/redisttl"
 )
@@ -33,6 +34,7 @@ func codeSets() map[string][]agentfiles.Code {
 		"filecontext": filecontext.Codes(),
 		"fileio":      fileio.Codes(),
 		"search":      search.Codes(),
+		"provider":    provider.Codes(),
 		"memindex":    memindex.Codes(),
 		"pgindex":     pgindex.Codes(),
 		"vault":       vault.Codes(),

@@ -11,8 +11,8 @@ import (
 	"github.com/agentfiles/agentfiles/adapters"
 )
 
-// Issue 17 defect 1: the schema error repeated the offending value, so the agent's answer and
-// the log's error= carried what args.content redacted.
+// Schema errors do not repeat the offending value, so neither the agent's answer nor the
+// log's error= carries what args.content redacts.
 func TestSchemaErrorsDoNotRepeatValues(t *testing.T) {
 	tool := greetTool()
 	tests := []struct {
@@ -62,7 +62,7 @@ func TestLogArgsBounds(t *testing.T) {
 	}
 }
 
-// Issue 17 defect 4: arguments that are not UTF-8 text are refused before decoding.
+// Arguments that are not UTF-8 text are refused before decoding.
 func TestCheckText(t *testing.T) {
 	for _, bad := range []string{"\"\xff\"", `"\ud800"`, `"\uDBFF\u0041"`, `"\udc00"`, `"\ud800\ud800"`, "\"\xed\xa0\x80\"", `"\ud800`} {
 		if err := adapters.CheckText([]byte(bad)); agentfiles.ErrorCode(err) != agentfiles.CodeInvalidArgument {

@@ -3,10 +3,12 @@ package adapters_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/adapters"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/jsonschema-go/jsonschema"
@@ -102,6 +104,50 @@ func TestWithPrefix(t *testing.T) {
 	}
 	if diff := cmp.Diff("search", adapters.WithPrefix(tools, "")[0].Name); diff != "" {
 		t.Error(diff)
+	}
+}
+
+// WithPrefix renames mentions in schema descriptions, error messages and the advice fields of
+// results, and leaves other result fields (file content) alone.
+func TestWithPrefixRenamesSchemasErrorsAndNotices(t *testing.T) {
+	type in struct {
+		ID string `json:"id" jsonschema:"an ID from list_files"`
+	}
+	type item struct {
+		Message string `json:"message"`
+	}
+	type out struct {
+		Content string `json:"content"`
+		Notice  string `json:"notice,omitempty"`
+		Items   []item `json:"items"`
+	}
+	read := func(_ context.Context, a in) (out, error) {
+		if a.ID == "bad" {
+			return out{}, agentfiles.NewError(agentfiles.CodeNotFound, "no such ID; call list_files", a.ID)
+		}
+		return out{Content: "list_files is a tool", Notice: "cut: call read_file again", Items: []item{{"see list_files"}}}, nil
+	}
+	list := func(context.Context, struct{}) (struct{}, error) { return struct{}{}, nil }
+	tools := adapters.WithPrefix([]adapters.Tool{
+		adapters.NewTool("read_file", "Read", "Read a file listed by list_files.", adapters.Annotations{}, read),
+		adapters.NewTool("list_files", "List", "List files.", adapters.Annotations{}, list),
+	}, "docs_")
+	tool := tools[0]
+	if diff := cmp.Diff("an ID from docs_list_files", tool.InputSchema.Properties["id"].Description); diff != "" {
+		t.Errorf("schema description (-want +got):\n%s", diff)
+	}
+	res, err := tool.Call(t.Context(), json.RawMessage(`{"id": "ok"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(res)
+	wantRes := `{"content":"list_files is a tool","items":[{"message":"see docs_list_files"}],"notice":"cut: call docs_read_file again"}`
+	if diff := cmp.Diff(wantRes, string(b)); diff != "" {
+		t.Errorf("result (-want +got):\n%s", diff)
+	}
+	_, err = tool.Call(t.Context(), json.RawMessage(`{"id": "bad"}`))
+	if diff := cmp.Diff("NOT_FOUND: no such ID; call docs_list_files (bad)", fmt.Sprint(err)); diff != "" {
+		t.Errorf("error (-want +got):\n%s", diff)
 	}
 }
 

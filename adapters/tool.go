@@ -41,7 +41,9 @@ type Tool struct {
 	// always redact "content", "api_key" and "token".
 	RedactArgs []string
 	// Handler runs the tool. args is the raw JSON arguments object. The result is marshalled to
-	// JSON; errors should be *agentfiles.Error (see ErrorOf).
+	// JSON; errors should be *agentfiles.Error (see ErrorOf). Run it through Call, which refuses
+	// arguments that are not UTF-8 text before the handler sees them: a JSON decoder would turn
+	// them into U+FFFD silently.
 	Handler func(ctx context.Context, args json.RawMessage) (any, error)
 }
 
@@ -86,10 +88,8 @@ func NewTool[In, Out any](name, title, description string, ann Annotations, fn f
 		if len(args) == 0 || bytes.Equal(args, []byte("null")) {
 			args = json.RawMessage("{}")
 		}
-		if err := CheckText(args); err != nil {
-			return nil, err
-		}
-		args = dropNullOptionals(args, optional)
+		// Call has checked that args is UTF-8 text. args is parsed twice: once generically for
+		// the schema, once into In.
 		var generic any
 		if err := json.Unmarshal(args, &generic); err != nil {
 			return nil, &agentfiles.Error{Code: agentfiles.CodeInvalidArgument, Message: "arguments must be a JSON object: " + decodeProblem(err), Arg: name}
@@ -98,13 +98,20 @@ func NewTool[In, Out any](name, title, description string, ann Annotations, fn f
 		if !ok {
 			return nil, &agentfiles.Error{Code: agentfiles.CodeInvalidArgument, Message: "arguments must be a JSON object, not " + jsonKind(generic), Arg: name}
 		}
+		for k, v := range obj {
+			if v == nil && optional[k] {
+				// An optional argument sent as null counts as not sent; decoding null into In
+				// leaves the field at its zero value, so only the schema needs to forget it.
+				delete(obj, k)
+			}
+		}
 		if err := resolved.Validate(generic); err != nil {
 			// The validator's message repeats the offending value, which may be a secret or
 			// megabytes long; the agent gets a message built from the schema and value kinds only.
 			return nil, &agentfiles.Error{Code: agentfiles.CodeInvalidArgument, Message: "arguments do not match the tool's input schema: " + validationProblem(err, in, obj) + "; see the tool's inputSchema", Arg: name}
 		}
 		var v In
-		dec := json.NewDecoder(bytes.NewReader(args))
+		dec := json.NewDecoder(bytes.NewReader(integralNumbers(args)))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&v); err != nil {
 			return nil, &agentfiles.Error{Code: agentfiles.CodeInvalidArgument, Message: "cannot decode arguments: " + decodeProblem(err), Arg: name}
@@ -167,33 +174,6 @@ func nonNull(s *jsonschema.Schema) {
 	} else {
 		s.Types = rest
 	}
-}
-
-// dropNullOptionals removes the optional arguments sent as null: they count as not sent. args is
-// returned unchanged when it has none (or is not an object; validation reports that).
-func dropNullOptionals(args json.RawMessage, optional map[string]bool) json.RawMessage {
-	if !bytes.Contains(args, []byte("null")) {
-		return args
-	}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(args, &m); err != nil {
-		return args
-	}
-	dropped := false
-	for k, v := range m {
-		if optional[k] && bytes.Equal(bytes.TrimSpace(v), []byte("null")) {
-			delete(m, k)
-			dropped = true
-		}
-	}
-	if !dropped {
-		return args
-	}
-	out, err := json.Marshal(m)
-	if err != nil {
-		return args
-	}
-	return out
 }
 
 // Call runs the tool with raw JSON arguments. It is Handler with a guard for a nil Handler, and
@@ -338,7 +318,7 @@ func decodeProblem(err error) string {
 		if field == "" {
 			return "a value does not fit " + typeErr.Type.String()
 		}
-		return "argument " + utf8cut.Shorten(field, maxNameBytes, "…") + " does not fit " + typeErr.Type.String()
+		return "argument " + utf8cut.Shorten(field, maxNameBytes, "…") + " does not fit " + typeErr.Type.String() + integerHint(typeErr)
 	case errors.As(err, &syntaxErr):
 		return "invalid JSON at byte offset " + strconv.FormatInt(syntaxErr.Offset, 10)
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
@@ -346,6 +326,18 @@ func decodeProblem(err error) string {
 		return "unknown argument " + strconv.Quote(utf8cut.Shorten(name, maxNameBytes, "…"))
 	}
 	return utf8cut.Shorten(err.Error(), 200, "…")
+}
+
+// integerHint says what an integer argument needs when a number did not fit it.
+func integerHint(e *json.UnmarshalTypeError) string {
+	switch e.Type.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		if e.Value == "number" || strings.HasPrefix(e.Value, "number ") {
+			return ": give a whole number (such as 2 or 2.0) within its range"
+		}
+	}
+	return ""
 }
 
 func sortedAnyKeys(m map[string]any) []string {

@@ -52,8 +52,8 @@
 // [Consult] (or [Consultant.Consult] with a fixed configuration, see [NewConsultant]) expands,
 // formats, checks the prompt against the [Model]'s context window before sending anything
 // (CONTEXT_TOO_LARGE with the numbers and the largest files), calls the model with a timeout,
-// and optionally writes the answer to a file without ever overwriting one. [OpenAIModel] (see
-// [NewOpenAIModel]) speaks the OpenAI-compatible chat-completions protocol with streaming, so a
+// and optionally writes the answer to a file without ever overwriting one. The client in package
+// consult/openai (openai.New) speaks the OpenAI-compatible chat-completions protocol with streaming, so a
 // timeout keeps the partial answer (marked Truncated); provider errors carry the provider's own
 // message. [Consultant.Prepare] does everything but the call, for dry runs.
 //
@@ -65,7 +65,7 @@
 //
 // Every configurable type is built by NewX(required..., XOptions) with the options passed by
 // value, zero fields meaning the documented defaults: [NewExpander], [NewFormatter],
-// [NewConsultant], [NewOpenAIModel]. A built value does not change afterwards.
+// [NewConsultant], and openai.New in consult/openai. A built value does not change afterwards.
 //
 // # Errors
 //
@@ -78,5 +78,5 @@
 //
 // # Concurrency
 //
-// [Expander], [Formatter], [Consultant] and [OpenAIModel] are safe for concurrent use.
+// [Expander], [Formatter], [Consultant] and consult/openai's Model are safe for concurrent use.
 package consult

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/agentfiles/agentfiles/consult"
+	"github.com/agentfiles/agentfiles/consult/openai"
 )
 
 func ExampleExpand() {
@@ -44,7 +45,7 @@ func ExampleConsultant_Prepare() {
 	os.WriteFile(filepath.Join(dir, "main.go"), []byte("package main\n"), 0o644)
 
 	c := consult.NewConsultant(consult.ConsultantOptions{})
-	model, err := consult.NewOpenAIModel("gpt-4.1", consult.OpenAIModelOptions{ContextWindow: 1_000_000})
+	model, err := openai.New("gpt-4.1", openai.Options{ContextWindow: 1_000_000})
 	if err != nil {
 		fmt.Println(err)
 		return

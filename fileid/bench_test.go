@@ -31,6 +31,9 @@ func TestMain(m *testing.M) {
 	if benchTreeDir != "" {
 		os.RemoveAll(benchTreeDir)
 	}
+	if fmCorpusDir != "" {
+		os.RemoveAll(fmCorpusDir)
+	}
 	if corpusDir != "" && os.Getenv("FILEID_BENCH_CORPUS") == "" {
 		os.RemoveAll(corpusDir)
 	}

@@ -37,7 +37,7 @@ func buildWithin(t *testing.T, ctx context.Context, d time.Duration, roots []Roo
 
 // A FIFO behind a link named like a Markdown file (or named so itself) is skipped, not
 // opened: opening it for reading would wait for a writer forever, and the server would never
-// listen (issue 17, defect 3).
+// listen.
 func TestFIFOIsSkipped(t *testing.T) {
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "a.md"), []byte("# a\n"), 0o644); err != nil {

@@ -2,6 +2,7 @@ package fileid
 
 import (
 	"bytes"
+	"fmt"
 	"iter"
 
 	"gopkg.in/yaml.v3"
@@ -109,29 +110,45 @@ func textLines(b []byte) iter.Seq[[]byte] {
 	}
 }
 
-// parseFrontMatter decodes title and description. Malformed YAML yields the zero value and
-// the error, which the caller logs; the block is still treated as front matter.
+// parseFrontMatter decodes title and description as yaml.v3 does. Malformed YAML yields the
+// zero value and the error, which the caller logs; the block is still treated as front matter.
+// Most blocks are decided by fastFrontMatter without a YAML parser; yaml.v3 reads the rest.
 func parseFrontMatter(yamlText []byte) (frontMatter, error) {
 	var fm frontMatter
 	if len(bytes.TrimSpace(yamlText)) == 0 {
 		return fm, nil
 	}
-	if fm, ok := simpleFrontMatter(yamlText); ok {
+	if fm, ok := fastFrontMatter(yamlText); ok {
 		return fm, nil
 	}
-	if err := yaml.Unmarshal(yamlText, &fm); err != nil {
+	if fm, ok := lenientFrontMatter(yamlText); ok {
+		return fm, nil
+	}
+	if err := decodeYAML(yamlText, &fm); err != nil {
 		return frontMatter{}, err
 	}
 	return fm, nil
 }
 
-// simpleFrontMatter reads title and description without a YAML parser when the block is a
-// flat list of "key: value" lines and both values are plain one-line scalars: the common case,
-// and a sixth of the cost of yaml.Unmarshal, which matters when New reads thousands of files.
-// Anything else (quotes, block scalars, flow collections, comments, continuation lines,
-// duplicate keys, null) returns ok=false and goes to yaml.v3. FuzzFrontMatter checks that
-// both agree whenever this path answers.
-func simpleFrontMatter(yamlText []byte) (fm frontMatter, ok bool) {
+// decodeYAML is yaml.Unmarshal, with a panic turned into an error: yaml.v3 panics instead of
+// failing on a few malformed blocks (a merge key whose mapping has a mapping as a key), and
+// one file's front matter must not bring down New.
+func decodeYAML(y []byte, out any) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("yaml: %v", r)
+		}
+	}()
+	return yaml.Unmarshal(y, out)
+}
+
+// lenientFrontMatter reads title and description when both are plain one-line scalars of a
+// flat list of "key: value" lines with plain keys, without checking the values of other keys.
+// On a block yaml.v3 accepts it gives yaml.v3's answer; on a few blocks yaml.v3 rejects (a
+// repeated or malformed other key) it still finds the title, and the registry has always
+// used that answer, so it stays. Anything else (quotes, block scalars, flow collections,
+// comments, continuation lines, duplicate title or description, null) returns ok=false.
+func lenientFrontMatter(yamlText []byte) (fm frontMatter, ok bool) {
 	var seenTitle, seenDesc bool
 	prevWanted := false // the previous key was title or description
 	seenKey := false    // a top-level key was read

@@ -9,7 +9,7 @@ import (
 )
 
 // Lines end at "\n", "\r\n" or a lone "\r" (CommonMark): $ matches before "\r\n", and a lone
-// "\r" separates headings (issue 17, defect 7).
+// "\r" separates headings.
 func TestLineEndings(t *testing.T) {
 	files := fstest.MapFS{
 		"crlf.md":  {Data: []byte("# T\r\nfoo\r\n\r\nbar \r\n")},

@@ -76,7 +76,7 @@ func (r *Registry) Search(ctx context.Context, req SearchRequest) (SearchResult,
 		}
 		if k == len(files) {
 			return SearchResult{}, agentfiles.NewError(agentfiles.CodeInvalidArgument,
-				"start_after names a file outside this search; pass the nextStartAfter of a search with the same fileId", req.StartAfter)
+				"start_after names a file outside this search; pass the next_start_after of a search with the same fileId", req.StartAfter)
 		}
 		files = files[k:]
 		firstFrom = max(files[0].bodyStart, lineOffset(files[0].content, line))
@@ -177,7 +177,7 @@ func (r *Registry) Search(ctx context.Context, req SearchRequest) (SearchResult,
 func (r *Registry) parseCursor(c string) (n, line int, err error) {
 	bad := func(why string) error {
 		return agentfiles.NewError(agentfiles.CodeInvalidArgument,
-			"start_after "+why+"; pass nextStartAfter of a truncated search unchanged, e.g. \"f3:120\"", c)
+			"start_after "+why+"; pass next_start_after of a truncated search unchanged, e.g. \"f3:120\"", c)
 	}
 	id, l, ok := strings.Cut(c, ":")
 	if !ok {

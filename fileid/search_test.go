@@ -190,7 +190,7 @@ func TestSearchCaseFoldingMatchesRE2(t *testing.T) {
 	}
 }
 
-// TestSearchSectionRoundTrip: every sectionId a search returns is accepted by read_sections,
+// TestSearchSectionRoundTrip: every section_id a search returns is accepted by read_sections,
 // and the section returned contains the matching line, on the checked-in corpus and on the
 // Markdown of the Go toolchain and module cache.
 func TestSearchSectionRoundTrip(t *testing.T) {

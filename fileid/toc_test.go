@@ -226,7 +226,7 @@ func TestTOCUnknownSection(t *testing.T) {
 }
 
 // A TOC beyond its entry cap is reachable: following NextOffset walks the whole listing, with
-// or without a preamble and a section (issue 17, defect 8: "# Log" + 320 "## Entry i" stopped
+// or without a preamble and a section ("# Log" + 320 "## Entry i" once stopped
 // at 300 with advice that returned only one entry).
 func TestTOCPagesThroughEveryEntry(t *testing.T) {
 	var b strings.Builder

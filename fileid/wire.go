@@ -12,15 +12,15 @@ type FileInfo struct {
 	Description     string `json:"description,omitempty" jsonschema:"front-matter description, if any"`
 	SourceDirectory string `json:"sourceDirectory" jsonschema:"label of the documentation directory that holds the file"`
 	Size            string `json:"size" jsonschema:"human-readable size, e.g. 2.5kb"`
-	SizeBytes       int64  `json:"sizeBytes" jsonschema:"size in bytes"`
+	SizeBytes       int64  `json:"size_bytes" jsonschema:"size in bytes"`
 }
 
 // FileList is one page of the listing.
 type FileList struct {
 	Files      []FileInfo `json:"files" jsonschema:"files in file-ID order"`
 	Total      int        `json:"total" jsonschema:"number of files in the registry"`
-	NextOffset int        `json:"nextOffset,omitempty" jsonschema:"offset of the next page when truncated"`
-	Truncated  bool       `json:"truncated" jsonschema:"true when more files follow; call again with offset=nextOffset"`
+	NextOffset int        `json:"next_offset,omitempty" jsonschema:"offset of the next page when truncated"`
+	Truncated  bool       `json:"truncated" jsonschema:"true when more files follow; call again with offset=next_offset"`
 	Notice     string     `json:"notice,omitempty" jsonschema:"what was clamped or cut and how to get the rest"`
 }
 
@@ -29,13 +29,13 @@ type TOC struct {
 	FileID   string     `json:"fileId" jsonschema:"the file ID"`
 	Filename string     `json:"filename" jsonschema:"path of the file relative to its source directory"`
 	Section  string     `json:"section,omitempty" jsonschema:"the section this TOC is limited to, if any"`
-	MaxDepth int        `json:"maxDepth" jsonschema:"depth applied"`
+	MaxDepth int        `json:"max_depth" jsonschema:"depth applied"`
 	Entries  []TOCEntry `json:"toc" jsonschema:"sections in document order"`
 	// TotalEntries counts the entries of the whole listing at this depth; Entries is the window
 	// from the requested offset.
-	TotalEntries int    `json:"totalEntries" jsonschema:"number of entries in the whole table of contents at this depth"`
-	NextOffset   int    `json:"nextOffset,omitempty" jsonschema:"offset of the next entries when truncated"`
-	Truncated    bool   `json:"truncated" jsonschema:"true when more entries follow; call again with offset=nextOffset"`
+	TotalEntries int    `json:"total_entries" jsonschema:"number of entries in the whole table of contents at this depth"`
+	NextOffset   int    `json:"next_offset,omitempty" jsonschema:"offset of the next entries when truncated"`
+	Truncated    bool   `json:"truncated" jsonschema:"true when more entries follow; call again with offset=next_offset"`
 	Notice       string `json:"notice,omitempty" jsonschema:"what was clamped or cut and how to get the rest"`
 }
 
@@ -46,8 +46,8 @@ type TOCEntry struct {
 	Title             string `json:"title" jsonschema:"heading text"`
 	Level             int    `json:"level" jsonschema:"Markdown heading level as written: 1 for #, 2 for ##; 0 for section 0"`
 	Line              int    `json:"line" jsonschema:"1-based line of the heading in the file"`
-	SizeBytes         int    `json:"sizeBytes" jsonschema:"size of the whole section in bytes, subsections included"`
-	HiddenSubsections int    `json:"hiddenSubsections,omitempty" jsonschema:"number of subsections not shown because of the depth limit; ask for this section to see them"`
+	SizeBytes         int    `json:"size_bytes" jsonschema:"size of the whole section in bytes, subsections included"`
+	HiddenSubsections int    `json:"hidden_subsections,omitempty" jsonschema:"number of subsections not shown because of the depth limit; ask for this section to see them"`
 }
 
 // Sections is the result of ReadSections.
@@ -67,18 +67,18 @@ type Section struct {
 	ID        string `json:"id" jsonschema:"the section ID as listed by table_of_contents"`
 	Title     string `json:"title" jsonschema:"heading text"`
 	Line      int    `json:"line" jsonschema:"1-based line where the section starts"`
-	SizeBytes int    `json:"sizeBytes" jsonschema:"size of the whole section in bytes"`
+	SizeBytes int    `json:"size_bytes" jsonschema:"size of the whole section in bytes"`
 	Content   string `json:"content" jsonschema:"the Markdown source of the section (from offset, when given)"`
 	Offset    int    `json:"offset,omitempty" jsonschema:"byte offset within the section where content starts, when an offset was passed"`
 	Truncated bool   `json:"truncated,omitempty" jsonschema:"true when content was cut by the byte budget"`
 	// NextOffset is set when Truncated: pass it as ReadOptions.Offset, with this section
 	// first, for the rest.
-	NextOffset int `json:"nextOffset,omitempty" jsonschema:"when truncated, pass this as offset (with this section first in section_ids) to read the rest"`
+	NextOffset int `json:"next_offset,omitempty" jsonschema:"when truncated, pass this as offset (with this section first in section_ids) to read the rest"`
 }
 
 // SectionError reports one requested section ID that could not be returned.
 type SectionError struct {
-	SectionID string `json:"sectionId" jsonschema:"the requested ID"`
+	SectionID string `json:"section_id" jsonschema:"the requested ID"`
 	Code      string `json:"code" jsonschema:"machine-stable code, e.g. SECTION_NOT_FOUND"`
 	Message   string `json:"message" jsonschema:"what went wrong and the valid top-level IDs"`
 }
@@ -86,11 +86,11 @@ type SectionError struct {
 // SearchResult is the result of Search: files in ID order, each with its matches.
 type SearchResult struct {
 	Results    []FileMatches `json:"results" jsonschema:"files with matches, in file-ID order"`
-	MatchCount int           `json:"matchCount" jsonschema:"number of matches returned"`
-	Truncated  bool          `json:"truncated" jsonschema:"true when more matches exist than were returned; call again with start_after=nextStartAfter"`
+	MatchCount int           `json:"match_count" jsonschema:"number of matches returned"`
+	Truncated  bool          `json:"truncated" jsonschema:"true when more matches exist than were returned; call again with start_after=next_start_after"`
 	// NextStartAfter is set when Truncated: "fileId:line" of the last line searched, to pass
 	// as SearchRequest.StartAfter for the matches after it.
-	NextStartAfter string `json:"nextStartAfter,omitempty" jsonschema:"when truncated, pass this as start_after to get the next matches"`
+	NextStartAfter string `json:"next_start_after,omitempty" jsonschema:"when truncated, pass this as start_after to get the next matches"`
 	Notice         string `json:"notice,omitempty" jsonschema:"what was clamped or cut and how to get the rest"`
 }
 
@@ -103,7 +103,7 @@ type FileMatches struct {
 
 // Match is one matching line.
 type Match struct {
-	SectionID string `json:"sectionId" jsonschema:"ID of the innermost section containing the line; pass it to read_sections"`
+	SectionID string `json:"section_id" jsonschema:"ID of the innermost section containing the line; pass it to read_sections"`
 	Heading   string `json:"heading" jsonschema:"title of that section"`
 	Line      int    `json:"line" jsonschema:"1-based line number in the file"`
 	Text      string `json:"text" jsonschema:"the matching line; long lines are cut around the match and marked with …"`

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agentfiles/agentfiles"
+	"github.com/agentfiles/agentfiles/internal/settingsdoc"
 	"gopkg.in/yaml.v3"
 )
 
@@ -63,6 +64,26 @@ type Config struct {
 	// RateLimitBurst is the bucket size: operations a tenant may make at once.
 	// Key rate_limit_burst; default 200.
 	RateLimitBurst int
+	// CallTimeout is the wall-time budget of one call: the Service runs each operation under
+	// a context that ends after it (or earlier, with the caller's), so a store stops its
+	// statements then (pgstore sends the time left as the statement_timeout of the
+	// transaction). Key call_timeout_ms; default 30000.
+	CallTimeout time.Duration
+	// MaxEditsPerCall caps the replacements of one Edit (INVALID_ARGUMENT above it). Key
+	// max_edits_per_call; default 100.
+	MaxEditsPerCall int
+	// MaxDiffCost caps the work of the unified diff an Edit returns, in steps of the line
+	// diff (about one comparison of two lines each); past it the diff is coarser: one hunk
+	// that replaces every line between the common head and tail, with DiffNote saying so.
+	// The diff needs memory linear in the lines compared, whatever the cost. Key
+	// max_diff_cost; default 4,000,000.
+	MaxDiffCost int
+	// MaxDiffBytes caps the diff text an Edit returns; a longer diff is cut at a line with
+	// DiffTruncated set. Key max_diff_bytes; default 256 KiB.
+	MaxDiffBytes int64
+	// MaxRenameFiles caps the files one Rename moves (INVALID_ARGUMENT above it: rename the
+	// subdirectories one at a time). Key max_rename_files; default 2000.
+	MaxRenameFiles int
 	// GrepLimitDefault is the number of entries (matches, files or counts) Grep returns when
 	// the caller gives no limit. Key grep_limit_default; default 100; 0 means the default.
 	GrepLimitDefault int
@@ -105,13 +126,18 @@ const (
 	DefaultHistoryVersions    = 10
 	DefaultHistoryRetention   = 7 * 24 * time.Hour
 	DefaultRateLimitBurst     = 200
+	DefaultCallTimeout        = 30 * time.Second
+	DefaultMaxEditsPerCall    = 100
+	DefaultMaxDiffCost        = 4_000_000
+	DefaultMaxDiffBytes       = 256 << 10
+	DefaultMaxRenameFiles     = 2000
+	// MaxLogPreviewBytes is the largest allowed LogPreviewBytes: a log line never shows more of a file than this.
 	DefaultGrepLimit          = 100
 	DefaultGrepLimitMax       = 1000
 	DefaultGrepMaxAnswerBytes = 256 << 10
 	DefaultGrepMaxScanBytes   = 64 << 20
 	DefaultGrepTimeout        = 10 * time.Second
-	// MaxLogPreviewBytes is the largest allowed LogPreviewBytes (seed §11).
-	MaxLogPreviewBytes = 256
+	MaxLogPreviewBytes        = 256
 	// HardListLimitMax is the largest value list_limit_max may take.
 	HardListLimitMax = 100000
 )
@@ -131,6 +157,11 @@ func DefaultConfig() Config {
 		HistoryRetention:   DefaultHistoryRetention,
 		RateLimitPerSecond: DefaultRateLimitPerSecond,
 		RateLimitBurst:     DefaultRateLimitBurst,
+		CallTimeout:        DefaultCallTimeout,
+		MaxEditsPerCall:    DefaultMaxEditsPerCall,
+		MaxDiffCost:        DefaultMaxDiffCost,
+		MaxDiffBytes:       DefaultMaxDiffBytes,
+		MaxRenameFiles:     DefaultMaxRenameFiles,
 		GrepLimitDefault:   DefaultGrepLimit,
 		GrepLimitMax:       DefaultGrepLimitMax,
 		GrepMaxAnswerBytes: DefaultGrepMaxAnswerBytes,
@@ -146,10 +177,13 @@ const ConfigPrefix = "settings.mcp.files"
 var foreignConfigKeys = map[string]bool{"search": true, "index": true, "security": true}
 
 // LoadConfig reads a service configuration YAML document and returns the Config of its
-// settings.mcp.files section: defaults for missing keys, then Validate. Keys outside that
-// section, and its search, index and security sub-trees (package search's), are ignored;
-// any other unknown key under settings.mcp.files is an error naming it. A missing section
-// yields DefaultConfig. Errors are *agentfiles.Error with code INVALID_CONFIG.
+// settings.mcp.files section: defaults for missing keys, then Validate. The section's search,
+// index and security sub-trees (package search's) are skipped, and so are top-level keys other
+// than settings, which belong to the application. Every other mistake is an error naming the key
+// and its line: an unknown key under settings.mcp.files, a key under settings: other than mcp or
+// under settings.mcp: other than files, a settings.mcp.files key written at the top level, and a
+// value of the wrong form (the message says the form, e.g. "a byte count such as 10485760"). A
+// missing section yields DefaultConfig. Errors are *agentfiles.Error with code INVALID_CONFIG.
 func LoadConfig(r io.Reader) (Config, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
@@ -163,16 +197,17 @@ func LoadConfig(r io.Reader) (Config, error) {
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return Config{}, agentfiles.WrapError(agentfiles.CodeInvalidConfig, "configuration is not valid YAML: "+err.Error(), "", err)
 	}
-	section, err := findSection(&doc, "settings", "mcp", "files")
+	misplaced := []string{"mcp", "files"}
+	for _, k := range configKeys {
+		misplaced = append(misplaced, k.name)
+	}
+	section, err := settingsdoc.Files(&doc, misplaced...)
 	if err != nil || section == nil {
 		return cfg, err
 	}
-	if section.Kind != yaml.MappingNode {
-		return Config{}, configError(ConfigPrefix, "must be a mapping of keys to values")
-	}
 	for i := 0; i+1 < len(section.Content); i += 2 {
-		key, val := section.Content[i].Value, section.Content[i+1]
-		if foreignConfigKeys[key] {
+		key, val := section.Content[i], section.Content[i+1]
+		if foreignConfigKeys[key.Value] {
 			continue
 		}
 		if err := cfg.setKey(key, val); err != nil {
@@ -195,43 +230,6 @@ func LoadConfigFile(path string) (Config, error) {
 	return LoadConfig(f)
 }
 
-// findSection walks mapping keys from the document root; nil when a level is missing.
-func findSection(doc *yaml.Node, keys ...string) (*yaml.Node, error) {
-	n := doc
-	if n.Kind == yaml.DocumentNode {
-		if len(n.Content) == 0 {
-			return nil, nil
-		}
-		n = n.Content[0]
-	}
-	for depth, k := range keys {
-		if n.Kind != yaml.MappingNode {
-			if n.Tag == "!!null" {
-				return nil, nil
-			}
-			return nil, configError(joinKeys(keys[:depth]), "must be a mapping")
-		}
-		var next *yaml.Node
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			if n.Content[i].Value == k {
-				next = n.Content[i+1]
-			}
-		}
-		if next == nil || next.Tag == "!!null" {
-			return nil, nil
-		}
-		n = next
-	}
-	return n, nil
-}
-
-func joinKeys(keys []string) string {
-	if len(keys) == 0 {
-		return "(document)"
-	}
-	return strings.Join(keys, ".")
-}
-
 // configKeys lists the keys of settings.mcp.files in documentation order, each with the field
 // it sets.
 var configKeys = []struct {
@@ -251,6 +249,11 @@ var configKeys = []struct {
 	{"history_retention_days", func(c *Config) any { return &durationIn{&c.HistoryRetention, 24 * time.Hour} }},
 	{"rate_limit_per_second", func(c *Config) any { return &c.RateLimitPerSecond }},
 	{"rate_limit_burst", func(c *Config) any { return &c.RateLimitBurst }},
+	{"call_timeout_ms", func(c *Config) any { return &durationIn{&c.CallTimeout, time.Millisecond} }},
+	{"max_edits_per_call", func(c *Config) any { return &c.MaxEditsPerCall }},
+	{"max_diff_cost", func(c *Config) any { return &c.MaxDiffCost }},
+	{"max_diff_bytes", func(c *Config) any { return &c.MaxDiffBytes }},
+	{"max_rename_files", func(c *Config) any { return &c.MaxRenameFiles }},
 	{"grep_limit_default", func(c *Config) any { return &c.GrepLimitDefault }},
 	{"grep_limit_max", func(c *Config) any { return &c.GrepLimitMax }},
 	{"grep_max_answer_bytes", func(c *Config) any { return &c.GrepMaxAnswerBytes }},
@@ -275,14 +278,37 @@ func (d *durationIn) UnmarshalYAML(n *yaml.Node) error {
 	return nil
 }
 
-func (c *Config) setKey(key string, val *yaml.Node) error {
-	full := ConfigPrefix + "." + key
+// configFormats says, for a message, the form each key of configKeys takes.
+var configFormats = map[string]string{
+	"allow_root_wipe":        "true or false",
+	"max_payload_bytes":      "a byte count such as 2097152",
+	"max_file_bytes":         "a byte count such as 10485760",
+	"max_project_bytes":      "a byte count such as 104857600",
+	"max_read_bytes":         "a byte count such as 2097152",
+	"list_limit_default":     "a whole number such as 256",
+	"list_limit_max":         "a whole number such as 1024",
+	"lock_timeout_ms":        "a whole number of milliseconds such as 5000",
+	"delete_retention_days":  "a whole number of days such as 7",
+	"history_versions":       "a whole number such as 20",
+	"history_retention_days": "a whole number of days such as 30",
+	"rate_limit_per_second":  "a number such as 100",
+	"rate_limit_burst":       "a whole number such as 200",
+	"log_content_sha256":     "true or false",
+	"log_preview_bytes":      "a byte count such as 256",
+}
+
+func (c *Config) setKey(key, val *yaml.Node) error {
+	full := ConfigPrefix + "." + key.Value
 	for _, k := range configKeys {
-		if k.name != key {
+		if k.name != key.Value {
 			continue
 		}
 		if err := val.Decode(k.field(c)); err != nil {
-			return configError(full, fmt.Sprintf("cannot use %q (line %d): wrong type for this key", val.Value, val.Line))
+			format, ok := configFormats[k.name]
+			if !ok {
+				format = "a value of this key's type"
+			}
+			return configError(full, fmt.Sprintf("cannot use %q (line %d); write %s", val.Value, val.Line, format))
 		}
 		return nil
 	}
@@ -290,8 +316,7 @@ func (c *Config) setKey(key string, val *yaml.Node) error {
 	for i, k := range configKeys {
 		names[i] = k.name
 	}
-	return configError(full, "unknown key; valid keys are "+strings.Join(names, ", ")+
-		" (and the search, index and security sections)")
+	return configError(full, fmt.Sprintf("unknown key (line %d); valid keys are %s (and the search, index and security sections)", key.Line, strings.Join(names, ", ")))
 }
 
 // Validate checks the ranges of every field and returns an INVALID_CONFIG
@@ -325,6 +350,16 @@ func (c Config) Validate() error {
 		return configError(k("rate_limit_per_second"), fmt.Sprintf("must be >= 0 (0 disables), got %g", c.RateLimitPerSecond))
 	case c.RateLimitPerSecond > 0 && c.RateLimitBurst < 1:
 		return configError(k("rate_limit_burst"), fmt.Sprintf("must be >= 1 when rate_limit_per_second is set, got %d", c.RateLimitBurst))
+	case c.CallTimeout <= 0:
+		return configError(k("call_timeout_ms"), fmt.Sprintf("must be > 0 milliseconds, got %d", c.CallTimeout.Milliseconds()))
+	case c.MaxEditsPerCall < 1:
+		return configError(k("max_edits_per_call"), fmt.Sprintf("must be >= 1, got %d", c.MaxEditsPerCall))
+	case c.MaxDiffCost < 1:
+		return configError(k("max_diff_cost"), fmt.Sprintf("must be >= 1, got %d", c.MaxDiffCost))
+	case c.MaxDiffBytes < 1024:
+		return configError(k("max_diff_bytes"), fmt.Sprintf("must be >= 1024, got %d", c.MaxDiffBytes))
+	case c.MaxRenameFiles < 1:
+		return configError(k("max_rename_files"), fmt.Sprintf("must be >= 1, got %d", c.MaxRenameFiles))
 	case c.GrepLimitMax < 0 || c.GrepLimitMax > HardListLimitMax:
 		return configError(k("grep_limit_max"), fmt.Sprintf("must be between 0 (the default %d) and %d, got %d", DefaultGrepLimitMax, HardListLimitMax, c.GrepLimitMax))
 	case c.GrepLimitDefault < 0 || c.GrepLimitDefault > c.grepLimits().max:

@@ -17,9 +17,7 @@ func TestLoadConfig(t *testing.T) {
 server:
   port: 8080
 settings:
-  other: {x: 1}
   mcp:
-    tools: [a, b]
     files:
       allow_root_wipe: true
       max_payload_bytes: 1000
@@ -41,6 +39,11 @@ settings:
       grep_timeout_ms: 1500
       log_content_sha256: true
       log_preview_bytes: 64
+      call_timeout_ms: 1500
+      max_edits_per_call: 7
+      max_diff_cost: 9000
+      max_diff_bytes: 4096
+      max_rename_files: 12
       search:
         enabled: true
         anything: [goes, here]
@@ -57,6 +60,7 @@ settings:
 		ListLimitDefault: 10, ListLimitMax: 20, LockTimeout: 250 * time.Millisecond, DeleteRetention: 3 * 24 * time.Hour,
 		HistoryVersions: 4, HistoryRetention: 2 * 24 * time.Hour,
 		RateLimitPerSecond: 5.5, RateLimitBurst: 11, LogContentSHA256: true, LogPreviewBytes: 64,
+		CallTimeout: 1500 * time.Millisecond, MaxEditsPerCall: 7, MaxDiffCost: 9000, MaxDiffBytes: 4096, MaxRenameFiles: 12,
 		GrepLimitDefault: 50, GrepLimitMax: 500, GrepMaxAnswerBytes: 100000, GrepMaxScanBytes: 1000000, GrepTimeout: 1500 * time.Millisecond,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -96,15 +100,26 @@ func TestLoadConfigErrors(t *testing.T) {
 		{files("      rate_limit_per_second: -2\n"), "settings.mcp.files.rate_limit_per_second", ">= 0"},
 		{files("      rate_limit_burst: 0\n"), "settings.mcp.files.rate_limit_burst", ">= 1"},
 		{files("      log_preview_bytes: 300\n"), "settings.mcp.files.log_preview_bytes", "between 0 and 256"},
+		{files("      call_timeout_ms: 0\n"), "settings.mcp.files.call_timeout_ms", "must be > 0"},
+		{files("      max_edits_per_call: 0\n"), "settings.mcp.files.max_edits_per_call", ">= 1"},
+		{files("      max_diff_cost: 0\n"), "settings.mcp.files.max_diff_cost", ">= 1"},
+		{files("      max_diff_bytes: 10\n"), "settings.mcp.files.max_diff_bytes", ">= 1024"},
+		{files("      max_rename_files: 0\n"), "settings.mcp.files.max_rename_files", ">= 1"},
 		{files("      max_read_bytes: 0\n"), "settings.mcp.files.max_read_bytes", "must be > 0"},
+		{files("      max_file_size: 10\n"), "settings.mcp.files.max_file_size", "unknown key (line 4)"},
+		{files("      allow_root_wipe: maybe\n"), "settings.mcp.files.allow_root_wipe", `cannot use "maybe" (line 4); write true or false`},
+		{files("      max_file_bytes: 10MB\n"), "settings.mcp.files.max_file_bytes", `cannot use "10MB" (line 4); write a byte count such as 10485760`},
+		{files("      lock_timeout_ms: 5s\n"), "settings.mcp.files.lock_timeout_ms", "write a whole number of milliseconds such as 5000"},
+		{"max_file_bytes: 5\n", "max_file_bytes (line 1)", "is a key of settings.mcp.files, not of the top level; write it as settings: {mcp: {files: {max_file_bytes: …}}}"},
+		{"files:\n  max_file_bytes: 5\n", "files (line 1)", "not of the top level"},
+		{"settings:\n  files: {max_file_bytes: 5}\n", "settings.files (line 2)", "unknown key; settings holds only mcp"},
+		{"settings:\n  mcp:\n    filez: {max_file_bytes: 5}\n", "settings.mcp.filez (line 3)", "unknown key; settings.mcp holds only files"},
+		{"settings:\n  mcp: 5\n", "settings.mcp (line 2)", "must be a mapping"},
 		{files("      grep_limit_max: -1\n"), "settings.mcp.files.grep_limit_max", "between 0"},
 		{files("      grep_limit_max: 10\n      grep_limit_default: 11\n"), "settings.mcp.files.grep_limit_default", "grep_limit_max (10)"},
 		{files("      grep_max_scan_bytes: -1\n"), "settings.mcp.files.grep_max_scan_bytes", ">= 0"},
 		{files("      grep_max_answer_bytes: -1\n"), "settings.mcp.files.grep_max_answer_bytes", ">= 0"},
 		{files("      grep_timeout_ms: -5\n"), "settings.mcp.files.grep_timeout_ms", ">= 0"},
-		{files("      max_file_size: 10\n"), "settings.mcp.files.max_file_size", "unknown key"},
-		{files("      allow_root_wipe: maybe\n"), "settings.mcp.files.allow_root_wipe", "wrong type"},
-		{files("      max_file_bytes: ten\n"), "settings.mcp.files.max_file_bytes", "wrong type"},
 		{"settings:\n  mcp:\n    files: [1, 2]\n", "settings.mcp.files", "must be a mapping"},
 		{"settings: [1]\n", "settings", "must be a mapping"},
 		{"settings: {mcp: {files: {a: 1}\n", "", "not valid YAML"},

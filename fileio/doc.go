@@ -42,6 +42,7 @@
 //	no ASCII control characters                                        "/a\x00b", "/a\nb"
 //	only a-z A-Z 0-9 / _ - . (no whitespace)      "/AZaz09_-."         "/a b", "/ä", "/a*b"
 //	project is 1..128 bytes of UTF-8, no controls "p", 128 bytes       "", 129 bytes
+//	  nor formatting characters, no space at ends  "p q"                " p", "p\u200bq"
 //
 // file_list alone also accepts "/" and treats it as "". The table's test data is
 // storetest.PathRules; TestValidatePathRules and FuzzValidatePath check it.
@@ -69,6 +70,8 @@
 //	          of a kept version
 //	Versions  the current version and the kept previous ones of a file, deleted files included
 //	Restore   brings a kept version back, itself a new version
+//	PurgeHistory  drops the kept versions of a file, a directory or the project
+//	RenameExclusive  Rename that fails when anything, file or directory, is at the destination
 //
 // Several edits in one call see each other's results; an OldStr that matches nowhere is
 // NO_MATCH and one that matches more than once (without ReplaceAll) AMBIGUOUS_MATCH, whose
@@ -133,6 +136,43 @@
 // together. Each tenant has a token bucket (RateLimitPerSecond, RateLimitBurst); an empty
 // bucket is RATE_LIMITED with the time to wait. Configuration comes from the
 // settings.mcp.files section of a YAML file (LoadConfig), never from environment variables.
+//
+// # Budgets
+//
+// Many tenants share one process and one database, so no call may cost more than a small,
+// known amount, whatever its arguments: one tenant must not slow another. Every operation,
+// and every new one, follows these rules.
+//
+//   - Wall time. Each call runs under a context that ends after Config.CallTimeout (30 s), or
+//     at the caller's own deadline when earlier (callBudget, in budget.go). A call stops when
+//     its caller leaves: the context reaches the store, and loops whose cost grows with the
+//     input (edits, lines, files) check it between steps (stillWanted).
+//   - Database time. pgstore sends the time left on the context as the transaction's
+//     statement_timeout (capped by pgstore.Options.StatementTimeout) in the round trip that
+//     opens it, and a pool made by pgstore.Open cancels a statement in the server when its
+//     context ends. A SQL function that cannot be interrupted must have its work bounded
+//     before it starts: Splicer.Locate runs position() only while size × needle stays within
+//     a budget and leaves longer searches to the Service's linear one.
+//   - Memory. What a call allocates is linear in the file it touches and bounded by
+//     max_file_bytes: a replace_all that would outgrow it is refused before it is built, and
+//     the diff of an edit needs memory linear in the lines it compares (Myers' algorithm in
+//     linear space; a small change to a large file compares only the lines around it).
+//   - Work per call. Config.MaxEditsPerCall (100) edits, Config.MaxDiffCost (4,000,000
+//     steps) of line diff, past which the diff is one coarser hunk and EditResult.DiffNote
+//     says so, Config.MaxRenameFiles (2000) files per rename.
+//   - Answer size. Reads return at most max_read_bytes, line-number prefixes included;
+//     lists at most list_limit_max entries; diffs at most Config.MaxDiffBytes (256 KiB, then
+//     DiffTruncated). Each says it cut and how to get the rest.
+//   - Rate and connections. Every call draws on its tenant's token bucket (RateLimiter), which
+//     the adapters share with search and the MCP transport; the PostgreSQL pool is sized
+//     (pgstore.Options.MaxConns) and each call holds a connection only for its bounded time.
+//   - Quota. Kept versions count toward max_project_bytes; QUOTA_EXCEEDED says how much the
+//     files and the kept versions hold, and PurgeHistory drops kept versions.
+//
+// A limit that a caller meets is an *agentfiles.Error whose message names the limit and the
+// way around it (split the edits, rename subdirectories, read from the next offset); the tool
+// descriptions of adapters/fileiotools state the limits from Config. storetest's Budgets
+// suite checks each rule on every store.
 //
 // # Error codes
 //
@@ -201,6 +241,9 @@
 // fileio/pgstore implement them all. A Store itself may implement ConditionalUpdater, which
 // makes a ConditionalWriter's write as a whole Update in one step (pgstore: one round trip for
 // the transaction, the lock, the write and the commit); fileio/pgstore does.
+//
+// HistoryPurger lets PurgeHistory drop kept versions, and HistorySizer tells QUOTA_EXCEEDED
+// how many bytes they hold; both stores implement them.
 //
 // Service and every Store are safe for concurrent use.
 package fileio

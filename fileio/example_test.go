@@ -52,7 +52,7 @@ func ExampleService_Edit() {
 	// Insert after line 2, only if nobody changed the file meanwhile.
 	res, _ = svc.Edit(ctx, fileio.EditRequest{Project: "demo", Path: "/todo.md", ExpectedSHA256: res.SHA256,
 		Insert: true, InsertLine: 2, InsertText: "- water plants"})
-	fmt.Println(res.Size)
+	fmt.Println(res.SizeBytes)
 	// An old_str that occurs twice must be made unique, or replaced everywhere.
 	_, err := svc.Edit(ctx, fileio.EditRequest{Project: "demo", Path: "/todo.md", Edits: []fileio.Edit{{OldStr: "- ", NewStr: "* "}}})
 	fmt.Println(err)

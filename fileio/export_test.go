@@ -1,8 +1,5 @@
 package fileio
 
-// Config returns the configuration the Service runs with.
-func (s *Service) Config() Config { return s.cfg }
-
 // GrepQuery returns the ContentQuery that Grep derives from a pattern.
 func GrepQuery(pattern string, fixed, ignoreCase bool) (ContentQuery, error) {
 	m, err := compileLineMatcher(pattern, fixed, ignoreCase)

@@ -38,6 +38,8 @@ type Historian interface {
 // the file exists) and the previous versions the history keeps (see Config.HistoryVersions and
 // HistoryRetention), including those of a deleted file. NOT_FOUND when there is neither.
 func (s *Service) Versions(ctx context.Context, project, path string) ([]VersionInfo, error) {
+	ctx, cancel := s.callBudget(ctx)
+	defer cancel()
 	ac, scope, err := s.begin(ctx, project, path)
 	if err == nil && path == "" {
 		err = agentfiles.NewError(agentfiles.CodeIsDirectory, "the project root is a directory; name a file", "")
@@ -61,6 +63,8 @@ func (s *Service) Versions(ctx context.Context, project, path string) ([]Version
 // back while its version is kept. Errors: NOT_FOUND when the version is not (or no longer)
 // kept, and Write's errors (IS_DIRECTORY, NOT_DIRECTORY, QUOTA_EXCEEDED, …).
 func (s *Service) Restore(ctx context.Context, project, path string, version int64) (WriteResult, error) {
+	ctx, cancel := s.callBudget(ctx)
+	defer cancel()
 	ac, scope, err := s.begin(ctx, project, path)
 	if err == nil {
 		err = checkVersionArg(path, version)
@@ -77,6 +81,7 @@ func (s *Service) Restore(ctx context.Context, project, path string, version int
 			return s.writeTx(ctx, tx, req, ModeTruncate, opts)
 		})
 	}
+	err = s.explainQuota(ctx, scope, err)
 	s.logOp(ctx, "restore", ac, project, path, err, slog.Int64("version", version))
 	return res, err
 }

@@ -3,19 +3,20 @@ package fileio
 import (
 	"fmt"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/internal/utf8cut"
 )
 
-// Path and project limits (seed §4).
+// Path and project limits, in bytes of UTF-8.
 const (
 	MaxPathBytes    = 512
 	MaxProjectBytes = 128
 )
 
-// ValidatePath checks a path against the rules of seed §4 and returns nil or an *agentfiles.Error with
+// ValidatePath checks a path against the rules below and returns nil or an *agentfiles.Error with
 // code INVALID_PATH naming the broken rule:
 //
 //   - length 0..512 bytes; "" is the project root;
@@ -57,8 +58,7 @@ func ValidatePath(p string) error {
 // ValidateProject checks a project name: 1..128 bytes of valid UTF-8 without control
 // characters (C0, DEL and C1 such as U+0085), bidirectional formatting characters (U+202E and
 // the rest, which make a name display as another), line and paragraph separators, or a byte
-// order mark. Violations return INVALID_PATH (seed §4 lists the project length among the path
-// rules).
+// order mark. Violations return INVALID_PATH, as the project is part of every path.
 func ValidateProject(project string) error {
 	switch {
 	case project == "":
@@ -76,7 +76,16 @@ func ValidateProject(project string) error {
 			return agentfiles.NewError(CodeInvalidPath, fmt.Sprintf("project must not contain bidirectional formatting characters (U+%04X)", r), "project")
 		case r == 0x2028, r == 0x2029, r == 0xfeff:
 			return agentfiles.NewError(CodeInvalidPath, fmt.Sprintf("project must not contain invisible separators (U+%04X)", r), "project")
+		case unicode.Is(unicode.Cf, r):
+			return agentfiles.NewError(CodeInvalidPath, fmt.Sprintf(
+				"project must not contain invisible formatting characters (U+%04X): a name that looks like another must not be another project", r), "project")
 		}
+	}
+	first, _ := utf8.DecodeRuneInString(project)
+	last, _ := utf8.DecodeLastRuneInString(project)
+	if unicode.IsSpace(first) || unicode.IsSpace(last) {
+		return agentfiles.NewError(CodeInvalidPath, fmt.Sprintf(
+			"project %q starts or ends with whitespace, which would make it look like another project; remove it", truncateForArg(project)), "project")
 	}
 	return nil
 }

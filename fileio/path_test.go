@@ -3,6 +3,8 @@ package fileio_test
 import (
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
@@ -51,9 +53,12 @@ func TestValidateProject(t *testing.T) {
 	}{
 		{"p", true}, {strings.Repeat("x", 128), true}, {"My Project (2024)", true}, {"日本", true},
 		{"", false}, {strings.Repeat("x", 129), false}, {"a\nb", false}, {"\xff", false},
-		// Issue 17 defect 4: C1 controls and bidi overrides were accepted.
+		// C1 controls and bidi overrides are refused.
 		{"a\u0085b", false}, {"a\u009fb", false}, {"abc\u202Egpj.exe", false}, {"a\u2066b", false},
 		{"a\u200fb", false}, {"a\u2028b", false}, {"\ufeffa", false}, {"a\u00a0b", true}, {"café", true},
+		// Look-alike names: leading or trailing whitespace, zero-width characters.
+		{" p", false}, {"p ", false}, {"p\u00a0", false}, {"\u3000p", false}, {"p\u200bq", false},
+		{"p\u200d", false}, {"p\u2060q", false}, {"p q", true},
 	}
 	for _, tc := range tests {
 		err := fileio.ValidateProject(tc.project)
@@ -63,8 +68,30 @@ func TestValidateProject(t *testing.T) {
 	}
 }
 
+// FuzzValidateProject checks that ValidateProject never panics and that every project it
+// accepts is 1..128 bytes of UTF-8 without controls, formatting characters, or whitespace at
+// either end.
+func FuzzValidateProject(f *testing.F) {
+	for _, seed := range []string{"p", " p", "p ", "a\u200bb", "日本", "\xff", "a\u0085b", strings.Repeat("x", 129)} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, project string) {
+		if fileio.ValidateProject(project) != nil {
+			return
+		}
+		if project == "" || len(project) > fileio.MaxProjectBytes || !utf8.ValidString(project) {
+			t.Fatalf("accepted %q: length or encoding", project)
+		}
+		for i, r := range project {
+			if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || ((i == 0 || i+utf8.RuneLen(r) == len(project)) && unicode.IsSpace(r)) {
+				t.Fatalf("accepted %q: U+%04X at byte %d", project, r, i)
+			}
+		}
+	})
+}
+
 // FuzzValidatePath checks that ValidatePath never panics and that every path it accepts
-// satisfies each rule of seed §4, checked independently here.
+// satisfies each path rule, checked independently here.
 func FuzzValidatePath(f *testing.F) {
 	for _, rule := range storetest.PathRules {
 		for _, p := range append(append([]string{}, rule.Valid...), rule.Invalid...) {

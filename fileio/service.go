@@ -191,3 +191,7 @@ func hasDescendant(ctx context.Context, tx ReadTx, dir string) (bool, error) {
 	files, err := tx.List(ctx, dirPrefix(dir), 1)
 	return len(files) > 0, err
 }
+
+// Config returns the configuration the Service runs with, so that tool descriptions can
+// state its limits.
+func (s *Service) Config() Config { return s.cfg }

@@ -7,7 +7,7 @@ import (
 	"github.com/agentfiles/agentfiles"
 )
 
-// Delete removes the file at path, or the directory at path (seed §6.5). A directory with
+// Delete removes the file at path, or the directory at path. A directory with
 // files below it needs recursive=true (NOT_EMPTY otherwise), which removes all of them. A
 // missing path is NOT_FOUND.
 //
@@ -15,6 +15,8 @@ import (
 // recursive=true removes every file of the project (the root itself always exists) and
 // recursive=false is NOT_EMPTY while files remain.
 func (s *Service) Delete(ctx context.Context, project, path string, recursive bool) error {
+	ctx, cancel := s.callBudget(ctx)
+	defer cancel()
 	ac, scope, err := s.begin(ctx, project, path)
 	if err == nil && path == "" && !s.cfg.AllowRootWipe {
 		err = agentfiles.NewError(agentfiles.CodePermissionDenied, "the project root cannot be deleted; delete files or directories below it instead", "")

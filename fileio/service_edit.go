@@ -38,11 +38,15 @@ type EditRequest struct {
 
 // EditResult is the answer of Service.Edit.
 type EditResult struct {
-	Size      int64     `json:"size"`
-	SHA256    string    `json:"sha256"`     // hex SHA-256 of the new content
-	Diff      string    `json:"diff"`       // unified diff of the change
-	UpdatedAt time.Time `json:"updated_at"` // zero for a dry run
-	DryRun    bool      `json:"dry_run"`
+	SizeBytes int64  `json:"size_bytes"` // size of the new content
+	SHA256    string `json:"sha256"`     // hex SHA-256 of the new content
+	Diff      string `json:"diff"`       // unified diff of the change
+	// DiffTruncated is true when Diff was cut at Config.MaxDiffBytes; DiffNote says what the
+	// diff's limits did (cut it, or showed a large change as one hunk) and what to do.
+	DiffTruncated bool      `json:"diff_truncated,omitempty"`
+	DiffNote      string    `json:"diff_note,omitempty"`
+	UpdatedAt     time.Time `json:"updated_at,omitzero"` // zero (omitted) for a dry run
+	DryRun        bool      `json:"dry_run"`
 }
 
 // SHA256Hex returns the lowercase hex SHA-256 of content, as EditResult.SHA256 and
@@ -65,6 +69,8 @@ func SHA256Hex(content []byte) string {
 // QUOTA_EXCEEDED as for Write. DryRun returns the diff and changes nothing. The file keeps its
 // previous version in its history (see Versions) like any write.
 func (s *Service) Edit(ctx context.Context, req EditRequest) (EditResult, error) {
+	ctx, cancel := s.callBudget(ctx)
+	defer cancel()
 	ac, scope, err := s.begin(ctx, req.Project, req.Path)
 	if err == nil {
 		err = s.checkEdit(req)
@@ -77,8 +83,9 @@ func (s *Service) Edit(ctx context.Context, req EditRequest) (EditResult, error)
 		}
 		res, err = inUpdate(ctx, s, scope, func(tx WriteTx) (EditResult, error) { return s.editTx(ctx, tx, req, opts) })
 	}
+	err = s.explainQuota(ctx, scope, err)
 	s.logOp(ctx, "edit", ac, req.Project, req.Path, err, slog.Int("edits", len(req.Edits)),
-		slog.Bool("insert", req.Insert), slog.Bool("dry_run", req.DryRun), slog.Int64("size", res.Size))
+		slog.Bool("insert", req.Insert), slog.Bool("dry_run", req.DryRun), slog.Int64("size_bytes", res.SizeBytes))
 	return res, err
 }
 
@@ -124,6 +131,9 @@ func (s *Service) checkEdit(req EditRequest) error {
 		if len(req.Edits) == 0 {
 			return agentfiles.NewError(agentfiles.CodeInvalidArgument, "give at least one edit {old_str, new_str}, or insert_line with insert_text", "edits")
 		}
+		if err := s.checkEditCount(len(req.Edits)); err != nil {
+			return err
+		}
 		for i, e := range req.Edits {
 			arg := fmt.Sprintf("edits[%d].old_str", i)
 			if e.OldStr == "" {
@@ -164,14 +174,15 @@ func (s *Service) editTx(ctx context.Context, tx WriteTx, req EditRequest, opts 
 	if req.Insert {
 		updated, err = applyInsert(old, req.InsertLine, req.InsertText)
 	} else {
-		updated, err = applyEdits(old, req.Edits)
+		updated, err = applyEdits(ctx, old, req.Edits, s.cfg.MaxFileBytes)
 	}
 	if err != nil {
 		return EditResult{}, err
 	}
 	newContent := []byte(updated)
-	res := EditResult{Size: int64(len(newContent)), SHA256: SHA256Hex(newContent), Diff: UnifiedDiff(req.Path, old, updated), DryRun: req.DryRun}
-	if err := s.checkGrowth(ctx, tx, req.Path, f.SizeBytes, res.Size); err != nil {
+	res := EditResult{SizeBytes: int64(len(newContent)), SHA256: SHA256Hex(newContent), DryRun: req.DryRun}
+	s.setDiff(&res, req.Path, old, updated, 0)
+	if err := s.checkGrowth(ctx, tx, req.Path, f.SizeBytes, res.SizeBytes); err != nil {
 		return EditResult{}, err
 	}
 	if req.DryRun || updated == old {
@@ -207,17 +218,20 @@ func (s *Service) checkGrowth(ctx context.Context, tx ReadTx, path string, oldSi
 			return err
 		}
 		if total+grow > s.cfg.MaxProjectBytes {
-			return agentfiles.NewError(CodeQuotaExceeded, fmt.Sprintf(
-				"the project would hold %d bytes (files and their kept versions); its quota is %d. Delete files you no longer need, then retry",
-				total+grow, s.cfg.MaxProjectBytes), path)
+			return newProjectQuotaError(total+grow, s.cfg.MaxProjectBytes, path)
 		}
 	}
 	return nil
 }
 
-// applyEdits applies the edits in order to content.
-func applyEdits(content string, edits []Edit) (string, error) {
+// applyEdits applies the edits in order to content. No intermediate result may exceed
+// maxFileBytes (QUOTA_EXCEEDED, found before the replacement is built), and it stops between
+// edits once ctx ends.
+func applyEdits(ctx context.Context, content string, edits []Edit, maxFileBytes int64) (string, error) {
 	for i, e := range edits {
+		if err := stillWanted(ctx); err != nil {
+			return "", err
+		}
 		arg := fmt.Sprintf("edits[%d].old_str", i)
 		n := strings.Count(content, e.OldStr)
 		switch {
@@ -231,6 +245,11 @@ func applyEdits(content string, edits []Edit) (string, error) {
 			return "", agentfiles.NewError(CodeAmbiguousMatch, fmt.Sprintf(
 				"old_str occurs %d times, at lines %s; add surrounding lines to make it unique, or set replace_all",
 				n, matchLines(content, e.OldStr)), arg)
+		}
+		if size := int64(len(content)) + int64(n)*int64(len(e.NewStr)-len(e.OldStr)); size > maxFileBytes {
+			return "", agentfiles.NewError(CodeQuotaExceeded, fmt.Sprintf(
+				"replacing %d occurrences would make the file %d bytes; the maximum file size is %d. Replace fewer occurrences or shorter text",
+				n, size, maxFileBytes), arg)
 		}
 		if e.ReplaceAll {
 			content = strings.ReplaceAll(content, e.OldStr, e.NewStr)

@@ -13,7 +13,7 @@ import (
 // DefaultListDepth is the seed's default depth for List: immediate children.
 const DefaultListDepth = 1
 
-// List returns the entries below path (seed §6.6), files and implicit directories, sorted by
+// List returns the entries below path, files and implicit directories, sorted by
 // path ascending (bytewise).
 //
 //   - depthLevels 0: the entry for path itself; 1: its immediate children; n: down to n levels.
@@ -29,6 +29,8 @@ func (s *Service) List(ctx context.Context, project, path string, depthLevels, l
 	if path == "/" {
 		path = ""
 	}
+	ctx, cancel := s.callBudget(ctx)
+	defer cancel()
 	ac, scope, err := s.begin(ctx, project, path)
 	if err == nil {
 		switch {
@@ -60,6 +62,9 @@ func (s *Service) List(ctx context.Context, project, path string, depthLevels, l
 		}
 		if entries == nil {
 			entries = []FileEntry{}
+		}
+		if len(entries) == 0 && path == "" {
+			res.Note = fmt.Sprintf("project %q holds no files (a project exists once a file is written to it): check the project name, or create a file with file_write", project)
 		}
 		res.Entries = entries
 	}

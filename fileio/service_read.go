@@ -9,10 +9,10 @@ import (
 	"github.com/agentfiles/agentfiles"
 )
 
-// ReadToEOF is the length that reads to end of file (seed §6.3).
+// ReadToEOF is the length that reads to end of file.
 const ReadToEOF = -1
 
-// Read returns lengthBytes bytes of the file at path starting at offsetBytes (seed §6.3).
+// Read returns lengthBytes bytes of the file at path starting at offsetBytes.
 // lengthBytes -1 (ReadToEOF) reads to end of file; an offset past EOF returns empty content.
 //
 // Limits and UTF-8: the result is always valid UTF-8.
@@ -25,6 +25,8 @@ const ReadToEOF = -1
 // Errors: NOT_FOUND for a missing file, IS_DIRECTORY for a directory, INVALID_OFFSET for a
 // negative offset, INVALID_ARGUMENT for a length below -1.
 func (s *Service) Read(ctx context.Context, project, path string, offsetBytes, lengthBytes int64) (ReadResult, error) {
+	ctx, cancel := s.callBudget(ctx)
+	defer cancel()
 	ac, scope, err := s.begin(ctx, project, path)
 	if err == nil {
 		err = checkReadArgs(path, offsetBytes, lengthBytes)

@@ -40,11 +40,13 @@ func (req ReadRequest) lineMode() bool {
 // A line-range read returns whole lines (with their newlines) and reports StartLine, EndLine
 // and TotalLines; OffsetBytes and NextOffsetBytes are the byte offsets of the range in the file,
 // and ReadBytes its length (without the line-number prefixes LineNumbers adds to Content). Lines
-// beyond Config.MaxReadBytes are cut at a line boundary with Truncated=true and a Note naming
+// beyond Config.MaxReadBytes of Content (line-number prefixes included) are cut at a line boundary with Truncated=true and a Note naming
 // the next start_line (a single line longer than the maximum is cut inside, at a character
 // boundary). Errors are Read's, plus INVALID_ARGUMENT when byte offsets and lines are both
 // given or EndLine resolves before StartLine, and NOT_FOUND for a version that is not kept.
 func (s *Service) ReadFile(ctx context.Context, req ReadRequest) (ReadResult, error) {
+	ctx, cancel := s.callBudget(ctx)
+	defer cancel()
 	ac, scope, err := s.begin(ctx, req.Project, req.Path)
 	length := int64(ReadToEOF)
 	if req.LengthBytes != nil {
@@ -129,11 +131,12 @@ func readLines(content []byte, req ReadRequest, maxRead int64) (ReadResult, erro
 		if i := strings.IndexByte(text[pos:], '\n'); i >= 0 {
 			next = pos + i + 1
 		}
-		if int64(next-off) > maxRead {
+		prefix := numberWidth(req.LineNumbers, line)
+		if int64(sb.Len()+prefix+next-pos) > maxRead { // the line numbers count too
 			res.Truncated = true
 			res.Note = fmt.Sprintf("read clamped to the maximum of %d bytes per call; continue with start_line=%d", maxRead, line)
 			if line == start { // one line longer than the maximum: cut it at a character boundary
-				cut := int(boundaryBefore(content, int64(off)+maxRead))
+				cut := int(boundaryBefore(content, int64(off)+max(maxRead-int64(prefix), 1)))
 				writeNumbered(&sb, req.LineNumbers, line, text[pos:cut])
 				pos = cut
 				res.Note = fmt.Sprintf("line %d is longer than the maximum of %d bytes per call; read the rest of it with offset=%d (and no lines)", line, maxRead, cut)
@@ -151,6 +154,15 @@ func readLines(content []byte, req ReadRequest, maxRead int64) (ReadResult, erro
 	res.ReadBytes = int64(pos - off)
 	res.NextOffsetBytes = int64(pos)
 	return res, nil
+}
+
+// numberWidth is the length of the prefix writeNumbered puts before line n: its number in at
+// least six columns and a tab; 0 when not numbered.
+func numberWidth(numbered bool, n int) int {
+	if !numbered {
+		return 0
+	}
+	return max(len(strconv.Itoa(n)), 6) + 1
 }
 
 // writeNumbered writes one line, with its number when numbered.

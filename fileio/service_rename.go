@@ -49,7 +49,24 @@ type Mover interface {
 // that contains it; INVALID_PATH when a new path breaks the path rules (see ValidatePath). A
 // rename never grows the project's files, so it is never QUOTA_EXCEEDED; the versions it keeps
 // count toward the quota from the next write on, as a write's own do.
+//
+// A directory of more than Config.MaxRenameFiles files is INVALID_ARGUMENT: rename its
+// subdirectories one at a time.
 func (s *Service) Rename(ctx context.Context, project, from, to string, overwrite bool) (RenameResult, error) {
+	return s.rename(ctx, project, from, to, overwrite, false)
+}
+
+// RenameExclusive is Rename without overwrite and without merging: it moves from only when
+// nothing exists at to, neither a file nor a directory, and is ALREADY_EXISTS otherwise. The
+// check and the move are one step under the project lock, so a file or directory created at to
+// by a concurrent call makes it fail rather than merge (the memory tool's rename).
+func (s *Service) RenameExclusive(ctx context.Context, project, from, to string) (RenameResult, error) {
+	return s.rename(ctx, project, from, to, false, true)
+}
+
+func (s *Service) rename(ctx context.Context, project, from, to string, overwrite, exclusive bool) (RenameResult, error) {
+	ctx, cancel := s.callBudget(ctx)
+	defer cancel()
 	ac, scope, err := s.begin(ctx, project, from)
 	if err == nil {
 		err = checkRename(from, to)
@@ -58,7 +75,7 @@ func (s *Service) Rename(ctx context.Context, project, from, to string, overwrit
 	if err == nil {
 		refs := s.sealRename(ctx, ac, scope, from, to)
 		res, err = inUpdate(ctx, s, scope, func(tx WriteTx) (RenameResult, error) {
-			return s.renameTx(ctx, tx, from, to, overwrite, func(path string) string {
+			return s.renameTx(ctx, tx, from, to, overwrite, exclusive, func(path string) string {
 				if ref, ok := refs[path]; ok {
 					return ref
 				}
@@ -66,7 +83,8 @@ func (s *Service) Rename(ctx context.Context, project, from, to string, overwrit
 			})
 		})
 	}
-	s.logOp(ctx, "rename", ac, project, from, err, slog.String("to", to), slog.Bool("overwrite", overwrite), slog.Int("files", res.Files))
+	s.logOp(ctx, "rename", ac, project, from, err, slog.String("to", to), slog.Bool("overwrite", overwrite),
+		slog.Bool("exclusive", exclusive), slog.Int("files", res.Files))
 	return res, err
 }
 
@@ -80,7 +98,7 @@ func checkRename(from, to string) error {
 	case from == to:
 		return agentfiles.NewError(agentfiles.CodeInvalidArgument, "from and to are the same path; give a different destination", to)
 	case strings.HasPrefix(to, dirPrefix(from)):
-		return agentfiles.NewError(agentfiles.CodeInvalidArgument, "cannot move a directory below itself; choose a destination outside it", to)
+		return agentfiles.NewError(agentfiles.CodeInvalidArgument, "the destination lies inside the path being moved; choose a destination outside it", to)
 	}
 	return nil
 }
@@ -110,7 +128,7 @@ func (s *Service) sealRename(ctx context.Context, ac agentfiles.AuthContext, sco
 	return refs
 }
 
-func (s *Service) renameTx(ctx context.Context, tx WriteTx, from, to string, overwrite bool, credential func(path string) string) (RenameResult, error) {
+func (s *Service) renameTx(ctx context.Context, tx WriteTx, from, to string, overwrite, exclusive bool, credential func(path string) string) (RenameResult, error) {
 	var moves []Move
 	_, isFile, err := tx.Stat(ctx, from)
 	if err != nil {
@@ -119,12 +137,15 @@ func (s *Service) renameTx(ctx context.Context, tx WriteTx, from, to string, ove
 	if isFile {
 		moves = []Move{{From: from, To: to}}
 	} else {
-		files, err := tx.List(ctx, dirPrefix(from), 0)
+		files, err := tx.List(ctx, dirPrefix(from), s.cfg.MaxRenameFiles+1)
 		if err != nil {
 			return RenameResult{}, err
 		}
 		if len(files) == 0 {
 			return RenameResult{}, agentfiles.NewError(agentfiles.CodeNotFound, "nothing exists at this path; use file_list to see existing files", from)
+		}
+		if err := s.checkRenameCount(from, len(files)); err != nil {
+			return RenameResult{}, err
 		}
 		moves = make([]Move, len(files))
 		for i, f := range files {
@@ -134,7 +155,7 @@ func (s *Service) renameTx(ctx context.Context, tx WriteTx, from, to string, ove
 			}
 		}
 	}
-	replaced, err := s.checkDestination(ctx, tx, from, to, moves, isFile, overwrite)
+	replaced, err := s.checkDestination(ctx, tx, from, to, moves, isFile, overwrite, exclusive)
 	if err != nil {
 		return RenameResult{}, err
 	}
@@ -173,7 +194,7 @@ func (s *Service) renameTx(ctx context.Context, tx WriteTx, from, to string, ove
 
 // checkDestination applies the path rules to the destination of moves and returns the
 // existing files that overwrite lets them replace.
-func (s *Service) checkDestination(ctx context.Context, tx WriteTx, from, to string, moves []Move, isFile, overwrite bool) ([]string, error) {
+func (s *Service) checkDestination(ctx context.Context, tx WriteTx, from, to string, moves []Move, isFile, overwrite, exclusive bool) ([]string, error) {
 	// No ancestor of to may be a file (other than one being moved away, which cannot be: to is
 	// not below from).
 	for _, dir := range ancestors(to) {
@@ -192,6 +213,9 @@ func (s *Service) checkDestination(ctx context.Context, tx WriteTx, from, to str
 	below, err := tx.List(ctx, dirPrefix(to), 0)
 	if err != nil {
 		return nil, err
+	}
+	if exclusive && (toIsFile || len(below) > 0) {
+		return nil, agentfiles.NewError(agentfiles.CodeAlreadyExists, "something exists at the destination; choose a path where nothing is", to)
 	}
 	if isFile {
 		switch {

@@ -5,11 +5,13 @@ import (
 	"log/slog"
 )
 
-// Stat describes path in project (seed §6.2). A file reports its size and times; a directory
+// Stat describes path in project. A file reports its size and times; a directory
 // exists while any file lies below it and reports size 0, a zero CreatedAt and the newest
 // descendant's UpdatedAt; the root "" always exists. A missing path is Exists=false, not an
 // error.
 func (s *Service) Stat(ctx context.Context, project, path string) (StatResult, error) {
+	ctx, cancel := s.callBudget(ctx)
+	defer cancel()
 	ac, scope, err := s.begin(ctx, project, path)
 	var res StatResult
 	if err == nil {

@@ -11,7 +11,7 @@ import (
 	"github.com/agentfiles/agentfiles"
 )
 
-// Write stores content at req.Path (seed §6.4) and returns the bytes written.
+// Write stores content at req.Path and returns the bytes written.
 //
 // Modes: APPEND (default) writes at end of file and ignores the offset; TRUNCATE clears the
 // file first and requires offset 0; OVERWRITE writes at the offset without truncating, where
@@ -26,6 +26,8 @@ import (
 // QUOTA_EXCEEDED. Quotas are checked inside the store transaction, so concurrent writers
 // cannot exceed them together.
 func (s *Service) Write(ctx context.Context, req WriteRequest) (WriteResult, error) {
+	ctx, cancel := s.callBudget(ctx)
+	defer cancel()
 	ac, scope, err := s.begin(ctx, req.Project, req.Path)
 	var mode WriteMode
 	if err == nil {
@@ -46,6 +48,7 @@ func (s *Service) Write(ctx context.Context, req WriteRequest) (WriteResult, err
 		}
 	}
 	res, err := s.write(ctx, scope, req, mode, opts)
+	err = s.explainQuota(ctx, scope, err)
 	s.logWrite(ctx, ac, req, mode, err)
 	return res, err
 }
@@ -218,9 +221,7 @@ func (r writeRules) apply(check WriteCheck, projectBytes func() (int64, error)) 
 			return nil, err
 		}
 		if total+grow > r.maxProjectBytes {
-			return nil, agentfiles.NewError(CodeQuotaExceeded, fmt.Sprintf(
-				"the project would hold %d bytes (files and their kept versions); its quota is %d. Delete files you no longer need, then retry",
-				total+grow, r.maxProjectBytes), path)
+			return nil, newProjectQuotaError(total+grow, r.maxProjectBytes, path)
 		}
 	}
 	return content, nil

@@ -19,7 +19,10 @@ type Splicer interface {
 	// non-overlapping occurrences of needle, and the content from radius bytes before the
 	// first occurrence to radius bytes after its end (clamped to the file), with the 1-based
 	// line number of the window's first byte. Exists is false when no active file is at path.
-	Locate(ctx context.Context, path string, needle []byte, radius int64, wantSHA256 bool) (Located, error)
+	// A store whose search may cost the file's size times the needle's length (PostgreSQL's
+	// position() does) does not search when that product exceeds maxScan, and answers with
+	// Searched false; the Service then searches the content itself, in linear time.
+	Locate(ctx context.Context, path string, needle []byte, radius, maxScan int64, wantSHA256 bool) (Located, error)
 	// Splice replaces length bytes at offset of the active file at path by data, as a Put of
 	// the resulting content would (with its history and index job), and returns the new info
 	// and the content's SHA-256. With dryRun it changes nothing and returns what the file
@@ -30,6 +33,7 @@ type Splicer interface {
 // Located is a Splicer's answer to Locate.
 type Located struct {
 	Exists      bool
+	Searched    bool // false: the store left the search to the caller (see maxScan)
 	Info        FileInfo
 	SHA256      string  // when asked for
 	Matches     []int64 // offsets of the first (at most two) non-overlapping occurrences
@@ -41,10 +45,16 @@ type Located struct {
 // spliceRadius is the context Service.Edit asks a Splicer for on either side of the match.
 const spliceRadius = 8 << 10
 
+// spliceMaxScan is the maxScan Service.Edit gives Splicer.Locate: the most bytes × needle
+// bytes a store may compare to find the text, about 0.1 s of PostgreSQL's position() at its
+// worst. A 1 MiB file is searched in the store for an old_str of up to 256 bytes, a 10 MiB
+// file for 25 bytes; longer ones are found by the Service's linear search.
+const spliceMaxScan = 256 << 20
+
 // LocateIn answers Splicer.Locate from the content itself. Stores that keep the content in
 // memory (memstore) use it.
 func LocateIn(info FileInfo, content, needle []byte, radius int64, wantSHA256 bool) Located {
-	loc := Located{Exists: true, Info: info}
+	loc := Located{Exists: true, Searched: true, Info: info}
 	if wantSHA256 {
 		loc.SHA256 = SHA256Hex(content)
 	}
@@ -70,16 +80,18 @@ func (s *Service) editSpliced(ctx context.Context, sp Splicer, tx WriteTx, req E
 	if e.OldStr == e.NewStr {
 		return EditResult{}, false, nil
 	}
-	loc, err := sp.Locate(ctx, req.Path, []byte(e.OldStr), spliceRadius, req.ExpectedSHA256 != "")
+	loc, err := sp.Locate(ctx, req.Path, []byte(e.OldStr), spliceRadius, spliceMaxScan, req.ExpectedSHA256 != "")
 	switch {
 	case err != nil:
 		return EditResult{}, true, err
 	case !loc.Exists:
 		return EditResult{}, true, missingFileError(ctx, tx, req.Path)
+	case !loc.Searched:
+		return EditResult{}, false, nil
 	case req.ExpectedSHA256 != "" && !strings.EqualFold(req.ExpectedSHA256, loc.SHA256):
 		return EditResult{}, true, conflictError(req.Path)
 	case len(loc.Matches) == 0:
-		_, err := applyEdits("", req.Edits) // the NO_MATCH error, as the general path words it
+		_, err := applyEdits(ctx, "", req.Edits, 0) // the NO_MATCH error, as the general path words it
 		return EditResult{}, true, err
 	case len(loc.Matches) > 1:
 		return EditResult{}, false, nil // the general path names the lines of every match
@@ -119,6 +131,7 @@ func (s *Service) editSpliced(ctx context.Context, sp Splicer, tx WriteTx, req E
 	if err != nil {
 		return EditResult{}, true, err
 	}
-	return EditResult{Size: newSize, SHA256: sum, Diff: unifiedDiff(req.Path, oldWin, newWin, line-1),
-		UpdatedAt: info.UpdatedAt, DryRun: req.DryRun}, true, nil
+	res = EditResult{SizeBytes: newSize, SHA256: sum, UpdatedAt: info.UpdatedAt, DryRun: req.DryRun}
+	s.setDiff(&res, req.Path, oldWin, newWin, line-1)
+	return res, true, nil
 }

@@ -16,7 +16,7 @@ const (
 	TypeDirectory FileType = "DIRECTORY"
 )
 
-// WriteMode selects how Service.Write places its content (seed §6.4).
+// WriteMode selects how Service.Write places its content.
 type WriteMode string
 
 // The write modes. The zero value "" means ModeAppend.
@@ -46,33 +46,34 @@ func ParseWriteMode(s string) (WriteMode, error) {
 // encoded as text (for example Base64) by the client before writing.
 const ContentEncodingUTF8 = "utf-8"
 
-// FileEntry is one entry of a listing (seed §6.1). Directories are implicit: SizeBytes is 0,
-// CreatedAt is the zero time and UpdatedAt is the newest UpdatedAt of any file below them.
+// FileEntry is one entry of a listing. Directories are implicit: SizeBytes is 0,
+// CreatedAt is the zero time (omitted from JSON) and UpdatedAt is the newest UpdatedAt of any
+// file below them.
 type FileEntry struct {
-	Name      string    `json:"name"`       // last path segment; "" for the project root
-	Path      string    `json:"path"`       // full path, "/a/b.txt"; "" for the project root
-	Type      FileType  `json:"type"`       // FILE or DIRECTORY
-	SizeBytes int64     `json:"size_bytes"` // content length in bytes; 0 for directories
-	CreatedAt time.Time `json:"created_at"` // zero for directories
-	UpdatedAt time.Time `json:"updated_at"`
+	Name      string    `json:"name"`                // last path segment; "" for the project root
+	Path      string    `json:"path"`                // full path, "/a/b.txt"; "" for the project root
+	Type      FileType  `json:"type"`                // FILE or DIRECTORY
+	SizeBytes int64     `json:"size_bytes"`          // content length in bytes; 0 for directories
+	CreatedAt time.Time `json:"created_at,omitzero"` // zero (omitted) for directories
+	UpdatedAt time.Time `json:"updated_at,omitzero"` // zero (omitted) for an empty project's root
 }
 
-// StatResult is the answer of Service.Stat (seed §6.2). Exists=false is not an error.
+// StatResult is the answer of Service.Stat. Exists=false is not an error.
 type StatResult struct {
 	Exists    bool      `json:"exists"`
-	Type      FileType  `json:"type,omitempty"` // "" when Exists is false
-	SizeBytes int64     `json:"size_bytes"`     // 0 for directories
-	CreatedAt time.Time `json:"created_at"`     // zero for directories
-	UpdatedAt time.Time `json:"updated_at"`     // for directories: newest descendant's
+	Type      FileType  `json:"type,omitempty"`      // "" when Exists is false
+	SizeBytes int64     `json:"size_bytes"`          // 0 for directories
+	CreatedAt time.Time `json:"created_at,omitzero"` // zero (omitted) for directories
+	UpdatedAt time.Time `json:"updated_at,omitzero"` // for directories: newest descendant's; zero (omitted) when nothing exists
 }
 
-// ReadResult is the answer of Service.Read (seed §6.3).
+// ReadResult is the answer of Service.Read.
 type ReadResult struct {
 	Content         string `json:"content"`
 	ContentEncoding string `json:"content_encoding"` // always "utf-8"
 	OffsetBytes     int64  `json:"offset_bytes"`     // where Content starts
 	ReadBytes       int64  `json:"read_bytes"`       // len(Content)
-	FileSizeBytes   int64  `json:"file_size_bytes"`
+	FileSizeBytes   int64  `json:"size_bytes"`
 	// Truncated is true when Content is shorter than asked for (and the file has more):
 	// the read was clamped to the maximum read size, or shortened so as not to end inside
 	// a multi-byte character. Continue from NextOffsetBytes.
@@ -89,8 +90,7 @@ type ReadResult struct {
 	Version int64 `json:"version,omitempty"`
 }
 
-// WriteRequest is the input of Service.Write (seed §6.4). Zero values are the seed's
-// defaults: encoding "utf-8", offset 0, mode APPEND.
+// WriteRequest is the input of Service.Write. Zero values are the defaults: encoding "utf-8", offset 0, mode APPEND.
 type WriteRequest struct {
 	Project         string
 	Path            string
@@ -107,12 +107,12 @@ type WriteRequest struct {
 // WriteResult is the answer of Service.Write.
 type WriteResult struct {
 	BytesWritten  int64     `json:"bytes_written"`
-	FileSizeBytes int64     `json:"file_size_bytes"` // size after the write
-	Created       bool      `json:"created"`         // true when the file did not exist before
+	FileSizeBytes int64     `json:"size_bytes"` // size after the write
+	Created       bool      `json:"created"`    // true when the file did not exist before
 	UpdatedAt     time.Time `json:"updated_at"`
 }
 
-// ListResult is the answer of Service.List (seed §6.6).
+// ListResult is the answer of Service.List.
 type ListResult struct {
 	Entries []FileEntry `json:"entries"` // sorted by path, bytewise ascending
 	HasMore bool        `json:"has_more"`
@@ -120,5 +120,5 @@ type ListResult struct {
 	// and reduced to the configured maximum.
 	Limit        int    `json:"limit"`
 	LimitClamped bool   `json:"limit_clamped,omitempty"`
-	Note         string `json:"note,omitempty"` // how to get the rest when HasMore
+	Note         string `json:"note,omitempty"` // how to get the rest when HasMore; that the project holds no files
 }

@@ -19,12 +19,14 @@ const MaxAllProjects = 100
 // allProjectsParallel bounds how many projects are searched at once.
 const allProjectsParallel = 4
 
-// searchAll runs q in every project of tenant (see AllProjects): the query is embedded once,
-// each project yields its candidates with fused scores, and the merged candidates are ordered
-// by those scores and then, when a Reranker is configured, reranked in one call (the best
-// rerankMax of them) and checked against the store. Fused scores come from each project's own
-// statistics (BM25 document frequencies, min-max fusion over its own candidates): comparable
-// in range, not calibrated against each other; a reranker's scores are on one scale.
+// searchAll runs q in every project of tenant (see AllProjects) so that scores from different
+// projects are on one scale: the query is embedded once; each project proposes its semantic
+// and lexical candidates; the projects' BM25 statistics and document frequencies are added up,
+// and every indexed candidate is scored again with those (Index.ScoreChunks), so that BM25
+// ranks as if the caller's projects were one corpus; the union of all candidates is fused at
+// once (one min-max range, or one ranking for RRF), ordered, and then, when a Reranker is
+// configured, reranked in one call (the best rerankMax of them) and checked against the store.
+// Fusing each project alone would give every project's best chunk the top score.
 func (s *Searcher) searchAll(ctx context.Context, tenant string, q scopeQuery, res Result) (Result, error) {
 	lister, ok := s.store.(fileio.ProjectLister)
 	if !ok {
@@ -51,58 +53,93 @@ func (s *Searcher) searchAll(ctx context.Context, tenant string, q scopeQuery, r
 		}
 	}
 
+	results := make([]Result, len(projects))
+	found := make([]*gathered, len(projects))
+	err = eachProject(ctx, len(projects), func(ctx context.Context, i int) error {
+		results[i] = res
+		var err error
+		found[i], err = s.gather(ctx, fileio.Scope{Tenant: tenant, Project: projects[i]}, q, &results[i])
+		return err
+	})
+	if err != nil {
+		return Result{}, err
+	}
+	shared := sharedLexical(found, len(q.terms))
+	cands := make([][]*candidate, len(projects))
+	err = eachProject(ctx, len(projects), func(ctx context.Context, i int) error {
+		var err error
+		cands[i], err = s.candidates(ctx, found[i], q, shared, len(projects) > 1, &results[i])
+		return err
+	})
+	if err != nil {
+		return Result{}, err
+	}
+	var all []*candidate
+	for i, r := range results {
+		res.Candidates += r.Candidates
+		res.Qualified += r.Qualified
+		res.PendingFiles += r.PendingFiles
+		res.PendingScanned += r.PendingScanned
+		if res.SemanticError == "" && r.SemanticError != "" {
+			res.SemanticError = r.SemanticError
+			if !q.embedded || q.embedErr == nil {
+				res.SemanticError = fmt.Sprintf("project %d of %d: %s", i+1, len(projects), r.SemanticError)
+			}
+		}
+		all = append(all, cands[i]...)
+	}
+	if len(all) > 0 {
+		s.rankFused(all)
+	}
+	all, err = s.rerankAndCheck(ctx, tenant, q.query, all, s.rerankMax(), &res)
+	if err != nil {
+		return Result{}, err
+	}
+	return s.finish(ctx, tenant, res, all), nil
+}
+
+// sharedLexical adds up the projects' BM25 statistics and the document frequencies of the
+// query's terms, as one corpus of all their chunks would have them.
+func sharedLexical(found []*gathered, terms int) LexicalResult {
+	out := LexicalResult{DocFreq: make([]int64, terms)}
+	for _, g := range found {
+		out.Stats.Chunks += g.lex.Stats.Chunks
+		out.Stats.TotalTerms += g.lex.Stats.TotalTerms
+		for i, df := range g.lex.DocFreq {
+			if i < terms {
+				out.DocFreq[i] += df
+			}
+		}
+	}
+	return out
+}
+
+// eachProject calls fn for projects 0…n-1, allProjectsParallel at a time, and returns the first
+// error (preferring one that is not context.Canceled, which a failing project causes in the
+// others); the first failure cancels the calls still running.
+func eachProject(ctx context.Context, n int, fn func(ctx context.Context, i int) error) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	type outcome struct {
-		res   Result
-		cands []*candidate
-		err   error
-	}
-	outs := make([]outcome, len(projects))
+	errs := make([]error, n)
 	sem := make(chan struct{}, allProjectsParallel)
 	var wg sync.WaitGroup
-	for i, p := range projects {
+	for i := range n {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
 			if ctx.Err() != nil {
-				outs[i].err = ctx.Err()
+				errs[i] = ctx.Err()
 				return
 			}
-			o := &outs[i]
-			o.res = res
-			o.cands, o.err = s.searchScope(ctx, fileio.Scope{Tenant: tenant, Project: p}, q, &o.res)
-			if o.err != nil {
+			if errs[i] = fn(ctx, i); errs[i] != nil {
 				cancel()
 			}
 		}()
 	}
 	wg.Wait()
-	if err := firstError(outs, func(o outcome) error { return o.err }); err != nil {
-		return Result{}, err
-	}
-	var all []*candidate
-	for i, o := range outs {
-		res.Candidates += o.res.Candidates
-		res.Qualified += o.res.Qualified
-		res.PendingFiles += o.res.PendingFiles
-		res.PendingScanned += o.res.PendingScanned
-		if res.SemanticError == "" && o.res.SemanticError != "" {
-			res.SemanticError = o.res.SemanticError
-			if !q.embedded || q.embedErr == nil {
-				res.SemanticError = fmt.Sprintf("project %d of %d: %s", i+1, len(projects), o.res.SemanticError)
-			}
-		}
-		all = append(all, o.cands...)
-	}
-	sortCandidates(all) // by fused score: each project's own scale
-	all, err = s.rerankAndCheck(ctx, tenant, q.query, all, s.rerankMax(), &res)
-	if err != nil {
-		return Result{}, err
-	}
-	return s.finish(ctx, tenant, res, all), nil
+	return firstError(errs)
 }
 
 // rerankMax is how many of the merged candidates of "*" go to the reranker: as many as one
@@ -112,12 +149,12 @@ func (s *Searcher) rerankMax() int {
 	return max(s.opts.VectorCandidates, 0) + max(s.opts.BM25Candidates, 0) + s.opts.PendingScanMaxFiles
 }
 
-// firstError returns the first error of outs, preferring one that is not context.Canceled
+// firstError returns the first error of errs, preferring one that is not context.Canceled
 // (which a failing project causes in the others).
-func firstError[T any](outs []T, errOf func(T) error) error {
+func firstError(errs []error) error {
 	var first error
-	for _, o := range outs {
-		if err := errOf(o); err != nil {
+	for _, err := range errs {
+		if err != nil {
 			if err != context.Canceled {
 				return err
 			}

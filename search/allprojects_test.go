@@ -254,3 +254,69 @@ func TestSearchAllProjectsOneEmbedOneRerank(t *testing.T) {
 		t.Errorf("%d Embed and %d Rerank calls for one query over 4 projects, want 1 and 1", e, r)
 	}
 }
+
+// TestSearchAllProjectsComparableScores: with "*", a project's scores are not scaled to its own
+// best chunk. Twelve projects hold filler that mentions the query's words once; p09 also holds a
+// file about exactly them. It ranks first, and the filler follows by its real scores rather
+// than by project name.
+func TestSearchAllProjectsComparableScores(t *testing.T) {
+	for _, st := range allProjectsStacks {
+		t.Run(st.name, func(t *testing.T) {
+			store, idx := st.newStack(t)
+			svc := storetest.NewService(t, store)
+			emb := search.NewHashingEmbedder(64)
+			indexer, err := search.NewIndexer(store, idx, search.IndexerOptions{Embedder: emb})
+			if err != nil {
+				t.Fatal(err)
+			}
+			searcher, err := search.NewSearcher(store, idx, search.SearcherOptions{Embedder: emb})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx := indextest.Ctx("sk-twelve")
+			write := func(project, path, content string) {
+				t.Helper()
+				if _, err := svc.Write(ctx, fileio.WriteRequest{Project: project, Path: path, Content: content}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for i := range 12 {
+				project := fmt.Sprintf("p%02d", i)
+				for j := range 3 {
+					write(project, fmt.Sprintf("/filler%d.md", j), fmt.Sprintf(
+						"Meeting notes %d of %s: the budget review moved to Thursday, lunch is catered, "+
+							"the printer on floor %d is broken again, and someone mentioned quasar once.", j, project, i))
+				}
+			}
+			write("p09", "/quasar.md", "Quasar calibration: quasar spectra, quasar redshift and quasar calibration targets for the quasar survey.")
+			indextest.Drain(t, indexer, store.(fileio.Outbox), 20*time.Second)
+
+			res, err := searcher.Search(ctx, search.Query{Project: "*", Query: "quasar calibration", Limit: 5})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Hits) == 0 || res.Hits[0].Project+":"+res.Hits[0].Path != "p09:/quasar.md" {
+				t.Fatalf("first hit %v, want p09:/quasar.md (hits: %q)", firstHit(res.Hits), hitList(res.Hits))
+			}
+			// The strong match stands apart: filler scores, on one scale with it, stay well below.
+			if len(res.Hits) > 1 && res.Hits[1].Score >= res.Hits[0].Score {
+				t.Errorf("second hit scores %v, not below the strong match's %v", res.Hits[1].Score, res.Hits[0].Score)
+			}
+		})
+	}
+}
+
+func firstHit(hits []search.Hit) string {
+	if len(hits) == 0 {
+		return "none"
+	}
+	return hits[0].Project + ":" + hits[0].Path
+}
+
+func hitList(hits []search.Hit) []string {
+	var out []string
+	for _, h := range hits {
+		out = append(out, fmt.Sprintf("%s:%s %.3f", h.Project, h.Path, h.Score))
+	}
+	return out
+}

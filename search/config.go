@@ -7,15 +7,17 @@ import (
 	"os"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/agentfiles/agentfiles"
+	"github.com/agentfiles/agentfiles/internal/settingsdoc"
 	"github.com/agentfiles/agentfiles/search/vault"
 	"gopkg.in/yaml.v3"
 )
 
 // Config holds the settings.mcp.files.search, .index and .security keys of the service
-// configuration file (seed 003 §12.2–12.3), plus a few of our own (marked "ours"). Load it with
+// configuration file, the keys that tune retrieval and indexing, plus a few of our own (marked "ours"). Load it with
 // [LoadConfig] from the same YAML file as fileio's core keys; [DefaultConfig] gives every default
 // (the zero Config does not: in the file, 0 means none where a key allows it).
 //
@@ -23,7 +25,7 @@ import (
 //
 //	searcher, err := search.NewSearcher(store, index, cfg.SearcherOptions())  // plus Embedder, Reranker, Logger
 //	indexer, err := search.NewIndexer(store, index, cfg.IndexerOptions())     // plus Embedder, Credentials, Logger
-//	reranker, err := search.NewCohereReranker(cfg.Search.Rerank.Endpoint, cfg.Search.Rerank.CohereRerankerOptions())
+//	reranker, err := provider.NewCohereReranker(cfg.Search.Rerank.Endpoint, provider.RerankOptions(cfg.Search.Rerank))
 //	v, err := vault.New(cfg.Security.EncryptionKEKs, cfg.Security.VaultOptions()) // plus Store, Logger
 type Config struct {
 	Search   SearchConfig
@@ -121,9 +123,11 @@ func LoadConfigFile(path string) (Config, error) {
 }
 
 // LoadConfig reads settings.mcp.files.{search,index,security} from a YAML service
-// configuration. Every other key (fileio's core keys, other services' settings) is ignored;
-// unknown keys inside those three sub-trees and bad values are INVALID_CONFIG errors whose Arg
-// is the full key. A document without the keys yields DefaultConfig.
+// configuration. fileio's keys beside them and the application's top-level keys are left to
+// their readers; unknown keys inside those three sub-trees, keys under settings: other than mcp
+// and under settings.mcp: other than files, and bad values are INVALID_CONFIG errors whose Arg
+// is the full key and whose message names the line and the form the value takes. A document
+// without the keys yields DefaultConfig.
 func LoadConfig(r io.Reader) (Config, error) {
 	cfg := DefaultConfig()
 	var doc yaml.Node
@@ -133,12 +137,9 @@ func LoadConfig(r io.Reader) (Config, error) {
 		}
 		return cfg, agentfiles.WrapError(agentfiles.CodeInvalidConfig, "the configuration is not valid YAML: "+err.Error(), "", err)
 	}
-	files := lookup(&doc, "settings", "mcp", "files")
-	if files == nil {
-		return cfg, nil
-	}
-	if files.Kind != yaml.MappingNode {
-		return cfg, agentfiles.NewError(agentfiles.CodeInvalidConfig, "must be a mapping", "settings.mcp.files")
+	files, err := settingsdoc.Files(&doc)
+	if err != nil || files == nil {
+		return cfg, err
 	}
 	const base = "settings.mcp.files."
 	var semSet, lexSet bool // which fusion weights the file gives
@@ -174,7 +175,7 @@ func LoadConfig(r io.Reader) (Config, error) {
 					"method": func(n *yaml.Node, key string) error {
 						m := FuseMethod(n.Value)
 						if n.Kind != yaml.ScalarNode || (m != FuseMinMax && m != FuseRRF) {
-							return agentfiles.NewError(agentfiles.CodeInvalidConfig, `must be "minmax" or "rrf"`, key)
+							return lineError(n, key, `must be "minmax" or "rrf"`)
 						}
 						cfg.Search.Fallback.Method = m
 						return nil
@@ -199,13 +200,13 @@ func LoadConfig(r io.Reader) (Config, error) {
 			err = walk(val, base+"security", map[string]setter{
 				"encryption_keks": func(n *yaml.Node, key string) error {
 					if n.Kind != yaml.MappingNode {
-						return agentfiles.NewError(agentfiles.CodeInvalidConfig, "must be a mapping of key id to secret", key)
+						return lineError(n, key, "must be a mapping of key id to secret, as in encryption_keks: {\"1\": <a secret of 16 or more bytes>}")
 					}
 					cfg.Security.EncryptionKEKs = make(map[string]string)
 					for j := 0; j+1 < len(n.Content); j += 2 {
 						id, secret := n.Content[j].Value, n.Content[j+1]
 						if secret.Kind != yaml.ScalarNode || len(secret.Value) < vault.MinKEKSecretBytes {
-							return agentfiles.NewError(agentfiles.CodeInvalidConfig, "must be a string of at least 16 bytes", key+"."+id)
+							return lineError(secret, key+"."+id, "must be a string of at least 16 bytes")
 						}
 						cfg.Security.EncryptionKEKs[id] = secret.Value
 					}
@@ -278,12 +279,6 @@ func (c IndexConfig) chunker() Chunker {
 	return NewChunker(ChunkerOptions{TargetBytes: c.ChunkTargetBytes, OverlapBytes: zeroMeansNone(c.ChunkOverlapBytes)})
 }
 
-// CohereRerankerOptions returns the model and timeout of settings.mcp.files.search.rerank for
-// NewCohereReranker(c.Endpoint, …). The caller adds the HTTP client and Logger.
-func (c RerankConfig) CohereRerankerOptions() CohereRerankerOptions {
-	return CohereRerankerOptions{Model: c.Model, Timeout: c.Timeout}
-}
-
 // VaultOptions returns the credential_cache_prefix and credential_cache_ttl_seconds of c for
 // vault.New(c.EncryptionKEKs, …). The caller adds the Store and Logger.
 func (c SecurityConfig) VaultOptions() vault.Options {
@@ -301,31 +296,9 @@ func zeroMeansNone[T int | time.Duration](v T) T {
 
 type setter func(n *yaml.Node, key string) error
 
-func lookup(n *yaml.Node, path ...string) *yaml.Node {
-	if n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
-		n = n.Content[0]
-	}
-	for _, p := range path {
-		if n.Kind != yaml.MappingNode {
-			return nil
-		}
-		var next *yaml.Node
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			if n.Content[i].Value == p {
-				next = n.Content[i+1]
-			}
-		}
-		if next == nil {
-			return nil
-		}
-		n = next
-	}
-	return n
-}
-
 func walk(n *yaml.Node, prefix string, keys map[string]setter) error {
 	if n.Kind != yaml.MappingNode {
-		return agentfiles.NewError(agentfiles.CodeInvalidConfig, "must be a mapping", prefix)
+		return lineError(n, prefix, "must be a mapping")
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k := n.Content[i].Value
@@ -336,7 +309,7 @@ func walk(n *yaml.Node, prefix string, keys map[string]setter) error {
 				known = append(known, name)
 			}
 			sort.Strings(known)
-			return agentfiles.NewError(agentfiles.CodeInvalidConfig, fmt.Sprintf("unknown key; valid keys here are %v", known), prefix+"."+k)
+			return agentfiles.NewError(agentfiles.CodeInvalidConfig, fmt.Sprintf("unknown key (line %d); valid keys here are %s", n.Content[i].Line, strings.Join(known, ", ")), prefix+"."+k)
 		}
 		if err := set(n.Content[i+1], prefix+"."+k); err != nil {
 			return err
@@ -349,9 +322,14 @@ func subtree(keys map[string]setter) setter {
 	return func(n *yaml.Node, key string) error { return walk(n, key, keys) }
 }
 
+// lineError is INVALID_CONFIG for key, whose value n is at a line of the file the message names.
+func lineError(n *yaml.Node, key, msg string) *agentfiles.Error {
+	return agentfiles.NewError(agentfiles.CodeInvalidConfig, fmt.Sprintf("%s (line %d)", msg, n.Line), key)
+}
+
 func scalar(n *yaml.Node, key, want string) error {
 	if n.Kind != yaml.ScalarNode {
-		return agentfiles.NewError(agentfiles.CodeInvalidConfig, "must be "+want, key)
+		return lineError(n, key, "must be "+want)
 	}
 	return nil
 }
@@ -363,7 +341,7 @@ func boolKey(dst *bool) setter {
 		}
 		var v bool
 		if err := n.Decode(&v); err != nil {
-			return agentfiles.NewError(agentfiles.CodeInvalidConfig, "must be true or false", key)
+			return lineError(n, key, "must be true or false")
 		}
 		*dst = v
 		return nil
@@ -377,7 +355,7 @@ func intKey(dst *int, minimum int) setter {
 		}
 		v, err := strconv.Atoi(n.Value)
 		if err != nil || v < minimum {
-			return agentfiles.NewError(agentfiles.CodeInvalidConfig, fmt.Sprintf("must be an integer >= %d, got %q", minimum, n.Value), key)
+			return lineError(n, key, fmt.Sprintf("must be an integer >= %d, got %q", minimum, n.Value))
 		}
 		*dst = v
 		return nil
@@ -391,7 +369,7 @@ func floatKey(dst *float64, lo, hi float64) setter {
 		}
 		v, err := strconv.ParseFloat(n.Value, 64)
 		if err != nil || v < lo || v > hi || math.IsNaN(v) {
-			return agentfiles.NewError(agentfiles.CodeInvalidConfig, fmt.Sprintf("must be a number in [%g, %g], got %q", lo, hi, n.Value), key)
+			return lineError(n, key, fmt.Sprintf("must be a number in [%g, %g], got %q", lo, hi, n.Value))
 		}
 		*dst = v
 		return nil
@@ -417,13 +395,17 @@ func stringKey(dst *string) setter {
 }
 
 func durationKey(dst *time.Duration, unit time.Duration) setter {
+	form := "a whole number of seconds such as 60"
+	if unit == time.Millisecond {
+		form = "a whole number of milliseconds such as 1500"
+	}
 	return func(n *yaml.Node, key string) error {
-		if err := scalar(n, key, "a whole number"); err != nil {
+		if err := scalar(n, key, form); err != nil {
 			return err
 		}
 		v, err := strconv.ParseInt(n.Value, 10, 64)
 		if err != nil || v < 0 || v > int64(math.MaxInt64/unit) {
-			return agentfiles.NewError(agentfiles.CodeInvalidConfig, fmt.Sprintf("must be a whole number >= 0, got %q", n.Value), key)
+			return lineError(n, key, fmt.Sprintf("must be %s (0 or more), got %q", form, n.Value))
 		}
 		*dst = time.Duration(v) * unit
 		return nil

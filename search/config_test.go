@@ -14,7 +14,6 @@ import (
 func TestLoadConfig(t *testing.T) {
 	yaml := `
 settings:
-  other_service: {x: 1}
   mcp:
     files:
       max_file_bytes: 1024      # fileio's key: ignored here
@@ -68,6 +67,9 @@ func TestLoadConfigErrorsNameTheKey(t *testing.T) {
 		{"settings: {mcp: {files: {security: {encryption_keks: {k1: short}}}}}", "settings.mcp.files.security.encryption_keks.k1"},
 		{"settings: {mcp: {files: {security: {encryption_keks: [a]}}}}", "settings.mcp.files.security.encryption_keks"},
 		{"settings: {mcp: {files: {security: {enabled: true}}}}", "settings.mcp.files.security.enabled"},
+		{"settings: {search: {limit_max: 3}}", "settings.search"},
+		{"settings: {mcp: {search: {limit_max: 3}}}", "settings.mcp.search"},
+		{"settings: {mcp: {files: 3}}", "settings.mcp.files"},
 	}
 	for _, tc := range tests {
 		_, err := LoadConfig(strings.NewReader(tc.yaml))
@@ -75,6 +77,12 @@ func TestLoadConfigErrorsNameTheKey(t *testing.T) {
 		if !errors.As(err, &e) || e.Code != agentfiles.CodeInvalidConfig || e.Arg != tc.key {
 			t.Errorf("%s: err %v, want INVALID_CONFIG naming %s", tc.yaml, err, tc.key)
 		}
+	}
+	// The message names the line and the form the value takes.
+	_, err := LoadConfig(strings.NewReader("settings:\n  mcp:\n    files:\n      index:\n        retry_backoff_ms: 2s\n"))
+	want := `INVALID_CONFIG: must be a whole number of milliseconds such as 1500 (0 or more), got "2s" (line 5) (settings.mcp.files.index.retry_backoff_ms)`
+	if err == nil || err.Error() != want {
+		t.Errorf("retry_backoff_ms: 2s: %v, want %s", err, want)
 	}
 	if _, err := LoadConfig(strings.NewReader("settings: [")); !errors.Is(err, agentfiles.ErrInvalidConfig) {
 		t.Errorf("bad YAML: %v", err)
@@ -116,9 +124,6 @@ settings:
 	}
 	if diff := cmp.Diff(ChunkerOptions{TargetBytes: 800}, chunker.Options()); diff != "" {
 		t.Errorf("chunk sizes (-want +got):\n%s", diff)
-	}
-	if diff := cmp.Diff(CohereRerankerOptions{Model: "rerank-english-v3.0"}, cfg.Search.Rerank.CohereRerankerOptions()); diff != "" {
-		t.Errorf("CohereRerankerOptions (-want +got):\n%s", diff)
 	}
 	if diff := cmp.Diff(vault.Options{Prefix: "x:cred", TTL: time.Minute}, cfg.Security.VaultOptions()); diff != "" {
 		t.Errorf("VaultOptions (-want +got):\n%s", diff)

@@ -1,5 +1,6 @@
-// Package search is hybrid retrieval over the files of a fileio store: the file_search tool of
-// seed 003 §6.7 and §7.
+// Package search is hybrid retrieval over the files of a fileio store: the engine behind the
+// file_search tool (chunking, BM25 and vector scoring, fusion, reranking) and the indexer that
+// keeps its index in step with the store.
 //
 // # Model
 //
@@ -52,14 +53,15 @@
 //
 // A [Query] with Project "*" ([AllProjects]) searches every project of the caller that holds an
 // active file, as listed by the store's [fileio.ProjectLister] (memstore and pgstore implement
-// it; over another store "*" is INVALID_ARGUMENT). The query is embedded once; each project
-// gathers, scores and fuses its candidates as above, at most four projects at a time; the
-// merged candidates are ordered by fused score, then a [Reranker], when configured, reranks the
-// best of them (as many as one project proposes at most) in one call, and the limit applies.
-// Every [Hit] names its Project. Fused scores come from each project's own statistics (its BM25
-// document frequencies and average chunk length, min-max fusion over its own candidates), so
-// they are comparable in range but not calibrated across projects; reranker scores are on one
-// scale.
+// it; over another store "*" is INVALID_ARGUMENT). Scores from different projects are on one
+// scale: the query is embedded once; each project proposes its semantic and lexical candidates
+// (at most four projects at a time); the projects' BM25 statistics (chunk count, total terms,
+// the query terms' document frequencies) are added up and every candidate's BM25 is computed
+// again with them, as if the caller's projects were one corpus; then the union of every
+// project's candidates is fused at once (one min-max range, or one RRF ranking), so a
+// project's best chunk is not lifted to the top score because it is its project's best. A
+// [Reranker], when configured, reranks the best of them (as many as one project proposes at
+// most) in one call, and the limit applies. Every [Hit] names its Project.
 // At most [MaxAllProjects] projects are searched, the first by name, and
 // Result.ProjectsTruncated says when there were more. A caller without projects gets an empty
 // result, not an error. The rate limiter is asked for one token per query, not per project.
@@ -102,10 +104,10 @@
 //
 // [HashingEmbedder] is the dependency-free default: deterministic vectors from hashed word,
 // word-pair and character-trigram features (shared vocabulary and spelling, not synonyms).
-// [OpenAIEmbedder] calls any OpenAI-compatible /v1/embeddings endpoint and [CohereReranker] any
-// Cohere-compatible /v1/rerank endpoint, both with the CALLER's API key from the context —
-// never a platform key. A provider's error message is passed on bounded in length, cut on a
-// character boundary, with keys and bearer tokens redacted.
+// The clients of hosted models live in package search/provider, so that the engine holds no
+// HTTP client: provider.OpenAIEmbedder calls any OpenAI-compatible /v1/embeddings endpoint and
+// provider.CohereReranker any Cohere-compatible /v1/rerank endpoint, both with the CALLER's API
+// key from the context — never a platform key.
 //
 // # Credentials for asynchronous indexing
 //
@@ -128,7 +130,7 @@
 // [LoadConfig] reads settings.mcp.files.search, .index and .security from the service YAML
 // file that fileio.LoadConfig reads its core keys from; errors name the offending key. The
 // [Config] describes the file; its methods ([Config.SearcherOptions], [Config.IndexerOptions],
-// [RerankConfig.CohereRerankerOptions], [SecurityConfig.VaultOptions]) hand each part to what it
+// [SecurityConfig.VaultOptions], and provider.RerankOptions for the rerank section) hand each part to what it
 // configures, so that nothing is copied by hand.
 //
 // # Errors

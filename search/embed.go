@@ -148,7 +148,7 @@ func (h *HashingEmbedder) embedOne(text string) []float32 {
 			add('c', string(w[i:i+3]), weightTrigram)
 		}
 	}
-	normalise(v)
+	Normalize(v)
 	return v
 }
 
@@ -165,8 +165,9 @@ func fnv1a(kind byte, s string) uint64 {
 	return x
 }
 
-// normalise scales v to unit L2 length in place (a zero vector stays zero).
-func normalise(v []float32) {
+// Normalize scales v to unit L2 length in place (a zero vector stays zero). Embedders return
+// normalised vectors, so that a dot product is the cosine similarity.
+func Normalize(v []float32) {
 	var sum float64
 	for _, x := range v {
 		sum += float64(x) * float64(x)

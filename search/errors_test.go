@@ -55,10 +55,6 @@ func TestSharedCodes(t *testing.T) {
 	if s != nil || !errors.Is(err, agentfiles.ErrInvalidConfig) {
 		t.Errorf("NewSearcher(nil, nil): %v, want INVALID_CONFIG", err)
 	}
-	_, err = CallerAPIKey(context.Background())
-	if !errors.Is(err, agentfiles.ErrCredentialUnavailable) || !agentfiles.ErrorCode(err).Retryable() {
-		t.Errorf("CallerAPIKey without a key: %v, want a retryable CREDENTIAL_UNAVAILABLE", err)
-	}
 	_, err = IndexedFile{Path: "/a", Chunks: []IndexedChunk{{Vector: []float32{1}}}}.VectorDims()
 	if !errors.Is(err, agentfiles.ErrInvalidArgument) {
 		t.Errorf("VectorDims of a lexical-only file with a vector: %v, want INVALID_ARGUMENT", err)

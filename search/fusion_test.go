@@ -1,6 +1,7 @@
 package search
 
 import (
+	"context"
 	"errors"
 	"math"
 	"testing"
@@ -14,10 +15,7 @@ import (
 // explicit ones are kept; bad ones are INVALID_CONFIG.
 func TestSearcherFusionDefaults(t *testing.T) {
 	store, index := memstore.New(memstore.Options{}), struct{ Index }{}
-	openai, err := NewOpenAIEmbedder("http://127.0.0.1:9/v1/embeddings", "m", 8, OpenAIEmbedderOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	var openai Embedder = uncalibratedEmbedder{}
 	f := func(v float64) *float64 { return &v }
 	tests := []struct {
 		name          string
@@ -97,4 +95,13 @@ func TestFuseExactScores(t *testing.T) {
 	if !(cands[0].fused > cands[2].fused && cands[2].fused > cands[1].fused) {
 		t.Errorf("RRF order: %v %v %v", cands[0].fused, cands[1].fused, cands[2].fused)
 	}
+}
+
+// uncalibratedEmbedder is an embedder without a Calibration, as a hosted model's client is.
+type uncalibratedEmbedder struct{}
+
+func (uncalibratedEmbedder) Model() string   { return "m" }
+func (uncalibratedEmbedder) Dimensions() int { return 8 }
+func (uncalibratedEmbedder) Embed(_ context.Context, texts []string) ([][]float32, error) {
+	return make([][]float32, len(texts)), nil
 }

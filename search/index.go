@@ -38,6 +38,9 @@ type Index interface {
 	// re-created and indexed meanwhile survives. A missing path is not an error.
 	DeleteFile(ctx context.Context, scope fileio.Scope, path string, upTo time.Time) error
 	// FileStates returns the indexed version of every file whose path has the string prefix.
+	// The Indexer asks it for one file's path in every job, so its cost must not grow with the
+	// project: O(log n + matches) for a project of n files (memindex: a binary search; pgindex:
+	// a range scan of its primary key).
 	FileStates(ctx context.Context, scope fileio.Scope, prefix string) (map[string]FileState, error)
 	// Lexical returns the TopK chunks with the highest BM25 score for q.Terms, scored as
 	// Σ over q.Terms (in order) of q.BM25.TermScore(tf, chunkTerms, df(term), stats), where df

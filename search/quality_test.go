@@ -14,6 +14,7 @@ import (
 	"github.com/agentfiles/agentfiles/search"
 	"github.com/agentfiles/agentfiles/search/indextest"
 	"github.com/agentfiles/agentfiles/search/memindex"
+	"github.com/agentfiles/agentfiles/search/provider"
 )
 
 type qualityCollection struct {
@@ -67,7 +68,7 @@ func TestRetrievalQuality(t *testing.T) {
 	}
 	emb := search.NewHashingEmbedder(256)
 	rr := indextest.NewRerankServer(t)
-	reranker, err := search.NewCohereReranker(rr.Endpoint(), search.CohereRerankerOptions{})
+	reranker, err := provider.NewCohereReranker(rr.Endpoint(), provider.CohereRerankerOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

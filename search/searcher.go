@@ -163,6 +163,9 @@ type Result struct {
 	// first MaxAllProjects by name were searched.
 	Projects          int
 	ProjectsTruncated bool
+	// ProjectEmpty says the project of a query that matched nothing holds no files at all, so
+	// that other words will not help: the project name is wrong, or nothing was written yet.
+	ProjectEmpty bool
 }
 
 // NewSearcher returns a Searcher over the files of store (the source of truth for which files
@@ -324,6 +327,11 @@ func (s *Searcher) Search(ctx context.Context, q Query) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	if len(cands) == 0 && res.PendingFiles == 0 {
+		if res.ProjectEmpty, err = s.projectEmpty(ctx, scope); err != nil {
+			return Result{}, err
+		}
+	}
 	if cands, err = s.rerankAndCheck(ctx, ac.APIKeyHash, query, cands, 0, &res); err != nil {
 		return Result{}, err
 	}
@@ -347,36 +355,68 @@ type scopeQuery struct {
 // applied. It fills the fields of res that describe the project's search (SemanticError,
 // Candidates, Qualified, PendingFiles, PendingScanned).
 func (s *Searcher) searchScope(ctx context.Context, scope fileio.Scope, q scopeQuery, res *Result) ([]*candidate, error) {
-	terms, minSemantic := q.terms, q.minSemantic
-	// 1. Which files the index has not caught up with: from the outbox's pending jobs of the
-	// project (and the index's files of an older analysis), not from a listing of the project.
-	exclude, pending, err := s.notCurrent(ctx, scope, q.prefix)
+	g, err := s.gather(ctx, scope, q, res)
 	if err != nil {
 		return nil, err
 	}
-	res.PendingFiles = len(pending)
+	cands, err := s.candidates(ctx, g, q, g.lex, false, res)
+	if err != nil || len(cands) == 0 {
+		return nil, err
+	}
+	s.rankFused(cands)
+	return cands, nil
+}
 
-	// 2. Semantic and lexical candidates, concurrently.
+// rankFused fuses the candidates' scores (see fuse), makes them final and sorts by them.
+func (s *Searcher) rankFused(cands []*candidate) {
+	fuse(cands, s.opts.FuseMethod, s.opts.SemanticWeight, s.opts.LexicalWeight)
+	for _, c := range cands {
+		c.final = c.fused
+	}
+	sortCandidates(cands)
+}
+
+// gathered is what one project's retrievers proposed for a query.
+type gathered struct {
+	scope   fileio.Scope
+	exclude map[string]bool   // files the index has not caught up with
+	pending []fileio.FileInfo // of those, the active ones, to scan
+	sem     []Candidate
+	qvec    []float32 // nil: no semantic scores (no embedder, or it failed)
+	lex     LexicalResult
+}
+
+// gather runs the first steps of a search in one project: which files the index has not caught
+// up with, then the semantic and lexical candidates, concurrently. It sets res.PendingFiles and
+// res.SemanticError.
+func (s *Searcher) gather(ctx context.Context, scope fileio.Scope, q scopeQuery, res *Result) (*gathered, error) {
+	// Which files the index has not caught up with: from the outbox's pending jobs of the
+	// project (and the index's files of an older analysis), not from a listing of the project.
+	g := &gathered{scope: scope}
+	var err error
+	g.exclude, g.pending, err = s.notCurrent(ctx, scope, q.prefix)
+	if err != nil {
+		return nil, err
+	}
+	res.PendingFiles = len(g.pending)
+
 	var (
-		wg       sync.WaitGroup
-		semCands []Candidate
-		qvec     []float32
-		semErr   error
-		lex      LexicalResult
-		lexErr   error
+		wg     sync.WaitGroup
+		semErr error
+		lexErr error
 	)
 	if s.opts.Embedder != nil && s.opts.VectorCandidates > 0 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			semCands, qvec, semErr = s.semantic(ctx, scope, q, exclude)
+			g.sem, g.qvec, semErr = s.semantic(ctx, scope, q, g.exclude)
 		}()
 	}
-	if len(terms) > 0 {
-		lex, lexErr = s.index.Lexical(ctx, scope, LexicalQuery{
-			Terms: terms, BM25: s.opts.BM25, PathPrefix: q.prefix, ExcludePaths: exclude, TopK: q.candidates(max(s.opts.BM25Candidates, 0)),
+	if len(q.terms) > 0 {
+		g.lex, lexErr = s.index.Lexical(ctx, scope, LexicalQuery{
+			Terms: q.terms, BM25: s.opts.BM25, PathPrefix: q.prefix, ExcludePaths: g.exclude, TopK: q.candidates(max(s.opts.BM25Candidates, 0)),
 		})
-		lex.Candidates = keepGlob(q.glob, lex.Candidates, func(c Candidate) string { return c.Path })
+		g.lex.Candidates = keepGlob(q.glob, g.lex.Candidates, func(c Candidate) string { return c.Path })
 	}
 	wg.Wait()
 	if lexErr != nil {
@@ -388,13 +428,21 @@ func (s *Searcher) searchScope(ctx context.Context, scope fileio.Scope, q scopeQ
 		}
 		res.SemanticError = errorText(semErr)
 		s.log.WarnContext(ctx, "semantic candidates unavailable; continuing lexical-only", "error", res.SemanticError)
-		qvec = nil
+		g.qvec = nil
 	}
+	return g, nil
+}
 
-	// 3. Merge and de-duplicate the indexed candidates. Then, concurrently: one store read keeps
-	// those whose file is active at their version and reads their text from the file (indexes
-	// keep offsets, not text), while the index gives every candidate its true score on the leg
-	// that did not propose it.
+// candidates turns what gather found into scored, live, qualified candidates (not fused yet):
+// it merges and de-duplicates the indexed candidates, then, concurrently, one store read keeps
+// those whose file is active at their version and reads their text from the file (indexes keep
+// offsets, not text), while the index gives every candidate its true score on the leg that did
+// not propose it; files not indexed yet are scanned. Lexical scores are on the scale of lex's
+// statistics: g.lex's for one project; with relex, every indexed candidate is scored again
+// with lex (statistics shared by several projects, see searchAll). It sets res.Candidates,
+// res.Qualified and res.PendingScanned.
+func (s *Searcher) candidates(ctx context.Context, g *gathered, q scopeQuery, lex LexicalResult, relex bool, res *Result) ([]*candidate, error) {
+	scope, terms := g.scope, q.terms
 	merged := make(map[candKey]*candidate)
 	var cands []*candidate
 	get := func(path string, version time.Time, ch Chunk, src HitSource) *candidate {
@@ -407,15 +455,16 @@ func (s *Searcher) searchScope(ctx context.Context, scope fileio.Scope, q scopeQ
 		cands = append(cands, c)
 		return c
 	}
-	for _, sc := range semCands {
+	for _, sc := range g.sem {
 		c := get(sc.Path, sc.FileUpdatedAt, sc.Chunk, SourceIndex)
 		c.semantic, c.hasSemantic = sc.Score, true
 	}
-	for _, lc := range lex.Candidates {
+	for _, lc := range g.lex.Candidates {
 		c := get(lc.Path, lc.FileUpdatedAt, lc.Chunk, SourceIndex)
 		c.lexical, c.hasLexical = lc.Score, true
 	}
 	var (
+		wg      sync.WaitGroup
 		live    map[candKey]string
 		liveErr error
 	)
@@ -424,7 +473,7 @@ func (s *Searcher) searchScope(ctx context.Context, scope fileio.Scope, q scopeQ
 		defer wg.Done()
 		live, liveErr = s.liveChunks(ctx, scope, cands)
 	}()
-	scoreErr := s.completeScores(ctx, scope, cands, terms, lex, qvec)
+	scoreErr := s.completeScores(ctx, scope, cands, terms, lex, g.qvec, relex)
 	wg.Wait()
 	if liveErr != nil {
 		return nil, liveErr
@@ -442,8 +491,8 @@ func (s *Searcher) searchScope(ctx context.Context, scope fileio.Scope, q scopeQ
 		}
 	}
 	cands = kept
-	if len(pending) > 0 && len(terms) > 0 {
-		pending = keepGlob(q.glob, pending, func(f fileio.FileInfo) string { return f.Path })
+	if len(g.pending) > 0 && len(terms) > 0 {
+		pending := keepGlob(q.glob, g.pending, func(f fileio.FileInfo) string { return f.Path })
 		scanned, n, err := s.scanPending(ctx, scope, pending, terms, lex)
 		if err != nil {
 			return nil, err
@@ -455,19 +504,8 @@ func (s *Searcher) searchScope(ctx context.Context, scope fileio.Scope, q scopeQ
 		}
 	}
 	res.Candidates = len(cands)
-	cands = qualified(cands, minSemantic)
+	cands = qualified(cands, q.minSemantic)
 	res.Qualified = len(cands)
-	res.Ranking = RankingFused
-	if len(cands) == 0 {
-		return nil, nil
-	}
-
-	// 4. Fused scores order the candidates; rerankAndCheck may rerank them.
-	fuse(cands, s.opts.FuseMethod, s.opts.SemanticWeight, s.opts.LexicalWeight)
-	for _, c := range cands {
-		c.final = c.fused
-	}
-	sortCandidates(cands)
 	res.Ranking = RankingFused
 	return cands, nil
 }
@@ -648,12 +686,13 @@ func (s *Searcher) embedQuery(ctx context.Context, query string) ([]float32, err
 
 // completeScores asks the index for the scores that indexed candidates lack: the BM25 of the
 // semantic candidates and the similarity of the lexical ones (Index.ScoreChunks). Scanned
-// chunks of not-yet-indexed files have no vector and keep only their BM25.
-func (s *Searcher) completeScores(ctx context.Context, scope fileio.Scope, cands []*candidate, terms []string, lex LexicalResult, qvec []float32) error {
+// chunks of not-yet-indexed files have no vector and keep only their BM25. With relex every
+// indexed candidate gets its BM25 from lex, the lexical candidates too.
+func (s *Searcher) completeScores(ctx context.Context, scope fileio.Scope, cands []*candidate, terms []string, lex LexicalResult, qvec []float32, relex bool) error {
 	var need []*candidate
 	q := ScoreQuery{}
 	for _, c := range cands {
-		if c.source == SourceIndex && ((len(terms) > 0 && !c.hasLexical) || (qvec != nil && !c.hasSemantic)) {
+		if c.source == SourceIndex && ((len(terms) > 0 && (relex || !c.hasLexical)) || (qvec != nil && !c.hasSemantic)) {
 			need = append(need, c)
 			q.Chunks = append(q.Chunks, ChunkRef{Path: c.path, FileUpdatedAt: c.version, ChunkIndex: c.chunk.Index})
 		}
@@ -679,7 +718,7 @@ func (s *Searcher) completeScores(ctx context.Context, scope fileio.Scope, cands
 		if !sc.Found {
 			continue // re-indexed meanwhile: the final check against the store drops it
 		}
-		if len(terms) > 0 && !c.hasLexical {
+		if len(terms) > 0 && (relex || !c.hasLexical) {
 			c.lexical, c.hasLexical = sc.Lexical, true
 		}
 		if qvec != nil && !c.hasSemantic && sc.HasSemantic {

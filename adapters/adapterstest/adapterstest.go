@@ -38,7 +38,7 @@ func CallContext(ctx context.Context, t testing.TB, tools []adapters.Tool, name,
 	if !ok {
 		t.Fatalf("no tool %s", name)
 	}
-	out, err := tool.Handler(ctx, json.RawMessage(args))
+	out, err := tool.Call(ctx, json.RawMessage(args))
 	if err != nil {
 		return nil, err
 	}

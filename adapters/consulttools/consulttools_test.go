@@ -13,6 +13,7 @@ import (
 	"github.com/agentfiles/agentfiles/adapters/consulttools"
 	"github.com/agentfiles/agentfiles/adapters/mcpsdk"
 	"github.com/agentfiles/agentfiles/consult"
+	"github.com/agentfiles/agentfiles/consult/openai"
 	"github.com/agentfiles/agentfiles/internal/chattest"
 	"github.com/agentfiles/agentfiles/internal/mcptest"
 	"github.com/agentfiles/agentfiles/internal/testfiles"
@@ -43,7 +44,7 @@ func fixture(t *testing.T) (tools []adapters.Tool, dir string, provider *chattes
 		name   string
 		window consult.Tokens
 	}{{"m1", 100000}, {"m2", 100}} {
-		m, err := consult.NewOpenAIModel(mw.name, consult.OpenAIModelOptions{BaseURL: provider.URL + "/v1", APIKey: "operator-key", ContextWindow: mw.window})
+		m, err := openai.New(mw.name, openai.Options{BaseURL: provider.URL + "/v1", APIKey: "operator-key", ContextWindow: mw.window})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,7 +6,7 @@
 // Build a Consultant with the models to offer and hand it to [Tools]; serve the result with any
 // binding (adapters/mcpsdk, adapters/httpapi), alone or next to other tool sets:
 //
-//	m, err := consult.NewOpenAIModel("gpt-4.1-mini", consult.OpenAIModelOptions{APIKey: key, ContextWindow: 128_000})
+//	m, err := openai.New("gpt-4.1-mini", openai.Options{APIKey: key, ContextWindow: 128_000})
 //	x, err := consult.NewExpander(consult.ExpanderOptions{Roots: []string{"/home/me/project"}})
 //	c := consult.NewConsultant(consult.ConsultantOptions{Expander: x, Models: []consult.Model{m}})
 //	tools := consulttools.Tools(c)

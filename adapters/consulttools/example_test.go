@@ -9,12 +9,13 @@ import (
 	"github.com/agentfiles/agentfiles/adapters"
 	"github.com/agentfiles/agentfiles/adapters/consulttools"
 	"github.com/agentfiles/agentfiles/consult"
+	"github.com/agentfiles/agentfiles/consult/openai"
 )
 
 // The tool set offers the Consultant's models; a call whose files cannot be used fails before
 // any model is reached.
 func Example() {
-	m, err := consult.NewOpenAIModel("gpt-4.1-mini", consult.OpenAIModelOptions{ContextWindow: 128_000})
+	m, err := openai.New("gpt-4.1-mini", openai.Options{ContextWindow: 128_000})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/agentfiles/agentfiles/adapters/consulttools"
 	"github.com/agentfiles/agentfiles/adapters/mcpsdk"
 	"github.com/agentfiles/agentfiles/consult"
+	"github.com/agentfiles/agentfiles/consult/openai"
 	"github.com/agentfiles/agentfiles/internal/chattest"
 	"github.com/agentfiles/agentfiles/internal/mcptest"
 	"github.com/agentfiles/agentfiles/internal/testfiles"
@@ -23,7 +24,7 @@ func TestConsultationToolRoots(t *testing.T) {
 	root, outside := testfiles.RootAndOutside(t, map[string]string{"a.py": "print(1)\n"},
 		map[string]string{"secret.py": "KEY = 'sk-OUTSIDE'\n"}, map[string]string{"link.py": "secret.py"})
 	provider := chattest.New(t, chattest.Options{Answer: []string{"It prints 1."}, Model: "m1"})
-	m, err := consult.NewOpenAIModel("m1", consult.OpenAIModelOptions{BaseURL: provider.URL + "/v1", APIKey: "k"})
+	m, err := openai.New("m1", openai.Options{BaseURL: provider.URL + "/v1", APIKey: "k"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -43,6 +43,6 @@ func ExampleTools() {
 	// table_of_contents
 	// read_sections
 	// search
-	// {"fileId":"f1","filename":"guide.md","sections":[{"id":"1/1","title":"Linux","line":3,"sizeBytes":28,"content":"## Linux\n\napt install tool\n\n"}],"truncated":false}
+	// {"fileId":"f1","filename":"guide.md","sections":[{"id":"1/1","title":"Linux","line":3,"size_bytes":28,"content":"## Linux\n\napt install tool\n\n"}],"truncated":false}
 	// FILE_ID_NOT_FOUND false
 }

@@ -16,7 +16,7 @@ type fileIDArg struct {
 }
 
 type listDocumentationFilesIn struct {
-	Offset   int `json:"offset,omitempty" jsonschema:"index of the first file to list, from nextOffset of a previous call; default 0"`
+	Offset   int `json:"offset,omitempty" jsonschema:"index of the first file to list, from next_offset of a previous call; default 0"`
 	MaxFiles int `json:"max_files,omitempty" jsonschema:"files per page; default 200, maximum 2000"`
 }
 
@@ -24,7 +24,7 @@ type tableOfContentsIn struct {
 	fileIDArg
 	MaxDepth   int    `json:"max_depth,omitempty" jsonschema:"heading levels to show, counted from the top of the file or of section; default 3, maximum 6"`
 	Section    string `json:"section,omitempty" jsonschema:"a section ID such as '2' or '2/1' to list only that section and its subsections"`
-	Offset     int    `json:"offset,omitempty" jsonschema:"index of the first entry to return, from nextOffset of a previous call; default 0"`
+	Offset     int    `json:"offset,omitempty" jsonschema:"index of the first entry to return, from next_offset of a previous call; default 0"`
 	MaxEntries int    `json:"max_entries,omitempty" jsonschema:"entries per call; default 300, maximum 2000"`
 }
 
@@ -32,7 +32,7 @@ type readSectionsIn struct {
 	fileIDArg
 	SectionIDs []string `json:"section_ids" jsonschema:"Section IDs from the table_of_contents tool or from search results, e.g. ['1', '2/3']; '0' is the text before the first heading"`
 	MaxBytes   int      `json:"max_bytes,omitempty" jsonschema:"bytes of section text to return in this call; default 65536, maximum 1048576"`
-	Offset     int      `json:"offset,omitempty" jsonschema:"continue a cut section: the nextOffset of that section in the previous result, with that section first in section_ids; default 0"`
+	Offset     int      `json:"offset,omitempty" jsonschema:"continue a cut section: the next_offset of that section in the previous result, with that section first in section_ids; default 0"`
 }
 
 type searchIn struct {
@@ -40,7 +40,7 @@ type searchIn struct {
 	FileID          string `json:"fileId,omitempty" jsonschema:"The file ID (e.g. 'f1', 'f2') to search in. Optional; if not provided, searches all files."`
 	CaseInsensitive bool   `json:"case_insensitive,omitempty" jsonschema:"true to ignore case; default false"`
 	MaxMatches      int    `json:"max_matches,omitempty" jsonschema:"matches to return; default 50, maximum 500"`
-	StartAfter      string `json:"start_after,omitempty" jsonschema:"nextStartAfter of a truncated result (e.g. 'f3:120'), to get the matches after it; use the same query, fileId and case_insensitive"`
+	StartAfter      string `json:"start_after,omitempty" jsonschema:"next_start_after of a truncated result (e.g. 'f3:120'), to get the matches after it; use the same query, fileId and case_insensitive"`
 }
 
 // Tools returns the four documentation tools over reg: list_documentation_files,
@@ -62,7 +62,7 @@ func Tools(reg *fileid.Registry) []adapters.Tool {
 				"Call this first: every other tool takes a fileId from this list. Files with the same name in "+
 				"different directories get different IDs, so check sourceDirectory. IDs stay the same for the "+
 				"whole session. Results are paged (200 files by default); when truncated is true, call again with "+
-				"offset set to nextOffset. No arguments are needed: {}.",
+				"offset set to next_offset. No arguments are needed: {}.",
 			ro,
 			func(ctx context.Context, in listDocumentationFilesIn) (fileid.FileList, error) {
 				return reg.List(fileid.ListOptions{Offset: in.Offset, MaxFiles: in.MaxFiles}), nil
@@ -72,9 +72,9 @@ func Tools(reg *fileid.Registry) []adapters.Tool {
 				"heading level, line number and size in bytes. Section IDs are paths like '1', '1/2', '1/2/3' "+
 				"(the second subsection of the first section is '1/2'); '0' is the text before the first heading. "+
 				"Use it to find the part of a file you need, then fetch it with read_sections instead of reading "+
-				"the whole file. Shows 3 levels by default; entries with hiddenSubsections have deeper headings: "+
+				"the whole file. Shows 3 levels by default; entries with hidden_subsections have deeper headings: "+
 				"call again with section set to that ID (or a larger max_depth) to see them. At most 300 entries are "+
-				"returned per call (max_entries, up to 2000); when truncated is true, call again with offset set to nextOffset. "+
+				"returned per call (max_entries, up to 2000); when truncated is true, call again with offset set to next_offset. "+
 				"Example: {\"fileId\": \"f3\"} or {\"fileId\": \"f3\", \"section\": \"2\", \"max_depth\": 2}.",
 			ro,
 			func(ctx context.Context, in tableOfContentsIn) (fileid.TOC, error) {
@@ -88,7 +88,7 @@ func Tools(reg *fileid.Registry) []adapters.Tool {
 				"subsections. Take section IDs from table_of_contents or from search results. Unknown IDs are "+
 				"reported in errors (with the valid top-level IDs) while the others are still returned. At most "+
 				"64 KiB of text is returned per call by default; a longer section is cut and flagged truncated: call again "+
-				"with that section and offset set to its nextOffset for the rest, or read its subsections. Example: {\"fileId\": \"f2\", \"section_ids\": [\"1/2\", \"3\"]}.",
+				"with that section and offset set to its next_offset for the rest, or read its subsections. Example: {\"fileId\": \"f2\", \"section_ids\": [\"1/2\", \"3\"]}.",
 			ro,
 			func(ctx context.Context, in readSectionsIn) (fileid.Sections, error) {
 				return reg.ReadSections(in.FileID, in.SectionIDs, fileid.ReadOptions{MaxBytes: in.MaxBytes, Offset: in.Offset})
@@ -96,11 +96,11 @@ func Tools(reg *fileid.Registry) []adapters.Tool {
 		adapters.NewTool("search", "Search documentation",
 			"Searches the documentation line by line with a regular expression (Go RE2 syntax) and returns the "+
 				"matching lines grouped by file, each with its line number, the matching line (cut around the "+
-				"match when long), and the ID and title of the section that contains it; pass that sectionId to "+
+				"match when long), and the ID and title of the section that contains it; pass that section_id to "+
 				"read_sections to read the surrounding text. Searches all files unless fileId is given. Plain "+
 				"words work as they are; escape metacharacters with a backslash to match them literally "+
 				"(e.g. 'foo\\(' for 'foo('). Returns 50 matches by default; when truncated is true, call again with start_after set to "+
-				"nextStartAfter for the next ones. "+
+				"next_start_after for the next ones. "+
 				"Examples: {\"query\": \"install\", \"case_insensitive\": true}, "+
 				"{\"query\": \"^## \", \"fileId\": \"f4\"}, {\"query\": \"timeout|deadline\"}.",
 			ro,

@@ -117,7 +117,7 @@ func TestDirect(t *testing.T) {
 		t.Errorf("toc: %v", toc)
 	}
 	sub, err := adapterstest.Call(t, tools, "table_of_contents", `{"fileId": "f2", "section": "1", "max_depth": 1}`)
-	if err != nil || len(sub["toc"].([]any)) != 1 || sub["toc"].([]any)[0].(map[string]any)["hiddenSubsections"] != 1.0 {
+	if err != nil || len(sub["toc"].([]any)) != 1 || sub["toc"].([]any)[0].(map[string]any)["hidden_subsections"] != 1.0 {
 		t.Errorf("subtree toc: %v %v", sub, err)
 	}
 
@@ -131,7 +131,7 @@ func TestDirect(t *testing.T) {
 	if c := secs["sections"].([]any)[0].(map[string]any)["content"]; c != "## Linux\n\napt install tool\n\n" {
 		t.Errorf("section content %q", c)
 	}
-	if e := secs["errors"].([]any)[0].(map[string]any); e["code"] != "SECTION_NOT_FOUND" || e["sectionId"] != "5" {
+	if e := secs["errors"].([]any)[0].(map[string]any); e["code"] != "SECTION_NOT_FOUND" || e["section_id"] != "5" {
 		t.Errorf("section error %v", e)
 	}
 
@@ -144,7 +144,7 @@ func TestDirect(t *testing.T) {
 		fm := r.(map[string]any)
 		for _, m := range fm["matches"].([]any) {
 			mm := m.(map[string]any)
-			hits = append(hits, fm["fileId"].(string)+" "+fm["filename"].(string)+" "+mm["sectionId"].(string))
+			hits = append(hits, fm["fileId"].(string)+" "+fm["filename"].(string)+" "+mm["section_id"].(string))
 		}
 	}
 	if diff := cmp.Diff([]string{"f2 guide.md 1", "f2 guide.md 1/1", "f5 README.md 1"}, hits); diff != "" {

@@ -65,7 +65,7 @@ func page(t *testing.T, tools []adapters.Tool, tool string, args map[string]any,
 }
 
 // Every truncated listing of the tools has a working continuation, named by its notice and
-// reachable through the schema (issue 17, defect 8).
+// reachable through the schema.
 func TestEveryTruncatedListingContinues(t *testing.T) {
 	tools := fileidtools.Tools(pagingRegistry(t))
 	for _, name := range []string{"table_of_contents", "search"} {
@@ -80,7 +80,7 @@ func TestEveryTruncatedListingContinues(t *testing.T) {
 	// The TOC: 321 entries, 300 per call by default, and 100 per call when asked.
 	for _, args := range []map[string]any{{"fileId": "f1"}, {"fileId": "f1", "max_entries": 100}, {"fileId": "f1", "section": "1"}} {
 		var titles []string
-		for _, res := range page(t, tools, "table_of_contents", args, "offset", "nextOffset") {
+		for _, res := range page(t, tools, "table_of_contents", args, "offset", "next_offset") {
 			for _, e := range res["toc"].([]any) {
 				titles = append(titles, e.(map[string]any)["title"].(string))
 			}
@@ -97,7 +97,7 @@ func TestEveryTruncatedListingContinues(t *testing.T) {
 	// The search: 570 matching lines, 50 (or 500) per call.
 	for _, args := range []map[string]any{{"query": "^note"}, {"query": "NOTE", "case_insensitive": true, "max_matches": 500}, {"query": "note", "fileId": "f1"}} {
 		var got []string
-		for _, res := range page(t, tools, "search", args, "start_after", "nextStartAfter") {
+		for _, res := range page(t, tools, "search", args, "start_after", "next_start_after") {
 			for _, r := range res["results"].([]any) {
 				fm := r.(map[string]any)
 				for _, m := range fm["matches"].([]any) {
@@ -121,7 +121,7 @@ func TestEveryTruncatedListingContinues(t *testing.T) {
 
 	// The listing: 251 files, 200 per call.
 	var ids []string
-	for _, res := range page(t, tools, "list_documentation_files", map[string]any{}, "offset", "nextOffset") {
+	for _, res := range page(t, tools, "list_documentation_files", map[string]any{}, "offset", "next_offset") {
 		for _, f := range res["files"].([]any) {
 			ids = append(ids, f.(map[string]any)["fileId"].(string))
 		}
@@ -130,7 +130,7 @@ func TestEveryTruncatedListingContinues(t *testing.T) {
 		t.Errorf("listing: %d files, last %v", len(ids), ids[len(ids)-1])
 	}
 
-	// A cut section: read_sections with offset = the section's nextOffset.
+	// A cut section: read_sections with offset = the section's next_offset.
 	var content strings.Builder
 	args := map[string]any{"fileId": "f1", "section_ids": []string{"1"}, "max_bytes": 1000}
 	for range 100 {
@@ -144,10 +144,10 @@ func TestEveryTruncatedListingContinues(t *testing.T) {
 		if s["truncated"] != true {
 			break
 		}
-		if !strings.Contains(res["notice"].(string), fmt.Sprintf("offset %v", s["nextOffset"])) {
-			t.Fatalf("notice %q does not name offset %v", res["notice"], s["nextOffset"])
+		if !strings.Contains(res["notice"].(string), fmt.Sprintf("offset %v", s["next_offset"])) {
+			t.Fatalf("notice %q does not name offset %v", res["notice"], s["next_offset"])
 		}
-		args["offset"] = s["nextOffset"]
+		args["offset"] = s["next_offset"]
 	}
 	if !strings.HasPrefix(content.String(), "# Log\n## Entry 0\n") || !strings.HasSuffix(content.String(), "## Entry 319\nnote 319\n") {
 		t.Errorf("paged section: %d bytes, ends %q", content.Len(), content.String()[max(0, content.Len()-40):])
@@ -156,7 +156,7 @@ func TestEveryTruncatedListingContinues(t *testing.T) {
 	// A bad continuation is an INVALID_ARGUMENT (or a file-ID error) that says what to pass.
 	for _, args := range []string{`{"query": "x", "start_after": "f1"}`, `{"query": "x", "start_after": "f1:-2"}`, `{"query": "x", "fileId": "f2", "start_after": "f1:3"}`} {
 		_, err := adapterstest.Call(t, tools, "search", args)
-		if te, _ := adapters.ErrorOf(err); err == nil || te.Code != "INVALID_ARGUMENT" || !strings.Contains(te.Message, "nextStartAfter") {
+		if te, _ := adapters.ErrorOf(err); err == nil || te.Code != "INVALID_ARGUMENT" || !strings.Contains(te.Message, "next_start_after") {
 			t.Errorf("%s: %v", args, err)
 		}
 	}

@@ -2,6 +2,7 @@ package fileiotools
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/agentfiles/agentfiles"
@@ -9,7 +10,7 @@ import (
 	"github.com/agentfiles/agentfiles/fileio"
 )
 
-// Inputs of the fileio tools. Wire names are the seed's (003 §6).
+// Inputs of the fileio tools. Wire names are snake_case and fixed: clients depend on them.
 
 // projectArg is the project argument of every tool but file_stat, which describes it in full.
 type projectArg struct {
@@ -61,6 +62,16 @@ type fileRenameOut struct {
 	Files int    `json:"files" jsonschema:"how many files moved"`
 }
 
+type filePurgeHistoryIn struct {
+	projectArg
+	Path string `json:"path" jsonschema:"the file or directory whose kept versions to drop, e.g. '/old'; '' drops those of the whole project"`
+}
+
+type filePurgeHistoryOut struct {
+	Path string `json:"path"`
+	fileio.PurgeHistoryResult
+}
+
 type fileVersionsIn struct {
 	projectArg
 	Path string `json:"path" jsonschema:"file path, e.g. '/notes/todo.md'; a deleted file's versions are listed while they are kept"`
@@ -80,7 +91,7 @@ type fileRestoreIn struct {
 type fileRestoreOut struct {
 	Path          string    `json:"path"`
 	Restored      int64     `json:"restored_version"`
-	FileSizeBytes int64     `json:"file_size_bytes"`
+	FileSizeBytes int64     `json:"size_bytes"`
 	Created       bool      `json:"created" jsonschema:"true: the file had been deleted and exists again"`
 	UpdatedAt     time.Time `json:"updated_at"`
 }
@@ -91,7 +102,7 @@ type fileWriteIn struct {
 	Content         string `json:"content" jsonschema:"text to write (UTF-8); encode binary data as Base64 first"`
 	ContentEncoding string `json:"content_encoding,omitempty" jsonschema:"must be 'utf-8' (the default)" enum:"utf-8"`
 	Offset          int64  `json:"offset,omitempty" jsonschema:"byte offset for OVERWRITE; must be 0 for TRUNCATE; ignored by APPEND; default 0"`
-	Mode            string `json:"mode,omitempty" jsonschema:"APPEND (default: add at the end), OVERWRITE (replace bytes from offset, extending the file if needed) or TRUNCATE (replace the whole file)" enum:"APPEND,OVERWRITE,TRUNCATE"`
+	Mode            string `json:"mode,omitempty" jsonschema:"APPEND (default: add at the end), OVERWRITE (replace bytes from offset, extending the file if needed) or TRUNCATE (replace the whole file)" enum:"APPEND,OVERWRITE,TRUNCATE,append,overwrite,truncate"`
 }
 
 type fileDeleteIn struct {
@@ -188,6 +199,7 @@ func Tools(svc *fileio.Service) []adapters.Tool {
 		panic("fileiotools.Tools: nil *fileio.Service")
 	}
 	ro := adapters.Annotations{ReadOnly: true, Idempotent: true}
+	cfg := svc.Config()
 	write := adapters.NewTool("file_write", "Write a file",
 		"Writes text to a file of a project and returns bytes_written. Modes: APPEND (default) adds content at the "+
 			"end and ignores offset; OVERWRITE replaces bytes starting at offset (offset may equal the file size, "+
@@ -212,7 +224,9 @@ func Tools(svc *fileio.Service) []adapters.Tool {
 			"{insert_line, insert_text} inserts lines after line insert_line (0: at the top). Returns the new size, "+
 			"sha256 and a unified diff; dry_run=true returns the diff and changes nothing. Pass expected_sha256 (from a "+
 			"previous result) to fail with CONFLICT if someone changed the file meanwhile. The previous content is kept "+
-			"(file_versions). Example: {\"project\": \"demo\", \"path\": \"/notes/todo.md\", \"edits\": "+
+			"(file_versions). Limits: "+fmt.Sprint(cfg.MaxEditsPerCall)+" edits per call (INVALID_ARGUMENT above); the diff "+
+			"is cut at "+sizeText(cfg.MaxDiffBytes)+" (diff_truncated) and a change too large to diff line by line is shown as "+
+			"one hunk (diff_note says so). Example: {\"project\": \"demo\", \"path\": \"/notes/todo.md\", \"edits\": "+
 			"[{\"old_str\": \"- buy milk\", \"new_str\": \"- buy oat milk\"}]}.",
 		adapters.Annotations{Destructive: true},
 		func(ctx context.Context, in fileEditIn) (fileio.EditResult, error) {
@@ -246,7 +260,7 @@ func Tools(svc *fileio.Service) []adapters.Tool {
 				"message names valid offsets. NOT_FOUND if no file exists; IS_DIRECTORY for directories (use "+
 				"file_list). By lines instead: start_line and end_line (1-based, inclusive; negative counts from the end, "+
 				"so start_line -20 reads the last 20 lines), line_numbers=true numbers them; not together with offset or "+
-				"length (INVALID_ARGUMENT). version reads a kept version (see file_versions). Examples: {\"project\": "+
+				"length (INVALID_ARGUMENT); the line-number prefixes count toward the maximum read size. version reads a kept version (see file_versions). Examples: {\"project\": "+
 				"\"demo\", \"path\": \"/notes/todo.md\", \"offset\": 0, \"length\": 1000}, {\"project\": \"demo\", "+
 				"\"path\": \"/log.txt\", \"start_line\": -20, \"line_numbers\": true}.",
 			ro,
@@ -284,7 +298,8 @@ func Tools(svc *fileio.Service) []adapters.Tool {
 			"Moves a file, or a directory with everything below it, to a new path, atomically. Fails with "+
 				"ALREADY_EXISTS when a file exists at the destination unless overwrite=true, NOT_FOUND when from does "+
 				"not exist, IS_DIRECTORY or NOT_DIRECTORY when the destination clashes with a directory or a file, "+
-				"INVALID_ARGUMENT for a directory moved below itself. The old paths keep their last version "+
+				"INVALID_ARGUMENT for a path moved inside itself, or for a directory of more than "+fmt.Sprint(cfg.MaxRenameFiles)+
+				" files (rename its subdirectories one at a time). The old paths keep their last version "+
 				"(file_versions). Example: {\"project\": \"demo\", \"from\": \"/drafts\", \"to\": \"/archive/drafts\"}.",
 			adapters.Annotations{Destructive: true},
 			func(ctx context.Context, in fileRenameIn) (fileRenameOut, error) {
@@ -320,5 +335,30 @@ func Tools(svc *fileio.Service) []adapters.Tool {
 				}
 				return fileRestoreOut{Path: in.Path, Restored: in.Version, FileSizeBytes: res.FileSizeBytes, Created: res.Created, UpdatedAt: res.UpdatedAt}, nil
 			}),
+		adapters.NewTool("file_purge_history", "Drop kept versions",
+			"Drops the kept previous versions (see file_versions) of a file, of a directory and everything below it, or "+
+				"of the whole project with path '', before their retention runs out. Kept versions count toward the "+
+				"project's quota, deleted files' too: when QUOTA_EXCEEDED says kept versions hold the space, this frees "+
+				"it. Current files are not changed; deleted files can no longer be restored. Returns versions and "+
+				"bytes_freed (0 when nothing was kept). Example: {\"project\": \"demo\", \"path\": \"\"}.",
+			adapters.Annotations{Destructive: true, Idempotent: true},
+			func(ctx context.Context, in filePurgeHistoryIn) (filePurgeHistoryOut, error) {
+				res, err := svc.PurgeHistory(ctx, in.Project, in.Path)
+				if err != nil {
+					return filePurgeHistoryOut{}, err
+				}
+				return filePurgeHistoryOut{Path: in.Path, PurgeHistoryResult: res}, nil
+			}),
 	}, grepTools(svc, ro)...)
+}
+
+// sizeText renders a byte limit for a tool description: "256 KiB", "2 MiB", "1000 bytes".
+func sizeText(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }

@@ -49,7 +49,7 @@ func TestToolsDirect(t *testing.T) {
 		want       map[string]any // subset of the result
 		code       string
 	}{
-		{"file_write", `{"project":"p","path":"/a/b.txt","content":" world"}`, map[string]any{"bytes_written": 6.0, "file_size_bytes": 12.0}, ""},
+		{"file_write", `{"project":"p","path":"/a/b.txt","content":" world"}`, map[string]any{"bytes_written": 6.0, "size_bytes": 12.0}, ""},
 		{"file_write", `{"project":"p","path":"/a/b.txt","content":"J","offset":0,"mode":"OVERWRITE"}`, map[string]any{"bytes_written": 1.0}, ""},
 		{"file_write", `{"project":"p","path":"/a/b.txt","content":"x","offset":1,"mode":"TRUNCATE"}`, nil, "INVALID_OFFSET"},
 		{"file_write", `{"project":"p","path":"/a/b.txt","content":"x","content_encoding":"base64"}`, nil, "INVALID_ARGUMENT"},
@@ -125,17 +125,18 @@ func TestAnnotations(t *testing.T) {
 		}
 	}
 	want := map[string]adapters.Annotations{
-		"file_stat":     {ReadOnly: true, Idempotent: true},
-		"file_read":     {ReadOnly: true, Idempotent: true},
-		"file_list":     {ReadOnly: true, Idempotent: true},
-		"file_write":    {Destructive: true},
-		"file_delete":   {Destructive: true, Idempotent: true},
-		"file_edit":     {Destructive: true},
-		"file_rename":   {Destructive: true},
-		"file_versions": {ReadOnly: true, Idempotent: true},
-		"file_restore":  {Destructive: true},
-		"file_grep":     {ReadOnly: true, Idempotent: true},
-		"file_glob":     {ReadOnly: true, Idempotent: true},
+		"file_stat":          {ReadOnly: true, Idempotent: true},
+		"file_read":          {ReadOnly: true, Idempotent: true},
+		"file_list":          {ReadOnly: true, Idempotent: true},
+		"file_write":         {Destructive: true},
+		"file_delete":        {Destructive: true, Idempotent: true},
+		"file_edit":          {Destructive: true},
+		"file_rename":        {Destructive: true},
+		"file_versions":      {ReadOnly: true, Idempotent: true},
+		"file_restore":       {Destructive: true},
+		"file_purge_history": {Destructive: true, Idempotent: true},
+		"file_grep":          {ReadOnly: true, Idempotent: true},
+		"file_glob":          {ReadOnly: true, Idempotent: true},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("annotations (-want +got):\n%s", diff)
@@ -149,7 +150,7 @@ func TestToolsOverMCP(t *testing.T) {
 	var logs bytes.Buffer
 	ac := agentfiles.NewAuthContext(apiKey, "mcp-user")
 	cs := adapterstest.Connect(t, fileioTools(t), mcpsdk.Options{Auth: &ac, Logger: slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
-	if names := mcptest.ToolNames(t, cs); len(names) != 11 {
+	if names := mcptest.ToolNames(t, cs); len(names) != 12 {
 		t.Fatalf("tools: %v", names)
 	}
 	mcptest.Script(t, cs, []mcptest.Exchange{
@@ -159,7 +160,7 @@ func TestToolsOverMCP(t *testing.T) {
 		{Tool: "file_stat", Args: map[string]any{"project": "p", "path": "/s.md"}, Want: `"FILE"`},
 		{Tool: "file_write", Args: map[string]any{"project": "p", "path": "/s.md/x", "content": secret}, Want: "NOT_DIRECTORY", IsError: true},
 		{Tool: "file_edit", Args: map[string]any{"project": "p", "path": "/s.md", "edits": []any{map[string]any{"old_str": "PAYLOAD", "new_str": "PAYLOAD!"}}}, Want: `+` + secret + `!`},
-		{Tool: "file_edit", Args: map[string]any{"project": "p", "path": "/s.md", "insert_line": 1, "insert_text": secret}, Want: `"size": 43`},
+		{Tool: "file_edit", Args: map[string]any{"project": "p", "path": "/s.md", "insert_line": 1, "insert_text": secret}, Want: `"size_bytes": 43`},
 		{Tool: "file_read", Args: map[string]any{"project": "p", "path": "/s.md", "start_line": -1, "line_numbers": true}, Want: `2\t` + secret},
 		{Tool: "file_grep", Args: map[string]any{"project": "p", "pattern": "PAYLOAD!$", "context": 1}, Want: `"line_number": 1`},
 		{Tool: "file_grep", Args: map[string]any{"project": "p", "pattern": "confidential", "ignore_case": true, "output_mode": "count"}, Want: `"count": 2`},
@@ -170,6 +171,8 @@ func TestToolsOverMCP(t *testing.T) {
 		{Tool: "file_grep", Args: map[string]any{"project": "p", "pattern": "("}, Want: "INVALID_ARGUMENT", IsError: true},
 		{Tool: "file_rename", Args: map[string]any{"project": "p", "from": "/s.md", "to": "/t.md"}, Want: `"files": 1`},
 		{Tool: "file_delete", Args: map[string]any{"project": "p", "path": "/t.md"}, Want: `"deleted": true`},
+		{Tool: "file_purge_history", Args: map[string]any{"project": "p", "path": ""}, Want: `"versions": 5`},
+		{Tool: "file_versions", Args: map[string]any{"project": "p", "path": "/s.md"}, Want: "NOT_FOUND", IsError: true},
 	})
 	if strings.Contains(logs.String(), secret) || strings.Contains(logs.String(), apiKey) {
 		t.Errorf("binding logs contain content or the key:\n%s", logs.String())
@@ -215,6 +218,8 @@ func TestErrorsOverHTTP(t *testing.T) {
 		{"file_read", `{"project":"p","path":"/f","offset":1,"start_line":1}`, http.StatusBadRequest, "INVALID_ARGUMENT"},
 		{"file_rename", `{"project":"p","from":"/missing","to":"/g"}`, http.StatusNotFound, "NOT_FOUND"},
 		{"file_restore", `{"project":"p","path":"/f","version":7}`, http.StatusNotFound, "NOT_FOUND"},
+		{"file_purge_history", `{"project":"p","path":"a b"}`, http.StatusBadRequest, "INVALID_PATH"},
+		{"file_write", `{"project":"p","path":"/f","content":"x","mode":"truncate","offset":1.0}`, http.StatusBadRequest, "INVALID_OFFSET"},
 		{"file_grep", `{"project":"p","pattern":"x","path":"/missing"}`, http.StatusNotFound, "NOT_FOUND"},
 		{"file_grep", `{"project":"p","pattern":"x","output_mode":"lines"}`, http.StatusBadRequest, "INVALID_ARGUMENT"},
 		{"file_grep", `{"project":"p","pattern":"x","cursor":"bogus"}`, http.StatusBadRequest, "INVALID_ARGUMENT"},

@@ -26,7 +26,7 @@ func post(t *testing.T, url string, body []byte) (int, []byte) {
 	return resp.StatusCode, b
 }
 
-// Defect 1 of issue 17: a wrong-typed value came back whole in the error and in the log's error=.
+// A wrong-typed value does not come back whole in the error or in the log's error=.
 func TestWrongTypedValueNotEchoed(t *testing.T) {
 	var logs bytes.Buffer
 	h := httpapi.NewHandler([]adapters.Tool{adapterstest.EchoWrite()}, httpapi.Options{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
@@ -70,7 +70,7 @@ func TestWrongTypedValueNotEchoed(t *testing.T) {
 	}
 }
 
-// Defect 4 of issue 17: invalid UTF-8 and lone surrogate escapes were stored as U+FFFD.
+// Invalid UTF-8 and lone surrogate escapes are refused, not stored as U+FFFD.
 func TestInvalidUTF8Refused(t *testing.T) {
 	ts := httptest.NewServer(httpapi.NewHandler([]adapters.Tool{adapterstest.EchoWrite()}, httpapi.Options{}))
 	defer ts.Close()

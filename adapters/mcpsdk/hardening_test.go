@@ -68,7 +68,7 @@ func toolErrorOf(t *testing.T, body []byte) (code, message string) {
 	return "", ""
 }
 
-// Defect 1 of issue 17 over MCP.
+// A wrong-typed value is not echoed back whole in the error or the log, over MCP.
 func TestWrongTypedValueNotEchoed(t *testing.T) {
 	var logs bytes.Buffer
 	call := rawMCP(t, &logs)
@@ -95,7 +95,7 @@ func TestWrongTypedValueNotEchoed(t *testing.T) {
 	}
 }
 
-// Defect 4 of issue 17 over MCP: bad text is refused, not stored as U+FFFD.
+// Over MCP, bad text is refused, not stored as U+FFFD.
 func TestInvalidUTF8Refused(t *testing.T) {
 	call := rawMCP(t, io.Discard)
 	for _, args := range [][]byte{

@@ -191,8 +191,12 @@ func lowered(l slog.Level) slog.Level {
 	return l
 }
 
+// authenticatedKey is the request-context key under which HTTPHandler passes the identity
+// authn returned to the SDK's bearer-token check.
+type authenticatedKey struct{}
+
 // HTTPHandler serves the MCP streamable HTTP transport for the server returned by getServer,
-// authenticating every request with authn (for example adapters.BearerAuth(nil)). Requests that
+// authenticating every request with authn, once per request (for example adapters.BearerAuth(nil)). Requests that
 // fail authentication get 401 with a JSON body {"error": {"code", "message"}}; accepted ones carry
 // their agentfiles.AuthContext to every tool call. The SDK binds a session to the tenant that opened
 // it, so one caller cannot use another's session. opts may be nil.
@@ -201,17 +205,20 @@ func HTTPHandler(getServer func(*http.Request) *mcp.Server, authn adapters.Authe
 	if authn == nil {
 		return h
 	}
+	// The outer handler authenticates; verify, which RequireBearerToken calls for the same
+	// request, reads the identity from the request's context instead of authenticating again.
 	verify := func(_ context.Context, _ string, r *http.Request) (*auth.TokenInfo, error) {
-		ac, err := authn(r)
-		if err != nil {
-			return nil, err
+		ac, ok := r.Context().Value(authenticatedKey{}).(agentfiles.AuthContext)
+		if !ok {
+			return nil, auth.ErrInvalidToken
 		}
 		return &auth.TokenInfo{UserID: ac.APIKeyHash, Extra: map[string]any{authExtraKey: ac}}, nil
 	}
 	protected := auth.RequireBearerToken(verify, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})(h)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// RequireBearerToken answers refusals in plain text; answer them in our error shape first.
-		if _, err := authn(r); err != nil {
+		ac, err := authn(r)
+		if err != nil {
 			te, _ := adapters.ErrorOf(err)
 			if te.Code == agentfiles.CodeInternal.String() {
 				te = adapters.ToolError{Code: agentfiles.CodeUnauthenticated.String(), Message: "missing or invalid credentials", Kind: agentfiles.KindUnauthenticated}
@@ -222,6 +229,7 @@ func HTTPHandler(getServer func(*http.Request) *mcp.Server, authn adapters.Authe
 			_ = json.NewEncoder(w).Encode(map[string]any{"error": te})
 			return
 		}
+		r = r.WithContext(context.WithValue(r.Context(), authenticatedKey{}, ac))
 		protected.ServeHTTP(w, r)
 	})
 }

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/agentfiles/agentfiles"
@@ -131,6 +132,39 @@ func TestHTTPHandlerAuthenticatesEveryCall(t *testing.T) {
 	_ = json.NewDecoder(resp.Body).Decode(&body)
 	if resp.StatusCode != http.StatusUnauthorized || body.Error.Code != "UNAUTHENTICATED" {
 		t.Errorf("no token: status %d body %+v, want 401 UNAUTHENTICATED", resp.StatusCode, body)
+	}
+}
+
+// HTTPHandler calls the Authenticator once per HTTP request, accepted or refused.
+func TestHTTPHandlerAuthenticatesOncePerRequest(t *testing.T) {
+	server := mcp.NewServer(&mcp.Implementation{Name: "agentfiles-test"}, nil)
+	mcpsdk.Register(server, testTools(), mcpsdk.Options{})
+	bearer := adapters.BearerAuth(nil)
+	var authCalls, requests atomic.Int64
+	authn := func(r *http.Request) (agentfiles.AuthContext, error) {
+		authCalls.Add(1)
+		return bearer(r)
+	}
+	h := mcpsdk.HTTPHandler(func(*http.Request) *mcp.Server { return server }, authn, nil)
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(ts.Close)
+
+	res, _ := mcptest.CallTool(t, mcptest.ConnectHTTP(t, ts.URL, "key-a"), "whoami", map[string]any{})
+	if res.IsError {
+		t.Fatalf("whoami: %+v", res.Content)
+	}
+	resp, err := http.Post(ts.URL, "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	type counts struct{ Requests, AuthCalls int64 }
+	n := requests.Load()
+	if diff := cmp.Diff(counts{n, n}, counts{n, authCalls.Load()}); diff != "" || n < 3 {
+		t.Errorf("after %d requests (want at least 3: initialize, the call, the refused one) (-want +got):\n%s", n, diff)
 	}
 }
 

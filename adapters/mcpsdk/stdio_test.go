@@ -13,7 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Issue 17 defect 11: a malformed line ended the stdio session. StdioTransport answers it with a
+// A malformed line does not end the stdio session: StdioTransport answers it with a
 // JSON-RPC error and the session serves the next request.
 func TestStdioTransportSurvivesBadLines(t *testing.T) {
 	server := mcp.NewServer(&mcp.Implementation{Name: "agentfiles-test"}, nil)

@@ -1,6 +1,5 @@
 // Package searchtools is the search tool set: one agent tool, "file_search", that finds the
-// passages of a project's files that best match a query, through a [search.Searcher] (seed 003
-// §6.7).
+// passages of a project's files that best match a query, through a [search.Searcher].
 //
 // # Use
 //
@@ -32,9 +31,10 @@
 //
 // project "*" searches every project of the caller that holds a file (at most
 // search.MaxAllProjects, the first by name; the note says when more were left out) and ranks
-// their chunks together, reranking them in one call when a reranker is configured; fused scores
-// come from each project's own statistics (see package search, "All projects"). Every chunk names its project, with "*" or without, so clients see one
-// shape. A store that cannot list projects answers "*" with INVALID_ARGUMENT.
+// their chunks together on one scale (keyword statistics shared by the projects, one fusion of
+// all candidates; see package search, "All projects"), reranking them in one call when a
+// reranker is configured. Every chunk names its project, with "*" or without, so clients see
+// one shape. A store that cannot list projects answers "*" with INVALID_ARGUMENT.
 //
 // # Errors
 //

@@ -40,9 +40,8 @@ type fileSearchOut struct {
 	Note         string            `json:"note,omitempty" jsonschema:"how to get more results, or why they may be incomplete"`
 }
 
-// Tools returns the file_search tool over s (seed 003 §6.7): hybrid keyword and semantic
-// retrieval over a project's files, with the seed's parameters project, query, path_prefix and
-// limit. The tenant comes from the context's agentfiles.AuthContext (the bindings put it
+// Tools returns the file_search tool over s: hybrid keyword and semantic retrieval over a
+// project's files, with the parameters project, query, path_prefix and limit. The tenant comes from the context's agentfiles.AuthContext (the bindings put it
 // there); errors carry package search's codes (INVALID_QUERY, also for a query beyond the
 // Searcher's MaxQueryBytes or MaxQueryTerms, RATE_LIMITED from its RateLimiter — hand it the
 // fileio.Service's limiter so both share one bucket per tenant —, PERMISSION_DENIED,
@@ -69,7 +68,7 @@ func Tools(s *search.Searcher) []adapters.Tool {
 			"so a search may return fewer than limit chunks (qualified says how many matched), or none. "+
 			"path_prefix is a plain string prefix; glob keeps files whose path matches ('**/*.md'). limit defaults to 5, at most 20. "+bounds+
 			fmt.Sprintf(`project "*" searches every project of yours that holds a file (the first %d by name) and ranks their chunks together; `, search.MaxAllProjects)+
-			"each chunk names its project; fused scores come from each project's own keyword statistics. "+
+			"each chunk names its project, and scores from different projects are on one scale. "+
 			`Example: {"project": "demo", "query": "how are retries backed off", "path_prefix": "/docs", "limit": 5}.`,
 		adapters.Annotations{ReadOnly: true, Idempotent: true, OpenWorld: false},
 		func(ctx context.Context, in fileSearchIn) (fileSearchOut, error) {
@@ -104,6 +103,8 @@ func output(r search.Result, limitMax int) fileSearchOut {
 		out.Note = "more chunks matched: raise limit or narrow the query or path_prefix"
 	case r.Truncated:
 		out.Note = "more chunks matched: narrow the query or path_prefix"
+	case r.ProjectEmpty:
+		out.Note = "this project holds no files, so no query can match: check the project name (project \"*\" searches every project of yours), or write files with file_write first"
 	case r.Qualified == 0:
 		out.Note = "no chunk contains a word of the query or is close enough in meaning; try other words"
 	case r.Qualified < r.Limit:

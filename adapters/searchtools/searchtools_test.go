@@ -176,3 +176,23 @@ func TestSearchToolMinSemanticScore(t *testing.T) {
 		t.Errorf("string min_semantic_score: %v", err)
 	}
 }
+
+// A query that matches nothing says why: the project holds no files (a wrong name, or nothing
+// written yet), or no chunk matches (other words may).
+func TestSearchToolNoMatchNotes(t *testing.T) {
+	_, tools := searchEnv(t)
+	ctx := indextest.Ctx("key-a")
+	tests := []struct{ args, want string }{
+		{`{"project":"no-such-project","query":"backoff"}`, `this project holds no files, so no query can match: check the project name (project "*" searches every project of yours), or write files with file_write first`},
+		{`{"project":"p","query":"zebra"}`, "no chunk contains a word of the query or is close enough in meaning; try other words"},
+	}
+	for _, tc := range tests {
+		m, err := adapterstest.CallContext(ctx, t, tools, "file_search", tc.args)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.args, err)
+		}
+		if diff := cmp.Diff(tc.want, m["note"]); diff != "" {
+			t.Errorf("%s: note (-want +got):\n%s", tc.args, diff)
+		}
+	}
+}

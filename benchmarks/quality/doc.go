@@ -8,6 +8,12 @@
 // (search/testdata/quality.json). [Collection.Split] halves the topics into a tuning half and a
 // held-out half, so a default chosen on one can be checked on the other.
 //
+// TestQuality measures the collections under the directory named by -ir or by the environment
+// variable AGENTFILES_IR_DIR (default ../shared/ir beside the checkout). When that default is
+// absent, as in a fresh clone, it measures the authored set alone and skips the public
+// collections with a message; when -ir or AGENTFILES_IR_DIR names a directory, a missing or empty
+// one is a failure.
+//
 // # Measures
 //
 // [Evaluate] computes nDCG@10, MAP, P@10 and R@100 with trec_eval's semantics: evaluation depth

@@ -29,11 +29,20 @@ type System struct {
 	index    search.Index
 	embedder search.Embedder
 	ctx      context.Context // carries the tenant's identity
+	projects int             // more than 1: documents spread over projects, queried with "*"
 }
 
 // NewSystem writes every document of c as a file and indexes them all into index with
 // embedder (nil: lexical only). It returns when the outbox is drained.
 func NewSystem(ctx context.Context, c *Collection, index search.Index, embedder search.Embedder) (*System, error) {
+	return NewSplitSystem(ctx, c, index, embedder, 1)
+}
+
+// NewSplitSystem is NewSystem with the documents dealt round-robin over the given number of
+// projects of the tenant; with more than one, Run searches them all at once (search.AllProjects),
+// so the ranking measured is the one that puts scores from different projects on one scale.
+func NewSplitSystem(ctx context.Context, c *Collection, index search.Index, embedder search.Embedder, projects int) (*System, error) {
+	projects = max(projects, 1)
 	store := memstore.New(memstore.Options{})
 	cfg := fileio.DefaultConfig()
 	cfg.RateLimitPerSecond = 0 // a bulk load, not an agent
@@ -42,8 +51,8 @@ func NewSystem(ctx context.Context, c *Collection, index search.Index, embedder 
 		return nil, err
 	}
 	ctx = agentfiles.WithAuth(ctx, agentfiles.NewAuthContext("quality-harness", "quality"))
-	for _, d := range c.Docs {
-		if _, err := svc.Write(ctx, fileio.WriteRequest{Project: project, Path: docPath(d.ID), Content: d.Text, Mode: fileio.ModeTruncate}); err != nil {
+	for i, d := range c.Docs {
+		if _, err := svc.Write(ctx, fileio.WriteRequest{Project: projectOf(i, projects), Path: docPath(d.ID), Content: d.Text, Mode: fileio.ModeTruncate}); err != nil {
 			return nil, fmt.Errorf("writing document %s: %w", d.ID, err)
 		}
 	}
@@ -61,7 +70,15 @@ func NewSystem(ctx context.Context, c *Collection, index search.Index, embedder 
 	if err != nil {
 		return nil, err
 	}
-	return &System{store: store, index: index, embedder: embedder, ctx: ctx}, nil
+	return &System{store: store, index: index, embedder: embedder, ctx: ctx, projects: projects}, nil
+}
+
+// projectOf is the project of document i of a collection spread over n projects.
+func projectOf(i, n int) string {
+	if n == 1 {
+		return project
+	}
+	return fmt.Sprintf("%s-%d", project, i%n)
 }
 
 func docPath(id string) string { return docDir + id + ".txt" }
@@ -96,8 +113,12 @@ func (s *System) Run(topics []Topic, mode Mode, depth int) (Run, error) {
 		return nil, err
 	}
 	run := Run{}
+	query := project
+	if s.projects > 1 {
+		query = search.AllProjects
+	}
 	for _, t := range topics {
-		res, err := searcher.Search(s.ctx, search.Query{Project: project, Query: t.Query, Limit: depth})
+		res, err := searcher.Search(s.ctx, search.Query{Project: query, Query: t.Query, Limit: depth})
 		if err != nil {
 			return nil, fmt.Errorf("topic %s: %w", t.ID, err)
 		}

@@ -48,7 +48,7 @@ type fcWorkload struct {
 	changeProb     float64 // per turn, one file changes on disk
 }
 
-// fcIssueWorkload is the workload of issue 19: 120 turns, 200 files of 250–3,000 tokens, some
+// fcIssueWorkload is the long-conversation workload: 120 turns, 200 files of 250–3,000 tokens, some
 // changing on disk now and then, 1–3 files a turn wandering through the tree.
 var fcIssueWorkload = fcWorkload{name: "default files, wander", minTok: 250, maxTok: 3000, pattern: fcWander, turns: 120, changeProb: 0.15}
 
@@ -327,7 +327,8 @@ func fcCheckTurn(t testing.TB, turn int, fc *Context, src *fcMemSource, prompt s
 	}
 }
 
-// TestLongConversationCacheEconomics is issue 19's check from the outside, on its workload with
+// TestLongConversationCacheEconomics checks prompt-cache economics from the outside, on the
+// long-conversation workload with
 // the default budget, over several seeds: every turn keeps the invariants (fcCheckTurn, and the
 // cache breaks exactly when a reset happens), at most one turn in five resets, and at most 20%
 // of the request tokens (and bytes) are not a prefix of the previous request.
@@ -384,7 +385,7 @@ func TestLongConversationInvariantsEveryWorkload(t *testing.T) {
 
 // BenchmarkLongConversation reports, for each workload and budget, the resets per turn and the
 // uncached share of request tokens before (RefillPercent 100: a reset refills to the full
-// budget, as before issue 19) and after (the default), averaged over 5 seeds. Timings are
+// budget, as the first design did) and after (the default), averaged over 5 seeds. Timings are
 // irrelevant; run it with -benchtime=1x. BENCHMARKS.md has the table.
 func BenchmarkLongConversation(b *testing.B) {
 	budgets := []consult.Tokens{10_000, 25_000, 50_000, 100_000, 200_000}

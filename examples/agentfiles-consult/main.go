@@ -21,6 +21,7 @@ import (
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/consult"
+	"github.com/agentfiles/agentfiles/consult/openai"
 	"github.com/agentfiles/agentfiles/examples/internal/mcpcmd"
 )
 
@@ -35,23 +36,37 @@ func main() {
 	flag.Var(&roots, "root", "directory whose files may be sent to the model (repeatable; required): files outside every -root, or leading out through a symbolic link, are refused")
 	query := flag.String("query", "", "the question about the files")
 	model := flag.String("model", "gpt-4.1-mini", "model name at the provider")
-	baseURL := flag.String("base-url", consult.DefaultOpenAIBaseURL, "API root, e.g. https://openrouter.ai/api/v1 or http://localhost:11434/v1")
+	baseURL := flag.String("base-url", openai.DefaultBaseURL, "API root, e.g. https://openrouter.ai/api/v1 or http://localhost:11434/v1")
 	keyEnv := flag.String("api-key-env", "OPENAI_API_KEY", "environment variable holding the API key")
 	window := flag.Int64("context-window", 128000, "the model's context window in tokens (checked before sending; 0 disables)")
 	effort := flag.String("reasoning-effort", "", "reasoning effort for reasoning models: low, medium or high")
 	timeout := flag.Duration("timeout", 5*time.Minute, "how long to wait for the answer; a partial answer is printed on expiry")
 	output := flag.String("output", "", "write the answer to this absolute path (never overwrites: name_updated.ext)")
 	dryRun := flag.Bool("dry-run", false, "print the assembled prompt and the expansion report; do not call the model")
-	verbose := flag.Bool("v", false, "log to stderr")
+	logLevel := flag.String("log-level", "off", "debug, info, warn, error or off; logs go to stderr")
 	version := flag.Bool("version", false, "print the version and exit")
+	flag.Usage = func() {
+		fmt.Fprint(flag.CommandLine.Output(), "agentfiles-consult: asks a language model a question about local files, over the\n"+
+			"OpenAI-compatible chat-completions protocol; only files inside a -root are sent.\n\n"+
+			"Usage: agentfiles-consult -root DIR -file PATTERN [-file ...] -query QUESTION [flags]\n\nFlags:\n")
+		flag.PrintDefaults()
+	}
 	flag.Parse()
 	if *version {
 		fmt.Println("agentfiles-consult", mcpcmd.Version())
 		return
 	}
+	if flag.NArg() > 0 {
+		fmt.Fprintf(os.Stderr, "agentfiles-consult: unexpected argument %q; all options are flags (see -h)\n", flag.Arg(0))
+		os.Exit(2)
+	}
 	if len(files) == 0 || *query == "" {
-		fmt.Fprintln(os.Stderr, "usage: agentfiles-consult -root /abs/dir -file /abs/dir/*.ext [-file ...] -query 'question' [-model name] [-base-url url] [-dry-run]")
-		flag.PrintDefaults()
+		fmt.Fprintln(os.Stderr, "agentfiles-consult: needs -file (repeatable) and -query, e.g. -root /path/to/project -file '/path/to/project/*.go' -query 'What does this do?' (see -h)")
+		os.Exit(2)
+	}
+	level, err := mcpcmd.ParseLogLevel(*logLevel)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "agentfiles-consult:", err)
 		os.Exit(2)
 	}
 	if len(roots) == 0 {
@@ -76,11 +91,11 @@ func main() {
 		fail(err)
 	}
 	var logger *slog.Logger
-	if *verbose {
-		logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	if level < mcpcmd.LevelOff {
+		logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 	}
 	apiKey := os.Getenv(*keyEnv)
-	m, err := consult.NewOpenAIModel(*model, consult.OpenAIModelOptions{
+	m, err := openai.New(*model, openai.Options{
 		BaseURL: *baseURL, APIKey: apiKey, ContextWindow: consult.Tokens(*window), Logger: logger,
 	})
 	if err != nil {

@@ -13,8 +13,8 @@ import (
 	"github.com/agentfiles/agentfiles/internal/mcptest"
 )
 
-// A FIFO behind a Markdown-named link does not keep the server from listening (issue 17,
-// defect 3): it is skipped, and the other files are served.
+// A FIFO behind a Markdown-named link does not keep the server from listening: it is
+// skipped, and the other files are served.
 func TestServesDirectoryWithFIFO(t *testing.T) {
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "a.md"), []byte("# a\n"), 0o644); err != nil {
@@ -32,7 +32,7 @@ func TestServesDirectoryWithFIFO(t *testing.T) {
 			w.Close()
 		}
 	})
-	server := cmdtest.Start(t, cmdtest.Build(t, "."), "-dir", dir, "-http", "127.0.0.1:0")
+	server := cmdtest.Start(t, cmdtest.Build(t, "."), "-docs", dir, "-addr", "127.0.0.1:0")
 	url := server.WaitFor(t, regexp.MustCompile(`http://\S+/mcp`))
 	cs := mcptest.ConnectHTTP(t, url, "")
 	mcptest.Script(t, cs, []mcptest.Exchange{

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -12,6 +13,7 @@ import (
 	"github.com/agentfiles/agentfiles/internal/cmdtest"
 	"github.com/agentfiles/agentfiles/internal/mcptest"
 	"github.com/agentfiles/agentfiles/internal/testfiles"
+	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -40,7 +42,7 @@ func docsDirs(t *testing.T) []string {
 func dirArgs(dirs []string) []string {
 	var args []string
 	for _, d := range dirs {
-		args = append(args, "-dir", d)
+		args = append(args, "-docs", d)
 	}
 	return args
 }
@@ -64,7 +66,7 @@ func exercise(t *testing.T, cs *mcp.ClientSession, dirs []string) {
 		t.Errorf("listing:\n got %s\nwant %s", strings.Join(got, " "), want)
 	}
 	if src := list["files"].([]any)[0].(map[string]any)["sourceDirectory"]; src != dirs[0] {
-		t.Errorf("sourceDirectory %v, want the -dir path as given %s", src, dirs[0])
+		t.Errorf("sourceDirectory %v, want the -docs path as given %s", src, dirs[0])
 	}
 
 	toc := mcptest.MustCall(t, cs, "table_of_contents", map[string]any{"fileId": "f2"})
@@ -76,8 +78,8 @@ func exercise(t *testing.T, cs *mcp.ClientSession, dirs []string) {
 		t.Errorf("read_sections content %q", c)
 	}
 	found := mcptest.MustCall(t, cs, "search", map[string]any{"query": "readme", "case_insensitive": true})
-	if n := found["matchCount"]; n != 3.0 {
-		t.Errorf("search matchCount %v: %v", n, found)
+	if n := found["match_count"]; n != 3.0 {
+		t.Errorf("search match_count %v: %v", n, found)
 	}
 
 	if out, ok := mcptest.Call(t, cs, "read_sections", map[string]any{"fileId": "f8", "section_ids": []string{"1"}}); ok || out["code"] != "FILE_ID_NOT_FOUND" {
@@ -92,7 +94,7 @@ func TestStdio(t *testing.T) {
 
 func TestStreamableHTTP(t *testing.T) {
 	dirs := docsDirs(t)
-	server := cmdtest.Start(t, cmdtest.Build(t, "."), append(dirArgs(dirs), "-http", "127.0.0.1:0", "-max-toc-depth", "2")...)
+	server := cmdtest.Start(t, cmdtest.Build(t, "."), append(dirArgs(dirs), "-addr", "127.0.0.1:0", "-max-toc-depth", "2")...)
 	// The server prints its URL once it listens.
 	url := server.WaitFor(t, regexp.MustCompile(`http://\S+/mcp`))
 	exercise(t, mcptest.ConnectHTTP(t, url, ""), dirs)
@@ -122,13 +124,15 @@ func TestLinksOnlyFileid(t *testing.T) {
 
 func TestFlagErrors(t *testing.T) {
 	var sb strings.Builder
-	if err := run(context.Background(), mcpcmd.New("agentfiles-docs-server", &sb), nil); err == nil || !strings.Contains(err.Error(), "-dir") {
-		t.Errorf("no -dir: %v", err)
+	// Without -docs: a short error that says what to pass, and no usage dump before it.
+	err := run(context.Background(), mcpcmd.New("agentfiles-docs-server", &sb), nil)
+	if diff := cmp.Diff("no -docs directory given: name the Markdown directory to serve, e.g. -docs ./docs (repeatable; see -h)", fmt.Sprint(err)); diff != "" || sb.Len() != 0 {
+		t.Errorf("no -docs (-want +got):\n%s\nstderr: %q", diff, sb.String())
 	}
-	if err := run(context.Background(), mcpcmd.New("agentfiles-docs-server", &sb), []string{"-dir", filepath.Join(t.TempDir(), "missing")}); err == nil || !strings.Contains(err.Error(), "INVALID_ROOT") {
+	if err := run(context.Background(), mcpcmd.New("agentfiles-docs-server", &sb), []string{"-docs", filepath.Join(t.TempDir(), "missing")}); err == nil || !strings.Contains(err.Error(), "INVALID_ROOT") {
 		t.Errorf("missing dir: %v", err)
 	}
-	if err := run(context.Background(), mcpcmd.New("agentfiles-docs-server", &sb), []string{"-dir", t.TempDir(), "-include", "[x"}); err == nil || !strings.Contains(err.Error(), "INVALID_ARGUMENT") {
+	if err := run(context.Background(), mcpcmd.New("agentfiles-docs-server", &sb), []string{"-docs", t.TempDir(), "-include", "[x"}); err == nil || !strings.Contains(err.Error(), "INVALID_ARGUMENT") {
 		t.Errorf("bad include: %v", err)
 	}
 }

@@ -4,20 +4,19 @@
 //
 // Usage:
 //
-//	agentfiles-guide-server [-catalog FILE] [-catalog-writable] [-allow-dir DIR]... [-http 127.0.0.1:8080] [-v] [-version]
+//	agentfiles-guide-server [-catalog FILE] [-catalog-writable] [-allow-dir DIR]... [-addr 127.0.0.1:8080] [-log-level info] [-version]
 //
 // Without -catalog it serves the example catalog bundled in the binary (read-only, from a
-// temporary copy), so it works from any directory. The catalog is read-only unless
+// copy in the user's cache directory), so it works from any directory. The catalog is read-only unless
 // -catalog-writable: then the tools that change it save it back to FILE, keeping its comments.
-// Without -http it speaks MCP on stdin/stdout (for clients that start it as a subprocess); with
-// -http it serves the MCP streamable HTTP transport at /mcp on that address. It is built only
+// Without -addr it speaks MCP on stdin/stdout (for clients that start it as a subprocess); with
+// -addr it serves the MCP streamable HTTP transport at /mcp on that address. It is built only
 // from the public API of github.com/agentfiles/agentfiles.
 package main
 
 import (
 	"context"
 	"errors"
-	"log/slog"
 	"path/filepath"
 
 	"github.com/agentfiles/agentfiles/adapters/exprtools"
@@ -26,7 +25,10 @@ import (
 	"github.com/agentfiles/agentfiles/expr"
 )
 
-func main() { mcpcmd.Main("agentfiles-guide-server", run) }
+func main() {
+	mcpcmd.Main("agentfiles-guide-server", "serves a guide (categories and collections of documents described by a YAML catalog) "+
+		"to AI agents over MCP, with content expressions such as lang/python+java,docs/api", run)
+}
 
 // run runs the command with args; cmd holds its flags and where it writes.
 func run(ctx context.Context, cmd *mcpcmd.Command, args []string) error {
@@ -50,7 +52,7 @@ func run(ctx context.Context, cmd *mcpcmd.Command, args []string) error {
 		*catalog = filepath.Join(dir, bundled.CatalogFile)
 	}
 
-	logger := cmd.Logger(slog.LevelInfo)
+	logger := cmd.Logger()
 	if len(allowDirs) == 0 {
 		allowDirs = mcpcmd.ListFlag{filepath.Dir(*catalog)}
 	}

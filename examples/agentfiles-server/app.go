@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 
 	"github.com/agentfiles/agentfiles/adapters"
 	"github.com/agentfiles/agentfiles/adapters/fileiotools"
@@ -101,7 +102,7 @@ func (a *app) openStore(ctx context.Context, c config, logger *slog.Logger) erro
 		a.setup = append(a.setup, "files: in memory (gone when the server stops; -database-url keeps them in PostgreSQL)")
 		return nil
 	}
-	st, err := pgstore.Open(ctx, c.databaseURL, pgstore.Options{Logger: logger})
+	st, err := pgstore.Open(ctx, c.databaseURL, pgstore.Options{Logger: logger, MaxConns: int32(min(c.databaseConns, math.MaxInt32))})
 	if err != nil {
 		// pgstore's errors never contain the URL's password; they name what failed.
 		return fmt.Errorf("%s: %w", flagRef("database-url"), err)

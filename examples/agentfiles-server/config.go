@@ -7,12 +7,13 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"time"
 
 	"gopkg.in/yaml.v3"
 )
 
 // The configuration file (-config) holds every setting of the server in one YAML document: the
-// keys below, each the twin of a flag, and the seed's settings.mcp.files section (file limits,
+// keys below, each the twin of a flag, and the settings.mcp.files section (file limits,
 // search, index, security), which fileio.LoadConfigFile and search.LoadConfigFile read. A flag
 // given on the command line wins over its key. config.example.yaml lists them all, commented.
 
@@ -36,6 +37,7 @@ var fileKeys = []fileKey{
 	{"auth.accept_any_token", "accept-any-token"},
 	{"auth.mcp_anonymous", "mcp-anonymous"},
 	{"storage.database_url", "database-url"},
+	{"storage.database_max_conns", "database-max-conns"},
 	{"storage.redis_url", "redis-url"},
 	{"docs.dirs", "docs"},
 	{"docs.tool_prefix", "docs-tool-prefix"},
@@ -96,7 +98,11 @@ func applyConfigFile(fs *flag.FlagSet, path string, set map[string]bool) error {
 		secName, sec := top.Content[i].Value, top.Content[i+1]
 		names, ok := sections[secName]
 		if !ok {
-			return fmt.Errorf("-config %s: unknown key %q (line %d); the keys are %s", path, secName, top.Content[i].Line, strings.Join(sortedKeys(sections), ", "))
+			hint := " (file limits, search, index and security go under settings.mcp.files; see config.example.yaml)"
+			if home := sectionOf(secName); home != "" {
+				hint = "; did you mean " + home + "." + secName + "?"
+			}
+			return fmt.Errorf("-config %s: unknown key %q (line %d); the keys are %s%s", path, secName, top.Content[i].Line, strings.Join(sortedKeys(sections), ", "), hint)
 		}
 		if secName == "settings" || sec.Tag == "!!null" {
 			continue // settings.mcp.files: read by fileio and search
@@ -108,7 +114,11 @@ func applyConfigFile(fs *flag.FlagSet, path string, set map[string]bool) error {
 			name, val := sec.Content[j].Value, sec.Content[j+1]
 			key := secName + "." + name
 			if !slices.Contains(names, name) {
-				return fmt.Errorf("-config %s: unknown key %s (line %d); %s has %s", path, key, sec.Content[j].Line, secName, strings.Join(names, ", "))
+				hint := ""
+				if home := sectionOf(name); home != "" {
+					hint = "; did you mean " + home + "." + name + "?"
+				}
+				return fmt.Errorf("-config %s: unknown key %s (line %d); %s has %s%s", path, key, sec.Content[j].Line, secName, strings.Join(names, ", "), hint)
 			}
 			fl := ""
 			for _, k := range fileKeys {
@@ -128,12 +138,42 @@ func applyConfigFile(fs *flag.FlagSet, path string, set map[string]bool) error {
 					return fmt.Errorf("-config %s: %s (line %d) must be a single value or a list of values", path, key, v.Line)
 				}
 				if err := fs.Set(fl, v.Value); err != nil {
-					return fmt.Errorf("-config %s: %s (line %d): %v (the key sets -%s)", path, key, v.Line, unwrapFlagError(err), fl)
+					return fmt.Errorf("-config %s: %s (line %d): cannot use %q: %v; write %s (the key sets -%s)", path, key, v.Line, v.Value, unwrapFlagError(err), valueForm(fs.Lookup(fl)), fl)
 				}
 			}
 		}
 	}
 	return nil
+}
+
+// sectionOf returns the section that holds a key named name (storage for database_url), or "".
+func sectionOf(name string) string {
+	for _, k := range fileKeys {
+		if sec, n, _ := strings.Cut(k.key, "."); n == name {
+			return sec
+		}
+	}
+	return ""
+}
+
+// valueForm says, for a message, the form a flag's value takes.
+func valueForm(f *flag.Flag) string {
+	g, ok := f.Value.(flag.Getter)
+	if !ok {
+		return "a value such as " + f.DefValue
+	}
+	switch g.Get().(type) {
+	case time.Duration:
+		return "a duration such as 30s or 2m"
+	case bool:
+		return "true or false"
+	case int64, int:
+		if strings.HasSuffix(f.Name, "-bytes") {
+			return "a byte count such as 10485760"
+		}
+		return "a whole number such as 1536"
+	}
+	return "a value such as " + f.DefValue
 }
 
 // unwrapFlagError drops the flag package's wrapping ("parse error") to the cause.

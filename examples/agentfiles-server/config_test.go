@@ -102,6 +102,18 @@ func TestConfigErrorsNameTheKey(t *testing.T) {
 		{"storage:\n  redis_url: redis://127.0.0.1:1\n", nil, "-redis-url (storage.redis_url)"},
 		{"", []string{"-embeddings-url", "http://127.0.0.1:1/v1/embeddings"}, "-embeddings-model (embeddings.model)"},
 		{"catalog:\n  writable: true\n", nil, "-catalog-writable (catalog.writable) needs -catalog (catalog.file)"},
+		// A mistake at every level of the file, each named with its line and what to write.
+		{"server:\n  database_url: postgres://x\n", nil, "unknown key server.database_url (line 2); server has addr, log_level, max_body_bytes, read_header_timeout, read_timeout, write_timeout, idle_timeout; did you mean storage.database_url?"},
+		{"database_url: postgres://x\n", nil, `unknown key "database_url" (line 1); the keys are auth, catalog, consult, docs, embeddings, server, settings, storage; did you mean storage.database_url?`},
+		{"max_file_bytes: 5\n", nil, `unknown key "max_file_bytes" (line 1); the keys are auth, catalog, consult, docs, embeddings, server, settings, storage (file limits, search, index and security go under settings.mcp.files; see config.example.yaml)`},
+		{"server:\n  max_body_bytes: 10MB\n", nil, `server.max_body_bytes (line 2): cannot use "10MB": parse error; write a byte count such as 10485760 (the key sets -max-body-bytes)`},
+		{"server:\n  read_timeout: 30\n", nil, `server.read_timeout (line 2): cannot use "30": parse error; write a duration such as 30s or 2m (the key sets -read-timeout)`},
+		{"auth:\n  mcp_anonymous: maybe\n", nil, `auth.mcp_anonymous (line 2): cannot use "maybe": parse error; write true or false`},
+		{"settings:\n  files: {max_file_bytes: 5}\n", nil, "settings.files (line 2): unknown key; settings holds only mcp, as in settings: {mcp: {files: {…}}}"},
+		{"settings:\n  mcp:\n    filez: {max_file_bytes: 5}\n", nil, "settings.mcp.filez (line 3): unknown key; settings.mcp holds only files"},
+		{"settings:\n  mcp:\n    files:\n      max_file_bytes: 10MB\n", nil, `settings.mcp.files.max_file_bytes: cannot use "10MB" (line 4); write a byte count such as 10485760`},
+		{"settings:\n  mcp:\n    files:\n      max_fil_bytes: 5\n", nil, "settings.mcp.files.max_fil_bytes: unknown key (line 4); valid keys are"},
+		{"settings:\n  mcp:\n    files:\n      search: {limt_max: 3}\n", nil, "unknown key (line 4); valid keys here are"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.want, func(t *testing.T) {

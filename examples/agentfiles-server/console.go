@@ -6,7 +6,7 @@ import (
 	"net/http"
 )
 
-// consoleFiles is the FileIO console: plain HTML, CSS and JavaScript, no build step.
+// consoleFiles is the agentfiles console: plain HTML, CSS and JavaScript, no build step.
 //
 //go:embed console/index.html console/app.js console/style.css
 var consoleFiles embed.FS

@@ -9,7 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// TestConsoleInChromium drives the FileIO console in headless Chromium with the keyboard and
+// TestConsoleInChromium drives the agentfiles console in headless Chromium with the keyboard and
 // the mouse: create a file, browse the lazily loaded tree, open it, append, search and open the
 // hit at its byte range, see a coded error, delete recursively after confirming. Every step
 // asserts what the page shows; the server is checked through the JSON API as well.
@@ -167,7 +167,7 @@ func groceryList() string {
 	return sb.String()
 }
 
-// TestConsoleEditRenameHistory drives issue 16's console actions in headless Chromium: edit a
+// TestConsoleEditRenameHistory drives the console's edit, rename and history actions in headless Chromium: edit a
 // file and see the diff before saving; a save after someone else changed the file shows the
 // conflict and keeps both changes apart; the history lists the versions and restores an old
 // one; rename refuses an existing destination and then moves the file; a deleted file comes

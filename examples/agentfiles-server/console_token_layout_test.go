@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// TestConsoleTokenLayoutAndStaleResults covers issue 18's console defects in headless Chromium at
+// TestConsoleTokenLayoutAndStaleResults covers the console's token and layout in headless Chromium at
 // 1400×900: a new #token= pasted into the open page replaces the old token and its 401 banner;
 // search results are visible without scrolling; a write clears results that may be stale.
 func TestConsoleTokenLayoutAndStaleResults(t *testing.T) {

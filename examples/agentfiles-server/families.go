@@ -15,6 +15,7 @@ import (
 	"github.com/agentfiles/agentfiles/adapters/exprtools"
 	"github.com/agentfiles/agentfiles/adapters/fileidtools"
 	"github.com/agentfiles/agentfiles/consult"
+	"github.com/agentfiles/agentfiles/consult/openai"
 	"github.com/agentfiles/agentfiles/examples/internal/bundled"
 	"github.com/agentfiles/agentfiles/expr"
 	"github.com/agentfiles/agentfiles/fileid"
@@ -51,8 +52,9 @@ func (a *app) addDocs(ctx context.Context, c config, logger *slog.Logger) error 
 	return nil
 }
 
-// bundledDir extracts the content bundled in the binary (examples/internal/bundled) once, to a
-// temporary directory removed when the server stops.
+// bundledDir returns the directory of the content bundled in the binary
+// (examples/internal/bundled): the same on every run of this build, so that the consultation
+// tool's description, which names it, does not change from run to run.
 func (a *app) bundledDir() (string, error) {
 	if a.bundled != "" {
 		return a.bundled, nil
@@ -135,7 +137,7 @@ func (a *app) addConsult(c config, logger *slog.Logger) error {
 			", or consult.model in -config); the tool says so when called; reads only inside "+where)
 		return nil
 	}
-	m, err := consult.NewOpenAIModel(c.consultModel, consult.OpenAIModelOptions{
+	m, err := openai.New(c.consultModel, openai.Options{
 		BaseURL:       c.consultBaseURL,
 		APIKey:        os.Getenv(ConsultAPIKeyEnv),
 		ContextWindow: consult.Tokens(c.consultContextTokens),
@@ -148,7 +150,7 @@ func (a *app) addConsult(c config, logger *slog.Logger) error {
 	a.tools = append(a.tools, consulttools.Tools(cons)...)
 	base := c.consultBaseURL
 	if base == "" {
-		base = consult.DefaultOpenAIBaseURL
+		base = openai.DefaultBaseURL
 	}
 	a.setup = append(a.setup, fmt.Sprintf("consult: model %s at %s (reads local files inside %s)", c.consultModel, base, where))
 	return nil

@@ -28,6 +28,7 @@ type config struct {
 	catalog         string   // -catalog: YAML catalog of the expr tools
 	catalogWritable bool     // -catalog-writable: offer the tools that edit the catalog
 	databaseURL     string
+	databaseConns   int // -database-max-conns: size of the PostgreSQL pool (0: pgx's default)
 	redisURL        string
 	configFile      string // -config: the YAML configuration file (config.go)
 	docsToolPrefix  string // -docs-tool-prefix: prepended to the documentation tools' names
@@ -87,11 +88,12 @@ func newFlagSet(c *config, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&c.catalog, "catalog", "", "YAML catalog file for the expr tools (get_content and friends; default: the example catalog bundled in the binary, read-only)")
 	fs.BoolVar(&c.catalogWritable, "catalog-writable", false, "also offer the tools that add, change and remove catalog categories and collections (saved to -catalog)")
 	fs.StringVar(&c.databaseURL, "database-url", "", "PostgreSQL URL: store files (and their outbox) in PostgreSQL instead of memory")
+	fs.IntVar(&c.databaseConns, "database-max-conns", 0, "connections in the PostgreSQL pool that files and the search index share (0: pgx's default, the larger of 4 and the number of CPUs); every call holds one for a bounded time")
 	fs.StringVar(&c.redisURL, "redis-url", "", "Redis URL (redis://host:port/db): keep sealed indexing credentials in Redis instead of memory")
 	fs.StringVar(&c.configFile, "config", "", "YAML configuration file: every flag's key (see config.example.yaml) and settings.mcp.files (limits, search, index, security); flags given on the command line win")
 	fs.BoolVar(&c.version, "version", false, "print the version and exit")
 	fs.StringVar(&c.devToken, "dev-token", DevToken, "a bearer token the server accepts (its SHA-256 is the tenant); also the stdio tenant")
-	fs.StringVar(&c.tokenFile, "token-file", "", "file of accepted bearer tokens, one per line as `TOKEN [LABEL]`; # starts a comment")
+	fs.StringVar(&c.tokenFile, "token-file", "", "`file` of accepted bearer tokens, one \"TOKEN [LABEL]\" per line; # starts a comment")
 	fs.BoolVar(&c.acceptAnyToken, "accept-any-token", false, "accept every non-empty bearer token, each its own tenant (put a gateway that checks keys in front)")
 	fs.BoolVar(&c.mcpAnonymous, "mcp-anonymous", false, "serve MCP requests that carry no token; they can use the documentation tools, the file tools refuse them")
 	fs.StringVar(&c.embeddingsURL, "embeddings-url", "", "OpenAI-compatible embeddings endpoint (…/v1/embeddings) called with each caller's own key instead of the hashing embedder; needs encryption_keks in -config")
@@ -102,14 +104,14 @@ func newFlagSet(c *config, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&c.consultBaseURL, "consult-base-url", "", "OpenAI-compatible API root for -consult-model, e.g. https://openrouter.ai/api/v1 or http://127.0.0.1:11434/v1 (default OpenAI)")
 	fs.Int64Var(&c.consultContextTokens, "consult-context-tokens", 0, "context window of -consult-model in tokens, checked before sending (0: unchecked)")
 	fs.Var((*stringList)(&c.consultRoots), "consult-root", "directory whose files the consultation tool may send to -consult-model (repeatable; default: the documentation directories); symbolic links leading out are refused")
-	fs.Int64Var(&c.maxBodyBytes, "max-body-bytes", 0, "largest HTTP API request body in bytes (0: the adapter default, 3 MiB)")
+	fs.Int64Var(&c.maxBodyBytes, "max-body-bytes", 0, "largest request body in bytes, for the HTTP API and for MCP at /mcp (0: the adapters' default, 3 MiB)")
 	fs.DurationVar(&c.readHeaderTimeout, "read-header-timeout", 10*time.Second, "HTTP: time a client has to send a request's headers")
 	fs.DurationVar(&c.readTimeout, "read-timeout", 2*time.Minute, "HTTP: time a client has to send a whole request, body included")
 	fs.DurationVar(&c.writeTimeout, "write-timeout", 10*time.Minute, "HTTP: time from the end of a request's headers to the end of its answer (bounds the longest tool call, e.g. a consultation)")
 	fs.DurationVar(&c.idleTimeout, "idle-timeout", 2*time.Minute, "HTTP: how long an idle keep-alive connection is kept open")
 	fs.StringVar(&c.logLevel, "log-level", "info", "debug, info, warn, error or off (logs go to stderr)")
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: %s [flags]\n\nThe agentfiles all-in-one server: every tool set over MCP (streamable HTTP at /mcp, or -stdio),\nthe HTTP JSON API at /tools, and the FileIO console at /. Every flag but -config, -stdio and\n-version also has a key in the -config file (see config.example.yaml).\n\nFlags:\n", commandName)
+		fmt.Fprintf(fs.Output(), "%s: the agentfiles all-in-one server: every tool set over MCP (streamable HTTP at /mcp,\nor -stdio), the HTTP JSON API at /tools, and the agentfiles console at /. Every flag but\n-config, -stdio and -version also has a key in the -config file (see config.example.yaml).\n\nUsage: %s [flags]\n\nFlags:\n", commandName, commandName)
 		fs.PrintDefaults()
 	}
 	return fs
@@ -135,6 +137,12 @@ func (c *config) finish(fs *flag.FlagSet) error {
 	c.devTokenSet = set["dev-token"] || c.devToken != DevToken
 	if strings.TrimSpace(c.devToken) == "" {
 		return errors.New(flagRef("dev-token") + " must not be empty")
+	}
+	if c.databaseConns < 0 {
+		return errors.New(flagRef("database-max-conns") + " must be >= 0 (0: pgx's default)")
+	}
+	if c.maxBodyBytes < 0 {
+		return errors.New(flagRef("max-body-bytes") + " must be >= 0 (0: 3 MiB)")
 	}
 	if _, err := parseLogLevel(c.logLevel); err != nil {
 		return err

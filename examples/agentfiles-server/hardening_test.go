@@ -14,7 +14,7 @@ import (
 	"github.com/agentfiles/agentfiles/search/indextest"
 )
 
-// Defect 12 of issue 17: a client trickling its request (headers, or the body of an
+// A client trickling its request (headers, or the body of an
 // authenticated call) held the connection for as long as it kept sending. With
 // -read-header-timeout and -read-timeout it is closed when the timeout passes.
 func TestTricklingClientIsCutOff(t *testing.T) {
@@ -103,7 +103,7 @@ func TestHealthzInMemory(t *testing.T) {
 	}
 }
 
-// Defect 14 of issue 17: /healthz said ok while PostgreSQL was down.
+// /healthz reports PostgreSQL down (it once said ok while the database was gone).
 func TestHealthzReportsPostgresDown(t *testing.T) {
 	pg, dbURL := pgtest.DedicatedDatabase(t)
 	srv := startServer(t, "-database-url", dbURL, "-log-level", "off")

@@ -10,12 +10,13 @@ import (
 	"github.com/agentfiles/agentfiles/adapters"
 	"github.com/agentfiles/agentfiles/adapters/httpapi"
 	"github.com/agentfiles/agentfiles/adapters/mcpsdk"
+	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // routes is everything the HTTP mode serves:
 //
-//	/          the FileIO console (GET)
+//	/          the agentfiles console (GET)
 //	/tools     the HTTP JSON API: GET /tools, POST /tools/{name}
 //	/mcp       MCP over streamable HTTP
 //	/healthz   each backend's status: 200 {"status":"ok",...} when all are up, else 503 (health.go)
@@ -28,7 +29,15 @@ func routes(c config, a *app, mcpServer *mcp.Server, authn adapters.Authenticato
 	// Stateless MCP: every POST is complete in itself and authenticated on its own, so several
 	// server processes can share a database behind a load balancer, and shutdown drains cleanly
 	// (there are no long-lived GET streams).
-	mcpOpts := &mcp.StreamableHTTPOptions{Stateless: true, Logger: mcpsdk.QuietLogger(logger)}
+	// -max-body-bytes bounds /mcp as it bounds /tools; the guard also bounds JSON-RPC batches,
+	// draws every message from the caller's rate limit (by token, or by address without one),
+	// and answers every refusal as JSON.
+	maxBody := c.maxBodyBytes
+	if maxBody == 0 {
+		maxBody = httpapi.DefaultMaxBodyBytes
+	}
+	mcpOpts := &mcp.StreamableHTTPOptions{Stateless: true, Logger: mcpsdk.QuietLogger(logger),
+		MaxRequestBodyBytes: maxBody, PropagateRequestCancellation: true}
 	getServer := func(*http.Request) *mcp.Server { return mcpServer }
 	var mcpHandler http.Handler = mcpsdk.HTTPHandler(getServer, authn, mcpOpts)
 	if c.mcpAnonymous {
@@ -43,6 +52,8 @@ func routes(c config, a *app, mcpServer *mcp.Server, authn adapters.Authenticato
 			anonymous.ServeHTTP(w, r)
 		})
 	}
+
+	mcpHandler = mcpsdk.GuardHTTP(mcpHandler, mcpsdk.HTTPLimits{MaxBodyBytes: maxBody, Allow: rateLimitMCP(a.files.RateLimiter(), authn)})
 
 	mux := http.NewServeMux()
 	mux.Handle("/tools", api)
@@ -79,4 +90,30 @@ func loopbackHostOnly(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// rateLimitMCP draws each JSON-RPC message of an /mcp request from the caller's token bucket:
+// the tenant's when the request authenticates, else one per client address, so requests
+// without a token (-mcp-anonymous) are limited too. A nil limiter allows everything.
+func rateLimitMCP(limiter *fileio.RateLimiter, authn adapters.Authenticator) func(*http.Request, int) error {
+	if limiter == nil {
+		return nil
+	}
+	return func(r *http.Request, messages int) error {
+		key := "address:" + r.RemoteAddr
+		if host, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
+			key = "address:" + host
+		}
+		if authn != nil && hasCredentials(r) {
+			if ac, err := authn(r); err == nil {
+				key = ac.APIKeyHash
+			}
+		}
+		for range messages {
+			if err := limiter.Allow(key); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 }

@@ -1,6 +1,6 @@
 // Command agentfiles-server is the agentfiles all-in-one server: every tool family over MCP
 // (streamable HTTP at /mcp, or stdio with -stdio), the same tools as a JSON API at /tools, and
-// the FileIO console at /.
+// the agentfiles console at /.
 //
 //	go install ./examples/agentfiles-server && agentfiles-server
 //

@@ -12,6 +12,7 @@ import (
 	"github.com/agentfiles/agentfiles/search"
 	"github.com/agentfiles/agentfiles/search/memindex"
 	"github.com/agentfiles/agentfiles/search/pgindex"
+	"github.com/agentfiles/agentfiles/search/provider"
 	"github.com/agentfiles/agentfiles/search/vault"
 )
 
@@ -44,7 +45,7 @@ func (a *app) buildSearch(ctx context.Context, c config, scfg search.Config, lim
 	var embedder search.Embedder = search.NewHashingEmbedder(search.DefaultHashingDimensions)
 	embedNote := "hashing embedder (no network)"
 	if c.embeddingsURL != "" {
-		e, err := search.NewOpenAIEmbedder(c.embeddingsURL, c.embeddingsModel, c.embeddingsDims, search.OpenAIEmbedderOptions{Logger: logger})
+		e, err := provider.NewOpenAIEmbedder(c.embeddingsURL, c.embeddingsModel, c.embeddingsDims, provider.OpenAIEmbedderOptions{Logger: logger})
 		if err != nil {
 			return w, fmt.Errorf("%s: %w", flagRef("embeddings-url"), err)
 		}
@@ -68,9 +69,9 @@ func (a *app) buildSearch(ctx context.Context, c config, scfg search.Config, lim
 	}
 	var reranker search.Reranker
 	if c.rerank {
-		ropts := scfg.Search.Rerank.CohereRerankerOptions()
+		ropts := provider.RerankOptions(scfg.Search.Rerank)
 		ropts.Logger = logger
-		r, err := search.NewCohereReranker(scfg.Search.Rerank.Endpoint, ropts)
+		r, err := provider.NewCohereReranker(scfg.Search.Rerank.Endpoint, ropts)
 		if err != nil {
 			return w, fmt.Errorf("%s (settings.mcp.files.search.rerank in -config): %w", flagRef("rerank"), err)
 		}

@@ -12,7 +12,7 @@ import (
 	"github.com/agentfiles/agentfiles/internal/cmdtest"
 )
 
-// Issue 17 defect 11: one malformed or over-deep JSON line ended the stdio session and the
+// One malformed or over-deep JSON line once ended the stdio session and the
 // process exited 1. The built binary now answers each such line with a JSON-RPC error and
 // serves the next request.
 func TestStdioSurvivesMalformedLines(t *testing.T) {

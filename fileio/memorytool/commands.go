@@ -36,6 +36,9 @@ func (t *Tool) create(ctx context.Context, p, text string) (string, error) {
 		return "", fail(err, "Error: The path "+p+" is a directory; create a file below it, such as "+p+"/notes.md")
 	case is(err, fileio.CodeNotDirectory):
 		return "", fail(err, "Error: A parent of "+p+" is a file, so it cannot contain "+p+"; choose another path")
+	case is(err, agentfiles.CodePayloadTooLarge):
+		return "", fail(err, fmt.Sprintf("Error: file_text is %d bytes; one command carries at most %d. Create %s with the first part, "+
+			"then add the rest with insert commands (insert_line: the file's last line)", len(text), t.svc.Config().MaxPayloadBytes, p))
 	}
 	return "", fail(err, "")
 }
@@ -155,23 +158,16 @@ func (t *Tool) rename(ctx context.Context, oldPath, newPath string) (string, err
 		return "", agentfiles.NewError(agentfiles.CodePermissionDenied, "Error: The "+Root+" directory itself cannot be renamed or replaced; rename the files and directories below it", "")
 	}
 	exists := "Error: The destination " + newPath + " already exists"
-	// The memory tool never overwrites or merges: a directory at new_path is refused too, which
-	// Rename alone would fill with the moved files.
-	st, err := t.svc.Stat(ctx, t.project, to)
-	if err != nil {
-		return "", fail(err, "")
-	}
-	if st.Exists {
-		return "", agentfiles.NewError(agentfiles.CodeAlreadyExists, exists, "")
-	}
-	_, err = t.svc.Rename(ctx, t.project, from, to, false)
+	// The memory tool never overwrites or merges: RenameExclusive refuses a file or a
+	// directory at new_path in the same step as the move.
+	_, err = t.svc.RenameExclusive(ctx, t.project, from, to)
 	switch {
 	case err == nil:
 		return "Successfully renamed " + oldPath + " to " + newPath, nil
 	case is(err, agentfiles.CodeNotFound):
 		return "", fail(err, "Error: The path "+oldPath+" does not exist")
 	case is(err, agentfiles.CodeAlreadyExists), is(err, agentfiles.CodeIsDirectory):
-		return "", agentfiles.WrapError(agentfiles.CodeAlreadyExists, exists, "", err) // created since the Stat
+		return "", agentfiles.WrapError(agentfiles.CodeAlreadyExists, exists, "", err)
 	case is(err, fileio.CodeNotDirectory):
 		return "", fail(err, "Error: A parent of "+newPath+" is a file, so it cannot contain "+newPath+"; choose another path")
 	}

@@ -58,8 +58,8 @@
 // with fileio.Service.Edit and the sha256 of what it read as ExpectedSHA256: if another writer
 // changed the file in between, nothing is written and the answer says so (CONFLICT). insert is
 // one Edit in its insert form, which checks the line and inserts in one transaction; rename is
-// fileio.Service.Rename, which moves a file or a whole directory atomically and never
-// overwrites here. delete removes a file or a directory with everything below it; /memories
+// fileio.Service.RenameExclusive, which moves a file or a whole directory atomically only
+// when nothing (no file, no directory) is at new_path, decided in the same step as the move. delete removes a file or a directory with everything below it; /memories
 // itself cannot be deleted or renamed.
 //
 // A view of a file returns at most Options.MaxViewBytes of text (256 KiB by default) and then

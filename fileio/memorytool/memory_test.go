@@ -138,8 +138,8 @@ func TestCommands(t *testing.T) {
 				{`{"command":"rename","old_path":"/memories/nope.md","new_path":"/memories/new.md"}`, "Error: The path /memories/nope.md does not exist", "NOT_FOUND"},
 				{`{"command":"rename","old_path":"/memories/projects","new_path":"/memories/archive/2025"}`, "Successfully renamed /memories/projects to /memories/archive/2025", ""},
 				{`{"command":"rename","old_path":"/memories","new_path":"/memories/x"}`, "Error: The /memories directory itself cannot be renamed or replaced; rename the files and directories below it", "PERMISSION_DENIED"},
-				{`{"command":"rename","old_path":"/memories/archive","new_path":"/memories/archive/2025"}`, "Error: The destination /memories/archive/2025 already exists", "ALREADY_EXISTS"},
-				{`{"command":"rename","old_path":"/memories/archive","new_path":"/memories/archive/inside"}`, "Error: cannot move a directory below itself; choose a destination outside it", "INVALID_ARGUMENT"},
+				{`{"command":"rename","old_path":"/memories/archive","new_path":"/memories/archive/2025"}`, "Error: the destination lies inside the path being moved; choose a destination outside it", "INVALID_ARGUMENT"},
+				{`{"command":"rename","old_path":"/memories/archive","new_path":"/memories/archive/inside"}`, "Error: the destination lies inside the path being moved; choose a destination outside it", "INVALID_ARGUMENT"},
 				{`{"command":"view","path":"/memories/archive"}`, fmt.Sprintf(listHeader, "/memories/archive") +
 					"2.0K\t/memories/archive\n2.0K\t/memories/archive/2025/\n2.0K\t/memories/archive/2025/bot.md\n2B\t/memories/archive/2025/deep/\n34B\t/memories/archive/2025/notes.md", ""},
 

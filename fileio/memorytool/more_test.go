@@ -230,3 +230,37 @@ func TestListingCut(t *testing.T) {
 		"3B\t/memories\n1B\t/memories/a.md\n1B\t/memories/b.md\n1B\t/memories/c.md\n" +
 		"(The listing stops after 3 entries and its sizes count only those; view a subdirectory to see the rest.)", ""}})
 }
+
+// TestListingCutKeepsTopLevel: when the listing is cut, the first level still shows whole: a
+// directory late in path order is not hidden behind the files of an early one.
+func TestListingCutKeepsTopLevel(t *testing.T) {
+	cfg := fileio.DefaultConfig()
+	cfg.ListLimitDefault, cfg.ListLimitMax = 3, 3
+	svc, err := fileio.NewService(memstore.New(memstore.Options{}), fileio.Options{Config: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mem := newTool(t, svc)
+	for _, p := range []string{"/memories/a/1.md", "/memories/a/2.md", "/memories/a/3.md", "/memories/a/4.md", "/memories/z.md"} {
+		if _, err := mem.Run(alice(), memorytool.Input{Command: "create", Path: p, FileText: "x"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run(t, alice(), mem, []step{{`{"command":"view","path":"/memories"}`, fmt.Sprintf(listHeader, "/memories") +
+		"3B\t/memories\n2B\t/memories/a/\n1B\t/memories/a/1.md\n1B\t/memories/a/2.md\n1B\t/memories/z.md\n" +
+		"(The listing stops after 4 entries and its sizes count only those; view a subdirectory to see the rest.)", ""}})
+}
+
+// TestCreateTooLarge: a create over the payload limit says how to write the file with the
+// memory tool's own commands (it has no append).
+func TestCreateTooLarge(t *testing.T) {
+	cfg := fileio.DefaultConfig()
+	cfg.MaxPayloadBytes = 10
+	svc, err := fileio.NewService(memstore.New(memstore.Options{}), fileio.Options{Config: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run(t, alice(), newTool(t, svc), []step{{`{"command":"create","path":"/memories/big.md","file_text":"0123456789ab"}`,
+		"Error: file_text is 12 bytes; one command carries at most 10. Create /memories/big.md with the first part, then add the rest with insert commands (insert_line: the file's last line)",
+		"PAYLOAD_TOO_LARGE"}})
+}

@@ -3,6 +3,7 @@ package memorytool
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -91,15 +92,25 @@ func (t *Tool) viewFile(p, content string, viewRange []int) (string, error) {
 	return sb.String(), nil
 }
 
-// viewDir lists a directory two levels deep with sizes, as the memory tool documents.
+// viewDir lists a directory two levels deep with sizes, as the memory tool documents. Two
+// listings make it: every level below the directory, for the sizes and the second level, and
+// its first level on its own, so that when the first is cut (fileio lists at most ListLimitMax
+// entries, in path order) a directory late in the order still shows.
 func (t *Tool) viewDir(ctx context.Context, p, rel string) (string, error) {
-	list, err := t.svc.List(ctx, t.project, rel, listDepth, maxListEntries)
+	deep, err := t.svc.List(ctx, t.project, rel, listDepth, maxListEntries)
+	if err == nil && deep.HasMore {
+		var top fileio.ListResult
+		if top, err = t.svc.List(ctx, t.project, rel, 1, maxListEntries); err == nil {
+			deep.Entries = mergeEntries(deep.Entries, top.Entries)
+		}
+	}
 	if err != nil {
 		if is(err, agentfiles.CodeNotFound) {
 			return "", agentfiles.WrapError(agentfiles.CodeNotFound, "The path "+p+" does not exist. Please provide a valid path.", "", err)
 		}
 		return "", fail(err, "")
 	}
+	list := deep
 	prefix := len(rel) + 1 // rel + "/"
 	// Sizes: a file's own, a directory's the sum of every file below it (hidden ones too).
 	sizes := map[string]int64{}
@@ -122,6 +133,7 @@ func (t *Tool) viewDir(ctx context.Context, p, rel string) (string, error) {
 	sb.WriteString(HumanSize(total))
 	sb.WriteByte('\t')
 	sb.WriteString(p)
+	shown := 0
 	for _, e := range list.Entries {
 		relToDir := e.Path[prefix:]
 		if strings.Count(relToDir, "/") > 1 || hidden(relToDir) {
@@ -136,11 +148,27 @@ func (t *Tool) viewDir(ctx context.Context, p, rel string) (string, error) {
 		sb.WriteByte('\t')
 		sb.WriteString(MemoryPath(e.Path))
 		sb.WriteString(suffix)
+		shown++
 	}
 	if list.HasMore {
-		fmt.Fprintf(&sb, "\n(The listing stops after %d entries and its sizes count only those; view a subdirectory to see the rest.)", len(list.Entries))
+		fmt.Fprintf(&sb, "\n(The listing stops after %d entries and its sizes count only those; view a subdirectory to see the rest.)", shown)
 	}
 	return sb.String(), nil
+}
+
+// mergeEntries adds to deep, sorted by path, the entries of top it lacks, keeping the order.
+func mergeEntries(deep, top []fileio.FileEntry) []fileio.FileEntry {
+	have := make(map[string]bool, len(deep))
+	for _, e := range deep {
+		have[e.Path] = true
+	}
+	for _, e := range top {
+		if !have[e.Path] {
+			deep = append(deep, e)
+		}
+	}
+	slices.SortFunc(deep, func(a, b fileio.FileEntry) int { return strings.Compare(a.Path, b.Path) })
+	return deep
 }
 
 // hidden reports whether a relative path lies in or is a hidden item (a segment starting with

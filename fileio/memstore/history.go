@@ -3,6 +3,7 @@ package memstore
 import (
 	"context"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/agentfiles/agentfiles"
@@ -155,4 +156,76 @@ func (tx *readTx) GetVersion(ctx context.Context, path string, version int64) (f
 		}
 	}
 	return fileio.File{}, agentfiles.NewError(agentfiles.CodeNotFound, "no such version", path)
+}
+
+var (
+	_ fileio.HistoryPurger = (*writeTx)(nil)
+	_ fileio.HistorySizer  = (*readTx)(nil)
+)
+
+// KeptBytes implements fileio.HistorySizer.
+func (tx *readTx) KeptBytes(ctx context.Context) (int64, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	return tx.p.historyBytes + tx.keptBytes() - tx.droppedBytes(), nil
+}
+
+// DropVersions implements fileio.HistoryPurger: the committed versions of path and below go
+// at commit, the ones this transaction kept at once.
+func (tx *writeTx) DropVersions(ctx context.Context, path string) (int, int64, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, 0, err
+	}
+	n, bytes := 0, int64(0)
+	for p, vs := range tx.p.history {
+		if !atOrBelow(p, path) || tx.isDropped(p) {
+			continue
+		}
+		for _, v := range vs {
+			n, bytes = n+1, bytes+v.rec.info.SizeBytes
+		}
+		tx.drop = append(tx.drop, p)
+	}
+	tx.kept = slices.DeleteFunc(tx.kept, func(k keptVersion) bool {
+		if atOrBelow(k.path, path) {
+			n, bytes = n+1, bytes+k.v.rec.info.SizeBytes
+			return true
+		}
+		return false
+	})
+	return n, bytes, nil
+}
+
+func (tx *readTx) isDropped(path string) bool {
+	return tx.dropped != nil && slices.Contains(*tx.dropped, path)
+}
+
+// droppedBytes is the size of the committed versions the transaction drops.
+func (tx *readTx) droppedBytes() int64 {
+	if tx.dropped == nil {
+		return 0
+	}
+	var n int64
+	for _, path := range *tx.dropped {
+		for _, v := range tx.p.history[path] {
+			n += v.rec.info.SizeBytes
+		}
+	}
+	return n
+}
+
+// dropVersions removes the kept versions of paths. Caller holds p.mu.
+func (p *project) dropVersions(paths []string) {
+	for _, path := range paths {
+		for _, v := range p.history[path] {
+			p.historyBytes -= v.rec.info.SizeBytes
+		}
+		delete(p.history, path)
+	}
+}
+
+// atOrBelow reports whether p is dir or lies below it ("" holds every path).
+func atOrBelow(p, dir string) bool {
+	return dir == "" || p == dir || strings.HasPrefix(p, dir+"/")
 }

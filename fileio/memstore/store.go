@@ -122,15 +122,17 @@ func (s *Store) Update(ctx context.Context, scope fileio.Scope, opts fileio.Upda
 	tx := &writeTx{readTx: readTx{p: p, now: s.now}, now: s.now, overlay: map[string]*fileRec{}, opts: opts}
 	tx.readTx.overlay = tx.overlay
 	tx.readTx.kept = &tx.kept
+	tx.readTx.dropped = &tx.drop
 	if err := fn(tx); err != nil {
 		return err
 	}
-	if len(tx.overlay) == 0 {
+	if len(tx.overlay) == 0 && len(tx.drop) == 0 {
 		return nil
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	commitAt := s.now().UTC()
+	p.dropVersions(tx.drop)
 	p.apply(tx.overlay)
 	p.keep(tx, commitAt)
 	s.outbox.enqueue(scope, tx, commitAt)
@@ -185,6 +187,7 @@ type readTx struct {
 	p       *project
 	overlay map[string]*fileRec // nil for View; nil values are deletions
 	kept    *[]keptVersion      // nil for View: the versions the transaction replaced
+	dropped *[]string           // nil for View: the paths whose committed versions it drops
 	now     func() time.Time
 }
 
@@ -245,7 +248,7 @@ func (tx *readTx) List(ctx context.Context, prefix string, limit int) ([]fileio.
 }
 
 func (tx *readTx) ProjectBytes(ctx context.Context) (int64, error) {
-	total := tx.p.bytes + tx.p.historyBytes + tx.keptBytes()
+	total := tx.p.bytes + tx.p.historyBytes + tx.keptBytes() - tx.droppedBytes()
 	for path, rec := range tx.overlay {
 		if old := tx.p.files[path]; old != nil {
 			total -= old.info.SizeBytes
@@ -266,6 +269,7 @@ type writeTx struct {
 	creds   map[string]fileio.PutOptions // per path, the last Put's options
 	opts    fileio.UpdateOptions
 	kept    []keptVersion // versions this transaction replaced, in order
+	drop    []string      // paths whose committed versions go at commit (DropVersions)
 }
 
 // keptVersion is a version a transaction replaced, to be kept at commit.

@@ -61,8 +61,9 @@ func (tx *writeTx) WriteIfAllowed(ctx context.Context, w fileio.ConditionalWrite
 
 var _ fileio.Splicer = (*writeTx)(nil)
 
-// Locate implements fileio.Splicer from the content in memory.
-func (tx *writeTx) Locate(ctx context.Context, path string, needle []byte, radius int64, wantSHA256 bool) (fileio.Located, error) {
+// Locate implements fileio.Splicer from the content in memory. Its search is linear
+// (bytes.Index), so it always searches, whatever maxScan.
+func (tx *writeTx) Locate(ctx context.Context, path string, needle []byte, radius, maxScan int64, wantSHA256 bool) (fileio.Located, error) {
 	if err := ctx.Err(); err != nil {
 		return fileio.Located{}, err
 	}

@@ -15,7 +15,7 @@
 //
 // # Schema and migrations
 //
-// The tables are those of seed 003 §10.1–10.2: mcp_files (one active row per path, soft-deleted
+// The tables: mcp_files (one active row per path, soft-deleted
 // rows kept until purged), mcp_file_index_jobs (the outbox, one row per pending path), plus
 // mcp_file_project_usage (bytes and files per project, maintained by every mutation so a quota
 // check reads one row), and for the file history mcp_file_versions (the kept previous versions)

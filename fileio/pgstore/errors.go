@@ -14,11 +14,11 @@ import (
 // SQLSTATE codes the store treats specially.
 const (
 	sqlLockNotAvailable   = "55P03" // lock_timeout expired
+	sqlQueryCanceled      = "57014" // statement_timeout expired, or a cancel request
 	sqlSerialization      = "40001"
 	sqlDeadlock           = "40P01"
 	sqlStringTooLong      = "22001"
 	sqlCharNotInRepertory = "22021" // invalid UTF-8 or NUL in a text value
-	sqlQueryCanceled      = "57014" // statement_timeout expired (or a cancel request)
 )
 
 // Messages of the errors a transaction can end with.
@@ -55,15 +55,15 @@ func (s *Store) storeError(ctx context.Context, op string, scope fileio.Scope, e
 		switch pe.Code {
 		case sqlLockNotAvailable:
 			return agentfiles.WrapError(agentfiles.CodeResourceBusy, msgLockTimeout, scope.Project, err)
+		case sqlQueryCanceled:
+			return agentfiles.WrapError(agentfiles.CodeTimeout,
+				"the request ran out of time in the file store and nothing was changed; retry it, or make it smaller", scope.Project, err)
 		case sqlSerialization, sqlDeadlock:
 			return agentfiles.WrapError(agentfiles.CodeResourceBusy,
 				"the write conflicted with a concurrent one and was rolled back; retry it", scope.Project, err)
 		case sqlStringTooLong:
 			return agentfiles.WrapError(agentfiles.CodeInvalidArgument,
 				"a tenant, project or path is longer than the store allows (64, 128 and 1024 characters)", "", err)
-		case sqlQueryCanceled:
-			return agentfiles.WrapError(agentfiles.CodeTimeout,
-				"the database statement ran past its time budget and was cancelled; narrow the request", "", err)
 		case sqlCharNotInRepertory:
 			return agentfiles.WrapError(agentfiles.CodeInvalidArgument,
 				"a project or path is not valid UTF-8 or contains a NUL character", "", err)

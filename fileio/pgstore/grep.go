@@ -16,10 +16,10 @@ var (
 	_ fileio.MultiGetter     = (*readTx)(nil)
 )
 
-// grepText is the indexed expression of migration 0008.
+// grepText is the indexed expression of migration 0007.
 const grepText = "mcp_files_grep_text(content)"
 
-// GrepCandidates implements fileio.ContentSearcher with the pg_trgm index of migration 0008:
+// GrepCandidates implements fileio.ContentSearcher with the pg_trgm index of migration 0007:
 // the literals of c.Query become LIKE (ILIKE for ignore-case literals) conditions on the
 // file's text, a sequence of literals one LIKE '%a%b%', which the GIN index answers and PostgreSQL rechecks exactly. Literals without
 // three ASCII letters or digits in a row give pg_trgm no trigram to look up, so they are

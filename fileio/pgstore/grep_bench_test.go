@@ -114,7 +114,7 @@ func BenchmarkGrepVsRipgrep(b *testing.B) {
 }
 
 // BenchmarkWriteGrepIndex: Service.Write (TRUNCATE) of real-text files into a database with the
-// trigram index of migration 0008 and into one where it was dropped, alternately in one loop;
+// trigram index of migration 0007 and into one where it was dropped, alternately in one loop;
 // x_noindex is the ratio of their times. Two sizes: the corpus files as they are (about 16 KB
 // on average), and their first lines up to 1 KiB (a note an agent writes).
 func BenchmarkWriteGrepIndex(b *testing.B) {

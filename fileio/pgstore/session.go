@@ -174,12 +174,16 @@ func (x *session) rollback() {
 }
 
 // View implements fileio.Store: fn runs in a REPEATABLE READ, READ ONLY transaction, so it sees
-// one consistent snapshot of committed data.
+// one consistent snapshot of committed data. Its statements stop at ctx's deadline or
+// Options.StatementTimeout, whichever comes first.
 func (s *Store) View(ctx context.Context, scope fileio.Scope, fn func(fileio.ReadTx) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	x, err := s.openSession(ctx, scope, []stmt{{sql: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"}})
+	x, err := s.openSession(ctx, scope, []stmt{
+		{sql: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"},
+		{sql: "SELECT set_config('statement_timeout', $1, true)", args: []any{s.statementTimeoutMillis(ctx)}},
+	})
 	if err != nil {
 		return err
 	}
@@ -218,8 +222,8 @@ func (s *Store) Update(ctx context.Context, scope fileio.Scope, opts fileio.Upda
 		history = fmt.Sprintf("SET LOCAL agentfiles.history_versions = %d; SET LOCAL agentfiles.history_retention_us = %d; ",
 			opts.HistoryVersions, max(opts.HistoryRetention, 0).Microseconds())
 	}
-	begin := fmt.Sprintf("BEGIN; SET LOCAL lock_timeout = %d; SET LOCAL plan_cache_mode = force_generic_plan; %sSELECT pg_advisory_xact_lock(%d)",
-		max(opts.LockTimeout.Milliseconds(), 1), history, projectLockKey(scope))
+	begin := fmt.Sprintf("BEGIN; SET LOCAL lock_timeout = %d; SET LOCAL statement_timeout = %s; SET LOCAL plan_cache_mode = force_generic_plan; %sSELECT pg_advisory_xact_lock(%d)",
+		max(opts.LockTimeout.Milliseconds(), 1), s.statementTimeoutMillis(ctx), history, projectLockKey(scope))
 	if _, err := x.conn.Exec(ctx, begin); err != nil {
 		x.abort()
 		return x.storeError(ctx, opLock, err)

@@ -15,19 +15,22 @@ var _ fileio.Splicer = (*writeTx)(nil)
 // the needle $4 (twice at most), substring() cuts the window of $5 bytes either side, and the
 // newlines before the window are counted on its escape encoding, which keeps newline bytes as
 // they are. Only the window leaves the database, and only for a unique match (the Service
-// needs the whole file to name the lines of several).
+// needs the whole file to name the lines of several). position() on bytea compares the needle
+// at every offset, so it costs up to size × length($4): above $7 it is not run, p1 is -1,
+// and the content is not even read.
 const sqlLocate = `WITH f AS MATERIALIZED (
-    SELECT size, created_at, updated_at, content || ''::bytea AS c
+    SELECT size, created_at, updated_at,
+           CASE WHEN size::bigint * length($4::bytea) <= $7::bigint THEN content || ''::bytea END AS c
     FROM mcp_files WHERE apikey_hash = $1 AND project = $2 AND path = $3 AND deleted = FALSE
 ), g AS (
-    SELECT size, created_at, updated_at, c, position($4::bytea IN c) AS p1 FROM f
+    SELECT size, created_at, updated_at, c, COALESCE(position($4::bytea IN c), -1) AS p1 FROM f
 ), h AS (
     SELECT *, CASE WHEN p1 > 0 THEN position($4::bytea IN substring(c FROM p1 + length($4::bytea))) ELSE 0 END AS p2,
            GREATEST(p1 - $5::bigint, 1) AS ws
     FROM g
 )
 SELECT size, created_at, updated_at,
-       CASE WHEN $6::boolean THEN encode(sha256(c), 'hex') ELSE '' END,
+       CASE WHEN $6::boolean THEN COALESCE(encode(sha256(c), 'hex'), '') ELSE '' END,
        p1, p2,
        CASE WHEN p1 > 0 AND p2 = 0 THEN substring(c FROM ws::int FOR (p1 - ws + length($4::bytea) + $5::bigint)::int) END,
        ws,
@@ -36,16 +39,17 @@ SELECT size, created_at, updated_at,
 FROM h`
 
 // Locate implements fileio.Splicer in one statement (see sqlLocate).
-func (tx *writeTx) Locate(ctx context.Context, path string, needle []byte, radius int64, wantSHA256 bool) (fileio.Located, error) {
+func (tx *writeTx) Locate(ctx context.Context, path string, needle []byte, radius, maxScan int64, wantSHA256 bool) (fileio.Located, error) {
 	sc := tx.x.scope
 	loc := fileio.Located{Info: fileio.FileInfo{Path: path}}
-	err := tx.x.query(ctx, opWrite, sqlLocate, []any{sc.Tenant, sc.Project, path, needle, radius, wantSHA256}, func(r pgx.Rows) error {
+	args := []any{sc.Tenant, sc.Project, path, needle, radius, wantSHA256, maxScan}
+	err := tx.x.query(ctx, opWrite, sqlLocate, args, func(r pgx.Rows) error {
 		var p1, p2, ws, newlines int64
 		var window []byte
 		if err := r.Scan(&loc.Info.SizeBytes, &loc.Info.CreatedAt, &loc.Info.UpdatedAt, &loc.SHA256, &p1, &p2, &window, &ws, &newlines); err != nil {
 			return err
 		}
-		loc.Exists = true
+		loc.Exists, loc.Searched = true, p1 >= 0
 		loc.Info.CreatedAt, loc.Info.UpdatedAt = loc.Info.CreatedAt.UTC(), loc.Info.UpdatedAt.UTC()
 		if p1 > 0 {
 			first := p1 - 1

@@ -10,7 +10,7 @@ import (
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
-	"github.com/agentfiles/agentfiles/internal/pgoutage"
+	"github.com/agentfiles/agentfiles/internal/pgpool"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
@@ -29,6 +29,15 @@ type Options struct {
 	Logger *slog.Logger
 	// SkipMigrations leaves the schema alone; New then assumes Migrate has run.
 	SkipMigrations bool
+	// StatementTimeout bounds every statement of a transaction (its statement_timeout): the
+	// time left before the context's deadline when that is shorter. Zero means
+	// DefaultStatementTimeout; a statement that runs out is rolled back, TIMEOUT.
+	StatementTimeout time.Duration
+	// MaxConns is the size of the connection pool Open creates (pgxpool's pool_max_conns,
+	// which a pool_max_conns parameter in the URL also sets; this field wins). Zero leaves
+	// pgxpool's default, the larger of 4 and the number of CPUs. New uses the caller's pool
+	// as it is.
+	MaxConns int32
 }
 
 // Defaults for Options fields left zero.
@@ -45,6 +54,8 @@ type Store struct {
 	ownsPool     bool
 	pollInterval time.Duration
 	logger       *slog.Logger
+	// statementTimeout bounds each statement (see Options.StatementTimeout).
+	statementTimeout time.Duration
 
 	listener listener
 
@@ -57,23 +68,23 @@ var _ fileio.Store = (*Store)(nil)
 
 // New returns a Store over pool, which the caller keeps owning (Close does not close it). Unless
 // opts.SkipMigrations is set it first brings the schema up to date (see Migrate). Errors are
-// *agentfiles.Error: INVALID_ARGUMENT for a nil pool, UNAVAILABLE when the database cannot be
-// reached, INTERNAL when a migration fails; their messages are for operators and name the
-// cause, never the password.
+// *agentfiles.Error: INVALID_ARGUMENT for a nil pool, INVALID_CONFIG naming the database when
+// it does not exist or the user when the server refuses the credentials, UNAVAILABLE when the
+// database cannot be reached, INTERNAL when a migration fails; their messages are for operators
+// and name the cause, never the password.
 func New(ctx context.Context, pool *pgxpool.Pool, opts Options) (*Store, error) {
 	if pool == nil {
 		return nil, agentfiles.NewError(agentfiles.CodeInvalidArgument, "pgstore: pool is nil; use pgxpool.New or pgstore.Open", "pool")
 	}
 	if !opts.SkipMigrations {
 		if err := Migrate(ctx, pool); err != nil {
-			code := agentfiles.CodeInternal
-			if pgoutage.Is(err) {
-				code = agentfiles.CodeUnavailable
-			}
-			return nil, agentfiles.WrapError(code, "pgstore: migrating the schema: "+err.Error(), "", err)
+			return nil, pgpool.Err("pgstore", "migrating the schema", err)
 		}
 	}
-	s := &Store{pool: pool, pollInterval: opts.PollInterval, logger: opts.Logger}
+	s := &Store{pool: pool, pollInterval: opts.PollInterval, logger: opts.Logger, statementTimeout: opts.StatementTimeout}
+	if s.statementTimeout <= 0 {
+		s.statementTimeout = DefaultStatementTimeout
+	}
 	if s.pollInterval <= 0 {
 		s.pollInterval = DefaultPollInterval
 	}
@@ -91,16 +102,14 @@ func New(ctx context.Context, pool *pgxpool.Pool, opts Options) (*Store, error) 
 }
 
 // Open connects to databaseURL (a PostgreSQL URL or key=value string, see pgxpool.ParseConfig)
-// and returns a Store that owns the pool: Close closes it. A URL that cannot be parsed is
-// INVALID_CONFIG; other errors are New's.
+// and returns a Store that owns the pool: Close closes it. The pool has opts.MaxConns
+// connections, and a statement whose context ends is cancelled in the server by a cancel
+// request on a connection that stays in the pool. A URL that cannot be parsed or
+// a negative MaxConns is INVALID_CONFIG; other errors are New's.
 func Open(ctx context.Context, databaseURL string, opts Options) (*Store, error) {
-	cfg, err := pgxpool.ParseConfig(databaseURL)
+	pool, err := pgpool.Open(ctx, "pgstore", databaseURL, pgpool.Options{MaxConns: opts.MaxConns})
 	if err != nil {
-		return nil, agentfiles.WrapError(agentfiles.CodeInvalidConfig, "pgstore: the database URL is not valid: "+err.Error(), "", err)
-	}
-	pool, err := pgxpool.NewWithConfig(ctx, cfg)
-	if err != nil {
-		return nil, agentfiles.WrapError(agentfiles.CodeInvalidConfig, "pgstore: connecting: "+err.Error(), "", err)
+		return nil, err
 	}
 	s, err := New(ctx, pool, opts)
 	if err != nil {

@@ -15,8 +15,9 @@ var _ fileio.ConditionalUpdater = (*Store)(nil)
 // sqlUpdateSettings sets, for the transaction, what Update sets in its first round trip: the
 // lock timeout ($1, in milliseconds), the generic plans and the history settings that the
 // triggers of migrations 0005 and 0006 read ($2 versions, $3 retention in microseconds; "0"
-// means off, as unset does). As parameters, one prepared statement serves every project.
+// means off, as unset does), and the statement timeout ($4, milliseconds). As parameters, one prepared statement serves every project.
 const sqlUpdateSettings = `SELECT set_config('lock_timeout', $1, true),
+       set_config('statement_timeout', $4, true),
        set_config('plan_cache_mode', 'force_generic_plan', true),
        set_config('agentfiles.history_versions', $2, true),
        set_config('agentfiles.history_retention_us', $3, true)`
@@ -48,7 +49,8 @@ func (s *Store) UpdateIfAllowed(ctx context.Context, scope fileio.Scope, opts fi
 	b := &pgx.Batch{}
 	b.Queue("BEGIN")
 	b.Queue(sqlUpdateSettings, strconv.FormatInt(max(opts.LockTimeout.Milliseconds(), 1), 10),
-		strconv.Itoa(max(opts.HistoryVersions, 0)), strconv.FormatInt(max(opts.HistoryRetention, 0).Microseconds(), 10))
+		strconv.Itoa(max(opts.HistoryVersions, 0)), strconv.FormatInt(max(opts.HistoryRetention, 0).Microseconds(), 10),
+		s.statementTimeoutMillis(ctx))
 	b.Queue(sqlLockProject, projectLockKey(scope))
 	b.Queue(sqlWriteIfAllowedNotify, cw.args...)
 	b.Queue("COMMIT")

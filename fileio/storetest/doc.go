@@ -19,7 +19,7 @@
 //     Config, the outbox: de-duplication, versions, leases, retries);
 //   - Concurrency: appends from 50 goroutines, quotas under concurrent writers;
 //   - CrossTenant: tenant B's every operation on tenant A's project sees and changes nothing;
-//   - EditRenameHistory: the operations of issue 16 through the Service: edits all or
+//   - EditRenameHistory: the editing operations through the Service: edits all or
 //     nothing, missing and ambiguous matches (with the lines of the matches), dry runs, the
 //     insert form, expected_sha256 races where exactly one editor wins and retried edits lose
 //     nothing, edits of large files whose diff must equal the whole file's; renames of files

@@ -12,7 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// exerciseEdits covers the operations of issue 16 through the Service: Edit, Rename, line
+// exerciseEdits covers the editing operations through the Service: Edit, Rename, line
 // ranges, and the history (Versions, ReadFile of a version, Restore).
 func exerciseEdits(t *testing.T, newStore func(t *testing.T) fileio.Store) {
 	t.Run("Edit", func(t *testing.T) { testEdit(t, newEnv(t, newStore)) })
@@ -91,7 +91,7 @@ func testEdit(t *testing.T, e *env) {
 			if req.DryRun {
 				after = "alpha\nbeta\nG\nbeta\n"
 			}
-			if res.Size != int64(len(after)) || res.SHA256 != fileio.SHA256Hex([]byte(after)) || res.DryRun != req.DryRun {
+			if res.SizeBytes != int64(len(after)) || res.SHA256 != fileio.SHA256Hex([]byte(after)) || res.DryRun != req.DryRun {
 				t.Errorf("result %+v does not describe the new content %q", res, after)
 			}
 			if want := fileio.UnifiedDiff("/f.txt", start, after); res.Diff != want || !strings.HasPrefix(res.Diff, "--- a/f.txt\n+++ b/f.txt\n@@ ") {
@@ -143,8 +143,8 @@ func testEdit(t *testing.T, e *env) {
 					if diff := cmp.Diff(fileio.UnifiedDiff("/big", c.content, want), res.Diff); diff != "" {
 						t.Errorf("dry_run=%v: diff (-want +got):\n%s", dry, diff)
 					}
-					if res.Size != int64(len(want)) || res.SHA256 != fileio.SHA256Hex([]byte(want)) {
-						t.Errorf("dry_run=%v: size %d sha %s, want %d %s", dry, res.Size, res.SHA256, len(want), fileio.SHA256Hex([]byte(want)))
+					if res.SizeBytes != int64(len(want)) || res.SHA256 != fileio.SHA256Hex([]byte(want)) {
+						t.Errorf("dry_run=%v: size %d sha %s, want %d %s", dry, res.SizeBytes, res.SHA256, len(want), fileio.SHA256Hex([]byte(want)))
 					}
 				}
 				if got := e.read(ctx, proj, "/big"); got != want {
@@ -449,12 +449,13 @@ func testReadLines(t *testing.T, e *env) {
 		code agentfiles.Code
 	}{
 		{"range", fileio.ReadRequest{StartLine: 2, EndLine: 3}, want{"two\nthree\n", 2, 3, 5, 4, 14, false}, noError},
-		{"numbers", fileio.ReadRequest{StartLine: 4, LineNumbers: true}, want{"     4\tfour\n     5\tfive", 4, 5, 5, 14, 23, false}, noError},
+		{"numbers", fileio.ReadRequest{StartLine: 4, LineNumbers: true}, want{"     4\tfour\n", 4, 4, 5, 14, 19, true}, noError},
 		{"tail", fileio.ReadRequest{StartLine: -2}, want{"four\nfive", 4, 5, 5, 14, 23, false}, noError},
 		{"tail longer than the file", fileio.ReadRequest{StartLine: -20, EndLine: 1}, want{"one\n", 1, 1, 5, 0, 4, false}, noError},
 		{"end from the end", fileio.ReadRequest{StartLine: 3, EndLine: -2}, want{"three\nfour\n", 3, 4, 5, 8, 19, false}, noError},
 		{"past the end", fileio.ReadRequest{StartLine: 9}, want{"", 9, 8, 5, 23, 23, false}, noError},
-		{"clamped at a line", fileio.ReadRequest{StartLine: 1, LineNumbers: true}, want{"     1\tone\n     2\ttwo\n", 1, 2, 5, 0, 8, true}, noError},
+		{"clamped at a line, numbers counted", fileio.ReadRequest{StartLine: 1, LineNumbers: true}, want{"     1\tone\n", 1, 1, 5, 0, 4, true}, noError},
+		{"clamped at a line", fileio.ReadRequest{StartLine: 1}, want{"one\ntwo\n", 1, 2, 5, 0, 8, true}, noError},
 		{"end before start", fileio.ReadRequest{StartLine: 3, EndLine: 2}, want{}, agentfiles.CodeInvalidArgument},
 		{"bytes and lines", fileio.ReadRequest{StartLine: 1, OffsetBytes: 2}, want{}, agentfiles.CodeInvalidArgument},
 	} {

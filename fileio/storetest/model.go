@@ -499,5 +499,8 @@ func (m *model) list(key, path string, depth, limit int) (fileio.ListResult, age
 		res.Entries, res.HasMore = res.Entries[:res.Limit], true
 		res.Note = "*"
 	}
+	if len(res.Entries) == 0 && path == "" {
+		res.Note = "*" // the project holds no files
+	}
 	return res, noError
 }

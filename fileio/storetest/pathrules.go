@@ -1,7 +1,7 @@
 package storetest
 
-// PathRule is one rule of seed §4 with paths that satisfy it and paths that break it (and
-// nothing else). Every store's Service is checked against it, and fileio's own tests and
+// PathRule is one rule of [fileio.ValidatePath] with paths that satisfy it and paths that
+// break it (and nothing else). Every store's Service is checked against it, and fileio's own tests and
 // fuzz seeds use it.
 type PathRule struct {
 	Rule    string
@@ -9,8 +9,8 @@ type PathRule struct {
 	Invalid []string
 }
 
-// PathRules is the table of path rules (seed §4); every Invalid path yields INVALID_PATH from
-// every operation.
+// PathRules is the table of path rules of [fileio.ValidatePath]; every Invalid path yields
+// INVALID_PATH from every operation.
 var PathRules = []PathRule{
 	{Rule: "the empty path is the project root", Valid: []string{""}},
 	{Rule: "length is at most 512 bytes",

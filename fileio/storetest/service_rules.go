@@ -281,7 +281,7 @@ func testLimits(t *testing.T, newStore func(t *testing.T) fileio.Store) {
 	e.write(ctx, proj, "/f2", "12345678")
 	_, err = e.svc.Write(ctx, fileio.WriteRequest{Project: proj, Path: "/f3", Content: "1"})
 	wantCode(t, "project over the quota", err, fileio.CodeQuotaExceeded)
-	wantMessage(t, "project over the quota", err, "quota is 20")
+	wantMessage(t, "project over the quota", err, "quota of 20")
 	// Replacing content with something no larger is allowed at the quota.
 	if _, err := e.svc.Write(ctx, fileio.WriteRequest{Project: proj, Path: "/f2", Content: "abc", Mode: fileio.ModeTruncate}); err != nil {
 		t.Errorf("shrinking write at the quota: %v", err)

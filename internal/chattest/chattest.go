@@ -3,7 +3,7 @@
 // as consult's OpenAI models call it, and records what it was sent.
 //
 //	model := chattest.New(t, chattest.Options{Answer: []string{"main ", "calls serve."}})
-//	m, _ := consult.NewOpenAIModel("tiny", consult.OpenAIModelOptions{BaseURL: model.URL, APIKey: "sk-test"})
+//	m, _ := openai.New("tiny", openai.Options{BaseURL: model.URL, APIKey: "sk-test"})
 //
 // A Server is safe for concurrent use.
 package chattest

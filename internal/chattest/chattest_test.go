@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/agentfiles/agentfiles/consult"
+	"github.com/agentfiles/agentfiles/consult/openai"
 	"github.com/agentfiles/agentfiles/internal/chattest"
 )
 
@@ -12,7 +13,7 @@ import (
 // server records the request.
 func TestAnswersConsult(t *testing.T) {
 	srv := chattest.New(t, chattest.Options{Answer: []string{"Hello, ", "world."}, Model: "m", PromptTokens: 7, CompletionTokens: 2})
-	m, err := consult.NewOpenAIModel("m", consult.OpenAIModelOptions{BaseURL: srv.URL, APIKey: "sk-test"})
+	m, err := openai.New("m", openai.Options{BaseURL: srv.URL, APIKey: "sk-test"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,7 @@
 // driven end to end, and the helper processes of the multi-process database tests.
 //
 //	bin := cmdtest.Build(t, ".")                     // the command under test
-//	p := cmdtest.Start(t, bin, "-http", "127.0.0.1:0") // interrupted when the test ends
+//	p := cmdtest.Start(t, bin, "-addr", "127.0.0.1:0") // interrupted when the test ends
 //	url := p.WaitFor(t, regexp.MustCompile(`http://\S+/mcp`))
 //
 // All functions and methods are safe for concurrent use.

@@ -10,7 +10,7 @@ func TestDocsServerWithInspector(t *testing.T) {
 	bin, dir := setup(t, "agentfiles-docs-server")
 
 	t.Run("stdio", func(t *testing.T) {
-		server := stdio(bin, "-dir", dir)
+		server := stdio(bin, "-docs", dir)
 		server.requireTools(t, "list_documentation_files", "table_of_contents", "read_sections", "search")
 
 		res := server.call(t, "search", "query=installer")
@@ -23,7 +23,7 @@ func TestDocsServerWithInspector(t *testing.T) {
 	t.Run("http", func(t *testing.T) {
 		addr := freeAddr(t)
 		url := "http://" + addr + "/mcp"
-		startServer(t, url, bin, "-http", addr, "-dir", dir)
+		startServer(t, url, bin, "-addr", addr, "-docs", dir)
 		server := streamableHTTP(url)
 		server.requireTools(t, "list_documentation_files", "table_of_contents", "read_sections", "search")
 

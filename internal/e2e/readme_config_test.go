@@ -36,7 +36,8 @@ func installExamples(t *testing.T) string {
 	return gobin
 }
 
-// Issue 18: go install of each example yields a clearly named command, not "server".
+// go install of each example yields a clearly named command, not "server", whose -version and -h
+// say what it is.
 func TestInstallNames(t *testing.T) {
 	gobin := installExamples(t)
 	entries, err := os.ReadDir(gobin)
@@ -52,9 +53,23 @@ func TestInstallNames(t *testing.T) {
 		t.Fatalf("go install ./examples/... (-want +got):\n%s", diff)
 	}
 	for _, name := range names {
-		out, err := exec.Command(filepath.Join(gobin, name), "-version").CombinedOutput()
+		out, err := exec.Command(filepath.Join(gobin, name), "-version").Output()
 		if err != nil || !strings.HasPrefix(string(out), name+" ") {
-			t.Errorf("%s -version: %v: %q", name, err, out)
+			t.Errorf("%s -version: %v: stdout %q", name, err, out)
+		}
+		// -h starts with what the command is, and every server has the same common flags.
+		help, _ := exec.Command(filepath.Join(gobin, name), "-h").CombinedOutput()
+		if !strings.HasPrefix(string(help), name+": ") {
+			t.Errorf("%s -h does not start with %q: %q", name, name+": ", help[:min(len(help), 120)])
+		}
+		common := []string{"-log-level", "-version"}
+		if name != "agentfiles-consult" {
+			common = append(common, "-addr", "-stdio")
+		}
+		for _, f := range common {
+			if !bytes.Contains(help, []byte("\n  "+f+" ")) && !bytes.Contains(help, []byte("\n  "+f+"\n")) {
+				t.Errorf("%s -h has no %s flag", name, f)
+			}
 		}
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/search"
+	"github.com/agentfiles/agentfiles/search/provider"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -50,6 +51,7 @@ func Exercise(t *testing.T, newIndex func(t *testing.T) search.Index) {
 		{"MinSemanticScore", testMinSemanticScore},
 		{"SyncReanalyses", testSyncReanalyses},
 		{"NULContent", testNULContent},
+		{"FileStatesPrefix", testFileStatesPrefix},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newIndex(t)) })
@@ -349,7 +351,7 @@ func testLastServedAt(t *testing.T, idx search.Index) {
 
 func testRerankAndFallback(t *testing.T, idx search.Index) {
 	srv := NewRerankServer(t)
-	rr, err := search.NewCohereReranker(srv.Endpoint(), search.CohereRerankerOptions{Timeout: 5 * time.Second})
+	rr, err := provider.NewCohereReranker(srv.Endpoint(), provider.CohereRerankerOptions{Timeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -418,7 +420,7 @@ func testRerankAndFallback(t *testing.T, idx search.Index) {
 
 func testEmbedderFailure(t *testing.T, idx search.Index) {
 	srv := NewEmbeddingServer(t, 32)
-	emb, err := search.NewOpenAIEmbedder(srv.Endpoint(), "test-embed", 32, search.OpenAIEmbedderOptions{Timeout: 2 * time.Second})
+	emb, err := provider.NewOpenAIEmbedder(srv.Endpoint(), "test-embed", 32, provider.OpenAIEmbedderOptions{Timeout: 2 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -444,7 +446,7 @@ func testEmbedderFailure(t *testing.T, idx search.Index) {
 
 func testCallerCredential(t *testing.T, idx search.Index) {
 	srv := NewEmbeddingServer(t, 32)
-	emb, _ := search.NewOpenAIEmbedder(srv.Endpoint(), "test-embed", 32, search.OpenAIEmbedderOptions{})
+	emb, _ := provider.NewOpenAIEmbedder(srv.Endpoint(), "test-embed", 32, provider.OpenAIEmbedderOptions{})
 	e := NewEnv(t, idx, EnvOptions{Embedder: emb})
 	ctx := Ctx(keyA)
 	e.Write(ctx, "p", "/x.md", "credential handoff works end to end")
@@ -469,7 +471,7 @@ func testCallerCredential(t *testing.T, idx search.Index) {
 
 func testMissingCredential(t *testing.T, idx search.Index) {
 	srv := NewEmbeddingServer(t, 32)
-	emb, _ := search.NewOpenAIEmbedder(srv.Endpoint(), "test-embed", 32, search.OpenAIEmbedderOptions{})
+	emb, _ := provider.NewOpenAIEmbedder(srv.Endpoint(), "test-embed", 32, provider.OpenAIEmbedderOptions{})
 	e := NewEnv(t, idx, EnvOptions{Embedder: emb, RetryMax: 3})
 	ctx := Ctx(keyA)
 	e.Write(ctx, "p", "/late.md", "the envelope expired before the worker ran")

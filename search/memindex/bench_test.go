@@ -244,23 +244,3 @@ func BenchmarkSemanticDense1536(b *testing.B) {
 		b.ReportMetric(float64(lat[j][len(lat[j])*95/100].Microseconds())/1000, name+"-p95-ms")
 	}
 }
-
-// BenchmarkDotsInt8 is the integer kernel alone, one goroutine: 50k rows of 1,536 codes.
-func BenchmarkDotsInt8(b *testing.B) {
-	const stride, rows = 1536, 50_000
-	codes := make([]int8, stride*rows)
-	for i := range codes {
-		codes[i] = int8(i * 7)
-	}
-	q := make([]int16, stride)
-	for i := range q {
-		q[i] = int16(i)
-	}
-	out := make([]int32, 64)
-	b.SetBytes(int64(len(codes)))
-	for b.Loop() {
-		for r := 0; r < rows; r += 64 {
-			dotsInt8(codes[r*stride:], q, min(64, rows-r), out)
-		}
-	}
-}

@@ -316,9 +316,28 @@ func (ix *Index) DeleteFile(ctx context.Context, scope fileio.Scope, path string
 	return nil
 }
 
-// FileStates implements search.Index from the same sorted list as FileStateList.
+// FileStates implements search.Index by binary search in the project's files sorted by path: it
+// costs O(log n + matches) for a project of n files, so the Indexer's one-file question per job
+// does not grow with the project (FileStateList's shared list is rebuilt after every change).
 func (ix *Index) FileStates(ctx context.Context, scope fileio.Scope, prefix string) (map[string]search.FileState, error) {
-	return search.FileStatesOf(ctx, ix, scope, prefix)
+	p, err := ix.lookup(ctx, scope)
+	if p == nil {
+		if err != nil {
+			return nil, err
+		}
+		return map[string]search.FileState{}, nil
+	}
+	out := make(map[string]search.FileState)
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	i, _ := p.orderIndex(prefix)
+	for _, f := range p.order[i:] {
+		if !strings.HasPrefix(f.path, prefix) {
+			break
+		}
+		out[f.path] = search.FileState{FileUpdatedAt: f.version, EmbeddingModel: f.model, Tokenizer: f.tokenizer, Chunks: len(f.slots)}
+	}
+	return out, nil
 }
 
 // FileStateList implements search.FileStateLister. The project's sorted list is rebuilt (in

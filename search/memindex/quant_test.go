@@ -10,55 +10,20 @@ import (
 
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/search"
+	"github.com/agentfiles/agentfiles/search/internal/int8vec"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
-// TestDotsInt8 compares the integer kernel (AVX2 where available) with the portable loop,
-// including the extreme codes that come closest to overflowing an int32.
-func TestDotsInt8(t *testing.T) {
-	r := rand.New(rand.NewPCG(3, 4))
-	for _, stride := range []int{32, 64, 1536, 4096} {
-		limit := maxQueryCode(stride)
-		for _, n := range []int{1, 2, 7, 64} {
-			codes := make([]int8, n*stride)
-			q := make([]int16, stride)
-			for i := range codes {
-				codes[i] = int8(r.IntN(255) - 127)
-			}
-			for j := range q {
-				q[j] = int16(r.IntN(2*limit+1) - limit)
-			}
-			if n == 64 { // the largest possible sums, both signs
-				for j := range q {
-					q[j] = int16(limit)
-				}
-				for i := range stride {
-					codes[i], codes[stride+i] = 127, -127
-				}
-			}
-			want, got := make([]int32, n), make([]int32, n)
-			dotsInt8Go(codes, q, n, want)
-			dotsInt8(codes, q, n, got)
-			if diff := cmp.Diff(want, got); diff != "" {
-				t.Fatalf("stride %d, %d rows (avx2 %v): (-portable +kernel)\n%s", stride, n, useAVX2, diff)
-			}
-			if n == 64 && (int64(want[0]) != int64(stride)*127*int64(limit) || want[0] != -want[1]) {
-				t.Fatalf("stride %d: extreme sums %d, %d", stride, want[0], want[1])
-			}
-		}
-	}
-}
-
 // withQuantized runs f with every vector store keeping int8 codes, and again with the
 // portable kernel when the AVX2 one is in use.
 func withQuantized(t *testing.T, f func(t *testing.T)) {
-	old, oldAVX2 := quantizeMinDims, useAVX2
-	t.Cleanup(func() { quantizeMinDims, useAVX2 = old, oldAVX2 })
+	old, oldAVX2 := quantizeMinDims, int8vec.UseAVX2
+	t.Cleanup(func() { quantizeMinDims, int8vec.UseAVX2 = old, oldAVX2 })
 	quantizeMinDims = 0
-	t.Run(fmt.Sprintf("avx2=%v", useAVX2), f)
-	if useAVX2 {
-		useAVX2 = false
+	t.Run(fmt.Sprintf("avx2=%v", int8vec.UseAVX2), f)
+	if int8vec.UseAVX2 {
+		int8vec.UseAVX2 = false
 		t.Run("avx2=false", f)
 	}
 }
@@ -150,13 +115,13 @@ func TestQuantizedSmallVectors(t *testing.T) {
 // the query, and files deleted and replaced so slots are reused.
 func TestQuantizedMatchesExactScan(t *testing.T) {
 	for _, avx2 := range []bool{true, false} {
-		if avx2 && !useAVX2 {
+		if avx2 && !int8vec.UseAVX2 {
 			continue
 		}
 		t.Run(fmt.Sprintf("avx2=%v", avx2), func(t *testing.T) {
-			old := useAVX2
-			useAVX2 = avx2
-			defer func() { useAVX2 = old }()
+			old := int8vec.UseAVX2
+			int8vec.UseAVX2 = avx2
+			defer func() { int8vec.UseAVX2 = old }()
 			testQuantizedMatchesExactScan(t, 1536)
 		})
 	}

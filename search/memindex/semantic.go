@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/search"
+	"github.com/agentfiles/agentfiles/search/internal/int8vec"
 )
 
 // Semantic implements search.Index. Its results are exactly those of scoring every eligible
@@ -74,7 +75,7 @@ func (ix *Index) Semantic(ctx context.Context, scope fileio.Scope, q search.Sema
 // semanticQuantized is Semantic's search through the int8 codes (see quantPass): chunks whose
 // interval reaches the TopK-th best lower bound are re-scored with search.Dot.
 func (p *project) semanticQuantized(vs *vectorStore, q search.SemanticQuery, slack float64) []search.Ranked[int32] {
-	qp := quantPass{vs: vs, q: vs.codes.quantize(q.Vector), filter: p.filter(q.PathPrefix, q.ExcludePaths), k: q.TopK, slack: slack}
+	qp := quantPass{vs: vs, q: int8vec.NewQuery(q.Vector, vs.codes.stride), filter: p.filter(q.PathPrefix, q.ExcludePaths), k: q.TopK, slack: slack}
 	var kth float64
 	var near []interval
 	if math.IsInf(slack, 1) {

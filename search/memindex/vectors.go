@@ -3,6 +3,8 @@ package memindex
 import (
 	"math"
 	"math/bits"
+
+	"github.com/agentfiles/agentfiles/search/internal/int8vec"
 )
 
 // Vectors live in tiles of vs.rows slots. Inside a tile the floats are dimension-major: element
@@ -243,20 +245,7 @@ func tileDots(tile []float32, w []weight, acc []float32) {
 }
 
 // slack bounds |tileDots score − search.Dot score| for any stored vector and a query of L2 norm
-// qNorm. Both sum at most dims+4 rounded float32 products and partial sums, so each is within
-// γ·Σ|q_j·x_j| ≤ γ·|q|·|x| of the exact real dot product (Cauchy–Schwarz), with
-// γ = n·u/(1−n·u), u = 2⁻²⁴, n = dims+4 (Higham, Accuracy and Stability of Numerical Algorithms,
-// §3.1). The difference is at most twice that; slack doubles it again for the float64 norms and
-// adds a tiny absolute term for products that underflow. It is +Inf when the bound is unusable
-// (norms that are not finite or so large that float32 sums could overflow), which makes the
-// caller score every row exactly.
+// qNorm (see int8vec.Slack); +Inf makes the caller score every row exactly.
 func (vs *vectorStore) slack(qNorm float64) float64 {
-	const u = 0x1p-24
-	n := float64(vs.dims + 4)
-	gamma := n * u / (1 - n*u)
-	s := 4*gamma*qNorm*vs.maxNorm + n*0x1p-126
-	if n*u >= 0.5 || qNorm*vs.maxNorm > math.MaxFloat32/2 || math.IsNaN(s) {
-		return math.Inf(1)
-	}
-	return s
+	return int8vec.Slack(vs.dims, qNorm, vs.maxNorm)
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/agentfiles/agentfiles/search"
 	"github.com/agentfiles/agentfiles/search/indextest"
 	"github.com/agentfiles/agentfiles/search/pgindex"
+	"github.com/agentfiles/agentfiles/search/provider"
 	"github.com/agentfiles/agentfiles/search/vault"
 	"github.com/agentfiles/agentfiles/search/vault/redisttl"
 	"github.com/redis/go-redis/v9"
@@ -42,7 +43,7 @@ func newCredentialStack(t *testing.T, rdb *redis.Client, ttl time.Duration, retr
 	}
 	pgs, svc := openStoreAndService(t, url, v)
 	srv := indextest.NewEmbeddingServer(t, 32)
-	emb, err := search.NewOpenAIEmbedder(srv.Endpoint(), "test-embed", 32, search.OpenAIEmbedderOptions{Timeout: 5 * time.Second})
+	emb, err := provider.NewOpenAIEmbedder(srv.Endpoint(), "test-embed", 32, provider.OpenAIEmbedderOptions{Timeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

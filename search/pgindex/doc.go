@@ -135,7 +135,8 @@
 // Index implements search.FileStateLister, so the Searcher merges the store's sorted listing
 // with a sorted slice of indexed file states instead of probing a map. The slice is the
 // project's view's (see Scoring): a call costs one primary-key read of the generation counter
-// while no process changed the project.
+// while no process changed the project. FileStates, which the Indexer calls for one path per
+// job, never builds a view: it is one range scan of the files table's primary key.
 //
 // # Workers
 //

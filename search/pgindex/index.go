@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/internal/pgpool"
 	"github.com/agentfiles/agentfiles/search"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -106,6 +107,10 @@ var _ search.Index = (*Index)(nil)
 // carry opts.StatementTimeout, so searches neither outlive the timeout nor take the connections
 // of others using pool. It converts files indexed by schema version 4 (see the package doc,
 // "Storage") and starts the background merger. Close stops the merger and closes that pool.
+//
+// Errors are *agentfiles.Error: INVALID_CONFIG for a nil pool, options out of range, an
+// embedder other than the database's, a database that does not exist (named) or credentials the
+// server refuses; UNAVAILABLE when the database cannot be reached; INTERNAL otherwise.
 func New(ctx context.Context, pool *pgxpool.Pool, opts Options) (*Index, error) {
 	if pool == nil {
 		return nil, agentfiles.NewError(agentfiles.CodeInvalidConfig, "the pool is nil; pass a *pgxpool.Pool or use pgindex.Open", "pool")
@@ -134,12 +139,8 @@ func New(ctx context.Context, pool *pgxpool.Pool, opts Options) (*Index, error) 
 		}
 		return ix.checkEmbedder(ctx, conn, opts.Embedder)
 	})
-	var coded *agentfiles.Error
-	if errors.As(err, &coded) {
-		return nil, err // the embedder check's refusal, as it is
-	}
 	if err != nil {
-		return nil, fmt.Errorf("pgindex: preparing the schema: %w", err)
+		return nil, pgpool.Err("pgindex", "preparing the schema", err) // the embedder check's refusal passes as it is
 	}
 	if opts.VectorCacheBytes == 0 {
 		opts.VectorCacheBytes = DefaultVectorCacheBytes
@@ -157,12 +158,12 @@ func New(ctx context.Context, pool *pgxpool.Pool, opts Options) (*Index, error) 
 		opts.MergePendingChunks = DefaultMergePendingChunks
 	}
 	if ix.pool, err = ownPool(ctx, pool, opts.StatementTimeout); err != nil {
-		return nil, fmt.Errorf("pgindex: %w", err)
+		return nil, agentfiles.WrapError(agentfiles.CodeInvalidConfig, "pgindex: opening the index's own pool: "+err.Error(), "", err)
 	}
 	ix.merger = newMerger(ix, int64(opts.MergePendingChunks))
 	if err := ix.convertLegacy(ctx); err != nil {
 		ix.Close()
-		return nil, err
+		return nil, pgpool.Err("pgindex", "converting files indexed by schema version 4", err)
 	}
 	return ix, nil
 }
@@ -205,15 +206,12 @@ func checkMode[M ~string](mode *M, what string, def, other M) error {
 }
 
 // Open connects to databaseURL (a PostgreSQL URL or key=value string, see pgxpool.ParseConfig)
-// and returns an Index that owns the pool: Close closes it.
+// and returns an Index that owns the pool: Close closes it. A URL that cannot be parsed is
+// INVALID_CONFIG; other errors are New's.
 func Open(ctx context.Context, databaseURL string, opts Options) (*Index, error) {
-	cfg, err := pgxpool.ParseConfig(databaseURL)
+	pool, err := pgpool.Open(ctx, "pgindex", databaseURL, pgpool.Options{})
 	if err != nil {
-		return nil, fmt.Errorf("pgindex: the database URL is not valid: %w", err)
-	}
-	pool, err := pgxpool.NewWithConfig(ctx, cfg)
-	if err != nil {
-		return nil, fmt.Errorf("pgindex: connecting: %w", err)
+		return nil, err
 	}
 	ix, err := New(ctx, pool, opts)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/search"
@@ -17,6 +18,29 @@ import (
 func likePrefix(prefix string) string {
 	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
 	return r.Replace(prefix) + "%"
+}
+
+// prefixEnd returns the least string above every string with the given prefix in bytewise
+// order, so that they are exactly the strings in [prefix, end): the prefix with its last
+// character replaced by the next code point (U+10FFFF is dropped and the one before it moved
+// on instead). bounded is false when there is no such string (an empty prefix, or only
+// U+10FFFF): then every string from prefix on qualifies. Bytewise order of valid UTF-8 is code
+// point order, so a valid UTF-8 string between prefix and end starts with prefix. The prefix
+// must be valid UTF-8.
+func prefixEnd(prefix string) (end string, bounded bool) {
+	for prefix != "" {
+		r, size := utf8.DecodeLastRuneInString(prefix)
+		prefix = prefix[:len(prefix)-size]
+		switch {
+		case r == utf8.MaxRune:
+			continue
+		case r == 0xD7FF: // the surrogates are not characters
+			return prefix + string(rune(0xE000)), true
+		default:
+			return prefix + string(r+1), true
+		}
+	}
+	return "", false
 }
 
 // excludeList turns ExcludePaths into a text[] parameter (never nil, so "<> ALL" is true for

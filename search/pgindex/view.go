@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/search"
@@ -434,7 +435,49 @@ func (ix *Index) FileStateList(ctx context.Context, scope fileio.Scope, prefix s
 	return search.StatesWithPrefix(v.states, prefix), nil
 }
 
-// FileStates implements search.Index from the same sorted list as FileStateList.
+// sqlFileStates reads the indexed states of the files whose path is in [$3, $4): a range scan
+// of the (project_id, file_path) primary key, bytewise ("C" collation) as prefixEnd computes
+// it. The bounds are comparisons rather than LIKE so that a generic plan of the prepared
+// statement still scans a range rather than the whole project; sqlFileStatesFrom has no upper
+// bound.
+const (
+	sqlFileStates     = sqlFileStatesFrom + ` AND f.file_path < $4`
+	sqlFileStatesFrom = `SELECT f.file_path, f.file_updated_at, f.file_updated_ns, f.embedding_model, f.tokenizer, f.chunk_count
+FROM mcp_search_projects pr JOIN mcp_search_files f ON f.project_id = pr.id
+WHERE pr.apikey_hash = $1 AND pr.project = $2 AND NOT f.legacy AND f.file_path >= $3`
+)
+
+// FileStates implements search.Index with one statement that reads only the files with the
+// prefix, in O(log n + matches) for a project of n files, whether or not the project's view is
+// cached: the Indexer asks for one file's state per job, and building the project's view for
+// that (as FileStateList does) would make each job's cost grow with the project.
 func (ix *Index) FileStates(ctx context.Context, scope fileio.Scope, prefix string) (map[string]search.FileState, error) {
-	return search.FileStatesOf(ctx, ix, scope, prefix)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	out := make(map[string]search.FileState)
+	if !utf8.ValidString(prefix) {
+		return out, nil // no stored path (all are UTF-8) has it
+	}
+	var rows pgx.Rows
+	var err error
+	if hi, bounded := prefixEnd(prefix); bounded {
+		rows, err = ix.pool.Query(ctx, sqlFileStates, scope.Tenant, scope.Project, prefix, hi)
+	} else {
+		rows, err = ix.pool.Query(ctx, sqlFileStatesFrom, scope.Tenant, scope.Project, prefix)
+	}
+	if err != nil {
+		return nil, backendError(ctx, "reading file states", err)
+	}
+	var path, model, tokenizer string
+	var at time.Time
+	var ns, chunks int32
+	_, err = pgx.ForEachRow(rows, []any{&path, &at, &ns, &model, &tokenizer, &chunks}, func() error {
+		out[path] = search.FileState{FileUpdatedAt: joinVersion(at, ns), EmbeddingModel: model, Tokenizer: tokenizer, Chunks: int(chunks)}
+		return nil
+	})
+	if err != nil {
+		return nil, backendError(ctx, "reading file states", err)
+	}
+	return out, nil
 }

@@ -200,7 +200,7 @@ func TestVaultRotation(t *testing.T) {
 	}
 }
 
-// Issue 17 defect 13: 100 rapid appends to one file left 79 envelopes behind, each until its
+// 100 rapid appends to one file once left 79 envelopes behind, each until its
 // TTL. A newer seal for the same file now replaces the older envelope.
 func TestRapidAppendsLeaveOneEnvelope(t *testing.T) {
 	clock := newTestClock()

@@ -1,4 +1,4 @@
-// FileIO console: one page over the agentfiles HTTP JSON API (POST /tools/{name}).
+// The agentfiles console: one page over the agentfiles HTTP JSON API (POST /tools/{name}).
 // Plain browser JavaScript, no build step, no dependencies.
 'use strict';
 
@@ -297,7 +297,7 @@ async function openFile(path, range, keepMode, line) {
     updateTools();
     $('view-path').textContent = path;
     $('view-path').classList.remove('muted');
-    $('view-meta').textContent = res.file_size_bytes + ' bytes · utf-8';
+    $('view-meta').textContent = res.size_bytes + ' bytes · utf-8';
     $('write-path').value = path;
     $('delete-path').value = path;
     const view = $('view');
@@ -319,7 +319,7 @@ async function openFile(path, range, keepMode, line) {
     const note = $('view-note');
     note.hidden = !res.truncated || state.mode !== 'view';
     note.textContent = res.truncated
-      ? 'Showing ' + formatBytes(res.read_bytes) + ' of ' + formatBytes(res.file_size_bytes) + '. ' + (res.note || '')
+      ? 'Showing ' + formatBytes(res.read_bytes) + ' of ' + formatBytes(res.size_bytes) + '. ' + (res.note || '')
       : '';
     markOpen();
     status('Opened ' + path + (line ? ' at line ' + line : range ? ' at bytes ' + range[0] + '–' + range[1] : ''));
@@ -415,7 +415,7 @@ async function startEdit(reload) {
   await guarded(async () => {
     const res = await call('file_read', { project: state.project, path: path });
     if (res.truncated || res.offset_bytes !== 0) {
-      throw new ToolError('TOO_LARGE', 'the file is larger than one read (' + formatBytes(res.file_size_bytes) +
+      throw new ToolError('TOO_LARGE', 'the file is larger than one read (' + formatBytes(res.size_bytes) +
         '), so the console cannot edit it; use the file_edit tool with a short old_str instead', 0);
     }
     let sha = await sha256Hex(res.content);
@@ -552,7 +552,7 @@ async function reviewEdit() {
   if (!res || state.edit !== e || editedText() !== neu) return;
   e.pending = args;
   renderDiff(res.diff || '');
-  $('diff-summary').textContent = 'Changes to ' + e.path + ': ' + utf8Length(e.content) + ' → ' + res.size +
+  $('diff-summary').textContent = 'Changes to ' + e.path + ': ' + utf8Length(e.content) + ' → ' + res.size_bytes +
     ' bytes. Nothing is saved until you press Save.';
   $('review').hidden = false;
   $('edit-save').focus();
@@ -570,7 +570,7 @@ async function saveEdit() {
   setMode('view');
   await guarded(loadTree);
   await openFile(e.path);
-  status('Saved ' + e.path + ': ' + res.size + ' bytes, sha256 ' + res.sha256.slice(0, 12) + '… (the previous content is in its History)');
+  status('Saved ' + e.path + ': ' + res.size_bytes + ' bytes, sha256 ' + res.sha256.slice(0, 12) + '… (the previous content is in its History)');
 }
 
 // ---------- rename ----------
@@ -724,7 +724,7 @@ async function onVersionAction(ev) {
   if (btn.dataset.action === 'view') {
     await guarded(async () => {
       const res = await call('file_read', { project: state.project, path: path, version: version });
-      $('version-head').textContent = path + ' · version ' + version + ' · ' + res.file_size_bytes + ' bytes' +
+      $('version-head').textContent = path + ' · version ' + version + ' · ' + res.size_bytes + ' bytes' +
         (res.truncated ? ' (the first ' + formatBytes(res.read_bytes) + ' shown)' : '') + ' · read-only';
       $('version-head').hidden = false;
       $('version-view').textContent = res.content;
@@ -741,7 +741,7 @@ async function onVersionAction(ev) {
     await openFile(path, undefined, true);
     await loadVersions(path);
     status('Restored version ' + res.restored_version + ' of ' + path + (res.created ? ' (the deleted file exists again)' : '') +
-      ': ' + res.file_size_bytes + ' bytes; the content it replaced is kept as a version');
+      ': ' + res.size_bytes + ' bytes; the content it replaced is kept as a version');
   });
 }
 
@@ -756,7 +756,7 @@ async function onWrite(ev) {
   await guarded(async () => {
     const res = await call('file_write', args);
     status('Wrote ' + res.bytes_written + ' bytes to ' + path + ' (' + mode.toLowerCase() + '); the file has ' +
-      res.file_size_bytes + ' bytes');
+      res.size_bytes + ' bytes');
     $('write-content').value = '';
     staleResults();
     for (let dir = parentOf(path); dir !== ''; dir = parentOf(dir)) state.expanded.add(dir);
@@ -925,7 +925,7 @@ async function switchProject(p) {
   $('search-summary').textContent = '';
   $('project').value = p;
   rememberProject(p);
-  document.title = p + ' · FileIO';
+  document.title = p + ' · agentfiles';
   await guarded(async () => {
     await loadTree();
     status('Project ' + p);

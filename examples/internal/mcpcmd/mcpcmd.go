@@ -1,7 +1,9 @@
 // Package mcpcmd is what the example MCP server commands (agentfiles-docs-server,
-// agentfiles-guide-server) share: how they run, their common flags -http, -v and -version, and
-// serving a tool set over MCP on stdio or streamable HTTP. [Version] is every example's -version. It uses only the public API of github.com/agentfiles/agentfiles and the MCP
-// Go SDK.
+// agentfiles-guide-server) share: how they run, their common flags -addr, -stdio, -log-level and
+// -version (which mean what they mean for agentfiles-server), their -h, and serving a tool set
+// over MCP on stdio or streamable HTTP. [Version] is every example's -version and
+// [ParseLogLevel] every example's -log-level. It uses only the public API of
+// github.com/agentfiles/agentfiles and the MCP Go SDK.
 package mcpcmd
 
 import (
@@ -57,12 +59,34 @@ func Version() string {
 	return "devel-" + rev[:min(12, len(rev))] + dirty
 }
 
-// Main runs the command name: run with a context that ends on SIGINT or SIGTERM, the
-// [Command] (writing to stderr) and the process's arguments. When run fails it prints
-// "name: error" and exits with status 1.
-func Main(name string, run func(ctx context.Context, cmd *Command, args []string) error) {
+// ParseLogLevel parses a -log-level value: debug, info, warn, error or off.
+func ParseLogLevel(s string) (slog.Level, error) {
+	switch strings.ToLower(s) {
+	case "debug":
+		return slog.LevelDebug, nil
+	case "info":
+		return slog.LevelInfo, nil
+	case "warn":
+		return slog.LevelWarn, nil
+	case "error":
+		return slog.LevelError, nil
+	case "off":
+		return LevelOff, nil
+	}
+	return 0, fmt.Errorf("-log-level %q: use debug, info, warn, error or off", s)
+}
+
+// LevelOff is the -log-level "off": above every level a command logs at.
+const LevelOff = slog.LevelError + 100
+
+// Main runs the command name, which about describes in a sentence (the first line of its -h):
+// run with a context that ends on SIGINT or SIGTERM, the [Command] (writing to stderr) and the
+// process's arguments. When run fails it prints "name: error" and exits with status 1.
+func Main(name, about string, run func(ctx context.Context, cmd *Command, args []string) error) {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := run(ctx, New(name, os.Stderr), os.Args[1:])
+	cmd := New(name, os.Stderr)
+	cmd.About = about
+	err := run(ctx, cmd, os.Args[1:])
 	stop()
 	if errors.Is(err, ErrVersion) || errors.Is(err, flag.ErrHelp) {
 		return
@@ -84,13 +108,19 @@ type Command struct {
 	// Name is the command's name (the binary's, e.g. "agentfiles-docs-server"): its flag
 	// set's, the prefix of its messages, and the MCP server's.
 	Name string
-	// Flags holds the command's flags; New defines -http, -v and -version, the command adds
-	// its own and calls [Command.Parse].
+	// About says what the command is, in a sentence; -h prints it first.
+	About string
+	// Flags holds the command's flags; New defines -addr, -stdio, -log-level and -version, the
+	// command adds its own and calls [Command.Parse].
 	Flags *flag.FlagSet
+	// Stdout receives -version's line (os.Stdout unless a test replaces it).
+	Stdout io.Writer
 
 	stderr   io.Writer
-	httpAddr *string
-	verbose  *bool
+	addr     *string
+	stdio    *bool
+	logLevel *string
+	level    slog.Level
 	version  *bool
 }
 
@@ -98,53 +128,71 @@ type Command struct {
 func New(name string, stderr io.Writer) *Command {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	return &Command{
+	c := &Command{
 		Name:     name,
 		Flags:    fs,
+		Stdout:   os.Stdout,
 		stderr:   stderr,
-		httpAddr: fs.String("http", "", "serve MCP streamable HTTP on this address (e.g. 127.0.0.1:8080) instead of stdio"),
-		verbose:  fs.Bool("v", false, "log to stderr (one line per tool call, never file contents)"),
+		addr:     fs.String("addr", "", "listen address for MCP over streamable HTTP at /mcp, e.g. 127.0.0.1:8080 (default: MCP on stdin/stdout)"),
+		stdio:    fs.Bool("stdio", false, "serve MCP on stdin/stdout, for clients that start the server as a subprocess (the default without -addr)"),
+		logLevel: fs.String("log-level", "off", "debug, info (one line per tool call, never file contents), warn, error or off; logs go to stderr"),
 		version:  fs.Bool("version", false, "print the version and exit"),
 	}
+	fs.Usage = func() {
+		if c.About != "" {
+			fmt.Fprintf(fs.Output(), "%s: %s\n\n", c.Name, c.About)
+		}
+		fmt.Fprintf(fs.Output(), "Usage: %s [flags]\n\nFlags:\n", c.Name)
+		fs.PrintDefaults()
+	}
+	return c
 }
 
-// Parse parses args. After -version it prints "name version" on stderr and returns
+// Parse parses args. After -version it prints "name version" on Stdout and returns
 // [ErrVersion].
 func (c *Command) Parse(args []string) error {
 	if err := c.Flags.Parse(args); err != nil {
 		return err
 	}
 	if *c.version {
-		fmt.Fprintln(c.stderr, c.Name, Version())
+		fmt.Fprintln(c.Stdout, c.Name, Version())
 		return ErrVersion
 	}
 	if c.Flags.NArg() > 0 {
 		return fmt.Errorf("unexpected argument %q; all options are flags (see -h)", c.Flags.Arg(0))
 	}
+	if *c.stdio && *c.addr != "" {
+		return errors.New("-stdio and -addr exclude each other: -stdio serves MCP on stdin/stdout, -addr over HTTP")
+	}
+	level, err := ParseLogLevel(*c.logLevel)
+	if err != nil {
+		return err
+	}
+	c.level = level
 	return nil
 }
 
-// Logger logs to stderr from level up with -v, and discards without it.
-func (c *Command) Logger(level slog.Level) *slog.Logger {
-	if !*c.verbose {
+// Logger logs to stderr at the -log-level, and discards with "off" (the default).
+func (c *Command) Logger() *slog.Logger {
+	if c.level >= LevelOff {
 		return slog.New(slog.DiscardHandler)
 	}
-	return slog.New(slog.NewTextHandler(c.stderr, &slog.HandlerOptions{Level: level}))
+	return slog.New(slog.NewTextHandler(c.stderr, &slog.HandlerOptions{Level: c.level}))
 }
 
-// Serve serves tools with an MCP server until ctx is done: over stdin/stdout without -http,
-// else with the streamable HTTP transport at /mcp on the -http address. Over HTTP it prints
+// Serve serves tools with an MCP server until ctx is done: over stdin/stdout without -addr,
+// else with the streamable HTTP transport at /mcp on the -addr address. Over HTTP it prints
 // "name: serving MCP on URL" on stderr once it listens, so that a caller that passed port 0 can
 // find it.
 func (c *Command) Serve(ctx context.Context, tools []adapters.Tool, logger *slog.Logger) error {
 	server := mcp.NewServer(&mcp.Implementation{Name: c.Name, Version: Version()}, &mcp.ServerOptions{Logger: mcpsdk.QuietLogger(logger)})
 	mcpsdk.Register(server, tools, mcpsdk.Options{Logger: logger})
-	if *c.httpAddr == "" {
+	if *c.addr == "" {
 		// A malformed line gets a JSON-RPC parse error and the session goes on (the SDK's own
 		// stdio transport would end it).
 		return server.Run(ctx, mcpsdk.StdioTransport(os.Stdin, os.Stdout, mcpsdk.StdioOptions{}))
 	}
-	ln, err := net.Listen("tcp", *c.httpAddr)
+	ln, err := net.Listen("tcp", *c.addr)
 	if err != nil {
 		return err
 	}
@@ -164,7 +212,7 @@ func (c *Command) Serve(ctx context.Context, tools []adapters.Tool, logger *slog
 	}
 }
 
-// newHTTPServer is the HTTP server of -http, with every timeout but the write timeout set: a
+// newHTTPServer is the HTTP server of -addr, with every timeout but the write timeout set: a
 // client that trickles its request or parks idle connections is cut off. The streamable HTTP
 // transport keeps GET streams open for server messages, which a write timeout would cut.
 func newHTTPServer(h http.Handler) *http.Server {

@@ -128,8 +128,8 @@ func TestUnreachable(t *testing.T) {
 	}
 }
 
-// Issue 17 defect 13 on Redis: 100 rapid seals for one file (what 100 appends do) left 79
-// envelopes in Redis until their TTL; a newer seal now replaces the older envelope, and
+// On Redis, 100 rapid seals for one file (what 100 appends do) left 79
+// envelopes in Redis until their TTL once; a newer seal now replaces the older envelope, and
 // finishing with a superseded reference leaves the newer envelope alone.
 func TestRapidSealsLeaveOneEnvelope(t *testing.T) {
 	s, rdb := newStore(t, redisttl.Options{KeyPrefix: "app:"})

@@ -1,4 +1,4 @@
-package search
+package provider
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/agentfiles/agentfiles"
+	"github.com/agentfiles/agentfiles/search"
 )
 
 // OpenAIEmbedderOptions are the optional settings of an [OpenAIEmbedder]; the zero value gives
@@ -39,8 +40,8 @@ type OpenAIEmbedder struct {
 }
 
 var (
-	_ Embedder             = (*OpenAIEmbedder)(nil)
-	_ CallerCredentialUser = (*OpenAIEmbedder)(nil)
+	_ search.Embedder             = (*OpenAIEmbedder)(nil)
+	_ search.CallerCredentialUser = (*OpenAIEmbedder)(nil)
 )
 
 // NewOpenAIEmbedder returns a client of the embeddings endpoint, the full URL such as
@@ -109,16 +110,16 @@ func (e *OpenAIEmbedder) Embed(ctx context.Context, texts []string) ([][]float32
 			return nil, err
 		}
 		if len(resp.Data) != hi-lo {
-			return nil, agentfiles.NewError(CodeSearchBackendError, fmt.Sprintf("embedding provider returned %d vectors for %d inputs", len(resp.Data), hi-lo), e.client.endpoint)
+			return nil, agentfiles.NewError(search.CodeSearchBackendError, fmt.Sprintf("embedding provider returned %d vectors for %d inputs", len(resp.Data), hi-lo), e.client.endpoint)
 		}
 		for _, d := range resp.Data {
 			if d.Index < 0 || d.Index >= hi-lo || out[lo+d.Index] != nil {
-				return nil, agentfiles.NewError(CodeSearchBackendError, fmt.Sprintf("embedding provider returned a missing, duplicate or out-of-range index %d", d.Index), e.client.endpoint)
+				return nil, agentfiles.NewError(search.CodeSearchBackendError, fmt.Sprintf("embedding provider returned a missing, duplicate or out-of-range index %d", d.Index), e.client.endpoint)
 			}
 			if len(d.Embedding) != e.dims {
-				return nil, agentfiles.NewError(CodeSearchBackendError, fmt.Sprintf("embedding provider returned %d dimensions, the configuration says %d; fix Dimensions or the model", len(d.Embedding), e.dims), e.client.endpoint)
+				return nil, agentfiles.NewError(search.CodeSearchBackendError, fmt.Sprintf("embedding provider returned %d dimensions, the configuration says %d; fix Dimensions or the model", len(d.Embedding), e.dims), e.client.endpoint)
 			}
-			normalise(d.Embedding)
+			search.Normalize(d.Embedding)
 			out[lo+d.Index] = d.Embedding
 		}
 	}

@@ -1,4 +1,4 @@
-package consult
+package openai
 
 import (
 	"bytes"
@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/agentfiles/agentfiles"
+	"github.com/agentfiles/agentfiles/consult"
 	"github.com/agentfiles/agentfiles/internal/testfiles"
 	"github.com/google/go-cmp/cmp"
 )
@@ -57,9 +58,9 @@ func newProvider(t *testing.T, serve func(w http.ResponseWriter, r *http.Request
 	return p
 }
 
-func (p *provider) model(t *testing.T, window Tokens, effort string) *OpenAIModel {
+func (p *provider) model(t *testing.T, window consult.Tokens, effort string) *Model {
 	t.Helper()
-	m, err := NewOpenAIModel("test-model", OpenAIModelOptions{BaseURL: p.srv.URL + "/v1", APIKey: "sk-test-key", ContextWindow: window, ReasoningEffort: effort})
+	m, err := New("test-model", Options{BaseURL: p.srv.URL + "/v1", APIKey: "sk-test-key", ContextWindow: window, ReasoningEffort: effort})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +95,7 @@ func TestConsultStreamsAnswerWithUsage(t *testing.T) {
 		sse(w, chunk("packages."), finishChunk, usageChunk, "[DONE]")
 	})
 	m := prov.model(t, 100000, "low")
-	resp, err := Consult(context.Background(), Request{
+	resp, err := consult.Consult(context.Background(), consult.Request{
 		Files: []string{root + "/p/*.go", root + "/p/missing.py"}, Query: "What packages?", Model: m, ReasoningEffort: "high",
 	})
 	if err != nil {
@@ -103,12 +104,12 @@ func TestConsultStreamsAnswerWithUsage(t *testing.T) {
 	got := struct {
 		Answer, Model, Finish string
 		Truncated             bool
-		Usage                 Usage
+		Usage                 consult.Usage
 		Files, Errors         int
 	}{resp.Answer, resp.Model, resp.FinishReason, resp.Truncated, resp.Usage, len(resp.Files), len(resp.Errors)}
 	want := got
 	want.Answer, want.Model, want.Finish, want.Truncated = "The files define two packages.", "test-model-2025", "stop", false
-	want.Usage = Usage{PromptTokens: 120, CompletionTokens: 7, ReasoningTokens: 3, TotalTokens: 127}
+	want.Usage = consult.Usage{PromptTokens: 120, CompletionTokens: 7, ReasoningTokens: 3, TotalTokens: 127}
 	want.Files, want.Errors = 2, 1
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("response (-want +got):\n%s", diff)
@@ -146,14 +147,14 @@ func TestConsultProviderErrors(t *testing.T) {
 		contains string
 	}{
 		{"401 OpenAI shape", 401, `{"error":{"message":"Incorrect API key provided: sk-te***key.","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}`,
-			CodeModelError, "HTTP 401: Incorrect API key provided: sk-te***key. (type invalid_request_error, code invalid_api_key); check the API key"},
+			consult.CodeModelError, "HTTP 401: Incorrect API key provided: sk-te***key. (type invalid_request_error, code invalid_api_key); check the API key"},
 		{"429 rate limit", 429, `{"error":{"message":"Rate limit reached","type":"requests","code":"rate_limit_exceeded"}}`,
-			CodeModelError, "HTTP 429: Rate limit reached"},
+			consult.CodeModelError, "HTTP 429: Rate limit reached"},
 		{"400 context length", 400, `{"error":{"message":"This model's maximum context length is 8192 tokens.","type":"invalid_request_error","code":"context_length_exceeded"}}`,
-			CodeContextTooLarge, "maximum context length is 8192"},
+			consult.CodeContextTooLarge, "maximum context length is 8192"},
 		{"404 gemini array shape", 404, `[{"error":{"code":404,"message":"models/nope is not found","status":"NOT_FOUND"}}]`,
-			CodeModelError, "models/nope is not found (type NOT_FOUND, code 404); check the model name"},
-		{"502 plain text", 502, "upstream connect error", CodeModelError, "HTTP 502: upstream connect error; the provider failed"},
+			consult.CodeModelError, "models/nope is not found (type NOT_FOUND, code 404); check the model name"},
+		{"502 plain text", 502, "upstream connect error", consult.CodeModelError, "HTTP 502: upstream connect error; the provider failed"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -162,7 +163,7 @@ func TestConsultProviderErrors(t *testing.T) {
 				w.WriteHeader(tt.status)
 				io.WriteString(w, tt.body)
 			})
-			_, err := Consult(context.Background(), Request{Files: []string{root + "/a.go"}, Query: "q", Model: prov.model(t, 0, "")})
+			_, err := consult.Consult(context.Background(), consult.Request{Files: []string{root + "/a.go"}, Query: "q", Model: prov.model(t, 0, "")})
 			var ce *agentfiles.Error
 			if !errors.As(err, &ce) || ce.Code != tt.code || !strings.Contains(ce.Message, tt.contains) {
 				t.Fatalf("err = %v, want %s containing %q", err, tt.code, tt.contains)
@@ -204,12 +205,12 @@ func TestProviderEchoingTheKeyIsRedacted(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			prov := newProvider(t, tc.serve)
 			var logs bytes.Buffer
-			m, err := NewOpenAIModel("test-model", OpenAIModelOptions{BaseURL: prov.srv.URL + "/v1", APIKey: key,
+			m, err := New("test-model", Options{BaseURL: prov.srv.URL + "/v1", APIKey: key,
 				Logger: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, err = Consult(context.Background(), Request{Files: []string{root + "/a.go"}, Query: "q", Model: m})
+			_, err = consult.Consult(context.Background(), consult.Request{Files: []string{root + "/a.go"}, Query: "q", Model: m})
 			if err == nil {
 				t.Fatal("no error")
 			}
@@ -234,7 +235,7 @@ func TestConsultTimeoutKeepsPartialAnswer(t *testing.T) {
 		}
 	})
 	defer close(release) // runs before the server's Cleanup Close
-	resp, err := Consult(context.Background(), Request{
+	resp, err := consult.Consult(context.Background(), consult.Request{
 		Files: []string{root + "/a.go"}, Query: "q", Model: prov.model(t, 0, ""), Timeout: time.Second,
 	})
 	if err != nil {
@@ -255,7 +256,7 @@ func TestConsultTimeoutWithNothing(t *testing.T) {
 		}
 	})
 	defer close(release)
-	_, err := Consult(context.Background(), Request{
+	_, err := consult.Consult(context.Background(), consult.Request{
 		Files: []string{root + "/a.go"}, Query: "q", Model: prov.model(t, 0, ""), Timeout: 100 * time.Millisecond,
 	})
 	if !errors.Is(err, agentfiles.ErrTimeout) {
@@ -266,11 +267,11 @@ func TestConsultTimeoutWithNothing(t *testing.T) {
 func TestConsultContextWindowCheckedBeforeSending(t *testing.T) {
 	root := testfiles.Tree(t, map[string]string{"big.txt": strings.Repeat("word ", 2000), "small.txt": "hi\n"})
 	prov := newProvider(t, func(w http.ResponseWriter, r *http.Request) { sse(w, "[DONE]") })
-	_, err := Consult(context.Background(), Request{
+	_, err := consult.Consult(context.Background(), consult.Request{
 		Files: []string{root + "/*.txt"}, Query: "q", Model: prov.model(t, 1000, ""),
 	})
 	var ce *agentfiles.Error
-	if !errors.As(err, &ce) || ce.Code != CodeContextTooLarge {
+	if !errors.As(err, &ce) || ce.Code != consult.CodeContextTooLarge {
 		t.Fatalf("err = %v, want CONTEXT_TOO_LARGE", err)
 	}
 	for _, s := range []string{"over the context window of 1,000 tokens of test-model", "250 reserved", root + "/big.txt (2,500 tokens)", "(estimated)"} {
@@ -289,15 +290,15 @@ func TestConsultStreamErrorsAndPlainJSON(t *testing.T) {
 		prov := newProvider(t, func(w http.ResponseWriter, r *http.Request) {
 			sse(w, chunk("x"), `{"error":{"message":"Provider overloaded","code":502}}`)
 		})
-		_, err := Consult(context.Background(), Request{Files: []string{root + "/a.go"}, Query: "q", Model: prov.model(t, 0, "")})
-		if !errors.Is(err, ErrModelError) || !strings.Contains(err.Error(), "Provider overloaded") {
+		_, err := consult.Consult(context.Background(), consult.Request{Files: []string{root + "/a.go"}, Query: "q", Model: prov.model(t, 0, "")})
+		if !errors.Is(err, consult.ErrModelError) || !strings.Contains(err.Error(), "Provider overloaded") {
 			t.Fatalf("err = %v", err)
 		}
 	})
 	t.Run("stream cut without DONE", func(t *testing.T) {
 		prov := newProvider(t, func(w http.ResponseWriter, r *http.Request) { sse(w, chunk("x")) })
-		_, err := Consult(context.Background(), Request{Files: []string{root + "/a.go"}, Query: "q", Model: prov.model(t, 0, "")})
-		if !errors.Is(err, ErrModelError) || !strings.Contains(err.Error(), "broke off") {
+		_, err := consult.Consult(context.Background(), consult.Request{Files: []string{root + "/a.go"}, Query: "q", Model: prov.model(t, 0, "")})
+		if !errors.Is(err, consult.ErrModelError) || !strings.Contains(err.Error(), "broke off") {
 			t.Fatalf("err = %v", err)
 		}
 	})
@@ -306,7 +307,7 @@ func TestConsultStreamErrorsAndPlainJSON(t *testing.T) {
 			w.Header().Set("Content-Type", "application/json")
 			io.WriteString(w, `{"model":"m","choices":[{"message":{"role":"assistant","content":"whole"},"finish_reason":"length"}],"usage":{"prompt_tokens":5,"completion_tokens":1,"total_tokens":6}}`)
 		})
-		resp, err := Consult(context.Background(), Request{Files: []string{root + "/a.go"}, Query: "q", Model: prov.model(t, 0, "")})
+		resp, err := consult.Consult(context.Background(), consult.Request{Files: []string{root + "/a.go"}, Query: "q", Model: prov.model(t, 0, "")})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -321,7 +322,7 @@ func TestConsultOutputFileNeverOverwrites(t *testing.T) {
 	prov := newProvider(t, func(w http.ResponseWriter, r *http.Request) { sse(w, chunk("answer"), finishChunk, "[DONE]") })
 	var written []string
 	for range 3 {
-		resp, err := Consult(context.Background(), Request{
+		resp, err := consult.Consult(context.Background(), consult.Request{
 			Files: []string{root + "/a.go"}, Query: "q", Model: prov.model(t, 0, ""), OutputFile: root + "/out/review.md",
 		})
 		if err != nil {
@@ -338,7 +339,7 @@ func TestConsultOutputFileNeverOverwrites(t *testing.T) {
 	if b, _ := os.ReadFile(root + "/out/review_updated_2.md"); string(b) != "answer" {
 		t.Errorf("output content %q", b)
 	}
-	_, err := NewConsultant(ConsultantOptions{}).Consult(context.Background(), Request{
+	_, err := consult.NewConsultant(consult.ConsultantOptions{}).Consult(context.Background(), consult.Request{
 		Files: []string{root + "/a.go"}, Query: "q", Model: prov.model(t, 0, ""), OutputFile: root + "/out/x.md",
 	})
 	if !errors.Is(err, agentfiles.ErrInvalidArgument) {
@@ -355,7 +356,7 @@ func TestConsultConcurrent(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			resp, err := Consult(context.Background(), Request{Files: []string{root + "/a.go"}, Query: "q", Model: m})
+			resp, err := consult.Consult(context.Background(), consult.Request{Files: []string{root + "/a.go"}, Query: "q", Model: m})
 			if err != nil || resp.Answer != "ok" {
 				t.Errorf("resp %v err %v", resp, err)
 			}
@@ -381,16 +382,16 @@ func TestNewOpenAIModelValidates(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			m, err := NewOpenAIModel(tc.model, OpenAIModelOptions{BaseURL: tc.baseURL})
+			m, err := New(tc.model, Options{BaseURL: tc.baseURL})
 			if tc.wantArg == "" {
 				if err != nil || m.Name() != tc.model {
-					t.Fatalf("NewOpenAIModel = %v, %v", m, err)
+					t.Fatalf("New = %v, %v", m, err)
 				}
 				return
 			}
 			var ce *agentfiles.Error
 			if !errors.As(err, &ce) || !errors.Is(err, agentfiles.ErrInvalidArgument) || ce.Arg != tc.wantArg {
-				t.Errorf("NewOpenAIModel error = %v, want INVALID_ARGUMENT naming %q", err, tc.wantArg)
+				t.Errorf("New error = %v, want INVALID_ARGUMENT naming %q", err, tc.wantArg)
 			}
 		})
 	}

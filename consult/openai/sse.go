@@ -1,4 +1,4 @@
-package consult
+package openai
 
 import (
 	"bufio"
@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/agentfiles/agentfiles"
+	"github.com/agentfiles/agentfiles/consult"
 )
 
 // maxEventBytes caps one server-sent event line.
@@ -29,8 +30,8 @@ type streamChunk struct {
 // readStream reads a chat-completions event stream ("data: {chunk}" events ending with
 // "data: [DONE]") and accumulates the answer. On a read error it returns what it has so far with
 // the error, so the caller can keep a partial answer.
-func readStream(ctx context.Context, body io.Reader) (*Completion, error) {
-	c := &Completion{}
+func readStream(ctx context.Context, body io.Reader) (*consult.Completion, error) {
+	c := &consult.Completion{}
 	var text strings.Builder
 	sc := bufio.NewScanner(body)
 	sc.Buffer(make([]byte, 0, 64<<10), maxEventBytes)
@@ -48,14 +49,14 @@ func readStream(ctx context.Context, body io.Reader) (*Completion, error) {
 		}
 		var ch streamChunk
 		if err := json.Unmarshal([]byte(payload), &ch); err != nil {
-			return agentfiles.WrapError(CodeModelError, "the model provider sent an unreadable stream event", "", err)
+			return agentfiles.WrapError(consult.CodeModelError, "the model provider sent an unreadable stream event", "", err)
 		}
 		if len(ch.Error) > 0 && string(ch.Error) != "null" {
 			msg, typ, code := parseProviderError([]byte(`{"error":` + string(ch.Error) + `}`))
 			if msg == "" {
 				msg = "unknown error"
 			}
-			return agentfiles.NewError(CodeModelError, "the model provider reported an error mid-stream: "+msg+
+			return agentfiles.NewError(consult.CodeModelError, "the model provider reported an error mid-stream: "+msg+
 				" (type "+orDash(typ)+", code "+orDash(code)+")", "")
 		}
 		if ch.Model != "" {
@@ -106,7 +107,7 @@ func readStream(ctx context.Context, body io.Reader) (*Completion, error) {
 		c.Truncated = true
 		var ce *agentfiles.Error
 		if !errors.As(err, &ce) && ctx.Err() == nil {
-			err = agentfiles.WrapError(CodeModelError, "the answer stream broke off: "+err.Error()+"; retry", "", err)
+			err = agentfiles.WrapError(consult.CodeModelError, "the answer stream broke off: "+err.Error()+"; retry", "", err)
 		}
 	}
 	return c, err

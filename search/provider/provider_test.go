@@ -1,4 +1,4 @@
-package search
+package provider
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/agentfiles/agentfiles"
+	"github.com/agentfiles/agentfiles/search"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -116,16 +117,16 @@ func TestOpenAIEmbedderErrors(t *testing.T) {
 		contain string
 	}{
 		{"provider error body", reply(401, `{"error":{"message":"Incorrect API key provided: sk-ca***ler.","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}`),
-			callerCtx, CodeSearchBackendError, "HTTP 401: Incorrect API key provided"},
-		{"rate limited", reply(429, `{"error":{"message":"Rate limit reached for requests","type":"requests"}}`), callerCtx, CodeSearchBackendError, "Rate limit reached for requests; retry later"},
-		{"plain text error", reply(502, `bad gateway`), callerCtx, CodeSearchBackendError, "HTTP 502: bad gateway"},
-		{"wrong count", reply(200, `{"data":[{"index":0,"embedding":[1,0]}]}`), callerCtx, CodeSearchBackendError, "1 vectors for 2 inputs"},
-		{"duplicate index", reply(200, `{"data":[{"index":0,"embedding":[1,0]},{"index":0,"embedding":[0,1]}]}`), callerCtx, CodeSearchBackendError, "duplicate"},
-		{"wrong dimensions", reply(200, `{"data":[{"index":0,"embedding":[1,0,0]},{"index":1,"embedding":[0,1,0]}]}`), callerCtx, CodeSearchBackendError, "3 dimensions"},
-		{"not JSON", reply(200, `<html>`), callerCtx, CodeSearchBackendError, "not the expected JSON"},
-		{"timeout", p.hang, callerCtx, CodeSearchBackendError, "did not answer within 100ms"},
-		{"key echoed in the body", reply(400, `{"error":{"message":"bad key sk-caller in header Bearer sk-caller"}}`), callerCtx, CodeSearchBackendError, "bad key [redacted] in header Bearer [redacted]"},
-		{"long body cut on a character boundary", reply(500, `{"message":"`+strings.Repeat("é", 400)+`"}`), callerCtx, CodeSearchBackendError, strings.Repeat("é", 256) + "…; retry later"},
+			callerCtx, search.CodeSearchBackendError, "HTTP 401: Incorrect API key provided"},
+		{"rate limited", reply(429, `{"error":{"message":"Rate limit reached for requests","type":"requests"}}`), callerCtx, search.CodeSearchBackendError, "Rate limit reached for requests; retry later"},
+		{"plain text error", reply(502, `bad gateway`), callerCtx, search.CodeSearchBackendError, "HTTP 502: bad gateway"},
+		{"wrong count", reply(200, `{"data":[{"index":0,"embedding":[1,0]}]}`), callerCtx, search.CodeSearchBackendError, "1 vectors for 2 inputs"},
+		{"duplicate index", reply(200, `{"data":[{"index":0,"embedding":[1,0]},{"index":0,"embedding":[0,1]}]}`), callerCtx, search.CodeSearchBackendError, "duplicate"},
+		{"wrong dimensions", reply(200, `{"data":[{"index":0,"embedding":[1,0,0]},{"index":1,"embedding":[0,1,0]}]}`), callerCtx, search.CodeSearchBackendError, "3 dimensions"},
+		{"not JSON", reply(200, `<html>`), callerCtx, search.CodeSearchBackendError, "not the expected JSON"},
+		{"timeout", p.hang, callerCtx, search.CodeSearchBackendError, "did not answer within 100ms"},
+		{"key echoed in the body", reply(400, `{"error":{"message":"bad key sk-caller in header Bearer sk-caller"}}`), callerCtx, search.CodeSearchBackendError, "bad key [redacted] in header Bearer [redacted]"},
+		{"long body cut on a character boundary", reply(500, `{"message":"`+strings.Repeat("é", 400)+`"}`), callerCtx, search.CodeSearchBackendError, strings.Repeat("é", 256) + "…; retry later"},
 		{"no caller key", reply(200, `{}`), context.Background(), agentfiles.CodeCredentialUnavailable, "caller's own key"},
 	}
 	for _, tc := range tests {
@@ -153,7 +154,7 @@ func TestCohereRerankerWireFormat(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff([]RerankResult{{2, 0.9}, {0, 0.2}}, got); diff != "" {
+	if diff := cmp.Diff([]search.RerankResult{{Index: 2, Score: 0.9}, {Index: 0, Score: 0.2}}, got); diff != "" {
 		t.Errorf("results (-want +got):\n%s", diff)
 	}
 	wantBody := map[string]any{"model": "rerank-v3.5", "query": "q", "documents": []any{"a", "b", "c"}, "top_n": 2.0}
@@ -178,9 +179,34 @@ func TestCohereRerankerWireFormat(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			p.set(tc.handler)
 			_, err := r2.Rerank(callerCtx, "q", []string{"a", "b", "c"}, 2)
-			if !errors.Is(err, ErrSearchBackendError) || !strings.Contains(err.Error(), tc.contain) {
+			if !errors.Is(err, search.ErrSearchBackendError) || !strings.Contains(err.Error(), tc.contain) {
 				t.Fatalf("err = %v; want SEARCH_BACKEND_ERROR containing %q", err, tc.contain)
 			}
 		})
+	}
+}
+
+// TestCallerAPIKey: without a caller key in the context the clients have nothing to send, and
+// the error says a retry can help (the key may arrive with the next request).
+func TestCallerAPIKey(t *testing.T) {
+	_, err := CallerAPIKey(context.Background())
+	if !errors.Is(err, agentfiles.ErrCredentialUnavailable) || !agentfiles.ErrorCode(err).Retryable() {
+		t.Errorf("CallerAPIKey without a key: %v, want a retryable CREDENTIAL_UNAVAILABLE", err)
+	}
+	ctx := agentfiles.WithAuth(context.Background(), agentfiles.NewAuthContext("sk-caller", "alice"))
+	if key, err := CallerAPIKey(ctx); key != "sk-caller" || err != nil {
+		t.Errorf("CallerAPIKey = %q, %v; want the caller's key", key, err)
+	}
+}
+
+// TestRerankOptions: the rerank section of the configuration file reaches the client.
+func TestRerankOptions(t *testing.T) {
+	cfg, err := search.LoadConfig(strings.NewReader("settings:\n  mcp:\n    files:\n      search:\n        rerank:\n          model: rerank-english-v3.0\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := CohereRerankerOptions{Model: "rerank-english-v3.0", Timeout: cfg.Search.Rerank.Timeout}
+	if diff := cmp.Diff(want, RerankOptions(cfg.Search.Rerank)); diff != "" {
+		t.Errorf("RerankOptions (-want +got):\n%s", diff)
 	}
 }

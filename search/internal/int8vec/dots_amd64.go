@@ -1,8 +1,9 @@
-package memindex
+package int8vec
 
-// useAVX2 reports whether the CPU and the OS support AVX2 (CPUID leaf 7 EBX bit 5, with the
-// OS saving the YMM registers: OSXSAVE and XCR0 bits 1 and 2).
-var useAVX2 = func() bool {
+// UseAVX2 says whether Dots uses the AVX2 kernel: whether the CPU and the OS support AVX2
+// (CPUID leaf 7 EBX bit 5, with the OS saving the YMM registers: OSXSAVE and XCR0 bits 1 and 2).
+// Tests switch it off to exercise the portable loop.
+var UseAVX2 = func() bool {
 	maxLeaf, _, _, _ := cpuid(0, 0)
 	if maxLeaf < 7 {
 		return false
@@ -28,20 +29,20 @@ func xgetbv() (eax, edx uint32)
 //go:noescape
 func dotsInt8AVX2(codes *int8, q *int16, dims, n int, out *int32)
 
-// dotsInt8 sets out[i] to the dot product of row i of codes (rows of len(q) bytes, len(q) a
+// Dots sets out[i] to the dot product of row i of codes (rows of len(q) bytes, len(q) a
 // multiple of 32) with q, for i < n.
-func dotsInt8(codes []int8, q []int16, n int, out []int32) {
+func Dots(codes []int8, q []int16, n int, out []int32) {
 	if n <= 0 {
 		return
 	}
-	if !useAVX2 {
-		dotsInt8Go(codes, q, n, out)
+	if !UseAVX2 {
+		DotsPortable(codes, q, n, out)
 		return
 	}
 	_ = codes[n*len(q)-1]
 	_ = out[n-1]
 	if len(q) == 0 || len(q)%32 != 0 {
-		panic("memindex: query codes are not a multiple of 32")
+		panic("int8vec: query codes are not a multiple of 32")
 	}
 	dotsInt8AVX2(&codes[0], &q[0], len(q), n, &out[0])
 }

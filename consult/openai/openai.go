@@ -1,4 +1,4 @@
-package consult
+package openai
 
 import (
 	"bytes"
@@ -13,24 +13,25 @@ import (
 	"strings"
 
 	"github.com/agentfiles/agentfiles"
+	"github.com/agentfiles/agentfiles/consult"
 	"github.com/agentfiles/agentfiles/internal/providerhttp"
 	"github.com/agentfiles/agentfiles/internal/redact"
 )
 
-// DefaultOpenAIBaseURL is the base URL used when [OpenAIModelOptions.BaseURL] is empty.
-const DefaultOpenAIBaseURL = "https://api.openai.com/v1"
+// DefaultBaseURL is the base URL used when [Options.BaseURL] is empty.
+const DefaultBaseURL = "https://api.openai.com/v1"
 
-// OpenAIModelOptions configure an [OpenAIModel]. The zero value is usable: OpenAI's API without
+// Options configure an [Model]. The zero value is usable: OpenAI's API without
 // a key, no context-window check and the provider's defaults.
-type OpenAIModelOptions struct {
+type Options struct {
 	// BaseURL is the API root including its version, e.g. "https://openrouter.ai/api/v1" or
-	// "https://generativelanguage.googleapis.com/v1beta/openai"; "" means DefaultOpenAIBaseURL.
+	// "https://generativelanguage.googleapis.com/v1beta/openai"; "" means DefaultBaseURL.
 	BaseURL string
 	// APIKey is the caller's key, sent as "Authorization: Bearer"; "" sends no header (Ollama).
 	APIKey string
 	// ContextWindow is the model's context window in tokens, checked before sending; 0
 	// disables the check.
-	ContextWindow Tokens
+	ContextWindow consult.Tokens
 	// ReasoningEffort is the default "reasoning_effort"; a Prompt's value overrides it.
 	ReasoningEffort string
 	// LegacyMaxTokens sends the output cap as "max_tokens" instead of "max_completion_tokens",
@@ -46,39 +47,39 @@ type OpenAIModelOptions struct {
 	Logger *slog.Logger
 }
 
-// OpenAIModel is a [Model] speaking the OpenAI-compatible chat-completions protocol
+// Model is a [Model] speaking the OpenAI-compatible chat-completions protocol
 // (POST {BaseURL}/chat/completions with "stream": true), which OpenAI, OpenRouter, Gemini's
 // OpenAI-compatible endpoint, Ollama and vLLM accept. The answer is read as a server-sent
 // event stream, so a deadline keeps what has arrived.
 //
-// Build one with [NewOpenAIModel]; it is safe for concurrent use. The API key is sent only in
+// Build one with [New]; it is safe for concurrent use. The API key is sent only in
 // the Authorization header and is never logged.
-type OpenAIModel struct {
+type Model struct {
 	model  string
 	base   string // the API root, without a trailing "/"
-	opts   OpenAIModelOptions
+	opts   Options
 	client *http.Client
 	log    *slog.Logger
 }
 
-var _ Model = (*OpenAIModel)(nil)
+var _ consult.Model = (*Model)(nil)
 
-// NewOpenAIModel returns the model named model (the provider's name for it) at the endpoint
+// New returns the model named model (the provider's name for it) at the endpoint
 // opts describe. It fails with INVALID_ARGUMENT when model is empty or BaseURL is not an
 // absolute http or https URL.
-func NewOpenAIModel(model string, opts OpenAIModelOptions) (*OpenAIModel, error) {
+func New(model string, opts Options) (*Model, error) {
 	if model == "" {
 		return nil, agentfiles.NewError(agentfiles.CodeInvalidArgument, "the model name is empty; give the provider's model name, e.g. gpt-4.1", "model")
 	}
 	base := strings.TrimSuffix(opts.BaseURL, "/")
 	if base == "" {
-		base = DefaultOpenAIBaseURL
+		base = DefaultBaseURL
 	}
 	if u, err := url.Parse(base); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, agentfiles.WrapError(agentfiles.CodeInvalidArgument, "invalid base URL; give the API root such as https://api.openai.com/v1", base, err)
 	}
 	opts.Header = opts.Header.Clone()
-	m := &OpenAIModel{model: model, base: base, opts: opts, client: opts.HTTPClient, log: opts.Logger}
+	m := &Model{model: model, base: base, opts: opts, client: opts.HTTPClient, log: opts.Logger}
 	if m.client == nil {
 		m.client = http.DefaultClient
 	}
@@ -89,10 +90,10 @@ func NewOpenAIModel(model string, opts OpenAIModelOptions) (*OpenAIModel, error)
 }
 
 // Name returns the provider's model name.
-func (m *OpenAIModel) Name() string { return m.model }
+func (m *Model) Name() string { return m.model }
 
 // ContextWindow returns the context window given in the options.
-func (m *OpenAIModel) ContextWindow() Tokens { return m.opts.ContextWindow }
+func (m *Model) ContextWindow() consult.Tokens { return m.opts.ContextWindow }
 
 type chatTurn struct {
 	Role    string `json:"role"`
@@ -105,8 +106,8 @@ type chatRequest struct {
 	Stream              bool           `json:"stream"`
 	StreamOptions       *streamOptions `json:"stream_options,omitempty"`
 	ReasoningEffort     string         `json:"reasoning_effort,omitempty"`
-	MaxCompletionTokens Tokens         `json:"max_completion_tokens,omitempty"`
-	MaxTokens           Tokens         `json:"max_tokens,omitempty"`
+	MaxCompletionTokens consult.Tokens `json:"max_completion_tokens,omitempty"`
+	MaxTokens           consult.Tokens `json:"max_tokens,omitempty"`
 }
 
 type streamOptions struct {
@@ -114,7 +115,7 @@ type streamOptions struct {
 }
 
 // Complete sends the prompt and reads the streamed answer; see [Model].
-func (m *OpenAIModel) Complete(ctx context.Context, p Prompt) (*Completion, error) {
+func (m *Model) Complete(ctx context.Context, p consult.Prompt) (*consult.Completion, error) {
 	req := chatRequest{
 		Model:           m.model,
 		Stream:          true,
@@ -156,10 +157,10 @@ func (m *OpenAIModel) Complete(ctx context.Context, p Prompt) (*Completion, erro
 	resp, err := m.client.Do(hreq)
 	if err != nil {
 		if ctx.Err() != nil {
-			return &Completion{Truncated: true}, context.Cause(ctx)
+			return &consult.Completion{Truncated: true}, context.Cause(ctx)
 		}
 		m.log.WarnContext(ctx, "consult: model request failed", "model", m.model, "error", err)
-		return nil, agentfiles.WrapError(CodeModelError, "cannot reach the model provider at "+m.base+"; check the base URL and the network", m.model, err)
+		return nil, agentfiles.WrapError(consult.CodeModelError, "cannot reach the model provider at "+m.base+"; check the base URL and the network", m.model, err)
 	}
 	defer resp.Body.Close()
 	m.log.DebugContext(ctx, "consult: model responded", "model", m.model, "status", resp.StatusCode, "prompt_bytes", len(body))
@@ -206,7 +207,7 @@ func providerError(resp *http.Response, model string) *agentfiles.Error {
 	}
 	switch {
 	case code == "context_length_exceeded":
-		return agentfiles.NewError(CodeContextTooLarge, full+"; consult fewer or smaller files", model)
+		return agentfiles.NewError(consult.CodeContextTooLarge, full+"; consult fewer or smaller files", model)
 	case resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden:
 		full += "; check the API key configured for this model"
 	case resp.StatusCode == http.StatusTooManyRequests:
@@ -216,7 +217,7 @@ func providerError(resp *http.Response, model string) *agentfiles.Error {
 	case resp.StatusCode >= 500:
 		full += "; the provider failed, retry later"
 	}
-	return agentfiles.NewError(CodeModelError, full, model)
+	return agentfiles.NewError(consult.CodeModelError, full, model)
 }
 
 // parseProviderError reads a provider's error object (see providerhttp.ReadError for the
@@ -234,7 +235,7 @@ func orDash(s string) string {
 }
 
 // readWholeCompletion handles a server that ignored "stream": true and sent one JSON body.
-func readWholeCompletion(r io.Reader, model string) (*Completion, error) {
+func readWholeCompletion(r io.Reader, model string) (*consult.Completion, error) {
 	var body struct {
 		Model   string `json:"model"`
 		Choices []struct {
@@ -246,9 +247,9 @@ func readWholeCompletion(r io.Reader, model string) (*Completion, error) {
 		Usage *wireUsage `json:"usage"`
 	}
 	if err := json.NewDecoder(r).Decode(&body); err != nil {
-		return nil, agentfiles.WrapError(CodeModelError, "the model provider sent an unreadable response", model, err)
+		return nil, agentfiles.WrapError(consult.CodeModelError, "the model provider sent an unreadable response", model, err)
 	}
-	c := &Completion{Model: body.Model}
+	c := &consult.Completion{Model: body.Model}
 	if len(body.Choices) > 0 {
 		c.Text = body.Choices[0].Message.Content
 		c.FinishReason = body.Choices[0].FinishReason
@@ -261,16 +262,16 @@ func readWholeCompletion(r io.Reader, model string) (*Completion, error) {
 }
 
 type wireUsage struct {
-	PromptTokens            Tokens `json:"prompt_tokens"`
-	CompletionTokens        Tokens `json:"completion_tokens"`
-	TotalTokens             Tokens `json:"total_tokens"`
+	PromptTokens            consult.Tokens `json:"prompt_tokens"`
+	CompletionTokens        consult.Tokens `json:"completion_tokens"`
+	TotalTokens             consult.Tokens `json:"total_tokens"`
 	CompletionTokensDetails *struct {
-		ReasoningTokens Tokens `json:"reasoning_tokens"`
+		ReasoningTokens consult.Tokens `json:"reasoning_tokens"`
 	} `json:"completion_tokens_details"`
 }
 
-func (u wireUsage) usage() Usage {
-	out := Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, TotalTokens: u.TotalTokens}
+func (u wireUsage) usage() consult.Usage {
+	out := consult.Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, TotalTokens: u.TotalTokens}
 	if u.CompletionTokensDetails != nil {
 		out.ReasoningTokens = u.CompletionTokensDetails.ReasoningTokens
 	}

@@ -1,4 +1,4 @@
-package search
+package provider
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/internal/providerhttp"
+	"github.com/agentfiles/agentfiles/search"
 )
 
 // CredentialFunc returns the API key to send to a provider for the request in ctx. The default,
@@ -105,7 +106,7 @@ func (c providerClient) post(ctx context.Context, key string, body, out any) err
 		case resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500:
 			text += "; retry later"
 		}
-		return agentfiles.NewError(CodeSearchBackendError, text, endpoint)
+		return agentfiles.NewError(search.CodeSearchBackendError, text, endpoint)
 	}
 	data, err := io.ReadAll(io.LimitReader(resp.Body, maxProviderResponseBytes+1))
 	if err != nil {
@@ -115,7 +116,7 @@ func (c providerClient) post(ctx context.Context, key string, body, out any) err
 		return backendFailure("reading the "+provider+" response failed; retry later", endpoint, err)
 	}
 	if len(data) > maxProviderResponseBytes {
-		return agentfiles.NewError(CodeSearchBackendError, fmt.Sprintf("%s answered with more than %d bytes; lower the batch size", provider, maxProviderResponseBytes), endpoint)
+		return agentfiles.NewError(search.CodeSearchBackendError, fmt.Sprintf("%s answered with more than %d bytes; lower the batch size", provider, maxProviderResponseBytes), endpoint)
 	}
 	log.DebugContext(ctx, "provider call", "provider", provider, "status", resp.StatusCode, "response_bytes", len(data), "duration", time.Since(start))
 	if err := json.Unmarshal(data, out); err != nil {
@@ -126,19 +127,7 @@ func (c providerClient) post(ctx context.Context, key string, body, out any) err
 
 // backendFailure is a SEARCH_BACKEND_ERROR with its cause kept for logs.
 func backendFailure(message, arg string, cause error) error {
-	return agentfiles.WrapError(CodeSearchBackendError, message, arg, cause)
-}
-
-// truncateText cuts s to at most n bytes on a character boundary, marking the cut.
-func truncateText(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	cut := n
-	for cut > 0 && s[cut]&0xC0 == 0x80 {
-		cut--
-	}
-	return s[:cut] + "…"
+	return agentfiles.WrapError(search.CodeSearchBackendError, message, arg, cause)
 }
 
 func orDiscard(l *slog.Logger) *slog.Logger {

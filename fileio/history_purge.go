@@ -1,0 +1,99 @@
+package fileio
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+
+	"github.com/agentfiles/agentfiles"
+)
+
+// HistoryPurger is an optional interface of a WriteTx that drops kept versions before their
+// retention runs out, so a tenant can win back the quota they hold (Service.PurgeHistory).
+// fileio/memstore and fileio/pgstore implement it.
+type HistoryPurger interface {
+	// DropVersions drops every kept version of path and of the paths below it ("" : of the
+	// whole project), active files' and deleted files' alike, and returns how many it dropped
+	// and their bytes; ProjectBytes shrinks by as much. Active files are not touched.
+	DropVersions(ctx context.Context, path string) (versions int, bytes int64, err error)
+}
+
+// HistorySizer is an optional interface of a ReadTx that tells how many of ProjectBytes the
+// kept versions hold, so that QUOTA_EXCEEDED can say what fills the project.
+type HistorySizer interface {
+	KeptBytes(ctx context.Context) (int64, error)
+}
+
+// PurgeHistoryResult is the answer of Service.PurgeHistory.
+type PurgeHistoryResult struct {
+	Versions   int   `json:"versions"`    // how many kept versions were dropped
+	BytesFreed int64 `json:"bytes_freed"` // their size, no longer counted toward the quota
+}
+
+// PurgeHistory drops the kept versions (see Versions) of the file or directory at path, or of
+// the whole project when path is "", before their retention runs out: deleted files can no
+// longer be restored from them, and their bytes stop counting toward max_project_bytes.
+// Active files are not changed. Nothing kept is not an error (Versions 0). A store whose
+// WriteTx is not a HistoryPurger answers INVALID_ARGUMENT.
+func (s *Service) PurgeHistory(ctx context.Context, project, path string) (PurgeHistoryResult, error) {
+	ctx, cancel := s.callBudget(ctx)
+	defer cancel()
+	ac, scope, err := s.begin(ctx, project, path)
+	var res PurgeHistoryResult
+	if err == nil {
+		res, err = inUpdate(ctx, s, scope, func(tx WriteTx) (PurgeHistoryResult, error) {
+			p, ok := tx.(HistoryPurger)
+			if !ok {
+				return PurgeHistoryResult{}, agentfiles.NewError(agentfiles.CodeInvalidArgument,
+					"this file store cannot drop kept versions; they go when history_retention_days runs out", "")
+			}
+			n, bytes, err := p.DropVersions(ctx, path)
+			return PurgeHistoryResult{Versions: n, BytesFreed: bytes}, err
+		})
+	}
+	s.logOp(ctx, "purge_history", ac, project, path, err, slog.Int("versions", res.Versions), slog.Int64("bytes", res.BytesFreed))
+	return res, err
+}
+
+// projectQuotaError is the QUOTA_EXCEEDED of a write that would take the project past
+// max_project_bytes. It travels out of the transaction as it is, and explainQuota words it
+// once it knows what holds the space.
+type projectQuotaError struct {
+	err          *agentfiles.Error
+	total, quota int64
+}
+
+func (e *projectQuotaError) Error() string { return e.err.Error() }
+func (e *projectQuotaError) Unwrap() error { return e.err }
+
+func newProjectQuotaError(total, quota int64, path string) error {
+	return &projectQuotaError{total: total, quota: quota, err: agentfiles.NewError(CodeQuotaExceeded, fmt.Sprintf(
+		"the project would hold %d bytes (files and their kept versions); its quota is %d. Delete files you no longer need, or drop kept versions with file_purge_history, then retry",
+		total, quota), path)}
+}
+
+// explainQuota turns a projectQuotaError into a QUOTA_EXCEEDED that says how much the files and
+// the kept versions hold, and what frees each; other errors pass unchanged.
+func (s *Service) explainQuota(ctx context.Context, scope Scope, err error) error {
+	var pq *projectQuotaError
+	if !errors.As(err, &pq) {
+		return err
+	}
+	kept, kerr := inView(ctx, s, scope, func(tx ReadTx) (int64, error) {
+		if h, ok := tx.(HistorySizer); ok {
+			return h.KeptBytes(ctx)
+		}
+		return -1, nil
+	})
+	if kerr != nil || kept < 0 {
+		return pq.err
+	}
+	files, hint := pq.total-kept, "Delete files you no longer need"
+	if kept > 0 {
+		hint = "Drop kept versions with file_purge_history (path \"\" for the whole project), or delete files you no longer need"
+	}
+	return agentfiles.NewError(CodeQuotaExceeded, fmt.Sprintf(
+		"the project would hold %d bytes, over its quota of %d: %d in files (this write included) and %d in kept versions of earlier content (file_versions). %s, then retry",
+		pq.total, pq.quota, files, kept, hint), pq.err.Arg)
+}

@@ -1,0 +1,305 @@
+package storetest
+
+import (
+	"fmt"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/agentfiles/agentfiles"
+	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/google/go-cmp/cmp"
+)
+
+// exerciseBudgets checks that every call stays within its budget (see the fileio package
+// documentation, Budgets) whatever the store: edits with long old_str, many edits, growth
+// by replace_all, diffs of large changes, renames of large directories, and the atomic
+// "new path must not exist" of RenameExclusive.
+func exerciseBudgets(t *testing.T, newStore func(t *testing.T) fileio.Store) {
+	t.Run("EditLongOldStr", func(t *testing.T) { testEditLongOldStr(t, newEnv(t, newStore)) })
+	t.Run("EditCount", func(t *testing.T) { testEditCount(t, newEnv(t, newStore)) })
+	t.Run("EditGrowth", func(t *testing.T) { testEditGrowth(t, newEnv(t, newStore)) })
+	t.Run("EditDiffMemory", func(t *testing.T) { testEditDiffMemory(t, newEnv(t, newStore)) })
+	t.Run("EditDiffBytes", func(t *testing.T) {
+		testEditDiffBytes(t, newEnv(t, newStore, func(c *fileio.Config) { c.MaxDiffBytes = 1024 }))
+	})
+	t.Run("ReadLineNumbers", func(t *testing.T) {
+		testReadLineNumbers(t, newEnv(t, newStore, func(c *fileio.Config) { c.MaxReadBytes = 64 }))
+	})
+	t.Run("PurgeHistory", func(t *testing.T) {
+		testPurgeHistory(t, newEnv(t, newStore, func(c *fileio.Config) { c.MaxProjectBytes, c.MaxFileBytes = 1000, 1000 }))
+	})
+	t.Run("RenameCap", func(t *testing.T) {
+		testRenameCap(t, newEnv(t, newStore, func(c *fileio.Config) { c.MaxRenameFiles = 3 }))
+	})
+	t.Run("RenameExclusive", func(t *testing.T) { testRenameExclusive(t, newEnv(t, newStore)) })
+	t.Run("RenameExclusiveRace", func(t *testing.T) { testRenameExclusiveRace(t, newEnv(t, newStore)) })
+}
+
+// testEditLongOldStr: an old_str whose naive search costs the file's size times its length
+// (a million "a" searched for 20,000 "a" and a "b") is found, or not, in linear time: the
+// store's search is bounded, the Service's is linear.
+func testEditLongOldStr(t *testing.T, e *env) {
+	ctx, _ := newTenant(proj)
+	long := strings.Repeat("a", 20000)
+	e.write(ctx, proj, "/h.txt", strings.Repeat("a", 1_000_000)+"\n"+long+"b\n")
+	tests := []struct {
+		name   string
+		old    string
+		code   agentfiles.Code
+		size   int64
+		hunkAt string
+	}{
+		{"no match", long + "c", fileio.CodeNoMatch, 0, ""},
+		{"one match at the end", long + "b", noError, 1_000_000 + 1 + 2, "@@ -1,2 +1,2 @@"},
+	}
+	for _, tc := range tests {
+		res, err := e.edit(ctx, fileio.EditRequest{Path: "/h.txt", DryRun: true, Edits: []fileio.Edit{{OldStr: tc.old, NewStr: "x"}}})
+		wantCode(t, tc.name, err, tc.code)
+		if err == nil && (res.SizeBytes != tc.size || !strings.Contains(res.Diff, tc.hunkAt)) {
+			t.Errorf("%s: size %d, diff starts %.80q", tc.name, res.SizeBytes, res.Diff)
+		}
+	}
+}
+
+// testEditCount: one call carries at most Config.MaxEditsPerCall edits, and the error says so.
+func testEditCount(t *testing.T, e *env) {
+	ctx, _ := newTenant(proj)
+	e.write(ctx, proj, "/f", "a\n")
+	max := fileio.DefaultMaxEditsPerCall
+	many := func(n int) []fileio.Edit {
+		edits := make([]fileio.Edit, n)
+		for i := range edits {
+			edits[i] = fileio.Edit{OldStr: "a", NewStr: "a", ReplaceAll: true}
+		}
+		return edits
+	}
+	_, err := e.edit(ctx, fileio.EditRequest{Path: "/f", Edits: many(max)})
+	wantCode(t, fmt.Sprintf("%d edits", max), err, noError)
+	_, err = e.edit(ctx, fileio.EditRequest{Path: "/f", Edits: many(max + 1)})
+	wantCode(t, fmt.Sprintf("%d edits", max+1), err, agentfiles.CodeInvalidArgument)
+	wantMessage(t, "too many edits", err, fmt.Sprintf("the maximum is %d", max), "several file_edit calls")
+}
+
+// testEditGrowth: a replace_all that would make the file larger than max_file_bytes is refused
+// before the new content is built (a 110-byte request must not allocate gigabytes).
+func testEditGrowth(t *testing.T, e *env) {
+	ctx, _ := newTenant(proj)
+	e.write(ctx, proj, "/f", strings.Repeat("a", 100_000))
+	big := strings.Repeat("b", 200_000) // 100,000 × 200,000 bytes = 20 GB if built
+	_, err := e.edit(ctx, fileio.EditRequest{Path: "/f", DryRun: true, Edits: []fileio.Edit{{OldStr: "a", NewStr: big, ReplaceAll: true}}})
+	wantCode(t, "replace_all past max_file_bytes", err, fileio.CodeQuotaExceeded)
+	wantMessage(t, "replace_all past max_file_bytes", err, "100000 occurrences", "maximum file size")
+}
+
+// testEditDiffMemory: the diff of a replace_all that changes all of 2,100 lines (a 4,200-line
+// edit script) needs memory linear in the lines.
+func testEditDiffMemory(t *testing.T, e *env) {
+	ctx, _ := newTenant(proj)
+	e.write(ctx, proj, "/x", strings.Repeat("x\n", 2100))
+	req := fileio.EditRequest{Path: "/x", DryRun: true, Edits: []fileio.Edit{{OldStr: "x", NewStr: "y", ReplaceAll: true}}}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	res, err := e.edit(ctx, req)
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > 32<<20 {
+		t.Errorf("the edit allocated %d MiB; want at most 32 (the quadratic diff took ~140)", got>>20)
+	}
+	if n := strings.Count(res.Diff, "\n+y"); n != 2100 {
+		t.Errorf("%d inserted lines in the diff, want 2100", n)
+	}
+}
+
+// testEditDiffBytes: a diff longer than max_diff_bytes is cut, and the result says so.
+func testEditDiffBytes(t *testing.T, e *env) {
+	ctx, _ := newTenant(proj)
+	e.write(ctx, proj, "/x", strings.Repeat("x\n", 2100))
+	res, err := e.edit(ctx, fileio.EditRequest{Path: "/x", DryRun: true, Edits: []fileio.Edit{{OldStr: "x", NewStr: "y", ReplaceAll: true}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Diff) > 1024 || !res.DiffTruncated || !strings.Contains(res.DiffNote, "file_read") {
+		t.Errorf("diff of %d bytes, truncated %v, note %q; want at most 1024 bytes, cut, with a note", len(res.Diff), res.DiffTruncated, res.DiffNote)
+	}
+	res, err = e.edit(ctx, fileio.EditRequest{Path: "/x", DryRun: true, Edits: []fileio.Edit{{OldStr: "x\n", NewStr: "y\n", ReplaceAll: true}, {OldStr: "y\ny\n", NewStr: "x\nx\n", ReplaceAll: true}}})
+	if err != nil || res.Diff != "" || res.DiffTruncated || res.DiffNote != "" {
+		t.Errorf("an edit that changes nothing: diff %q, truncated %v, note %q, %v", res.Diff, res.DiffTruncated, res.DiffNote, err)
+	}
+}
+
+// testRenameCap: a directory of more than max_rename_files files is not moved, and the error
+// says what to do; one within the cap is.
+func testRenameCap(t *testing.T, e *env) {
+	ctx, _ := newTenant(proj)
+	for i := range 4 {
+		e.write(ctx, proj, fmt.Sprintf("/big/f%d", i), "x")
+	}
+	e.write(ctx, proj, "/small/a", "x")
+	_, err := e.svc.Rename(ctx, proj, "/big", "/moved", false)
+	wantCode(t, "rename of 4 files", err, agentfiles.CodeInvalidArgument)
+	wantMessage(t, "rename of 4 files", err, "at most 3", "subdirectories")
+	if st, _ := e.svc.Stat(ctx, proj, "/moved"); st.Exists {
+		t.Error("a refused rename moved files")
+	}
+	if res, err := e.svc.Rename(ctx, proj, "/small", "/moved", false); err != nil || res.Files != 1 {
+		t.Errorf("rename within the cap: %+v, %v", res, err)
+	}
+}
+
+// testRenameExclusive: RenameExclusive moves only onto nothing.
+func testRenameExclusive(t *testing.T, e *env) {
+	ctx, _ := newTenant(proj)
+	e.write(ctx, proj, "/src/a", "a")
+	e.write(ctx, proj, "/file", "f")
+	e.write(ctx, proj, "/dir/b", "b")
+	tests := []struct {
+		from, to string
+		code     agentfiles.Code
+	}{
+		{"/src", "/dir", agentfiles.CodeAlreadyExists}, // Rename would merge
+		{"/src", "/file", agentfiles.CodeAlreadyExists},
+		{"/file", "/dir", agentfiles.CodeAlreadyExists},
+		{"/src/a", "/src/a/b", agentfiles.CodeInvalidArgument},
+		{"/src", "/new/src", noError},
+	}
+	for _, tc := range tests {
+		_, err := e.svc.RenameExclusive(ctx, proj, tc.from, tc.to)
+		wantCode(t, tc.from+" → "+tc.to, err, tc.code)
+	}
+	_, err := e.svc.RenameExclusive(ctx, proj, "/file", "/file/x")
+	wantMessage(t, "a file below itself", err, "the destination lies inside the path being moved")
+	list, err := e.svc.List(ctx, proj, "", 3, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for _, en := range list.Entries {
+		if en.Type == fileio.TypeFile {
+			paths = append(paths, en.Path)
+		}
+	}
+	if diff := cmp.Diff([]string{"/dir/b", "/file", "/new/src/a"}, paths); diff != "" {
+		t.Errorf("files (-want +got):\n%s", diff)
+	}
+}
+
+// testRenameExclusiveRace: a directory created at the destination while RenameExclusive runs
+// either makes it fail or is created after the move: the moved files never merge into a
+// directory that existed before them.
+func testRenameExclusiveRace(t *testing.T, e *env) {
+	ctx, _ := newTenant(proj)
+	for round := range 20 {
+		src, dst := fmt.Sprintf("/src%d", round), fmt.Sprintf("/dst%d", round)
+		e.write(ctx, proj, src+"/a", "a")
+		var renameErr, writeErr error
+		inParallel(2, func(g int) {
+			if g == 0 {
+				_, renameErr = e.svc.RenameExclusive(ctx, proj, src, dst)
+			} else {
+				_, writeErr = e.svc.Write(ctx, fileio.WriteRequest{Project: proj, Path: dst + "/b", Content: "b"})
+			}
+		})
+		if writeErr != nil {
+			t.Fatalf("round %d: write: %v", round, writeErr)
+		}
+		if renameErr != nil {
+			wantCode(t, "rename onto a directory being created", renameErr, agentfiles.CodeAlreadyExists)
+			continue
+		}
+		a, errA := e.svc.Stat(ctx, proj, dst+"/a")
+		b, errB := e.svc.Stat(ctx, proj, dst+"/b")
+		if errA != nil || errB != nil {
+			t.Fatal(errA, errB)
+		}
+		if b.CreatedAt.Before(a.CreatedAt) {
+			t.Errorf("round %d: the rename succeeded into %s, which existed before it (%s created %v, moved file %v)",
+				round, dst, dst+"/b", b.CreatedAt, a.CreatedAt)
+		}
+	}
+}
+
+// testReadLineNumbers: the line-number prefixes count against max_read_bytes, so a file of
+// empty lines does not come back eight times larger than the limit.
+func testReadLineNumbers(t *testing.T, e *env) {
+	ctx, _ := newTenant(proj)
+	e.write(ctx, proj, "/n", strings.Repeat("\n", 100))
+	e.write(ctx, proj, "/long", strings.Repeat("y", 100))
+	tests := []struct {
+		path      string
+		start     int
+		endLine   int
+		next      int64
+		truncated bool
+	}{
+		// Each numbered empty line is 8 bytes: "     1\t\n".
+		{"/n", 1, 8, 8, true},
+		{"/n", 95, 100, 100, false},
+		{"/long", 1, 1, 64 - 7, true},
+	}
+	for _, tc := range tests {
+		res, err := e.svc.ReadFile(ctx, fileio.ReadRequest{Project: proj, Path: tc.path, StartLine: tc.start, LineNumbers: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Content) > 64 {
+			t.Errorf("%s from %d: %d bytes of content, over max_read_bytes 64", tc.path, tc.start, len(res.Content))
+		}
+		got := []any{res.EndLine, res.NextOffsetBytes, res.Truncated}
+		if diff := cmp.Diff([]any{tc.endLine, tc.next, tc.truncated}, got); diff != "" {
+			t.Errorf("%s from %d (-want +got):\n%s", tc.path, tc.start, diff)
+		}
+	}
+}
+
+// testPurgeHistory: the kept versions of deleted files hold quota; QUOTA_EXCEEDED says so, and
+// PurgeHistory gives the space back, for a path and what is below it only.
+func testPurgeHistory(t *testing.T, e *env) {
+	ctx, _ := newTenant(proj)
+	x := strings.Repeat("x", 300)
+	e.write(ctx, proj, "/d/a", x)
+	for _, next := range []string{"y", "z"} {
+		if _, err := e.edit(ctx, fileio.EditRequest{Path: "/d/a", Edits: []fileio.Edit{{OldStr: x[:1], NewStr: next, ReplaceAll: true}}}); err != nil {
+			t.Fatal(err)
+		}
+		x = strings.Repeat(next, 300)
+	}
+	e.write(ctx, proj, "/dx", "12345")
+	e.write(ctx, proj, "/dx", "6")
+	if err := e.svc.Delete(ctx, proj, "/d", true); err != nil {
+		t.Fatal(err)
+	}
+	// Files: /dx, 6 bytes; kept: /d/a 3 × 300, /dx 5.
+	_, err := e.svc.Write(ctx, fileio.WriteRequest{Project: proj, Path: "/b", Content: strings.Repeat("b", 200)})
+	wantCode(t, "a write into a project full of kept versions", err, fileio.CodeQuotaExceeded)
+	wantMessage(t, "a write into a project full of kept versions", err, "206 in files", "905 in kept versions", "file_purge_history")
+	tests := []struct {
+		path string
+		want fileio.PurgeHistoryResult
+	}{
+		{"/d", fileio.PurgeHistoryResult{Versions: 3, BytesFreed: 900}},
+		{"/d", fileio.PurgeHistoryResult{}},
+		{"", fileio.PurgeHistoryResult{Versions: 1, BytesFreed: 5}},
+	}
+	for _, tc := range tests {
+		got, err := e.svc.PurgeHistory(ctx, proj, tc.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(tc.want, got); diff != "" {
+			t.Errorf("PurgeHistory(%q) (-want +got):\n%s", tc.path, diff)
+		}
+	}
+	if _, err := e.svc.Versions(ctx, proj, "/d/a"); agentfiles.ErrorCode(err) != agentfiles.CodeNotFound {
+		t.Errorf("versions of the purged deleted file: %v, want NOT_FOUND", err)
+	}
+	if got := e.read(ctx, proj, "/dx"); got != "123456" {
+		t.Errorf("the active file changed: %q", got)
+	}
+	if _, err := e.svc.Write(ctx, fileio.WriteRequest{Project: proj, Path: "/b", Content: strings.Repeat("b", 200)}); err != nil {
+		t.Errorf("the write after the purge: %v", err)
+	}
+}
