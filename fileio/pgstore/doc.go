@@ -92,7 +92,7 @@
 //
 // # Exact search
 //
-// Migration 0008 creates the pg_trgm extension (shipped with PostgreSQL; a trusted extension,
+// Migration 0007 creates the pg_trgm extension (shipped with PostgreSQL; a trusted extension,
 // so the database owner may create it) and a GIN index on the text of every active file,
 // mcp_files_grep_text(content) with gin_trgm_ops. The read transaction implements
 // fileio.ContentSearcher: the literals of a grep pattern's fileio.ContentQuery become LIKE
