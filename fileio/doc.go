@@ -192,8 +192,8 @@
 // Branch with errors.Is against a sentinel or with agentfiles.ErrorCode. TestErrorCodes
 // produces each one through the public API.
 //
-//	NOT_FOUND             read, delete, list, edit or rename of a path where nothing exists;
-//	                      a version that is not kept
+//	NOT_FOUND             read, delete, list, edit, rename, grep or glob of a path where
+//	                      nothing exists; a version that is not kept
 //	ALREADY_EXISTS        WriteRequest.Exclusive on an existing file; a rename onto a file
 //	                      without overwrite; RenameExclusive onto anything
 //	IS_DIRECTORY          read of a directory; write where a directory (or the root) is
@@ -213,9 +213,11 @@
 //	RESOURCE_BUSY         the project's write lock was not acquired within the lock timeout
 //	UNAVAILABLE           the store's database is down or unreachable: retry later
 //	INVALID_ARGUMENT      bad mode, encoding, depth, limit or length; content not UTF-8; more
-//	                      edits, edit work or renamed files than the call's budget (Budgets)
+//	                      edits, edit work or renamed files than the call's budget (Budgets);
+//	                      a bad grep pattern, glob, output mode, context or cursor
 //	INVALID_CONFIG        a bad configuration value (NewService, LoadConfig); Arg names the key
-//	TIMEOUT, CANCELED     the context, or the call's budget (call_timeout_ms), ended first
+//	TIMEOUT, CANCELED     the context, or the call's budget (call_timeout_ms), ended first;
+//	                      TIMEOUT also when Grep's time budget ran out before it searched one file
 //	INTERNAL              the store failed; the message hides the cause, Unwrap and logs keep it
 //
 // # Logging

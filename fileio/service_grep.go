@@ -22,7 +22,7 @@ const (
 	MaxGrepContextLines = 20
 	// MaxGrepLineBytes caps each returned line and context line; longer lines are cut at a
 	// character boundary and the match says LineTruncated.
-	MaxGrepLineBytes = 2000
+	MaxGrepLineBytes = 4096
 )
 
 // How Grep reads a project: candidate infos in batches, contents in groups.
@@ -36,7 +36,8 @@ const (
 
 // Grep searches the files of a project for lines that match a pattern, as ripgrep does
 // (rg --no-config --hidden -n, with -F for FixedStrings and -i for IgnoreCase): the pattern is
-// Go RE2 syntax matched against each line; files that contain a NUL byte are skipped. The
+// Go RE2 syntax matched against each line; files that contain a NUL byte are skipped, and a
+// UTF-8 byte order mark at the start of a file is not part of its first line. The
 // answer is the matching lines with context (GrepContent), the files with a match
 // (GrepFilesWithMatches) or the matching lines per file (GrepCount), ordered by path and line.
 //
@@ -51,10 +52,7 @@ const (
 // INVALID_PATH; NOT_FOUND when Path does not exist; TIMEOUT when the time budget ran out
 // before one file was searched; and the errors every operation shares.
 func (s *Service) Grep(ctx context.Context, req GrepRequest) (GrepResult, error) {
-	dir := req.Path
-	if dir == "/" {
-		dir = ""
-	}
+	dir := searchDir(req.Path)
 	ac, scope, err := s.begin(ctx, req.Project, dir)
 	var run *grepRun
 	if err == nil {
@@ -244,7 +242,7 @@ func (r *grepRun) candidates(tx ReadTx, prefix string) func(context.Context, str
 				Limit: grepCandidateBatch, Deadline: r.deadline})
 		}
 	}
-	return listPages(tx, prefix)
+	return listPages(tx, prefix, r.deadline)
 }
 
 // keeps reports whether the glob keeps the file at path.
@@ -302,9 +300,10 @@ func (r *grepRun) examine(ctx context.Context, tx ReadTx, files []FileInfo, from
 
 // file searches one file from line fromLine on.
 func (r *grepRun) file(f File, fromLine int) {
-	c := f.Content
 	r.res.ScannedFiles++
-	r.res.ScannedBytes += int64(len(c))
+	r.res.ScannedBytes += int64(len(f.Content))
+	// A byte order mark is no part of the first line, as rg strips it.
+	c := bytes.TrimPrefix(f.Content, []byte("\uFEFF"))
 	if binary(c) || (!r.indexed && !r.m.query.Matches(c)) {
 		r.done = searchCursor{Path: f.Path}
 		return

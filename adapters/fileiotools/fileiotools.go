@@ -157,7 +157,7 @@ func grepTools(svc *fileio.Service, ro adapters.Annotations) []adapters.Tool {
 				"matches [{path, line_number, line, before, after}], files_with_matches returns files, count returns "+
 				"counts [{path, count}]; all ordered by path and line. Narrow with path (a directory or file) and glob "+
 				"('*.md': base names; 'docs/**/*.md': paths relative to path). Limits: 100 entries by default (limit, "+
-				"clamped to 1000), answers up to 256 KiB, lines cut at 2000 bytes (line_truncated), and per call at most "+
+				"clamped to 1000), answers up to 256 KiB, lines cut at 4096 bytes (line_truncated), and per call at most "+
 				"64 MiB of file content read and 10 seconds (server defaults). When a limit stops the search, truncated "+
 				"is true: call again with cursor=next_cursor and the same arguments to continue exactly where it "+
 				"stopped. A pattern with literal text is fast (an index skips files that cannot match); a pattern "+
