@@ -12,6 +12,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -51,7 +52,19 @@ func main() {
 			"Usage: agentfiles-consult -root DIR -file PATTERN [-file ...] -query QUESTION [flags]\n\nFlags:\n")
 		flag.PrintDefaults()
 	}
-	flag.Parse()
+	// A mistake is one short line pointing at -h; the flag package would print the whole usage.
+	flag.CommandLine.Init("agentfiles-consult", flag.ContinueOnError)
+	flag.CommandLine.SetOutput(io.Discard)
+	err := flag.CommandLine.Parse(os.Args[1:])
+	flag.CommandLine.SetOutput(os.Stderr)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		flag.Usage()
+		return
+	case err != nil:
+		fmt.Fprintf(os.Stderr, "agentfiles-consult: %v (see -h)\n", err)
+		os.Exit(2)
+	}
 	if *version {
 		fmt.Println("agentfiles-consult", mcpcmd.Version())
 		return

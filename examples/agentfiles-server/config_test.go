@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
@@ -190,4 +191,30 @@ func writeConfig(t *testing.T, text string) string {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// A command-line mistake is one short line that points at -h; -h alone prints the usage, which
+// starts with what the command is.
+func TestFlagMistakesAreShort(t *testing.T) {
+	tests := []struct {
+		args          []string
+		wantErr       string
+		wantUsageHead string // "" for no output at all
+	}{
+		{[]string{"-dcos", "x"}, "flag provided but not defined: -dcos (see -h)", ""},
+		{[]string{"-read-timeout", "30"}, `invalid value "30" for flag -read-timeout: parse error; write a duration such as 30s or 2m (see -h)`, ""},
+		{[]string{"-max-body-bytes", "3MB"}, `invalid value "3MB" for flag -max-body-bytes: parse error; write a byte count such as 10485760 (see -h)`, ""},
+		{[]string{"-h"}, "flag: help requested", "agentfiles-server: the agentfiles all-in-one server"},
+	}
+	for _, tc := range tests {
+		var stderr strings.Builder
+		_, err := parseFlags(tc.args, &stderr)
+		head := stderr.String()
+		if tc.wantUsageHead != "" {
+			head = head[:min(len(head), len(tc.wantUsageHead))]
+		}
+		if diff := cmp.Diff([]string{tc.wantErr, tc.wantUsageHead}, []string{fmt.Sprint(err), head}); diff != "" {
+			t.Errorf("%q: error and stderr (-want +got):\n%s", tc.args, diff)
+		}
+	}
 }

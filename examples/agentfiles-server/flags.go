@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"regexp"
 	"strings"
 	"time"
 )
@@ -67,15 +68,29 @@ type stringList []string
 func (s *stringList) String() string     { return strings.Join(*s, ",") }
 func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 
-// parseFlags parses args (without the program name). Usage and errors go to stderr.
+// parseFlags parses args (without the program name). -h prints the usage on stderr; a mistake
+// is a short error that points at -h, without the usage.
 func parseFlags(args []string, stderr io.Writer) (config, error) {
 	var c config
 	fs := newFlagSet(&c, stderr)
-	if err := fs.Parse(args); err != nil {
+	fs.SetOutput(io.Discard) // the flag package would print the whole usage after a mistake
+	err := fs.Parse(args)
+	fs.SetOutput(stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		fs.Usage()
 		return c, err
+	}
+	if err != nil {
+		if m := invalidValue.FindStringSubmatch(err.Error()); m != nil && fs.Lookup(m[1]) != nil {
+			return c, fmt.Errorf("%v; write %s (see -h)", err, valueForm(fs.Lookup(m[1])))
+		}
+		return c, fmt.Errorf("%v (see -h)", err)
 	}
 	return c, c.finish(fs)
 }
+
+// invalidValue matches the flag package's error for a value a flag refuses, capturing the flag.
+var invalidValue = regexp.MustCompile(`^invalid value ".*" for flag -([a-z0-9-]+): `)
 
 // newFlagSet defines every flag on c.
 func newFlagSet(c *config, stderr io.Writer) *flag.FlagSet {
