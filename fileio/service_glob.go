@@ -151,21 +151,6 @@ func listPages(tx ReadTx, prefix string, deadline time.Time) func(context.Contex
 	}
 }
 
-// literalDirs is the directory part of the pattern's leading segments that hold no wildcard
-// ("docs/api/" for "docs/api/*.md"): only files below it can match.
-func (g *Glob) literalDirs() string {
-	var b strings.Builder
-	parts := strings.Split(strings.TrimPrefix(g.source, "/"), "/")
-	for _, p := range parts[:len(parts)-1] {
-		if strings.ContainsAny(p, `*?[]{}\!^`) {
-			break
-		}
-		b.WriteString(p)
-		b.WriteByte('/')
-	}
-	return b.String()
-}
-
 // searchDir is the directory a Grep or Glob searches below: path without a trailing "/", "" for
 // the root ("" or "/").
 func searchDir(path string) string {

@@ -129,7 +129,7 @@ type fileGrepIn struct {
 	FixedStrings  bool   `json:"fixed_strings,omitempty" jsonschema:"true: pattern is literal text, not a regular expression (rg -F)"`
 	IgnoreCase    bool   `json:"ignore_case,omitempty" jsonschema:"true: match case-insensitively (rg -i)"`
 	Path          string `json:"path,omitempty" jsonschema:"directory (or file) to search below, e.g. '/docs'; default '' (the whole project)"`
-	Glob          string `json:"glob,omitempty" jsonschema:"keep only files whose path matches: without '/' the base name ('*.md'), with '/' the path relative to path ('src/**/*.go')"`
+	Glob          string `json:"glob,omitempty" jsonschema:"keep only files whose path matches: without '/' the base name ('*.md'), with '/' the path relative to path ('src/**/*.go'); a leading '!' keeps the others ('!*_test.go')"`
 	OutputMode    string `json:"output_mode,omitempty" jsonschema:"content (default): the matching lines; files_with_matches: the paths; count: matching lines per file" enum:"content,files_with_matches,count"`
 	BeforeContext int    `json:"before_context,omitempty" jsonschema:"lines to show before each match (content mode), at most 20"`
 	AfterContext  int    `json:"after_context,omitempty" jsonschema:"lines to show after each match (content mode), at most 20"`
