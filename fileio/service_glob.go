@@ -19,6 +19,8 @@ import (
 // Errors: INVALID_ARGUMENT for a bad pattern, limit or cursor; INVALID_PATH; NOT_FOUND when
 // req.Path does not exist; and the errors every operation shares.
 func (s *Service) Glob(ctx context.Context, req GlobRequest) (GlobResult, error) {
+	ctx, cancel := s.callBudget(ctx)
+	defer cancel()
 	dir := searchDir(req.Path)
 	ac, scope, err := s.begin(ctx, req.Project, dir)
 	var g *Glob
