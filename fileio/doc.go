@@ -166,10 +166,12 @@
 //   - Work per call. Config.MaxEditsPerCall (100) edits, Config.MaxEditWorkBytes (32 MiB) of
 //     text scanned by them together, Config.MaxDiffCost (1,000,000 steps) of line diff, past
 //     which the diff is one coarser hunk and EditResult.DiffNote says so,
-//     Config.MaxRenameFiles (2000) files per rename; Grep has GrepMaxScanBytes and
-//     GrepTimeout (see Exact search).
+//     Config.MaxRenameFiles (2000) files per rename, Config.GrepMaxScanBytes (64 MiB) of file
+//     content read per Grep, which stops between files at Config.GrepTimeout (10 s) and
+//     answers with a cursor (see Exact search).
 //   - Answer size. Reads return at most max_read_bytes, line-number prefixes included;
-//     lists at most list_limit_max entries; diffs at most Config.MaxDiffBytes (256 KiB, then
+//     lists and globs at most list_limit_max entries; greps at most grep_limit_max entries
+//     and Config.GrepMaxAnswerBytes (256 KiB); diffs at most Config.MaxDiffBytes (256 KiB, then
 //     DiffTruncated). Each says it cut and how to get the rest.
 //   - Rate and connections. Every call draws on its tenant's token bucket (RateLimiter), which
 //     the adapters share with search and the MCP transport; the PostgreSQL pool is sized

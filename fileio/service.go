@@ -66,6 +66,7 @@ func NewService(store Store, opts Options) (*Service, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
+	cfg = cfg.withGrepDefaults()
 	s := &Service{
 		store: store,
 		cfg:   cfg,
@@ -207,5 +208,5 @@ func hasDescendant(ctx context.Context, tx ReadTx, dir string) (bool, error) {
 }
 
 // Config returns the configuration the Service runs with, so that tool descriptions can
-// state its limits.
+// state its limits. Grep fields left 0 hold their defaults.
 func (s *Service) Config() Config { return s.cfg }

@@ -19,6 +19,8 @@ import (
 // Errors: INVALID_ARGUMENT for a bad pattern, limit or cursor; INVALID_PATH; NOT_FOUND when
 // req.Path does not exist; and the errors every operation shares.
 func (s *Service) Glob(ctx context.Context, req GlobRequest) (GlobResult, error) {
+	ctx, cancel := s.callBudget(ctx)
+	defer cancel()
 	dir := searchDir(req.Path)
 	ac, scope, err := s.begin(ctx, req.Project, dir)
 	var g *Glob
@@ -149,21 +151,6 @@ func listPages(tx ReadTx, prefix string, deadline time.Time) func(context.Contex
 		all = all[i:]
 		return all[:min(len(all), grepCandidateBatch)], nil
 	}
-}
-
-// literalDirs is the directory part of the pattern's leading segments that hold no wildcard
-// ("docs/api/" for "docs/api/*.md"): only files below it can match.
-func (g *Glob) literalDirs() string {
-	var b strings.Builder
-	parts := strings.Split(strings.TrimPrefix(g.source, "/"), "/")
-	for _, p := range parts[:len(parts)-1] {
-		if strings.ContainsAny(p, `*?[]{}\!^`) {
-			break
-		}
-		b.WriteString(p)
-		b.WriteByte('/')
-	}
-	return b.String()
 }
 
 // searchDir is the directory a Grep or Glob searches below: path without a trailing "/", "" for

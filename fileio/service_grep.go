@@ -52,6 +52,8 @@ const (
 // INVALID_PATH; NOT_FOUND when Path does not exist; TIMEOUT when the time budget ran out
 // before one file was searched; and the errors every operation shares.
 func (s *Service) Grep(ctx context.Context, req GrepRequest) (GrepResult, error) {
+	ctx, cancel := s.callBudget(ctx)
+	defer cancel()
 	dir := searchDir(req.Path)
 	ac, scope, err := s.begin(ctx, req.Project, dir)
 	var run *grepRun
@@ -147,12 +149,18 @@ func contextLines(specific, both int) int {
 	return min(specific, MaxGrepContextLines)
 }
 
-// runGrep searches in one read transaction. The time budget ends the search softly (the scan
-// stops between files); the context it runs under ends a little later, so that the store can
+// runGrep searches in one read transaction. The time budget (Config.GrepTimeout, or less when
+// the call's context ends sooner) ends the search softly (the scan stops between files); the
+// context it runs under ends a little later, so that the store can
 // finish its transaction, and a store statement that runs past the budget fails with TIMEOUT,
 // which ends the search there with what was found.
 func (s *Service) runGrep(ctx context.Context, scope Scope, r *grepRun) error {
 	r.deadline = time.Now().Add(r.bounds.timeout)
+	if end, ok := ctx.Deadline(); ok && end.Before(r.deadline.Add(grepGrace)) {
+		// The call's own deadline comes first: stop searching early enough to answer with
+		// what was found.
+		r.deadline = end.Add(-min(grepGrace, time.Until(end)/4))
+	}
 	runCtx, cancel := context.WithDeadline(ctx, r.deadline.Add(grepGrace))
 	defer cancel()
 	err := s.store.View(runCtx, scope, func(tx ReadTx) error { return r.search(runCtx, tx) })

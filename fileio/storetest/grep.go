@@ -113,6 +113,8 @@ func testGrepCases(t *testing.T, e *env) {
 		{"fixed strings are not a regexp", fileio.GrepRequest{Pattern: "h.llo", FixedStrings: true}, fileio.GrepResult{}},
 		{"base-name glob", fileio.GrepRequest{Pattern: "hello", IgnoreCase: true, Glob: "*.md", OutputMode: fileio.GrepFilesWithMatches},
 			fileio.GrepResult{OutputMode: fileio.GrepFilesWithMatches, Files: []string{"/README.md", "/docs/api/ref.md", "/docs/guide.md"}}},
+		{"a negated glob excludes", fileio.GrepRequest{Pattern: "hello", IgnoreCase: true, Glob: "!*.md", OutputMode: fileio.GrepFilesWithMatches},
+			fileio.GrepResult{OutputMode: fileio.GrepFilesWithMatches, Files: []string{"/.env", "/dir.with.dots/ok", "/docs/notes.txt", "/src/main.go", "/unicode/jp.txt"}}},
 		{"path glob relative to the path", fileio.GrepRequest{Pattern: "func", Path: "/docs", Glob: "api/**", OutputMode: fileio.GrepFilesWithMatches},
 			fileio.GrepResult{OutputMode: fileio.GrepFilesWithMatches, Files: []string{"/docs/api/ref.md"}}},
 		{"dot files are searched", fileio.GrepRequest{Pattern: "HELLO=", OutputMode: fileio.GrepFilesWithMatches},
@@ -283,6 +285,9 @@ func testGlob(t *testing.T, e *env) {
 		{"**/[a-m]*.go", "", []string{"/src/empty.go", "/src/main.go"}},
 		{"/docs/?????.md", "", []string{"/docs/guide.md"}},
 		{"nothing/**", "", []string{}},
+		{"./docs/*.md", "", []string{"/docs/guide.md"}},
+		{"!**/*.md", "/docs", []string{"/docs/notes.txt"}},
+		{"!*.{md,go}", "/src", []string{"/src/nested/x.go"}}, // "*" stays in one directory
 	}
 	for _, tc := range tests {
 		got, err := e.svc.Glob(ctx, fileio.GlobRequest{Project: proj, Pattern: tc.pattern, Path: tc.path})
