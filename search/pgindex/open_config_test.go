@@ -4,8 +4,8 @@ import (
 	"context"
 	"testing"
 
-	"github.com/agentfiles/agentfiles/search/pgindex"
 	"github.com/agentfiles/agentfiles/internal/pgtest"
+	"github.com/agentfiles/agentfiles/search/pgindex"
 )
 
 // Open refuses a URL it cannot parse and a database that does not exist with INVALID_CONFIG, and
