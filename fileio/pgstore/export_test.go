@@ -27,3 +27,19 @@ WHERE apikey_hash = $1 AND project = $2 AND file_path = $3`, scope.Tenant, scope
 	}
 	return msg, true, nil
 }
+
+// GrepIndexed reports whether the active file at path is in the trigram index (grep_indexed).
+// For tests.
+func (s *Store) GrepIndexed(ctx context.Context, scope fileio.Scope, path string) (bool, error) {
+	var indexed bool
+	err := s.pool.QueryRow(ctx, `SELECT grep_indexed FROM mcp_files
+WHERE apikey_hash = $1 AND project = $2 AND path = $3 AND deleted = FALSE`, scope.Tenant, scope.Project, path).Scan(&indexed)
+	return indexed, err
+}
+
+// GrepUnindexed counts the active files of every tenant not yet in the trigram index.
+func (s *Store) GrepUnindexed(ctx context.Context) (int64, error) {
+	var n int64
+	err := s.pool.QueryRow(ctx, `SELECT count(*) FROM mcp_files WHERE deleted = FALSE AND NOT grep_indexed`).Scan(&n)
+	return n, err
+}

@@ -16,35 +16,46 @@ var (
 	_ fileio.MultiGetter     = (*readTx)(nil)
 )
 
-// grepText is the indexed expression of migration 0007.
+// grepText is the indexed expression of migrations 0007 and 0008.
 const grepText = "mcp_files_grep_text(content)"
 
-// GrepCandidates implements fileio.ContentSearcher with the pg_trgm index of migration 0007:
-// the literals of c.Query become LIKE (ILIKE for ignore-case literals) conditions on the
-// file's text, a sequence of literals one LIKE '%a%b%', which the GIN index answers and PostgreSQL rechecks exactly. Literals without
-// three ASCII letters or digits in a row give pg_trgm no trigram to look up, so they are
-// left out (a weaker condition, never a wrong one); a query with nothing left lists the files
-// in path order. The statements run under SET LOCAL statement_timeout up to c.Deadline.
+// GrepCandidates implements fileio.ContentSearcher with the pg_trgm index of migration 0008,
+// which holds the files the background indexer has reached (grep_indexed). The literals of
+// c.Query become LIKE (ILIKE for ignore-case literals) conditions on the file's text, a
+// sequence of literals one LIKE '%a%b%', which the GIN index answers among indexed files and
+// PostgreSQL rechecks exactly; every unindexed file below the prefix is a candidate too (the
+// Service reads it and matches it itself), so the answer does not depend on how far the indexer
+// has come. Literals without three ASCII letters or digits in a row give pg_trgm no trigram to
+// look up, so they are left out (a weaker condition, never a wrong one); a query with nothing
+// left lists the files in path order. The statements run under SET LOCAL statement_timeout up
+// to c.Deadline.
 func (tx *readTx) GrepCandidates(ctx context.Context, c fileio.GrepCandidates) ([]fileio.FileInfo, error) {
 	if err := tx.statementDeadline(ctx, c.Deadline); err != nil {
 		return nil, err
 	}
 	sc := tx.x.scope
-	args := []any{sc.Tenant, sc.Project, c.After, c.Prefix}
-	var sql strings.Builder
-	sql.WriteString(`SELECT path, size, created_at, updated_at FROM mcp_files
-WHERE apikey_hash = $1 AND project = $2 AND deleted = FALSE AND path > $3 AND path >= $4 AND starts_with(path, $4)`)
+	args := []any{sc.Tenant, sc.Project, c.After, c.Prefix, int64(max(c.Limit, 1))}
+	where := `apikey_hash = $1 AND project = $2 AND deleted = FALSE AND path > $3 AND path >= $4 AND starts_with(path, $4)`
 	if end, bounded := prefixEnd(c.Prefix); bounded {
 		args = append(args, end)
-		fmt.Fprintf(&sql, " AND path < $%d", len(args))
+		where += fmt.Sprintf(" AND path < $%d", len(args))
 	}
-	if cond := likeCondition(indexable(c.Query), &args); cond != "" {
-		sql.WriteString(" AND " + cond)
+	const cols = `SELECT path, size, created_at, updated_at FROM mcp_files WHERE `
+	var sql string
+	switch cond := likeCondition(indexable(c.Query), &args); cond {
+	case "", "FALSE": // every file, or none: the index has nothing to say
+		if cond != "" {
+			where += " AND " + cond
+		}
+		sql = cols + where + ` ORDER BY path LIMIT $5`
+	default:
+		// The indexed files that the index finds, and the unindexed ones (the partial index
+		// idx_mcp_files_grep_pending): two disjoint sets, each in path order.
+		sql = `SELECT * FROM ((` + cols + where + ` AND grep_indexed AND ` + cond + ` ORDER BY path LIMIT $5)
+UNION ALL (` + cols + where + ` AND NOT grep_indexed ORDER BY path LIMIT $5)) AS c ORDER BY path LIMIT $5`
 	}
-	args = append(args, int64(max(c.Limit, 1)))
-	fmt.Fprintf(&sql, " ORDER BY path LIMIT $%d", len(args))
 	var out []fileio.FileInfo
-	err := tx.x.query(ctx, opRead, sql.String(), args, func(r pgx.Rows) error {
+	err := tx.x.query(ctx, opRead, sql, args, func(r pgx.Rows) error {
 		fi, err := scanFileInfo(r)
 		if err != nil {
 			return err

@@ -14,9 +14,11 @@ import (
 )
 
 // TestGrepCandidates: the trigram index leaves out exactly the files that cannot satisfy the
-// query's literals; literals it cannot look up keep every file.
+// query's literals; literals it cannot look up keep every file. Files the indexer has not
+// reached yet are always candidates: before it runs every file is, after it the index
+// decides, and a file written since (new or replaced) is a candidate again.
 func TestGrepCandidates(t *testing.T) {
-	s, _ := newStore(t, pgstore.Options{})
+	s, _ := newStore(t, pgstore.Options{GrepIndexInterval: -1})
 	for i := range 30 {
 		put(t, s, testScope, fmt.Sprintf("/f%02d.txt", i), fmt.Sprintf("common text %d\n", i))
 	}
@@ -47,33 +49,65 @@ func TestGrepCandidates(t *testing.T) {
 		{"prefix", "/docs/", lit("text", false), []string{}},
 		{"all", "/docs/", fileio.ContentQuery{Op: fileio.QueryAll}, nil},
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			var got []string
-			err := s.View(context.Background(), testScope, func(tx fileio.ReadTx) error {
-				infos, err := tx.(fileio.ContentSearcher).GrepCandidates(context.Background(),
-					fileio.GrepCandidates{Prefix: tc.prefix, Query: tc.query, Limit: 100, Deadline: time.Now().Add(time.Minute)})
-				got = []string{}
-				for _, fi := range infos {
-					got = append(got, fi.Path)
-				}
-				return err
-			})
-			if err != nil {
-				t.Fatal(err)
+	candidates := func(t *testing.T, prefix string, q fileio.ContentQuery) []string {
+		t.Helper()
+		var got []string
+		err := s.View(context.Background(), testScope, func(tx fileio.ReadTx) error {
+			infos, err := tx.(fileio.ContentSearcher).GrepCandidates(context.Background(),
+				fileio.GrepCandidates{Prefix: prefix, Query: q, Limit: 100, Deadline: time.Now().Add(time.Minute)})
+			got = []string{}
+			for _, fi := range infos {
+				got = append(got, fi.Path)
 			}
-			want := tc.want
-			if want == nil {
-				want = list(t, s, testScope, tc.prefix, 0)
-			}
-			if diff := cmp.Diff(want, got); diff != "" {
-				t.Errorf("(-want +got):\n%s", diff)
-			}
+			return err
 		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
 	}
 	if n := len(list(t, s, testScope, "/", 0)); n != all {
 		t.Fatalf("fixture has %d files, want %d", n, all)
 	}
+	t.Run("unindexed", func(t *testing.T) {
+		for _, tc := range tests {
+			want := list(t, s, testScope, tc.prefix, 0)
+			if tc.query.Op == fileio.QueryNone {
+				want = []string{}
+			}
+			if diff := cmp.Diff(want, candidates(t, tc.prefix, tc.query)); diff != "" {
+				t.Errorf("%s (-want +got):\n%s", tc.name, diff)
+			}
+		}
+	})
+	if n, err := s.IndexGrep(context.Background()); err != nil || n != int64(all) {
+		t.Fatalf("IndexGrep = %d, %v; want %d files", n, err, all)
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			want := tc.want
+			if want == nil {
+				want = list(t, s, testScope, tc.prefix, 0)
+			}
+			if diff := cmp.Diff(want, candidates(t, tc.prefix, tc.query)); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+	t.Run("written since", func(t *testing.T) {
+		put(t, s, testScope, "/docs/zebra2.md", "no stripes\n")     // new: unindexed
+		put(t, s, testScope, "/docs/both.md", "giraffe, no more\n") // replaced: unindexed again
+		got := candidates(t, "/", lit("zebra", false))
+		if diff := cmp.Diff([]string{"/docs/both.md", "/docs/zebra2.md"}, got); diff != "" {
+			t.Errorf("(-want +got):\n%s", diff)
+		}
+		if n, err := s.IndexGrep(context.Background()); err != nil || n != 2 {
+			t.Fatalf("IndexGrep = %d, %v; want 2 files", n, err)
+		}
+		if got := candidates(t, "/", lit("zebra", false)); len(got) != 0 {
+			t.Errorf("after indexing: %q, want none", got)
+		}
+	})
 }
 
 // TestGrepStatementTimeout: a grep whose statement cannot finish within the time budget (here:

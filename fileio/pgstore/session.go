@@ -22,6 +22,8 @@ const (
 	opWrite   = "write"
 	opOutbox  = "outbox"
 	opPurge   = "purge"
+	// opGrepIndex is the background indexing of files for grep (IndexGrep).
+	opGrepIndex = "indexing files for grep"
 )
 
 // jobsChannel is the NOTIFY channel that announces new index jobs.

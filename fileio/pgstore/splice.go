@@ -65,8 +65,8 @@ func (tx *writeTx) Locate(ctx context.Context, path string, needle []byte, radiu
 }
 
 // sqlSplice replaces $7 bytes at offset $5 (0-based) of the file by $4 with overlay(), and
-// keeps the byte count and the outbox as sqlPut does; the history trigger keeps the old
-// content. Only the replacement travels.
+// keeps the byte count and the outbox as sqlPut does, leaving the row out of the trigram index
+// as sqlPut does; the history trigger keeps the old content. Only the replacement travels.
 const sqlSplice = `WITH old AS (
     SELECT size FROM mcp_files
     WHERE apikey_hash = $1 AND project = $2 AND path = $3 AND deleted = FALSE
@@ -74,6 +74,7 @@ const sqlSplice = `WITH old AS (
     UPDATE mcp_files AS f
     SET content = overlay(content PLACING $4::bytea FROM ($5::bigint + 1)::int FOR $7::int),
         size = size - $7::bigint + length($4::bytea),
+        grep_indexed = FALSE,
         updated_at = GREATEST(statement_timestamp(), f.updated_at + interval '1 microsecond')
     WHERE apikey_hash = $1 AND project = $2 AND path = $3 AND deleted = FALSE
     RETURNING f.size, f.created_at, f.updated_at, encode(sha256(f.content), 'hex') AS sum

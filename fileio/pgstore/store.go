@@ -38,6 +38,16 @@ type Options struct {
 	// pgxpool's default, the larger of 4 and the number of CPUs. New uses the caller's pool
 	// as it is.
 	MaxConns int32
+	// GrepIndexInterval is how often a background indexer adds the files written since it last
+	// ran to the trigram index that fileio.Service.Grep uses (see IndexGrep); it runs again at
+	// once while it finds work. Zero means DefaultGrepIndexInterval; negative: no background
+	// indexer (call IndexGrep yourself, or let another process run it). Grep answers exactly
+	// either way: it reads the files not yet indexed itself, within its scan budget.
+	GrepIndexInterval time.Duration
+	// GrepIndexBatchBytes bounds the text one indexer transaction adds to the index, and so
+	// how long a writer of one of its files may wait for it. Zero means
+	// DefaultGrepIndexBatchBytes; a transaction always takes at least one file.
+	GrepIndexBatchBytes int64
 }
 
 // Defaults for Options fields left zero.
@@ -61,7 +71,11 @@ type Store struct {
 
 	stopPurger context.CancelFunc
 	purgerDone chan struct{}
-	closeOnce  sync.Once
+
+	grepIndexBatchBytes int64
+	stopGrepIndexer     context.CancelFunc
+	grepIndexerDone     chan struct{}
+	closeOnce           sync.Once
 }
 
 var _ fileio.Store = (*Store)(nil)
@@ -91,7 +105,17 @@ func New(ctx context.Context, pool *pgxpool.Pool, opts Options) (*Store, error) 
 	if s.logger == nil {
 		s.logger = slog.New(slog.DiscardHandler)
 	}
+	s.grepIndexBatchBytes = opts.GrepIndexBatchBytes
+	if s.grepIndexBatchBytes <= 0 {
+		s.grepIndexBatchBytes = DefaultGrepIndexBatchBytes
+	}
 	s.listener.init(s)
+	switch {
+	case opts.GrepIndexInterval == 0:
+		s.startGrepIndexer(DefaultGrepIndexInterval)
+	case opts.GrepIndexInterval > 0:
+		s.startGrepIndexer(opts.GrepIndexInterval)
+	}
 	switch {
 	case opts.PurgeInterval == 0:
 		s.startPurger(DefaultPurgeInterval)
@@ -123,13 +147,17 @@ func Open(ctx context.Context, databaseURL string, opts Options) (*Store, error)
 // Pool returns the connection pool the Store uses.
 func (s *Store) Pool() *pgxpool.Pool { return s.pool }
 
-// Close stops the background purger and the LISTEN connection and, when the Store was created
-// by Open, closes the pool. Calling it more than once is harmless.
+// Close stops the background purger, the background grep indexer and the LISTEN connection
+// and, when the Store was created by Open, closes the pool. Calling it more than once is harmless.
 func (s *Store) Close() {
 	s.closeOnce.Do(func() {
 		if s.stopPurger != nil {
 			s.stopPurger()
 			<-s.purgerDone
+		}
+		if s.stopGrepIndexer != nil {
+			s.stopGrepIndexer()
+			<-s.grepIndexerDone
 		}
 		s.listener.stop()
 		if s.ownsPool {

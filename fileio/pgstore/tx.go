@@ -144,7 +144,8 @@ func (tx *readTx) ProjectBytes(ctx context.Context) (int64, error) {
 	return n, err
 }
 
-// sqlPut writes the file, the project's byte count and the outbox row in one statement. All
+// sqlPut writes the file, the project's byte count and the outbox row in one statement; the
+// row is left out of the trigram index (grep_indexed, migration 0008) until the indexer adds it. All
 // parts see the same snapshot (old is the row before the write). statement_timestamp() is one
 // value per statement, so a new file has CreatedAt == UpdatedAt; GREATEST keeps UpdatedAt
 // strictly increasing per path even if the server clock steps back.
@@ -155,7 +156,7 @@ const sqlPut = `WITH old AS (
     INSERT INTO mcp_files AS f (apikey_hash, project, path, content, size, created_at, updated_at)
     VALUES ($1, $2, $3, $4, $5, statement_timestamp(), statement_timestamp())
     ON CONFLICT (apikey_hash, project, path) WHERE deleted = FALSE DO UPDATE
-    SET content = EXCLUDED.content, size = EXCLUDED.size,
+    SET content = EXCLUDED.content, size = EXCLUDED.size, grep_indexed = FALSE,
         updated_at = GREATEST(EXCLUDED.updated_at, f.updated_at + interval '1 microsecond')
     RETURNING f.created_at, f.updated_at
 ), u AS (

@@ -104,7 +104,8 @@ func ancestorDirs(path string) []string {
 // sqlWriteIfAllowed answers fileio.ConditionalWriter in one statement. c is the state before
 // the write (as sqlCheckWrite reports it, without content) and the new size; ok keeps c's row
 // only when ConditionalWrite.Allows would; f, u and j are sqlPut's file, byte count and outbox
-// upserts, run only for a row of ok, with content = content || $7 when appending ($9).
+// upserts, run only for a row of ok, with content = content || $7 when appending ($9); the
+// row leaves the trigram index (grep_indexed, migration 0008) until the indexer adds it again.
 // With history on ($13 > 0 versions to keep, $14 the retention in microseconds) the statement
 // does what the trigger of migration 0005 would, without a PL/pgSQL call: f numbers the row
 // (the old version + 1, which keeps the triggers of 0006 from firing; a new file gets 1 and the
@@ -135,6 +136,7 @@ const sqlWriteIfAllowed = `WITH ` + sqlConflictCTEs + `, e AS (
     ON CONFLICT (apikey_hash, project, path) WHERE deleted = FALSE DO UPDATE
     SET content = CASE WHEN $9::boolean THEN f.content || EXCLUDED.content ELSE EXCLUDED.content END,
         size = CASE WHEN $9::boolean THEN f.size + EXCLUDED.size ELSE EXCLUDED.size END,
+        grep_indexed = FALSE,
         updated_at = GREATEST(EXCLUDED.updated_at, f.updated_at + interval '1 microsecond'),
         version = CASE WHEN $13::bigint > 0 THEN f.version + 1 ELSE f.version END
     RETURNING f.size, f.created_at, f.updated_at

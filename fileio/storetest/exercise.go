@@ -30,6 +30,10 @@ func Exercise(t *testing.T, newStore func(t *testing.T) fileio.Store) {
 	t.Run("Model", func(t *testing.T) { runModelSeeds(t, newStore(t), 8) })
 }
 
+// ExerciseGrep runs the grep and glob part of Exercise alone, for a store to check its search
+// in more than one state (pgstore: with its files indexed and without).
+func ExerciseGrep(t *testing.T, newStore func(t *testing.T) fileio.Store) { exerciseGrep(t, newStore) }
+
 // env is one store with a Service over it and helpers bound to a test.
 type env struct {
 	t     *testing.T

@@ -1,0 +1,104 @@
+package pgstore
+
+import (
+	"context"
+	"log/slog"
+	"strconv"
+	"time"
+
+	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/jackc/pgx/v5"
+)
+
+// Defaults of the background trigram indexer (Options.GrepIndexInterval and
+// Options.GrepIndexBatchBytes).
+const (
+	DefaultGrepIndexInterval   = 250 * time.Millisecond
+	DefaultGrepIndexBatchBytes = 1 << 20
+)
+
+// grepIndexBatchFiles bounds the rows one indexer statement claims, whatever their size.
+const grepIndexBatchFiles = 256
+
+// sqlGrepIndexBatch adds unindexed active files to the trigram index of migration 0008: c
+// claims up to $1 of them with FOR UPDATE SKIP LOCKED (a row a writer holds is skipped, and a
+// writer waits at most for this statement), w keeps those that start within $2 bytes of text
+// (at least one), and the UPDATE sets grep_indexed, which makes PostgreSQL compute their
+// trigrams and insert them into the partial GIN index. Nothing else changes: not content,
+// updated_at, version, the byte counts or the outbox. It returns the files and bytes indexed.
+const sqlGrepIndexBatch = `WITH c AS MATERIALIZED (
+    SELECT id, size FROM mcp_files
+    WHERE deleted = FALSE AND NOT grep_indexed
+    LIMIT $1 FOR UPDATE SKIP LOCKED
+), w AS (
+    SELECT id FROM (SELECT id, sum(size) OVER (ORDER BY id) - size AS before FROM c) AS s
+    WHERE before < $2::bigint
+), u AS (
+    UPDATE mcp_files AS f SET grep_indexed = TRUE
+    FROM w WHERE f.id = w.id AND f.deleted = FALSE AND NOT f.grep_indexed
+    RETURNING f.size
+)
+SELECT count(*), COALESCE(sum(size), 0)::bigint FROM u`
+
+// sqlGrepIndexSettings bounds the indexer's transaction ($1, statement_timeout in
+// milliseconds) and switches the history triggers off for it explicitly, whatever the
+// session's defaults: its UPDATE replaces no version.
+const sqlGrepIndexSettings = `SELECT set_config('statement_timeout', $1, true),
+       set_config('agentfiles.history_versions', '0', true)`
+
+// IndexGrep adds the active files written since it last ran to the trigram index that
+// fileio.Service.Grep uses (migration 0008), in short transactions of at most
+// Options.GrepIndexBatchBytes of text each, until none is left, and returns how many files it
+// indexed. Grep answers exactly whether or not files are indexed (it reads unindexed ones
+// itself); indexing only makes it skip them. The background indexer (Options.GrepIndexInterval)
+// calls it; any number of processes may run it at once, each taking rows the others have not
+// locked. It never changes a file's content, times, version, history, byte counts or index
+// jobs. It is safe for concurrent use.
+func (s *Store) IndexGrep(ctx context.Context) (int64, error) {
+	var total int64
+	for {
+		n, _, err := s.indexGrepBatch(ctx)
+		total += n
+		if err != nil || n == 0 {
+			return total, err
+		}
+	}
+}
+
+// indexGrepBatch runs sqlGrepIndexBatch in one transaction.
+func (s *Store) indexGrepBatch(ctx context.Context) (files, bytes int64, err error) {
+	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		timeout := strconv.FormatInt(max(s.statementTimeout.Milliseconds(), 1), 10)
+		if _, err := tx.Exec(ctx, sqlGrepIndexSettings, timeout); err != nil {
+			return err
+		}
+		return tx.QueryRow(ctx, sqlGrepIndexBatch, grepIndexBatchFiles, s.grepIndexBatchBytes).Scan(&files, &bytes)
+	})
+	if err != nil {
+		return 0, 0, s.storeError(ctx, opGrepIndex, fileio.Scope{}, err)
+	}
+	return files, bytes, nil
+}
+
+// startGrepIndexer runs IndexGrep now and then every interval until Close.
+func (s *Store) startGrepIndexer(interval time.Duration) {
+	ctx, cancel := context.WithCancel(context.Background())
+	s.stopGrepIndexer, s.grepIndexerDone = cancel, make(chan struct{})
+	go func() {
+		defer close(s.grepIndexerDone)
+		timer := time.NewTimer(0)
+		defer timer.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-timer.C:
+			}
+			if _, err := s.IndexGrep(ctx); err != nil && ctx.Err() == nil {
+				s.logger.LogAttrs(ctx, slog.LevelWarn, "pgstore: indexing files for grep failed; will retry",
+					slog.String("error", err.Error()))
+			}
+			timer.Reset(interval)
+		}
+	}()
+}
