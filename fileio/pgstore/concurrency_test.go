@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -14,8 +15,10 @@ import (
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/fileio/pgstore"
+	"github.com/agentfiles/agentfiles/fileio/storetest"
 	"github.com/agentfiles/agentfiles/internal/cmdtest"
 	"github.com/agentfiles/agentfiles/internal/pgtest"
+	"github.com/google/go-cmp/cmp"
 )
 
 // holdProjectLock starts an Update of scope on s that runs inside (nil: nothing) and then holds
@@ -178,16 +181,17 @@ func startProcs(t *testing.T, bin string, argLists ...[]string) (wait func() []i
 // procScope is the scope the helper writes to with its default -key and -project.
 var procScope = fileio.Scope{Tenant: agentfiles.NewAuthContext("pgstoreproc", "").APIKeyHash, Project: "proj"}
 
-// TestTwoProcessesAppend: two processes append 1,000 records each to the same file. Every
-// record is present exactly once, whole, and each writer's records are in its own order; the
-// outbox holds one pending job for the path.
+// TestTwoProcessesAppend: two processes append 1,000 records each to the same file, while the
+// grep indexers of both (every millisecond) index it between appends. Every record is present
+// exactly once, whole, and each writer's records are in its own order; the outbox holds one
+// pending job for the path; grep finds the last records.
 func TestTwoProcessesAppend(t *testing.T) {
 	bin := cmdtest.Build(t, procCommand)
 	url := pgtest.New(t)
 	const n = 1000
 	counts := runProcs(t, bin,
-		[]string{"-url", url, "-mode", "append", "-writer", "A", "-n", strconv.Itoa(n)},
-		[]string{"-url", url, "-mode", "append", "-writer", "B", "-n", strconv.Itoa(n)})
+		[]string{"-url", url, "-mode", "append", "-writer", "A", "-n", strconv.Itoa(n), "-grep-index-interval", "1ms"},
+		[]string{"-url", url, "-mode", "append", "-writer", "B", "-n", strconv.Itoa(n), "-grep-index-interval", "1ms"})
 	if counts[0] != n || counts[1] != n {
 		t.Fatalf("successful appends %v, want %d each", counts, n)
 	}
@@ -215,6 +219,13 @@ func TestTwoProcessesAppend(t *testing.T) {
 	t.Logf("the writers took turns %d times in %d appends", switches, 2*n)
 	if pending, _ := s.PendingJobs(context.Background()); pending != 1 {
 		t.Errorf("PendingJobs = %d, want 1 (one de-duplicated job for the path)", pending)
+	}
+	svc := storetest.NewService(t, s)
+	actx := agentfiles.WithAuth(context.Background(), agentfiles.NewAuthContext("pgstoreproc", ""))
+	for _, rec := range []string{fmt.Sprintf("A:%d;", n-1), fmt.Sprintf("B:%d;", n-1)} {
+		if diff := cmp.Diff([]string{"/log.txt"}, grepFiles(t, svc, actx, "proj", regexp.QuoteMeta(rec))); diff != "" {
+			t.Errorf("grep %q (-want +got):\n%s", rec, diff)
+		}
 	}
 }
 

@@ -5,7 +5,8 @@
 //	append   appends -n records "<writer>:<i>;" to -path through a fileio.Service
 //	fill     creates files of -chunk bytes until the project quota (-quota) refuses one
 //
-// It waits until -start (Unix nanoseconds) so that processes begin together, and prints one
+// -grep-index-interval sets the store's Options.GrepIndexInterval (its background indexer for
+// grep). It waits until -start (Unix nanoseconds) so that processes begin together, and prints one
 // line "ok <successful writes>" on success. It is not part of the library.
 package main
 
@@ -33,19 +34,20 @@ func main() {
 	quota := flag.Int64("quota", 1<<20, "project quota in bytes (fill)")
 	chunk := flag.Int("chunk", 1000, "bytes per file (fill)")
 	start := flag.Int64("start", 0, "Unix time in nanoseconds to start at")
+	grepIndexInterval := flag.Duration("grep-index-interval", 0, "pgstore.Options.GrepIndexInterval")
 	flag.Parse()
-	if err := run(*url, *mode, *apiKey, *project, *path, *writer, *n, *quota, *chunk, *start); err != nil {
+	if err := run(*url, *mode, *apiKey, *project, *path, *writer, *n, *quota, *chunk, *start, *grepIndexInterval); err != nil {
 		fmt.Fprintln(os.Stderr, "pgstoreproc:", err)
 		os.Exit(1)
 	}
 }
 
-func run(url, mode, apiKey, project, path, writer string, n int, quota int64, chunk int, start int64) error {
+func run(url, mode, apiKey, project, path, writer string, n int, quota int64, chunk int, start int64, grepIndexInterval time.Duration) error {
 	ctx := context.Background()
 	if d := time.Until(time.Unix(0, start)); d > 0 {
 		time.Sleep(d)
 	}
-	store, err := pgstore.Open(ctx, url, pgstore.Options{})
+	store, err := pgstore.Open(ctx, url, pgstore.Options{GrepIndexInterval: grepIndexInterval})
 	if err != nil {
 		return err
 	}
