@@ -2,9 +2,15 @@ package pgstore
 
 import (
 	"context"
+	"io/fs"
+	"path"
+	"strconv"
+	"strings"
+	"testing/fstest"
 
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 // SchemaVersion is the newest schema version of the embedded migrations.
@@ -42,4 +48,27 @@ func (s *Store) GrepUnindexed(ctx context.Context) (int64, error) {
 	var n int64
 	err := s.pool.QueryRow(ctx, `SELECT count(*) FROM mcp_files WHERE deleted = FALSE AND NOT grep_indexed`).Scan(&n)
 	return n, err
+}
+
+// MigrateTo applies the embedded migrations up to version only, as an older release would
+// have: for upgrade tests.
+func MigrateTo(ctx context.Context, pool *pgxpool.Pool, version int) error {
+	old := fstest.MapFS{}
+	paths, err := fs.Glob(migrationFS, "migrations/*.sql")
+	if err != nil {
+		return err
+	}
+	for _, p := range paths {
+		num, _, _ := strings.Cut(path.Base(p), "_")
+		if v, err := strconv.Atoi(num); err == nil && v <= version {
+			body, err := fs.ReadFile(migrationFS, p)
+			if err != nil {
+				return err
+			}
+			old[p] = &fstest.MapFile{Data: body}
+		}
+	}
+	set := schema
+	set.FS = old
+	return set.Apply(ctx, pool)
 }

@@ -14,7 +14,7 @@ import (
 // Options.GrepIndexBatchBytes).
 const (
 	DefaultGrepIndexInterval   = 250 * time.Millisecond
-	DefaultGrepIndexBatchBytes = 1 << 20
+	DefaultGrepIndexBatchBytes = 256 << 10
 )
 
 // grepIndexBatchFiles bounds the rows one indexer statement claims, whatever their size.

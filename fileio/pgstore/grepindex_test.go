@@ -15,6 +15,7 @@ import (
 	"github.com/agentfiles/agentfiles/internal/pgtest"
 	"github.com/agentfiles/agentfiles/internal/poll"
 	"github.com/google/go-cmp/cmp"
+	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 // indexedViews is a Store whose every View first indexes every written file for grep, so
@@ -372,4 +373,42 @@ func TestGrepIndexConcurrentWriters(t *testing.T) {
 			t.Errorf("a replaced state of writer %d is still found in %q", w, got)
 		}
 	}
+}
+
+// TestGrepIndexMigrationUpgrade: files written before migration 0008 (whose write maintained
+// the old index) become unindexed by it; grep finds them at once, and the indexer catches up.
+func TestGrepIndexMigrationUpgrade(t *testing.T) {
+	url := pgtest.New(t)
+	ctx := context.Background()
+	pool, err := pgxpool.New(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	if err := pgstore.MigrateTo(ctx, pool, 7); err != nil {
+		t.Fatal(err)
+	}
+	ac := agentfiles.NewAuthContext("grep-upgrade", "t")
+	for _, f := range []struct{ path, content string }{{"/a.md", "older alpha\n"}, {"/b.md", "older beta\n"}, {"/c.md", "other\n"}} {
+		if _, err := pool.Exec(ctx, `INSERT INTO mcp_files (apikey_hash, project, path, content, size) VALUES ($1, 'p', $2, $3, $4)`,
+			ac.APIKeyHash, f.path, []byte(f.content), len(f.content)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := pgtest.Open(t, url, pgstore.Open, pgstore.Options{GrepIndexInterval: -1})
+	svc := storetest.NewService(t, s)
+	actx := agentfiles.WithAuth(ctx, ac)
+	if n, err := s.GrepUnindexed(ctx); err != nil || n != 3 {
+		t.Fatalf("after the upgrade: %d unindexed files, %v; want 3", n, err)
+	}
+	if diff := cmp.Diff([]string{"/a.md", "/b.md"}, grepFiles(t, svc, actx, "p", "older")); diff != "" {
+		t.Errorf("grep before indexing (-want +got):\n%s", diff)
+	}
+	if n, err := s.IndexGrep(ctx); err != nil || n != 3 {
+		t.Fatalf("IndexGrep = %d, %v; want 3", n, err)
+	}
+	if diff := cmp.Diff([]string{"/a.md", "/b.md"}, grepFiles(t, svc, actx, "p", "older")); diff != "" {
+		t.Errorf("grep after indexing (-want +got):\n%s", diff)
+	}
+	pgtest.CheckMigrated(t, url, "mcp_files_schema_migrations", pgstore.SchemaVersion(), pgstore.Migrate)
 }
