@@ -113,10 +113,10 @@
 // The pattern is analysed into a ContentQuery: the literal text every matching file must
 // contain ("foo.*bar" needs "foo" and "bar"), found by walking the syntax tree after the idea of
 // Russ Cox's trigram index. A store's index may use it to skip files (ContentSearcher): memstore
-// checks it with substring searches in memory, pgstore with a pg_trgm GIN index that every
-// write maintains in its own transaction. The Service always matches lines itself, so every
-// store gives the same answer; FuzzGrepAnalysis checks that the query never rejects a file
-// with a matching line.
+// checks it with substring searches in memory, pgstore with a pg_trgm GIN index that a
+// background indexer maintains (the files written since it last ran are always candidates).
+// The Service always matches lines itself, so every store gives the same answer;
+// FuzzGrepAnalysis checks that the query never rejects a file with a matching line.
 //
 // # UTF-8 and offsets
 //

@@ -105,19 +105,36 @@
 // # Exact search
 //
 // Migration 0007 creates the pg_trgm extension (shipped with PostgreSQL; a trusted extension,
-// so the database owner may create it) and a GIN index on the text of every active file,
-// mcp_files_grep_text(content) with gin_trgm_ops. The read transaction implements
-// fileio.ContentSearcher: the literals of a grep pattern's fileio.ContentQuery become LIKE
-// (ILIKE for ignore-case ones) conditions that the index answers and PostgreSQL rechecks, so a
-// pattern with literal text reads only the files that hold it; literals without three ASCII
-// letters or digits in a row are left out (pg_trgm has no trigram for them), and a pattern with
-// nothing left lists the files in path order for the Service to read within its scan budget.
-// Grep's statements run under SET LOCAL statement_timeout up to the call's time budget (a
-// statement past it is TIMEOUT) and plan_cache_mode = force_custom_plan (a generic plan cannot
-// see how selective a LIKE pattern is). fileio.MultiGetter reads the candidates in one
-// statement. The index is written by the same statement that writes a file, inside its
-// transaction: a file is searchable as soon as its write commits (see BENCHMARKS.md for the
-// cost). Files holding a NUL byte are not in the index; grep skips them.
+// so the database owner may create it) and migration 0008 a partial GIN index on the text of
+// the active files that are marked grep_indexed, mcp_files_grep_text(content) with
+// gin_trgm_ops. The read transaction implements fileio.ContentSearcher: the literals of a grep
+// pattern's fileio.ContentQuery become LIKE (ILIKE for ignore-case ones) conditions that the
+// index answers among the indexed files and PostgreSQL rechecks, and every file not indexed yet
+// is a candidate as well (idx_mcp_files_grep_pending lists them), which the Service reads and
+// matches itself. So a pattern with literal text reads only the indexed files that hold it and
+// the files written since the indexer last ran. Literals without three ASCII letters or digits
+// in a row are left out (pg_trgm has no trigram for them), and a pattern with nothing left lists
+// the files in path order for the Service to read within its scan budget. Grep's statements run
+// under SET LOCAL statement_timeout up to the call's time budget (a statement past it is
+// TIMEOUT) and plan_cache_mode = force_custom_plan (a generic plan cannot see how selective a
+// LIKE pattern is). fileio.MultiGetter reads the candidates in one statement. Files holding a
+// NUL byte have no entries in the index; grep skips them.
+//
+// Trigrams are computed off the write path. A write leaves its row unindexed (grep_indexed =
+// FALSE; PostgreSQL checks a partial index's predicate before computing its expression, so the
+// write computes no trigrams), and a background indexer (IndexGrep, every
+// Options.GrepIndexInterval, in every process that opens the store) marks unindexed rows in
+// transactions of at most Options.GrepIndexBatchBytes of text, claiming them with
+// FOR UPDATE SKIP LOCKED: it never waits for a writer, and a writer of one of its files waits at
+// most for one such transaction. Its UPDATE changes nothing but grep_indexed (the history
+// triggers do not fire, and content, times, version, byte counts and the outbox stay as they
+// were). Index entries belong to the row version they were computed for, so every answer is
+// exact, and a file is found by grep as soon as its write commits, whether or not the indexer
+// has reached it. Until it has, grep reads the file, which costs scan budget: a project that
+// has just received many files is searched like one without an index for the time the indexer
+// needs to catch up. The indexer's UPDATE is never a HOT update (it changes a column of an
+// index predicate), so each write leaves one more dead row version for autovacuum (content
+// stored in TOAST is shared by both versions). See BENCHMARKS.md for the costs.
 //
 // # Errors
 //

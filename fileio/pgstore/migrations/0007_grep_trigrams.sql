@@ -5,8 +5,9 @@
 -- exactly, and the Service matches the lines in Go.
 --
 -- pg_trgm ships with PostgreSQL (Debian's postgresql package includes it); it is a trusted
--- extension, so a database owner may create it. The index is maintained by every statement
--- that writes a file, in the same transaction: a file is searchable when its write commits.
+-- extension, so a database owner may create it. This index was maintained by every statement
+-- that writes a file, in the same transaction; migration 0008 replaces it with a partial index
+-- that a background indexer maintains, keeping trigram work off the write path.
 CREATE EXTENSION IF NOT EXISTS pg_trgm;
 
 -- The text of a file for the index: the content as text, NULL when it holds a NUL byte (which
