@@ -66,7 +66,7 @@ func (s *Store) storeError(ctx context.Context, op string, scope fileio.Scope, e
 				"a tenant, project or path is longer than the store allows (64, 128 and 1024 characters)", "", err)
 		case sqlCharNotInRepertory:
 			return agentfiles.WrapError(agentfiles.CodeInvalidArgument,
-				"a project or path is not valid UTF-8 or contains a NUL character", "", err)
+				"a project, path or file content is not valid UTF-8, or a project or path contains a NUL character", "", err)
 		}
 	}
 	if pgoutage.Is(err) {

@@ -80,7 +80,11 @@ func (s *Store) indexGrepBatch(ctx context.Context) (files, bytes int64, err err
 	return files, bytes, nil
 }
 
-// startGrepIndexer runs IndexGrep now and then every interval until Close.
+// grepIndexMaxBackoff caps the wait of the background indexer after consecutive failures.
+const grepIndexMaxBackoff = 30 * time.Second
+
+// startGrepIndexer runs IndexGrep now and then every interval until Close; after a failure
+// it waits twice as long each time, up to grepIndexMaxBackoff.
 func (s *Store) startGrepIndexer(interval time.Duration) {
 	ctx, cancel := context.WithCancel(context.Background())
 	s.stopGrepIndexer, s.grepIndexerDone = cancel, make(chan struct{})
@@ -88,17 +92,25 @@ func (s *Store) startGrepIndexer(interval time.Duration) {
 		defer close(s.grepIndexerDone)
 		timer := time.NewTimer(0)
 		defer timer.Stop()
+		wait := interval
 		for {
 			select {
 			case <-ctx.Done():
 				return
 			case <-timer.C:
 			}
-			if _, err := s.IndexGrep(ctx); err != nil && ctx.Err() == nil {
+			_, err := s.IndexGrep(ctx)
+			switch {
+			case ctx.Err() != nil:
+				return
+			case err != nil:
+				wait = min(max(2*wait, time.Second), max(grepIndexMaxBackoff, interval))
 				s.logger.LogAttrs(ctx, slog.LevelWarn, "pgstore: indexing files for grep failed; will retry",
-					slog.String("error", err.Error()))
+					slog.String("error", err.Error()), slog.Duration("retry_in", wait))
+			default:
+				wait = interval
 			}
-			timer.Reset(interval)
+			timer.Reset(wait)
 		}
 	}()
 }

@@ -412,3 +412,48 @@ func TestGrepIndexMigrationUpgrade(t *testing.T) {
 	}
 	pgtest.CheckMigrated(t, url, "mcp_files_schema_migrations", pgstore.SchemaVersion(), pgstore.Migrate)
 }
+
+// TestGrepIndexRefusesInvalidText: content that is not valid UTF-8 cannot be stored (the
+// indexer could never index it, and would stop at it), as under migration 0007; content with a
+// NUL byte can, stays out of the index, and does not stop the indexer.
+func TestGrepIndexRefusesInvalidText(t *testing.T) {
+	s, _ := newStore(t, pgstore.Options{GrepIndexInterval: -1})
+	ctx := context.Background()
+	tests := []struct {
+		name, path, content string
+		code                agentfiles.Code // the zero Code for success
+	}{
+		{"invalid UTF-8", "/bad.md", "ok \xff\xfe no", agentfiles.CodeInvalidArgument},
+		{"NUL byte", "/nul.md", "zebra\x00\xff binary", agentfiles.Code{}},
+		{"text", "/ok.md", "zebra\n", agentfiles.Code{}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			err := s.Update(ctx, testScope, fileio.UpdateOptions{}, func(tx fileio.WriteTx) error {
+				_, err := tx.Put(ctx, tc.path, []byte(tc.content), fileio.PutOptions{})
+				return err
+			})
+			if got := agentfiles.ErrorCode(err); got != tc.code {
+				t.Fatalf("Put: %v, want code %v", err, tc.code)
+			}
+		})
+	}
+	if n, err := s.IndexGrep(ctx); err != nil || n != 2 {
+		t.Fatalf("IndexGrep = %d, %v; want 2 files", n, err)
+	}
+	var got []string
+	err := s.View(ctx, testScope, func(tx fileio.ReadTx) error {
+		infos, err := tx.(fileio.ContentSearcher).GrepCandidates(ctx, fileio.GrepCandidates{Prefix: "/",
+			Query: fileio.ContentQuery{Op: fileio.QueryLiteral, Literal: "zebra"}, Limit: 10})
+		for _, fi := range infos {
+			got = append(got, fi.Path)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"/ok.md"}, got); diff != "" {
+		t.Errorf("candidates for zebra (-want +got):\n%s", diff)
+	}
+}

@@ -34,6 +34,15 @@ CREATE INDEX IF NOT EXISTS idx_mcp_files_grep_trgm
 ON mcp_files USING gin (mcp_files_grep_text(content) gin_trgm_ops)
 WHERE deleted = FALSE AND grep_indexed;
 
+-- The text of every active row must be something the indexer can index, or the indexer would
+-- fail on that row for ever: valid UTF-8 (mcp_files_grep_text raises an error otherwise; a NUL
+-- byte makes it NULL, which the check lets pass and the index leaves out). Under migration
+-- 0007 the index expression refused such a write; this check keeps refusing it, at the cost of
+-- verifying the UTF-8 of the text written (far less than computing its trigrams). NOT VALID:
+-- the rows already stored passed the old index's expression, so they are not checked again.
+ALTER TABLE mcp_files ADD CONSTRAINT mcp_files_grep_text_valid
+CHECK (deleted OR octet_length(mcp_files_grep_text(content)) >= 0) NOT VALID;
+
 -- The unindexed active rows: grep's second source of candidates (by tenant, project and path)
 -- and the indexer's queue. It holds only the rows written since the indexer last ran.
 CREATE INDEX IF NOT EXISTS idx_mcp_files_grep_pending
