@@ -134,7 +134,9 @@
 // has just received many files is searched like one without an index for the time the indexer
 // needs to catch up. The indexer's UPDATE is never a HOT update (it changes a column of an
 // index predicate), so each write leaves one more dead row version for autovacuum (content
-// stored in TOAST is shared by both versions). See BENCHMARKS.md for the costs.
+// stored in TOAST is shared by both versions). A check constraint refuses content that is not
+// valid UTF-8 (INVALID_ARGUMENT), which the indexer could not index; the Service never writes
+// such content. See BENCHMARKS.md for the costs.
 //
 // # Errors
 //
