@@ -86,6 +86,16 @@ func abuses() []abuse {
 		}, func(base string) *http.Request {
 			return toolRequest(base, "file_read", map[string]any{"project": "abuse", "path": "/n.txt", "line_numbers": true})
 		}},
+		{"mcp: tools/call of the 100-edit file_edit", nil, func(base string) *http.Request {
+			call, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": map[string]any{
+				"name": "file_edit", "arguments": map[string]any{"project": "abuse", "path": "/m.txt", "dry_run": true, "edits": alternating}}})
+			req, _ := http.NewRequest(http.MethodPost, base+"/mcp", bytes.NewReader(call))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			req.Header.Set("Mcp-Protocol-Version", "2025-03-26")
+			req.Header.Set("Authorization", "Bearer heavy")
+			return req
+		}},
 		{"mcp: batch of 16 tools/list", nil, func(base string) *http.Request {
 			req, _ := http.NewRequest(http.MethodPost, base+"/mcp", bytes.NewReader(batch.Bytes()))
 			req.Header.Set("Content-Type", "application/json")
