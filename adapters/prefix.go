@@ -109,8 +109,9 @@ func renameInError(err error, prefix string, own map[string]bool, rename func(st
 	return &c
 }
 
-// renameInResult renames the advice fields of a result, as JSON. A result without any mention
-// is returned as it is.
+// renameInResult renames the advice fields of a result, as JSON: the renamed result is a
+// json.RawMessage (a Texter's prose stays as it was). A result without any mention is returned
+// as it is.
 func renameInResult(res any, rename func(string) string) any {
 	b, err := json.Marshal(res)
 	if err != nil {
@@ -125,8 +126,24 @@ func renameInResult(res any, rename func(string) string) any {
 	if !renameStrings(generic, adviceKeys, rename) {
 		return res
 	}
-	return generic
+	out, err := json.Marshal(generic)
+	if err != nil {
+		return res
+	}
+	if t, ok := res.(Texter); ok { // a prose result keeps its prose
+		return renamedText{raw: out, text: t.ToolText()}
+	}
+	return json.RawMessage(out) // numbers as they were: no float64 or json.Number in between
 }
+
+// renamedText is a prose result (a Texter) whose JSON had mentions renamed.
+type renamedText struct {
+	raw  json.RawMessage
+	text string
+}
+
+func (r renamedText) MarshalJSON() ([]byte, error) { return r.raw, nil }
+func (r renamedText) ToolText() string             { return r.text }
 
 // renameStrings renames, in place, the string values of the keys in keys at every depth of v
 // (decoded JSON), and reports whether any changed.

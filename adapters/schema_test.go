@@ -27,7 +27,7 @@ func refinedTool() adapters.Tool {
 		func(_ context.Context, in refinedIn) (refinedIn, error) { return in, nil })
 }
 
-// Issue 18: enums come from enum tags; no argument is typed ["null", …].
+// Enums come from enum tags; no argument is typed ["null", …].
 func TestInputSchemaRefinements(t *testing.T) {
 	s := refinedTool().InputSchema
 	got := map[string]string{}
@@ -51,7 +51,7 @@ func TestInputSchemaRefinements(t *testing.T) {
 	}
 }
 
-// Issue 18: an optional argument sent as null counts as not sent (limit and size alike); null for
+// An optional argument sent as null counts as not sent (limit and size alike); null for
 // a required one, and a value outside the enum, are clear errors.
 func TestNullArguments(t *testing.T) {
 	tool := refinedTool()
@@ -148,6 +148,37 @@ func TestWithPrefixRenamesSchemasErrorsAndNotices(t *testing.T) {
 	_, err = tool.Call(t.Context(), json.RawMessage(`{"id": "bad"}`))
 	if diff := cmp.Diff("NOT_FOUND: no such ID; call docs_list_files (bad)", fmt.Sprint(err)); diff != "" {
 		t.Errorf("error (-want +got):\n%s", diff)
+	}
+}
+
+// proseOut is a prose result (an adapters.Texter) with an advice field.
+type proseOut struct {
+	Note string `json:"note"`
+}
+
+func (proseOut) ToolText() string { return "prose that names list_files stays as it is" }
+
+// A prose result keeps its prose under WithPrefix; its JSON follows the rename.
+func TestWithPrefixKeepsProse(t *testing.T) {
+	prose := func(context.Context, struct{}) (proseOut, error) { return proseOut{Note: "see list_files"}, nil }
+	list := func(context.Context, struct{}) (struct{}, error) { return struct{}{}, nil }
+	tools := adapters.WithPrefix([]adapters.Tool{
+		adapters.NewTool("read_note", "Read", "Read.", adapters.Annotations{}, prose),
+		adapters.NewTool("list_files", "List", "List.", adapters.Annotations{}, list),
+	}, "docs_")
+	res, err := tools[0].Call(t.Context(), json.RawMessage(`{}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx, ok := res.(adapters.Texter)
+	if !ok {
+		t.Fatalf("result %T is no longer an adapters.Texter", res)
+	}
+	b, _ := json.Marshal(res)
+	got := []string{tx.ToolText(), string(b)}
+	want := []string{"prose that names list_files stays as it is", `{"note":"see docs_list_files"}`}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("prose and JSON (-want +got):\n%s", diff)
 	}
 }
 

@@ -408,7 +408,7 @@ func configError(key, msg string) *agentfiles.Error {
 	return agentfiles.NewError(agentfiles.CodeInvalidConfig, key+": "+msg, key)
 }
 
-// grepBounds are the Grep and Glob limits in effect: the Config's, with defaults for zeros.
+// grepBounds are the Grep and Glob limits in effect.
 type grepBounds struct {
 	limitDefault, max int
 	answerBytes       int64
@@ -416,19 +416,24 @@ type grepBounds struct {
 	timeout           time.Duration
 }
 
-func (c Config) grepLimits() grepBounds {
+// withGrepDefaults returns c with the default of every Grep field left 0.
+func (c Config) withGrepDefaults() Config {
 	or := func(v, def int64) int64 {
 		if v == 0 {
 			return def
 		}
 		return v
 	}
-	b := grepBounds{
-		max:         int(or(int64(c.GrepLimitMax), DefaultGrepLimitMax)),
-		answerBytes: or(c.GrepMaxAnswerBytes, DefaultGrepMaxAnswerBytes),
-		scanBytes:   or(c.GrepMaxScanBytes, DefaultGrepMaxScanBytes),
-		timeout:     time.Duration(or(int64(c.GrepTimeout), int64(DefaultGrepTimeout))),
-	}
-	b.limitDefault = min(int(or(int64(c.GrepLimitDefault), DefaultGrepLimit)), b.max)
-	return b
+	c.GrepLimitMax = int(or(int64(c.GrepLimitMax), DefaultGrepLimitMax))
+	c.GrepLimitDefault = min(int(or(int64(c.GrepLimitDefault), DefaultGrepLimit)), c.GrepLimitMax)
+	c.GrepMaxAnswerBytes = or(c.GrepMaxAnswerBytes, DefaultGrepMaxAnswerBytes)
+	c.GrepMaxScanBytes = or(c.GrepMaxScanBytes, DefaultGrepMaxScanBytes)
+	c.GrepTimeout = time.Duration(or(int64(c.GrepTimeout), int64(DefaultGrepTimeout)))
+	return c
+}
+
+func (c Config) grepLimits() grepBounds {
+	c = c.withGrepDefaults()
+	return grepBounds{limitDefault: c.GrepLimitDefault, max: c.GrepLimitMax, answerBytes: c.GrepMaxAnswerBytes,
+		scanBytes: c.GrepMaxScanBytes, timeout: c.GrepTimeout}
 }

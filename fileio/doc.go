@@ -57,7 +57,7 @@
 // only with Config.AllowRootWipe. List returns entries to a depth, sorted by path bytewise,
 // up to a limit (default 256, clamped to 1024) with HasMore.
 //
-// The operations agents expect beyond the seed's five:
+// The operations agents expect beyond those five:
 //
 //	Edit      exact-match replacements ({OldStr, NewStr, ReplaceAll}) applied in order, all or
 //	          nothing, or the insert form (InsertText after line InsertLine); returns the new
@@ -135,7 +135,9 @@
 // are computed inside the store transaction, so concurrent writers cannot exceed them
 // together. Each tenant has a token bucket (RateLimitPerSecond, RateLimitBurst); an empty
 // bucket is RATE_LIMITED with the time to wait. Configuration comes from the
-// settings.mcp.files section of a YAML file (LoadConfig), never from environment variables.
+// settings.mcp.files section of a YAML file (LoadConfig), never from environment variables;
+// an unknown key, a key at the wrong level or a value of the wrong form is INVALID_CONFIG
+// naming the key, its line and the form expected.
 //
 // # Budgets
 //
@@ -164,10 +166,12 @@
 //   - Work per call. Config.MaxEditsPerCall (100) edits, Config.MaxEditWorkBytes (32 MiB) of
 //     text scanned by them together, Config.MaxDiffCost (1,000,000 steps) of line diff, past
 //     which the diff is one coarser hunk and EditResult.DiffNote says so,
-//     Config.MaxRenameFiles (2000) files per rename; Grep has GrepMaxScanBytes and
-//     GrepTimeout (see Exact search).
+//     Config.MaxRenameFiles (2000) files per rename, Config.GrepMaxScanBytes (64 MiB) of file
+//     content read per Grep, which stops between files at Config.GrepTimeout (10 s) and
+//     answers with a cursor (see Exact search).
 //   - Answer size. Reads return at most max_read_bytes, line-number prefixes included;
-//     lists at most list_limit_max entries; diffs at most Config.MaxDiffBytes (256 KiB, then
+//     lists and globs at most list_limit_max entries; greps at most grep_limit_max entries
+//     and Config.GrepMaxAnswerBytes (256 KiB); diffs at most Config.MaxDiffBytes (256 KiB, then
 //     DiffTruncated). Each says it cut and how to get the rest.
 //   - Rate and connections. Every call draws on its tenant's token bucket (RateLimiter), which
 //     the adapters share with search and the MCP transport; the PostgreSQL pool is sized
@@ -190,8 +194,8 @@
 // Branch with errors.Is against a sentinel or with agentfiles.ErrorCode. TestErrorCodes
 // produces each one through the public API.
 //
-//	NOT_FOUND             read, delete, list, edit or rename of a path where nothing exists;
-//	                      a version that is not kept
+//	NOT_FOUND             read, delete, list, edit, rename, grep or glob of a path where
+//	                      nothing exists; a version that is not kept
 //	ALREADY_EXISTS        WriteRequest.Exclusive on an existing file; a rename onto a file
 //	                      without overwrite; RenameExclusive onto anything
 //	IS_DIRECTORY          read of a directory; write where a directory (or the root) is
@@ -211,9 +215,11 @@
 //	RESOURCE_BUSY         the project's write lock was not acquired within the lock timeout
 //	UNAVAILABLE           the store's database is down or unreachable: retry later
 //	INVALID_ARGUMENT      bad mode, encoding, depth, limit or length; content not UTF-8; more
-//	                      edits, edit work or renamed files than the call's budget (Budgets)
+//	                      edits, edit work or renamed files than the call's budget (Budgets);
+//	                      a bad grep pattern, glob, output mode, context or cursor
 //	INVALID_CONFIG        a bad configuration value (NewService, LoadConfig); Arg names the key
-//	TIMEOUT, CANCELED     the context, or the call's budget (call_timeout_ms), ended first
+//	TIMEOUT, CANCELED     the context, or the call's budget (call_timeout_ms), ended first;
+//	                      TIMEOUT also when Grep's time budget ran out before it searched one file
 //	INTERNAL              the store failed; the message hides the cause, Unwrap and logs keep it
 //
 // # Logging

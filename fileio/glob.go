@@ -25,23 +25,31 @@ const MaxGlobBytes = 1024
 //     **       as a whole segment: any number of directories, none included ("**/x.md" matches
 //     "x.md" and "a/b/x.md"); as the last segment: everything below ("docs/**")
 //     \c       the character c itself
+//     !        first: the paths that do not match the rest ("!**/*_test.go"), as in rg -g
 //
-// Dot files match like other files. A leading "/" is ignored: patterns are always relative.
+// Dot files match like other files. A leading "/" or "./" is ignored: patterns are always
+// relative.
 type Glob struct {
 	source   string
 	segments []globSegment
 	baseName bool // the pattern has no "/": it applies to the last segment of a path only
+	negated  bool // a leading "!": Match is true for the paths the rest does not match
 }
 
 // globSegment is one segment of a pattern: a gobwas matcher, or the globstar "**" (nil).
 type globSegment struct {
-	match *glob.Pattern
+	match   *glob.Pattern
+	literal string // the segment when it holds no wildcard, else ""
 }
 
 // CompileGlob compiles pattern (see Glob). An empty or malformed pattern is an
 // *agentfiles.Error with code INVALID_ARGUMENT whose message says what to fix.
 func CompileGlob(pattern string) (*Glob, error) {
-	body := strings.TrimPrefix(pattern, "/")
+	body, negated := strings.CutPrefix(pattern, "!")
+	for strings.HasPrefix(body, "./") {
+		body = body[2:]
+	}
+	body = strings.TrimPrefix(body, "/")
 	switch {
 	case body == "":
 		return nil, globError(pattern, `glob is empty; give a pattern such as "**/*.md"`)
@@ -52,7 +60,7 @@ func CompileGlob(pattern string) (*Glob, error) {
 	if err != nil {
 		return nil, globError(pattern, err.Error())
 	}
-	g := &Glob{source: pattern, baseName: len(parts) == 1}
+	g := &Glob{source: pattern, baseName: len(parts) == 1, negated: negated}
 	for _, part := range parts {
 		if part == "" {
 			return nil, globError(pattern, `glob has an empty segment ("//" or a trailing "/"); remove the extra "/"`)
@@ -78,7 +86,11 @@ func CompileGlob(pattern string) (*Glob, error) {
 			return nil, globError(pattern, "segment "+fmt.Sprintf("%q", part)+" is not a valid glob ("+err.Error()+
 				`); escape literal "[", "{" or "\" with "\"`)
 		}
-		g.segments = append(g.segments, globSegment{match: m})
+		seg := globSegment{match: m}
+		if !strings.ContainsAny(part, `*?[]{}\!^`) {
+			seg.literal = part
+		}
+		g.segments = append(g.segments, seg)
 	}
 	return g, nil
 }
@@ -103,7 +115,7 @@ func (g *Glob) BaseNameOnly() bool { return g.baseName }
 // Match reports whether the relative path name ("a/b.md", no leading "/") matches the whole
 // pattern.
 func (g *Glob) Match(name string) bool {
-	return matchSegments(g.segments, strings.Split(name, "/"))
+	return matchSegments(g.segments, strings.Split(name, "/")) != g.negated
 }
 
 // MatchFile reports whether the file at path (a store path, "/docs/a.md") matches as file_grep's
@@ -115,6 +127,24 @@ func (g *Glob) MatchFile(dir, path string) bool {
 	}
 	rel, ok := relativeTo(dir, path)
 	return ok && g.Match(rel)
+}
+
+// literalDirs is the directory part of the pattern's leading segments that hold no wildcard
+// ("docs/api/" for "docs/api/*.md"): only files below it can match ("" for a negated pattern,
+// which matches everywhere else).
+func (g *Glob) literalDirs() string {
+	if g.negated {
+		return ""
+	}
+	var b strings.Builder
+	for _, seg := range g.segments[:len(g.segments)-1] {
+		if seg.literal == "" {
+			break
+		}
+		b.WriteString(seg.literal)
+		b.WriteByte('/')
+	}
+	return b.String()
 }
 
 // relativeTo returns path relative to dir, both store paths. A path equal to dir (a file

@@ -154,7 +154,7 @@ func (a analyzer) concat(x, y analysis) analysis {
 			return analysis{known: true, exact: dedupStrings(out), query: queryAnd(x.query, y.query)}
 		}
 	}
-	return analysis{query: queryAnd(a.toQuery(x), a.toQuery(y))}
+	return analysis{query: querySequence(a.toQuery(x), a.toQuery(y))}
 }
 
 // union is the analysis of x or y.

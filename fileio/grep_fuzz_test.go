@@ -91,7 +91,10 @@ func TestGrepQueryShapes(t *testing.T) {
 	}{
 		{"hello", false, `"hello"`},
 		{"hello", true, `i:"hello"`},
-		{"foo.*bar", false, `and("foo" "bar")`},
+		{"foo.*bar", false, `seq("foo" "bar")`},
+		{`func \(\w+ \*\w+\) Close\(\) error`, false, `seq("func (" ") Close() error")`},
+		{"(?i)abc.*def", false, `seq(i:"abc" i:"def")`},
+		{"(abc|xyz).*def", false, `and(or("abc" "xyz") "def")`},
 		{"(foo|bar)baz", false, `or("foobaz" "barbaz")`},
 		{`\w+Error\(`, false, `"Error("`},
 		{"ab", false, "all"},
@@ -148,7 +151,7 @@ func FuzzGlob(f *testing.F) {
 	for _, s := range [][2]string{
 		{"*.md", "a.md"}, {"**/*.md", "a/b/c.md"}, {"**/*.md", "c.md"}, {"a/**", "a"}, {"a/**", "a/b/c"},
 		{"a/**/b", "a/b"}, {"[a-c]?.txt", "bx.txt"}, {"[!a]*", ".env"}, {"*", ".hidden"}, {"**/**/x", "x"},
-		{"a*b*c", "abxbc"}, {`\*`, "*"}, {"x/*/y", "x/z/y"},
+		{"a*b*c", "abxbc"}, {`\*`, "*"}, {"x/*/y", "x/z/y"}, {"!*.md", "a.txt"}, {"./a/*", "a/b"},
 	} {
 		f.Add(s[0], s[1])
 	}
@@ -161,7 +164,11 @@ func FuzzGlob(f *testing.F) {
 				return
 			}
 		}
-		body := strings.TrimPrefix(pattern, "/")
+		body, negated := strings.CutPrefix(pattern, "!")
+		for strings.HasPrefix(body, "./") {
+			body = body[2:]
+		}
+		body = strings.TrimPrefix(body, "/")
 		segs := strings.Split(body, "/")
 		for i, s := range segs {
 			if s != "**" {
@@ -176,8 +183,45 @@ func FuzzGlob(f *testing.F) {
 		if err != nil || refErr != nil {
 			return // malformed for one of them; the matchers disagree on what is malformed
 		}
+		if negated {
+			want = !want
+		}
 		if got := g.Match(name); got != want {
 			t.Fatalf("Glob(%q).Match(%q) = %v, reference %v", pattern, name, got, want)
 		}
 	})
+}
+
+func TestContentQueryMatches(t *testing.T) {
+	lit := func(s string, fold bool) fileio.ContentQuery {
+		return fileio.ContentQuery{Op: fileio.QueryLiteral, Literal: s, IgnoreCase: fold}
+	}
+	seq := func(subs ...fileio.ContentQuery) fileio.ContentQuery {
+		return fileio.ContentQuery{Op: fileio.QuerySequence, Sub: subs}
+	}
+	tests := []struct {
+		q       fileio.ContentQuery
+		content string
+		want    bool
+	}{
+		{lit("abc", false), "xxabcxx", true},
+		{lit("abc", false), "xxABCxx", false},
+		{lit("abc", true), "xxABcxx", true},
+		{lit("a-1", true), "A-1", true},
+		{lit("é", true), "É", false}, // ignore-case literals fold ASCII only; the analysis never puts é in one
+		{seq(lit("foo", false), lit("bar", false)), "foo bar", true},
+		{seq(lit("foo", false), lit("bar", false)), "bar foo", false},
+		{seq(lit("foo", false), lit("oba", false)), "foobar", false}, // "oba" must start after "foo" ends
+		{seq(lit("foo", false), lit("bar", false)), "foo foo bar", true},
+		{seq(lit("foo", true), lit("bar", true)), "FOO\nBAR", true},
+		{fileio.ContentQuery{Op: fileio.QueryOr, Sub: []fileio.ContentQuery{lit("x1", false), lit("y2", false)}}, "y2", true},
+		{fileio.ContentQuery{Op: fileio.QueryAnd, Sub: []fileio.ContentQuery{lit("x1", false), lit("y2", false)}}, "y2", false},
+		{fileio.ContentQuery{Op: fileio.QueryNone}, "anything", false},
+		{fileio.ContentQuery{Op: fileio.QueryAll}, "", true},
+	}
+	for _, tc := range tests {
+		if got := tc.q.Matches([]byte(tc.content)); got != tc.want {
+			t.Errorf("%s.Matches(%q) = %v, want %v", tc.q, tc.content, got, tc.want)
+		}
+	}
 }

@@ -60,17 +60,22 @@ func compileLineMatcher(pattern string, fixed, ignoreCase bool) (*lineMatcher, e
 	return m, nil
 }
 
-// anchorCandidates are the literals every matching line must contain: q itself, or the
-// literal conjuncts of q.
+// anchorCandidates are the literals every matching line must contain: q itself, the literals
+// of a sequence, or those of the conjuncts of q.
 func anchorCandidates(q ContentQuery) []ContentQuery {
 	switch q.Op {
 	case QueryLiteral:
 		return []ContentQuery{q}
+	case QuerySequence:
+		return q.Sub
 	case QueryAnd:
 		var out []ContentQuery
 		for _, s := range q.Sub {
-			if s.Op == QueryLiteral {
+			switch s.Op {
+			case QueryLiteral:
 				out = append(out, s)
+			case QuerySequence:
+				out = append(out, s.Sub...)
 			}
 		}
 		return out

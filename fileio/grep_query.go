@@ -16,6 +16,10 @@ const (
 	QueryLiteral                       // the content contains Literal
 	QueryAnd                           // every Sub holds
 	QueryOr                            // at least one Sub holds
+	// QuerySequence: the Sub literals occur in this order, each after the end of the one
+	// before (a concatenation "foo.*bar" needs "foo", then "bar"). Its Sub are literals with
+	// the same IgnoreCase. A store may treat it as QueryAnd of its literals.
+	QuerySequence
 )
 
 // ContentQuery is a condition that the content of every file holding a match of a grep pattern
@@ -34,7 +38,7 @@ type ContentQuery struct {
 	Op         ContentQueryOp
 	Literal    string         // QueryLiteral
 	IgnoreCase bool           // QueryLiteral: compare ASCII letters case-insensitively
-	Sub        []ContentQuery // QueryAnd, QueryOr: at least two
+	Sub        []ContentQuery // QueryAnd, QueryOr, QuerySequence: at least two
 }
 
 // MinQueryLiteralBytes is the length below which a literal says too little to filter files by
@@ -65,6 +69,22 @@ func (q ContentQuery) Matches(content []byte) bool {
 			}
 		}
 		return false
+	case QuerySequence:
+		// The leftmost occurrence of each literal ends first, which leaves the most room for
+		// the next one.
+		for _, s := range q.Sub {
+			var at int
+			if s.IgnoreCase {
+				at = indexASCIIFold(content, s.Literal)
+			} else {
+				at = bytes.Index(content, []byte(s.Literal))
+			}
+			if at < 0 {
+				return false
+			}
+			content = content[at+len(s.Literal):]
+		}
+		return true
 	}
 	return false // QueryNone
 }
@@ -88,8 +108,11 @@ func (q ContentQuery) String() string {
 		parts[i] = s.String()
 	}
 	op := "and"
-	if q.Op == QueryOr {
+	switch q.Op {
+	case QueryOr:
 		op = "or"
+	case QuerySequence:
+		op = "seq"
 	}
 	return op + "(" + strings.Join(parts, " ") + ")"
 }
@@ -106,22 +129,24 @@ func (q ContentQuery) Literals() []ContentQuery {
 	return out
 }
 
-// requiredLiteral returns the longest case-sensitive literal every matching file must contain
-// (q itself or a conjunct of q), "" if there is none.
-func (q ContentQuery) requiredLiteral() string {
-	best := ""
-	consider := func(c ContentQuery) {
-		if c.Op == QueryLiteral && !c.IgnoreCase && len(c.Literal) > len(best) {
-			best = c.Literal
+// querySequence is the query of a concatenation whose parts need a and then b: a sequence when
+// both are literals or sequences of the same case rule, else their conjunction.
+func querySequence(a, b ContentQuery) ContentQuery {
+	literals := func(q ContentQuery) ([]ContentQuery, bool) {
+		switch q.Op {
+		case QueryLiteral:
+			return []ContentQuery{q}, true
+		case QuerySequence:
+			return q.Sub, true
 		}
+		return nil, false
 	}
-	consider(q)
-	if q.Op == QueryAnd {
-		for _, s := range q.Sub {
-			consider(s)
-		}
+	la, okA := literals(a)
+	lb, okB := literals(b)
+	if !okA || !okB || la[0].IgnoreCase != lb[0].IgnoreCase {
+		return queryAnd(a, b)
 	}
-	return best
+	return ContentQuery{Op: QuerySequence, Sub: append(append([]ContentQuery{}, la...), lb...)}
 }
 
 func queryAnd(a, b ContentQuery) ContentQuery {

@@ -75,7 +75,7 @@ func TestGrepAgreesWithRipgrep(t *testing.T) {
 		req := fileio.GrepRequest{Project: "rg", Pattern: pattern, IgnoreCase: rng.IntN(3) == 0, FixedStrings: rng.IntN(5) == 0,
 			Limit: 1000}
 		if rng.IntN(3) == 0 {
-			req.Glob = []string{"*.md", "**/*.txt", "d1/**", "*.go"}[rng.IntN(4)]
+			req.Glob = []string{"*.md", "**/*.txt", "d1/**", "*.go", "!*.md", "!d1/**"}[rng.IntN(6)]
 		}
 		want, ok := runRipgrep(t, rg, dir, req)
 		if !ok {

@@ -10,8 +10,8 @@ import (
 	"github.com/agentfiles/agentfiles/internal/keyedslots"
 )
 
-// Service implements the five FileIO operations (Stat, Read, Write, Delete, List) with the
-// seed's semantics over a Store: it validates paths and arguments, enforces UTF-8, payload,
+// Service implements the five FileIO operations (Stat, Read, Write, Delete, List) over a
+// Store: it validates paths and arguments, enforces UTF-8, payload,
 // file and project limits and a per-tenant rate limit, derives implicit directories, and logs
 // every operation without content or keys. The tenant always comes from the
 // [agentfiles.AuthContext] in the context ([agentfiles.WithAuth]); a context without one is
@@ -66,6 +66,7 @@ func NewService(store Store, opts Options) (*Service, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
+	cfg = cfg.withGrepDefaults()
 	s := &Service{
 		store: store,
 		cfg:   cfg,
@@ -207,5 +208,5 @@ func hasDescendant(ctx context.Context, tx ReadTx, dir string) (bool, error) {
 }
 
 // Config returns the configuration the Service runs with, so that tool descriptions can
-// state its limits.
+// state its limits. Grep fields left 0 hold their defaults.
 func (s *Service) Config() Config { return s.cfg }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"time"
 
 	"github.com/agentfiles/agentfiles"
 )
@@ -18,10 +19,9 @@ import (
 // Errors: INVALID_ARGUMENT for a bad pattern, limit or cursor; INVALID_PATH; NOT_FOUND when
 // req.Path does not exist; and the errors every operation shares.
 func (s *Service) Glob(ctx context.Context, req GlobRequest) (GlobResult, error) {
-	dir := req.Path
-	if dir == "/" {
-		dir = ""
-	}
+	ctx, cancel := s.callBudget(ctx)
+	defer cancel()
+	dir := searchDir(req.Path)
 	ac, scope, err := s.begin(ctx, req.Project, dir)
 	var g *Glob
 	var start searchCursor
@@ -49,8 +49,9 @@ func (s *Service) Glob(ctx context.Context, req GlobRequest) (GlobResult, error)
 	timeout := s.cfg.grepLimits().timeout
 	runCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	deadline, _ := runCtx.Deadline()
 	page, err := inView(runCtx, s, scope, func(tx ReadTx) (globPage, error) {
-		return globTx(runCtx, tx, g, dir, start.Path, res.Limit)
+		return globTx(runCtx, tx, g, dir, start.Path, res.Limit, deadline)
 	})
 	if err != nil && ctx.Err() == nil && agentfiles.ErrorCode(err) == agentfiles.CodeTimeout {
 		err = agentfiles.WrapError(agentfiles.CodeTimeout, fmt.Sprintf("the glob used its time budget of %s; narrow it with a path", timeout), "", err)
@@ -80,7 +81,7 @@ type globPage struct {
 
 // globTx lists the files below dir after the path after, in pages, keeping those g matches,
 // until limit are found and one more shows that the answer is cut.
-func globTx(ctx context.Context, tx ReadTx, g *Glob, dir, after string, limit int) (globPage, error) {
+func globTx(ctx context.Context, tx ReadTx, g *Glob, dir, after string, limit int, deadline time.Time) (globPage, error) {
 	if dir != "" {
 		if _, isFile, err := tx.Stat(ctx, dir); err != nil || isFile {
 			return globPage{}, err // a file has nothing below it: no paths
@@ -94,7 +95,7 @@ func globTx(ctx context.Context, tx ReadTx, g *Glob, dir, after string, limit in
 	}
 	prefix := dirPrefix(dir) + g.literalDirs()
 	var page globPage
-	next := listPages(tx, prefix)
+	next := listPages(tx, prefix, deadline)
 	for {
 		infos, err := next(ctx, after)
 		if err != nil || len(infos) == 0 {
@@ -118,14 +119,16 @@ func globTx(ctx context.Context, tx ReadTx, g *Glob, dir, after string, limit in
 }
 
 // listPages returns the function that lists the files below prefix after a path, a page at a
-// time: with ContentSearcher's paging when the store has it, else from one List.
-func listPages(tx ReadTx, prefix string) func(context.Context, string) ([]FileInfo, error) {
+// time: with ContentSearcher's paging (its statements bounded by deadline) when the store has
+// it, else from one List.
+func listPages(tx ReadTx, prefix string, deadline time.Time) func(context.Context, string) ([]FileInfo, error) {
 	if cs, ok := tx.(ContentSearcher); ok {
 		return func(ctx context.Context, after string) ([]FileInfo, error) {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
-			return cs.GrepCandidates(ctx, GrepCandidates{Prefix: prefix, After: after, Query: ContentQuery{Op: QueryAll}, Limit: grepCandidateBatch})
+			return cs.GrepCandidates(ctx, GrepCandidates{Prefix: prefix, After: after, Query: ContentQuery{Op: QueryAll},
+				Limit: grepCandidateBatch, Deadline: deadline})
 		}
 	}
 	var all []FileInfo
@@ -150,17 +153,11 @@ func listPages(tx ReadTx, prefix string) func(context.Context, string) ([]FileIn
 	}
 }
 
-// literalDirs is the directory part of the pattern's leading segments that hold no wildcard
-// ("docs/api/" for "docs/api/*.md"): only files below it can match.
-func (g *Glob) literalDirs() string {
-	var b strings.Builder
-	parts := strings.Split(strings.TrimPrefix(g.source, "/"), "/")
-	for _, p := range parts[:len(parts)-1] {
-		if strings.ContainsAny(p, `*?[]{}\!^`) {
-			break
-		}
-		b.WriteString(p)
-		b.WriteByte('/')
+// searchDir is the directory a Grep or Glob searches below: path without a trailing "/", "" for
+// the root ("" or "/").
+func searchDir(path string) string {
+	if len(path) > 1 {
+		return strings.TrimSuffix(path, "/")
 	}
-	return b.String()
+	return strings.TrimPrefix(path, "/")
 }

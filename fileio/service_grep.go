@@ -22,7 +22,7 @@ const (
 	MaxGrepContextLines = 20
 	// MaxGrepLineBytes caps each returned line and context line; longer lines are cut at a
 	// character boundary and the match says LineTruncated.
-	MaxGrepLineBytes = 2000
+	MaxGrepLineBytes = 4096
 )
 
 // How Grep reads a project: candidate infos in batches, contents in groups.
@@ -36,7 +36,8 @@ const (
 
 // Grep searches the files of a project for lines that match a pattern, as ripgrep does
 // (rg --no-config --hidden -n, with -F for FixedStrings and -i for IgnoreCase): the pattern is
-// Go RE2 syntax matched against each line; files that contain a NUL byte are skipped. The
+// Go RE2 syntax matched against each line; files that contain a NUL byte are skipped, and a
+// UTF-8 byte order mark at the start of a file is not part of its first line. The
 // answer is the matching lines with context (GrepContent), the files with a match
 // (GrepFilesWithMatches) or the matching lines per file (GrepCount), ordered by path and line.
 //
@@ -51,10 +52,9 @@ const (
 // INVALID_PATH; NOT_FOUND when Path does not exist; TIMEOUT when the time budget ran out
 // before one file was searched; and the errors every operation shares.
 func (s *Service) Grep(ctx context.Context, req GrepRequest) (GrepResult, error) {
-	dir := req.Path
-	if dir == "/" {
-		dir = ""
-	}
+	ctx, cancel := s.callBudget(ctx)
+	defer cancel()
+	dir := searchDir(req.Path)
 	ac, scope, err := s.begin(ctx, req.Project, dir)
 	var run *grepRun
 	if err == nil {
@@ -149,15 +149,28 @@ func contextLines(specific, both int) int {
 	return min(specific, MaxGrepContextLines)
 }
 
-// runGrep searches in one read transaction. The time budget ends the search softly (the scan
-// stops between files); the context it runs under ends a little later, so that the store can
+// runGrep searches in one read transaction. The time budget (Config.GrepTimeout, or less when
+// the call's context ends sooner) ends the search softly (the scan stops between files); the
+// context it runs under ends a little later, so that the store can
 // finish its transaction, and a store statement that runs past the budget fails with TIMEOUT,
 // which ends the search there with what was found.
 func (s *Service) runGrep(ctx context.Context, scope Scope, r *grepRun) error {
 	r.deadline = time.Now().Add(r.bounds.timeout)
+	if end, ok := ctx.Deadline(); ok && end.Before(r.deadline.Add(grepGrace)) {
+		// The call's own deadline comes first: stop searching early enough to answer with
+		// what was found.
+		r.deadline = end.Add(-min(grepGrace, time.Until(end)/4))
+	}
 	runCtx, cancel := context.WithDeadline(ctx, r.deadline.Add(grepGrace))
 	defer cancel()
-	err := s.store.View(runCtx, scope, func(tx ReadTx) error { return r.search(runCtx, tx) })
+	// The search holds one of the tenant's call slots (Config.MaxConcurrentCalls) like every
+	// other transaction, so one tenant's parallel greps leave CPUs and connections to others.
+	release, err := s.slots.Acquire(runCtx, scope.Tenant)
+	if err != nil {
+		return ctxError(err)
+	}
+	defer release()
+	err = s.store.View(runCtx, scope, func(tx ReadTx) error { return r.search(runCtx, tx) })
 	if err != nil && ctx.Err() == nil && r.done != r.start &&
 		(errors.Is(err, context.DeadlineExceeded) || agentfiles.ErrorCode(err) == agentfiles.CodeTimeout) {
 		r.stop(fmt.Sprintf("the search used its time budget of %s", r.bounds.timeout))
@@ -244,7 +257,7 @@ func (r *grepRun) candidates(tx ReadTx, prefix string) func(context.Context, str
 				Limit: grepCandidateBatch, Deadline: r.deadline})
 		}
 	}
-	return listPages(tx, prefix)
+	return listPages(tx, prefix, r.deadline)
 }
 
 // keeps reports whether the glob keeps the file at path.
@@ -302,9 +315,10 @@ func (r *grepRun) examine(ctx context.Context, tx ReadTx, files []FileInfo, from
 
 // file searches one file from line fromLine on.
 func (r *grepRun) file(f File, fromLine int) {
-	c := f.Content
 	r.res.ScannedFiles++
-	r.res.ScannedBytes += int64(len(c))
+	r.res.ScannedBytes += int64(len(f.Content))
+	// A byte order mark is no part of the first line, as rg strips it.
+	c := bytes.TrimPrefix(f.Content, []byte("\uFEFF"))
 	if binary(c) || (!r.indexed && !r.m.query.Matches(c)) {
 		r.done = searchCursor{Path: f.Path}
 		return

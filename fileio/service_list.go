@@ -10,7 +10,7 @@ import (
 	"github.com/agentfiles/agentfiles"
 )
 
-// DefaultListDepth is the seed's default depth for List: immediate children.
+// DefaultListDepth is the default depth for List: immediate children.
 const DefaultListDepth = 1
 
 // List returns the entries below path, files and implicit directories, sorted by

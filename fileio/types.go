@@ -99,8 +99,8 @@ type WriteRequest struct {
 	OffsetBytes     int64     // OVERWRITE: where to write; TRUNCATE: must be 0; APPEND: ignored
 	Mode            WriteMode // "" means APPEND
 	// Exclusive makes the write fail with ALREADY_EXISTS when a file exists at Path (like
-	// O_EXCL), so that agents can create marker or lock files safely. Not part of the seed's
-	// tool surface; available to Go callers.
+	// O_EXCL), so that agents can create marker or lock files safely. Not offered to agents
+	// by the tools; available to Go callers.
 	Exclusive bool
 }
 

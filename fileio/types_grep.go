@@ -20,10 +20,12 @@ type GrepRequest struct {
 	Pattern      string
 	FixedStrings bool // Pattern is literal text (rg -F)
 	IgnoreCase   bool // match case-insensitively (rg -i)
-	// Path is the directory (or file) below which to search; "" or "/" is the project root.
+	// Path is the directory (or file) below which to search; "" or "/" is the project root,
+	// and a trailing "/" is ignored ("/docs/" is "/docs").
 	Path string
 	// Glob keeps only files whose path matches (see Glob): without "/" it applies to the base
-	// name ("*.md"), with "/" to the path relative to Path ("docs/**/*.md").
+	// name ("*.md"), with "/" to the path relative to Path ("docs/**/*.md"). A file named by
+	// Path itself is searched whatever the glob, as rg searches a file given on its command line.
 	Glob string
 	// OutputMode is GrepContent (the default when ""), GrepFilesWithMatches or GrepCount.
 	OutputMode GrepOutputMode
@@ -119,7 +121,8 @@ type GlobRequest struct {
 	// Pattern is matched against the paths of files relative to Path (see Glob), e.g.
 	// "**/*.md". Required.
 	Pattern string
-	// Path is the directory to match below; "" or "/" is the project root.
+	// Path is the directory to match below; "" or "/" is the project root, and a trailing
+	// "/" is ignored.
 	Path string
 	// Limit is the most paths returned; 0 means Config.ListLimitDefault, more than
 	// Config.ListLimitMax is clamped.

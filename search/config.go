@@ -65,7 +65,7 @@ type RerankConfig struct {
 // (or no reranker is configured).
 //
 // The weights default to the embedder's Calibration — semantic 0.1 and lexical 0.9 for the
-// hashing embedder, the seed's 0.5 and 0.5 for an OpenAI-compatible model — and both 0 here
+// hashing embedder, 0.5 and 0.5 for an OpenAI-compatible model — and both 0 here
 // means that. When the file gives only one of the two, the other is 1 minus it (at least 0).
 type FallbackConfig struct {
 	SemanticWeight float64    // semantic_weight (default: the embedder's)
@@ -91,7 +91,7 @@ type SecurityConfig struct {
 	CredentialCacheTTL    time.Duration     // credential_cache_ttl_seconds (default 300)
 }
 
-// DefaultRerankEndpoint is the seed's default rerank endpoint.
+// DefaultRerankEndpoint is the rerank endpoint used when the configuration names none.
 const DefaultRerankEndpoint = "https://oneapi.laisky.com/v1/rerank"
 
 // DefaultConfig returns the configuration with every default applied.

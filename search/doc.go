@@ -77,7 +77,7 @@
 //     and BM25 0.9: with exact scores for every candidate, 0.1 raised nDCG@10 and MAP over BM25
 //     alone on both collections (nDCG@10 Cranfield +0.005, authored set +0.003), while 0.5
 //     lost 0.007 and 0.004, and 0.05 gained less. An embedder without a calibration (an
-//     OpenAI-compatible model) keeps the seed's 0.5 and 0.5. semantic_weight and lexical_weight
+//     OpenAI-compatible model) keeps even weights, 0.5 and 0.5. semantic_weight and lexical_weight
 //     in the configuration, or SearcherOptions, override either.
 //   - Reciprocal-rank fusion (k = 60) stayed at BM25's level at weight 0.1 and lost at 0.3 and
 //     0.5 (Cranfield nDCG@10 0.367, 0.359, 0.340 against BM25's 0.365 and min-max's 0.370), so
@@ -128,7 +128,8 @@
 //	indexer, err := search.NewIndexer(store, index, search.IndexerOptions{Embedder: emb, Credentials: v})
 //
 // [LoadConfig] reads settings.mcp.files.search, .index and .security from the service YAML
-// file that fileio.LoadConfig reads its core keys from; errors name the offending key. The
+// file that fileio.LoadConfig reads its core keys from; errors name the offending key, its line
+// and the form the value takes, and unknown keys are refused at every level. The
 // [Config] describes the file; its methods ([Config.SearcherOptions], [Config.IndexerOptions],
 // [SecurityConfig.VaultOptions], and provider.RerankOptions for the rerank section) hand each part to what it
 // configures, so that nothing is copied by hand.

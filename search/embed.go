@@ -51,7 +51,7 @@ type CalibratedEmbedder interface {
 }
 
 // DefaultCalibration is the calibration of an embedder that does not supply one (an
-// OpenAI-compatible model, say): the seed's even fusion weights, and any positive similarity
+// OpenAI-compatible model, say): even fusion weights (0.5 and 0.5), and any positive similarity
 // counts as evidence. Configure min_semantic_score for such a model when its similarities of
 // unrelated texts are well above 0 (as most neural models' are).
 func DefaultCalibration() Calibration { return Calibration{SemanticWeight: 0.5, MinSemanticScore: 0} }

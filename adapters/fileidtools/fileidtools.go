@@ -7,7 +7,7 @@ import (
 	"github.com/agentfiles/agentfiles/fileid"
 )
 
-// Inputs of the fileid tools. fileId, section_ids and query are the seed's names; the arguments
+// Inputs of the fileid tools. fileId, section_ids and query keep the names MCP documentation servers use; the arguments
 // added here are snake_case, like every other family's (max_bytes, start_after, …).
 
 // fileIDArg is the required file argument of table_of_contents and read_sections.

@@ -129,12 +129,12 @@ type fileGrepIn struct {
 	FixedStrings  bool   `json:"fixed_strings,omitempty" jsonschema:"true: pattern is literal text, not a regular expression (rg -F)"`
 	IgnoreCase    bool   `json:"ignore_case,omitempty" jsonschema:"true: match case-insensitively (rg -i)"`
 	Path          string `json:"path,omitempty" jsonschema:"directory (or file) to search below, e.g. '/docs'; default '' (the whole project)"`
-	Glob          string `json:"glob,omitempty" jsonschema:"keep only files whose path matches: without '/' the base name ('*.md'), with '/' the path relative to path ('src/**/*.go')"`
+	Glob          string `json:"glob,omitempty" jsonschema:"keep only files whose path matches: without '/' the base name ('*.md'), with '/' the path relative to path ('src/**/*.go'); a leading '!' keeps the others ('!*_test.go')"`
 	OutputMode    string `json:"output_mode,omitempty" jsonschema:"content (default): the matching lines; files_with_matches: the paths; count: matching lines per file" enum:"content,files_with_matches,count"`
 	BeforeContext int    `json:"before_context,omitempty" jsonschema:"lines to show before each match (content mode), at most 20"`
 	AfterContext  int    `json:"after_context,omitempty" jsonschema:"lines to show after each match (content mode), at most 20"`
 	Context       int    `json:"context,omitempty" jsonschema:"lines before and after each match, where before_context or after_context is not given"`
-	Limit         int    `json:"limit,omitempty" jsonschema:"most entries to return; default 100, clamped to 1000"`
+	Limit         int    `json:"limit,omitempty" jsonschema:"most entries to return; the default and the maximum are in the tool description"`
 	Cursor        string `json:"cursor,omitempty" jsonschema:"next_cursor of a truncated answer, to continue it (same other arguments)"`
 }
 
@@ -142,12 +142,12 @@ type fileGlobIn struct {
 	projectArg
 	Pattern string `json:"pattern" jsonschema:"glob matched against file paths relative to path, e.g. '**/*.md', 'docs/*.txt', '*.{go,mod}'"`
 	Path    string `json:"path,omitempty" jsonschema:"directory to match below, e.g. '/docs'; default '' (the whole project)"`
-	Limit   int    `json:"limit,omitempty" jsonschema:"most paths to return; default 256, clamped to 1024"`
+	Limit   int    `json:"limit,omitempty" jsonschema:"most paths to return; the default and the maximum are in the tool description"`
 	Cursor  string `json:"cursor,omitempty" jsonschema:"next_cursor of a truncated answer, to continue it"`
 }
 
 // grepTools are file_grep and file_glob over svc.
-func grepTools(svc *fileio.Service, ro adapters.Annotations) []adapters.Tool {
+func grepTools(svc *fileio.Service, cfg fileio.Config, ro adapters.Annotations) []adapters.Tool {
 	return []adapters.Tool{
 		adapters.NewTool("file_grep", "Search file contents",
 			"Finds the lines of a project's files that match a pattern, exactly like ripgrep (rg -n, with -F and -i): "+
@@ -156,9 +156,11 @@ func grepTools(svc *fileio.Service, ro adapters.Annotations) []adapters.Tool {
 				"something is written; use file_search to find text by meaning. output_mode content (default) returns "+
 				"matches [{path, line_number, line, before, after}], files_with_matches returns files, count returns "+
 				"counts [{path, count}]; all ordered by path and line. Narrow with path (a directory or file) and glob "+
-				"('*.md': base names; 'docs/**/*.md': paths relative to path). Limits: 100 entries by default (limit, "+
-				"clamped to 1000), answers up to 256 KiB, lines cut at 2000 bytes (line_truncated), and per call at most "+
-				"64 MiB of file content read and 10 seconds (server defaults). When a limit stops the search, truncated "+
+				"('*.md': base names; 'docs/**/*.md': paths relative to path; '!*.md' all others). Limits: "+
+				fmt.Sprint(cfg.GrepLimitDefault)+" entries by default (limit, clamped to "+fmt.Sprint(cfg.GrepLimitMax)+
+				"), answers up to "+sizeText(cfg.GrepMaxAnswerBytes)+", lines cut at "+sizeText(fileio.MaxGrepLineBytes)+
+				" (line_truncated), context up to "+fmt.Sprint(fileio.MaxGrepContextLines)+" lines, and per call at most "+
+				sizeText(cfg.GrepMaxScanBytes)+" of file content read and "+cfg.GrepTimeout.String()+". When a limit stops the search, truncated "+
 				"is true: call again with cursor=next_cursor and the same arguments to continue exactly where it "+
 				"stopped. A pattern with literal text is fast (an index skips files that cannot match); a pattern "+
 				"without any (such as '^.{200,}$') reads every file and may need cursors. INVALID_ARGUMENT names a bad "+
@@ -175,8 +177,10 @@ func grepTools(svc *fileio.Service, ro adapters.Annotations) []adapters.Tool {
 			"Lists the files of a project whose path relative to path matches a glob, sorted by path: '*' and '?' "+
 				"match within one path segment, '[a-z]' one character of a class ('[!a]' any other), '{md,txt}' either "+
 				"alternative, '**' any number of directories ('**/*.md' finds .md files at every depth, '*.md' only at "+
-				"the top). Dot files match like other files. Returns paths (full paths such as '/docs/a.md'); 256 paths by "+
-				"default (limit, clamped to 1024), then truncated=true and next_cursor to continue. NOT_FOUND when path "+
+				"the top), a leading '!' the paths that do not match. Dot files match like other files. Returns paths (full "+
+				"paths such as '/docs/a.md'); "+fmt.Sprint(cfg.ListLimitDefault)+" paths by default (limit, clamped to "+
+				fmt.Sprint(cfg.ListLimitMax)+"), then truncated=true and next_cursor to continue; at most "+cfg.GrepTimeout.String()+
+				" per call. NOT_FOUND when path "+
 				"does not exist. Examples: {\"project\": \"demo\", \"pattern\": \"**/*.md\"}, {\"project\": \"demo\", "+
 				"\"pattern\": \"*.go\", \"path\": \"/src\"}.",
 			ro,
@@ -186,7 +190,7 @@ func grepTools(svc *fileio.Service, ro adapters.Annotations) []adapters.Tool {
 	}
 }
 
-// Tools returns the FileIO tools over svc: the seed's five, file_stat, file_read, file_write,
+// Tools returns the file tools over svc: the five basic ones, file_stat, file_read, file_write,
 // file_delete and file_list, with its parameter names and defaults (file_read also reads line
 // ranges and kept versions), then file_edit, file_rename, file_versions, file_restore and
 // file_purge_history, then the exact search tools file_grep and file_glob. Descriptions state
@@ -350,7 +354,7 @@ func Tools(svc *fileio.Service) []adapters.Tool {
 				}
 				return filePurgeHistoryOut{Path: in.Path, PurgeHistoryResult: res}, nil
 			}),
-	}, grepTools(svc, ro)...)
+	}, grepTools(svc, cfg, ro)...)
 }
 
 // sizeText renders a byte limit for a tool description: "256 KiB", "2 MiB", "1000 bytes".

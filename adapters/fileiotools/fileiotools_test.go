@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/adapters"
@@ -237,5 +238,24 @@ func TestErrorsOverHTTP(t *testing.T) {
 	_, err := adapterstest.CallContext(ctx, t, fileioTools(t), "file_read", `{"project":"p","path":"/missing"}`)
 	if !errors.Is(err, agentfiles.ErrNotFound) {
 		t.Errorf("file_read of a missing file: %v, want agentfiles.ErrNotFound", err)
+	}
+}
+
+// TestGrepDescriptionsStateConfig: file_grep and file_glob state the Service's own limits.
+func TestGrepDescriptionsStateConfig(t *testing.T) {
+	svc := storetest.NewService(t, memstore.New(memstore.Options{}), func(c *fileio.Config) {
+		c.GrepLimitDefault, c.GrepLimitMax, c.GrepMaxScanBytes, c.GrepTimeout = 7, 70, 3<<20, 1500*time.Millisecond
+		c.ListLimitDefault, c.ListLimitMax = 9, 90
+	})
+	want := map[string][]string{
+		"file_grep": {"7 entries by default", "clamped to 70", "3 MiB of file content", "1.5s"},
+		"file_glob": {"9 paths by default", "clamped to 90", "1.5s"},
+	}
+	for _, tool := range fileiotools.Tools(svc) {
+		for _, fragment := range want[tool.Name] {
+			if !strings.Contains(tool.Description, fragment) {
+				t.Errorf("%s description does not state %q: %s", tool.Name, fragment, tool.Description)
+			}
+		}
 	}
 }

@@ -15,7 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Issue 18: a stateless MCP request logged three INFO lines from the SDK and none for the tool
+// A stateless MCP request once logged three INFO lines from the SDK and none for the tool
 // call. With QuietLogger the SDK's lines are DEBUG, and Register logs one INFO line per call.
 func TestOneInfoLinePerToolCall(t *testing.T) {
 	var buf cmdtest.Buffer

@@ -175,8 +175,8 @@ func TestConsultProviderErrors(t *testing.T) {
 	}
 }
 
-// Issue 17 defect 2: a provider that echoes the request (its Authorization header) must not get
-// the key into the error or the log, whatever escaping it uses, in an error response or in an
+// A provider that echoes the request (its Authorization header) must not get the key into the
+// error or the log, whatever escaping it uses, in an error response or in an
 // error event of the stream.
 func TestProviderEchoingTheKeyIsRedacted(t *testing.T) {
 	const key = "k3y/with+slash" // short, and escaped as k3y\/with+slash by PHP-style encoders

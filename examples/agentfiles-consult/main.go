@@ -12,6 +12,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -32,8 +33,8 @@ func (l *listFlag) Set(s string) error { *l = append(*l, s); return nil }
 
 func main() {
 	var files, roots listFlag
-	flag.Var(&files, "file", "absolute file path or pattern such as /dir/*.py (repeatable)")
-	flag.Var(&roots, "root", "directory whose files may be sent to the model (repeatable; required): files outside every -root, or leading out through a symbolic link, are refused")
+	flag.Var(&files, "file", "absolute file path or `pattern` such as /dir/*.py (repeatable)")
+	flag.Var(&roots, "root", "`directory` whose files may be sent to the model (repeatable; required): files outside every -root, or leading out through a symbolic link, are refused")
 	query := flag.String("query", "", "the question about the files")
 	model := flag.String("model", "gpt-4.1-mini", "model name at the provider")
 	baseURL := flag.String("base-url", openai.DefaultBaseURL, "API root, e.g. https://openrouter.ai/api/v1 or http://localhost:11434/v1")
@@ -51,7 +52,19 @@ func main() {
 			"Usage: agentfiles-consult -root DIR -file PATTERN [-file ...] -query QUESTION [flags]\n\nFlags:\n")
 		flag.PrintDefaults()
 	}
-	flag.Parse()
+	// A mistake is one short line pointing at -h; the flag package would print the whole usage.
+	flag.CommandLine.Init("agentfiles-consult", flag.ContinueOnError)
+	flag.CommandLine.SetOutput(io.Discard)
+	err := flag.CommandLine.Parse(os.Args[1:])
+	flag.CommandLine.SetOutput(os.Stderr)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		flag.Usage()
+		return
+	case err != nil:
+		fmt.Fprintf(os.Stderr, "agentfiles-consult: %v (see -h)\n", err)
+		os.Exit(2)
+	}
 	if *version {
 		fmt.Println("agentfiles-consult", mcpcmd.Version())
 		return

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"github.com/agentfiles/agentfiles/internal/chattest"
 	"github.com/agentfiles/agentfiles/internal/cmdtest"
 	"github.com/agentfiles/agentfiles/internal/testfiles"
+	"github.com/google/go-cmp/cmp"
 )
 
 // project writes two Go files and a hidden one into a temp dir.
@@ -87,4 +89,44 @@ func TestAnswerFromChatCompletionsServer(t *testing.T) {
 	if !strings.Contains(stderr, "prompt 42, completion 3") {
 		t.Errorf("usage not reported: %s", stderr)
 	}
+}
+
+// Mistakes are one short line on stderr that says what to do, exit status 2; -h starts with
+// what the command is.
+func TestUsageMistakes(t *testing.T) {
+	bin := cmdtest.Build(t, ".")
+	tests := []struct {
+		args   []string
+		stderr string // whole, or the start of -h
+	}{
+		{[]string{"-fil", "x"}, "agentfiles-consult: flag provided but not defined: -fil (see -h)\n"},
+		{nil, "agentfiles-consult: needs -file (repeatable) and -query, e.g. -root /path/to/project -file '/path/to/project/*.go' -query 'What does this do?' (see -h)\n"},
+		{[]string{"-file", "/x/*.go", "-query", "q", "-root", "/", "-log-level", "loud"}, "agentfiles-consult: -log-level \"loud\": use debug, info, warn, error or off\n"},
+		{[]string{"-h"}, "agentfiles-consult: asks a language model a question about local files"},
+	}
+	for _, tc := range tests {
+		_, stderr, err := run(t, bin, nil, tc.args...)
+		if len(tc.args) > 0 && tc.args[0] == "-h" {
+			stderr = stderr[:min(len(stderr), len(tc.stderr))]
+			if err != nil {
+				t.Errorf("-h: %v", err)
+			}
+		} else if code := exitCode(err); code != 2 {
+			t.Errorf("%q: exit status %d, want 2", tc.args, code)
+		}
+		if diff := cmp.Diff(tc.stderr, stderr); diff != "" {
+			t.Errorf("%q: stderr (-want +got):\n%s", tc.args, diff)
+		}
+	}
+}
+
+func exitCode(err error) int {
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return ee.ExitCode()
+	}
+	if err != nil {
+		return -1
+	}
+	return 0
 }

@@ -31,8 +31,8 @@ func main() {
 func run(ctx context.Context, cmd *mcpcmd.Command, args []string) error {
 	fs := cmd.Flags
 	var dirs, includes mcpcmd.ListFlag
-	fs.Var(&dirs, "docs", "documentation directory (required); repeat for several, in priority order (IDs follow this order)")
-	fs.Var(&includes, "include", "file-name pattern to serve, e.g. '*.md'; repeatable (default *.md, *.mdx, *.markdown)")
+	fs.Var(&dirs, "docs", "documentation `directory` (required); repeat for several, in priority order (IDs follow this order)")
+	fs.Var(&includes, "include", "file-name `pattern` to serve, e.g. '*.md'; repeatable (default *.md, *.mdx, *.markdown)")
 	maxDepth := fs.Int("max-toc-depth", fileid.DefaultMaxTOCDepth, "default depth of table_of_contents (1-6)")
 	if err := cmd.Parse(args); err != nil {
 		return err

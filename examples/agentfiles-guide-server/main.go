@@ -36,7 +36,7 @@ func run(ctx context.Context, cmd *mcpcmd.Command, args []string) error {
 	catalog := fs.String("catalog", "", "catalog YAML file (categories and collections); default: the example catalog bundled in the binary")
 	writable := fs.Bool("catalog-writable", false, "also serve the tools that add, change and remove categories and collections, saved to -catalog")
 	var allowDirs mcpcmd.ListFlag
-	fs.Var(&allowDirs, "allow-dir", "directory that category_add/update may point into with -catalog-writable; repeatable (default: the catalog's directory)")
+	fs.Var(&allowDirs, "allow-dir", "`directory` that category_add/update may point into with -catalog-writable; repeatable (default: the catalog's directory)")
 	if err := cmd.Parse(args); err != nil {
 		return err
 	}

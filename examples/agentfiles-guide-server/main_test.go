@@ -54,7 +54,7 @@ func TestGuideServerOverStdio(t *testing.T) {
 	}
 }
 
-// Issue 18: with no flags the server serves the bundled catalog from any directory, read-only;
+// With no flags the server serves the bundled catalog from any directory, read-only;
 // the edit tools need -catalog-writable (and a -catalog of one's own).
 func TestBundledCatalogReadOnly(t *testing.T) {
 	bin := cmdtest.Build(t, ".")

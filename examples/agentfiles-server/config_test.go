@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
@@ -102,6 +103,7 @@ func TestConfigErrorsNameTheKey(t *testing.T) {
 		{"storage:\n  redis_url: redis://127.0.0.1:1\n", nil, "-redis-url (storage.redis_url)"},
 		{"", []string{"-embeddings-url", "http://127.0.0.1:1/v1/embeddings"}, "-embeddings-model (embeddings.model)"},
 		{"catalog:\n  writable: true\n", nil, "-catalog-writable (catalog.writable) needs -catalog (catalog.file)"},
+		{"", []string{"-stdio", "-addr", "127.0.0.1:0"}, "-stdio and -addr exclude each other: -stdio serves MCP on stdin/stdout, -addr over HTTP"},
 		// A mistake at every level of the file, each named with its line and what to write.
 		{"server:\n  database_url: postgres://x\n", nil, "unknown key server.database_url (line 2); server has addr, log_level, max_body_bytes, read_header_timeout, read_timeout, write_timeout, idle_timeout; did you mean storage.database_url?"},
 		{"database_url: postgres://x\n", nil, `unknown key "database_url" (line 1); the keys are auth, catalog, consult, docs, embeddings, server, settings, storage; did you mean storage.database_url?`},
@@ -130,7 +132,7 @@ func TestConfigErrorsNameTheKey(t *testing.T) {
 	}
 }
 
-// Issue 18: -redis-url alone was refused, then three errors came one at a time. Now one error
+// -redis-url alone once was refused, then three errors came one at a time. Now one error
 // lists everything still missing.
 func TestRedisURLAloneSaysEverythingAtOnce(t *testing.T) {
 	_, err := newTestApp(t, "-redis-url", "redis://127.0.0.1:1/0")
@@ -144,7 +146,7 @@ func TestRedisURLAloneSaysEverythingAtOnce(t *testing.T) {
 	}
 }
 
-// Issue 18: with no flags all five families are on: files, search, documentation (bundled,
+// With no flags all five families are on: files, search, documentation (bundled,
 // prefixed docs_), the catalog (bundled, read-only) and consultation (saying how to configure
 // a model).
 func TestAllFamiliesByDefault(t *testing.T) {
@@ -189,4 +191,30 @@ func writeConfig(t *testing.T, text string) string {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// A command-line mistake is one short line that points at -h; -h alone prints the usage, which
+// starts with what the command is.
+func TestFlagMistakesAreShort(t *testing.T) {
+	tests := []struct {
+		args          []string
+		wantErr       string
+		wantUsageHead string // "" for no output at all
+	}{
+		{[]string{"-dcos", "x"}, "flag provided but not defined: -dcos (see -h)", ""},
+		{[]string{"-read-timeout", "30"}, `invalid value "30" for flag -read-timeout: parse error; write a duration such as 30s or 2m (see -h)`, ""},
+		{[]string{"-max-body-bytes", "3MB"}, `invalid value "3MB" for flag -max-body-bytes: parse error; write a byte count such as 10485760 (see -h)`, ""},
+		{[]string{"-h"}, "flag: help requested", "agentfiles-server: the agentfiles all-in-one server"},
+	}
+	for _, tc := range tests {
+		var stderr strings.Builder
+		_, err := parseFlags(tc.args, &stderr)
+		head := stderr.String()
+		if tc.wantUsageHead != "" {
+			head = head[:min(len(head), len(tc.wantUsageHead))]
+		}
+		if diff := cmp.Diff([]string{tc.wantErr, tc.wantUsageHead}, []string{fmt.Sprint(err), head}); diff != "" {
+			t.Errorf("%q: error and stderr (-want +got):\n%s", tc.args, diff)
+		}
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"regexp"
 	"strings"
 	"time"
 )
@@ -67,15 +68,29 @@ type stringList []string
 func (s *stringList) String() string     { return strings.Join(*s, ",") }
 func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 
-// parseFlags parses args (without the program name). Usage and errors go to stderr.
+// parseFlags parses args (without the program name). -h prints the usage on stderr; a mistake
+// is a short error that points at -h, without the usage.
 func parseFlags(args []string, stderr io.Writer) (config, error) {
 	var c config
 	fs := newFlagSet(&c, stderr)
-	if err := fs.Parse(args); err != nil {
+	fs.SetOutput(io.Discard) // the flag package would print the whole usage after a mistake
+	err := fs.Parse(args)
+	fs.SetOutput(stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		fs.Usage()
 		return c, err
+	}
+	if err != nil {
+		if m := invalidValue.FindStringSubmatch(err.Error()); m != nil && fs.Lookup(m[1]) != nil {
+			return c, fmt.Errorf("%v; write %s (see -h)", err, valueForm(fs.Lookup(m[1])))
+		}
+		return c, fmt.Errorf("%v (see -h)", err)
 	}
 	return c, c.finish(fs)
 }
+
+// invalidValue matches the flag package's error for a value a flag refuses, capturing the flag.
+var invalidValue = regexp.MustCompile(`^invalid value ".*" for flag -([a-z0-9-]+): `)
 
 // newFlagSet defines every flag on c.
 func newFlagSet(c *config, stderr io.Writer) *flag.FlagSet {
@@ -83,7 +98,7 @@ func newFlagSet(c *config, stderr io.Writer) *flag.FlagSet {
 	fs.SetOutput(stderr)
 	fs.StringVar(&c.addr, "addr", DefaultAddr, "listen address for HTTP: the console at /, the JSON API at /tools, MCP at /mcp")
 	fs.BoolVar(&c.stdio, "stdio", false, "serve MCP on stdin/stdout instead of HTTP (tenant: the -dev-token)")
-	fs.Var((*stringList)(&c.docs), "docs", "directory of Markdown documentation for the fileid tools (repeatable; order sets the file IDs; default: a short guide to these tools bundled in the binary)")
+	fs.Var((*stringList)(&c.docs), "docs", "`directory` of Markdown documentation for the fileid tools (repeatable; order sets the file IDs; default: a short guide to these tools bundled in the binary)")
 	fs.StringVar(&c.docsToolPrefix, "docs-tool-prefix", "docs_", "prefix of the documentation tools' names (docs_search next to file_search); empty for the plain names")
 	fs.StringVar(&c.catalog, "catalog", "", "YAML catalog file for the expr tools (get_content and friends; default: the example catalog bundled in the binary, read-only)")
 	fs.BoolVar(&c.catalogWritable, "catalog-writable", false, "also offer the tools that add, change and remove catalog categories and collections (saved to -catalog)")
@@ -103,7 +118,7 @@ func newFlagSet(c *config, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&c.consultModel, "consult-model", "", "model name for the consultation tool (off when empty); the API key comes from $"+ConsultAPIKeyEnv)
 	fs.StringVar(&c.consultBaseURL, "consult-base-url", "", "OpenAI-compatible API root for -consult-model, e.g. https://openrouter.ai/api/v1 or http://127.0.0.1:11434/v1 (default OpenAI)")
 	fs.Int64Var(&c.consultContextTokens, "consult-context-tokens", 0, "context window of -consult-model in tokens, checked before sending (0: unchecked)")
-	fs.Var((*stringList)(&c.consultRoots), "consult-root", "directory whose files the consultation tool may send to -consult-model (repeatable; default: the documentation directories); symbolic links leading out are refused")
+	fs.Var((*stringList)(&c.consultRoots), "consult-root", "`directory` whose files the consultation tool may send to -consult-model (repeatable; default: the documentation directories); symbolic links leading out are refused")
 	fs.Int64Var(&c.maxBodyBytes, "max-body-bytes", 0, "largest request body in bytes, for the HTTP API and for MCP at /mcp (0: the adapters' default, 3 MiB)")
 	fs.DurationVar(&c.readHeaderTimeout, "read-header-timeout", 10*time.Second, "HTTP: time a client has to send a request's headers")
 	fs.DurationVar(&c.readTimeout, "read-timeout", 2*time.Minute, "HTTP: time a client has to send a whole request, body included")
@@ -128,6 +143,9 @@ func (c *config) finish(fs *flag.FlagSet) error {
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if c.stdio && set["addr"] {
+		return errors.New("-stdio and -addr exclude each other: -stdio serves MCP on stdin/stdout, -addr over HTTP")
+	}
 	if c.configFile != "" {
 		if err := applyConfigFile(fs, c.configFile, set); err != nil {
 			return err

@@ -1,12 +1,15 @@
 package main
 
 import (
+	"fmt"
+	"net/url"
 	"strings"
 	"testing"
 
 	"github.com/agentfiles/agentfiles/internal/cmdtest"
 	"github.com/agentfiles/agentfiles/internal/mcptest"
 	"github.com/agentfiles/agentfiles/internal/pgtest"
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestPostgresSharedAcrossProcesses runs two servers on one PostgreSQL database: this process
@@ -58,5 +61,22 @@ func TestPostgresSharedAcrossProcesses(t *testing.T) {
 	}
 	if msg, _ := out["message"].(string); strings.Contains(msg, "postgres") {
 		t.Errorf("error message leaks the backend: %q", msg)
+	}
+}
+
+// A -database-url naming a database that does not exist is a configuration error that names the
+// database and says how to fix it, before anything else (no TLS handshake noise in front).
+func TestMissingDatabaseIsAConfigurationError(t *testing.T) {
+	u, err := url.Parse(pgtest.New(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.Path = "/no_such_db"
+	u.RawQuery = "" // pgx's default sslmode tries TLS first
+	_, err = newTestApp(t, "-database-url", u.String())
+	want := `-database-url (storage.database_url): INVALID_CONFIG: pgstore: the database "no_such_db" does not exist on ` +
+		u.Host + "; create it (createdb no_such_db) or name an existing database in the database URL"
+	if diff := cmp.Diff(want, fmt.Sprint(err)); diff != "" {
+		t.Errorf("error (-want +got):\n%s", diff)
 	}
 }

@@ -7,7 +7,7 @@
 // Build a [Tool] over a Service and hand it the input of every tool_use block named "memory";
 // send the [Result] back as the tool_result:
 //
-//	mem, _ := memory.New(svc, memory.Options{}) // memories live in the project "memories"
+//	mem, _ := memorytool.New(svc, memorytool.Options{}) // memories live in the project "memories"
 //	ctx := agentfiles.WithAuth(ctx, agentfiles.NewAuthContext(apiKey, "alice"))
 //	res, _ := mem.Execute(ctx, block.Input) // {"command":"view","path":"/memories"}
 //	// tool_result: content res.Content, is_error res.IsError

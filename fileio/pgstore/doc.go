@@ -102,6 +102,23 @@
 // deletes kept versions and their bytes in one statement; KeptBytes reads them from
 // mcp_file_history_usage.
 //
+// # Exact search
+//
+// Migration 0007 creates the pg_trgm extension (shipped with PostgreSQL; a trusted extension,
+// so the database owner may create it) and a GIN index on the text of every active file,
+// mcp_files_grep_text(content) with gin_trgm_ops. The read transaction implements
+// fileio.ContentSearcher: the literals of a grep pattern's fileio.ContentQuery become LIKE
+// (ILIKE for ignore-case ones) conditions that the index answers and PostgreSQL rechecks, so a
+// pattern with literal text reads only the files that hold it; literals without three ASCII
+// letters or digits in a row are left out (pg_trgm has no trigram for them), and a pattern with
+// nothing left lists the files in path order for the Service to read within its scan budget.
+// Grep's statements run under SET LOCAL statement_timeout up to the call's time budget (a
+// statement past it is TIMEOUT) and plan_cache_mode = force_custom_plan (a generic plan cannot
+// see how selective a LIKE pattern is). fileio.MultiGetter reads the candidates in one
+// statement. The index is written by the same statement that writes a file, inside its
+// transaction: a file is searchable as soon as its write commits (see BENCHMARKS.md for the
+// cost). Files holding a NUL byte are not in the index; grep skips them.
+//
 // # Errors
 //
 // Failures are *agentfiles.Error values: RESOURCE_BUSY for lock timeouts (and serialisation

@@ -21,7 +21,7 @@ const grepText = "mcp_files_grep_text(content)"
 
 // GrepCandidates implements fileio.ContentSearcher with the pg_trgm index of migration 0007:
 // the literals of c.Query become LIKE (ILIKE for ignore-case literals) conditions on the
-// file's text, which the GIN index answers and PostgreSQL rechecks exactly. Literals without
+// file's text, a sequence of literals one LIKE '%a%b%', which the GIN index answers and PostgreSQL rechecks exactly. Literals without
 // three ASCII letters or digits in a row give pg_trgm no trigram to look up, so they are
 // left out (a weaker condition, never a wrong one); a query with nothing left lists the files
 // in path order. The statements run under SET LOCAL statement_timeout up to c.Deadline.
@@ -60,10 +60,11 @@ WHERE apikey_hash = $1 AND project = $2 AND deleted = FALSE AND path > $3 AND pa
 // statement for its values (plan_cache_mode): a generic plan, which cannot see how selective
 // a LIKE pattern is, would walk the path index and test every file of the project.
 func (tx *readTx) statementDeadline(ctx context.Context, deadline time.Time) error {
-	timeout := "0" // none
-	if !deadline.IsZero() {
-		timeout = strconv.FormatInt(max(time.Until(deadline).Milliseconds(), 1), 10)
+	if deadline.IsZero() { // keep the server's statement_timeout
+		return tx.x.query(ctx, opRead, "SELECT set_config('plan_cache_mode', 'force_custom_plan', true)", nil,
+			func(pgx.Rows) error { return nil })
 	}
+	timeout := strconv.FormatInt(max(time.Until(deadline).Milliseconds(), 1), 10)
 	return tx.x.query(ctx, opRead, "SELECT set_config('statement_timeout', $1, true), set_config('plan_cache_mode', 'force_custom_plan', true)",
 		[]any{timeout}, func(pgx.Rows) error { return nil })
 }
@@ -76,6 +77,14 @@ func indexable(q fileio.ContentQuery) fileio.ContentQuery {
 			return fileio.ContentQuery{Op: fileio.QueryAll}
 		}
 		return q
+	case fileio.QuerySequence:
+		// One LIKE "%a%b%" holds all of it; it needs a trigram in one of its literals.
+		for _, s := range q.Sub {
+			if hasTrigram(s.Literal) {
+				return q
+			}
+		}
+		return fileio.ContentQuery{Op: fileio.QueryAll}
 	case fileio.QueryAnd, fileio.QueryOr:
 		subs := make([]fileio.ContentQuery, 0, len(q.Sub))
 		for _, s := range q.Sub {
@@ -125,10 +134,19 @@ func likeCondition(q fileio.ContentQuery, args *[]any) string {
 		return ""
 	case fileio.QueryNone:
 		return "FALSE"
-	case fileio.QueryLiteral:
-		*args = append(*args, "%"+escapeLike(q.Literal)+"%")
+	case fileio.QueryLiteral, fileio.QuerySequence:
+		// A sequence is one pattern, so that PostgreSQL reads each candidate's text once.
+		lits := q.Sub
+		if q.Op == fileio.QueryLiteral {
+			lits = []fileio.ContentQuery{q}
+		}
+		pattern := "%"
+		for _, l := range lits {
+			pattern += escapeLike(l.Literal) + "%"
+		}
+		*args = append(*args, pattern)
 		op := "LIKE"
-		if q.IgnoreCase {
+		if lits[0].IgnoreCase {
 			op = "ILIKE"
 		}
 		return fmt.Sprintf("%s %s $%d", grepText, op, len(*args))

@@ -354,8 +354,28 @@ func testTenantCallSlots(t *testing.T, e *env) {
 		_, err := e.svc.Read(short, "other", "/a", 0, fileio.ReadToEOF)
 		return agentfiles.ErrorCode(err) == agentfiles.CodeTimeout
 	})
+	// Grep and Glob hold a slot too: while A's is taken, they wait for it until their deadline.
+	for name, call := range map[string]func(context.Context) error{
+		"Grep": func(ctx context.Context) error {
+			_, err := e.svc.Grep(ctx, fileio.GrepRequest{Project: "other", Pattern: "a"})
+			return err
+		},
+		"Glob": func(ctx context.Context) error {
+			_, err := e.svc.Glob(ctx, fileio.GlobRequest{Project: "other", Pattern: "*"})
+			return err
+		},
+	} {
+		short, cancel := context.WithTimeout(ctxA, 50*time.Millisecond)
+		if err := call(short); agentfiles.ErrorCode(err) != agentfiles.CodeTimeout {
+			t.Errorf("%s of A while A's slot is busy: %v, want TIMEOUT", name, err)
+		}
+		cancel()
+	}
 	if got := e.read(ctxB, proj, "/b"); got != "b" {
 		t.Errorf("tenant B's read while A is busy: %q", got)
+	}
+	if res, err := e.svc.Grep(ctxB, fileio.GrepRequest{Project: proj, Pattern: "b"}); err != nil || len(res.Matches) != 1 {
+		t.Errorf("tenant B's grep while A is busy: %+v, %v", res, err)
 	}
 	held.Release(t)
 	if err := receive(t, busy, "A's write"); err != nil {

@@ -28,6 +28,14 @@
 //     ranges; versions after every kind of mutation, reading and restoring them, restoring a
 //     deleted file, the retention count, history in the quota, the history turned off; and
 //     tenant isolation of every new operation;
+//   - GrepGlob: Service.Grep and Service.Glob on a fixture of edge cases (CRLF lines, NUL
+//     bytes, dot files, UTF-8, Unicode case folding, long lines, every output mode, context,
+//     globs, a file as the path), their argument errors, the scan budget and answer cap with
+//     cursors that lose and repeat nothing, and a differential test against a plain per-line
+//     scan (ReferenceGrep) on random files and patterns (RandomGrepFiles, RandomGrepPattern),
+//     paged with small limits; all of it again with the store's fileio.ContentSearcher and
+//     fileio.MultiGetter hidden, so the indexed and the portable paths agree. CrossTenant
+//     also greps and globs tenant A's project as tenant B;
 //   - Model: random operation sequences checked against a reference model (RunModel), which
 //     stores can also drive from a fuzz test with RunModelOps;
 //   - OptionalInterfaces: when the store's WriteTx implements fileio.WriteChecker or

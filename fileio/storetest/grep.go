@@ -60,7 +60,8 @@ var grepFixture = map[string]string{
 	"/src/nested/x.go":  "// Kelvin: \u212a\nk8s\n",
 	"/unicode/jp.txt":   "日本語のテキスト\nこんにちは hello\n",
 	"/unicode/fold.txt": "\u212aelvin\nſtraße\n",
-	"/long/line.txt":    strings.Repeat("x", 2500) + "needle\n",
+	"/unicode/bom.md":   "\uFEFF# Title\nbom line\n",
+	"/long/line.txt":    strings.Repeat("x", fileio.MaxGrepLineBytes+500) + "needle\n",
 	"/dir.with.dots/ok": "hello",
 }
 
@@ -90,7 +91,7 @@ func testGrepCases(t *testing.T, e *env) {
 			{Path: "/src/main.go", LineNumber: 4, Line: "\tprintln(\"hello\")"},
 			{Path: "/unicode/jp.txt", LineNumber: 2, Line: "こんにちは hello"},
 		}}},
-		{"ignore case, below a directory, with context", fileio.GrepRequest{Pattern: "hello", IgnoreCase: true, Path: "/docs", Context: 1},
+		{"ignore case, below a directory, with context", fileio.GrepRequest{Pattern: "hello", IgnoreCase: true, Path: "/docs/", Context: 1},
 			fileio.GrepResult{Matches: []fileio.GrepMatch{
 				{Path: "/docs/api/ref.md", LineNumber: 1, Line: "func Hello() error", After: []string{"func Bye()"}},
 				{Path: "/docs/guide.md", LineNumber: 2, Line: "Hello again", Before: []string{"Intro"}, After: []string{"steps:"}},
@@ -102,6 +103,8 @@ func testGrepCases(t *testing.T, e *env) {
 				{Path: "/docs/guide.md", LineNumber: 4, Line: "1. install", Before: []string{"Hello again", "steps:"}},
 				{Path: "/docs/guide.md", LineNumber: 5, Line: "2. run", Before: []string{"steps:", "1. install"}},
 			}}},
+		{"a file given as the path is searched whatever the glob, as in rg", fileio.GrepRequest{Pattern: "install", Path: "/docs/guide.md", Glob: "*.txt"},
+			fileio.GrepResult{Matches: []fileio.GrepMatch{{Path: "/docs/guide.md", LineNumber: 4, Line: "1. install"}}}},
 		{"$ does not match before \\r", fileio.GrepRequest{Pattern: "crlf$"}, fileio.GrepResult{}},
 		{"\\r is part of the line", fileio.GrepRequest{Pattern: "crlf\\r$", OutputMode: fileio.GrepCount},
 			fileio.GrepResult{OutputMode: fileio.GrepCount, Counts: []fileio.GrepFileCount{{Path: "/docs/notes.txt", Count: 1}}}},
@@ -110,6 +113,8 @@ func testGrepCases(t *testing.T, e *env) {
 		{"fixed strings are not a regexp", fileio.GrepRequest{Pattern: "h.llo", FixedStrings: true}, fileio.GrepResult{}},
 		{"base-name glob", fileio.GrepRequest{Pattern: "hello", IgnoreCase: true, Glob: "*.md", OutputMode: fileio.GrepFilesWithMatches},
 			fileio.GrepResult{OutputMode: fileio.GrepFilesWithMatches, Files: []string{"/README.md", "/docs/api/ref.md", "/docs/guide.md"}}},
+		{"a negated glob excludes", fileio.GrepRequest{Pattern: "hello", IgnoreCase: true, Glob: "!*.md", OutputMode: fileio.GrepFilesWithMatches},
+			fileio.GrepResult{OutputMode: fileio.GrepFilesWithMatches, Files: []string{"/.env", "/dir.with.dots/ok", "/docs/notes.txt", "/src/main.go", "/unicode/jp.txt"}}},
 		{"path glob relative to the path", fileio.GrepRequest{Pattern: "func", Path: "/docs", Glob: "api/**", OutputMode: fileio.GrepFilesWithMatches},
 			fileio.GrepResult{OutputMode: fileio.GrepFilesWithMatches, Files: []string{"/docs/api/ref.md"}}},
 		{"dot files are searched", fileio.GrepRequest{Pattern: "HELLO=", OutputMode: fileio.GrepFilesWithMatches},
@@ -125,6 +130,8 @@ func testGrepCases(t *testing.T, e *env) {
 			fileio.GrepResult{Matches: []fileio.GrepMatch{{Path: "/unicode/fold.txt", LineNumber: 1, Line: "\u212aelvin"}}}},
 		{"ignore case: long s is an s", fileio.GrepRequest{Pattern: "strasse|stra", IgnoreCase: true, Path: "/unicode"},
 			fileio.GrepResult{Matches: []fileio.GrepMatch{{Path: "/unicode/fold.txt", LineNumber: 2, Line: "ſtraße"}}}},
+		{"a byte order mark is not part of the first line", fileio.GrepRequest{Pattern: "^# Title$", Path: "/unicode"},
+			fileio.GrepResult{Matches: []fileio.GrepMatch{{Path: "/unicode/bom.md", LineNumber: 1, Line: "# Title"}}}},
 		{"UTF-8 literal", fileio.GrepRequest{Pattern: "本語"},
 			fileio.GrepResult{Matches: []fileio.GrepMatch{{Path: "/unicode/jp.txt", LineNumber: 1, Line: "日本語のテキスト"}}}},
 		{"alternation", fileio.GrepRequest{Pattern: "install|Bye", OutputMode: fileio.GrepFilesWithMatches},
@@ -267,9 +274,10 @@ func testGlob(t *testing.T, e *env) {
 		want          []string
 	}{
 		{"*.md", "", []string{"/README.md"}},
-		{"**/*.md", "", []string{"/README.md", "/docs/api/ref.md", "/docs/guide.md"}},
+		{"**/*.md", "", []string{"/README.md", "/docs/api/ref.md", "/docs/guide.md", "/unicode/bom.md"}},
 		{"docs/*", "", []string{"/docs/guide.md", "/docs/notes.txt"}},
 		{"*", "/docs", []string{"/docs/guide.md", "/docs/notes.txt"}},
+		{"*", "/docs/", []string{"/docs/guide.md", "/docs/notes.txt"}},
 		{"**", "/docs", []string{"/docs/api/ref.md", "/docs/guide.md", "/docs/notes.txt"}},
 		{".*", "", []string{"/.env"}},
 		{"**/*.{go,txt}", "/src", []string{"/src/empty.go", "/src/main.go", "/src/nested/x.go"}},
@@ -277,6 +285,9 @@ func testGlob(t *testing.T, e *env) {
 		{"**/[a-m]*.go", "", []string{"/src/empty.go", "/src/main.go"}},
 		{"/docs/?????.md", "", []string{"/docs/guide.md"}},
 		{"nothing/**", "", []string{}},
+		{"./docs/*.md", "", []string{"/docs/guide.md"}},
+		{"!**/*.md", "/docs", []string{"/docs/notes.txt"}},
+		{"!*.{md,go}", "/src", []string{"/src/nested/x.go"}}, // "*" stays in one directory
 	}
 	for _, tc := range tests {
 		got, err := e.svc.Glob(ctx, fileio.GlobRequest{Project: proj, Pattern: tc.pattern, Path: tc.path})
@@ -409,7 +420,7 @@ func cutReference(s string) string {
 }
 
 // ReferenceGrep is the plain scan Grep must agree with: split each file at "\n" (no line
-// after a final one), skip files with a NUL byte, and match each line on its own with Go's
+// after a final one, no byte order mark in the first), skip files with a NUL byte, and match each line on its own with Go's
 // regexp. The glob is applied with fileio.CompileGlob (tested on its own).
 func ReferenceGrep(t testing.TB, files map[string]string, req fileio.GrepRequest) GrepLines {
 	t.Helper()
@@ -438,6 +449,7 @@ func ReferenceGrep(t testing.TB, files map[string]string, req fileio.GrepRequest
 		if strings.Contains(content, "\x00") || (g != nil && !g.MatchFile(req.Path, path)) {
 			continue
 		}
+		content = strings.TrimPrefix(content, "\uFEFF")
 		lines := strings.Split(content, "\n")
 		if strings.HasSuffix(content, "\n") || content == "" {
 			lines = lines[:len(lines)-1]
@@ -476,9 +488,13 @@ func RandomGrepFiles(rng *rand.Rand, n int) map[string]string {
 		case 0:
 			b.WriteString("\x00")
 		case 1:
-			b.WriteString(strings.Repeat("foo bar ", 300)) // a line longer than MaxGrepLineBytes
+			b.WriteString(strings.Repeat("foo bar ", fileio.MaxGrepLineBytes/6)) // a line longer than MaxGrepLineBytes
 		case 2:
 			b.Reset()
+		case 3:
+			withBOM := "\uFEFF" + b.String()
+			b.Reset()
+			b.WriteString(withBOM)
 		}
 		files[fmt.Sprintf("%s/f%d%s", dirs[rng.IntN(len(dirs))], i, exts[rng.IntN(len(exts))])] = b.String()
 	}

@@ -33,7 +33,7 @@ func modelConfig() fileio.Config {
 }
 
 // RunModel runs nOps random operations, generated from seed, through a Service over store
-// and checks every result against a reference model of the seed's semantics. Each call uses
+// and checks every result against a reference model of the documented semantics. Each call uses
 // fresh tenants, so a store may be shared between runs.
 func RunModel(t testing.TB, store fileio.Store, seed int64, nOps int) {
 	t.Helper()
@@ -194,7 +194,7 @@ func markNote(v any) any {
 	return v
 }
 
-// model is the reference: a plain map per (tenant, project) and the seed's rules written out
+// model is the reference: a plain map per (tenant, project) and the documented rules written out
 // directly, independent of the Service's code.
 type model struct {
 	cfg      fileio.Config

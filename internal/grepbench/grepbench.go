@@ -17,7 +17,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -37,7 +36,7 @@ type File struct {
 // when fewer than minFiles are found.
 func Corpus(tb testing.TB, minFiles, maxFiles int, maxBytes int64) []File {
 	tb.Helper()
-	root := filepath.Join(goroot(), "src")
+	root := filepath.Join(goroot(tb), "src")
 	var out []File
 	var total int64
 	stop := errors.New("enough")
@@ -136,11 +135,11 @@ func Ripgrep(tb testing.TB, dir string, args ...string) ([]string, time.Duration
 	return strings.Split(text, "\n"), elapsed
 }
 
-func goroot() string {
-	if out, err := exec.Command("go", "env", "GOROOT").Output(); err == nil {
-		if d := strings.TrimSpace(string(out)); d != "" {
-			return d
-		}
+// goroot is the GOROOT of the go command on PATH; without one the benchmark is skipped.
+func goroot(tb testing.TB) string {
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		tb.Skipf("go env GOROOT: %v; the corpus is GOROOT's source tree", err)
 	}
-	return runtime.GOROOT()
+	return strings.TrimSpace(string(out))
 }

@@ -119,8 +119,8 @@ func TestReadErrorBoundsTheBody(t *testing.T) {
 	}
 }
 
-// Issue 17 defect 2: providers that echo the request (headers included) put the key into logs:
-// escaped forms of the key, short tokens after "Bearer", and echoed header values got through.
+// A provider that echoes the request (headers included) does not put the key into logs: not in
+// escaped forms, not as a short token after "Bearer", not in echoed header values.
 func TestReadErrorRedactsEchoedRequests(t *testing.T) {
 	const key = "s3cr3t/Key+ab<c>" // characters that JSON and URLs escape
 	bodies := []string{

@@ -22,6 +22,9 @@ const Example = "settings: {mcp: {files: {…}}}"
 // key and whose message names the key, its line, and where the key belongs.
 func Files(doc *yaml.Node, misplaced ...string) (*yaml.Node, error) {
 	n := doc
+	if n.Kind == 0 { // an empty document
+		return nil, nil
+	}
 	if n.Kind == yaml.DocumentNode {
 		if len(n.Content) == 0 {
 			return nil, nil

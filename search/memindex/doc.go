@@ -14,6 +14,14 @@
 // the query terms and score them with [search.BM25]. Replacing a file swaps all its chunks
 // under the project's write lock, so readers see the old chunks or the new ones, never a mix.
 //
+// # Cost as a project grows
+//
+// For a project of n files, indexing one file costs its own chunks' postings and vectors,
+// O(log n) to find it (FileStates, the Indexer's staleness check, is a binary search in the
+// sorted files) and one insertion into the sorted file list, a move of up to n pointers
+// (about 50 µs at 100,000 files). Removed chunks' postings are purged once an eighth of the
+// slots wait, so that pass is shared by that many chunks.
+//
 // # Semantic search
 //
 // Vectors are stored in tiles of up to 1,024 chunks, dimension-major inside a tile, so the

@@ -81,7 +81,7 @@
 // the view). Go keeps the postings of live chunks, counts document frequencies over them,
 // merges the terms, scores every matching chunk with search.BM25, so the floats are
 // bit-identical to memindex's, and cuts at K breaking ties by path and chunk index as memindex
-// does. LexicalTSVector is the seed's transitional alternative: PostgreSQL full-text search (a
+// does. LexicalTSVector is a transitional alternative: PostgreSQL full-text search (a
 // GIN index on each chunk's tsvector, stored by ReplaceFile in that mode only; terms OR-ed,
 // ts_rank_cd scores).
 //
@@ -92,9 +92,17 @@
 //
 // Semantic scores are search.Dot of the stored and the query vector, as in memindex, over an
 // in-process cache of the project's vectors, refreshed file by file when the project's
-// generation counter shows that any process changed it (bounded by Options.VectorCacheBytes; a
-// project above the bound streams from the database). The pgvector extension is not used: its
-// approximate indexes would not give memindex's results, and the flat scan of the cache is exact.
+// generation counter shows that any process changed it (bounded by Options.VectorCacheBytes, of
+// which one project holds at most half: a bigger project is cached in part, its first files in
+// path order, and a query streams only the vectors of the rest from the database, so its cost
+// grows with the part that does not fit, with no jump at the bound). Vectors of 512 dimensions or more (neural
+// embedders') are cached as int8 codes with a certified error bound (package
+// search/internal/int8vec, shared with memindex), a quarter of their float32 size: a query
+// scans one byte per dimension, and re-scores with search.Dot only the chunks whose bound
+// reaches the TopK-th best, from their codes when those are exact and otherwise from their
+// floats, read from the database for those files only. The answer is the exact top K, the
+// same as a float scan's and memindex's. The pgvector extension is not used: its approximate
+// indexes would not give memindex's results.
 //
 // # Embedder identity
 //
@@ -143,6 +151,36 @@
 // Indexing is search.Indexer over fileio/pgstore's outbox: start one Indexer in as many
 // processes as you like. Jobs are claimed with FOR UPDATE SKIP LOCKED under a lease, so a
 // worker that dies mid-job loses nothing: its job is claimed again when the lease expires.
+//
+// # Cost as a project grows
+//
+// For a project of n files, one index job touches only its own file and B-trees:
+//
+//   - the Indexer's staleness check reads the file from the store and its state from the index
+//     (FileStates: a range scan of the files table's primary key), O(log n) each;
+//   - ReplaceFile locks the file, upserts its files row, writes its pending row and its vectors
+//     row (O(log n) each) and adds its deltas to the project's counters (one row; writers of
+//     one project queue on it only for the rest of their transaction);
+//   - completing the job deletes its outbox row, O(log n).
+//
+// Merging is amortised over the chunks written: every Options.MergePendingChunks pending chunks,
+// and each chunk is copied O(log n) times over its life because segments grow geometrically.
+// A merge also recomputes the project's counters with an index scan of the project's files
+// rows and VACUUMs the tables it rewrote, which is O(n) per merge, O(n / MergePendingChunks)
+// row visits per chunk: about 50 per chunk at 100,000 files, small beside a job's round trips,
+// and the part that would grow first at millions of files. Rates through the Indexer at 1k,
+// 10k and 100k files are in BENCHMARKS.md (BenchmarkIndexerIngest).
+//
+// A semantic query scans the project's cached vectors (int8 codes from 512 dimensions) in
+// O(n), re-scores O(K) to a few hundred chunks exactly, and streams from PostgreSQL only the
+// vectors of the files that did not fit the cache (see Scoring).
+//
+// # Memory
+//
+// An Index holds at most Options.VectorCacheBytes of vectors (default 512 MiB; one project at
+// most half) and Options.ProjectCacheBytes of project views (default 256 MiB, about 60 bytes
+// per chunk and 100 per file), plus what queries in flight allocate: a query's candidates, and
+// during a refresh a project's old snapshot next to its new one.
 //
 // # Errors
 //

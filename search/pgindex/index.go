@@ -27,7 +27,7 @@ const (
 	// LexicalTSVector matches chunks with PostgreSQL full-text search (a GIN index on the
 	// chunks' tsvector, to_tsvector('english', text), stored by ReplaceFile in this mode only;
 	// the query terms OR-ed) and scores them with ts_rank_cd. Files indexed in the other mode
-	// have no tsvector and are matched once indexed again in this one. It is the seed's transitional mode: scores are not BM25 and not comparable
+	// have no tsvector and are matched once indexed again in this one. It is a transitional mode: scores are not BM25 and not comparable
 	// with memindex; DocFreq and Stats are still BM25's, so query-time scans of unindexed files
 	// stay on the BM25 scale. Postings are still written, so switching back needs no re-index.
 	LexicalTSVector LexicalMode = "tsvector"
@@ -44,7 +44,14 @@ type Options struct {
 	SkipMigrations bool
 	// VectorCacheBytes bounds the in-process cache of vectors that semantic queries scan
 	// (default DefaultVectorCacheBytes; negative: no cache, every query streams the project's
-	// vectors from PostgreSQL).
+	// vectors from PostgreSQL). A chunk's vector costs 4 bytes per dimension below 512
+	// dimensions, and from 512 on its int8 codes, dimensions rounded up to 32 plus 12 bytes
+	// (1,548 bytes at 1,536 dimensions), plus about 100 bytes per file. One project takes at
+	// most half the bound (about 170,000 chunks of 1,536 dimensions by default); the vectors
+	// of a bigger project's other files are streamed from PostgreSQL by each query (see the
+	// package doc, "Scoring"). While a changed project's snapshot is refreshed, the old one
+	// stays in use until the new one is published, so the cache may briefly hold a project
+	// twice.
 	VectorCacheBytes int64
 	// ProjectCacheBytes bounds the in-process cache of project views: each project's file states
 	// (which FileStateList and FileStates hand out) and the decoded chunk directories and pending

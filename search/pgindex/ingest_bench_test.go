@@ -45,10 +45,12 @@ func BenchmarkIndexerIngest(b *testing.B) {
 	}
 }
 
-// ingestEnv is a pgstore Service and a pgindex Indexer on a fresh database.
+// ingestEnv is a pgstore Service and a pgindex Index on a fresh database.
 type ingestEnv struct {
+	store   *pgstore.Store
+	ix      *pgindex.Index
 	svc     *fileio.Service
-	indexer *search.Indexer
+	dims    int
 	written map[string]int // files written per project
 }
 
@@ -72,11 +74,7 @@ func ingestRun(b *testing.B, dims int, sizes []int) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	indexer, err := search.NewIndexer(store, ix, search.IndexerOptions{Embedder: search.NewHashingEmbedder(dims)})
-	if err != nil {
-		b.Fatal(err)
-	}
-	e := &ingestEnv{svc: svc, indexer: indexer, written: make(map[string]int)}
+	e := &ingestEnv{store: store, ix: ix, svc: svc, dims: dims, written: make(map[string]int)}
 	const batch = 500
 	for _, n := range sizes {
 		grow := n - e.written["big"] - 2*batch
@@ -87,33 +85,38 @@ func ingestRun(b *testing.B, dims int, sizes []int) {
 			empty += e.index(b, fmt.Sprintf("empty%d", n), batch)
 		}
 		k := fmt.Sprintf("@%dk", n/1000)
-		b.ReportMetric(float64(grow)/fill.Seconds(), "files/s-fill"+k)
+		if grow > 0 {
+			b.ReportMetric(float64(grow)/fill.Seconds(), "files/s-fill"+k)
+		}
 		b.ReportMetric(2*batch/big.Seconds(), "files/s"+k)
 		b.ReportMetric(2*batch/empty.Seconds(), "files/s-empty"+k)
 		b.ReportMetric(empty.Seconds()/big.Seconds(), "x-empty"+k)
 	}
 }
 
-// index writes n files to project (untimed), then starts the Indexer and returns how long it
-// took to index them.
+// index writes n files to project (untimed), then starts an Indexer with the default options
+// and returns how long it took to index them.
 func (e *ingestEnv) index(b *testing.B, project string, n int) time.Duration {
 	b.Helper()
 	first := e.written[project]
 	writeFiles(b, e.svc, project, first, first+n)
 	e.written[project] += n
 	ctx := context.Background()
-	want := e.indexer.Stats().Indexed + int64(n)
+	indexer, err := search.NewIndexer(e.store, e.ix, search.IndexerOptions{Embedder: search.NewHashingEmbedder(e.dims)})
+	if err != nil {
+		b.Fatal(err)
+	}
 	b.StartTimer()
 	start := time.Now()
-	e.indexer.Start(ctx)
+	indexer.Start(ctx)
 	tick := time.NewTicker(time.Millisecond)
-	for e.indexer.Stats().Indexed < want {
+	for indexer.Stats().Indexed < int64(n) {
 		<-tick.C
 	}
 	took := time.Since(start)
 	b.StopTimer()
 	tick.Stop()
-	if err := e.indexer.Stop(ctx); err != nil {
+	if err := indexer.Stop(ctx); err != nil {
 		b.Fatal(err)
 	}
 	return took

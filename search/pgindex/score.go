@@ -9,10 +9,14 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// sqlScoreVectors reads the vectors of the named files made by the query's model, of its size.
-const sqlScoreVectors = `SELECT v.file_path, v.vectors FROM mcp_search_projects pr
-JOIN mcp_search_vectors v ON v.project_id = pr.id
-WHERE pr.apikey_hash = $1 AND pr.project = $2 AND v.file_path = ANY($3::text[]) AND v.model = $4 AND v.dims = $5`
+// sqlScoreVectors reads the vectors of the named chunks made by the query's model, of its size,
+// with the size of their file's vector row: a substring of the column, which is stored
+// uncompressed out of line, reads only the chunk's slice.
+const sqlScoreVectors = `SELECT r.path, r.idx, substring(v.vectors FROM r.idx * $5 * 4 + 1 FOR $5 * 4), octet_length(v.vectors)
+FROM mcp_search_projects pr
+CROSS JOIN unnest($3::text[], $6::int[]) AS r(path, idx)
+JOIN mcp_search_vectors v ON v.project_id = pr.id AND v.file_path = r.path
+WHERE pr.apikey_hash = $1 AND pr.project = $2 AND v.model = $4 AND v.dims = $5`
 
 // sqlScoreTSV reads ts_rank_cd of the named chunks (LexicalTSVector mode).
 const sqlScoreTSV = `SELECT c.file_path, c.chunk_index, coalesce(ts_rank_cd(c.tsv, $5::tsquery)::float8, 0)
@@ -35,22 +39,17 @@ func (ix *Index) ScoreChunks(ctx context.Context, scope fileio.Scope, q search.S
 	if len(q.Chunks) == 0 {
 		return out, nil
 	}
-	paths := make([]string, 0, len(q.Chunks))
-	seen := make(map[string]bool)
 	idx := make([]int32, len(q.Chunks))
 	all := make([]string, len(q.Chunks))
 	for i, r := range q.Chunks {
-		if !seen[r.Path] {
-			seen[r.Path] = true
-			paths = append(paths, r.Path)
-		}
 		all[i], idx[i] = r.Path, int32(r.ChunkIndex)
 	}
 	tsvector := ix.lexical == LexicalTSVector && len(q.Terms) > 0
-	vectors := make(map[string][]byte)
+	vectors := make(map[chunkAddr][]byte)
+	vectorRows := make(map[string]int) // a file's vector row size
 	ranks := make(map[search.ChunkRef]float64)
 	extra := func(b *pgx.Batch) {
-		b.Queue(sqlScoreVectors, scope.Tenant, scope.Project, paths, q.Model, int32(len(q.Vector)))
+		b.Queue(sqlScoreVectors, scope.Tenant, scope.Project, all, q.Model, int32(len(q.Vector)), idx)
 		if tsvector {
 			b.Queue(sqlScoreTSV, scope.Tenant, scope.Project, all, idx, tsQuery(q.Terms))
 		}
@@ -61,9 +60,11 @@ func (ix *Index) ScoreChunks(ctx context.Context, scope fileio.Scope, q search.S
 			return err
 		}
 		var path string
+		var chunk, size int32
 		var raw []byte
-		if _, err := pgx.ForEachRow(rows, []any{&path, &raw}, func() error {
-			vectors[path] = raw
+		if _, err := pgx.ForEachRow(rows, []any{&path, &chunk, &raw, &size}, func() error {
+			vectors[chunkAddr{path, int(chunk)}] = raw
+			vectorRows[path] = int(size)
 			raw = nil
 			return nil
 		}); err != nil {
@@ -126,8 +127,8 @@ func (ix *Index) ScoreChunks(ctx context.Context, scope fileio.Scope, q search.S
 		if tsvector {
 			cs.Lexical = ranks[search.ChunkRef{Path: r.Path, ChunkIndex: r.ChunkIndex}]
 		}
-		if raw := vectors[r.Path]; len(q.Vector) > 0 && len(raw) == 4*len(row)*st.Chunks {
-			decodeVectorInto(row, raw[4*len(row)*r.ChunkIndex:])
+		if raw := vectors[chunkAddr{r.Path, r.ChunkIndex}]; len(q.Vector) > 0 && len(raw) == 4*len(row) && vectorRows[r.Path] == 4*len(row)*st.Chunks {
+			decodeVectorInto(row, raw)
 			cs.Semantic, cs.HasSemantic = float64(search.Dot(row, q.Vector)), true
 		}
 	}

@@ -18,7 +18,7 @@ FROM mcp_search_projects pr
 JOIN mcp_search_vectors v ON v.project_id = pr.id
 JOIN mcp_search_files f ON f.project_id = pr.id AND f.file_path = v.file_path
 WHERE pr.apikey_hash = $1 AND pr.project = $2 AND v.model = $3 AND v.dims = $4
-  AND ($5::text = '' OR v.file_path LIKE $6::text) AND v.file_path <> ALL($7::text[])`
+  AND ($5::text = '' OR v.file_path LIKE $6::text) AND v.file_path <> ALL($7::text[]) AND v.file_path >= $8`
 
 // Semantic implements search.Index as an exact flat scan, scored with search.Dot as in
 // search/memindex: over the in-process snapshot of the project's vectors (see vectorCache), or,
@@ -37,9 +37,9 @@ func (ix *Index) Semantic(ctx context.Context, scope fileio.Scope, q search.Sema
 	}
 	var best []search.Ranked[chunkAt]
 	if ix.vectors != nil {
-		best, err = ix.semanticCached(ctx, v, q)
+		best, err = ix.semanticCached(ctx, scope, v, q)
 	} else {
-		best, err = ix.semanticScan(ctx, scope, q)
+		best, err = ix.semanticScan(ctx, scope, q, "")
 	}
 	if err != nil {
 		return nil, backendError(ctx, "running a semantic query", err)
@@ -57,9 +57,10 @@ func (ix *Index) Semantic(ctx context.Context, scope fileio.Scope, q search.Sema
 // chunkAt is the file version a ranked chunk was scored at.
 type chunkAt struct{ version time.Time }
 
-// semanticScan streams the vectors from PostgreSQL.
-func (ix *Index) semanticScan(ctx context.Context, scope fileio.Scope, q search.SemanticQuery) ([]search.Ranked[chunkAt], error) {
-	rows, err := ix.pool.Query(ctx, sqlSemanticScan, scope.Tenant, scope.Project, q.Model, int32(len(q.Vector)), q.PathPrefix, likePrefix(q.PathPrefix), excludeList(q.ExcludePaths))
+// semanticScan streams the vectors of the files from path from on (in bytewise order; "" for
+// all) from PostgreSQL and returns their TopK.
+func (ix *Index) semanticScan(ctx context.Context, scope fileio.Scope, q search.SemanticQuery, from string) ([]search.Ranked[chunkAt], error) {
+	rows, err := ix.pool.Query(ctx, sqlSemanticScan, scope.Tenant, scope.Project, q.Model, int32(len(q.Vector)), q.PathPrefix, likePrefix(q.PathPrefix), excludeList(q.ExcludePaths), from)
 	if err != nil {
 		return nil, err
 	}
@@ -84,13 +85,28 @@ func (ix *Index) semanticScan(ctx context.Context, scope fileio.Scope, q search.
 	return h.Sorted(), err
 }
 
-// semanticCached scans the in-process snapshot of the project's vectors.
-func (ix *Index) semanticCached(ctx context.Context, v *view, q search.SemanticQuery) ([]search.Ranked[chunkAt], error) {
+// semanticCached scans the in-process snapshot of the project's vectors: the floats, or from
+// quantizeMinDims dimensions the int8 codes (semanticCodes).
+func (ix *Index) semanticCached(ctx context.Context, scope fileio.Scope, v *view, q search.SemanticQuery) ([]search.Ranked[chunkAt], error) {
 	snap, err := ix.vectors.snapshot(ctx, ix, cacheKey{project: v.pid, model: q.Model, dims: len(q.Vector)}, v)
 	if err != nil {
 		return nil, err
 	}
 	dims := len(q.Vector)
+	// The files that did not fit the cache: their TopK, exactly scored as they stream by.
+	var overflow []search.Ranked[chunkAt]
+	if snap.overflow {
+		if overflow, err = ix.semanticScan(ctx, scope, q, snap.overflowFrom); err != nil {
+			return nil, err
+		}
+	}
+	if dims >= quantizeMinDims {
+		best, ok, err := ix.semanticCodes(ctx, snap, q, v.pid, overflow)
+		if ok || err != nil {
+			return best, err
+		}
+		return ix.semanticScan(ctx, scope, q, "") // the codes give no bound: scan the floats
+	}
 	// A query vector with few non-zero dimensions (the hashing embedder's, for a few words) is
 	// scored with search.SparseDot over those dimensions only: bit for bit search.Dot for finite
 	// vectors, at a fraction of the reads.
@@ -102,6 +118,9 @@ func (ix *Index) semanticCached(ctx context.Context, v *view, q search.SemanticQ
 	}
 	sparse := len(nz) <= dims/2
 	h := search.NewTopK[chunkAt](q.TopK)
+	for _, r := range overflow {
+		h.Offer(r)
+	}
 	for path, f := range snap.files {
 		if (q.PathPrefix != "" && !strings.HasPrefix(path, q.PathPrefix)) || q.ExcludePaths[path] {
 			continue

@@ -5,20 +5,27 @@ import (
 	"math"
 	"time"
 
+	"github.com/agentfiles/agentfiles/search/internal/int8vec"
+
 	"github.com/jackc/pgx/v5/pgtype"
 )
 
-// DefaultVectorCacheBytes is the default bound of the in-process vector cache.
-const DefaultVectorCacheBytes int64 = 256 << 20
+// DefaultVectorCacheBytes is the default bound of the in-process vector cache: 512 MiB, of
+// which one project takes at most half, about 170,000 chunks of 1,536 dimensions as int8
+// codes (or 1,000,000 of 64 as floats).
+const DefaultVectorCacheBytes int64 = 512 << 20
 
 // vectorCache keeps, per (project, model, dimension), a read-only snapshot of every embedded
-// file's vectors, so that a semantic query scans memory instead of streaming the project's
+// file's vectors (as int8 codes from quantizeMinDims dimensions, see cachedFile), so that a semantic query scans memory instead of streaming the project's
 // vectors from PostgreSQL. A snapshot is valid for one value of the project's generation
 // counter, which every write and merge of any process bumps in its transaction; when the
 // counter moved, the next query refreshes the snapshot from the project's view (see view),
-// reading only the vectors of the files whose indexed version changed. Entries are evicted least-recently-used when the
-// cache holds more than maxBytes; a project bigger than maxBytes is never cached (its queries
-// stream from the database). The caching is genCache's; it is safe for concurrent use.
+// // reading only the vectors of the files whose indexed version changed. Entries are evicted
+// least-recently-used when the cache holds more than maxBytes. A project's snapshot holds at
+// most half of maxBytes (projectBytes): a bigger project is cached in part, its first files in
+// path order, and its queries stream only the rest from the database, so the cost of a query
+// grows with the part that does not fit rather than jumping to a full stream. The caching is
+// genCache's; it is safe for concurrent use.
 type vectorCache struct {
 	*genCache[cacheKey, vectorSnapshot]
 }
@@ -33,20 +40,105 @@ type cacheKey struct {
 type vectorSnapshot struct {
 	generation int64
 	files      map[string]*cachedFile
+	list       []*cachedFile // the files, for scans split in parts
+	chunks     int           // the files' chunks
 	bytes      int64
+	maxNorm    float64 // the largest L2 norm of any vector
+	nonFinite  bool    // some vector is not finite
+	// overflow: the project's vectors did not fit the per-project bound (projectBytes); the
+	// snapshot holds the files before overflowFrom in path order, and a query streams the
+	// vectors of overflowFrom and the files after it from PostgreSQL.
+	overflow     bool
+	overflowFrom string
 }
 
+// projectBytes is the most one project's snapshot may hold: half the cache, so that a project
+// larger than that is cached in part (see vectorSnapshot.overflow) and one other project of
+// that size still fits beside it.
+func (c *vectorCache) projectBytes() int64 { return c.maxBytes / 2 }
+
+// estimateCachedSize is cachedFile.size of a file of chunks vectors of dims, before reading it.
+func estimateCachedSize(path string, chunks, dims int) int64 {
+	f := cachedFile{path: path, chunks: chunks}
+	if dims < quantizeMinDims {
+		return f.size() + int64(4*chunks*dims)
+	}
+	return f.size() + int64(chunks*(int8vec.Stride(dims)+12))
+}
+
+// cachedFile is one file's vectors: as float32 below quantizeMinDims dimensions, as int8 codes
+// (see package int8vec) from there on.
 type cachedFile struct {
 	path    string
 	version time.Time
-	vecs    []float32 // the file's chunks' vectors, chunk after chunk
+	chunks  int
+	vecs    []float32 // below quantizeMinDims: the chunks' vectors, chunk after chunk
+	// From quantizeMinDims: the chunks' int8 codes (rows of int8vec.Stride(dims)) and their
+	// bounds. With exact, the codes decode to the vectors bit for bit (int8vec.EncodeExact);
+	// otherwise the exact score of a chunk the codes cannot rule out needs its floats, which
+	// a query reads from PostgreSQL for those files only.
+	codes   []int8
+	meta    []int8vec.Meta
+	exact   bool
+	maxNorm float64 // the largest L2 norm of the file's vectors
 	// nonFinite: some vector holds an infinity or NaN, so a sparse query must be scored with
 	// search.Dot rather than search.SparseDot (whose skipped zero products are exact only for
-	// finite vectors).
+	// finite vectors), and codes give no bound.
 	nonFinite bool
 }
 
-func (f *cachedFile) size() int64 { return int64(len(f.path) + 4*len(f.vecs) + 64) }
+func (f *cachedFile) size() int64 {
+	return int64(len(f.path) + 4*len(f.vecs) + len(f.codes) + 12*len(f.meta) + 96)
+}
+
+// quantizeMinDims is the vector size from which the cache keeps int8 codes instead of floats:
+// a quarter of the memory, and a first pass that reads a byte per dimension. Below it (the
+// hashing embedder's 64 to 256 dimensions, whose short queries are sparse) floats are small
+// and SparseDot reads only the query's non-zero dimensions. search/memindex draws the same line.
+const quantizeMinDims = 512
+
+// newCachedFile builds the cache entry of a file's chunks' vectors (raw: float32 back to back,
+// a multiple of dims).
+func newCachedFile(path string, version time.Time, raw []byte, dims int) *cachedFile {
+	n := len(raw) / (4 * dims)
+	f := &cachedFile{path: path, version: version, chunks: n}
+	vecs := make([]float32, n*dims)
+	decodeVectorInto(vecs, raw)
+	for i := range n {
+		var n2 float64
+		for _, x := range vecs[i*dims : (i+1)*dims] {
+			if math.IsInf(float64(x), 0) || math.IsNaN(float64(x)) {
+				f.nonFinite = true
+			}
+			n2 += float64(x) * float64(x)
+		}
+		f.maxNorm = max(f.maxNorm, math.Sqrt(n2))
+	}
+	if dims < quantizeMinDims || f.nonFinite {
+		f.vecs = vecs
+		return f
+	}
+	stride := int8vec.Stride(dims)
+	f.codes, f.meta, f.exact = make([]int8, n*stride), make([]int8vec.Meta, n), true
+	for i := range n {
+		row, v := f.codes[i*stride:(i+1)*stride], vecs[i*dims:(i+1)*dims]
+		if f.exact {
+			if m, ok := int8vec.EncodeExact(row, v); ok {
+				f.meta[i] = m
+				continue
+			}
+			// The first vector without exact codes: the earlier ones get nearest codes too.
+			f.exact = false
+			clear(f.codes[:i*stride])
+			for j := range i {
+				f.meta[j] = int8vec.Encode(f.codes[j*stride:(j+1)*stride], vecs[j*dims:(j+1)*dims])
+			}
+		}
+		clear(row)
+		f.meta[i] = int8vec.Encode(row, v)
+	}
+	return f
+}
 
 func newVectorCache(maxBytes int64) *vectorCache {
 	return &vectorCache{newGenCache[cacheKey](maxBytes,
@@ -81,9 +173,16 @@ func loadVectors(ctx context.Context, ix *Index, key cacheKey, v *view, old *vec
 	var ats []time.Time
 	var nss []int32
 	versions := make(map[string]time.Time)
+	budget := ix.vectors.projectBytes()
+	var used int64
 	for _, st := range v.states {
 		if st.EmbeddingModel != key.model || st.Chunks == 0 {
 			continue
+		}
+		if used += estimateCachedSize(st.Path, st.Chunks, key.dims); used > budget {
+			// The files from here on (in path order) are the overflow: queries stream them.
+			s.overflowFrom, s.overflow = st.Path, true
+			break
 		}
 		if old != nil {
 			if f := old.files[st.Path]; f != nil && f.version.Equal(st.FileUpdatedAt) {
@@ -110,21 +209,18 @@ func loadVectors(ctx context.Context, ix *Index, key cacheKey, v *view, old *vec
 			if len(raw)%(4*key.dims) != 0 {
 				continue
 			}
-			f := &cachedFile{path: path, version: versions[path], vecs: make([]float32, len(raw)/4)}
-			decodeVectorInto(f.vecs, raw)
-			for _, x := range f.vecs {
-				if math.IsInf(float64(x), 0) || math.IsNaN(float64(x)) {
-					f.nonFinite = true
-				}
-			}
-			s.files[path] = f
+			s.files[path] = newCachedFile(path, versions[path], raw, key.dims)
 		}
 		if err := rows.Err(); err != nil {
 			return nil, err
 		}
 	}
 	for _, f := range s.files {
-		s.bytes += f.size()
+		s.list = append(s.list, f)
+		s.chunks += f.chunks
+		s.bytes += f.size() + 8
+		s.maxNorm = max(s.maxNorm, f.maxNorm)
+		s.nonFinite = s.nonFinite || f.nonFinite
 	}
 	return s, nil
 }

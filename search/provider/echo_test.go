@@ -11,8 +11,7 @@ import (
 	"testing"
 )
 
-// Issue 17 defect 2: an embedding or rerank endpoint that echoes the request put "Bearer <key>"
-// into the logs. Whatever the provider echoes, and however it escapes it, neither the error nor
+// An embedding or rerank endpoint may echo the request, "Bearer <key>" included. Whatever the provider echoes, and however it escapes it, neither the error nor
 // the log carries the key.
 func TestProviderEchoingTheKeyIsRedacted(t *testing.T) {
 	const key = "k3y/with+slash" // short, and escaped as k3y\/with+slash by PHP-style encoders

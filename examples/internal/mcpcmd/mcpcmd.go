@@ -149,10 +149,18 @@ func New(name string, stderr io.Writer) *Command {
 }
 
 // Parse parses args. After -version it prints "name version" on Stdout and returns
-// [ErrVersion].
+// [ErrVersion]; after -h it prints the usage on stderr and returns flag.ErrHelp. A mistake is a
+// short error that points at -h, without the usage.
 func (c *Command) Parse(args []string) error {
-	if err := c.Flags.Parse(args); err != nil {
+	c.Flags.SetOutput(io.Discard) // the flag package would print the whole usage after a mistake
+	err := c.Flags.Parse(args)
+	c.Flags.SetOutput(c.stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		c.Flags.Usage()
 		return err
+	}
+	if err != nil {
+		return fmt.Errorf("%v (see -h)", err)
 	}
 	if *c.version {
 		fmt.Fprintln(c.Stdout, c.Name, Version())

@@ -19,7 +19,8 @@ func TestHTTPServerTimeouts(t *testing.T) {
 }
 
 // The common flags: -h starts with what the command is; -version prints on stdout; -log-level
-// takes agentfiles-server's values; -stdio and -addr exclude each other; an argument is refused.
+// takes agentfiles-server's values; -stdio and -addr exclude each other; an argument is refused;
+// a mistake is one short line, without the usage.
 func TestCommonFlags(t *testing.T) {
 	tests := []struct {
 		name       string
@@ -33,6 +34,8 @@ func TestCommonFlags(t *testing.T) {
 		{"log level", []string{"-log-level", "loud"}, `-log-level "loud": use debug, info, warn, error or off`, "", ""},
 		{"stdio and addr", []string{"-stdio", "-addr", "127.0.0.1:0"}, "-stdio and -addr exclude each other: -stdio serves MCP on stdin/stdout, -addr over HTTP", "", ""},
 		{"argument", []string{"docs"}, `unexpected argument "docs"; all options are flags (see -h)`, "", ""},
+		{"unknown flag", []string{"-dir", "x"}, "flag provided but not defined: -dir (see -h)", "", ""},
+		{"bad value", []string{"-stdio=maybe"}, `invalid boolean value "maybe" for -stdio: parse error (see -h)`, "", ""},
 		{"fine", []string{"-stdio", "-log-level", "debug"}, "<nil>", "", ""},
 	}
 	for _, tc := range tests {
@@ -42,7 +45,11 @@ func TestCommonFlags(t *testing.T) {
 			c.About = "serves demos over MCP"
 			c.Stdout = &stdout
 			err := c.Parse(tc.args)
-			got := []string{fmt.Sprint(err), stdout.String(), stderr.String()[:min(len(tc.wantStderr), stderr.Len())]}
+			gotStderr := stderr.String()
+			if tc.wantStderr != "" { // a prefix; otherwise nothing at all
+				gotStderr = gotStderr[:min(len(tc.wantStderr), len(gotStderr))]
+			}
+			got := []string{fmt.Sprint(err), stdout.String(), gotStderr}
 			if diff := cmp.Diff([]string{tc.wantErr, tc.wantStdout, tc.wantStderr}, got); diff != "" {
 				t.Errorf("Parse(%q): error, stdout, stderr (-want +got):\n%s", tc.args, diff)
 			}
