@@ -104,6 +104,19 @@ func abuses() []abuse {
 			req.Header.Set("Authorization", "Bearer heavy")
 			return req
 		}},
+		{"grep: a pattern without literal text over 40 files of 36 KB", func(t *testing.T, base string) {
+			for i := range 40 {
+				setupCall(t, base, "file_write", map[string]any{"project": "abuse", "path": fmt.Sprintf("/g/doc%02d.md", i), "content": numberedWords(i, 4000), "mode": "TRUNCATE"})
+			}
+		}, func(base string) *http.Request {
+			return toolRequest(base, "file_grep", map[string]any{"project": "abuse", "path": "/g", "pattern": `^.*[0-9]$`, "output_mode": "count"})
+		}},
+		{"grep: a literal with 20 lines of context, limit 1000", nil, func(base string) *http.Request {
+			return toolRequest(base, "file_grep", map[string]any{"project": "abuse", "path": "/g", "pattern": "term0042", "context": 20, "limit": 1000})
+		}},
+		{"glob: ** over the project", nil, func(base string) *http.Request {
+			return toolRequest(base, "file_glob", map[string]any{"project": "abuse", "pattern": "**"})
+		}},
 		{"rename: a 300-file directory back and forth", func(t *testing.T, base string) {
 			for i := range 300 {
 				setupCall(t, base, "file_write", map[string]any{"project": "abuse", "path": fmt.Sprintf("/d/f%03d.md", i), "content": "x"})
@@ -123,6 +136,20 @@ func abuses() []abuse {
 			}
 		}()},
 	}
+}
+
+// numberedWords is n words term0000…term2999 chosen by seed, twelve to a line.
+func numberedWords(seed, n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "term%04d", (seed*7919+i*104729)%3000)
+		if i%12 == 11 {
+			b.WriteString("\n")
+		} else {
+			b.WriteString(" ")
+		}
+	}
+	return b.String()
 }
 
 // setupCall makes a call of the heavy tenant that must succeed, waiting out its rate limit
