@@ -52,7 +52,8 @@ type HTTPLimits struct {
 // MaxConcurrent. Every refusal, the guard's and the SDK's transport
 // errors alike (405 for a GET, 415 for a wrong Content-Type, 400 for an unsupported protocol
 // version, …), is answered as JSON, {"error": {"code", "message", "retryable"}}, as
-// adapters/httpapi answers, instead of the SDK's plain text.
+// adapters/httpapi answers, instead of the SDK's plain text. A tool call (Register) stops
+// when its HTTP request ends, whatever the protocol version.
 func GuardHTTP(next http.Handler, lim HTTPLimits) http.Handler {
 	if lim.MaxBodyBytes <= 0 {
 		lim.MaxBodyBytes = DefaultMaxBodyBytes
@@ -101,6 +102,8 @@ func GuardHTTP(next http.Handler, lim HTTPLimits) http.Handler {
 				defer release()
 			}
 		}
+		r, forget := trackRequest(r)
+		defer forget()
 		next.ServeHTTP(jw, r)
 	})
 }

@@ -96,6 +96,11 @@ func sdkTool(t adapters.Tool) *mcp.Tool {
 
 func handler(t adapters.Tool, fallback *agentfiles.AuthContext, logger *slog.Logger) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if req != nil && req.Extra != nil {
+			var cancel context.CancelFunc
+			ctx, cancel = withRequestContext(ctx, req.Extra.Header)
+			defer cancel()
+		}
 		if ac, ok := requestAuth(req); ok {
 			ctx = agentfiles.WithAuth(ctx, ac)
 		} else if fallback != nil {

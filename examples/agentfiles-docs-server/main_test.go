@@ -109,8 +109,9 @@ func TestLinksOnlyFileid(t *testing.T) {
 	}
 	allowed := map[string]bool{}
 	for _, p := range []string{"", "/adapters", "/adapters/fileidtools", "/adapters/mcpsdk", "/fileid", "/examples/agentfiles-docs-server", "/examples/internal/mcpcmd",
-		"/internal/utf8cut", // the adapters' cutting of long values for errors and logs
-		"/internal/redact",  // the adapters' redaction of credentials in log previews
+		"/internal/utf8cut",    // the adapters' cutting of long values for errors and logs
+		"/internal/redact",     // the adapters' redaction of credentials in log previews
+		"/internal/keyedslots", // mcpsdk.GuardHTTP's per-caller request slots
 	} {
 		allowed["github.com/agentfiles/agentfiles"+p] = true
 	}

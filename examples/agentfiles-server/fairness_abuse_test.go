@@ -86,6 +86,16 @@ func abuses() []abuse {
 		}, func(base string) *http.Request {
 			return toolRequest(base, "file_read", map[string]any{"project": "abuse", "path": "/n.txt", "line_numbers": true})
 		}},
+		{"mcp: tools/call of the 100-edit file_edit", nil, func(base string) *http.Request {
+			call, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": map[string]any{
+				"name": "file_edit", "arguments": map[string]any{"project": "abuse", "path": "/m.txt", "dry_run": true, "edits": alternating}}})
+			req, _ := http.NewRequest(http.MethodPost, base+"/mcp", bytes.NewReader(call))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			req.Header.Set("Mcp-Protocol-Version", "2025-03-26")
+			req.Header.Set("Authorization", "Bearer heavy")
+			return req
+		}},
 		{"mcp: batch of 16 tools/list", nil, func(base string) *http.Request {
 			req, _ := http.NewRequest(http.MethodPost, base+"/mcp", bytes.NewReader(batch.Bytes()))
 			req.Header.Set("Content-Type", "application/json")
@@ -93,6 +103,19 @@ func abuses() []abuse {
 			req.Header.Set("Mcp-Protocol-Version", "2025-03-26")
 			req.Header.Set("Authorization", "Bearer heavy")
 			return req
+		}},
+		{"grep: a pattern without literal text over 40 files of 36 KB", func(t *testing.T, base string) {
+			for i := range 40 {
+				setupCall(t, base, "file_write", map[string]any{"project": "abuse", "path": fmt.Sprintf("/g/doc%02d.md", i), "content": numberedWords(i, 4000), "mode": "TRUNCATE"})
+			}
+		}, func(base string) *http.Request {
+			return toolRequest(base, "file_grep", map[string]any{"project": "abuse", "path": "/g", "pattern": `^.*[0-9]$`, "output_mode": "count"})
+		}},
+		{"grep: a literal with 20 lines of context, limit 1000", nil, func(base string) *http.Request {
+			return toolRequest(base, "file_grep", map[string]any{"project": "abuse", "path": "/g", "pattern": "term0042", "context": 20, "limit": 1000})
+		}},
+		{"glob: ** over the project", nil, func(base string) *http.Request {
+			return toolRequest(base, "file_glob", map[string]any{"project": "abuse", "pattern": "**"})
 		}},
 		{"rename: a 300-file directory back and forth", func(t *testing.T, base string) {
 			for i := range 300 {
@@ -113,6 +136,20 @@ func abuses() []abuse {
 			}
 		}()},
 	}
+}
+
+// numberedWords is n words term0000…term2999 chosen by seed, twelve to a line.
+func numberedWords(seed, n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "term%04d", (seed*7919+i*104729)%3000)
+		if i%12 == 11 {
+			b.WriteString("\n")
+		} else {
+			b.WriteString(" ")
+		}
+	}
+	return b.String()
 }
 
 // setupCall makes a call of the heavy tenant that must succeed, waiting out its rate limit

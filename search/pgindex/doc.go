@@ -166,10 +166,10 @@
 // Merging is amortised over the chunks written: every Options.MergePendingChunks pending chunks,
 // and each chunk is copied O(log n) times over its life because segments grow geometrically.
 // A merge also recomputes the project's counters with an index scan of the project's files
-// rows and VACUUMs the tables it rewrote, which is O(n) per merge, O(n / MergePendingChunks)
-// row visits per chunk: about 50 per chunk at 100,000 files, small beside a job's round trips,
-// and the part that would grow first at millions of files. Rates through the Indexer at 1k,
-// 10k and 100k files are in BENCHMARKS.md (BenchmarkIndexerIngest).
+// rows and VACUUMs the tables it rewrote (whose index passes read whole indexes), which is
+// O(n) per merge, O(n / MergePendingChunks) row visits per chunk. That maintenance, not the
+// jobs' own reads, is what lowers the indexing rate of a database at 100,000 files; rates
+// through the Indexer at 1k, 10k and 100k files are in BENCHMARKS.md (BenchmarkIndexerIngest).
 //
 // A semantic query scans the project's cached vectors (int8 codes from 512 dimensions) in
 // O(n), re-scores O(K) to a few hundred chunks exactly, and streams from PostgreSQL only the
