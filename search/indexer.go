@@ -175,6 +175,8 @@ func (ix *Indexer) worker(claimCtx, workCtx context.Context) {
 
 // ProcessBatch claims one batch of jobs and processes it, returning how many jobs it claimed.
 // It is for callers that drive indexing themselves (tests, cron-style workers) instead of Start.
+// ctx bounds the claim and the work: jobs of a claim or a batch that ctx interrupts become
+// claimable again when their lease expires (see fileio.Outbox.ClaimJobs).
 func (ix *Indexer) ProcessBatch(ctx context.Context) (int, error) {
 	return ix.runBatch(ctx, ctx)
 }
