@@ -140,6 +140,11 @@ type Outbox interface {
 	// ClaimJobs leases up to limit jobs that are available now, oldest EnqueuedAt first, for
 	// lease; a leased job is invisible to other claimers until the lease expires (crash recovery).
 	// pgstore: FOR UPDATE SKIP LOCKED.
+	//
+	// When ctx ends while a claim is in flight, a remote store may still carry it out and lease
+	// jobs that ClaimJobs does not return (it returns ctx.Err()); they wait out the lease. So a
+	// consumer that stops claiming checks its stop signal before calling ClaimJobs and lets a
+	// claim already under way finish, rather than ending its context.
 	ClaimJobs(ctx context.Context, limit int, lease time.Duration) ([]Job, error)
 	// CompleteJob removes the job, unless a newer mutation re-queued it after the claim
 	// (Version differs): then the job stays pending and CompleteJob returns nil.

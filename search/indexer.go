@@ -137,9 +137,9 @@ func (ix *Indexer) Start(ctx context.Context) {
 	}
 }
 
-// Stop stops claiming new jobs and waits for the jobs already claimed to finish (drain). If ctx
-// ends first, in-flight work is cancelled (those jobs become claimable again when their lease
-// expires) and ctx.Err() is returned.
+// Stop stops claiming new jobs and waits for a claim in flight and for the jobs already claimed
+// to finish (drain). If ctx ends first, in-flight work is cancelled (those jobs become claimable
+// again when their lease expires) and ctx.Err() is returned.
 func (ix *Indexer) Stop(ctx context.Context) error {
 	ix.mu.Lock()
 	started := ix.started
@@ -175,12 +175,25 @@ func (ix *Indexer) worker(claimCtx, workCtx context.Context) {
 
 // ProcessBatch claims one batch of jobs and processes it, returning how many jobs it claimed.
 // It is for callers that drive indexing themselves (tests, cron-style workers) instead of Start.
+// ctx bounds the claim and the work: jobs of a claim or a batch that ctx interrupts become
+// claimable again when their lease expires (see fileio.Outbox.ClaimJobs).
 func (ix *Indexer) ProcessBatch(ctx context.Context) (int, error) {
 	return ix.runBatch(ctx, ctx)
 }
 
+// runBatch claims a batch if claimCtx has not ended and processes it under workCtx.
+//
+// The claim itself runs under workCtx too: a claim once sent is seen through even if claiming
+// stops meanwhile, and its jobs are processed like the rest of the drain. Cancelling it could
+// lose them, because a store may carry out a claim whose caller has gone: PostgreSQL ignores a
+// cancel request that arrives while it is still reading the statement and then runs it, and
+// pgx stops waiting for the answer shortly after the cancel. Such jobs would be leased to nobody
+// and wait out the whole lease before any worker could take them.
 func (ix *Indexer) runBatch(claimCtx, workCtx context.Context) (int, error) {
-	jobs, err := ix.store.ClaimJobs(claimCtx, ix.opts.BatchSize, ix.opts.Lease)
+	if err := claimCtx.Err(); err != nil {
+		return 0, err
+	}
+	jobs, err := ix.store.ClaimJobs(workCtx, ix.opts.BatchSize, ix.opts.Lease)
 	if err != nil {
 		return 0, err
 	}

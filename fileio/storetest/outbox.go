@@ -14,6 +14,7 @@ import (
 var outboxContract = []storeTest{
 	{"DeDuplicated", testDedup},
 	{"ClaimOrderAndLease", testClaimOrder},
+	{"ClaimEndedContext", testClaimEndedContext},
 	{"CompleteSuperseded", testCompleteSuperseded},
 	{"LeaseExpires", testLeaseExpires},
 	{"Retry", testRetry},
@@ -89,6 +90,22 @@ func testClaimOrder(t *testing.T, s fileio.Store) {
 	}
 	if jobs, _ := s.ClaimJobs(ctx, 0, time.Hour); len(jobs) != 0 {
 		t.Errorf("limit 0 claimed %d", len(jobs))
+	}
+}
+
+// testClaimEndedContext: a claim whose context has already ended leases nothing, so a consumer
+// that checks its stop signal before claiming never strands jobs (see Outbox.ClaimJobs).
+func testClaimEndedContext(t *testing.T, s fileio.Store) {
+	ctx := context.Background()
+	_, scope := newTenant(proj)
+	update(t, s, scope, func(tx fileio.WriteTx) error { return put(ctx, tx, "/f", "v1") })
+	ended, cancel := context.WithCancel(ctx)
+	cancel()
+	if jobs, err := s.ClaimJobs(ended, 10, time.Hour); !errors.Is(err, context.Canceled) || len(jobs) != 0 {
+		t.Errorf("ClaimJobs with an ended context = %+v, %v; want none, context.Canceled", jobs, err)
+	}
+	if jobs, err := s.ClaimJobs(ctx, 10, time.Hour); err != nil || len(jobs) != 1 {
+		t.Errorf("after a claim with an ended context, ClaimJobs = %+v, %v; want the job, not leased", jobs, err)
 	}
 }
 

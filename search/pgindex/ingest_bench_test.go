@@ -27,7 +27,9 @@ import (
 // turn, and reports the rate of each (files/s@N, files/s-empty@N) and their ratio (x-empty@N):
 // measured back to back, so the ratio holds on a loaded machine. A ratio near 1 at every size
 // means a job's cost does not grow with its project. files/s-fill@N is the rate of growing the
-// project to N.
+// project to N. s-job-max@N is the longest any job of those runs waited from its write to its
+// indexing (writing is untimed, so it includes the write phase): a job left leased by nobody
+// would show as the lease, 120 s.
 //
 //	go test -run '^$' -bench IndexerIngest -benchtime 1x ./search/pgindex/
 //	AGENTFILES_BENCH_100K=1 go test -run '^$' -bench IndexerIngest -benchtime 1x -timeout 2h ./search/pgindex/
@@ -78,13 +80,16 @@ func ingestRun(b *testing.B, dims int, sizes []int) {
 	const batch = 500
 	for _, n := range sizes {
 		grow := n - e.written["big"] - 2*batch
-		fill := e.index(b, "big", grow)
+		fill, jobMax := e.index(b, "big", grow)
 		var big, empty time.Duration
 		for range 2 {
-			big += e.index(b, "big", batch)
-			empty += e.index(b, fmt.Sprintf("empty%d", n), batch)
+			took, slowest := e.index(b, "big", batch)
+			big, jobMax = big+took, max(jobMax, slowest)
+			took, slowest = e.index(b, fmt.Sprintf("empty%d", n), batch)
+			empty, jobMax = empty+took, max(jobMax, slowest)
 		}
 		k := fmt.Sprintf("@%dk", n/1000)
+		b.ReportMetric(jobMax.Seconds(), "s-job-max"+k)
 		if grow > 0 {
 			b.ReportMetric(float64(grow)/fill.Seconds(), "files/s-fill"+k)
 		}
@@ -95,8 +100,8 @@ func ingestRun(b *testing.B, dims int, sizes []int) {
 }
 
 // index writes n files to project (untimed), then starts an Indexer with the default options
-// and returns how long it took to index them.
-func (e *ingestEnv) index(b *testing.B, project string, n int) time.Duration {
+// and returns how long it took to index them and the longest a job waited from its write.
+func (e *ingestEnv) index(b *testing.B, project string, n int) (took, jobMax time.Duration) {
 	b.Helper()
 	first := e.written[project]
 	writeFiles(b, e.svc, project, first, first+n)
@@ -113,13 +118,13 @@ func (e *ingestEnv) index(b *testing.B, project string, n int) time.Duration {
 	for indexer.Stats().Indexed < int64(n) {
 		<-tick.C
 	}
-	took := time.Since(start)
+	took = time.Since(start)
 	b.StopTimer()
 	tick.Stop()
 	if err := indexer.Stop(ctx); err != nil {
 		b.Fatal(err)
 	}
-	return took
+	return took, indexer.Stats().Freshness.Max
 }
 
 // writeFiles writes the one-chunk files [from, to) of project (about 300 bytes of Zipf words
