@@ -31,6 +31,7 @@ import (
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/adapters"
+	"github.com/agentfiles/agentfiles/internal/keyedslots"
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
@@ -46,6 +47,13 @@ type Options struct {
 	MaxBodyBytes int64
 	// Logger receives one record per call; nil discards.
 	Logger *slog.Logger
+	// MaxConcurrentAnswers is how many answers of one caller (a tenant's key hash; all
+	// anonymous requests are one caller) are encoded and written at once; further ones wait
+	// for one of them to finish, or for their own request to end. A tool's own work is bounded
+	// by its core (fileio's per-tenant call slots, for example); this bounds the CPU and
+	// garbage that encoding one caller's large answers in parallel (a read of 2 MiB, a long
+	// grep) takes from other callers. Zero: no limit.
+	MaxConcurrentAnswers int
 }
 
 // ToolInfo is one entry of GET /tools.
@@ -72,6 +80,7 @@ type Handler struct {
 	opts    Options
 	logger  *slog.Logger
 	maxBody int64
+	slots   *keyedslots.Slots // answers written at once per caller; nil: no limit
 }
 
 // NewHandler returns the handler for the tools. Mount it at the server root, or under a prefix
@@ -85,6 +94,9 @@ func NewHandler(tools []adapters.Tool, opts Options) *Handler {
 	h.maxBody = h.opts.MaxBodyBytes
 	if h.maxBody <= 0 {
 		h.maxBody = DefaultMaxBodyBytes
+	}
+	if opts.MaxConcurrentAnswers > 0 {
+		h.slots = keyedslots.New(opts.MaxConcurrentAnswers)
 	}
 	for _, t := range tools {
 		h.tools[t.Name] = t
@@ -163,6 +175,14 @@ func (h *Handler) call(w http.ResponseWriter, r *http.Request, name string) {
 	}
 	h.logger.LogAttrs(ctx, slog.LevelInfo, "tool call", slog.String("tool", name),
 		slog.Duration("took", time.Since(start)), slog.Any("args", adapters.LogArgs(tool, body)))
+	if h.slots != nil {
+		ac, _ := agentfiles.AuthFromContext(ctx)
+		release, err := h.slots.Acquire(ctx, ac.APIKeyHash)
+		if err != nil {
+			return // the client left while its answer waited: nobody reads it
+		}
+		defer release()
+	}
 	writeJSON(w, http.StatusOK, out)
 }
 

@@ -25,6 +25,8 @@ func routes(c config, a *app, mcpServer *mcp.Server, authn adapters.Authenticato
 		Authenticator: authn,
 		MaxBodyBytes:  c.maxBodyBytes,
 		Logger:        logger,
+		// A tenant's large answers are encoded as many at once as it runs calls.
+		MaxConcurrentAnswers: a.files.Config().ConcurrentCalls(),
 	})
 	// Stateless MCP: every POST is complete in itself and authenticated on its own, so several
 	// server processes can share a database behind a load balancer, and shutdown drains cleanly
