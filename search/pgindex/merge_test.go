@@ -221,6 +221,11 @@ func TestMergeUnderConcurrentWriters(t *testing.T) {
 	}
 	wg.Wait()
 	close(stop)
+	// Merges add their deltas to the counters as writers do; any committed state has counters
+	// equal to the rows, before the final merge as after it.
+	if got := readStorage(t, a); got.Pending != got.PendingRows || got.Dead != got.DeadRows {
+		t.Errorf("before the final merge, counters differ from the rows: %+v", got)
+	}
 	mem := memindex.New()
 	for _, f := range final {
 		if f != nil {
