@@ -276,13 +276,10 @@ WHERE id = $1 RETURNING pending_chunks, dead_chunks, chunk_count`, pid, moved, i
 	return c, merged, err
 }
 
-// readSegments lists the project's segments with their live chunks.
+// readSegments lists the project's segments with their live chunks (kept by writers and
+// merges in live_chunks: O(segments), not a pass over the project's files).
 func readSegments(ctx context.Context, tx pgx.Tx, pid int64) ([]*segmentInfo, error) {
-	rows, err := tx.Query(ctx, `SELECT s.id, s.chunk_count, coalesce(l.live, 0)
-FROM mcp_search_segments s LEFT JOIN (
-    SELECT segment_id, sum(chunk_count) AS live FROM mcp_search_files
-    WHERE project_id = $1 AND segment_id IS NOT NULL GROUP BY segment_id) l ON l.segment_id = s.id
-WHERE s.project_id = $1`, pid)
+	rows, err := tx.Query(ctx, "SELECT id, chunk_count, live_chunks FROM mcp_search_segments WHERE project_id = $1", pid)
 	if err != nil {
 		return nil, err
 	}
@@ -481,16 +478,19 @@ func writeSegment(ctx context.Context, tx pgx.Tx, pid int64, files []mergeFile, 
 		}
 		// A file whose write id still matches is the row the merge read (only merges move a row
 		// without a new write id, and they hold the project's merge lock), so it was pending
-		// exactly when the merge read it from a pending row.
+		// exactly when the merge read it from a pending row. The files pointed at the segment
+		// are its live chunks; their rows stay locked until the merge commits, so no writer can
+		// move them off it before the count is visible.
 		if err := tx.QueryRow(ctx, `WITH u AS (
     UPDATE mcp_search_files f SET segment_id = $2, first_chunk = m.first, write_xact = pg_current_xact_id()
     FROM unnest($3::text[], $4::bigint[], $5::int[], $6::bool[]) AS m(path, write_id, first, pending)
     WHERE f.project_id = $1 AND f.file_path = m.path AND f.write_id = m.write_id
-    RETURNING f.write_id, CASE WHEN m.pending THEN f.chunk_count ELSE 0 END AS moved
+    RETURNING f.write_id, f.chunk_count, CASE WHEN m.pending THEN f.chunk_count ELSE 0 END AS moved
 ), d AS (
     DELETE FROM mcp_search_pending WHERE write_id IN (SELECT write_id FROM u)
 )
-SELECT coalesce(sum(moved), 0) FROM u`, pid, seg, paths, writes, firsts, wasPending).Scan(&moved); err != nil {
+UPDATE mcp_search_segments SET live_chunks = (SELECT coalesce(sum(chunk_count), 0) FROM u)
+WHERE id = $2 RETURNING (SELECT coalesce(sum(moved), 0) FROM u)`, pid, seg, paths, writes, firsts, wasPending).Scan(&moved); err != nil {
 			return 0, err
 		}
 	}
