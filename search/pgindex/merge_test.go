@@ -2,6 +2,7 @@ package pgindex_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"sync"
@@ -188,7 +189,7 @@ func TestMergeUnderConcurrentWriters(t *testing.T) {
 			default:
 			}
 			if err := a.Merge(ctx, testScope); err != nil {
-				t.Error(err)
+				t.Errorf("%v (cause: %v)", err, errors.Unwrap(err))
 				return
 			}
 		}
