@@ -13,7 +13,8 @@
 //	                      its chunks are: a pending write (write_id) or a segment and position
 //	mcp_search_pending    a file's chunks and postings as written by ReplaceFile, one row each
 //	mcp_search_segments   merged files: one row per segment holding its chunk records, a term
-//	                      dictionary and every term's postings, delta/varint coded
+//	                      dictionary and every term's postings, delta/varint coded, and how
+//	                      many of its chunks files still point at (live_chunks)
 //	mcp_search_vectors    one row per file: its chunks' vectors, float32 back to back
 //	mcp_search_served     one row per chunk a search returned: last_served_at
 //	mcp_search_chunk_tsv  LexicalTSVector mode only: each chunk's tsvector (GIN index)
@@ -165,11 +166,18 @@
 //
 // Merging is amortised over the chunks written: every Options.MergePendingChunks pending chunks,
 // and each chunk is copied O(log n) times over its life because segments grow geometrically.
-// A merge also recomputes the project's counters with an index scan of the project's files
-// rows and VACUUMs the tables it rewrote (whose index passes read whole indexes), which is
-// O(n) per merge, O(n / MergePendingChunks) row visits per chunk. That maintenance, not the
-// jobs' own reads, is what lowers the indexing rate of a database at 100,000 files; rates
-// through the Indexer at 1k, 10k and 100k files are in BENCHMARKS.md (BenchmarkIndexerIngest).
+// A merge moves the project's counters by its own delta (what it moved out of pending, the
+// chunks it wrote and deleted), as writers do, under the same row lock: O(merge), no recount.
+// It then VACUUMs a table it rewrote only when that table's dead rows have reached a fifth of
+// its live rows (counted on the TOAST table for segments, so a share of their bytes): a VACUUM
+// reads every page of the table's indexes, O(table), but once per a fifth of the table in dead
+// rows it costs O(1) per dead row, and a table stays within about 1.2× its live size (plus
+// what the last merges deleted, while the statistics catch up). The merge policy reads each segment's live chunks from its row (a writer
+// whose file leaves a segment subtracts the file's chunks there, after locking the file's row
+// and before the project's, the order a merge takes them in): O(segments), O(log n). So a
+// merge's upkeep does not grow with the project or the database, and neither does its cost per
+// chunk. Rates through the Indexer at 1k, 10k and 100k files are in BENCHMARKS.md
+// (BenchmarkIndexerIngest).
 //
 // A semantic query scans the project's cached vectors (int8 codes from 512 dimensions) in
 // O(n), re-scores O(K) to a few hundred chunks exactly, and streams from PostgreSQL only the

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/agentfiles/agentfiles/fileio"
@@ -103,7 +104,7 @@ func (ix *Index) Merge(ctx context.Context, scope fileio.Scope) error {
 }
 
 // mergeProject merges while a merge is due (forced: the first round merges every pending file),
-// then lets PostgreSQL reuse the space of what it deleted (see reclaim).
+// then VACUUMs the tables whose dead rows have become a large share (see reclaim).
 func (ix *Index) mergeProject(ctx context.Context, pid int64, force bool) error {
 	mergedAny := false
 	for round := 0; round < 16; round++ {
@@ -119,15 +120,57 @@ func (ix *Index) mergeProject(ctx context.Context, pid int64, force bool) error 
 	return ix.reclaim(ctx)
 }
 
-// reclaim VACUUMs the tables a merge rewrites. A merge deletes its input segments and pending
-// rows and repoints files rows; until a VACUUM marks that space free, PostgreSQL cannot reuse it
-// and every merge would grow the tables by its whole output. Autovacuum gets there eventually
-// (its default naptime is a minute); a merge does it at once, so the tables stay near their
-// live size plus one merge's worth. VACUUM reads only the pages that hold dead rows (the
-// visibility map skips the rest) and SKIP_LOCKED leaves a table another VACUUM is processing.
+// reclaimTables are the tables a merge rewrites: it deletes input segments and pending rows and
+// repoints files rows (which writers update too).
+var reclaimTables = []string{"mcp_search_segments", "mcp_search_pending", "mcp_search_files"}
+
+// Reclaim thresholds: a table is VACUUMed once its dead rows (its own and its TOAST table's, as
+// PostgreSQL's statistics count them) reach reclaimDeadShare of its live rows plus
+// reclaimDeadMin.
+const (
+	reclaimDeadShare = 0.2
+	reclaimDeadMin   = 1000
+)
+
+// reclaim VACUUMs those of the tables a merge rewrites whose dead rows have reached a fifth of
+// their live rows. Until a VACUUM marks a deleted row's space free, PostgreSQL cannot reuse it,
+// and every merge would grow the segments table by its whole output; autovacuum gets there
+// eventually (its default naptime is a minute), a merge at once. A VACUUM reads the table's
+// pages that hold dead rows and every page of its indexes, so it costs O(table), not O(merge);
+// run only when the dead rows are a fixed share of the live ones, it costs O(1) per dead row
+// whatever the tables' size, and a table stays within that share of its live size plus what
+// was deleted since. The segments table's rows are few and large: its share is counted on its
+// TOAST table, whose rows are ~2 KB slices of the segments, so it is a share of the bytes.
+// SKIP_LOCKED leaves a table another VACUUM is processing.
 func (ix *Index) reclaim(ctx context.Context) error {
-	_, err := ix.pool.Exec(ctx, "VACUUM (SKIP_LOCKED) mcp_search_segments, mcp_search_pending, mcp_search_files")
+	rows, err := ix.pool.Query(ctx, `SELECT t.name,
+    coalesce(h.n_live_tup, 0) + coalesce(o.n_live_tup, 0), coalesce(h.n_dead_tup, 0) + coalesce(o.n_dead_tup, 0)
+FROM unnest($1::text[]) AS t(name)
+JOIN pg_class c ON c.oid = t.name::regclass
+LEFT JOIN pg_stat_all_tables h ON h.relid = c.oid
+LEFT JOIN pg_stat_all_tables o ON o.relid = c.reltoastrelid`, reclaimTables)
+	if err != nil {
+		return err
+	}
+	var due []string
+	var name string
+	var live, dead int64
+	_, err = pgx.ForEachRow(rows, []any{&name, &live, &dead}, func() error {
+		if reclaimDue(live, dead) {
+			due = append(due, name)
+		}
+		return nil
+	})
+	if err != nil || len(due) == 0 {
+		return err
+	}
+	_, err = ix.pool.Exec(ctx, "VACUUM (SKIP_LOCKED) "+strings.Join(due, ", "))
 	return err
+}
+
+// reclaimDue: dead rows at least reclaimDeadShare of the live ones plus reclaimDeadMin.
+func reclaimDue(live, dead int64) bool {
+	return float64(dead) >= reclaimDeadShare*float64(live)+reclaimDeadMin
 }
 
 // segmentInfo is a segment's size: chunks stored and chunks some file still points at.
@@ -206,26 +249,26 @@ func (ix *Index) mergeOnce(ctx context.Context, pid int64, force bool) (mergeCou
 		for i, s := range inputs {
 			ids[i] = s.id
 		}
-		if err := writeSegment(ctx, tx, pid, files, dir, postings, ids); err != nil {
+		moved, err := writeSegment(ctx, tx, pid, files, dir, postings, ids)
+		if err != nil {
 			return err
 		}
 		merged = true
-		// The counters are recomputed from the rows, so the project row is locked first and the
-		// sums read in the next statement's snapshot: every writer that moved a counter before
-		// the lock has committed by then (a writer holds the row from its counter update to its
-		// commit), and the writers after it add their deltas to these sums. Computed in the
-		// UPDATE itself, the sums would come from a snapshot taken before waiting for the lock,
-		// and overwrite the delta of a writer that committed meanwhile.
-		if _, err := tx.Exec(ctx, "SELECT 1 FROM mcp_search_projects WHERE id = $1 FOR UPDATE", pid); err != nil {
-			return err
+		// The counters move by what this merge changed, as a writer's do: the pending chunks of
+		// the files it pointed at the new segment leave pending_chunks, and dead_chunks (chunks
+		// in segments minus chunks of files in segments) gains the new segment's chunks, loses
+		// the inputs' and loses the chunks that moved from pending into a segment. Files that
+		// moved from an input segment stay in a segment; files rewritten or deleted meanwhile
+		// were not touched here, and their writers moved the counters for them. The UPDATE
+		// takes the project row's lock and adds to its latest committed values, so a writer's
+		// delta, before or after, is kept: the cost is O(merge), not a recount of the project.
+		var inputChunks int64
+		for _, s := range inputs {
+			inputChunks += s.chunks
 		}
 		return tx.QueryRow(ctx, `UPDATE mcp_search_projects SET
-    pending_chunks = (SELECT coalesce(sum(chunk_count), 0) FROM mcp_search_files
-                      WHERE project_id = $1 AND segment_id IS NULL AND NOT legacy),
-    dead_chunks = (SELECT coalesce(sum(chunk_count), 0) FROM mcp_search_segments WHERE project_id = $1)
-                - (SELECT coalesce(sum(chunk_count), 0) FROM mcp_search_files WHERE project_id = $1 AND segment_id IS NOT NULL),
-    generation = generation + 1
-WHERE id = $1 RETURNING pending_chunks, dead_chunks, chunk_count`, pid).Scan(&c.pending, &c.dead, &c.chunks)
+    pending_chunks = pending_chunks - $2, dead_chunks = dead_chunks + $3, generation = generation + 1
+WHERE id = $1 RETURNING pending_chunks, dead_chunks, chunk_count`, pid, moved, int64(dir.len())-inputChunks-moved).Scan(&c.pending, &c.dead, &c.chunks)
 	})
 	if errors.Is(err, errMergeBusy) {
 		return c, false, nil
@@ -233,13 +276,10 @@ WHERE id = $1 RETURNING pending_chunks, dead_chunks, chunk_count`, pid).Scan(&c.
 	return c, merged, err
 }
 
-// readSegments lists the project's segments with their live chunks.
+// readSegments lists the project's segments with their live chunks (kept by writers and
+// merges in live_chunks: O(segments), not a pass over the project's files).
 func readSegments(ctx context.Context, tx pgx.Tx, pid int64) ([]*segmentInfo, error) {
-	rows, err := tx.Query(ctx, `SELECT s.id, s.chunk_count, coalesce(l.live, 0)
-FROM mcp_search_segments s LEFT JOIN (
-    SELECT segment_id, sum(chunk_count) AS live FROM mcp_search_files
-    WHERE project_id = $1 AND segment_id IS NOT NULL GROUP BY segment_id) l ON l.segment_id = s.id
-WHERE s.project_id = $1`, pid)
+	rows, err := tx.Query(ctx, "SELECT id, chunk_count, live_chunks FROM mcp_search_segments WHERE project_id = $1", pid)
 	if err != nil {
 		return nil, err
 	}
@@ -417,34 +457,46 @@ func buildSegment(files []mergeFile, segs []*segmentInfo) (*chunkDir, map[string
 }
 
 // writeSegment stores the new segment, points the unchanged files at it (dropping their pending
-// rows) and deletes the inputs.
-func writeSegment(ctx context.Context, tx pgx.Tx, pid int64, files []mergeFile, dir *chunkDir, postings map[string][]posting, inputs []int64) error {
+// rows) and deletes the inputs. It returns the chunks of the pending files it pointed at the
+// segment.
+func writeSegment(ctx context.Context, tx pgx.Tx, pid int64, files []mergeFile, dir *chunkDir, postings map[string][]posting, inputs []int64) (int64, error) {
+	var moved int64
 	if dir.len() > 0 {
 		dict, blocks := encodeSegmentPostings(postings)
 		var seg int64
 		if err := tx.QueryRow(ctx, "INSERT INTO mcp_search_segments (project_id, chunk_count, directory, terms, postings) VALUES ($1, $2, $3, $4, $5) RETURNING id",
 			pid, dir.len(), encodeDirectory(dir), dict, blocks).Scan(&seg); err != nil {
-			return err
+			return 0, err
 		}
 		paths := make([]string, 0, len(files))
 		writes := make([]int64, 0, len(files))
 		firsts := make([]int32, 0, len(files))
+		wasPending := make([]bool, 0, len(files))
 		for _, f := range files {
 			paths, writes, firsts = append(paths, f.path), append(writes, f.writeID), append(firsts, int32(f.newBase))
+			wasPending = append(wasPending, f.pending != nil)
 		}
-		if _, err := tx.Exec(ctx, `WITH u AS (
-    UPDATE mcp_search_files f SET segment_id = $2, first_chunk = u.first, write_xact = pg_current_xact_id()
-    FROM unnest($3::text[], $4::bigint[], $5::int[]) AS u(path, write_id, first)
-    WHERE f.project_id = $1 AND f.file_path = u.path AND f.write_id = u.write_id
-    RETURNING f.write_id
+		// A file whose write id still matches is the row the merge read (only merges move a row
+		// without a new write id, and they hold the project's merge lock), so it was pending
+		// exactly when the merge read it from a pending row. The files pointed at the segment
+		// are its live chunks; their rows stay locked until the merge commits, so no writer can
+		// move them off it before the count is visible.
+		if err := tx.QueryRow(ctx, `WITH u AS (
+    UPDATE mcp_search_files f SET segment_id = $2, first_chunk = m.first, write_xact = pg_current_xact_id()
+    FROM unnest($3::text[], $4::bigint[], $5::int[], $6::bool[]) AS m(path, write_id, first, pending)
+    WHERE f.project_id = $1 AND f.file_path = m.path AND f.write_id = m.write_id
+    RETURNING f.write_id, f.chunk_count, CASE WHEN m.pending THEN f.chunk_count ELSE 0 END AS moved
+), d AS (
+    DELETE FROM mcp_search_pending WHERE write_id IN (SELECT write_id FROM u)
 )
-DELETE FROM mcp_search_pending WHERE write_id IN (SELECT write_id FROM u)`, pid, seg, paths, writes, firsts); err != nil {
-			return err
+UPDATE mcp_search_segments SET live_chunks = (SELECT coalesce(sum(chunk_count), 0) FROM u)
+WHERE id = $2 RETURNING (SELECT coalesce(sum(moved), 0) FROM u)`, pid, seg, paths, writes, firsts, wasPending).Scan(&moved); err != nil {
+			return 0, err
 		}
 	}
 	if len(inputs) == 0 {
-		return nil
+		return moved, nil
 	}
 	_, err := tx.Exec(ctx, "DELETE FROM mcp_search_segments WHERE id = ANY($1)", inputs)
-	return err
+	return moved, err
 }

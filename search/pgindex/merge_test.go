@@ -2,6 +2,7 @@ package pgindex_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"sync"
@@ -21,6 +22,9 @@ type storageCounters struct {
 	Segments, MergedFiles, PendingFiles int64
 	Pending, Dead                       int64
 	PendingRows, DeadRows               int64
+	// LiveOff sums, over the segments, how far live_chunks is from the chunks of the files rows
+	// pointing into the segment.
+	LiveOff int64
 }
 
 func readStorage(t *testing.T, ix *pgindex.Index) storageCounters {
@@ -33,9 +37,11 @@ func readStorage(t *testing.T, ix *pgindex.Index) storageCounters {
   pr.pending_chunks, pr.dead_chunks,
   (SELECT coalesce(sum(f.chunk_count), 0) FROM mcp_search_files f WHERE f.project_id = pr.id AND f.segment_id IS NULL),
   (SELECT coalesce(sum(s.chunk_count), 0) FROM mcp_search_segments s WHERE s.project_id = pr.id)
-    - (SELECT coalesce(sum(f.chunk_count), 0) FROM mcp_search_files f WHERE f.project_id = pr.id AND f.segment_id IS NOT NULL)
+    - (SELECT coalesce(sum(f.chunk_count), 0) FROM mcp_search_files f WHERE f.project_id = pr.id AND f.segment_id IS NOT NULL),
+  (SELECT coalesce(sum(abs(s.live_chunks - (SELECT coalesce(sum(f.chunk_count), 0) FROM mcp_search_files f WHERE f.segment_id = s.id))), 0)
+   FROM mcp_search_segments s WHERE s.project_id = pr.id)
 FROM mcp_search_projects pr WHERE pr.apikey_hash = $1 AND pr.project = $2`, testScope.Tenant, testScope.Project).
-		Scan(&c.Segments, &c.MergedFiles, &c.PendingFiles, &c.Pending, &c.Dead, &c.PendingRows, &c.DeadRows)
+		Scan(&c.Segments, &c.MergedFiles, &c.PendingFiles, &c.Pending, &c.Dead, &c.PendingRows, &c.DeadRows, &c.LiveOff)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +147,7 @@ func TestMergeKeepsAnswers(t *testing.T) {
 		}
 	}
 	got := readStorage(t, pg)
-	if got.Dead == 0 || got.Dead != got.DeadRows || got.Pending != got.PendingRows || got.PendingFiles == 0 {
+	if got.Dead == 0 || got.Dead != got.DeadRows || got.Pending != got.PendingRows || got.PendingFiles == 0 || got.LiveOff != 0 {
 		t.Errorf("after replacing and deleting: %+v, want dead chunks and pending files, counters equal to the rows", got)
 	}
 	compareAll(t, mem, pg, emb, "segment with dead chunks and pending files")
@@ -158,7 +164,8 @@ func TestMergeKeepsAnswers(t *testing.T) {
 // TestMergeUnderConcurrentWriters: two instances sharing a database, both merging after every
 // write (and one of them asked to merge in a loop), while four goroutines replace and delete
 // files through them; afterwards the index answers exactly as a memindex given the final
-// version of every file, and the counters equal what the rows say.
+// version of every file, and the counters (the project's, the segments' live chunks) equal what
+// the rows say.
 func TestMergeUnderConcurrentWriters(t *testing.T) {
 	ctx, emb := context.Background(), search.NewHashingEmbedder(32)
 	a, url := newIndex(t, pgindex.Options{MergePendingChunks: 1})
@@ -182,7 +189,7 @@ func TestMergeUnderConcurrentWriters(t *testing.T) {
 			default:
 			}
 			if err := a.Merge(ctx, testScope); err != nil {
-				t.Error(err)
+				t.Errorf("%v (cause: %v)", err, errors.Unwrap(err))
 				return
 			}
 		}
@@ -221,6 +228,11 @@ func TestMergeUnderConcurrentWriters(t *testing.T) {
 	}
 	wg.Wait()
 	close(stop)
+	// Merges add their deltas to the counters as writers do; any committed state has counters
+	// equal to the rows, before the final merge as after it.
+	if got := readStorage(t, a); got.Pending != got.PendingRows || got.Dead != got.DeadRows || got.LiveOff != 0 {
+		t.Errorf("before the final merge, counters differ from the rows: %+v", got)
+	}
 	mem := memindex.New()
 	for _, f := range final {
 		if f != nil {
@@ -234,7 +246,7 @@ func TestMergeUnderConcurrentWriters(t *testing.T) {
 		t.Fatal(err)
 	}
 	compareAll(t, mem, b, emb, "after a final merge")
-	if got := readStorage(t, a); got.Pending != got.PendingRows || got.Dead != got.DeadRows {
+	if got := readStorage(t, a); got.Pending != got.PendingRows || got.Dead != got.DeadRows || got.LiveOff != 0 {
 		t.Errorf("counters differ from the rows: %+v", got)
 	}
 }

@@ -50,7 +50,7 @@ const sqlLockVectors = "LOCK TABLE mcp_search_vectors IN ROW EXCLUSIVE MODE"
 // sqlCurrentFile reads the indexed state of a file: version, chunks, terms, and where its
 // chunks are (pending, in a segment).
 const sqlCurrentFile = `SELECT file_updated_at, file_updated_ns, chunk_count, total_terms,
-       segment_id IS NULL AND chunk_count > 0 AND NOT legacy, segment_id IS NOT NULL, write_id
+       segment_id IS NULL AND chunk_count > 0 AND NOT legacy, segment_id, write_id
 FROM mcp_search_files WHERE project_id = $1 AND file_path = $2 FOR UPDATE`
 
 // sqlWriteFile stores the file's chunks and postings in pending form (see codec.go) under a new
@@ -70,6 +70,22 @@ ON CONFLICT (project_id, file_path) DO UPDATE SET
     write_xact = pg_current_xact_id()`
 
 const sqlDeletePending = "DELETE FROM mcp_search_pending WHERE write_id = $1"
+
+// sqlLeaveSegment subtracts a file's chunks from the live chunks of the segment it leaves. It
+// runs after the file's row is locked and before the project row, the order a merge takes them
+// in (files rows, segments rows, project row).
+const sqlLeaveSegment = "UPDATE mcp_search_segments SET live_chunks = live_chunks - $2 WHERE id = $1"
+
+// sqlLockFile locks a file's row, so that what the next statements read of it (in their own,
+// later snapshots: a segment a merge committed while this one waited is visible to them) stays
+// true until the transaction ends.
+const sqlLockFile = "SELECT 1 FROM mcp_search_files WHERE project_id = $1 AND file_path = $2 FOR UPDATE"
+
+// sqlDeleteFileLeaveSegment subtracts the chunks of a file DeleteFile is about to delete from
+// its segment's live chunks (see sqlLeaveSegment), after sqlLockFile.
+const sqlDeleteFileLeaveSegment = `UPDATE mcp_search_segments g SET live_chunks = g.live_chunks - f.chunk_count
+FROM mcp_search_files f WHERE f.project_id = $1 AND f.file_path = $2
+    AND (f.file_updated_at, f.file_updated_ns) <= ($3::timestamptz, $4::int) AND g.id = f.segment_id`
 
 // sqlAddStats moves the project's statistics and merge counters and bumps its generation. It
 // runs after the file's row is written, so every writer locks a file row before the project row
@@ -176,9 +192,11 @@ func (ix *Index) replaceFile(ctx context.Context, scope fileio.Scope, f search.I
 		var oldAt time.Time
 		var oldNS, oldChunks int32
 		var oldTerms int64
-		var oldPending, oldMerged bool
+		var oldPending bool
+		var oldSegment *int64
 		var oldWrite int64
-		err := br.QueryRow().Scan(&oldAt, &oldNS, &oldChunks, &oldTerms, &oldPending, &oldMerged, &oldWrite)
+		err := br.QueryRow().Scan(&oldAt, &oldNS, &oldChunks, &oldTerms, &oldPending, &oldSegment, &oldWrite)
+		oldMerged := oldSegment != nil
 		had := err == nil
 		if err != nil && !errors.Is(err, pgx.ErrNoRows) {
 			br.Close()
@@ -201,6 +219,9 @@ func (ix *Index) replaceFile(ctx context.Context, scope fileio.Scope, f search.I
 		b.Queue(sqlWriteFile, pid, f.Path, version, versionNS, f.EmbeddingModel, f.Tokenizer, len(f.Chunks), newTerms, pending)
 		if oldPending {
 			b.Queue(sqlDeletePending, oldWrite)
+		}
+		if oldMerged {
+			b.Queue(sqlLeaveSegment, *oldSegment, int64(oldChunks))
 		}
 		if had && !keepVectors {
 			b.Queue(sqlDeleteVectors, pid, f.Path)
@@ -263,10 +284,12 @@ func (ix *Index) DeleteFile(ctx context.Context, scope fileio.Scope, path string
 		b.Queue(sqlLockVectors)
 		b.Queue(sqlLockPath, pathLockClass, pathLockKey(scope, path))
 		at, ns := splitVersion(upTo)
+		b.Queue(sqlLockFile, pid, path)
+		b.Queue(sqlDeleteFileLeaveSegment, pid, path, at, ns)
 		b.Queue(sqlDeleteFile, pid, path, at, ns)
 		br := tx.SendBatch(ctx, b)
 		defer br.Close()
-		for range 2 {
+		for range 4 {
 			if _, err := br.Exec(); err != nil {
 				return err
 			}
