@@ -814,6 +814,19 @@ function onSearchKind() {
   $('search-query').placeholder = exact ? 'text or pattern, e.g. TODO' : 'what are you looking for?';
 }
 
+// addFilters adds the search form's glob and limit, when given, to a search's arguments.
+function addFilters(args) {
+  const glob = $('search-glob').value.trim();
+  if (glob) args.glob = glob;
+  const limit = Number($('search-limit').value);
+  if (limit) args.limit = limit;
+}
+
+// clip cuts a result's text to 240 characters for the list.
+function clip(text) {
+  return text.length > 240 ? text.slice(0, 240) + '…' : text;
+}
+
 async function onSearch(ev) {
   ev.preventDefault();
   if (searchKind() === 'exact') {
@@ -823,17 +836,14 @@ async function onSearch(ev) {
   const args = { project: state.project, query: $('search-query').value };
   const prefix = $('search-prefix').value.trim();
   if (prefix) args.path_prefix = prefix;
-  const glob = $('search-glob').value.trim();
-  if (glob) args.glob = glob;
-  const limit = Number($('search-limit').value);
-  if (limit) args.limit = limit;
+  addFilters(args);
   const list = $('results');
   await guarded(async () => {
     const res = await call('file_search', args);
     list.textContent = '';
     const chunks = res.chunks || [];
     for (const c of chunks) {
-      const snippet = c.chunk_content.length > 240 ? c.chunk_content.slice(0, 240) + '…' : c.chunk_content;
+      const snippet = clip(c.chunk_content);
       list.append(resultItem(c.file_path + '  ·  bytes ' + c.file_seek_start_bytes + '–' + c.file_seek_end_bytes,
         'score ' + Number(c.score).toFixed(3), snippet,
         () => openFile(c.file_path, [c.file_seek_start_bytes, c.file_seek_end_bytes])));
@@ -851,17 +861,14 @@ async function onGrep() {
     ignore_case: $('search-ignore-case').checked };
   const dir = $('search-prefix').value.trim();
   if (dir && dir !== '/') args.path = dir.replace(/\/+$/, '');
-  const glob = $('search-glob').value.trim();
-  if (glob) args.glob = glob;
-  const limit = Number($('search-limit').value);
-  if (limit) args.limit = limit;
+  addFilters(args);
   const list = $('results');
   await guarded(async () => {
     const res = await call('file_grep', args);
     list.textContent = '';
     const matches = res.matches || [];
     for (const m of matches) {
-      const line = m.line.length > 240 ? m.line.slice(0, 240) + '…' : m.line;
+      const line = clip(m.line);
       list.append(resultItem(m.path + ':' + m.line_number, 'line ' + m.line_number, line,
         () => openFile(m.path, null, false, m.line_number)));
     }
