@@ -3,53 +3,14 @@ package search
 import (
 	"context"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/search/indexdriver"
 )
-
-// FileStateLister is an optional extension of [Index] for indexes that keep their files sorted
-// by path. The Searcher then merges the index's states with the store's sorted listing instead
-// of building and probing a map of every file on each query. search/memindex implements it.
-type FileStateLister interface {
-	// FileStateList returns the same states as FileStates(ctx, scope, prefix), as a slice
-	// sorted by path ascending (bytewise). The slice may be shared between calls and with other
-	// callers: it must not be modified.
-	FileStateList(ctx context.Context, scope fileio.Scope, prefix string) ([]PathFileState, error)
-}
-
-// PathFileState is one file of a FileStateList answer.
-type PathFileState struct {
-	Path string
-	FileState
-}
-
-// FileStatesOf implements Index.FileStates for an index that implements FileStateLister: the
-// states of l.FileStateList(ctx, scope, prefix), as a map.
-func FileStatesOf(ctx context.Context, l FileStateLister, scope fileio.Scope, prefix string) (map[string]FileState, error) {
-	list, err := l.FileStateList(ctx, scope, prefix)
-	if err != nil {
-		return nil, err
-	}
-	out := make(map[string]FileState, len(list))
-	for _, s := range list {
-		out[s.Path] = s.FileState
-	}
-	return out, nil
-}
-
-// StatesWithPrefix returns the sub-slice of sorted (sorted by path) whose paths start with
-// prefix, found by binary search, for FileStateList implementations. Its capacity ends with it,
-// so appending to it never writes into sorted.
-func StatesWithPrefix(sorted []PathFileState, prefix string) []PathFileState {
-	lo, _ := slices.BinarySearchFunc(sorted, prefix, func(s PathFileState, prefix string) int { return strings.Compare(s.Path, prefix) })
-	n := sort.Search(len(sorted)-lo, func(i int) bool { return !strings.HasPrefix(sorted[lo+i].Path, prefix) })
-	return sorted[lo : lo+n : lo+n]
-}
 
 // activeFiles is the store's listing of a project's active files, sorted by path, so a query
 // looks versions up by binary search instead of building a map of every file.
@@ -88,7 +49,7 @@ func (a activeFiles) current(path string, v time.Time) bool {
 // see FileState.Current); pending holds the active files not indexed at their current version
 // by today's analysis. It costs one map lookup per active file,
 // plus one binary search per indexed file only when some indexed file is no longer active.
-func (a activeFiles) diff(states map[string]FileState) (exclude map[string]bool, pending []fileio.FileInfo) {
+func (a activeFiles) diff(states map[string]indexdriver.FileState) (exclude map[string]bool, pending []fileio.FileInfo) {
 	exclude = make(map[string]bool)
 	current := 0
 	for _, f := range a {
@@ -116,7 +77,7 @@ func (a activeFiles) diff(states map[string]FileState) (exclude map[string]bool,
 
 // diffSorted is diff for states sorted by path (from a FileStateLister): one merge of the two
 // sorted lists, with no map except the (usually small) exclusion set.
-func (a activeFiles) diffSorted(states []PathFileState) (exclude map[string]bool, pending []fileio.FileInfo) {
+func (a activeFiles) diffSorted(states []indexdriver.PathFileState) (exclude map[string]bool, pending []fileio.FileInfo) {
 	exclude = make(map[string]bool)
 	i, j := 0, 0
 	for i < len(a) || j < len(states) {
@@ -219,22 +180,22 @@ func (s *Searcher) notCurrent(ctx context.Context, scope fileio.Scope, prefix st
 // indexed by another analysis than today's (TokenizerName). With a FileStateLister both come
 // from its shared sorted list: a binary search per lookup, and the other-analysis files computed
 // once per list the index hands out (it hands out the same slice until the project changes).
-func (s *Searcher) indexedStates(ctx context.Context, scope fileio.Scope, prefix string) (func(string) (FileState, bool), []PathFileState, error) {
-	if l, ok := s.index.(FileStateLister); ok {
+func (s *Searcher) indexedStates(ctx context.Context, scope fileio.Scope, prefix string) (func(string) (indexdriver.FileState, bool), []indexdriver.PathFileState, error) {
+	if l, ok := s.index.(indexdriver.FileStateLister); ok {
 		list, err := l.FileStateList(ctx, scope, "")
 		if err != nil {
 			return nil, nil, err
 		}
-		lookup := func(path string) (FileState, bool) {
-			i, ok := slices.BinarySearchFunc(list, path, func(s PathFileState, p string) int { return strings.Compare(s.Path, p) })
+		lookup := func(path string) (indexdriver.FileState, bool) {
+			i, ok := slices.BinarySearchFunc(list, path, func(s indexdriver.PathFileState, p string) int { return strings.Compare(s.Path, p) })
 			if !ok {
-				return FileState{}, false
+				return indexdriver.FileState{}, false
 			}
 			return list[i].FileState, true
 		}
 		older := s.olderAnalysis.of(scope, list)
 		if prefix != "" {
-			older = StatesWithPrefix(older, prefix)
+			older = indexdriver.StatesWithPrefix(older, prefix)
 		}
 		return lookup, older, nil
 	}
@@ -242,14 +203,14 @@ func (s *Searcher) indexedStates(ctx context.Context, scope fileio.Scope, prefix
 	if err != nil {
 		return nil, nil, err
 	}
-	var older []PathFileState
+	var older []indexdriver.PathFileState
 	for p, st := range states {
-		if st.Tokenizer != TokenizerName {
-			older = append(older, PathFileState{Path: p, FileState: st})
+		if st.Tokenizer != indexdriver.TokenizerName {
+			older = append(older, indexdriver.PathFileState{Path: p, FileState: st})
 		}
 	}
-	slices.SortFunc(older, func(a, b PathFileState) int { return strings.Compare(a.Path, b.Path) })
-	return func(path string) (FileState, bool) { st, ok := states[path]; return st, ok }, older, nil
+	slices.SortFunc(older, func(a, b indexdriver.PathFileState) int { return strings.Compare(a.Path, b.Path) })
+	return func(path string) (indexdriver.FileState, bool) { st, ok := states[path]; return st, ok }, older, nil
 }
 
 // olderAnalysisMemo remembers, per project, the files of the last FileStateList answer that were
@@ -263,14 +224,14 @@ type olderAnalysisMemo struct {
 }
 
 type olderAnalysisEntry struct {
-	list  []PathFileState // the FileStateList answer
-	older []PathFileState // its files of another analysis, sorted by path
+	list  []indexdriver.PathFileState // the FileStateList answer
+	older []indexdriver.PathFileState // its files of another analysis, sorted by path
 }
 
 // maxOlderAnalysisEntries bounds the memo; beyond it, it starts over.
 const maxOlderAnalysisEntries = 4096
 
-func (m *olderAnalysisMemo) of(scope fileio.Scope, list []PathFileState) []PathFileState {
+func (m *olderAnalysisMemo) of(scope fileio.Scope, list []indexdriver.PathFileState) []indexdriver.PathFileState {
 	if len(list) == 0 {
 		return nil
 	}
@@ -280,9 +241,9 @@ func (m *olderAnalysisMemo) of(scope fileio.Scope, list []PathFileState) []PathF
 	if ok && len(e.list) == len(list) && &e.list[0] == &list[0] {
 		return e.older
 	}
-	var older []PathFileState
+	var older []indexdriver.PathFileState
 	for _, st := range list {
-		if st.Tokenizer != TokenizerName {
+		if st.Tokenizer != indexdriver.TokenizerName {
 			older = append(older, st)
 		}
 	}

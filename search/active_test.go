@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentfiles/agentfiles/search/indexdriver"
+
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -14,40 +16,42 @@ import (
 // probe (plain FileStates) find the same stale, deleted and pending files.
 func TestActiveFilesDiff(t *testing.T) {
 	at := func(s int64) time.Time { return time.Unix(s, 0) }
-	cur := func(s int64) FileState { return FileState{FileUpdatedAt: at(s), Tokenizer: TokenizerName} }
+	cur := func(s int64) indexdriver.FileState {
+		return indexdriver.FileState{FileUpdatedAt: at(s), Tokenizer: indexdriver.TokenizerName}
+	}
 	tests := []struct {
 		name        string
 		active      []fileio.FileInfo // sorted by path
-		states      map[string]FileState
+		states      map[string]indexdriver.FileState
 		wantExclude map[string]bool
 		wantPending []string
 	}{
 		{name: "empty"},
 		{name: "all current",
 			active: []fileio.FileInfo{{Path: "/a", UpdatedAt: at(1)}, {Path: "/b", UpdatedAt: at(2)}},
-			states: map[string]FileState{"/a": cur(1), "/b": cur(2)}},
+			states: map[string]indexdriver.FileState{"/a": cur(1), "/b": cur(2)}},
 		{name: "nothing indexed yet",
 			active:      []fileio.FileInfo{{Path: "/a", UpdatedAt: at(1)}, {Path: "/b", UpdatedAt: at(2)}},
 			wantPending: []string{"/a", "/b"}},
 		{name: "everything deleted",
-			states:      map[string]FileState{"/a": cur(1), "/b": cur(2)},
+			states:      map[string]indexdriver.FileState{"/a": cur(1), "/b": cur(2)},
 			wantExclude: map[string]bool{"/a": true, "/b": true}},
 		{name: "stale, deleted and new files interleaved",
 			active:      []fileio.FileInfo{{Path: "/a", UpdatedAt: at(1)}, {Path: "/a/b", UpdatedAt: at(5)}, {Path: "/c", UpdatedAt: at(3)}, {Path: "/e", UpdatedAt: at(4)}},
-			states:      map[string]FileState{"/a": cur(1), "/a/b": cur(2), "/b": cur(2), "/d": cur(9), "/e": cur(4), "/z": cur(1)},
+			states:      map[string]indexdriver.FileState{"/a": cur(1), "/a/b": cur(2), "/b": cur(2), "/d": cur(9), "/e": cur(4), "/z": cur(1)},
 			wantExclude: map[string]bool{"/a/b": true, "/b": true, "/d": true, "/z": true},
 			wantPending: []string{"/a/b", "/c"}},
 		{name: "indexed by an older analysis",
 			active:      []fileio.FileInfo{{Path: "/a", UpdatedAt: at(1)}, {Path: "/b", UpdatedAt: at(2)}},
-			states:      map[string]FileState{"/a": cur(1), "/b": {FileUpdatedAt: at(2), Tokenizer: "unicode-lower-stop-snowball_en-v1"}},
+			states:      map[string]indexdriver.FileState{"/a": cur(1), "/b": {FileUpdatedAt: at(2), Tokenizer: "unicode-lower-stop-snowball_en-v1"}},
 			wantExclude: map[string]bool{"/b": true},
 			wantPending: []string{"/b"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var sorted []PathFileState
+			var sorted []indexdriver.PathFileState
 			for p, st := range tt.states {
-				sorted = append(sorted, PathFileState{Path: p, FileState: st})
+				sorted = append(sorted, indexdriver.PathFileState{Path: p, FileState: st})
 			}
 			sort.Slice(sorted, func(i, j int) bool { return sorted[i].Path < sorted[j].Path })
 			a := newActiveFiles(append([]fileio.FileInfo(nil), tt.active...))

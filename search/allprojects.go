@@ -7,6 +7,7 @@ import (
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/search/indexdriver"
 )
 
 // AllProjects is the Query.Project that searches every project of the caller.
@@ -100,8 +101,8 @@ func (s *Searcher) searchAll(ctx context.Context, tenant string, q scopeQuery, r
 
 // sharedLexical adds up the projects' BM25 statistics and the document frequencies of the
 // query's terms, as one corpus of all their chunks would have them.
-func sharedLexical(found []*gathered, terms int) LexicalResult {
-	out := LexicalResult{DocFreq: make([]int64, terms)}
+func sharedLexical(found []*gathered, terms int) indexdriver.LexicalResult {
+	out := indexdriver.LexicalResult{DocFreq: make([]int64, terms)}
 	for _, g := range found {
 		out.Stats.Chunks += g.lex.Stats.Chunks
 		out.Stats.TotalTerms += g.lex.Stats.TotalTerms

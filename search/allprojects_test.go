@@ -17,6 +17,7 @@ import (
 	"github.com/agentfiles/agentfiles/fileio/storetest"
 	"github.com/agentfiles/agentfiles/internal/pgtest"
 	"github.com/agentfiles/agentfiles/search"
+	"github.com/agentfiles/agentfiles/search/indexdriver"
 	"github.com/agentfiles/agentfiles/search/indextest"
 	"github.com/agentfiles/agentfiles/search/memindex"
 	"github.com/agentfiles/agentfiles/search/pgindex"
@@ -33,14 +34,14 @@ type storeOnly struct{ fileio.Store }
 
 type allProjectsStack struct {
 	name     string
-	newStack func(t *testing.T) (fileio.Store, search.Index)
+	newStack func(t *testing.T) (fileio.Store, indexdriver.Index)
 }
 
 var allProjectsStacks = []allProjectsStack{
-	{"memstore", func(t *testing.T) (fileio.Store, search.Index) {
+	{"memstore", func(t *testing.T) (fileio.Store, indexdriver.Index) {
 		return memstore.New(memstore.Options{}), memindex.New()
 	}},
-	{"pgstore", func(t *testing.T) (fileio.Store, search.Index) {
+	{"pgstore", func(t *testing.T) (fileio.Store, indexdriver.Index) {
 		url := pgtest.New(t)
 		store := pgtest.Open(t, url, pgstore.Open, pgstore.Options{PurgeInterval: -1})
 		return store, pgtest.Open(t, url, pgindex.Open, pgindex.Options{})

@@ -15,6 +15,7 @@ import (
 	"github.com/agentfiles/agentfiles/fileio/memstore"
 	"github.com/agentfiles/agentfiles/fileio/storetest"
 	"github.com/agentfiles/agentfiles/search"
+	"github.com/agentfiles/agentfiles/search/indexdriver"
 	"github.com/agentfiles/agentfiles/search/indextest"
 	"github.com/agentfiles/agentfiles/search/memindex"
 )
@@ -110,7 +111,7 @@ func buildFixture(b *testing.B, chunks int) *corpusFixture {
 }
 
 // indexedFile analyses and embeds content as the Indexer would for the file info.
-func (d *directIndex) indexedFile(b *testing.B, info fileio.FileInfo, content string) search.IndexedFile {
+func (d *directIndex) indexedFile(b *testing.B, info fileio.FileInfo, content string) indexdriver.IndexedFile {
 	chunks := d.chunker.Split(content)
 	texts := make([]string, len(chunks))
 	for i, c := range chunks {
@@ -120,10 +121,10 @@ func (d *directIndex) indexedFile(b *testing.B, info fileio.FileInfo, content st
 	if err != nil {
 		b.Fatal(err)
 	}
-	doc := search.IndexedFile{Path: info.Path, FileUpdatedAt: info.UpdatedAt, Tokenizer: search.TokenizerName, EmbeddingModel: d.emb.Model()}
+	doc := indexdriver.IndexedFile{Path: info.Path, FileUpdatedAt: info.UpdatedAt, Tokenizer: indexdriver.TokenizerName, EmbeddingModel: d.emb.Model()}
 	for i, c := range chunks {
-		terms, n := search.TermCounts(c.Text)
-		doc.Chunks = append(doc.Chunks, search.IndexedChunk{Chunk: c, Terms: terms, ChunkTerms: n, Vector: vecs[i]})
+		terms, n := indexdriver.TermCounts(c.Text)
+		doc.Chunks = append(doc.Chunks, indexdriver.IndexedChunk{Chunk: c, Terms: terms, ChunkTerms: n, Vector: vecs[i]})
 	}
 	return doc
 }
@@ -213,7 +214,7 @@ func BenchmarkTokenize(b *testing.B) {
 	text := newSynth(4).text(600)
 	b.SetBytes(int64(len(text)))
 	for b.Loop() {
-		search.TermCounts(text)
+		indexdriver.TermCounts(text)
 	}
 }
 

@@ -5,18 +5,9 @@ import (
 	"encoding/hex"
 	"strings"
 	"unicode/utf8"
-)
 
-// Chunk is one indexed piece of a stored file. StartByte and EndByte are byte offsets into the
-// file's stored content, [StartByte, EndByte), so that file_read(path, StartByte,
-// EndByte-StartByte) returns exactly Text.
-type Chunk struct {
-	Index       int    // 0-based position of the chunk in its file
-	StartByte   int64  // inclusive byte offset into the file
-	EndByte     int64  // exclusive byte offset into the file; may equal the file size
-	Text        string // content[StartByte:EndByte]
-	ContentHash string // hex SHA-256 of Text
-}
+	"github.com/agentfiles/agentfiles/search/indexdriver"
+)
 
 // ChunkerOptions size chunks; the zero value gives the defaults. Sizes are in BYTES of UTF-8 text (not characters, not tokens);
 // at roughly four bytes per English token the default 1200 bytes is about 300 tokens.
@@ -39,7 +30,7 @@ const (
 	minChunkTargetBytes      = 16
 )
 
-// Chunker splits file content into [Chunk]s with exact byte offsets. The zero value uses the
+// Chunker splits file content into [indexdriver.Chunk]s with exact byte offsets. The zero value uses the
 // defaults. A Chunker is immutable and safe for concurrent use.
 type Chunker struct {
 	opts ChunkerOptions
@@ -77,9 +68,9 @@ func (c Chunker) Options() ChunkerOptions {
 // in file order, consecutive chunks overlap by at most OverlapBytes, no offset splits a UTF-8
 // character (for valid UTF-8 input), and content[c.StartByte:c.EndByte] == c.Text. Empty
 // content yields no chunks.
-func (c Chunker) Split(content string) []Chunk {
+func (c Chunker) Split(content string) []indexdriver.Chunk {
 	opts := c.Options()
-	var chunks []Chunk
+	var chunks []indexdriver.Chunk
 	start := 0
 	for start < len(content) {
 		end := len(content)
@@ -88,7 +79,7 @@ func (c Chunker) Split(content string) []Chunk {
 		}
 		text := content[start:end]
 		sum := sha256.Sum256([]byte(text))
-		chunks = append(chunks, Chunk{
+		chunks = append(chunks, indexdriver.Chunk{
 			Index:       len(chunks),
 			StartByte:   int64(start),
 			EndByte:     int64(end),

@@ -5,11 +5,13 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/agentfiles/agentfiles/search/indexdriver"
+
 	"github.com/google/go-cmp/cmp"
 )
 
 // checkChunks verifies the Split invariants for any input.
-func checkChunks(t *testing.T, c Chunker, text string) []Chunk {
+func checkChunks(t *testing.T, c Chunker, text string) []indexdriver.Chunk {
 	t.Helper()
 	chunks := c.Split(text)
 	if text == "" {

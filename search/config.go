@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/internal/settingsdoc"
+	"github.com/agentfiles/agentfiles/search/indexdriver"
 	"github.com/agentfiles/agentfiles/search/vault"
 	"gopkg.in/yaml.v3"
 )
@@ -42,7 +43,7 @@ type SearchConfig struct {
 	BM25Candidates   int  // bm25_candidates: lexical candidates before merging (default 30)
 	Rerank           RerankConfig
 	Fallback         FallbackConfig
-	BM25             BM25 // bm25.k1 / bm25.b (ours; default 1.2 / 0.75)
+	BM25             indexdriver.BM25 // bm25.k1 / bm25.b (ours; default 1.2 / 0.75)
 	// MinSemanticScore is min_semantic_score (ours): the similarity a chunk in which none of the
 	// query's terms occurs must exceed to be a result. nil (the default): the embedder's
 	// Calibration.
@@ -101,7 +102,7 @@ func DefaultConfig() Config {
 			Enabled: true, LimitDefault: 5, LimitMax: 20, VectorCandidates: 30, BM25Candidates: 30,
 			Rerank:        RerankConfig{Model: DefaultRerankModel, Endpoint: DefaultRerankEndpoint, Timeout: 3 * time.Second},
 			Fallback:      FallbackConfig{Method: FuseMinMax},
-			BM25:          DefaultBM25(),
+			BM25:          indexdriver.DefaultBM25(),
 			MaxQueryBytes: DefaultMaxQueryBytes, MaxQueryTerms: DefaultMaxQueryTerms,
 		},
 		Index: IndexConfig{

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/agentfiles/agentfiles"
+	"github.com/agentfiles/agentfiles/search/indexdriver"
 	"github.com/agentfiles/agentfiles/search/vault"
 	"github.com/google/go-cmp/cmp"
 )
@@ -39,7 +40,7 @@ settings:
 	want.Search.LimitDefault, want.Search.LimitMax, want.Search.VectorCandidates, want.Search.BM25Candidates = 7, 15, 40, 50
 	want.Search.Rerank = RerankConfig{Model: "rerank-english-v3.0", Endpoint: "http://127.0.0.1:9/v1/rerank", Timeout: 1500 * time.Millisecond}
 	want.Search.Fallback = FallbackConfig{SemanticWeight: 0.3, LexicalWeight: 0.7, Method: FuseRRF}
-	want.Search.BM25 = BM25{K1: 1.5, B: 0.6}
+	want.Search.BM25 = indexdriver.BM25{K1: 1.5, B: 0.6}
 	want.Index.Workers, want.Index.BatchSize, want.Index.RetryMax, want.Index.RetryBackoff, want.Index.SLOP95 = 4, 8, 3, 250*time.Millisecond, 10*time.Second
 	want.Security = SecurityConfig{EncryptionKEKs: map[string]string{"1": "0123456789abcdef0123", "2": "fedcba9876543210fedc"}, CredentialCachePrefix: "x:cred", CredentialCacheTTL: time.Minute}
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -111,7 +112,7 @@ settings:
 	chunker := NewChunker(ChunkerOptions{TargetBytes: 800, OverlapBytes: -1})
 	opt := cmp.AllowUnexported(Chunker{})
 	wantSearcher := SearcherOptions{
-		Chunker: chunker, LimitDefault: 7, LimitMax: 20, VectorCandidates: -1, BM25Candidates: 30, BM25: DefaultBM25(),
+		Chunker: chunker, LimitDefault: 7, LimitMax: 20, VectorCandidates: -1, BM25Candidates: 30, BM25: indexdriver.DefaultBM25(),
 		FuseMethod: FuseRRF, SemanticWeight: 0.3, LexicalWeight: 0.7, RerankTimeout: -1,
 		MaxQueryBytes: DefaultMaxQueryBytes, MaxQueryTerms: DefaultMaxQueryTerms,
 	}

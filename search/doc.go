@@ -1,13 +1,15 @@
 // Package search is hybrid retrieval over the files of a fileio store: the engine behind the
 // file_search tool (chunking, BM25 and vector scoring, fusion, reranking) and the indexer that
-// keeps its index in step with the store.
+// keeps its index in step with the store. What an index implements, and the analysis and
+// scoring every index shares with the searcher, is package search/indexdriver, for index
+// authors; search/indextest is the acceptance suite every index passes.
 //
 // # Model
 //
 // Files live in a [fileio.Store]. Every write or delete commits an index job to the store's
 // outbox in the same transaction. An [Indexer] consumes those jobs: it cuts each file into
-// [Chunk]s with exact byte offsets, analyses them for BM25, embeds them with an [Embedder], and
-// replaces the file's chunks in an [Index] atomically. A [Searcher] answers queries from the
+// [indexdriver.Chunk]s with exact byte offsets, analyses them for BM25, embeds them with an [Embedder], and
+// replaces the file's chunks in an [indexdriver.Index] atomically. A [Searcher] answers queries from the
 // index and from the store together, so results are eventually consistent with writes but never
 // wrong: a deleted file is never returned, and a file that is not indexed at its current version
 // yet is scanned lexically at query time instead of serving stale offsets.
@@ -30,11 +32,11 @@
 //
 // # Retrieval
 //
-// A query runs two retrievers concurrently: lexical BM25 over [Tokenize]d terms (Unicode words,
+// A query runs two retrievers concurrently: lexical BM25 over [indexdriver.Tokenize]d terms (Unicode words,
 // lower-cased, the Snowball English stop words removed, Snowball-stemmed) and semantic nearest
 // neighbours of the query's embedding. The candidates (30 + 30 by default) are merged and
 // de-duplicated, and every one gets its true score on the retriever that did not propose it
-// ([Index.ScoreChunks]): a strong keyword match just outside the semantic top 30 keeps its
+// ([indexdriver.Index.ScoreChunks]): a strong keyword match just outside the semantic top 30 keeps its
 // similarity, and vice versa, instead of counting as 0 there. Candidates that are no evidence
 // of a match — none of the query's terms occurs in them and their similarity is not above
 // MinSemanticScore — are dropped, never padded into the results ([Result].Qualified counts
@@ -44,9 +46,9 @@
 // says which path ranked it. Only the returned chunks get last_served_at.
 //
 // Every index selects its candidates in the same order — score descending, then path, then
-// chunk index — with a [TopK].
+// chunk index — with a [indexdriver.TopK].
 //
-// BM25 is computed here, by [BM25.TermScore], from per-chunk term frequencies and per-project
+// BM25 is computed here, by [indexdriver.BM25.TermScore], from per-chunk term frequencies and per-project
 // statistics that indexes supply, so the in-memory and PostgreSQL indexes score identically.
 //
 // # All projects
@@ -122,7 +124,7 @@
 // # Construction and configuration
 //
 // [NewSearcher] and [NewIndexer] take what they cannot work without (the fileio Store, the
-// [Index]) and an options struct whose zero fields mean the documented defaults:
+// [indexdriver.Index]) and an options struct whose zero fields mean the documented defaults:
 //
 //	searcher, err := search.NewSearcher(store, index, search.SearcherOptions{Embedder: emb})
 //	indexer, err := search.NewIndexer(store, index, search.IndexerOptions{Embedder: emb, Credentials: v})

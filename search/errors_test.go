@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/agentfiles/agentfiles"
+	"github.com/agentfiles/agentfiles/search/indexdriver"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -55,7 +56,7 @@ func TestSharedCodes(t *testing.T) {
 	if s != nil || !errors.Is(err, agentfiles.ErrInvalidConfig) {
 		t.Errorf("NewSearcher(nil, nil): %v, want INVALID_CONFIG", err)
 	}
-	_, err = IndexedFile{Path: "/a", Chunks: []IndexedChunk{{Vector: []float32{1}}}}.VectorDims()
+	_, err = indexdriver.IndexedFile{Path: "/a", Chunks: []indexdriver.IndexedChunk{{Vector: []float32{1}}}}.VectorDims()
 	if !errors.Is(err, agentfiles.ErrInvalidArgument) {
 		t.Errorf("VectorDims of a lexical-only file with a vector: %v, want INVALID_ARGUMENT", err)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/fileio/memstore"
 	"github.com/agentfiles/agentfiles/search"
+	"github.com/agentfiles/agentfiles/search/indexdriver"
 	"github.com/agentfiles/agentfiles/search/memindex"
 )
 
@@ -47,13 +48,13 @@ func ExampleChunker_Split() {
 }
 
 func ExampleTokenize() {
-	fmt.Println(search.Tokenize("The indexer retries failed Jobs; 検索 works too."))
+	fmt.Println(indexdriver.Tokenize("The indexer retries failed Jobs; 検索 works too."))
 	// Output: [index retri fail job 検 索 work]
 }
 
 func ExampleBM25_TermScore() {
-	bm := search.DefaultBM25()
-	stats := search.CorpusStats{Chunks: 100, TotalTerms: 5000} // avgdl = 50
+	bm := indexdriver.DefaultBM25()
+	stats := indexdriver.CorpusStats{Chunks: 100, TotalTerms: 5000} // avgdl = 50
 	fmt.Printf("rare term: %.3f\n", bm.TermScore(2, 50, 3, stats))
 	fmt.Printf("common term: %.3f\n", bm.TermScore(2, 50, 80, stats))
 	// Output:

@@ -8,13 +8,14 @@ import (
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio/memstore"
+	"github.com/agentfiles/agentfiles/search/indexdriver"
 	"github.com/google/go-cmp/cmp"
 )
 
 // TestSearcherFusionDefaults: unset weights and floor come from the embedder's Calibration;
 // explicit ones are kept; bad ones are INVALID_CONFIG.
 func TestSearcherFusionDefaults(t *testing.T) {
-	store, index := memstore.New(memstore.Options{}), struct{ Index }{}
+	store, index := memstore.New(memstore.Options{}), struct{ indexdriver.Index }{}
 	var openai Embedder = uncalibratedEmbedder{}
 	f := func(v float64) *float64 { return &v }
 	tests := []struct {

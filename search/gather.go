@@ -5,6 +5,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agentfiles/agentfiles/search/indexdriver"
+
 	"github.com/agentfiles/agentfiles/fileio"
 )
 
@@ -39,9 +41,9 @@ type gathered struct {
 	scope   fileio.Scope
 	exclude map[string]bool   // files the index has not caught up with
 	pending []fileio.FileInfo // of those, the active ones, to scan
-	sem     []Candidate
+	sem     []indexdriver.Candidate
 	qvec    []float32 // nil: no semantic scores (no embedder, or it failed)
-	lex     LexicalResult
+	lex     indexdriver.LexicalResult
 }
 
 // gather runs the first steps of a search in one project: which files the index has not caught
@@ -71,10 +73,10 @@ func (s *Searcher) gather(ctx context.Context, scope fileio.Scope, q scopeQuery,
 		}()
 	}
 	if len(q.terms) > 0 {
-		g.lex, lexErr = s.index.Lexical(ctx, scope, LexicalQuery{
+		g.lex, lexErr = s.index.Lexical(ctx, scope, indexdriver.LexicalQuery{
 			Terms: q.terms, BM25: s.opts.BM25, PathPrefix: q.prefix, ExcludePaths: g.exclude, TopK: q.candidates(max(s.opts.BM25Candidates, 0)),
 		})
-		g.lex.Candidates = keepGlob(q.glob, g.lex.Candidates, func(c Candidate) string { return c.Path })
+		g.lex.Candidates = keepGlob(q.glob, g.lex.Candidates, func(c indexdriver.Candidate) string { return c.Path })
 	}
 	wg.Wait()
 	if lexErr != nil {
@@ -99,11 +101,11 @@ func (s *Searcher) gather(ctx context.Context, scope fileio.Scope, q scopeQuery,
 // statistics: g.lex's for one project; with relex, every indexed candidate is scored again
 // with lex (statistics shared by several projects, see searchAll). It sets res.Candidates,
 // res.Qualified and res.PendingScanned.
-func (s *Searcher) candidates(ctx context.Context, g *gathered, q scopeQuery, lex LexicalResult, relex bool, res *Result) ([]*candidate, error) {
+func (s *Searcher) candidates(ctx context.Context, g *gathered, q scopeQuery, lex indexdriver.LexicalResult, relex bool, res *Result) ([]*candidate, error) {
 	scope, terms := g.scope, q.terms
 	merged := make(map[candKey]*candidate)
 	var cands []*candidate
-	get := func(path string, version time.Time, ch Chunk, src HitSource) *candidate {
+	get := func(path string, version time.Time, ch indexdriver.Chunk, src HitSource) *candidate {
 		k := candKey{path, version.UnixNano(), ch.StartByte, ch.EndByte}
 		if c, ok := merged[k]; ok {
 			return c

@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/search/indexdriver"
 )
 
 // CredentialOpener opens and deletes the sealed caller credentials that index jobs refer to
@@ -69,7 +70,7 @@ type IndexerOptions struct {
 // up to retry_max times to add vectors; after that the lexical-only version stays (degraded).
 type Indexer struct {
 	store   fileio.Store
-	index   Index
+	index   indexdriver.Index
 	opts    IndexerOptions // every default applied
 	log     *slog.Logger
 	fresh   freshness
@@ -98,7 +99,7 @@ type IndexerStats struct {
 
 // NewIndexer returns a stopped Indexer that keeps index in step with the files and the outbox
 // of index jobs of store; call Start, or ProcessBatch. A nil store or index is INVALID_CONFIG.
-func NewIndexer(store fileio.Store, index Index, opts IndexerOptions) (*Indexer, error) {
+func NewIndexer(store fileio.Store, index indexdriver.Index, opts IndexerOptions) (*Indexer, error) {
 	if store == nil || index == nil {
 		return nil, agentfiles.NewError(agentfiles.CodeInvalidConfig, "an Indexer needs a Store and an Index", "NewIndexer")
 	}
@@ -295,7 +296,7 @@ func (ix *Indexer) handleUpsert(ctx context.Context, job fileio.Job) error {
 		var vecs [][]float32
 		vecs, embedErr = ix.embed(ctx, job, texts)
 		if embedErr == nil {
-			doc.setVectors(vecs, model)
+			setVectors(&doc, vecs, model)
 		}
 	}
 	if embedErr == nil || !had {
@@ -346,20 +347,20 @@ func (ix *Indexer) dropIfDeleted(ctx context.Context, scope fileio.Scope, path s
 }
 
 // document cuts and analyses file: the IndexedFile without vectors, and its chunks' texts.
-func (ix *Indexer) document(file fileio.File) (IndexedFile, []string) {
+func (ix *Indexer) document(file fileio.File) (indexdriver.IndexedFile, []string) {
 	chunks := ix.opts.Chunker.Split(string(file.Content))
-	doc := IndexedFile{Path: file.Path, FileUpdatedAt: file.UpdatedAt, Tokenizer: TokenizerName, Chunks: make([]IndexedChunk, len(chunks))}
+	doc := indexdriver.IndexedFile{Path: file.Path, FileUpdatedAt: file.UpdatedAt, Tokenizer: indexdriver.TokenizerName, Chunks: make([]indexdriver.IndexedChunk, len(chunks))}
 	texts := make([]string, len(chunks))
 	for i, ch := range chunks {
-		terms, n := TermCounts(ch.Text)
-		doc.Chunks[i] = IndexedChunk{Chunk: ch, Terms: terms, ChunkTerms: n}
+		terms, n := indexdriver.TermCounts(ch.Text)
+		doc.Chunks[i] = indexdriver.IndexedChunk{Chunk: ch, Terms: terms, ChunkTerms: n}
 		texts[i] = ch.Text
 	}
 	return doc, texts
 }
 
 // setVectors gives f's chunks their vectors (one per chunk, in order) of model.
-func (f *IndexedFile) setVectors(vecs [][]float32, model string) {
+func setVectors(f *indexdriver.IndexedFile, vecs [][]float32, model string) {
 	for i := range f.Chunks {
 		f.Chunks[i].Vector = vecs[i]
 	}
@@ -467,7 +468,7 @@ func (ix *Indexer) Sync(ctx context.Context, scope fileio.Scope, prefix string) 
 				ix.log.Warn("sync: indexed lexical-only, embedding failed", "path", file.Path, "error", errorText(err))
 				st.LexicalOnly++
 			} else {
-				doc.setVectors(vecs, model)
+				setVectors(&doc, vecs, model)
 			}
 		}
 		if err := ix.index.ReplaceFile(ctx, scope, doc); err != nil {

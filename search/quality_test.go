@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/agentfiles/agentfiles/search"
+	"github.com/agentfiles/agentfiles/search/indexdriver"
 	"github.com/agentfiles/agentfiles/search/indextest"
 	"github.com/agentfiles/agentfiles/search/memindex"
 	"github.com/agentfiles/agentfiles/search/provider"
@@ -104,7 +105,7 @@ func TestRetrievalQuality(t *testing.T) {
 			return ids
 		}
 	}
-	fromCands := func(c []search.Candidate) []string {
+	fromCands := func(c []indexdriver.Candidate) []string {
 		var ids []string
 		for _, x := range c {
 			ids = append(ids, strings.TrimSuffix(strings.TrimPrefix(x.Path, "/docs/"), ".md"))
@@ -117,7 +118,7 @@ func TestRetrievalQuality(t *testing.T) {
 		run   func(q string) []string
 	}{
 		{"bm25", 0.3, func(q string) []string {
-			r, err := idx.Lexical(context.Background(), scope, search.LexicalQuery{Terms: search.QueryTerms(q), BM25: search.DefaultBM25(), TopK: 20})
+			r, err := idx.Lexical(context.Background(), scope, indexdriver.LexicalQuery{Terms: indexdriver.QueryTerms(q), BM25: indexdriver.DefaultBM25(), TopK: 20})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -125,7 +126,7 @@ func TestRetrievalQuality(t *testing.T) {
 		}},
 		{"semantic (hashing-256)", 0.2, func(q string) []string {
 			v, _ := emb.Embed(context.Background(), []string{q})
-			c, err := idx.Semantic(context.Background(), scope, search.SemanticQuery{Vector: v[0], Model: emb.Model(), TopK: 20})
+			c, err := idx.Semantic(context.Background(), scope, indexdriver.SemanticQuery{Vector: v[0], Model: emb.Model(), TopK: 20})
 			if err != nil {
 				t.Fatal(err)
 			}

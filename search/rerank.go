@@ -10,7 +10,7 @@ type Reranker interface {
 	Model() string
 }
 
-// RerankResult is the relevance of documents[Index].
+// RerankResult is the relevance of documents[indexdriver.Index].
 type RerankResult struct {
 	Index int
 	Score float64

@@ -7,13 +7,14 @@ import (
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/search/indexdriver"
 )
 
 // scanPending scores the chunks of files that are not indexed at their current version with
 // BM25 on the index's scale (its project statistics and document frequencies), newest files
 // first, within the scan budget. It returns the best BM25Candidates chunks and how many files it
 // scanned.
-func (s *Searcher) scanPending(ctx context.Context, scope fileio.Scope, pending []fileio.FileInfo, terms []string, lex LexicalResult) ([]Candidate, int, error) {
+func (s *Searcher) scanPending(ctx context.Context, scope fileio.Scope, pending []fileio.FileInfo, terms []string, lex indexdriver.LexicalResult) ([]indexdriver.Candidate, int, error) {
 	sort.Slice(pending, func(i, j int) bool {
 		if !pending[i].UpdatedAt.Equal(pending[j].UpdatedAt) {
 			return pending[i].UpdatedAt.After(pending[j].UpdatedAt)
@@ -28,7 +29,7 @@ func (s *Searcher) scanPending(ctx context.Context, scope fileio.Scope, pending 
 	if len(df) != len(terms) {
 		df = make([]int64, len(terms))
 	}
-	var out []Candidate
+	var out []indexdriver.Candidate
 	scanned := 0
 	var bytes int64
 	err := s.store.View(ctx, scope, func(tx fileio.ReadTx) error {
@@ -46,7 +47,7 @@ func (s *Searcher) scanPending(ctx context.Context, scope fileio.Scope, pending 
 			scanned++
 			bytes += int64(len(f.Content))
 			for _, ch := range s.opts.Chunker.Split(string(f.Content)) {
-				counts, n := TermCounts(ch.Text)
+				counts, n := indexdriver.TermCounts(ch.Text)
 				score, matched := 0.0, false
 				for i, t := range terms {
 					tf := counts[t]
@@ -61,12 +62,12 @@ func (s *Searcher) scanPending(ctx context.Context, scope fileio.Scope, pending 
 						st.Chunks = d
 					}
 					if st.Chunks == 0 || st.TotalTerms == 0 {
-						st = CorpusStats{Chunks: max(d, 1), TotalTerms: int64(max(n, 1)) * max(d, 1)}
+						st = indexdriver.CorpusStats{Chunks: max(d, 1), TotalTerms: int64(max(n, 1)) * max(d, 1)}
 					}
 					score += s.opts.BM25.TermScore(tf, n, d, st)
 				}
 				if matched {
-					out = append(out, Candidate{Path: f.Path, FileUpdatedAt: f.UpdatedAt, Chunk: ch, Score: score})
+					out = append(out, indexdriver.Candidate{Path: f.Path, FileUpdatedAt: f.UpdatedAt, Chunk: ch, Score: score})
 				}
 			}
 		}

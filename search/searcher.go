@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/search/indexdriver"
 )
 
 // SearcherOptions are the optional settings of a [Searcher]; zero fields mean the defaults
@@ -30,7 +31,7 @@ type SearcherOptions struct {
 	// merged before ranking (default 30 each; negative: none of that kind).
 	VectorCandidates, BM25Candidates int
 	// BM25 holds the BM25 parameters (zero: DefaultBM25).
-	BM25 BM25
+	BM25 indexdriver.BM25
 	// FuseMethod combines the semantic and lexical scores when no reranker answers (default
 	// FuseMinMax), weighing them with SemanticWeight and LexicalWeight. Both zero means the
 	// Embedder's Calibration: SemanticWeight = its weight, LexicalWeight = 1 − that (0.1 and
@@ -68,7 +69,7 @@ type SearcherOptions struct {
 // active-file filtering against the Store. It is safe for concurrent use.
 type Searcher struct {
 	store         fileio.Store
-	index         Index
+	index         indexdriver.Index
 	opts          SearcherOptions // every default applied
 	log           *slog.Logger
 	olderAnalysis olderAnalysisMemo
@@ -169,7 +170,7 @@ type Result struct {
 
 // NewSearcher returns a Searcher over the files of store (the source of truth for which files
 // are active) and the chunks of index. A nil store or index is INVALID_CONFIG.
-func NewSearcher(store fileio.Store, index Index, opts SearcherOptions) (*Searcher, error) {
+func NewSearcher(store fileio.Store, index indexdriver.Index, opts SearcherOptions) (*Searcher, error) {
 	if store == nil || index == nil {
 		return nil, agentfiles.NewError(agentfiles.CodeInvalidConfig, "a Searcher needs a Store and an Index", "NewSearcher")
 	}
@@ -230,7 +231,7 @@ type candidate struct {
 	project     string // the project of the file (Query.Project, or one of "*")
 	path        string
 	version     time.Time // UpdatedAt of the file version the offsets refer to
-	chunk       Chunk
+	chunk       indexdriver.Chunk
 	source      HitSource
 	semantic    float64
 	hasSemantic bool
@@ -288,7 +289,7 @@ func (s *Searcher) Search(ctx context.Context, q Query) (Result, error) {
 	if query == "" {
 		return Result{}, agentfiles.NewError(CodeInvalidQuery, "the query is empty; pass words or a phrase to search for, e.g. \"retry backoff\"", "query")
 	}
-	terms := QueryTerms(query)
+	terms := indexdriver.QueryTerms(query)
 	if limit := s.opts.MaxQueryTerms; limit > 0 && len(terms) > limit {
 		return Result{}, agentfiles.NewError(CodeInvalidQuery, fmt.Sprintf(
 			"the query has %d distinct terms, more than the limit of %d; keep the words that matter", len(terms), limit), "query")
@@ -414,7 +415,7 @@ func (s *Searcher) finish(ctx context.Context, tenant string, res Result, cands 
 	if len(returned) > res.Limit {
 		returned, res.Truncated = returned[:res.Limit], true
 	}
-	refs := map[string][]ChunkRef{}
+	refs := map[string][]indexdriver.ChunkRef{}
 	var projects []string
 	for _, c := range returned {
 		res.Hits = append(res.Hits, c.hit())
@@ -422,7 +423,7 @@ func (s *Searcher) finish(ctx context.Context, tenant string, res Result, cands 
 			if _, ok := refs[c.project]; !ok {
 				projects = append(projects, c.project)
 			}
-			refs[c.project] = append(refs[c.project], ChunkRef{Path: c.path, FileUpdatedAt: c.version, ChunkIndex: c.chunk.Index})
+			refs[c.project] = append(refs[c.project], indexdriver.ChunkRef{Path: c.path, FileUpdatedAt: c.version, ChunkIndex: c.chunk.Index})
 		}
 	}
 	for _, p := range projects {
@@ -436,7 +437,7 @@ func (s *Searcher) finish(ctx context.Context, tenant string, res Result, cands 
 // staleAndPending compares the index's file states with the active files (see activeFiles.diff):
 // the fallback of notCurrent for a store without fileio.ScopeJobLister.
 func (s *Searcher) staleAndPending(ctx context.Context, scope fileio.Scope, prefix string, active activeFiles) (map[string]bool, []fileio.FileInfo, error) {
-	if l, ok := s.index.(FileStateLister); ok {
+	if l, ok := s.index.(indexdriver.FileStateLister); ok {
 		states, err := l.FileStateList(ctx, scope, prefix)
 		if err != nil {
 			return nil, nil, err
@@ -471,7 +472,7 @@ func sortCandidates(cands []*candidate) {
 
 // semantic embeds the query and returns the index's semantic candidates and the query vector.
 // With "*" the query is embedded once (q.embedded) and every project uses that vector.
-func (s *Searcher) semantic(ctx context.Context, scope fileio.Scope, q scopeQuery, exclude map[string]bool) ([]Candidate, []float32, error) {
+func (s *Searcher) semantic(ctx context.Context, scope fileio.Scope, q scopeQuery, exclude map[string]bool) ([]indexdriver.Candidate, []float32, error) {
 	qvec, err := q.qvec, q.embedErr
 	if !q.embedded {
 		qvec, err = s.embedQuery(ctx, q.query)
@@ -479,10 +480,10 @@ func (s *Searcher) semantic(ctx context.Context, scope fileio.Scope, q scopeQuer
 	if err != nil {
 		return nil, nil, err
 	}
-	cands, err := s.index.Semantic(ctx, scope, SemanticQuery{
+	cands, err := s.index.Semantic(ctx, scope, indexdriver.SemanticQuery{
 		Vector: qvec, Model: s.opts.Embedder.Model(), PathPrefix: q.prefix, ExcludePaths: exclude, TopK: q.candidates(s.opts.VectorCandidates),
 	})
-	return keepGlob(q.glob, cands, func(c Candidate) string { return c.Path }), qvec, err
+	return keepGlob(q.glob, cands, func(c indexdriver.Candidate) string { return c.Path }), qvec, err
 }
 
 // globCandidateFactor is how many times more candidates each index returns while a query has a
@@ -527,13 +528,13 @@ func (s *Searcher) embedQuery(ctx context.Context, query string) ([]float32, err
 // semantic candidates and the similarity of the lexical ones (Index.ScoreChunks). Scanned
 // chunks of not-yet-indexed files have no vector and keep only their BM25. With relex every
 // indexed candidate gets its BM25 from lex, the lexical candidates too.
-func (s *Searcher) completeScores(ctx context.Context, scope fileio.Scope, cands []*candidate, terms []string, lex LexicalResult, qvec []float32, relex bool) error {
+func (s *Searcher) completeScores(ctx context.Context, scope fileio.Scope, cands []*candidate, terms []string, lex indexdriver.LexicalResult, qvec []float32, relex bool) error {
 	var need []*candidate
-	q := ScoreQuery{}
+	q := indexdriver.ScoreQuery{}
 	for _, c := range cands {
 		if c.source == SourceIndex && ((len(terms) > 0 && (relex || !c.hasLexical)) || (qvec != nil && !c.hasSemantic)) {
 			need = append(need, c)
-			q.Chunks = append(q.Chunks, ChunkRef{Path: c.path, FileUpdatedAt: c.version, ChunkIndex: c.chunk.Index})
+			q.Chunks = append(q.Chunks, indexdriver.ChunkRef{Path: c.path, FileUpdatedAt: c.version, ChunkIndex: c.chunk.Index})
 		}
 	}
 	if len(need) == 0 {

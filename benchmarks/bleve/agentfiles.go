@@ -6,12 +6,12 @@ import (
 	"time"
 
 	"github.com/agentfiles/agentfiles/fileio"
-	"github.com/agentfiles/agentfiles/search"
+	"github.com/agentfiles/agentfiles/search/indexdriver"
 	"github.com/agentfiles/agentfiles/search/memindex"
 )
 
 // Agentfiles is the agentfiles side: a search/memindex holding each document as the single
-// chunk of a file named "/<ID>", ranked by memindex's Lexical with search.DefaultBM25, exactly
+// chunk of a file named "/<ID>", ranked by memindex's Lexical with indexdriver.DefaultBM25, exactly
 // as package search's Searcher asks it for lexical candidates. Add and Search may be called
 // concurrently (memindex is safe for concurrent use).
 type Agentfiles struct {
@@ -36,12 +36,12 @@ func (e *Agentfiles) Add(docs []Doc) error {
 	ctx := context.Background()
 	for _, d := range docs {
 		terms, n := e.analyzer.counts(d.Text)
-		f := search.IndexedFile{
+		f := indexdriver.IndexedFile{
 			Path:          "/" + d.ID,
 			FileUpdatedAt: indexedAt,
 			Tokenizer:     e.analyzer.name,
-			Chunks: []search.IndexedChunk{{
-				Chunk:      search.Chunk{EndByte: int64(len(d.Text)), Text: d.Text},
+			Chunks: []indexdriver.IndexedChunk{{
+				Chunk:      indexdriver.Chunk{EndByte: int64(len(d.Text)), Text: d.Text},
 				Terms:      terms,
 				ChunkTerms: n,
 			}},
@@ -55,7 +55,7 @@ func (e *Agentfiles) Add(docs []Doc) error {
 
 // Search implements Engine.
 func (e *Agentfiles) Search(query string, k int) ([]string, error) {
-	q := search.LexicalQuery{Terms: e.analyzer.terms(query), BM25: search.DefaultBM25(), TopK: k}
+	q := indexdriver.LexicalQuery{Terms: e.analyzer.terms(query), BM25: indexdriver.DefaultBM25(), TopK: k}
 	res, err := e.idx.Lexical(context.Background(), e.scope, q)
 	if err != nil {
 		return nil, err

@@ -3,7 +3,7 @@ package blevebench
 import (
 	"fmt"
 
-	"github.com/agentfiles/agentfiles/search"
+	"github.com/agentfiles/agentfiles/search/indexdriver"
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	"github.com/blevesearch/bleve/v2/registry"
@@ -21,12 +21,12 @@ type Analyzer struct {
 // Name is the analyzer's name in bleve's registry.
 func (a Analyzer) Name() string { return a.name }
 
-// agentfilesAnalyzerName registers search.Tokenize with bleve under this name.
+// agentfilesAnalyzerName registers indexdriver.Tokenize with bleve under this name.
 const agentfilesAnalyzerName = "agentfiles"
 
-// AgentfilesAnalyzer is search.Tokenize (search.TokenizerName): Unicode letter/digit runs, lower
+// AgentfilesAnalyzer is indexdriver.Tokenize (indexdriver.TokenizerName): Unicode letter/digit runs, lower
 // case, Snowball English stop words, Snowball English stemmer on ASCII words.
-var AgentfilesAnalyzer = Analyzer{name: agentfilesAnalyzerName, counts: search.TermCounts, terms: search.QueryTerms}
+var AgentfilesAnalyzer = Analyzer{name: agentfilesAnalyzerName, counts: indexdriver.TermCounts, terms: indexdriver.QueryTerms}
 
 // BleveEnglishAnalyzer is bleve's "en" analyzer: Unicode word segmentation, possessive "'s"
 // removed, lower case, bleve's English stop words, Porter stemmer.
@@ -46,12 +46,12 @@ func init() {
 	bleveEN = a
 }
 
-// tokenizeAnalyzer is search.Tokenize as a bleve analyzer. Offsets are left zero: the field
+// tokenizeAnalyzer is indexdriver.Tokenize as a bleve analyzer. Offsets are left zero: the field
 // stores no term vectors, so bleve never reads them.
 type tokenizeAnalyzer struct{}
 
 func (tokenizeAnalyzer) Analyze(text []byte) analysis.TokenStream {
-	terms := search.Tokenize(string(text))
+	terms := indexdriver.Tokenize(string(text))
 	tokens := make([]analysis.Token, len(terms))
 	stream := make(analysis.TokenStream, len(terms))
 	for i, t := range terms {

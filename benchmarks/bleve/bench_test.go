@@ -171,7 +171,7 @@ func BenchmarkQuery(b *testing.B) {
 }
 
 // BenchmarkAnalyze times analysis alone (text to term counts), the largest part of a build:
-// search.TermCounts against bleve's "en" analyzer on the same chunks, one goroutine each, and
+// indexdriver.TermCounts against bleve's "en" analyzer on the same chunks, one goroutine each, and
 // reports MB/s of each and bleve's time over agentfiles'.
 func BenchmarkAnalyze(b *testing.B) {
 	docs := corpus(10000).docs[:1000]

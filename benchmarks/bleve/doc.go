@@ -8,11 +8,11 @@
 //
 // An [Engine] indexes [Doc]s and returns document IDs for a query, best first. [NewAgentfiles]
 // indexes each document as one chunk of one file in a memindex and ranks with
-// search.DefaultBM25; [NewBleve] builds an in-memory scorch index with one text field and ranks
+// indexdriver.DefaultBM25; [NewBleve] builds an in-memory scorch index with one text field and ranks
 // with a match query (OR of the query terms). Both take an [Analyzer], so analysis and scoring
 // can be swapped independently:
 //
-//   - [AgentfilesAnalyzer] is search.Tokenize: Unicode words, lower case, Snowball stop words,
+//   - [AgentfilesAnalyzer] is indexdriver.Tokenize: Unicode words, lower case, Snowball stop words,
 //     Snowball (Porter2) English stemmer on ASCII words;
 //   - [BleveEnglishAnalyzer] is bleve's "en": Unicode words, possessive 's removed, lower case,
 //     bleve's English stop words, Porter stemmer.

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/agentfiles/agentfiles/search"
+	"github.com/agentfiles/agentfiles/search/indexdriver"
 	"github.com/agentfiles/agentfiles/search/indextest"
 	"github.com/agentfiles/agentfiles/search/memindex"
 	"github.com/agentfiles/agentfiles/search/provider"
@@ -131,8 +132,8 @@ func TestQuality(t *testing.T) {
 				t.Fatal(err)
 			}
 			tune, held := c.Split()
-			bm := search.DefaultBM25()
-			tb := NewTextbook(c.Docs, search.Tokenize, bm.K1, bm.B)
+			bm := indexdriver.DefaultBM25()
+			tb := NewTextbook(c.Docs, indexdriver.Tokenize, bm.K1, bm.B)
 			textbook := Run{}
 			for _, tp := range c.Topics {
 				textbook[tp.ID] = tb.Search(tp.Query)

@@ -11,6 +11,7 @@ import (
 	"github.com/agentfiles/agentfiles/fileio/memstore"
 	"github.com/agentfiles/agentfiles/internal/poll"
 	"github.com/agentfiles/agentfiles/search"
+	"github.com/agentfiles/agentfiles/search/indexdriver"
 )
 
 // project and docDir name where System stores a collection's documents: one file per document,
@@ -26,7 +27,7 @@ const (
 // Queries then go through a search.Searcher built with each mode's options.
 type System struct {
 	store    fileio.Store
-	index    search.Index
+	index    indexdriver.Index
 	embedder search.Embedder
 	ctx      context.Context // carries the tenant's identity
 	projects int             // more than 1: documents spread over projects, queried with "*"
@@ -34,14 +35,14 @@ type System struct {
 
 // NewSystem writes every document of c as a file and indexes them all into index with
 // embedder (nil: lexical only). It returns when the outbox is drained.
-func NewSystem(ctx context.Context, c *Collection, index search.Index, embedder search.Embedder) (*System, error) {
+func NewSystem(ctx context.Context, c *Collection, index indexdriver.Index, embedder search.Embedder) (*System, error) {
 	return NewSplitSystem(ctx, c, index, embedder, 1)
 }
 
 // NewSplitSystem is NewSystem with the documents dealt round-robin over the given number of
 // projects of the tenant; with more than one, Run searches them all at once (search.AllProjects),
 // so the ranking measured is the one that puts scores from different projects on one scale.
-func NewSplitSystem(ctx context.Context, c *Collection, index search.Index, embedder search.Embedder, projects int) (*System, error) {
+func NewSplitSystem(ctx context.Context, c *Collection, index indexdriver.Index, embedder search.Embedder, projects int) (*System, error) {
 	projects = max(projects, 1)
 	store := memstore.New(memstore.Options{})
 	cfg := fileio.DefaultConfig()

@@ -10,6 +10,7 @@ import (
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/fileio/pgstore"
 	"github.com/agentfiles/agentfiles/search"
+	"github.com/agentfiles/agentfiles/search/indexdriver"
 	"github.com/agentfiles/agentfiles/search/memindex"
 	"github.com/agentfiles/agentfiles/search/pgindex"
 	"github.com/agentfiles/agentfiles/search/provider"
@@ -79,7 +80,7 @@ func (a *app) buildSearch(ctx context.Context, c config, scfg search.Config, lim
 		embedNote += "; reranked by " + scfg.Search.Rerank.Endpoint
 	}
 
-	var index search.Index = memindex.New()
+	var index indexdriver.Index = memindex.New()
 	where := "in-memory index"
 	indexKind, indexCheck := "memory", (func(context.Context) error)(nil) // for /healthz
 	if pg, ok := a.store.(*pgstore.Store); ok {

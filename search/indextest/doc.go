@@ -1,7 +1,7 @@
-// Package indextest is the acceptance suite for implementations of search.Index, in the spirit
+// Package indextest is the acceptance suite for implementations of indexdriver.Index, in the spirit
 // of testing/fstest: a backend passes when
 //
-//	indextest.Exercise(t, func(t *testing.T) search.Index { return newMyIndex(t) })
+//	indextest.Exercise(t, func(t *testing.T) indexdriver.Index { return newMyIndex(t) })
 //
 // passes under -race. The suite drives the index as production does — fileio.Service over
 // memstore with a credential vault.Vault, the Indexer consuming the outbox, the Searcher

@@ -12,6 +12,7 @@ import (
 	"github.com/agentfiles/agentfiles/fileio/memstore"
 	"github.com/agentfiles/agentfiles/internal/poll"
 	"github.com/agentfiles/agentfiles/search"
+	"github.com/agentfiles/agentfiles/search/indexdriver"
 	"github.com/agentfiles/agentfiles/search/vault"
 )
 
@@ -21,7 +22,7 @@ type Env struct {
 	T        testing.TB
 	Store    *memstore.Store
 	Service  *fileio.Service
-	Index    search.Index
+	Index    indexdriver.Index
 	Indexer  *search.Indexer
 	Searcher *search.Searcher
 	Vault    *vault.Vault
@@ -51,7 +52,7 @@ func (c *Clock) Now() time.Time { return time.Now().Add(time.Duration(c.offset.L
 func (c *Clock) Advance(d time.Duration) { c.offset.Add(int64(d)) }
 
 // NewEnv builds an Env over idx.
-func NewEnv(t testing.TB, idx search.Index, o EnvOptions) *Env {
+func NewEnv(t testing.TB, idx indexdriver.Index, o EnvOptions) *Env {
 	t.Helper()
 	e := &Env{T: t, Store: memstore.New(memstore.Options{}), Index: idx, Clock: &Clock{}}
 	v, err := vault.New(map[string]string{"1": "first-test-kek-secret-0123456789"}, vault.Options{TTL: time.Minute, Now: e.Clock.Now})

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentfiles/agentfiles/search"
+	"github.com/agentfiles/agentfiles/search/indexdriver"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -26,21 +26,21 @@ var fileStatePaths = []string{
 // testFileStatesPrefix: FileStates returns exactly the indexed files whose path has the string
 // prefix, with their versions, for every prefix — the Indexer asks for one file per job, the
 // Syncer for a directory, and an index may answer either with a range scan.
-func testFileStatesPrefix(t *testing.T, idx search.Index) {
+func testFileStatesPrefix(t *testing.T, idx indexdriver.Index) {
 	ctx := context.Background()
 	scope := Scope(keyA, "p")
 	version := time.Date(2026, 1, 2, 3, 4, 5, 6789, time.UTC)
-	want := make(map[string]search.FileState)
+	want := make(map[string]indexdriver.FileState)
 	for i, p := range fileStatePaths {
-		f := search.IndexedFile{Path: p, FileUpdatedAt: version.Add(time.Duration(i)), Tokenizer: search.TokenizerName}
-		f.Chunks = []search.IndexedChunk{{Chunk: search.Chunk{Index: 0, StartByte: 0, EndByte: 5}, Terms: map[string]int{"alpha": 1}, ChunkTerms: 1}}
+		f := indexdriver.IndexedFile{Path: p, FileUpdatedAt: version.Add(time.Duration(i)), Tokenizer: indexdriver.TokenizerName}
+		f.Chunks = []indexdriver.IndexedChunk{{Chunk: indexdriver.Chunk{Index: 0, StartByte: 0, EndByte: 5}, Terms: map[string]int{"alpha": 1}, ChunkTerms: 1}}
 		if err := idx.ReplaceFile(ctx, scope, f); err != nil {
 			t.Fatalf("ReplaceFile %q: %v", p, err)
 		}
-		want[p] = search.FileState{FileUpdatedAt: f.FileUpdatedAt, Tokenizer: search.TokenizerName, Chunks: 1}
+		want[p] = indexdriver.FileState{FileUpdatedAt: f.FileUpdatedAt, Tokenizer: indexdriver.TokenizerName, Chunks: 1}
 	}
 	// Another project's files never show.
-	other := search.IndexedFile{Path: "/a/other", FileUpdatedAt: version, Tokenizer: search.TokenizerName}
+	other := indexdriver.IndexedFile{Path: "/a/other", FileUpdatedAt: version, Tokenizer: indexdriver.TokenizerName}
 	if err := idx.ReplaceFile(ctx, Scope(keyA, "q"), other); err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +66,7 @@ func testFileStatesPrefix(t *testing.T, idx search.Index) {
 		if err != nil {
 			t.Fatalf("FileStates(%q): %v", tc.prefix, err)
 		}
-		wantStates := make(map[string]search.FileState)
+		wantStates := make(map[string]indexdriver.FileState)
 		for _, p := range tc.paths {
 			wantStates[p] = want[p]
 		}

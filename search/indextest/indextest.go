@@ -14,21 +14,22 @@ import (
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/search"
+	"github.com/agentfiles/agentfiles/search/indexdriver"
 	"github.com/agentfiles/agentfiles/search/provider"
 	"github.com/google/go-cmp/cmp"
 )
 
-// Exercise runs the acceptance suite that every search.Index must pass. newIndex returns a
+// Exercise runs the acceptance suite that every indexdriver.Index must pass. newIndex returns a
 // fresh, empty index for each subtest. The suite drives the index the way production does:
 // through fileio.Service over memstore, the Indexer consuming the outbox, and the Searcher.
 //
-// The contract includes that an index keeps no copy of the text (see search.Index): the chunks
+// The contract includes that an index keeps no copy of the text (see indexdriver.Index): the chunks
 // it returns have an empty Text, and their offsets and content hash name the file's bytes, from
 // which the Searcher fills every hit's Content.
-func Exercise(t *testing.T, newIndex func(t *testing.T) search.Index) {
+func Exercise(t *testing.T, newIndex func(t *testing.T) indexdriver.Index) {
 	tests := []struct {
 		name string
-		fn   func(t *testing.T, idx search.Index)
+		fn   func(t *testing.T, idx indexdriver.Index)
 	}{
 		{"OffsetsRoundTrip", testOffsetsRoundTrip},
 		{"DeletedNeverReturned", testDeletedNeverReturned},
@@ -100,7 +101,7 @@ func paths(hits []search.Hit) map[string]bool {
 	return m
 }
 
-func testOffsetsRoundTrip(t *testing.T, idx search.Index) {
+func testOffsetsRoundTrip(t *testing.T, idx indexdriver.Index) {
 	e := NewEnv(t, idx, EnvOptions{Chunker: smallChunker()})
 	ctx := Ctx(keyA)
 	writeCorpus(t, e, ctx, "p")
@@ -125,7 +126,7 @@ func testOffsetsRoundTrip(t *testing.T, idx search.Index) {
 		}
 		hits := make([]search.Hit, len(chunks))
 		for i, c := range chunks {
-			if c.Index != i || c.Tokenizer != search.TokenizerName {
+			if c.Index != i || c.Tokenizer != indexdriver.TokenizerName {
 				t.Errorf("%s chunk %d: index %d tokenizer %q", p, i, c.Index, c.Tokenizer)
 			}
 			hits[i] = storedHit(t, p, corpus[p], c)
@@ -137,7 +138,7 @@ func testOffsetsRoundTrip(t *testing.T, idx search.Index) {
 // storedHit checks that c, a chunk read back with Index.Chunks, holds offsets into content and
 // the hash of those bytes but no copy of them, and returns it as the hit a search would make of
 // it.
-func storedHit(t *testing.T, path, content string, c search.StoredChunk) search.Hit {
+func storedHit(t *testing.T, path, content string, c indexdriver.StoredChunk) search.Hit {
 	t.Helper()
 	if c.Text != "" {
 		t.Errorf("%s chunk %d: the index returned its text; indexes keep offsets only", path, c.Index)
@@ -152,7 +153,7 @@ func storedHit(t *testing.T, path, content string, c search.StoredChunk) search.
 	return search.Hit{Path: path, StartByte: c.StartByte, EndByte: c.EndByte, Content: text}
 }
 
-func testDeletedNeverReturned(t *testing.T, idx search.Index) {
+func testDeletedNeverReturned(t *testing.T, idx indexdriver.Index) {
 	e := NewEnv(t, idx, EnvOptions{})
 	ctx := Ctx(keyA)
 	writeCorpus(t, e, ctx, "p")
@@ -186,7 +187,7 @@ func testDeletedNeverReturned(t *testing.T, idx search.Index) {
 	}
 }
 
-func testFoundBeforeIndexing(t *testing.T, idx search.Index) {
+func testFoundBeforeIndexing(t *testing.T, idx indexdriver.Index) {
 	e := NewEnv(t, idx, EnvOptions{Chunker: smallChunker()})
 	ctx := Ctx(keyA)
 	writeCorpus(t, e, ctx, "p")
@@ -213,7 +214,7 @@ func testFoundBeforeIndexing(t *testing.T, idx search.Index) {
 	}
 }
 
-func testStaleVersionNotServed(t *testing.T, idx search.Index) {
+func testStaleVersionNotServed(t *testing.T, idx indexdriver.Index) {
 	e := NewEnv(t, idx, EnvOptions{Chunker: smallChunker()})
 	ctx := Ctx(keyA)
 	e.Write(ctx, "p", "/a.md", "alpha bravo charlie\n\nzulu words at the end of version one")
@@ -232,7 +233,7 @@ func testStaleVersionNotServed(t *testing.T, idx search.Index) {
 	checkRoundTrip(t, e, ctx, "p", res.Hits)
 }
 
-func testTenantIsolation(t *testing.T, idx search.Index) {
+func testTenantIsolation(t *testing.T, idx indexdriver.Index) {
 	e := NewEnv(t, idx, EnvOptions{})
 	a, b := Ctx(keyA), Ctx(keyB)
 	writeCorpus(t, e, a, "shared")
@@ -252,7 +253,7 @@ func testTenantIsolation(t *testing.T, idx search.Index) {
 			}
 		}
 	}
-	lex, err := idx.Lexical(context.Background(), Scope(keyB, "shared"), search.LexicalQuery{Terms: search.QueryTerms("bearer token"), BM25: search.DefaultBM25(), TopK: 10})
+	lex, err := idx.Lexical(context.Background(), Scope(keyB, "shared"), indexdriver.LexicalQuery{Terms: indexdriver.QueryTerms("bearer token"), BM25: indexdriver.DefaultBM25(), TopK: 10})
 	if err != nil || len(lex.Candidates) != 0 {
 		t.Errorf("index returned tenant A's chunks for tenant B: %v %+v", err, lex.Candidates)
 	}
@@ -261,7 +262,7 @@ func testTenantIsolation(t *testing.T, idx search.Index) {
 	}
 }
 
-func testPathPrefix(t *testing.T, idx search.Index) {
+func testPathPrefix(t *testing.T, idx indexdriver.Index) {
 	e := NewEnv(t, idx, EnvOptions{})
 	ctx := Ctx(keyA)
 	writeCorpus(t, e, ctx, "p")
@@ -290,7 +291,7 @@ func testPathPrefix(t *testing.T, idx search.Index) {
 	}
 }
 
-func testLimitClamping(t *testing.T, idx search.Index) {
+func testLimitClamping(t *testing.T, idx indexdriver.Index) {
 	e := NewEnv(t, idx, EnvOptions{Chunker: smallChunker()})
 	ctx := Ctx(keyA)
 	for i := range 30 {
@@ -315,7 +316,7 @@ func testLimitClamping(t *testing.T, idx search.Index) {
 	}
 }
 
-func testLastServedAt(t *testing.T, idx search.Index) {
+func testLastServedAt(t *testing.T, idx indexdriver.Index) {
 	e := NewEnv(t, idx, EnvOptions{Chunker: smallChunker()})
 	ctx := Ctx(keyA)
 	writeCorpus(t, e, ctx, "p")
@@ -349,7 +350,7 @@ func testLastServedAt(t *testing.T, idx search.Index) {
 	}
 }
 
-func testRerankAndFallback(t *testing.T, idx search.Index) {
+func testRerankAndFallback(t *testing.T, idx indexdriver.Index) {
 	srv := NewRerankServer(t)
 	rr, err := provider.NewCohereReranker(srv.Endpoint(), provider.CohereRerankerOptions{Timeout: 5 * time.Second})
 	if err != nil {
@@ -418,7 +419,7 @@ func testRerankAndFallback(t *testing.T, idx search.Index) {
 	}
 }
 
-func testEmbedderFailure(t *testing.T, idx search.Index) {
+func testEmbedderFailure(t *testing.T, idx indexdriver.Index) {
 	srv := NewEmbeddingServer(t, 32)
 	emb, err := provider.NewOpenAIEmbedder(srv.Endpoint(), "test-embed", 32, provider.OpenAIEmbedderOptions{Timeout: 2 * time.Second})
 	if err != nil {
@@ -444,7 +445,7 @@ func testEmbedderFailure(t *testing.T, idx search.Index) {
 	}
 }
 
-func testCallerCredential(t *testing.T, idx search.Index) {
+func testCallerCredential(t *testing.T, idx indexdriver.Index) {
 	srv := NewEmbeddingServer(t, 32)
 	emb, _ := provider.NewOpenAIEmbedder(srv.Endpoint(), "test-embed", 32, provider.OpenAIEmbedderOptions{})
 	e := NewEnv(t, idx, EnvOptions{Embedder: emb})
@@ -469,7 +470,7 @@ func testCallerCredential(t *testing.T, idx search.Index) {
 	}
 }
 
-func testMissingCredential(t *testing.T, idx search.Index) {
+func testMissingCredential(t *testing.T, idx indexdriver.Index) {
 	srv := NewEmbeddingServer(t, 32)
 	emb, _ := provider.NewOpenAIEmbedder(srv.Endpoint(), "test-embed", 32, provider.OpenAIEmbedderOptions{})
 	e := NewEnv(t, idx, EnvOptions{Embedder: emb, RetryMax: 3})
@@ -504,18 +505,18 @@ func testMissingCredential(t *testing.T, idx search.Index) {
 	}
 }
 
-func testBM25Reference(t *testing.T, idx search.Index) {
+func testBM25Reference(t *testing.T, idx indexdriver.Index) {
 	e := NewEnv(t, idx, EnvOptions{NoEmbed: true, Chunker: smallChunker()})
 	ctx := Ctx(keyA)
 	writeCorpus(t, e, ctx, "p")
 	e.Drain()
 	scope := Scope(keyA, "p")
-	var all []search.StoredChunk
+	var all []indexdriver.StoredChunk
 	for p := range corpus {
 		c, _ := idx.Chunks(context.Background(), scope, p)
 		all = append(all, c...)
 	}
-	stats := search.CorpusStats{Chunks: int64(len(all))}
+	stats := indexdriver.CorpusStats{Chunks: int64(len(all))}
 	df := make(map[string]int64)
 	for _, c := range all {
 		stats.TotalTerms += int64(c.ChunkTerms)
@@ -523,10 +524,10 @@ func testBM25Reference(t *testing.T, idx search.Index) {
 			df[term]++
 		}
 	}
-	bm := search.BM25{K1: 1.5, B: 0.6}
+	bm := indexdriver.BM25{K1: 1.5, B: 0.6}
 	for _, q := range []string{"backoff", "retries backoff jitter", "token", "scheduler workers jobs", "検索"} {
-		terms := search.QueryTerms(q)
-		res, err := idx.Lexical(context.Background(), scope, search.LexicalQuery{Terms: terms, BM25: bm, TopK: 1000})
+		terms := indexdriver.QueryTerms(q)
+		res, err := idx.Lexical(context.Background(), scope, indexdriver.LexicalQuery{Terms: terms, BM25: bm, TopK: 1000})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -570,17 +571,17 @@ func testBM25Reference(t *testing.T, idx search.Index) {
 	e2.Drain()
 	emb := search.NewHashingEmbedder(64)
 	qv, _ := emb.Embed(context.Background(), []string{"dot product of vectors"})
-	cands, err := idx.Semantic(context.Background(), Scope(keyA, "q"), search.SemanticQuery{Vector: qv[0], Model: emb.Model(), TopK: 5})
+	cands, err := idx.Semantic(context.Background(), Scope(keyA, "q"), indexdriver.SemanticQuery{Vector: qv[0], Model: emb.Model(), TopK: 5})
 	if err != nil || len(cands) != 1 {
 		t.Fatalf("semantic: %v %+v", err, cands)
 	}
 	chunks, _ := idx.Chunks(context.Background(), Scope(keyA, "q"), "/v.md")
-	if want := float64(search.Dot(chunks[0].Vector, qv[0])); math.Abs(cands[0].Score-want) > 1e-6 {
+	if want := float64(indexdriver.Dot(chunks[0].Vector, qv[0])); math.Abs(cands[0].Score-want) > 1e-6 {
 		t.Errorf("semantic score %v, dot product %v", cands[0].Score, want)
 	}
 }
 
-func testIdempotent(t *testing.T, idx search.Index) {
+func testIdempotent(t *testing.T, idx indexdriver.Index) {
 	e := NewEnv(t, idx, EnvOptions{Chunker: smallChunker()})
 	ctx := Ctx(keyA)
 	writeCorpus(t, e, ctx, "p")
@@ -588,7 +589,7 @@ func testIdempotent(t *testing.T, idx search.Index) {
 	scope := Scope(keyA, "p")
 	before, _ := idx.Chunks(context.Background(), scope, "/src/scheduler.go")
 	// Re-applying the same version directly and through a re-queued job changes nothing.
-	doc := search.IndexedFile{Path: "/src/scheduler.go", FileUpdatedAt: before[0].FileUpdatedAt, Tokenizer: search.TokenizerName, EmbeddingModel: before[0].EmbeddingModel}
+	doc := indexdriver.IndexedFile{Path: "/src/scheduler.go", FileUpdatedAt: before[0].FileUpdatedAt, Tokenizer: indexdriver.TokenizerName, EmbeddingModel: before[0].EmbeddingModel}
 	for _, c := range before {
 		doc.Chunks = append(doc.Chunks, c.IndexedChunk)
 	}
@@ -606,7 +607,7 @@ func testIdempotent(t *testing.T, idx search.Index) {
 			t.Errorf("chunk %d changed", i)
 		}
 	}
-	lex, _ := idx.Lexical(context.Background(), scope, search.LexicalQuery{Terms: []string{"schedul"}, BM25: search.DefaultBM25(), TopK: 1000})
+	lex, _ := idx.Lexical(context.Background(), scope, indexdriver.LexicalQuery{Terms: []string{"schedul"}, BM25: indexdriver.DefaultBM25(), TopK: 1000})
 	if lex.DocFreq[0] != int64(len(before)) || lex.Stats.Chunks == 0 {
 		t.Errorf("df %d after re-indexing, want %d (postings duplicated?)", lex.DocFreq[0], len(before))
 	}
@@ -634,7 +635,7 @@ func testIdempotent(t *testing.T, idx search.Index) {
 	}
 }
 
-func testInvalidQuery(t *testing.T, idx search.Index) {
+func testInvalidQuery(t *testing.T, idx indexdriver.Index) {
 	e := NewEnv(t, idx, EnvOptions{})
 	ctx := Ctx(keyA)
 	for _, q := range []string{"", "   ", "\n\t"} {
@@ -648,7 +649,7 @@ func testInvalidQuery(t *testing.T, idx search.Index) {
 	}
 }
 
-func testConcurrent(t *testing.T, idx search.Index) {
+func testConcurrent(t *testing.T, idx indexdriver.Index) {
 	e := NewEnv(t, idx, EnvOptions{Chunker: smallChunker()})
 	ctx := Ctx(keyA)
 	writeCorpus(t, e, ctx, "p")
@@ -727,7 +728,7 @@ var nulCorpus = map[string]string{
 // testNULContent: any valid UTF-8 is indexed as it is, U+0000 included: every file is indexed
 // at its current version (not left to the query-time scan), hits round-trip through file_read
 // byte for byte, stored chunks keep their offsets and hashes, and rankings and scores equal memindex's.
-func testNULContent(t *testing.T, idx search.Index) {
+func testNULContent(t *testing.T, idx indexdriver.Index) {
 	e, ref := withMemindexReference(t, idx, search.NewHashingEmbedder(64), func(env *Env, ctx context.Context) {
 		for p, c := range nulCorpus {
 			env.Write(ctx, "p", p, c)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/agentfiles/agentfiles/search"
+	"github.com/agentfiles/agentfiles/search/indexdriver"
 	"github.com/agentfiles/agentfiles/search/memindex"
 	"github.com/google/go-cmp/cmp"
 )
@@ -24,7 +25,7 @@ var rankingCorpus = map[string]string{
 }
 
 // searcherOver returns a Searcher over e's store and idx with e's embedder and opts.
-func searcherOver(t *testing.T, e *Env, idx search.Index, emb search.Embedder, opts search.SearcherOptions) *search.Searcher {
+func searcherOver(t *testing.T, e *Env, idx indexdriver.Index, emb search.Embedder, opts search.SearcherOptions) *search.Searcher {
 	t.Helper()
 	opts.Embedder = emb
 	s, err := search.NewSearcher(e.Store, idx, opts)
@@ -37,7 +38,7 @@ func searcherOver(t *testing.T, e *Env, idx search.Index, emb search.Embedder, o
 // withMemindexReference returns an Env over idx and a reference Env over a fresh memindex, both
 // with the embedder emb and the small chunker, each filled by write as keyA and drained: for the
 // tests whose results must equal memindex's.
-func withMemindexReference(t *testing.T, idx search.Index, emb search.Embedder, write func(env *Env, ctx context.Context)) (e, ref *Env) {
+func withMemindexReference(t *testing.T, idx indexdriver.Index, emb search.Embedder, write func(env *Env, ctx context.Context)) (e, ref *Env) {
 	t.Helper()
 	e = NewEnv(t, idx, EnvOptions{Embedder: emb, Chunker: smallChunker()})
 	ref = NewEnv(t, memindex.New(), EnvOptions{Embedder: emb, Chunker: smallChunker()})
@@ -50,7 +51,7 @@ func withMemindexReference(t *testing.T, idx search.Index, emb search.Embedder, 
 
 // testExactUnionScores: every candidate carries its true BM25 and its true similarity, also
 // when only one leg proposed it, and ScoreChunks answers as Lexical and Semantic do.
-func testExactUnionScores(t *testing.T, idx search.Index) {
+func testExactUnionScores(t *testing.T, idx indexdriver.Index) {
 	emb := search.NewHashingEmbedder(64)
 	e := NewEnv(t, idx, EnvOptions{Embedder: emb})
 	ctx := Ctx(keyA)
@@ -59,8 +60,8 @@ func testExactUnionScores(t *testing.T, idx search.Index) {
 	}
 	e.Drain()
 	scope := Scope(keyA, "p")
-	chunks := make(map[string]search.StoredChunk) // path#index -> chunk
-	var stats search.CorpusStats
+	chunks := make(map[string]indexdriver.StoredChunk) // path#index -> chunk
+	var stats indexdriver.CorpusStats
 	df := make(map[string]int64)
 	for p := range rankingCorpus {
 		cs, err := idx.Chunks(context.Background(), scope, p)
@@ -76,8 +77,8 @@ func testExactUnionScores(t *testing.T, idx search.Index) {
 			}
 		}
 	}
-	bm := search.DefaultBM25()
-	reference := func(c search.StoredChunk, terms []string) float64 {
+	bm := indexdriver.DefaultBM25()
+	reference := func(c indexdriver.StoredChunk, terms []string) float64 {
 		s := 0.0
 		for _, term := range terms {
 			s += bm.TermScore(c.Terms[term], c.ChunkTerms, df[term], stats)
@@ -94,10 +95,10 @@ func testExactUnionScores(t *testing.T, idx search.Index) {
 				t.Fatal(err)
 			}
 			oneLeg += res.Candidates - 1 // more than the shorter leg's one: from one leg only
-			terms := search.QueryTerms(q)
+			terms := indexdriver.QueryTerms(q)
 			qv, _ := emb.Embed(context.Background(), []string{q})
 			for _, h := range res.Hits {
-				var c search.StoredChunk
+				var c indexdriver.StoredChunk
 				for _, sc := range chunks {
 					if sc.Path == h.Path && sc.StartByte == h.StartByte {
 						c = sc
@@ -109,7 +110,7 @@ func testExactUnionScores(t *testing.T, idx search.Index) {
 				if want := reference(c, terms); h.LexicalScore != want {
 					t.Errorf("%q: %s BM25 %v, reference %v (bit-identical required)", q, h.Path, h.LexicalScore, want)
 				}
-				if want := float64(search.Dot(c.Vector, qv[0])); h.SemanticScore != want {
+				if want := float64(indexdriver.Dot(c.Vector, qv[0])); h.SemanticScore != want {
 					t.Errorf("%q: %s similarity %v, reference %v", q, h.Path, h.SemanticScore, want)
 				}
 			}
@@ -121,22 +122,22 @@ func testExactUnionScores(t *testing.T, idx search.Index) {
 
 	// ScoreChunks directly: the scores of Lexical and Semantic, Found false for a wrong version
 	// or chunk, no similarity for another model.
-	terms := search.QueryTerms("retry backoff jitter")
-	lex, err := idx.Lexical(context.Background(), scope, search.LexicalQuery{Terms: terms, BM25: bm, TopK: 100})
+	terms := indexdriver.QueryTerms("retry backoff jitter")
+	lex, err := idx.Lexical(context.Background(), scope, indexdriver.LexicalQuery{Terms: terms, BM25: bm, TopK: 100})
 	if err != nil {
 		t.Fatal(err)
 	}
 	qv, _ := emb.Embed(context.Background(), []string{"retry backoff jitter"})
-	sem, err := idx.Semantic(context.Background(), scope, search.SemanticQuery{Vector: qv[0], Model: emb.Model(), TopK: 100})
+	sem, err := idx.Semantic(context.Background(), scope, indexdriver.SemanticQuery{Vector: qv[0], Model: emb.Model(), TopK: 100})
 	if err != nil {
 		t.Fatal(err)
 	}
 	lexScore, semScore := map[string]float64{}, map[string]float64{}
-	var refs []search.ChunkRef
+	var refs []indexdriver.ChunkRef
 	for _, c := range sem {
 		key := fmt.Sprintf("%s#%d", c.Path, c.Chunk.Index)
 		semScore[key] = c.Score
-		refs = append(refs, search.ChunkRef{Path: c.Path, FileUpdatedAt: c.FileUpdatedAt, ChunkIndex: c.Chunk.Index})
+		refs = append(refs, indexdriver.ChunkRef{Path: c.Path, FileUpdatedAt: c.FileUpdatedAt, ChunkIndex: c.Chunk.Index})
 	}
 	for _, c := range lex.Candidates {
 		lexScore[fmt.Sprintf("%s#%d", c.Path, c.Chunk.Index)] = c.Score
@@ -146,10 +147,10 @@ func testExactUnionScores(t *testing.T, idx search.Index) {
 	}
 	good := refs[0]
 	refs = append(refs,
-		search.ChunkRef{Path: good.Path, FileUpdatedAt: good.FileUpdatedAt.Add(1), ChunkIndex: good.ChunkIndex},
-		search.ChunkRef{Path: good.Path, FileUpdatedAt: good.FileUpdatedAt, ChunkIndex: 99},
-		search.ChunkRef{Path: "/missing", FileUpdatedAt: good.FileUpdatedAt})
-	got, err := idx.ScoreChunks(context.Background(), scope, search.ScoreQuery{
+		indexdriver.ChunkRef{Path: good.Path, FileUpdatedAt: good.FileUpdatedAt.Add(1), ChunkIndex: good.ChunkIndex},
+		indexdriver.ChunkRef{Path: good.Path, FileUpdatedAt: good.FileUpdatedAt, ChunkIndex: 99},
+		indexdriver.ChunkRef{Path: "/missing", FileUpdatedAt: good.FileUpdatedAt})
+	got, err := idx.ScoreChunks(context.Background(), scope, indexdriver.ScoreQuery{
 		Chunks: refs, Terms: terms, DocFreq: lex.DocFreq, Stats: lex.Stats, BM25: bm, Vector: qv[0], Model: emb.Model()})
 	if err != nil || len(got) != len(refs) {
 		t.Fatalf("ScoreChunks: %v, %d answers for %d chunks", err, len(got), len(refs))
@@ -162,7 +163,7 @@ func testExactUnionScores(t *testing.T, idx search.Index) {
 			}
 			continue
 		}
-		want := search.ChunkScore{Found: true, Lexical: lexScore[key], Semantic: semScore[key], HasSemantic: true}
+		want := indexdriver.ChunkScore{Found: true, Lexical: lexScore[key], Semantic: semScore[key], HasSemantic: true}
 		if diff := cmp.Diff(want, got[i]); diff != "" {
 			t.Errorf("%s (-Lexical/Semantic +ScoreChunks):\n%s", key, diff)
 		}
@@ -170,11 +171,11 @@ func testExactUnionScores(t *testing.T, idx search.Index) {
 			t.Errorf("%s: BM25 %v, reference %v", key, got[i].Lexical, ref)
 		}
 	}
-	other, err := idx.ScoreChunks(context.Background(), scope, search.ScoreQuery{Chunks: refs[:1], Vector: qv[0], Model: "another-model"})
+	other, err := idx.ScoreChunks(context.Background(), scope, indexdriver.ScoreQuery{Chunks: refs[:1], Vector: qv[0], Model: "another-model"})
 	if err != nil || len(other) != 1 || !other[0].Found || other[0].HasSemantic || other[0].Lexical != 0 {
 		t.Errorf("another model, no terms: %+v, %v", other, err)
 	}
-	if none, err := idx.ScoreChunks(context.Background(), Scope(keyB, "p"), search.ScoreQuery{Chunks: refs[:1], Terms: terms, DocFreq: lex.DocFreq, Stats: lex.Stats, BM25: bm}); err != nil || len(none) != 1 || none[0].Found {
+	if none, err := idx.ScoreChunks(context.Background(), Scope(keyB, "p"), indexdriver.ScoreQuery{Chunks: refs[:1], Terms: terms, DocFreq: lex.DocFreq, Stats: lex.Stats, BM25: bm}); err != nil || len(none) != 1 || none[0].Found {
 		t.Errorf("another tenant's chunk: %+v, %v", none, err)
 	}
 }
@@ -182,7 +183,7 @@ func testExactUnionScores(t *testing.T, idx search.Index) {
 // testSameRankingAsMemindex: the index under test ranks exactly as memindex, the reference,
 // on the same files: hits, order and every score, for the default fusion, RRF and tight
 // candidate lists.
-func testSameRankingAsMemindex(t *testing.T, idx search.Index) {
+func testSameRankingAsMemindex(t *testing.T, idx indexdriver.Index) {
 	emb := search.NewHashingEmbedder(64)
 	e, ref := withMemindexReference(t, idx, emb, func(env *Env, ctx context.Context) {
 		writeCorpus(t, env, ctx, "p")
@@ -216,7 +217,7 @@ func testSameRankingAsMemindex(t *testing.T, idx search.Index) {
 
 // testMinSemanticScore: candidates with no query term and too little similarity are not
 // results; Qualified says how many matched.
-func testMinSemanticScore(t *testing.T, idx search.Index) {
+func testMinSemanticScore(t *testing.T, idx indexdriver.Index) {
 	emb := search.NewHashingEmbedder(search.DefaultHashingDimensions)
 	e := NewEnv(t, idx, EnvOptions{Embedder: emb})
 	ctx := Ctx(keyA)
@@ -282,7 +283,7 @@ func testMinSemanticScore(t *testing.T, idx search.Index) {
 
 // testSyncReanalyses: a file indexed by another analysis is not served from the index (it is
 // scanned) until Indexer.Sync re-indexes it; Sync also removes files that are gone.
-func testSyncReanalyses(t *testing.T, idx search.Index) {
+func testSyncReanalyses(t *testing.T, idx indexdriver.Index) {
 	e := NewEnv(t, idx, EnvOptions{})
 	ctx := Ctx(keyA)
 	scope := Scope(keyA, "p")
@@ -293,7 +294,7 @@ func testSyncReanalyses(t *testing.T, idx search.Index) {
 	if err != nil || len(old) == 0 {
 		t.Fatal(err)
 	}
-	doc := search.IndexedFile{Path: "/a.md", FileUpdatedAt: old[0].FileUpdatedAt, Tokenizer: "older-analysis-v0"}
+	doc := indexdriver.IndexedFile{Path: "/a.md", FileUpdatedAt: old[0].FileUpdatedAt, Tokenizer: "older-analysis-v0"}
 	for _, c := range old {
 		ic := c.IndexedChunk
 		ic.Vector = nil
@@ -303,8 +304,8 @@ func testSyncReanalyses(t *testing.T, idx search.Index) {
 		t.Fatal(err)
 	}
 	// A file only in the index (its delete job lost).
-	ghost := search.IndexedFile{Path: "/ghost.md", FileUpdatedAt: old[0].FileUpdatedAt, Tokenizer: search.TokenizerName,
-		Chunks: []search.IndexedChunk{{Chunk: search.Chunk{Text: "backoff"}, Terms: map[string]int{"backoff": 1}, ChunkTerms: 1}}}
+	ghost := indexdriver.IndexedFile{Path: "/ghost.md", FileUpdatedAt: old[0].FileUpdatedAt, Tokenizer: indexdriver.TokenizerName,
+		Chunks: []indexdriver.IndexedChunk{{Chunk: indexdriver.Chunk{Text: "backoff"}, Terms: map[string]int{"backoff": 1}, ChunkTerms: 1}}}
 	if err := idx.ReplaceFile(context.Background(), scope, ghost); err != nil {
 		t.Fatal(err)
 	}
@@ -317,7 +318,7 @@ func testSyncReanalyses(t *testing.T, idx search.Index) {
 		t.Fatalf("Sync: %+v, %v; want 1 indexed and 1 removed", st, err)
 	}
 	states, _ := idx.FileStates(context.Background(), scope, "")
-	if len(states) != 2 || states["/a.md"].Tokenizer != search.TokenizerName || states["/a.md"].EmbeddingModel == "" {
+	if len(states) != 2 || states["/a.md"].Tokenizer != indexdriver.TokenizerName || states["/a.md"].EmbeddingModel == "" {
 		t.Errorf("after Sync: %+v", states)
 	}
 	res = e.Search(ctx, search.Query{Project: "p", Query: "backoff eg"})

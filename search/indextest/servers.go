@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/agentfiles/agentfiles/search"
+	"github.com/agentfiles/agentfiles/search/indexdriver"
 )
 
 // Mode makes a test provider server misbehave.
@@ -127,7 +128,7 @@ func (s *EmbeddingServer) Requests() (requests, inputs int) {
 
 // RerankServer is an httptest server speaking the Cohere POST /v1/rerank wire format. It is a
 // real cross-scorer, not a stub: each document's relevance_score is the fraction of the query's
-// analysed terms (search.QueryTerms) it contains, weighted by inverse frequency across the
+// analysed terms (indexdriver.QueryTerms) it contains, weighted by inverse frequency across the
 // submitted documents, plus a small bonus for the query's adjacent term pairs appearing in
 // order. It is NOT a neural reranker; it stands in for one in tests and in the quality report.
 // It records the bearer keys it saw (Keys). Safe for concurrent use.
@@ -192,12 +193,12 @@ func (s *RerankServer) Requests() int { s.mu.Lock(); defer s.mu.Unlock(); return
 // it contains, divided by Σ idf over all query terms, plus 0.1 per query bigram found in order
 // (idf over the submitted documents). Scores are in [0, ~1.x].
 func overlapScores(query string, docs []string) []float64 {
-	q := search.QueryTerms(query)
+	q := indexdriver.QueryTerms(query)
 	sets := make([]map[string]bool, len(docs))
 	seqs := make([][]string, len(docs))
 	df := make(map[string]int)
 	for i, d := range docs {
-		seqs[i] = search.Tokenize(d)
+		seqs[i] = indexdriver.Tokenize(d)
 		sets[i] = make(map[string]bool)
 		for _, t := range seqs[i] {
 			if !sets[i][t] {
@@ -215,7 +216,7 @@ func overlapScores(query string, docs []string) []float64 {
 	if total == 0 {
 		return out
 	}
-	qs := search.Tokenize(query)
+	qs := indexdriver.Tokenize(query)
 	for i := range docs {
 		s := 0.0
 		for _, t := range q {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/search"
+	"github.com/agentfiles/agentfiles/search/indexdriver"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -73,26 +74,26 @@ func buildSemFixture(b *testing.B, chunks int) *semFixture {
 	return fx
 }
 
-// flat is the reference: search.Dot against every row into the same top-K heap, split across
+// flat is the reference: indexdriver.Dot against every row into the same top-K heap, split across
 // CPUs from parallelScanChunks on (the scan memindex did before vectors were tiled).
-func (fx *semFixture) flat(q []float32, k int) []search.Candidate {
+func (fx *semFixture) flat(q []float32, k int) []indexdriver.Candidate {
 	parts := 1
 	if len(fx.rows)*10 >= parallelScanChunks {
 		parts = min(runtime.GOMAXPROCS(0), 8)
 	}
-	heaps := make([]*search.TopK[search.Candidate], parts)
+	heaps := make([]*indexdriver.TopK[indexdriver.Candidate], parts)
 	var wg sync.WaitGroup
 	for i := range parts {
-		heaps[i] = search.NewTopK[search.Candidate](k)
+		heaps[i] = indexdriver.NewTopK[indexdriver.Candidate](k)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			h := heaps[i]
 			for f := i * len(fx.rows) / parts; f < (i+1)*len(fx.rows)/parts; f++ {
 				for c, v := range fx.rows[f] {
-					if score := float64(search.Dot(v, q)); h.Wants(score) {
-						cand := search.Candidate{Path: fx.paths[f], FileUpdatedAt: time.Unix(1, 0), Chunk: search.Chunk{Index: c}, Score: score}
-						h.Offer(search.Ranked[search.Candidate]{Score: score, Path: cand.Path, Index: c, Value: cand})
+					if score := float64(indexdriver.Dot(v, q)); h.Wants(score) {
+						cand := indexdriver.Candidate{Path: fx.paths[f], FileUpdatedAt: time.Unix(1, 0), Chunk: indexdriver.Chunk{Index: c}, Score: score}
+						h.Offer(indexdriver.Ranked[indexdriver.Candidate]{Score: score, Path: cand.Path, Index: c, Value: cand})
 					}
 				}
 			}
@@ -105,7 +106,7 @@ func (fx *semFixture) flat(q []float32, k int) []search.Candidate {
 		}
 	}
 	best := heaps[0].Sorted()
-	out := make([]search.Candidate, len(best))
+	out := make([]indexdriver.Candidate, len(best))
 	for i, r := range best {
 		out[i] = r.Value
 	}
@@ -142,7 +143,7 @@ func benchSemantic(b *testing.B, fx *semFixture, queries [][]float32) {
 	for i := 0; b.Loop(); i++ {
 		q := queries[i%len(queries)]
 		start := time.Now()
-		got, err := fx.ix.Semantic(context.Background(), fx.scope, search.SemanticQuery{Vector: q, Model: fx.emb.Model(), TopK: 30})
+		got, err := fx.ix.Semantic(context.Background(), fx.scope, indexdriver.SemanticQuery{Vector: q, Model: fx.emb.Model(), TopK: 30})
 		mid := time.Now()
 		want := fx.flat(q, 30)
 		tiled, flat = tiled+mid.Sub(start), flat+time.Since(mid)
@@ -201,9 +202,9 @@ func BenchmarkSemanticDense1536(b *testing.B) {
 	defer func() { quantizeMinDims = old }()
 	int8Index, floatIndex := New(), New()
 	for f := 0; f*10 < n; f++ {
-		doc := search.IndexedFile{Path: fmt.Sprintf("/dir%03d/file%05d.txt", f%100, f), FileUpdatedAt: time.Unix(1, 0), EmbeddingModel: "neural"}
+		doc := indexdriver.IndexedFile{Path: fmt.Sprintf("/dir%03d/file%05d.txt", f%100, f), FileUpdatedAt: time.Unix(1, 0), EmbeddingModel: "neural"}
 		for i := range 10 {
-			doc.Chunks = append(doc.Chunks, search.IndexedChunk{Chunk: search.Chunk{Index: i}, Vector: unitNoise(centres[r.IntN(len(centres))], 0.5)})
+			doc.Chunks = append(doc.Chunks, indexdriver.IndexedChunk{Chunk: indexdriver.Chunk{Index: i}, Vector: unitNoise(centres[r.IntN(len(centres))], 0.5)})
 		}
 		quantizeMinDims = old
 		if err := int8Index.ReplaceFile(context.Background(), scope, doc); err != nil {
@@ -223,8 +224,8 @@ func BenchmarkSemanticDense1536(b *testing.B) {
 	runtime.GC()
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
-		sq := search.SemanticQuery{Vector: queries[i%len(queries)], Model: "neural", TopK: 30}
-		var got [2][]search.Candidate
+		sq := indexdriver.SemanticQuery{Vector: queries[i%len(queries)], Model: "neural", TopK: 30}
+		var got [2][]indexdriver.Candidate
 		for j, ix := range []*Index{int8Index, floatIndex} {
 			start := time.Now()
 			res, err := ix.Semantic(context.Background(), scope, sq)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/search"
+	"github.com/agentfiles/agentfiles/search/indexdriver"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 )
@@ -25,25 +26,25 @@ func TestChurnMatchesFreshIndex(t *testing.T) {
 	scope := fileio.Scope{Tenant: "t", Project: "p"}
 	r := rand.New(rand.NewPCG(9, 10))
 	emb := search.NewHashingEmbedder(16)
-	doc := func(path string, v int) search.IndexedFile {
-		f := search.IndexedFile{Path: path, FileUpdatedAt: time.Unix(int64(v), 0), Tokenizer: search.TokenizerName, EmbeddingModel: emb.Model()}
+	doc := func(path string, v int) indexdriver.IndexedFile {
+		f := indexdriver.IndexedFile{Path: path, FileUpdatedAt: time.Unix(int64(v), 0), Tokenizer: indexdriver.TokenizerName, EmbeddingModel: emb.Model()}
 		for i := range 1 + r.IntN(6) {
 			text := ""
 			for range 3 + r.IntN(12) {
 				text += fmt.Sprintf("w%d ", int(math.Pow(2, 9*r.Float64())))
 			}
-			terms, n := search.TermCounts(text)
+			terms, n := indexdriver.TermCounts(text)
 			if r.IntN(50) == 0 { // a frequency too large for a packed posting: the list widens
 				terms["w2"] = 256 + r.IntN(100)
 				n += terms["w2"]
 			}
 			vec, _ := emb.Embed(ctx, []string{text})
-			f.Chunks = append(f.Chunks, search.IndexedChunk{Chunk: search.Chunk{Index: i, Text: text}, Terms: terms, ChunkTerms: n, Vector: vec[0]})
+			f.Chunks = append(f.Chunks, indexdriver.IndexedChunk{Chunk: indexdriver.Chunk{Index: i, Text: text}, Terms: terms, ChunkTerms: n, Vector: vec[0]})
 		}
 		return f
 	}
 	churned := New()
-	final := map[string]search.IndexedFile{}
+	final := map[string]indexdriver.IndexedFile{}
 	for v := 1; v <= 6000; v++ {
 		path := fmt.Sprintf("/f%03d", r.IntN(300))
 		if r.IntN(4) == 0 {
@@ -102,7 +103,7 @@ func TestChurnMatchesFreshIndex(t *testing.T) {
 	opts := []cmp.Option{cmpopts.EquateEmpty()}
 	for _, terms := range [][]string{{"w1"}, {"w2", "w300", "w17"}, {"w5", "nope"}, {"w64", "w128", "w3", "w1"}} {
 		for _, prefix := range []string{"", "/f1"} {
-			q := search.LexicalQuery{Terms: terms, BM25: search.DefaultBM25(), PathPrefix: prefix, TopK: 40}
+			q := indexdriver.LexicalQuery{Terms: terms, BM25: indexdriver.DefaultBM25(), PathPrefix: prefix, TopK: 40}
 			want, err := fresh.Lexical(ctx, scope, q)
 			if err != nil {
 				t.Fatal(err)
@@ -114,14 +115,14 @@ func TestChurnMatchesFreshIndex(t *testing.T) {
 			if diff := cmp.Diff(want, got, opts...); diff != "" {
 				t.Errorf("Lexical %v %q after churn (-fresh +churned):\n%s", terms, prefix, diff)
 			}
-			var refs []search.ChunkRef
+			var refs []indexdriver.ChunkRef
 			for path, f := range final {
 				for i := range f.Chunks {
-					refs = append(refs, search.ChunkRef{Path: path, FileUpdatedAt: f.FileUpdatedAt, ChunkIndex: i})
+					refs = append(refs, indexdriver.ChunkRef{Path: path, FileUpdatedAt: f.FileUpdatedAt, ChunkIndex: i})
 				}
 			}
 			vec, _ := emb.Embed(ctx, []string{"w1 w2 w3"})
-			sq := search.ScoreQuery{Chunks: refs, Terms: terms, DocFreq: want.DocFreq, Stats: want.Stats, BM25: q.BM25, Vector: vec[0], Model: emb.Model()}
+			sq := indexdriver.ScoreQuery{Chunks: refs, Terms: terms, DocFreq: want.DocFreq, Stats: want.Stats, BM25: q.BM25, Vector: vec[0], Model: emb.Model()}
 			ws, _ := fresh.ScoreChunks(ctx, scope, sq)
 			gs, _ := churned.ScoreChunks(ctx, scope, sq)
 			if diff := cmp.Diff(ws, gs); diff != "" {

@@ -1,4 +1,4 @@
-// Package memindex is the in-memory [search.Index]: the embedded default, and the reference
+// Package memindex is the in-memory [indexdriver.Index]: the embedded default, and the reference
 // that every other index is compared with by search/indextest.
 //
 // # Layout
@@ -8,10 +8,10 @@
 // by path, and one vector store per embedding model. A chunk keeps its own terms as
 // varint-coded IDs of the project's posting lists (2–4 bytes a term, no strings), and its byte
 // offsets and content hash but not its text: the text stays in the file store, from which the
-// Searcher reads the byte ranges of the chunks it returns (see search.Index), so the index does
+// Searcher reads the byte ranges of the chunks it returns (see indexdriver.Index), so the index does
 // not hold a second copy of the project's text. A freed slot is reused only once no posting names it, which
 // is what lets a posting do without a generation number. Lexical queries walk the postings of
-// the query terms and score them with [search.BM25]. Replacing a file swaps all its chunks
+// the query terms and score them with [indexdriver.BM25]. Replacing a file swaps all its chunks
 // under the project's write lock, so readers see the old chunks or the new ones, never a mix.
 //
 // # Cost as a project grows
@@ -33,9 +33,9 @@
 //     for a neural embedder) and accumulates an approximate dot product per chunk, four
 //     dimensions per pass over the tile;
 //   - the chunks whose approximate score is within a proven rounding bound of the TopK-th best
-//     are re-scored with [search.Dot], and the best TopK of those are returned.
+//     are re-scored with [indexdriver.Dot], and the best TopK of those are returned.
 //
-// The result is exactly that of an exhaustive [search.Dot] scan, scores included (the tests
+// The result is exactly that of an exhaustive [indexdriver.Dot] scan, scores included (the tests
 // compare both, ties and near-ties closer than float32 rounding among them); when the bound
 // cannot be used (vectors with non-finite or enormous norms), every chunk is re-scored. At 100k
 // chunks of 256 dimensions the first pass reads about 10 MB for a short query instead of 100 MB;
@@ -46,7 +46,7 @@
 // is at least a quarter non-zero takes a first pass over the codes instead: integer dot
 // products with the query quantised to int16 (AVX2 on amd64, sixteen products per instruction;
 // a portable loop elsewhere), each turned into an interval that provably holds the chunk's
-// [search.Dot] score (Cauchy–Schwarz on both residuals plus the float32 rounding bound). Every
+// [indexdriver.Dot] score (Cauchy–Schwarz on both residuals plus the float32 rounding bound). Every
 // chunk whose interval reaches the TopK-th best lower bound is re-scored exactly, so the answer
 // is again that of the exhaustive scan; at 1,536 dimensions the first pass reads a quarter of
 // the bytes. Such stores keep 8-row float tiles so the re-scored rows are cheap to gather.
@@ -61,7 +61,7 @@
 //
 // ScoreChunks, the Searcher's second step, looks the named chunks up by file and chunk index
 // and scores them from the same term frequencies and vectors: BM25 summed over the query terms
-// in order, and [search.Dot].
+// in order, and [indexdriver.Dot].
 //
 // Nothing is persisted: a process restart starts empty, and the indexer indexes files as jobs
 // arrive; search.Indexer.Sync fills it from a persistent store at start-up. Use search/pgindex

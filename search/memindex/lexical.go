@@ -4,17 +4,17 @@ import (
 	"context"
 
 	"github.com/agentfiles/agentfiles/fileio"
-	"github.com/agentfiles/agentfiles/search"
+	"github.com/agentfiles/agentfiles/search/indexdriver"
 )
 
-// Lexical implements search.Index. It walks the postings of each query term, accumulating
+// Lexical implements indexdriver.Index. It walks the postings of each query term, accumulating
 // BM25 scores per slot in a reusable buffer; a posting is live when its slot is (see posting),
 // so the walk reads only the postings and one small array.
-func (ix *Index) Lexical(ctx context.Context, scope fileio.Scope, q search.LexicalQuery) (search.LexicalResult, error) {
+func (ix *Index) Lexical(ctx context.Context, scope fileio.Scope, q indexdriver.LexicalQuery) (indexdriver.LexicalResult, error) {
 	if err := ctx.Err(); err != nil {
-		return search.LexicalResult{}, err
+		return indexdriver.LexicalResult{}, err
 	}
-	res := search.LexicalResult{DocFreq: make([]int64, len(q.Terms))}
+	res := indexdriver.LexicalResult{DocFreq: make([]int64, len(q.Terms))}
 	p := ix.get(scope)
 	if p == nil {
 		return res, nil
@@ -57,7 +57,7 @@ func (ix *Index) Lexical(ctx context.Context, scope fileio.Scope, q search.Lexic
 			scores[e.slot] += scorer.Score(int(e.tf), int(m.chunkTerms))
 		}
 	}
-	h := search.NewTopK[int32](q.TopK)
+	h := indexdriver.NewTopK[int32](q.TopK)
 	for _, id := range touched {
 		score := scores[id]
 		scores[id] = 0

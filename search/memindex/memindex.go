@@ -10,10 +10,10 @@ import (
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
-	"github.com/agentfiles/agentfiles/search"
+	"github.com/agentfiles/agentfiles/search/indexdriver"
 )
 
-// Index is an in-memory search.Index. It is safe for concurrent use: queries of one project run
+// Index is an in-memory indexdriver.Index. It is safe for concurrent use: queries of one project run
 // in parallel under a read lock, writes to one project are serialised, and projects are
 // independent.
 type Index struct {
@@ -22,8 +22,8 @@ type Index struct {
 }
 
 var (
-	_ search.Index           = (*Index)(nil)
-	_ search.FileStateLister = (*Index)(nil)
+	_ indexdriver.Index           = (*Index)(nil)
+	_ indexdriver.FileStateLister = (*Index)(nil)
 )
 
 // Codes lists every code an Index returns: INVALID_ARGUMENT for a malformed IndexedFile, and
@@ -54,7 +54,7 @@ type project struct {
 	termList []*postingList // by term ID; nil for a free ID
 	freeTerm []uint32       // term IDs free for reuse
 	vectors  map[vectorKey]*vectorStore
-	stats    search.CorpusStats
+	stats    indexdriver.CorpusStats
 	changes  uint64 // bumped whenever files change; says when states is stale
 
 	lexPool sync.Pool // *lexScratch
@@ -75,7 +75,7 @@ type file struct {
 // slot is one chunk; file is nil while the slot is free.
 type slot struct {
 	file       *file
-	chunk      search.Chunk
+	chunk      indexdriver.Chunk
 	terms      chunkTerms // the chunk's distinct terms with their frequencies
 	lastServed time.Time
 }
@@ -165,8 +165,8 @@ func (ix *Index) getOrCreate(scope fileio.Scope) *project {
 	return p
 }
 
-// ReplaceFile implements search.Index.
-func (ix *Index) ReplaceFile(ctx context.Context, scope fileio.Scope, f search.IndexedFile) error {
+// ReplaceFile implements indexdriver.Index.
+func (ix *Index) ReplaceFile(ctx context.Context, scope fileio.Scope, f indexdriver.IndexedFile) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -302,7 +302,7 @@ func (p *project) purge() {
 	p.limbo = p.limbo[:0]
 }
 
-// DeleteFile implements search.Index.
+// DeleteFile implements indexdriver.Index.
 func (ix *Index) DeleteFile(ctx context.Context, scope fileio.Scope, path string, upTo time.Time) error {
 	p, err := ix.lookup(ctx, scope)
 	if p == nil {
@@ -316,18 +316,18 @@ func (ix *Index) DeleteFile(ctx context.Context, scope fileio.Scope, path string
 	return nil
 }
 
-// FileStates implements search.Index by binary search in the project's files sorted by path: it
+// FileStates implements indexdriver.Index by binary search in the project's files sorted by path: it
 // costs O(log n + matches) for a project of n files, so the Indexer's one-file question per job
 // does not grow with the project (FileStateList's shared list is rebuilt after every change).
-func (ix *Index) FileStates(ctx context.Context, scope fileio.Scope, prefix string) (map[string]search.FileState, error) {
+func (ix *Index) FileStates(ctx context.Context, scope fileio.Scope, prefix string) (map[string]indexdriver.FileState, error) {
 	p, err := ix.lookup(ctx, scope)
 	if p == nil {
 		if err != nil {
 			return nil, err
 		}
-		return map[string]search.FileState{}, nil
+		return map[string]indexdriver.FileState{}, nil
 	}
-	out := make(map[string]search.FileState)
+	out := make(map[string]indexdriver.FileState)
 	p.mu.RLock()
 	defer p.mu.RUnlock()
 	i, _ := p.orderIndex(prefix)
@@ -335,15 +335,15 @@ func (ix *Index) FileStates(ctx context.Context, scope fileio.Scope, prefix stri
 		if !strings.HasPrefix(f.path, prefix) {
 			break
 		}
-		out[f.path] = search.FileState{FileUpdatedAt: f.version, EmbeddingModel: f.model, Tokenizer: f.tokenizer, Chunks: len(f.slots)}
+		out[f.path] = indexdriver.FileState{FileUpdatedAt: f.version, EmbeddingModel: f.model, Tokenizer: f.tokenizer, Chunks: len(f.slots)}
 	}
 	return out, nil
 }
 
-// FileStateList implements search.FileStateLister. The project's sorted list is rebuilt (in
+// FileStateList implements indexdriver.FileStateLister. The project's sorted list is rebuilt (in
 // path order, without sorting) on the first call after files change and shared until the next
 // change; a prefix selects a sub-slice of it by binary search.
-func (ix *Index) FileStateList(ctx context.Context, scope fileio.Scope, prefix string) ([]search.PathFileState, error) {
+func (ix *Index) FileStateList(ctx context.Context, scope fileio.Scope, prefix string) ([]indexdriver.PathFileState, error) {
 	p, err := ix.lookup(ctx, scope)
 	if p == nil {
 		return nil, err
@@ -353,41 +353,41 @@ func (ix *Index) FileStateList(ctx context.Context, scope fileio.Scope, prefix s
 	p.statesMu.Lock()
 	defer p.statesMu.Unlock()
 	if c := &p.states; c.list == nil || c.changes != p.changes {
-		c.list = make([]search.PathFileState, len(p.order))
+		c.list = make([]indexdriver.PathFileState, len(p.order))
 		for i, f := range p.order {
-			c.list[i] = search.PathFileState{Path: f.path, FileState: search.FileState{FileUpdatedAt: f.version, EmbeddingModel: f.model, Tokenizer: f.tokenizer, Chunks: len(f.slots)}}
+			c.list[i] = indexdriver.PathFileState{Path: f.path, FileState: indexdriver.FileState{FileUpdatedAt: f.version, EmbeddingModel: f.model, Tokenizer: f.tokenizer, Chunks: len(f.slots)}}
 		}
 		c.changes = p.changes
 	}
 	list := p.states.list
-	return search.StatesWithPrefix(list, prefix), nil
+	return indexdriver.StatesWithPrefix(list, prefix), nil
 }
 
 // stateSnapshot is the project's files as a sorted FileStateList, valid while changes is
 // current. Once built it is never modified: callers share it.
 type stateSnapshot struct {
 	changes uint64
-	list    []search.PathFileState
+	list    []indexdriver.PathFileState
 }
 
-// ranked is slot id with its score, ready for a search.TopK.
-func (p *project) ranked(id int32, score float64) search.Ranked[int32] {
+// ranked is slot id with its score, ready for a indexdriver.TopK.
+func (p *project) ranked(id int32, score float64) indexdriver.Ranked[int32] {
 	s := &p.slots[id]
-	return search.Ranked[int32]{Score: score, Path: s.file.path, Index: s.chunk.Index, Value: id}
+	return indexdriver.Ranked[int32]{Score: score, Path: s.file.path, Index: s.chunk.Index, Value: id}
 }
 
 // candidates turns ranked slots into the Candidates a query returns, in the same order.
-func (p *project) candidates(best []search.Ranked[int32]) []search.Candidate {
-	out := make([]search.Candidate, len(best))
+func (p *project) candidates(best []indexdriver.Ranked[int32]) []indexdriver.Candidate {
+	out := make([]indexdriver.Candidate, len(best))
 	for i, r := range best {
 		s := &p.slots[r.Value]
-		out[i] = search.Candidate{Path: s.file.path, FileUpdatedAt: s.file.version, Chunk: s.chunk, Score: r.Score}
+		out[i] = indexdriver.Candidate{Path: s.file.path, FileUpdatedAt: s.file.version, Chunk: s.chunk, Score: r.Score}
 	}
 	return out
 }
 
-// MarkServed implements search.Index.
-func (ix *Index) MarkServed(ctx context.Context, scope fileio.Scope, refs []search.ChunkRef, at time.Time) error {
+// MarkServed implements indexdriver.Index.
+func (ix *Index) MarkServed(ctx context.Context, scope fileio.Scope, refs []indexdriver.ChunkRef, at time.Time) error {
 	p, err := ix.lookup(ctx, scope)
 	if p == nil {
 		return err
@@ -404,8 +404,8 @@ func (ix *Index) MarkServed(ctx context.Context, scope fileio.Scope, refs []sear
 	return nil
 }
 
-// Chunks implements search.Index.
-func (ix *Index) Chunks(ctx context.Context, scope fileio.Scope, path string) ([]search.StoredChunk, error) {
+// Chunks implements indexdriver.Index.
+func (ix *Index) Chunks(ctx context.Context, scope fileio.Scope, path string) ([]indexdriver.StoredChunk, error) {
 	p, err := ix.lookup(ctx, scope)
 	if p == nil {
 		return nil, err
@@ -416,7 +416,7 @@ func (ix *Index) Chunks(ctx context.Context, scope fileio.Scope, path string) ([
 	if f == nil {
 		return nil, nil
 	}
-	out := make([]search.StoredChunk, len(f.slots))
+	out := make([]indexdriver.StoredChunk, len(f.slots))
 	for i, id := range f.slots {
 		s := &p.slots[id]
 		terms := make(map[string]int)
@@ -427,8 +427,8 @@ func (ix *Index) Chunks(ctx context.Context, scope fileio.Scope, path string) ([
 		if vs := p.vectors[vectorKey{f.model, f.dims}]; vs != nil {
 			vector = vs.row(id, make([]float32, f.dims))
 		}
-		out[i] = search.StoredChunk{
-			IndexedChunk:   search.IndexedChunk{Chunk: s.chunk, Terms: terms, ChunkTerms: int(p.meta[id].chunkTerms), Vector: vector},
+		out[i] = indexdriver.StoredChunk{
+			IndexedChunk:   indexdriver.IndexedChunk{Chunk: s.chunk, Terms: terms, ChunkTerms: int(p.meta[id].chunkTerms), Vector: vector},
 			Path:           f.path,
 			FileUpdatedAt:  f.version,
 			EmbeddingModel: f.model,

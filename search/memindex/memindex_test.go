@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/agentfiles/agentfiles/fileio"
-	"github.com/agentfiles/agentfiles/search"
+	"github.com/agentfiles/agentfiles/search/indexdriver"
 	"github.com/agentfiles/agentfiles/search/indextest"
 	"github.com/agentfiles/agentfiles/search/memindex"
 	"github.com/google/go-cmp/cmp"
@@ -15,14 +15,14 @@ import (
 )
 
 func TestIndexAcceptance(t *testing.T) {
-	indextest.Exercise(t, func(t *testing.T) search.Index { return memindex.New() })
+	indextest.Exercise(t, func(t *testing.T) indexdriver.Index { return memindex.New() })
 }
 
 // TestIndexAcceptanceWithoutFileStateList runs the suite with memindex seen only as a plain
-// search.Index, so the Searcher takes its FileStates (map) path, as it does for indexes that
-// do not implement search.FileStateLister.
+// indexdriver.Index, so the Searcher takes its FileStates (map) path, as it does for indexes that
+// do not implement indexdriver.FileStateLister.
 func TestIndexAcceptanceWithoutFileStateList(t *testing.T) {
-	indextest.Exercise(t, func(t *testing.T) search.Index { return struct{ search.Index }{memindex.New()} })
+	indextest.Exercise(t, func(t *testing.T) indexdriver.Index { return struct{ indexdriver.Index }{memindex.New()} })
 }
 
 // TestFileStateList checks that FileStateList is FileStates sorted by path, for several prefixes
@@ -32,10 +32,10 @@ func TestFileStateList(t *testing.T) {
 	ctx := context.Background()
 	scope := fileio.Scope{Tenant: "t", Project: "p"}
 	ix := memindex.New()
-	file := func(path string, v int64, chunks int) search.IndexedFile {
-		f := search.IndexedFile{Path: path, FileUpdatedAt: time.Unix(v, 0)}
+	file := func(path string, v int64, chunks int) indexdriver.IndexedFile {
+		f := indexdriver.IndexedFile{Path: path, FileUpdatedAt: time.Unix(v, 0)}
 		for i := range chunks {
-			f.Chunks = append(f.Chunks, search.IndexedChunk{Chunk: search.Chunk{Index: i, Text: "x"}, Terms: map[string]int{"x": 1}, ChunkTerms: 1})
+			f.Chunks = append(f.Chunks, indexdriver.IndexedChunk{Chunk: indexdriver.Chunk{Index: i, Text: "x"}, Terms: map[string]int{"x": 1}, ChunkTerms: 1})
 		}
 		return f
 	}
@@ -46,9 +46,9 @@ func TestFileStateList(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var want []search.PathFileState
+			var want []indexdriver.PathFileState
 			for p, st := range m {
-				want = append(want, search.PathFileState{Path: p, FileState: st})
+				want = append(want, indexdriver.PathFileState{Path: p, FileState: st})
 			}
 			sort.Slice(want, func(i, j int) bool { return want[i].Path < want[j].Path })
 			got, err := ix.FileStateList(ctx, scope, prefix)
@@ -61,14 +61,14 @@ func TestFileStateList(t *testing.T) {
 		}
 	}
 	check("empty index")
-	for _, f := range []search.IndexedFile{file("/b", 1, 2), file("/a/b/c", 1, 1), file("/a", 1, 3), file("/a/b", 1, 1), file("/c", 1, 1), file("/a/bb", 1, 1)} {
+	for _, f := range []indexdriver.IndexedFile{file("/b", 1, 2), file("/a/b/c", 1, 1), file("/a", 1, 3), file("/a/b", 1, 1), file("/c", 1, 1), file("/a/bb", 1, 1)} {
 		if err := ix.ReplaceFile(ctx, scope, f); err != nil {
 			t.Fatal(err)
 		}
 	}
 	check("after inserts")
 	before, _ := ix.FileStateList(ctx, scope, "")
-	kept := append([]search.PathFileState(nil), before...)
+	kept := append([]indexdriver.PathFileState(nil), before...)
 	if err := ix.ReplaceFile(ctx, scope, file("/a/b", 2, 4)); err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,7 @@ import (
 // query whose vector is mostly non-zero reads one byte per dimension in its first pass instead
 // of four, and multiplies integers (sixteen per instruction with AVX2). The codes, their error
 // bound and the exact top-K argument are package int8vec's, shared with search/pgindex: each
-// chunk gets an interval [lo, hi] certain to hold its search.Dot score; see quantPass.
+// chunk gets an interval [lo, hi] certain to hold its indexdriver.Dot score; see quantPass.
 
 // quantizeMinDims is the vector size from which a store keeps int8 codes. Below it the
 // dimension-major float32 tiles serve every query (the hashing embedder's 256-dimension vectors
@@ -19,7 +19,7 @@ var quantizeMinDims = 512
 
 // exactCodes lets a new vector store hold its vectors as int8 codes only, for as long as every
 // vector stored is exactly float32(float32(code)·scale) for a per-vector scale (see putExact):
-// a quarter of the memory, and the same answers, since search.Dot sees the same floats. The
+// a quarter of the memory, and the same answers, since indexdriver.Dot sees the same floats. The
 // first vector that is not sends the store to float tiles for good (vectorStore.toFloats).
 // Tests turn it off to exercise the tiles.
 var exactCodes = true
@@ -80,14 +80,14 @@ type interval struct {
 }
 
 // quantPass is one query's first pass over a codeStore: every eligible chunk gets an interval
-// [lo, hi] holding its search.Dot score, and the chunks whose hi reaches the TopK-th best lo
+// [lo, hi] holding its indexdriver.Dot score, and the chunks whose hi reaches the TopK-th best lo
 // are collected for exact re-scoring (see int8vec, "Exact top K").
 type quantPass struct {
 	vs     *vectorStore
 	q      int8vec.Query
 	filter slotFilter
 	k      int
-	slack  float64 // float32 rounding bound of search.Dot for this query
+	slack  float64 // float32 rounding bound of indexdriver.Dot for this query
 }
 
 // run returns T (-Inf when fewer than k chunks are eligible) and the chunks that may reach it.

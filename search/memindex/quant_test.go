@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/search"
+	"github.com/agentfiles/agentfiles/search/indexdriver"
 	"github.com/agentfiles/agentfiles/search/internal/int8vec"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -108,7 +109,7 @@ func TestQuantizedSmallVectors(t *testing.T) {
 }
 
 // TestQuantizedMatchesExactScan checks that Semantic through the int8 codes returns exactly
-// the exhaustive search.Dot scan (chunks, order, float64 scores bit for bit) at 1,536
+// the exhaustive indexdriver.Dot scan (chunks, order, float64 scores bit for bit) at 1,536
 // dimensions, on random vectors and on adversarial ones: exact ties, ties closer than float32
 // rounding, vectors whose quantisation error is as large as it gets (one large component and
 // the rest just under half a code step), constant, zero and subnormal vectors, negatives of
@@ -165,9 +166,9 @@ func testQuantizedMatchesExactScan(t *testing.T, dims int) {
 	}
 	put := func(path string, version time.Time, vecs ...[]float32) {
 		t.Helper()
-		f := search.IndexedFile{Path: path, FileUpdatedAt: version, EmbeddingModel: model}
+		f := indexdriver.IndexedFile{Path: path, FileUpdatedAt: version, EmbeddingModel: model}
 		for i, v := range vecs {
-			f.Chunks = append(f.Chunks, search.IndexedChunk{Chunk: search.Chunk{Index: i, Text: path}, Vector: v})
+			f.Chunks = append(f.Chunks, indexdriver.IndexedChunk{Chunk: indexdriver.Chunk{Index: i, Text: path}, Vector: v})
 		}
 		if err := ix.ReplaceFile(ctx, scope, f); err != nil {
 			t.Fatal(err)
@@ -243,7 +244,7 @@ func testQuantizedMatchesExactScan(t *testing.T, dims int) {
 		return v
 	}()}
 	for name, vec := range queries {
-		for _, q := range []search.SemanticQuery{
+		for _, q := range []indexdriver.SemanticQuery{
 			{Vector: vec, Model: model, TopK: 30},
 			{Vector: vec, Model: model, TopK: 1},
 			{Vector: vec, Model: model, TopK: 10, ExcludePaths: excl},

@@ -14,6 +14,7 @@ import (
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/fileio/memstore"
 	"github.com/agentfiles/agentfiles/search"
+	"github.com/agentfiles/agentfiles/search/indexdriver"
 	"github.com/agentfiles/agentfiles/search/memindex"
 )
 
@@ -128,7 +129,7 @@ func BenchmarkResidentMemory(b *testing.B) {
 				b.Fatal(err)
 			}
 			parts := chunker.Split(string(content)) // as search.Indexer does
-			doc := search.IndexedFile{Path: info.Path, FileUpdatedAt: info.UpdatedAt, Tokenizer: search.TokenizerName, EmbeddingModel: emb.Model()}
+			doc := indexdriver.IndexedFile{Path: info.Path, FileUpdatedAt: info.UpdatedAt, Tokenizer: indexdriver.TokenizerName, EmbeddingModel: emb.Model()}
 			texts := make([]string, len(parts))
 			for i, c := range parts {
 				texts[i] = c.Text
@@ -138,8 +139,8 @@ func BenchmarkResidentMemory(b *testing.B) {
 				b.Fatal(err)
 			}
 			for i, c := range parts {
-				terms, n := search.TermCounts(c.Text)
-				doc.Chunks = append(doc.Chunks, search.IndexedChunk{Chunk: c, Terms: terms, ChunkTerms: n, Vector: vecs[i]})
+				terms, n := indexdriver.TermCounts(c.Text)
+				doc.Chunks = append(doc.Chunks, indexdriver.IndexedChunk{Chunk: c, Terms: terms, ChunkTerms: n, Vector: vecs[i]})
 			}
 			if err := idx.ReplaceFile(ctx, scope, doc); err != nil {
 				b.Fatal(err)

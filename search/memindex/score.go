@@ -5,19 +5,19 @@ import (
 	"math"
 
 	"github.com/agentfiles/agentfiles/fileio"
-	"github.com/agentfiles/agentfiles/search"
+	"github.com/agentfiles/agentfiles/search/indexdriver"
 )
 
-// ScoreChunks implements search.Index: each named chunk's BM25 from its stored term
+// ScoreChunks implements indexdriver.Index: each named chunk's BM25 from its stored term
 // frequencies (summed over the terms in query order, as Lexical sums them) and its vector's
-// search.Dot with the query vector (as Semantic's exact pass computes it). The dot product is
-// search.SparseDot over the tile, which reads only the query's non-zero dimensions instead of
+// indexdriver.Dot with the query vector (as Semantic's exact pass computes it). The dot product is
+// indexdriver.SparseDot over the tile, which reads only the query's non-zero dimensions instead of
 // gathering the chunk's whole row (one cache line per dimension in the dimension-major tiles);
 // vectors whose rounding bound is unusable (non-finite norms) are gathered and scored with
-// search.Dot.
-func (ix *Index) ScoreChunks(ctx context.Context, scope fileio.Scope, q search.ScoreQuery) ([]search.ChunkScore, error) {
+// indexdriver.Dot.
+func (ix *Index) ScoreChunks(ctx context.Context, scope fileio.Scope, q indexdriver.ScoreQuery) ([]indexdriver.ChunkScore, error) {
 	p, err := ix.lookup(ctx, scope)
-	out := make([]search.ChunkScore, len(q.Chunks))
+	out := make([]indexdriver.ChunkScore, len(q.Chunks))
 	if p == nil {
 		return out, err
 	}
@@ -61,9 +61,9 @@ func (ix *Index) ScoreChunks(ctx context.Context, scope fileio.Scope, q search.S
 		}
 		var dot float32
 		if row != nil {
-			dot = search.Dot(vs.row(id, row), q.Vector)
+			dot = indexdriver.Dot(vs.row(id, row), q.Vector)
 		} else {
-			dot = search.SparseDot(vs.tiles[int(id)/vs.rows], int(id)%vs.rows, vs.rows, q.Vector, nz)
+			dot = indexdriver.SparseDot(vs.tiles[int(id)/vs.rows], int(id)%vs.rows, vs.rows, q.Vector, nz)
 		}
 		cs.Semantic, cs.HasSemantic = float64(dot), true
 	}

@@ -8,24 +8,24 @@ import (
 	"sync"
 
 	"github.com/agentfiles/agentfiles/fileio"
-	"github.com/agentfiles/agentfiles/search"
+	"github.com/agentfiles/agentfiles/search/indexdriver"
 	"github.com/agentfiles/agentfiles/search/internal/int8vec"
 )
 
-// Semantic implements search.Index. Its results are exactly those of scoring every eligible
-// chunk with search.Dot, in two passes:
+// Semantic implements indexdriver.Index. Its results are exactly those of scoring every eligible
+// chunk with indexdriver.Dot, in two passes:
 //
 //  1. a first pass over the tiles computes every eligible chunk's dot product over the query's
 //     non-zero dimensions only, keeps the TopK best such scores, and collects the chunks that
 //     are within twice the rounding bound (vectorStore.slack) of the TopK-th best so far;
 //  2. the collected chunks still within that distance of the final TopK-th best first-pass
-//     score are re-scored with search.Dot, and the best TopK of those are returned.
+//     score are re-scored with indexdriver.Dot, and the best TopK of those are returned.
 //
 // No chunk of the exact top TopK can be missed: each of the TopK best first-pass chunks has an
 // exact score of at least (TopK-th first-pass score − slack), so every exact top-TopK chunk has
 // a first-pass score of at least (TopK-th first-pass score − 2·slack), and the TopK-th best so
 // far never exceeds the final one.
-func (ix *Index) Semantic(ctx context.Context, scope fileio.Scope, q search.SemanticQuery) ([]search.Candidate, error) {
+func (ix *Index) Semantic(ctx context.Context, scope fileio.Scope, q indexdriver.SemanticQuery) ([]indexdriver.Candidate, error) {
 	p, err := ix.lookup(ctx, scope)
 	if p == nil || len(q.Vector) == 0 {
 		return nil, err
@@ -34,7 +34,7 @@ func (ix *Index) Semantic(ctx context.Context, scope fileio.Scope, q search.Sema
 	defer p.mu.RUnlock()
 	vs := p.vectors[vectorKey{q.Model, len(q.Vector)}]
 	if vs == nil || q.TopK <= 0 {
-		return []search.Candidate{}, nil
+		return []indexdriver.Candidate{}, nil
 	}
 	var qNorm float64
 	nz := 0
@@ -59,13 +59,13 @@ func (ix *Index) Semantic(ctx context.Context, scope fileio.Scope, q search.Sema
 	}
 
 	// Second pass: exact scores for the chunks that can still make the top K.
-	h := search.NewTopK[int32](q.TopK)
+	h := indexdriver.NewTopK[int32](q.TopK)
 	row := make([]float32, vs.dims)
 	for _, c := range near {
 		if float64(c.score) < cut {
 			continue
 		}
-		if score := float64(search.Dot(vs.row(c.id, row), q.Vector)); h.Wants(score) {
+		if score := float64(indexdriver.Dot(vs.row(c.id, row), q.Vector)); h.Wants(score) {
 			h.Offer(p.ranked(c.id, score))
 		}
 	}
@@ -73,8 +73,8 @@ func (ix *Index) Semantic(ctx context.Context, scope fileio.Scope, q search.Sema
 }
 
 // semanticQuantized is Semantic's search through the int8 codes (see quantPass): chunks whose
-// interval reaches the TopK-th best lower bound are re-scored with search.Dot.
-func (p *project) semanticQuantized(vs *vectorStore, q search.SemanticQuery, slack float64) []search.Ranked[int32] {
+// interval reaches the TopK-th best lower bound are re-scored with indexdriver.Dot.
+func (p *project) semanticQuantized(vs *vectorStore, q indexdriver.SemanticQuery, slack float64) []indexdriver.Ranked[int32] {
 	qp := quantPass{vs: vs, q: int8vec.NewQuery(q.Vector, vs.codes.stride), filter: p.filter(q.PathPrefix, q.ExcludePaths), k: q.TopK, slack: slack}
 	var kth float64
 	var near []interval
@@ -90,13 +90,13 @@ func (p *project) semanticQuantized(vs *vectorStore, q search.SemanticQuery, sla
 	} else {
 		kth, near = qp.run()
 	}
-	h := search.NewTopK[int32](q.TopK)
+	h := indexdriver.NewTopK[int32](q.TopK)
 	row := make([]float32, vs.dims)
 	for _, c := range near {
 		if c.hi < kth {
 			continue
 		}
-		if score := float64(search.Dot(vs.row(c.id, row), q.Vector)); h.Wants(score) {
+		if score := float64(indexdriver.Dot(vs.row(c.id, row), q.Vector)); h.Wants(score) {
 			h.Offer(p.ranked(c.id, score))
 		}
 	}

@@ -12,13 +12,14 @@ import (
 
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/search"
+	"github.com/agentfiles/agentfiles/search/indexdriver"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
-// exactSemantic is the reference Semantic: search.Dot against every stored chunk of the model,
+// exactSemantic is the reference Semantic: indexdriver.Dot against every stored chunk of the model,
 // sorted by score, then path, then chunk index.
-func exactSemantic(t testing.TB, ix *Index, scope fileio.Scope, q search.SemanticQuery) []search.Candidate {
+func exactSemantic(t testing.TB, ix *Index, scope fileio.Scope, q indexdriver.SemanticQuery) []indexdriver.Candidate {
 	t.Helper()
 	p := ix.get(scope)
 	var paths []string
@@ -27,7 +28,7 @@ func exactSemantic(t testing.TB, ix *Index, scope fileio.Scope, q search.Semanti
 		paths = append(paths, path)
 	}
 	p.mu.RUnlock()
-	var all []search.Candidate
+	var all []indexdriver.Candidate
 	for _, path := range paths {
 		chunks, err := ix.Chunks(context.Background(), scope, path)
 		if err != nil {
@@ -37,7 +38,7 @@ func exactSemantic(t testing.TB, ix *Index, scope fileio.Scope, q search.Semanti
 			if c.EmbeddingModel != q.Model || len(c.Vector) != len(q.Vector) || !strings.HasPrefix(path, q.PathPrefix) || q.ExcludePaths[path] {
 				continue
 			}
-			all = append(all, search.Candidate{Path: path, FileUpdatedAt: c.FileUpdatedAt, Chunk: c.Chunk, Score: float64(search.Dot(c.Vector, q.Vector))})
+			all = append(all, indexdriver.Candidate{Path: path, FileUpdatedAt: c.FileUpdatedAt, Chunk: c.Chunk, Score: float64(indexdriver.Dot(c.Vector, q.Vector))})
 		}
 	}
 	sort.Slice(all, func(i, j int) bool {
@@ -56,21 +57,21 @@ func exactSemantic(t testing.TB, ix *Index, scope fileio.Scope, q search.Semanti
 	return all
 }
 
-func embedFile(t testing.TB, emb search.Embedder, path string, version time.Time, texts []string) search.IndexedFile {
+func embedFile(t testing.TB, emb search.Embedder, path string, version time.Time, texts []string) indexdriver.IndexedFile {
 	t.Helper()
 	vecs, err := emb.Embed(context.Background(), texts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := search.IndexedFile{Path: path, FileUpdatedAt: version, EmbeddingModel: emb.Model()}
+	f := indexdriver.IndexedFile{Path: path, FileUpdatedAt: version, EmbeddingModel: emb.Model()}
 	for i, text := range texts {
-		f.Chunks = append(f.Chunks, search.IndexedChunk{Chunk: search.Chunk{Index: i, Text: text}, Vector: vecs[i]})
+		f.Chunks = append(f.Chunks, indexdriver.IndexedChunk{Chunk: indexdriver.Chunk{Index: i, Text: text}, Vector: vecs[i]})
 	}
 	return f
 }
 
 // TestSemanticMatchesExactScan checks that the two-pass semantic search returns exactly what
-// scoring every chunk with search.Dot returns (same chunks, same order, same float64 scores)
+// scoring every chunk with indexdriver.Dot returns (same chunks, same order, same float64 scores)
 // for sparse and dense queries, filters, deleted and reused slots, a second model, masses of
 // exact ties and near-ties closer than float32 rounding, and vectors whose size defeats the
 // rounding bound.
@@ -90,7 +91,7 @@ func TestSemanticMatchesExactScan(t *testing.T) {
 		}
 		return b.String()
 	}
-	put := func(f search.IndexedFile) {
+	put := func(f indexdriver.IndexedFile) {
 		t.Helper()
 		if err := ix.ReplaceFile(ctx, scope, f); err != nil {
 			t.Fatal(err)
@@ -130,30 +131,30 @@ func TestSemanticMatchesExactScan(t *testing.T) {
 			j := r.IntN(len(v))
 			v[j] = math.Nextafter32(v[j], float32(r.IntN(3)-1))
 		}
-		put(search.IndexedFile{Path: fmt.Sprintf("/near/f%02d.md", i), FileUpdatedAt: v1, EmbeddingModel: emb.Model(),
-			Chunks: []search.IndexedChunk{{Chunk: search.Chunk{Text: "near"}, Vector: v}}})
+		put(indexdriver.IndexedFile{Path: fmt.Sprintf("/near/f%02d.md", i), FileUpdatedAt: v1, EmbeddingModel: emb.Model(),
+			Chunks: []indexdriver.IndexedChunk{{Chunk: indexdriver.Chunk{Text: "near"}, Vector: v}}})
 	}
 
 	vec := func(s string) []float32 { v, _ := emb.Embed(ctx, []string{s}); return v[0] }
 	excl := map[string]bool{"/dup/f00.md": true, "/dup/f03.md": true, "/d1/f001.md": true, "/near/f07.md": true, "/missing": true}
 	tests := []struct {
 		name string
-		q    search.SemanticQuery
+		q    indexdriver.SemanticQuery
 	}{
-		{"sparse query", search.SemanticQuery{Vector: vec("gamma delta"), TopK: 30}},
-		{"dense query", search.SemanticQuery{Vector: vec(text(200)), TopK: 30}},
-		{"top 1", search.SemanticQuery{Vector: vec("omega psi"), TopK: 1}},
-		{"more than all", search.SemanticQuery{Vector: vec("omega psi"), TopK: 5000}},
-		{"exact ties", search.SemanticQuery{Vector: vec(dup), TopK: 25}},
-		{"exact ties excluded", search.SemanticQuery{Vector: vec(dup), TopK: 25, ExcludePaths: excl}},
-		{"near ties", search.SemanticQuery{Vector: vec("sigma tau upsilon phi"), TopK: 30}},
-		{"near ties excluded", search.SemanticQuery{Vector: vec("sigma tau upsilon phi"), TopK: 12, ExcludePaths: excl}},
-		{"prefix", search.SemanticQuery{Vector: vec("beta"), TopK: 30, PathPrefix: "/d2/"}},
-		{"prefix and exclude", search.SemanticQuery{Vector: vec("kappa"), TopK: 30, PathPrefix: "/d", ExcludePaths: excl}},
-		{"prefix matching nothing", search.SemanticQuery{Vector: vec("kappa"), TopK: 30, PathPrefix: "/zzz"}},
-		{"zero vector", search.SemanticQuery{Vector: make([]float32, 64), TopK: 30}},
-		{"other model", search.SemanticQuery{Vector: func() []float32 { v, _ := other.Embed(ctx, []string{"tau"}); return v[0] }(), Model: other.Model(), TopK: 30}},
-		{"unknown model", search.SemanticQuery{Vector: vec("tau"), Model: "nope", TopK: 30}},
+		{"sparse query", indexdriver.SemanticQuery{Vector: vec("gamma delta"), TopK: 30}},
+		{"dense query", indexdriver.SemanticQuery{Vector: vec(text(200)), TopK: 30}},
+		{"top 1", indexdriver.SemanticQuery{Vector: vec("omega psi"), TopK: 1}},
+		{"more than all", indexdriver.SemanticQuery{Vector: vec("omega psi"), TopK: 5000}},
+		{"exact ties", indexdriver.SemanticQuery{Vector: vec(dup), TopK: 25}},
+		{"exact ties excluded", indexdriver.SemanticQuery{Vector: vec(dup), TopK: 25, ExcludePaths: excl}},
+		{"near ties", indexdriver.SemanticQuery{Vector: vec("sigma tau upsilon phi"), TopK: 30}},
+		{"near ties excluded", indexdriver.SemanticQuery{Vector: vec("sigma tau upsilon phi"), TopK: 12, ExcludePaths: excl}},
+		{"prefix", indexdriver.SemanticQuery{Vector: vec("beta"), TopK: 30, PathPrefix: "/d2/"}},
+		{"prefix and exclude", indexdriver.SemanticQuery{Vector: vec("kappa"), TopK: 30, PathPrefix: "/d", ExcludePaths: excl}},
+		{"prefix matching nothing", indexdriver.SemanticQuery{Vector: vec("kappa"), TopK: 30, PathPrefix: "/zzz"}},
+		{"zero vector", indexdriver.SemanticQuery{Vector: make([]float32, 64), TopK: 30}},
+		{"other model", indexdriver.SemanticQuery{Vector: func() []float32 { v, _ := other.Embed(ctx, []string{"tau"}); return v[0] }(), Model: other.Model(), TopK: 30}},
+		{"unknown model", indexdriver.SemanticQuery{Vector: vec("tau"), Model: "nope", TopK: 30}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -176,9 +177,9 @@ func TestSemanticMatchesExactScan(t *testing.T) {
 	for j := range huge {
 		huge[j] = 1e19
 	}
-	put(search.IndexedFile{Path: "/huge.md", FileUpdatedAt: v1, EmbeddingModel: emb.Model(),
-		Chunks: []search.IndexedChunk{{Chunk: search.Chunk{Text: "huge"}, Vector: huge}}})
-	q := search.SemanticQuery{Vector: vec("alpha"), Model: emb.Model(), TopK: 10}
+	put(indexdriver.IndexedFile{Path: "/huge.md", FileUpdatedAt: v1, EmbeddingModel: emb.Model(),
+		Chunks: []indexdriver.IndexedChunk{{Chunk: indexdriver.Chunk{Text: "huge"}, Vector: huge}}})
+	q := indexdriver.SemanticQuery{Vector: vec("alpha"), Model: emb.Model(), TopK: 10}
 	got, err := ix.Semantic(ctx, scope, q)
 	if err != nil {
 		t.Fatal(err)
@@ -220,7 +221,7 @@ func TestSemanticConcurrentWithWrites(t *testing.T) {
 					return
 				default:
 				}
-				if _, err := ix.Semantic(ctx, scope, search.SemanticQuery{Vector: q[0], Model: emb.Model(), TopK: 5 + w, PathPrefix: []string{"", "/f1"}[w%2]}); err != nil {
+				if _, err := ix.Semantic(ctx, scope, indexdriver.SemanticQuery{Vector: q[0], Model: emb.Model(), TopK: 5 + w, PathPrefix: []string{"", "/f1"}[w%2]}); err != nil {
 					errs <- err
 					return
 				}
@@ -261,7 +262,7 @@ func TestSemanticSmallStores(t *testing.T) {
 		if i > 40 && i%97 != 0 && i != 2099 {
 			continue
 		}
-		for _, sq := range []search.SemanticQuery{
+		for _, sq := range []indexdriver.SemanticQuery{
 			{Vector: q[0], Model: emb.Model(), TopK: 7},
 			{Vector: q[0], Model: emb.Model(), TopK: 7, ExcludePaths: exclude},
 			{Vector: q[0], Model: emb.Model(), TopK: 3, PathPrefix: "/f00"},
@@ -305,7 +306,7 @@ func TestVectorStoreFreedWithItsModel(t *testing.T) {
 		t.Errorf("vector stores after re-embedding (-want +got):\n%s", diff)
 	}
 	q, _ := oldEmb.Embed(ctx, []string{"a b"})
-	if got, _ := ix.Semantic(ctx, scope, search.SemanticQuery{Vector: q[0], Model: oldEmb.Model(), TopK: 5}); len(got) != 0 {
+	if got, _ := ix.Semantic(ctx, scope, indexdriver.SemanticQuery{Vector: q[0], Model: oldEmb.Model(), TopK: 5}); len(got) != 0 {
 		t.Errorf("old model still answers: %v", got)
 	}
 }
@@ -324,11 +325,11 @@ func TestParallelSemanticScanMatchesReference(t *testing.T) {
 	}
 	var all []ref
 	for f := range files {
-		doc := search.IndexedFile{Path: fmt.Sprintf("/f%04d", f), FileUpdatedAt: time.Unix(1, 0), EmbeddingModel: emb.Model()}
+		doc := indexdriver.IndexedFile{Path: fmt.Sprintf("/f%04d", f), FileUpdatedAt: time.Unix(1, 0), EmbeddingModel: emb.Model()}
 		for c := range perFile {
 			text := fmt.Sprintf("word%d token%d item%d", f%37, c, (f*c)%11)
 			v, _ := emb.Embed(context.Background(), []string{text})
-			doc.Chunks = append(doc.Chunks, search.IndexedChunk{Chunk: search.Chunk{Index: c, Text: text}, Vector: v[0]})
+			doc.Chunks = append(doc.Chunks, indexdriver.IndexedChunk{Chunk: indexdriver.Chunk{Index: c, Text: text}, Vector: v[0]})
 		}
 		if err := ix.ReplaceFile(context.Background(), scope, doc); err != nil {
 			t.Fatal(err)
@@ -341,7 +342,7 @@ func TestParallelSemanticScanMatchesReference(t *testing.T) {
 	for f := range files {
 		chunks, _ := ix.Chunks(context.Background(), scope, fmt.Sprintf("/f%04d", f))
 		for _, c := range chunks {
-			all = append(all, ref{c.Path, c.Index, float64(search.Dot(c.Vector, q[0]))})
+			all = append(all, ref{c.Path, c.Index, float64(indexdriver.Dot(c.Vector, q[0]))})
 		}
 	}
 	sort.Slice(all, func(i, j int) bool {
@@ -353,7 +354,7 @@ func TestParallelSemanticScanMatchesReference(t *testing.T) {
 		}
 		return all[i].index < all[j].index
 	})
-	got, err := ix.Semantic(context.Background(), scope, search.SemanticQuery{Vector: q[0], Model: emb.Model(), TopK: 25})
+	got, err := ix.Semantic(context.Background(), scope, indexdriver.SemanticQuery{Vector: q[0], Model: emb.Model(), TopK: 25})
 	if err != nil {
 		t.Fatal(err)
 	}

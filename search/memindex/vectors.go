@@ -220,7 +220,7 @@ func weights(q []float32, rows int) []weight {
 }
 
 // tileDots sets acc[r] to Σ q_j·tile[j][r] over the non-zero dimensions j of the query
-// (len(acc) == rows), summed in dimension order in float32, so it differs from search.Dot only by
+// (len(acc) == rows), summed in dimension order in float32, so it differs from indexdriver.Dot only by
 // rounding (see slack). Four dimensions go through each pass over acc: four independent streams
 // keep more loads in flight, and acc is loaded and stored once per four products (three times
 // faster than one dimension per pass on the 100k-chunk benchmark).
@@ -244,7 +244,7 @@ func tileDots(tile []float32, w []weight, acc []float32) {
 	}
 }
 
-// slack bounds |tileDots score − search.Dot score| for any stored vector and a query of L2 norm
+// slack bounds |tileDots score − indexdriver.Dot score| for any stored vector and a query of L2 norm
 // qNorm (see int8vec.Slack); +Inf makes the caller score every row exactly.
 func (vs *vectorStore) slack(qNorm float64) float64 {
 	return int8vec.Slack(vs.dims, qNorm, vs.maxNorm)

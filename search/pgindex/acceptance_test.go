@@ -3,7 +3,7 @@ package pgindex_test
 import (
 	"testing"
 
-	"github.com/agentfiles/agentfiles/search"
+	"github.com/agentfiles/agentfiles/search/indexdriver"
 	"github.com/agentfiles/agentfiles/search/indextest"
 	"github.com/agentfiles/agentfiles/search/pgindex"
 )
@@ -20,7 +20,7 @@ func TestIndexAcceptance(t *testing.T) {
 		{"merging after every write", pgindex.Options{MergePendingChunks: 1}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			indextest.Exercise(t, func(t *testing.T) search.Index {
+			indextest.Exercise(t, func(t *testing.T) indexdriver.Index {
 				ix, _ := newIndex(t, tc.opts)
 				return ix
 			})

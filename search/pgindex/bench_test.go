@@ -17,6 +17,7 @@ import (
 	"github.com/agentfiles/agentfiles/fileio/pgstore"
 	"github.com/agentfiles/agentfiles/internal/pgtest"
 	"github.com/agentfiles/agentfiles/search"
+	"github.com/agentfiles/agentfiles/search/indexdriver"
 	"github.com/agentfiles/agentfiles/search/indextest"
 	"github.com/agentfiles/agentfiles/search/memindex"
 	"github.com/agentfiles/agentfiles/search/pgindex"
@@ -89,7 +90,7 @@ func benchQueries(r *rand.Rand, n int) []string {
 type backend struct {
 	name     string
 	store    fileio.Store
-	index    search.Index
+	index    indexdriver.Index
 	searcher *search.Searcher
 }
 
@@ -200,12 +201,12 @@ func BenchmarkQuery(b *testing.B) {
 					return err
 				},
 				"bm25": func(be *backend, q string) error {
-					_, err := be.index.Lexical(ctx, e.scope, search.LexicalQuery{Terms: search.QueryTerms(q), BM25: search.DefaultBM25(), TopK: 30})
+					_, err := be.index.Lexical(ctx, e.scope, indexdriver.LexicalQuery{Terms: indexdriver.QueryTerms(q), BM25: indexdriver.DefaultBM25(), TopK: 30})
 					return err
 				},
 				"semantic": func(be *backend, q string) error {
 					v, _ := e.emb.Embed(ctx, []string{q})
-					_, err := be.index.Semantic(ctx, e.scope, search.SemanticQuery{Vector: v[0], Model: e.emb.Model(), TopK: 30})
+					_, err := be.index.Semantic(ctx, e.scope, indexdriver.SemanticQuery{Vector: v[0], Model: e.emb.Model(), TopK: 30})
 					return err
 				},
 			}
@@ -241,7 +242,7 @@ func BenchmarkIndexFile(b *testing.B) {
 	e := newBenchEnv(b, 10_000)
 	ctx := context.Background()
 	r := rand.New(rand.NewPCG(3, 4))
-	files := make([]search.IndexedFile, 64)
+	files := make([]indexdriver.IndexedFile, 64)
 	base := time.Now()
 	for i := range files {
 		files[i] = indexedFile(fmt.Sprintf("/new/file%03d.txt", i), base, benchFile(r), benchChunker, e.emb)
@@ -284,7 +285,7 @@ func BenchmarkQueryWhileWriting(b *testing.B) {
 			e := newBenchEnv(b, size)
 			ctx := agentfiles.WithAuth(context.Background(), agentfiles.NewAuthContext(benchKey, "bench"))
 			r := rand.New(rand.NewPCG(5, 6))
-			files := make([]search.IndexedFile, 32)
+			files := make([]indexdriver.IndexedFile, 32)
 			for i := range files {
 				files[i] = indexedFile(fmt.Sprintf("/dir%02d/file%05d.txt", i%50, i), time.Now(), benchFile(r), benchChunker, e.emb)
 			}

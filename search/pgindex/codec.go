@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/agentfiles/agentfiles/search"
+	"github.com/agentfiles/agentfiles/search/indexdriver"
 )
 
 // The index stores chunks and postings as compact byte strings rather than a row each (see the
@@ -217,7 +217,7 @@ func (p *pendingFile) bytes() int64 {
 
 // encodePending is a file's pending form: version, chunk count, chunk records, term count, and
 // per term (sorted) its length, bytes, block length and block.
-func encodePending(chunks []search.IndexedChunk) []byte {
+func encodePending(chunks []indexdriver.IndexedChunk) []byte {
 	d := &chunkDir{}
 	byTerm := make(map[string][]posting)
 	for i, c := range chunks {

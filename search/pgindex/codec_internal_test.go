@@ -5,14 +5,14 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/agentfiles/agentfiles/search"
+	"github.com/agentfiles/agentfiles/search/indexdriver"
 	"github.com/google/go-cmp/cmp"
 )
 
 // randomChunks is a file's chunks with random offsets, hashes (hex SHA-256 or any string) and
 // terms.
-func randomChunks(r *rand.Rand, n int) []search.IndexedChunk {
-	out := make([]search.IndexedChunk, n)
+func randomChunks(r *rand.Rand, n int) []indexdriver.IndexedChunk {
+	out := make([]indexdriver.IndexedChunk, n)
 	start := int64(r.IntN(1000))
 	for i := range out {
 		end := start + int64(r.IntN(5000))
@@ -24,7 +24,7 @@ func randomChunks(r *rand.Rand, n int) []search.IndexedChunk {
 		for range r.IntN(30) {
 			terms[fmt.Sprintf("t%d", r.IntN(60))] = 1 + r.IntN(3)*r.IntN(200)
 		}
-		out[i] = search.IndexedChunk{Chunk: search.Chunk{Index: i, StartByte: start, EndByte: end, ContentHash: hash}, Terms: terms, ChunkTerms: r.IntN(1 << 20)}
+		out[i] = indexdriver.IndexedChunk{Chunk: indexdriver.Chunk{Index: i, StartByte: start, EndByte: end, ContentHash: hash}, Terms: terms, ChunkTerms: r.IntN(1 << 20)}
 		start = end - int64(r.IntN(100)) // overlaps make starts go back
 	}
 	return out
@@ -53,9 +53,9 @@ func TestCodecRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := make([]search.IndexedChunk, len(chunks))
+		got := make([]indexdriver.IndexedChunk, len(chunks))
 		for i := range got {
-			got[i] = search.IndexedChunk{Chunk: search.Chunk{Index: i, StartByte: dir.start[i], EndByte: dir.end[i], ContentHash: dir.hash(i)},
+			got[i] = indexdriver.IndexedChunk{Chunk: indexdriver.Chunk{Index: i, StartByte: dir.start[i], EndByte: dir.end[i], ContentHash: dir.hash(i)},
 				Terms: make(map[string]int), ChunkTerms: int(dir.terms[i])}
 		}
 		for i, term := range dict.terms {

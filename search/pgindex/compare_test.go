@@ -14,6 +14,7 @@ import (
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/internal/pgtest"
 	"github.com/agentfiles/agentfiles/search"
+	"github.com/agentfiles/agentfiles/search/indexdriver"
 	"github.com/agentfiles/agentfiles/search/memindex"
 	"github.com/agentfiles/agentfiles/search/pgindex"
 	"github.com/google/go-cmp/cmp"
@@ -24,7 +25,7 @@ var testScope = fileio.Scope{Tenant: strings.Repeat("ab", 32), Project: "compare
 
 // sameLexical runs lq on mem and pg, fails t (naming the case what) unless they answer alike,
 // and returns both answers.
-func sameLexical(t *testing.T, mem, pg search.Index, lq search.LexicalQuery, what string) (want, got search.LexicalResult) {
+func sameLexical(t *testing.T, mem, pg indexdriver.Index, lq indexdriver.LexicalQuery, what string) (want, got indexdriver.LexicalResult) {
 	t.Helper()
 	want, err := mem.Lexical(context.Background(), testScope, lq)
 	if err != nil {
@@ -40,13 +41,13 @@ func sameLexical(t *testing.T, mem, pg search.Index, lq search.LexicalQuery, wha
 }
 
 // indexedFile cuts content the way the Indexer does; emb nil means lexical-only.
-func indexedFile(path string, version time.Time, content string, chunker search.Chunker, emb *search.HashingEmbedder) search.IndexedFile {
+func indexedFile(path string, version time.Time, content string, chunker search.Chunker, emb *search.HashingEmbedder) indexdriver.IndexedFile {
 	chunks := chunker.Split(content)
-	f := search.IndexedFile{Path: path, FileUpdatedAt: version, Tokenizer: search.TokenizerName, Chunks: make([]search.IndexedChunk, len(chunks))}
+	f := indexdriver.IndexedFile{Path: path, FileUpdatedAt: version, Tokenizer: indexdriver.TokenizerName, Chunks: make([]indexdriver.IndexedChunk, len(chunks))}
 	texts := make([]string, len(chunks))
 	for i, c := range chunks {
-		terms, n := search.TermCounts(c.Text)
-		f.Chunks[i] = search.IndexedChunk{Chunk: c, Terms: terms, ChunkTerms: n}
+		terms, n := indexdriver.TermCounts(c.Text)
+		f.Chunks[i] = indexdriver.IndexedChunk{Chunk: c, Terms: terms, ChunkTerms: n}
 		texts[i] = c.Text
 	}
 	if emb != nil && len(chunks) > 0 {
@@ -119,11 +120,11 @@ func TestScoresMatchMemindex(t *testing.T) {
 		{"/d", map[string]bool{"/d2/f_002.md": true, "/d3/f_008.md": true}},
 		{"/nothing", nil},
 	}
-	for _, bm := range []search.BM25{search.DefaultBM25(), {K1: 1.5, B: 0.6}} {
+	for _, bm := range []indexdriver.BM25{indexdriver.DefaultBM25(), {K1: 1.5, B: 0.6}} {
 		for _, q := range queries {
 			for _, fl := range filters {
 				for _, k := range []int{0, 1, 5, 30, 10000} {
-					lq := search.LexicalQuery{Terms: search.QueryTerms(q), BM25: bm, PathPrefix: fl.prefix, ExcludePaths: fl.exclude, TopK: k}
+					lq := indexdriver.LexicalQuery{Terms: indexdriver.QueryTerms(q), BM25: bm, PathPrefix: fl.prefix, ExcludePaths: fl.exclude, TopK: k}
 					want, got := sameLexical(t, mem, pg, lq, fmt.Sprintf("lexical %q %+v k=%d", q, fl, k))
 					for i := range min(len(want.Candidates), len(got.Candidates)) {
 						w, g := want.Candidates[i].Score, got.Candidates[i].Score
@@ -135,7 +136,7 @@ func TestScoresMatchMemindex(t *testing.T) {
 			}
 			qv, _ := emb.Embed(ctx, []string{q})
 			for _, fl := range filters {
-				sq := search.SemanticQuery{Vector: qv[0], Model: emb.Model(), PathPrefix: fl.prefix, ExcludePaths: fl.exclude, TopK: 30}
+				sq := indexdriver.SemanticQuery{Vector: qv[0], Model: emb.Model(), PathPrefix: fl.prefix, ExcludePaths: fl.exclude, TopK: 30}
 				want, _ := mem.Semantic(ctx, testScope, sq)
 				got, err := pg.Semantic(ctx, testScope, sq)
 				if err != nil {
@@ -148,7 +149,7 @@ func TestScoresMatchMemindex(t *testing.T) {
 		}
 	}
 	// Another model, or another dimension, finds nothing.
-	for _, sq := range []search.SemanticQuery{
+	for _, sq := range []indexdriver.SemanticQuery{
 		{Vector: make([]float32, 32), Model: "other-model", TopK: 5},
 		{Vector: make([]float32, 16), Model: emb.Model(), TopK: 5},
 	} {
@@ -175,7 +176,7 @@ func TestLexicalTiesMatchMemindex(t *testing.T) {
 			content = "alpha alpha bravo.\n\n" + content
 		}
 		f := indexedFile(fmt.Sprintf("/t%d/f%03d.md", n%3, n), version, content, chunker, nil)
-		for _, ix := range []search.Index{mem, pg} {
+		for _, ix := range []indexdriver.Index{mem, pg} {
 			if err := ix.ReplaceFile(ctx, testScope, f); err != nil {
 				t.Fatal(err)
 			}
@@ -184,7 +185,7 @@ func TestLexicalTiesMatchMemindex(t *testing.T) {
 	for _, q := range []string{"alpha", "bravo charlie", "echo alpha"} {
 		for _, prefix := range []string{"", "/t1/"} {
 			for _, k := range []int{1, 5, 30, 200} {
-				lq := search.LexicalQuery{Terms: search.QueryTerms(q), BM25: search.DefaultBM25(), PathPrefix: prefix,
+				lq := indexdriver.LexicalQuery{Terms: indexdriver.QueryTerms(q), BM25: indexdriver.DefaultBM25(), PathPrefix: prefix,
 					ExcludePaths: map[string]bool{"/t0/f000.md": true, "/t1/f001.md": true}, TopK: k}
 				sameLexical(t, mem, pg, lq, fmt.Sprintf("%q prefix %q k=%d", q, prefix, k))
 			}
@@ -218,7 +219,7 @@ func TestPathPrefixEscaping(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		lex, err := pg.Lexical(ctx, testScope, search.LexicalQuery{Terms: search.QueryTerms("shared words"), BM25: search.DefaultBM25(), PathPrefix: tc.prefix, TopK: 100})
+		lex, err := pg.Lexical(ctx, testScope, indexdriver.LexicalQuery{Terms: indexdriver.QueryTerms("shared words"), BM25: indexdriver.DefaultBM25(), PathPrefix: tc.prefix, TopK: 100})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -271,8 +272,8 @@ func TestVersionsOnlyMoveForward(t *testing.T) {
 	if st, _ := pg.FileStates(ctx, testScope, ""); len(st) != 0 {
 		t.Fatalf("DeleteFile up to the indexed version left %+v", st)
 	}
-	lex, _ := pg.Lexical(ctx, testScope, search.LexicalQuery{Terms: []string{"version"}, BM25: search.DefaultBM25(), TopK: 5})
-	if lex.Stats != (search.CorpusStats{}) || lex.DocFreq[0] != 0 {
+	lex, _ := pg.Lexical(ctx, testScope, indexdriver.LexicalQuery{Terms: []string{"version"}, BM25: indexdriver.DefaultBM25(), TopK: 5})
+	if lex.Stats != (indexdriver.CorpusStats{}) || lex.DocFreq[0] != 0 {
 		t.Errorf("statistics after deleting everything: %+v df %v", lex.Stats, lex.DocFreq)
 	}
 }
@@ -283,10 +284,10 @@ func TestInvalidVectors(t *testing.T) {
 	pg, _ := newIndex(t, pgindex.Options{})
 	ctx := context.Background()
 	f := indexedFile("/v.md", time.Now(), "one\n\ntwo", search.NewChunker(search.ChunkerOptions{TargetBytes: 16}), search.NewHashingEmbedder(8))
-	f.Chunks = append(f.Chunks, search.IndexedChunk{Chunk: search.Chunk{Text: "x"}, Vector: make([]float32, 4)})
+	f.Chunks = append(f.Chunks, indexdriver.IndexedChunk{Chunk: indexdriver.Chunk{Text: "x"}, Vector: make([]float32, 4)})
 	g := indexedFile("/w.md", time.Now(), "lexical only", search.Chunker{}, nil)
 	g.Chunks[0].Vector = []float32{1}
-	for _, bad := range []search.IndexedFile{f, g} {
+	for _, bad := range []indexdriver.IndexedFile{f, g} {
 		if err := pg.ReplaceFile(ctx, testScope, bad); !errors.Is(err, agentfiles.ErrInvalidArgument) {
 			t.Errorf("%s: %v, want INVALID_ARGUMENT", bad.Path, err)
 		}
@@ -311,7 +312,7 @@ func TestVectorCacheAcrossInstances(t *testing.T) {
 		for _, q := range []string{"alpha bravo", "retry backoff jitter", "café"} {
 			for _, prefix := range []string{"", "/d1/"} {
 				qv, _ := emb.Embed(ctx, []string{q})
-				sq := search.SemanticQuery{Vector: qv[0], Model: emb.Model(), PathPrefix: prefix, ExcludePaths: map[string]bool{"/d2/f_007.md": true}, TopK: 10}
+				sq := indexdriver.SemanticQuery{Vector: qv[0], Model: emb.Model(), PathPrefix: prefix, ExcludePaths: map[string]bool{"/d2/f_007.md": true}, TopK: 10}
 				want, _ := mem.Semantic(ctx, testScope, sq)
 				for name, ix := range map[string]*pgindex.Index{"cached": a, "uncached": b, "tiny-cache": tiny} {
 					got, err := ix.Semantic(ctx, testScope, sq)
@@ -332,14 +333,14 @@ func TestVectorCacheAcrossInstances(t *testing.T) {
 	chunker := search.NewChunker(search.ChunkerOptions{TargetBytes: 300, OverlapBytes: 40})
 	for i, p := range []string{"/d0/f_000.md", "/d1/f_001.md", "/d1/f_011.md", "/d4/new.md"} {
 		f := indexedFile(p, later.Add(time.Duration(i)), corpusFile(r, 120), chunker, emb)
-		for _, ix := range []search.Index{b, mem} {
+		for _, ix := range []indexdriver.Index{b, mem} {
 			if err := ix.ReplaceFile(ctx, testScope, f); err != nil {
 				t.Fatal(err)
 			}
 		}
 	}
 	check("after replacements through another instance")
-	for _, ix := range []search.Index{b, mem} {
+	for _, ix := range []indexdriver.Index{b, mem} {
 		if err := ix.DeleteFile(ctx, testScope, "/d1/f_006.md", later.Add(time.Hour)); err != nil {
 			t.Fatal(err)
 		}
@@ -361,7 +362,7 @@ func TestFileStateListAcrossInstances(t *testing.T) {
 	put := func(path string, v int, content string) {
 		t.Helper()
 		f := indexedFile(path, base.Add(time.Duration(v)), content, search.Chunker{}, nil)
-		for _, ix := range []search.Index{b, mem} {
+		for _, ix := range []indexdriver.Index{b, mem} {
 			if err := ix.ReplaceFile(ctx, testScope, f); err != nil {
 				t.Fatal(err)
 			}
@@ -369,7 +370,7 @@ func TestFileStateListAcrossInstances(t *testing.T) {
 	}
 	del := func(path string) {
 		t.Helper()
-		for _, ix := range []search.Index{b, mem} {
+		for _, ix := range []indexdriver.Index{b, mem} {
 			if err := ix.DeleteFile(ctx, testScope, path, base.Add(time.Hour)); err != nil {
 				t.Fatal(err)
 			}
@@ -402,7 +403,7 @@ func TestFileStateListAcrossInstances(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	kept := append([]search.PathFileState(nil), before...)
+	kept := append([]indexdriver.PathFileState(nil), before...)
 	put("/a/z.md", 100, "a newer version with more words")
 	check("after a replace through another instance")
 	del("/a_b/c.md")

@@ -1,4 +1,4 @@
-// Package pgindex is the PostgreSQL [search.Index]: chunks, BM25 postings and vectors in plain
+// Package pgindex is the PostgreSQL [indexdriver.Index]: chunks, BM25 postings and vectors in plain
 // tables, compact (smaller than the text they index, vectors aside), shared by every process
 // that uses the database, with scores identical to search/memindex.
 //
@@ -41,7 +41,7 @@
 //   - A chunk's text is never stored: a chunk is its file version, its byte offsets, its content
 //     hash (32 bytes), its length in terms and its postings, and the Searcher reads the text of
 //     the chunks it ranks from the file store by their offsets, in the read that checks the
-//     files are still at the indexed version (see search.Index and fileio.ReadRanges).
+//     files are still at the indexed version (see indexdriver.Index and fileio.ReadRanges).
 //
 // Databases indexed before schema version 5 are converted by New: vectors and tsvectors by the
 // migration, chunks and postings file by file from the old tables, with the terms, offsets and
@@ -80,7 +80,7 @@
 // Lexical (the default, LexicalBM25) reads, in one repeatable-read snapshot, the project's
 // statistics and the postings blocks of the query terms in each segment (pending files' are in
 // the view). Go keeps the postings of live chunks, counts document frequencies over them,
-// merges the terms, scores every matching chunk with search.BM25, so the floats are
+// merges the terms, scores every matching chunk with indexdriver.BM25, so the floats are
 // bit-identical to memindex's, and cuts at K breaking ties by path and chunk index as memindex
 // does. LexicalTSVector is a transitional alternative: PostgreSQL full-text search (a
 // GIN index on each chunk's tsvector, stored by ReplaceFile in that mode only; terms OR-ed,
@@ -88,10 +88,10 @@
 //
 // ScoreChunks, the Searcher's second step, scores the candidates that only one retriever
 // proposed in the same way from one snapshot: the query terms' blocks, and the named files'
-// vectors; Go computes BM25 (with the Lexical answer's statistics) and search.Dot exactly as
+// vectors; Go computes BM25 (with the Lexical answer's statistics) and indexdriver.Dot exactly as
 // memindex does; in LexicalTSVector mode the lexical score is the chunk's ts_rank_cd.
 //
-// Semantic scores are search.Dot of the stored and the query vector, as in memindex, over an
+// Semantic scores are indexdriver.Dot of the stored and the query vector, as in memindex, over an
 // in-process cache of the project's vectors, refreshed file by file when the project's
 // generation counter shows that any process changed it (bounded by Options.VectorCacheBytes, of
 // which one project holds at most half: a bigger project is cached in part, its first files in
@@ -99,7 +99,7 @@
 // grows with the part that does not fit, with no jump at the bound). Vectors of 512 dimensions or more (neural
 // embedders') are cached as int8 codes with a certified error bound (package
 // search/internal/int8vec, shared with memindex), a quarter of their float32 size: a query
-// scans one byte per dimension, and re-scores with search.Dot only the chunks whose bound
+// scans one byte per dimension, and re-scores with indexdriver.Dot only the chunks whose bound
 // reaches the TopK-th best, from their codes when those are exact and otherwise from their
 // floats, read from the database for those files only. The answer is the exact top K, the
 // same as a float scan's and memindex's. The pgvector extension is not used: its approximate
@@ -141,7 +141,7 @@
 //
 // # File states
 //
-// Index implements search.FileStateLister, so the Searcher merges the store's sorted listing
+// Index implements indexdriver.FileStateLister, so the Searcher merges the store's sorted listing
 // with a sorted slice of indexed file states instead of probing a map. The slice is the
 // project's view's (see Scoring): a call costs one primary-key read of the generation counter
 // while no process changed the project. FileStates, which the Indexer calls for one path per

@@ -158,7 +158,7 @@ type ReembedOptions struct {
 	BatchFiles int
 	// Content returns the content of the file at path when its version is still version, or
 	// ok false when it is not (the file changed or is gone: it is skipped and left to the
-	// Indexer). The index keeps chunk offsets, not chunk text (see search.Index), so Reembed
+	// Indexer). The index keeps chunk offsets, not chunk text (see indexdriver.Index), so Reembed
 	// reads the text to embed from the files: pass StoreContent(store) for the file store the
 	// index was built from. Required unless SwitchOnly.
 	Content func(ctx context.Context, scope fileio.Scope, path string, version time.Time) (content []byte, ok bool, err error)

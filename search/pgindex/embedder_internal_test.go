@@ -15,6 +15,7 @@ import (
 	"github.com/agentfiles/agentfiles/internal/pgmigrate"
 	"github.com/agentfiles/agentfiles/internal/pgtest"
 	"github.com/agentfiles/agentfiles/search"
+	"github.com/agentfiles/agentfiles/search/indexdriver"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
@@ -65,7 +66,7 @@ func legacySchema(t *testing.T, names ...string) *pgxpool.Pool {
 // and its vector when model is set.
 func legacyFile(t *testing.T, pool *pgxpool.Pool, scope fileio.Scope, path, text, model string, vec []float32) {
 	t.Helper()
-	terms, n := search.TermCounts(text)
+	terms, n := indexdriver.TermCounts(text)
 	var termList []string
 	var tfs []int32
 	for term, tf := range terms {
@@ -89,7 +90,7 @@ func legacyFile(t *testing.T, pool *pgxpool.Pool, scope fileio.Scope, path, text
 )
 INSERT INTO mcp_file_chunk_embeddings (chunk_id, project_id, file_path, chunk_index, model, dims, embedding)
 SELECT c.id, c.project_id, $3, 0, $9, $11, $12 FROM c WHERE $9 <> ''`,
-		scope.Tenant, scope.Project, path, text, n, hash, termList, tfs, model, search.TokenizerName, int32(len(vec)), appendVector(nil, vec))
+		scope.Tenant, scope.Project, path, text, n, hash, termList, tfs, model, indexdriver.TokenizerName, int32(len(vec)), appendVector(nil, vec))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/agentfiles/agentfiles/internal/pgtest"
 	"github.com/agentfiles/agentfiles/internal/poll"
 	"github.com/agentfiles/agentfiles/search"
+	"github.com/agentfiles/agentfiles/search/indexdriver"
 	"github.com/agentfiles/agentfiles/search/memindex"
 	"github.com/agentfiles/agentfiles/search/pgindex"
 	"github.com/google/go-cmp/cmp"
@@ -158,18 +159,18 @@ func TestReembed(t *testing.T) {
 		}
 	}
 	queries := []string{"file talks about alpha", "retry backoff", "tango"}
-	semantic := func(ix search.Index, emb *search.HashingEmbedder, q string) []search.Candidate {
+	semantic := func(ix indexdriver.Index, emb *search.HashingEmbedder, q string) []indexdriver.Candidate {
 		t.Helper()
 		v, _ := emb.Embed(ctx, []string{q})
-		got, err := ix.Semantic(ctx, testScope, search.SemanticQuery{Vector: v[0], Model: emb.Model(), TopK: 10})
+		got, err := ix.Semantic(ctx, testScope, indexdriver.SemanticQuery{Vector: v[0], Model: emb.Model(), TopK: 10})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return got
 	}
-	lexical := func(ix search.Index) search.LexicalResult {
+	lexical := func(ix indexdriver.Index) indexdriver.LexicalResult {
 		t.Helper()
-		res, err := ix.Lexical(ctx, testScope, search.LexicalQuery{Terms: search.QueryTerms("file talks alpha"), BM25: search.DefaultBM25(), TopK: 10})
+		res, err := ix.Lexical(ctx, testScope, indexdriver.LexicalQuery{Terms: indexdriver.QueryTerms("file talks alpha"), BM25: indexdriver.DefaultBM25(), TopK: 10})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -390,7 +391,7 @@ func contentKey(path string, version time.Time) string {
 	return path + "\x00" + strconv.FormatInt(version.UnixNano(), 10)
 }
 
-func (c *fileContents) put(f search.IndexedFile, content string) {
+func (c *fileContents) put(f indexdriver.IndexedFile, content string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.m == nil {

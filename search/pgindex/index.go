@@ -12,7 +12,7 @@ import (
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/internal/pgpool"
-	"github.com/agentfiles/agentfiles/search"
+	"github.com/agentfiles/agentfiles/search/indexdriver"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
@@ -21,7 +21,7 @@ import (
 type LexicalMode string
 
 const (
-	// LexicalBM25 (the default) scores with search.BM25 from the postings table: the same floats
+	// LexicalBM25 (the default) scores with indexdriver.BM25 from the postings table: the same floats
 	// as search/memindex, bit for bit.
 	LexicalBM25 LexicalMode = "bm25"
 	// LexicalTSVector matches chunks with PostgreSQL full-text search (a GIN index on the
@@ -84,7 +84,7 @@ type Options struct {
 // DefaultStatementTimeout is Options.StatementTimeout's default.
 const DefaultStatementTimeout = 10 * time.Second
 
-// Index is a search.Index in PostgreSQL, shared by any number of processes using the same
+// Index is a indexdriver.Index in PostgreSQL, shared by any number of processes using the same
 // database. It is safe for concurrent use by multiple goroutines. Create it with New or Open and
 // release it with Close.
 type Index struct {
@@ -103,7 +103,7 @@ type Index struct {
 	projects map[fileio.Scope]int64 // project ids never change once created
 }
 
-var _ search.Index = (*Index)(nil)
+var _ indexdriver.Index = (*Index)(nil)
 
 // New returns an Index over the database of pool, which the caller keeps owning (Close does not
 // close it). Unless opts.SkipMigrations is set it first brings the schema up to date (see

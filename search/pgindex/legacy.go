@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/agentfiles/agentfiles/fileio"
-	"github.com/agentfiles/agentfiles/search"
+	"github.com/agentfiles/agentfiles/search/indexdriver"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
@@ -88,8 +88,8 @@ FROM mcp_search_files f JOIN mcp_search_projects pr ON pr.id = f.project_id WHER
 
 // readLegacyFile rebuilds the IndexedFile a legacy file was indexed from, without its text and
 // its vectors (migration 0005 moved those to mcp_search_vectors).
-func readLegacyFile(ctx context.Context, conn *pgxpool.Conn, lf legacyRow) (search.IndexedFile, error) {
-	f := search.IndexedFile{Path: lf.path, FileUpdatedAt: lf.version, Tokenizer: lf.tokenizer, EmbeddingModel: lf.model}
+func readLegacyFile(ctx context.Context, conn *pgxpool.Conn, lf legacyRow) (indexdriver.IndexedFile, error) {
+	f := indexdriver.IndexedFile{Path: lf.path, FileUpdatedAt: lf.version, Tokenizer: lf.tokenizer, EmbeddingModel: lf.model}
 	rows, err := conn.Query(ctx, `SELECT id, start_byte, end_byte, content_hash, chunk_terms FROM mcp_file_chunks
 WHERE project_id = $1 AND file_path = $2 ORDER BY chunk_index`, lf.project, lf.path)
 	if err != nil {
@@ -98,7 +98,7 @@ WHERE project_id = $1 AND file_path = $2 ORDER BY chunk_index`, lf.project, lf.p
 	byID := make(map[int64]int)
 	var ids []int64
 	var id int64
-	var c search.IndexedChunk
+	var c indexdriver.IndexedChunk
 	var terms int32
 	if _, err := pgx.ForEachRow(rows, []any{&id, &c.StartByte, &c.EndByte, &c.ContentHash, &terms}, func() error {
 		c.Index, c.ChunkTerms, c.Terms = len(f.Chunks), int(terms), make(map[string]int)

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/agentfiles/agentfiles/fileio"
-	"github.com/agentfiles/agentfiles/search"
+	"github.com/agentfiles/agentfiles/search/indexdriver"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -27,7 +27,7 @@ JOIN mcp_search_segments s ON s.id = r.seg`
 // statistics, the view at that generation, and the postings blocks of the query terms.
 type snapshot struct {
 	pid    int64 // 0: the project has never been indexed
-	stats  search.CorpusStats
+	stats  indexdriver.CorpusStats
 	view   *view
 	blocks []termBlock
 	// need says which chunk groups (see chunkKey) the caller reads postings of; nil: all.
@@ -224,15 +224,15 @@ func (v *view) locate(key int64) (fi, chunk int) {
 	return int(v.pending[group-len(v.segs)]), ord
 }
 
-// Lexical implements search.Index. In LexicalBM25 mode scores are search.BM25's, computed in Go
+// Lexical implements indexdriver.Index. In LexicalBM25 mode scores are indexdriver.BM25's, computed in Go
 // from the postings blocks of the query terms, the project's statistics and document
 // frequencies counted over its live chunks, summed over q.Terms in order: bit-identical to
 // search/memindex on the same chunks. Everything is read in one repeatable-read snapshot.
-func (ix *Index) Lexical(ctx context.Context, scope fileio.Scope, q search.LexicalQuery) (search.LexicalResult, error) {
+func (ix *Index) Lexical(ctx context.Context, scope fileio.Scope, q indexdriver.LexicalQuery) (indexdriver.LexicalResult, error) {
 	if err := ctx.Err(); err != nil {
-		return search.LexicalResult{}, err
+		return indexdriver.LexicalResult{}, err
 	}
-	res := search.LexicalResult{DocFreq: make([]int64, len(q.Terms))}
+	res := indexdriver.LexicalResult{DocFreq: make([]int64, len(q.Terms))}
 	s, err := ix.readSnapshot(ctx, scope, q.Terms, nil, nil, nil)
 	if err != nil {
 		return res, backendError(ctx, "running a lexical query", err)
@@ -252,14 +252,14 @@ func (ix *Index) Lexical(ctx context.Context, scope fileio.Scope, q search.Lexic
 	}
 	res.DocFreq = df
 	if want {
-		scorers := make([]search.TermScorer, len(q.Terms))
+		scorers := make([]indexdriver.TermScorer, len(q.Terms))
 		for i := range q.Terms {
 			scorers[i] = q.BM25.Scorer(df[i], res.Stats)
 		}
-		h := search.NewTopK[int64](q.TopK)
+		h := indexdriver.NewTopK[int64](q.TopK)
 		for _, c := range scoreBest(lists, scorers, q.TopK) {
 			fi, chunk := s.view.locate(c.id)
-			h.Offer(search.Ranked[int64]{Score: c.score, Path: s.view.states[fi].Path, Index: chunk, Value: c.id})
+			h.Offer(indexdriver.Ranked[int64]{Score: c.score, Path: s.view.states[fi].Path, Index: chunk, Value: c.id})
 		}
 		for _, r := range h.Sorted() {
 			fi, chunk := s.view.locate(r.Value)
@@ -285,7 +285,7 @@ type chunkScore struct {
 // as memindex does (Σ over the terms in query order), and returns every chunk whose score is at
 // least the k-th best: the top k by score plus all chunks tied with the k-th, whose order is
 // decided by path and chunk index (see Lexical).
-func scoreBest(lists []termPostings, scorers []search.TermScorer, k int) []chunkScore {
+func scoreBest(lists []termPostings, scorers []indexdriver.TermScorer, k int) []chunkScore {
 	for i := range lists {
 		if !slices.IsSorted(lists[i].ids) { // the primary key's order; sorted here if a plan changes it
 			sortPostings(&lists[i])
@@ -401,7 +401,7 @@ func tsQuery(terms []string) string {
 // terms are already stemmed by the search tokenizer (Snowball English, like PostgreSQL's english
 // configuration), so they are used as lexemes as they are. The chunks' offsets and hashes come
 // from v.
-func (ix *Index) fullText(ctx context.Context, scope fileio.Scope, q search.LexicalQuery, v *view) ([]search.Candidate, error) {
+func (ix *Index) fullText(ctx context.Context, scope fileio.Scope, q indexdriver.LexicalQuery, v *view) ([]indexdriver.Candidate, error) {
 	if len(q.Terms) == 0 || q.TopK <= 0 {
 		return nil, nil
 	}
@@ -414,7 +414,7 @@ ORDER BY 1 DESC, c.file_path, c.chunk_index LIMIT $7`,
 	if err != nil {
 		return nil, err
 	}
-	var out []search.Candidate
+	var out []indexdriver.Candidate
 	var score float64
 	var path string
 	var index int32

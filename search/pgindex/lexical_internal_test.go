@@ -4,7 +4,7 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/agentfiles/agentfiles/search"
+	"github.com/agentfiles/agentfiles/search/indexdriver"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -12,9 +12,9 @@ import (
 // terms in query order, the result keeps exactly the chunks at or above the k-th best score
 // (ties included), and unsorted input arrays give the same answer as sorted ones.
 func TestScoreBest(t *testing.T) {
-	bm := search.DefaultBM25()
-	stats := search.CorpusStats{Chunks: 10, TotalTerms: 100}
-	scorers := []search.TermScorer{bm.Scorer(3, stats), bm.Scorer(5, stats)}
+	bm := indexdriver.DefaultBM25()
+	stats := indexdriver.CorpusStats{Chunks: 10, TotalTerms: 100}
+	scorers := []indexdriver.TermScorer{bm.Scorer(3, stats), bm.Scorer(5, stats)}
 	p := func(tf, dl int64) int64 { return tf<<32 | dl }
 	sorted := []termPostings{
 		{ids: []int64{1, 4, 7}, packed: []int64{p(1, 10), p(2, 10), p(1, 10)}},

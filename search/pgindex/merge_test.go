@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agentfiles/agentfiles/search"
+	"github.com/agentfiles/agentfiles/search/indexdriver"
 	"github.com/agentfiles/agentfiles/search/memindex"
 	"github.com/agentfiles/agentfiles/search/pgindex"
 	"github.com/google/go-cmp/cmp"
@@ -60,15 +61,15 @@ func compareAll(t *testing.T, mem *memindex.Index, pg *pgindex.Index, emb *searc
 	}{{"", nil}, {"/d1/", nil}, {"/d", map[string]bool{"/d2/f_002.md": true, "/d3/f_008.md": true}}}
 	refs := chunkRefs(t, mem, 10)
 	for _, q := range []string{"alpha", "retry backoff", "zulu yankee xray", "café 検索", "the nonexistentword"} {
-		terms := search.QueryTerms(q)
+		terms := indexdriver.QueryTerms(q)
 		for _, fl := range filters {
 			for _, k := range []int{1, 7, 1000} {
-				lq := search.LexicalQuery{Terms: terms, BM25: search.DefaultBM25(), PathPrefix: fl.prefix, ExcludePaths: fl.exclude, TopK: k}
+				lq := indexdriver.LexicalQuery{Terms: terms, BM25: indexdriver.DefaultBM25(), PathPrefix: fl.prefix, ExcludePaths: fl.exclude, TopK: k}
 				sameLexical(t, mem, pg, lq, fmt.Sprintf("%s: lexical %q %+v k=%d", stage, q, fl, k))
 			}
 		}
 		qv, _ := emb.Embed(ctx, []string{q})
-		sq := search.SemanticQuery{Vector: qv[0], Model: emb.Model(), TopK: 20}
+		sq := indexdriver.SemanticQuery{Vector: qv[0], Model: emb.Model(), TopK: 20}
 		want, _ := mem.Semantic(ctx, testScope, sq)
 		got, err := pg.Semantic(ctx, testScope, sq)
 		if err != nil {
@@ -77,8 +78,8 @@ func compareAll(t *testing.T, mem *memindex.Index, pg *pgindex.Index, emb *searc
 		if diff := cmp.Diff(want, got, cmpopts.EquateEmpty()); diff != "" {
 			t.Errorf("%s: semantic %q (-memindex +pgindex):\n%s", stage, q, diff)
 		}
-		lex, _ := mem.Lexical(ctx, testScope, search.LexicalQuery{Terms: terms, BM25: search.DefaultBM25(), TopK: 1})
-		scq := search.ScoreQuery{Chunks: refs, Terms: terms, DocFreq: lex.DocFreq, Stats: lex.Stats, BM25: search.DefaultBM25(), Vector: qv[0], Model: emb.Model()}
+		lex, _ := mem.Lexical(ctx, testScope, indexdriver.LexicalQuery{Terms: terms, BM25: indexdriver.DefaultBM25(), TopK: 1})
+		scq := indexdriver.ScoreQuery{Chunks: refs, Terms: terms, DocFreq: lex.DocFreq, Stats: lex.Stats, BM25: indexdriver.DefaultBM25(), Vector: qv[0], Model: emb.Model()}
 		wantScores, _ := mem.ScoreChunks(ctx, testScope, scq)
 		gotScores, err := pg.ScoreChunks(ctx, testScope, scq)
 		if err != nil {
@@ -133,14 +134,14 @@ func TestMergeKeepsAnswers(t *testing.T) {
 	later := time.Date(2026, 6, 1, 0, 0, 0, 987, time.UTC)
 	for i := 0; i < 40; i += 3 {
 		f := indexedFile(fmt.Sprintf("/d%d/f_%03d.md", i%5, i), later.Add(time.Duration(i)), corpusFile(r, 90), chunker, emb)
-		for _, ix := range []search.Index{mem, pg} {
+		for _, ix := range []indexdriver.Index{mem, pg} {
 			if err := ix.ReplaceFile(ctx, testScope, f); err != nil {
 				t.Fatal(err)
 			}
 		}
 	}
 	for i := 1; i < 40; i += 7 {
-		for _, ix := range []search.Index{mem, pg} {
+		for _, ix := range []indexdriver.Index{mem, pg} {
 			if err := ix.DeleteFile(ctx, testScope, fmt.Sprintf("/d%d/f_%03d.md", i%5, i), later.Add(time.Hour)); err != nil {
 				t.Fatal(err)
 			}
@@ -177,7 +178,7 @@ func TestMergeUnderConcurrentWriters(t *testing.T) {
 	chunker := search.NewChunker(search.ChunkerOptions{TargetBytes: 300, OverlapBytes: 40})
 	base := time.Date(2026, 1, 2, 3, 4, 5, 6, time.UTC)
 	const files, writers, rounds = 24, 4, 12
-	final := make([]*search.IndexedFile, files) // nil: deleted last
+	final := make([]*indexdriver.IndexedFile, files) // nil: deleted last
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	stop := make(chan struct{})

@@ -21,6 +21,7 @@ import (
 	"github.com/agentfiles/agentfiles/fileio/storetest"
 	"github.com/agentfiles/agentfiles/internal/cmdtest"
 	"github.com/agentfiles/agentfiles/search"
+	"github.com/agentfiles/agentfiles/search/indexdriver"
 	"github.com/agentfiles/agentfiles/search/indextest"
 	"github.com/agentfiles/agentfiles/search/pgindex"
 )
@@ -303,7 +304,7 @@ func checkIndexMatchesStore(t *testing.T, ix *pgindex.Index, store fileio.Store,
 			continue
 		}
 		for i := range want {
-			terms, n := search.TermCounts(want[i].Text)
+			terms, n := indexdriver.TermCounts(want[i].Text)
 			want[i].Text = "" // the index keeps offsets and the hash, not the text
 			if got[i].Chunk != want[i] || got[i].ChunkTerms != n || len(got[i].Terms) != len(terms) || len(got[i].Vector) != 64 {
 				t.Errorf("%s chunk %d differs from a fresh split", f.Path, i)

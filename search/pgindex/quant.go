@@ -9,20 +9,20 @@ import (
 	"sync"
 	"time"
 
-	"github.com/agentfiles/agentfiles/search"
+	"github.com/agentfiles/agentfiles/search/indexdriver"
 	"github.com/agentfiles/agentfiles/search/internal/int8vec"
 	"github.com/jackc/pgx/v5/pgtype"
 )
 
 // semanticCodes is Semantic over a snapshot of int8 codes (vectors of quantizeMinDims
 // dimensions or more), exact as search/memindex's: a first pass gives every eligible chunk an
-// interval holding its search.Dot score and keeps those that may reach the TopK-th best lower
-// bound (see package int8vec, "Exact top K"); those are re-scored with search.Dot, from their
+// interval holding its indexdriver.Dot score and keeps those that may reach the TopK-th best lower
+// bound (see package int8vec, "Exact top K"); those are re-scored with indexdriver.Dot, from their
 // codes when the codes are exact, otherwise from their floats, read from PostgreSQL for those
 // chunks only. overflow is the TopK of the files that did not fit the cache, exactly scored;
 // they take part as chunks whose interval is their score. ok is false when the codes give no
 // bound (a vector that is not finite, or norms too large): the caller then scans the floats.
-func (ix *Index) semanticCodes(ctx context.Context, snap *vectorSnapshot, q search.SemanticQuery, pid int64, overflow []search.Ranked[chunkAt]) (best []search.Ranked[chunkAt], ok bool, err error) {
+func (ix *Index) semanticCodes(ctx context.Context, snap *vectorSnapshot, q indexdriver.SemanticQuery, pid int64, overflow []indexdriver.Ranked[chunkAt]) (best []indexdriver.Ranked[chunkAt], ok bool, err error) {
 	dims := len(q.Vector)
 	var qNorm float64
 	for _, x := range q.Vector {
@@ -98,7 +98,7 @@ func (ix *Index) semanticCodes(ctx context.Context, snap *vectorSnapshot, q sear
 	if err != nil {
 		return nil, true, err
 	}
-	h := search.NewTopK[chunkAt](q.TopK)
+	h := indexdriver.NewTopK[chunkAt](q.TopK)
 	for _, r := range overflow {
 		h.Offer(r)
 	}
@@ -113,8 +113,8 @@ func (ix *Index) semanticCodes(ctx context.Context, snap *vectorSnapshot, q sear
 		} else if v == nil {
 			continue // re-indexed since the snapshot: Semantic drops the file's chunks anyway
 		}
-		if score := float64(search.Dot(v, q.Vector)); h.Wants(score) {
-			h.Offer(search.Ranked[chunkAt]{Score: score, Path: c.file.path, Index: c.chunk, Value: chunkAt{c.file.version}})
+		if score := float64(indexdriver.Dot(v, q.Vector)); h.Wants(score) {
+			h.Offer(indexdriver.Ranked[chunkAt]{Score: score, Path: c.file.path, Index: c.chunk, Value: chunkAt{c.file.version}})
 		}
 	}
 	return h.Sorted(), true, nil
@@ -147,7 +147,7 @@ type chunkAddr struct {
 
 // nearFloats reads, in one statement, the float vectors of the near chunks at or above cut
 // whose codes are not exact, at their files' cached versions.
-func (ix *Index) nearFloats(ctx context.Context, pid int64, q search.SemanticQuery, near []nearChunk, cut float64) (map[chunkAddr][]float32, error) {
+func (ix *Index) nearFloats(ctx context.Context, pid int64, q indexdriver.SemanticQuery, near []nearChunk, cut float64) (map[chunkAddr][]float32, error) {
 	var paths []string
 	var ats []time.Time
 	var nss, idx []int32

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentfiles/agentfiles/search"
+	"github.com/agentfiles/agentfiles/search/indexdriver"
 	"github.com/agentfiles/agentfiles/search/memindex"
 	"github.com/agentfiles/agentfiles/search/pgindex"
 	"github.com/google/go-cmp/cmp"
@@ -32,11 +32,11 @@ func denseVector(r *rand.Rand, dims int) []float32 {
 }
 
 // vectorFile is a lexical-and-vector file of one chunk per vector.
-func vectorFile(path string, version time.Time, model string, vecs ...[]float32) search.IndexedFile {
-	f := search.IndexedFile{Path: path, FileUpdatedAt: version, Tokenizer: search.TokenizerName, EmbeddingModel: model}
+func vectorFile(path string, version time.Time, model string, vecs ...[]float32) indexdriver.IndexedFile {
+	f := indexdriver.IndexedFile{Path: path, FileUpdatedAt: version, Tokenizer: indexdriver.TokenizerName, EmbeddingModel: model}
 	for i, v := range vecs {
-		f.Chunks = append(f.Chunks, search.IndexedChunk{
-			Chunk: search.Chunk{Index: i, StartByte: int64(10 * i), EndByte: int64(10*i + 10)}, Terms: map[string]int{"w": 1}, ChunkTerms: 1, Vector: v})
+		f.Chunks = append(f.Chunks, indexdriver.IndexedChunk{
+			Chunk: indexdriver.Chunk{Index: i, StartByte: int64(10 * i), EndByte: int64(10*i + 10)}, Terms: map[string]int{"w": 1}, ChunkTerms: 1, Vector: v})
 	}
 	return f
 }
@@ -81,9 +81,9 @@ func testSemanticCache(t *testing.T, dims int, cacheBytes int64) {
 	mem := memindex.New()
 	r := rand.New(rand.NewPCG(5, 6))
 	base := time.Date(2026, 3, 4, 5, 6, 7, 891, time.UTC)
-	put := func(f search.IndexedFile) {
+	put := func(f indexdriver.IndexedFile) {
 		t.Helper()
-		for _, ix := range []search.Index{mem, cached} { // one database: cached writes for all
+		for _, ix := range []indexdriver.Index{mem, cached} { // one database: cached writes for all
 			if err := ix.ReplaceFile(ctx, testScope, f); err != nil {
 				t.Fatal(err)
 			}
@@ -116,7 +116,7 @@ func testSemanticCache(t *testing.T, dims int, cacheBytes int64) {
 	check := func(stage string) {
 		t.Helper()
 		for name, qv := range queries {
-			for _, q := range []search.SemanticQuery{
+			for _, q := range []indexdriver.SemanticQuery{
 				{Vector: qv, Model: model, TopK: 10},
 				{Vector: qv, Model: model, TopK: 1},
 				{Vector: qv, Model: model, TopK: 1000},
@@ -126,7 +126,7 @@ func testSemanticCache(t *testing.T, dims int, cacheBytes int64) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				for ixName, ix := range map[string]search.Index{"cached": cached, "streamed": streamed, "overflowing the cache": overflowing} {
+				for ixName, ix := range map[string]indexdriver.Index{"cached": cached, "streamed": streamed, "overflowing the cache": overflowing} {
 					got, err := ix.Semantic(ctx, testScope, q)
 					if err != nil {
 						t.Fatal(err)
@@ -141,7 +141,7 @@ func testSemanticCache(t *testing.T, dims int, cacheBytes int64) {
 	check("first")
 	// Replace and delete files after the cache holds them: the cache refreshes file by file.
 	put(vectorFile("/d0/f000.md", base.Add(time.Hour), model, queries["dense"]))
-	for _, ix := range []search.Index{mem, cached} {
+	for _, ix := range []indexdriver.Index{mem, cached} {
 		if err := ix.DeleteFile(ctx, testScope, "/d2/f017.md", base.Add(time.Hour)); err != nil {
 			t.Fatal(err)
 		}

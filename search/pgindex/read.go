@@ -8,7 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentfiles/agentfiles/fileio"
-	"github.com/agentfiles/agentfiles/search"
+	"github.com/agentfiles/agentfiles/search/indexdriver"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -55,21 +55,21 @@ func excludeList(m map[string]bool) []string {
 	return out
 }
 
-// MarkServed implements search.Index with one statement: an upsert of the served time of each
+// MarkServed implements indexdriver.Index with one statement: an upsert of the served time of each
 // referenced chunk whose file is still indexed at the referenced version.
-func (ix *Index) MarkServed(ctx context.Context, scope fileio.Scope, refs []search.ChunkRef, at time.Time) error {
+func (ix *Index) MarkServed(ctx context.Context, scope fileio.Scope, refs []indexdriver.ChunkRef, at time.Time) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	if len(refs) == 0 {
 		return nil
 	}
-	seen := make(map[search.ChunkRef]bool, len(refs))
+	seen := make(map[indexdriver.ChunkRef]bool, len(refs))
 	var paths []string
 	var idx, nss []int32
 	var vers []time.Time
 	for _, r := range refs {
-		k := search.ChunkRef{Path: r.Path, ChunkIndex: r.ChunkIndex, FileUpdatedAt: r.FileUpdatedAt.UTC()}
+		k := indexdriver.ChunkRef{Path: r.Path, ChunkIndex: r.ChunkIndex, FileUpdatedAt: r.FileUpdatedAt.UTC()}
 		if seen[k] {
 			continue // one row may be upserted once per statement
 		}
@@ -194,13 +194,13 @@ func (f *storedFile) readTerms(ctx context.Context, q querier) error {
 	return nil
 }
 
-// Chunks implements search.Index: the chunks of path with their terms and vectors (no text),
+// Chunks implements indexdriver.Index: the chunks of path with their terms and vectors (no text),
 // read in one repeatable-read snapshot.
-func (ix *Index) Chunks(ctx context.Context, scope fileio.Scope, path string) ([]search.StoredChunk, error) {
+func (ix *Index) Chunks(ctx context.Context, scope fileio.Scope, path string) ([]indexdriver.StoredChunk, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	var out []search.StoredChunk
+	var out []indexdriver.StoredChunk
 	err := pgx.BeginTxFunc(ctx, ix.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
 		out = nil
 		f, found, err := readFile(ctx, tx, scope, path)
@@ -233,7 +233,7 @@ WHERE pr.apikey_hash = $1 AND pr.project = $2 AND s.file_path = $3`, scope.Tenan
 		}
 		for i := range f.chunks {
 			ord := f.first + i
-			sc := search.StoredChunk{Path: path, FileUpdatedAt: f.version, EmbeddingModel: f.model, Tokenizer: f.tokenizer, LastServedAt: served[i]}
+			sc := indexdriver.StoredChunk{Path: path, FileUpdatedAt: f.version, EmbeddingModel: f.model, Tokenizer: f.tokenizer, LastServedAt: served[i]}
 			sc.Index, sc.StartByte, sc.EndByte, sc.ContentHash = i, f.dir.start[ord], f.dir.end[ord], f.dir.hash(ord)
 			sc.ChunkTerms, sc.Terms = int(f.dir.terms[ord]), f.terms[i]
 			if d := int(dims); d > 0 && len(vectors) == 4*d*f.chunks {

@@ -13,6 +13,7 @@ import (
 	"github.com/agentfiles/agentfiles/internal/pgtest"
 	"github.com/agentfiles/agentfiles/internal/poll"
 	"github.com/agentfiles/agentfiles/search"
+	"github.com/agentfiles/agentfiles/search/indexdriver"
 	"github.com/agentfiles/agentfiles/search/pgindex"
 )
 
@@ -41,11 +42,11 @@ func allMethods(ctx context.Context, ix *pgindex.Index) map[string]error {
 	calls := map[string]error{
 		"ReplaceFile": ix.ReplaceFile(ctx, testScope, f),
 		"DeleteFile":  ix.DeleteFile(ctx, testScope, "/x.md", time.Now()),
-		"MarkServed":  ix.MarkServed(ctx, testScope, []search.ChunkRef{{Path: "/x.md"}}, time.Now()),
+		"MarkServed":  ix.MarkServed(ctx, testScope, []indexdriver.ChunkRef{{Path: "/x.md"}}, time.Now()),
 	}
 	_, calls["FileStates"] = ix.FileStates(ctx, testScope, "")
-	_, calls["Lexical"] = ix.Lexical(ctx, testScope, search.LexicalQuery{Terms: []string{"text"}, BM25: search.DefaultBM25(), TopK: 5})
-	_, calls["Semantic"] = ix.Semantic(ctx, testScope, search.SemanticQuery{Vector: []float32{1}, Model: "m", TopK: 5})
+	_, calls["Lexical"] = ix.Lexical(ctx, testScope, indexdriver.LexicalQuery{Terms: []string{"text"}, BM25: indexdriver.DefaultBM25(), TopK: 5})
+	_, calls["Semantic"] = ix.Semantic(ctx, testScope, indexdriver.SemanticQuery{Vector: []float32{1}, Model: "m", TopK: 5})
 	_, calls["Chunks"] = ix.Chunks(ctx, testScope, "/x.md")
 	return calls
 }
@@ -155,8 +156,8 @@ func TestTSVectorMode(t *testing.T) {
 		{"zeppelin", "", nil, nil},
 	}
 	for _, tc := range tests {
-		terms := search.QueryTerms(tc.query)
-		res, err := pg.Lexical(ctx, testScope, search.LexicalQuery{Terms: terms, BM25: search.DefaultBM25(), PathPrefix: tc.prefix, ExcludePaths: tc.exclude, TopK: 10})
+		terms := indexdriver.QueryTerms(tc.query)
+		res, err := pg.Lexical(ctx, testScope, indexdriver.LexicalQuery{Terms: terms, BM25: indexdriver.DefaultBM25(), PathPrefix: tc.prefix, ExcludePaths: tc.exclude, TopK: 10})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -5,7 +5,7 @@ import (
 	"slices"
 
 	"github.com/agentfiles/agentfiles/fileio"
-	"github.com/agentfiles/agentfiles/search"
+	"github.com/agentfiles/agentfiles/search/indexdriver"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -25,17 +25,17 @@ CROSS JOIN unnest($3::text[], $4::int[]) AS r(path, idx)
 JOIN mcp_search_chunk_tsv c ON c.project_id = pr.id AND c.file_path = r.path AND c.chunk_index = r.idx
 WHERE pr.apikey_hash = $1 AND pr.project = $2`
 
-// ScoreChunks implements search.Index in one snapshot, read in one round trip when the project's
+// ScoreChunks implements indexdriver.Index in one snapshot, read in one round trip when the project's
 // view is cached: the postings blocks of the query terms (as Lexical reads them), the vectors of
 // the named files, and in tsvector mode the chunks' ts_rank_cd. BM25 is computed in Go with the
 // caller's statistics, summed over the terms in query order as Lexical sums them, so the floats
-// are memindex's; vectors are scored with search.Dot. In LexicalTSVector mode the lexical score
+// are memindex's; vectors are scored with indexdriver.Dot. In LexicalTSVector mode the lexical score
 // is the chunk's ts_rank_cd, Lexical's scale there.
-func (ix *Index) ScoreChunks(ctx context.Context, scope fileio.Scope, q search.ScoreQuery) ([]search.ChunkScore, error) {
+func (ix *Index) ScoreChunks(ctx context.Context, scope fileio.Scope, q indexdriver.ScoreQuery) ([]indexdriver.ChunkScore, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	out := make([]search.ChunkScore, len(q.Chunks))
+	out := make([]indexdriver.ChunkScore, len(q.Chunks))
 	if len(q.Chunks) == 0 {
 		return out, nil
 	}
@@ -47,7 +47,7 @@ func (ix *Index) ScoreChunks(ctx context.Context, scope fileio.Scope, q search.S
 	tsvector := ix.lexical == LexicalTSVector && len(q.Terms) > 0
 	vectors := make(map[chunkAddr][]byte)
 	vectorRows := make(map[string]int) // a file's vector row size
-	ranks := make(map[search.ChunkRef]float64)
+	ranks := make(map[indexdriver.ChunkRef]float64)
 	extra := func(b *pgx.Batch) {
 		b.Queue(sqlScoreVectors, scope.Tenant, scope.Project, all, q.Model, int32(len(q.Vector)), idx)
 		if tsvector {
@@ -79,7 +79,7 @@ func (ix *Index) ScoreChunks(ctx context.Context, scope fileio.Scope, q search.S
 		var index int32
 		var rank float64
 		_, err = pgx.ForEachRow(rows, []any{&path, &index, &rank}, func() error {
-			ranks[search.ChunkRef{Path: path, ChunkIndex: int(index)}] = rank
+			ranks[indexdriver.ChunkRef{Path: path, ChunkIndex: int(index)}] = rank
 			return nil
 		})
 		return err
@@ -125,11 +125,11 @@ func (ix *Index) ScoreChunks(ctx context.Context, scope fileio.Scope, q search.S
 			cs.Lexical += scorers[ti].Score(lists[ti].tf(key), int(d.terms[ord]))
 		}
 		if tsvector {
-			cs.Lexical = ranks[search.ChunkRef{Path: r.Path, ChunkIndex: r.ChunkIndex}]
+			cs.Lexical = ranks[indexdriver.ChunkRef{Path: r.Path, ChunkIndex: r.ChunkIndex}]
 		}
 		if raw := vectors[chunkAddr{r.Path, r.ChunkIndex}]; len(q.Vector) > 0 && len(raw) == 4*len(row) && vectorRows[r.Path] == 4*len(row)*st.Chunks {
 			decodeVectorInto(row, raw)
-			cs.Semantic, cs.HasSemantic = float64(search.Dot(row, q.Vector)), true
+			cs.Semantic, cs.HasSemantic = float64(indexdriver.Dot(row, q.Vector)), true
 		}
 	}
 	return out, nil

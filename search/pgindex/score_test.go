@@ -6,21 +6,22 @@ import (
 	"testing"
 
 	"github.com/agentfiles/agentfiles/search"
+	"github.com/agentfiles/agentfiles/search/indexdriver"
 	"github.com/agentfiles/agentfiles/search/pgindex"
 	"github.com/google/go-cmp/cmp"
 )
 
 // chunkRefs names every chunk of the first n files of the corpus of loadBoth, as stored in idx.
-func chunkRefs(t *testing.T, idx search.Index, n int) []search.ChunkRef {
+func chunkRefs(t *testing.T, idx indexdriver.Index, n int) []indexdriver.ChunkRef {
 	t.Helper()
-	var refs []search.ChunkRef
+	var refs []indexdriver.ChunkRef
 	for i := range n {
 		chunks, err := idx.Chunks(context.Background(), testScope, fmt.Sprintf("/d%d/f_%03d.md", i%5, i))
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, c := range chunks {
-			refs = append(refs, search.ChunkRef{Path: c.Path, FileUpdatedAt: c.FileUpdatedAt, ChunkIndex: c.Index})
+			refs = append(refs, indexdriver.ChunkRef{Path: c.Path, FileUpdatedAt: c.FileUpdatedAt, ChunkIndex: c.Index})
 		}
 	}
 	return refs
@@ -37,15 +38,15 @@ func TestScoreChunksMatchesMemindex(t *testing.T) {
 		t.Fatalf("only %d chunks", len(refs))
 	}
 	for _, q := range []string{"alpha", "retry backoff", "zulu yankee xray", "café 検索", "the", "nonexistentword"} {
-		terms := search.QueryTerms(q)
-		lex, err := mem.Lexical(ctx, testScope, search.LexicalQuery{Terms: terms, BM25: search.DefaultBM25(), TopK: 1})
+		terms := indexdriver.QueryTerms(q)
+		lex, err := mem.Lexical(ctx, testScope, indexdriver.LexicalQuery{Terms: terms, BM25: indexdriver.DefaultBM25(), TopK: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
 		qv, _ := emb.Embed(ctx, []string{q})
-		for _, sq := range []search.ScoreQuery{
-			{Chunks: refs, Terms: terms, DocFreq: lex.DocFreq, Stats: lex.Stats, BM25: search.DefaultBM25(), Vector: qv[0], Model: emb.Model()},
-			{Chunks: refs, Terms: terms, DocFreq: lex.DocFreq, Stats: lex.Stats, BM25: search.BM25{K1: 1.5, B: 0.6}},
+		for _, sq := range []indexdriver.ScoreQuery{
+			{Chunks: refs, Terms: terms, DocFreq: lex.DocFreq, Stats: lex.Stats, BM25: indexdriver.DefaultBM25(), Vector: qv[0], Model: emb.Model()},
+			{Chunks: refs, Terms: terms, DocFreq: lex.DocFreq, Stats: lex.Stats, BM25: indexdriver.BM25{K1: 1.5, B: 0.6}},
 			{Chunks: refs, Vector: qv[0], Model: "other-model"},
 		} {
 			want, err := mem.ScoreChunks(ctx, testScope, sq)
@@ -69,16 +70,16 @@ func TestScoreChunksTSVector(t *testing.T) {
 	pg, _ := newIndex(t, pgindex.Options{Lexical: pgindex.LexicalTSVector})
 	loadBoth(t, pg, 20, 120, nil)
 	ctx := context.Background()
-	terms := search.QueryTerms("retry backoff")
-	lex, err := pg.Lexical(ctx, testScope, search.LexicalQuery{Terms: terms, BM25: search.DefaultBM25(), TopK: 10})
+	terms := indexdriver.QueryTerms("retry backoff")
+	lex, err := pg.Lexical(ctx, testScope, indexdriver.LexicalQuery{Terms: terms, BM25: indexdriver.DefaultBM25(), TopK: 10})
 	if err != nil || len(lex.Candidates) == 0 {
 		t.Fatalf("lexical: %v, %d candidates", err, len(lex.Candidates))
 	}
-	var refs []search.ChunkRef
+	var refs []indexdriver.ChunkRef
 	for _, c := range lex.Candidates {
-		refs = append(refs, search.ChunkRef{Path: c.Path, FileUpdatedAt: c.FileUpdatedAt, ChunkIndex: c.Chunk.Index})
+		refs = append(refs, indexdriver.ChunkRef{Path: c.Path, FileUpdatedAt: c.FileUpdatedAt, ChunkIndex: c.Chunk.Index})
 	}
-	got, err := pg.ScoreChunks(ctx, testScope, search.ScoreQuery{Chunks: refs, Terms: terms, DocFreq: lex.DocFreq, Stats: lex.Stats, BM25: search.DefaultBM25()})
+	got, err := pg.ScoreChunks(ctx, testScope, indexdriver.ScoreQuery{Chunks: refs, Terms: terms, DocFreq: lex.DocFreq, Stats: lex.Stats, BM25: indexdriver.DefaultBM25()})
 	if err != nil {
 		t.Fatal(err)
 	}

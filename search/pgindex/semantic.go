@@ -6,13 +6,13 @@ import (
 	"time"
 
 	"github.com/agentfiles/agentfiles/fileio"
-	"github.com/agentfiles/agentfiles/search"
+	"github.com/agentfiles/agentfiles/search/indexdriver"
 	"github.com/jackc/pgx/v5"
 )
 
 // sqlSemanticScan streams the vectors of the project's files that were made by the query's
 // model and have its dimension, with each file's version, path filters applied in SQL. Scores
-// are computed in Go with search.Dot.
+// are computed in Go with indexdriver.Dot.
 const sqlSemanticScan = `SELECT f.file_path, f.file_updated_at, f.file_updated_ns, v.vectors
 FROM mcp_search_projects pr
 JOIN mcp_search_vectors v ON v.project_id = pr.id
@@ -20,11 +20,11 @@ JOIN mcp_search_files f ON f.project_id = pr.id AND f.file_path = v.file_path
 WHERE pr.apikey_hash = $1 AND pr.project = $2 AND v.model = $3 AND v.dims = $4
   AND ($5::text = '' OR v.file_path LIKE $6::text) AND v.file_path <> ALL($7::text[]) AND v.file_path >= $8`
 
-// Semantic implements search.Index as an exact flat scan, scored with search.Dot as in
+// Semantic implements indexdriver.Index as an exact flat scan, scored with indexdriver.Dot as in
 // search/memindex: over the in-process snapshot of the project's vectors (see vectorCache), or,
 // without the cache, over the vectors streamed from PostgreSQL. The chunks' offsets and hashes
 // come from the project's view; a chunk whose file changed between the two reads is dropped.
-func (ix *Index) Semantic(ctx context.Context, scope fileio.Scope, q search.SemanticQuery) ([]search.Candidate, error) {
+func (ix *Index) Semantic(ctx context.Context, scope fileio.Scope, q indexdriver.SemanticQuery) ([]indexdriver.Candidate, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -35,7 +35,7 @@ func (ix *Index) Semantic(ctx context.Context, scope fileio.Scope, q search.Sema
 	if err != nil || v == nil {
 		return nil, err
 	}
-	var best []search.Ranked[chunkAt]
+	var best []indexdriver.Ranked[chunkAt]
 	if ix.vectors != nil {
 		best, err = ix.semanticCached(ctx, scope, v, q)
 	} else {
@@ -44,7 +44,7 @@ func (ix *Index) Semantic(ctx context.Context, scope fileio.Scope, q search.Sema
 	if err != nil {
 		return nil, backendError(ctx, "running a semantic query", err)
 	}
-	out := make([]search.Candidate, 0, len(best))
+	out := make([]indexdriver.Candidate, 0, len(best))
 	for _, b := range best {
 		fi, ok := v.fileIndex(b.Path)
 		if ok && v.states[fi].FileUpdatedAt.Equal(b.Value.version) && b.Index < v.states[fi].Chunks {
@@ -59,13 +59,13 @@ type chunkAt struct{ version time.Time }
 
 // semanticScan streams the vectors of the files from path from on (in bytewise order; "" for
 // all) from PostgreSQL and returns their TopK.
-func (ix *Index) semanticScan(ctx context.Context, scope fileio.Scope, q search.SemanticQuery, from string) ([]search.Ranked[chunkAt], error) {
+func (ix *Index) semanticScan(ctx context.Context, scope fileio.Scope, q indexdriver.SemanticQuery, from string) ([]indexdriver.Ranked[chunkAt], error) {
 	rows, err := ix.pool.Query(ctx, sqlSemanticScan, scope.Tenant, scope.Project, q.Model, int32(len(q.Vector)), q.PathPrefix, likePrefix(q.PathPrefix), excludeList(q.ExcludePaths), from)
 	if err != nil {
 		return nil, err
 	}
 	dims := len(q.Vector)
-	h := search.NewTopK[chunkAt](q.TopK)
+	h := indexdriver.NewTopK[chunkAt](q.TopK)
 	vec := make([]float32, dims)
 	var path string
 	var at time.Time
@@ -75,9 +75,9 @@ func (ix *Index) semanticScan(ctx context.Context, scope fileio.Scope, q search.
 		version := joinVersion(at, ns)
 		for i := 0; 4*dims*(i+1) <= len(raw); i++ {
 			decodeVectorInto(vec, raw[4*dims*i:])
-			score := float64(search.Dot(vec, q.Vector))
+			score := float64(indexdriver.Dot(vec, q.Vector))
 			if h.Wants(score) {
-				h.Offer(search.Ranked[chunkAt]{Score: score, Path: path, Index: i, Value: chunkAt{version}})
+				h.Offer(indexdriver.Ranked[chunkAt]{Score: score, Path: path, Index: i, Value: chunkAt{version}})
 			}
 		}
 		return nil
@@ -87,14 +87,14 @@ func (ix *Index) semanticScan(ctx context.Context, scope fileio.Scope, q search.
 
 // semanticCached scans the in-process snapshot of the project's vectors: the floats, or from
 // quantizeMinDims dimensions the int8 codes (semanticCodes).
-func (ix *Index) semanticCached(ctx context.Context, scope fileio.Scope, v *view, q search.SemanticQuery) ([]search.Ranked[chunkAt], error) {
+func (ix *Index) semanticCached(ctx context.Context, scope fileio.Scope, v *view, q indexdriver.SemanticQuery) ([]indexdriver.Ranked[chunkAt], error) {
 	snap, err := ix.vectors.snapshot(ctx, ix, cacheKey{project: v.pid, model: q.Model, dims: len(q.Vector)}, v)
 	if err != nil {
 		return nil, err
 	}
 	dims := len(q.Vector)
 	// The files that did not fit the cache: their TopK, exactly scored as they stream by.
-	var overflow []search.Ranked[chunkAt]
+	var overflow []indexdriver.Ranked[chunkAt]
 	if snap.overflow {
 		if overflow, err = ix.semanticScan(ctx, scope, q, snap.overflowFrom); err != nil {
 			return nil, err
@@ -108,7 +108,7 @@ func (ix *Index) semanticCached(ctx context.Context, scope fileio.Scope, v *view
 		return ix.semanticScan(ctx, scope, q, "") // the codes give no bound: scan the floats
 	}
 	// A query vector with few non-zero dimensions (the hashing embedder's, for a few words) is
-	// scored with search.SparseDot over those dimensions only: bit for bit search.Dot for finite
+	// scored with indexdriver.SparseDot over those dimensions only: bit for bit indexdriver.Dot for finite
 	// vectors, at a fraction of the reads.
 	var nz []int
 	for j, x := range q.Vector {
@@ -117,7 +117,7 @@ func (ix *Index) semanticCached(ctx context.Context, scope fileio.Scope, v *view
 		}
 	}
 	sparse := len(nz) <= dims/2
-	h := search.NewTopK[chunkAt](q.TopK)
+	h := indexdriver.NewTopK[chunkAt](q.TopK)
 	for _, r := range overflow {
 		h.Offer(r)
 	}
@@ -128,13 +128,13 @@ func (ix *Index) semanticCached(ctx context.Context, scope fileio.Scope, v *view
 		for i := range len(f.vecs) / dims {
 			var dot float32
 			if sparse && !f.nonFinite {
-				dot = search.SparseDot(f.vecs, i*dims, 1, q.Vector, nz)
+				dot = indexdriver.SparseDot(f.vecs, i*dims, 1, q.Vector, nz)
 			} else {
-				dot = search.Dot(f.vecs[i*dims:(i+1)*dims], q.Vector)
+				dot = indexdriver.Dot(f.vecs[i*dims:(i+1)*dims], q.Vector)
 			}
 			score := float64(dot)
 			if h.Wants(score) {
-				h.Offer(search.Ranked[chunkAt]{Score: score, Path: path, Index: i, Value: chunkAt{f.version}})
+				h.Offer(indexdriver.Ranked[chunkAt]{Score: score, Path: path, Index: i, Value: chunkAt{f.version}})
 			}
 		}
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/agentfiles/agentfiles/fileio/storetest"
 	"github.com/agentfiles/agentfiles/internal/pgtest"
 	"github.com/agentfiles/agentfiles/search"
+	"github.com/agentfiles/agentfiles/search/indexdriver"
 	"github.com/agentfiles/agentfiles/search/indextest"
 	"github.com/agentfiles/agentfiles/search/memindex"
 	"github.com/agentfiles/agentfiles/search/pgindex"
@@ -58,7 +59,7 @@ func (e *denseEmbedder) Embed(_ context.Context, texts []string) ([][]float32, e
 	out := make([][]float32, len(texts))
 	for i, t := range texts {
 		sum := make([]float64, e.dims)
-		for _, w := range search.Tokenize(t) {
+		for _, w := range indexdriver.Tokenize(t) {
 			for j, x := range e.word(w) {
 				sum[j] += float64(x)
 			}
@@ -142,8 +143,8 @@ func benchSemanticScale(b *testing.B, chunks, dims int) {
 	qctx := agentfiles.WithAuth(ctx, agentfiles.NewAuthContext(benchKey, "bench"))
 	queries := benchQueries(rand.New(rand.NewPCG(3, uint64(chunks))), 200)
 	vecs, _ := emb.Embed(ctx, queries)
-	semantic := func(be *backend, i int) ([]search.Candidate, error) {
-		return be.index.Semantic(qctx, scope, search.SemanticQuery{Vector: vecs[i], Model: emb.Model(), TopK: 10})
+	semantic := func(be *backend, i int) ([]indexdriver.Candidate, error) {
+		return be.index.Semantic(qctx, scope, indexdriver.SemanticQuery{Vector: vecs[i], Model: emb.Model(), TopK: 10})
 	}
 	// The Go heap the default pgindex holds for the project once its caches are warm.
 	var heapBefore, heapAfter runtime.MemStats
@@ -167,7 +168,7 @@ func benchSemanticScale(b *testing.B, chunks, dims int) {
 				b.Fatal(err)
 			}
 			// The stores' versions differ (two stores, two clocks); the rest is compared.
-			if diff := cmp.Diff(want, got, cmpopts.EquateEmpty(), cmpopts.IgnoreFields(search.Candidate{}, "FileUpdatedAt")); diff != "" {
+			if diff := cmp.Diff(want, got, cmpopts.EquateEmpty(), cmpopts.IgnoreFields(indexdriver.Candidate{}, "FileUpdatedAt")); diff != "" {
 				b.Fatalf("%s differs from memindex on %q (-memindex +pgindex):\n%s", be.name, queries[i], diff)
 			}
 		}
@@ -211,7 +212,7 @@ func benchSemanticScale(b *testing.B, chunks, dims int) {
 func loadDense(b *testing.B, scope fileio.Scope, mem, pg *backend, chunks int, emb *denseEmbedder) {
 	ctx := context.Background()
 	r := rand.New(rand.NewPCG(1, uint64(chunks)))
-	work := make(chan search.IndexedFile, 64)
+	work := make(chan indexdriver.IndexedFile, 64)
 	errs := make(chan error, 2)
 	var wg sync.WaitGroup
 	for range 2 {
@@ -232,7 +233,7 @@ func loadDense(b *testing.B, scope fileio.Scope, mem, pg *backend, chunks int, e
 	for i := 0; total < chunks; i++ {
 		content := benchFile(r)
 		path := fmt.Sprintf("/dir%02d/file%05d.txt", i%50, i)
-		var f search.IndexedFile
+		var f indexdriver.IndexedFile
 		for _, be := range []*backend{mem, pg} {
 			var info fileio.FileInfo
 			err := be.store.Update(ctx, scope, fileio.UpdateOptions{}, func(tx fileio.WriteTx) error {
@@ -263,7 +264,7 @@ func loadDense(b *testing.B, scope fileio.Scope, mem, pg *backend, chunks int, e
 }
 
 // denseFile cuts content as the Indexer does and embeds it with emb.
-func denseFile(path string, version time.Time, content string, emb *denseEmbedder) search.IndexedFile {
+func denseFile(path string, version time.Time, content string, emb *denseEmbedder) indexdriver.IndexedFile {
 	f := indexedFile(path, version, content, benchChunker, nil)
 	texts := make([]string, len(f.Chunks))
 	for i, c := range f.Chunks {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/agentfiles/agentfiles/search"
+	"github.com/agentfiles/agentfiles/search/indexdriver"
 	"github.com/agentfiles/agentfiles/search/memindex"
 	"github.com/agentfiles/agentfiles/search/pgindex"
 )
@@ -67,7 +68,7 @@ func measureIndexSize(t *testing.B, chunks int) {
 	for total < chunks {
 		// Prepare a batch of files first (chunking, analysis, embedding), so that the clock
 		// measures the index alone and memory stays bounded.
-		var files []search.IndexedFile
+		var files []indexdriver.IndexedFile
 		for batch := 0; batch < 20_000 && total < chunks; nfiles++ {
 			content := benchFile(r)
 			f := indexedFile(fmt.Sprintf("/dir%02d/file%07d.txt", nfiles%50, nfiles), base.Add(time.Duration(nfiles)), content, benchChunker, emb)
@@ -127,7 +128,7 @@ func measureIndexSize(t *testing.B, chunks int) {
 }
 
 // replaceAll indexes files with ReplaceFile from two goroutines and returns the time it took.
-func replaceAll(t testing.TB, ix search.Index, files []search.IndexedFile) time.Duration {
+func replaceAll(t testing.TB, ix indexdriver.Index, files []indexdriver.IndexedFile) time.Duration {
 	t.Helper()
 	var next atomic.Int64
 	var wg sync.WaitGroup

@@ -8,7 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentfiles/agentfiles/fileio"
-	"github.com/agentfiles/agentfiles/search"
+	"github.com/agentfiles/agentfiles/search/indexdriver"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -74,7 +74,7 @@ WHERE table_name = 'mcp_file_chunks' AND column_name IN ('chunk_content', 'apike
 			}
 		}
 		for q, want := range map[string]string{"nebula": "/f0.md", "quasar": "/f1.md"} {
-			res, err := ix.Lexical(ctx, scope, search.LexicalQuery{Terms: search.QueryTerms(q), BM25: search.DefaultBM25(), TopK: 5})
+			res, err := ix.Lexical(ctx, scope, indexdriver.LexicalQuery{Terms: indexdriver.QueryTerms(q), BM25: indexdriver.DefaultBM25(), TopK: 5})
 			if err != nil || len(res.Candidates) != 1 || res.Candidates[0].Path != want || res.Candidates[0].Chunk.Text != "" {
 				t.Errorf("%s: %q after migrating: %+v, %v; want %s", mode, q, res.Candidates, err, want)
 			}

@@ -9,6 +9,7 @@ import (
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/search"
+	"github.com/agentfiles/agentfiles/search/indexdriver"
 	"github.com/agentfiles/agentfiles/search/pgindex"
 	"github.com/jackc/pgx/v5"
 )
@@ -26,7 +27,7 @@ func TestStatementTimeout(t *testing.T) {
 	if err := ix.ReplaceFile(ctx, scope, doc); err != nil {
 		t.Fatal(err)
 	}
-	lq := search.LexicalQuery{Terms: search.QueryTerms("backoff"), BM25: search.DefaultBM25(), TopK: 10}
+	lq := indexdriver.LexicalQuery{Terms: indexdriver.QueryTerms("backoff"), BM25: indexdriver.DefaultBM25(), TopK: 10}
 	if res, err := ix.Lexical(ctx, scope, lq); err != nil || len(res.Candidates) != 1 {
 		t.Fatalf("before: %+v, %v", res, err)
 	}
@@ -65,7 +66,7 @@ WHERE schemaname = current_schema() AND (tablename LIKE 'mcp\_search%' OR tablen
 	if took > 10*timeout+2*time.Second {
 		t.Errorf("blocked query returned after %v, timeout %v", took, timeout)
 	}
-	if err := ix.MarkServed(ctx, scope, []search.ChunkRef{{Path: "/a.md", FileUpdatedAt: doc.FileUpdatedAt}}, time.Now()); !errors.Is(err, agentfiles.ErrResourceBusy) {
+	if err := ix.MarkServed(ctx, scope, []indexdriver.ChunkRef{{Path: "/a.md", FileUpdatedAt: doc.FileUpdatedAt}}, time.Now()); !errors.Is(err, agentfiles.ErrResourceBusy) {
 		t.Errorf("blocked MarkServed: %v, want RESOURCE_BUSY", err)
 	}
 	if err := tx.Rollback(ctx); err != nil {

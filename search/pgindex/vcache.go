@@ -82,7 +82,7 @@ type cachedFile struct {
 	exact   bool
 	maxNorm float64 // the largest L2 norm of the file's vectors
 	// nonFinite: some vector holds an infinity or NaN, so a sparse query must be scored with
-	// search.Dot rather than search.SparseDot (whose skipped zero products are exact only for
+	// indexdriver.Dot rather than indexdriver.SparseDot (whose skipped zero products are exact only for
 	// finite vectors), and codes give no bound.
 	nonFinite bool
 }

@@ -8,14 +8,14 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentfiles/agentfiles/fileio"
-	"github.com/agentfiles/agentfiles/search"
+	"github.com/agentfiles/agentfiles/search/indexdriver"
 	"github.com/jackc/pgx/v5"
 )
 
 // DefaultProjectCacheBytes is the default bound of the in-process cache of project views.
 const DefaultProjectCacheBytes int64 = 256 << 20
 
-var _ search.FileStateLister = (*Index)(nil)
+var _ indexdriver.FileStateLister = (*Index)(nil)
 
 // view is one project's index at one generation as queries need it in memory: the indexed files
 // sorted by path with where their chunks are, the decoded directories of the segments they point
@@ -26,9 +26,9 @@ var _ search.FileStateLister = (*Index)(nil)
 type view struct {
 	pid        int64
 	generation int64
-	states     []search.PathFileState // sorted by path; FileStateList hands it out
-	files      []viewFile             // states[i]'s location
-	segs       []viewSegment          // the segments live files point at, by id
+	states     []indexdriver.PathFileState // sorted by path; FileStateList hands it out
+	files      []viewFile                  // states[i]'s location
+	segs       []viewSegment               // the segments live files point at, by id
 	segByID    map[int64]int
 	pending    []int32 // indexes of the files whose chunks are pending, in path order
 	maxWriteID int64   // the largest write id among files (see loadView)
@@ -59,7 +59,7 @@ type segmentData struct {
 
 // fileIndex finds path by binary search.
 func (v *view) fileIndex(path string) (int, bool) {
-	return slices.BinarySearchFunc(v.states, path, func(s search.PathFileState, p string) int { return strings.Compare(s.Path, p) })
+	return slices.BinarySearchFunc(v.states, path, func(s indexdriver.PathFileState, p string) int { return strings.Compare(s.Path, p) })
 }
 
 // chunk returns file fi's chunk i: its directory and ordinal there.
@@ -71,11 +71,11 @@ func (v *view) chunk(fi, i int) (*chunkDir, int) {
 	return v.segs[f.seg].dir, int(f.first) + i
 }
 
-// candidate is file fi's chunk i as a search.Candidate (no text: see search.Index).
-func (v *view) candidate(fi, i int, score float64) search.Candidate {
+// candidate is file fi's chunk i as a indexdriver.Candidate (no text: see indexdriver.Index).
+func (v *view) candidate(fi, i int, score float64) indexdriver.Candidate {
 	d, ord := v.chunk(fi, i)
 	st := v.states[fi]
-	return search.Candidate{Path: st.Path, FileUpdatedAt: st.FileUpdatedAt, Score: score, Chunk: search.Chunk{
+	return indexdriver.Candidate{Path: st.Path, FileUpdatedAt: st.FileUpdatedAt, Score: score, Chunk: indexdriver.Chunk{
 		Index: i, StartByte: d.start[ord], EndByte: d.end[ord], ContentHash: d.hash(ord)}}
 }
 
@@ -131,7 +131,7 @@ const sqlSegmentDirectories = "SELECT id, directory, terms FROM mcp_search_segme
 
 // fileRow is one row of sqlViewFiles.
 type fileRow struct {
-	state   search.PathFileState
+	state   indexdriver.PathFileState
 	seg     *int64
 	first   int32
 	writeID int64
@@ -183,7 +183,7 @@ func readView(ctx context.Context, q querier, pid int64, old *view, changedOnly 
 		if path == nil {
 			return nil // no (changed) files
 		}
-		r := fileRow{state: search.PathFileState{Path: *path, FileState: search.FileState{
+		r := fileRow{state: indexdriver.PathFileState{Path: *path, FileState: indexdriver.FileState{
 			FileUpdatedAt: joinVersion(*at, *ns), EmbeddingModel: *model, Tokenizer: *tokenizer, Chunks: int(*chunks)}},
 			seg: seg, writeID: *writeID, pending: *isPending, data: raw}
 		if first != nil {
@@ -248,7 +248,7 @@ func assembleView(ctx context.Context, q querier, v *view, rows []fileRow, old *
 		}
 	}
 	var missingPending, segIDs []int64
-	v.states = make([]search.PathFileState, 0, len(rows))
+	v.states = make([]indexdriver.PathFileState, 0, len(rows))
 	v.files = make([]viewFile, 0, len(rows))
 	for fi, r := range rows {
 		st := r.state
@@ -420,11 +420,11 @@ func (ix *Index) scopeView(ctx context.Context, scope fileio.Scope) (*view, erro
 
 const sqlGeneration = "SELECT generation FROM mcp_search_projects WHERE id = $1"
 
-// FileStateList implements search.FileStateLister: the indexed states sorted by path. The
+// FileStateList implements indexdriver.FileStateLister: the indexed states sorted by path. The
 // project's view is cached in process and shared (read-only) until the project's generation
 // counter shows that some process changed it, so a query usually costs one primary-key read; a
 // prefix selects a sub-slice by binary search.
-func (ix *Index) FileStateList(ctx context.Context, scope fileio.Scope, prefix string) ([]search.PathFileState, error) {
+func (ix *Index) FileStateList(ctx context.Context, scope fileio.Scope, prefix string) ([]indexdriver.PathFileState, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -432,7 +432,7 @@ func (ix *Index) FileStateList(ctx context.Context, scope fileio.Scope, prefix s
 	if err != nil || v == nil {
 		return nil, err
 	}
-	return search.StatesWithPrefix(v.states, prefix), nil
+	return indexdriver.StatesWithPrefix(v.states, prefix), nil
 }
 
 // sqlFileStates reads the indexed states of the files whose path is in [$3, $4): a range scan
@@ -447,15 +447,15 @@ FROM mcp_search_projects pr JOIN mcp_search_files f ON f.project_id = pr.id
 WHERE pr.apikey_hash = $1 AND pr.project = $2 AND NOT f.legacy AND f.file_path >= $3`
 )
 
-// FileStates implements search.Index with one statement that reads only the files with the
+// FileStates implements indexdriver.Index with one statement that reads only the files with the
 // prefix, in O(log n + matches) for a project of n files, whether or not the project's view is
 // cached: the Indexer asks for one file's state per job, and building the project's view for
 // that (as FileStateList does) would make each job's cost grow with the project.
-func (ix *Index) FileStates(ctx context.Context, scope fileio.Scope, prefix string) (map[string]search.FileState, error) {
+func (ix *Index) FileStates(ctx context.Context, scope fileio.Scope, prefix string) (map[string]indexdriver.FileState, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	out := make(map[string]search.FileState)
+	out := make(map[string]indexdriver.FileState)
 	if !utf8.ValidString(prefix) {
 		return out, nil // no stored path (all are UTF-8) has it
 	}
@@ -473,7 +473,7 @@ func (ix *Index) FileStates(ctx context.Context, scope fileio.Scope, prefix stri
 	var at time.Time
 	var ns, chunks int32
 	_, err = pgx.ForEachRow(rows, []any{&path, &at, &ns, &model, &tokenizer, &chunks}, func() error {
-		out[path] = search.FileState{FileUpdatedAt: joinVersion(at, ns), EmbeddingModel: model, Tokenizer: tokenizer, Chunks: int(chunks)}
+		out[path] = indexdriver.FileState{FileUpdatedAt: joinVersion(at, ns), EmbeddingModel: model, Tokenizer: tokenizer, Chunks: int(chunks)}
 		return nil
 	})
 	if err != nil {

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/agentfiles/agentfiles/fileio"
-	"github.com/agentfiles/agentfiles/search"
+	"github.com/agentfiles/agentfiles/search/indexdriver"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -126,7 +126,7 @@ UPDATE mcp_search_projects s SET chunk_count = s.chunk_count - f.chunk_count, to
     generation = s.generation + 1
 FROM f WHERE s.id = $1 RETURNING s.pending_chunks, s.dead_chunks, s.chunk_count`
 
-// ReplaceFile implements search.Index in one transaction: under a per-file advisory lock it
+// ReplaceFile implements indexdriver.Index in one transaction: under a per-file advisory lock it
 // writes the file's row with its chunks and postings in pending form, replaces its vectors, and
 // adjusts the project's statistics, so a concurrent query sees all old chunks or all new ones.
 // The old chunks stay where they were, dead, until a merge (see the package doc, "Storage");
@@ -135,7 +135,7 @@ FROM f WHERE s.id = $1 RETURNING s.pending_chunks, s.dead_chunks, s.chunk_count`
 // Versions only move forward: when the index already holds a newer version of the file
 // (another worker indexed a later write first), ReplaceFile leaves it and returns nil, so a
 // slow worker cannot roll the index back. Replacing with the same version re-indexes.
-func (ix *Index) ReplaceFile(ctx context.Context, scope fileio.Scope, f search.IndexedFile) error {
+func (ix *Index) ReplaceFile(ctx context.Context, scope fileio.Scope, f indexdriver.IndexedFile) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -149,7 +149,7 @@ func (ix *Index) ReplaceFile(ctx context.Context, scope fileio.Scope, f search.I
 // replaceFile is ReplaceFile after the checks. keepVectors leaves the file's vector and tsvector
 // rows as they are (the conversion of legacy files, whose vectors and tsvectors migration 0005
 // moved already).
-func (ix *Index) replaceFile(ctx context.Context, scope fileio.Scope, f search.IndexedFile, dims int, keepVectors bool) error {
+func (ix *Index) replaceFile(ctx context.Context, scope fileio.Scope, f indexdriver.IndexedFile, dims int, keepVectors bool) error {
 	pid, err := ix.projectID(ctx, scope, true)
 	if err != nil {
 		return backendError(ctx, "creating the project", err)
@@ -266,7 +266,7 @@ func (ix *Index) replaceFile(ctx context.Context, scope fileio.Scope, f search.I
 // errNewerIndexed rolls back a ReplaceFile that would replace a newer version.
 var errNewerIndexed = errors.New("a newer version is indexed")
 
-// DeleteFile implements search.Index: when the indexed version is not after upTo, the file's
+// DeleteFile implements indexdriver.Index: when the indexed version is not after upTo, the file's
 // row, vectors and served marks go in one transaction under the file's advisory lock (its chunks
 // in a segment are dead from then on, and dropped by a later merge).
 func (ix *Index) DeleteFile(ctx context.Context, scope fileio.Scope, path string, upTo time.Time) error {

@@ -1,7 +1,7 @@
 // Package int8vec holds float32 vectors as int8 codes with a certified error bound, so that an
 // exact top-K search can scan one byte per dimension and re-score only the chunks that may
 // still be in the top K. search/memindex and search/pgindex share it, so both find exactly the
-// chunks an exhaustive search.Dot scan finds.
+// chunks an exhaustive indexdriver.Dot scan finds.
 //
 // # The bound
 //
@@ -12,9 +12,9 @@
 //
 //	x·q = s·t·(c·d) + s·c·f + e·q,  so  |x·q − s·t·(c·d)| ≤ A·F + E·|q|
 //
-// by Cauchy–Schwarz, with A = |s·c|. search.Dot, the float32 score, differs from x·q by at
+// by Cauchy–Schwarz, with A = |s·c|. indexdriver.Dot, the float32 score, differs from x·q by at
 // most the float32 rounding bound (Slack). Query.Bounds turns one integer dot product into an
-// interval [lo, hi] certain to hold the chunk's search.Dot score.
+// interval [lo, hi] certain to hold the chunk's indexdriver.Dot score.
 //
 // # Exact top K
 //
@@ -183,7 +183,7 @@ func NewQuery(q []float32, stride int) Query {
 	return qq
 }
 
-// Bounds returns an interval certain to hold search.Dot of the query and the vector encoded as
+// Bounds returns an interval certain to hold indexdriver.Dot of the query and the vector encoded as
 // m, given dot, the integer dot product of its codes with q.Codes (Dots), and slack, Slack for
 // the vectors compared.
 func (q *Query) Bounds(m Meta, dot int32, slack float64) (lo, hi float64) {
@@ -193,7 +193,7 @@ func (q *Query) Bounds(m Meta, dot int32, slack float64) (lo, hi float64) {
 }
 
 // Slack bounds how far a float32 dot product of two vectors of dims floats, of L2 norms at most
-// qNorm and maxNorm, summed in any order (search.Dot, or a tiled first pass), can be from the
+// qNorm and maxNorm, summed in any order (indexdriver.Dot, or a tiled first pass), can be from the
 // real one. Each sums at most dims+4 rounded float32 products and partial sums, so it is within
 // γ·Σ|q_j·x_j| ≤ γ·|q|·|x| of the exact real dot product (Cauchy–Schwarz), with
 // γ = n·u/(1−n·u), u = 2⁻²⁴, n = dims+4 (Higham, Accuracy and Stability of Numerical Algorithms,

@@ -31,6 +31,7 @@ import (
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/fileio/pgstore"
 	"github.com/agentfiles/agentfiles/search"
+	"github.com/agentfiles/agentfiles/search/indexdriver"
 	"github.com/agentfiles/agentfiles/search/pgindex"
 )
 
@@ -156,10 +157,10 @@ func serve(ctx context.Context, idx *pgindex.Index, ixr *search.Indexer, emb sea
 		if err != nil {
 			return nil, err
 		}
-		cands, err := idx.Semantic(ctx, scope, search.SemanticQuery{Vector: vecs[0], Model: emb.Model(), TopK: 20})
+		cands, err := idx.Semantic(ctx, scope, indexdriver.SemanticQuery{Vector: vecs[0], Model: emb.Model(), TopK: 20})
 		return &Reply{Paths: paths(cands)}, err
 	case "lexical":
-		res, err := idx.Lexical(ctx, scope, search.LexicalQuery{Terms: search.QueryTerms(arg), BM25: search.DefaultBM25(), TopK: 20})
+		res, err := idx.Lexical(ctx, scope, indexdriver.LexicalQuery{Terms: indexdriver.QueryTerms(arg), BM25: indexdriver.DefaultBM25(), TopK: 20})
 		return &Reply{Paths: paths(res.Candidates)}, err
 	case "recorded":
 		id, err := idx.RecordedEmbedder(ctx)
@@ -169,7 +170,7 @@ func serve(ctx context.Context, idx *pgindex.Index, ixr *search.Indexer, emb sea
 }
 
 // paths lists the distinct paths of cands in order.
-func paths(cands []search.Candidate) []string {
+func paths(cands []indexdriver.Candidate) []string {
 	out := []string{}
 	seen := map[string]bool{}
 	for _, c := range cands {

@@ -1,4 +1,4 @@
-package search
+package indexdriver
 
 // stopWords is the Snowball English stop-word list, every word of
 // https://snowballstem.org/algorithms/english/stop.txt (the file of the Snowball project, BSD

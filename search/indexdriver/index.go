@@ -1,4 +1,4 @@
-package search
+package indexdriver
 
 import (
 	"context"
@@ -58,7 +58,7 @@ type Index interface {
 	// those of its Lexical answer, so both are on one scale): bit-identical to Lexical's score
 	// of the chunk when the statistics have not moved, and 0 for a chunk without any of the
 	// terms. An index whose Lexical does not rank by BM25 (pgindex's tsvector mode) returns its
-	// own lexical score instead, on Lexical's scale. The semantic score is search.Dot(chunk
+	// own lexical score instead, on Lexical's scale. The semantic score is Dot(chunk
 	// vector, q.Vector) as a float64, exactly as Semantic scores it, when the chunk has a
 	// vector of q.Model and of len(q.Vector) floats. A chunk whose file is not indexed at
 	// ref.FileUpdatedAt, or that does not exist, has Found false. Path filters do not apply:
