@@ -198,7 +198,7 @@ func likeCondition(q fileio.ContentQuery, args *[]any) string {
 	return "(" + strings.Join(parts, join) + ")"
 }
 
-// asciiLower is s with A-Z lower-cased, as translate() in mcp_files_grep_fold does.
+// asciiLower is s with A-Z lower-cased, as lower(… COLLATE "C") in mcp_files_grep_fold does.
 func asciiLower(s string) string {
 	b := []byte(s)
 	for i, c := range b {
