@@ -34,9 +34,10 @@ const (
 // file below the prefix is a candidate too (the Service reads it and matches it itself), so
 // the answer does not depend on how far the indexer has come. Literals without three ASCII
 // letters or digits in a row give pg_trgm no trigram to look up, so they are left out (a
-// weaker condition, never a wrong one); a literal with a NUL byte occurs in no indexed file
-// (their text has none), and text parameters cannot hold one, so it is a condition no indexed
-// file meets. A query with nothing left lists the files in path order. The statements run
+// weaker condition, never a wrong one); a literal with a NUL byte (which a text parameter
+// cannot hold) occurs only in files with a NUL byte, which have no text in the index and which
+// grep skips, so it is a condition no file meets (QueryNone). A query with nothing left lists
+// the files in path order. The statements run
 // under SET LOCAL statement_timeout up to c.Deadline.
 func (tx *readTx) GrepCandidates(ctx context.Context, c fileio.GrepCandidates) ([]fileio.FileInfo, error) {
 	if err := tx.statementDeadline(ctx, c.Deadline); err != nil {
@@ -52,10 +53,11 @@ func (tx *readTx) GrepCandidates(ctx context.Context, c fileio.GrepCandidates) (
 	const cols = `SELECT path, size, created_at, updated_at FROM mcp_files WHERE `
 	var sql string
 	switch cond := likeCondition(indexable(c.Query), &args); cond {
-	case "": // every file: the index has nothing to say
+	case "", "FALSE": // every file, or none: the index has nothing to say
+		if cond != "" {
+			where += " AND " + cond
+		}
 		sql = cols + where + ` ORDER BY path LIMIT $5`
-	case "FALSE": // no indexed file: the unindexed ones, which the Service reads
-		sql = cols + where + ` AND NOT grep_indexed ORDER BY path LIMIT $5`
 	default:
 		// The indexed files that the index finds, and the unindexed ones (the partial index
 		// idx_mcp_files_grep_pending): two disjoint sets, each in path order.
@@ -88,10 +90,9 @@ func (tx *readTx) statementDeadline(ctx context.Context, deadline time.Time) err
 		[]any{timeout}, func(pgx.Rows) error { return nil })
 }
 
-// indexable returns q as a condition on indexed files that the trigram index can look up:
-// without the literals it has no trigram for (QueryAll, any file), and with the literals that
-// hold a NUL byte as QueryNone (an indexed file's text has no NUL, and a text parameter
-// cannot carry one).
+// indexable returns q as a condition that the trigram index can look up: without the
+// literals it has no trigram for (QueryAll, any file), and with the literals that hold a NUL
+// byte as QueryNone (only a file with a NUL byte holds one, and grep skips such files).
 func indexable(q fileio.ContentQuery) fileio.ContentQuery {
 	all, none := fileio.ContentQuery{Op: fileio.QueryAll}, fileio.ContentQuery{Op: fileio.QueryNone}
 	switch q.Op {

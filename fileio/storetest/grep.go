@@ -39,6 +39,55 @@ func grepSuite(t *testing.T, newStore func(t *testing.T) fileio.Store) {
 	t.Run("Glob", func(t *testing.T) { testGlob(t, newEnv(t, newStore)) })
 	t.Run("Differential", func(t *testing.T) { testGrepDifferential(t, newEnv(t, newStore)) })
 	t.Run("CaseAndNUL", func(t *testing.T) { testGrepCaseAndNUL(t, newEnv(t, newStore)) })
+	t.Run("ScanConnections", func(t *testing.T) { testScanConnections(t, newEnv(t, newStore)) })
+}
+
+// scanTenants is how many tenants testScanConnections has search at once: more than any
+// store's connection pool in the tests.
+const scanTenants = 24
+
+// testScanConnections: a store with fileio.ScanViewer (the transactions of Grep and Glob)
+// keeps connections for short calls however many tenants search at once. scanTenants tenants
+// start searches that keep their transaction until released; while they do, another tenant
+// reads a file through the Service; then every search finishes. A store without ScanViewer
+// has no connections to run out of, and skips it.
+func testScanConnections(t *testing.T, e *env) {
+	sv, ok := e.store.(fileio.ScanViewer)
+	if !ok {
+		t.Skip("the store does not implement fileio.ScanViewer")
+	}
+	ctx, _ := newTenant(proj)
+	e.writeFixture(ctx, proj, map[string]string{"/note.md": "a short note\n"})
+	release := make(chan struct{})
+	entered := make(chan struct{}, scanTenants)
+	errs := make(chan error, scanTenants)
+	for range scanTenants {
+		_, scope := newTenant(proj)
+		go func() {
+			errs <- sv.ViewScan(context.Background(), scope, func(tx fileio.ReadTx) error {
+				if _, err := tx.List(context.Background(), "", 1); err != nil {
+					return err
+				}
+				entered <- struct{}{}
+				<-release
+				return nil
+			})
+		}()
+	}
+	<-entered
+	for i := range 5 {
+		res, err := e.svc.Read(ctx, proj, "/note.md", 0, 1<<10)
+		if err != nil || res.Content != "a short note\n" {
+			t.Errorf("read %d while %d tenants search: %q, %v", i, scanTenants, res.Content, err)
+			break
+		}
+	}
+	close(release)
+	for range scanTenants {
+		if err := <-errs; err != nil {
+			t.Errorf("a search: %v", err)
+		}
+	}
 }
 
 // withoutContentSearch hides the optional read interfaces of s's views.
