@@ -179,6 +179,16 @@
 //   - Quota. Kept versions count toward max_project_bytes; QUOTA_EXCEEDED says how much the
 //     files and the kept versions hold, and PurgeHistory drops kept versions.
 //
+// Searches and the connection pool. Grep and Glob keep one read transaction for up to
+// Config.GrepTimeout (10 s) plus a 2 s grace, so they run it in the store's ViewScan
+// (ScanViewer) rather than View. pgstore lets searches hold at most half of its pool's
+// connections at once (at least 1), and one tenant's searches at most a quarter of those (at
+// least 1); reads, writes and every other call use the other half, so they never wait for
+// another tenant's search. With pgx's default pool of max(4, CPUs) connections that is 2 of 4
+// connections (1 per tenant) up to 4 CPUs, 4 of 8 (1 per tenant) on 8, 8 of 16 (2 per tenant)
+// on 16 and 32 of 64 (8 per tenant) on 64. A search that finds them busy waits in arrival
+// order within its time budget and fails with RESOURCE_BUSY (retryable) when it runs out.
+//
 // A limit that a caller meets is an *agentfiles.Error whose message names the limit and the
 // way around it (split the edits, rename subdirectories, read from the next offset); the tool
 // descriptions of adapters/fileiotools state the limits from Config. storetest's Budgets

@@ -32,8 +32,11 @@ const (
 // Literal nodes hold at least MinQueryLiteralBytes bytes. IgnoreCase literals are lower case
 // and compare ASCII letters case-insensitively (every other character exactly): the analysis
 // breaks an ignore-case literal at each character whose case folding is not plain ASCII
-// ("k", "s" and non-ASCII letters), so the condition holds under any locale's case mapping,
-// which keeps PostgreSQL's ILIKE usable.
+// ("k", "s" and non-ASCII letters), so that ASCII folding finds every match of Go's Unicode
+// folding. A store must compare them with exactly that folding: a locale's case mapping is
+// not it (under Turkish rules "I" lower-cases to a dotless "ı", so PostgreSQL's ILIKE under
+// a tr-TR collation misses "FILE" for "file"); pgstore compares ASCII-folded text with LIKE.
+// A literal may hold any byte, NUL included.
 type ContentQuery struct {
 	Op         ContentQueryOp
 	Literal    string         // QueryLiteral

@@ -121,13 +121,32 @@ func (s *Service) begin(ctx context.Context, project, path string) (agentfiles.A
 // call slots (Config.MaxConcurrentCalls), with the store's errors coded
 // (storeError); on error the result is the zero R.
 func inView[R any](ctx context.Context, s *Service, scope Scope, fn func(ReadTx) (R, error)) (R, error) {
+	return inRead(ctx, s, scope, s.store.View, fn)
+}
+
+// inScan is inView for a search that may hold its transaction up to its time budget: in the
+// store's ViewScan when it has one (ScanViewer).
+func inScan[R any](ctx context.Context, s *Service, scope Scope, fn func(ReadTx) (R, error)) (R, error) {
+	return inRead(ctx, s, scope, s.viewScan, fn)
+}
+
+// viewScan is the store's ViewScan, or View when it has none.
+func (s *Service) viewScan(ctx context.Context, scope Scope, fn func(ReadTx) error) error {
+	if sv, ok := s.store.(ScanViewer); ok {
+		return sv.ViewScan(ctx, scope, fn)
+	}
+	return s.store.View(ctx, scope, fn)
+}
+
+// inRead runs fn in view, holding one of the tenant's call slots.
+func inRead[R any](ctx context.Context, s *Service, scope Scope, view func(context.Context, Scope, func(ReadTx) error) error, fn func(ReadTx) (R, error)) (R, error) {
 	var res R
 	release, err := s.slots.Acquire(ctx, scope.Tenant)
 	if err != nil {
 		return res, ctxError(err)
 	}
 	defer release()
-	err = s.store.View(ctx, scope, func(tx ReadTx) error {
+	err = view(ctx, scope, func(tx ReadTx) error {
 		var err error
 		res, err = fn(tx)
 		return err

@@ -50,7 +50,7 @@ func (s *Service) Glob(ctx context.Context, req GlobRequest) (GlobResult, error)
 	runCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	deadline, _ := runCtx.Deadline()
-	page, err := inView(runCtx, s, scope, func(tx ReadTx) (globPage, error) {
+	page, err := inScan(runCtx, s, scope, func(tx ReadTx) (globPage, error) {
 		return globTx(runCtx, tx, g, dir, start.Path, res.Limit, deadline)
 	})
 	if err != nil && ctx.Err() == nil && agentfiles.ErrorCode(err) == agentfiles.CodeTimeout {

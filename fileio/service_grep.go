@@ -164,13 +164,14 @@ func (s *Service) runGrep(ctx context.Context, scope Scope, r *grepRun) error {
 	runCtx, cancel := context.WithDeadline(ctx, r.deadline.Add(grepGrace))
 	defer cancel()
 	// The search holds one of the tenant's call slots (Config.MaxConcurrentCalls) like every
-	// other transaction, so one tenant's parallel greps leave CPUs and connections to others.
+	// other transaction, so one tenant's parallel greps leave CPUs and connections to others,
+	// and runs in the store's ViewScan (ScanViewer), which keeps connections for short calls.
 	release, err := s.slots.Acquire(runCtx, scope.Tenant)
 	if err != nil {
 		return ctxError(err)
 	}
 	defer release()
-	err = s.store.View(runCtx, scope, func(tx ReadTx) error { return r.search(runCtx, tx) })
+	err = s.viewScan(runCtx, scope, func(tx ReadTx) error { return r.search(runCtx, tx) })
 	if err != nil && ctx.Err() == nil && r.done != r.start &&
 		(errors.Is(err, context.DeadlineExceeded) || agentfiles.ErrorCode(err) == agentfiles.CodeTimeout) {
 		r.stop(fmt.Sprintf("the search used its time budget of %s", r.bounds.timeout))

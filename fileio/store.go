@@ -341,6 +341,18 @@ type ContentSearcher interface {
 	GrepCandidates(ctx context.Context, c GrepCandidates) ([]FileInfo, error)
 }
 
+// ScanViewer is an optional interface of a Store whose connections are a shared, bounded
+// resource (pgstore's pool): it runs the long read-only transactions of Service.Grep and
+// Service.Glob, which last up to their time budget, apart from short ones, so that searches
+// never hold every connection and a short call of another tenant never waits for one. Without
+// it, or behind a wrapper that hides it, the Service runs them with View.
+type ScanViewer interface {
+	// ViewScan is View for a transaction that may last until ctx's deadline. It may first wait
+	// for its turn, at most until ctx ends; when ctx's deadline comes first it fails with a
+	// RESOURCE_BUSY *agentfiles.Error (retryable).
+	ViewScan(ctx context.Context, scope Scope, fn func(ReadTx) error) error
+}
+
 // MultiGetter is an optional interface of a ReadTx that reads many files in one step (pgstore:
 // one statement). Service.Grep reads candidate files with it; use the GetMany function, which
 // falls back to Get per path.

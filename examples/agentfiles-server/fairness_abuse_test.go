@@ -35,10 +35,15 @@ const abuseClients = 8
 const maxAllocPerRequest = 200 << 20
 
 func toolRequest(base, tool string, args any) *http.Request {
+	return toolRequestAs(base, "heavy", tool, args)
+}
+
+// toolRequestAs is toolRequest for the tenant of token.
+func toolRequestAs(base, token, tool string, args any) *http.Request {
 	body, _ := json.Marshal(args)
 	req, _ := http.NewRequest(http.MethodPost, base+"/tools/"+tool, bytes.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Authorization", "Bearer heavy")
+	req.Header.Set("Authorization", "Bearer "+token)
 	return req
 }
 
@@ -117,6 +122,7 @@ func abuses() []abuse {
 		{"glob: ** over the project", nil, func(base string) *http.Request {
 			return toolRequest(base, "file_glob", map[string]any{"project": "abuse", "pattern": "**"})
 		}},
+		poolDraining(),
 		{"rename: a 300-file directory back and forth", func(t *testing.T, base string) {
 			for i := range 300 {
 				setupCall(t, base, "file_write", map[string]any{"project": "abuse", "path": fmt.Sprintf("/d/f%03d.md", i), "content": "x"})
@@ -138,6 +144,35 @@ func abuses() []abuse {
 	}
 }
 
+// poolTenants is how many tenants drain the pool with long greps in poolDraining.
+const poolTenants = 5
+
+// poolDraining is five tenants ("pool1"…"pool5") grepping their own 6 MiB projects with a
+// pattern that has no literal text, so that every grep reads every file and holds a
+// transaction for as long as it scans; the clients take turns among the tenants.
+func poolDraining() abuse {
+	var mu sync.Mutex
+	n := 0
+	return abuse{
+		name: "pool: five tenants grepping 6 MiB each",
+		setup: func(t *testing.T, base string) {
+			for tenant := 1; tenant <= poolTenants; tenant++ {
+				for i := range 6 {
+					setupCallAs(t, base, fmt.Sprintf("pool%d", tenant), "file_write", map[string]any{"project": "pool",
+						"path": fmt.Sprintf("/p/doc%d.md", i), "content": numberedWords(tenant*10+i, 116_000), "mode": "TRUNCATE"})
+				}
+			}
+		},
+		req: func(base string) *http.Request {
+			mu.Lock()
+			n++
+			token := fmt.Sprintf("pool%d", 1+n%poolTenants)
+			mu.Unlock()
+			return toolRequestAs(base, token, "file_grep", map[string]any{"project": "pool", "pattern": `^.*[0-9]zz$`, "output_mode": "count"})
+		},
+	}
+}
+
 // numberedWords is n words term0000…term2999 chosen by seed, twelve to a line.
 func numberedWords(seed, n int) string {
 	var b strings.Builder
@@ -156,9 +191,15 @@ func numberedWords(seed, n int) string {
 // (the abuses before used it up).
 func setupCall(t *testing.T, base, tool string, args any) {
 	t.Helper()
+	setupCallAs(t, base, "heavy", tool, args)
+}
+
+// setupCallAs is setupCall for the tenant of token.
+func setupCallAs(t *testing.T, base, token, tool string, args any) {
+	t.Helper()
 	var last apiResult
 	err := poll.Until(context.Background(), 30*time.Second, "a setup call within the rate limit", func() (bool, error) {
-		r, err := doAPI(base, "heavy", tool, args)
+		r, err := doAPI(base, token, tool, args)
 		last = r
 		return err == nil && r.Status != http.StatusTooManyRequests, err
 	})

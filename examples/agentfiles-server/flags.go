@@ -103,7 +103,7 @@ func newFlagSet(c *config, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&c.catalog, "catalog", "", "YAML catalog file for the expr tools (get_content and friends; default: the example catalog bundled in the binary, read-only)")
 	fs.BoolVar(&c.catalogWritable, "catalog-writable", false, "also offer the tools that add, change and remove catalog categories and collections (saved to -catalog)")
 	fs.StringVar(&c.databaseURL, "database-url", "", "PostgreSQL URL: store files (and their outbox) in PostgreSQL instead of memory")
-	fs.IntVar(&c.databaseConns, "database-max-conns", 0, "connections in the PostgreSQL pool that files and the search index share (0: pgx's default, the larger of 4 and the number of CPUs); every call holds one for a bounded time")
+	fs.IntVar(&c.databaseConns, "database-max-conns", 0, "connections in the PostgreSQL pool that files and the search index share (0: pgx's default, the larger of 4 and the number of CPUs); every call holds one for a bounded time, and greps and globs together at most half of them (a quarter of that half per tenant, at least 1)")
 	fs.StringVar(&c.redisURL, "redis-url", "", "Redis URL (redis://host:port/db): keep sealed indexing credentials in Redis instead of memory")
 	fs.StringVar(&c.configFile, "config", "", "YAML configuration file: every flag's key (see config.example.yaml) and settings.mcp.files (limits, search, index, security); flags given on the command line win")
 	fs.BoolVar(&c.version, "version", false, "print the version and exit")

@@ -102,14 +102,27 @@
 // deletes kept versions and their bytes in one statement; KeptBytes reads them from
 // mcp_file_history_usage.
 //
+// Searches (fileio.Service.Grep and Glob) keep their read transaction, and so a connection,
+// for up to their time budget; they run in ViewScan (fileio.ScanViewer). At most half of the
+// pool's connections (MaxConns/2, at least 1) hold a search at once, and at most a quarter of
+// those (at least 1) one tenant's searches: 2 of pgx's default 4 connections, 1 per tenant. The
+// other half serves View and Update, so a short call of one tenant never waits for another
+// tenant's search. A search waits for its turn in arrival order until its context ends, and
+// fails with RESOURCE_BUSY at its deadline. The bound holds within one Store: several
+// processes sharing a database each have their own pool and their own bound.
+//
 // # Exact search
 //
 // Migration 0007 creates the pg_trgm extension (shipped with PostgreSQL; a trusted extension,
-// so the database owner may create it) and migration 0008 a partial GIN index on the text of
-// the active files that are marked grep_indexed, mcp_files_grep_text(content) with
-// gin_trgm_ops. The read transaction implements fileio.ContentSearcher: the literals of a grep
-// pattern's fileio.ContentQuery become LIKE (ILIKE for ignore-case ones) conditions that the
-// index answers among the indexed files and PostgreSQL rechecks, and every file not indexed yet
+// so the database owner may create it) and migration 0009 a partial GIN index on the text of
+// the active files that are marked grep_indexed, with its ASCII letters lower-cased:
+// mcp_files_grep_fold(content) with gin_trgm_ops. The read transaction implements
+// fileio.ContentSearcher: the literals of a grep pattern's fileio.ContentQuery become LIKE
+// conditions on that folded text (a case-sensitive literal also on the text as it is) that the
+// index answers among the indexed files and PostgreSQL rechecks. LIKE compares characters
+// exactly and the folding is ASCII's alone, so the answers do not depend on the database's
+// collation: ILIKE would lower-case under it, and an ICU tr-TR collation lower-cases "I" to a
+// dotless "ı". A literal holding a NUL byte matches no indexed file (their text has none). Every file not indexed yet
 // is a candidate as well (idx_mcp_files_grep_pending lists them), which the Service reads and
 // matches itself. So a pattern with literal text reads only the indexed files that hold it and
 // the files written since the indexer last ran. Literals without three ASCII letters or digits

@@ -16,19 +16,29 @@ var (
 	_ fileio.MultiGetter     = (*readTx)(nil)
 )
 
-// grepText is the indexed expression of migrations 0007 and 0008.
-const grepText = "mcp_files_grep_text(content)"
+// grepText is a file's text (NULL when it holds a NUL byte), and grepFold the same with the
+// ASCII letters lower-cased: the expression of the trigram index (migration 0009).
+const (
+	grepText = "mcp_files_grep_text(content)"
+	grepFold = "mcp_files_grep_fold(content)"
+)
 
 // GrepCandidates implements fileio.ContentSearcher with the pg_trgm index of migration 0008,
 // which holds the files the background indexer has reached (grep_indexed). The literals of
-// c.Query become LIKE (ILIKE for ignore-case literals) conditions on the file's text, a
-// sequence of literals one LIKE '%a%b%', which the GIN index answers among indexed files and
-// PostgreSQL rechecks exactly; every unindexed file below the prefix is a candidate too (the
-// Service reads it and matches it itself), so the answer does not depend on how far the indexer
-// has come. Literals without three ASCII letters or digits in a row give pg_trgm no trigram to
-// look up, so they are left out (a weaker condition, never a wrong one); a query with nothing
-// left lists the files in path order. The statements run under SET LOCAL statement_timeout up
-// to c.Deadline.
+// c.Query become LIKE conditions on the file's ASCII-folded text (grepFold), a sequence of
+// literals one LIKE '%a%b%', which the GIN index answers among indexed files and PostgreSQL
+// rechecks exactly; a case-sensitive literal also has to occur in the text as it is. LIKE
+// compares characters exactly and the folding is ASCII's alone, so the condition is the one
+// fileio.ContentQuery.Matches checks, under every database collation (no ILIKE, whose
+// lower-casing follows the collation: tr-TR lower-cases "I" to a dotless "ı"). Every unindexed
+// file below the prefix is a candidate too (the Service reads it and matches it itself), so
+// the answer does not depend on how far the indexer has come. Literals without three ASCII
+// letters or digits in a row give pg_trgm no trigram to look up, so they are left out (a
+// weaker condition, never a wrong one); a literal with a NUL byte (which a text parameter
+// cannot hold) occurs only in files with a NUL byte, which have no text in the index and which
+// grep skips, so it is a condition no file meets (QueryNone). A query with nothing left lists
+// the files in path order. The statements run
+// under SET LOCAL statement_timeout up to c.Deadline.
 func (tx *readTx) GrepCandidates(ctx context.Context, c fileio.GrepCandidates) ([]fileio.FileInfo, error) {
 	if err := tx.statementDeadline(ctx, c.Deadline); err != nil {
 		return nil, err
@@ -80,37 +90,53 @@ func (tx *readTx) statementDeadline(ctx context.Context, deadline time.Time) err
 		[]any{timeout}, func(pgx.Rows) error { return nil })
 }
 
-// indexable returns q without the literals the trigram index cannot look up.
+// indexable returns q as a condition that the trigram index can look up: without the
+// literals it has no trigram for (QueryAll, any file), and with the literals that hold a NUL
+// byte as QueryNone (only a file with a NUL byte holds one, and grep skips such files).
 func indexable(q fileio.ContentQuery) fileio.ContentQuery {
+	all, none := fileio.ContentQuery{Op: fileio.QueryAll}, fileio.ContentQuery{Op: fileio.QueryNone}
 	switch q.Op {
 	case fileio.QueryLiteral:
-		if !hasTrigram(q.Literal) {
-			return fileio.ContentQuery{Op: fileio.QueryAll}
+		switch {
+		case strings.IndexByte(q.Literal, 0) >= 0:
+			return none
+		case !hasTrigram(q.Literal):
+			return all
 		}
 		return q
 	case fileio.QuerySequence:
 		// One LIKE "%a%b%" holds all of it; it needs a trigram in one of its literals.
+		trigram := false
 		for _, s := range q.Sub {
-			if hasTrigram(s.Literal) {
-				return q
+			if strings.IndexByte(s.Literal, 0) >= 0 {
+				return none
 			}
+			trigram = trigram || hasTrigram(s.Literal)
 		}
-		return fileio.ContentQuery{Op: fileio.QueryAll}
+		if !trigram {
+			return all
+		}
+		return q
 	case fileio.QueryAnd, fileio.QueryOr:
+		// A neutral part (QueryAll in a conjunction, QueryNone in a disjunction) drops out; an
+		// absorbing one (QueryNone, QueryAll) decides the whole.
+		neutral, absorbing := all, none
+		if q.Op == fileio.QueryOr {
+			neutral, absorbing = none, all
+		}
 		subs := make([]fileio.ContentQuery, 0, len(q.Sub))
 		for _, s := range q.Sub {
-			s = indexable(s)
-			switch {
-			case q.Op == fileio.QueryAnd && s.Op == fileio.QueryAll:
+			switch s = indexable(s); s.Op {
+			case neutral.Op:
 				continue
-			case q.Op == fileio.QueryOr && s.Op == fileio.QueryAll:
-				return s
+			case absorbing.Op:
+				return absorbing
 			}
 			subs = append(subs, s)
 		}
 		switch len(subs) {
 		case 0:
-			return fileio.ContentQuery{Op: fileio.QueryAll}
+			return neutral
 		case 1:
 			return subs[0]
 		}
@@ -137,8 +163,8 @@ func hasTrigram(s string) bool {
 	return false
 }
 
-// likeCondition renders q as SQL over grepText, appending the patterns to args; "" for
-// QueryAll. QueryNone is FALSE.
+// likeCondition renders q as SQL over grepFold (which the index serves) and grepText,
+// appending the patterns to args; "" for QueryAll. QueryNone is FALSE.
 func likeCondition(q fileio.ContentQuery, args *[]any) string {
 	switch q.Op {
 	case fileio.QueryAll:
@@ -155,12 +181,12 @@ func likeCondition(q fileio.ContentQuery, args *[]any) string {
 		for _, l := range lits {
 			pattern += escapeLike(l.Literal) + "%"
 		}
-		*args = append(*args, pattern)
-		op := "LIKE"
-		if lits[0].IgnoreCase {
-			op = "ILIKE"
+		if lits[0].IgnoreCase { // already lower case
+			*args = append(*args, pattern)
+			return fmt.Sprintf("%s LIKE $%d", grepFold, len(*args))
 		}
-		return fmt.Sprintf("%s %s $%d", grepText, op, len(*args))
+		*args = append(*args, asciiLower(pattern), pattern)
+		return fmt.Sprintf("(%s LIKE $%d AND %s LIKE $%d)", grepFold, len(*args)-1, grepText, len(*args))
 	}
 	parts := make([]string, len(q.Sub))
 	for i, s := range q.Sub {
@@ -171,6 +197,17 @@ func likeCondition(q fileio.ContentQuery, args *[]any) string {
 		join = " OR "
 	}
 	return "(" + strings.Join(parts, join) + ")"
+}
+
+// asciiLower is s with A-Z lower-cased, as lower(… COLLATE "C") in mcp_files_grep_fold does.
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c >= 'A' && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
 }
 
 // escapeLike escapes LIKE's wildcards and its escape character (backslash).

@@ -104,7 +104,7 @@ func BenchmarkGrepVsRipgrep(b *testing.B) {
 		b.Fatal(err)
 	}
 	var indexBytes, pendingBytes, textBytes int64
-	err = s.Pool().QueryRow(ctx, `SELECT pg_relation_size('idx_mcp_files_grep_trgm'), pg_relation_size('idx_mcp_files_grep_pending'),
+	err = s.Pool().QueryRow(ctx, `SELECT pg_relation_size('idx_mcp_files_grep_fold'), pg_relation_size('idx_mcp_files_grep_pending'),
 		(SELECT sum(size) FROM mcp_files WHERE deleted = FALSE)::bigint`).Scan(&indexBytes, &pendingBytes, &textBytes)
 	if err != nil {
 		b.Fatal(err)
@@ -193,13 +193,13 @@ func benchWriteGrepIndex(b *testing.B, files []grepbench.File) {
 		}
 		return &variant{name: name, store: s, svc: storetest.NewService(b, s, func(c *fileio.Config) { c.HistoryVersions = 0 })}
 	}
-	const dropDeferred = "DROP INDEX idx_mcp_files_grep_trgm, idx_mcp_files_grep_pending"
+	const dropDeferred = "DROP INDEX idx_mcp_files_grep_fold, idx_mcp_files_grep_pending"
 	noindex := mk("noindex", pgstore.Options{GrepIndexInterval: -1}, dropDeferred,
 		"ALTER TABLE mcp_files DROP CONSTRAINT mcp_files_grep_text_valid")
 	deferred := mk("deferred", pgstore.Options{GrepIndexInterval: -1})
 	background := mk("deferred_bg", pgstore.Options{})
 	inwrite := mk("inwrite", pgstore.Options{GrepIndexInterval: -1}, dropDeferred,
-		"CREATE INDEX idx_mcp_files_grep_trgm ON mcp_files USING gin (mcp_files_grep_text(content) gin_trgm_ops) WHERE deleted = FALSE")
+		"CREATE INDEX idx_mcp_files_grep_fold ON mcp_files USING gin (mcp_files_grep_fold(content) gin_trgm_ops) WHERE deleted = FALSE")
 	all := []*variant{noindex, deferred, background, inwrite}
 	sctx := agentfiles.WithAuth(ctx, agentfiles.NewAuthContext("bench-key", "bench"))
 	b.ResetTimer()

@@ -29,6 +29,13 @@ func (s indexedViews) View(ctx context.Context, scope fileio.Scope, fn func(file
 	return s.Store.View(ctx, scope, fn)
 }
 
+func (s indexedViews) ViewScan(ctx context.Context, scope fileio.Scope, fn func(fileio.ReadTx) error) error {
+	if _, err := s.IndexGrep(ctx); err != nil {
+		return err
+	}
+	return s.Store.ViewScan(ctx, scope, fn)
+}
+
 // TestGrepGlobIndexStates runs the grep and glob suite with every file in the trigram index
 // and with none (no indexer): the answers are exact either way. TestStoretest runs it with the
 // background indexer, which indexes files while the suite writes and greps them.
@@ -455,5 +462,20 @@ func TestGrepIndexRefusesInvalidText(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string{"/ok.md"}, got); diff != "" {
 		t.Errorf("candidates for zebra (-want +got):\n%s", diff)
+	}
+}
+
+// TestGrepGlobCollations runs the grep and glob suite (its differential against a plain Go
+// scan included) on databases whose default collation is ICU en-US, tr-TR and lt-LT, with
+// every file in the trigram index (TestGrepGlobIndexStates runs it on a C database): the
+// answers do not depend on the collation's case mapping (tr-TR lower-cases "I" to a dotless
+// "ı", lt-LT puts a dot above an "I" before an accent).
+func TestGrepGlobCollations(t *testing.T) {
+	for _, locale := range []string{"en-US", "tr-TR", "lt-LT"} {
+		t.Run(locale, func(t *testing.T) {
+			storetest.ExerciseGrepStore(t, func(t *testing.T) fileio.Store {
+				return indexedViews{pgtest.Open(t, pgtest.NewICU(t, locale), pgstore.Open, pgstore.Options{GrepIndexInterval: -1})}
+			})
+		})
 	}
 }

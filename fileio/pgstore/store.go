@@ -68,6 +68,8 @@ type Store struct {
 	statementTimeout time.Duration
 
 	listener listener
+	// scans bounds the connections searches hold (ViewScan).
+	scans *scanGate
 
 	stopPurger context.CancelFunc
 	purgerDone chan struct{}
@@ -109,6 +111,7 @@ func New(ctx context.Context, pool *pgxpool.Pool, opts Options) (*Store, error) 
 	if s.grepIndexBatchBytes <= 0 {
 		s.grepIndexBatchBytes = DefaultGrepIndexBatchBytes
 	}
+	s.scans = newScanGate(pool.Config().MaxConns)
 	s.listener.init(s)
 	switch {
 	case opts.GrepIndexInterval == 0:

@@ -34,6 +34,13 @@ func Exercise(t *testing.T, newStore func(t *testing.T) fileio.Store) {
 // in more than one state (pgstore: with its files indexed and without).
 func ExerciseGrep(t *testing.T, newStore func(t *testing.T) fileio.Store) { exerciseGrep(t, newStore) }
 
+// ExerciseGrepStore runs the grep and glob suite of ExerciseGrep on the stores as they are
+// only, their optional interfaces (the content index) in use: for running it again under other
+// store settings, such as a database collation.
+func ExerciseGrepStore(t *testing.T, newStore func(t *testing.T) fileio.Store) {
+	grepSuite(t, newStore)
+}
+
 // env is one store with a Service over it and helpers bound to a test.
 type env struct {
 	t     *testing.T

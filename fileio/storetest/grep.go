@@ -26,13 +26,67 @@ func exerciseGrep(t *testing.T, newStore func(t *testing.T) fileio.Store) {
 		{"WithoutContentSearch", withoutContentSearch},
 	} {
 		t.Run(v.name, func(t *testing.T) {
-			wrapped := func(t *testing.T) fileio.Store { return v.wrap(newStore(t)) }
-			t.Run("Cases", func(t *testing.T) { testGrepCases(t, newEnv(t, wrapped)) })
-			t.Run("Errors", func(t *testing.T) { testGrepErrors(t, newEnv(t, wrapped)) })
-			t.Run("Budgets", func(t *testing.T) { testGrepBudgets(t, wrapped) })
-			t.Run("Glob", func(t *testing.T) { testGlob(t, newEnv(t, wrapped)) })
-			t.Run("Differential", func(t *testing.T) { testGrepDifferential(t, newEnv(t, wrapped)) })
+			grepSuite(t, func(t *testing.T) fileio.Store { return v.wrap(newStore(t)) })
 		})
+	}
+}
+
+// grepSuite runs the grep and glob tests on fresh stores of newStore.
+func grepSuite(t *testing.T, newStore func(t *testing.T) fileio.Store) {
+	t.Run("Cases", func(t *testing.T) { testGrepCases(t, newEnv(t, newStore)) })
+	t.Run("Errors", func(t *testing.T) { testGrepErrors(t, newEnv(t, newStore)) })
+	t.Run("Budgets", func(t *testing.T) { testGrepBudgets(t, newStore) })
+	t.Run("Glob", func(t *testing.T) { testGlob(t, newEnv(t, newStore)) })
+	t.Run("Differential", func(t *testing.T) { testGrepDifferential(t, newEnv(t, newStore)) })
+	t.Run("CaseAndNUL", func(t *testing.T) { testGrepCaseAndNUL(t, newEnv(t, newStore)) })
+	t.Run("ScanConnections", func(t *testing.T) { testScanConnections(t, newEnv(t, newStore)) })
+}
+
+// scanTenants is how many tenants testScanConnections has search at once: more than any
+// store's connection pool in the tests.
+const scanTenants = 24
+
+// testScanConnections: a store with fileio.ScanViewer (the transactions of Grep and Glob)
+// keeps connections for short calls however many tenants search at once. scanTenants tenants
+// start searches that keep their transaction until released; while they do, another tenant
+// reads a file through the Service; then every search finishes. A store without ScanViewer
+// has no connections to run out of, and skips it.
+func testScanConnections(t *testing.T, e *env) {
+	sv, ok := e.store.(fileio.ScanViewer)
+	if !ok {
+		t.Skip("the store does not implement fileio.ScanViewer")
+	}
+	ctx, _ := newTenant(proj)
+	e.writeFixture(ctx, proj, map[string]string{"/note.md": "a short note\n"})
+	release := make(chan struct{})
+	entered := make(chan struct{}, scanTenants)
+	errs := make(chan error, scanTenants)
+	for range scanTenants {
+		_, scope := newTenant(proj)
+		go func() {
+			errs <- sv.ViewScan(context.Background(), scope, func(tx fileio.ReadTx) error {
+				if _, err := tx.List(context.Background(), "", 1); err != nil {
+					return err
+				}
+				entered <- struct{}{}
+				<-release
+				return nil
+			})
+		}()
+	}
+	<-entered
+	for i := range 5 {
+		res, err := e.svc.Read(ctx, proj, "/note.md", 0, 1<<10)
+		if err != nil || res.Content != "a short note\n" {
+			t.Errorf("read %d while %d tenants search: %q, %v", i, scanTenants, res.Content, err)
+			break
+		}
+	}
+	close(release)
+	for range scanTenants {
+		if err := <-errs; err != nil {
+			t.Errorf("a search: %v", err)
+		}
 	}
 }
 
@@ -165,6 +219,70 @@ func testGrepCases(t *testing.T, e *env) {
 			got.ScannedFiles, got.ScannedBytes = 0, 0
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("Grep %+v (-want +got):\n%s", tc.req, diff)
+			}
+		})
+	}
+}
+
+// testGrepCaseAndNUL: ignore-case matching does not depend on a database's collation (under
+// Turkish rules "I" lower-cases to a dotless "ı", under Lithuanian an "I" before a combining
+// accent gains a dot above), and a NUL byte in a pattern's literal is matched as memory does.
+// The pgstore tests run it on databases with ICU tr-TR and lt-LT collations, with every file
+// in the trigram index.
+func testGrepCaseAndNUL(t *testing.T, e *env) {
+	ctx, _ := newTenant(proj)
+	fixture := map[string]string{
+		"/tr.txt":    "CONFIG FILE LINE\n",
+		"/tr2.txt":   "config file line\n",
+		"/lt.txt":    "XYZI\u0300 mark\n",
+		"/nul.txt":   "abcdef\n",
+		"/other.txt": "nothing to see\n",
+	}
+	e.writeFixture(ctx, proj, fixture)
+	files := func(paths ...string) fileio.GrepResult {
+		return fileio.GrepResult{OutputMode: fileio.GrepFilesWithMatches, Files: paths}
+	}
+	tests := []struct {
+		name string
+		req  fileio.GrepRequest
+		want fileio.GrepResult
+	}{
+		{"ignore_case: I matches i", fileio.GrepRequest{Pattern: "file", IgnoreCase: true}, files("/tr.txt", "/tr2.txt")},
+		{"(?i): I matches i", fileio.GrepRequest{Pattern: "(?i)CONFIG file"}, files("/tr.txt", "/tr2.txt")},
+		{"fixed_strings and ignore_case", fileio.GrepRequest{Pattern: "fIlE lInE", FixedStrings: true, IgnoreCase: true}, files("/tr.txt", "/tr2.txt")},
+		{"ignore_case: upper case pattern", fileio.GrepRequest{Pattern: "CONFIG FILE LINE$", IgnoreCase: true, OutputMode: fileio.GrepCount},
+			fileio.GrepResult{OutputMode: fileio.GrepCount, Counts: []fileio.GrepFileCount{{Path: "/tr.txt", Count: 1}, {Path: "/tr2.txt", Count: 1}}}},
+		{"case-sensitive: only the upper case line", fileio.GrepRequest{Pattern: "FILE LINE"}, files("/tr.txt")},
+		{"case-sensitive: only the lower case line", fileio.GrepRequest{Pattern: "file line"}, files("/tr2.txt")},
+		{"ignore_case: I before a combining accent", fileio.GrepRequest{Pattern: "xyzi\u0300", IgnoreCase: true}, files("/lt.txt")},
+		{"ignore_case: I before a combining accent, fixed strings", fileio.GrepRequest{Pattern: "xYzI\u0300 MARK", IgnoreCase: true, FixedStrings: true}, files("/lt.txt")},
+		{"NUL in one alternative", fileio.GrepRequest{Pattern: "abcdef|zzz\x00zzz"}, files("/nul.txt")},
+		{"NUL in one alternative, ignore case", fileio.GrepRequest{Pattern: "ABCDEF|zzz\x00zzz", IgnoreCase: true}, files("/nul.txt")},
+		{"NUL in a fixed string", fileio.GrepRequest{Pattern: "abc\x00def", FixedStrings: true}, files()},
+		{"NUL required", fileio.GrepRequest{Pattern: "abcdef.*zzz\x00zzz"}, files()},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.req.Project = proj
+			if tc.req.OutputMode == "" {
+				tc.req.OutputMode = fileio.GrepFilesWithMatches
+			}
+			got, err := e.svc.Grep(ctx, tc.req)
+			if err != nil {
+				t.Fatalf("Grep: %v", err)
+			}
+			want := tc.want
+			if want.OutputMode == fileio.GrepFilesWithMatches && want.Files == nil {
+				want.Files = []string{}
+			}
+			want.Limit = fileio.DefaultGrepLimit
+			got.ScannedFiles, got.ScannedBytes = 0, 0
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("Grep %+q (-want +got):\n%s", tc.req.Pattern, diff)
+			}
+			// The reference scan agrees.
+			if diff := cmp.Diff(ReferenceGrep(t, fixture, tc.req).Entries(tc.req.OutputMode), grepAll(t, e.svc, ctx, tc.req)); diff != "" {
+				t.Errorf("Grep %+q against the reference (-reference +got):\n%s", tc.req.Pattern, diff)
 			}
 		})
 	}

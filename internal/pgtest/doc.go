@@ -18,6 +18,9 @@
 //		...
 //	}
 //
+// [NewICU] creates the database with an ICU default collation instead ("tr-TR", "lt-LT"), for
+// tests whose answers must not depend on the database's case mapping.
+//
 // New starts one shared cluster per test package on first use; Main stops it when the package's
 // tests finish. Fault tests that kill and restart the server use [Dedicated], which gives the
 // test a cluster of its own with [Server.Kill] and [Server.Restart] ([DedicatedDatabase] adds a

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -37,6 +38,23 @@ func Main(m *testing.M) {
 // skipped, or failed when AGENTFILES_REQUIRE_SERVICES=1.
 func New(tb testing.TB) string {
 	tb.Helper()
+	return newDatabase(tb, "")
+}
+
+// NewICU is New for a database whose default collation is the ICU locale icuLocale ("tr-TR",
+// "lt-LT"): its case mapping (lower, ILIKE) follows that locale's rules. It is created from
+// template0 with encoding UTF8; LC_COLLATE and LC_CTYPE stay C.
+func NewICU(tb testing.TB, icuLocale string) string {
+	tb.Helper()
+	return newDatabase(tb, "TEMPLATE template0 ENCODING 'UTF8' LOCALE 'C' LOCALE_PROVIDER icu ICU_LOCALE "+quoteLiteral(icuLocale))
+}
+
+// quoteLiteral quotes s as an SQL string literal.
+func quoteLiteral(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+
+// newDatabase is New with options for CREATE DATABASE.
+func newDatabase(tb testing.TB, options string) string {
+	tb.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
 	defer cancel()
 	admin := os.Getenv(EnvDatabaseURL)
@@ -47,7 +65,7 @@ func New(tb testing.TB) string {
 		}
 		admin = shared.srv.URL("postgres")
 	}
-	dbURL, err := createDatabase(ctx, admin)
+	dbURL, err := createDatabase(ctx, admin, options)
 	if err != nil {
 		tb.Fatalf("pgtest: %v", err)
 	}
@@ -100,9 +118,9 @@ func unavailable(tb testing.TB, err error) {
 	tb.Skipf("pgtest: skipping, PostgreSQL unavailable: %v", err)
 }
 
-// createDatabase creates a randomly named database on the server adminURL points at and
-// returns adminURL rewritten to name it.
-func createDatabase(ctx context.Context, adminURL string) (string, error) {
+// createDatabase creates a randomly named database with options (CREATE DATABASE's, "" for
+// none) on the server adminURL points at and returns adminURL rewritten to name it.
+func createDatabase(ctx context.Context, adminURL, options string) (string, error) {
 	var b [8]byte
 	rand.Read(b[:])
 	name := "agentfiles_test_" + hex.EncodeToString(b[:])
@@ -111,7 +129,7 @@ func createDatabase(ctx context.Context, adminURL string) (string, error) {
 		return "", fmt.Errorf("connecting to the test server: %w", err)
 	}
 	defer conn.Close(ctx)
-	if _, err := conn.Exec(ctx, "CREATE DATABASE "+pgx.Identifier{name}.Sanitize()); err != nil {
+	if _, err := conn.Exec(ctx, strings.TrimSpace("CREATE DATABASE "+pgx.Identifier{name}.Sanitize()+" "+options)); err != nil {
 		return "", fmt.Errorf("creating test database: %w", err)
 	}
 	u, err := url.Parse(adminURL)

@@ -90,7 +90,7 @@ func (s *Server) URL(database string) string {
 
 // CreateDatabase creates a new, empty database with a random name and returns its URL.
 func (s *Server) CreateDatabase(ctx context.Context) (string, error) {
-	return createDatabase(ctx, s.URL("postgres"))
+	return createDatabase(ctx, s.URL("postgres"), "")
 }
 
 func (s *Server) initdb(ctx context.Context) error {
