@@ -15,15 +15,15 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
-// CamelCaseNames are the only wire names that are not snake_case: the documentation tools keep
+// camelCaseNames are the only wire names that are not snake_case: the documentation tools keep
 // the argument and result names that MCP documentation servers use.
-var CamelCaseNames = []string{"fileId", "sourceDirectory"}
+var camelCaseNames = []string{"fileId", "sourceDirectory"}
 
-// ForbiddenContinuations are spellings of "there is more" and "continue here" that the wire
+// forbiddenContinuations are spellings of "there is more" and "continue here" that the wire
 // convention replaces (see package adapters, "Wire conventions"): a paged answer says
 // truncated and next_cursor, taken back as cursor; a cut text says truncated and next_offset,
 // taken back as offset.
-var ForbiddenContinuations = []string{
+var forbiddenContinuations = []string{
 	"has_more", "more", "next_page", "next_page_token", "page_token", "next_token",
 	"continuation", "continuation_token", "start_after", "next_start_after",
 	"offset_bytes", "next_offset_bytes",
@@ -64,9 +64,11 @@ type Options struct {
 // the spirit of testing/fstest: names, paging, errors, schemas and descriptions. It reports
 // every violation with t.Errorf, naming the tool, and does not stop at the first:
 //
-//   - tool names, and every argument and result field name, are snake_case (or one of
-//     [CamelCaseNames]); tool names are unique;
-//   - no field is spelled as one of [ForbiddenContinuations]; an object with next_cursor or
+//   - tool names, and every argument and result field name, are snake_case (or fileId or
+//     sourceDirectory, the names MCP documentation servers use); tool names are unique;
+//   - no field is another spelling of "there is more" (has_more, more, next_page,
+//     next_page_token, page_token, next_token, continuation, continuation_token,
+//     start_after, next_start_after, offset_bytes, next_offset_bytes); an object with next_cursor or
 //     next_offset also has truncated; a tool that answers next_cursor takes cursor and the
 //     reverse; in every answer of opts.Calls, next_cursor is set only when truncated is true;
 //   - input and output schemas resolve, the MCP Go SDK accepts the tool set, and every answer
@@ -155,10 +157,10 @@ func checkSchemas(t testing.TB, tool adapters.Tool) {
 	out := objectsOf(tool.OutputSchema)
 	for _, obj := range append(slices.Clone(in), out...) {
 		for _, name := range sortedKeys(obj.Properties) {
-			if !snakeCase.MatchString(name) && !slices.Contains(CamelCaseNames, name) {
+			if !snakeCase.MatchString(name) && !slices.Contains(camelCaseNames, name) {
 				t.Errorf("%s: field %q is not snake_case", tool.Name, name)
 			}
-			if slices.Contains(ForbiddenContinuations, name) {
+			if slices.Contains(forbiddenContinuations, name) {
 				t.Errorf("%s: field %q: say there is more with truncated and next_cursor (taken back as cursor), or next_offset (taken back as offset) for a cut text", tool.Name, name)
 			}
 		}
@@ -341,11 +343,12 @@ func callOK(ctx context.Context, t testing.TB, tool adapters.Tool, args string) 
 		}
 	}
 	walkObjects(answer, func(obj map[string]any) {
+		t.Helper()
 		if c, _ := obj["next_cursor"].(string); c != "" && obj["truncated"] != true {
 			t.Errorf("%s %s: answer has next_cursor but truncated is not true", tool.Name, args)
 		}
 		for _, name := range sortedKeys(obj) {
-			if slices.Contains(ForbiddenContinuations, name) {
+			if slices.Contains(forbiddenContinuations, name) {
 				t.Errorf("%s %s: answer has field %q", tool.Name, args, name)
 			}
 		}
