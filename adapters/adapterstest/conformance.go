@@ -3,6 +3,10 @@ package adapterstest
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"regexp"
 	"slices"
 	"sort"
@@ -11,8 +15,12 @@ import (
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/adapters"
+	"github.com/agentfiles/agentfiles/adapters/httpapi"
 	"github.com/agentfiles/agentfiles/adapters/mcpsdk"
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // camelCaseNames are the only wire names that are not snake_case: the documentation tools keep
@@ -71,11 +79,14 @@ type Options struct {
 //     start_after, next_start_after, offset_bytes, next_offset_bytes); an object with next_cursor or
 //     next_offset also has truncated; a tool that answers next_cursor takes cursor and the
 //     reverse; in every answer of opts.Calls, next_cursor is set only when truncated is true;
-//   - input and output schemas resolve, the MCP Go SDK accepts the tool set, and every answer
-//     of opts.Calls validates against its tool's output schema;
+//   - input and output schemas resolve, every answer of opts.Calls validates against its
+//     tool's output schema, and the tool set is served alike by both bindings: an MCP client
+//     session of the official Go SDK (package mcpsdk) and the HTTP JSON API (package httpapi)
+//     list every tool with its description;
 //   - calls with bad arguments fail with {code, message, retryable}, the code registered in
 //     opts.Codes (or package agentfiles' or package adapters'), never INTERNAL, and
-//     retryable as the code's kind says;
+//     retryable as the code's kind says; each of opts.BadCalls fails with the same error over
+//     MCP and over HTTP, with the HTTP status of the code's kind;
 //   - descriptions contain opts.Describe and not opts.NotDescribe.
 //
 // Call it from the tests of every tool-set package and every server, with a tool set built
@@ -108,6 +119,7 @@ func TestToolSet(t testing.TB, tools []adapters.Tool, opts Options) {
 			t.Errorf("%s: Options.Describe names a tool the set does not have", name)
 		}
 	}
+	b := newBindings(ctx, t, tools)
 	for _, c := range opts.BadCalls {
 		tool, ok := adapters.Find(tools, c.Tool)
 		if !ok {
@@ -116,11 +128,14 @@ func TestToolSet(t testing.TB, tools []adapters.Tool, opts Options) {
 		}
 		_, err := tool.Call(ctx, json.RawMessage(c.Args))
 		checkCodedError(t, c.Tool, c.Args, err, codes)
+		if err != nil {
+			b.checkSameError(ctx, t, c, err)
+		}
 	}
 	for _, c := range opts.Calls {
 		checkCall(ctx, t, tools, c, codes)
 	}
-	checkMCP(t, tools)
+	b.checkList(ctx, t, tools)
 }
 
 var snakeCase = regexp.MustCompile(`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`)
@@ -377,32 +392,143 @@ func walkObjects(v any, fn func(map[string]any)) {
 	}
 }
 
-// checkMCP registers the tool set on an MCP server of the official Go SDK and lists it through
-// a client session: the SDK accepts every schema, and the client sees every tool.
-func checkMCP(t testing.TB, tools []adapters.Tool) {
+// bindings serve the tool set the way agents reach it: an MCP client session of the official
+// Go SDK, and the HTTP JSON API, both with the caller identity of the suite's context.
+type bindings struct {
+	mcp  *mcp.ClientSession
+	http string // the base URL of the HTTP JSON API
+}
+
+func newBindings(ctx context.Context, t testing.TB, tools []adapters.Tool) *bindings {
 	t.Helper()
-	defer func() {
-		if r := recover(); r != nil {
-			t.Errorf("the MCP Go SDK refuses the tool set: %v", r)
-		}
+	var auth *agentfiles.AuthContext
+	if ac, ok := agentfiles.AuthFromContext(ctx); ok {
+		auth = &ac
+	}
+	b := &bindings{}
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				t.Errorf("the MCP Go SDK refuses the tool set: %v", r)
+			}
+		}()
+		b.mcp = Connect(t, tools, mcpsdk.Options{Auth: auth})
 	}()
-	cs := Connect(t, tools, mcpsdk.Options{})
-	res, err := cs.ListTools(context.Background(), nil)
-	if err != nil {
-		t.Errorf("listing the tools over MCP: %v", err)
+	srv := httptest.NewServer(httpapi.NewHandler(tools, httpapi.Options{Authenticator: func(*http.Request) (agentfiles.AuthContext, error) {
+		if auth == nil {
+			return agentfiles.AuthContext{}, nil
+		}
+		return *auth, nil
+	}}))
+	t.Cleanup(srv.Close)
+	b.http = srv.URL
+	return b
+}
+
+// checkList lists the tools over MCP and over HTTP: every binding shows every tool, with the
+// same description.
+func (b *bindings) checkList(ctx context.Context, t testing.TB, tools []adapters.Tool) {
+	t.Helper()
+	want := map[string]string{}
+	for _, tool := range tools {
+		want[tool.Name] = tool.Description
+	}
+	if b.mcp != nil {
+		got := map[string]string{}
+		for tool, err := range b.mcp.Tools(ctx, nil) {
+			if err != nil {
+				t.Errorf("listing the tools over MCP: %v", err)
+				break
+			}
+			got[tool.Name] = tool.Description
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("tools over MCP (-want +got):\n%s", diff)
+		}
+	}
+	var list struct {
+		Tools []httpapi.ToolInfo `json:"tools"`
+	}
+	if err := b.getJSON(ctx, "/tools", &list); err != nil {
+		t.Errorf("GET /tools: %v", err)
 		return
 	}
-	var got []string
-	for _, tool := range res.Tools {
-		got = append(got, tool.Name)
+	got := map[string]string{}
+	for _, tool := range list.Tools {
+		got[tool.Name] = tool.Description
 	}
-	var want []string
-	for _, tool := range tools {
-		want = append(want, tool.Name)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("tools over HTTP (-want +got):\n%s", diff)
 	}
-	sort.Strings(got)
-	sort.Strings(want)
-	if !slices.Equal(got, want) {
-		t.Errorf("tools over MCP: %v, want %v", got, want)
+}
+
+// checkSameError makes a failing call over MCP and over HTTP and expects the error the handler
+// returned directly: the same {code, message, retryable}, and over HTTP the status of its kind.
+func (b *bindings) checkSameError(ctx context.Context, t testing.TB, c ToolCall, direct error) {
+	t.Helper()
+	want, _ := adapters.ErrorOf(direct)
+	if b.mcp != nil {
+		res, err := b.mcp.CallTool(ctx, &mcp.CallToolParams{Name: c.Tool, Arguments: json.RawMessage(c.Args)})
+		var got adapters.ToolError
+		switch {
+		case err != nil:
+			t.Errorf("%s %s over MCP: %v", c.Tool, c.Args, err)
+		case !res.IsError:
+			t.Errorf("%s %s over MCP: succeeded, want %s", c.Tool, c.Args, want.Code)
+		case len(res.Content) != 1 || json.Unmarshal([]byte(textOf(res.Content[0])), &got) != nil:
+			t.Errorf("%s %s over MCP: the error's text is not {code, message, retryable}", c.Tool, c.Args)
+		default:
+			if diff := cmp.Diff(want, got, cmpopts.IgnoreFields(adapters.ToolError{}, "Kind")); diff != "" {
+				t.Errorf("%s %s: error over MCP differs from the handler's (-handler +MCP):\n%s", c.Tool, c.Args, diff)
+			}
+		}
 	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, b.http+"/tools/"+c.Tool, strings.NewReader(c.Args))
+	if err != nil {
+		t.Errorf("%s: %v", c.Tool, err)
+		return
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Errorf("%s %s over HTTP: %v", c.Tool, c.Args, err)
+		return
+	}
+	defer resp.Body.Close()
+	var body struct {
+		Error adapters.ToolError `json:"error"`
+	}
+	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&body); err != nil {
+		t.Errorf("%s %s over HTTP: answer is not JSON: %v", c.Tool, c.Args, err)
+		return
+	}
+	if status := adapters.HTTPStatus(want.Kind); resp.StatusCode != status {
+		t.Errorf("%s %s over HTTP: status %d, want %d for %s", c.Tool, c.Args, resp.StatusCode, status, want.Code)
+	}
+	if diff := cmp.Diff(want, body.Error, cmpopts.IgnoreFields(adapters.ToolError{}, "Kind")); diff != "" {
+		t.Errorf("%s %s: error over HTTP differs from the handler's (-handler +HTTP):\n%s", c.Tool, c.Args, diff)
+	}
+}
+
+func (b *bindings) getJSON(ctx context.Context, path string, v any) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, b.http+path, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("status %d", resp.StatusCode)
+	}
+	return json.NewDecoder(io.LimitReader(resp.Body, 64<<20)).Decode(v)
+}
+
+// textOf returns the text of a text content, "" for another kind.
+func textOf(c mcp.Content) string {
+	if tc, ok := c.(*mcp.TextContent); ok {
+		return tc.Text
+	}
+	return ""
 }

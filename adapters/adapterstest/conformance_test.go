@@ -132,7 +132,7 @@ func TestToolSetCatchesBrokenTools(t *testing.T) {
 		want  []string // each failure, by a part of its message
 	}{
 		{"tool name", []adapters.Tool{badName}, adapterstest.Options{}, []string{`noteEcho: tool name is not snake_case`}},
-		{"duplicate name", []adapters.Tool{good(), good()}, adapterstest.Options{}, []string{"note_echo: two tools have this name", "tools over MCP"}},
+		{"duplicate name", []adapters.Tool{good(), good()}, adapterstest.Options{}, []string{"note_echo: two tools have this name"}},
 		{"hasMore", []adapters.Tool{adapters.NewTool("item_list", "List", "Lists.", ro,
 			func(context.Context, struct{}) (hasMoreOut, error) { return hasMoreOut{Items: []string{}}, nil })},
 			adapterstest.Options{}, []string{`item_list: field "hasMore" is not snake_case`}},
