@@ -188,19 +188,19 @@ func entriesBelow(dir string, files []FileInfo, depth int, after string, maxEntr
 		for next < len(files) && strings.Count(files[next].Path[prefixLen:], "/") >= depth {
 			next++ // deeper than depth
 		}
-		var e FileEntry
 		switch {
 		case nextDir < len(dirs) && (next == len(files) || dirs[nextDir].Path < files[next].Path):
-			e = dirs[nextDir]
+			if dirs[nextDir].Path > after {
+				entries = append(entries, dirs[nextDir])
+			}
 			nextDir++
 		case next < len(files):
-			e = fileEntry(files[next])
+			if files[next].Path > after {
+				entries = append(entries, fileEntry(files[next]))
+			}
 			next++
 		default:
 			return entries
-		}
-		if e.Path > after {
-			entries = append(entries, e)
 		}
 	}
 	return entries
