@@ -31,9 +31,10 @@
 //	file_purge_history {project, path}: drops the kept versions of a file, a directory or ''
 //	               (the project), giving back the quota they hold
 //
-// The first five keep the parameter names, defaults and results of the FileIO seed; the
-// Service enforces every rule and limit (see package fileio). Directories are implicit: they exist while a file
-// lies below them.
+// The Service enforces every rule and limit (see package fileio), and the descriptions state
+// the limits of its Config. Paged answers follow the wire conventions of package adapters:
+// truncated and next_cursor, taken back as cursor; a cut read has next_offset, taken back as
+// offset. Directories are implicit: they exist while a file lies below them.
 //
 // # Identity
 //
