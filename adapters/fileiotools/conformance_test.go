@@ -3,6 +3,7 @@ package fileiotools_test
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/adapters/adapterstest"
@@ -24,6 +25,7 @@ func TestConformance(t *testing.T) {
 		c.MaxRenameFiles = 11
 		c.GrepLimitDefault, c.GrepLimitMax = 3, 13
 		c.GrepMaxAnswerBytes = 6 << 10
+		c.HistoryVersions, c.HistoryRetention = 4, 3*24*time.Hour
 	})
 	ctx := agentfiles.WithAuth(context.Background(), agentfiles.NewAuthContext("key-a", "alice"))
 	p := `"project": "p"`
@@ -64,21 +66,23 @@ func TestConformance(t *testing.T) {
 			{Tool: "file_purge_history", Args: `{"project": "", "path": ""}`},
 		},
 		Describe: map[string][]string{
-			"file_write":  {"PAYLOAD_TOO_LARGE over 3 MiB"},
-			"file_read":   {"5 KiB"},
-			"file_list":   {"2 entries by default", "clamped to 7"},
-			"file_edit":   {"9 edits per call", "3 KiB"},
-			"file_rename": {"more than 11 files"},
-			"file_grep":   {"3 entries by default", "clamped to 13", "6 KiB"},
-			"file_glob":   {"2 paths by default", "clamped to 7"},
+			"file_write":    {"PAYLOAD_TOO_LARGE over 3 MiB"},
+			"file_read":     {"5 KiB"},
+			"file_list":     {"2 entries by default", "clamped to 7"},
+			"file_edit":     {"9 edits per call", "3 KiB"},
+			"file_rename":   {"more than 11 files"},
+			"file_grep":     {"3 entries by default", "clamped to 13", "6 KiB"},
+			"file_glob":     {"2 paths by default", "clamped to 7"},
+			"file_versions": {"the last 4, for 3 days"},
 		},
 		NotDescribe: map[string][]string{
-			"file_write": {"2 MiB"},
-			"file_read":  {"2 MiB"},
-			"file_list":  {"256", "1024"},
-			"file_edit":  {"100 edits", "256 KiB"},
-			"file_grep":  {"100 entries", "1000", "256 KiB"},
-			"file_glob":  {"256", "1024"},
+			"file_write":    {"2 MiB"},
+			"file_read":     {"2 MiB"},
+			"file_list":     {"256", "1024"},
+			"file_edit":     {"100 edits", "256 KiB"},
+			"file_grep":     {"100 entries", "1000", "256 KiB"},
+			"file_glob":     {"256", "1024"},
+			"file_versions": {"the last 10", "7 days"},
 		},
 	})
 }

@@ -317,7 +317,7 @@ func Tools(svc *fileio.Service) []adapters.Tool {
 			}),
 		adapters.NewTool("file_versions", "List a file's versions",
 			"Lists the versions of a file, newest first: the current content and the previous versions kept by every "+
-				"write, edit, rename and delete (the last few, for a limited time), each with version, size_bytes, "+
+				"write, edit, rename and delete ("+historyText(cfg)+"), each with version, size_bytes, "+
 				"sha256, written_at and replaced_at. Works for deleted files while their versions are kept. Read one "+
 				"with file_read {version}, bring one back with file_restore. Example: {\"project\": \"demo\", "+
 				"\"path\": \"/notes/todo.md\"}.",
@@ -367,4 +367,16 @@ func sizeText(n int64) string {
 		return fmt.Sprintf("%d KiB", n>>10)
 	}
 	return fmt.Sprintf("%d bytes", n)
+}
+
+// historyText says which previous versions the Config keeps: "the last 10, for 7 days".
+func historyText(cfg fileio.Config) string {
+	if cfg.HistoryVersions == 0 {
+		return "none: this server keeps no history"
+	}
+	d := cfg.HistoryRetention.String()
+	if day := 24 * time.Hour; cfg.HistoryRetention%day == 0 {
+		d = fmt.Sprintf("%d days", cfg.HistoryRetention/day)
+	}
+	return fmt.Sprintf("the last %d, for %s", cfg.HistoryVersions, d)
 }
