@@ -22,7 +22,8 @@
 //	memorytools.Tools(mem)               memory (Anthropic's memory tool over fileio)
 //
 // Tool sets are plain slices: concatenate them, filter them, or add your own tools. Package
-// adapterstest runs a tool set through a real MCP client session in tests.
+// adapterstest runs a tool set through a real MCP client session in tests, and its
+// TestToolSet checks that a tool set keeps the wire conventions below.
 //
 // # Bindings
 //
@@ -46,6 +47,28 @@
 // UTF-8 text (raw bytes that are not UTF-8, or escapes of lone UTF-16 surrogates such as
 // \ud800) are refused with INVALID_ARGUMENT by [Tool.Call] before any decoder could replace
 // them with U+FFFD ([CheckText]).
+//
+// # Wire conventions
+//
+// Every tool set, ours and yours, keeps one vocabulary on the wire; package adapterstest's
+// TestToolSet checks it.
+//
+//   - Names: tool names, argument names and result field names are snake_case. The only
+//     exceptions are fileId and sourceDirectory, the names MCP documentation servers use.
+//   - More results: a paged answer always has truncated (true when there is more) and, when it
+//     can be continued, next_cursor, an opaque string. Pass it back unchanged as the argument
+//     cursor, with the same other arguments, for the next page; following cursors to the end
+//     yields every entry once. A bad cursor is INVALID_ARGUMENT. file_list, file_grep,
+//     file_glob, list_documentation_files, table_of_contents and search page this way.
+//   - More text: a text cut at a byte budget has truncated and next_offset, the byte offset to
+//     pass back as the argument offset (file_read; read_sections, per section). offset in an
+//     answer is where its content starts.
+//   - A cut without a continuation (file_search's best chunks, a consultation's answer) has
+//     truncated alone; note says why and what to do.
+//   - Advice is note; errors are {code, message, retryable} with a code its package lists in
+//     Codes().
+//   - Limits a description states (sizes, default and maximum counts) come from the
+//     configuration the tool set was built with, never from constants.
 //
 // # Identity
 //

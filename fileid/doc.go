@@ -55,7 +55,7 @@
 // [Registry.TableOfContents] lists the sections in document order to a maximum depth
 // (default 3); an entry whose children were cut says how many in HiddenSubsections, and a
 // Section option returns the subtree of one section. Long listings are paged: at most
-// MaxEntries per call, the rest from Offset (NextOffset of the previous page).
+// MaxEntries per call, the rest from Cursor (NextCursor of the previous page).
 //
 // As in CommonMark, a line ends at "\n", "\r\n" or a lone "\r", for headings, line numbers
 // and search alike: a file written with any of them has the same sections and search hits.
@@ -79,9 +79,10 @@
 //
 // Everything that can grow has a default cap and a hard maximum: files per listing page, TOC
 // entries, bytes per read, matches per search. A larger request is clamped, and the result
-// says so in Notice; a cut result has Truncated set and Notice says how to get the rest: the
-// next page of a listing (ListOptions.Offset), of a table of contents (TOCOptions.Offset) or of
-// a search (SearchRequest.StartAfter, set to the previous result's NextStartAfter).
+// says so in Note; a cut result has Truncated set and Note says how to get the rest: the
+// next page of a listing, of a table of contents or of a search comes from passing the
+// previous result's NextCursor as the Cursor of ListOptions, TOCOptions or SearchRequest, and
+// the rest of a cut section from passing its NextOffset as ReadOptions.Offset.
 //
 // # Cost
 //

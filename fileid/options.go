@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"path"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/agentfiles/agentfiles"
@@ -47,6 +48,14 @@ type Options struct {
 	// Logger receives build diagnostics (skipped files, front-matter errors). Nil is silent.
 	// File contents are never logged.
 	Logger *slog.Logger
+}
+
+// Options returns the options the registry was built with, defaults filled in: what tool
+// descriptions state (the default TOC depth, say).
+func (r *Registry) Options() Options {
+	o := r.opts
+	o.Include = slices.Clone(o.Include)
+	return o
 }
 
 // resolve returns a copy with defaults filled in, or an INVALID_ARGUMENT error for a bad pattern.

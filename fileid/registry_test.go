@@ -326,9 +326,12 @@ func TestLookupErrors(t *testing.T) {
 func TestListPaging(t *testing.T) {
 	reg := mustNew(t, mapRoots(seedTree, seedOrder), Options{})
 	var ids []string
-	offset := 0
+	cursor := ""
 	for page := 0; ; page++ {
-		l := reg.List(ListOptions{Offset: offset, MaxFiles: 3})
+		l, err := reg.List(ListOptions{Cursor: cursor, MaxFiles: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
 		if l.Total != 7 {
 			t.Fatalf("total %d", l.Total)
 		}
@@ -336,29 +339,27 @@ func TestListPaging(t *testing.T) {
 			ids = append(ids, f.FileID)
 		}
 		if !l.Truncated {
-			if l.NextOffset != 0 || l.Notice != "" {
+			if l.NextCursor != "" || l.Note != "" {
 				t.Errorf("last page: %+v", l)
 			}
 			break
 		}
-		if !strings.Contains(l.Notice, fmt.Sprintf("offset %d", l.NextOffset)) {
-			t.Errorf("notice %q does not say how to continue", l.Notice)
+		if !strings.Contains(l.Note, fmt.Sprintf("cursor %q", l.NextCursor)) {
+			t.Errorf("note %q does not say how to continue", l.Note)
 		}
-		offset = l.NextOffset
+		cursor = l.NextCursor
 	}
 	if diff := cmp.Diff([]string{"f1", "f2", "f3", "f4", "f5", "f6", "f7"}, ids); diff != "" {
 		t.Errorf("paged IDs (-want +got):\n%s", diff)
 	}
-	clamped := reg.List(ListOptions{MaxFiles: MaxListFiles + 1})
-	if len(clamped.Files) != 7 || !strings.Contains(clamped.Notice, "clamped") {
-		t.Errorf("clamped listing: %+v", clamped)
+	clamped, err := reg.List(ListOptions{MaxFiles: MaxListFiles + 1})
+	if err != nil || len(clamped.Files) != 7 || !strings.Contains(clamped.Note, "clamped") {
+		t.Errorf("clamped listing: %+v, %v", clamped, err)
 	}
-	past := reg.List(ListOptions{Offset: 100})
-	if len(past.Files) != 0 || past.Truncated || !strings.Contains(past.Notice, "past the last file") {
-		t.Errorf("offset past the end: %+v", past)
-	}
-	if neg := reg.List(ListOptions{Offset: -5}); len(neg.Files) != 7 {
-		t.Errorf("negative offset: %+v", neg)
+	for _, c := range []string{"f8", "f0", "3", "x"} {
+		if _, err := reg.List(ListOptions{Cursor: c}); !errors.Is(err, agentfiles.ErrInvalidArgument) {
+			t.Errorf("cursor %q: %v, want INVALID_ARGUMENT", c, err)
+		}
 	}
 }
 

@@ -24,9 +24,10 @@ type SearchRequest struct {
 	CaseInsensitive bool
 	// MaxMatches caps the matches returned (0 = DefaultMatches; clamped to MaxMatches).
 	MaxMatches int
-	// StartAfter continues a truncated search: "fileId:line" (NextStartAfter of the previous
-	// result); only lines after that line of that file, and the files after it, are searched.
-	StartAfter string
+	// Cursor continues a truncated search: the NextCursor of the previous result ("fileId:line",
+	// the last line searched); only lines after that line of that file, and the files after
+	// it, are searched.
+	Cursor string
 }
 
 // Search finds the lines that match a regular expression, in every file or in one, and
@@ -65,8 +66,8 @@ func (r *Registry) Search(ctx context.Context, req SearchRequest) (SearchResult,
 	}
 	// from[0] is where the first file is searched from; the others from their body.
 	firstFrom := -1
-	if req.StartAfter != "" {
-		n, line, err := r.parseCursor(req.StartAfter)
+	if req.Cursor != "" {
+		n, line, err := r.parseCursor(req.Cursor)
 		if err != nil {
 			return SearchResult{}, err
 		}
@@ -76,7 +77,7 @@ func (r *Registry) Search(ctx context.Context, req SearchRequest) (SearchResult,
 		}
 		if k == len(files) {
 			return SearchResult{}, agentfiles.NewError(agentfiles.CodeInvalidArgument,
-				"start_after names a file outside this search; pass the next_start_after of a search with the same fileId", req.StartAfter)
+				"cursor names a file outside this search; pass the next_cursor of a search with the same fileId", req.Cursor)
 		}
 		files = files[k:]
 		firstFrom = max(files[0].bodyStart, lineOffset(files[0].content, line))
@@ -160,24 +161,24 @@ func (r *Registry) Search(ctx context.Context, req SearchRequest) (SearchResult,
 		}
 	}
 	if res.Truncated {
-		res.NextStartAfter = cursor
+		res.NextCursor = cursor
 		hint := "narrow the query"
 		if req.FileID == "" {
 			hint += " or pass fileId to search one file"
 		}
-		notices = append(notices, fmt.Sprintf("%d matches are shown; call again with start_after %q for the next ones, raise max_matches (up to %d), or %s",
+		notices = append(notices, fmt.Sprintf("%d matches are shown; call again with cursor %q for the next ones, raise max_matches (up to %d), or %s",
 			res.MatchCount, cursor, MaxMatches, hint))
 	}
-	res.Notice = strings.Join(notices, "; ")
+	res.Note = strings.Join(notices, "; ")
 	return res, nil
 }
 
-// parseCursor parses a startAfter cursor "fN:L" into the file number and the line (0 = before
+// parseCursor parses a search cursor "fN:L" into the file number and the line (0 = before
 // the first line).
 func (r *Registry) parseCursor(c string) (n, line int, err error) {
 	bad := func(why string) error {
 		return agentfiles.NewError(agentfiles.CodeInvalidArgument,
-			"start_after "+why+"; pass next_start_after of a truncated search unchanged, e.g. \"f3:120\"", c)
+			"cursor "+why+"; pass next_cursor of a truncated search unchanged, e.g. \"f3:120\"", c)
 	}
 	id, l, ok := strings.Cut(c, ":")
 	if !ok {
@@ -189,7 +190,7 @@ func (r *Registry) parseCursor(c string) (n, line int, err error) {
 	}
 	f, err := r.lookup(id)
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, bad("names no file of this server")
 	}
 	n, _ = ParseID(f.info.FileID)
 	return n, line, nil

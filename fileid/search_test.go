@@ -322,8 +322,8 @@ func TestSearchCapsAndDeterminism(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if first.MatchCount != 25 || !first.Truncated || len(first.Results) != 3 || !strings.Contains(first.Notice, "pass fileId") {
-		t.Fatalf("capped search: count %d, truncated %v, files %d, notice %q", first.MatchCount, first.Truncated, len(first.Results), first.Notice)
+	if first.MatchCount != 25 || !first.Truncated || len(first.Results) != 3 || !strings.Contains(first.Note, "pass fileId") {
+		t.Fatalf("capped search: count %d, truncated %v, files %d, notice %q", first.MatchCount, first.Truncated, len(first.Results), first.Note)
 	}
 	for range 20 {
 		again, err := reg.Search(ctx, SearchRequest{Query: "hit", MaxMatches: 25})
@@ -339,11 +339,11 @@ func TestSearchCapsAndDeterminism(t *testing.T) {
 		t.Errorf("exactly all: %d %v", exact.MatchCount, exact.Truncated)
 	}
 	huge, _ := reg.Search(ctx, SearchRequest{Query: "hit", MaxMatches: 1 << 30})
-	if huge.MatchCount != 400 || huge.Truncated || !strings.Contains(huge.Notice, "clamped") {
-		t.Errorf("clamped: %d %v %q", huge.MatchCount, huge.Truncated, huge.Notice)
+	if huge.MatchCount != 400 || huge.Truncated || !strings.Contains(huge.Note, "clamped") {
+		t.Errorf("clamped: %d %v %q", huge.MatchCount, huge.Truncated, huge.Note)
 	}
 	one, _ := reg.Search(ctx, SearchRequest{Query: "h", FileID: "f2", MaxMatches: 3})
-	if one.MatchCount != 3 || !one.Truncated || strings.Contains(one.Notice, "pass fileId") {
+	if one.MatchCount != 3 || !one.Truncated || strings.Contains(one.Note, "pass fileId") {
 		t.Errorf("one file: %+v", one)
 	}
 	none, _ := reg.Search(ctx, SearchRequest{Query: "absent"})

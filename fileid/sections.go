@@ -110,7 +110,7 @@ func (r *Registry) ReadSections(fileID string, sectionIDs []string, opts ReadOpt
 		notices = append(notices, "the byte budget was used up; request the omitted sections in another call")
 	}
 	res.Truncated = len(res.Omitted) > 0 || hasCut(res.Sections)
-	res.Notice = strings.Join(notices, "; ")
+	res.Note = strings.Join(notices, "; ")
 	return res, nil
 }
 

@@ -96,12 +96,12 @@ func TestReadSectionsBudget(t *testing.T) {
 	if diff := cmp.Diff([]string{"2", "3"}, res.Omitted); diff != "" {
 		t.Errorf("omitted (-want +got):\n%s", diff)
 	}
-	if !strings.Contains(res.Notice, `table_of_contents with section "1"`) {
-		t.Errorf("notice %q", res.Notice)
+	if !strings.Contains(res.Note, `table_of_contents with section "1"`) {
+		t.Errorf("notice %q", res.Note)
 	}
 
 	res, err = reg.ReadSections("f1", []string{"2", "3"}, ReadOptions{MaxBytes: 10 * MaxReadBytes})
-	if err != nil || res.Truncated || len(res.Sections) != 2 || !strings.Contains(res.Notice, "clamped") {
+	if err != nil || res.Truncated || len(res.Sections) != 2 || !strings.Contains(res.Note, "clamped") {
 		t.Errorf("clamped budget: %+v, %v", res, err)
 	}
 
@@ -173,8 +173,8 @@ func TestReadSectionsPagesThroughACutSection(t *testing.T) {
 			if !s.Truncated {
 				break
 			}
-			if !strings.Contains(res.Notice, fmt.Sprintf("offset %d", s.NextOffset)) || s.NextOffset <= opts.Offset {
-				t.Fatalf("next offset %d after %d, notice %q", s.NextOffset, opts.Offset, res.Notice)
+			if !strings.Contains(res.Note, fmt.Sprintf("offset %d", s.NextOffset)) || s.NextOffset <= opts.Offset {
+				t.Fatalf("next offset %d after %d, notice %q", s.NextOffset, opts.Offset, res.Note)
 			}
 			opts.Offset = s.NextOffset
 		}

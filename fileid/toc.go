@@ -21,9 +21,9 @@ type TOCOptions struct {
 	Section string
 	// MaxEntries caps the number of entries (0 = DefaultTOCEntries; clamped to MaxTOCEntries).
 	MaxEntries int
-	// Offset skips that many entries of the listing (after the depth limit): pass NextOffset
-	// of a truncated TOC to get the entries after it.
-	Offset int
+	// Cursor continues a truncated TOC: its NextCursor (the ID of the first section to return),
+	// with the same Section and MaxDepth; "" starts at the first entry.
+	Cursor string
 }
 
 // TableOfContents returns the sections of a file, built from goldmark's CommonMark AST (see
@@ -60,14 +60,26 @@ func (r *Registry) TableOfContents(fileID string, opts TOCOptions) (TOC, error) 
 	}
 
 	// The listing is the preamble entry (already in toc.Entries, if any) and the headings
-	// within depth; Offset and MaxEntries pick a window of it.
-	offset := max(opts.Offset, 0)
+	// within depth; Cursor and MaxEntries pick a window of it.
+	cursor := normalizeSectionID(opts.Cursor)
+	offset := -1 // position of the cursor's entry in the listing
+	if cursor == "" {
+		offset = 0
+	}
 	all := toc.Entries
 	toc.Entries = []TOCEntry{}
 	index := 0 // position in the listing
+	next := "" // the ID of the first entry after the window
 	add := func(e TOCEntry) {
-		if index >= offset && len(toc.Entries) < maxEntries {
+		if offset < 0 && e.ID == cursor {
+			offset = index
+		}
+		switch {
+		case offset < 0:
+		case len(toc.Entries) < maxEntries:
 			toc.Entries = append(toc.Entries, e)
+		case next == "":
+			next = e.ID
 		}
 		index++
 	}
@@ -86,17 +98,18 @@ func (r *Registry) TableOfContents(fileID string, opts TOCOptions) (TOC, error) 
 		}
 		add(e)
 	}
-	toc.TotalEntries = index
-	if end := offset + len(toc.Entries); end < index {
-		toc.Truncated = true
-		toc.NextOffset = end
-		notices = append(notices, fmt.Sprintf(
-			"entries %d to %d of %d are shown; call again with offset %d for the next ones (max_entries up to %d)",
-			offset+1, end, index, end, MaxTOCEntries))
-	} else if offset > 0 && offset >= index {
-		notices = append(notices, fmt.Sprintf("offset %d is past the last entry (%d entries)", offset, index))
+	if offset < 0 {
+		return TOC{}, agentfiles.NewError(agentfiles.CodeInvalidArgument,
+			"cursor names no entry of this table of contents; pass next_cursor unchanged with the same fileId, section and max_depth, or leave it out to start at the first entry", opts.Cursor)
 	}
-	toc.Notice = strings.Join(notices, "; ")
+	toc.TotalEntries = index
+	if next != "" {
+		toc.Truncated, toc.NextCursor = true, next
+		notices = append(notices, fmt.Sprintf(
+			"entries %d to %d of %d are shown; call again with cursor %q for the next ones (max_entries up to %d)",
+			offset+1, offset+len(toc.Entries), index, next, MaxTOCEntries))
+	}
+	toc.Note = strings.Join(notices, "; ")
 	return toc, nil
 }
 

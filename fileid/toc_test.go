@@ -200,14 +200,17 @@ func TestTOCClampAndTruncate(t *testing.T) {
 	if len(toc.Entries) != 10 || !toc.Truncated || toc.MaxDepth != MaxTOCDepth {
 		t.Fatalf("got %d entries, truncated %v, depth %d", len(toc.Entries), toc.Truncated, toc.MaxDepth)
 	}
-	for _, want := range []string{"max_depth 99 was clamped to 6", "offset 10"} {
-		if !strings.Contains(toc.Notice, want) {
-			t.Errorf("notice %q lacks %q", toc.Notice, want)
+	for _, want := range []string{"max_depth 99 was clamped to 6", `cursor "11"`} {
+		if !strings.Contains(toc.Note, want) {
+			t.Errorf("notice %q lacks %q", toc.Note, want)
 		}
 	}
+	if _, err := reg.TableOfContents("f1", TOCOptions{Cursor: "31"}); !errors.Is(err, agentfiles.ErrInvalidArgument) {
+		t.Errorf("cursor of no entry: %v, want INVALID_ARGUMENT", err)
+	}
 	toc, err = reg.TableOfContents("f1", TOCOptions{MaxEntries: MaxTOCEntries * 10})
-	if err != nil || len(toc.Entries) != 30 || toc.Truncated || !strings.Contains(toc.Notice, "clamped") {
-		t.Errorf("huge MaxEntries: %d entries, %v, %q, %v", len(toc.Entries), toc.Truncated, toc.Notice, err)
+	if err != nil || len(toc.Entries) != 30 || toc.Truncated || !strings.Contains(toc.Note, "clamped") {
+		t.Errorf("huge MaxEntries: %d entries, %v, %q, %v", len(toc.Entries), toc.Truncated, toc.Note, err)
 	}
 }
 
@@ -251,10 +254,10 @@ func TestTOCPagesThroughEveryEntry(t *testing.T) {
 			if !toc.Truncated {
 				break
 			}
-			if toc.NextOffset != opts.Offset+len(toc.Entries) || !strings.Contains(toc.Notice, fmt.Sprintf("offset %d", toc.NextOffset)) {
-				t.Fatalf("%+v: next offset %d, notice %q", opts, toc.NextOffset, toc.Notice)
+			if toc.NextCursor == "" || !strings.Contains(toc.Note, fmt.Sprintf("cursor %q", toc.NextCursor)) {
+				t.Fatalf("%+v: next cursor %q, note %q", opts, toc.NextCursor, toc.Note)
 			}
-			opts.Offset = toc.NextOffset
+			opts.Cursor = toc.NextCursor
 		}
 		want := []string{"0", "1"}
 		if opts.Section != "" {

@@ -19,9 +19,9 @@ type FileInfo struct {
 type FileList struct {
 	Files      []FileInfo `json:"files" jsonschema:"files in file-ID order"`
 	Total      int        `json:"total" jsonschema:"number of files in the registry"`
-	NextOffset int        `json:"next_offset,omitempty" jsonschema:"offset of the next page when truncated"`
-	Truncated  bool       `json:"truncated" jsonschema:"true when more files follow; call again with offset=next_offset"`
-	Notice     string     `json:"notice,omitempty" jsonschema:"what was clamped or cut and how to get the rest"`
+	Truncated  bool       `json:"truncated" jsonschema:"true when more files follow; call again with cursor=next_cursor"`
+	NextCursor string     `json:"next_cursor,omitempty" jsonschema:"when truncated, pass this as cursor for the next page"`
+	Note       string     `json:"note,omitempty" jsonschema:"what was clamped or cut and how to get the rest"`
 }
 
 // TOC is the table of contents of one file.
@@ -34,9 +34,9 @@ type TOC struct {
 	// TotalEntries counts the entries of the whole listing at this depth; Entries is the window
 	// from the requested offset.
 	TotalEntries int    `json:"total_entries" jsonschema:"number of entries in the whole table of contents at this depth"`
-	NextOffset   int    `json:"next_offset,omitempty" jsonschema:"offset of the next entries when truncated"`
-	Truncated    bool   `json:"truncated" jsonschema:"true when more entries follow; call again with offset=next_offset"`
-	Notice       string `json:"notice,omitempty" jsonschema:"what was clamped or cut and how to get the rest"`
+	Truncated    bool   `json:"truncated" jsonschema:"true when more entries follow; call again with cursor=next_cursor"`
+	NextCursor   string `json:"next_cursor,omitempty" jsonschema:"when truncated, pass this as cursor (with the same fileId, section and max_depth) for the next entries"`
+	Note         string `json:"note,omitempty" jsonschema:"what was clamped or cut and how to get the rest"`
 }
 
 // TOCEntry is one section in a table of contents. Entries are listed in document order; the
@@ -57,8 +57,8 @@ type Sections struct {
 	Sections  []Section      `json:"sections" jsonschema:"the sections found, in the order requested"`
 	Errors    []SectionError `json:"errors,omitempty" jsonschema:"requested IDs that do not exist; the others are still returned"`
 	Omitted   []string       `json:"omitted,omitempty" jsonschema:"valid IDs not returned because of the byte or count budget; request them in another call"`
-	Truncated bool           `json:"truncated" jsonschema:"true when a section was cut or IDs were omitted; see notice"`
-	Notice    string         `json:"notice,omitempty" jsonschema:"what was clamped or cut and how to get the rest"`
+	Truncated bool           `json:"truncated" jsonschema:"true when a section was cut or IDs were omitted; see note"`
+	Note      string         `json:"note,omitempty" jsonschema:"what was clamped or cut and how to get the rest"`
 }
 
 // Section is the Markdown source of one section, byte-exact from the file: from its heading
@@ -87,11 +87,11 @@ type SectionError struct {
 type SearchResult struct {
 	Results    []FileMatches `json:"results" jsonschema:"files with matches, in file-ID order"`
 	MatchCount int           `json:"match_count" jsonschema:"number of matches returned"`
-	Truncated  bool          `json:"truncated" jsonschema:"true when more matches exist than were returned; call again with start_after=next_start_after"`
-	// NextStartAfter is set when Truncated: "fileId:line" of the last line searched, to pass
-	// as SearchRequest.StartAfter for the matches after it.
-	NextStartAfter string `json:"next_start_after,omitempty" jsonschema:"when truncated, pass this as start_after to get the next matches"`
-	Notice         string `json:"notice,omitempty" jsonschema:"what was clamped or cut and how to get the rest"`
+	Truncated  bool          `json:"truncated" jsonschema:"true when more matches exist than were returned; call again with cursor=next_cursor"`
+	// NextCursor is set when Truncated: "fileId:line" of the last line searched, to pass as
+	// SearchRequest.Cursor for the matches after it.
+	NextCursor string `json:"next_cursor,omitempty" jsonschema:"when truncated, pass this as cursor to get the next matches"`
+	Note       string `json:"note,omitempty" jsonschema:"what was clamped or cut and how to get the rest"`
 }
 
 // FileMatches groups the matches of one file, in line order.

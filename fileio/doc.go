@@ -55,7 +55,8 @@
 // directories implicitly and refuses to write where a directory is (IS_DIRECTORY) or below a
 // file (NOT_DIRECTORY). Delete removes a file, or a directory with recursive=true; the root
 // only with Config.AllowRootWipe. List returns entries to a depth, sorted by path bytewise,
-// up to a limit (default 256, clamped to 1024) with HasMore.
+// up to a limit (Config.ListLimitDefault, clamped to Config.ListLimitMax); ListEntries takes a
+// ListRequest and continues a truncated listing from its NextCursor.
 //
 // The operations agents expect beyond those five:
 //

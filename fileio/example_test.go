@@ -40,6 +40,37 @@ func ExampleService() {
 	// NOT_FOUND true
 }
 
+func ExampleService_ListEntries() {
+	svc, err := fileio.NewService(memstore.New(memstore.Options{}), fileio.Options{})
+	if err != nil {
+		panic(err)
+	}
+	ctx := agentfiles.WithAuth(context.Background(), agentfiles.NewAuthContext("sk-example", "alice"))
+	for _, p := range []string{"/a.md", "/b.md", "/c.md", "/d/e.md"} {
+		svc.Write(ctx, fileio.WriteRequest{Project: "demo", Path: p, Content: "x"})
+	}
+	// Two entries a page: follow NextCursor while the answer is truncated.
+	req := fileio.ListRequest{Project: "demo", Depth: 1, Limit: 2}
+	for {
+		page, err := svc.ListEntries(ctx, req)
+		if err != nil {
+			panic(err)
+		}
+		for _, e := range page.Entries {
+			fmt.Println(e.Type, e.Path)
+		}
+		if !page.Truncated {
+			break
+		}
+		req.Cursor = page.NextCursor
+	}
+	// Output:
+	// FILE /a.md
+	// FILE /b.md
+	// FILE /c.md
+	// DIRECTORY /d
+}
+
 func ExampleService_Edit() {
 	svc, _ := fileio.NewService(memstore.New(memstore.Options{}), fileio.Options{})
 	ctx := agentfiles.WithAuth(context.Background(), agentfiles.NewAuthContext("sk-example", "alice"))

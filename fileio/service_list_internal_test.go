@@ -84,7 +84,7 @@ func TestEntriesBelowMatchesNaive(t *testing.T) {
 			}
 			for depth := 1; depth <= 5; depth++ {
 				for _, maxEntries := range []int{1, 3, 1000} {
-					got := entriesBelow(dir, below, depth, maxEntries)
+					got := entriesBelow(dir, below, depth, "", maxEntries)
 					want := naiveEntriesBelow(dir, below, depth, maxEntries)
 					if diff := cmp.Diff(want, got); diff != "" {
 						t.Fatalf("round %d, dir %s, depth %d, max %d (-naive +got):\n%s", round, dir, depth, maxEntries, diff)
@@ -120,7 +120,7 @@ func TestEntriesBelowOrdering(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(fmt.Sprintf("depth=%d,max=%d", tc.depth, tc.maxEntries), func(t *testing.T) {
-			if diff := cmp.Diff(tc.want, entriesBelow("", files, tc.depth, tc.maxEntries)); diff != "" {
+			if diff := cmp.Diff(tc.want, entriesBelow("", files, tc.depth, "", tc.maxEntries)); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
 		})

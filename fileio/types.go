@@ -71,15 +71,15 @@ type StatResult struct {
 type ReadResult struct {
 	Content         string `json:"content"`
 	ContentEncoding string `json:"content_encoding"` // always "utf-8"
-	OffsetBytes     int64  `json:"offset_bytes"`     // where Content starts
+	OffsetBytes     int64  `json:"offset"`           // where Content starts
 	ReadBytes       int64  `json:"read_bytes"`       // len(Content)
 	FileSizeBytes   int64  `json:"size_bytes"`
 	// Truncated is true when Content is shorter than asked for (and the file has more):
 	// the read was clamped to the maximum read size, or shortened so as not to end inside
 	// a multi-byte character. Continue from NextOffsetBytes.
 	Truncated       bool   `json:"truncated"`
-	NextOffsetBytes int64  `json:"next_offset_bytes"` // OffsetBytes + ReadBytes
-	Note            string `json:"note,omitempty"`    // why the read was truncated, and what to do
+	NextOffsetBytes int64  `json:"next_offset"`    // OffsetBytes + ReadBytes
+	Note            string `json:"note,omitempty"` // why the read was truncated, and what to do
 	// StartLine and EndLine are the 1-based lines a line-range read returned (EndLine <
 	// StartLine when it returned none), TotalLines the file's line count (see LineCount); all
 	// zero for a byte-range read.
@@ -115,10 +115,13 @@ type WriteResult struct {
 // ListResult is the answer of Service.List.
 type ListResult struct {
 	Entries []FileEntry `json:"entries"` // sorted by path, bytewise ascending
-	HasMore bool        `json:"has_more"`
+	// Truncated says entries were cut at the limit; pass NextCursor as ListRequest.Cursor
+	// for the next ones.
+	Truncated  bool   `json:"truncated"`
+	NextCursor string `json:"next_cursor,omitempty"`
 	// Limit is the limit actually applied; LimitClamped says a larger one was asked for
 	// and reduced to the configured maximum.
 	Limit        int    `json:"limit"`
 	LimitClamped bool   `json:"limit_clamped,omitempty"`
-	Note         string `json:"note,omitempty"` // how to get the rest when HasMore; that the project holds no files
+	Note         string `json:"note,omitempty"` // how to get the rest when Truncated; that the project holds no files
 }

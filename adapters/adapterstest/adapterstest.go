@@ -1,7 +1,28 @@
-// Package adapterstest runs tool sets the way agents reach them, for the tests of tool-set
-// packages (ours and yours): directly through a tool's handler, and through a real MCP client
-// session of the official Go SDK connected over an in-memory transport. For the tests of a
-// binding, EchoWrite is a file_write that answers with the arguments it was given.
+// Package adapterstest tests tool sets, ours and yours, the way agents reach them.
+//
+// # Conformance
+//
+// [TestToolSet] is a conformance suite in the spirit of testing/fstest: it checks that a tool
+// set keeps the wire conventions of package adapters (snake_case names, truncated and
+// next_cursor taken back as cursor, coded errors, schemas that validate, descriptions that state
+// the configured limits) and reports every violation. Build the tool set with a configuration
+// that differs from the defaults, and give it calls that must succeed and calls that must fail:
+//
+//	func TestConformance(t *testing.T) {
+//		tools := mytools.Tools(svc) // svc built with non-default limits
+//		adapterstest.TestToolSet(t, tools, adapterstest.Options{
+//			Codes:    mypkg.Codes(),
+//			Calls:    []adapterstest.ToolCall{{Tool: "thing_list", Args: `{"limit": 1}`}},
+//			BadCalls: []adapterstest.ToolCall{{Tool: "thing_list", Args: `{"limit": -1}`}},
+//			Describe: map[string][]string{"thing_list": {"7 things by default"}},
+//		})
+//	}
+//
+// # Calling tools
+//
+// [Call] runs a tool's handler directly, and [Connect] opens a real MCP client session of the
+// official Go SDK connected over an in-memory transport. For the tests of a binding, EchoWrite is
+// a file_write that answers with the arguments it was given.
 package adapterstest
 
 import (

@@ -2,6 +2,7 @@ package exprtools
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/agentfiles/agentfiles"
@@ -29,8 +30,8 @@ type getContentIn struct {
 	Expression             string         `json:"expression" jsonschema:"content expression, e.g. 'lang/python+java,docs/api,guidelines' or a collection name such as 'onboarding'"`
 	Pattern                string         `json:"pattern,omitempty" jsonschema:"optional glob pattern(s), '+'-separated, applied to every term that has no '/patterns' of its own (also inside collections), overriding collection and category patterns; e.g. 'intro*'"`
 	Format                 string         `json:"format,omitempty" jsonschema:"'delimited' (default: one document is returned bare, several are each headed by a '==> category/path <==' line) or 'multipart' (MIME multipart/mixed)" enum:"delimited,multipart"`
-	MaxBytes               int64          `json:"max_bytes,omitempty" jsonschema:"output budget in bytes; default 262144, maximum 4194304 (larger values are clamped)"`
-	MaxDocumentsPerPattern int            `json:"max_documents_per_pattern,omitempty" jsonschema:"documents one pattern may yield in one category; default 100, maximum 1000"`
+	MaxBytes               int64          `json:"max_bytes,omitempty" jsonschema:"output budget in bytes; the default and the maximum are in the tool description (larger values are clamped)"`
+	MaxDocumentsPerPattern int            `json:"max_documents_per_pattern,omitempty" jsonschema:"documents one pattern may yield in one category; the default and the maximum are in the tool description"`
 	Data                   map[string]any `json:"data,omitempty" jsonschema:"values for documents ending in .tmpl, which are Go text/template files, e.g. {'Project': 'acme'}"`
 }
 
@@ -38,7 +39,7 @@ type getCollectionContentIn struct {
 	Collection string         `json:"collection" jsonschema:"collection name, as listed by collection_list, e.g. 'onboarding'"`
 	Pattern    string         `json:"pattern,omitempty" jsonschema:"optional glob pattern(s), '+'-separated, overriding the collection's patterns, e.g. 'intro*'"`
 	Format     string         `json:"format,omitempty" jsonschema:"'delimited' (default) or 'multipart'" enum:"delimited,multipart"`
-	MaxBytes   int64          `json:"max_bytes,omitempty" jsonschema:"output budget in bytes; default 262144, maximum 4194304"`
+	MaxBytes   int64          `json:"max_bytes,omitempty" jsonschema:"output budget in bytes; the default and the maximum are in the tool description"`
 	Data       map[string]any `json:"data,omitempty" jsonschema:"values for .tmpl documents"`
 }
 
@@ -47,8 +48,8 @@ type getContentOut struct {
 	Content     string                  `json:"content" jsonschema:"the documents' text; empty when nothing matched"`
 	ContentType string                  `json:"content_type" jsonschema:"MIME type of content"`
 	Documents   []expr.RenderedDocument `json:"documents" jsonschema:"the documents in content, in order; omitted ones did not fit the budget"`
-	Truncated   bool                    `json:"truncated" jsonschema:"true when something was left out; message says what and how to get it"`
-	Message     string                  `json:"message,omitempty" jsonschema:"advisory: nothing matched, or what was cut and how to get the rest"`
+	Truncated   bool                    `json:"truncated" jsonschema:"true when something was left out; note says what and how to get it"`
+	Note        string                  `json:"note,omitempty" jsonschema:"advisory: nothing matched, or what was cut and how to get the rest"`
 }
 
 type categoryOut struct {
@@ -160,6 +161,9 @@ func Tools(cat *expr.Catalog, opts Options) []adapters.Tool {
 		change: func(v collectionOut) collectionChangeOut { return collectionChangeOut{Collection: v, Saved: saved} },
 		saved:  saved,
 	}
+	budget := fmt.Sprintf("%d KiB by default, max_bytes up to %d MiB; at most %d documents per pattern by default, "+
+		"max_documents_per_pattern up to %d", expr.DefaultMaxBytes>>10, expr.MaxBytesLimit>>20,
+		expr.DefaultMaxDocumentsPerPattern, expr.MaxDocumentsPerPatternLimit)
 	tools := []adapters.Tool{
 		adapters.NewTool("get_content", "Get content",
 			"Returns the text of documents selected by a content expression over the guide's categories "+
@@ -168,8 +172,8 @@ func Tools(cat *expr.Catalog, opts Options) []adapters.Tool {
 				"collection_list first to see what exists. "+syntax+" A collection name expands to its "+
 				"members; duplicates are returned once. Patterns come from, in priority order: the term's own "+
 				"'/patterns' or the pattern argument, then the collection's override, then the category's "+
-				"defaults. Nothing matching is not an error: content is empty and message explains. Output is "+
-				"capped (256 KiB by default, truncated=true says so, message says how to get the rest). "+
+				"defaults. Nothing matching is not an error: content is empty and note explains. Output is "+
+				"capped ("+budget+"; truncated=true says so, note says how to get the rest). "+
 				"Example: {\"expression\": \"lang/python+java,docs/api,guidelines\"} or "+
 				"{\"expression\": \"lang\", \"pattern\": \"go\"}.",
 			ro,
@@ -178,7 +182,8 @@ func Tools(cat *expr.Catalog, opts Options) []adapters.Tool {
 			}),
 		adapters.NewTool("get_collection_content", "Get collection content",
 			"Returns the documents of one collection: the same as get_content with the collection's name "+
-				"as the expression (prefer get_content, which also combines collections and categories). "+
+				"as the expression (prefer get_content, which also combines collections and categories). Output is capped as "+
+				"get_content's ("+fmt.Sprintf("%d KiB by default, max_bytes up to %d MiB", expr.DefaultMaxBytes>>10, expr.MaxBytesLimit>>20)+"). "+
 				"Example: {\"collection\": \"onboarding\"} or {\"collection\": \"onboarding\", \"pattern\": \"intro*\"}.",
 			ro,
 			func(ctx context.Context, in getCollectionContentIn) (getContentOut, error) {
@@ -361,7 +366,7 @@ func content(ctx context.Context, cat *expr.Catalog, expression, pattern, format
 		ContentType: r.ContentType,
 		Documents:   r.Documents,
 		Truncated:   r.Truncated,
-		Message:     r.Message,
+		Note:        r.Message,
 	}
 	if out.Documents == nil {
 		out.Documents = []expr.RenderedDocument{}

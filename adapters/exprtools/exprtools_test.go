@@ -97,7 +97,7 @@ func TestDirect(t *testing.T) {
 		t.Errorf("template: %v %v", out, err)
 	}
 	out, err = adapterstest.Call(t, tools, "get_content", `{"expression": "docs/nothing"}`)
-	if err != nil || out["content"] != "" || !strings.Contains(out["message"].(string), "No documents matched") {
+	if err != nil || out["content"] != "" || !strings.Contains(out["note"].(string), "No documents matched") {
 		t.Errorf("nothing matched: %v %v", out, err)
 	}
 	out, err = adapterstest.Call(t, tools, "get_collection_content", `{"collection": "onboarding"}`)

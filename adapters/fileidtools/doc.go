@@ -12,7 +12,7 @@
 //	search                    the lines matching an RE2 expression (query), each with its section
 //
 // Every result names the file by fileId and filename. Results that can grow are capped; a cut
-// result has truncated set and a notice that says how to get the rest.
+// result has truncated set and a note that says how to get the rest.
 //
 // # Serving
 //

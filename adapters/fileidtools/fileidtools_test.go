@@ -185,7 +185,7 @@ func TestErrors(t *testing.T) {
 	}
 	// Huge requests are clamped, not rejected.
 	res, err := adapterstest.Call(t, tools, "search", `{"query": "i", "max_matches": 1000000000}`)
-	if err != nil || !strings.Contains(res["notice"].(string), "clamped") {
+	if err != nil || !strings.Contains(res["note"].(string), "clamped") {
 		t.Errorf("clamped search: %v %v", res, err)
 	}
 	// Errors are *agentfiles.Error: errors.Is matches fileid's sentinels and, for the shared

@@ -19,16 +19,7 @@ import (
 // small files, so that the TOC, the search and the listing are all cut at their defaults.
 func pagingRegistry(t *testing.T) *fileid.Registry {
 	t.Helper()
-	var b strings.Builder
-	b.WriteString("# Log\n")
-	for i := range 320 {
-		fmt.Fprintf(&b, "## Entry %d\nnote %d\n", i, i)
-	}
-	files := fstest.MapFS{"log.md": {Data: []byte(b.String())}}
-	for i := range 250 {
-		files[fmt.Sprintf("z/%03d.md", i)] = &fstest.MapFile{Data: fmt.Appendf(nil, "# Z%d\nnote z\n", i)}
-	}
-	reg, err := fileid.New(context.Background(), []fileid.Root{{Label: "d", FS: files}}, fileid.Options{})
+	reg, err := fileid.New(context.Background(), []fileid.Root{{Label: "d", FS: pagingFS()}}, fileid.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +28,7 @@ func pagingRegistry(t *testing.T) *fileid.Registry {
 
 // page calls tool with args, then again with the continuation the result names, until it is
 // not truncated; it returns every result. The continuation argument is set from the result
-// field, as an agent following the notice would.
+// field, as an agent following the note would.
 func page(t *testing.T, tools []adapters.Tool, tool string, args map[string]any, arg, field string) []map[string]any {
 	t.Helper()
 	var out []map[string]any
@@ -53,10 +44,10 @@ func page(t *testing.T, tools []adapters.Tool, tool string, args map[string]any,
 		}
 		next, ok := res[field]
 		if !ok {
-			t.Fatalf("%s %s: truncated without %s: %v", tool, raw, field, res["notice"])
+			t.Fatalf("%s %s: truncated without %s: %v", tool, raw, field, res["note"])
 		}
-		if notice, _ := res["notice"].(string); !strings.Contains(notice, arg) || !strings.Contains(notice, fmt.Sprint(next)) {
-			t.Fatalf("%s: notice %q does not say to pass %s %v", tool, notice, arg, next)
+		if note, _ := res["note"].(string); !strings.Contains(note, arg) || !strings.Contains(note, fmt.Sprint(next)) {
+			t.Fatalf("%s: note %q does not say to pass %s %v", tool, note, arg, next)
 		}
 		args[arg] = next
 	}
@@ -64,13 +55,13 @@ func page(t *testing.T, tools []adapters.Tool, tool string, args map[string]any,
 	return nil
 }
 
-// Every truncated listing of the tools has a working continuation, named by its notice and
+// Every truncated listing of the tools has a working continuation, named by its note and
 // reachable through the schema.
 func TestEveryTruncatedListingContinues(t *testing.T) {
 	tools := fileidtools.Tools(pagingRegistry(t))
 	for _, name := range []string{"table_of_contents", "search"} {
 		tool, _ := adapters.Find(tools, name)
-		for _, p := range map[string][]string{"table_of_contents": {"offset", "max_entries"}, "search": {"start_after"}}[name] {
+		for _, p := range map[string][]string{"table_of_contents": {"cursor", "max_entries"}, "search": {"cursor"}}[name] {
 			if _, ok := tool.InputSchema.Properties[p]; !ok {
 				t.Errorf("%s schema lacks %s", name, p)
 			}
@@ -80,7 +71,7 @@ func TestEveryTruncatedListingContinues(t *testing.T) {
 	// The TOC: 321 entries, 300 per call by default, and 100 per call when asked.
 	for _, args := range []map[string]any{{"fileId": "f1"}, {"fileId": "f1", "max_entries": 100}, {"fileId": "f1", "section": "1"}} {
 		var titles []string
-		for _, res := range page(t, tools, "table_of_contents", args, "offset", "next_offset") {
+		for _, res := range page(t, tools, "table_of_contents", args, "cursor", "next_cursor") {
 			for _, e := range res["toc"].([]any) {
 				titles = append(titles, e.(map[string]any)["title"].(string))
 			}
@@ -97,7 +88,7 @@ func TestEveryTruncatedListingContinues(t *testing.T) {
 	// The search: 570 matching lines, 50 (or 500) per call.
 	for _, args := range []map[string]any{{"query": "^note"}, {"query": "NOTE", "case_insensitive": true, "max_matches": 500}, {"query": "note", "fileId": "f1"}} {
 		var got []string
-		for _, res := range page(t, tools, "search", args, "start_after", "next_start_after") {
+		for _, res := range page(t, tools, "search", args, "cursor", "next_cursor") {
 			for _, r := range res["results"].([]any) {
 				fm := r.(map[string]any)
 				for _, m := range fm["matches"].([]any) {
@@ -121,7 +112,7 @@ func TestEveryTruncatedListingContinues(t *testing.T) {
 
 	// The listing: 251 files, 200 per call.
 	var ids []string
-	for _, res := range page(t, tools, "list_documentation_files", map[string]any{}, "offset", "next_offset") {
+	for _, res := range page(t, tools, "list_documentation_files", map[string]any{}, "cursor", "next_cursor") {
 		for _, f := range res["files"].([]any) {
 			ids = append(ids, f.(map[string]any)["fileId"].(string))
 		}
@@ -144,8 +135,8 @@ func TestEveryTruncatedListingContinues(t *testing.T) {
 		if s["truncated"] != true {
 			break
 		}
-		if !strings.Contains(res["notice"].(string), fmt.Sprintf("offset %v", s["next_offset"])) {
-			t.Fatalf("notice %q does not name offset %v", res["notice"], s["next_offset"])
+		if !strings.Contains(res["note"].(string), fmt.Sprintf("offset %v", s["next_offset"])) {
+			t.Fatalf("note %q does not name offset %v", res["note"], s["next_offset"])
 		}
 		args["offset"] = s["next_offset"]
 	}
@@ -154,10 +145,24 @@ func TestEveryTruncatedListingContinues(t *testing.T) {
 	}
 
 	// A bad continuation is an INVALID_ARGUMENT (or a file-ID error) that says what to pass.
-	for _, args := range []string{`{"query": "x", "start_after": "f1"}`, `{"query": "x", "start_after": "f1:-2"}`, `{"query": "x", "fileId": "f2", "start_after": "f1:3"}`} {
+	for _, args := range []string{`{"query": "x", "cursor": "f1"}`, `{"query": "x", "cursor": "f1:-2"}`, `{"query": "x", "fileId": "f2", "cursor": "f1:3"}`, `{"query": "x", "cursor": "f999:3"}`} {
 		_, err := adapterstest.Call(t, tools, "search", args)
-		if te, _ := adapters.ErrorOf(err); err == nil || te.Code != "INVALID_ARGUMENT" || !strings.Contains(te.Message, "next_start_after") {
+		if te, _ := adapters.ErrorOf(err); err == nil || te.Code != "INVALID_ARGUMENT" || !strings.Contains(te.Message, "next_cursor") {
 			t.Errorf("%s: %v", args, err)
 		}
 	}
+}
+
+// pagingFS is the tree of pagingRegistry.
+func pagingFS() fstest.MapFS {
+	var b strings.Builder
+	b.WriteString("# Log\n")
+	for i := range 320 {
+		fmt.Fprintf(&b, "## Entry %d\nnote %d\n", i, i)
+	}
+	files := fstest.MapFS{"log.md": {Data: []byte(b.String())}}
+	for i := range 250 {
+		files[fmt.Sprintf("z/%03d.md", i)] = &fstest.MapFile{Data: fmt.Appendf(nil, "# Z%d\nnote z\n", i)}
+	}
+	return files
 }

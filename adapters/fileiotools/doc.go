@@ -8,13 +8,13 @@
 //
 //	file_stat      whether a path exists, FILE or DIRECTORY, size and times
 //	file_read      a byte range of a file (offset, length; -1 reads to the end), clamped and
-//	               cut on character boundaries with truncated and next_offset_bytes; or a line
+//	               cut on character boundaries with truncated and next_offset; or a line
 //	               range (start_line, end_line; negative counts from the end, so start_line -20
 //	               is a tail) with line_numbers for the memory tool's numbered view, not both
 //	               (INVALID_ARGUMENT); version reads a kept version
 //	file_write     APPEND (default), OVERWRITE at an offset, or TRUNCATE; parents are implied
 //	file_delete    a file, or a directory with recursive=true
-//	file_list      the entries below a path to a depth, sorted by path, up to a limit (has_more)
+//	file_list      the entries below a path to a depth, sorted by path, paged with cursors
 //	file_edit      {project, path, edits: [{old_str, new_str, replace_all?}], dry_run?,
 //	               expected_sha256?}, or the insert form {insert_line, insert_text}: exact-match
 //	               replacements, all or nothing; returns size, sha256 and a unified diff
@@ -31,9 +31,10 @@
 //	file_purge_history {project, path}: drops the kept versions of a file, a directory or ''
 //	               (the project), giving back the quota they hold
 //
-// The first five keep the parameter names, defaults and results of the FileIO seed; the
-// Service enforces every rule and limit (see package fileio). Directories are implicit: they exist while a file
-// lies below them.
+// The Service enforces every rule and limit (see package fileio), and the descriptions state
+// the limits of its Config. Paged answers follow the wire conventions of package adapters:
+// truncated and next_cursor, taken back as cursor; a cut read has next_offset, taken back as
+// offset. Directories are implicit: they exist while a file lies below them.
 //
 // # Identity
 //

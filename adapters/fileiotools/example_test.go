@@ -61,10 +61,10 @@ func ExampleTools() {
 	// file_grep
 	// file_glob
 	// {"bytes_written":11,"created":true,"size_bytes":11}
-	// {"content":"buy milk\n","content_encoding":"utf-8","next_offset_bytes":11,"offset_bytes":2,"read_bytes":9,"size_bytes":11,"truncated":false}
+	// {"content":"buy milk\n","content_encoding":"utf-8","next_offset":11,"offset":2,"read_bytes":9,"size_bytes":11,"truncated":false}
 	// NOT_DIRECTORY false /notes/todo.md is a file, so it cannot contain /notes/todo.md/x; choose another path (/notes/todo.md)
 	// {"diff":"--- a/notes/todo.md\n+++ b/notes/todo.md\n@@ -1 +1 @@\n-- buy milk\n+- buy oat milk\n","dry_run":false,"sha256":"181c6c8bb45be6c8f90f5d916c9c419af53214c05485d44a86a70de1155009fe","size_bytes":15}
-	// {"content":"     1\t- buy oat milk\n","content_encoding":"utf-8","end_line":1,"next_offset_bytes":15,"offset_bytes":0,"read_bytes":15,"size_bytes":15,"start_line":1,"total_lines":1,"truncated":false}
+	// {"content":"     1\t- buy oat milk\n","content_encoding":"utf-8","end_line":1,"next_offset":15,"offset":0,"read_bytes":15,"size_bytes":15,"start_line":1,"total_lines":1,"truncated":false}
 	// {"files":1,"from":"/notes","to":"/done"}
 }
 

@@ -26,7 +26,7 @@ type fileReadIn struct {
 	projectArg
 	Path        string `json:"path" jsonschema:"file path, e.g. '/notes/todo.md'"`
 	Offset      int64  `json:"offset,omitempty" jsonschema:"byte offset to start at; default 0; past the end of the file returns empty content"`
-	Length      *int64 `json:"length,omitempty" jsonschema:"bytes to read; default -1, to the end of the file (clamped to the maximum read size; see truncated and next_offset_bytes)"`
+	Length      *int64 `json:"length,omitempty" jsonschema:"bytes to read; default -1, to the end of the file (clamped to the maximum read size in the tool description; see truncated and next_offset)"`
 	StartLine   int    `json:"start_line,omitempty" jsonschema:"first line to read, 1-based; negative counts from the end (-20: the last 20 lines); use lines or offset/length, not both"`
 	EndLine     int    `json:"end_line,omitempty" jsonschema:"last line to read, inclusive; negative counts from the end (-1: the last line); default: the last line"`
 	LineNumbers bool   `json:"line_numbers,omitempty" jsonschema:"true: prefix each line with its number, right-aligned in 6 columns, and a tab; implies a line read"`
@@ -118,9 +118,10 @@ type fileDeleteOut struct {
 
 type fileListIn struct {
 	projectArg
-	Path  string `json:"path,omitempty" jsonschema:"directory to list; default '' (the root; '/' also means the root)"`
-	Depth *int   `json:"depth,omitempty" jsonschema:"0: the path itself, 1 (default): its entries, n: n levels down"`
-	Limit int    `json:"limit,omitempty" jsonschema:"maximum entries; default 256, larger values are clamped to 1024; has_more says when entries were cut"`
+	Path   string `json:"path,omitempty" jsonschema:"directory to list; default '' (the root; '/' also means the root)"`
+	Depth  *int   `json:"depth,omitempty" jsonschema:"0: the path itself, 1 (default): its entries, n: n levels down"`
+	Limit  int    `json:"limit,omitempty" jsonschema:"most entries to return; the default and the maximum are in the tool description"`
+	Cursor string `json:"cursor,omitempty" jsonschema:"next_cursor of a truncated answer, to continue it (same path and depth)"`
 }
 
 type fileGrepIn struct {
@@ -210,7 +211,7 @@ func Tools(svc *fileio.Service) []adapters.Tool {
 			"end and ignores offset; OVERWRITE replaces bytes starting at offset (offset may equal the file size, "+
 			"which appends; larger is INVALID_OFFSET); TRUNCATE replaces the whole file (offset must be 0). Missing "+
 			"files and parent directories are created. Fails with IS_DIRECTORY if files exist below path, "+
-			"NOT_DIRECTORY if a parent is a file, PAYLOAD_TOO_LARGE over 2 MiB per call (split the content and "+
+			"NOT_DIRECTORY if a parent is a file, PAYLOAD_TOO_LARGE over "+sizeText(cfg.MaxPayloadBytes)+" per call (split the content and "+
 			"APPEND the rest), QUOTA_EXCEEDED over the file or project size limit. Offsets are bytes and must not "+
 			"fall inside a multi-byte character. Example: {\"project\": \"demo\", \"path\": \"/notes/todo.md\", "+
 			"\"content\": \"- buy milk\\n\"}.",
@@ -260,8 +261,8 @@ func Tools(svc *fileio.Service) []adapters.Tool {
 			}),
 		adapters.NewTool("file_read", "Read a file",
 			"Reads a file of a project as UTF-8 text. offset and length are in bytes; length -1 (default) reads to "+
-				"the end. Reads longer than the maximum (2 MiB by default) stop early with truncated=true: continue "+
-				"with offset=next_offset_bytes. An offset inside a multi-byte character is INVALID_OFFSET and the "+
+				"the end. Reads longer than "+sizeText(cfg.MaxReadBytes)+" stop early with truncated=true: continue "+
+				"with offset=next_offset. An offset inside a multi-byte character is INVALID_OFFSET and the "+
 				"message names valid offsets. NOT_FOUND if no file exists; IS_DIRECTORY for directories (use "+
 				"file_list). By lines instead: start_line and end_line (1-based, inclusive; negative counts from the end, "+
 				"so start_line -20 reads the last 20 lines), line_numbers=true numbers them; not together with offset or "+
@@ -287,16 +288,16 @@ func Tools(svc *fileio.Service) []adapters.Tool {
 			}),
 		adapters.NewTool("file_list", "List a directory",
 			"Lists files and directories below path in a project, sorted by path. depth 1 (default) lists the "+
-				"immediate entries, n goes n levels down, 0 describes path itself. limit defaults to 256 and is "+
-				"clamped to 1024; has_more=true means entries were cut: list a subdirectory or lower the depth. "+
-				"Start with {\"project\": \"demo\"} to see the root ('' or '/').",
+				"immediate entries, n goes n levels down, 0 describes path itself. "+fmt.Sprint(cfg.ListLimitDefault)+
+				" entries by default (limit, clamped to "+fmt.Sprint(cfg.ListLimitMax)+"); when entries were cut, truncated is "+
+				"true: call again with cursor=next_cursor and the same path and depth for the next ones. Start with {\"project\": \"demo\"} to see the root ('' or '/').",
 			ro,
 			func(ctx context.Context, in fileListIn) (fileio.ListResult, error) {
 				depth := fileio.DefaultListDepth
 				if in.Depth != nil {
 					depth = *in.Depth
 				}
-				return svc.List(ctx, in.Project, in.Path, depth, in.Limit)
+				return svc.ListEntries(ctx, fileio.ListRequest{Project: in.Project, Path: in.Path, Depth: depth, Limit: in.Limit, Cursor: in.Cursor})
 			}),
 		edit,
 		adapters.NewTool("file_rename", "Move a file or directory",
@@ -316,7 +317,7 @@ func Tools(svc *fileio.Service) []adapters.Tool {
 			}),
 		adapters.NewTool("file_versions", "List a file's versions",
 			"Lists the versions of a file, newest first: the current content and the previous versions kept by every "+
-				"write, edit, rename and delete (the last few, for a limited time), each with version, size_bytes, "+
+				"write, edit, rename and delete ("+historyText(cfg)+"), each with version, size_bytes, "+
 				"sha256, written_at and replaced_at. Works for deleted files while their versions are kept. Read one "+
 				"with file_read {version}, bring one back with file_restore. Example: {\"project\": \"demo\", "+
 				"\"path\": \"/notes/todo.md\"}.",
@@ -366,4 +367,16 @@ func sizeText(n int64) string {
 		return fmt.Sprintf("%d KiB", n>>10)
 	}
 	return fmt.Sprintf("%d bytes", n)
+}
+
+// historyText says which previous versions the Config keeps: "the last 10, for 7 days".
+func historyText(cfg fileio.Config) string {
+	if cfg.HistoryVersions == 0 {
+		return "none: this server keeps no history"
+	}
+	d := cfg.HistoryRetention.String()
+	if day := 24 * time.Hour; cfg.HistoryRetention%day == 0 {
+		d = fmt.Sprintf("%d days", cfg.HistoryRetention/day)
+	}
+	return fmt.Sprintf("the last %d, for %s", cfg.HistoryVersions, d)
 }

@@ -63,7 +63,7 @@ func TestToolsDirect(t *testing.T) {
 		{"file_stat", `{"project":"p","path":"/a"}`, map[string]any{"exists": true, "type": "DIRECTORY", "size_bytes": 0.0}, ""},
 		{"file_stat", `{"project":"p","path":"/zz"}`, map[string]any{"exists": false}, ""},
 		{"file_stat", `{"project":"p","path":"no-slash"}`, nil, "INVALID_PATH"},
-		{"file_list", `{"project":"p"}`, map[string]any{"has_more": false, "limit": 256.0}, ""},
+		{"file_list", `{"project":"p"}`, map[string]any{"truncated": false, "limit": 256.0}, ""},
 		{"file_list", `{"project":"p","path":"/","depth":2,"limit":5000}`, map[string]any{"limit": 1024.0, "limit_clamped": true}, ""},
 		{"file_list", `{"project":"p","path":"/a","depth":0}`, nil, ""},
 		{"file_delete", `{"project":"p","path":"/a"}`, nil, "NOT_EMPTY"},

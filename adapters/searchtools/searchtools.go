@@ -14,7 +14,7 @@ type fileSearchIn struct {
 	Query      string `json:"query" jsonschema:"what to look for, in words or a phrase, e.g. 'retry backoff policy'; must not be blank"`
 	PathPrefix string `json:"path_prefix,omitempty" jsonschema:"only files whose path starts with this string, e.g. '/docs' (a plain string prefix: it also matches '/docs-old/a.md'); default: all files"`
 	Glob       string `json:"glob,omitempty" jsonschema:"only files whose path matches, as in file_grep: without '/' the base name ('*.md'), with '/' the path from the root ('docs/**/*.md')"`
-	Limit      int    `json:"limit,omitempty" jsonschema:"chunks wanted; default 5, maximum 20 (larger values are lowered to 20 and limit_clamped says so)"`
+	Limit      int    `json:"limit,omitempty" jsonschema:"chunks wanted; the default and the maximum are in the tool description (larger values are lowered to the maximum and limit_clamped says so)"`
 	// MinSemanticScore is a pointer so that an absent value (the server's default) differs from 0.
 	MinSemanticScore *float64 `json:"min_semantic_score,omitempty" jsonschema:"how similar in meaning (semantic_score, a cosine similarity) a chunk containing none of the query's words must be to be returned, e.g. 0.4; lower it to see looser matches, raise it above 1 for keyword matches only; default: the server's, chosen for its embedding model"`
 }
@@ -66,7 +66,8 @@ func Tools(s *search.Searcher) []adapters.Tool {
 			"whole files. Deleted files are never returned; files written moments ago are found by keywords "+
 			"even before they are indexed. Only chunks that contain a query word or are close in meaning are returned, "+
 			"so a search may return fewer than limit chunks (qualified says how many matched), or none. "+
-			"path_prefix is a plain string prefix; glob keeps files whose path matches ('**/*.md'). limit defaults to 5, at most 20. "+bounds+
+			"path_prefix is a plain string prefix; glob keeps files whose path matches ('**/*.md'). "+
+			fmt.Sprintf("limit defaults to %d, at most %d. ", opts.LimitDefault, limitMax)+bounds+
 			fmt.Sprintf(`project "*" searches every project of yours that holds a file (the first %d by name) and ranks their chunks together; `, search.MaxAllProjects)+
 			"each chunk names its project, and scores from different projects are on one scale. "+
 			`Example: {"project": "demo", "query": "how are retries backed off", "path_prefix": "/docs", "limit": 5}.`,

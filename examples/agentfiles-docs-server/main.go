@@ -16,7 +16,9 @@ package main
 import (
 	"context"
 	"errors"
+	"log/slog"
 
+	"github.com/agentfiles/agentfiles/adapters"
 	"github.com/agentfiles/agentfiles/adapters/fileidtools"
 	"github.com/agentfiles/agentfiles/examples/internal/mcpcmd"
 	"github.com/agentfiles/agentfiles/fileid"
@@ -29,16 +31,25 @@ func main() {
 
 // run runs the command with args; cmd holds its flags and where it writes.
 func run(ctx context.Context, cmd *mcpcmd.Command, args []string) error {
+	tools, logger, err := build(ctx, cmd, args)
+	if err != nil {
+		return err
+	}
+	return cmd.Serve(ctx, tools, logger)
+}
+
+// build parses args and returns the tool set the command serves.
+func build(ctx context.Context, cmd *mcpcmd.Command, args []string) ([]adapters.Tool, *slog.Logger, error) {
 	fs := cmd.Flags
 	var dirs, includes mcpcmd.ListFlag
 	fs.Var(&dirs, "docs", "documentation `directory` (required); repeat for several, in priority order (IDs follow this order)")
 	fs.Var(&includes, "include", "file-name `pattern` to serve, e.g. '*.md'; repeatable (default *.md, *.mdx, *.markdown)")
 	maxDepth := fs.Int("max-toc-depth", fileid.DefaultMaxTOCDepth, "default depth of table_of_contents (1-6)")
 	if err := cmd.Parse(args); err != nil {
-		return err
+		return nil, nil, err
 	}
 	if len(dirs) == 0 {
-		return errors.New("no -docs directory given: name the Markdown directory to serve, e.g. -docs ./docs (repeatable; see -h)")
+		return nil, nil, errors.New("no -docs directory given: name the Markdown directory to serve, e.g. -docs ./docs (repeatable; see -h)")
 	}
 
 	logger := cmd.Logger()
@@ -46,16 +57,16 @@ func run(ctx context.Context, cmd *mcpcmd.Command, args []string) error {
 	for _, d := range dirs {
 		root, err := fileid.DirRoot(d, d)
 		if err != nil {
-			return err
+			return nil, nil, err
 		}
 		roots = append(roots, root)
 	}
 	reg, err := fileid.New(ctx, roots, fileid.Options{Include: includes, MaxTOCDepth: *maxDepth, Logger: logger})
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	logger.Info("registry built", "files", reg.Len(), "skipped", len(reg.Skipped()))
 	go func() { _ = reg.Warm(ctx) }() // parse headings now rather than on the first question
 
-	return cmd.Serve(ctx, fileidtools.Tools(reg), logger)
+	return fileidtools.Tools(reg), logger, nil
 }

@@ -17,8 +17,10 @@ package main
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"path/filepath"
 
+	"github.com/agentfiles/agentfiles/adapters"
 	"github.com/agentfiles/agentfiles/adapters/exprtools"
 	"github.com/agentfiles/agentfiles/examples/internal/bundled"
 	"github.com/agentfiles/agentfiles/examples/internal/mcpcmd"
@@ -32,23 +34,40 @@ func main() {
 
 // run runs the command with args; cmd holds its flags and where it writes.
 func run(ctx context.Context, cmd *mcpcmd.Command, args []string) error {
+	tools, logger, cleanup, err := build(cmd, args)
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+	return cmd.Serve(ctx, tools, logger)
+}
+
+// build parses args and returns the tool set the command serves, and what removes the
+// extracted bundle once it is no longer served.
+func build(cmd *mcpcmd.Command, args []string) (_ []adapters.Tool, _ *slog.Logger, cleanup func(), err error) {
+	cleanup = func() {}
+	defer func() {
+		if err != nil {
+			cleanup()
+		}
+	}()
 	fs := cmd.Flags
 	catalog := fs.String("catalog", "", "catalog YAML file (categories and collections); default: the example catalog bundled in the binary")
 	writable := fs.Bool("catalog-writable", false, "also serve the tools that add, change and remove categories and collections, saved to -catalog")
 	var allowDirs mcpcmd.ListFlag
 	fs.Var(&allowDirs, "allow-dir", "`directory` that category_add/update may point into with -catalog-writable; repeatable (default: the catalog's directory)")
 	if err := cmd.Parse(args); err != nil {
-		return err
+		return nil, nil, cleanup, err
 	}
 	if *catalog == "" {
 		if *writable {
-			return errors.New("-catalog-writable needs -catalog FILE: the bundled example catalog cannot be changed")
+			return nil, nil, cleanup, errors.New("-catalog-writable needs -catalog FILE: the bundled example catalog cannot be changed")
 		}
 		dir, remove, err := bundled.Extract()
 		if err != nil {
-			return err
+			return nil, nil, cleanup, err
 		}
-		defer remove()
+		cleanup = remove
 		*catalog = filepath.Join(dir, bundled.CatalogFile)
 	}
 
@@ -58,10 +77,10 @@ func run(ctx context.Context, cmd *mcpcmd.Command, args []string) error {
 	}
 	cat, err := expr.Load(*catalog, expr.Options{Logger: logger, DirRoots: allowDirs})
 	if err != nil {
-		return err
+		return nil, nil, cleanup, err
 	}
 	logger.Info("catalog loaded", "path", cat.Path(), "writable", *writable,
 		"categories", len(cat.Categories()), "collections", len(cat.Collections()))
 
-	return cmd.Serve(ctx, exprtools.Tools(cat, exprtools.Options{ReadOnly: !*writable}), logger)
+	return exprtools.Tools(cat, exprtools.Options{ReadOnly: !*writable}), logger, cleanup, nil
 }

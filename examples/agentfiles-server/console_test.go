@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -425,5 +426,45 @@ func TestConsoleEditForMatchesFileEdit(t *testing.T) {
 	b.waitFor("saved", `document.querySelector("#status").textContent.startsWith("Saved /crlf.txt")`)
 	if got := mustCall(t, srv.base, "dev", "file_read", map[string]any{"project": project, "path": "/crlf.txt"})["content"]; got != "one\r\nTWO\r\nthree\r\n" {
 		t.Errorf("saved CRLF file = %q, want its \\r\\n kept", got)
+	}
+}
+
+// TestConsoleTreeFollowsCursors: with a list limit of 2, the tree still shows every entry of a
+// directory, continuing each truncated file_list with its next_cursor.
+func TestConsoleTreeFollowsCursors(t *testing.T) {
+	config := filepath.Join(t.TempDir(), "config.yaml")
+	if err := os.WriteFile(config, []byte("settings:\n  mcp:\n    files:\n      list_limit_default: 2\n      list_limit_max: 2\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	srv := startServer(t, "-config", config)
+	const project = "console-paging"
+	var want []string
+	for i := range 5 {
+		path := fmt.Sprintf("/many/%d.md", i)
+		mustCall(t, srv.base, "dev", "file_write", map[string]any{"project": project, "path": path, "content": "x"})
+		want = append(want, path)
+	}
+	page := mustCall(t, srv.base, "dev", "file_list", map[string]any{"project": project, "path": "/many"})
+	if page["truncated"] != true || page["next_cursor"] == nil || len(page["entries"].([]any)) != 2 {
+		t.Fatalf("file_list with limit 2 = %v, want 2 entries, truncated, next_cursor", page)
+	}
+
+	b := startBrowser(t, 1200, 800)
+	b.navigate(srv.base + "/#token=dev")
+	b.retype("#project", project)
+	b.pressEnter()
+	b.waitFor("tree loaded", `!!document.querySelector('#tree li[data-path="/many"]')`)
+	b.focus(`#tree li[data-path="/many"]`)
+	b.pressEnter()
+	b.waitFor("every entry shown", `document.querySelectorAll('#tree li[data-path^="/many/"]').length === 5`)
+	var got []string
+	if err := b.eval(`Array.from(document.querySelectorAll('#tree li[data-path^="/many/"]')).map((li) => li.dataset.path)`, &got); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("tree entries (-want +got):\n%s", diff)
+	}
+	if more := b.text("#tree li.more"); more != "" {
+		t.Errorf("tree says %q, want no cut", more)
 	}
 }

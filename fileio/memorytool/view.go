@@ -98,7 +98,7 @@ func (t *Tool) viewFile(p, content string, viewRange []int) (string, error) {
 // entries, in path order) a directory late in the order still shows.
 func (t *Tool) viewDir(ctx context.Context, p, rel string) (string, error) {
 	deep, err := t.svc.List(ctx, t.project, rel, listDepth, maxListEntries)
-	if err == nil && deep.HasMore {
+	if err == nil && deep.Truncated {
 		var top fileio.ListResult
 		if top, err = t.svc.List(ctx, t.project, rel, 1, maxListEntries); err == nil {
 			deep.Entries = mergeEntries(deep.Entries, top.Entries)
@@ -150,7 +150,7 @@ func (t *Tool) viewDir(ctx context.Context, p, rel string) (string, error) {
 		sb.WriteString(suffix)
 		shown++
 	}
-	if list.HasMore {
+	if list.Truncated {
 		fmt.Fprintf(&sb, "\n(The listing stops after %d entries and its sizes count only those; view a subdirectory to see the rest.)", shown)
 	}
 	return sb.String(), nil

@@ -247,4 +247,39 @@ func BenchmarkServiceListLarge(b *testing.B) {
 			}
 		})
 	}
+	// A page far down a listing: a cursor past /flat/f1792, so the call skips 1,792 entries
+	// before it fills its page, run interleaved with the first page and reported as a ratio:
+	// what continuing a listing costs over starting it.
+	b.Run("flat/depth=1/cursor", func(b *testing.B) {
+		req := fileio.ListRequest{Project: "bench", Path: "/flat", Depth: 1}
+		for {
+			res, err := svc.ListEntries(ctx, req)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if !res.Truncated || res.Entries[len(res.Entries)-1].Path >= "/flat/f1792" {
+				break
+			}
+			req.Cursor = res.NextCursor
+		}
+		b.ReportAllocs()
+		b.ResetTimer()
+		// Interleaved with the first page, so that a noisy neighbour slows both sides alike.
+		var first, cursor time.Duration
+		for i := 0; i < b.N; i++ {
+			t0 := time.Now()
+			if _, err := svc.List(ctx, "bench", "/flat", 1, 0); err != nil {
+				b.Fatal(err)
+			}
+			t1 := time.Now()
+			if _, err := svc.ListEntries(ctx, req); err != nil {
+				b.Fatal(err)
+			}
+			first += t1.Sub(t0)
+			cursor += time.Since(t1)
+		}
+		b.ReportMetric(float64(first.Nanoseconds())/float64(b.N), "first-ns/op")
+		b.ReportMetric(float64(cursor.Nanoseconds())/float64(b.N), "cursor-ns/op")
+		b.ReportMetric(cursor.Seconds()/first.Seconds(), "cursor/first")
+	})
 }

@@ -189,6 +189,9 @@ func markNote(v any) any {
 		if r.Note != "" {
 			r.Note = "*"
 		}
+		if r.NextCursor != "" {
+			r.NextCursor = "*" // opaque; the model checks that there is one
+		}
 		return r
 	}
 	return v
@@ -496,7 +499,7 @@ func (m *model) list(key, path string, depth, limit int) (fileio.ListResult, age
 	}
 	sort.Slice(res.Entries, func(i, j int) bool { return res.Entries[i].Path < res.Entries[j].Path })
 	if len(res.Entries) > res.Limit {
-		res.Entries, res.HasMore = res.Entries[:res.Limit], true
+		res.Entries, res.Truncated, res.NextCursor = res.Entries[:res.Limit], true, "*"
 		res.Note = "*"
 	}
 	if len(res.Entries) == 0 && path == "" {

@@ -31,6 +31,7 @@ func exerciseService(t *testing.T, newStore func(t *testing.T) fileio.Store) {
 	t.Run("ListLimit", func(t *testing.T) {
 		testListLimit(t, newEnv(t, newStore, func(c *fileio.Config) { c.ListLimitDefault, c.ListLimitMax = 3, 5 }))
 	})
+	t.Run("ListCursor", func(t *testing.T) { testListCursor(t, newEnv(t, newStore)) })
 	t.Run("PathRules", func(t *testing.T) { testPathRules(t, newEnv(t, newStore)) })
 	t.Run("Unauthenticated", func(t *testing.T) { testUnauthenticated(t, newEnv(t, newStore)) })
 	t.Run("RateLimit", func(t *testing.T) { testRateLimit(t, newStore) })
@@ -358,7 +359,7 @@ func testRootWipe(t *testing.T, newStore func(t *testing.T) fileio.Store) {
 func testList(t *testing.T, e *env) {
 	ctx, _ := newTenant(proj)
 	empty, err := e.svc.List(ctx, proj, "", 1, 0)
-	if err != nil || empty.Entries == nil || len(empty.Entries) != 0 || empty.HasMore {
+	if err != nil || empty.Entries == nil || len(empty.Entries) != 0 || empty.Truncated {
 		t.Errorf("list of an empty root = %+v, %v; want an empty, non-nil list", empty, err)
 	}
 	ws := map[string]fileio.WriteResult{}
@@ -434,8 +435,8 @@ func testListLimit(t *testing.T, e *env) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got.Limit != tc.wantLimit || len(got.Entries) != tc.wantN || got.LimitClamped != tc.clamped || got.HasMore != tc.hasMore || (got.HasMore && got.Note == "") {
-			t.Errorf("limit %d: got limit %d, %d entries, clamped %v, has_more %v, note %q", tc.limit, got.Limit, len(got.Entries), got.LimitClamped, got.HasMore, got.Note)
+		if got.Limit != tc.wantLimit || len(got.Entries) != tc.wantN || got.LimitClamped != tc.clamped || got.Truncated != tc.hasMore || (got.Truncated && got.Note == "") {
+			t.Errorf("limit %d: got limit %d, %d entries, clamped %v, truncated %v, note %q", tc.limit, got.Limit, len(got.Entries), got.LimitClamped, got.Truncated, got.Note)
 		}
 		if got.Entries[0].Path != "/1" {
 			t.Errorf("limit %d: the first entries are not the first by path: %v", tc.limit, got.Entries)
@@ -443,11 +444,62 @@ func testListLimit(t *testing.T, e *env) {
 	}
 	e.svc.Delete(ctx, proj, "/6", false)
 	e.svc.Delete(ctx, proj, "/7", false)
-	if got, _ := e.svc.List(ctx, proj, "", 1, 5); got.HasMore || len(got.Entries) != 5 {
-		t.Errorf("exactly limit entries: has_more %v, %d entries", got.HasMore, len(got.Entries))
+	if got, _ := e.svc.List(ctx, proj, "", 1, 5); got.Truncated || len(got.Entries) != 5 {
+		t.Errorf("exactly limit entries: truncated %v, %d entries", got.Truncated, len(got.Entries))
 	}
 	_, err := e.svc.List(ctx, proj, "", 1, -1)
 	wantCode(t, "negative limit", err, agentfiles.CodeInvalidArgument)
+}
+
+// testListCursor follows next_cursor to the end, at every depth and page size, and expects
+// every entry of the whole listing exactly once, in order.
+func testListCursor(t *testing.T, e *env) {
+	ctx, _ := newTenant(proj)
+	for _, p := range []string{"/a/b/c.txt", "/a/b.txt", "/a/b/d/e.txt", "/a/x", "/b", "/c/1", "/c/2", "/c/3/4"} {
+		e.write(ctx, proj, p, "x")
+	}
+	for _, depth := range []int{0, 1, 2, 5} {
+		for _, path := range []string{"", "/a", "/c"} {
+			all, err := e.svc.ListEntries(ctx, fileio.ListRequest{Project: proj, Path: path, Depth: depth, Limit: 1000})
+			if err != nil || all.Truncated {
+				t.Fatalf("depth %d path %q: whole listing: truncated %v, %v", depth, path, all.Truncated, err)
+			}
+			for limit := 1; limit <= 3; limit++ {
+				var got []fileio.FileEntry
+				req := fileio.ListRequest{Project: proj, Path: path, Depth: depth, Limit: limit}
+				for pages := 0; ; pages++ {
+					res, err := e.svc.ListEntries(ctx, req)
+					if err != nil || pages > len(all.Entries) {
+						t.Fatalf("depth %d path %q limit %d page %d: %v", depth, path, limit, pages, err)
+					}
+					got = append(got, res.Entries...)
+					if res.Truncated != (res.NextCursor != "") {
+						t.Fatalf("depth %d path %q limit %d: truncated %v with next_cursor %q", depth, path, limit, res.Truncated, res.NextCursor)
+					}
+					if !res.Truncated {
+						break
+					}
+					req.Cursor = res.NextCursor
+				}
+				if diff := cmp.Diff(all.Entries, got); diff != "" {
+					t.Errorf("depth %d path %q limit %d: pages differ from the whole listing (-want +got):\n%s", depth, path, limit, diff)
+				}
+			}
+		}
+	}
+	other := fileio.ListRequest{Project: proj, Path: "", Depth: 1, Limit: 1}
+	first, err := e.svc.ListEntries(ctx, other)
+	if err != nil || first.NextCursor == "" {
+		t.Fatalf("first page: %+v, %v", first, err)
+	}
+	for name, req := range map[string]fileio.ListRequest{
+		"cursor of another path":  {Project: proj, Path: "/a", Depth: 1, Cursor: first.NextCursor},
+		"cursor of another depth": {Project: proj, Depth: 2, Cursor: first.NextCursor},
+		"made-up cursor":          {Project: proj, Depth: 1, Cursor: "x"},
+	} {
+		_, err := e.svc.ListEntries(ctx, req)
+		wantCode(t, name, err, agentfiles.CodeInvalidArgument)
+	}
 }
 
 func testPathRules(t *testing.T, e *env) {

@@ -6,6 +6,7 @@ const TOKEN_KEY = 'agentfiles.token';
 const PROJECT_KEY = 'agentfiles.project';
 const RECENT_KEY = 'agentfiles.recentProjects';
 const LIST_LIMIT = 256;
+const LIST_MAX_ENTRIES = 4096; // entries of one directory the tree loads, following next_cursor
 
 const $ = (id) => document.getElementById(id);
 
@@ -141,26 +142,33 @@ function treeItem(entry, level) {
   return li;
 }
 
-// loadChildren lists dir (depth 1) into the <ul> container, re-expanding remembered dirs.
+// loadChildren lists dir (depth 1) into the <ul> container, re-expanding remembered dirs. A
+// truncated listing is continued with its next_cursor, up to LIST_MAX_ENTRIES entries.
 async function loadChildren(container, dir, level) {
-  const res = await call('file_list', { project: state.project, path: dir, depth: 1, limit: LIST_LIMIT });
+  const args = { project: state.project, path: dir, depth: 1, limit: LIST_LIMIT };
+  let res = await call('file_list', args);
+  let entries = res.entries;
+  while (res.truncated && res.next_cursor && entries.length < LIST_MAX_ENTRIES) {
+    res = await call('file_list', Object.assign({}, args, { cursor: res.next_cursor }));
+    entries = entries.concat(res.entries);
+  }
   container.textContent = '';
-  for (const entry of res.entries) {
+  for (const entry of entries) {
     const li = treeItem(entry, level);
     container.append(li);
     if (entry.type === 'DIRECTORY' && state.expanded.has(entry.path)) {
       await expand(li);
     }
   }
-  if (res.has_more) {
+  if (res.truncated) {
     const more = document.createElement('li');
     more.className = 'muted more';
     more.setAttribute('role', 'none');
-    more.textContent = 'only the first ' + res.entries.length + ' entries are shown';
+    more.textContent = 'only the first ' + entries.length + ' entries are shown';
     container.append(more);
   }
   if (state.openPath) markOpen();
-  return res.entries.length;
+  return entries.length;
 }
 
 async function expand(li) {
@@ -303,10 +311,10 @@ async function openFile(path, range, keepMode, line) {
     const view = $('view');
     view.textContent = '';
     const text = res.content;
-    if (line && !range) range = lineRange(text, line, res.offset_bytes);
+    if (line && !range) range = lineRange(text, line, res.offset);
     if (range) {
-      const a = utf16Index(text, range[0] - res.offset_bytes);
-      const b = utf16Index(text, range[1] - res.offset_bytes);
+      const a = utf16Index(text, range[0] - res.offset);
+      const b = utf16Index(text, range[1] - res.offset);
       const mark = document.createElement('mark');
       mark.id = 'hit';
       mark.textContent = text.slice(a, b);
@@ -414,7 +422,7 @@ async function startEdit(reload) {
   if (!reload && !leaveEdit()) return;
   await guarded(async () => {
     const res = await call('file_read', { project: state.project, path: path });
-    if (res.truncated || res.offset_bytes !== 0) {
+    if (res.truncated || res.offset !== 0) {
       throw new ToolError('TOO_LARGE', 'the file is larger than one read (' + formatBytes(res.size_bytes) +
         '), so the console cannot edit it; use the file_edit tool with a short old_str instead', 0);
     }
