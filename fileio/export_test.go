@@ -28,3 +28,9 @@ func MatchingLineNumbers(pattern string, fixed, ignoreCase bool, content []byte)
 	})
 	return out, nil
 }
+
+// GlobMatchSteps returns whether g matches name and the steps the matcher took.
+func GlobMatchSteps(g *Glob, name string) (bool, int) {
+	ok, steps := matchSegments(g.segments, name)
+	return ok != g.negated, steps
+}

@@ -229,6 +229,9 @@ func (r *grepRun) search(ctx context.Context, tx ReadTx) error {
 		}
 		var kept []FileInfo
 		for _, c := range cands {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
 			if r.keeps(c.Path) {
 				kept = append(kept, c)
 			}
