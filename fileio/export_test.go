@@ -17,7 +17,7 @@ func MatchingLineNumbers(pattern string, fixed, ignoreCase bool, content []byte)
 	}
 	var out []int
 	line, counted := 1, 0
-	m.matchingLines(content, func(start, end int) bool {
+	m.matchingLines(content, 0, lineScan{match: func(start, end int) bool {
 		for ; counted < start; counted++ {
 			if content[counted] == '\n' {
 				line++
@@ -25,7 +25,7 @@ func MatchingLineNumbers(pattern string, fixed, ignoreCase bool, content []byte)
 		}
 		out = append(out, line)
 		return true
-	})
+	}})
 	return out, nil
 }
 

@@ -220,7 +220,9 @@ func dedupQueries(subs []ContentQuery) []ContentQuery {
 }
 
 // indexASCIIFold is bytes.Index with ASCII letters compared case-insensitively; lit is lower
-// case.
+// case. It skips to candidates with IndexByte and compares each; once the comparisons cost
+// more than a few times the bytes passed (a long literal over repetitive text), it finishes
+// with Knuth-Morris-Pratt, so the whole search is linear in len(s) + len(lit).
 func indexASCIIFold(s []byte, lit string) int {
 	if lit == "" {
 		return 0
@@ -233,7 +235,14 @@ func indexASCIIFold(s []byte, lit string) int {
 			break
 		}
 	}
+	compared := 0
 	for start := 0; start+len(lit) <= len(s); {
+		if compared > 4*start+4096 {
+			if k := indexASCIIFoldKMP(s[start:], lit); k >= 0 {
+				return start + k
+			}
+			return -1
+		}
 		var at int
 		if anchor >= 0 {
 			k := bytes.IndexByte(s[start+anchor:], lit[anchor])
@@ -254,7 +263,39 @@ func indexASCIIFold(s []byte, lit string) int {
 		if equalASCIIFold(s[at:at+len(lit)], lit) {
 			return at
 		}
+		compared += len(lit)
 		start = at + 1
+	}
+	return -1
+}
+
+// indexASCIIFoldKMP is indexASCIIFold by Knuth-Morris-Pratt: at most 2 × len(s) comparisons
+// after a table of len(lit).
+func indexASCIIFoldKMP(s []byte, lit string) int {
+	fail := make([]int, len(lit)) // fail[i]: the longest proper border of lit[:i+1]
+	for i, k := 1, 0; i < len(lit); i++ {
+		for k > 0 && lit[i] != lit[k] {
+			k = fail[k-1]
+		}
+		if lit[i] == lit[k] {
+			k++
+		}
+		fail[i] = k
+	}
+	for i, k := 0, 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		for k > 0 && c != lit[k] {
+			k = fail[k-1]
+		}
+		if c == lit[k] {
+			k++
+		}
+		if k == len(lit) {
+			return i - len(lit) + 1
+		}
 	}
 	return -1
 }
