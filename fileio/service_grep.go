@@ -97,6 +97,7 @@ type grepRun struct {
 	stopped     bool
 	skipped     []string      // "path:line (n bytes)" of lines too long for the pattern to search
 	filtered    CandidateRead // what the store read to filter the last batch of candidates
+	cutFirst    bool          // the first match was cut to fit the answer cap
 }
 
 func (s *Service) newGrepRun(req GrepRequest, dir string) (*grepRun, error) {
@@ -416,12 +417,12 @@ func (r *grepRun) file(ctx context.Context, f File, fromLine int) {
 	r.res.ScannedBytes += int64(len(c) - scanned)
 	switch {
 	case count > 0 && r.mode == GrepFilesWithMatches:
-		if !r.admit(int64(len(f.Path)) + 8) {
+		if !r.admit(int64(jsonStringLen(f.Path)) + 1) {
 			return
 		}
 		r.res.Files = append(r.res.Files, f.Path)
 	case count > 0 && r.mode == GrepCount:
-		if !r.admit(int64(len(f.Path)) + 24) {
+		if !r.admit(int64(jsonStringLen(f.Path)) + 32) {
 			return
 		}
 		r.res.Counts = append(r.res.Counts, GrepFileCount{Path: f.Path, Count: count})
@@ -434,13 +435,11 @@ func (r *grepRun) file(ctx context.Context, f File, fromLine int) {
 func (r *grepRun) addMatch(path string, c []byte, start, end, lineNo int) bool {
 	m := GrepMatch{Path: path, LineNumber: lineNo}
 	m.Line, m.LineTruncated = cutLine(c[start:end])
-	size := int64(len(path) + len(m.Line) + 48)
 	for k, pos := 0, start; k < r.before && pos > 0; k++ {
 		ls := bytes.LastIndexByte(c[:pos-1], '\n') + 1
 		line, cut := cutLine(c[ls : pos-1])
 		m.Before = append([]string{line}, m.Before...)
 		m.LineTruncated = m.LineTruncated || cut
-		size += int64(len(line) + 4)
 		pos = ls
 	}
 	for k, pos := 0, end; k < r.after && pos+1 < len(c); k++ {
@@ -453,10 +452,14 @@ func (r *grepRun) addMatch(path string, c []byte, start, end, lineNo int) bool {
 		line, cut := cutLine(c[pos+1 : le])
 		m.After = append(m.After, line)
 		m.LineTruncated = m.LineTruncated || cut
-		size += int64(len(line) + 4)
 		pos = le
 	}
-	if !r.admit(size) {
+	// The cap counts the answer as sent, JSON escapes included; the first match, which must get
+	// in for the search to move on, is cut to fit.
+	if r.entries == 0 && m.fitJSON(r.bounds.answerBytes) {
+		r.cutFirst = true
+	}
+	if !r.admit(m.jsonSize()) {
 		return false
 	}
 	r.res.Matches = append(r.res.Matches, m)
@@ -492,8 +495,16 @@ func (r *grepRun) stop(why string) {
 	r.noteSkipped()
 }
 
-// noteSkipped adds the lines too long for the pattern to the note: they were not searched.
+// noteSkipped adds to the note what the answer leaves out besides its cursor: a first match
+// cut to fit the answer cap, and lines too long for the pattern (they were not searched).
 func (r *grepRun) noteSkipped() {
+	if r.cutFirst {
+		cut := fmt.Sprintf("the first match was cut to fit the answer cap of %d bytes (JSON as sent): read its lines with file_read", r.bounds.answerBytes)
+		if r.res.Note != "" {
+			cut = r.res.Note + ". " + cut
+		}
+		r.res.Note = cut
+	}
 	if len(r.skipped) == 0 {
 		return
 	}
