@@ -11,9 +11,18 @@ func GrepQuery(pattern string, fixed, ignoreCase bool) (ContentQuery, error) {
 
 // MatchingLineNumbers returns the 1-based numbers of the lines of content that Grep reports.
 func MatchingLineNumbers(pattern string, fixed, ignoreCase bool, content []byte) ([]int, error) {
+	return MatchingLineNumbersInChunks(pattern, fixed, ignoreCase, content, 0)
+}
+
+// MatchingLineNumbersInChunks is MatchingLineNumbers with the expression run on chunks of
+// about chunk bytes (0: the matcher's own size).
+func MatchingLineNumbersInChunks(pattern string, fixed, ignoreCase bool, content []byte, chunk int) ([]int, error) {
 	m, err := compileLineMatcher(pattern, fixed, ignoreCase)
 	if err != nil {
 		return nil, err
+	}
+	if chunk > 0 {
+		m.chunk = chunk
 	}
 	var out []int
 	line, counted := 1, 0

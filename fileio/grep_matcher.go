@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"regexp/syntax"
 	"slices"
+	"strings"
 
 	"github.com/agentfiles/agentfiles"
 )
@@ -32,6 +33,8 @@ type lineMatcher struct {
 	// maxLine is the longest line the expression is run on: longer lines would cost more than
 	// grepLineSteps and are reported as skipped instead.
 	maxLine int
+	// literalOnly: the pattern is the anchor literal, so a line holding it matches.
+	literalOnly bool
 }
 
 // The cost bounds of the line matcher, in automaton steps (bytes × program instructions; Go's
@@ -75,6 +78,10 @@ func compileLineMatcher(pattern string, fixed, ignoreCase bool) (*lineMatcher, e
 			err.Error()+"; escape special characters with \\ or set fixed_strings to search for the text as is", "pattern", err)
 	}
 	query := contentQueryOf(tree)
+	var literal string // the whole pattern when it is one literal
+	if tree.Op == syntax.OpLiteral {
+		literal = string(tree.Rune)
+	}
 	re, err := regexp.Compile(withinLines(tree).String())
 	if err != nil { // the rewritten tree prints as valid syntax; this is a bug, not the caller's
 		return nil, agentfiles.WrapError(agentfiles.CodeInternal, "the pattern could not be prepared for line matching; report it", "pattern", err)
@@ -88,6 +95,10 @@ func compileLineMatcher(pattern string, fixed, ignoreCase bool) (*lineMatcher, e
 	if lits := anchorCandidates(query); len(lits) > 0 {
 		m.anchor = slices.MaxFunc(lits, func(a, b ContentQuery) int { return len(a.Literal) - len(b.Literal) })
 	}
+	// The anchor is the whole pattern when the analysis kept the literal in one piece: finding
+	// it is matching, and the expression need not run (on lines of any length).
+	m.literalOnly = literal != "" && !strings.Contains(literal, "\n") &&
+		m.anchor.Op == QueryLiteral && len(m.anchor.Literal) == len(literal)
 	return m, nil
 }
 
@@ -237,6 +248,10 @@ func (m *lineMatcher) anchoredLines(content []byte, from int, scan lineScan) {
 		}
 		start, end := lineAround(content, pos+k)
 		switch {
+		case m.literalOnly:
+			if !scan.match(start, end) {
+				return
+			}
 		case end-start > m.maxLine:
 			if scan.skip != nil {
 				scan.skip(start, end)
