@@ -26,12 +26,17 @@ func exerciseGrep(t *testing.T, newStore func(t *testing.T) fileio.Store) {
 		{"WithoutContentSearch", withoutContentSearch},
 	} {
 		t.Run(v.name, func(t *testing.T) {
+			if v.name == "Store" {
+				t.Run("SlowReaderLock", func(t *testing.T) { testSlowReaderLock(t, newStore) })
+			}
 			wrapped := func(t *testing.T) fileio.Store { return v.wrap(newStore(t)) }
 			t.Run("Cases", func(t *testing.T) { testGrepCases(t, newEnv(t, wrapped)) })
 			t.Run("Errors", func(t *testing.T) { testGrepErrors(t, newEnv(t, wrapped)) })
 			t.Run("Budgets", func(t *testing.T) { testGrepBudgets(t, wrapped) })
 			t.Run("Glob", func(t *testing.T) { testGlob(t, newEnv(t, wrapped)) })
 			t.Run("Differential", func(t *testing.T) { testGrepDifferential(t, newEnv(t, wrapped)) })
+			t.Run("HostileGlobs", func(t *testing.T) { testHostileGlobs(t, newEnv(t, wrapped)) })
+			t.Run("HostilePatterns", func(t *testing.T) { testHostilePatterns(t, wrapped) })
 		})
 	}
 }
