@@ -99,6 +99,7 @@ func compileLineMatcher(pattern string, fixed, ignoreCase bool) (*lineMatcher, e
 	// it is matching, and the expression need not run (on lines of any length).
 	m.literalOnly = literal != "" && !strings.Contains(literal, "\n") &&
 		m.anchor.Op == QueryLiteral && len(m.anchor.Literal) == len(literal)
+	m.query = shortenLiterals(query) // the anchor keeps the whole literal
 	return m, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // ContentQueryOp is the kind of a ContentQuery node.
@@ -44,6 +45,32 @@ type ContentQuery struct {
 // MinQueryLiteralBytes is the length below which a literal says too little to filter files by
 // (a trigram index needs three characters); shorter ones become QueryAll.
 const MinQueryLiteralBytes = 3
+
+// MaxQueryLiteralBytes is the longest literal a ContentQuery holds: a longer one is cut to
+// its first MaxQueryLiteralBytes bytes (at a character boundary). A part of a literal that
+// must occur must occur too, so the condition still holds, and a store's substring test
+// (PostgreSQL's LIKE compares at each position) costs at most that much per byte of content.
+const MaxQueryLiteralBytes = 32
+
+// shortenLiterals returns q with every literal cut to MaxQueryLiteralBytes.
+func shortenLiterals(q ContentQuery) ContentQuery {
+	if q.Op == QueryLiteral && len(q.Literal) > MaxQueryLiteralBytes {
+		cut := MaxQueryLiteralBytes
+		for cut > 0 && !utf8.RuneStart(q.Literal[cut]) {
+			cut--
+		}
+		q.Literal = q.Literal[:cut]
+		return q
+	}
+	if len(q.Sub) > 0 {
+		subs := make([]ContentQuery, len(q.Sub))
+		for i, s := range q.Sub {
+			subs[i] = shortenLiterals(s)
+		}
+		q.Sub = subs
+	}
+	return q
+}
 
 // Matches reports whether content satisfies q.
 func (q ContentQuery) Matches(content []byte) bool {
