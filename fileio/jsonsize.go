@@ -32,7 +32,7 @@ func jsonByteLen(c byte) int {
 	switch {
 	case c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t' || c == '\b' || c == '\f':
 		return 2
-	case c < 0x20 || c == '<' || c == '>' || c == '&' || c == 0x7f:
+	case c < 0x20 || c == '<' || c == '>' || c == '&':
 		return 6
 	}
 	return 1
