@@ -178,7 +178,7 @@
 //     (pgstore.Options.MaxConns) and each call holds a connection only for its bounded time.
 //   - Quota. Kept versions count toward max_project_bytes; QUOTA_EXCEEDED says how much the
 //     files and the kept versions hold, and PurgeHistory drops kept versions.
-////   - Patterns. A glob is compiled segment by segment into automata that are simulated state
+//   - Patterns. A glob is compiled segment by segment into automata that are simulated state
 //     by state, never backtracking: a match costs at most about len(pattern) × len(path)
 //     steps, however many stars, globstars and braces it holds (FuzzGlobCost checks the
 //     bound), and the loops over paths check the context before each one. Braces that stand

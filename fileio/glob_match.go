@@ -137,11 +137,10 @@ func (c *segmentCompiler) sequence(depth int) (int, error) {
 // others, and all jump to what follows.
 func (c *segmentCompiler) group(depth int) (int, error) {
 	c.pos++ // "{"
-	var splits, jumps []int
+	var jumps []int
 	total := 0
 	for {
 		split := c.emit(segmentInst{op: opSplit})
-		splits = append(splits, split)
 		n, err := c.sequence(depth)
 		if err != nil {
 			return 0, err
