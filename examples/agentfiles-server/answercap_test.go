@@ -1,6 +1,9 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -25,4 +28,20 @@ func TestGrepAnswerCapAsSent(t *testing.T) {
 	if !strings.Contains(string(r.Raw), "the match") || !strings.Contains(string(r.Raw), "cut to fit") {
 		t.Errorf("the answer lacks the match or the note that its context was cut: %.300s", r.Raw)
 	}
+	// MCP sends the answer twice (structured content and its text), the text escaped again:
+	// reported, not bounded by the cap.
+	call, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": map[string]any{
+		"name": "file_grep", "arguments": map[string]any{"project": "cap", "pattern": "the match", "context": 20}}})
+	req, _ := http.NewRequest(http.MethodPost, srv.base+"/mcp", bytes.NewReader(call))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Protocol-Version", "2025-03-26")
+	req.Header.Set("Authorization", "Bearer capper")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	t.Logf("answer as sent: %d bytes over HTTP, %d bytes over MCP (status %d)", len(r.Raw), len(raw), resp.StatusCode)
 }
