@@ -179,6 +179,27 @@
 //     (pgstore.Options.MaxConns) and each call holds a connection only for its bounded time.
 //   - Quota. Kept versions count toward max_project_bytes; QUOTA_EXCEEDED says how much the
 //     files and the kept versions hold, and PurgeHistory drops kept versions.
+//   - Patterns. A glob is compiled segment by segment into automata that are simulated state
+//     by state, never backtracking: a match costs at most about len(pattern) × len(path)
+//     steps, however many stars, globstars and braces it holds (FuzzGlobCost checks the
+//     bound), and the loops over paths check the context before each one. Braces that stand
+//     for more than MaxGlobAlternatives (4096) brace-free patterns ("{,}" repeated) are
+//     INVALID_ARGUMENT, saying to list alternatives in one group. Grep runs its expression on
+//     chunks of whole lines (about 2^24 automaton steps each) and between chunks checks the
+//     context, the time budget and, in content mode, the scan budget, so it can stop part way
+//     through a file with a line cursor; the other modes, which report whole files, stop
+//     between files (TIMEOUT when not even one file fit). A line on which the expression
+//     would cost more than 2^26 steps is not searched, and the Note names it. Literal
+//     searches are linear (ignore-case ones finish with Knuth-Morris-Pratt), query literals
+//     are cut to MaxQueryLiteralBytes (32) for the stores, and memstore's candidate filter
+//     counts what it reads against the scan budget.
+//   - Answers as sent. The grep answer cap counts JSON bytes with their escapes (a control
+//     character is six); a first match larger than the cap loses context lines, farthest
+//     first, then the end of its line, and the Note says so.
+//   - Locks. A write waits for its project at most Config.LockTimeout (5 s), then fails with
+//     RESOURCE_BUSY having changed nothing. On memstore that deadline covers the commit too,
+//     and a waiting write never holds back reads: they go on while it waits, so a slow reader
+//     delays writes of its project (up to the deadline), never other reads.
 //
 // Searches and the connection pool. Grep and Glob keep one read transaction for up to
 // Config.GrepTimeout (10 s) plus a 2 s grace, so they run it in the store's ViewScan

@@ -11,13 +11,22 @@ func GrepQuery(pattern string, fixed, ignoreCase bool) (ContentQuery, error) {
 
 // MatchingLineNumbers returns the 1-based numbers of the lines of content that Grep reports.
 func MatchingLineNumbers(pattern string, fixed, ignoreCase bool, content []byte) ([]int, error) {
+	return MatchingLineNumbersInChunks(pattern, fixed, ignoreCase, content, 0)
+}
+
+// MatchingLineNumbersInChunks is MatchingLineNumbers with the expression run on chunks of
+// about chunk bytes (0: the matcher's own size).
+func MatchingLineNumbersInChunks(pattern string, fixed, ignoreCase bool, content []byte, chunk int) ([]int, error) {
 	m, err := compileLineMatcher(pattern, fixed, ignoreCase)
 	if err != nil {
 		return nil, err
 	}
+	if chunk > 0 {
+		m.chunk = chunk
+	}
 	var out []int
 	line, counted := 1, 0
-	m.matchingLines(content, func(start, end int) bool {
+	m.matchingLines(content, 0, lineScan{match: func(start, end int) bool {
 		for ; counted < start; counted++ {
 			if content[counted] == '\n' {
 				line++
@@ -25,6 +34,12 @@ func MatchingLineNumbers(pattern string, fixed, ignoreCase bool, content []byte)
 		}
 		out = append(out, line)
 		return true
-	})
+	}})
 	return out, nil
+}
+
+// GlobMatchSteps returns whether g matches name and the steps the matcher took.
+func GlobMatchSteps(g *Glob, name string) (bool, int) {
+	ok, steps := matchSegments(g.segments, name)
+	return ok != g.negated, steps
 }

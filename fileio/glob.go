@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/agentfiles/agentfiles"
-	"github.com/gobwas/glob"
 )
 
 // MaxGlobBytes is the longest glob pattern CompileGlob accepts.
@@ -36,10 +35,11 @@ type Glob struct {
 	negated  bool // a leading "!": Match is true for the paths the rest does not match
 }
 
-// globSegment is one segment of a pattern: a gobwas matcher, or the globstar "**" (nil).
+// globSegment is one segment of a pattern: a compiled segment, or the globstar "**".
 type globSegment struct {
-	match   *glob.Pattern
-	literal string // the segment when it holds no wildcard, else ""
+	prog     *segmentProgram // nil for the globstar and for a literal segment
+	literal  string          // the segment when it holds no wildcard, else ""
+	globstar bool
 }
 
 // CompileGlob compiles pattern (see Glob). An empty or malformed pattern is an
@@ -61,36 +61,40 @@ func CompileGlob(pattern string) (*Glob, error) {
 		return nil, globError(pattern, err.Error())
 	}
 	g := &Glob{source: pattern, baseName: len(parts) == 1, negated: negated}
+	alternatives := 1
 	for _, part := range parts {
 		if part == "" {
 			return nil, globError(pattern, `glob has an empty segment ("//" or a trailing "/"); remove the extra "/"`)
 		}
 		if part == "**" {
-			if n := len(g.segments); n > 0 && g.segments[n-1].match == nil {
+			if n := len(g.segments); n > 0 && g.segments[n-1].globstar {
 				continue // "**/**" is "**"
 			}
-			g.segments = append(g.segments, globSegment{})
+			g.segments = append(g.segments, globSegment{globstar: true})
 			continue
 		}
-		// Within a segment "**" means what "*" means; gobwas would let it cross "/", which no
-		// segment holds anyway.
+		// Within a segment "**" means what "*" means.
 		for strings.Contains(part, "**") {
 			part = strings.ReplaceAll(part, "**", "*")
 		}
-		translated, err := translateClasses(part)
+		if !strings.ContainsAny(part, `*?[]{}\`) {
+			g.segments = append(g.segments, globSegment{literal: part})
+			continue
+		}
+		prog, alts, err := compileSegment(part)
 		if err != nil {
 			return nil, globError(pattern, err.Error())
 		}
-		m, err := glob.Compile(translated, '/')
-		if err != nil {
-			return nil, globError(pattern, "segment "+fmt.Sprintf("%q", part)+" is not a valid glob ("+err.Error()+
-				`); escape literal "[", "{" or "\" with "\"`)
+		if alternatives = min(alternatives*alts, MaxGlobAlternatives+1); alternatives > MaxGlobAlternatives {
+			return nil, globError(pattern, fmt.Sprintf("the braces stand for more than %d alternatives; "+
+				`list the alternatives in one group ("*.{md,txt,go}"), drop empty ones ("{,}" matches only ""), or glob in several calls`, MaxGlobAlternatives))
 		}
-		seg := globSegment{match: m}
-		if !strings.ContainsAny(part, `*?[]{}\!^`) {
-			seg.literal = part
-		}
-		g.segments = append(g.segments, seg)
+		g.segments = append(g.segments, globSegment{prog: prog})
+	}
+	if last := len(g.segments) - 1; g.segments[last].globstar {
+		// A final "**" matches at least one segment: one of anything, then any number more.
+		any, _, _ := compileSegment("*")
+		g.segments = append(g.segments[:last], globSegment{prog: any}, globSegment{globstar: true})
 	}
 	return g, nil
 }
@@ -115,7 +119,8 @@ func (g *Glob) BaseNameOnly() bool { return g.baseName }
 // Match reports whether the relative path name ("a/b.md", no leading "/") matches the whole
 // pattern.
 func (g *Glob) Match(name string) bool {
-	return matchSegments(g.segments, strings.Split(name, "/")) != g.negated
+	ok, _ := matchSegments(g.segments, name)
+	return ok != g.negated
 }
 
 // MatchFile reports whether the file at path (a store path, "/docs/a.md") matches as file_grep's
@@ -138,7 +143,7 @@ func (g *Glob) literalDirs() string {
 	}
 	var b strings.Builder
 	for _, seg := range g.segments[:len(g.segments)-1] {
-		if seg.literal == "" {
+		if seg.literal == "" || seg.globstar {
 			break
 		}
 		b.WriteString(seg.literal)
@@ -161,30 +166,64 @@ func relativeTo(dir, path string) (string, bool) {
 	return "", false
 }
 
-// matchSegments matches pattern segments against path segments. A globstar matches zero or
-// more path segments, but at least one when it ends the pattern (a file lies below the
-// directory it names). The recursion backtracks only at globstars; runs of them are merged at
-// compile time, so the cost is at most len(segs) × len(names) per globstar.
-func matchSegments(segs []globSegment, names []string) bool {
-	for len(segs) > 0 {
-		if segs[0].match == nil {
-			rest := segs[1:]
-			if len(rest) == 0 {
-				return len(names) > 0
+// matchSegments matches pattern segments against the segments of a path (names, "/"-separated)
+// by simulating every position in the pattern at once: a globstar stays where it is or lets
+// the next segment try each name. Each name is tried at most once against each pattern
+// segment, and each segment program costs at most its length per character (see
+// segmentProgram), so a match takes at most about len(pattern) × len(path) steps, however
+// many globstars and braces the pattern holds. It returns the steps taken, for tests.
+func matchSegments(segs []globSegment, path string) (bool, int) {
+	var sim segmentSim
+	n := len(segs)
+	cur, next := make([]bool, n+1), make([]bool, n+1)
+	closeOver := func(set []bool) {
+		for i := 0; i < n; i++ {
+			if set[i] && segs[i].globstar {
+				set[i+1] = true // "**" matches no segment too
 			}
-			for i := 0; i <= len(names); i++ {
-				if matchSegments(rest, names[i:]) {
-					return true
-				}
-			}
-			return false
 		}
-		if len(names) == 0 || !segs[0].match.Match(names[0]) {
-			return false
-		}
-		segs, names = segs[1:], names[1:]
 	}
-	return len(names) == 0
+	cur[0] = true
+	closeOver(cur)
+	steps := 0
+	for rest := path; ; {
+		name, tail, more := strings.Cut(rest, "/")
+		clear(next)
+		alive := false
+		for i := 0; i < n; i++ {
+			if !cur[i] {
+				continue
+			}
+			steps++
+			seg := &segs[i]
+			ok := seg.globstar
+			switch {
+			case seg.globstar:
+				next[i] = true
+			case seg.prog == nil:
+				ok = name == seg.literal
+				steps += len(seg.literal)
+			default:
+				var s int
+				ok, s = seg.prog.match(name, &sim)
+				steps += s
+			}
+			if ok && !seg.globstar {
+				next[i+1] = true
+			}
+			alive = alive || ok
+		}
+		cur, next = next, cur
+		if !alive {
+			return false, steps
+		}
+		closeOver(cur)
+		if !more {
+			break
+		}
+		rest = tail
+	}
+	return cur[n], steps
 }
 
 // splitGlob splits a pattern at the "/" outside braces and classes; a "/" inside them is an
@@ -224,48 +263,6 @@ func splitGlob(p string) ([]string, error) {
 		return nil, fmt.Errorf(`unclosed "["; close the class with "]" or escape the bracket as "\["`)
 	}
 	return append(parts, p[start:]), nil
-}
-
-// translateClasses rewrites the character classes of one segment into gobwas syntax, which
-// takes either one range or a list: each class becomes the explicit list of the printable
-// ASCII characters it holds (paths hold no others), "[!...]" for a negated one. A class that
-// holds none of them matches nothing, written as a class of the one character no path holds.
-func translateClasses(seg string) (string, error) {
-	var b strings.Builder
-	for i := 0; i < len(seg); i++ {
-		c := seg[i]
-		if c == '\\' && i+1 < len(seg) {
-			b.WriteString(seg[i : i+2])
-			i++
-			continue
-		}
-		if c != '[' {
-			b.WriteByte(c)
-			continue
-		}
-		end, members, negated, err := parseClass(seg, i)
-		if err != nil {
-			return "", err
-		}
-		switch {
-		case len(members) == 0 && negated:
-			b.WriteByte('?')
-		case len(members) == 0:
-			b.WriteString(`[\/]`) // "/" is never inside a segment
-		default:
-			b.WriteByte('[')
-			if negated {
-				b.WriteByte('!')
-			}
-			for _, m := range members {
-				b.WriteByte('\\')
-				b.WriteByte(m)
-			}
-			b.WriteByte(']')
-		}
-		i = end
-	}
-	return b.String(), nil
 }
 
 // parseClass parses the class that starts at seg[start] == '[' and returns the index of its

@@ -80,6 +80,13 @@ func FuzzGrepAnalysis(f *testing.F) {
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Fatalf("pattern %q (fold %v) on %q: lines (-reference +got):\n%s", pattern, fold, content, diff)
 		}
+		chunked, err := fileio.MatchingLineNumbersInChunks(pattern, false, fold, []byte(content), 1+len(content)%7)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, chunked); diff != "" {
+			t.Fatalf("pattern %q (fold %v) on %q in small chunks: lines (-reference +got):\n%s", pattern, fold, content, diff)
+		}
 	})
 }
 

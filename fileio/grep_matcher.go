@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"regexp/syntax"
 	"slices"
+	"strings"
 
 	"github.com/agentfiles/agentfiles"
 )
@@ -26,6 +27,34 @@ type lineMatcher struct {
 	// anchor is a literal every matching line contains, found with a fast substring search
 	// before the expression runs on the line; anchor.Op is QueryAll when there is none.
 	anchor ContentQuery
+	// chunk is how many bytes of lines one regexp search covers before the scan offers to
+	// pause: fewer for a larger program, so that each search costs about grepChunkSteps.
+	chunk int
+	// maxLine is the longest line the expression is run on: longer lines would cost more than
+	// grepLineSteps and are reported as skipped instead.
+	maxLine int
+	// literalOnly: the pattern is the anchor literal, so a line holding it matches.
+	literalOnly bool
+}
+
+// The cost bounds of the line matcher, in automaton steps (bytes × program instructions; Go's
+// regexp runs in time linear in both). About 5 to 20 ns per step.
+const (
+	grepChunkSteps = 1 << 24 // between two pauses
+	grepLineSteps  = 1 << 26 // on one line
+)
+
+// lineScan is what matchingLines reports to: each matching line, pauses between chunks and
+// lines too costly to search.
+type lineScan struct {
+	// match is called with each matching line [start, end); false stops the scan.
+	match func(start, end int) bool
+	// pause, if set, is called when every line before offset pos was searched; false stops
+	// the scan.
+	pause func(pos int) bool
+	// skip, if set, is called with each line [start, end) that was not searched because the
+	// expression would cost more than grepLineSteps on it.
+	skip func(start, end int)
 }
 
 // compileLineMatcher compiles pattern as Go RE2 syntax (a literal with fixed) with ignoreCase
@@ -49,14 +78,28 @@ func compileLineMatcher(pattern string, fixed, ignoreCase bool) (*lineMatcher, e
 			err.Error()+"; escape special characters with \\ or set fixed_strings to search for the text as is", "pattern", err)
 	}
 	query := contentQueryOf(tree)
+	var literal string // the whole pattern when it is one literal
+	if tree.Op == syntax.OpLiteral {
+		literal = string(tree.Rune)
+	}
 	re, err := regexp.Compile(withinLines(tree).String())
 	if err != nil { // the rewritten tree prints as valid syntax; this is a bug, not the caller's
 		return nil, agentfiles.WrapError(agentfiles.CodeInternal, "the pattern could not be prepared for line matching; report it", "pattern", err)
 	}
-	m := &lineMatcher{re: re, query: query, anchor: ContentQuery{Op: QueryAll}}
+	insts := 1
+	if prog, err := syntax.Compile(withinLines(tree).Simplify()); err == nil {
+		insts = max(1, len(prog.Inst))
+	}
+	m := &lineMatcher{re: re, query: query, anchor: ContentQuery{Op: QueryAll},
+		chunk: min(max(grepChunkSteps/insts, 4<<10), 1<<20), maxLine: grepLineSteps / insts}
 	if lits := anchorCandidates(query); len(lits) > 0 {
 		m.anchor = slices.MaxFunc(lits, func(a, b ContentQuery) int { return len(a.Literal) - len(b.Literal) })
 	}
+	// The anchor is the whole pattern when the analysis kept the literal in one piece: finding
+	// it is matching, and the expression need not run (on lines of any length).
+	m.literalOnly = literal != "" && !strings.Contains(literal, "\n") &&
+		m.anchor.Op == QueryLiteral && len(m.anchor.Literal) == len(literal)
+	m.query = shortenLiterals(query) // the anchor keeps the whole literal
 	return m, nil
 }
 
@@ -132,35 +175,69 @@ func withoutNewline(ranges []rune) []rune {
 // binary reports whether content holds a NUL byte: such files are skipped, as rg skips them.
 func binary(content []byte) bool { return bytes.IndexByte(content, 0) >= 0 }
 
-// matchingLines calls fn with the [start, end) byte range (without the "\n") of each matching
-// line of content, in order, until fn returns false. The caller skips binary files.
-func (m *lineMatcher) matchingLines(content []byte, fn func(start, end int) bool) {
+// matchingLines reports to scan the [start, end) byte range (without the "\n") of each
+// matching line of content from offset from (a line start) on, in order. The expression runs
+// on chunks of whole lines of about m.chunk bytes, and scan.pause is offered between them, so a
+// costly pattern over a large file can stop part way. The caller skips binary files.
+func (m *lineMatcher) matchingLines(content []byte, from int, scan lineScan) {
 	if m.anchor.Op == QueryLiteral {
-		m.anchoredLines(content, fn)
+		m.anchoredLines(content, from, scan)
 		return
 	}
-	for pos := 0; pos <= len(content); {
-		loc := m.re.FindIndex(content[pos:])
-		if loc == nil {
-			return
+	for pos := from; pos <= len(content); {
+		end, oneLine := m.chunkEnd(content, pos)
+		if oneLine && end-pos > m.maxLine {
+			if scan.skip != nil {
+				scan.skip(pos, end)
+			}
+		} else {
+			for p := pos; p <= end; {
+				loc := m.re.FindIndex(content[p:end])
+				if loc == nil {
+					break
+				}
+				at := p + loc[0]
+				if at == len(content) && (at == 0 || content[at-1] == '\n') {
+					return // the empty "line" after a final newline is no line
+				}
+				start, lineEnd := lineAround(content, at)
+				if !scan.match(start, lineEnd) {
+					return
+				}
+				p = lineEnd + 1
+			}
 		}
-		at := pos + loc[0]
-		if at == len(content) && (at == 0 || content[at-1] == '\n') {
-			return // the empty "line" after a final newline is no line
-		}
-		start, end := lineAround(content, at)
-		if !fn(start, end) {
+		if end >= len(content) {
 			return
 		}
 		pos = end + 1
+		if scan.pause != nil && !scan.pause(pos) {
+			return
+		}
 	}
+}
+
+// chunkEnd is the end of the chunk of lines that starts at pos: the last "\n" within m.chunk
+// bytes, or the end of the one line at pos when it is longer (oneLine).
+func (m *lineMatcher) chunkEnd(content []byte, pos int) (end int, oneLine bool) {
+	if len(content)-pos <= m.chunk {
+		return len(content), false
+	}
+	if k := bytes.LastIndexByte(content[pos:pos+m.chunk], '\n'); k >= 0 {
+		return pos + k, false
+	}
+	if k := bytes.IndexByte(content[pos:], '\n'); k >= 0 {
+		return pos + k, true
+	}
+	return len(content), true
 }
 
 // anchoredLines is matchingLines for a matcher with an anchor literal: only the lines that
 // contain it are given to the expression.
-func (m *lineMatcher) anchoredLines(content []byte, fn func(start, end int) bool) {
+func (m *lineMatcher) anchoredLines(content []byte, from int, scan lineScan) {
 	lit := m.anchor.Literal
-	for pos := 0; pos < len(content); {
+	paused := from
+	for pos := from; pos < len(content); {
 		var k int
 		if m.anchor.IgnoreCase {
 			k = indexASCIIFold(content[pos:], lit)
@@ -171,10 +248,25 @@ func (m *lineMatcher) anchoredLines(content []byte, fn func(start, end int) bool
 			return
 		}
 		start, end := lineAround(content, pos+k)
-		if m.re.Match(content[start:end]) && !fn(start, end) {
+		switch {
+		case m.literalOnly:
+			if !scan.match(start, end) {
+				return
+			}
+		case end-start > m.maxLine:
+			if scan.skip != nil {
+				scan.skip(start, end)
+			}
+		case m.re.Match(content[start:end]) && !scan.match(start, end):
 			return
 		}
 		pos = end + 1
+		if pos-paused >= m.chunk && pos < len(content) {
+			paused = pos
+			if scan.pause != nil && !scan.pause(pos) {
+				return
+			}
+		}
 	}
 }
 

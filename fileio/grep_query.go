@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // ContentQueryOp is the kind of a ContentQuery node.
@@ -47,6 +48,32 @@ type ContentQuery struct {
 // MinQueryLiteralBytes is the length below which a literal says too little to filter files by
 // (a trigram index needs three characters); shorter ones become QueryAll.
 const MinQueryLiteralBytes = 3
+
+// MaxQueryLiteralBytes is the longest literal a ContentQuery holds: a longer one is cut to
+// its first MaxQueryLiteralBytes bytes (at a character boundary). A part of a literal that
+// must occur must occur too, so the condition still holds, and a store's substring test
+// (PostgreSQL's LIKE compares at each position) costs at most that much per byte of content.
+const MaxQueryLiteralBytes = 32
+
+// shortenLiterals returns q with every literal cut to MaxQueryLiteralBytes.
+func shortenLiterals(q ContentQuery) ContentQuery {
+	if q.Op == QueryLiteral && len(q.Literal) > MaxQueryLiteralBytes {
+		cut := MaxQueryLiteralBytes
+		for cut > 0 && !utf8.RuneStart(q.Literal[cut]) {
+			cut--
+		}
+		q.Literal = q.Literal[:cut]
+		return q
+	}
+	if len(q.Sub) > 0 {
+		subs := make([]ContentQuery, len(q.Sub))
+		for i, s := range q.Sub {
+			subs[i] = shortenLiterals(s)
+		}
+		q.Sub = subs
+	}
+	return q
+}
 
 // Matches reports whether content satisfies q.
 func (q ContentQuery) Matches(content []byte) bool {
@@ -223,7 +250,9 @@ func dedupQueries(subs []ContentQuery) []ContentQuery {
 }
 
 // indexASCIIFold is bytes.Index with ASCII letters compared case-insensitively; lit is lower
-// case.
+// case. It skips to candidates with IndexByte and compares each; once the comparisons cost
+// more than a few times the bytes passed (a long literal over repetitive text), it finishes
+// with Knuth-Morris-Pratt, so the whole search is linear in len(s) + len(lit).
 func indexASCIIFold(s []byte, lit string) int {
 	if lit == "" {
 		return 0
@@ -236,7 +265,14 @@ func indexASCIIFold(s []byte, lit string) int {
 			break
 		}
 	}
+	compared := 0
 	for start := 0; start+len(lit) <= len(s); {
+		if compared > 4*start+4096 {
+			if k := indexASCIIFoldKMP(s[start:], lit); k >= 0 {
+				return start + k
+			}
+			return -1
+		}
 		var at int
 		if anchor >= 0 {
 			k := bytes.IndexByte(s[start+anchor:], lit[anchor])
@@ -257,7 +293,39 @@ func indexASCIIFold(s []byte, lit string) int {
 		if equalASCIIFold(s[at:at+len(lit)], lit) {
 			return at
 		}
+		compared += len(lit)
 		start = at + 1
+	}
+	return -1
+}
+
+// indexASCIIFoldKMP is indexASCIIFold by Knuth-Morris-Pratt: at most 2 × len(s) comparisons
+// after a table of len(lit).
+func indexASCIIFoldKMP(s []byte, lit string) int {
+	fail := make([]int, len(lit)) // fail[i]: the longest proper border of lit[:i+1]
+	for i, k := 1, 0; i < len(lit); i++ {
+		for k > 0 && lit[i] != lit[k] {
+			k = fail[k-1]
+		}
+		if lit[i] == lit[k] {
+			k++
+		}
+		fail[i] = k
+	}
+	for i, k := 0, 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		for k > 0 && c != lit[k] {
+			k = fail[k-1]
+		}
+		if c == lit[k] {
+			k++
+		}
+		if k == len(lit) {
+			return i - len(lit) + 1
+		}
 	}
 	return -1
 }

@@ -102,6 +102,10 @@ func globTx(ctx context.Context, tx ReadTx, g *Glob, dir, after string, limit in
 			return page, err
 		}
 		for _, f := range infos {
+			// A match costs up to pattern × path steps: look at the budget before each one.
+			if err := ctx.Err(); err != nil {
+				return page, err
+			}
 			if rel, ok := relativeTo(dir, f.Path); !ok || !g.Match(rel) {
 				continue
 			}

@@ -95,6 +95,9 @@ type grepRun struct {
 	answerBytes int64
 	done        searchCursor // everything up to here was examined and reported
 	stopped     bool
+	skipped     []string      // "path:line (n bytes)" of lines too long for the pattern to search
+	filtered    CandidateRead // what the store read to filter the last batch of candidates
+	cutFirst    bool          // the first match was cut to fit the answer cap
 }
 
 func (s *Service) newGrepRun(req GrepRequest, dir string) (*grepRun, error) {
@@ -184,6 +187,14 @@ func (s *Service) runGrep(ctx context.Context, scope Scope, r *grepRun) error {
 		}
 		return storeError(err)
 	}
+	if r.stopped && r.done == r.start {
+		// Stopped inside the first file, in a mode that reports whole files only.
+		if err := ctx.Err(); err != nil {
+			return ctxError(err)
+		}
+		return agentfiles.NewError(agentfiles.CodeTimeout, fmt.Sprintf(
+			"the search used its time budget of %s before it finished a file; narrow it: add literal text to the pattern, a path or a glob, or use output_mode content, which can stop part way through a file", r.bounds.timeout), "")
+	}
 	r.finish()
 	return nil
 }
@@ -225,11 +236,14 @@ func (r *grepRun) search(ctx context.Context, tx ReadTx) error {
 	after := r.start.Path
 	for !r.stopped {
 		cands, err := next(ctx, after)
-		if err != nil || len(cands) == 0 {
+		if err != nil || (len(cands) == 0 && !r.filtered.Stopped) {
 			return err
 		}
 		var kept []FileInfo
 		for _, c := range cands {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
 			if r.keeps(c.Path) {
 				kept = append(kept, c)
 			}
@@ -237,9 +251,16 @@ func (r *grepRun) search(ctx context.Context, tx ReadTx) error {
 		if err := r.examine(ctx, tx, kept, 0); err != nil {
 			return err
 		}
-		after = cands[len(cands)-1].Path
+		if len(cands) > 0 {
+			after = cands[len(cands)-1].Path
+		}
+		after = max(after, r.filtered.Through) // the store read past its last candidate
 		if !r.stopped {
 			r.done = searchCursor{Path: after}
+		}
+		if r.filtered.Stopped {
+			r.stop(fmt.Sprintf("the search read its budget of %d bytes of file content", r.bounds.scanBytes))
+			return nil
 		}
 		if len(cands) < grepCandidateBatch {
 			return nil
@@ -254,8 +275,12 @@ func (r *grepRun) candidates(tx ReadTx, prefix string) func(context.Context, str
 	if cs, ok := tx.(ContentSearcher); ok {
 		r.indexed = true
 		return func(ctx context.Context, after string) ([]FileInfo, error) {
-			return cs.GrepCandidates(ctx, GrepCandidates{Prefix: prefix, After: after, Query: r.m.query,
-				Limit: grepCandidateBatch, Deadline: r.deadline})
+			r.filtered = CandidateRead{}
+			cands, err := cs.GrepCandidates(ctx, GrepCandidates{Prefix: prefix, After: after, Query: r.m.query,
+				Limit: grepCandidateBatch, Deadline: r.deadline, Read: &r.filtered,
+				MaxReadBytes: max(1, r.bounds.scanBytes-r.res.ScannedBytes)})
+			r.res.ScannedBytes += r.filtered.Bytes
+			return cands, err
 		}
 	}
 	return listPages(tx, prefix, r.deadline)
@@ -307,51 +332,98 @@ func (r *grepRun) examine(ctx context.Context, tx ReadTx, files []FileInfo, from
 			if f.Path == files[0].Path {
 				from = fromLine
 			}
-			r.file(f, from)
+			r.file(ctx, f, from)
 		}
 		i = j
 	}
 	return nil
 }
 
-// file searches one file from line fromLine on.
-func (r *grepRun) file(f File, fromLine int) {
+// file searches one file from line fromLine on. Between chunks of lines it looks at the
+// call's context and time budget: in content mode it may stop part way through the file, with
+// a cursor at the last line searched; in the other modes a file's entry needs all of it, so it
+// stops where the file began (the call then fails with TIMEOUT if it had found nothing yet).
+func (r *grepRun) file(ctx context.Context, f File, fromLine int) {
 	r.res.ScannedFiles++
-	r.res.ScannedBytes += int64(len(f.Content))
 	// A byte order mark is no part of the first line, as rg strips it.
 	c := bytes.TrimPrefix(f.Content, []byte("\uFEFF"))
 	if binary(c) || (!r.indexed && !r.m.query.Matches(c)) {
+		r.res.ScannedBytes += int64(len(f.Content))
 		r.done = searchCursor{Path: f.Path}
 		return
 	}
-	count, lineNo, counted := 0, 1, 0
-	r.m.matchingLines(c, func(start, end int) bool {
-		lineNo += bytes.Count(c[counted:start], []byte{'\n'})
-		counted = start
-		if lineNo <= fromLine {
-			return true
+	// Resume after line fromLine: skip to where the next line starts.
+	from := 0
+	for k := 0; k < fromLine && from <= len(c); k++ {
+		nl := bytes.IndexByte(c[from:], '\n')
+		if nl < 0 {
+			from = len(c) + 1
+			break
 		}
-		switch r.mode {
-		case GrepFilesWithMatches:
-			count = 1
+		from += nl + 1
+	}
+	if from > len(c) {
+		r.res.ScannedBytes += int64(len(f.Content))
+		r.done = searchCursor{Path: f.Path}
+		return
+	}
+	r.res.ScannedBytes += int64(len(f.Content) - len(c)) // the byte order mark
+	count, lineNo, counted, scanned := 0, fromLine+1, from, from
+	advance := func(pos int) { // lineNo: the line that holds offset pos
+		lineNo += bytes.Count(c[counted:pos], []byte{'\n'})
+		counted = pos
+	}
+	r.m.matchingLines(c, from, lineScan{
+		match: func(start, end int) bool {
+			advance(start)
+			switch r.mode {
+			case GrepFilesWithMatches:
+				count = 1
+				return false
+			case GrepCount:
+				count++
+				return true
+			}
+			return r.addMatch(f.Path, c, start, end, lineNo)
+		},
+		pause: func(pos int) bool {
+			r.res.ScannedBytes += int64(pos - scanned)
+			scanned = pos
+			why := ""
+			switch {
+			case ctx.Err() != nil:
+				why = "the call ended"
+			case time.Now().After(r.deadline):
+				why = fmt.Sprintf("the search used its time budget of %s", r.bounds.timeout)
+			case r.mode == GrepContent && r.res.ScannedBytes > r.bounds.scanBytes:
+				why = fmt.Sprintf("the search read its budget of %d bytes of file content", r.bounds.scanBytes)
+			default:
+				return true
+			}
+			if r.mode == GrepContent {
+				advance(pos)
+				r.done = searchCursor{Path: f.Path, Line: lineNo - 1}
+			}
+			r.stop(why)
 			return false
-		case GrepCount:
-			count++
-			return true
-		}
-		return r.addMatch(f.Path, c, start, end, lineNo)
+		},
+		skip: func(start, end int) {
+			advance(start)
+			r.skipped = append(r.skipped, fmt.Sprintf("%s:%d (%d bytes)", f.Path, lineNo, end-start))
+		},
 	})
 	if r.stopped {
 		return
 	}
+	r.res.ScannedBytes += int64(len(c) - scanned)
 	switch {
 	case count > 0 && r.mode == GrepFilesWithMatches:
-		if !r.admit(int64(len(f.Path)) + 8) {
+		if !r.admit(int64(jsonStringLen(f.Path)) + 1) {
 			return
 		}
 		r.res.Files = append(r.res.Files, f.Path)
 	case count > 0 && r.mode == GrepCount:
-		if !r.admit(int64(len(f.Path)) + 24) {
+		if !r.admit(int64(jsonStringLen(f.Path)) + 32) {
 			return
 		}
 		r.res.Counts = append(r.res.Counts, GrepFileCount{Path: f.Path, Count: count})
@@ -364,13 +436,11 @@ func (r *grepRun) file(f File, fromLine int) {
 func (r *grepRun) addMatch(path string, c []byte, start, end, lineNo int) bool {
 	m := GrepMatch{Path: path, LineNumber: lineNo}
 	m.Line, m.LineTruncated = cutLine(c[start:end])
-	size := int64(len(path) + len(m.Line) + 48)
 	for k, pos := 0, start; k < r.before && pos > 0; k++ {
 		ls := bytes.LastIndexByte(c[:pos-1], '\n') + 1
 		line, cut := cutLine(c[ls : pos-1])
 		m.Before = append([]string{line}, m.Before...)
 		m.LineTruncated = m.LineTruncated || cut
-		size += int64(len(line) + 4)
 		pos = ls
 	}
 	for k, pos := 0, end; k < r.after && pos+1 < len(c); k++ {
@@ -383,10 +453,14 @@ func (r *grepRun) addMatch(path string, c []byte, start, end, lineNo int) bool {
 		line, cut := cutLine(c[pos+1 : le])
 		m.After = append(m.After, line)
 		m.LineTruncated = m.LineTruncated || cut
-		size += int64(len(line) + 4)
 		pos = le
 	}
-	if !r.admit(size) {
+	// The cap counts the answer as sent, JSON escapes included; the first match, which must get
+	// in for the search to move on, is cut to fit.
+	if r.entries == 0 && m.fitJSON(r.bounds.answerBytes) {
+		r.cutFirst = true
+	}
+	if !r.admit(m.jsonSize()) {
 		return false
 	}
 	r.res.Matches = append(r.res.Matches, m)
@@ -419,10 +493,40 @@ func (r *grepRun) stop(why string) {
 	r.res.Truncated = true
 	r.res.NextCursor = r.done.encode(r.fingerprint)
 	r.res.Note = why + "; continue with cursor=next_cursor, or narrow the search with a path, a glob or more literal text in the pattern"
+	r.noteSkipped()
+}
+
+// noteSkipped adds to the note what the answer leaves out besides its cursor: a first match
+// cut to fit the answer cap, and lines too long for the pattern (they were not searched).
+func (r *grepRun) noteSkipped() {
+	if r.cutFirst {
+		cut := fmt.Sprintf("the first match was cut to fit the answer cap of %d bytes (JSON as sent): read its lines with file_read", r.bounds.answerBytes)
+		if r.res.Note != "" {
+			cut = r.res.Note + ". " + cut
+		}
+		r.res.Note = cut
+	}
+	if len(r.skipped) == 0 {
+		return
+	}
+	shown := r.skipped[:min(len(r.skipped), 5)]
+	note := fmt.Sprintf("%d lines were not searched, too long for this pattern (at most %d bytes): %s",
+		len(r.skipped), r.m.maxLine, strings.Join(shown, ", "))
+	if len(shown) < len(r.skipped) {
+		note += ", …"
+	}
+	note += "; search them with fixed_strings or a pattern with more literal text"
+	if r.res.Note != "" {
+		note = r.res.Note + ". " + note
+	}
+	r.res.Note = note
 }
 
 // finish gives the mode's entries their empty value when nothing matched.
 func (r *grepRun) finish() {
+	if !r.stopped {
+		r.noteSkipped()
+	}
 	switch r.mode {
 	case GrepFilesWithMatches:
 		if r.res.Files == nil {

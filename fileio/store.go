@@ -327,6 +327,21 @@ type GrepCandidates struct {
 	// deadline is cancelled (pgstore: SET LOCAL statement_timeout) and the call fails with
 	// TIMEOUT. The Service sets it from Config.GrepTimeout.
 	Deadline time.Time
+	// MaxReadBytes, when > 0, bounds the file content a store reads to filter (a store
+	// without an index, as memstore): once it has read that much it returns what it found so
+	// far and says so in Read. The Service sets it to what is left of Config.GrepMaxScanBytes.
+	MaxReadBytes int64
+	// Read, when not nil, receives what a store that reads content to filter did (zero for a
+	// store with an index).
+	Read *CandidateRead
+}
+
+// CandidateRead is the content a store read to answer GrepCandidates: it counts against the
+// Service's scan budget.
+type CandidateRead struct {
+	Bytes   int64  // file content read
+	Through string // the last path examined, in path order
+	Stopped bool   // it stopped at Through because it read MaxReadBytes, not at the end
 }
 
 // ContentSearcher is an optional interface of a ReadTx: an index that skips the files whose

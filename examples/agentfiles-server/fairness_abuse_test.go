@@ -141,6 +141,34 @@ func abuses() []abuse {
 				return toolRequest(base, "file_rename", map[string]any{"project": "abuse", "from": from, "to": to})
 			}
 		}()},
+		{"glob: {,} repeated 300 times", nil, func(base string) *http.Request {
+			return toolRequest(base, "file_glob", map[string]any{"project": "abuse", "pattern": strings.Repeat("{,}", 300)})
+		}},
+		{"glob: **/*/ x7 then zz against a 60-segment path", write("/"+strings.Repeat("s/", 59)+"f.txt", "deep\n"), func(base string) *http.Request {
+			return toolRequest(base, "file_glob", map[string]any{"project": "abuse", "pattern": strings.Repeat("**/*/", 7) + "zz"})
+		}},
+		{"grep: glob **/*/ x7 then zz against a 60-segment path", nil, func(base string) *http.Request {
+			return toolRequest(base, "file_grep", map[string]any{"project": "abuse", "pattern": "deep", "glob": strings.Repeat("**/*/", 7) + "zz"})
+		}},
+		{"grep: a 4,000-byte ignore-case literal over a 4 MiB file", writeLarge("/big/a.txt", strings.Repeat(strings.Repeat("a", 64<<10-1)+"\n", 64)), func(base string) *http.Request {
+			return toolRequest(base, "file_grep", map[string]any{"project": "abuse", "path": "/big/a.txt", "pattern": strings.Repeat("a", 3999) + "b",
+				"fixed_strings": true, "ignore_case": true})
+		}},
+		{"grep: .{1000} over a 6 MiB file", writeLarge("/big/x.txt", strings.Repeat(strings.Repeat("x", 999)+"\n", 6<<20/1000)), func(base string) *http.Request {
+			return toolRequest(base, "file_grep", map[string]any{"project": "abuse", "path": "/big/x.txt", "pattern": ".{1000}"})
+		}},
+	}
+}
+
+// writeLarge is the setup that writes content to path in the abuse project in appends of
+// 1 MiB (a request body holds at most 3 MiB).
+func writeLarge(path, content string) func(t *testing.T, base string) {
+	return func(t *testing.T, base string) {
+		for mode := "TRUNCATE"; content != ""; mode = "APPEND" {
+			part := content[:min(len(content), 1<<20)]
+			content = content[len(part):]
+			setupCall(t, base, "file_write", map[string]any{"project": "abuse", "path": path, "content": part, "mode": mode})
+		}
 	}
 }
 

@@ -15,8 +15,10 @@ var (
 )
 
 // GrepCandidates implements fileio.ContentSearcher by checking c.Query against each file's
-// content in memory: substring searches, far cheaper than matching the pattern line by line.
-// Past c.Deadline it fails with TIMEOUT.
+// content in memory: substring searches (linear in the content), far cheaper than matching
+// the pattern line by line. The content it reads goes to c.Read and stops at c.MaxReadBytes;
+// it looks at the context and c.Deadline before each file, and past the deadline it fails
+// with TIMEOUT.
 func (tx *readTx) GrepCandidates(ctx context.Context, c fileio.GrepCandidates) ([]fileio.FileInfo, error) {
 	infos := tx.p.index
 	if len(tx.overlay) > 0 { // a write transaction's own changes: list them in
@@ -30,6 +32,10 @@ func (tx *readTx) GrepCandidates(ctx context.Context, c fileio.GrepCandidates) (
 		i = max(tx.p.position(c.Prefix), tx.p.position(c.After))
 	}
 	var out []fileio.FileInfo
+	read := c.Read
+	if read == nil {
+		read = &fileio.CandidateRead{}
+	}
 	for ; i < len(infos) && len(out) < c.Limit; i++ {
 		info := infos[i]
 		if !strings.HasPrefix(info.Path, c.Prefix) {
@@ -41,15 +47,24 @@ func (tx *readTx) GrepCandidates(ctx context.Context, c fileio.GrepCandidates) (
 		if info.Path <= c.After {
 			continue
 		}
-		if i%64 == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-			if !c.Deadline.IsZero() && time.Now().After(c.Deadline) {
-				return nil, agentfiles.NewError(agentfiles.CodeTimeout, "the search ran past its time budget; narrow it with a path, a glob or more literal text", "")
-			}
+		if c.Query.Op == fileio.QueryAll {
+			out = append(out, info)
+			continue
 		}
-		if c.Query.Op == fileio.QueryAll || c.Query.Matches(tx.lookup(info.Path).content) {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if !c.Deadline.IsZero() && time.Now().After(c.Deadline) {
+			return nil, agentfiles.NewError(agentfiles.CodeTimeout, "the search ran past its time budget; narrow it with a path, a glob or more literal text", "")
+		}
+		if c.MaxReadBytes > 0 && read.Bytes >= c.MaxReadBytes && read.Through != "" {
+			read.Stopped = true
+			break
+		}
+		content := tx.lookup(info.Path).content
+		read.Bytes += int64(len(content))
+		read.Through = info.Path
+		if c.Query.Matches(content) {
 			out = append(out, info)
 		}
 	}

@@ -2,6 +2,7 @@ package memstore
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -107,6 +108,7 @@ func (s *Store) Update(ctx context.Context, scope fileio.Scope, opts fileio.Upda
 	}
 	p := s.project(scope, true)
 	wait := opts.LockWait()
+	deadline := time.Now().Add(wait)
 	timer := time.NewTimer(wait)
 	defer timer.Stop()
 	select {
@@ -129,7 +131,13 @@ func (s *Store) Update(ctx context.Context, scope fileio.Scope, opts fileio.Upda
 	if len(tx.overlay) == 0 && len(tx.drop) == 0 {
 		return nil
 	}
-	p.mu.Lock()
+	if err := lockBefore(ctx, &p.mu, deadline); err != nil {
+		if ctx.Err() != nil {
+			return err
+		}
+		return agentfiles.NewError(agentfiles.CodeResourceBusy, fmt.Sprintf(
+			"reads of this project held it for more than %s, so this write could not commit and changed nothing; retry shortly", wait), scope.Project)
+	}
 	defer p.mu.Unlock()
 	commitAt := s.now().UTC()
 	p.dropVersions(tx.drop)
@@ -352,3 +360,22 @@ func (tx *readTx) StatMany(ctx context.Context, paths []string) (map[string]file
 	}
 	return out, nil
 }
+
+// lockBefore write-locks mu by polling TryLock until deadline. Unlike mu.Lock, a waiting
+// writer does not stop new readers from entering (sync.RWMutex queues them behind it), so a
+// slow read never turns into a queue of reads behind a write; the write gives up at its
+// deadline instead. It returns ctx's error, or a non-nil error at the deadline.
+func lockBefore(ctx context.Context, mu *sync.RWMutex, deadline time.Time) error {
+	for pause := 50 * time.Microsecond; !mu.TryLock(); pause = min(2*pause, 5*time.Millisecond) {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if time.Now().After(deadline) {
+			return errLockDeadline
+		}
+		time.Sleep(pause)
+	}
+	return nil
+}
+
+var errLockDeadline = errors.New("memstore: project lock not free before the deadline")
