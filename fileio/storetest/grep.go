@@ -29,7 +29,10 @@ func exerciseGrep(t *testing.T, newStore func(t *testing.T) fileio.Store) {
 			if v.name == "Store" {
 				t.Run("SlowReaderLock", func(t *testing.T) { testSlowReaderLock(t, newStore) })
 			}
-			grepSuite(t, func(t *testing.T) fileio.Store { return v.wrap(newStore(t)) })
+			wrapped := func(t *testing.T) fileio.Store { return v.wrap(newStore(t)) }
+			grepSuite(t, wrapped)
+			t.Run("HostileGlobs", func(t *testing.T) { testHostileGlobs(t, newEnv(t, wrapped)) })
+			t.Run("HostilePatterns", func(t *testing.T) { testHostilePatterns(t, wrapped) })
 		})
 	}
 }
@@ -43,8 +46,6 @@ func grepSuite(t *testing.T, newStore func(t *testing.T) fileio.Store) {
 	t.Run("Differential", func(t *testing.T) { testGrepDifferential(t, newEnv(t, newStore)) })
 	t.Run("CaseAndNUL", func(t *testing.T) { testGrepCaseAndNUL(t, newEnv(t, newStore)) })
 	t.Run("ScanConnections", func(t *testing.T) { testScanConnections(t, newEnv(t, newStore)) })
-	t.Run("HostileGlobs", func(t *testing.T) { testHostileGlobs(t, newEnv(t, newStore)) })
-	t.Run("HostilePatterns", func(t *testing.T) { testHostilePatterns(t, newStore) })
 }
 
 // scanTenants is how many tenants testScanConnections has search at once: more than any
