@@ -190,6 +190,8 @@ func DefaultConfig() Config {
 		GrepMaxAnswerBytes: DefaultGrepMaxAnswerBytes,
 		GrepMaxScanBytes:   DefaultGrepMaxScanBytes,
 		GrepTimeout:        DefaultGrepTimeout,
+		FeedMaxWait:        DefaultFeedMaxWait,
+		MaxRewindFiles:     DefaultMaxRewindFiles,
 	}
 }
 
