@@ -58,12 +58,14 @@ func (c checkpointRec) public() fileio.Checkpoint {
 func (tx *writeTx) record(path string, kind fileio.ChangeKind, version, prevVersion int64, content []byte) (pos, prevPos int64) {
 	f := &tx.p.feed
 	pos = f.head + int64(len(tx.events)) + 1
-	prevPos = f.lastPos[path]
-	for _, e := range tx.events {
-		if e.Path == path {
-			prevPos = e.Position
-		}
+	prevPos, ok := tx.lastPos[path]
+	if !ok {
+		prevPos = f.lastPos[path]
 	}
+	if tx.lastPos == nil {
+		tx.lastPos = map[string]int64{}
+	}
+	tx.lastPos[path] = pos
 	e := feedEvent{Event: fileio.Event{Position: pos, Path: path, Kind: kind, Version: version},
 		prevVersion: prevVersion, prevPosition: prevPos}
 	if kind != fileio.ChangeDeleted {
@@ -199,16 +201,16 @@ func (tx *readTx) versionContent(path string, version int64) ([]byte, bool) {
 	if rec := tx.lookup(path); rec != nil && rec.version == version {
 		return rec.content, true
 	}
+	for _, v := range tx.p.history[path] {
+		if v.rec.version == version {
+			return v.rec.content, true
+		}
+	}
 	if tx.kept != nil {
 		for _, k := range *tx.kept {
 			if k.path == path && k.v.rec.version == version {
 				return k.v.rec.content, true
 			}
-		}
-	}
-	for _, v := range tx.p.history[path] {
-		if v.rec.version == version {
-			return v.rec.content, true
 		}
 	}
 	return nil, false

@@ -274,9 +274,10 @@ type writeTx struct {
 	order   []string                     // paths in first-change order, for the outbox
 	creds   map[string]fileio.PutOptions // per path, the last Put's options
 	opts    fileio.UpdateOptions
-	kept    []keptVersion // versions this transaction replaced, in order
-	drop    []string      // paths whose committed versions go at commit (DropVersions)
-	events  []feedEvent   // the changes it made, in order, for the change feed
+	kept    []keptVersion    // versions this transaction replaced, in order
+	drop    []string         // paths whose committed versions go at commit (DropVersions)
+	events  []feedEvent      // the changes it made, in order, for the change feed
+	lastPos map[string]int64 // per path, the position of its newest event in events
 	cp      checkpointChanges
 }
 
