@@ -11,3 +11,7 @@ import (
 func TestCheckpoints(t *testing.T) {
 	storetest.ExerciseCheckpoints(t, func(t *testing.T) fileio.Store { return memstore.New(memstore.Options{}) })
 }
+
+func TestPinnedVersionsOutliveRetention(t *testing.T) {
+	storetest.PinnedVersionsOutliveRetention(t, memstore.New(memstore.Options{}), nil)
+}

@@ -1,6 +1,7 @@
 package pgstore_test
 
 import (
+	"context"
 	"testing"
 
 	"github.com/agentfiles/agentfiles/fileio"
@@ -22,4 +23,13 @@ func TestFeedAcrossInstances(t *testing.T) {
 	writer, url := newStore(t, pgstore.Options{})
 	reader := pgtest.Open(t, url, pgstore.Open, pgstore.Options{})
 	storetest.FollowFeedWhileWriting(t, writer, reader)
+}
+
+func TestPinnedVersionsOutliveRetention(t *testing.T) {
+	s, _ := newStore(t, pgstore.Options{PurgeInterval: -1})
+	storetest.PinnedVersionsOutliveRetention(t, s, func(t *testing.T) {
+		if _, err := s.Purge(context.Background()); err != nil {
+			t.Fatalf("Purge: %v", err)
+		}
+	})
 }

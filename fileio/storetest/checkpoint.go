@@ -534,3 +534,53 @@ func testEventsArguments(t *testing.T, e *env) {
 		t.Errorf("long poll = %+v, want the write of /c.txt at 4", res)
 	}
 }
+
+// PinnedVersionsOutliveRetention checks that a version a checkpoint needs stays past the
+// history's retention, through purge (the store's removal of expired versions: pgstore.Purge;
+// nil for a store that removes them as it writes), until the checkpoint is deleted.
+func PinnedVersionsOutliveRetention(t *testing.T, store fileio.Store, purge func(t *testing.T)) {
+	const retention = time.Millisecond
+	svc := NewService(t, store, func(c *fileio.Config) { c.HistoryRetention = retention })
+	ctx, scope := newTenant("retention")
+	p := scope.Project
+	put := func(path, content string) {
+		t.Helper()
+		if _, err := svc.Write(ctx, fileio.WriteRequest{Project: p, Path: path, Content: content, Mode: fileio.ModeTruncate}); err != nil {
+			t.Fatalf("Write %s: %v", path, err)
+		}
+	}
+	expire := func() { // let every kept version's retention run out, then remove the expired ones
+		t.Helper()
+		time.Sleep(5 * retention)
+		put("/tick.txt", time.Now().String())
+		if purge != nil {
+			purge(t)
+		}
+	}
+	put("/f.txt", "at the checkpoint\n")
+	cp, err := svc.Checkpoint(ctx, p, "")
+	if err != nil {
+		t.Fatalf("Checkpoint: %v", err)
+	}
+	put("/f.txt", "later\n")
+	expire()
+	if _, err := svc.Rewind(ctx, fileio.RewindRequest{Project: p, Checkpoint: cp.ID}); err != nil {
+		t.Fatalf("Rewind after the retention ran out: %v", err)
+	}
+	if got := projectFiles(t, store, scope)["/f.txt"]; got != "at the checkpoint\n" {
+		t.Errorf("after the rewind /f.txt = %q", got)
+	}
+	if err := svc.DeleteCheckpoint(ctx, p, cp.ID); err != nil {
+		t.Fatalf("DeleteCheckpoint: %v", err)
+	}
+	expire()
+	var kept int64
+	err = store.View(ctx, scope, func(tx fileio.ReadTx) error {
+		var err error
+		kept, err = tx.(fileio.HistorySizer).KeptBytes(ctx)
+		return err
+	})
+	if err != nil || kept != 0 {
+		t.Errorf("kept bytes once the checkpoint is gone and the retention ran out = %d, %v; want 0", kept, err)
+	}
+}
