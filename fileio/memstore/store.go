@@ -55,7 +55,7 @@ type project struct {
 
 	history      map[string][]*versionRec // kept previous versions per path, oldest first
 	historyBytes int64
-	nextPurge    time.Time // no kept version expires before it (zero: none kept)
+	nextPurge    time.Time // no kept version expires before it, pinned ones aside (zero: none kept)
 
 	feed feed // the change feed and the checkpoints
 }
