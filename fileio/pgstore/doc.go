@@ -98,7 +98,7 @@
 // incremented in the writing transaction and stays locked until it commits, so positions follow
 // commit order without gaps across every instance (fileio.FeedReader). Checkpoints are rows of
 // mcp_file_checkpoints at a feed position. mcp_file_version_pinned tells whether a checkpoint
-// needs a kept version (the version an event replaced, current from that event's prev_position
+// needs a kept version (the version an event replaced, current from the path's previous event
 // until its position); the history's deletes (the count limit in the trigger and in the
 // conditional write, Purge, DropVersions) leave pinned versions alone. Purge drops events past
 // their retention that come at or before every checkpoint of their project and records how far

@@ -9,11 +9,12 @@
 -- position below it. The grep indexer's updates (grep_indexed only) change neither updated_at
 -- nor deleted and are left out by the trigger's WHEN.
 --
--- An event keeps the version it replaced and the position of its path's previous event: the
--- version that was current at a checkpoint's position c is the one an event replaced with
--- prev_position <= c < position, so mcp_file_version_pinned answers whether a checkpoint
--- needs a kept version, and the history's deletes (count, retention, file_purge_history) skip
--- those.
+-- An event keeps the version it replaced: the version that was current at a checkpoint's
+-- position c is the one replaced by the path's first event after c, so
+-- mcp_file_version_pinned answers whether a checkpoint needs a kept version, and the history's
+-- deletes (count, retention, file_purge_history) skip those. The trigger does no more than it
+-- must on the write path (a head update and one insert); the pin check, which runs only when a
+-- version is about to go, looks up the path's previous event itself.
 CREATE TABLE IF NOT EXISTS mcp_file_feed_heads (
     apikey_hash     VARCHAR(64)  NOT NULL,
     project         VARCHAR(128) NOT NULL,
@@ -31,7 +32,6 @@ CREATE TABLE IF NOT EXISTS mcp_file_events (
     kind          TEXT          NOT NULL, -- created, modified, deleted
     version       BIGINT        NOT NULL,
     prev_version  BIGINT        NOT NULL, -- 0 for created
-    prev_position BIGINT        NOT NULL, -- the path's previous event, 0 if none is kept
     sha256        TEXT          NOT NULL, -- '' for deleted
     size          BIGINT        NOT NULL,
     at            TIMESTAMPTZ   NOT NULL,
@@ -58,22 +58,23 @@ CREATE INDEX IF NOT EXISTS idx_mcp_file_checkpoints_position ON mcp_file_checkpo
 -- least a day (fileio.MinFeedRetention).
 CREATE OR REPLACE FUNCTION mcp_files_record_event() RETURNS trigger LANGUAGE plpgsql AS $fn$
 DECLARE
-    pos  BIGINT;
-    prev BIGINT;
+    pos BIGINT;
 BEGIN
-    INSERT INTO mcp_file_feed_heads AS h (apikey_hash, project, last_position)
-    VALUES (NEW.apikey_hash, NEW.project, 1)
-    ON CONFLICT (apikey_hash, project) DO UPDATE SET last_position = h.last_position + 1
-    RETURNING h.last_position INTO pos;
-    SELECT max(e.position) INTO prev FROM mcp_file_events e
-    WHERE e.apikey_hash = NEW.apikey_hash AND e.project = NEW.project AND e.path = NEW.path;
+    UPDATE mcp_file_feed_heads SET last_position = last_position + 1
+    WHERE apikey_hash = NEW.apikey_hash AND project = NEW.project
+    RETURNING last_position INTO pos;
+    IF NOT FOUND THEN
+        INSERT INTO mcp_file_feed_heads AS h (apikey_hash, project, last_position)
+        VALUES (NEW.apikey_hash, NEW.project, 1)
+        ON CONFLICT (apikey_hash, project) DO UPDATE SET last_position = h.last_position + 1
+        RETURNING h.last_position INTO pos;
+    END IF;
     INSERT INTO mcp_file_events
-        (apikey_hash, project, position, path, kind, version, prev_version, prev_position, sha256, size, at, purge_after)
+        (apikey_hash, project, position, path, kind, version, prev_version, sha256, size, at, purge_after)
     VALUES (NEW.apikey_hash, NEW.project, pos, NEW.path,
             CASE WHEN TG_OP = 'INSERT' THEN 'created' WHEN NEW.deleted THEN 'deleted' ELSE 'modified' END,
             NEW.version,
             CASE WHEN TG_OP = 'INSERT' THEN 0 ELSE OLD.version END,
-            COALESCE(prev, 0),
             CASE WHEN NEW.deleted THEN '' ELSE encode(sha256(NEW.content), 'hex') END,
             CASE WHEN NEW.deleted THEN 0 ELSE NEW.size END,
             statement_timestamp(),
@@ -95,13 +96,17 @@ FOR EACH ROW WHEN (NOT OLD.deleted AND (NEW.deleted OR NEW.updated_at IS DISTINC
 EXECUTE FUNCTION mcp_files_record_event();
 
 -- Whether a checkpoint of the project needs version v of path: the version an event replaced
--- was current from that event's prev_position until its position.
+-- was current from the path's previous event (0 when it is no longer kept: events are purged
+-- only at or before every checkpoint) until that event's position.
 CREATE OR REPLACE FUNCTION mcp_file_version_pinned(h VARCHAR, p VARCHAR, f VARCHAR, v BIGINT) RETURNS boolean
 LANGUAGE sql STABLE AS $fn$
     SELECT EXISTS (
         SELECT 1 FROM mcp_file_events e
         JOIN mcp_file_checkpoints c ON c.apikey_hash = e.apikey_hash AND c.project = e.project
-            AND c.position >= e.prev_position AND c.position < e.position
+            AND c.position < e.position
+            AND c.position >= COALESCE((SELECT max(w.position) FROM mcp_file_events w
+                WHERE w.apikey_hash = e.apikey_hash AND w.project = e.project AND w.path = e.path
+                  AND w.position < e.position), 0)
         WHERE e.apikey_hash = h AND e.project = p AND e.path = f AND e.prev_version = v AND e.kind <> 'created')
 $fn$;
 
