@@ -434,7 +434,8 @@ type grepBounds struct {
 	timeout           time.Duration
 }
 
-// withGrepDefaults returns c with the default of every Grep field left 0.
+// withGrepDefaults returns c with the default of every Grep field left 0, and of FeedMaxWait and
+// MaxRewindFiles.
 func (c Config) withGrepDefaults() Config {
 	or := func(v, def int64) int64 {
 		if v == 0 {
