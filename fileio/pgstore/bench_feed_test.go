@@ -20,7 +20,7 @@ func BenchmarkRewind1000(b *testing.B) {
 }
 
 // BenchmarkWriteFeed measures what the change feed costs a write: Service.Write (TRUNCATE, 1 KiB,
-// history on, one writer, 100 files replaced in turn) with the triggers of migration 0009
+// history on, one writer, 100 files replaced in turn) with the triggers of migration 0010
 // enabled ("feed") and disabled ("nofeed"), taking turns in rounds on one database. It reports
 // p50/p95 in µs and the feed/nofeed ratio of the p50s.
 func BenchmarkWriteFeed(b *testing.B) {

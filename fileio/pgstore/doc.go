@@ -92,7 +92,7 @@
 //
 // # Change feed and checkpoints
 //
-// Migration 0009 adds an AFTER ROW trigger on mcp_files that appends every change of a file (an
+// Migration 0010 adds an AFTER ROW trigger on mcp_files that appends every change of a file (an
 // active row inserted, replaced or soft-deleted, whichever statement did it) to
 // mcp_file_events, numbered from the project's row of mcp_file_feed_heads: that row is
 // incremented in the writing transaction and stays locked until it commits, so positions follow

@@ -9,7 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// The change feed and checkpoints (migration 0009): the trigger on mcp_files writes the events;
+// The change feed and checkpoints (migration 0010): the trigger on mcp_files writes the events;
 // these statements read them and keep the checkpoints.
 var (
 	_ fileio.FeedReader       = (*readTx)(nil)

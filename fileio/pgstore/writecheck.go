@@ -111,7 +111,7 @@ func ancestorDirs(path string) []string {
 // (the old version + 1, which keeps the triggers of 0006 from firing; a new file gets 1 and the
 // insert trigger continues its path's numbering), hk copies the replaced row e into
 // mcp_file_versions, hd drops the versions past the last $13 that no checkpoint pins (migration
-// 0009) and hu counts the difference in
+// 0010) and hu counts the difference in
 // mcp_file_history_usage. All CTEs see the snapshot before the write, as the trigger's OLD row.
 // Parameters: $1 tenant, $2 project, $3 path, $4 ancestors, $5 path + "/", $6 credential
 // reference (as sqlUpsertJobCTE expects), $7 data, $8 its length, $9 append, $10 exclusive,
