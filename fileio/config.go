@@ -114,6 +114,14 @@ type Config struct {
 	// returns what it found with a cursor (pgstore also bounds each statement by it with SET
 	// LOCAL statement_timeout). Key grep_timeout_ms; default 10000; 0 means the default.
 	GrepTimeout time.Duration
+	// FeedMaxWait caps the wait_ms of one Events call (a long poll of the change feed); a
+	// longer wait is shortened to it, and the call's own budget (CallTimeout) bounds it too.
+	// Key feed_max_wait_ms; default 25000; 0 means the default.
+	FeedMaxWait time.Duration
+	// MaxRewindFiles caps the files that differ from a checkpoint that one Changes or Rewind
+	// considers (INVALID_ARGUMENT above it: name a directory with path). Key
+	// max_rewind_files; default 10000; 0 means the default.
+	MaxRewindFiles int
 	// LogContentSHA256 adds the SHA-256 of written content to log records.
 	// Key log_content_sha256; default false.
 	LogContentSHA256 bool
@@ -148,6 +156,8 @@ const (
 	DefaultGrepMaxAnswerBytes = 256 << 10
 	DefaultGrepMaxScanBytes   = 64 << 20
 	DefaultGrepTimeout        = 10 * time.Second
+	DefaultFeedMaxWait        = 25 * time.Second
+	DefaultMaxRewindFiles     = 10000
 	// MaxLogPreviewBytes is the largest allowed LogPreviewBytes: a log line never shows more of a file than this.
 	MaxLogPreviewBytes = 256
 	// HardListLimitMax is the largest value list_limit_max may take.
@@ -180,6 +190,8 @@ func DefaultConfig() Config {
 		GrepMaxAnswerBytes: DefaultGrepMaxAnswerBytes,
 		GrepMaxScanBytes:   DefaultGrepMaxScanBytes,
 		GrepTimeout:        DefaultGrepTimeout,
+		FeedMaxWait:        DefaultFeedMaxWait,
+		MaxRewindFiles:     DefaultMaxRewindFiles,
 	}
 }
 
@@ -274,6 +286,8 @@ var configKeys = []struct {
 	{"grep_max_answer_bytes", func(c *Config) any { return &c.GrepMaxAnswerBytes }},
 	{"grep_max_scan_bytes", func(c *Config) any { return &c.GrepMaxScanBytes }},
 	{"grep_timeout_ms", func(c *Config) any { return &durationIn{&c.GrepTimeout, time.Millisecond} }},
+	{"feed_max_wait_ms", func(c *Config) any { return &durationIn{&c.FeedMaxWait, time.Millisecond} }},
+	{"max_rewind_files", func(c *Config) any { return &c.MaxRewindFiles }},
 	{"log_content_sha256", func(c *Config) any { return &c.LogContentSHA256 }},
 	{"log_preview_bytes", func(c *Config) any { return &c.LogPreviewBytes }},
 }
@@ -389,6 +403,10 @@ func (c Config) Validate() error {
 		return configError(k("grep_max_scan_bytes"), fmt.Sprintf("must be >= 0 (0: the default %d), got %d", DefaultGrepMaxScanBytes, c.GrepMaxScanBytes))
 	case c.GrepTimeout < 0:
 		return configError(k("grep_timeout_ms"), fmt.Sprintf("must be >= 0 milliseconds (0: the default %d), got %d", DefaultGrepTimeout.Milliseconds(), c.GrepTimeout.Milliseconds()))
+	case c.FeedMaxWait < 0:
+		return configError(k("feed_max_wait_ms"), fmt.Sprintf("must be >= 0 milliseconds (0: the default %d), got %d", DefaultFeedMaxWait.Milliseconds(), c.FeedMaxWait.Milliseconds()))
+	case c.MaxRewindFiles < 0:
+		return configError(k("max_rewind_files"), fmt.Sprintf("must be >= 0 (0: the default %d), got %d", DefaultMaxRewindFiles, c.MaxRewindFiles))
 	case c.LogPreviewBytes < 0 || c.LogPreviewBytes > MaxLogPreviewBytes:
 		return configError(k("log_preview_bytes"), fmt.Sprintf("must be between 0 and %d, got %d", MaxLogPreviewBytes, c.LogPreviewBytes))
 	}
@@ -416,7 +434,8 @@ type grepBounds struct {
 	timeout           time.Duration
 }
 
-// withGrepDefaults returns c with the default of every Grep field left 0.
+// withGrepDefaults returns c with the default of every Grep field left 0, and of FeedMaxWait and
+// MaxRewindFiles.
 func (c Config) withGrepDefaults() Config {
 	or := func(v, def int64) int64 {
 		if v == 0 {
@@ -429,6 +448,8 @@ func (c Config) withGrepDefaults() Config {
 	c.GrepMaxAnswerBytes = or(c.GrepMaxAnswerBytes, DefaultGrepMaxAnswerBytes)
 	c.GrepMaxScanBytes = or(c.GrepMaxScanBytes, DefaultGrepMaxScanBytes)
 	c.GrepTimeout = time.Duration(or(int64(c.GrepTimeout), int64(DefaultGrepTimeout)))
+	c.FeedMaxWait = time.Duration(or(int64(c.FeedMaxWait), int64(DefaultFeedMaxWait)))
+	c.MaxRewindFiles = int(or(int64(c.MaxRewindFiles), DefaultMaxRewindFiles))
 	return c
 }
 

@@ -46,6 +46,8 @@ settings:
       max_rename_files: 12
       max_concurrent_calls: 3
       max_edit_work_bytes: 5000
+      feed_max_wait_ms: 2000
+      max_rewind_files: 50
       search:
         enabled: true
         anything: [goes, here]
@@ -65,6 +67,7 @@ settings:
 		CallTimeout: 1500 * time.Millisecond, MaxEditsPerCall: 7, MaxDiffCost: 9000, MaxDiffBytes: 4096, MaxRenameFiles: 12,
 		MaxConcurrentCalls: 3, MaxEditWorkBytes: 5000,
 		GrepLimitDefault: 50, GrepLimitMax: 500, GrepMaxAnswerBytes: 100000, GrepMaxScanBytes: 1000000, GrepTimeout: 1500 * time.Millisecond,
+		FeedMaxWait: 2 * time.Second, MaxRewindFiles: 50,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)

@@ -119,6 +119,17 @@
 // The Service always matches lines itself, so every store gives the same answer;
 // FuzzGrepAnalysis checks that the query never rejects a file with a matching line.
 //
+// # Checkpoints, rewind and the change feed
+//
+// Service.Checkpoint records a project's state at a position of its change feed; Changes lists
+// the files that differ from it (added, modified, deleted, renamed) with bounded diffs, and
+// Rewind returns the files to it in one transaction, writing new versions so that a rewind is
+// itself undoable. Service.Events is the change feed: every committed change once, in commit
+// order, by gap-free positions, with a long poll (Config.FeedMaxWait). A checkpoint pins the
+// kept versions it needs: the history's limits and PurgeHistory leave them until
+// DeleteCheckpoint. Stores provide it through the optional FeedReader, CheckpointWriter and
+// FeedWaiter interfaces; checkpoints need the history (Config.HistoryVersions > 0).
+//
 // # UTF-8 and offsets
 //
 // Content is text: it must be valid UTF-8 (INVALID_ARGUMENT otherwise) and the library never

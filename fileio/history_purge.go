@@ -29,12 +29,17 @@ type HistorySizer interface {
 type PurgeHistoryResult struct {
 	Versions   int   `json:"versions"`    // how many kept versions were dropped
 	BytesFreed int64 `json:"bytes_freed"` // their size, no longer counted toward the quota
+	// PinnedVersions and PinnedBytes are the kept versions of the project that checkpoints
+	// pin: they stay until file_checkpoint_delete removes those checkpoints.
+	PinnedVersions int   `json:"pinned_versions,omitempty"`
+	PinnedBytes    int64 `json:"pinned_bytes,omitempty"`
 }
 
 // PurgeHistory drops the kept versions (see Versions) of the file or directory at path, or of
 // the whole project when path is "", before their retention runs out: deleted files can no
 // longer be restored from them, and their bytes stop counting toward max_project_bytes.
-// Active files are not changed. Nothing kept is not an error (Versions 0). A store whose
+// Active files are not changed, nor are the versions checkpoints pin (the answer counts them).
+// Nothing kept is not an error (Versions 0). A store whose
 // WriteTx is not a HistoryPurger answers INVALID_ARGUMENT.
 func (s *Service) PurgeHistory(ctx context.Context, project, path string) (PurgeHistoryResult, error) {
 	ctx, cancel := s.callBudget(ctx)
@@ -49,7 +54,11 @@ func (s *Service) PurgeHistory(ctx context.Context, project, path string) (Purge
 					"this file store cannot drop kept versions; they go when history_retention_days runs out", "")
 			}
 			n, bytes, err := p.DropVersions(ctx, path)
-			return PurgeHistoryResult{Versions: n, BytesFreed: bytes}, err
+			res := PurgeHistoryResult{Versions: n, BytesFreed: bytes}
+			if f, ok := tx.(FeedReader); ok && err == nil {
+				res.PinnedVersions, res.PinnedBytes, err = f.PinnedBytes(ctx)
+			}
+			return res, err
 		})
 	}
 	s.logOp(ctx, "purge_history", ac, project, path, err, slog.Int("versions", res.Versions), slog.Int64("bytes", res.BytesFreed))
@@ -80,7 +89,14 @@ func (s *Service) explainQuota(ctx context.Context, scope Scope, err error) erro
 	if !errors.As(err, &pq) {
 		return err
 	}
+	var pinned int64
 	kept, kerr := inView(ctx, s, scope, func(tx ReadTx) (int64, error) {
+		if f, ok := tx.(FeedReader); ok {
+			var err error
+			if _, pinned, err = f.PinnedBytes(ctx); err != nil {
+				return 0, err
+			}
+		}
 		if h, ok := tx.(HistorySizer); ok {
 			return h.KeptBytes(ctx)
 		}
@@ -92,6 +108,10 @@ func (s *Service) explainQuota(ctx context.Context, scope Scope, err error) erro
 	files, hint := pq.total-kept, "Delete files you no longer need"
 	if kept > 0 {
 		hint = "Drop kept versions with file_purge_history (path \"\" for the whole project), or delete files you no longer need"
+	}
+	if pinned > 0 {
+		hint = fmt.Sprintf("%d bytes of the kept versions are pinned by checkpoints and stay until you delete those checkpoints (file_checkpoints, file_checkpoint_delete). %s",
+			pinned, hint)
 	}
 	return agentfiles.NewError(CodeQuotaExceeded, fmt.Sprintf(
 		"the project would hold %d bytes, over its quota of %d (%d in files, this write included, and %d in kept versions of earlier content, see file_versions). %s, then retry",

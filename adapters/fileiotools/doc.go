@@ -30,6 +30,15 @@
 //	               glob ("**/*.md"), sorted, paged with cursors
 //	file_purge_history {project, path}: drops the kept versions of a file, a directory or ''
 //	               (the project), giving back the quota they hold
+//	file_checkpoint {project, label?}: records the project's state; {checkpoint, position, created_at}
+//	file_checkpoints {project, cursor?}: the checkpoints, oldest first, paged
+//	file_checkpoint_delete {project, checkpoint}: releases the versions it kept
+//	file_events    {project, after?, path?, limit?, wait_ms?}: the change feed, every committed
+//	               change once in commit order; next_after continues, wait_ms long-polls
+//	file_changes   {project, since, path?, cursor?}: the files that differ from a checkpoint
+//	               (added, modified, deleted, renamed) with their diffs, paged
+//	file_rewind    {project, checkpoint, path?, dry_run?}: every file back to its state at the
+//	               checkpoint in one transaction, itself undoable
 //
 // The Service enforces every rule and limit (see package fileio), and the descriptions state
 // the limits of its Config. Paged answers follow the wire conventions of package adapters:

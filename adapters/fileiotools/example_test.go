@@ -60,6 +60,12 @@ func ExampleTools() {
 	// file_purge_history
 	// file_grep
 	// file_glob
+	// file_checkpoint
+	// file_checkpoints
+	// file_checkpoint_delete
+	// file_events
+	// file_changes
+	// file_rewind
 	// {"bytes_written":11,"created":true,"size_bytes":11}
 	// {"content":"buy milk\n","content_encoding":"utf-8","next_offset":11,"offset":2,"read_bytes":9,"size_bytes":11,"truncated":false}
 	// NOT_DIRECTORY false /notes/todo.md is a file, so it cannot contain /notes/todo.md/x; choose another path (/notes/todo.md)
@@ -100,4 +106,47 @@ func ExampleTools_grep() {
 	// {"output_mode":"files_with_matches","truncated":false,"limit":100,"scanned_files":2,"scanned_bytes":164,"files":["/docs/plan.md","/src/main.go"]}
 	// {"paths":["/src/main.go"],"truncated":false,"limit":256}
 	// INVALID_ARGUMENT pattern is not a valid Go RE2 regular expression: error parsing regexp: missing closing ): `func (main`; escape special characters with \ or set fixed_strings to search for the text as is (pattern)
+}
+
+// file_checkpoint before an agent's turn; file_changes shows what the turn did, file_events
+// follows each change as it is committed, file_rewind undoes the turn.
+func ExampleTools_checkpoint() {
+	svc, err := fileio.NewService(memstore.New(memstore.Options{}), fileio.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	tools := fileiotools.Tools(svc)
+	ctx := agentfiles.WithAuth(context.Background(), agentfiles.NewAuthContext("sk-example", "alice"))
+	call := func(name, args string) {
+		tool, _ := adapters.Find(tools, name)
+		out, err := tool.Call(ctx, json.RawMessage(args))
+		if err != nil {
+			te, _ := adapters.ErrorOf(err)
+			fmt.Println(te.Code, te.Message)
+			return
+		}
+		var fields map[string]any
+		b, _ := json.Marshal(out)
+		json.Unmarshal(b, &fields)
+		delete(fields, "created_at") // changes from run to run
+		events, _ := fields["events"].([]any)
+		for _, e := range events {
+			delete(e.(map[string]any), "at")
+		}
+		b, _ = json.Marshal(fields)
+		fmt.Println(string(b))
+	}
+	write, _ := adapters.Find(tools, "file_write")
+	write.Call(ctx, json.RawMessage(`{"project": "demo", "path": "/plan.md", "content": "step 1\n"}`))
+	call("file_checkpoint", `{"project": "demo", "label": "before turn 2"}`)
+	write.Call(ctx, json.RawMessage(`{"project": "demo", "path": "/plan.md", "content": "step 2\n"}`))
+	write.Call(ctx, json.RawMessage(`{"project": "demo", "path": "/notes.md", "content": "hi\n", "mode": "TRUNCATE"}`))
+	call("file_events", `{"project": "demo", "after": 1}`)
+	call("file_changes", `{"project": "demo", "since": "1"}`)
+	call("file_rewind", `{"project": "demo", "checkpoint": "1"}`)
+	// Output:
+	// {"checkpoint":"1","label":"before turn 2","position":1}
+	// {"events":[{"kind":"modified","path":"/plan.md","position":2,"sha256":"d26ce1f6dc3fe079724fe9bab06f233e0c792e4728a4e6d1d5d932c81e0e8792","size_bytes":14,"version":2},{"kind":"created","path":"/notes.md","position":3,"sha256":"98ea6e4f216f2fb4b69fff9b3a44842c38686ca685f3f55dc48c5d3fb1107be4","size_bytes":3,"version":1}],"more":false,"next_after":3}
+	// {"changes":[{"diff":"--- a/notes.md\n+++ b/notes.md\n@@ -0,0 +1 @@\n+hi\n","kind":"added","path":"/notes.md"},{"diff":"--- a/plan.md\n+++ b/plan.md\n@@ -1 +1,2 @@\n step 1\n+step 2\n","kind":"modified","path":"/plan.md"}]}
+	// {"changes":[{"kind":"added","path":"/notes.md"},{"kind":"modified","path":"/plan.md"}],"total":2}
 }

@@ -109,6 +109,12 @@ func TestToolsDirect(t *testing.T) {
 			args = `{"project":"p","path":"/x","version":1}`
 		case "file_grep", "file_glob":
 			args = `{"project":"p","pattern":"x"}`
+		case "file_checkpoint", "file_checkpoints":
+			args = `{"project":"p"}`
+		case "file_checkpoint_delete", "file_rewind":
+			args = `{"project":"p","checkpoint":"1"}`
+		case "file_changes":
+			args = `{"project":"p","since":"1"}`
 		}
 		_, err := tool.Handler(context.Background(), json.RawMessage(args))
 		if te, _ := adapters.ErrorOf(err); te.Code != "PERMISSION_DENIED" {
@@ -138,6 +144,13 @@ func TestAnnotations(t *testing.T) {
 		"file_purge_history": {Destructive: true, Idempotent: true},
 		"file_grep":          {ReadOnly: true, Idempotent: true},
 		"file_glob":          {ReadOnly: true, Idempotent: true},
+
+		"file_checkpoint":        {},
+		"file_checkpoints":       {ReadOnly: true, Idempotent: true},
+		"file_checkpoint_delete": {Destructive: true, Idempotent: true},
+		"file_events":            {ReadOnly: true, Idempotent: true},
+		"file_changes":           {ReadOnly: true, Idempotent: true},
+		"file_rewind":            {Destructive: true, Idempotent: true},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("annotations (-want +got):\n%s", diff)
@@ -151,7 +164,7 @@ func TestToolsOverMCP(t *testing.T) {
 	var logs bytes.Buffer
 	ac := agentfiles.NewAuthContext(apiKey, "mcp-user")
 	cs := adapterstest.Connect(t, fileioTools(t), mcpsdk.Options{Auth: &ac, Logger: slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
-	if names := mcptest.ToolNames(t, cs); len(names) != 12 {
+	if names := mcptest.ToolNames(t, cs); len(names) != 18 {
 		t.Fatalf("tools: %v", names)
 	}
 	mcptest.Script(t, cs, []mcptest.Exchange{
@@ -174,6 +187,14 @@ func TestToolsOverMCP(t *testing.T) {
 		{Tool: "file_delete", Args: map[string]any{"project": "p", "path": "/t.md"}, Want: `"deleted": true`},
 		{Tool: "file_purge_history", Args: map[string]any{"project": "p", "path": ""}, Want: `"versions": 5`},
 		{Tool: "file_versions", Args: map[string]any{"project": "p", "path": "/s.md"}, Want: "NOT_FOUND", IsError: true},
+		{Tool: "file_checkpoint", Args: map[string]any{"project": "p", "label": "turn 1"}, Want: `"checkpoint": "1"`},
+		{Tool: "file_write", Args: map[string]any{"project": "p", "path": "/n.md", "content": "new\n"}, Want: `"bytes_written": 4`},
+		{Tool: "file_changes", Args: map[string]any{"project": "p", "since": "1"}, Want: `"kind": "added"`},
+		{Tool: "file_events", Args: map[string]any{"project": "p", "after": 7, "wait_ms": 10}, Want: `"path": "/n.md"`},
+		{Tool: "file_rewind", Args: map[string]any{"project": "p", "checkpoint": "1"}, Want: `"total": 1`},
+		{Tool: "file_checkpoints", Args: map[string]any{"project": "p"}, Want: `"label": "turn 1"`},
+		{Tool: "file_checkpoint_delete", Args: map[string]any{"project": "p", "checkpoint": "1"}, Want: `"deleted": true`},
+		{Tool: "file_rewind", Args: map[string]any{"project": "p", "checkpoint": "1"}, Want: "NOT_FOUND", IsError: true},
 	})
 	if strings.Contains(logs.String(), secret) || strings.Contains(logs.String(), apiKey) {
 		t.Errorf("binding logs contain content or the key:\n%s", logs.String())

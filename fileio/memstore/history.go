@@ -3,7 +3,6 @@ package memstore
 import (
 	"context"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/agentfiles/agentfiles"
@@ -13,12 +12,13 @@ import (
 var _ fileio.Historian = (*readTx)(nil)
 
 // keepVersion records that the transaction replaced old, the version of path, at now.
-func (tx *writeTx) keepVersion(path string, old *fileRec, now time.Time, deleted bool) {
+// It was the path's content from feed position from until position to.
+func (tx *writeTx) keepVersion(path string, old *fileRec, now time.Time, deleted bool, from, to int64) {
 	if tx.opts.HistoryVersions <= 0 {
 		return
 	}
 	tx.kept = append(tx.kept, keptVersion{path: path, v: versionRec{rec: old, replacedAt: now, deleted: deleted,
-		purgeAfter: now.Add(max(tx.opts.HistoryRetention, 0))}})
+		purgeAfter: now.Add(max(tx.opts.HistoryRetention, 0)), from: from, to: to}})
 }
 
 // lastVersion is the highest version number path has had: kept, or replaced in this transaction.
@@ -48,8 +48,8 @@ func (tx *readTx) keptBytes() int64 {
 }
 
 // keep commits the versions tx replaced and drops those past the retention: beyond the last
-// HistoryVersions of their path, or replaced more than HistoryRetention before now. Caller
-// holds p.mu.
+// HistoryVersions of their path, or replaced more than HistoryRetention before now, unless a
+// checkpoint pins them. Caller holds p.mu, and the feed is committed.
 func (p *project) keep(tx *writeTx, now time.Time) {
 	if p.history == nil && len(tx.kept) == 0 {
 		return
@@ -84,8 +84,9 @@ func (p *project) keep(tx *writeTx, now time.Time) {
 			continue
 		}
 		last := vs[len(vs)-1].rec.version
+		committed := readTx{p: p}
 		kept := slices.DeleteFunc(vs, func(v *versionRec) bool {
-			drop := !v.purgeAfter.After(now) || (touched[path] && v.rec.version <= last-keepN)
+			drop := (!v.purgeAfter.After(now) || (touched[path] && v.rec.version <= last-keepN)) && !committed.pinned(v.from, v.to)
 			if drop {
 				p.historyBytes -= v.rec.info.SizeBytes
 			}
@@ -97,6 +98,9 @@ func (p *project) keep(tx *writeTx, now time.Time) {
 		}
 		p.history[path] = kept
 		for _, v := range kept {
+			if !v.purgeAfter.After(now) {
+				continue // expired but pinned: deleting the checkpoint sweeps it
+			}
 			if p.nextPurge.IsZero() || v.purgeAfter.Before(p.nextPurge) {
 				p.nextPurge = v.purgeAfter
 			}
@@ -183,12 +187,14 @@ func (tx *writeTx) DropVersions(ctx context.Context, path string) (int, int64, e
 			continue
 		}
 		for _, v := range vs {
-			n, bytes = n+1, bytes+v.rec.info.SizeBytes
+			if !tx.pinned(v.from, v.to) {
+				n, bytes = n+1, bytes+v.rec.info.SizeBytes
+			}
 		}
 		tx.drop = append(tx.drop, p)
 	}
 	tx.kept = slices.DeleteFunc(tx.kept, func(k keptVersion) bool {
-		if atOrBelow(k.path, path) {
+		if atOrBelow(k.path, path) && !tx.pinned(k.v.from, k.v.to) {
 			n, bytes = n+1, bytes+k.v.rec.info.SizeBytes
 			return true
 		}
@@ -209,23 +215,33 @@ func (tx *readTx) droppedBytes() int64 {
 	var n int64
 	for _, path := range *tx.dropped {
 		for _, v := range tx.p.history[path] {
-			n += v.rec.info.SizeBytes
+			if !tx.pinned(v.from, v.to) {
+				n += v.rec.info.SizeBytes
+			}
 		}
 	}
 	return n
 }
 
-// dropVersions removes the kept versions of paths. Caller holds p.mu.
+// dropVersions removes the kept versions of paths that no checkpoint pins. Caller holds p.mu,
+// and the feed is committed.
 func (p *project) dropVersions(paths []string) {
+	committed := readTx{p: p}
 	for _, path := range paths {
-		for _, v := range p.history[path] {
+		kept := slices.DeleteFunc(p.history[path], func(v *versionRec) bool {
+			if committed.pinned(v.from, v.to) {
+				return false
+			}
 			p.historyBytes -= v.rec.info.SizeBytes
+			return true
+		})
+		if len(kept) == 0 {
+			delete(p.history, path)
+		} else {
+			p.history[path] = kept
 		}
-		delete(p.history, path)
 	}
 }
 
 // atOrBelow reports whether p is dir or lies below it ("" holds every path).
-func atOrBelow(p, dir string) bool {
-	return dir == "" || p == dir || strings.HasPrefix(p, dir+"/")
-}
+func atOrBelow(p, dir string) bool { return fileio.AtOrBelow(p, dir) }

@@ -56,7 +56,9 @@ type project struct {
 
 	history      map[string][]*versionRec // kept previous versions per path, oldest first
 	historyBytes int64
-	nextPurge    time.Time // no kept version expires before it (zero: none kept)
+	nextPurge    time.Time // no kept version expires before it, pinned ones aside (zero: none kept)
+
+	feed feed // the change feed and the checkpoints
 }
 
 type fileRec struct {
@@ -71,6 +73,7 @@ type versionRec struct {
 	replacedAt time.Time
 	deleted    bool
 	purgeAfter time.Time
+	from, to   int64 // the feed positions at which it was written and replaced
 }
 
 var emptyProject = &project{files: map[string]*fileRec{}}
@@ -125,10 +128,11 @@ func (s *Store) Update(ctx context.Context, scope fileio.Scope, opts fileio.Upda
 	tx.readTx.overlay = tx.overlay
 	tx.readTx.kept = &tx.kept
 	tx.readTx.dropped = &tx.drop
+	tx.readTx.cp = &tx.cp
 	if err := fn(tx); err != nil {
 		return err
 	}
-	if len(tx.overlay) == 0 && len(tx.drop) == 0 {
+	if len(tx.overlay) == 0 && len(tx.drop) == 0 && len(tx.cp.added) == 0 && len(tx.cp.deleted) == 0 {
 		return nil
 	}
 	if err := lockBefore(ctx, &p.mu, deadline); err != nil {
@@ -140,8 +144,9 @@ func (s *Store) Update(ctx context.Context, scope fileio.Scope, opts fileio.Upda
 	}
 	defer p.mu.Unlock()
 	commitAt := s.now().UTC()
-	p.dropVersions(tx.drop)
 	p.apply(tx.overlay)
+	p.commitFeed(tx, commitAt)
+	p.dropVersions(tx.drop)
 	p.keep(tx, commitAt)
 	s.outbox.enqueue(scope, tx, commitAt)
 	return nil
@@ -196,6 +201,7 @@ type readTx struct {
 	overlay map[string]*fileRec // nil for View; nil values are deletions
 	kept    *[]keptVersion      // nil for View: the versions the transaction replaced
 	dropped *[]string           // nil for View: the paths whose committed versions it drops
+	cp      *checkpointChanges  // nil for View: the checkpoints it adds and deletes
 	now     func() time.Time
 }
 
@@ -276,8 +282,11 @@ type writeTx struct {
 	order   []string                     // paths in first-change order, for the outbox
 	creds   map[string]fileio.PutOptions // per path, the last Put's options
 	opts    fileio.UpdateOptions
-	kept    []keptVersion // versions this transaction replaced, in order
-	drop    []string      // paths whose committed versions go at commit (DropVersions)
+	kept    []keptVersion    // versions this transaction replaced, in order
+	drop    []string         // paths whose committed versions go at commit (DropVersions)
+	events  []feedEvent      // the changes it made, in order, for the change feed
+	lastPos map[string]int64 // per path, the position of its newest event in events
+	cp      checkpointChanges
 }
 
 // keptVersion is a version a transaction replaced, to be kept at commit.
@@ -315,9 +324,13 @@ func (tx *writeTx) store(path string, content []byte, opts fileio.PutOptions) fi
 		if tx.opts.HistoryVersions > 0 {
 			version++ // as pgstore's trigger, which runs only while the history is on
 		}
-		tx.keepVersion(path, old, now, false)
-	} else if tx.opts.HistoryVersions > 0 {
-		version = tx.lastVersion(path) + 1
+		pos, prev := tx.record(path, fileio.ChangeModified, version, old.version, content)
+		tx.keepVersion(path, old, now, false, prev, pos)
+	} else {
+		if tx.opts.HistoryVersions > 0 {
+			version = tx.lastVersion(path) + 1
+		}
+		tx.record(path, fileio.ChangeCreated, version, 0, content)
 	}
 	tx.touch(path)
 	tx.overlay[path] = &fileRec{info: info, content: content, version: version}
@@ -338,7 +351,8 @@ func (tx *writeTx) Delete(ctx context.Context, paths ...string) error {
 		if old == nil {
 			continue
 		}
-		tx.keepVersion(path, old, now, true)
+		pos, prev := tx.record(path, fileio.ChangeDeleted, old.version, old.version, nil)
+		tx.keepVersion(path, old, now, true, prev, pos)
 		tx.touch(path)
 		tx.overlay[path] = nil
 	}

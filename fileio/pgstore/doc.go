@@ -90,6 +90,21 @@
 // (fileio.Splicer, fileio.Mover): position() and overlay() edit a file in place, and a rename
 // moves any number of files in one statement.
 //
+// # Change feed and checkpoints
+//
+// Migration 0010 adds an AFTER ROW trigger on mcp_files that appends every change of a file (an
+// active row inserted, replaced or soft-deleted, whichever statement did it) to
+// mcp_file_events, numbered from the project's row of mcp_file_feed_heads: that row is
+// incremented in the writing transaction and stays locked until it commits, so positions follow
+// commit order without gaps across every instance (fileio.FeedReader). Checkpoints are rows of
+// mcp_file_checkpoints at a feed position. mcp_file_version_pinned tells whether a checkpoint
+// needs a kept version (the version an event replaced, current from the path's previous event
+// until its position); the history's deletes (the count limit in the trigger and in the
+// conditional write, Purge, DropVersions) leave pinned versions alone. Purge drops events past
+// their retention that come at or before every checkpoint of their project and records how far
+// in pruned_through. WaitForEvents (fileio.FeedWaiter) wakes on the NOTIFY every write commit
+// sends for the indexer.
+//
 // # Budgets
 //
 // Every transaction carries a statement_timeout, set in the round trip that opens it: the time

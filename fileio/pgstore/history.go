@@ -106,11 +106,12 @@ func (tx *writeTx) Move(ctx context.Context, moves []fileio.Move) ([]fileio.File
 	return out, nil
 }
 
-// sqlPurgeVersions removes up to $1 kept versions whose retention has run out and takes their
-// bytes off their projects' history usage.
+// sqlPurgeVersions removes up to $1 kept versions whose retention has run out and that no
+// checkpoint pins, and takes their bytes off their projects' history usage.
 const sqlPurgeVersions = `WITH d AS (
     DELETE FROM mcp_file_versions WHERE ctid = ANY(ARRAY(
-        SELECT ctid FROM mcp_file_versions WHERE purge_after <= statement_timestamp() LIMIT $1))
+        SELECT ctid FROM mcp_file_versions v WHERE purge_after <= statement_timestamp()
+            AND NOT mcp_file_version_pinned(v.apikey_hash, v.project, v.path, v.version) LIMIT $1))
     RETURNING apikey_hash, project, size
 ), s AS (
     SELECT apikey_hash, project, sum(size) AS n FROM d GROUP BY apikey_hash, project

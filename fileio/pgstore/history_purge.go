@@ -24,10 +24,12 @@ func (tx *readTx) KeptBytes(ctx context.Context) (int64, error) {
 }
 
 // sqlDropVersions deletes the kept versions of path $3 and below it ($4 is $3 + "/"; $3 ""
-// means every path) and takes their bytes off the project's history usage, in one statement.
+// means every path) that no checkpoint pins and takes their bytes off the project's history
+// usage, in one statement.
 const sqlDropVersions = `WITH d AS (
-    DELETE FROM mcp_file_versions
+    DELETE FROM mcp_file_versions v
     WHERE apikey_hash = $1 AND project = $2 AND ($3 = '' OR path = $3 OR starts_with(path, $4))
+      AND NOT mcp_file_version_pinned(v.apikey_hash, v.project, v.path, v.version)
     RETURNING size
 ), u AS (
     UPDATE mcp_file_history_usage SET size_bytes = size_bytes - (SELECT COALESCE(sum(size), 0) FROM d)

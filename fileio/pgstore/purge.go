@@ -21,7 +21,8 @@ const sqlPurge = `DELETE FROM mcp_files WHERE id IN (
 // settings.mcp.files.delete_retention_days) and the kept versions of the file history whose
 // retention has run out (fileio.UpdateOptions.HistoryRetention of the Update that replaced
 // them; settings.mcp.files.history_retention_days), taking their bytes off the project's
-// quota, and returns how many rows it removed. It works in
+// quota, and the events of the change feed past their retention that no checkpoint needs, and
+// returns how many rows it removed. It works in
 // batches of short transactions and never touches active files, so it can run while the store
 // is in use, from any number of instances at once. The background purger (see
 // Options.PurgeInterval) calls it. It is safe for concurrent use.
@@ -37,16 +38,19 @@ func (s *Store) Purge(ctx context.Context) (int64, error) {
 			break
 		}
 	}
-	for {
-		var n int64
-		if err := s.pool.QueryRow(ctx, sqlPurgeVersions, purgeBatch).Scan(&n); err != nil {
-			return total, s.storeError(ctx, opPurge, fileio.Scope{}, err)
-		}
-		total += n
-		if n < purgeBatch {
-			return total, nil
+	for _, sql := range []string{sqlPurgeVersions, sqlPurgeEvents} {
+		for {
+			var n int64
+			if err := s.pool.QueryRow(ctx, sql, purgeBatch).Scan(&n); err != nil {
+				return total, s.storeError(ctx, opPurge, fileio.Scope{}, err)
+			}
+			total += n
+			if n < purgeBatch {
+				break
+			}
 		}
 	}
+	return total, nil
 }
 
 // startPurger runs Purge now and then every interval until Close.

@@ -110,7 +110,8 @@ func ancestorDirs(path string) []string {
 // does what the trigger of migration 0005 would, without a PL/pgSQL call: f numbers the row
 // (the old version + 1, which keeps the triggers of 0006 from firing; a new file gets 1 and the
 // insert trigger continues its path's numbering), hk copies the replaced row e into
-// mcp_file_versions, hd drops the versions past the last $13 and hu counts the difference in
+// mcp_file_versions, hd drops the versions past the last $13 that no checkpoint pins (migration
+// 0010) and hu counts the difference in
 // mcp_file_history_usage. All CTEs see the snapshot before the write, as the trigger's OLD row.
 // Parameters: $1 tenant, $2 project, $3 path, $4 ancestors, $5 path + "/", $6 credential
 // reference (as sqlUpsertJobCTE expects), $7 data, $8 its length, $9 append, $10 exclusive,
@@ -153,6 +154,7 @@ const sqlWriteIfAllowed = `WITH ` + sqlConflictCTEs + `, e AS (
     WHERE v.apikey_hash = $1 AND v.project = $2 AND v.path = $3
       AND v.version <= (SELECT e.version FROM e) - $13::bigint
       AND $13::bigint > 0 AND EXISTS (SELECT 1 FROM f)
+      AND NOT mcp_file_version_pinned(v.apikey_hash, v.project, v.path, v.version)
     RETURNING v.size
 ), hu AS (
     INSERT INTO mcp_file_history_usage AS h (apikey_hash, project, size_bytes)

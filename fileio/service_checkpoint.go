@@ -1,0 +1,203 @@
+package fileio
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/agentfiles/agentfiles"
+)
+
+// Limits of the checkpoint calls that are not configuration.
+const (
+	// MaxCheckpoints is the most checkpoints one project keeps.
+	MaxCheckpoints = 1000
+	// MaxCheckpointLabelBytes caps a checkpoint's label.
+	MaxCheckpointLabelBytes = 200
+	// CheckpointPageSize is how many checkpoints one Checkpoints call lists.
+	CheckpointPageSize = 100
+)
+
+// CheckpointList is the answer of Service.Checkpoints.
+type CheckpointList struct {
+	Checkpoints []Checkpoint `json:"checkpoints"`
+	// NextCursor continues the list when it has more; "" at its end.
+	NextCursor string `json:"next_cursor,omitempty"`
+}
+
+// feedStore returns the change feed of tx, or INVALID_ARGUMENT when the store has none.
+func feedStore(tx ReadTx) (FeedReader, error) {
+	f, ok := tx.(FeedReader)
+	if !ok {
+		return nil, agentfiles.NewError(agentfiles.CodeInvalidArgument, "this file store keeps no change feed or checkpoints; use memstore or pgstore", "")
+	}
+	return f, nil
+}
+
+// Checkpoint records the state of project now, under an optional label, so that Changes can
+// list what changed since and Rewind can return to it. It pins the versions it needs (see
+// FeedReader) until DeleteCheckpoint. Errors: INVALID_ARGUMENT when the history is off
+// (history_versions 0: there would be nothing to return to) or for a bad label,
+// QUOTA_EXCEEDED when the project already has MaxCheckpoints.
+func (s *Service) Checkpoint(ctx context.Context, project, label string) (Checkpoint, error) {
+	ctx, cancel := s.callBudget(ctx)
+	defer cancel()
+	ac, scope, err := s.begin(ctx, project, "")
+	if err == nil {
+		err = s.checkCheckpointArgs(label)
+	}
+	var res Checkpoint
+	if err == nil {
+		res, err = inUpdate(ctx, s, scope, func(tx WriteTx) (Checkpoint, error) {
+			f, err := feedStore(tx)
+			if err != nil {
+				return Checkpoint{}, err
+			}
+			w, ok := tx.(CheckpointWriter)
+			if !ok {
+				return Checkpoint{}, agentfiles.NewError(agentfiles.CodeInvalidArgument, "this file store cannot record checkpoints", "")
+			}
+			existing, err := f.Checkpoints(ctx, 0, MaxCheckpoints)
+			if err != nil {
+				return Checkpoint{}, err
+			}
+			if len(existing) >= MaxCheckpoints {
+				return Checkpoint{}, agentfiles.NewError(CodeQuotaExceeded, fmt.Sprintf(
+					"the project has %d checkpoints, the most it keeps; delete the ones you no longer need with file_checkpoint_delete, then retry", len(existing)), "")
+			}
+			return w.CreateCheckpoint(ctx, label)
+		})
+	}
+	s.logOp(ctx, "checkpoint", ac, project, "", err, slog.String("checkpoint", res.ID), slog.Int64("position", res.Position))
+	return res, err
+}
+
+func (s *Service) checkCheckpointArgs(label string) error {
+	if s.cfg.HistoryVersions <= 0 {
+		return agentfiles.NewError(agentfiles.CodeInvalidArgument,
+			"checkpoints need the file history, which is off (history_versions 0); ask the operator to turn it on", "")
+	}
+	switch {
+	case len(label) > MaxCheckpointLabelBytes:
+		return agentfiles.NewError(agentfiles.CodeInvalidArgument, fmt.Sprintf("label is %d bytes; the most is %d", len(label), MaxCheckpointLabelBytes), "label")
+	case !utf8.ValidString(label) || strings.IndexFunc(label, unicode.IsControl) >= 0:
+		return agentfiles.NewError(agentfiles.CodeInvalidArgument, "label must be UTF-8 text without control characters", "label")
+	}
+	return nil
+}
+
+// Checkpoints lists the checkpoints of project, oldest first, CheckpointPageSize at a time;
+// cursor is a previous answer's NextCursor ("" to start).
+func (s *Service) Checkpoints(ctx context.Context, project, cursor string) (CheckpointList, error) {
+	ctx, cancel := s.callBudget(ctx)
+	defer cancel()
+	ac, scope, err := s.begin(ctx, project, "")
+	var after int64
+	if err == nil {
+		after, err = decodeIDCursor(cursor)
+	}
+	var res CheckpointList
+	if err == nil {
+		res, err = inView(ctx, s, scope, func(tx ReadTx) (CheckpointList, error) {
+			f, err := feedStore(tx)
+			if err != nil {
+				return CheckpointList{}, err
+			}
+			cs, err := f.Checkpoints(ctx, after, CheckpointPageSize+1)
+			if err != nil {
+				return CheckpointList{}, err
+			}
+			list := CheckpointList{Checkpoints: cs}
+			if len(cs) > CheckpointPageSize {
+				list.Checkpoints = cs[:CheckpointPageSize]
+				list.NextCursor = encodeIDCursor(list.Checkpoints[CheckpointPageSize-1].ID)
+			}
+			if list.Checkpoints == nil {
+				list.Checkpoints = []Checkpoint{}
+			}
+			return list, nil
+		})
+	}
+	s.logOp(ctx, "checkpoints", ac, project, "", err, slog.Int("checkpoints", len(res.Checkpoints)))
+	return res, err
+}
+
+// DeleteCheckpoint removes a checkpoint of project; the versions only it pinned go when the
+// history's retention lets them. NOT_FOUND when there is no such checkpoint.
+func (s *Service) DeleteCheckpoint(ctx context.Context, project, checkpoint string) error {
+	ctx, cancel := s.callBudget(ctx)
+	defer cancel()
+	ac, scope, err := s.begin(ctx, project, "")
+	var id int64
+	if err == nil {
+		id, err = parseCheckpointID(checkpoint)
+	}
+	if err == nil {
+		_, err = inUpdate(ctx, s, scope, func(tx WriteTx) (struct{}, error) {
+			w, ok := tx.(CheckpointWriter)
+			if !ok {
+				return struct{}{}, agentfiles.NewError(agentfiles.CodeInvalidArgument, "this file store keeps no checkpoints", "")
+			}
+			found, err := w.DeleteCheckpoint(ctx, id)
+			if err == nil && !found {
+				err = noCheckpointError(checkpoint)
+			}
+			return struct{}{}, err
+		})
+	}
+	s.logOp(ctx, "checkpoint_delete", ac, project, "", err, slog.String("checkpoint", checkpoint))
+	return err
+}
+
+// parseCheckpointID reads a checkpoint id as Checkpoint.ID spells it.
+func parseCheckpointID(s string) (int64, error) {
+	id, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || id < 1 || strconv.FormatInt(id, 10) != s {
+		return 0, agentfiles.NewError(agentfiles.CodeInvalidArgument, fmt.Sprintf(
+			"checkpoint %q is not a checkpoint id; pass the checkpoint value file_checkpoint or file_checkpoints returned, such as \"3\"", s), "checkpoint")
+	}
+	return id, nil
+}
+
+func noCheckpointError(checkpoint string) error {
+	return agentfiles.NewError(agentfiles.CodeNotFound, fmt.Sprintf(
+		"the project has no checkpoint %s (never made, or deleted); file_checkpoints lists them", checkpoint), "checkpoint")
+}
+
+// findCheckpoint returns the checkpoint named by the argument checkpoint.
+func findCheckpoint(ctx context.Context, f FeedReader, checkpoint string) (Checkpoint, error) {
+	id, err := parseCheckpointID(checkpoint)
+	if err != nil {
+		return Checkpoint{}, err
+	}
+	c, ok, err := f.Checkpoint(ctx, id)
+	if err == nil && !ok {
+		err = noCheckpointError(checkpoint)
+	}
+	return c, err
+}
+
+// idCursorPrefix marks a cursor over checkpoint ids.
+const idCursorPrefix = "k1|"
+
+func encodeIDCursor(id string) string {
+	return base64.RawURLEncoding.EncodeToString([]byte(idCursorPrefix + id))
+}
+
+func decodeIDCursor(cursor string) (int64, error) {
+	if cursor == "" {
+		return 0, nil
+	}
+	raw, err := base64.RawURLEncoding.DecodeString(cursor)
+	id, perr := strconv.ParseInt(strings.TrimPrefix(string(raw), idCursorPrefix), 10, 64)
+	if err != nil || perr != nil || !strings.HasPrefix(string(raw), idCursorPrefix) || id < 1 {
+		return 0, agentfiles.NewError(agentfiles.CodeInvalidArgument,
+			"cursor is not one file_checkpoints returned; pass next_cursor exactly as returned, or leave it out to start over", "cursor")
+	}
+	return id, nil
+}
