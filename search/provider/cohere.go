@@ -41,10 +41,12 @@ var (
 )
 
 // NewCohereReranker returns a client of endpoint, the full URL of a Cohere-compatible rerank
-// endpoint (".../v1/rerank"); an empty endpoint is INVALID_CONFIG.
+// endpoint (".../v1/rerank", or Cohere's own https://api.cohere.com/v2/rerank); an empty
+// endpoint is INVALID_CONFIG: there is no default host.
 func NewCohereReranker(endpoint string, opts CohereRerankerOptions) (*CohereReranker, error) {
 	if endpoint == "" {
-		return nil, agentfiles.NewError(agentfiles.CodeInvalidConfig, "the rerank endpoint URL is required", "Endpoint")
+		return nil, agentfiles.NewError(agentfiles.CodeInvalidConfig, "the rerank endpoint URL is required: name a Cohere-compatible rerank API such as https://api.cohere.com/v2/rerank "+
+			"(settings.mcp.files.search.rerank.endpoint); there is no default", "Endpoint")
 	}
 	if opts.Model == "" {
 		opts.Model = search.DefaultRerankModel
