@@ -115,3 +115,22 @@ func TestAuthContext(t *testing.T) {
 		t.Error("AuthFromContext on a bare context reported an identity")
 	}
 }
+
+// A key is its own tenant unless the authenticator names one; named tenants are validated.
+func TestAuthContextTenant(t *testing.T) {
+	own := agentfiles.NewAuthContext("k1", "")
+	named := agentfiles.NewAuthContext("k2", "").WithTenant("acme")
+	got := []string{own.TenantID(), named.TenantID(), named.APIKeyHash, agentfiles.AuthContext{APIKeyHash: "h"}.TenantID(), own.WithTenant("").TenantID()}
+	want := []string{own.APIKeyHash, "acme", agentfiles.NewAuthContext("k2", "").APIKeyHash, "h", own.APIKeyHash}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("tenants (-want +got):\n%s", diff)
+	}
+	for _, tc := range []struct {
+		tenant string
+		ok     bool
+	}{{"acme", true}, {own.APIKeyHash, true}, {"team-1.prod_eu", true}, {"", false}, {"a/b", false}, {"ä", false}, {strings.Repeat("x", 65), false}} {
+		if err := agentfiles.ValidateTenant(tc.tenant); (err == nil) != tc.ok || (err != nil && agentfiles.ErrorCode(err) != agentfiles.CodeInvalidConfig) {
+			t.Errorf("ValidateTenant(%q) = %v, want ok %v or INVALID_CONFIG", tc.tenant, err, tc.ok)
+		}
+	}
+}

@@ -175,3 +175,31 @@ func TestBearerAuth(t *testing.T) {
 		}
 	}
 }
+
+// TokenAuth gives each accepted token the tenant its entry names, or its own.
+func TestTokenAuth(t *testing.T) {
+	authn, err := adapters.TokenAuth(map[string]adapters.TokenEntry{
+		"k1": {Label: "alice", Tenant: "acme"}, "k2": {Label: "bob", Tenant: "acme"}, "k3": {Label: "carol"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, token := range []string{"k1", "k2", "k3", "k4"} {
+		r, _ := http.NewRequest(http.MethodGet, "/", nil)
+		r.Header.Set("Authorization", "Bearer "+token)
+		ac, err := authn(r)
+		if err != nil {
+			got = append(got, agentfiles.ErrorCode(err).String())
+			continue
+		}
+		got = append(got, ac.TenantID()+" "+ac.UserIdentity)
+	}
+	want := []string{"acme alice", "acme bob", agentfiles.NewAuthContext("k3", "").APIKeyHash + " carol", "UNAUTHENTICATED"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("tenant and label per token (-want +got):\n%s", diff)
+	}
+	if _, err := adapters.TokenAuth(map[string]adapters.TokenEntry{"k": {Tenant: "no spaces"}}); agentfiles.ErrorCode(err) != agentfiles.CodeInvalidConfig {
+		t.Errorf("an invalid tenant: %v, want INVALID_CONFIG", err)
+	}
+}

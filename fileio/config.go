@@ -59,7 +59,7 @@ type Config struct {
 	// history_retention_days; default 7.
 	HistoryRetention time.Duration
 	// RateLimitPerSecond is the sustained number of operations per second allowed per tenant
-	// (token bucket keyed by agentfiles.AuthContext.APIKeyHash); 0 disables rate limiting.
+	// (token bucket keyed by agentfiles.AuthContext.TenantID); 0 disables rate limiting.
 	// Key rate_limit_per_second; default 100.
 	RateLimitPerSecond float64
 	// RateLimitBurst is the bucket size: operations a tenant may make at once.

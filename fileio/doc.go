@@ -7,8 +7,9 @@
 //
 // # Model
 //
-// A tenant is an API key, identified by its SHA-256 (agentfiles.AuthContext.APIKeyHash). Each
-// tenant has projects; each project is an isolated tree of UTF-8 text files. Directories are
+// A tenant is the owner of files, named by the authenticator (agentfiles.AuthContext.TenantID):
+// by default an API key, identified by its SHA-256, or several keys that share a named tenant.
+// Each tenant has projects; each project is an isolated tree of UTF-8 text files. Directories are
 // not stored: a directory exists while a file lies below it, and the project root "" always
 // exists. Every operation takes the tenant from the agentfiles.AuthContext that an adapter put
 // into the context (agentfiles.WithAuth); the Service never parses headers, and a context

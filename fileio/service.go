@@ -98,11 +98,11 @@ func (s *Service) RateLimiter() *RateLimiter { return s.limiter }
 // begin authenticates, rate-limits and validates the project and path of one operation.
 func (s *Service) begin(ctx context.Context, project, path string) (agentfiles.AuthContext, Scope, error) {
 	ac, ok := agentfiles.AuthFromContext(ctx)
-	if !ok || ac.APIKeyHash == "" {
+	if !ok || ac.TenantID() == "" {
 		return ac, Scope{}, agentfiles.NewError(agentfiles.CodePermissionDenied,
 			"no caller identity: the adapter must authenticate the request and attach agentfiles.WithAuth", "")
 	}
-	if err := s.limiter.Allow(ac.APIKeyHash); err != nil {
+	if err := s.limiter.Allow(ac.TenantID()); err != nil {
 		return ac, Scope{}, err
 	}
 	if err := ValidateProject(project); err != nil {
@@ -114,7 +114,7 @@ func (s *Service) begin(ctx context.Context, project, path string) (agentfiles.A
 	if err := ctx.Err(); err != nil {
 		return ac, Scope{}, ctxError(err)
 	}
-	return ac, Scope{Tenant: ac.APIKeyHash, Project: project}, nil
+	return ac, Scope{Tenant: ac.TenantID(), Project: project}, nil
 }
 
 // inView returns what fn returns in a read transaction of scope, holding one of the tenant's

@@ -9,7 +9,7 @@ import (
 
 // Scope names one project of one tenant.
 type Scope struct {
-	Tenant  string // agentfiles.AuthContext.APIKeyHash
+	Tenant  string // agentfiles.AuthContext.TenantID
 	Project string
 }
 

@@ -377,7 +377,7 @@ func (ix *Indexer) embed(ctx context.Context, job fileio.Job, texts []string) ([
 		if err != nil {
 			return nil, err
 		}
-		ctx = agentfiles.WithAuth(ctx, agentfiles.AuthContext{APIKeyHash: job.Scope.Tenant, APIKey: key})
+		ctx = agentfiles.WithAuth(ctx, agentfiles.AuthContext{Tenant: job.Scope.Tenant, APIKey: key})
 	}
 	return ix.embedChecked(ctx, job.Path, texts)
 }

@@ -74,7 +74,7 @@ type Searcher struct {
 	olderAnalysis olderAnalysisMemo
 }
 
-// RateLimiter takes one request's token for a tenant (agentfiles.AuthContext.APIKeyHash), or
+// RateLimiter takes one request's token for a tenant (agentfiles.AuthContext.TenantID), or
 // returns a RATE_LIMITED *agentfiles.Error saying when to retry. *fileio.RateLimiter implements
 // it. Implementations must be safe for concurrent use.
 type RateLimiter interface {
@@ -272,11 +272,11 @@ func (c *candidate) key() candKey {
 // fails. Embedder and reranker failures are not errors: the result says which path produced it.
 func (s *Searcher) Search(ctx context.Context, q Query) (Result, error) {
 	ac, ok := agentfiles.AuthFromContext(ctx)
-	if !ok || ac.APIKeyHash == "" {
+	if !ok || ac.TenantID() == "" {
 		return Result{}, agentfiles.NewError(agentfiles.CodePermissionDenied, "no caller identity in the request; the adapter must authenticate the caller", "")
 	}
 	if s.opts.RateLimiter != nil {
-		if err := s.opts.RateLimiter.Allow(ac.APIKeyHash); err != nil {
+		if err := s.opts.RateLimiter.Allow(ac.TenantID()); err != nil {
 			return Result{}, err
 		}
 	}
@@ -319,9 +319,9 @@ func (s *Searcher) Search(ctx context.Context, q Query) (Result, error) {
 		sq.glob = g
 	}
 	if q.Project == AllProjects {
-		return s.searchAll(ctx, ac.APIKeyHash, sq, res)
+		return s.searchAll(ctx, ac.TenantID(), sq, res)
 	}
-	scope := fileio.Scope{Tenant: ac.APIKeyHash, Project: q.Project}
+	scope := fileio.Scope{Tenant: ac.TenantID(), Project: q.Project}
 	cands, err := s.searchScope(ctx, scope, sq, &res)
 	if err != nil {
 		return Result{}, err
@@ -331,10 +331,10 @@ func (s *Searcher) Search(ctx context.Context, q Query) (Result, error) {
 			return Result{}, err
 		}
 	}
-	if cands, err = s.rerankAndCheck(ctx, ac.APIKeyHash, query, cands, 0, &res); err != nil {
+	if cands, err = s.rerankAndCheck(ctx, ac.TenantID(), query, cands, 0, &res); err != nil {
 		return Result{}, err
 	}
-	return s.finish(ctx, ac.APIKeyHash, res, cands), nil
+	return s.finish(ctx, ac.TenantID(), res, cands), nil
 }
 
 // scopeQuery is a validated query, as searchScope runs it in one project.
