@@ -56,7 +56,7 @@ type SearchConfig struct {
 
 // RerankConfig is settings.mcp.files.search.rerank.
 type RerankConfig struct {
-	Model    string        // model (default rerank-v3.5)
+	Model string // model (default rerank-v3.5)
 	// Endpoint is endpoint: the full URL of a Cohere-compatible rerank API, such as Cohere's own
 	// https://api.cohere.com/v2/rerank. It has no default: queries, chunks and the caller's key
 	// go only to a host the operator names, and a Reranker built without one is INVALID_CONFIG.
