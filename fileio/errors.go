@@ -49,7 +49,7 @@ func Codes() []agentfiles.Code {
 		CodeConflict, CodeNoMatch, CodeAmbiguousMatch,
 		agentfiles.CodePermissionDenied, agentfiles.CodePayloadTooLarge, CodeQuotaExceeded,
 		agentfiles.CodeRateLimited, agentfiles.CodeResourceBusy, agentfiles.CodeUnavailable,
-		agentfiles.CodeInvalidArgument, agentfiles.CodeInvalidConfig, agentfiles.CodeTimeout,
+		agentfiles.CodeInvalidArgument, agentfiles.CodeInvalidPattern, agentfiles.CodeInvalidConfig, agentfiles.CodeTimeout,
 		agentfiles.CodeCanceled, agentfiles.CodeInternal,
 	}
 }

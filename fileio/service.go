@@ -171,18 +171,19 @@ func storeError(err error) error {
 	if errors.As(err, &e) {
 		return err
 	}
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return ctxError(err)
+	if cerr := agentfiles.ContextError(err); cerr != nil {
+		return cerr
 	}
 	return agentfiles.WrapError(agentfiles.CodeInternal, "the file store failed; retry later, and report it if it persists", "", err)
 }
 
-// ctxError is the coded error for a context that ended before the operation completed.
+// ctxError is the coded error for a context that ended before the operation completed
+// (agentfiles.ContextError; INTERNAL for an error that is not a context's).
 func ctxError(err error) error {
-	if errors.Is(err, context.DeadlineExceeded) {
-		return agentfiles.WrapError(agentfiles.CodeTimeout, "the request ran out of time before it completed; retry it", "", err)
+	if cerr := agentfiles.ContextError(err); cerr != nil {
+		return cerr
 	}
-	return agentfiles.WrapError(agentfiles.CodeCanceled, "the request was canceled before it completed", "", err)
+	return storeError(err)
 }
 
 // dirInfo describes the descendants of a directory: whether there are any and the newest

@@ -138,7 +138,8 @@
 //
 // Every error is an *agentfiles.Error with a shared code: INVALID_QUERY for a blank query,
 // INVALID_ARGUMENT for a blank project or a MinSemanticScore that is not a finite number, PERMISSION_DENIED without a caller identity in the
-// context, SEARCH_BACKEND_ERROR when the index or a provider fails, UNAVAILABLE (retryable) when
+// context, SEARCH_BACKEND_ERROR when the index fails, MODEL_ERROR when a provider
+// does, UNAVAILABLE (retryable) when
 // the store or the index cannot be reached for now, INVALID_CONFIG for a bad configuration key or
 // constructor argument; [Codes] lists them all. Branch with errors.Is against the agentfiles
 // sentinels (ErrInvalidQuery, …). Embedder and reranker failures during a query are

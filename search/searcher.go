@@ -518,7 +518,7 @@ func (s *Searcher) embedQuery(ctx context.Context, query string) ([]float32, err
 		return nil, err
 	}
 	if len(vecs) != 1 || len(vecs[0]) != s.opts.Embedder.Dimensions() {
-		return nil, agentfiles.NewError(CodeSearchBackendError, "the embedder returned no vector of the configured size for the query", "")
+		return nil, agentfiles.NewError(agentfiles.CodeModelError, "the embedder returned no vector of the configured size for the query", "")
 	}
 	return vecs[0], nil
 }
@@ -594,13 +594,13 @@ func (s *Searcher) rerank(ctx context.Context, query string, cands []*candidate)
 		return err
 	}
 	if len(results) == 0 {
-		return agentfiles.NewError(CodeSearchBackendError, "the reranker returned no results", "")
+		return agentfiles.NewError(agentfiles.CodeModelError, "the reranker returned no results", "")
 	}
 	scored := make([]bool, len(cands))
 	lowest := results[0].Score
 	for _, r := range results {
 		if r.Index < 0 || r.Index >= len(cands) {
-			return agentfiles.NewError(CodeSearchBackendError, "the reranker returned an out-of-range index", "")
+			return agentfiles.NewError(agentfiles.CodeModelError, "the reranker returned an out-of-range index", "")
 		}
 		cands[r.Index].final = r.Score
 		scored[r.Index] = true
@@ -622,8 +622,8 @@ func backendError(msg string, err error) error {
 	if errors.As(err, &e) && e.Code.Kind() != agentfiles.KindInternal {
 		return err
 	}
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return err
+	if cerr := agentfiles.ContextError(err); cerr != nil {
+		return cerr
 	}
 	return agentfiles.WrapError(CodeSearchBackendError, msg+"; retry later", "", err)
 }
@@ -634,8 +634,8 @@ func errorText(err error) string {
 	if errors.As(err, &e) {
 		return e.Error()
 	}
-	if errors.Is(err, context.DeadlineExceeded) {
-		return "timed out"
+	if cerr := agentfiles.ContextError(err); cerr != nil {
+		return cerr.Error()
 	}
 	return "provider call failed"
 }

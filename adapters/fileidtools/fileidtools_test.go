@@ -166,7 +166,7 @@ func TestErrors(t *testing.T) {
 		{"read_sections", `{"fileId": "f1", "section_ids": []}`, agentfiles.CodeInvalidArgument},
 		{"read_sections", `{"fileId": "f1", "section_ids": [1]}`, agentfiles.CodeInvalidArgument},
 		{"search", `{"query": ""}`, agentfiles.CodeInvalidArgument},
-		{"search", `{"query": "a(b"}`, fileid.CodeInvalidRegex},
+		{"search", `{"query": "a(b"}`, agentfiles.CodeInvalidPattern},
 		{"search", `{"query": "x", "fileId": "f0"}`, fileid.CodeInvalidFileID},
 		{"search", `{"query": "x", "unknown": 1}`, agentfiles.CodeInvalidArgument},
 		{"list_documentation_files", `[]`, agentfiles.CodeInvalidArgument},
@@ -192,11 +192,11 @@ func TestErrors(t *testing.T) {
 	// codes, agentfiles' own.
 	_, err = adapterstest.Call(t, tools, "search", `{"query": "("}`)
 	var ae *agentfiles.Error
-	if !errors.As(err, &ae) || ae.Code != fileid.CodeInvalidRegex || !errors.Is(err, fileid.ErrInvalidRegex) {
+	if !errors.As(err, &ae) || ae.Code != agentfiles.CodeInvalidPattern || !errors.Is(err, agentfiles.ErrInvalidPattern) {
 		t.Errorf("errors.As: %v", err)
 	}
 	_, err = adapterstest.Call(t, tools, "search", `{"query": ""}`)
-	if !errors.Is(err, agentfiles.ErrInvalidArgument) || errors.Is(err, fileid.ErrInvalidRegex) {
+	if !errors.Is(err, agentfiles.ErrInvalidArgument) || errors.Is(err, agentfiles.ErrInvalidPattern) {
 		t.Errorf("empty query: %v, want agentfiles.ErrInvalidArgument", err)
 	}
 }

@@ -163,8 +163,8 @@ func grepTools(svc *fileio.Service, cfg fileio.Config, ro adapters.Annotations) 
 				sizeText(cfg.GrepMaxScanBytes)+" of file content read and "+cfg.GrepTimeout.String()+". When a limit stops the search, truncated "+
 				"is true: call again with cursor=next_cursor and the same arguments to continue exactly where it "+
 				"stopped. A pattern with literal text is fast (an index skips files that cannot match); a pattern "+
-				"without any (such as '^.{200,}$') reads every file and may need cursors. INVALID_ARGUMENT names a bad "+
-				"pattern, glob or cursor. Examples: {\"project\": \"demo\", \"pattern\": \"TODO\", \"glob\": \"*.md\"}, "+
+				"without any (such as '^.{200,}$') reads every file and may need cursors. INVALID_PATTERN names a bad "+
+				"pattern or glob, INVALID_ARGUMENT a bad cursor. Examples: {\"project\": \"demo\", \"pattern\": \"TODO\", \"glob\": \"*.md\"}, "+
 				"{\"project\": \"demo\", \"pattern\": \"func \\\\w+Error\", \"path\": \"/src\", \"context\": 2}, "+
 				"{\"project\": \"demo\", \"pattern\": \"deadline\", \"ignore_case\": true, \"output_mode\": \"files_with_matches\"}.",
 			ro,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/agentfiles/agentfiles/internal/pgpool"
 	"time"
 
 	"github.com/agentfiles/agentfiles"
@@ -109,7 +110,7 @@ func (x *session) run(ctx context.Context, sql string, args []any, scan func(pgx
 // the Update's timeout.
 func (x *session) storeError(ctx context.Context, op string, err error) error {
 	var pe *pgconn.PgError
-	if errors.As(err, &pe) && pe.Code == sqlLockNotAvailable && x.opts.LockTimeout > 0 {
+	if errors.As(err, &pe) && pe.Code == pgpool.SQLLockNotAvailable && x.opts.LockTimeout > 0 {
 		return agentfiles.WrapError(agentfiles.CodeResourceBusy, fmt.Sprintf(
 			"another write to this project held its lock for more than %s; retry shortly", x.opts.LockWait()), x.scope.Project, err)
 	}

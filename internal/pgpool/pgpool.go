@@ -66,8 +66,11 @@ func Err(pkg, what string, err error) error {
 	if err == nil {
 		return nil
 	}
+	if cerr := agentfiles.ContextError(err); cerr != nil {
+		return cerr
+	}
 	var coded *agentfiles.Error
-	if errors.As(err, &coded) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+	if errors.As(err, &coded) {
 		return err
 	}
 	var pe *pgconn.PgError

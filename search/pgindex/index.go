@@ -72,7 +72,7 @@ type Options struct {
 	Embedder EmbedderIdentity
 	// StatementTimeout bounds every statement the Index runs after New (queries, the
 	// last_served_at update, index writes): PostgreSQL cancels a statement that runs longer, so
-	// no search holds a pooled connection past it, and the call fails with RESOURCE_BUSY
+	// no search holds a pooled connection past it, and the call fails with TIMEOUT
 	// (retryable; a semantic leg that times out leaves a lexical-only answer). Default
 	// DefaultStatementTimeout; negative: no bound. The Index runs its statements on a pool of
 	// its own, built from the given pool's configuration with statement_timeout set for its
