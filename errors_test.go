@@ -79,7 +79,7 @@ func TestRetryable(t *testing.T) {
 			got = append(got, c.String())
 		}
 	}
-	want := []string{"RATE_LIMITED", "RESOURCE_BUSY", "UNAVAILABLE", "CREDENTIAL_UNAVAILABLE", "TIMEOUT"}
+	want := []string{"RATE_LIMITED", "RESOURCE_BUSY", "UNAVAILABLE", "CREDENTIAL_UNAVAILABLE", "TIMEOUT", "MODEL_ERROR"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("retryable shared codes (-want +got):\n%s", diff)
 	}

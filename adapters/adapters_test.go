@@ -103,7 +103,7 @@ func TestErrorOf(t *testing.T) {
 		{"retryable outage", agentfiles.WrapError(agentfiles.CodeUnavailable, "the database is unreachable; retry shortly", "", errors.New("dial tcp 10.0.0.1:5432")),
 			adapters.ToolError{Code: "UNAVAILABLE", Message: "the database is unreachable; retry shortly", Retryable: true, Kind: agentfiles.KindUnavailable}, false, http.StatusServiceUnavailable},
 		{"deadline", context.DeadlineExceeded,
-			adapters.ToolError{Code: "TIMEOUT", Message: "the operation took longer than its deadline; retry, or narrow the request", Retryable: true, Kind: agentfiles.KindTimeout}, false, http.StatusGatewayTimeout},
+			adapters.ToolError{Code: "TIMEOUT", Message: "the operation ran out of time before it completed; retry it, or narrow the request", Retryable: true, Kind: agentfiles.KindTimeout}, false, http.StatusGatewayTimeout},
 		{"uncoded", errors.New(`pq: password authentication failed for "postgres://u:secret@db"`),
 			adapters.ToolError{Code: "INTERNAL", Message: "internal error; retry later, and report it to the operator if it persists"}, true, http.StatusInternalServerError},
 		{"coded internal hides its message", agentfiles.NewError(agentfiles.CodeInternal, "SELECT * FROM secret", ""),

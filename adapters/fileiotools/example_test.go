@@ -99,5 +99,5 @@ func ExampleTools_grep() {
 	// {"output_mode":"content","truncated":false,"limit":100,"scanned_files":1,"scanned_bytes":38,"matches":[{"path":"/docs/plan.md","line_number":2,"line":"TODO: write tests","after":["done: parser"]}]}
 	// {"output_mode":"files_with_matches","truncated":false,"limit":100,"scanned_files":2,"scanned_bytes":82,"files":["/docs/plan.md","/src/main.go"]}
 	// {"paths":["/src/main.go"],"truncated":false,"limit":256}
-	// INVALID_ARGUMENT pattern is not a valid Go RE2 regular expression: error parsing regexp: missing closing ): `func (main`; escape special characters with \ or set fixed_strings to search for the text as is (pattern)
+	// INVALID_PATTERN pattern is not a valid Go RE2 regular expression: error parsing regexp: missing closing ): `func (main`; escape special characters with \ or set fixed_strings to search for the text as is (pattern)
 }

@@ -169,7 +169,7 @@ func TestToolsOverMCP(t *testing.T) {
 		{Tool: "file_read", Args: map[string]any{"project": "p", "path": "/s.md", "version": 1}, Want: `"content": "` + secret + `"`},
 		{Tool: "file_restore", Args: map[string]any{"project": "p", "path": "/s.md", "version": 1}, Want: `"restored_version": 1`},
 		{Tool: "file_glob", Args: map[string]any{"project": "p", "pattern": "*.md"}, Want: `"/s.md"`},
-		{Tool: "file_grep", Args: map[string]any{"project": "p", "pattern": "("}, Want: "INVALID_ARGUMENT", IsError: true},
+		{Tool: "file_grep", Args: map[string]any{"project": "p", "pattern": "("}, Want: "INVALID_PATTERN", IsError: true},
 		{Tool: "file_rename", Args: map[string]any{"project": "p", "from": "/s.md", "to": "/t.md"}, Want: `"files": 1`},
 		{Tool: "file_delete", Args: map[string]any{"project": "p", "path": "/t.md"}, Want: `"deleted": true`},
 		{Tool: "file_purge_history", Args: map[string]any{"project": "p", "path": ""}, Want: `"versions": 5`},
@@ -224,7 +224,7 @@ func TestErrorsOverHTTP(t *testing.T) {
 		{"file_grep", `{"project":"p","pattern":"x","path":"/missing"}`, http.StatusNotFound, "NOT_FOUND"},
 		{"file_grep", `{"project":"p","pattern":"x","output_mode":"lines"}`, http.StatusBadRequest, "INVALID_ARGUMENT"},
 		{"file_grep", `{"project":"p","pattern":"x","cursor":"bogus"}`, http.StatusBadRequest, "INVALID_ARGUMENT"},
-		{"file_glob", `{"project":"p","pattern":"[a"}`, http.StatusBadRequest, "INVALID_ARGUMENT"},
+		{"file_glob", `{"project":"p","pattern":"[a"}`, http.StatusBadRequest, "INVALID_PATTERN"},
 		{"file_glob", `{"project":"p","pattern":"*","path":"/missing"}`, http.StatusNotFound, "NOT_FOUND"},
 	}
 	for _, tc := range tests {
