@@ -35,9 +35,18 @@ type SearchRequest struct {
 // matches on blank lines before the first heading (which belong to no section) are dropped.
 //
 // Files are searched in parallel; results are deterministic: files in ID order, lines in file
-// order, the first MaxMatches kept. An empty or over-long query fails with INVALID_ARGUMENT, a
-// bad expression with INVALID_PATTERN, an empty or too long query with INVALID_QUERY, a bad FileID as in [Registry.File].
+// order, the first MaxMatches kept. An empty or over-long query fails with INVALID_QUERY, a
+// bad expression with INVALID_PATTERN, a bad FileID as in [Registry.File], an ended context
+// with TIMEOUT or CANCELED.
 func (r *Registry) Search(ctx context.Context, req SearchRequest) (SearchResult, error) {
+	res, err := r.search(ctx, req)
+	if cerr := agentfiles.ContextError(err); cerr != nil {
+		return SearchResult{}, cerr
+	}
+	return res, err
+}
+
+func (r *Registry) search(ctx context.Context, req SearchRequest) (SearchResult, error) {
 	switch {
 	case req.Query == "":
 		return SearchResult{}, agentfiles.NewError(agentfiles.CodeInvalidQuery,
