@@ -170,7 +170,9 @@
 //     Config.MaxRenameFiles (2000) files per rename, Config.GrepMaxScanBytes (64 MiB) of file
 //     content read per Grep, which stops between files at Config.GrepTimeout (10 s) and
 //     answers with a cursor (see Exact search).
-//   - Answer size. Reads return at most max_read_bytes, line-number prefixes included;
+//   - Answer size. Reads return at most max_read_bytes, line-number prefixes included, and a
+//     read that names no end (no length, or no end_line) at most read_default_lines
+//     (2000) lines and read_default_bytes (256 KiB), then Truncated with the continuation;
 //     lists and globs at most list_limit_max entries; greps at most grep_limit_max entries
 //     and Config.GrepMaxAnswerBytes (256 KiB); diffs at most Config.MaxDiffBytes (256 KiB, then
 //     DiffTruncated). Each says it cut and how to get the rest.

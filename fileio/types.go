@@ -75,8 +75,9 @@ type ReadResult struct {
 	ReadBytes       int64  `json:"read_bytes"`       // len(Content)
 	FileSizeBytes   int64  `json:"size_bytes"`
 	// Truncated is true when Content is shorter than asked for (and the file has more):
-	// the read was clamped to the maximum read size, or shortened so as not to end inside
-	// a multi-byte character. Continue from NextOffsetBytes.
+	// the read was clamped to the maximum read size or, naming no end, to the default read
+	// size (Config.ReadDefaultLines, ReadDefaultBytes), or shortened so as not to end inside
+	// a multi-byte character. Continue from NextOffsetBytes (a line read: see Note).
 	Truncated       bool   `json:"truncated"`
 	NextOffsetBytes int64  `json:"next_offset_bytes"` // OffsetBytes + ReadBytes
 	Note            string `json:"note,omitempty"`    // why the read was truncated, and what to do

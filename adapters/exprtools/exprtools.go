@@ -2,6 +2,7 @@ package exprtools
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/agentfiles/agentfiles"
@@ -169,7 +170,7 @@ func Tools(cat *expr.Catalog, opts Options) []adapters.Tool {
 				"members; duplicates are returned once. Patterns come from, in priority order: the term's own "+
 				"'/patterns' or the pattern argument, then the collection's override, then the category's "+
 				"defaults. Nothing matching is not an error: content is empty and message explains. Output is "+
-				"capped (256 KiB by default, truncated=true says so, message says how to get the rest). "+
+				"capped ("+fmt.Sprint(expr.DefaultMaxBytes>>10)+" KiB by default, truncated=true says so, message says how to get the rest). "+
 				"Example: {\"expression\": \"lang/python+java,docs/api,guidelines\"} or "+
 				"{\"expression\": \"lang\", \"pattern\": \"go\"}.",
 			ro,

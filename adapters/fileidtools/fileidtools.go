@@ -2,6 +2,7 @@ package fileidtools
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/agentfiles/agentfiles/adapters"
 	"github.com/agentfiles/agentfiles/fileid"
@@ -87,7 +88,7 @@ func Tools(reg *fileid.Registry) []adapters.Tool {
 				"from its heading line to the next heading of the same or higher level, so it includes its "+
 				"subsections. Take section IDs from table_of_contents or from search results. Unknown IDs are "+
 				"reported in errors (with the valid top-level IDs) while the others are still returned. At most "+
-				"64 KiB of text is returned per call by default; a longer section is cut and flagged truncated: call again "+
+				fmt.Sprint(fileid.DefaultReadBytes>>10)+" KiB of text is returned per call by default; a longer section is cut and flagged truncated: call again "+
 				"with that section and offset set to its next_offset for the rest, or read its subsections. Example: {\"fileId\": \"f2\", \"section_ids\": [\"1/2\", \"3\"]}.",
 			ro,
 			func(ctx context.Context, in readSectionsIn) (fileid.Sections, error) {

@@ -26,7 +26,7 @@ type fileReadIn struct {
 	projectArg
 	Path        string `json:"path" jsonschema:"file path, e.g. '/notes/todo.md'"`
 	Offset      int64  `json:"offset,omitempty" jsonschema:"byte offset to start at; default 0; past the end of the file returns empty content"`
-	Length      *int64 `json:"length,omitempty" jsonschema:"bytes to read; default -1, to the end of the file (clamped to the maximum read size; see truncated and next_offset_bytes)"`
+	Length      *int64 `json:"length,omitempty" jsonschema:"bytes to read; -1 reads to the end of the file; without it a read returns at most the default read size of the tool description; longer reads are clamped to the maximum read size (see truncated and next_offset_bytes)"`
 	StartLine   int    `json:"start_line,omitempty" jsonschema:"first line to read, 1-based; negative counts from the end (-20: the last 20 lines); use lines or offset/length, not both"`
 	EndLine     int    `json:"end_line,omitempty" jsonschema:"last line to read, inclusive; negative counts from the end (-1: the last line); default: the last line"`
 	LineNumbers bool   `json:"line_numbers,omitempty" jsonschema:"true: prefix each line with its number, right-aligned in 6 columns, and a tab; implies a line read"`
@@ -120,7 +120,7 @@ type fileListIn struct {
 	projectArg
 	Path  string `json:"path,omitempty" jsonschema:"directory to list; default '' (the root; '/' also means the root)"`
 	Depth *int   `json:"depth,omitempty" jsonschema:"0: the path itself, 1 (default): its entries, n: n levels down"`
-	Limit int    `json:"limit,omitempty" jsonschema:"maximum entries; default 256, larger values are clamped to 1024; has_more says when entries were cut"`
+	Limit int    `json:"limit,omitempty" jsonschema:"maximum entries; the default and the maximum are in the tool description; has_more says when entries were cut"`
 }
 
 type fileGrepIn struct {
@@ -210,7 +210,7 @@ func Tools(svc *fileio.Service) []adapters.Tool {
 			"end and ignores offset; OVERWRITE replaces bytes starting at offset (offset may equal the file size, "+
 			"which appends; larger is INVALID_OFFSET); TRUNCATE replaces the whole file (offset must be 0). Missing "+
 			"files and parent directories are created. Fails with IS_DIRECTORY if files exist below path, "+
-			"NOT_DIRECTORY if a parent is a file, PAYLOAD_TOO_LARGE over 2 MiB per call (split the content and "+
+			"NOT_DIRECTORY if a parent is a file, PAYLOAD_TOO_LARGE over "+sizeText(cfg.MaxPayloadBytes)+" per call (split the content and "+
 			"APPEND the rest), QUOTA_EXCEEDED over the file or project size limit. Offsets are bytes and must not "+
 			"fall inside a multi-byte character. Example: {\"project\": \"demo\", \"path\": \"/notes/todo.md\", "+
 			"\"content\": \"- buy milk\\n\"}.",
@@ -259,9 +259,11 @@ func Tools(svc *fileio.Service) []adapters.Tool {
 				return svc.Stat(ctx, in.Project, in.Path)
 			}),
 		adapters.NewTool("file_read", "Read a file",
-			"Reads a file of a project as UTF-8 text. offset and length are in bytes; length -1 (default) reads to "+
-				"the end. Reads longer than the maximum (2 MiB by default) stop early with truncated=true: continue "+
-				"with offset=next_offset_bytes. An offset inside a multi-byte character is INVALID_OFFSET and the "+
+			"Reads a file of a project as UTF-8 text. offset and length are in bytes. Without length (or end_line) "+
+				"a read returns at most "+fmt.Sprint(cfg.ReadDefaultLines)+" lines and "+sizeText(min(cfg.ReadDefaultBytes, cfg.MaxReadBytes))+
+				", ending at a line boundary; length -1 reads to the end. Reads longer than the maximum ("+sizeText(cfg.MaxReadBytes)+
+				") stop early too. Either way truncated=true says so: continue with offset=next_offset_bytes (a line read: the "+
+				"start_line the note names). An offset inside a multi-byte character is INVALID_OFFSET and the "+
 				"message names valid offsets. NOT_FOUND if no file exists; IS_DIRECTORY for directories (use "+
 				"file_list). By lines instead: start_line and end_line (1-based, inclusive; negative counts from the end, "+
 				"so start_line -20 reads the last 20 lines), line_numbers=true numbers them; not together with offset or "+
@@ -287,8 +289,8 @@ func Tools(svc *fileio.Service) []adapters.Tool {
 			}),
 		adapters.NewTool("file_list", "List a directory",
 			"Lists files and directories below path in a project, sorted by path. depth 1 (default) lists the "+
-				"immediate entries, n goes n levels down, 0 describes path itself. limit defaults to 256 and is "+
-				"clamped to 1024; has_more=true means entries were cut: list a subdirectory or lower the depth. "+
+				"immediate entries, n goes n levels down, 0 describes path itself. limit defaults to "+fmt.Sprint(cfg.ListLimitDefault)+
+				" and is clamped to "+fmt.Sprint(cfg.ListLimitMax)+"; has_more=true means entries were cut: list a subdirectory or lower the depth. "+
 				"Start with {\"project\": \"demo\"} to see the root ('' or '/').",
 			ro,
 			func(ctx context.Context, in fileListIn) (fileio.ListResult, error) {

@@ -66,7 +66,8 @@ func Tools(s *search.Searcher) []adapters.Tool {
 			"whole files. Deleted files are never returned; files written moments ago are found by keywords "+
 			"even before they are indexed. Only chunks that contain a query word or are close in meaning are returned, "+
 			"so a search may return fewer than limit chunks (qualified says how many matched), or none. "+
-			"path_prefix is a plain string prefix; glob keeps files whose path matches ('**/*.md'). limit defaults to 5, at most 20. "+bounds+
+			"path_prefix is a plain string prefix; glob keeps files whose path matches ('**/*.md'). "+
+			fmt.Sprintf("limit defaults to %d, at most %d. ", opts.LimitDefault, limitMax)+bounds+
 			fmt.Sprintf(`project "*" searches every project of yours that holds a file (the first %d by name) and ranks their chunks together; `, search.MaxAllProjects)+
 			"each chunk names its project, and scores from different projects are on one scale. "+
 			`Example: {"project": "demo", "query": "how are retries backed off", "path_prefix": "/docs", "limit": 5}.`,
