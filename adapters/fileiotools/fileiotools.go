@@ -94,6 +94,7 @@ type fileRestoreOut struct {
 	FileSizeBytes int64     `json:"size_bytes"`
 	Created       bool      `json:"created" jsonschema:"true: the file had been deleted and exists again"`
 	UpdatedAt     time.Time `json:"updated_at"`
+	SHA256        string    `json:"sha256,omitempty" jsonschema:"sha256 of the restored content, for a later expected_sha256"`
 }
 
 type fileWriteIn struct {
@@ -103,6 +104,7 @@ type fileWriteIn struct {
 	ContentEncoding string `json:"content_encoding,omitempty" jsonschema:"must be 'utf-8' (the default)" enum:"utf-8"`
 	Offset          int64  `json:"offset,omitempty" jsonschema:"byte offset for OVERWRITE; must be 0 for TRUNCATE; ignored by APPEND; default 0"`
 	Mode            string `json:"mode,omitempty" jsonschema:"APPEND (default: add at the end), OVERWRITE (replace bytes from offset, extending the file if needed) or TRUNCATE (replace the whole file)" enum:"APPEND,OVERWRITE,TRUNCATE,append,overwrite,truncate"`
+	ExpectedSHA256  string `json:"expected_sha256,omitempty" jsonschema:"the sha256 the file must still have (from an earlier file_write, file_edit or file_versions); CONFLICT if it changed or is gone"`
 }
 
 type fileDeleteIn struct {
@@ -206,19 +208,20 @@ func Tools(svc *fileio.Service) []adapters.Tool {
 	ro := adapters.Annotations{ReadOnly: true, Idempotent: true}
 	cfg := svc.Config()
 	write := adapters.NewTool("file_write", "Write a file",
-		"Writes text to a file of a project and returns bytes_written. Modes: APPEND (default) adds content at the "+
+		"Writes text to a file of a project and returns bytes_written and sha256. Modes: APPEND (default) adds content at the "+
 			"end and ignores offset; OVERWRITE replaces bytes starting at offset (offset may equal the file size, "+
 			"which appends; larger is INVALID_OFFSET); TRUNCATE replaces the whole file (offset must be 0). Missing "+
 			"files and parent directories are created. Fails with IS_DIRECTORY if files exist below path, "+
 			"NOT_DIRECTORY if a parent is a file, PAYLOAD_TOO_LARGE over "+sizeText(cfg.MaxPayloadBytes)+" per call (split the content and "+
-			"APPEND the rest), QUOTA_EXCEEDED over the file or project size limit. Offsets are bytes and must not "+
-			"fall inside a multi-byte character. Example: {\"project\": \"demo\", \"path\": \"/notes/todo.md\", "+
+			"APPEND the rest), QUOTA_EXCEEDED over the file or project size limit. Returns the new sha256: pass it as "+
+			"expected_sha256 of the next write or edit to fail with CONFLICT (read the file again) if someone changed "+
+			"the file meanwhile. Offsets are bytes and must not fall inside a multi-byte character. Example: {\"project\": \"demo\", \"path\": \"/notes/todo.md\", "+
 			"\"content\": \"- buy milk\\n\"}.",
 		adapters.Annotations{Destructive: true},
 		func(ctx context.Context, in fileWriteIn) (fileio.WriteResult, error) {
 			return svc.Write(ctx, fileio.WriteRequest{
 				Project: in.Project, Path: in.Path, Content: in.Content, ContentEncoding: in.ContentEncoding,
-				OffsetBytes: in.Offset, Mode: fileio.WriteMode(in.Mode),
+				OffsetBytes: in.Offset, Mode: fileio.WriteMode(in.Mode), ExpectedSHA256: in.ExpectedSHA256,
 			})
 		})
 	write.RedactArgs = []string{"content"}
@@ -340,7 +343,7 @@ func Tools(svc *fileio.Service) []adapters.Tool {
 				if err != nil {
 					return fileRestoreOut{}, err
 				}
-				return fileRestoreOut{Path: in.Path, Restored: in.Version, FileSizeBytes: res.FileSizeBytes, Created: res.Created, UpdatedAt: res.UpdatedAt}, nil
+				return fileRestoreOut{Path: in.Path, Restored: in.Version, FileSizeBytes: res.FileSizeBytes, Created: res.Created, UpdatedAt: res.UpdatedAt, SHA256: res.SHA256}, nil
 			}),
 		adapters.NewTool("file_purge_history", "Drop kept versions",
 			"Drops the kept previous versions (see file_versions) of a file, of a directory and everything below it, or "+
