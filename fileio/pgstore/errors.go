@@ -59,7 +59,7 @@ func (s *Store) storeError(ctx context.Context, op string, scope fileio.Scope, e
 			return agentfiles.WrapError(code,
 				"a project, path or file content is not valid UTF-8, or a project or path contains a NUL character", "", err)
 		case pgpool.SQLInsufficientPrivilege:
-			return pgpool.Err("pgstore", op, err)
+			return pgpool.PoolErr(s.pool, "pgstore", op, err)
 		}
 	}
 	if pgoutage.Is(err) {

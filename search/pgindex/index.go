@@ -147,7 +147,7 @@ func New(ctx context.Context, pool *pgxpool.Pool, opts Options) (*Index, error) 
 		return ix.checkEmbedder(ctx, conn, opts.Embedder)
 	})
 	if err != nil {
-		return nil, pgpool.Err("pgindex", "preparing the schema", err) // the embedder check's refusal passes as it is
+		return nil, pgpool.PoolErr(pool, "pgindex", "preparing the schema", err) // the embedder check's refusal passes as it is
 	}
 	if opts.VectorCacheBytes == 0 {
 		opts.VectorCacheBytes = DefaultVectorCacheBytes
