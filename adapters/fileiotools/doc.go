@@ -31,7 +31,7 @@
 //	file_purge_history {project, path}: drops the kept versions of a file, a directory or ''
 //	               (the project), giving back the quota they hold
 //
-// The first five keep the parameter names, defaults and results of the FileIO seed; the
+// The first five keep the parameter names, defaults and results they have always had; the
 // Service enforces every rule and limit (see package fileio). Directories are implicit: they exist while a file
 // lies below them.
 //
