@@ -5,8 +5,10 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/adapters"
@@ -15,10 +17,14 @@ import (
 	"github.com/agentfiles/agentfiles/fileid"
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/fileio/memstore"
+	"github.com/agentfiles/agentfiles/fileio/pgstore"
+	"github.com/agentfiles/agentfiles/internal/pgtest"
 	"github.com/agentfiles/agentfiles/search"
 	"github.com/agentfiles/agentfiles/search/memindex"
+	"github.com/agentfiles/agentfiles/search/pgindex"
 	"github.com/agentfiles/agentfiles/search/provider"
 	"github.com/google/go-cmp/cmp"
+	"github.com/jackc/pgx/v5"
 )
 
 // failureEnv is one of everything that can meet the failures of TestOneCodePerFailure.
@@ -179,5 +185,64 @@ func TestOneCodePerFailure(t *testing.T) {
 				t.Errorf("%s: codes by package (-want +got):\n%s", f.failure, diff)
 			}
 		})
+	}
+}
+
+func TestMain(m *testing.M) { pgtest.Main(m) }
+
+// TestStatementTimeoutIsOneCode: a statement that outlives its statement timeout is TIMEOUT in
+// both PostgreSQL backends, the file store and the search index on one pool, whose SQLSTATEs
+// one table classifies. Every table is locked by another transaction, so each call waits until
+// PostgreSQL cancels its statement (SQLSTATE 57014).
+func TestStatementTimeoutIsOneCode(t *testing.T) {
+	ctx := context.Background()
+	dbURL := pgtest.New(t)
+	const timeout = 200 * time.Millisecond
+	store := pgtest.Open(t, dbURL, pgstore.Open, pgstore.Options{StatementTimeout: timeout})
+	index, err := pgindex.New(ctx, store.Pool(), pgindex.Options{StatementTimeout: timeout})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer index.Close()
+	files, err := fileio.NewService(store, fileio.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	caller := callerCtx(ctx)
+	if _, err := files.Write(caller, fileio.WriteRequest{Project: "p", Path: "/a.md", Content: "retry with backoff\n"}); err != nil {
+		t.Fatal(err)
+	}
+
+	locker, err := pgx.Connect(ctx, dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer locker.Close(ctx)
+	tx, err := locker.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = tx.Rollback(ctx) }()
+	rows, err := tx.Query(ctx, `SELECT quote_ident(tablename) FROM pg_tables WHERE schemaname = current_schema() AND tablename LIKE 'mcp\_%'`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tables, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil || len(tables) == 0 {
+		t.Fatalf("tables: %v, %v", tables, err)
+	}
+	if _, err := tx.Exec(ctx, "LOCK TABLE "+strings.Join(tables, ", ")+" IN ACCESS EXCLUSIVE MODE"); err != nil {
+		t.Fatal(err)
+	}
+
+	scope := fileio.Scope{Tenant: agentfiles.NewAuthContext("k", "").TenantID(), Project: "p"}
+	got := map[string]string{}
+	_, err = files.ReadFile(caller, fileio.ReadRequest{Project: "p", Path: "/a.md"})
+	got["fileio/pgstore"] = agentfiles.ErrorCode(err).String()
+	_, err = index.Lexical(ctx, scope, search.LexicalQuery{Terms: search.QueryTerms("backoff"), BM25: search.DefaultBM25(), TopK: 10})
+	got["search/pgindex"] = agentfiles.ErrorCode(err).String()
+	want := map[string]string{"fileio/pgstore": "TIMEOUT", "search/pgindex": "TIMEOUT"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("a statement past its timeout, codes by backend (-want +got):\n%s", diff)
 	}
 }
