@@ -60,7 +60,7 @@ func ExampleTools() {
 	// file_purge_history
 	// file_grep
 	// file_glob
-	// {"bytes_written":11,"created":true,"size_bytes":11}
+	// {"bytes_written":11,"created":true,"sha256":"c08a755ff142ea0922552f6d2d492ba1337ba1869feb7b8e51816829560b65d5","size_bytes":11}
 	// {"content":"buy milk\n","content_encoding":"utf-8","next_offset_bytes":11,"offset_bytes":2,"read_bytes":9,"size_bytes":11,"truncated":false}
 	// NOT_DIRECTORY false /notes/todo.md is a file, so it cannot contain /notes/todo.md/x; choose another path (/notes/todo.md)
 	// {"diff":"--- a/notes/todo.md\n+++ b/notes/todo.md\n@@ -1 +1 @@\n-- buy milk\n+- buy oat milk\n","dry_run":false,"sha256":"181c6c8bb45be6c8f90f5d916c9c419af53214c05485d44a86a70de1155009fe","size_bytes":15}
