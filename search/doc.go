@@ -107,7 +107,8 @@
 // The clients of hosted models live in package search/provider, so that the engine holds no
 // HTTP client: provider.OpenAIEmbedder calls any OpenAI-compatible /v1/embeddings endpoint and
 // provider.CohereReranker any Cohere-compatible /v1/rerank endpoint, both with the CALLER's API
-// key from the context — never a platform key.
+// key from the context — never a platform key. Neither has a default endpoint: a caller's
+// queries, chunks and key go only to a host the operator names (RerankConfig.Endpoint).
 //
 // # Credentials for asynchronous indexing
 //
