@@ -54,7 +54,8 @@
 // newest descendant). Read takes a byte offset and length (-1 to end of file; past the end is
 // empty). Write appends (default), overwrites at an offset, or truncates; it creates parent
 // directories implicitly and refuses to write where a directory is (IS_DIRECTORY) or below a
-// file (NOT_DIRECTORY). Delete removes a file, or a directory with recursive=true; the root
+// file (NOT_DIRECTORY); it returns the new content's SHA-256, and ExpectedSHA256 makes it fail
+// with CONFLICT when the file changed since (optimistic concurrency, as for Edit). Delete removes a file, or a directory with recursive=true; the root
 // only with Config.AllowRootWipe. List returns entries to a depth, sorted by path bytewise,
 // up to a limit (default 256, clamped to 1024) with HasMore.
 //
@@ -211,7 +212,7 @@
 //	PAYLOAD_TOO_LARGE     content over max_payload_bytes
 //	QUOTA_EXCEEDED        file over max_file_bytes (a replace_all too) or project over
 //	                      max_project_bytes: the message says what files and kept versions hold
-//	CONFLICT              Edit's ExpectedSHA256 differs from the file's: read it again
+//	CONFLICT              Write's or Edit's ExpectedSHA256 differs from the file's: read it again
 //	NO_MATCH              an edit's OldStr occurs nowhere in the file
 //	AMBIGUOUS_MATCH       an edit's OldStr occurs more than once without ReplaceAll
 //	RATE_LIMITED          the tenant's token bucket is empty

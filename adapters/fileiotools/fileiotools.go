@@ -196,7 +196,8 @@ func grepTools(svc *fileio.Service, cfg fileio.Config, ro adapters.Annotations) 
 // file_delete and file_list, with its parameter names and defaults (file_read also reads line
 // ranges and kept versions), then file_edit, file_rename, file_versions, file_restore and
 // file_purge_history, then the exact search tools file_grep and file_glob. Descriptions state
-// the limits of svc's Config (edits per call, diff size, files per rename). The caller's identity must be in
+// the limits of svc's Config (payload, read sizes, list and grep limits, edits per call, diff
+// size, files per rename), never constants. The caller's identity must be in
 // the context (agentfiles.WithAuth; the bindings put it there). file_write's content is never
 // logged by the bindings.
 //
