@@ -259,3 +259,33 @@ func TestGrepDescriptionsStateConfig(t *testing.T) {
 		}
 	}
 }
+
+// TestDescriptionsStateConfig: file_read, file_write and file_list state the Service's own
+// limits, and none of the defaults when the configuration changes them.
+func TestDescriptionsStateConfig(t *testing.T) {
+	svc := storetest.NewService(t, memstore.New(memstore.Options{}), func(c *fileio.Config) {
+		c.ReadDefaultLines, c.ReadDefaultBytes, c.MaxReadBytes = 300, 8<<10, 1<<20
+		c.MaxPayloadBytes, c.ListLimitDefault, c.ListLimitMax = 512<<10, 9, 90
+	})
+	want := map[string][]string{
+		"file_read":  {"at most 300 lines and 8 KiB", "the maximum (1 MiB)"},
+		"file_write": {"over 512 KiB per call"},
+		"file_list":  {"limit defaults to 9 and is clamped to 90"},
+	}
+	defaults := []string{"2000 lines", "256 KiB", "2 MiB", "defaults to 256", "clamped to 1024"}
+	for _, tool := range fileiotools.Tools(svc) {
+		for _, fragment := range want[tool.Name] {
+			if !strings.Contains(tool.Description, fragment) {
+				t.Errorf("%s description does not state %q: %s", tool.Name, fragment, tool.Description)
+			}
+		}
+		if want[tool.Name] == nil {
+			continue
+		}
+		for _, d := range defaults {
+			if strings.Contains(tool.Description, d) {
+				t.Errorf("%s description states the default %q, not the configured limit: %s", tool.Name, d, tool.Description)
+			}
+		}
+	}
+}
