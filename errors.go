@@ -125,6 +125,14 @@ var (
 	CodeCanceled = NewCode("CANCELED", KindCanceled)
 	// CodeInternal: an unexpected failure; the message never carries internals.
 	CodeInternal = NewCode("INTERNAL", KindInternal)
+	// CodeInvalidPattern: a regular expression or glob does not compile; the message says why
+	// and how to escape, Arg names the argument or holds the pattern.
+	CodeInvalidPattern = NewCode("INVALID_PATTERN", KindInvalid)
+	// CodeInvalidQuery: a search query is empty, or longer or richer than a query limit.
+	CodeInvalidQuery = NewCode("INVALID_QUERY", KindInvalid)
+	// CodeModelError: an outside model provider (chat, embedding or rerank) failed, refused the
+	// request or answered with something unusable; retry later, or check the provider settings.
+	CodeModelError = NewCode("MODEL_ERROR", KindUpstream)
 )
 
 // SharedCodes lists the codes declared in this package.
@@ -134,6 +142,7 @@ func SharedCodes() []Code {
 		CodePermissionDenied, CodeNotFound, CodeAlreadyExists, CodeIsDirectory,
 		CodePayloadTooLarge, CodeRateLimited, CodeResourceBusy, CodeUnavailable,
 		CodeCredentialUnavailable, CodeTimeout, CodeCanceled, CodeInternal,
+		CodeInvalidPattern, CodeInvalidQuery, CodeModelError,
 	}
 }
 
@@ -196,6 +205,38 @@ func ErrorCode(err error) Code {
 	return CodeInternal
 }
 
+// The words of the two context errors, the same from every package.
+const (
+	msgTimeout  = "the operation ran out of time before it completed; retry it, or narrow the request"
+	msgCanceled = "the request was canceled before it completed"
+)
+
+// ContextError returns the coded error of an ended context: TIMEOUT when err is or wraps
+// context.DeadlineExceeded, CANCELED when it is or wraps context.Canceled, with the same words
+// whichever package meets it; the cause stays reachable (errors.Is(err, context.Canceled)
+// holds). It returns nil for any other error, so callers write
+//
+//	if cerr := agentfiles.ContextError(err); cerr != nil { return cerr }
+//
+// An *Error in err's chain wins: its code is kept and ContextError returns err unchanged.
+func ContextError(err error) error {
+	var e *Error
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &e):
+		if e.Code == CodeTimeout || e.Code == CodeCanceled {
+			return err
+		}
+		return nil
+	case errors.Is(err, context.DeadlineExceeded):
+		return WrapError(CodeTimeout, msgTimeout, "", err)
+	case errors.Is(err, context.Canceled):
+		return WrapError(CodeCanceled, msgCanceled, "", err)
+	}
+	return nil
+}
+
 // Sentinels for errors.Is, one per shared code. Only the code is compared.
 var (
 	ErrInvalidArgument       = &Error{Code: CodeInvalidArgument, Message: "invalid argument"}
@@ -213,4 +254,7 @@ var (
 	ErrTimeout               = &Error{Code: CodeTimeout, Message: "timeout"}
 	ErrCanceled              = &Error{Code: CodeCanceled, Message: "canceled"}
 	ErrInternal              = &Error{Code: CodeInternal, Message: "internal error"}
+	ErrInvalidPattern        = &Error{Code: CodeInvalidPattern, Message: "invalid pattern"}
+	ErrInvalidQuery          = &Error{Code: CodeInvalidQuery, Message: "invalid query"}
+	ErrModelError            = &Error{Code: CodeModelError, Message: "model error"}
 )

@@ -79,7 +79,7 @@ func TestRetryable(t *testing.T) {
 			got = append(got, c.String())
 		}
 	}
-	want := []string{"RATE_LIMITED", "RESOURCE_BUSY", "UNAVAILABLE", "CREDENTIAL_UNAVAILABLE", "TIMEOUT"}
+	want := []string{"RATE_LIMITED", "RESOURCE_BUSY", "UNAVAILABLE", "CREDENTIAL_UNAVAILABLE", "TIMEOUT", "MODEL_ERROR"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("retryable shared codes (-want +got):\n%s", diff)
 	}
@@ -113,5 +113,24 @@ func TestAuthContext(t *testing.T) {
 	}
 	if _, ok := agentfiles.AuthFromContext(context.Background()); ok {
 		t.Error("AuthFromContext on a bare context reported an identity")
+	}
+}
+
+// A key is its own tenant unless the authenticator names one; named tenants are validated.
+func TestAuthContextTenant(t *testing.T) {
+	own := agentfiles.NewAuthContext("k1", "")
+	named := agentfiles.NewAuthContext("k2", "").WithTenant("acme")
+	got := []string{own.TenantID(), named.TenantID(), named.APIKeyHash, agentfiles.AuthContext{APIKeyHash: "h"}.TenantID(), own.WithTenant("").TenantID()}
+	want := []string{own.APIKeyHash, "acme", agentfiles.NewAuthContext("k2", "").APIKeyHash, "h", own.APIKeyHash}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("tenants (-want +got):\n%s", diff)
+	}
+	for _, tc := range []struct {
+		tenant string
+		ok     bool
+	}{{"acme", true}, {own.APIKeyHash, true}, {"team-1.prod_eu", true}, {"", false}, {"a/b", false}, {"ä", false}, {strings.Repeat("x", 65), false}} {
+		if err := agentfiles.ValidateTenant(tc.tenant); (err == nil) != tc.ok || (err != nil && agentfiles.ErrorCode(err) != agentfiles.CodeInvalidConfig) {
+			t.Errorf("ValidateTenant(%q) = %v, want ok %v or INVALID_CONFIG", tc.tenant, err, tc.ok)
+		}
 	}
 }

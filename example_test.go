@@ -46,3 +46,26 @@ func ExampleWithAuth() {
 	// true ada f2d4b279b82a
 	// AuthContext{tenant=f2d4b279b82a user="ada" api_key=<redacted>}
 }
+
+// ContextError turns an ended context into the one coded error every package returns for it.
+func ExampleContextError() {
+	ctx, cancel := context.WithTimeout(context.Background(), 0)
+	defer cancel()
+	<-ctx.Done()
+	err := agentfiles.ContextError(ctx.Err())
+	fmt.Println(agentfiles.ErrorCode(err), errors.Is(err, context.DeadlineExceeded))
+	fmt.Println(agentfiles.ContextError(errors.New("disk full")) == nil)
+	// Output:
+	// TIMEOUT true
+	// true
+}
+
+// Two keys of one organisation share its files when the authenticator names one tenant for
+// both; a key without a tenant is its own, the hash of the key.
+func ExampleAuthContext_WithTenant() {
+	k1 := agentfiles.NewAuthContext("key-1", "alice").WithTenant("acme")
+	k2 := agentfiles.NewAuthContext("key-2", "bob").WithTenant("acme")
+	solo := agentfiles.NewAuthContext("key-3", "carol")
+	fmt.Println(k1.TenantID() == k2.TenantID(), solo.TenantID() == solo.APIKeyHash)
+	// Output: true true
+}

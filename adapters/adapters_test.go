@@ -103,7 +103,7 @@ func TestErrorOf(t *testing.T) {
 		{"retryable outage", agentfiles.WrapError(agentfiles.CodeUnavailable, "the database is unreachable; retry shortly", "", errors.New("dial tcp 10.0.0.1:5432")),
 			adapters.ToolError{Code: "UNAVAILABLE", Message: "the database is unreachable; retry shortly", Retryable: true, Kind: agentfiles.KindUnavailable}, false, http.StatusServiceUnavailable},
 		{"deadline", context.DeadlineExceeded,
-			adapters.ToolError{Code: "TIMEOUT", Message: "the operation took longer than its deadline; retry, or narrow the request", Retryable: true, Kind: agentfiles.KindTimeout}, false, http.StatusGatewayTimeout},
+			adapters.ToolError{Code: "TIMEOUT", Message: "the operation ran out of time before it completed; retry it, or narrow the request", Retryable: true, Kind: agentfiles.KindTimeout}, false, http.StatusGatewayTimeout},
 		{"uncoded", errors.New(`pq: password authentication failed for "postgres://u:secret@db"`),
 			adapters.ToolError{Code: "INTERNAL", Message: "internal error; retry later, and report it to the operator if it persists"}, true, http.StatusInternalServerError},
 		{"coded internal hides its message", agentfiles.NewError(agentfiles.CodeInternal, "SELECT * FROM secret", ""),
@@ -173,5 +173,33 @@ func TestBearerAuth(t *testing.T) {
 		if err != nil || ac.APIKeyHash != tc.wantHash || ac.UserIdentity != "developer" {
 			t.Errorf("%q: got %+v, %v", tc.header, ac, err)
 		}
+	}
+}
+
+// TokenAuth gives each accepted token the tenant its entry names, or its own.
+func TestTokenAuth(t *testing.T) {
+	authn, err := adapters.TokenAuth(map[string]adapters.TokenEntry{
+		"k1": {Label: "alice", Tenant: "acme"}, "k2": {Label: "bob", Tenant: "acme"}, "k3": {Label: "carol"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, token := range []string{"k1", "k2", "k3", "k4"} {
+		r, _ := http.NewRequest(http.MethodGet, "/", nil)
+		r.Header.Set("Authorization", "Bearer "+token)
+		ac, err := authn(r)
+		if err != nil {
+			got = append(got, agentfiles.ErrorCode(err).String())
+			continue
+		}
+		got = append(got, ac.TenantID()+" "+ac.UserIdentity)
+	}
+	want := []string{"acme alice", "acme bob", agentfiles.NewAuthContext("k3", "").APIKeyHash + " carol", "UNAUTHENTICATED"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("tenant and label per token (-want +got):\n%s", diff)
+	}
+	if _, err := adapters.TokenAuth(map[string]adapters.TokenEntry{"k": {Tenant: "no spaces"}}); agentfiles.ErrorCode(err) != agentfiles.CodeInvalidConfig {
+		t.Errorf("an invalid tenant: %v, want INVALID_CONFIG", err)
 	}
 }

@@ -60,6 +60,42 @@ func StaticTokens(labels map[string]string) TokenVerifier {
 	}
 }
 
+// TokenEntry is what TokenAuth knows of one accepted bearer token: its display label (for logs
+// only) and its tenant. An empty Tenant keeps the token's own tenant, the hex SHA-256 of the
+// token; tokens with the same Tenant share that tenant's files, so a key can be replaced by a
+// new one with the same Tenant without losing them.
+type TokenEntry struct {
+	Label  string
+	Tenant string
+}
+
+// TokenAuth returns an Authenticator that accepts exactly the bearer tokens of tokens and
+// gives each the tenant its entry names (agentfiles.AuthContext.Tenant); see TokenEntry.
+// Tenants are checked with agentfiles.ValidateTenant first: an invalid one is an INVALID_CONFIG
+// error here, not a refused request later.
+func TokenAuth(tokens map[string]TokenEntry) (Authenticator, error) {
+	labels := make(map[string]string, len(tokens))
+	for t, e := range tokens {
+		if e.Tenant != "" {
+			if err := agentfiles.ValidateTenant(e.Tenant); err != nil {
+				return nil, err
+			}
+		}
+		labels[t] = e.Label
+		if e.Label == "" {
+			labels[t] = "bearer"
+		}
+	}
+	bearer := BearerAuth(StaticTokens(labels))
+	return func(r *http.Request) (agentfiles.AuthContext, error) {
+		ac, err := bearer(r)
+		if err != nil {
+			return ac, err
+		}
+		return ac.WithTenant(tokens[ac.APIKey].Tenant), nil // the token was accepted: it is in tokens
+	}, nil
+}
+
 func bearerToken(h string) (string, bool) {
 	scheme, token, ok := strings.Cut(strings.TrimSpace(h), " ")
 	if !ok || !strings.EqualFold(scheme, "Bearer") {

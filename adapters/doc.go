@@ -75,8 +75,10 @@
 // # Identity
 //
 // Tenant-scoped tools read an agentfiles.AuthContext from the context. Bindings put it there: an
-// [Authenticator] (default [BearerAuth]: the tenant is the SHA-256 of the bearer token) for HTTP,
-// or a fixed identity for stdio. Handlers never see headers or raw tokens.
+// [Authenticator] (default [BearerAuth]: the tenant is the SHA-256 of the bearer token;
+// [TokenAuth]: a fixed set of tokens, each with the tenant its [TokenEntry] names, so that
+// several keys share one tenant's files and a key can be rotated) for HTTP, or a fixed identity
+// for stdio. Handlers never see headers or raw tokens.
 //
 // # Logging
 //

@@ -71,13 +71,12 @@ type ToolError struct {
 // generic message, so that connection strings, SQL or stack details never reach the agent.
 // Callers log the original error when internal is true.
 func ErrorOf(err error) (te ToolError, internal bool) {
+	if cerr := agentfiles.ContextError(err); cerr != nil {
+		err = cerr // an uncoded context error gets the words every package uses
+	}
 	code := agentfiles.ErrorCode(err)
 	var e *agentfiles.Error
 	switch {
-	case code == agentfiles.CodeTimeout && !errors.As(err, &e):
-		return toolError(code, "the operation took longer than its deadline; retry, or narrow the request"), false
-	case code == agentfiles.CodeCanceled && !errors.As(err, &e):
-		return toolError(code, "the request was canceled"), false
 	case code.Kind() == agentfiles.KindInternal:
 		return toolError(agentfiles.CodeInternal, "internal error; retry later, and report it to the operator if it persists"), true
 	}

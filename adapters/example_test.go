@@ -4,7 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 
+	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/adapters"
 )
 
@@ -29,4 +32,31 @@ func ExampleNewTool() {
 	// Output:
 	// {5} <nil>
 	// INVALID_ARGUMENT
+}
+
+// TokenAuth accepts a fixed set of tokens; tokens that name the same tenant share its files,
+// so a key is rotated by adding the new one with the old one's tenant.
+func ExampleTokenAuth() {
+	authn, err := adapters.TokenAuth(map[string]adapters.TokenEntry{
+		"old-key": {Label: "ops", Tenant: "ops-team"},
+		"new-key": {Label: "ops", Tenant: "ops-team"},
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, key := range []string{"old-key", "new-key", "unknown"} {
+		r := httptest.NewRequest(http.MethodPost, "/tools/file_read", nil)
+		r.Header.Set("Authorization", "Bearer "+key)
+		ac, err := authn(r)
+		if err != nil {
+			fmt.Println(key, agentfiles.ErrorCode(err))
+			continue
+		}
+		fmt.Println(key, ac.TenantID())
+	}
+	// Output:
+	// old-key ops-team
+	// new-key ops-team
+	// unknown UNAUTHENTICATED
 }

@@ -275,8 +275,8 @@ func (c *Consultant) Consult(ctx context.Context, req Request) (*Response, error
 		if errors.As(err, &ce) {
 			return nil, err
 		}
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
+		if cerr := agentfiles.ContextError(ctx.Err()); cerr != nil {
+			return nil, cerr
 		}
 		return nil, agentfiles.WrapError(CodeModelError, "the model call failed", req.Model.Name(), err)
 	}

@@ -69,10 +69,12 @@ var (
 	ErrContextTooLarge  = &agentfiles.Error{Code: CodeContextTooLarge, Message: "prompt exceeds the model's context window"}
 )
 
-// CodeModelError: the model provider failed or refused the request.
+// CodeModelError: the model provider failed or refused the request. It is
+// agentfiles.CodeModelError, the code of every outside provider's failure (embeddings and
+// rerank too).
 var (
-	CodeModelError = agentfiles.NewCode("MODEL_ERROR", agentfiles.KindUpstream)
-	ErrModelError  = &agentfiles.Error{Code: CodeModelError, Message: "model error"}
+	CodeModelError = agentfiles.CodeModelError
+	ErrModelError  = agentfiles.ErrModelError
 )
 
 // CodeOutputExists: no free output file name could be found.

@@ -125,15 +125,7 @@ func internalError(msg string, cause error) *agentfiles.Error {
 
 // ctxErr returns TIMEOUT or CANCELED, with the words agents see for them, once ctx is done.
 func ctxErr(ctx context.Context) error {
-	err := ctx.Err()
-	switch {
-	case err == nil:
-		return nil
-	case errors.Is(err, context.DeadlineExceeded):
-		return agentfiles.WrapError(agentfiles.CodeTimeout, "the operation took longer than its deadline; retry, or narrow the request", "", err)
-	default:
-		return agentfiles.WrapError(agentfiles.CodeCanceled, "the request was canceled", "", err)
-	}
+	return agentfiles.ContextError(ctx.Err())
 }
 
 // messageOf returns the message of an *agentfiles.Error in err's chain, or err's text.

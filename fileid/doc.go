@@ -104,9 +104,10 @@
 // # Errors
 //
 // Errors are *[agentfiles.Error] values with a machine-stable code: INVALID_FILE_ID,
-// FILE_ID_NOT_FOUND, SECTION_NOT_FOUND, INVALID_REGEX and INVALID_ROOT are this package's
-// ([CodeInvalidFileID], … with the sentinels [ErrInvalidFileID], …), INVALID_ARGUMENT is
-// shared ([agentfiles.ErrInvalidArgument]); [Codes] lists them all. Branch with errors.Is, never
+// FILE_ID_NOT_FOUND, SECTION_NOT_FOUND and INVALID_ROOT are this package's
+// ([CodeInvalidFileID], … with the sentinels [ErrInvalidFileID], …); INVALID_PATTERN (a query
+// that is not a valid RE2 expression), INVALID_QUERY (an empty or too long query) and
+// INVALID_ARGUMENT are shared ([agentfiles.ErrInvalidPattern], …); [Codes] lists them all. Branch with errors.Is, never
 // on the message: the message is written for the agent and says what to call or pass instead.
 //
 // # Concurrency

@@ -20,10 +20,14 @@ var (
 	ErrSectionNotFound  = &agentfiles.Error{Code: CodeSectionNotFound, Message: "section not found"}
 )
 
-// CodeInvalidRegex: the search query is not a valid RE2 expression.
+// CodeInvalidRegex: the search query is not a valid RE2 expression. It is
+// agentfiles.CodeInvalidPattern (INVALID_PATTERN, formerly INVALID_REGEX), the code every
+// package gives a pattern that does not compile.
+//
+// Deprecated: use agentfiles.CodeInvalidPattern and agentfiles.ErrInvalidPattern.
 var (
-	CodeInvalidRegex = agentfiles.NewCode("INVALID_REGEX", agentfiles.KindInvalid)
-	ErrInvalidRegex  = &agentfiles.Error{Code: CodeInvalidRegex, Message: "invalid regular expression"}
+	CodeInvalidRegex = agentfiles.CodeInvalidPattern
+	ErrInvalidRegex  = agentfiles.ErrInvalidPattern
 )
 
 // CodeInvalidRoot: a root cannot be opened or walked (build time only).
@@ -32,8 +36,10 @@ var (
 	ErrInvalidRoot  = &agentfiles.Error{Code: CodeInvalidRoot, Message: "invalid root"}
 )
 
-// Codes lists every code package fileid can return: its own, agentfiles.CodeInvalidArgument
-// (a bad include pattern, an empty query or section list), and CodeCanceled and CodeTimeout,
+// Codes lists every code package fileid can return: its own, agentfiles.CodeInvalidPattern (a
+// query that is not a valid RE2 expression), agentfiles.CodeInvalidQuery (an empty or too long
+// query), agentfiles.CodeInvalidArgument (a bad include pattern, an empty section list), and
+// CodeCanceled and CodeTimeout,
 // which [agentfiles.ErrorCode] gives the context errors of New, Warm and Search.
 //
 // Each code of this package is declared with its sentinel (ErrInvalidFileID for
@@ -42,7 +48,7 @@ var (
 // agentfiles.ErrInvalidArgument), or with [agentfiles.ErrorCode]; never on the message text.
 func Codes() []agentfiles.Code {
 	return []agentfiles.Code{
-		CodeInvalidFileID, CodeFileIDNotFound, CodeSectionNotFound, CodeInvalidRegex, CodeInvalidRoot,
-		agentfiles.CodeInvalidArgument, agentfiles.CodeCanceled, agentfiles.CodeTimeout,
+		CodeInvalidFileID, CodeFileIDNotFound, CodeSectionNotFound, agentfiles.CodeInvalidPattern, CodeInvalidRoot,
+		agentfiles.CodeInvalidQuery, agentfiles.CodeInvalidArgument, agentfiles.CodeCanceled, agentfiles.CodeTimeout,
 	}
 }

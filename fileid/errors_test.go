@@ -32,7 +32,7 @@ func TestCodes(t *testing.T) {
 		{"unknown section", second(reg.TableOfContents("f1", TOCOptions{Section: "9"})), ErrSectionNotFound, agentfiles.KindNotFound},
 		{"bad expression", second(reg.Search(ctx, SearchRequest{Query: "a("})), ErrInvalidRegex, agentfiles.KindInvalid},
 		{"missing directory", second(DirRoot("docs", "")), ErrInvalidRoot, agentfiles.KindInvalid},
-		{"empty query", second(reg.Search(ctx, SearchRequest{})), agentfiles.ErrInvalidArgument, agentfiles.KindInvalid},
+		{"empty query", second(reg.Search(ctx, SearchRequest{})), agentfiles.ErrInvalidQuery, agentfiles.KindInvalid},
 		{"bad include pattern", second(New(ctx, nil, Options{Include: []string{"[a-"}})), agentfiles.ErrInvalidArgument, agentfiles.KindInvalid},
 		{"canceled", second(reg.Search(canceled, SearchRequest{Query: "x"})), context.Canceled, agentfiles.KindCanceled},
 		{"deadline", second(New(expired, mapRoots(seedTree, seedOrder), Options{})), context.DeadlineExceeded, agentfiles.KindTimeout},

@@ -61,6 +61,9 @@ func New(ctx context.Context, roots []Root, opts Options) (*Registry, error) {
 	}
 	r := &Registry{roots: append([]Root(nil), roots...), opts: o}
 	if err := r.scan(ctx); err != nil {
+		if cerr := agentfiles.ContextError(err); cerr != nil {
+			return nil, cerr
+		}
 		return nil, err
 	}
 	return r, nil

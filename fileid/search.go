@@ -36,20 +36,29 @@ type SearchRequest struct {
 // matches on blank lines before the first heading (which belong to no section) are dropped.
 //
 // Files are searched in parallel; results are deterministic: files in ID order, lines in file
-// order, the first MaxMatches kept. An empty or over-long query fails with INVALID_ARGUMENT, a
-// bad expression with INVALID_REGEX, a bad FileID as in [Registry.File].
+// order, the first MaxMatches kept. An empty or over-long query fails with INVALID_QUERY, a
+// bad expression with INVALID_PATTERN, a bad FileID as in [Registry.File], an ended context
+// with TIMEOUT or CANCELED.
 func (r *Registry) Search(ctx context.Context, req SearchRequest) (SearchResult, error) {
+	res, err := r.search(ctx, req)
+	if cerr := agentfiles.ContextError(err); cerr != nil {
+		return SearchResult{}, cerr
+	}
+	return res, err
+}
+
+func (r *Registry) search(ctx context.Context, req SearchRequest) (SearchResult, error) {
 	switch {
 	case req.Query == "":
-		return SearchResult{}, agentfiles.NewError(agentfiles.CodeInvalidArgument,
+		return SearchResult{}, agentfiles.NewError(agentfiles.CodeInvalidQuery,
 			"the query is empty; pass a word, a phrase or an RE2 regular expression such as `install` or `func \\w+\\(`", "query")
 	case len(req.Query) > MaxQueryBytes:
-		return SearchResult{}, agentfiles.NewError(agentfiles.CodeInvalidArgument,
+		return SearchResult{}, agentfiles.NewError(agentfiles.CodeInvalidQuery,
 			fmt.Sprintf("the query is %d bytes; at most %d are accepted, search for a shorter distinctive part", len(req.Query), MaxQueryBytes), "query")
 	}
 	m, err := newMatcher(req.Query, req.CaseInsensitive)
 	if err != nil {
-		return SearchResult{}, agentfiles.WrapError(CodeInvalidRegex,
+		return SearchResult{}, agentfiles.WrapError(agentfiles.CodeInvalidPattern,
 			"the query is not a valid RE2 regular expression ("+err.Error()+
 				"); escape metacharacters such as ( [ . * + ? with a backslash, e.g. `foo\\(` to find \"foo(\"", req.Query, err)
 	}

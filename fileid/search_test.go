@@ -284,8 +284,8 @@ func TestSearchErrors(t *testing.T) {
 		req      SearchRequest
 		sentinel error
 	}{
-		{SearchRequest{Query: ""}, agentfiles.ErrInvalidArgument},
-		{SearchRequest{Query: strings.Repeat("a", MaxQueryBytes+1)}, agentfiles.ErrInvalidArgument},
+		{SearchRequest{Query: ""}, agentfiles.ErrInvalidQuery},
+		{SearchRequest{Query: strings.Repeat("a", MaxQueryBytes+1)}, agentfiles.ErrInvalidQuery},
 		{SearchRequest{Query: "foo("}, ErrInvalidRegex},
 		{SearchRequest{Query: "[z-a]"}, ErrInvalidRegex},
 		{SearchRequest{Query: `\p{Nope}`}, ErrInvalidRegex},

@@ -33,6 +33,15 @@ type Config struct {
 	// MaxReadBytes caps the content returned by one read (longer reads are clamped and
 	// report Truncated). Key max_read_bytes; default 2 MiB.
 	MaxReadBytes int64
+	// ReadDefaultLines and ReadDefaultBytes bound a read that names no end (ReadFile without
+	// LengthBytes, or with StartLine but no EndLine; file_read without length or end_line), so
+	// that an agent's first look at a file fits its context: at most this many lines and bytes
+	// (and never more than MaxReadBytes), cut at a line boundary, then Truncated with the
+	// continuation (NextOffsetBytes, or the next start_line in the Note). A read with a length
+	// or an end_line asks for more explicitly. Keys read_default_lines (default 2000) and
+	// read_default_bytes (default 256 KiB).
+	ReadDefaultLines int
+	ReadDefaultBytes int64
 	// ListLimitDefault is the List limit when the caller gives none. Key list_limit_default;
 	// default 256.
 	ListLimitDefault int
@@ -59,7 +68,7 @@ type Config struct {
 	// history_retention_days; default 7.
 	HistoryRetention time.Duration
 	// RateLimitPerSecond is the sustained number of operations per second allowed per tenant
-	// (token bucket keyed by agentfiles.AuthContext.APIKeyHash); 0 disables rate limiting.
+	// (token bucket keyed by agentfiles.AuthContext.TenantID); 0 disables rate limiting.
 	// Key rate_limit_per_second; default 100.
 	RateLimitPerSecond float64
 	// RateLimitBurst is the bucket size: operations a tenant may make at once.
@@ -137,6 +146,8 @@ const (
 	DefaultMaxFileBytes       = 10 << 20
 	DefaultMaxProjectBytes    = 100 << 20
 	DefaultMaxReadBytes       = 2 << 20
+	DefaultReadDefaultLines   = 2000
+	DefaultReadDefaultBytes   = 256 << 10
 	DefaultListLimit          = 256
 	DefaultListLimitMax       = 1024
 	DefaultLockTimeout        = 5 * time.Second
@@ -171,6 +182,8 @@ func DefaultConfig() Config {
 		MaxFileBytes:       DefaultMaxFileBytes,
 		MaxProjectBytes:    DefaultMaxProjectBytes,
 		MaxReadBytes:       DefaultMaxReadBytes,
+		ReadDefaultLines:   DefaultReadDefaultLines,
+		ReadDefaultBytes:   DefaultReadDefaultBytes,
 		ListLimitDefault:   DefaultListLimit,
 		ListLimitMax:       DefaultListLimitMax,
 		LockTimeout:        DefaultLockTimeout,
@@ -266,6 +279,8 @@ var configKeys = []struct {
 	{"max_file_bytes", func(c *Config) any { return &c.MaxFileBytes }},
 	{"max_project_bytes", func(c *Config) any { return &c.MaxProjectBytes }},
 	{"max_read_bytes", func(c *Config) any { return &c.MaxReadBytes }},
+	{"read_default_lines", func(c *Config) any { return &c.ReadDefaultLines }},
+	{"read_default_bytes", func(c *Config) any { return &c.ReadDefaultBytes }},
 	{"list_limit_default", func(c *Config) any { return &c.ListLimitDefault }},
 	{"list_limit_max", func(c *Config) any { return &c.ListLimitMax }},
 	{"lock_timeout_ms", func(c *Config) any { return &durationIn{&c.LockTimeout, time.Millisecond} }},
@@ -363,6 +378,10 @@ func (c Config) Validate() error {
 		return configError(k("max_file_bytes"), fmt.Sprintf("must not exceed max_project_bytes (%d), got %d", c.MaxProjectBytes, c.MaxFileBytes))
 	case c.MaxReadBytes <= 0:
 		return configError(k("max_read_bytes"), fmt.Sprintf("must be > 0, got %d", c.MaxReadBytes))
+	case c.ReadDefaultLines <= 0:
+		return configError(k("read_default_lines"), fmt.Sprintf("must be > 0, got %d", c.ReadDefaultLines))
+	case c.ReadDefaultBytes <= 0:
+		return configError(k("read_default_bytes"), fmt.Sprintf("must be > 0 (at most max_read_bytes applies), got %d", c.ReadDefaultBytes))
 	case c.ListLimitMax < 1 || c.ListLimitMax > HardListLimitMax:
 		return configError(k("list_limit_max"), fmt.Sprintf("must be between 1 and %d, got %d", HardListLimitMax, c.ListLimitMax))
 	case c.ListLimitDefault < 1 || c.ListLimitDefault > c.ListLimitMax:

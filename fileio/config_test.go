@@ -48,6 +48,8 @@ settings:
       max_edit_work_bytes: 5000
       feed_max_wait_ms: 2000
       max_rewind_files: 50
+      read_default_lines: 30
+      read_default_bytes: 400
       search:
         enabled: true
         anything: [goes, here]
@@ -61,7 +63,7 @@ settings:
 	}
 	want := fileio.Config{
 		AllowRootWipe: true, MaxPayloadBytes: 1000, MaxFileBytes: 2000, MaxProjectBytes: 3000, MaxReadBytes: 500,
-		ListLimitDefault: 10, ListLimitMax: 20, LockTimeout: 250 * time.Millisecond, DeleteRetention: 3 * 24 * time.Hour,
+		ReadDefaultLines: 30, ReadDefaultBytes: 400, ListLimitDefault: 10, ListLimitMax: 20, LockTimeout: 250 * time.Millisecond, DeleteRetention: 3 * 24 * time.Hour,
 		HistoryVersions: 4, HistoryRetention: 2 * 24 * time.Hour,
 		RateLimitPerSecond: 5.5, RateLimitBurst: 11, LogContentSHA256: true, LogPreviewBytes: 64,
 		CallTimeout: 1500 * time.Millisecond, MaxEditsPerCall: 7, MaxDiffCost: 9000, MaxDiffBytes: 4096, MaxRenameFiles: 12,

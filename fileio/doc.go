@@ -7,8 +7,9 @@
 //
 // # Model
 //
-// A tenant is an API key, identified by its SHA-256 (agentfiles.AuthContext.APIKeyHash). Each
-// tenant has projects; each project is an isolated tree of UTF-8 text files. Directories are
+// A tenant is the owner of files, named by the authenticator (agentfiles.AuthContext.TenantID):
+// by default an API key, identified by its SHA-256, or several keys that share a named tenant.
+// Each tenant has projects; each project is an isolated tree of UTF-8 text files. Directories are
 // not stored: a directory exists while a file lies below it, and the project root "" always
 // exists. Every operation takes the tenant from the agentfiles.AuthContext that an adapter put
 // into the context (agentfiles.WithAuth); the Service never parses headers, and a context
@@ -53,7 +54,8 @@
 // newest descendant). Read takes a byte offset and length (-1 to end of file; past the end is
 // empty). Write appends (default), overwrites at an offset, or truncates; it creates parent
 // directories implicitly and refuses to write where a directory is (IS_DIRECTORY) or below a
-// file (NOT_DIRECTORY). Delete removes a file, or a directory with recursive=true; the root
+// file (NOT_DIRECTORY); it returns the new content's SHA-256, and ExpectedSHA256 makes it fail
+// with CONFLICT when the file changed since (optimistic concurrency, as for Edit). Delete removes a file, or a directory with recursive=true; the root
 // only with Config.AllowRootWipe. List returns entries to a depth, sorted by path bytewise,
 // up to a limit (Config.ListLimitDefault, clamped to Config.ListLimitMax); ListEntries takes a
 // ListRequest and continues a truncated listing from its NextCursor.
@@ -181,7 +183,9 @@
 //     Config.MaxRenameFiles (2000) files per rename, Config.GrepMaxScanBytes (64 MiB) of file
 //     content read per Grep, which stops between files at Config.GrepTimeout (10 s) and
 //     answers with a cursor (see Exact search).
-//   - Answer size. Reads return at most max_read_bytes, line-number prefixes included;
+//   - Answer size. Reads return at most max_read_bytes, line-number prefixes included, and a
+//     read that names no end (no length, or no end_line) at most read_default_lines
+//     (2000) lines and read_default_bytes (256 KiB), then Truncated with the continuation;
 //     lists and globs at most list_limit_max entries; greps at most grep_limit_max entries
 //     and Config.GrepMaxAnswerBytes (256 KiB); diffs at most Config.MaxDiffBytes (256 KiB, then
 //     DiffTruncated). Each says it cut and how to get the rest.
@@ -251,7 +255,7 @@
 //	PAYLOAD_TOO_LARGE     content over max_payload_bytes
 //	QUOTA_EXCEEDED        file over max_file_bytes (a replace_all too) or project over
 //	                      max_project_bytes: the message says what files and kept versions hold
-//	CONFLICT              Edit's ExpectedSHA256 differs from the file's: read it again
+//	CONFLICT              Write's or Edit's ExpectedSHA256 differs from the file's: read it again
 //	NO_MATCH              an edit's OldStr occurs nowhere in the file
 //	AMBIGUOUS_MATCH       an edit's OldStr occurs more than once without ReplaceAll
 //	RATE_LIMITED          the tenant's token bucket is empty

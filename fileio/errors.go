@@ -19,7 +19,7 @@ var (
 	CodeNotEmpty = agentfiles.NewCode("NOT_EMPTY", agentfiles.KindConflict)
 	// CodeQuotaExceeded: the file would exceed max_file_bytes or the project max_project_bytes.
 	CodeQuotaExceeded = agentfiles.NewCode("QUOTA_EXCEEDED", agentfiles.KindQuota)
-	// CodeConflict: the file changed since the caller read it (Edit's ExpectedSHA256).
+	// CodeConflict: the file changed since the caller read it (Write's or Edit's ExpectedSHA256).
 	CodeConflict = agentfiles.NewCode("CONFLICT", agentfiles.KindConflict)
 	// CodeNoMatch: an edit's old_str occurs nowhere in the file.
 	CodeNoMatch = agentfiles.NewCode("NO_MATCH", agentfiles.KindUnprocessable)
@@ -49,7 +49,7 @@ func Codes() []agentfiles.Code {
 		CodeConflict, CodeNoMatch, CodeAmbiguousMatch,
 		agentfiles.CodePermissionDenied, agentfiles.CodePayloadTooLarge, CodeQuotaExceeded,
 		agentfiles.CodeRateLimited, agentfiles.CodeResourceBusy, agentfiles.CodeUnavailable,
-		agentfiles.CodeInvalidArgument, agentfiles.CodeInvalidConfig, agentfiles.CodeTimeout,
+		agentfiles.CodeInvalidArgument, agentfiles.CodeInvalidPattern, agentfiles.CodeInvalidConfig, agentfiles.CodeTimeout,
 		agentfiles.CodeCanceled, agentfiles.CodeInternal,
 	}
 }

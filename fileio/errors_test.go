@@ -160,6 +160,10 @@ func TestErrorCodes(t *testing.T) {
 		agentfiles.CodeInvalidArgument: func(t *testing.T) error {
 			return w(newSvc(t, newMem(), nil), authed("k"), "/f", "\xff\xfe")
 		},
+		agentfiles.CodeInvalidPattern: func(t *testing.T) error {
+			_, err := newSvc(t, newMem(), nil).Grep(authed("k"), fileio.GrepRequest{Project: "p", Pattern: "a(b"})
+			return err
+		},
 		agentfiles.CodeInternal: func(t *testing.T) error {
 			err := w(newSvc(t, failingStore{newMem()}, nil), authed("k"), "/f", "x")
 			if strings.Contains(err.Error(), "5432") || strings.Contains(err.Error(), "SELECT") {

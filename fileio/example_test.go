@@ -240,5 +240,5 @@ func ExampleCompileGlob() {
 	// src/x/y/b_test.go true
 	// src/a.go false
 	// lib/c_test.go false
-	// INVALID_ARGUMENT
+	// INVALID_PATTERN
 }

@@ -311,5 +311,5 @@ func parseClass(seg string, start int) (int, []byte, bool, error) {
 }
 
 func globError(pattern, msg string) error {
-	return agentfiles.NewError(agentfiles.CodeInvalidArgument, "glob: "+msg, pattern)
+	return agentfiles.NewError(agentfiles.CodeInvalidPattern, "glob: "+msg, pattern)
 }

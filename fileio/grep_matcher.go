@@ -58,7 +58,7 @@ type lineScan struct {
 }
 
 // compileLineMatcher compiles pattern as Go RE2 syntax (a literal with fixed) with ignoreCase
-// as rg -i. A bad pattern is INVALID_ARGUMENT naming what is wrong.
+// as rg -i. A bad pattern is INVALID_PATTERN naming what is wrong.
 func compileLineMatcher(pattern string, fixed, ignoreCase bool) (*lineMatcher, error) {
 	if len(pattern) > MaxGrepPatternBytes {
 		return nil, agentfiles.NewError(agentfiles.CodeInvalidArgument, fmt.Sprintf(
@@ -74,7 +74,7 @@ func compileLineMatcher(pattern string, fixed, ignoreCase bool) (*lineMatcher, e
 	}
 	tree, err := syntax.Parse(src, flags)
 	if err != nil {
-		return nil, agentfiles.WrapError(agentfiles.CodeInvalidArgument, "pattern is not a valid Go RE2 regular expression: "+
+		return nil, agentfiles.WrapError(agentfiles.CodeInvalidPattern, "pattern is not a valid Go RE2 regular expression: "+
 			err.Error()+"; escape special characters with \\ or set fixed_strings to search for the text as is", "pattern", err)
 	}
 	query := contentQueryOf(tree)

@@ -9,7 +9,7 @@ import (
 	"github.com/agentfiles/agentfiles"
 )
 
-// RateLimiter is a token bucket per tenant (agentfiles.AuthContext.APIKeyHash): each request
+// RateLimiter is a token bucket per tenant (agentfiles.AuthContext.TenantID): each request
 // takes one token, buckets refill at a fixed rate up to a burst. A Service has one (see
 // Service.RateLimiter and Options.RateLimiter); hand the same one to other services, such as
 // search.SearcherOptions.RateLimiter, so that one bucket per tenant covers all of a tenant's

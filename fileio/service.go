@@ -98,11 +98,11 @@ func (s *Service) RateLimiter() *RateLimiter { return s.limiter }
 // begin authenticates, rate-limits and validates the project and path of one operation.
 func (s *Service) begin(ctx context.Context, project, path string) (agentfiles.AuthContext, Scope, error) {
 	ac, ok := agentfiles.AuthFromContext(ctx)
-	if !ok || ac.APIKeyHash == "" {
+	if !ok || ac.TenantID() == "" {
 		return ac, Scope{}, agentfiles.NewError(agentfiles.CodePermissionDenied,
 			"no caller identity: the adapter must authenticate the request and attach agentfiles.WithAuth", "")
 	}
-	if err := s.limiter.Allow(ac.APIKeyHash); err != nil {
+	if err := s.limiter.Allow(ac.TenantID()); err != nil {
 		return ac, Scope{}, err
 	}
 	if err := ValidateProject(project); err != nil {
@@ -114,7 +114,7 @@ func (s *Service) begin(ctx context.Context, project, path string) (agentfiles.A
 	if err := ctx.Err(); err != nil {
 		return ac, Scope{}, ctxError(err)
 	}
-	return ac, Scope{Tenant: ac.APIKeyHash, Project: project}, nil
+	return ac, Scope{Tenant: ac.TenantID(), Project: project}, nil
 }
 
 // inView returns what fn returns in a read transaction of scope, holding one of the tenant's
@@ -190,18 +190,19 @@ func storeError(err error) error {
 	if errors.As(err, &e) {
 		return err
 	}
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return ctxError(err)
+	if cerr := agentfiles.ContextError(err); cerr != nil {
+		return cerr
 	}
 	return agentfiles.WrapError(agentfiles.CodeInternal, "the file store failed; retry later, and report it if it persists", "", err)
 }
 
-// ctxError is the coded error for a context that ended before the operation completed.
+// ctxError is the coded error for a context that ended before the operation completed
+// (agentfiles.ContextError; INTERNAL for an error that is not a context's).
 func ctxError(err error) error {
-	if errors.Is(err, context.DeadlineExceeded) {
-		return agentfiles.WrapError(agentfiles.CodeTimeout, "the request ran out of time before it completed; retry it", "", err)
+	if cerr := agentfiles.ContextError(err); cerr != nil {
+		return cerr
 	}
-	return agentfiles.WrapError(agentfiles.CodeCanceled, "the request was canceled before it completed", "", err)
+	return storeError(err)
 }
 
 // dirInfo describes the descendants of a directory: whether there are any and the newest

@@ -110,10 +110,8 @@ func (s *Service) checkEdit(req EditRequest) error {
 	if req.Path == "" {
 		return agentfiles.NewError(agentfiles.CodeIsDirectory, "the project root is a directory; edit a file path such as \"/notes.md\"", "")
 	}
-	if h := req.ExpectedSHA256; h != "" {
-		if _, err := hex.DecodeString(h); err != nil || len(h) != 64 {
-			return agentfiles.NewError(agentfiles.CodeInvalidArgument, "expected_sha256 must be 64 hex digits, as returned by file_edit or file_versions", "expected_sha256")
-		}
+	if err := checkExpectedSHA256(req.ExpectedSHA256); err != nil {
+		return err
 	}
 	var payload int64
 	if req.Insert {
@@ -202,7 +200,18 @@ func (s *Service) editTx(ctx context.Context, tx WriteTx, req EditRequest, opts 
 
 func conflictError(path string) error {
 	return agentfiles.NewError(CodeConflict,
-		"the file changed since you read it (its sha256 differs from expected_sha256); read it again and redo the edit", path)
+		"the file changed since you read it (its sha256 differs from expected_sha256); read it again and redo the change", path)
+}
+
+// checkExpectedSHA256 checks the form of an expected_sha256 argument ("" = no check).
+func checkExpectedSHA256(h string) error {
+	if h == "" {
+		return nil
+	}
+	if _, err := hex.DecodeString(h); err != nil || len(h) != 64 {
+		return agentfiles.NewError(agentfiles.CodeInvalidArgument, "expected_sha256 must be 64 hex digits, as returned by file_write, file_edit or file_versions", "expected_sha256")
+	}
+	return nil
 }
 
 // checkGrowth applies the file and project quotas to a file of oldSize bytes that becomes

@@ -16,7 +16,7 @@ import (
 // Config.ListLimitMax) are returned; Truncated and NextCursor say when there are more. The
 // call is bounded by Config.GrepTimeout like Grep.
 //
-// Errors: INVALID_ARGUMENT for a bad pattern, limit or cursor; INVALID_PATH; NOT_FOUND when
+// Errors: INVALID_PATTERN for a bad pattern; INVALID_ARGUMENT for a bad limit or cursor; INVALID_PATH; NOT_FOUND when
 // req.Path does not exist; and the errors every operation shares.
 func (s *Service) Glob(ctx context.Context, req GlobRequest) (GlobResult, error) {
 	ctx, cancel := s.callBudget(ctx)

@@ -48,7 +48,8 @@ const (
 // literal text; without one, or for a pattern without literal text, the files below Path are
 // read in path order within the budgets.
 //
-// Errors: INVALID_ARGUMENT for a bad pattern, glob, mode, context, limit or cursor;
+// Errors: INVALID_PATTERN for a pattern or glob that does not compile; INVALID_ARGUMENT for a
+// bad mode, context, limit or cursor, or a pattern over MaxGrepPatternBytes;
 // INVALID_PATH; NOT_FOUND when Path does not exist; TIMEOUT when the time budget ran out
 // before one file was searched; and the errors every operation shares.
 func (s *Service) Grep(ctx context.Context, req GrepRequest) (GrepResult, error) {

@@ -1,6 +1,7 @@
 package fileio
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -17,7 +18,10 @@ import (
 type ReadRequest struct {
 	Project, Path string
 	OffsetBytes   int64
-	LengthBytes   *int64 // nil: to the end of the file (ReadToEOF)
+	// LengthBytes is the bytes to read: nil, the default read (at most Config.ReadDefaultLines
+	// lines and ReadDefaultBytes bytes); ReadToEOF (-1), to the end of the file (at most
+	// MaxReadBytes).
+	LengthBytes *int64
 	// StartLine and EndLine select lines, 1-based and inclusive; 0 leaves an end open (the
 	// first or the last line). A negative value counts from the end: -1 is the last line, so
 	// StartLine -20 reads the last 20 lines. Lines past the end are ignored.
@@ -42,7 +46,10 @@ func (req ReadRequest) lineMode() bool {
 // and ReadBytes its length (without the line-number prefixes LineNumbers adds to Content). Lines
 // beyond Config.MaxReadBytes of Content (line-number prefixes included) are cut at a line boundary with Truncated=true and a Note naming
 // the next start_line (a single line longer than the maximum is cut inside, at a character
-// boundary). Errors are Read's, plus INVALID_ARGUMENT when byte offsets and lines are both
+// boundary). A read that names no end (LengthBytes nil, or StartLine without EndLine) returns
+// at most Config.ReadDefaultLines lines and Config.ReadDefaultBytes bytes, ending at a line
+// boundary, with Truncated=true, NextOffsetBytes and a Note naming the continuation when the
+// file goes on. Errors are Read's, plus INVALID_ARGUMENT when byte offsets and lines are both
 // given or EndLine resolves before StartLine, and NOT_FOUND for a version that is not kept.
 func (s *Service) ReadFile(ctx context.Context, req ReadRequest) (ReadResult, error) {
 	ctx, cancel := s.callBudget(ctx)
@@ -75,9 +82,14 @@ func (s *Service) ReadFile(ctx context.Context, req ReadRequest) (ReadResult, er
 				return ReadResult{}, err
 			}
 			var res ReadResult
-			if req.lineMode() {
+			switch {
+			case req.lineMode() && req.EndLine == 0:
+				res, err = s.readLinesDefault(f.Content, req)
+			case req.lineMode():
 				res, err = readLines(f.Content, req, s.cfg.MaxReadBytes)
-			} else {
+			case req.LengthBytes == nil:
+				res, err = s.readRangeDefault(f.Content, req.Path, req.OffsetBytes)
+			default:
 				res, err = readRange(f.Content, req.Path, req.OffsetBytes, length, s.cfg.MaxReadBytes)
 			}
 			res.Version = req.Version
@@ -88,6 +100,78 @@ func (s *Service) ReadFile(ctx context.Context, req ReadRequest) (ReadResult, er
 		slog.Int("start_line", req.StartLine), slog.Int("end_line", req.EndLine), slog.Int64("version", req.Version),
 		slog.Int64("read_bytes", res.ReadBytes))
 	return res, err
+}
+
+// defaultReadBytes is the byte bound of a read that names no end: ReadDefaultBytes, at most
+// MaxReadBytes.
+func (s *Service) defaultReadBytes() int64 { return min(s.cfg.ReadDefaultBytes, s.cfg.MaxReadBytes) }
+
+// readRangeDefault reads from offset without a length: at most ReadDefaultLines lines and
+// defaultReadBytes bytes, ending at a line boundary when one lies within the bounds, and says
+// how to continue when that leaves part of the file unread.
+func (s *Service) readRangeDefault(content []byte, path string, offset int64) (ReadResult, error) {
+	rest := int64(len(content)) - offset
+	if offset < 0 || rest <= 0 {
+		return readRange(content, path, offset, ReadToEOF, s.cfg.MaxReadBytes)
+	}
+	limit, lines := defaultReadEnd(content[offset:], s.cfg.ReadDefaultLines, s.defaultReadBytes())
+	if limit >= rest {
+		return readRange(content, path, offset, ReadToEOF, s.cfg.MaxReadBytes)
+	}
+	res, err := readRange(content, path, offset, limit, s.cfg.MaxReadBytes)
+	if err != nil {
+		return res, err
+	}
+	res.Truncated = true
+	res.Note = fmt.Sprintf("a read without length returns at most %d lines and %d bytes (here %d lines); continue with offset=%d, "+
+		"or pass length (up to %d bytes) or start_line and end_line", s.cfg.ReadDefaultLines, s.defaultReadBytes(), lines, res.NextOffsetBytes, s.cfg.MaxReadBytes)
+	return res, nil
+}
+
+// defaultReadEnd returns how many bytes of text a default read takes, and how many lines that
+// is: up to maxLines whole lines within maxBytes, or, when the first line alone is longer,
+// maxBytes (the caller cuts at a character boundary).
+func defaultReadEnd(text []byte, maxLines int, maxBytes int64) (n int64, lines int) {
+	pos := int64(0)
+	for lines < maxLines && pos < int64(len(text)) {
+		i := bytes.IndexByte(text[pos:], '\n')
+		next := int64(len(text))
+		if i >= 0 {
+			next = pos + int64(i) + 1
+		}
+		if next > maxBytes {
+			if lines == 0 {
+				return maxBytes, 1
+			}
+			break
+		}
+		pos, lines = next, lines+1
+	}
+	return pos, lines
+}
+
+// readLinesDefault is readLines for a range without EndLine: at most ReadDefaultLines lines
+// and defaultReadBytes bytes from StartLine, then Truncated with the next start_line.
+func (s *Service) readLinesDefault(content []byte, req ReadRequest) (ReadResult, error) {
+	total := LineCount(string(content))
+	start := req.StartLine
+	if start < 0 {
+		start = total + 1 + start
+	}
+	start = max(start, 1)
+	capped := total-start+1 > s.cfg.ReadDefaultLines
+	if capped {
+		req.EndLine = start + s.cfg.ReadDefaultLines - 1
+	}
+	res, err := readLines(content, req, s.defaultReadBytes())
+	wholeLines := res.NextOffsetBytes > 0 && content[res.NextOffsetBytes-1] == '\n'
+	if err != nil || !(capped || res.Truncated) || !wholeLines {
+		return res, err // a single line longer than the bound keeps readLines' note
+	}
+	res.Truncated = true
+	res.Note = fmt.Sprintf("a read without end_line returns at most %d lines and %d bytes; continue with start_line=%d, or pass end_line",
+		s.cfg.ReadDefaultLines, s.defaultReadBytes(), res.EndLine+1)
+	return res, nil
 }
 
 // readLines applies a line range to content.

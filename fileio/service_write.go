@@ -57,7 +57,7 @@ func (s *Service) Write(ctx context.Context, req WriteRequest) (WriteResult, err
 // ConditionalUpdater in one step when the Store has one; otherwise, or when the store declines
 // a write the rules allow, in an Update (writeTx).
 func (s *Service) write(ctx context.Context, scope Scope, req WriteRequest, mode WriteMode, opts PutOptions) (WriteResult, error) {
-	if cu, ok := s.store.(ConditionalUpdater); ok && mode != ModeOverwrite {
+	if cu, ok := s.store.(ConditionalUpdater); ok && mode != ModeOverwrite && req.ExpectedSHA256 == "" {
 		w := s.conditionalWrite(req, mode)
 		release, err := s.slots.Acquire(ctx, scope.Tenant)
 		if err != nil {
@@ -91,7 +91,11 @@ func (s *Service) conditionalOutcome(req WriteRequest, mode WriteMode, w Conditi
 		return WriteResult{}, true, err
 	}
 	if res.Written {
-		return writeResult(req, res.Check, res.Info), true, nil
+		sum := res.SHA256
+		if !w.Append {
+			sum = SHA256Hex(w.Data)
+		}
+		return writeResult(req, res.Check, res.Info, sum), true, nil
 	}
 	return WriteResult{}, false, nil
 }
@@ -111,6 +115,9 @@ func (s *Service) checkWrite(req WriteRequest) (WriteMode, error) {
 	}
 	mode, err := ParseWriteMode(string(req.Mode))
 	if err != nil {
+		return "", err
+	}
+	if err := checkExpectedSHA256(req.ExpectedSHA256); err != nil {
 		return "", err
 	}
 	if n := int64(len(req.Content)); n > s.cfg.MaxPayloadBytes {
@@ -138,7 +145,7 @@ func (s *Service) checkWrite(req WriteRequest) (WriteMode, error) {
 func (s *Service) writeTx(ctx context.Context, tx WriteTx, req WriteRequest, mode WriteMode, opts PutOptions) (WriteResult, error) {
 	rules := writeRules{path: req.Path, data: req.Content, mode: mode, offset: req.OffsetBytes, exclusive: req.Exclusive,
 		maxFileBytes: s.cfg.MaxFileBytes, maxProjectBytes: s.cfg.MaxProjectBytes}
-	if cw, ok := tx.(ConditionalWriter); ok && mode != ModeOverwrite {
+	if cw, ok := tx.(ConditionalWriter); ok && mode != ModeOverwrite && req.ExpectedSHA256 == "" {
 		w := s.conditionalWrite(req, mode)
 		res, err := cw.WriteIfAllowed(ctx, w, opts)
 		if err != nil {
@@ -150,9 +157,18 @@ func (s *Service) writeTx(ctx context.Context, tx WriteTx, req WriteRequest, mod
 			return out, err
 		}
 	}
-	check, complete, err := inspectWrite(ctx, tx, req.Path, mode != ModeTruncate)
+	check, complete, err := inspectWrite(ctx, tx, req.Path, mode != ModeTruncate || req.ExpectedSHA256 != "")
 	if err != nil {
 		return WriteResult{}, err
+	}
+	if h := req.ExpectedSHA256; h != "" {
+		if check.Existing == nil {
+			return WriteResult{}, agentfiles.NewError(CodeConflict,
+				"the file no longer exists, so its sha256 cannot be expected_sha256; read the directory again (file_list) before writing", req.Path)
+		}
+		if !strings.EqualFold(h, SHA256Hex(check.Existing.Content)) {
+			return WriteResult{}, conflictError(req.Path)
+		}
 	}
 	projectBytes := func() (int64, error) { return check.ProjectBytes, nil }
 	if !complete {
@@ -166,11 +182,11 @@ func (s *Service) writeTx(ctx context.Context, tx WriteTx, req WriteRequest, mod
 	if err != nil {
 		return WriteResult{}, err
 	}
-	return writeResult(req, check, info), nil
+	return writeResult(req, check, info, SHA256Hex(content)), nil
 }
 
-func writeResult(req WriteRequest, before WriteCheck, info FileInfo) WriteResult {
-	return WriteResult{BytesWritten: int64(len(req.Content)), FileSizeBytes: info.SizeBytes, Created: before.Existing == nil, UpdatedAt: info.UpdatedAt}
+func writeResult(req WriteRequest, before WriteCheck, info FileInfo, sum string) WriteResult {
+	return WriteResult{BytesWritten: int64(len(req.Content)), FileSizeBytes: info.SizeBytes, Created: before.Existing == nil, UpdatedAt: info.UpdatedAt, SHA256: sum}
 }
 
 // writeRules are Write's rules for one request against the stored state.

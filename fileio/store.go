@@ -9,7 +9,7 @@ import (
 
 // Scope names one project of one tenant.
 type Scope struct {
-	Tenant  string // agentfiles.AuthContext.APIKeyHash
+	Tenant  string // agentfiles.AuthContext.TenantID
 	Project string
 }
 
@@ -263,6 +263,9 @@ type ConditionalResult struct {
 	Check   WriteCheck // the state before the write; Existing carries no content
 	Written bool       // the write was made
 	Info    FileInfo   // the new file's info, when Written
+	// SHA256 is the hex SHA-256 of the new content, when Written (WriteResult.SHA256 of an
+	// APPEND the store made in place; "" leaves it unreported).
+	SHA256 string
 }
 
 // MultiStater is an optional interface of a ReadTx that answers many Stat calls in one step

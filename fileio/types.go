@@ -75,8 +75,9 @@ type ReadResult struct {
 	ReadBytes       int64  `json:"read_bytes"`       // len(Content)
 	FileSizeBytes   int64  `json:"size_bytes"`
 	// Truncated is true when Content is shorter than asked for (and the file has more):
-	// the read was clamped to the maximum read size, or shortened so as not to end inside
-	// a multi-byte character. Continue from NextOffsetBytes.
+	// the read was clamped to the maximum read size or, naming no end, to the default read
+	// size (Config.ReadDefaultLines, ReadDefaultBytes), or shortened so as not to end inside
+	// a multi-byte character. Continue from NextOffsetBytes (a line read: see Note).
 	Truncated       bool   `json:"truncated"`
 	NextOffsetBytes int64  `json:"next_offset"`    // OffsetBytes + ReadBytes
 	Note            string `json:"note,omitempty"` // why the read was truncated, and what to do
@@ -102,14 +103,21 @@ type WriteRequest struct {
 	// O_EXCL), so that agents can create marker or lock files safely. Not offered to agents
 	// by the tools; available to Go callers.
 	Exclusive bool
+	// ExpectedSHA256, when set, is the hex SHA-256 the file must still have (from an earlier
+	// write, edit or read's file_versions): CONFLICT when it differs or the file is gone, so a
+	// caller does not overwrite a change it has not seen. "" = no check.
+	ExpectedSHA256 string
 }
 
-// WriteResult is the answer of Service.Write.
+// WriteResult is the answer of Service.Write (and of Restore).
 type WriteResult struct {
 	BytesWritten  int64     `json:"bytes_written"`
 	FileSizeBytes int64     `json:"size_bytes"` // size after the write
 	Created       bool      `json:"created"`    // true when the file did not exist before
 	UpdatedAt     time.Time `json:"updated_at"`
+	// SHA256 is the hex SHA-256 of the file after the write, for the next call's
+	// ExpectedSHA256. Empty only when a Store's ConditionalWriter does not report it.
+	SHA256 string `json:"sha256,omitempty"`
 }
 
 // ListResult is the answer of Service.List.

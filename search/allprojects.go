@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 
@@ -156,7 +157,7 @@ func firstError(errs []error) error {
 	var first error
 	for _, err := range errs {
 		if err != nil {
-			if err != context.Canceled {
+			if !errors.Is(err, context.Canceled) {
 				return err
 			}
 			if first == nil {

@@ -57,8 +57,11 @@ type SearchConfig struct {
 
 // RerankConfig is settings.mcp.files.search.rerank.
 type RerankConfig struct {
-	Model    string        // model (default rerank-v3.5)
-	Endpoint string        // endpoint (seed default; reranking happens only when a Reranker is built from it)
+	Model string // model (default rerank-v3.5)
+	// Endpoint is endpoint: the full URL of a Cohere-compatible rerank API, such as Cohere's own
+	// https://api.cohere.com/v2/rerank. It has no default: queries, chunks and the caller's key
+	// go only to a host the operator names, and a Reranker built without one is INVALID_CONFIG.
+	Endpoint string
 	Timeout  time.Duration // timeout_ms (default 3000)
 }
 
@@ -92,15 +95,12 @@ type SecurityConfig struct {
 	CredentialCacheTTL    time.Duration     // credential_cache_ttl_seconds (default 300)
 }
 
-// DefaultRerankEndpoint is the rerank endpoint used when the configuration names none.
-const DefaultRerankEndpoint = "https://oneapi.laisky.com/v1/rerank"
-
 // DefaultConfig returns the configuration with every default applied.
 func DefaultConfig() Config {
 	return Config{
 		Search: SearchConfig{
 			Enabled: true, LimitDefault: 5, LimitMax: 20, VectorCandidates: 30, BM25Candidates: 30,
-			Rerank:        RerankConfig{Model: DefaultRerankModel, Endpoint: DefaultRerankEndpoint, Timeout: 3 * time.Second},
+			Rerank:        RerankConfig{Model: DefaultRerankModel, Timeout: 3 * time.Second},
 			Fallback:      FallbackConfig{Method: FuseMinMax},
 			BM25:          indexdriver.DefaultBM25(),
 			MaxQueryBytes: DefaultMaxQueryBytes, MaxQueryTerms: DefaultMaxQueryTerms,

@@ -109,7 +109,8 @@
 // The clients of hosted models live in package search/provider, so that the engine holds no
 // HTTP client: provider.OpenAIEmbedder calls any OpenAI-compatible /v1/embeddings endpoint and
 // provider.CohereReranker any Cohere-compatible /v1/rerank endpoint, both with the CALLER's API
-// key from the context — never a platform key.
+// key from the context — never a platform key. Neither has a default endpoint: a caller's
+// queries, chunks and key go only to a host the operator names (RerankConfig.Endpoint).
 //
 // # Credentials for asynchronous indexing
 //
@@ -140,7 +141,8 @@
 //
 // Every error is an *agentfiles.Error with a shared code: INVALID_QUERY for a blank query,
 // INVALID_ARGUMENT for a blank project or a MinSemanticScore that is not a finite number, PERMISSION_DENIED without a caller identity in the
-// context, SEARCH_BACKEND_ERROR when the index or a provider fails, UNAVAILABLE (retryable) when
+// context, SEARCH_BACKEND_ERROR when the index fails, MODEL_ERROR when a provider
+// does, UNAVAILABLE (retryable) when
 // the store or the index cannot be reached for now, INVALID_CONFIG for a bad configuration key or
 // constructor argument; [Codes] lists them all. Branch with errors.Is against the agentfiles
 // sentinels (ErrInvalidQuery, …). Embedder and reranker failures during a query are

@@ -64,7 +64,7 @@ func TestSharedCodes(t *testing.T) {
 	for _, c := range Codes() {
 		names = append(names, c.String())
 	}
-	want := []string{"INVALID_QUERY", "INVALID_ARGUMENT", "PERMISSION_DENIED", "SEARCH_BACKEND_ERROR", "UNAVAILABLE",
+	want := []string{"INVALID_QUERY", "INVALID_PATTERN", "MODEL_ERROR", "INVALID_ARGUMENT", "PERMISSION_DENIED", "SEARCH_BACKEND_ERROR", "UNAVAILABLE",
 		"INVALID_CONFIG", "CREDENTIAL_UNAVAILABLE", "TIMEOUT", "CANCELED", "INTERNAL"}
 	if diff := cmp.Diff(want, names); diff != "" {
 		t.Errorf("Codes() (-want +got):\n%s", diff)

@@ -56,7 +56,7 @@ func TestSearchGlob(t *testing.T) {
 		}
 	}
 	_, err := searcher.Search(ctx, search.Query{Project: "demo", Query: "backoff", Glob: "[a"})
-	if agentfiles.ErrorCode(err) != agentfiles.CodeInvalidArgument {
-		t.Errorf("bad glob: %v, want INVALID_ARGUMENT", err)
+	if agentfiles.ErrorCode(err) != agentfiles.CodeInvalidPattern {
+		t.Errorf("bad glob: %v, want INVALID_PATTERN", err)
 	}
 }

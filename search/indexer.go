@@ -378,7 +378,7 @@ func (ix *Indexer) embed(ctx context.Context, job fileio.Job, texts []string) ([
 		if err != nil {
 			return nil, err
 		}
-		ctx = agentfiles.WithAuth(ctx, agentfiles.AuthContext{APIKeyHash: job.Scope.Tenant, APIKey: key})
+		ctx = agentfiles.WithAuth(ctx, agentfiles.AuthContext{Tenant: job.Scope.Tenant, APIKey: key})
 	}
 	return ix.embedChecked(ctx, job.Path, texts)
 }
@@ -391,11 +391,11 @@ func (ix *Indexer) embedChecked(ctx context.Context, path string, texts []string
 		return nil, err
 	}
 	if len(vecs) != len(texts) {
-		return nil, agentfiles.NewError(CodeSearchBackendError, "the embedder returned a different number of vectors than texts", path)
+		return nil, agentfiles.NewError(agentfiles.CodeModelError, "the embedder returned a different number of vectors than texts", path)
 	}
 	for _, v := range vecs {
 		if len(v) != ix.opts.Embedder.Dimensions() {
-			return nil, agentfiles.NewError(CodeSearchBackendError, "the embedder returned a vector of the wrong size", path)
+			return nil, agentfiles.NewError(agentfiles.CodeModelError, "the embedder returned a vector of the wrong size", path)
 		}
 	}
 	return vecs, nil

@@ -75,7 +75,7 @@ type Searcher struct {
 	olderAnalysis olderAnalysisMemo
 }
 
-// RateLimiter takes one request's token for a tenant (agentfiles.AuthContext.APIKeyHash), or
+// RateLimiter takes one request's token for a tenant (agentfiles.AuthContext.TenantID), or
 // returns a RATE_LIMITED *agentfiles.Error saying when to retry. *fileio.RateLimiter implements
 // it. Implementations must be safe for concurrent use.
 type RateLimiter interface {
@@ -273,11 +273,11 @@ func (c *candidate) key() candKey {
 // fails. Embedder and reranker failures are not errors: the result says which path produced it.
 func (s *Searcher) Search(ctx context.Context, q Query) (Result, error) {
 	ac, ok := agentfiles.AuthFromContext(ctx)
-	if !ok || ac.APIKeyHash == "" {
+	if !ok || ac.TenantID() == "" {
 		return Result{}, agentfiles.NewError(agentfiles.CodePermissionDenied, "no caller identity in the request; the adapter must authenticate the caller", "")
 	}
 	if s.opts.RateLimiter != nil {
-		if err := s.opts.RateLimiter.Allow(ac.APIKeyHash); err != nil {
+		if err := s.opts.RateLimiter.Allow(ac.TenantID()); err != nil {
 			return Result{}, err
 		}
 	}
@@ -320,9 +320,9 @@ func (s *Searcher) Search(ctx context.Context, q Query) (Result, error) {
 		sq.glob = g
 	}
 	if q.Project == AllProjects {
-		return s.searchAll(ctx, ac.APIKeyHash, sq, res)
+		return s.searchAll(ctx, ac.TenantID(), sq, res)
 	}
-	scope := fileio.Scope{Tenant: ac.APIKeyHash, Project: q.Project}
+	scope := fileio.Scope{Tenant: ac.TenantID(), Project: q.Project}
 	cands, err := s.searchScope(ctx, scope, sq, &res)
 	if err != nil {
 		return Result{}, err
@@ -332,10 +332,10 @@ func (s *Searcher) Search(ctx context.Context, q Query) (Result, error) {
 			return Result{}, err
 		}
 	}
-	if cands, err = s.rerankAndCheck(ctx, ac.APIKeyHash, query, cands, 0, &res); err != nil {
+	if cands, err = s.rerankAndCheck(ctx, ac.TenantID(), query, cands, 0, &res); err != nil {
 		return Result{}, err
 	}
-	return s.finish(ctx, ac.APIKeyHash, res, cands), nil
+	return s.finish(ctx, ac.TenantID(), res, cands), nil
 }
 
 // scopeQuery is a validated query, as searchScope runs it in one project.
@@ -519,7 +519,7 @@ func (s *Searcher) embedQuery(ctx context.Context, query string) ([]float32, err
 		return nil, err
 	}
 	if len(vecs) != 1 || len(vecs[0]) != s.opts.Embedder.Dimensions() {
-		return nil, agentfiles.NewError(CodeSearchBackendError, "the embedder returned no vector of the configured size for the query", "")
+		return nil, agentfiles.NewError(agentfiles.CodeModelError, "the embedder returned no vector of the configured size for the query", "")
 	}
 	return vecs[0], nil
 }
@@ -595,13 +595,13 @@ func (s *Searcher) rerank(ctx context.Context, query string, cands []*candidate)
 		return err
 	}
 	if len(results) == 0 {
-		return agentfiles.NewError(CodeSearchBackendError, "the reranker returned no results", "")
+		return agentfiles.NewError(agentfiles.CodeModelError, "the reranker returned no results", "")
 	}
 	scored := make([]bool, len(cands))
 	lowest := results[0].Score
 	for _, r := range results {
 		if r.Index < 0 || r.Index >= len(cands) {
-			return agentfiles.NewError(CodeSearchBackendError, "the reranker returned an out-of-range index", "")
+			return agentfiles.NewError(agentfiles.CodeModelError, "the reranker returned an out-of-range index", "")
 		}
 		cands[r.Index].final = r.Score
 		scored[r.Index] = true
@@ -623,8 +623,8 @@ func backendError(msg string, err error) error {
 	if errors.As(err, &e) && e.Code.Kind() != agentfiles.KindInternal {
 		return err
 	}
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return err
+	if cerr := agentfiles.ContextError(err); cerr != nil {
+		return cerr
 	}
 	return agentfiles.WrapError(CodeSearchBackendError, msg+"; retry later", "", err)
 }
@@ -635,8 +635,8 @@ func errorText(err error) string {
 	if errors.As(err, &e) {
 		return e.Error()
 	}
-	if errors.Is(err, context.DeadlineExceeded) {
-		return "timed out"
+	if cerr := agentfiles.ContextError(err); cerr != nil {
+		return cerr.Error()
 	}
 	return "provider call failed"
 }

@@ -27,7 +27,8 @@
 // Handlers return fileid's errors unchanged: INVALID_FILE_ID and FILE_ID_NOT_FOUND (the message
 // tells the agent to call list_documentation_files), SECTION_NOT_FOUND (the message lists the
 // valid top-level section IDs; read_sections reports unknown IDs per ID and still returns the
-// others), INVALID_REGEX, and agentfiles.CodeInvalidArgument for missing or malformed
+// others), INVALID_PATTERN for a query that is not a valid RE2 expression, INVALID_QUERY for an
+// empty one, and agentfiles.CodeInvalidArgument for missing or malformed
 // arguments. The bindings send code, message and retryable, and map each code's kind to an HTTP
 // status (400 for the invalid ones, 404 for the not-found ones).
 package fileidtools

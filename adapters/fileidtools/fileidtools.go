@@ -47,8 +47,8 @@ type searchIn struct {
 // Tools returns the four documentation tools over reg: list_documentation_files,
 // table_of_contents, read_sections and search. Every response carries fileId and filename (per
 // file, or per group of matches). The tools are read-only and idempotent; errors carry fileid's
-// codes (INVALID_FILE_ID, FILE_ID_NOT_FOUND, SECTION_NOT_FOUND, INVALID_REGEX) and
-// INVALID_ARGUMENT.
+// codes (INVALID_FILE_ID, FILE_ID_NOT_FOUND, SECTION_NOT_FOUND) and the shared INVALID_PATTERN,
+// INVALID_QUERY and INVALID_ARGUMENT.
 //
 // reg must not be nil. The tools are safe for concurrent use, as the Registry is.
 func Tools(reg *fileid.Registry) []adapters.Tool {

@@ -165,8 +165,8 @@ func TestErrors(t *testing.T) {
 		{"read_sections", `{"fileId": "f1", "section_ids": ["7", "8"]}`, fileid.CodeSectionNotFound},
 		{"read_sections", `{"fileId": "f1", "section_ids": []}`, agentfiles.CodeInvalidArgument},
 		{"read_sections", `{"fileId": "f1", "section_ids": [1]}`, agentfiles.CodeInvalidArgument},
-		{"search", `{"query": ""}`, agentfiles.CodeInvalidArgument},
-		{"search", `{"query": "a(b"}`, fileid.CodeInvalidRegex},
+		{"search", `{"query": ""}`, agentfiles.CodeInvalidQuery},
+		{"search", `{"query": "a(b"}`, agentfiles.CodeInvalidPattern},
 		{"search", `{"query": "x", "fileId": "f0"}`, fileid.CodeInvalidFileID},
 		{"search", `{"query": "x", "unknown": 1}`, agentfiles.CodeInvalidArgument},
 		{"list_documentation_files", `[]`, agentfiles.CodeInvalidArgument},
@@ -192,12 +192,12 @@ func TestErrors(t *testing.T) {
 	// codes, agentfiles' own.
 	_, err = adapterstest.Call(t, tools, "search", `{"query": "("}`)
 	var ae *agentfiles.Error
-	if !errors.As(err, &ae) || ae.Code != fileid.CodeInvalidRegex || !errors.Is(err, fileid.ErrInvalidRegex) {
+	if !errors.As(err, &ae) || ae.Code != agentfiles.CodeInvalidPattern || !errors.Is(err, agentfiles.ErrInvalidPattern) {
 		t.Errorf("errors.As: %v", err)
 	}
 	_, err = adapterstest.Call(t, tools, "search", `{"query": ""}`)
-	if !errors.Is(err, agentfiles.ErrInvalidArgument) || errors.Is(err, fileid.ErrInvalidRegex) {
-		t.Errorf("empty query: %v, want agentfiles.ErrInvalidArgument", err)
+	if !errors.Is(err, agentfiles.ErrInvalidQuery) || errors.Is(err, agentfiles.ErrInvalidPattern) {
+		t.Errorf("empty query: %v, want agentfiles.ErrInvalidQuery", err)
 	}
 }
 

@@ -66,7 +66,7 @@ func ExampleTools() {
 	// file_events
 	// file_changes
 	// file_rewind
-	// {"bytes_written":11,"created":true,"size_bytes":11}
+	// {"bytes_written":11,"created":true,"sha256":"c08a755ff142ea0922552f6d2d492ba1337ba1869feb7b8e51816829560b65d5","size_bytes":11}
 	// {"content":"buy milk\n","content_encoding":"utf-8","next_offset":11,"offset":2,"read_bytes":9,"size_bytes":11,"truncated":false}
 	// NOT_DIRECTORY false /notes/todo.md is a file, so it cannot contain /notes/todo.md/x; choose another path (/notes/todo.md)
 	// {"diff":"--- a/notes/todo.md\n+++ b/notes/todo.md\n@@ -1 +1 @@\n-- buy milk\n+- buy oat milk\n","dry_run":false,"sha256":"181c6c8bb45be6c8f90f5d916c9c419af53214c05485d44a86a70de1155009fe","size_bytes":15}
@@ -105,7 +105,7 @@ func ExampleTools_grep() {
 	// {"output_mode":"content","truncated":false,"limit":100,"scanned_files":1,"scanned_bytes":120,"matches":[{"path":"/docs/plan.md","line_number":2,"line":"TODO: write tests","after":["done: parser"]}]}
 	// {"output_mode":"files_with_matches","truncated":false,"limit":100,"scanned_files":2,"scanned_bytes":164,"files":["/docs/plan.md","/src/main.go"]}
 	// {"paths":["/src/main.go"],"truncated":false,"limit":256}
-	// INVALID_ARGUMENT pattern is not a valid Go RE2 regular expression: error parsing regexp: missing closing ): `func (main`; escape special characters with \ or set fixed_strings to search for the text as is (pattern)
+	// INVALID_PATTERN pattern is not a valid Go RE2 regular expression: error parsing regexp: missing closing ): `func (main`; escape special characters with \ or set fixed_strings to search for the text as is (pattern)
 }
 
 // file_checkpoint before an agent's turn; file_changes shows what the turn did, file_events

@@ -26,7 +26,7 @@ type fileReadIn struct {
 	projectArg
 	Path        string `json:"path" jsonschema:"file path, e.g. '/notes/todo.md'"`
 	Offset      int64  `json:"offset,omitempty" jsonschema:"byte offset to start at; default 0; past the end of the file returns empty content"`
-	Length      *int64 `json:"length,omitempty" jsonschema:"bytes to read; default -1, to the end of the file (clamped to the maximum read size in the tool description; see truncated and next_offset)"`
+	Length      *int64 `json:"length,omitempty" jsonschema:"bytes to read; -1 reads to the end of the file; without it a read returns at most the default read size of the tool description; longer reads are clamped to the maximum read size (see truncated and next_offset)"`
 	StartLine   int    `json:"start_line,omitempty" jsonschema:"first line to read, 1-based; negative counts from the end (-20: the last 20 lines); use lines or offset/length, not both"`
 	EndLine     int    `json:"end_line,omitempty" jsonschema:"last line to read, inclusive; negative counts from the end (-1: the last line); default: the last line"`
 	LineNumbers bool   `json:"line_numbers,omitempty" jsonschema:"true: prefix each line with its number, right-aligned in 6 columns, and a tab; implies a line read"`
@@ -94,6 +94,7 @@ type fileRestoreOut struct {
 	FileSizeBytes int64     `json:"size_bytes"`
 	Created       bool      `json:"created" jsonschema:"true: the file had been deleted and exists again"`
 	UpdatedAt     time.Time `json:"updated_at"`
+	SHA256        string    `json:"sha256,omitempty" jsonschema:"sha256 of the restored content, for a later expected_sha256"`
 }
 
 type fileWriteIn struct {
@@ -103,6 +104,7 @@ type fileWriteIn struct {
 	ContentEncoding string `json:"content_encoding,omitempty" jsonschema:"must be 'utf-8' (the default)" enum:"utf-8"`
 	Offset          int64  `json:"offset,omitempty" jsonschema:"byte offset for OVERWRITE; must be 0 for TRUNCATE; ignored by APPEND; default 0"`
 	Mode            string `json:"mode,omitempty" jsonschema:"APPEND (default: add at the end), OVERWRITE (replace bytes from offset, extending the file if needed) or TRUNCATE (replace the whole file)" enum:"APPEND,OVERWRITE,TRUNCATE,append,overwrite,truncate"`
+	ExpectedSHA256  string `json:"expected_sha256,omitempty" jsonschema:"the sha256 the file must still have (from an earlier file_write, file_edit or file_versions); CONFLICT if it changed or is gone"`
 }
 
 type fileDeleteIn struct {
@@ -164,8 +166,8 @@ func grepTools(svc *fileio.Service, cfg fileio.Config, ro adapters.Annotations) 
 				sizeText(cfg.GrepMaxScanBytes)+" of file content read and "+cfg.GrepTimeout.String()+". When a limit stops the search, truncated "+
 				"is true: call again with cursor=next_cursor and the same arguments to continue exactly where it "+
 				"stopped. A pattern with literal text is fast (an index skips files that cannot match); a pattern "+
-				"without any (such as '^.{200,}$') reads every file and may need cursors. INVALID_ARGUMENT names a bad "+
-				"pattern, glob or cursor. Examples: {\"project\": \"demo\", \"pattern\": \"TODO\", \"glob\": \"*.md\"}, "+
+				"without any (such as '^.{200,}$') reads every file and may need cursors. INVALID_PATTERN names a bad "+
+				"pattern or glob, INVALID_ARGUMENT a bad cursor. Examples: {\"project\": \"demo\", \"pattern\": \"TODO\", \"glob\": \"*.md\"}, "+
 				"{\"project\": \"demo\", \"pattern\": \"func \\\\w+Error\", \"path\": \"/src\", \"context\": 2}, "+
 				"{\"project\": \"demo\", \"pattern\": \"deadline\", \"ignore_case\": true, \"output_mode\": \"files_with_matches\"}.",
 			ro,
@@ -196,8 +198,8 @@ func grepTools(svc *fileio.Service, cfg fileio.Config, ro adapters.Annotations) 
 // ranges and kept versions), then file_edit, file_rename, file_versions, file_restore and
 // file_purge_history, then the exact search tools file_grep and file_glob, then the project-wide
 // file_checkpoint, file_checkpoints, file_checkpoint_delete, file_events, file_changes and
-// file_rewind. Descriptions state
-// the limits of svc's Config (edits per call, diff size, files per rename). The caller's identity must be in
+// file_rewind. Descriptions state the limits of svc's Config (payload, read sizes, list and
+// grep limits, edits per call, diff size, files per rename), never constants. The caller's identity must be in
 // the context (agentfiles.WithAuth; the bindings put it there). file_write's content is never
 // logged by the bindings.
 //
@@ -209,19 +211,20 @@ func Tools(svc *fileio.Service) []adapters.Tool {
 	ro := adapters.Annotations{ReadOnly: true, Idempotent: true}
 	cfg := svc.Config()
 	write := adapters.NewTool("file_write", "Write a file",
-		"Writes text to a file of a project and returns bytes_written. Modes: APPEND (default) adds content at the "+
+		"Writes text to a file of a project and returns bytes_written and sha256. Modes: APPEND (default) adds content at the "+
 			"end and ignores offset; OVERWRITE replaces bytes starting at offset (offset may equal the file size, "+
 			"which appends; larger is INVALID_OFFSET); TRUNCATE replaces the whole file (offset must be 0). Missing "+
 			"files and parent directories are created. Fails with IS_DIRECTORY if files exist below path, "+
 			"NOT_DIRECTORY if a parent is a file, PAYLOAD_TOO_LARGE over "+sizeText(cfg.MaxPayloadBytes)+" per call (split the content and "+
-			"APPEND the rest), QUOTA_EXCEEDED over the file or project size limit. Offsets are bytes and must not "+
-			"fall inside a multi-byte character. Example: {\"project\": \"demo\", \"path\": \"/notes/todo.md\", "+
+			"APPEND the rest), QUOTA_EXCEEDED over the file or project size limit. Returns the new sha256: pass it as "+
+			"expected_sha256 of the next write or edit to fail with CONFLICT (read the file again) if someone changed "+
+			"the file meanwhile. Offsets are bytes and must not fall inside a multi-byte character. Example: {\"project\": \"demo\", \"path\": \"/notes/todo.md\", "+
 			"\"content\": \"- buy milk\\n\"}.",
 		adapters.Annotations{Destructive: true},
 		func(ctx context.Context, in fileWriteIn) (fileio.WriteResult, error) {
 			return svc.Write(ctx, fileio.WriteRequest{
 				Project: in.Project, Path: in.Path, Content: in.Content, ContentEncoding: in.ContentEncoding,
-				OffsetBytes: in.Offset, Mode: fileio.WriteMode(in.Mode),
+				OffsetBytes: in.Offset, Mode: fileio.WriteMode(in.Mode), ExpectedSHA256: in.ExpectedSHA256,
 			})
 		})
 	write.RedactArgs = []string{"content"}
@@ -262,9 +265,11 @@ func Tools(svc *fileio.Service) []adapters.Tool {
 				return svc.Stat(ctx, in.Project, in.Path)
 			}),
 		adapters.NewTool("file_read", "Read a file",
-			"Reads a file of a project as UTF-8 text. offset and length are in bytes; length -1 (default) reads to "+
-				"the end. Reads longer than "+sizeText(cfg.MaxReadBytes)+" stop early with truncated=true: continue "+
-				"with offset=next_offset. An offset inside a multi-byte character is INVALID_OFFSET and the "+
+			"Reads a file of a project as UTF-8 text. offset and length are in bytes. Without length (or end_line) "+
+				"a read returns at most "+fmt.Sprint(cfg.ReadDefaultLines)+" lines and "+sizeText(min(cfg.ReadDefaultBytes, cfg.MaxReadBytes))+
+				", ending at a line boundary; length -1 reads to the end. Reads longer than the maximum ("+sizeText(cfg.MaxReadBytes)+
+				") stop early too. Either way truncated=true says so: continue with offset=next_offset (a line read: the "+
+				"start_line the note names). An offset inside a multi-byte character is INVALID_OFFSET and the "+
 				"message names valid offsets. NOT_FOUND if no file exists; IS_DIRECTORY for directories (use "+
 				"file_list). By lines instead: start_line and end_line (1-based, inclusive; negative counts from the end, "+
 				"so start_line -20 reads the last 20 lines), line_numbers=true numbers them; not together with offset or "+
@@ -341,7 +346,7 @@ func Tools(svc *fileio.Service) []adapters.Tool {
 				if err != nil {
 					return fileRestoreOut{}, err
 				}
-				return fileRestoreOut{Path: in.Path, Restored: in.Version, FileSizeBytes: res.FileSizeBytes, Created: res.Created, UpdatedAt: res.UpdatedAt}, nil
+				return fileRestoreOut{Path: in.Path, Restored: in.Version, FileSizeBytes: res.FileSizeBytes, Created: res.Created, UpdatedAt: res.UpdatedAt, SHA256: res.SHA256}, nil
 			}),
 		adapters.NewTool("file_purge_history", "Drop kept versions",
 			"Drops the kept previous versions (see file_versions) of a file, of a directory and everything below it, or "+

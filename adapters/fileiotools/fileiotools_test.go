@@ -182,7 +182,7 @@ func TestToolsOverMCP(t *testing.T) {
 		{Tool: "file_read", Args: map[string]any{"project": "p", "path": "/s.md", "version": 1}, Want: `"content": "` + secret + `"`},
 		{Tool: "file_restore", Args: map[string]any{"project": "p", "path": "/s.md", "version": 1}, Want: `"restored_version": 1`},
 		{Tool: "file_glob", Args: map[string]any{"project": "p", "pattern": "*.md"}, Want: `"/s.md"`},
-		{Tool: "file_grep", Args: map[string]any{"project": "p", "pattern": "("}, Want: "INVALID_ARGUMENT", IsError: true},
+		{Tool: "file_grep", Args: map[string]any{"project": "p", "pattern": "("}, Want: "INVALID_PATTERN", IsError: true},
 		{Tool: "file_rename", Args: map[string]any{"project": "p", "from": "/s.md", "to": "/t.md"}, Want: `"files": 1`},
 		{Tool: "file_delete", Args: map[string]any{"project": "p", "path": "/t.md"}, Want: `"deleted": true`},
 		{Tool: "file_purge_history", Args: map[string]any{"project": "p", "path": ""}, Want: `"versions": 5`},
@@ -245,7 +245,7 @@ func TestErrorsOverHTTP(t *testing.T) {
 		{"file_grep", `{"project":"p","pattern":"x","path":"/missing"}`, http.StatusNotFound, "NOT_FOUND"},
 		{"file_grep", `{"project":"p","pattern":"x","output_mode":"lines"}`, http.StatusBadRequest, "INVALID_ARGUMENT"},
 		{"file_grep", `{"project":"p","pattern":"x","cursor":"bogus"}`, http.StatusBadRequest, "INVALID_ARGUMENT"},
-		{"file_glob", `{"project":"p","pattern":"[a"}`, http.StatusBadRequest, "INVALID_ARGUMENT"},
+		{"file_glob", `{"project":"p","pattern":"[a"}`, http.StatusBadRequest, "INVALID_PATTERN"},
 		{"file_glob", `{"project":"p","pattern":"*","path":"/missing"}`, http.StatusNotFound, "NOT_FOUND"},
 	}
 	for _, tc := range tests {
@@ -276,6 +276,36 @@ func TestGrepDescriptionsStateConfig(t *testing.T) {
 		for _, fragment := range want[tool.Name] {
 			if !strings.Contains(tool.Description, fragment) {
 				t.Errorf("%s description does not state %q: %s", tool.Name, fragment, tool.Description)
+			}
+		}
+	}
+}
+
+// TestDescriptionsStateConfig: file_read, file_write and file_list state the Service's own
+// limits, and none of the defaults when the configuration changes them.
+func TestDescriptionsStateConfig(t *testing.T) {
+	svc := storetest.NewService(t, memstore.New(memstore.Options{}), func(c *fileio.Config) {
+		c.ReadDefaultLines, c.ReadDefaultBytes, c.MaxReadBytes = 300, 8<<10, 1<<20
+		c.MaxPayloadBytes, c.ListLimitDefault, c.ListLimitMax = 512<<10, 9, 90
+	})
+	want := map[string][]string{
+		"file_read":  {"at most 300 lines and 8 KiB", "the maximum (1 MiB)"},
+		"file_write": {"over 512 KiB per call"},
+		"file_list":  {"limit defaults to 9 and is clamped to 90"},
+	}
+	defaults := []string{"2000 lines", "256 KiB", "2 MiB", "defaults to 256", "clamped to 1024"}
+	for _, tool := range fileiotools.Tools(svc) {
+		for _, fragment := range want[tool.Name] {
+			if !strings.Contains(tool.Description, fragment) {
+				t.Errorf("%s description does not state %q: %s", tool.Name, fragment, tool.Description)
+			}
+		}
+		if want[tool.Name] == nil {
+			continue
+		}
+		for _, d := range defaults {
+			if strings.Contains(tool.Description, d) {
+				t.Errorf("%s description states the default %q, not the configured limit: %s", tool.Name, d, tool.Description)
 			}
 		}
 	}

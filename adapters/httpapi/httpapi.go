@@ -177,7 +177,7 @@ func (h *Handler) call(w http.ResponseWriter, r *http.Request, name string) {
 		slog.Duration("took", time.Since(start)), slog.Any("args", adapters.LogArgs(tool, body)))
 	if h.slots != nil {
 		ac, _ := agentfiles.AuthFromContext(ctx)
-		release, err := h.slots.Acquire(ctx, ac.APIKeyHash)
+		release, err := h.slots.Acquire(ctx, ac.TenantID())
 		if err != nil {
 			return // the client left while its answer waited: nobody reads it
 		}

@@ -42,7 +42,7 @@
 // one beyond the Searcher's bounds (max_query_bytes, 4096 bytes, and max_query_terms, 64
 // distinct terms, by default; the message says which), INVALID_ARGUMENT for a blank project or a
 // bad argument, PERMISSION_DENIED without a caller identity, RATE_LIMITED (retryable) when the
-// tenant's token bucket is empty, SEARCH_BACKEND_ERROR when the index fails, RESOURCE_BUSY
+// tenant's token bucket is empty, SEARCH_BACKEND_ERROR when the index fails, TIMEOUT
 // (retryable) when a PostgreSQL index's statement timeout cut a query short, UNAVAILABLE
 // (retryable) when the store or the index cannot be reached for now. A failing embedder or reranker is not an error: the
 // results then come from keyword search or fused scores. The bindings report errors as the

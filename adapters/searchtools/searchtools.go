@@ -45,7 +45,7 @@ type fileSearchOut struct {
 // there); errors carry package search's codes (INVALID_QUERY, also for a query beyond the
 // Searcher's MaxQueryBytes or MaxQueryTerms, RATE_LIMITED from its RateLimiter — hand it the
 // fileio.Service's limiter so both share one bucket per tenant —, PERMISSION_DENIED,
-// SEARCH_BACKEND_ERROR, RESOURCE_BUSY when a PostgreSQL index's statement timeout expires, …).
+// SEARCH_BACKEND_ERROR, TIMEOUT when a PostgreSQL index's statement timeout expires, …).
 //
 // s must not be nil. The tool is safe for concurrent use, as the Searcher is.
 func Tools(s *search.Searcher) []adapters.Tool {

@@ -126,7 +126,7 @@ func (f ReadFilesFile) HasContent() bool {
 	case FileSent, FileUpdated, FileRestored:
 		return true
 	case "":
-		// A bare {path, content} entry written by a host in the seed format.
+		// A bare {path, content} entry, as some hosts write read_files results.
 		return f.Content != ""
 	}
 	return false

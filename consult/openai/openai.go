@@ -157,7 +157,7 @@ func (m *Model) Complete(ctx context.Context, p consult.Prompt) (*consult.Comple
 	resp, err := m.client.Do(hreq)
 	if err != nil {
 		if ctx.Err() != nil {
-			return &consult.Completion{Truncated: true}, context.Cause(ctx)
+			return &consult.Completion{Truncated: true}, endedError(ctx)
 		}
 		m.log.WarnContext(ctx, "consult: model request failed", "model", m.model, "error", err)
 		return nil, agentfiles.WrapError(consult.CodeModelError, "cannot reach the model provider at "+m.base+"; check the base URL and the network", m.model, err)
@@ -173,9 +173,19 @@ func (m *Model) Complete(ctx context.Context, p consult.Prompt) (*consult.Comple
 	c, err := readStream(ctx, resp.Body)
 	if err != nil && ctx.Err() != nil {
 		c.Truncated = true
-		return c, context.Cause(ctx)
+		return c, endedError(ctx)
 	}
 	return c, redactError(err, m.opts.APIKey)
+}
+
+// endedError is the error of a call whose context ended: its cause when that is coded (the
+// TIMEOUT of consult's own time limit), else TIMEOUT or CANCELED (agentfiles.ContextError).
+func endedError(ctx context.Context) error {
+	cause := context.Cause(ctx)
+	if cerr := agentfiles.ContextError(cause); cerr != nil {
+		return cerr
+	}
+	return cause
 }
 
 // redactError removes the request's key, in every form providerhttp knows, from the message of

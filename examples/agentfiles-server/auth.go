@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/adapters"
 )
 
@@ -19,25 +20,30 @@ type authSetup struct {
 	consoleToken string
 }
 
-// newAuth builds the Authenticator: every bearer token is hashed into its tenant
-// (adapters.BearerAuth); which tokens are accepted depends on the flags.
+// newAuth builds the Authenticator: every bearer token is its own tenant (the hex SHA-256 of the
+// token) unless its -token-file line names one (adapters.TokenAuth); which tokens are accepted
+// depends on the flags.
 func newAuth(c config) (authSetup, error) {
 	if c.acceptAnyToken {
 		return authSetup{authn: adapters.BearerAuth(nil), description: "any bearer token (each token is its own tenant)"}, nil
 	}
-	labels := map[string]string{}
+	tokens := map[string]adapters.TokenEntry{}
 	if c.tokenFile != "" {
-		if err := readTokenFile(c.tokenFile, labels); err != nil {
+		if err := readTokenFile(c.tokenFile, tokens); err != nil {
 			return authSetup{}, err
 		}
 	}
 	// The dev token is accepted when it is the only configuration, or was given explicitly.
 	if c.tokenFile == "" || c.devTokenSet {
-		labels[c.devToken] = "dev-token"
+		tokens[c.devToken] = adapters.TokenEntry{Label: "dev-token"}
+	}
+	authn, err := adapters.TokenAuth(tokens)
+	if err != nil {
+		return authSetup{}, err
 	}
 	s := authSetup{
-		authn:       adapters.BearerAuth(adapters.StaticTokens(labels)),
-		description: fmt.Sprintf("%d accepted bearer token(s)", len(labels)),
+		authn:       authn,
+		description: fmt.Sprintf("%d accepted bearer token(s)", len(tokens)),
 	}
 	if !c.devTokenSet && c.tokenFile == "" {
 		s.consoleToken = DevToken
@@ -46,8 +52,10 @@ func newAuth(c config) (authSetup, error) {
 	return s, nil
 }
 
-// readTokenFile adds the tokens of a file of `TOKEN [LABEL]` lines to labels.
-func readTokenFile(path string, labels map[string]string) error {
+// readTokenFile adds the tokens of a file of `TOKEN [LABEL] [tenant=ID]` lines to tokens. A
+// line without tenant= makes the token its own tenant; lines with the same tenant share its
+// files (see agentfiles.ValidateTenant for the form of ID).
+func readTokenFile(path string, tokens map[string]adapters.TokenEntry) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return fmt.Errorf("%s: %w", flagRef("token-file"), err)
@@ -60,21 +68,39 @@ func readTokenFile(path string, labels map[string]string) error {
 		if text == "" || strings.HasPrefix(text, "#") {
 			continue
 		}
-		token, label, _ := strings.Cut(text, " ")
-		label = strings.TrimSpace(label)
-		if label == "" {
-			label = fmt.Sprintf("%s:%d", path, line)
+		entry, token, err := parseTokenLine(text)
+		if err != nil {
+			return fmt.Errorf("%s %s line %d: %w", flagRef("token-file"), path, line, err)
 		}
-		labels[token] = label
+		if entry.Label == "" {
+			entry.Label = fmt.Sprintf("%s:%d", path, line)
+		}
+		tokens[token] = entry
 		n++
 	}
 	if err := sc.Err(); err != nil {
 		return fmt.Errorf("%s %s: %w", flagRef("token-file"), path, err)
 	}
 	if n == 0 {
-		return fmt.Errorf("%s %s holds no tokens; write one `TOKEN [LABEL]` per line", flagRef("token-file"), path)
+		return fmt.Errorf("%s %s holds no tokens; write one `TOKEN [LABEL] [tenant=ID]` per line", flagRef("token-file"), path)
 	}
 	return nil
+}
+
+// parseTokenLine splits a `TOKEN [LABEL] [tenant=ID]` line: the first field is the token, a
+// last field tenant=ID names its tenant, the fields between are the label.
+func parseTokenLine(text string) (adapters.TokenEntry, string, error) {
+	fields := strings.Fields(text)
+	token, rest := fields[0], fields[1:]
+	var e adapters.TokenEntry
+	if n := len(rest); n > 0 && strings.HasPrefix(rest[n-1], "tenant=") {
+		e.Tenant, rest = strings.TrimPrefix(rest[n-1], "tenant="), rest[:n-1]
+		if err := agentfiles.ValidateTenant(e.Tenant); err != nil {
+			return e, "", err
+		}
+	}
+	e.Label = strings.Join(rest, " ")
+	return e, token, nil
 }
 
 // hasCredentials reports whether a request carries an Authorization header at all.

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/adapters"
 	"github.com/google/go-cmp/cmp"
 )
@@ -216,5 +217,21 @@ func TestFlagMistakesAreShort(t *testing.T) {
 		if diff := cmp.Diff([]string{tc.wantErr, tc.wantUsageHead}, []string{fmt.Sprint(err), head}); diff != "" {
 			t.Errorf("%q: error and stderr (-want +got):\n%s", tc.args, diff)
 		}
+	}
+}
+
+// -rerank has no default endpoint: without settings.mcp.files.search.rerank.endpoint the server
+// refuses to start with one INVALID_CONFIG line naming the key; with it, it starts.
+func TestRerankNeedsAnEndpoint(t *testing.T) {
+	_, err := newTestApp(t, "-rerank")
+	if got := agentfiles.ErrorCode(err); got != agentfiles.CodeInvalidConfig {
+		t.Fatalf("-rerank without an endpoint: code %v (%v), want INVALID_CONFIG", got, err)
+	}
+	if msg := err.Error(); strings.Contains(msg, "\n") || !strings.Contains(msg, "settings.mcp.files.search.rerank.endpoint") {
+		t.Errorf("error is not one line naming the key:\n%s", msg)
+	}
+	file := writeConfig(t, "settings:\n  mcp:\n    files:\n      search:\n        rerank:\n          endpoint: http://127.0.0.1:1/v1/rerank\n")
+	if _, err := newTestApp(t, "-config", file, "-rerank"); err != nil {
+		t.Fatalf("-rerank with an endpoint: %v", err)
 	}
 }

@@ -101,7 +101,7 @@ func mcpCaller(authn adapters.Authenticator) func(*http.Request) string {
 	return func(r *http.Request) string {
 		if authn != nil && hasCredentials(r) {
 			if ac, err := authn(r); err == nil {
-				return ac.APIKeyHash
+				return ac.TenantID()
 			}
 		}
 		host, _, err := net.SplitHostPort(r.RemoteAddr)

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"strings"
 
+	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/fileio/pgstore"
 	"github.com/agentfiles/agentfiles/search"
@@ -70,6 +71,11 @@ func (a *app) buildSearch(ctx context.Context, c config, scfg search.Config, lim
 	}
 	var reranker search.Reranker
 	if c.rerank {
+		if scfg.Search.Rerank.Endpoint == "" {
+			return w, agentfiles.NewError(agentfiles.CodeInvalidConfig, flagRef("rerank")+" needs settings.mcp.files.search.rerank.endpoint in the -config file: "+
+				"the URL of a Cohere-compatible rerank API such as https://api.cohere.com/v2/rerank (there is no default, so queries and keys go only to a host you name)",
+				"settings.mcp.files.search.rerank.endpoint")
+		}
 		ropts := provider.RerankOptions(scfg.Search.Rerank)
 		ropts.Logger = logger
 		r, err := provider.NewCohereReranker(scfg.Search.Rerank.Endpoint, ropts)

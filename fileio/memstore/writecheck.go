@@ -54,9 +54,9 @@ func (tx *writeTx) WriteIfAllowed(ctx context.Context, w fileio.ConditionalWrite
 	if rec := tx.lookup(w.Path); rec != nil && w.Append {
 		old = rec.content
 	}
-	content := make([]byte, 0, len(old)+len(w.Data))
-	info := tx.store(w.Path, append(append(content, old...), w.Data...), opts)
-	return fileio.ConditionalResult{Check: check, Written: true, Info: info}, nil
+	content := append(append(make([]byte, 0, len(old)+len(w.Data)), old...), w.Data...)
+	info := tx.store(w.Path, content, opts)
+	return fileio.ConditionalResult{Check: check, Written: true, Info: info, SHA256: fileio.SHA256Hex(content)}, nil
 }
 
 var _ fileio.Splicer = (*writeTx)(nil)

@@ -8,17 +8,7 @@ import (
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/internal/pgoutage"
-	"github.com/jackc/pgx/v5/pgconn"
-)
-
-// SQLSTATE codes the store treats specially.
-const (
-	sqlLockNotAvailable   = "55P03" // lock_timeout expired
-	sqlQueryCanceled      = "57014" // statement_timeout expired, or a cancel request
-	sqlSerialization      = "40001"
-	sqlDeadlock           = "40P01"
-	sqlStringTooLong      = "22001"
-	sqlCharNotInRepertory = "22021" // invalid UTF-8 or NUL in a text value
+	"github.com/agentfiles/agentfiles/internal/pgpool"
 )
 
 // Messages of the errors a transaction can end with.
@@ -34,8 +24,10 @@ const (
 // logs): RESOURCE_BUSY for lock timeouts and conflicts, UNAVAILABLE when the database cannot be
 // reached (refused, reset or dropped connections, a server shutting down or starting up, no
 // connection slot), INVALID_ARGUMENT for values the schema cannot hold, TIMEOUT for a statement
-// cancelled by its statement_timeout, INTERNAL for anything else. Context errors pass through unchanged, as memstore returns them, and so do
-// *agentfiles.Error values (from a callback).
+// cancelled by its statement_timeout, INVALID_CONFIG for a missing privilege, INTERNAL for
+// anything else; the codes of SQLSTATEs come from the table pgindex shares (pgpool.Classify).
+// An ended context is TIMEOUT or CANCELED (agentfiles.ContextError, its cause kept), and
+// *agentfiles.Error values (from a callback) pass through.
 func (s *Store) storeError(ctx context.Context, op string, scope fileio.Scope, err error) error {
 	if err == nil {
 		return nil
@@ -45,28 +37,29 @@ func (s *Store) storeError(ctx context.Context, op string, scope fileio.Scope, e
 		return err
 	}
 	if ctxErr := ctx.Err(); ctxErr != nil {
-		return ctxErr
+		return agentfiles.ContextError(ctxErr)
 	}
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return err
+	if cerr := agentfiles.ContextError(err); cerr != nil {
+		return cerr
 	}
-	var pe *pgconn.PgError
-	if errors.As(err, &pe) {
-		switch pe.Code {
-		case sqlLockNotAvailable:
-			return agentfiles.WrapError(agentfiles.CodeResourceBusy, msgLockTimeout, scope.Project, err)
-		case sqlQueryCanceled:
-			return agentfiles.WrapError(agentfiles.CodeTimeout,
+	if state, code, ok := pgpool.Classify(err); ok {
+		switch state {
+		case pgpool.SQLLockNotAvailable:
+			return agentfiles.WrapError(code, msgLockTimeout, scope.Project, err)
+		case pgpool.SQLQueryCanceled:
+			return agentfiles.WrapError(code,
 				"the request ran out of time in the file store and nothing was changed; retry it, or make it smaller", scope.Project, err)
-		case sqlSerialization, sqlDeadlock:
-			return agentfiles.WrapError(agentfiles.CodeResourceBusy,
+		case pgpool.SQLSerializationFailure, pgpool.SQLDeadlockDetected:
+			return agentfiles.WrapError(code,
 				"the write conflicted with a concurrent one and was rolled back; retry it", scope.Project, err)
-		case sqlStringTooLong:
-			return agentfiles.WrapError(agentfiles.CodeInvalidArgument,
+		case pgpool.SQLStringTooLong:
+			return agentfiles.WrapError(code,
 				"a tenant, project or path is longer than the store allows (64, 128 and 1024 characters)", "", err)
-		case sqlCharNotInRepertory:
-			return agentfiles.WrapError(agentfiles.CodeInvalidArgument,
+		case pgpool.SQLCharNotInRepertoire:
+			return agentfiles.WrapError(code,
 				"a project, path or file content is not valid UTF-8, or a project or path contains a NUL character", "", err)
+		case pgpool.SQLInsufficientPrivilege:
+			return pgpool.PoolErr(s.pool, "pgstore", op, err)
 		}
 	}
 	if pgoutage.Is(err) {

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/agentfiles/agentfiles/internal/pgpool"
+
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/jackc/pgx/v5"
@@ -109,7 +111,7 @@ func (x *session) run(ctx context.Context, sql string, args []any, scan func(pgx
 // the Update's timeout.
 func (x *session) storeError(ctx context.Context, op string, err error) error {
 	var pe *pgconn.PgError
-	if errors.As(err, &pe) && pe.Code == sqlLockNotAvailable && x.opts.LockTimeout > 0 {
+	if errors.As(err, &pe) && pe.Code == pgpool.SQLLockNotAvailable && x.opts.LockTimeout > 0 {
 		return agentfiles.WrapError(agentfiles.CodeResourceBusy, fmt.Sprintf(
 			"another write to this project held its lock for more than %s; retry shortly", x.opts.LockWait()), x.scope.Project, err)
 	}

@@ -94,7 +94,7 @@ func New(ctx context.Context, pool *pgxpool.Pool, opts Options) (*Store, error) 
 	}
 	if !opts.SkipMigrations {
 		if err := Migrate(ctx, pool); err != nil {
-			return nil, pgpool.Err("pgstore", "migrating the schema", err)
+			return nil, pgpool.PoolErr(pool, "pgstore", "migrating the schema", err)
 		}
 	}
 	s := &Store{pool: pool, pollInterval: opts.PollInterval, logger: opts.Logger, statementTimeout: opts.StatementTimeout}

@@ -104,7 +104,8 @@ func ancestorDirs(path string) []string {
 // sqlWriteIfAllowed answers fileio.ConditionalWriter in one statement. c is the state before
 // the write (as sqlCheckWrite reports it, without content) and the new size; ok keeps c's row
 // only when ConditionalWrite.Allows would; f, u and j are sqlPut's file, byte count and outbox
-// upserts, run only for a row of ok, with content = content || $7 when appending ($9); the
+// upserts, run only for a row of ok, with content = content || $7 when appending ($9), returning
+// the new content's SHA-256 (WriteResult.SHA256); the
 // row leaves the trigram index (grep_indexed, migration 0008) until the indexer adds it again.
 // With history on ($13 > 0 versions to keep, $14 the retention in microseconds) the statement
 // does what the trigger of migration 0005 would, without a PL/pgSQL call: f numbers the row
@@ -140,7 +141,7 @@ const sqlWriteIfAllowed = `WITH ` + sqlConflictCTEs + `, e AS (
         grep_indexed = FALSE,
         updated_at = GREATEST(EXCLUDED.updated_at, f.updated_at + interval '1 microsecond'),
         version = CASE WHEN $13::bigint > 0 THEN f.version + 1 ELSE f.version END
-    RETURNING f.size, f.created_at, f.updated_at
+    RETURNING f.size, f.created_at, f.updated_at, encode(sha256(f.content), 'hex') AS sum
 ), hk AS (
     INSERT INTO mcp_file_versions
         (apikey_hash, project, path, version, content, size, created_at, written_at, replaced_at, deleted, purge_after)
@@ -169,7 +170,7 @@ const sqlWriteIfAllowed = `WITH ` + sqlConflictCTEs + `, e AS (
     SET size_bytes = u.size_bytes + EXCLUDED.size_bytes, file_count = u.file_count + EXCLUDED.file_count
 ), ` + sqlUpsertJobCTE + `
 SELECT c.ancestor, c.below, c.old_size, c.old_created, c.old_updated, c.project_bytes,
-       f.size, f.created_at, f.updated_at
+       f.size, f.created_at, f.updated_at, f.sum
 FROM c LEFT JOIN f ON TRUE`
 
 // sqlWriteIfAllowedNotify is sqlWriteIfAllowed that also announces the new job, as NOTIFY
@@ -196,6 +197,7 @@ type conditionalWrite struct {
 	oldSize, newSize    *int64
 	oldCreated, created *time.Time
 	oldUpdated, updated *time.Time
+	sum                 *string
 	res                 fileio.ConditionalResult
 	rowScanned          bool
 }
@@ -214,7 +216,7 @@ func newConditionalWrite(x *session, w fileio.ConditionalWrite, opts fileio.PutO
 func (cw *conditionalWrite) scan(r pgx.Rows) error {
 	cw.rowScanned = true
 	return r.Scan(&cw.ancestor, &cw.res.Check.HasDescendant, &cw.oldSize, &cw.oldCreated, &cw.oldUpdated, &cw.res.Check.ProjectBytes,
-		&cw.newSize, &cw.created, &cw.updated)
+		&cw.newSize, &cw.created, &cw.updated, &cw.sum)
 }
 
 // result converts the scanned row; a write marks the session as having queued a job.
@@ -233,6 +235,9 @@ func (cw *conditionalWrite) result(ctx context.Context, x *session) (fileio.Cond
 		x.enqueued = true
 		res.Written = true
 		res.Info = fileio.FileInfo{Path: cw.path, SizeBytes: *cw.newSize, CreatedAt: utc(cw.created), UpdatedAt: utc(cw.updated)}
+		if cw.sum != nil {
+			res.SHA256 = *cw.sum
+		}
 	}
 	return res, nil
 }

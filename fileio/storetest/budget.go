@@ -29,6 +29,9 @@ func exerciseBudgets(t *testing.T, newStore func(t *testing.T) fileio.Store) {
 	t.Run("ReadLineNumbers", func(t *testing.T) {
 		testReadLineNumbers(t, newEnv(t, newStore, func(c *fileio.Config) { c.MaxReadBytes = 64 }))
 	})
+	t.Run("ReadDefault", func(t *testing.T) {
+		testReadDefault(t, newEnv(t, newStore, func(c *fileio.Config) { c.ReadDefaultLines, c.ReadDefaultBytes, c.MaxReadBytes = 3, 20, 64 }))
+	})
 	t.Run("PurgeHistory", func(t *testing.T) {
 		testPurgeHistory(t, newEnv(t, newStore, func(c *fileio.Config) { c.MaxProjectBytes, c.MaxFileBytes = 1000, 1000 }))
 	})
@@ -383,5 +386,48 @@ func testTenantCallSlots(t *testing.T, e *env) {
 	}
 	if got := e.read(ctxA, "other", "/a"); got != "a" {
 		t.Errorf("A's read once its call ended: %q", got)
+	}
+}
+
+// testReadDefault: a read that names no end returns at most read_default_lines lines and
+// read_default_bytes bytes, cut at a line boundary (a longer first line at a character
+// boundary), with truncated and the continuation; a length or an end_line reads past it.
+func testReadDefault(t *testing.T, e *env) {
+	ctx, _ := newTenant(proj)
+	e.write(ctx, proj, "/f", "l1\nl2\nl3\nl4\nl5\n")
+	e.write(ctx, proj, "/w", "aaaaaaaaa\nbbbbbbbbb\ncccc\n")
+	e.write(ctx, proj, "/one", strings.Repeat("é", 25))
+	toEOF := int64(fileio.ReadToEOF)
+	type got struct {
+		Content   string
+		Next      int64
+		Truncated bool
+		EndLine   int
+		Continue  bool // the note names the continuation
+	}
+	tests := []struct {
+		name string
+		req  fileio.ReadRequest
+		want got
+		cont string
+	}{
+		{"no length: three lines", fileio.ReadRequest{Path: "/f"}, got{"l1\nl2\nl3\n", 9, true, 0, true}, "offset=9"},
+		{"no length from the continuation", fileio.ReadRequest{Path: "/f", OffsetBytes: 9}, got{"l4\nl5\n", 15, false, 0, false}, ""},
+		{"length -1 reads to the end", fileio.ReadRequest{Path: "/f", LengthBytes: &toEOF}, got{"l1\nl2\nl3\nl4\nl5\n", 15, false, 0, false}, ""},
+		{"start_line without end_line", fileio.ReadRequest{Path: "/f", StartLine: 2}, got{"l2\nl3\nl4\n", 12, true, 4, true}, "start_line=5"},
+		{"start_line and end_line", fileio.ReadRequest{Path: "/f", StartLine: 2, EndLine: 5}, got{"l2\nl3\nl4\nl5\n", 15, false, 5, false}, ""},
+		{"the byte bound, at a line boundary", fileio.ReadRequest{Path: "/w"}, got{"aaaaaaaaa\nbbbbbbbbb\n", 20, true, 0, true}, "offset=20"},
+		{"one long line, at a character boundary", fileio.ReadRequest{Path: "/one"}, got{strings.Repeat("é", 10), 20, true, 0, true}, "offset=20"},
+	}
+	for _, tc := range tests {
+		tc.req.Project = proj
+		res, err := e.svc.ReadFile(ctx, tc.req)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		g := got{res.Content, res.NextOffsetBytes, res.Truncated, res.EndLine, tc.cont != "" && strings.Contains(res.Note, tc.cont)}
+		if diff := cmp.Diff(tc.want, g); diff != "" {
+			t.Errorf("%s (-want +got):\n%s\nnote: %s", tc.name, diff, res.Note)
+		}
 	}
 }

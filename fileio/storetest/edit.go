@@ -17,6 +17,7 @@ import (
 func exerciseEdits(t *testing.T, newStore func(t *testing.T) fileio.Store) {
 	t.Run("Edit", func(t *testing.T) { testEdit(t, newEnv(t, newStore)) })
 	t.Run("EditConcurrent", func(t *testing.T) { testEditConcurrent(t, newEnv(t, newStore)) })
+	t.Run("WriteSHA256", func(t *testing.T) { testWriteSHA256(t, newEnv(t, newStore)) })
 	t.Run("Rename", func(t *testing.T) { testRename(t, newEnv(t, newStore)) })
 	t.Run("RenameConcurrentWrites", func(t *testing.T) { testRenameConcurrentWrites(t, newEnv(t, newStore)) })
 	t.Run("RenameOutbox", func(t *testing.T) { testRenameOutbox(t, newStore) })
@@ -679,5 +680,57 @@ func testNewOpsIsolation(t *testing.T, e *env) {
 	}
 	if vs := e.versionsOf(owner, "/secret"); len(vs) != 2 {
 		t.Errorf("the owner's versions: %q", vs)
+	}
+}
+
+// testWriteSHA256: every write mode and Restore answer the new content's sha256, the one Edit
+// and Versions report, and ExpectedSHA256 makes a write fail with CONFLICT, changing nothing,
+// when the file changed or is gone.
+func testWriteSHA256(t *testing.T, e *env) {
+	ctx, _ := newTenant(proj)
+	sum := func(s string) string { return fileio.SHA256Hex([]byte(s)) }
+	steps := []struct {
+		name    string
+		req     fileio.WriteRequest
+		content string // the file after the step
+		code    agentfiles.Code
+	}{
+		{"create (APPEND)", fileio.WriteRequest{Content: "one\n"}, "one\n", agentfiles.Code{}},
+		{"APPEND", fileio.WriteRequest{Content: "two\n"}, "one\ntwo\n", agentfiles.Code{}},
+		{"OVERWRITE", fileio.WriteRequest{Content: "ONE", Mode: fileio.ModeOverwrite}, "ONE\ntwo\n", agentfiles.Code{}},
+		{"TRUNCATE", fileio.WriteRequest{Content: "three\n", Mode: fileio.ModeTruncate}, "three\n", agentfiles.Code{}},
+		{"APPEND expecting the current sha", fileio.WriteRequest{Content: "four\n", ExpectedSHA256: sum("three\n")}, "three\nfour\n", agentfiles.Code{}},
+		{"TRUNCATE expecting an old sha", fileio.WriteRequest{Content: "lost\n", Mode: fileio.ModeTruncate, ExpectedSHA256: sum("three\n")}, "three\nfour\n", fileio.CodeConflict},
+		{"APPEND expecting an old sha", fileio.WriteRequest{Content: "lost\n", ExpectedSHA256: sum("one\n")}, "three\nfour\n", fileio.CodeConflict},
+		{"TRUNCATE expecting the current sha, upper case", fileio.WriteRequest{Content: "five\n", Mode: fileio.ModeTruncate,
+			ExpectedSHA256: strings.ToUpper(sum("three\nfour\n"))}, "five\n", agentfiles.Code{}},
+		{"malformed expected_sha256", fileio.WriteRequest{Content: "x", ExpectedSHA256: "abc"}, "five\n", agentfiles.CodeInvalidArgument},
+	}
+	for _, st := range steps {
+		st.req.Project, st.req.Path = proj, "/s.md"
+		res, err := e.svc.Write(ctx, st.req)
+		if agentfiles.ErrorCode(err) != st.code {
+			t.Fatalf("%s: %v, want code %v", st.name, err, st.code)
+		}
+		if err == nil && res.SHA256 != sum(st.content) {
+			t.Errorf("%s: sha256 %q, want that of %q", st.name, res.SHA256, st.content)
+		}
+		if st.code == fileio.CodeConflict && !strings.Contains(err.Error(), "read it again") {
+			t.Errorf("%s: the conflict does not say to read the file again: %v", st.name, err)
+		}
+		if got := e.read(ctx, proj, "/s.md"); got != st.content {
+			t.Errorf("%s: the file holds %q, want %q", st.name, got, st.content)
+		}
+	}
+	vs, err := e.svc.Versions(ctx, proj, "/s.md")
+	if err != nil || len(vs) < 2 || vs[0].SHA256 != sum("five\n") {
+		t.Fatalf("Versions = %+v, %v; want the current sha256 first", vs, err)
+	}
+	res, err := e.svc.Restore(ctx, proj, "/s.md", vs[1].Version)
+	if err != nil || res.SHA256 != vs[1].SHA256 {
+		t.Errorf("Restore = %+v, %v; want sha256 %s", res, err, vs[1].SHA256)
+	}
+	if _, err := e.svc.Write(ctx, fileio.WriteRequest{Project: proj, Path: "/gone.md", Content: "x", ExpectedSHA256: sum("x")}); agentfiles.ErrorCode(err) != fileio.CodeConflict {
+		t.Errorf("a write expecting a sha of a missing file: %v, want CONFLICT", err)
 	}
 }

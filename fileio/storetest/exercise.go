@@ -53,7 +53,7 @@ var tenantSeq atomic.Int64
 // newTenant returns a context authenticated as a fresh tenant, and its scope for project.
 func newTenant(project string) (context.Context, fileio.Scope) {
 	ac := agentfiles.NewAuthContext(fmt.Sprintf("storetest-key-%d-%d", time.Now().UnixNano(), tenantSeq.Add(1)), "storetest")
-	return agentfiles.WithAuth(context.Background(), ac), fileio.Scope{Tenant: ac.APIKeyHash, Project: project}
+	return agentfiles.WithAuth(context.Background(), ac), fileio.Scope{Tenant: ac.TenantID(), Project: project}
 }
 
 // testConfig is DefaultConfig without a rate limit (tests make many calls quickly).

@@ -303,8 +303,8 @@ func testGrepErrors(t *testing.T, e *env) {
 		code      agentfiles.Code
 		fragments []string
 	}{
-		{"bad regexp", fileio.GrepRequest{Pattern: "a(b"}, agentfiles.CodeInvalidArgument, []string{"fixed_strings"}},
-		{"bad glob", fileio.GrepRequest{Pattern: "x", Glob: "[a"}, agentfiles.CodeInvalidArgument, []string{"glob"}},
+		{"bad regexp", fileio.GrepRequest{Pattern: "a(b"}, agentfiles.CodeInvalidPattern, []string{"fixed_strings"}},
+		{"bad glob", fileio.GrepRequest{Pattern: "x", Glob: "[a"}, agentfiles.CodeInvalidPattern, []string{"glob"}},
 		{"bad mode", fileio.GrepRequest{Pattern: "x", OutputMode: "lines"}, agentfiles.CodeInvalidArgument, []string{"files_with_matches"}},
 		{"negative limit", fileio.GrepRequest{Pattern: "x", Limit: -1}, agentfiles.CodeInvalidArgument, []string{"limit"}},
 		{"negative context", fileio.GrepRequest{Pattern: "x", Context: -1}, agentfiles.CodeInvalidArgument, []string{"context"}},
@@ -441,7 +441,7 @@ func testGlob(t *testing.T, e *env) {
 		t.Errorf("paging through ** gave %d paths, want %d: %v", len(all), len(grepFixture), all)
 	}
 	_, err := e.svc.Glob(ctx, fileio.GlobRequest{Project: proj, Pattern: "a/{b/c}"})
-	wantCode(t, "glob with / in braces", err, agentfiles.CodeInvalidArgument)
+	wantCode(t, "glob with / in braces", err, agentfiles.CodeInvalidPattern)
 	_, err = e.svc.Glob(ctx, fileio.GlobRequest{Project: proj, Pattern: "*", Path: "/missing"})
 	wantCode(t, "glob below a missing directory", err, agentfiles.CodeNotFound)
 }

@@ -419,7 +419,7 @@ func (m *model) write(key string, req fileio.WriteRequest) (fileio.WriteResult, 
 		files[path] = f
 	}
 	f.content = next
-	return fileio.WriteResult{BytesWritten: int64(len(req.Content)), FileSizeBytes: int64(len(next)), Created: created}, noError
+	return fileio.WriteResult{BytesWritten: int64(len(req.Content)), FileSizeBytes: int64(len(next)), Created: created, SHA256: fileio.SHA256Hex([]byte(next))}, noError
 }
 
 func (m *model) delete(key, path string, recursive bool) agentfiles.Code {

@@ -609,7 +609,7 @@ func testOutboxFromService(t *testing.T, newStore func(t *testing.T) fileio.Stor
 type sealer struct{ calls atomic.Int32 }
 
 func (s *sealer) Seal(ctx context.Context, ac agentfiles.AuthContext, scope fileio.Scope, path string) (string, error) {
-	if ac.APIKey == "" || scope.Tenant != ac.APIKeyHash {
+	if ac.APIKey == "" || scope.Tenant != ac.TenantID() {
 		return "", errors.New("sealer got no key or a wrong scope")
 	}
 	s.calls.Add(1)

@@ -5,9 +5,11 @@
 package pgpool
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/agentfiles/agentfiles"
@@ -63,11 +65,29 @@ func Open(ctx context.Context, pkg, databaseURL string, opts Options) (*pgxpool.
 // when the database cannot be reached (retry later), INTERNAL for anything else. An
 // *agentfiles.Error or a context's error passes through unchanged; nil stays nil.
 func Err(pkg, what string, err error) error {
+	return errAs(pkg, what, "", "", err)
+}
+
+// PoolErr is Err for a failure on pool, whose user and database name the statement that grants a
+// missing privilege (INVALID_CONFIG; see privilegeError).
+func PoolErr(pool *pgxpool.Pool, pkg, what string, err error) error {
+	user, db := "", ""
+	if pool != nil {
+		cc := pool.Config().ConnConfig
+		user, db = cc.User, cc.Database
+	}
+	return errAs(pkg, what, user, db, err)
+}
+
+func errAs(pkg, what, userOf, database string, err error) error {
 	if err == nil {
 		return nil
 	}
+	if cerr := agentfiles.ContextError(err); cerr != nil {
+		return cerr
+	}
 	var coded *agentfiles.Error
-	if errors.As(err, &coded) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+	if errors.As(err, &coded) {
 		return err
 	}
 	var pe *pgconn.PgError
@@ -89,6 +109,8 @@ func Err(pkg, what string, err error) error {
 		case invalidPassword, invalidAuthSpec:
 			return agentfiles.WrapError(agentfiles.CodeInvalidConfig,
 				fmt.Sprintf("%s: PostgreSQL%s refused the connection as user %q to database %q: %s; fix the user or password in the database URL", pkg, where, user, db, pe.Message), "", err)
+		case SQLInsufficientPrivilege:
+			return privilegeError(pkg, what, cmp.Or(user, userOf), cmp.Or(db, database), pe, err)
 		}
 	}
 	code := agentfiles.CodeInternal
@@ -109,4 +131,57 @@ func cancelOnContextEnd(cfg *pgxpool.Config) {
 	cfg.ConnConfig.BuildContextWatcherHandler = func(pc *pgconn.PgConn) ctxwatch.Handler {
 		return &pgconn.CancelRequestContextWatcherHandler{Conn: pc, DeadlineDelay: time.Second}
 	}
+}
+
+// privilegeError is the INVALID_CONFIG of a statement the role of the database URL may not run
+// (SQLSTATE 42501): it names the privilege that is missing and the statement that grants it,
+// for the two a fresh database meets when the schema is created — CREATE on a schema (which
+// PostgreSQL 15 no longer grants on public to every role) and the right to create the pg_trgm
+// extension (CREATE on the database, for a trusted extension).
+func privilegeError(pkg, what, user, database string, pe *pgconn.PgError, err error) error {
+	role := cmp.Or(user, "the_role")
+	dbName := cmp.Or(database, "the_database")
+	var fix string
+	switch msg := pe.Message; {
+	case strings.Contains(msg, "extension"):
+		ext := quotedName(msg, "pg_trgm")
+		fix = fmt.Sprintf("the role %q may not create the extension %s: grant it CREATE on the database (GRANT CREATE ON DATABASE %s TO %s;), "+
+			"or create the extension once as a superuser (CREATE EXTENSION %s;)", role, ext, quoteIdent(dbName), quoteIdent(role), ext)
+	case strings.Contains(msg, "schema"):
+		schema := lastWord(msg, "public")
+		fix = fmt.Sprintf("the role %q may not create tables in the schema %s (PostgreSQL 15 and later no longer let every role create in public): "+
+			"grant it CREATE on the schema (GRANT CREATE ON SCHEMA %s TO %s;), or make it the database's owner (ALTER DATABASE %s OWNER TO %s;)",
+			role, schema, quoteIdent(schema), quoteIdent(role), quoteIdent(dbName), quoteIdent(role))
+	default:
+		fix = fmt.Sprintf("the role %q lacks a privilege (%s); grant it to the role, or connect as the database's owner", role, msg)
+	}
+	return agentfiles.WrapError(agentfiles.CodeInvalidConfig, fmt.Sprintf("%s: %s: %s", pkg, what, fix), "", err)
+}
+
+// quotedName returns the first double-quoted name in msg, or def.
+func quotedName(msg, def string) string {
+	if _, rest, ok := strings.Cut(msg, `"`); ok {
+		if name, _, ok := strings.Cut(rest, `"`); ok && name != "" {
+			return name
+		}
+	}
+	return def
+}
+
+// lastWord returns the last word of msg ("permission denied for schema public": public), or def.
+func lastWord(msg, def string) string {
+	if f := strings.Fields(msg); len(f) > 0 {
+		return strings.Trim(f[len(f)-1], `"`)
+	}
+	return def
+}
+
+// quoteIdent quotes a SQL identifier when it needs it.
+func quoteIdent(name string) string {
+	for _, r := range name {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_') {
+			return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
+		}
+	}
+	return name
 }

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentfiles/agentfiles/internal/pgtest"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -39,11 +40,14 @@ func goDirective(t *testing.T, root string) string {
 // replace directive pointing at this checkout stands in for go get), built offline and run from
 // that directory. Each must be gofmt-clean and do what its text says:
 //
-//   - the main snippet (the one that calls http.Serve) serves the file tools on
-//     127.0.0.1:8090: a file written through its JSON API reads back;
+//   - the main snippet (the one that calls http.Serve) serves the file tools on a free port
+//     (ADDR=127.0.0.1:0, so that a server of the reader's own on 8090 does not fail the test): a
+//     file written through its JSON API reads back;
 //   - a stdio MCP server (mcpsdk.StdioTransport) writes nothing to stdout before its client
 //     speaks, and ends when stdin closes;
-//   - the PostgreSQL snippet (DATABASE_URL) says what it needs when the variable is unset;
+//   - the PostgreSQL snippets (DATABASE_URL) say what they need when the variable is unset, and
+//     the one on a single pool (store.Pool()) runs against a throwaway database, writing a file
+//     and finding it, and stops cleanly;
 //   - every other one exits 0.
 func TestREADMEGoBlocksRun(t *testing.T) {
 	if testing.Short() {
@@ -107,6 +111,12 @@ func TestREADMEGoBlocksRun(t *testing.T) {
 				if err == nil || !strings.Contains(stderr, "set DATABASE_URL") {
 					t.Errorf("without DATABASE_URL: %v; stderr %s; want a message saying what to set", err, stderr)
 				}
+				if strings.Contains(b.code, "store.Pool()") {
+					stdout, stderr, err := runBlock(t, exe, dir, []string{"DATABASE_URL=" + pgtest.New(t)})
+					if err != nil || !strings.Contains(stdout, "/docs/retry.md") {
+						t.Errorf("on a database: %v\nstdout: %s\nstderr: %s\nwant the written file found", err, stdout, stderr)
+					}
+				}
 			default:
 				stdout, stderr, err := runBlock(t, exe, dir, []string{"KEY="})
 				if err != nil {
@@ -138,6 +148,7 @@ func runServer(t *testing.T, exe, dir string) {
 	t.Helper()
 	cmd := exec.Command(exe)
 	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "ADDR=127.0.0.1:0")
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -155,6 +166,8 @@ func runServer(t *testing.T, exe, dir string) {
 		close(lines)
 	}()
 	var seen []string
+	var base string
+	serving := regexp.MustCompile(`serving on (http://127\.0\.0\.1:[0-9]+)`)
 	deadline := time.After(time.Minute)
 wait:
 	for {
@@ -164,7 +177,8 @@ wait:
 				t.Fatalf("the server exited before serving: %s", strings.Join(seen, "\n"))
 			}
 			seen = append(seen, line)
-			if strings.Contains(line, "serving on http://127.0.0.1:8090") {
+			if m := serving.FindStringSubmatch(line); m != nil {
+				base = m[1]
 				break wait
 			}
 		case <-deadline:
@@ -177,7 +191,7 @@ wait:
 	}()
 	call := func(tool, args string) map[string]any {
 		t.Helper()
-		req, _ := http.NewRequest("POST", "http://127.0.0.1:8090/tools/"+tool, strings.NewReader(args))
+		req, _ := http.NewRequest("POST", base+"/tools/"+tool, strings.NewReader(args))
 		req.Header.Set("Authorization", "Bearer s3cret")
 		req.Header.Set("Content-Type", "application/json")
 		resp, err := http.DefaultClient.Do(req)
@@ -198,3 +212,5 @@ wait:
 		t.Errorf("file_read after file_write (-want +got):\n%s", diff)
 	}
 }
+
+func TestMain(m *testing.M) { pgtest.Main(m) }

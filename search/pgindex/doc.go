@@ -195,9 +195,11 @@
 // Methods return *agentfiles.Error values that hide SQL and connection details (the cause is
 // kept for logs): UNAVAILABLE, which is retryable, when PostgreSQL cannot be reached (connection
 // refused or lost, no connection from the pool, server shutting down or out of connection
-// slots), SEARCH_BACKEND_ERROR when a statement fails, INVALID_ARGUMENT for a malformed
-// IndexedFile, INVALID_CONFIG from New and Reembed, and from ReplaceFile for vectors of another
-// embedder than the database's. A context that ends is returned as itself. [Codes] lists
+// slots), TIMEOUT when a statement outlives the statement timeout (the code pgstore gives it:
+// one SQLSTATE table serves both), SEARCH_BACKEND_ERROR when a statement fails otherwise,
+// INVALID_ARGUMENT for a malformed IndexedFile, INVALID_CONFIG from New and Reembed, from
+// ReplaceFile for vectors of another embedder than the database's, and for a missing privilege.
+// A context that ends is TIMEOUT or CANCELED (agentfiles.ContextError). [Codes] lists
 // them; the Searcher passes UNAVAILABLE on to its caller unchanged.
 //
 // An Index is safe for concurrent use by multiple goroutines and processes.

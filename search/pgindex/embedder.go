@@ -379,12 +379,12 @@ func (ix *Index) embedFile(ctx context.Context, emb search.Embedder, content fun
 		return 0, err
 	}
 	if len(vecs) != len(texts) {
-		return 0, agentfiles.NewError(search.CodeSearchBackendError, "the embedder returned a different number of vectors than texts", f.path)
+		return 0, agentfiles.NewError(agentfiles.CodeModelError, "the embedder returned a different number of vectors than texts", f.path)
 	}
 	raw := make([]byte, 0, 4*to.Dimensions*len(vecs))
 	for _, v := range vecs {
 		if len(v) != to.Dimensions {
-			return 0, agentfiles.NewError(search.CodeSearchBackendError, "the embedder returned a vector of the wrong size", f.path)
+			return 0, agentfiles.NewError(agentfiles.CodeModelError, "the embedder returned a vector of the wrong size", f.path)
 		}
 		raw = appendVector(raw, v)
 	}

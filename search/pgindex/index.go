@@ -72,7 +72,7 @@ type Options struct {
 	Embedder EmbedderIdentity
 	// StatementTimeout bounds every statement the Index runs after New (queries, the
 	// last_served_at update, index writes): PostgreSQL cancels a statement that runs longer, so
-	// no search holds a pooled connection past it, and the call fails with RESOURCE_BUSY
+	// no search holds a pooled connection past it, and the call fails with TIMEOUT
 	// (retryable; a semantic leg that times out leaves a lexical-only answer). Default
 	// DefaultStatementTimeout; negative: no bound. The Index runs its statements on a pool of
 	// its own, built from the given pool's configuration with statement_timeout set for its
@@ -147,7 +147,7 @@ func New(ctx context.Context, pool *pgxpool.Pool, opts Options) (*Index, error) 
 		return ix.checkEmbedder(ctx, conn, opts.Embedder)
 	})
 	if err != nil {
-		return nil, pgpool.Err("pgindex", "preparing the schema", err) // the embedder check's refusal passes as it is
+		return nil, pgpool.PoolErr(pool, "pgindex", "preparing the schema", err) // the embedder check's refusal passes as it is
 	}
 	if opts.VectorCacheBytes == 0 {
 		opts.VectorCacheBytes = DefaultVectorCacheBytes

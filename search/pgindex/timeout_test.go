@@ -15,7 +15,7 @@ import (
 )
 
 // TestStatementTimeout: a search statement that would run past Options.StatementTimeout is
-// cancelled by PostgreSQL and fails with RESOURCE_BUSY (retryable), releasing its connection;
+// cancelled by PostgreSQL and fails with TIMEOUT (retryable), the code pgstore gives it too, releasing its connection;
 // once the obstacle is gone the same call succeeds. The obstacle is another session holding
 // ACCESS EXCLUSIVE locks on the index's tables (statement_timeout counts lock waits).
 func TestStatementTimeout(t *testing.T) {
@@ -60,14 +60,14 @@ WHERE schemaname = current_schema() AND (tablename LIKE 'mcp\_search%' OR tablen
 	_, err = ix.Lexical(ctx, scope, lq)
 	took := time.Since(start)
 	var e *agentfiles.Error
-	if !errors.Is(err, agentfiles.ErrResourceBusy) || !errors.As(err, &e) || !e.Code.Retryable() {
-		t.Errorf("blocked query: %v, want a retryable RESOURCE_BUSY", err)
+	if !errors.Is(err, agentfiles.ErrTimeout) || !errors.As(err, &e) || !e.Code.Retryable() {
+		t.Errorf("blocked query: %v, want a retryable TIMEOUT", err)
 	}
 	if took > 10*timeout+2*time.Second {
 		t.Errorf("blocked query returned after %v, timeout %v", took, timeout)
 	}
-	if err := ix.MarkServed(ctx, scope, []indexdriver.ChunkRef{{Path: "/a.md", FileUpdatedAt: doc.FileUpdatedAt}}, time.Now()); !errors.Is(err, agentfiles.ErrResourceBusy) {
-		t.Errorf("blocked MarkServed: %v, want RESOURCE_BUSY", err)
+	if err := ix.MarkServed(ctx, scope, []indexdriver.ChunkRef{{Path: "/a.md", FileUpdatedAt: doc.FileUpdatedAt}}, time.Now()); !errors.Is(err, agentfiles.ErrTimeout) {
+		t.Errorf("blocked MarkServed: %v, want TIMEOUT", err)
 	}
 	if err := tx.Rollback(ctx); err != nil {
 		t.Fatal(err)

@@ -13,7 +13,6 @@ import (
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/internal/providerhttp"
-	"github.com/agentfiles/agentfiles/search"
 )
 
 // CredentialFunc returns the API key to send to a provider for the request in ctx. The default,
@@ -61,9 +60,10 @@ func newProviderClient(name, endpoint string, timeout, defaultTimeout time.Durat
 }
 
 // post sends body as JSON to the endpoint with a bearer key and decodes a 2xx response into out.
-// Every failure is a SEARCH_BACKEND_ERROR naming the provider and, when the provider sent one,
-// its own error message (read by providerhttp.ReadError: bounded, secrets redacted); timeouts
-// say so. The key never appears in errors or logs.
+// Every failure is a MODEL_ERROR naming the provider and, when the provider sent one, its own
+// error message (read by providerhttp.ReadError: bounded, secrets redacted); a provider that
+// does not answer in time is TIMEOUT, a caller that goes away CANCELED. The key never appears
+// in errors or logs.
 func (c providerClient) post(ctx context.Context, key string, body, out any) error {
 	provider, endpoint, timeout, log := c.name, c.endpoint, c.timeout, c.log
 	payload, err := json.Marshal(body)
@@ -85,9 +85,9 @@ func (c providerClient) post(ctx context.Context, key string, body, out any) err
 	start := time.Now()
 	resp, err := c.http.Do(req)
 	if err != nil {
-		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil {
+		if ctx.Err() != nil {
 			log.WarnContext(ctx, "provider timeout", "provider", provider, "timeout", timeout)
-			return backendFailure(fmt.Sprintf("%s did not answer within %s; retry later or raise the timeout", provider, timeout), endpoint, err)
+			return endedFailure(ctx, fmt.Sprintf("%s did not answer within %s; retry later or raise the timeout", provider, timeout), endpoint, err)
 		}
 		log.WarnContext(ctx, "provider unreachable", "provider", provider, "error", err)
 		return backendFailure(provider+" is unreachable; retry later and check the endpoint setting", endpoint, err)
@@ -106,17 +106,17 @@ func (c providerClient) post(ctx context.Context, key string, body, out any) err
 		case resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500:
 			text += "; retry later"
 		}
-		return agentfiles.NewError(search.CodeSearchBackendError, text, endpoint)
+		return agentfiles.NewError(agentfiles.CodeModelError, text, endpoint)
 	}
 	data, err := io.ReadAll(io.LimitReader(resp.Body, maxProviderResponseBytes+1))
 	if err != nil {
 		if ctx.Err() != nil {
-			return backendFailure(fmt.Sprintf("%s did not finish its answer within %s; retry later or raise the timeout", provider, timeout), endpoint, err)
+			return endedFailure(ctx, fmt.Sprintf("%s did not finish its answer within %s; retry later or raise the timeout", provider, timeout), endpoint, err)
 		}
 		return backendFailure("reading the "+provider+" response failed; retry later", endpoint, err)
 	}
 	if len(data) > maxProviderResponseBytes {
-		return agentfiles.NewError(search.CodeSearchBackendError, fmt.Sprintf("%s answered with more than %d bytes; lower the batch size", provider, maxProviderResponseBytes), endpoint)
+		return agentfiles.NewError(agentfiles.CodeModelError, fmt.Sprintf("%s answered with more than %d bytes; lower the batch size", provider, maxProviderResponseBytes), endpoint)
 	}
 	log.DebugContext(ctx, "provider call", "provider", provider, "status", resp.StatusCode, "response_bytes", len(data), "duration", time.Since(start))
 	if err := json.Unmarshal(data, out); err != nil {
@@ -125,9 +125,18 @@ func (c providerClient) post(ctx context.Context, key string, body, out any) err
 	return nil
 }
 
-// backendFailure is a SEARCH_BACKEND_ERROR with its cause kept for logs.
+// backendFailure is a MODEL_ERROR with its cause kept for logs.
 func backendFailure(message, arg string, cause error) error {
-	return agentfiles.WrapError(search.CodeSearchBackendError, message, arg, cause)
+	return agentfiles.WrapError(agentfiles.CodeModelError, message, arg, cause)
+}
+
+// endedFailure is the error of a call whose context ended: TIMEOUT with message when its
+// deadline (the caller's or the client's timeout) passed, CANCELED when the caller went away.
+func endedFailure(ctx context.Context, message, arg string, cause error) error {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return agentfiles.WrapError(agentfiles.CodeTimeout, message, arg, cause)
+	}
+	return agentfiles.ContextError(ctx.Err())
 }
 
 func orDiscard(l *slog.Logger) *slog.Logger {

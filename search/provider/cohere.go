@@ -41,10 +41,12 @@ var (
 )
 
 // NewCohereReranker returns a client of endpoint, the full URL of a Cohere-compatible rerank
-// endpoint (".../v1/rerank"); an empty endpoint is INVALID_CONFIG.
+// endpoint (".../v1/rerank", or Cohere's own https://api.cohere.com/v2/rerank); an empty
+// endpoint is INVALID_CONFIG: there is no default host.
 func NewCohereReranker(endpoint string, opts CohereRerankerOptions) (*CohereReranker, error) {
 	if endpoint == "" {
-		return nil, agentfiles.NewError(agentfiles.CodeInvalidConfig, "the rerank endpoint URL is required", "Endpoint")
+		return nil, agentfiles.NewError(agentfiles.CodeInvalidConfig, "the rerank endpoint URL is required: name a Cohere-compatible rerank API such as https://api.cohere.com/v2/rerank "+
+			"(settings.mcp.files.search.rerank.endpoint); there is no default", "Endpoint")
 	}
 	if opts.Model == "" {
 		opts.Model = search.DefaultRerankModel
@@ -92,16 +94,16 @@ func (r *CohereReranker) Rerank(ctx context.Context, query string, documents []s
 		return nil, err
 	}
 	if len(resp.Results) > topN {
-		return nil, agentfiles.NewError(search.CodeSearchBackendError, fmt.Sprintf("rerank provider returned %d results for top_n %d", len(resp.Results), topN), r.client.endpoint)
+		return nil, agentfiles.NewError(agentfiles.CodeModelError, fmt.Sprintf("rerank provider returned %d results for top_n %d", len(resp.Results), topN), r.client.endpoint)
 	}
 	seen := make(map[int]bool, len(resp.Results))
 	out := make([]search.RerankResult, 0, len(resp.Results))
 	for _, res := range resp.Results {
 		if res.Index < 0 || res.Index >= len(documents) || seen[res.Index] {
-			return nil, agentfiles.NewError(search.CodeSearchBackendError, fmt.Sprintf("rerank provider returned a duplicate or out-of-range index %d", res.Index), r.client.endpoint)
+			return nil, agentfiles.NewError(agentfiles.CodeModelError, fmt.Sprintf("rerank provider returned a duplicate or out-of-range index %d", res.Index), r.client.endpoint)
 		}
 		if res.RelevanceScore == nil {
-			return nil, agentfiles.NewError(search.CodeSearchBackendError, "rerank provider returned a result without relevance_score", r.client.endpoint)
+			return nil, agentfiles.NewError(agentfiles.CodeModelError, "rerank provider returned a result without relevance_score", r.client.endpoint)
 		}
 		seen[res.Index] = true
 		out = append(out, search.RerankResult{Index: res.Index, Score: *res.RelevanceScore})

@@ -14,9 +14,9 @@
 //
 // # Errors
 //
-// Every failure is an *agentfiles.Error: SEARCH_BACKEND_ERROR (retryable) when the provider
-// cannot be reached, times out, answers with an HTTP error or with a body that is not its
-// protocol; CREDENTIAL_UNAVAILABLE when there is no caller key; INVALID_CONFIG for an empty or
+// Every failure is an *agentfiles.Error: MODEL_ERROR (retryable, as every outside provider's
+// failure is, chat models' too) when the provider cannot be reached, answers with an HTTP error
+// or with a body that is not its protocol; TIMEOUT when it does not answer in time; CREDENTIAL_UNAVAILABLE when there is no caller key; INVALID_CONFIG for an empty or
 // malformed endpoint. A provider's own error message is passed on bounded in length, cut on a
 // character boundary, with keys and bearer tokens redacted; the key never reaches a log.
 //

@@ -88,7 +88,7 @@ type openAIEmbeddingResponse struct {
 	} `json:"data"`
 }
 
-// Embed returns one vector per text, in order. Errors are SEARCH_BACKEND_ERROR with the
+// Embed returns one vector per text, in order. Errors are MODEL_ERROR with the
 // provider's message, or CREDENTIAL_UNAVAILABLE when there is no key.
 func (e *OpenAIEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	if len(texts) == 0 {
@@ -110,14 +110,14 @@ func (e *OpenAIEmbedder) Embed(ctx context.Context, texts []string) ([][]float32
 			return nil, err
 		}
 		if len(resp.Data) != hi-lo {
-			return nil, agentfiles.NewError(search.CodeSearchBackendError, fmt.Sprintf("embedding provider returned %d vectors for %d inputs", len(resp.Data), hi-lo), e.client.endpoint)
+			return nil, agentfiles.NewError(agentfiles.CodeModelError, fmt.Sprintf("embedding provider returned %d vectors for %d inputs", len(resp.Data), hi-lo), e.client.endpoint)
 		}
 		for _, d := range resp.Data {
 			if d.Index < 0 || d.Index >= hi-lo || out[lo+d.Index] != nil {
-				return nil, agentfiles.NewError(search.CodeSearchBackendError, fmt.Sprintf("embedding provider returned a missing, duplicate or out-of-range index %d", d.Index), e.client.endpoint)
+				return nil, agentfiles.NewError(agentfiles.CodeModelError, fmt.Sprintf("embedding provider returned a missing, duplicate or out-of-range index %d", d.Index), e.client.endpoint)
 			}
 			if len(d.Embedding) != e.dims {
-				return nil, agentfiles.NewError(search.CodeSearchBackendError, fmt.Sprintf("embedding provider returned %d dimensions, the configuration says %d; fix Dimensions or the model", len(d.Embedding), e.dims), e.client.endpoint)
+				return nil, agentfiles.NewError(agentfiles.CodeModelError, fmt.Sprintf("embedding provider returned %d dimensions, the configuration says %d; fix Dimensions or the model", len(d.Embedding), e.dims), e.client.endpoint)
 			}
 			search.Normalize(d.Embedding)
 			out[lo+d.Index] = d.Embedding

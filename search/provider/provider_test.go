@@ -117,16 +117,16 @@ func TestOpenAIEmbedderErrors(t *testing.T) {
 		contain string
 	}{
 		{"provider error body", reply(401, `{"error":{"message":"Incorrect API key provided: sk-ca***ler.","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}`),
-			callerCtx, search.CodeSearchBackendError, "HTTP 401: Incorrect API key provided"},
-		{"rate limited", reply(429, `{"error":{"message":"Rate limit reached for requests","type":"requests"}}`), callerCtx, search.CodeSearchBackendError, "Rate limit reached for requests; retry later"},
-		{"plain text error", reply(502, `bad gateway`), callerCtx, search.CodeSearchBackendError, "HTTP 502: bad gateway"},
-		{"wrong count", reply(200, `{"data":[{"index":0,"embedding":[1,0]}]}`), callerCtx, search.CodeSearchBackendError, "1 vectors for 2 inputs"},
-		{"duplicate index", reply(200, `{"data":[{"index":0,"embedding":[1,0]},{"index":0,"embedding":[0,1]}]}`), callerCtx, search.CodeSearchBackendError, "duplicate"},
-		{"wrong dimensions", reply(200, `{"data":[{"index":0,"embedding":[1,0,0]},{"index":1,"embedding":[0,1,0]}]}`), callerCtx, search.CodeSearchBackendError, "3 dimensions"},
-		{"not JSON", reply(200, `<html>`), callerCtx, search.CodeSearchBackendError, "not the expected JSON"},
-		{"timeout", p.hang, callerCtx, search.CodeSearchBackendError, "did not answer within 100ms"},
-		{"key echoed in the body", reply(400, `{"error":{"message":"bad key sk-caller in header Bearer sk-caller"}}`), callerCtx, search.CodeSearchBackendError, "bad key [redacted] in header Bearer [redacted]"},
-		{"long body cut on a character boundary", reply(500, `{"message":"`+strings.Repeat("é", 400)+`"}`), callerCtx, search.CodeSearchBackendError, strings.Repeat("é", 256) + "…; retry later"},
+			callerCtx, agentfiles.CodeModelError, "HTTP 401: Incorrect API key provided"},
+		{"rate limited", reply(429, `{"error":{"message":"Rate limit reached for requests","type":"requests"}}`), callerCtx, agentfiles.CodeModelError, "Rate limit reached for requests; retry later"},
+		{"plain text error", reply(502, `bad gateway`), callerCtx, agentfiles.CodeModelError, "HTTP 502: bad gateway"},
+		{"wrong count", reply(200, `{"data":[{"index":0,"embedding":[1,0]}]}`), callerCtx, agentfiles.CodeModelError, "1 vectors for 2 inputs"},
+		{"duplicate index", reply(200, `{"data":[{"index":0,"embedding":[1,0]},{"index":0,"embedding":[0,1]}]}`), callerCtx, agentfiles.CodeModelError, "duplicate"},
+		{"wrong dimensions", reply(200, `{"data":[{"index":0,"embedding":[1,0,0]},{"index":1,"embedding":[0,1,0]}]}`), callerCtx, agentfiles.CodeModelError, "3 dimensions"},
+		{"not JSON", reply(200, `<html>`), callerCtx, agentfiles.CodeModelError, "not the expected JSON"},
+		{"timeout", p.hang, callerCtx, agentfiles.CodeTimeout, "did not answer within 100ms"},
+		{"key echoed in the body", reply(400, `{"error":{"message":"bad key sk-caller in header Bearer sk-caller"}}`), callerCtx, agentfiles.CodeModelError, "bad key [redacted] in header Bearer [redacted]"},
+		{"long body cut on a character boundary", reply(500, `{"message":"`+strings.Repeat("é", 400)+`"}`), callerCtx, agentfiles.CodeModelError, strings.Repeat("é", 256) + "…; retry later"},
 		{"no caller key", reply(200, `{}`), context.Background(), agentfiles.CodeCredentialUnavailable, "caller's own key"},
 	}
 	for _, tc := range tests {
@@ -179,8 +179,12 @@ func TestCohereRerankerWireFormat(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			p.set(tc.handler)
 			_, err := r2.Rerank(callerCtx, "q", []string{"a", "b", "c"}, 2)
-			if !errors.Is(err, search.ErrSearchBackendError) || !strings.Contains(err.Error(), tc.contain) {
-				t.Fatalf("err = %v; want SEARCH_BACKEND_ERROR containing %q", err, tc.contain)
+			want := agentfiles.CodeModelError
+			if tc.name == "timeout" {
+				want = agentfiles.CodeTimeout
+			}
+			if agentfiles.ErrorCode(err) != want || !strings.Contains(err.Error(), tc.contain) {
+				t.Fatalf("err = %v; want %s containing %q", err, want, tc.contain)
 			}
 		})
 	}

@@ -9,7 +9,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"log/slog"
 	"sort"
 	"strconv"
@@ -319,8 +318,8 @@ func deleteIfEqual(ctx context.Context, store TTLStore, key string, value []byte
 }
 
 func storeError(msg string, err error) error {
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return err
+	if cerr := agentfiles.ContextError(err); cerr != nil {
+		return cerr
 	}
 	return agentfiles.WrapError(agentfiles.CodeUnavailable, msg, "", err)
 }
