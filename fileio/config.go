@@ -114,6 +114,13 @@ type Config struct {
 	// returns what it found with a cursor (pgstore also bounds each statement by it with SET
 	// LOCAL statement_timeout). Key grep_timeout_ms; default 10000; 0 means the default.
 	GrepTimeout time.Duration
+	// MaxPatchBytes caps the text of one ApplyPatch: the patch, or the paths and diffs of its
+	// operations (PAYLOAD_TOO_LARGE above it). The bytes its chunks may compare while matching
+	// are MaxEditWorkBytes. Key max_patch_bytes; default 4 MiB; 0 means the default.
+	MaxPatchBytes int64
+	// MaxPatchFiles caps the files one ApplyPatch changes, and the files one ReadMany returns
+	// (INVALID_ARGUMENT above it). Key max_patch_files; default 100; 0 means the default.
+	MaxPatchFiles int
 	// LogContentSHA256 adds the SHA-256 of written content to log records.
 	// Key log_content_sha256; default false.
 	LogContentSHA256 bool
@@ -148,6 +155,8 @@ const (
 	DefaultGrepMaxAnswerBytes = 256 << 10
 	DefaultGrepMaxScanBytes   = 64 << 20
 	DefaultGrepTimeout        = 10 * time.Second
+	DefaultMaxPatchBytes      = 4 << 20
+	DefaultMaxPatchFiles      = 100
 	// MaxLogPreviewBytes is the largest allowed LogPreviewBytes: a log line never shows more of a file than this.
 	MaxLogPreviewBytes = 256
 	// HardListLimitMax is the largest value list_limit_max may take.
@@ -274,6 +283,8 @@ var configKeys = []struct {
 	{"grep_max_answer_bytes", func(c *Config) any { return &c.GrepMaxAnswerBytes }},
 	{"grep_max_scan_bytes", func(c *Config) any { return &c.GrepMaxScanBytes }},
 	{"grep_timeout_ms", func(c *Config) any { return &durationIn{&c.GrepTimeout, time.Millisecond} }},
+	{"max_patch_bytes", func(c *Config) any { return &c.MaxPatchBytes }},
+	{"max_patch_files", func(c *Config) any { return &c.MaxPatchFiles }},
 	{"log_content_sha256", func(c *Config) any { return &c.LogContentSHA256 }},
 	{"log_preview_bytes", func(c *Config) any { return &c.LogPreviewBytes }},
 }
@@ -308,6 +319,8 @@ var configFormats = map[string]string{
 	"history_retention_days": "a whole number of days such as 30",
 	"rate_limit_per_second":  "a number such as 100",
 	"rate_limit_burst":       "a whole number such as 200",
+	"max_patch_bytes":        "a byte count such as 4194304",
+	"max_patch_files":        "a whole number such as 100",
 	"log_content_sha256":     "true or false",
 	"log_preview_bytes":      "a byte count such as 256",
 }
@@ -389,6 +402,10 @@ func (c Config) Validate() error {
 		return configError(k("grep_max_scan_bytes"), fmt.Sprintf("must be >= 0 (0: the default %d), got %d", DefaultGrepMaxScanBytes, c.GrepMaxScanBytes))
 	case c.GrepTimeout < 0:
 		return configError(k("grep_timeout_ms"), fmt.Sprintf("must be >= 0 milliseconds (0: the default %d), got %d", DefaultGrepTimeout.Milliseconds(), c.GrepTimeout.Milliseconds()))
+	case c.MaxPatchBytes < 0:
+		return configError(k("max_patch_bytes"), fmt.Sprintf("must be >= 0 (0: the default %d), got %d", DefaultMaxPatchBytes, c.MaxPatchBytes))
+	case c.MaxPatchFiles < 0:
+		return configError(k("max_patch_files"), fmt.Sprintf("must be >= 0 (0: the default %d), got %d", DefaultMaxPatchFiles, c.MaxPatchFiles))
 	case c.LogPreviewBytes < 0 || c.LogPreviewBytes > MaxLogPreviewBytes:
 		return configError(k("log_preview_bytes"), fmt.Sprintf("must be between 0 and %d, got %d", MaxLogPreviewBytes, c.LogPreviewBytes))
 	}
@@ -416,7 +433,8 @@ type grepBounds struct {
 	timeout           time.Duration
 }
 
-// withGrepDefaults returns c with the default of every Grep field left 0.
+// withGrepDefaults returns c with the default of every field left 0 whose 0 means the default
+// (the Grep and patch fields).
 func (c Config) withGrepDefaults() Config {
 	or := func(v, def int64) int64 {
 		if v == 0 {
@@ -429,6 +447,8 @@ func (c Config) withGrepDefaults() Config {
 	c.GrepMaxAnswerBytes = or(c.GrepMaxAnswerBytes, DefaultGrepMaxAnswerBytes)
 	c.GrepMaxScanBytes = or(c.GrepMaxScanBytes, DefaultGrepMaxScanBytes)
 	c.GrepTimeout = time.Duration(or(int64(c.GrepTimeout), int64(DefaultGrepTimeout)))
+	c.MaxPatchBytes = or(c.MaxPatchBytes, DefaultMaxPatchBytes)
+	c.MaxPatchFiles = int(or(int64(c.MaxPatchFiles), DefaultMaxPatchFiles))
 	return c
 }
 
