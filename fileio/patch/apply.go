@@ -286,7 +286,12 @@ func (m *matcher) place(c Chunk, pos int) (placed, ChunkResult, error) {
 		if !ok {
 			return placed{}, ChunkResult{}, errAnchor
 		}
-		from = i + 1
+		// The chunk's lines are searched from the anchor line itself: models often repeat
+		// the line they anchor on as the chunk's first line.
+		from = i
+		if len(c.Old()) == 0 {
+			from = i + 1
+		}
 	}
 	if c.OldStart > 0 {
 		hint = c.OldStart - 1

@@ -30,7 +30,8 @@
 //	unicode      also reading typographic dashes, quotes and odd spaces as ASCII
 //
 // An @@ anchor line of V4A is found first (with the same passes) and the chunk is searched
-// below it; a unified hunk's line number picks the nearest of several matches.
+// from that line on (a chunk of added lines alone goes just below it); a unified hunk's line
+// number picks the nearest of several matches.
 //
 // # Exactly the change
 //
