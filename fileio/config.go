@@ -189,6 +189,8 @@ func DefaultConfig() Config {
 		GrepMaxAnswerBytes: DefaultGrepMaxAnswerBytes,
 		GrepMaxScanBytes:   DefaultGrepMaxScanBytes,
 		GrepTimeout:        DefaultGrepTimeout,
+		MaxPatchBytes:      DefaultMaxPatchBytes,
+		MaxPatchFiles:      DefaultMaxPatchFiles,
 	}
 }
 

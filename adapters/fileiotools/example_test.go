@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log"
+	"strings"
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/adapters"
@@ -60,6 +61,8 @@ func ExampleTools() {
 	// file_purge_history
 	// file_grep
 	// file_glob
+	// file_apply_patch
+	// file_read_many
 	// {"bytes_written":11,"created":true,"size_bytes":11}
 	// {"content":"buy milk\n","content_encoding":"utf-8","next_offset_bytes":11,"offset_bytes":2,"read_bytes":9,"size_bytes":11,"truncated":false}
 	// NOT_DIRECTORY false /notes/todo.md is a file, so it cannot contain /notes/todo.md/x; choose another path (/notes/todo.md)
@@ -100,4 +103,63 @@ func ExampleTools_grep() {
 	// {"output_mode":"files_with_matches","truncated":false,"limit":100,"scanned_files":2,"scanned_bytes":82,"files":["/docs/plan.md","/src/main.go"]}
 	// {"paths":["/src/main.go"],"truncated":false,"limit":256}
 	// INVALID_ARGUMENT pattern is not a valid Go RE2 regular expression: error parsing regexp: missing closing ): `func (main`; escape special characters with \ or set fixed_strings to search for the text as is (pattern)
+}
+
+// file_apply_patch applies a multi-file patch in OpenAI's apply_patch format (or a unified
+// diff, or the Responses API's operations) in one transaction; file_read_many reads several
+// files in one call, each with its sha256 or its own error.
+func ExampleTools_applyPatch() {
+	svc, err := fileio.NewService(memstore.New(memstore.Options{}), fileio.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	tools := fileiotools.Tools(svc)
+	ctx := agentfiles.WithAuth(context.Background(), agentfiles.NewAuthContext("sk-example", "alice"))
+	call := func(name string, args any) any {
+		tool, _ := adapters.Find(tools, name)
+		raw, _ := json.Marshal(args)
+		out, err := tool.Call(ctx, raw)
+		if err != nil {
+			te, _ := adapters.ErrorOf(err)
+			fmt.Println(te.Code, te.Message)
+		}
+		return out
+	}
+	call("file_write", map[string]any{"project": "demo", "path": "/src/app.py", "content": "def main():\r\n    print(\"hi\")\r\n"})
+	res := call("file_apply_patch", map[string]any{"project": "demo", "patch": `*** Begin Patch
+*** Update File: src/app.py
+@@ def main():
+-    print("hi")
++    print("hello")
+*** Add File: README.md
++# App
+*** End Patch`}).(fileio.ApplyPatchResult)
+	for _, f := range res.Files {
+		fmt.Println(f.Operation, f.Path, f.SizeBytes, f.Chunks)
+	}
+	fmt.Print(strings.ReplaceAll(res.Files[0].Diff, "\r", `\r`)) // the file keeps its CRLF line endings
+	many := call("file_read_many", map[string]any{"project": "demo", "paths": []string{"src/app.py", "README.md", "gone.txt"}}).(fileio.ReadManyResult)
+	for _, f := range many.Files {
+		if f.Error != nil {
+			fmt.Println(f.Path, f.Error.Code)
+			continue
+		}
+		fmt.Printf("%s %q\n", f.Path, f.Content)
+	}
+	call("file_apply_patch", map[string]any{"project": "demo", "patch": "*** Begin Patch\n*** Update File: src/app.py\n@@\n-    print(\"bye\")\n+    pass\n*** End Patch"})
+	// Output:
+	// update /src/app.py 33 [{1 2 exact}]
+	// add /README.md 6 []
+	// --- a/src/app.py
+	// +++ b/src/app.py
+	// @@ -1,2 +1,2 @@
+	//  def main():\r
+	// -    print("hi")\r
+	// +    print("hello")\r
+	// /README.md "# App\n"
+	// /gone.txt NOT_FOUND
+	// /src/app.py "def main():\r\n    print(\"hello\")\r\n"
+	// NO_MATCH /src/app.py: chunk 1 of 1 (patch line 3) does not apply: these lines are not in the file, even ignoring whitespace at the ends of lines and Unicode dashes, quotes and spaces:
+	//   "    print(\"bye\")"
+	// Read the file again and resend the patch with the chunk's context and removed lines copied from it; nothing was changed. (/src/app.py)
 }

@@ -109,6 +109,10 @@ func TestToolsDirect(t *testing.T) {
 			args = `{"project":"p","path":"/x","version":1}`
 		case "file_grep", "file_glob":
 			args = `{"project":"p","pattern":"x"}`
+		case "file_apply_patch":
+			args = `{"project":"p","patch":"*** Begin Patch\n*** Delete File: x\n*** End Patch"}`
+		case "file_read_many":
+			args = `{"project":"p","paths":["/x"]}`
 		}
 		_, err := tool.Handler(context.Background(), json.RawMessage(args))
 		if te, _ := adapters.ErrorOf(err); te.Code != "PERMISSION_DENIED" {
@@ -138,6 +142,8 @@ func TestAnnotations(t *testing.T) {
 		"file_purge_history": {Destructive: true, Idempotent: true},
 		"file_grep":          {ReadOnly: true, Idempotent: true},
 		"file_glob":          {ReadOnly: true, Idempotent: true},
+		"file_apply_patch":   {Destructive: true},
+		"file_read_many":     {ReadOnly: true, Idempotent: true},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("annotations (-want +got):\n%s", diff)
@@ -151,7 +157,7 @@ func TestToolsOverMCP(t *testing.T) {
 	var logs bytes.Buffer
 	ac := agentfiles.NewAuthContext(apiKey, "mcp-user")
 	cs := adapterstest.Connect(t, fileioTools(t), mcpsdk.Options{Auth: &ac, Logger: slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
-	if names := mcptest.ToolNames(t, cs); len(names) != 12 {
+	if names := mcptest.ToolNames(t, cs); len(names) != 14 {
 		t.Fatalf("tools: %v", names)
 	}
 	mcptest.Script(t, cs, []mcptest.Exchange{
@@ -169,10 +175,15 @@ func TestToolsOverMCP(t *testing.T) {
 		{Tool: "file_read", Args: map[string]any{"project": "p", "path": "/s.md", "version": 1}, Want: `"content": "` + secret + `"`},
 		{Tool: "file_restore", Args: map[string]any{"project": "p", "path": "/s.md", "version": 1}, Want: `"restored_version": 1`},
 		{Tool: "file_glob", Args: map[string]any{"project": "p", "pattern": "*.md"}, Want: `"/s.md"`},
+		{Tool: "file_apply_patch", Args: map[string]any{"project": "p", "patch": "*** Begin Patch\n*** Add File: n/x.md\n+" + secret + "\n*** End Patch"}, Want: `"operation": "add"`},
+		{Tool: "file_apply_patch", Args: map[string]any{"project": "p", "operations": []any{map[string]any{"type": "update_file", "path": "n/x.md", "diff": "@@\n-" + secret + "\n+done\n"}}}, Want: `"pass": "exact"`},
+		{Tool: "file_apply_patch", Args: map[string]any{"project": "p", "patch": "*** Begin Patch\n*** Add File: n/x.md\n+again\n*** End Patch"}, Want: "ALREADY_EXISTS", IsError: true},
+		{Tool: "file_read_many", Args: map[string]any{"project": "p", "paths": []any{"n/x.md", "nope"}}, Want: `"code": "NOT_FOUND"`},
+		{Tool: "file_delete", Args: map[string]any{"project": "p", "path": "/n", "recursive": true}, Want: `"deleted": true`},
 		{Tool: "file_grep", Args: map[string]any{"project": "p", "pattern": "("}, Want: "INVALID_ARGUMENT", IsError: true},
 		{Tool: "file_rename", Args: map[string]any{"project": "p", "from": "/s.md", "to": "/t.md"}, Want: `"files": 1`},
 		{Tool: "file_delete", Args: map[string]any{"project": "p", "path": "/t.md"}, Want: `"deleted": true`},
-		{Tool: "file_purge_history", Args: map[string]any{"project": "p", "path": ""}, Want: `"versions": 5`},
+		{Tool: "file_purge_history", Args: map[string]any{"project": "p", "path": ""}, Want: `"versions": 7`},
 		{Tool: "file_versions", Args: map[string]any{"project": "p", "path": "/s.md"}, Want: "NOT_FOUND", IsError: true},
 	})
 	if strings.Contains(logs.String(), secret) || strings.Contains(logs.String(), apiKey) {
