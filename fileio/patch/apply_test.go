@@ -23,7 +23,9 @@ func applyOne(t *testing.T, text, content string) (string, []patch.ChunkResult, 
 }
 
 func TestApplyUpdate(t *testing.T) {
-	v4a := func(body string) string { return "*** Begin Patch\n*** Update File: a.txt\n" + body + "*** End Patch\n" }
+	v4a := func(body string) string {
+		return "*** Begin Patch\n*** Update File: a.txt\n" + body + "*** End Patch\n"
+	}
 	tests := []struct {
 		name, patch, content, want string
 		chunks                     []patch.ChunkResult
