@@ -221,6 +221,10 @@ func (s *Service) patchTx(ctx context.Context, tx WriteTx, plan []patchStep, dry
 	var growth int64
 	budget := &patch.Budget{MaxWorkBytes: s.cfg.MaxEditWorkBytes}
 	diffBytes := s.cfg.MaxDiffBytes
+	existing, err := s.patchedFiles(ctx, tx, plan)
+	if err != nil {
+		return res, err
+	}
 	for i, st := range plan {
 		if err := stillWanted(ctx); err != nil {
 			return res, err
@@ -234,12 +238,9 @@ func (s *Service) patchTx(ctx context.Context, tx WriteTx, plan []patchStep, dry
 			}
 			updated = st.Content
 		case patch.OpDelete, patch.OpUpdate:
-			f, err := tx.Get(ctx, st.path)
-			if errors.Is(err, agentfiles.ErrNotFound) {
-				err = missingPatchFile(ctx, tx, st)
-			}
-			if err != nil {
-				return res, err
+			f, ok := existing[st.path]
+			if !ok {
+				return res, missingPatchFile(ctx, tx, st)
 			}
 			old = string(f.Content)
 			growth -= f.SizeBytes
@@ -250,6 +251,7 @@ func (s *Service) patchTx(ctx context.Context, tx WriteTx, plan []patchStep, dry
 				break
 			}
 			var chunks []patch.ChunkResult
+			var err error
 			updated, chunks, err = patch.ApplyUpdate(ctx, old, st.FilePatch, budget)
 			if err != nil {
 				return res, err
@@ -309,6 +311,26 @@ func (s *Service) patchTx(ctx context.Context, tx WriteTx, plan []patchStep, dry
 		}
 	}
 	return res, nil
+}
+
+// patchedFiles reads, in one step when the store can (GetMany), the files the plan updates or
+// deletes.
+func (s *Service) patchedFiles(ctx context.Context, tx ReadTx, plan []patchStep) (map[string]File, error) {
+	var paths []string
+	for _, st := range plan {
+		if st.op != patch.OpAdd {
+			paths = append(paths, st.path)
+		}
+	}
+	files, err := GetMany(ctx, tx, paths)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]File, len(files))
+	for _, f := range files {
+		out[f.Path] = f
+	}
+	return out, nil
 }
 
 // checkNewPath refuses a file the patch creates at path (by header) where a file, a directory
