@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/agentfiles/agentfiles"
@@ -92,6 +93,7 @@ type matcher struct {
 	max     int64
 	steps   int
 	budget  *Budget
+	index   map[Pass]map[string][]int // line (as each pass compares it) → the lines where it is
 }
 
 // normalise maps a line to the form PassUnicode compares: trimmed, with typographic dashes,
@@ -163,6 +165,28 @@ func (m *matcher) line(pass Pass, i int) string {
 
 var errWork = errors.New("work budget exceeded")
 
+// starts returns the lines (ascending) that equal first as pass compares them: where a
+// pattern beginning with first may start. Each pass indexes the file once, so a patch of many
+// chunks costs about the file's size per pass, not the file's size per chunk.
+func (m *matcher) starts(pass Pass, first string) ([]int, error) {
+	idx := m.index[pass]
+	if idx == nil {
+		idx = make(map[string][]int, len(m.lines))
+		for i := range m.lines {
+			l := m.line(pass, i)
+			if m.work += int64(len(l)) + 1; m.max > 0 && m.work > m.max {
+				return nil, errWork
+			}
+			idx[l] = append(idx[l], i)
+		}
+		if m.index == nil {
+			m.index = map[Pass]map[string][]int{}
+		}
+		m.index[pass] = idx
+	}
+	return idx[first], nil
+}
+
 func newMatcher(ctx context.Context, lines []string, b *Budget) *matcher {
 	m := &matcher{ctx: ctx, lines: lines, budget: b}
 	if b != nil {
@@ -212,9 +236,13 @@ func (m *matcher) find(pattern []string, from int, eof bool, hint int) (int, Pas
 				return last, pass, ok, err
 			}
 		}
+		starts, err := m.starts(pass, p[0])
+		if err != nil {
+			return 0, "", false, err
+		}
 		best := -1
-		for i := from; i <= last; i++ {
-			if best >= 0 && (hint < 0 || i-hint > abs(best-hint)) {
+		for _, i := range starts[sort.SearchInts(starts, from):] {
+			if i > last || best >= 0 && (hint < 0 || i-hint > abs(best-hint)) {
 				break
 			}
 			ok, err := m.at(pass, p, i)
