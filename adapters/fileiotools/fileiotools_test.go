@@ -237,6 +237,10 @@ func TestErrorsOverHTTP(t *testing.T) {
 		{"file_grep", `{"project":"p","pattern":"x","cursor":"bogus"}`, http.StatusBadRequest, "INVALID_ARGUMENT"},
 		{"file_glob", `{"project":"p","pattern":"[a"}`, http.StatusBadRequest, "INVALID_ARGUMENT"},
 		{"file_glob", `{"project":"p","pattern":"*","path":"/missing"}`, http.StatusNotFound, "NOT_FOUND"},
+		{"file_apply_patch", `{"project":"p","patch":"*** Begin Patch\n*** Update File: f\n@@\n-nope\n+y\n*** End Patch"}`, http.StatusUnprocessableEntity, "NO_MATCH"},
+		{"file_apply_patch", `{"project":"p","patch":"*** Begin Patch\n*** Add File: f\n+y\n*** End Patch"}`, http.StatusConflict, "ALREADY_EXISTS"},
+		{"file_apply_patch", `{"project":"p","patch":"*** Begin Patch\n*** Bogus\n*** End Patch"}`, http.StatusBadRequest, "INVALID_PATCH"},
+		{"file_read_many", `{"project":"p"}`, http.StatusBadRequest, "INVALID_ARGUMENT"},
 	}
 	for _, tc := range tests {
 		status, te := post(tc.name, tc.args)
@@ -245,8 +249,32 @@ func TestErrorsOverHTTP(t *testing.T) {
 		}
 	}
 
+	// A patch over HTTP changes the file, in its own line endings; file_read_many reads it back.
+	req, _ := http.NewRequest(http.MethodPost, srv.URL+"/tools/file_apply_patch", strings.NewReader(
+		`{"project":"p","patch":"diff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -1 +1 @@\n-x\n\\ No newline at end of file\n+patched\n"}`))
+	req.Header.Set("Authorization", "Bearer key-http")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		t.Errorf("file_apply_patch over HTTP: status %d", res.StatusCode)
+	}
+	req, _ = http.NewRequest(http.MethodPost, srv.URL+"/tools/file_read_many", strings.NewReader(`{"project":"p","paths":["f"]}`))
+	req.Header.Set("Authorization", "Bearer key-http")
+	if res, err = http.DefaultClient.Do(req); err != nil {
+		t.Fatal(err)
+	}
+	var many fileio.ReadManyResult
+	json.NewDecoder(res.Body).Decode(&many)
+	res.Body.Close()
+	if len(many.Files) != 1 || many.Files[0].Content != "patched\n" {
+		t.Errorf("file_read_many over HTTP after the patch: %+v", many)
+	}
+
 	ctx := agentfiles.WithAuth(context.Background(), agentfiles.NewAuthContext("key-a", "alice"))
-	_, err := adapterstest.CallContext(ctx, t, fileioTools(t), "file_read", `{"project":"p","path":"/missing"}`)
+	_, err = adapterstest.CallContext(ctx, t, fileioTools(t), "file_read", `{"project":"p","path":"/missing"}`)
 	if !errors.Is(err, agentfiles.ErrNotFound) {
 		t.Errorf("file_read of a missing file: %v, want agentfiles.ErrNotFound", err)
 	}
@@ -257,10 +285,13 @@ func TestGrepDescriptionsStateConfig(t *testing.T) {
 	svc := storetest.NewService(t, memstore.New(memstore.Options{}), func(c *fileio.Config) {
 		c.GrepLimitDefault, c.GrepLimitMax, c.GrepMaxScanBytes, c.GrepTimeout = 7, 70, 3<<20, 1500*time.Millisecond
 		c.ListLimitDefault, c.ListLimitMax = 9, 90
+		c.MaxPatchBytes, c.MaxPatchFiles, c.MaxEditWorkBytes, c.MaxReadBytes = 5000, 4, 3<<10, 2<<10
 	})
 	want := map[string][]string{
-		"file_grep": {"7 entries by default", "clamped to 70", "3 MiB of file content", "1.5s"},
-		"file_glob": {"9 paths by default", "clamped to 90", "1.5s"},
+		"file_grep":        {"7 entries by default", "clamped to 70", "3 MiB of file content", "1.5s"},
+		"file_glob":        {"9 paths by default", "clamped to 90", "1.5s"},
+		"file_apply_patch": {"5000 bytes of patch", "4 files per call", "3 KiB of file lines"},
+		"file_read_many":   {"up to 4)", "maximum 2 KiB"},
 	}
 	for _, tool := range fileiotools.Tools(svc) {
 		for _, fragment := range want[tool.Name] {
