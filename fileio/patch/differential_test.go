@@ -67,18 +67,7 @@ func TestDifferential(t *testing.T) {
 			if err != nil {
 				t.Fatalf("case %d %s: apply: %v\nV4A:\n%s\nunified:\n%s", i, form.name, err, c.V4A(false), c.Unified())
 			}
-			wantFiles, gone := c.Want(form.dialect)
-			want := map[string]string{}
-			for k, v := range c.Before {
-				want[k] = v
-			}
-			for _, g := range gone {
-				delete(want, g)
-			}
-			for k, v := range wantFiles {
-				want[k] = v
-			}
-			if diff := cmp.Diff(want, got); diff != "" {
+			if diff := cmp.Diff(c.After(form.dialect), got); diff != "" {
 				t.Fatalf("case %d %s (-want +got):\n%s\npatch:\n%s", i, form.name, diff, strings.ReplaceAll(c.Unified(), "\r", `\r`))
 			}
 		}

@@ -86,17 +86,7 @@ func testPatchDifferential(t *testing.T, e *env) {
 			if err != nil {
 				t.Fatalf("case %d %s: %v\n%s", i, form.name, err, c.V4A(false))
 			}
-			files, gone := c.Want(form.dialect)
-			want := map[string]string{}
-			for k, v := range c.Before {
-				want[k] = v
-			}
-			for _, g := range gone {
-				delete(want, g)
-			}
-			for k, v := range files {
-				want[k] = v
-			}
+			want := c.After(form.dialect)
 			got := e.projectFiles(ctx, scope)
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Fatalf("case %d %s (-want +got):\n%s", i, form.name, diff)

@@ -3,7 +3,6 @@ package storetest
 import (
 	"fmt"
 	"math/rand/v2"
-	"sort"
 	"strings"
 
 	"github.com/agentfiles/agentfiles/fileio/patch"
@@ -11,7 +10,8 @@ import (
 
 // PatchCase is a random change of a few files, written as a patch in each dialect, for
 // differential tests of patch application: RandomPatchCase makes one, Before holds the files
-// to store first, and applying Patch(dialect) must leave exactly Want(dialect).
+// to store first, and applying the patch in a dialect (V4A, Unified, Operations) must leave
+// exactly After(dialect).
 type PatchCase struct {
 	Before map[string]string // path ("/d0/f1.txt") → content before
 	files  []caseFile
@@ -134,23 +134,25 @@ func (f caseFile) render(lines []string) string {
 	return sb.String()
 }
 
-// Want returns the files after the patch in dialect: path → content, and the paths that must
-// be gone. The operations dialect has no moves: there a moved file is updated in place.
-func (c PatchCase) Want(d patch.Dialect) (files map[string]string, gone []string) {
-	files = map[string]string{}
+// After returns every file after the patch in dialect: path → content. The operations
+// dialect has no moves: there a moved file is updated in place.
+func (c PatchCase) After(d patch.Dialect) map[string]string {
+	files := map[string]string{}
+	for k, v := range c.Before {
+		files[k] = v
+	}
 	for _, f := range c.files {
 		switch {
 		case f.op == patch.OpDelete:
-			gone = append(gone, "/"+f.path)
+			delete(files, "/"+f.path)
 		case f.moveTo != "" && d != patch.DialectOperations:
-			gone = append(gone, "/"+f.path)
+			delete(files, "/"+f.path)
 			files["/"+f.moveTo] = f.render(f.new)
 		default:
 			files["/"+f.path] = f.render(f.new)
 		}
 	}
-	sort.Strings(gone)
-	return files, gone
+	return files
 }
 
 // context is how many lines of context chunks carry on each side.
