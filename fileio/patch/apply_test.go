@@ -117,3 +117,13 @@ func TestApplyUpdateRefusals(t *testing.T) {
 		})
 	}
 }
+
+// TestApplyUpdateWithoutChunks: a pure move (no chunks) keeps every byte, odd ones included.
+func TestApplyUpdateWithoutChunks(t *testing.T) {
+	for _, content := range []string{"", "\uFEFF", "a", "a\r\nb", "a\nb\r\n\r\n", "\uFEFFx\r", "a\n\n\n"} {
+		got, chunks, err := patch.ApplyUpdate(context.Background(), content, patch.FilePatch{Op: patch.OpUpdate, Path: "a", MoveTo: "b"}, nil)
+		if err != nil || got != content || len(chunks) != 0 {
+			t.Errorf("ApplyUpdate(%q) = %q, %v, %v; want it unchanged", content, got, chunks, err)
+		}
+	}
+}
