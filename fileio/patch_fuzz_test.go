@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/storetest"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -25,19 +26,8 @@ func FuzzApplyPatch(f *testing.F) {
 				t.Fatal(err)
 			}
 		}
-		files := func() map[string]string {
-			res, err := svc.ReadMany(ctx, fileio.ReadManyRequest{Project: "p", Glob: "**"})
-			if err != nil {
-				t.Fatal(err)
-			}
-			out := map[string]string{}
-			for _, f := range res.Files {
-				out[f.Path] = f.Content
-			}
-			return out
-		}
 		res, err := svc.ApplyPatch(context.WithoutCancel(ctx), fileio.ApplyPatchRequest{Project: "p", Patch: text})
-		after := files()
+		after := storetest.ReadProject(t, ctx, svc, "p")
 		if err != nil {
 			if diff := cmp.Diff(before, after); diff != "" {
 				t.Fatalf("a refused patch (%v) changed the project (-before +after):\n%s", err, diff)

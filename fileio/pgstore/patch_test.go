@@ -59,18 +59,7 @@ func TestApplyPatchConnectionKilled(t *testing.T) {
 	}
 	sb.WriteString("*** Add File: src/new.go\n+package src\n*** End Patch\n")
 	text := sb.String()
-	read := func() map[string]string {
-		t.Helper()
-		res, err := plain.ReadMany(ctx, fileio.ReadManyRequest{Project: "p", Glob: "**"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		out := map[string]string{}
-		for _, f := range res.Files {
-			out[f.Path] = f.Content
-		}
-		return out
-	}
+	read := func() map[string]string { return storetest.ReadProject(t, ctx, plain, "p") }
 	for _, killAt := range []int{1, 3, 5} {
 		t.Run(fmt.Sprintf("killed before write %d", killAt), func(t *testing.T) {
 			ks := &killingStore{Store: s, killAt: killAt, kill: func() {

@@ -28,28 +28,25 @@ func exercisePatch(t *testing.T, newStore func(t *testing.T) fileio.Store) {
 	})
 }
 
-// projectFiles returns every file of the project: path → content.
-func (e *env) projectFiles(ctx context.Context, scope fileio.Scope) map[string]string {
-	e.t.Helper()
+// ReadProject returns every file of project through svc.ReadMany, following its cursor:
+// path → content.
+func ReadProject(t testing.TB, ctx context.Context, svc *fileio.Service, project string) map[string]string {
+	t.Helper()
 	out := map[string]string{}
-	err := e.store.View(ctx, scope, func(tx fileio.ReadTx) error {
-		infos, err := tx.List(ctx, "/", 0)
+	req := fileio.ReadManyRequest{Project: project, Glob: "**"}
+	for {
+		res, err := svc.ReadMany(ctx, req)
 		if err != nil {
-			return err
+			t.Fatalf("reading project %s: %v", project, err)
 		}
-		for _, info := range infos {
-			f, err := tx.Get(ctx, info.Path)
-			if err != nil {
-				return err
-			}
-			out[f.Path] = string(f.Content)
+		for _, f := range res.Files {
+			out[f.Path] = f.Content
 		}
-		return nil
-	})
-	if err != nil {
-		e.t.Fatalf("listing the project: %v", err)
+		if !res.Truncated {
+			return out
+		}
+		req.Cursor = res.NextCursor
 	}
-	return out
 }
 
 func (e *env) seed(ctx context.Context, files map[string]string) {
@@ -78,7 +75,7 @@ func testPatchDifferential(t *testing.T, e *env) {
 			{"operations", patch.DialectOperations, fileio.ApplyPatchRequest{Operations: c.Operations()}},
 		}
 		for _, form := range forms {
-			ctx, scope := newTenant(proj)
+			ctx, _ := newTenant(proj)
 			e.seed(ctx, c.Before)
 			req := form.req
 			req.Project = proj
@@ -87,7 +84,7 @@ func testPatchDifferential(t *testing.T, e *env) {
 				t.Fatalf("case %d %s: %v\n%s", i, form.name, err, c.V4A(false))
 			}
 			want := c.After(form.dialect)
-			got := e.projectFiles(ctx, scope)
+			got := ReadProject(t, ctx, e.svc, proj)
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Fatalf("case %d %s (-want +got):\n%s", i, form.name, diff)
 			}
@@ -103,7 +100,7 @@ func testPatchDifferential(t *testing.T, e *env) {
 // testPatchAtomicity: a patch whose last chunk fails changes no file, creates none, deletes
 // none, and keeps no new version.
 func testPatchAtomicity(t *testing.T, e *env) {
-	ctx, scope := newTenant(proj)
+	ctx, _ := newTenant(proj)
 	before := map[string]string{"/a.txt": "one\ntwo\n", "/b.txt": "three\nfour\n", "/gone.txt": "x\n"}
 	e.seed(ctx, before)
 	text := "*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+ONE\n*** Add File: new.txt\n+new\n*** Delete File: gone.txt\n" +
@@ -111,7 +108,7 @@ func testPatchAtomicity(t *testing.T, e *env) {
 	_, err := e.svc.ApplyPatch(ctx, fileio.ApplyPatchRequest{Project: proj, Patch: text})
 	wantCode(t, "failing patch", err, fileio.CodeNoMatch)
 	wantMessage(t, "failing patch", err, "/b.txt: chunk 2 of 2", `"five"`, "closest lines")
-	if diff := cmp.Diff(before, e.projectFiles(ctx, scope)); diff != "" {
+	if diff := cmp.Diff(before, ReadProject(t, ctx, e.svc, proj)); diff != "" {
 		t.Errorf("files after a failed patch (-want +got):\n%s", diff)
 	}
 	versions, err := e.svc.Versions(ctx, proj, "/a.txt")
@@ -149,7 +146,7 @@ func testPatchRefusals(t *testing.T, e *env) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			ctx, scope := newTenant(proj)
+			ctx, _ := newTenant(proj)
 			e.seed(ctx, before)
 			req := c.req
 			req.Project = proj
@@ -158,7 +155,7 @@ func testPatchRefusals(t *testing.T, e *env) {
 			if c.msg != nil {
 				wantMessage(t, c.name, err, c.msg...)
 			}
-			if diff := cmp.Diff(before, e.projectFiles(ctx, scope)); diff != "" {
+			if diff := cmp.Diff(before, ReadProject(t, ctx, e.svc, proj)); diff != "" {
 				t.Errorf("files after a refused patch (-want +got):\n%s", diff)
 			}
 		})
@@ -168,7 +165,7 @@ func testPatchRefusals(t *testing.T, e *env) {
 // testPatchDryRunHistory: a dry run answers as the real run does and changes nothing; the
 // real run keeps each changed file's previous version.
 func testPatchDryRunHistory(t *testing.T, e *env) {
-	ctx, scope := newTenant(proj)
+	ctx, _ := newTenant(proj)
 	before := map[string]string{"/src/a.go": "package a\r\n\r\nfunc A() int { return 1 }\r\n", "/old.md": "# Old\n"}
 	e.seed(ctx, before)
 	text := "*** Begin Patch\n*** Update File: src/a.go\n@@ func A() int { return 1 }\n-func A() int { return 1 }\n+func A() int { return 2 }\n" +
@@ -177,7 +174,7 @@ func testPatchDryRunHistory(t *testing.T, e *env) {
 	if err != nil {
 		t.Fatalf("dry run: %v", err)
 	}
-	if diff := cmp.Diff(before, e.projectFiles(ctx, scope)); diff != "" {
+	if diff := cmp.Diff(before, ReadProject(t, ctx, e.svc, proj)); diff != "" {
 		t.Errorf("files after a dry run (-want +got):\n%s", diff)
 	}
 	res, err := e.svc.ApplyPatch(ctx, fileio.ApplyPatchRequest{Project: proj, Patch: text})
@@ -185,7 +182,7 @@ func testPatchDryRunHistory(t *testing.T, e *env) {
 		t.Fatalf("apply: %v", err)
 	}
 	want := map[string]string{"/src/a.go": "package a\r\n\r\nfunc A() int { return 2 }\r\n", "/docs/new.md": "# New\n"}
-	if diff := cmp.Diff(want, e.projectFiles(ctx, scope)); diff != "" {
+	if diff := cmp.Diff(want, ReadProject(t, ctx, e.svc, proj)); diff != "" {
 		t.Errorf("files after the patch (-want +got):\n%s", diff)
 	}
 	for i := range res.Files {
@@ -221,7 +218,7 @@ func testPatchDryRunHistory(t *testing.T, e *env) {
 // land; none is lost. A patch that finds the project busy fails with a retryable code and is
 // retried, as a client would.
 func testPatchConcurrent(t *testing.T, e *env) {
-	ctx, scope := newTenant(proj)
+	ctx, _ := newTenant(proj)
 	const writers = 10
 	var lines []string
 	for i := range writers * 4 {
@@ -257,7 +254,7 @@ func testPatchConcurrent(t *testing.T, e *env) {
 		lines[at] = fmt.Sprintf("LINE %d by %d", at, w)
 	}
 	want := map[string]string{"/shared.txt": strings.Join(lines, "\n") + "\n"}
-	if diff := cmp.Diff(want, e.projectFiles(ctx, scope)); diff != "" {
+	if diff := cmp.Diff(want, ReadProject(t, ctx, e.svc, proj)); diff != "" {
 		t.Errorf("after %d concurrent patches (-want +got):\n%s", writers, diff)
 	}
 }
