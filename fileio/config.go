@@ -131,6 +131,13 @@ type Config struct {
 	// considers (INVALID_ARGUMENT above it: name a directory with path). Key
 	// max_rewind_files; default 10000; 0 means the default.
 	MaxRewindFiles int
+	// MaxPatchBytes caps the text of one ApplyPatch: the patch, or the paths and diffs of its
+	// operations (PAYLOAD_TOO_LARGE above it). The bytes its chunks may compare while matching
+	// are MaxEditWorkBytes. Key max_patch_bytes; default 4 MiB; 0 means the default.
+	MaxPatchBytes int64
+	// MaxPatchFiles caps the files one ApplyPatch changes, and the files one ReadMany returns
+	// (INVALID_ARGUMENT above it). Key max_patch_files; default 100; 0 means the default.
+	MaxPatchFiles int
 	// LogContentSHA256 adds the SHA-256 of written content to log records.
 	// Key log_content_sha256; default false.
 	LogContentSHA256 bool
@@ -169,6 +176,8 @@ const (
 	DefaultGrepTimeout        = 10 * time.Second
 	DefaultFeedMaxWait        = 25 * time.Second
 	DefaultMaxRewindFiles     = 10000
+	DefaultMaxPatchBytes      = 4 << 20
+	DefaultMaxPatchFiles      = 100
 	// MaxLogPreviewBytes is the largest allowed LogPreviewBytes: a log line never shows more of a file than this.
 	MaxLogPreviewBytes = 256
 	// HardListLimitMax is the largest value list_limit_max may take.
@@ -205,6 +214,8 @@ func DefaultConfig() Config {
 		GrepTimeout:        DefaultGrepTimeout,
 		FeedMaxWait:        DefaultFeedMaxWait,
 		MaxRewindFiles:     DefaultMaxRewindFiles,
+		MaxPatchBytes:      DefaultMaxPatchBytes,
+		MaxPatchFiles:      DefaultMaxPatchFiles,
 	}
 }
 
@@ -303,6 +314,8 @@ var configKeys = []struct {
 	{"grep_timeout_ms", func(c *Config) any { return &durationIn{&c.GrepTimeout, time.Millisecond} }},
 	{"feed_max_wait_ms", func(c *Config) any { return &durationIn{&c.FeedMaxWait, time.Millisecond} }},
 	{"max_rewind_files", func(c *Config) any { return &c.MaxRewindFiles }},
+	{"max_patch_bytes", func(c *Config) any { return &c.MaxPatchBytes }},
+	{"max_patch_files", func(c *Config) any { return &c.MaxPatchFiles }},
 	{"log_content_sha256", func(c *Config) any { return &c.LogContentSHA256 }},
 	{"log_preview_bytes", func(c *Config) any { return &c.LogPreviewBytes }},
 }
@@ -337,6 +350,8 @@ var configFormats = map[string]string{
 	"history_retention_days": "a whole number of days such as 30",
 	"rate_limit_per_second":  "a number such as 100",
 	"rate_limit_burst":       "a whole number such as 200",
+	"max_patch_bytes":        "a byte count such as 4194304",
+	"max_patch_files":        "a whole number such as 100",
 	"log_content_sha256":     "true or false",
 	"log_preview_bytes":      "a byte count such as 256",
 }
@@ -426,6 +441,10 @@ func (c Config) Validate() error {
 		return configError(k("feed_max_wait_ms"), fmt.Sprintf("must be >= 0 milliseconds (0: the default %d), got %d", DefaultFeedMaxWait.Milliseconds(), c.FeedMaxWait.Milliseconds()))
 	case c.MaxRewindFiles < 0:
 		return configError(k("max_rewind_files"), fmt.Sprintf("must be >= 0 (0: the default %d), got %d", DefaultMaxRewindFiles, c.MaxRewindFiles))
+	case c.MaxPatchBytes < 0:
+		return configError(k("max_patch_bytes"), fmt.Sprintf("must be >= 0 (0: the default %d), got %d", DefaultMaxPatchBytes, c.MaxPatchBytes))
+	case c.MaxPatchFiles < 0:
+		return configError(k("max_patch_files"), fmt.Sprintf("must be >= 0 (0: the default %d), got %d", DefaultMaxPatchFiles, c.MaxPatchFiles))
 	case c.LogPreviewBytes < 0 || c.LogPreviewBytes > MaxLogPreviewBytes:
 		return configError(k("log_preview_bytes"), fmt.Sprintf("must be between 0 and %d, got %d", MaxLogPreviewBytes, c.LogPreviewBytes))
 	}
@@ -453,8 +472,8 @@ type grepBounds struct {
 	timeout           time.Duration
 }
 
-// withGrepDefaults returns c with the default of every Grep field left 0, and of FeedMaxWait and
-// MaxRewindFiles.
+// withGrepDefaults returns c with the default of every field left 0 whose 0 means the default
+// (the Grep, patch, feed and rewind fields).
 func (c Config) withGrepDefaults() Config {
 	or := func(v, def int64) int64 {
 		if v == 0 {
@@ -469,6 +488,8 @@ func (c Config) withGrepDefaults() Config {
 	c.GrepTimeout = time.Duration(or(int64(c.GrepTimeout), int64(DefaultGrepTimeout)))
 	c.FeedMaxWait = time.Duration(or(int64(c.FeedMaxWait), int64(DefaultFeedMaxWait)))
 	c.MaxRewindFiles = int(or(int64(c.MaxRewindFiles), DefaultMaxRewindFiles))
+	c.MaxPatchBytes = or(c.MaxPatchBytes, DefaultMaxPatchBytes)
+	c.MaxPatchFiles = int(or(int64(c.MaxPatchFiles), DefaultMaxPatchFiles))
 	return c
 }
 

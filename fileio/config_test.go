@@ -50,6 +50,8 @@ settings:
       max_rewind_files: 50
       read_default_lines: 30
       read_default_bytes: 400
+      max_patch_bytes: 6000
+      max_patch_files: 9
       search:
         enabled: true
         anything: [goes, here]
@@ -70,6 +72,7 @@ settings:
 		MaxConcurrentCalls: 3, MaxEditWorkBytes: 5000,
 		GrepLimitDefault: 50, GrepLimitMax: 500, GrepMaxAnswerBytes: 100000, GrepMaxScanBytes: 1000000, GrepTimeout: 1500 * time.Millisecond,
 		FeedMaxWait: 2 * time.Second, MaxRewindFiles: 50,
+		MaxPatchBytes: 6000, MaxPatchFiles: 9,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)

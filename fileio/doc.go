@@ -1,9 +1,9 @@
 // Package fileio is a project-scoped, multi-tenant text file store for AI agents: the types,
 // path rules, limits, configuration and error codes of the FileIO tools (file_stat,
 // file_read, file_write, file_delete, file_list, and file_edit, file_rename, file_versions,
-// file_restore, file_grep, file_glob), the Service that enforces them, and the
-// Store contract that backends implement (fileio/memstore in memory, fileio/pgstore on
-// PostgreSQL; both pass fileio/storetest).
+// file_restore, file_grep, file_glob, file_apply_patch, file_read_many), the Service that
+// enforces them, and the Store contract that backends implement (fileio/memstore in memory,
+// fileio/pgstore on PostgreSQL; both pass fileio/storetest).
 //
 // # Model
 //
@@ -75,6 +75,11 @@
 //	Restore   brings a kept version back, itself a new version
 //	PurgeHistory  drops the kept versions of a file, a directory or the project
 //	RenameExclusive  Rename that fails when anything, file or directory, is at the destination
+//	ApplyPatch  a multi-file patch (OpenAI's apply_patch format, a unified diff, or the
+//	          Responses API's operations; see fileio/patch) in one transaction, all or nothing,
+//	          with a diff and the matching pass of every chunk; DryRun changes nothing
+//	ReadMany  several files (Paths, or a Glob) in one view, each with its SHA-256 or its own
+//	          error, under one answer cap with a cursor
 //
 // Several edits in one call see each other's results; an OldStr that matches nowhere is
 // NO_MATCH and one that matches more than once (without ReplaceAll) AMBIGUOUS_MATCH, whose

@@ -46,7 +46,7 @@ func Codes() []agentfiles.Code {
 	return []agentfiles.Code{
 		agentfiles.CodeNotFound, agentfiles.CodeAlreadyExists, agentfiles.CodeIsDirectory,
 		CodeNotDirectory, CodeInvalidPath, CodeInvalidOffset, CodeNotEmpty,
-		CodeConflict, CodeNoMatch, CodeAmbiguousMatch,
+		CodeConflict, CodeNoMatch, CodeAmbiguousMatch, CodeInvalidPatch,
 		agentfiles.CodePermissionDenied, agentfiles.CodePayloadTooLarge, CodeQuotaExceeded,
 		agentfiles.CodeRateLimited, agentfiles.CodeResourceBusy, agentfiles.CodeUnavailable,
 		agentfiles.CodeInvalidArgument, agentfiles.CodeInvalidPattern, agentfiles.CodeInvalidConfig, agentfiles.CodeTimeout,

@@ -110,6 +110,10 @@ func TestErrorCodes(t *testing.T) {
 			_, err := svc.Edit(ctx, fileio.EditRequest{Project: "p", Path: "/f", Edits: []fileio.Edit{{OldStr: "x", NewStr: "b"}}})
 			return err
 		},
+		fileio.CodeInvalidPatch: func(t *testing.T) error {
+			_, err := newSvc(t, newMem(), nil).ApplyPatch(authed("k"), fileio.ApplyPatchRequest{Project: "p", Patch: "*** Begin Patch\n*** Oops\n*** End Patch"})
+			return err
+		},
 		fileio.CodeAmbiguousMatch: func(t *testing.T) error {
 			svc, ctx := newSvc(t, newMem(), nil), authed("k")
 			w(svc, ctx, "/f", "a\na\n")

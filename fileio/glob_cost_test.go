@@ -14,7 +14,7 @@ func globStepBound(pattern, name string) int {
 }
 
 // TestGlobCostIsBounded matches the hostile patterns of their kind and checks that the matcher
-// takes at most globStepBound steps, or that the pattern is refused as INVALID_ARGUMENT.
+// takes at most globStepBound steps, or that the pattern is refused as INVALID_PATTERN.
 func TestGlobCostIsBounded(t *testing.T) {
 	deep := strings.Repeat("d/", 59) + "file"
 	tests := []struct {
@@ -33,8 +33,8 @@ func TestGlobCostIsBounded(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			g, err := fileio.CompileGlob(tc.pattern)
 			if tc.refused {
-				if code := agentfiles.ErrorCode(err); code != agentfiles.CodeInvalidArgument {
-					t.Fatalf("CompileGlob: error %v (code %q), want INVALID_ARGUMENT", err, code)
+				if code := agentfiles.ErrorCode(err); code != agentfiles.CodeInvalidPattern {
+					t.Fatalf("CompileGlob: error %v (code %q), want INVALID_PATTERN", err, code)
 				}
 				return
 			}

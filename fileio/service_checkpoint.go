@@ -26,7 +26,8 @@ const (
 // CheckpointList is the answer of Service.Checkpoints.
 type CheckpointList struct {
 	Checkpoints []Checkpoint `json:"checkpoints"`
-	// NextCursor continues the list when it has more; "" at its end.
+	// Truncated is true when the list has more: pass NextCursor as the next call's cursor.
+	Truncated  bool   `json:"truncated"`
 	NextCursor string `json:"next_cursor,omitempty"`
 }
 
@@ -116,6 +117,7 @@ func (s *Service) Checkpoints(ctx context.Context, project, cursor string) (Chec
 			if len(cs) > CheckpointPageSize {
 				list.Checkpoints = cs[:CheckpointPageSize]
 				list.NextCursor = encodeIDCursor(list.Checkpoints[CheckpointPageSize-1].ID)
+				list.Truncated = true
 			}
 			if list.Checkpoints == nil {
 				list.Checkpoints = []Checkpoint{}

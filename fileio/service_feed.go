@@ -39,8 +39,9 @@ type EventsResult struct {
 	// NextAfter is the After of the next call: the position up to which the feed has been
 	// read (the last event's, or the feed's head when nothing more matched).
 	NextAfter int64 `json:"next_after"`
-	// More is true when more events may follow at once (the answer was cut at Limit).
-	More bool `json:"more"`
+	// Truncated is true when more events may follow at once (the answer was cut at Limit):
+	// call again with After = NextAfter.
+	Truncated bool `json:"truncated"`
 }
 
 // Events returns the committed changes of project after req.After, in commit order, each once:
@@ -123,7 +124,7 @@ func readFeed(ctx context.Context, tx ReadTx, req EventsRequest, limit int) (Eve
 	}
 	res := EventsResult{Events: evs, NextAfter: head}
 	if len(evs) == limit {
-		res.NextAfter, res.More = evs[len(evs)-1].Position, evs[len(evs)-1].Position < head
+		res.NextAfter, res.Truncated = evs[len(evs)-1].Position, evs[len(evs)-1].Position < head
 	}
 	if res.Events == nil {
 		res.Events = []Event{}

@@ -43,8 +43,10 @@ type ChangesRequest struct {
 
 // ChangesResult is the answer of Service.Changes.
 type ChangesResult struct {
-	Changes    []FileChange `json:"changes"`
-	NextCursor string       `json:"next_cursor,omitempty"`
+	Changes []FileChange `json:"changes"`
+	// Truncated is true when more changes follow: pass NextCursor as the next call's Cursor.
+	Truncated  bool   `json:"truncated"`
+	NextCursor string `json:"next_cursor,omitempty"`
 }
 
 // changesPageSize is the most changes one Changes answer lists; the answer also stops once its
@@ -168,6 +170,7 @@ func (s *Service) changesPage(ctx context.Context, tx ReadTx, f FeedReader, diff
 	}
 	if i < len(diff) {
 		res.NextCursor = searchCursor{Path: res.Changes[len(res.Changes)-1].Path}.encode(fp)
+		res.Truncated = true
 	}
 	return res, nil
 }
@@ -214,10 +217,10 @@ type RewindRequest struct {
 type RewindResult struct {
 	// Changes are the differences the rewind undid (or would undo), as Changes lists them
 	// without diffs, at most MaxRewindListed of them.
-	Changes []FileChange `json:"changes"`
-	Total   int          `json:"total"`             // how many files differed
-	More    bool         `json:"more,omitempty"`    // Changes was cut at MaxRewindListed
-	DryRun  bool         `json:"dry_run,omitempty"` // nothing was changed
+	Changes   []FileChange `json:"changes"`
+	Total     int          `json:"total"`             // how many files differed
+	Truncated bool         `json:"truncated"`         // Changes was cut at MaxRewindListed
+	DryRun    bool         `json:"dry_run,omitempty"` // nothing was changed
 }
 
 // MaxRewindListed is the most changes a RewindResult lists.
@@ -261,7 +264,7 @@ func rewindResult(diff []netChange, dryRun bool) RewindResult {
 	for _, c := range diff[:min(len(diff), MaxRewindListed)] {
 		res.Changes = append(res.Changes, c.FileChange)
 	}
-	res.More = len(diff) > MaxRewindListed
+	res.Truncated = len(diff) > MaxRewindListed
 	return res
 }
 

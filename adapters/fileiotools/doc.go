@@ -1,4 +1,4 @@
-// Package fileiotools is the tool set of package fileio: eleven tools that give an agent a
+// Package fileiotools is the tool set of package fileio: fourteen tools that give an agent a
 // project-scoped, multi-tenant tree of UTF-8 text files, with edits in place, moves, a version
 // history, and exact search.
 //
@@ -30,6 +30,11 @@
 //	               glob ("**/*.md"), sorted, paged with cursors
 //	file_purge_history {project, path}: drops the kept versions of a file, a directory or ''
 //	               (the project), giving back the quota they hold
+//	file_apply_patch {project, patch?, operations?, dry_run?}: a multi-file patch (OpenAI's
+//	               apply_patch format, a unified diff, or the Responses API's operations) in one
+//	               transaction, all or nothing, with each file's diff and each chunk's match
+//	file_read_many {project, paths?, glob?, path?, max_bytes?, cursor?}: several files, each
+//	               with its sha256 or its own error, under one answer cap with a cursor
 //	file_checkpoint {project, label?}: records the project's state; {checkpoint, position, created_at}
 //	file_checkpoints {project, cursor?}: the checkpoints, oldest first, paged
 //	file_checkpoint_delete {project, checkpoint}: releases the versions it kept

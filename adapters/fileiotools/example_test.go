@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log"
+	"strings"
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/adapters"
@@ -60,6 +61,8 @@ func ExampleTools() {
 	// file_purge_history
 	// file_grep
 	// file_glob
+	// file_apply_patch
+	// file_read_many
 	// file_checkpoint
 	// file_checkpoints
 	// file_checkpoint_delete
@@ -146,7 +149,66 @@ func ExampleTools_checkpoint() {
 	call("file_rewind", `{"project": "demo", "checkpoint": "1"}`)
 	// Output:
 	// {"checkpoint":"1","label":"before turn 2","position":1}
-	// {"events":[{"kind":"modified","path":"/plan.md","position":2,"sha256":"d26ce1f6dc3fe079724fe9bab06f233e0c792e4728a4e6d1d5d932c81e0e8792","size_bytes":14,"version":2},{"kind":"created","path":"/notes.md","position":3,"sha256":"98ea6e4f216f2fb4b69fff9b3a44842c38686ca685f3f55dc48c5d3fb1107be4","size_bytes":3,"version":1}],"more":false,"next_after":3}
-	// {"changes":[{"diff":"--- a/notes.md\n+++ b/notes.md\n@@ -0,0 +1 @@\n+hi\n","kind":"added","path":"/notes.md"},{"diff":"--- a/plan.md\n+++ b/plan.md\n@@ -1 +1,2 @@\n step 1\n+step 2\n","kind":"modified","path":"/plan.md"}]}
-	// {"changes":[{"kind":"added","path":"/notes.md"},{"kind":"modified","path":"/plan.md"}],"total":2}
+	// {"events":[{"kind":"modified","path":"/plan.md","position":2,"sha256":"d26ce1f6dc3fe079724fe9bab06f233e0c792e4728a4e6d1d5d932c81e0e8792","size_bytes":14,"version":2},{"kind":"created","path":"/notes.md","position":3,"sha256":"98ea6e4f216f2fb4b69fff9b3a44842c38686ca685f3f55dc48c5d3fb1107be4","size_bytes":3,"version":1}],"next_after":3,"truncated":false}
+	// {"changes":[{"diff":"--- a/notes.md\n+++ b/notes.md\n@@ -0,0 +1 @@\n+hi\n","kind":"added","path":"/notes.md"},{"diff":"--- a/plan.md\n+++ b/plan.md\n@@ -1 +1,2 @@\n step 1\n+step 2\n","kind":"modified","path":"/plan.md"}],"truncated":false}
+	// {"changes":[{"kind":"added","path":"/notes.md"},{"kind":"modified","path":"/plan.md"}],"total":2,"truncated":false}
+}
+
+// file_apply_patch applies a multi-file patch in OpenAI's apply_patch format (or a unified
+// diff, or the Responses API's operations) in one transaction; file_read_many reads several
+// files in one call, each with its sha256 or its own error.
+func ExampleTools_applyPatch() {
+	svc, err := fileio.NewService(memstore.New(memstore.Options{}), fileio.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	tools := fileiotools.Tools(svc)
+	ctx := agentfiles.WithAuth(context.Background(), agentfiles.NewAuthContext("sk-example", "alice"))
+	call := func(name string, args any) any {
+		tool, _ := adapters.Find(tools, name)
+		raw, _ := json.Marshal(args)
+		out, err := tool.Call(ctx, raw)
+		if err != nil {
+			te, _ := adapters.ErrorOf(err)
+			fmt.Println(te.Code, te.Message)
+		}
+		return out
+	}
+	call("file_write", map[string]any{"project": "demo", "path": "/src/app.py", "content": "def main():\r\n    print(\"hi\")\r\n"})
+	res := call("file_apply_patch", map[string]any{"project": "demo", "patch": `*** Begin Patch
+*** Update File: src/app.py
+@@ def main():
+-    print("hi")
++    print("hello")
+*** Add File: README.md
++# App
+*** End Patch`}).(fileio.ApplyPatchResult)
+	for _, f := range res.Files {
+		fmt.Println(f.Operation, f.Path, f.SizeBytes, f.Chunks)
+	}
+	fmt.Print(strings.ReplaceAll(res.Files[0].Diff, "\r", `\r`)) // the file keeps its CRLF line endings
+	many := call("file_read_many", map[string]any{"project": "demo", "paths": []string{"src/app.py", "README.md", "gone.txt"}}).(fileio.ReadManyResult)
+	for _, f := range many.Files {
+		if f.Error != nil {
+			fmt.Println(f.Path, f.Error.Code)
+			continue
+		}
+		fmt.Printf("%s %q\n", f.Path, f.Content)
+	}
+	call("file_apply_patch", map[string]any{"project": "demo", "patch": "*** Begin Patch\n*** Update File: src/app.py\n@@\n-    print(\"bye\")\n+    pass\n*** End Patch"})
+	// Output:
+	// update /src/app.py 33 [{1 2 exact}]
+	// add /README.md 6 []
+	// --- a/src/app.py
+	// +++ b/src/app.py
+	// @@ -1,2 +1,2 @@
+	//  def main():\r
+	// -    print("hi")\r
+	// +    print("hello")\r
+	// /README.md "# App\n"
+	// /gone.txt NOT_FOUND
+	// /src/app.py "def main():\r\n    print(\"hello\")\r\n"
+	// NO_MATCH /src/app.py: chunk 1 of 1 (patch line 3) does not apply: these lines are not in the file, even ignoring whitespace at the ends of lines and Unicode dashes, quotes and spaces:
+	//   "    print(\"bye\")"
+	// Read the file again and resend the patch with the chunk's context and removed lines copied from it; nothing was changed. (/src/app.py)
 }

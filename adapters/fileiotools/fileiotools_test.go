@@ -109,6 +109,10 @@ func TestToolsDirect(t *testing.T) {
 			args = `{"project":"p","path":"/x","version":1}`
 		case "file_grep", "file_glob":
 			args = `{"project":"p","pattern":"x"}`
+		case "file_apply_patch":
+			args = `{"project":"p","patch":"*** Begin Patch\n*** Delete File: x\n*** End Patch"}`
+		case "file_read_many":
+			args = `{"project":"p","paths":["/x"]}`
 		case "file_checkpoint", "file_checkpoints":
 			args = `{"project":"p"}`
 		case "file_checkpoint_delete", "file_rewind":
@@ -144,6 +148,8 @@ func TestAnnotations(t *testing.T) {
 		"file_purge_history": {Destructive: true, Idempotent: true},
 		"file_grep":          {ReadOnly: true, Idempotent: true},
 		"file_glob":          {ReadOnly: true, Idempotent: true},
+		"file_apply_patch":   {Destructive: true},
+		"file_read_many":     {ReadOnly: true, Idempotent: true},
 
 		"file_checkpoint":        {},
 		"file_checkpoints":       {ReadOnly: true, Idempotent: true},
@@ -164,7 +170,7 @@ func TestToolsOverMCP(t *testing.T) {
 	var logs bytes.Buffer
 	ac := agentfiles.NewAuthContext(apiKey, "mcp-user")
 	cs := adapterstest.Connect(t, fileioTools(t), mcpsdk.Options{Auth: &ac, Logger: slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
-	if names := mcptest.ToolNames(t, cs); len(names) != 18 {
+	if names := mcptest.ToolNames(t, cs); len(names) != 20 {
 		t.Fatalf("tools: %v", names)
 	}
 	mcptest.Script(t, cs, []mcptest.Exchange{
@@ -182,10 +188,15 @@ func TestToolsOverMCP(t *testing.T) {
 		{Tool: "file_read", Args: map[string]any{"project": "p", "path": "/s.md", "version": 1}, Want: `"content": "` + secret + `"`},
 		{Tool: "file_restore", Args: map[string]any{"project": "p", "path": "/s.md", "version": 1}, Want: `"restored_version": 1`},
 		{Tool: "file_glob", Args: map[string]any{"project": "p", "pattern": "*.md"}, Want: `"/s.md"`},
+		{Tool: "file_apply_patch", Args: map[string]any{"project": "p", "patch": "*** Begin Patch\n*** Add File: n/x.md\n+" + secret + "\n*** End Patch"}, Want: `"operation": "add"`},
+		{Tool: "file_apply_patch", Args: map[string]any{"project": "p", "operations": []any{map[string]any{"type": "update_file", "path": "n/x.md", "diff": "@@\n-" + secret + "\n+done\n"}}}, Want: `"pass": "exact"`},
+		{Tool: "file_apply_patch", Args: map[string]any{"project": "p", "patch": "*** Begin Patch\n*** Add File: n/x.md\n+again\n*** End Patch"}, Want: "ALREADY_EXISTS", IsError: true},
+		{Tool: "file_read_many", Args: map[string]any{"project": "p", "paths": []any{"n/x.md", "nope"}}, Want: `"code": "NOT_FOUND"`},
+		{Tool: "file_delete", Args: map[string]any{"project": "p", "path": "/n", "recursive": true}, Want: `"deleted": true`},
 		{Tool: "file_grep", Args: map[string]any{"project": "p", "pattern": "("}, Want: "INVALID_PATTERN", IsError: true},
 		{Tool: "file_rename", Args: map[string]any{"project": "p", "from": "/s.md", "to": "/t.md"}, Want: `"files": 1`},
 		{Tool: "file_delete", Args: map[string]any{"project": "p", "path": "/t.md"}, Want: `"deleted": true`},
-		{Tool: "file_purge_history", Args: map[string]any{"project": "p", "path": ""}, Want: `"versions": 5`},
+		{Tool: "file_purge_history", Args: map[string]any{"project": "p", "path": ""}, Want: `"versions": 7`},
 		{Tool: "file_versions", Args: map[string]any{"project": "p", "path": "/s.md"}, Want: "NOT_FOUND", IsError: true},
 		{Tool: "file_checkpoint", Args: map[string]any{"project": "p", "label": "turn 1"}, Want: `"checkpoint": "1"`},
 		{Tool: "file_write", Args: map[string]any{"project": "p", "path": "/n.md", "content": "new\n"}, Want: `"bytes_written": 4`},
@@ -247,6 +258,10 @@ func TestErrorsOverHTTP(t *testing.T) {
 		{"file_grep", `{"project":"p","pattern":"x","cursor":"bogus"}`, http.StatusBadRequest, "INVALID_ARGUMENT"},
 		{"file_glob", `{"project":"p","pattern":"[a"}`, http.StatusBadRequest, "INVALID_PATTERN"},
 		{"file_glob", `{"project":"p","pattern":"*","path":"/missing"}`, http.StatusNotFound, "NOT_FOUND"},
+		{"file_apply_patch", `{"project":"p","patch":"*** Begin Patch\n*** Update File: f\n@@\n-nope\n+y\n*** End Patch"}`, http.StatusUnprocessableEntity, "NO_MATCH"},
+		{"file_apply_patch", `{"project":"p","patch":"*** Begin Patch\n*** Add File: f\n+y\n*** End Patch"}`, http.StatusConflict, "ALREADY_EXISTS"},
+		{"file_apply_patch", `{"project":"p","patch":"*** Begin Patch\n*** Bogus\n*** End Patch"}`, http.StatusBadRequest, "INVALID_PATCH"},
+		{"file_read_many", `{"project":"p"}`, http.StatusBadRequest, "INVALID_ARGUMENT"},
 	}
 	for _, tc := range tests {
 		status, te := post(tc.name, tc.args)
@@ -255,8 +270,32 @@ func TestErrorsOverHTTP(t *testing.T) {
 		}
 	}
 
+	// A patch over HTTP changes the file, in its own line endings; file_read_many reads it back.
+	req, _ := http.NewRequest(http.MethodPost, srv.URL+"/tools/file_apply_patch", strings.NewReader(
+		`{"project":"p","patch":"diff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -1 +1 @@\n-x\n\\ No newline at end of file\n+patched\n"}`))
+	req.Header.Set("Authorization", "Bearer key-http")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		t.Errorf("file_apply_patch over HTTP: status %d", res.StatusCode)
+	}
+	req, _ = http.NewRequest(http.MethodPost, srv.URL+"/tools/file_read_many", strings.NewReader(`{"project":"p","paths":["f"]}`))
+	req.Header.Set("Authorization", "Bearer key-http")
+	if res, err = http.DefaultClient.Do(req); err != nil {
+		t.Fatal(err)
+	}
+	var many fileio.ReadManyResult
+	json.NewDecoder(res.Body).Decode(&many)
+	res.Body.Close()
+	if len(many.Files) != 1 || many.Files[0].Content != "patched\n" {
+		t.Errorf("file_read_many over HTTP after the patch: %+v", many)
+	}
+
 	ctx := agentfiles.WithAuth(context.Background(), agentfiles.NewAuthContext("key-a", "alice"))
-	_, err := adapterstest.CallContext(ctx, t, fileioTools(t), "file_read", `{"project":"p","path":"/missing"}`)
+	_, err = adapterstest.CallContext(ctx, t, fileioTools(t), "file_read", `{"project":"p","path":"/missing"}`)
 	if !errors.Is(err, agentfiles.ErrNotFound) {
 		t.Errorf("file_read of a missing file: %v, want agentfiles.ErrNotFound", err)
 	}
@@ -267,10 +306,13 @@ func TestGrepDescriptionsStateConfig(t *testing.T) {
 	svc := storetest.NewService(t, memstore.New(memstore.Options{}), func(c *fileio.Config) {
 		c.GrepLimitDefault, c.GrepLimitMax, c.GrepMaxScanBytes, c.GrepTimeout = 7, 70, 3<<20, 1500*time.Millisecond
 		c.ListLimitDefault, c.ListLimitMax = 9, 90
+		c.MaxPatchBytes, c.MaxPatchFiles, c.MaxEditWorkBytes, c.MaxReadBytes = 5000, 4, 3<<10, 2<<10
 	})
 	want := map[string][]string{
-		"file_grep": {"7 entries by default", "clamped to 70", "3 MiB of file content", "1.5s"},
-		"file_glob": {"9 paths by default", "clamped to 90", "1.5s"},
+		"file_grep":        {"7 entries by default", "clamped to 70", "3 MiB of file content", "1.5s"},
+		"file_glob":        {"9 paths by default", "clamped to 90", "1.5s"},
+		"file_apply_patch": {"5000 bytes of patch", "4 files per call", "3 KiB of file lines"},
+		"file_read_many":   {"up to 4)", "maximum 2 KiB"},
 	}
 	for _, tool := range fileiotools.Tools(svc) {
 		for _, fragment := range want[tool.Name] {
@@ -291,7 +333,7 @@ func TestDescriptionsStateConfig(t *testing.T) {
 	want := map[string][]string{
 		"file_read":  {"at most 300 lines and 8 KiB", "the maximum (1 MiB)"},
 		"file_write": {"over 512 KiB per call"},
-		"file_list":  {"limit defaults to 9 and is clamped to 90"},
+		"file_list":  {"9 entries by default (limit, clamped to 90)"},
 	}
 	defaults := []string{"2000 lines", "256 KiB", "2 MiB", "defaults to 256", "clamped to 1024"}
 	for _, tool := range fileiotools.Tools(svc) {

@@ -421,7 +421,7 @@ func FollowFeedWhileWriting(t *testing.T, writer, reader fileio.Store) {
 		}
 		events = append(events, res.Events...)
 		after = res.NextAfter
-		if !stillWriting && !res.More && len(res.Events) == 0 {
+		if !stillWriting && !res.Truncated && len(res.Events) == 0 {
 			break
 		}
 	}

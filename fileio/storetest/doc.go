@@ -36,6 +36,12 @@
 //     paged with small limits; all of it again with the store's fileio.ContentSearcher and
 //     fileio.MultiGetter hidden, so the indexed and the portable paths agree. CrossTenant
 //     also greps and globs tenant A's project as tenant B;
+//   - Patch: Service.ApplyPatch and Service.ReadMany: random changes (RandomPatchCase) as V4A,
+//     perturbed V4A, unified diffs and Responses-API operations, each compared file by file
+//     with the expected project (ReadProject); a patch whose last chunk fails changing nothing;
+//     every refusal (Add or Move onto a file, missing files, malformed or oversized patches,
+//     paths leaving the project) coded and changing nothing; dry runs; history; ten concurrent
+//     patches of one file all landing; ReadMany's per-file errors, answer cap and cursor;
 //   - Model: random operation sequences checked against a reference model (RunModel), which
 //     stores can also drive from a fuzz test with RunModelOps;
 //   - OptionalInterfaces: when the store's WriteTx implements fileio.WriteChecker or

@@ -34,8 +34,8 @@ func testHostileGlobs(t *testing.T, e *env) {
 		}},
 	} {
 		err := tc.call()
-		if code := agentfiles.ErrorCode(err); code != agentfiles.CodeInvalidArgument || !strings.Contains(err.Error(), "one group") {
-			t.Errorf("%s with %q: error %v (code %q), want INVALID_ARGUMENT saying how to write it", tc.name, "{,}×300", err, code)
+		if code := agentfiles.ErrorCode(err); code != agentfiles.CodeInvalidPattern || !strings.Contains(err.Error(), "one group") {
+			t.Errorf("%s with %q: error %v (code %q), want INVALID_PATTERN saying how to write it", tc.name, "{,}×300", err, code)
 		}
 	}
 	globstars := strings.Repeat("**/*/", 7)

@@ -18,7 +18,8 @@ const state = {
   expanded: new Set(), // directory paths expanded in the tree
   mode: 'view',       // what the middle panel shows: 'view', 'edit' or 'history'
   edit: null,         // the edit in progress: {path, content, sha256, crlf, pending}
-  historyPath: ''     // the path whose versions the history view lists
+  historyPath: '',    // the path whose versions the history view lists
+  patch: null         // the patch text last previewed, which Apply sends; null for none
 };
 
 // ---------- API ----------
@@ -503,10 +504,9 @@ function editFor(old, neu) {
   return { edits: [{ old_str: str, new_str: old.slice(a, p) + neu.slice(p, neu.length - s) + old.slice(e, b) }] };
 }
 
-// renderDiff shows a unified diff, one text node per line (nothing is parsed as HTML), added
-// and removed lines coloured.
-function renderDiff(diff) {
-  const pre = $('diff');
+// renderDiff shows a unified diff in pre (default #diff), one text node per line (nothing is
+// parsed as HTML), added and removed lines coloured.
+function renderDiff(diff, pre = $('diff')) {
   pre.textContent = '';
   for (const line of diff.split('\n')) {
     const span = document.createElement('span');
@@ -773,6 +773,48 @@ async function onWrite(ev) {
   });
 }
 
+// ---------- patch ----------
+
+// patchSummary lists what a file_apply_patch answer did (or would do) to each file.
+function patchSummary(res) {
+  return res.files.map((f) => f.operation + ' ' + (f.moved_from ? f.moved_from + ' → ' : '') + f.path).join(', ');
+}
+
+// previewPatch asks file_apply_patch for a dry run and shows every file's diff; nothing changes
+// until Apply, which sends exactly the previewed text.
+async function previewPatch(ev) {
+  ev.preventDefault();
+  const text = $('patch-text').value;
+  state.patch = null;
+  $('patch-apply').disabled = true;
+  await guarded(async () => {
+    const res = await call('file_apply_patch', { project: state.project, patch: text, dry_run: true });
+    state.patch = text;
+    renderDiff(res.files.map((f) => f.diff || (f.operation + ' ' + f.path + '\n')).join(''), $('patch-diff'));
+    $('patch-diff').hidden = false;
+    $('patch-summary').textContent = 'Preview: ' + patchSummary(res) + '. Nothing is changed until you press Apply.';
+    $('patch-apply').disabled = false;
+    status('Review the patch, then Apply');
+  });
+}
+
+// applyPatch applies the previewed patch, all of it or nothing.
+async function applyPatch() {
+  const text = state.patch;
+  if (text === null) return;
+  await guarded(async () => {
+    const res = await call('file_apply_patch', { project: state.project, patch: text });
+    state.patch = null;
+    $('patch-apply').disabled = true;
+    $('patch-text').value = '';
+    $('patch-diff').hidden = true;
+    $('patch-summary').textContent = 'Applied: ' + patchSummary(res) + '.';
+    status('Applied the patch to ' + res.files.length + (res.files.length === 1 ? ' file' : ' files'));
+    staleResults();
+    await loadTree();
+  });
+}
+
 function onDelete(ev) {
   ev.preventDefault();
   const path = $('delete-path').value.trim();
@@ -988,6 +1030,13 @@ function init() {
     $('write-offset').disabled = $('write-mode').value !== 'OVERWRITE';
   });
   $('delete-form').addEventListener('submit', onDelete);
+  $('patch-form').addEventListener('submit', previewPatch);
+  $('patch-apply').addEventListener('click', applyPatch);
+  $('patch-text').addEventListener('input', () => {
+    // A changed text needs a new preview before it can be applied.
+    state.patch = null;
+    $('patch-apply').disabled = true;
+  });
   $('confirm-delete').addEventListener('close', onConfirmClose);
   $('search-form').addEventListener('submit', onSearch);
   $('search-kind-meaning').addEventListener('change', onSearchKind);
