@@ -121,6 +121,11 @@ type Config struct {
 	// to log records, marked truncated=true when cut. Key log_preview_bytes; default 0: no
 	// content ever reaches the logs.
 	LogPreviewBytes int
+	// PathRule is the set of characters paths may hold: PathRuleUnicode ("unicode": any
+	// UTF-8 text in NFC but controls, invisible formatting characters and backslash; see
+	// ValidatePath) or PathRulePortable ("portable": only a-z A-Z 0-9 / _ - .). Key path_rule;
+	// default "unicode" ("" means the default).
+	PathRule PathRule
 }
 
 // Defaults, also the values DefaultConfig returns.
@@ -180,6 +185,7 @@ func DefaultConfig() Config {
 		GrepMaxAnswerBytes: DefaultGrepMaxAnswerBytes,
 		GrepMaxScanBytes:   DefaultGrepMaxScanBytes,
 		GrepTimeout:        DefaultGrepTimeout,
+		PathRule:           PathRuleUnicode,
 	}
 }
 
@@ -276,6 +282,7 @@ var configKeys = []struct {
 	{"grep_timeout_ms", func(c *Config) any { return &durationIn{&c.GrepTimeout, time.Millisecond} }},
 	{"log_content_sha256", func(c *Config) any { return &c.LogContentSHA256 }},
 	{"log_preview_bytes", func(c *Config) any { return &c.LogPreviewBytes }},
+	{"path_rule", func(c *Config) any { return &c.PathRule }},
 }
 
 // durationIn decodes a whole number of units into a time.Duration.
@@ -310,6 +317,7 @@ var configFormats = map[string]string{
 	"rate_limit_burst":       "a whole number such as 200",
 	"log_content_sha256":     "true or false",
 	"log_preview_bytes":      "a byte count such as 256",
+	"path_rule":              "unicode or portable",
 }
 
 func (c *Config) setKey(key, val *yaml.Node) error {
@@ -391,6 +399,8 @@ func (c Config) Validate() error {
 		return configError(k("grep_timeout_ms"), fmt.Sprintf("must be >= 0 milliseconds (0: the default %d), got %d", DefaultGrepTimeout.Milliseconds(), c.GrepTimeout.Milliseconds()))
 	case c.LogPreviewBytes < 0 || c.LogPreviewBytes > MaxLogPreviewBytes:
 		return configError(k("log_preview_bytes"), fmt.Sprintf("must be between 0 and %d, got %d", MaxLogPreviewBytes, c.LogPreviewBytes))
+	case c.PathRule != "" && c.PathRule != PathRuleUnicode && c.PathRule != PathRulePortable:
+		return configError(k("path_rule"), fmt.Sprintf("must be %q or %q, got %q", PathRuleUnicode, PathRulePortable, c.PathRule))
 	}
 	return nil
 }

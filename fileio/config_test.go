@@ -46,6 +46,7 @@ settings:
       max_rename_files: 12
       max_concurrent_calls: 3
       max_edit_work_bytes: 5000
+      path_rule: portable
       search:
         enabled: true
         anything: [goes, here]
@@ -65,6 +66,7 @@ settings:
 		CallTimeout: 1500 * time.Millisecond, MaxEditsPerCall: 7, MaxDiffCost: 9000, MaxDiffBytes: 4096, MaxRenameFiles: 12,
 		MaxConcurrentCalls: 3, MaxEditWorkBytes: 5000,
 		GrepLimitDefault: 50, GrepLimitMax: 500, GrepMaxAnswerBytes: 100000, GrepMaxScanBytes: 1000000, GrepTimeout: 1500 * time.Millisecond,
+		PathRule: fileio.PathRulePortable,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)

@@ -31,6 +31,7 @@ func (s *Service) List(ctx context.Context, project, path string, depthLevels, l
 	}
 	ctx, cancel := s.callBudget(ctx)
 	defer cancel()
+	path = NormalizePath(path)
 	ac, scope, err := s.begin(ctx, project, path)
 	if err == nil {
 		switch {
