@@ -27,7 +27,7 @@ const (
 	// Unicode normalization form C without "/", "\\", control characters (C0, DEL, C1, line
 	// and paragraph separators) or invisible formatting characters (Unicode category Cf:
 	// zero-width characters, bidirectional overrides, the byte order mark), nor a segment that
-// looks like "." or ".." (such as fullwidth full stops). Spaces, accents,
+	// looks like "." or ".." (such as fullwidth full stops). Spaces, accents,
 	// other scripts and punctuation such as ( ) & + , ; = ' % * ? [ ] # are allowed.
 	PathRuleUnicode PathRule = "unicode"
 	// PathRulePortable allows only the characters a-z A-Z 0-9 / _ - . (no whitespace), names
