@@ -126,6 +126,14 @@ type Config struct {
 	// ValidatePath) or PathRulePortable ("portable": only a-z A-Z 0-9 / _ - .). Key path_rule;
 	// default "unicode" ("" means the default).
 	PathRule PathRule
+	// MaxArchiveBytes caps the archive stream one Import reads (as sent, compressed or not),
+	// and so the request body of the HTTP import route; a zip stream is spooled to a temporary
+	// file of at most this size. Key max_archive_bytes; default 512 MiB; 0 means the default.
+	MaxArchiveBytes int64
+	// ArchiveTimeout is the time budget of one Import or Export (instead of CallTimeout): the
+	// whole stream is read or written within it, in one transaction. Key archive_timeout_ms;
+	// default 300000 (5 minutes); 0 means the default.
+	ArchiveTimeout time.Duration
 }
 
 // Defaults, also the values DefaultConfig returns.
@@ -153,6 +161,8 @@ const (
 	DefaultGrepMaxAnswerBytes = 256 << 10
 	DefaultGrepMaxScanBytes   = 64 << 20
 	DefaultGrepTimeout        = 10 * time.Second
+	DefaultMaxArchiveBytes    = 512 << 20
+	DefaultArchiveTimeout     = 5 * time.Minute
 	// MaxLogPreviewBytes is the largest allowed LogPreviewBytes: a log line never shows more of a file than this.
 	MaxLogPreviewBytes = 256
 	// HardListLimitMax is the largest value list_limit_max may take.
@@ -186,6 +196,8 @@ func DefaultConfig() Config {
 		GrepMaxScanBytes:   DefaultGrepMaxScanBytes,
 		GrepTimeout:        DefaultGrepTimeout,
 		PathRule:           PathRuleUnicode,
+		MaxArchiveBytes:    DefaultMaxArchiveBytes,
+		ArchiveTimeout:     DefaultArchiveTimeout,
 	}
 }
 
@@ -283,6 +295,8 @@ var configKeys = []struct {
 	{"log_content_sha256", func(c *Config) any { return &c.LogContentSHA256 }},
 	{"log_preview_bytes", func(c *Config) any { return &c.LogPreviewBytes }},
 	{"path_rule", func(c *Config) any { return &c.PathRule }},
+	{"max_archive_bytes", func(c *Config) any { return &c.MaxArchiveBytes }},
+	{"archive_timeout_ms", func(c *Config) any { return &durationIn{&c.ArchiveTimeout, time.Millisecond} }},
 }
 
 // durationIn decodes a whole number of units into a time.Duration.
@@ -318,6 +332,8 @@ var configFormats = map[string]string{
 	"log_content_sha256":     "true or false",
 	"log_preview_bytes":      "a byte count such as 256",
 	"path_rule":              "unicode or portable",
+	"max_archive_bytes":      "a byte count such as 536870912",
+	"archive_timeout_ms":     "a whole number of milliseconds such as 300000",
 }
 
 func (c *Config) setKey(key, val *yaml.Node) error {
@@ -401,6 +417,10 @@ func (c Config) Validate() error {
 		return configError(k("log_preview_bytes"), fmt.Sprintf("must be between 0 and %d, got %d", MaxLogPreviewBytes, c.LogPreviewBytes))
 	case c.PathRule != "" && c.PathRule != PathRuleUnicode && c.PathRule != PathRulePortable:
 		return configError(k("path_rule"), fmt.Sprintf("must be %q or %q, got %q", PathRuleUnicode, PathRulePortable, c.PathRule))
+	case c.MaxArchiveBytes < 0:
+		return configError(k("max_archive_bytes"), fmt.Sprintf("must be >= 0 (0: the default %d), got %d", DefaultMaxArchiveBytes, c.MaxArchiveBytes))
+	case c.ArchiveTimeout < 0:
+		return configError(k("archive_timeout_ms"), fmt.Sprintf("must be >= 0 milliseconds (0: the default %d), got %d", DefaultArchiveTimeout.Milliseconds(), c.ArchiveTimeout.Milliseconds()))
 	}
 	return nil
 }
@@ -426,7 +446,7 @@ type grepBounds struct {
 	timeout           time.Duration
 }
 
-// withGrepDefaults returns c with the default of every Grep field left 0.
+// withGrepDefaults returns c with the default of every Grep and archive field left 0.
 func (c Config) withGrepDefaults() Config {
 	or := func(v, def int64) int64 {
 		if v == 0 {
@@ -439,6 +459,8 @@ func (c Config) withGrepDefaults() Config {
 	c.GrepMaxAnswerBytes = or(c.GrepMaxAnswerBytes, DefaultGrepMaxAnswerBytes)
 	c.GrepMaxScanBytes = or(c.GrepMaxScanBytes, DefaultGrepMaxScanBytes)
 	c.GrepTimeout = time.Duration(or(int64(c.GrepTimeout), int64(DefaultGrepTimeout)))
+	c.MaxArchiveBytes = or(c.MaxArchiveBytes, DefaultMaxArchiveBytes)
+	c.ArchiveTimeout = time.Duration(or(int64(c.ArchiveTimeout), int64(DefaultArchiveTimeout)))
 	return c
 }
 

@@ -26,3 +26,10 @@ func TestModel(t *testing.T) {
 		storetest.RunModel(t, s, seed, 400)
 	}
 }
+
+// TestArchiveRoundTrip imports this repository (and names with spaces and accents) into
+// PostgreSQL and exports it again in every format.
+func TestArchiveRoundTrip(t *testing.T) {
+	s, _ := newStore(t, pgstore.Options{})
+	storetest.ExerciseArchiveTree(t, s, "../..", 400)
+}
