@@ -493,4 +493,3 @@ func writeError(err error) error {
 	}
 	return agentfiles.WrapError(agentfiles.CodeCanceled, "the archive could not be written to its destination (the client stopped reading?)", "", err)
 }
-
