@@ -17,7 +17,8 @@
 //	consulttools.Tools(c)                consultation
 //	fileiotools.Tools(svc)               file_stat, file_read, file_write, file_delete, file_list,
 //	                                     file_edit, file_rename, file_versions, file_restore,
-//	                                     file_grep, file_glob, file_purge_history
+//	                                     file_grep, file_glob, file_purge_history, file_import,
+//	                                     file_export
 //	searchtools.Tools(s)                 file_search
 //	memorytools.Tools(mem)               memory (Anthropic's memory tool over fileio)
 //

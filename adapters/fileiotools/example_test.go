@@ -60,6 +60,8 @@ func ExampleTools() {
 	// file_purge_history
 	// file_grep
 	// file_glob
+	// file_import
+	// file_export
 	// {"bytes_written":11,"created":true,"size_bytes":11}
 	// {"content":"buy milk\n","content_encoding":"utf-8","next_offset_bytes":11,"offset_bytes":2,"read_bytes":9,"size_bytes":11,"truncated":false}
 	// NOT_DIRECTORY false /notes/todo.md is a file, so it cannot contain /notes/todo.md/x; choose another path (/notes/todo.md)

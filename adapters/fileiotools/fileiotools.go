@@ -193,7 +193,8 @@ func grepTools(svc *fileio.Service, cfg fileio.Config, ro adapters.Annotations) 
 // Tools returns the file tools over svc: the five basic ones, file_stat, file_read, file_write,
 // file_delete and file_list, with its parameter names and defaults (file_read also reads line
 // ranges and kept versions), then file_edit, file_rename, file_versions, file_restore and
-// file_purge_history, then the exact search tools file_grep and file_glob. Descriptions state
+// file_purge_history, then the exact search tools file_grep and file_glob, then file_import and
+// file_export (an archive as Base64, up to Config.MaxPayloadBytes). Descriptions state
 // the limits of svc's Config (edits per call, diff size, files per rename). The caller's identity must be in
 // the context (agentfiles.WithAuth; the bindings put it there). file_write's content is never
 // logged by the bindings.
@@ -354,7 +355,7 @@ func Tools(svc *fileio.Service) []adapters.Tool {
 				}
 				return filePurgeHistoryOut{Path: in.Path, PurgeHistoryResult: res}, nil
 			}),
-	}, grepTools(svc, cfg, ro)...)
+	}, append(grepTools(svc, cfg, ro), archiveTools(svc, cfg)...)...)
 }
 
 // sizeText renders a byte limit for a tool description: "256 KiB", "2 MiB", "1000 bytes".

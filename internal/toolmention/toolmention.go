@@ -23,9 +23,9 @@ var Known = []string{
 	"category_add", "category_list", "category_remove", "category_update",
 	"collection_add", "collection_list", "collection_remove", "collection_update",
 	"consultation",
-	"file_delete", "file_edit", "file_glob", "file_grep", "file_list", "file_purge_history",
-	"file_read", "file_rename", "file_restore", "file_search", "file_stat", "file_versions",
-	"file_write",
+	"file_delete", "file_edit", "file_export", "file_glob", "file_grep", "file_import", "file_list",
+	"file_purge_history", "file_read", "file_rename", "file_restore", "file_search", "file_stat",
+	"file_versions", "file_write",
 	"get_collection_content", "get_content",
 	"list_documentation_files", "memory", "read_sections", "search", "table_of_contents",
 }
