@@ -135,6 +135,28 @@
 // The Service always matches lines itself, so every store gives the same answer;
 // FuzzGrepAnalysis checks that the query never rejects a file with a matching line.
 //
+// # Archives
+//
+// Import reads a tar, tar.gz or zip stream (package fileio/archive detects the format from its
+// first bytes) into a directory of a project in one write transaction: all or nothing. Mode
+// merge (the default) keeps the directory's other files, replace deletes them, so the directory
+// equals the archive. Entry names are cleaned ("./a" is "a"), normalized to NFC and checked by
+// the path rule; an entry that could escape ("..", an absolute name, a backslash), a link, a
+// special file, a duplicate name (after normalization), a file where another entry has a
+// directory, a file over MaxFileBytes or an archive that would pass MaxProjectBytes refuses the
+// whole archive with the entry named. Files that are not UTF-8 text are skipped and listed
+// (ImportRequest.Strict refuses them). Each file is written as by Write: its old content is kept
+// in history and an index job is queued. A store's WriteTx may implement BulkWriter to write a
+// batch in one step (pgstore does, and adds new files to grep's trigram index in the same
+// transaction). The budget is Config.ArchiveTimeout; the stream is capped at
+// Config.MaxArchiveBytes.
+//
+// Export writes the files below a path (or matching a glob) as an archive from one read
+// transaction, a consistent snapshot, reading them in batches. Entry names are relative to the
+// path, so an import at the same path gives the same files back. Neither direction holds the
+// archive in memory (a zip upload is spooled to a temporary file, zip keeping its directory at
+// the end).
+//
 // # UTF-8 and offsets
 //
 // Content is text: it must be valid UTF-8 (INVALID_ARGUMENT otherwise) and the library never
