@@ -35,6 +35,12 @@ type ImportRequest struct {
 	// Strict refuses the whole archive when a file is not UTF-8 text; without it such files
 	// are skipped and listed in ImportResult.Skipped.
 	Strict bool
+	// DeferIndex leaves the imported files to the store's background grep indexer, as writes
+	// do: the import is faster (pgstore: about 4 times; computing the trigrams is most of its
+	// work), and a grep reads the files that are not indexed yet until the indexer catches up.
+	// Default false: new files are indexed in the import, so a grep right after it answers
+	// from the index.
+	DeferIndex bool
 	// Archive is the tar, tar.gz or zip stream (detected from its first bytes), read once.
 	Archive io.Reader
 }
@@ -82,9 +88,18 @@ type ExportResult struct {
 // uses it when the WriteTx implements it; otherwise it calls Put per file. The result must
 // equal that of Put on each file in order (history, outbox, byte counts).
 type BulkWriter interface {
-	// PutMany creates or replaces each file (paths unique within one call) with the
-	// credential reference refs[i] ("" for none); refs is nil or as long as files.
-	PutMany(ctx context.Context, files []File, refs []string) error
+	// PutMany creates or replaces each file (paths unique within one call).
+	PutMany(ctx context.Context, files []File, opts BulkOptions) error
+}
+
+// BulkOptions are the optional parts of a BulkWriter.PutMany.
+type BulkOptions struct {
+	// Refs holds the credential reference of each file ("" for none); nil or as long as the
+	// files.
+	Refs []string
+	// DeferIndex leaves the files to a store's background work for its search indexes
+	// (pgstore: grep's trigram index), as Put does, instead of indexing them in the write.
+	DeferIndex bool
 }
 
 // import batches: a batch is written when it holds this many files or bytes.
@@ -134,7 +149,7 @@ func (s *Service) Import(ctx context.Context, req ImportRequest) (ImportResult, 
 		ar, err = archive.Open(req.Archive, archive.Limits{MaxArchiveBytes: s.cfg.MaxArchiveBytes})
 		if err == nil {
 			defer ar.Close()
-			imp := &importer{s: s, ac: ac, scope: scope, dir: dir, mode: mode, strict: req.Strict, ar: ar}
+			imp := &importer{s: s, ac: ac, scope: scope, dir: dir, mode: mode, strict: req.Strict, deferIndex: req.DeferIndex, ar: ar}
 			res, err = inUpdate(ctx, s, scope, func(tx WriteTx) (ImportResult, error) { return imp.run(ctx, tx) })
 			err = s.explainQuota(ctx, scope, err)
 		}
@@ -170,6 +185,8 @@ type importer struct {
 	mode   ImportMode
 	strict bool
 	ar     *archive.Reader
+
+	deferIndex bool
 
 	existing map[string]bool   // the files below dir before the import
 	oldDirs  map[string]bool   // the directories those files make
@@ -351,7 +368,7 @@ func (imp *importer) flush(ctx context.Context, tx WriteTx) error {
 		}
 	}
 	if bw, ok := tx.(BulkWriter); ok {
-		if err := bw.PutMany(ctx, imp.batch, refs); err != nil {
+		if err := bw.PutMany(ctx, imp.batch, BulkOptions{Refs: refs, DeferIndex: imp.deferIndex}); err != nil {
 			return err
 		}
 	} else {

@@ -36,7 +36,8 @@ func archiveBenchCopies() int {
 // BenchmarkImport compares, on the same corpus and in one process:
 //
 //   - Service.Import of a tar of the tree (streamed from a file) against the same files
-//     written through Service.Write by 8 writers (x_faster: write time / import time);
+//     written through Service.Write by 8 writers (x_faster: write time / import time), and the
+//     import with DeferIndex (x_faster_deferred);
 //   - a Grep (files_with_matches, a rare literal) right after the import, with no background
 //     indexer, against rg -l over the tree on disk (x_rg);
 //   - Service.Export of the project as tar against `tar -c` of the tree on disk into a pipe
@@ -58,7 +59,7 @@ func BenchmarkImport(b *testing.B) {
 	})
 	ctx := agentfiles.WithAuth(context.Background(), agentfiles.NewAuthContext("bench-key", "bench"))
 	b.Logf("corpus: %d files, %d bytes", len(files), grepbench.Bytes(files))
-	var importTime, writeTime, grepTime, rgTime, exportTime, tarTime time.Duration
+	var importTime, deferredTime, writeTime, grepTime, rgTime, exportTime, tarTime time.Duration
 	for i := 0; b.Loop(); i++ {
 		project := fmt.Sprintf("import-%d", i)
 		f, err := os.Open(tarPath)
@@ -105,6 +106,18 @@ func BenchmarkImport(b *testing.B) {
 		}
 		tarTime += time.Since(start)
 
+		// The same import leaving the trigrams to the background indexer.
+		if f, err = os.Open(tarPath); err != nil {
+			b.Fatal(err)
+		}
+		start = time.Now()
+		res, err = svc.Import(ctx, fileio.ImportRequest{Project: "deferred-" + project, Archive: f, DeferIndex: true})
+		deferredTime += time.Since(start)
+		f.Close()
+		if err != nil || res.Files != len(files) {
+			b.Fatalf("import with DeferIndex: %d files, %v", res.Files, err)
+		}
+
 		// The same files through file_write's Service.Write, 8 writers.
 		start = time.Now()
 		writeAll(b, svc, ctx, "write-"+project, files, 8)
@@ -116,6 +129,8 @@ func BenchmarkImport(b *testing.B) {
 	b.ReportMetric(writeTime.Seconds()/n, "s/write_8")
 	b.ReportMetric(float64(len(files))*n/writeTime.Seconds(), "files/s_write")
 	b.ReportMetric(writeTime.Seconds()/importTime.Seconds(), "x_faster")
+	b.ReportMetric(deferredTime.Seconds()/n, "s/import_deferred")
+	b.ReportMetric(writeTime.Seconds()/deferredTime.Seconds(), "x_faster_deferred")
 	b.ReportMetric(float64(grepTime.Microseconds())/n/1000, "ms/grep")
 	b.ReportMetric(float64(rgTime.Microseconds())/n/1000, "ms/rg")
 	b.ReportMetric(grepTime.Seconds()/rgTime.Seconds(), "x_rg")

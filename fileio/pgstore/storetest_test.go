@@ -61,4 +61,17 @@ func TestImportIndexesForGrep(t *testing.T) {
 	if diff := cmp.Diff([]string{"/docs/caf\u00e9.md"}, res.Files); err != nil || diff != "" {
 		t.Errorf("grep after the import: %v (-want +got):\n%s", err, diff)
 	}
+	// DeferIndex leaves them to the background indexer, as writes do.
+	if _, err := svc.Import(ctx, fileio.ImportRequest{Project: "q", DeferIndex: true, Archive: bytes.NewReader(storetest.BuildArchive(t, archive.Tar, entries))}); err != nil {
+		t.Fatal(err)
+	}
+	err = s.Pool().QueryRow(ctx, `SELECT count(*) FILTER (WHERE NOT grep_indexed), count(*) FILTER (WHERE grep_indexed), 0
+		FROM mcp_files WHERE project = 'q' AND NOT deleted`).Scan(&unindexed, &indexed, &jobs)
+	if err != nil || unindexed != 3 || indexed != 0 {
+		t.Errorf("after an import with DeferIndex: %d unindexed, %d indexed files, %v; want 3, 0", unindexed, indexed, err)
+	}
+	res, err = svc.Grep(ctx, fileio.GrepRequest{Project: "q", Pattern: "gamma", OutputMode: fileio.GrepFilesWithMatches})
+	if diff := cmp.Diff([]string{"/docs/caf\u00e9.md"}, res.Files); err != nil || diff != "" {
+		t.Errorf("grep after a deferred import: %v (-want +got):\n%s", err, diff)
+	}
 }
