@@ -104,8 +104,8 @@ type BulkOptions struct {
 
 // import batches: a batch is written when it holds this many files or bytes.
 const (
-	importBatchFiles = 1000
-	importBatchBytes = 8 << 20
+	importBatchFiles = 500
+	importBatchBytes = 2 << 20
 )
 
 // Import reads an archive stream (tar, tar.gz or zip, detected from its first bytes) into the
@@ -123,7 +123,7 @@ const (
 // a directory or the reverse. Without Strict, files that are not UTF-8 text are skipped and
 // listed. The call's budget is Config.ArchiveTimeout.
 //
-// Memory: one batch of files (at most 1,000 files or 8 MiB, plus one file of up to
+// Memory: one batch of files (at most 500 files or 2 MiB, plus one file of up to
 // MaxFileBytes) and the paths of the directory; a zip stream is spooled to a temporary file.
 func (s *Service) Import(ctx context.Context, req ImportRequest) (ImportResult, error) {
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.ArchiveTimeout)

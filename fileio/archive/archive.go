@@ -269,8 +269,6 @@ func Clean(name string) (string, error) {
 		return "", errors.New(`contains a backslash; archive entries use "/" between names`)
 	case strings.IndexByte(name, 0) >= 0:
 		return "", errors.New("contains a NUL byte")
-	case len(name) >= 2 && name[1] == ':' && ('a' <= name[0]|0x20 && name[0]|0x20 <= 'z'):
-		return "", errors.New(`starts with a drive letter; archive entries must be relative (such as "docs/a.md")`)
 	}
 	var segs []string
 	for _, seg := range strings.Split(name, "/") {
@@ -284,6 +282,9 @@ func Clean(name string) (string, error) {
 	}
 	if len(segs) == 0 {
 		return "", errors.New("names no file")
+	}
+	if first := segs[0]; len(first) >= 2 && first[1] == ':' && ('a' <= first[0]|0x20 && first[0]|0x20 <= 'z') {
+		return "", errors.New(`starts with a drive letter; archive entries must be relative (such as "docs/a.md")`)
 	}
 	return strings.Join(segs, "/"), nil
 }

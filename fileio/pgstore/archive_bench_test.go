@@ -51,7 +51,9 @@ func BenchmarkImport(b *testing.B) {
 	grepbench.WriteTree(b, tree, files)
 	tarPath := filepath.Join(dir, "corpus.tar")
 	writeTar(b, tarPath, files)
-	s, _ := newStore(b, pgstore.Options{GrepIndexInterval: -1})
+	// Statements get minutes rather than the default 30 s: the shared machine is sometimes
+	// loaded enough to stretch one batch past it.
+	s, _ := newStore(b, pgstore.Options{GrepIndexInterval: -1, StatementTimeout: 10 * time.Minute})
 	svc := storetest.NewService(b, s, func(c *fileio.Config) {
 		c.MaxProjectBytes, c.MaxArchiveBytes = 4<<30, 4<<30
 		c.CallTimeout, c.ArchiveTimeout, c.LockTimeout = 10*time.Minute, 30*time.Minute, time.Minute
