@@ -183,7 +183,7 @@ func (r *Reader) Next() (Entry, error) {
 				return Entry{}, entryError(h.Name, err)
 			}
 			continue
-		case tar.TypeReg, tar.TypeRegA:
+		case tar.TypeReg: // the reader reports the old TypeRegA as TypeReg
 		case tar.TypeSymlink, tar.TypeLink:
 			return Entry{}, &EntryError{Entry: h.Name, Reason: fmt.Sprintf("is a link (to %q); links are refused, so that nothing leads outside the import directory", h.Linkname)}
 		default:
