@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/agentfiles/agentfiles/fileio/archive"
@@ -63,4 +64,50 @@ func testArchiveRoutes(t *testing.T, args ...string) {
 	if diff := cmp.Diff(want, storetest.ReadArchive(t, body)); code != http.StatusOK || diff != "" {
 		t.Errorf("GET: %d (-want +got):\n%s", code, diff)
 	}
+}
+
+// TestConsoleArchiveUploadDownload drives the console's Upload (a file chosen in the file
+// input) and Download buttons in headless Chromium: the archive's files, spaces and accents in
+// their names, appear in the tree and through the JSON API, and the download names its file.
+func TestConsoleArchiveUploadDownload(t *testing.T) {
+	b := startBrowser(t, 1366, 860)
+	srv := startServer(t)
+	const project = "console-archive"
+	mustCall(t, srv.base, "dev", "file_write", map[string]any{"project": project, "path": "/site/index.md", "content": "# Site\n"})
+	upload := filepath.Join(t.TempDir(), "notes.tar.gz")
+	files := []storetest.ArchiveEntry{{Name: "notes/meeting notes.md", Content: "agenda\n"}, {Name: "notes/caf\u00e9.md", Content: "cr\u00e8me\n"}, {Name: "logo.png", Content: "\x89PNG\x00"}}
+	if err := os.WriteFile(upload, storetest.BuildArchive(t, archive.TarGz, files), 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	b.navigate(srv.base + "/#token=dev")
+	b.retype("#project", project)
+	b.pressEnter()
+	b.waitFor("tree loaded", `!!document.querySelector('#tree li[data-path="/site"]')`)
+	b.click(`#tree li[data-path="/site"] .name`) // select the directory: Upload imports into it
+	var input struct {
+		Result struct {
+			ObjectID string `json:"objectId"`
+		} `json:"result"`
+	}
+	b.call("Runtime.evaluate", map[string]any{"expression": `document.querySelector("#upload-input")`}, &input)
+	b.call("DOM.setFileInputFiles", map[string]any{"files": []string{upload}, "objectId": input.Result.ObjectID}, nil)
+	b.waitFor("import reported", `document.querySelector("#status").textContent.startsWith("Imported 2 files")`)
+	if got := b.text("#status"); !strings.Contains(got, "skipped 1 that are not text: logo.png") {
+		t.Errorf("status after the upload = %q", got)
+	}
+	b.waitFor("imported directory in the tree", `!!document.querySelector('#tree li[data-path="/site/notes"]')`)
+	got := mustCall(t, srv.base, "dev", "file_read", map[string]any{"project": project, "path": "/site/notes/meeting notes.md"})
+	if got["content"] != "agenda\n" {
+		t.Errorf("file_read of the uploaded file = %v", got)
+	}
+
+	b.click("#download-btn")
+	b.waitFor("download reported", `document.querySelector("#status").textContent.startsWith("Downloaded ")`)
+	if got := b.text("#status"); !strings.HasPrefix(got, "Downloaded console-archive-site.zip (") {
+		t.Errorf("status after the download = %q", got)
+	}
+	shot := filepath.Join(artifactDir(t), "console-archive.png")
+	b.screenshot(shot)
+	t.Logf("console screenshot: %s", shot)
 }
