@@ -47,6 +47,8 @@ settings:
       max_concurrent_calls: 3
       max_edit_work_bytes: 5000
       path_rule: portable
+      max_archive_bytes: 1000000
+      archive_timeout_ms: 60000
       search:
         enabled: true
         anything: [goes, here]
@@ -66,7 +68,7 @@ settings:
 		CallTimeout: 1500 * time.Millisecond, MaxEditsPerCall: 7, MaxDiffCost: 9000, MaxDiffBytes: 4096, MaxRenameFiles: 12,
 		MaxConcurrentCalls: 3, MaxEditWorkBytes: 5000,
 		GrepLimitDefault: 50, GrepLimitMax: 500, GrepMaxAnswerBytes: 100000, GrepMaxScanBytes: 1000000, GrepTimeout: 1500 * time.Millisecond,
-		PathRule: fileio.PathRulePortable,
+		PathRule: fileio.PathRulePortable, MaxArchiveBytes: 1000000, ArchiveTimeout: time.Minute,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
@@ -105,6 +107,9 @@ func TestLoadConfigErrors(t *testing.T) {
 		{files("      rate_limit_per_second: -2\n"), "settings.mcp.files.rate_limit_per_second", ">= 0"},
 		{files("      rate_limit_burst: 0\n"), "settings.mcp.files.rate_limit_burst", ">= 1"},
 		{files("      log_preview_bytes: 300\n"), "settings.mcp.files.log_preview_bytes", "between 0 and 256"},
+		{files("      path_rule: ascii\n"), "settings.mcp.files.path_rule", `must be "unicode" or "portable"`},
+		{files("      max_archive_bytes: -1\n"), "settings.mcp.files.max_archive_bytes", ">= 0"},
+		{files("      archive_timeout_ms: -1\n"), "settings.mcp.files.archive_timeout_ms", ">= 0"},
 		{files("      call_timeout_ms: 0\n"), "settings.mcp.files.call_timeout_ms", "must be > 0"},
 		{files("      max_edits_per_call: 0\n"), "settings.mcp.files.max_edits_per_call", ">= 1"},
 		{files("      max_diff_cost: 0\n"), "settings.mcp.files.max_diff_cost", ">= 1"},
