@@ -18,7 +18,7 @@
 //	fileiotools.Tools(svc)               file_stat, file_read, file_write, file_delete, file_list,
 //	                                     file_edit, file_rename, file_versions, file_restore,
 //	                                     file_grep, file_glob, file_purge_history,
-//	                                     file_apply_patch, file_read_many
+//	                                     file_apply_patch, file_read_many, file_import, file_export,
 //	                                     file_checkpoint, file_checkpoints, file_checkpoint_delete,
 //	                                     file_events, file_changes, file_rewind
 //	searchtools.Tools(s)                 file_search

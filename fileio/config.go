@@ -145,6 +145,19 @@ type Config struct {
 	// to log records, marked truncated=true when cut. Key log_preview_bytes; default 0: no
 	// content ever reaches the logs.
 	LogPreviewBytes int
+	// PathRule is the set of characters paths may hold: PathRuleUnicode ("unicode": any
+	// UTF-8 text in NFC but controls, invisible formatting characters and backslash; see
+	// ValidatePath) or PathRulePortable ("portable": only a-z A-Z 0-9 / _ - .). Key path_rule;
+	// default "unicode" ("" means the default).
+	PathRule PathRule
+	// MaxArchiveBytes caps the archive stream one Import reads (as sent, compressed or not),
+	// and so the request body of the HTTP import route; a zip stream is spooled to a temporary
+	// file of at most this size. Key max_archive_bytes; default 512 MiB; 0 means the default.
+	MaxArchiveBytes int64
+	// ArchiveTimeout is the time budget of one Import or Export (instead of CallTimeout): the
+	// whole stream is read or written within it, in one transaction. Key archive_timeout_ms;
+	// default 300000 (5 minutes); 0 means the default.
+	ArchiveTimeout time.Duration
 }
 
 // Defaults, also the values DefaultConfig returns.
@@ -178,6 +191,8 @@ const (
 	DefaultMaxRewindFiles     = 10000
 	DefaultMaxPatchBytes      = 4 << 20
 	DefaultMaxPatchFiles      = 100
+	DefaultMaxArchiveBytes    = 512 << 20
+	DefaultArchiveTimeout     = 5 * time.Minute
 	// MaxLogPreviewBytes is the largest allowed LogPreviewBytes: a log line never shows more of a file than this.
 	MaxLogPreviewBytes = 256
 	// HardListLimitMax is the largest value list_limit_max may take.
@@ -216,6 +231,9 @@ func DefaultConfig() Config {
 		MaxRewindFiles:     DefaultMaxRewindFiles,
 		MaxPatchBytes:      DefaultMaxPatchBytes,
 		MaxPatchFiles:      DefaultMaxPatchFiles,
+		PathRule:           PathRuleUnicode,
+		MaxArchiveBytes:    DefaultMaxArchiveBytes,
+		ArchiveTimeout:     DefaultArchiveTimeout,
 	}
 }
 
@@ -318,6 +336,9 @@ var configKeys = []struct {
 	{"max_patch_files", func(c *Config) any { return &c.MaxPatchFiles }},
 	{"log_content_sha256", func(c *Config) any { return &c.LogContentSHA256 }},
 	{"log_preview_bytes", func(c *Config) any { return &c.LogPreviewBytes }},
+	{"path_rule", func(c *Config) any { return &c.PathRule }},
+	{"max_archive_bytes", func(c *Config) any { return &c.MaxArchiveBytes }},
+	{"archive_timeout_ms", func(c *Config) any { return &durationIn{&c.ArchiveTimeout, time.Millisecond} }},
 }
 
 // durationIn decodes a whole number of units into a time.Duration.
@@ -354,6 +375,9 @@ var configFormats = map[string]string{
 	"max_patch_files":        "a whole number such as 100",
 	"log_content_sha256":     "true or false",
 	"log_preview_bytes":      "a byte count such as 256",
+	"path_rule":              "unicode or portable",
+	"max_archive_bytes":      "a byte count such as 536870912",
+	"archive_timeout_ms":     "a whole number of milliseconds such as 300000",
 }
 
 func (c *Config) setKey(key, val *yaml.Node) error {
@@ -447,6 +471,12 @@ func (c Config) Validate() error {
 		return configError(k("max_patch_files"), fmt.Sprintf("must be >= 0 (0: the default %d), got %d", DefaultMaxPatchFiles, c.MaxPatchFiles))
 	case c.LogPreviewBytes < 0 || c.LogPreviewBytes > MaxLogPreviewBytes:
 		return configError(k("log_preview_bytes"), fmt.Sprintf("must be between 0 and %d, got %d", MaxLogPreviewBytes, c.LogPreviewBytes))
+	case c.PathRule != "" && c.PathRule != PathRuleUnicode && c.PathRule != PathRulePortable:
+		return configError(k("path_rule"), fmt.Sprintf("must be %q or %q, got %q", PathRuleUnicode, PathRulePortable, c.PathRule))
+	case c.MaxArchiveBytes < 0:
+		return configError(k("max_archive_bytes"), fmt.Sprintf("must be >= 0 (0: the default %d), got %d", DefaultMaxArchiveBytes, c.MaxArchiveBytes))
+	case c.ArchiveTimeout < 0:
+		return configError(k("archive_timeout_ms"), fmt.Sprintf("must be >= 0 milliseconds (0: the default %d), got %d", DefaultArchiveTimeout.Milliseconds(), c.ArchiveTimeout.Milliseconds()))
 	}
 	return nil
 }
@@ -473,7 +503,7 @@ type grepBounds struct {
 }
 
 // withGrepDefaults returns c with the default of every field left 0 whose 0 means the default
-// (the Grep, patch, feed and rewind fields).
+// (the Grep, archive, patch, feed and rewind fields).
 func (c Config) withGrepDefaults() Config {
 	or := func(v, def int64) int64 {
 		if v == 0 {
@@ -490,6 +520,8 @@ func (c Config) withGrepDefaults() Config {
 	c.MaxRewindFiles = int(or(int64(c.MaxRewindFiles), DefaultMaxRewindFiles))
 	c.MaxPatchBytes = or(c.MaxPatchBytes, DefaultMaxPatchBytes)
 	c.MaxPatchFiles = int(or(int64(c.MaxPatchFiles), DefaultMaxPatchFiles))
+	c.MaxArchiveBytes = or(c.MaxArchiveBytes, DefaultMaxArchiveBytes)
+	c.ArchiveTimeout = time.Duration(or(int64(c.ArchiveTimeout), int64(DefaultArchiveTimeout)))
 	return c
 }
 

@@ -52,6 +52,9 @@ settings:
       read_default_bytes: 400
       max_patch_bytes: 6000
       max_patch_files: 9
+      path_rule: portable
+      max_archive_bytes: 1000000
+      archive_timeout_ms: 60000
       search:
         enabled: true
         anything: [goes, here]
@@ -73,6 +76,7 @@ settings:
 		GrepLimitDefault: 50, GrepLimitMax: 500, GrepMaxAnswerBytes: 100000, GrepMaxScanBytes: 1000000, GrepTimeout: 1500 * time.Millisecond,
 		FeedMaxWait: 2 * time.Second, MaxRewindFiles: 50,
 		MaxPatchBytes: 6000, MaxPatchFiles: 9,
+		PathRule: fileio.PathRulePortable, MaxArchiveBytes: 1000000, ArchiveTimeout: time.Minute,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
@@ -111,6 +115,9 @@ func TestLoadConfigErrors(t *testing.T) {
 		{files("      rate_limit_per_second: -2\n"), "settings.mcp.files.rate_limit_per_second", ">= 0"},
 		{files("      rate_limit_burst: 0\n"), "settings.mcp.files.rate_limit_burst", ">= 1"},
 		{files("      log_preview_bytes: 300\n"), "settings.mcp.files.log_preview_bytes", "between 0 and 256"},
+		{files("      path_rule: ascii\n"), "settings.mcp.files.path_rule", `must be "unicode" or "portable"`},
+		{files("      max_archive_bytes: -1\n"), "settings.mcp.files.max_archive_bytes", ">= 0"},
+		{files("      archive_timeout_ms: -1\n"), "settings.mcp.files.archive_timeout_ms", ">= 0"},
 		{files("      call_timeout_ms: 0\n"), "settings.mcp.files.call_timeout_ms", "must be > 0"},
 		{files("      max_edits_per_call: 0\n"), "settings.mcp.files.max_edits_per_call", ">= 1"},
 		{files("      max_diff_cost: 0\n"), "settings.mcp.files.max_diff_cost", ">= 1"},

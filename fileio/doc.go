@@ -30,23 +30,40 @@
 //
 // # Paths
 //
-// Paths are checked by ValidatePath; every violation is INVALID_PATH.
+// Every operation normalizes the paths it is given to Unicode NFC (NormalizePath), then checks
+// them with the configured PathRule (Config.PathRule, key path_rule); every violation is
+// INVALID_PATH. The default rule, PathRuleUnicode (ValidatePath), takes real-world names:
 //
-//	Rule                                          Valid                Invalid
+//	Rule                                          Valid                  Invalid
 //	"" is the project root                        ""
-//	at most 512 bytes                             "/" + 511 bytes      "/" + 512 bytes
-//	starts with "/"                               "/a"                 "a", "./a"
-//	does not end with "/"                         "/a/b"               "/", "/a/"
-//	"/" is the only separator                     "/a/b"               "/a\b", "/a:b"
-//	no empty segments                             "/a/b/c"             "//a", "/a//b"
-//	no "." or ".." segments                       "/.git", "/..."      "/.", "/a/../b"
-//	no ASCII control characters                                        "/a\x00b", "/a\nb"
-//	only a-z A-Z 0-9 / _ - . (no whitespace)      "/AZaz09_-."         "/a b", "/ä", "/a*b"
-//	project is 1..128 bytes of UTF-8, no controls "p", 128 bytes       "", 129 bytes
-//	  nor formatting characters, no space at ends  "p q"                " p", "p\u200bq"
+//	at most 512 bytes                             "/" + 511 bytes        "/" + 512 bytes
+//	starts with "/"                               "/a"                   "a", "./a"
+//	does not end with "/"                         "/a/b"                 "/", "/a/"
+//	"/" is the only separator                     "/a/b"                 "/a\b"
+//	no empty segments                             "/a/b/c"               "//a", "/a//b"
+//	no "." or ".." segments, nor lookalikes       "/.git", "/..."        "/.", "/a/../b", "/\uff0e\uff0e"
+//	no control characters (C0, DEL, C1, U+2028)                          "/a\x00b", "/a\nb"
+//	no invisible formatting characters (Cf)                              "/a\u200bb", "/\ufeffa"
+//	valid UTF-8; any other text                   "/meeting notes.md"    "/\xff"
+//	                                              "/café.md", "/日本/a"
+//	project is 1..128 bytes of UTF-8, no controls "p", 128 bytes         "", 129 bytes
+//	  nor formatting characters, no space at ends  "p q"                  " p", "p\u200bq"
+//
+// PathRulePortable ("portable") replaces the character rules with the older, stricter one: only
+// a-z A-Z 0-9 / _ - . (no whitespace), for deployments whose files must be valid names on every
+// file system and in shells without quoting.
+//
+// Lookalikes and case: paths are compared byte for byte after NFC normalization, so the two
+// spellings of "café" (precomposed é, or e and a combining accent) are one file, and the
+// compatibility forms NFKC would fold (the "ﬁ" ligature, fullwidth letters) stay distinct names.
+// Paths are case-sensitive ("/README.md" and "/Readme.md" are two files), as in Git and on
+// Linux. Characters that render as nothing, or reorder the text around them, are refused, so two
+// different paths never print the same except through letters that look alike across scripts
+// (Latin "a" and Cyrillic "а"), which are different names as they are for every file system.
 //
 // file_list alone also accepts "/" and treats it as "". The table's test data is
-// storetest.PathRules; TestValidatePathRules and FuzzValidatePath check it.
+// storetest.PathRules and storetest.PortablePathRules; TestValidatePathRules and FuzzValidatePath
+// check them.
 //
 // # Operations
 //
@@ -125,6 +142,28 @@
 // background indexer maintains (the files written since it last ran are always candidates).
 // The Service always matches lines itself, so every store gives the same answer;
 // FuzzGrepAnalysis checks that the query never rejects a file with a matching line.
+//
+// # Archives
+//
+// Import reads a tar, tar.gz or zip stream (package fileio/archive detects the format from its
+// first bytes) into a directory of a project in one write transaction: all or nothing. Mode
+// merge (the default) keeps the directory's other files, replace deletes them, so the directory
+// equals the archive. Entry names are cleaned ("./a" is "a"), normalized to NFC and checked by
+// the path rule; an entry that could escape ("..", an absolute name, a backslash), a link, a
+// special file, a duplicate name (after normalization), a file where another entry has a
+// directory, a file over MaxFileBytes or an archive that would pass MaxProjectBytes refuses the
+// whole archive with the entry named. Files that are not UTF-8 text are skipped and listed
+// (ImportRequest.Strict refuses them). Each file is written as by Write: its old content is kept
+// in history and an index job is queued. A store's WriteTx may implement BulkWriter to write a
+// batch in one step (pgstore does, and adds new files to grep's trigram index in the same
+// transaction). The budget is Config.ArchiveTimeout; the stream is capped at
+// Config.MaxArchiveBytes.
+//
+// Export writes the files below a path (or matching a glob) as an archive from one read
+// transaction, a consistent snapshot, reading them in batches. Entry names are relative to the
+// path, so an import at the same path gives the same files back. Neither direction holds the
+// archive in memory (a zip upload is spooled to a temporary file, zip keeping its directory at
+// the end).
 //
 // # Checkpoints, rewind and the change feed
 //

@@ -40,6 +40,7 @@ type Historian interface {
 func (s *Service) Versions(ctx context.Context, project, path string) ([]VersionInfo, error) {
 	ctx, cancel := s.callBudget(ctx)
 	defer cancel()
+	path = NormalizePath(path)
 	ac, scope, err := s.begin(ctx, project, path)
 	if err == nil && path == "" {
 		err = agentfiles.NewError(agentfiles.CodeIsDirectory, "the project root is a directory; name a file", "")
@@ -65,6 +66,7 @@ func (s *Service) Versions(ctx context.Context, project, path string) ([]Version
 func (s *Service) Restore(ctx context.Context, project, path string, version int64) (WriteResult, error) {
 	ctx, cancel := s.callBudget(ctx)
 	defer cancel()
+	path = NormalizePath(path)
 	ac, scope, err := s.begin(ctx, project, path)
 	if err == nil {
 		err = checkVersionArg(path, version)

@@ -44,6 +44,7 @@ type PurgeHistoryResult struct {
 func (s *Service) PurgeHistory(ctx context.Context, project, path string) (PurgeHistoryResult, error) {
 	ctx, cancel := s.callBudget(ctx)
 	defer cancel()
+	path = NormalizePath(path)
 	ac, scope, err := s.begin(ctx, project, path)
 	var res PurgeHistoryResult
 	if err == nil {

@@ -9,6 +9,8 @@ import (
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/fileio/storetest"
+	"github.com/google/go-cmp/cmp"
+	"golang.org/x/text/unicode/norm"
 )
 
 func TestValidatePathRules(t *testing.T) {
@@ -27,15 +29,51 @@ func TestValidatePathRules(t *testing.T) {
 	}
 }
 
+func TestPortablePathRule(t *testing.T) {
+	for _, rule := range storetest.PortablePathRules {
+		for _, p := range rule.Valid {
+			if err := fileio.PathRulePortable.Validate(p); err != nil {
+				t.Errorf("%s: Validate(%q) = %v, want nil", rule.Rule, p, err)
+			}
+		}
+		for _, p := range rule.Invalid {
+			if err := fileio.PathRulePortable.Validate(p); agentfiles.ErrorCode(err) != fileio.CodeInvalidPath {
+				t.Errorf("%s: Validate(%q) = %v, want INVALID_PATH", rule.Rule, p, err)
+			}
+		}
+	}
+}
+
+func TestNormalizePath(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"/cafe\u0301.md", "/caf\u00e9.md"},
+		{"/caf\u00e9.md", "/caf\u00e9.md"},
+		{"/\u212b", "/\u00c5"},         // the Angstrom sign is canonically the letter A with ring
+		{"/\ufb01le", "/\ufb01le"},     // compatibility forms (the fi ligature) stay: NFC, not NFKC
+		{"/Readme.MD", "/Readme.MD"},   // case is kept: paths are case-sensitive
+		{"/\xff\u0301", "/\xff\u0301"}, // not UTF-8: left for ValidatePath to refuse
+	}
+	for _, tc := range tests {
+		if diff := cmp.Diff(tc.want, fileio.NormalizePath(tc.in)); diff != "" {
+			t.Errorf("NormalizePath(%q) (-want +got):\n%s", tc.in, diff)
+		}
+	}
+	if err := fileio.ValidatePath("/cafe\u0301.md"); agentfiles.ErrorCode(err) != fileio.CodeInvalidPath {
+		t.Errorf("ValidatePath of an NFD path = %v, want INVALID_PATH", err)
+	}
+}
+
 func TestValidatePathMessages(t *testing.T) {
 	tests := []struct{ path, fragment string }{
 		{"a", `must start with "/"`},
 		{"/a/", `must not end with "/"`},
 		{"/a//b", "empty segment"},
 		{"/a/../b", `".." segments are not allowed`},
-		{"/a b", "space at byte 2"},
-		{"/a\x00", "control 0x00"},
-		{"/ä", "non-ASCII byte 0xc3"},
+		{"/a\x00", "control character U+0000 at byte 2"},
+		{"/a\u200bb", "invisible formatting character U+200B"},
+		{"/a\\b", "backslash at byte 2"},
+		{"/\xff", "not valid UTF-8"},
+		{"/cafe\u0301", "normalization form C"},
 		{"/" + strings.Repeat("a", 600), "601 bytes; the maximum is 512"},
 	}
 	for _, tc := range tests {
@@ -93,11 +131,12 @@ func FuzzValidateProject(f *testing.F) {
 // FuzzValidatePath checks that ValidatePath never panics and that every path it accepts
 // satisfies each path rule, checked independently here.
 func FuzzValidatePath(f *testing.F) {
-	for _, rule := range storetest.PathRules {
+	for _, rule := range append(append([]storetest.PathRule{}, storetest.PathRules...), storetest.PortablePathRules...) {
 		for _, p := range append(append([]string{}, rule.Valid...), rule.Invalid...) {
 			f.Add(p)
 		}
 	}
+	f.Add("/cafe\u0301.md")
 	f.Add("/a/b/c.txt")
 	f.Add("/\u2028")
 	f.Add("/a/.../b")
@@ -115,10 +154,22 @@ func FuzzValidatePath(f *testing.F) {
 		if len(p) > 512 || p[0] != '/' || p[len(p)-1] == '/' {
 			t.Fatalf("accepted %q: length, leading or trailing slash rule broken", p)
 		}
-		for i := 0; i < len(p); i++ {
+		if !utf8.ValidString(p) || !norm.NFC.IsNormalString(p) || strings.ContainsRune(p, '\\') {
+			t.Fatalf("accepted %q: not NFC UTF-8, or a backslash", p)
+		}
+		for i, r := range p {
+			if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == 0x2028 || r == 0x2029 {
+				t.Fatalf("accepted %q with U+%04X at byte %d", p, r, i)
+			}
+		}
+		if fileio.NormalizePath(p) != p {
+			t.Fatalf("accepted %q, which NormalizePath changes", p)
+		}
+		portable := fileio.PathRulePortable.Validate(p) == nil
+		for i := 0; i < len(p) && portable; i++ {
 			c := p[i]
 			if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("/_-.", c) >= 0) {
-				t.Fatalf("accepted %q with byte 0x%02x", p, c)
+				t.Fatalf("portable rule accepted %q with byte 0x%02x", p, c)
 			}
 		}
 		for _, seg := range strings.Split(p[1:], "/") {

@@ -95,7 +95,8 @@ func NewService(store Store, opts Options) (*Service, error) {
 // search.SearcherOptions.RateLimiter so that file_search and the file operations share one limit.
 func (s *Service) RateLimiter() *RateLimiter { return s.limiter }
 
-// begin authenticates, rate-limits and validates the project and path of one operation.
+// begin authenticates, rate-limits and validates the project and path of one operation. The
+// path must be normalized already (NormalizePath): operations normalize their paths first.
 func (s *Service) begin(ctx context.Context, project, path string) (agentfiles.AuthContext, Scope, error) {
 	ac, ok := agentfiles.AuthFromContext(ctx)
 	if !ok || ac.TenantID() == "" {
@@ -108,7 +109,7 @@ func (s *Service) begin(ctx context.Context, project, path string) (agentfiles.A
 	if err := ValidateProject(project); err != nil {
 		return ac, Scope{}, err
 	}
-	if err := ValidatePath(path); err != nil {
+	if err := s.cfg.PathRule.Validate(path); err != nil {
 		return ac, Scope{}, err
 	}
 	if err := ctx.Err(); err != nil {

@@ -17,6 +17,7 @@ import (
 func (s *Service) Delete(ctx context.Context, project, path string, recursive bool) error {
 	ctx, cancel := s.callBudget(ctx)
 	defer cancel()
+	path = NormalizePath(path)
 	ac, scope, err := s.begin(ctx, project, path)
 	if err == nil && path == "" && !s.cfg.AllowRootWipe {
 		err = agentfiles.NewError(agentfiles.CodePermissionDenied, "the project root cannot be deleted; delete files or directories below it instead", "")

@@ -71,6 +71,7 @@ func SHA256Hex(content []byte) string {
 func (s *Service) Edit(ctx context.Context, req EditRequest) (EditResult, error) {
 	ctx, cancel := s.callBudget(ctx)
 	defer cancel()
+	req.Path = NormalizePath(req.Path)
 	ac, scope, err := s.begin(ctx, req.Project, req.Path)
 	if err == nil {
 		err = s.checkEdit(req)

@@ -51,6 +51,7 @@ type EventsResult struct {
 // feed's head or before the events the store still keeps (then re-read the project and follow
 // from the NextAfter the error names).
 func (s *Service) Events(ctx context.Context, req EventsRequest) (EventsResult, error) {
+	req.Path = NormalizePath(req.Path)
 	ctx, cancel := s.callBudget(ctx)
 	defer cancel()
 	ac, scope, err := s.begin(ctx, req.Project, req.Path)

@@ -21,13 +21,13 @@ import (
 func (s *Service) Glob(ctx context.Context, req GlobRequest) (GlobResult, error) {
 	ctx, cancel := s.callBudget(ctx)
 	defer cancel()
-	dir := searchDir(req.Path)
+	dir := searchDir(NormalizePath(req.Path))
 	ac, scope, err := s.begin(ctx, req.Project, dir)
 	var g *Glob
 	var start searchCursor
 	fp := fingerprint("glob", req.Pattern, dir)
 	if err == nil {
-		g, err = CompileGlob(req.Pattern)
+		g, err = CompileGlob(NormalizePath(req.Pattern))
 	}
 	if err == nil && req.Limit < 0 {
 		err = agentfiles.NewError(agentfiles.CodeInvalidArgument, fmt.Sprintf("limit must be >= 0 (0: the default %d), got %d", s.cfg.ListLimitDefault, req.Limit), "limit")

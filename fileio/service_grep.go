@@ -55,7 +55,7 @@ const (
 func (s *Service) Grep(ctx context.Context, req GrepRequest) (GrepResult, error) {
 	ctx, cancel := s.callBudget(ctx)
 	defer cancel()
-	dir := searchDir(req.Path)
+	dir := searchDir(NormalizePath(req.Path))
 	ac, scope, err := s.begin(ctx, req.Project, dir)
 	var run *grepRun
 	if err == nil {
@@ -124,7 +124,7 @@ func (s *Service) newGrepRun(req GrepRequest, dir string) (*grepRun, error) {
 	}
 	r := &grepRun{m: m, dir: dir, mode: mode, bounds: s.cfg.grepLimits()}
 	if req.Glob != "" {
-		if r.glob, err = CompileGlob(req.Glob); err != nil {
+		if r.glob, err = CompileGlob(NormalizePath(req.Glob)); err != nil {
 			return nil, err
 		}
 	}

@@ -56,6 +56,7 @@ func (s *Service) ListEntries(ctx context.Context, req ListRequest) (ListResult,
 	}
 	ctx, cancel := s.callBudget(ctx)
 	defer cancel()
+	path = NormalizePath(path)
 	ac, scope, err := s.begin(ctx, project, path)
 	fp := fingerprint("list", path, strconv.Itoa(depthLevels))
 	var start searchCursor

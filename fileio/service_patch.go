@@ -155,11 +155,11 @@ func (s *Service) planPatch(req ApplyPatchRequest) (patch.Dialect, []patchStep, 
 			return "", nil, agentfiles.NewError(agentfiles.CodeInvalidArgument, "the content of "+f.Path+" is not valid UTF-8", "patch")
 		}
 		st := patchStep{FilePatch: f, op: f.Op}
-		if st.path, err = patchPath(f.Path, f.Line); err != nil {
+		if st.path, err = s.patchPath(f.Path, f.Line); err != nil {
 			return "", nil, err
 		}
 		if f.MoveTo != "" {
-			if st.to, err = patchPath(f.MoveTo, f.Line); err != nil {
+			if st.to, err = s.patchPath(f.MoveTo, f.Line); err != nil {
 				return "", nil, err
 			}
 			if st.to == st.path {
@@ -193,10 +193,11 @@ func (s *Service) planPatch(req ApplyPatchRequest) (patch.Dialect, []patchStep, 
 	return p.Dialect, plan, nil
 }
 
-// patchPath turns a path as a patch writes it into a checked Service path.
-func patchPath(p string, line int) (string, error) {
-	clean := patch.CleanPath(p)
-	if err := ValidatePath(clean); err != nil {
+// patchPath turns a path as a patch writes it into a checked Service path: cleaned, in NFC and
+// within the configured path rule.
+func (s *Service) patchPath(p string, line int) (string, error) {
+	clean := NormalizePath(patch.CleanPath(p))
+	if err := s.cfg.PathRule.Validate(clean); err != nil {
 		var e *agentfiles.Error
 		if errors.As(err, &e) {
 			where := ""

@@ -27,6 +27,7 @@ const ReadToEOF = -1
 func (s *Service) Read(ctx context.Context, project, path string, offsetBytes, lengthBytes int64) (ReadResult, error) {
 	ctx, cancel := s.callBudget(ctx)
 	defer cancel()
+	path = NormalizePath(path)
 	ac, scope, err := s.begin(ctx, project, path)
 	if err == nil {
 		err = checkReadArgs(path, offsetBytes, lengthBytes)

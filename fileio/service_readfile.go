@@ -54,6 +54,7 @@ func (req ReadRequest) lineMode() bool {
 func (s *Service) ReadFile(ctx context.Context, req ReadRequest) (ReadResult, error) {
 	ctx, cancel := s.callBudget(ctx)
 	defer cancel()
+	req.Path = NormalizePath(req.Path)
 	ac, scope, err := s.begin(ctx, req.Project, req.Path)
 	length := int64(ReadToEOF)
 	if req.LengthBytes != nil {

@@ -67,7 +67,7 @@ type FileError struct {
 func (s *Service) ReadMany(ctx context.Context, req ReadManyRequest) (ReadManyResult, error) {
 	ctx, cancel := s.callBudget(ctx)
 	defer cancel()
-	dir := searchDir(req.Path)
+	dir := searchDir(NormalizePath(req.Path))
 	ac, scope, err := s.begin(ctx, req.Project, dir)
 	fp := fingerprint("read_many", req.Glob, dir, strings.Join(req.Paths, "\x00"))
 	var start searchCursor
@@ -118,8 +118,8 @@ func (s *Service) readManyTx(ctx context.Context, tx ReadTx, req ReadManyRequest
 	} else {
 		pathErrs = map[string]error{}
 		for _, p := range req.Paths {
-			clean := patch.CleanPath(p)
-			if err := ValidatePath(clean); err != nil || clean == "" {
+			clean := NormalizePath(patch.CleanPath(p))
+			if err := s.cfg.PathRule.Validate(clean); err != nil || clean == "" {
 				if err == nil {
 					err = agentfiles.NewError(agentfiles.CodeIsDirectory, "the project root is a directory; name files", "")
 				}

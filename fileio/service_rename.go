@@ -67,9 +67,10 @@ func (s *Service) RenameExclusive(ctx context.Context, project, from, to string)
 func (s *Service) rename(ctx context.Context, project, from, to string, overwrite, exclusive bool) (RenameResult, error) {
 	ctx, cancel := s.callBudget(ctx)
 	defer cancel()
+	from, to = NormalizePath(from), NormalizePath(to)
 	ac, scope, err := s.begin(ctx, project, from)
 	if err == nil {
-		err = checkRename(from, to)
+		err = checkRename(s.cfg.PathRule, from, to)
 	}
 	var res RenameResult
 	if err == nil {
@@ -88,8 +89,8 @@ func (s *Service) rename(ctx context.Context, project, from, to string, overwrit
 	return res, err
 }
 
-func checkRename(from, to string) error {
-	if err := ValidatePath(to); err != nil {
+func checkRename(rule PathRule, from, to string) error {
+	if err := rule.Validate(to); err != nil {
 		return err
 	}
 	switch {
@@ -150,7 +151,7 @@ func (s *Service) renameTx(ctx context.Context, tx WriteTx, from, to string, ove
 		moves = make([]Move, len(files))
 		for i, f := range files {
 			moves[i] = Move{From: f.Path, To: to + f.Path[len(from):]}
-			if err := ValidatePath(moves[i].To); err != nil {
+			if err := s.cfg.PathRule.Validate(moves[i].To); err != nil {
 				return RenameResult{}, err
 			}
 		}

@@ -61,6 +61,7 @@ const changesPageSize = 100
 // checkpoint, INVALID_ARGUMENT when more than Config.MaxRewindFiles files differ (name a
 // directory with Path).
 func (s *Service) Changes(ctx context.Context, req ChangesRequest) (ChangesResult, error) {
+	req.Path = NormalizePath(req.Path)
 	ctx, cancel := s.callBudget(ctx)
 	defer cancel()
 	ac, scope, err := s.begin(ctx, req.Project, req.Path)
@@ -235,6 +236,7 @@ const MaxRewindListed = 1000
 // NOT_DIRECTORY when an ancestor of req.Path is now a file, QUOTA_EXCEEDED when the project
 // would outgrow max_project_bytes.
 func (s *Service) Rewind(ctx context.Context, req RewindRequest) (RewindResult, error) {
+	req.Path = NormalizePath(req.Path)
 	ctx, cancel := s.callBudget(ctx)
 	defer cancel()
 	ac, scope, err := s.begin(ctx, req.Project, req.Path)

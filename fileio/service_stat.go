@@ -12,6 +12,7 @@ import (
 func (s *Service) Stat(ctx context.Context, project, path string) (StatResult, error) {
 	ctx, cancel := s.callBudget(ctx)
 	defer cancel()
+	path = NormalizePath(path)
 	ac, scope, err := s.begin(ctx, project, path)
 	var res StatResult
 	if err == nil {

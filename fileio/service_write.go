@@ -28,6 +28,7 @@ import (
 func (s *Service) Write(ctx context.Context, req WriteRequest) (WriteResult, error) {
 	ctx, cancel := s.callBudget(ctx)
 	defer cancel()
+	req.Path = NormalizePath(req.Path)
 	ac, scope, err := s.begin(ctx, req.Project, req.Path)
 	var mode WriteMode
 	if err == nil {

@@ -311,9 +311,9 @@ func (s *Searcher) Search(ctx context.Context, q Query) (Result, error) {
 		res.Limit, res.LimitClamped = s.opts.LimitMax, true
 	}
 	s.log.DebugContext(ctx, "file_search", "project", q.Project, "query", truncateText(query, 128), "limit", res.Limit)
-	sq := scopeQuery{query: query, terms: terms, prefix: q.PathPrefix, minSemantic: minSemantic}
+	sq := scopeQuery{query: query, terms: terms, prefix: fileio.NormalizePath(q.PathPrefix), minSemantic: minSemantic}
 	if q.Glob != "" {
-		g, err := fileio.CompileGlob(q.Glob)
+		g, err := fileio.CompileGlob(fileio.NormalizePath(q.Glob))
 		if err != nil {
 			return Result{}, err
 		}

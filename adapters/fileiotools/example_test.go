@@ -61,6 +61,8 @@ func ExampleTools() {
 	// file_purge_history
 	// file_grep
 	// file_glob
+	// file_import
+	// file_export
 	// file_apply_patch
 	// file_read_many
 	// file_checkpoint

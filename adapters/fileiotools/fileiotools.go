@@ -196,8 +196,9 @@ func grepTools(svc *fileio.Service, cfg fileio.Config, ro adapters.Annotations) 
 // Tools returns the file tools over svc: the five basic ones, file_stat, file_read, file_write,
 // file_delete and file_list, with its parameter names and defaults (file_read also reads line
 // ranges and kept versions), then file_edit, file_rename, file_versions, file_restore and
-// file_purge_history, then the exact search tools file_grep and file_glob, then
-// file_apply_patch and file_read_many, then the project-wide file_checkpoint, file_checkpoints,
+// file_purge_history, then the exact search tools file_grep and file_glob, then file_import and
+// file_export (an archive as Base64, up to Config.MaxPayloadBytes), then file_apply_patch and
+// file_read_many, then the project-wide file_checkpoint, file_checkpoints,
 // file_checkpoint_delete, file_events, file_changes and file_rewind. Descriptions state the
 // limits of svc's Config (payload, read sizes, list and grep limits, edits per call, diff size,
 // files per rename), never constants. The caller's identity must be in
@@ -363,7 +364,7 @@ func Tools(svc *fileio.Service) []adapters.Tool {
 				}
 				return filePurgeHistoryOut{Path: in.Path, PurgeHistoryResult: res}, nil
 			}),
-	}, append(append(grepTools(svc, cfg, ro), patchTools(svc, cfg, ro)...), checkpointTools(svc, cfg, ro)...)...)
+	}, append(append(append(grepTools(svc, cfg, ro), archiveTools(svc, cfg)...), patchTools(svc, cfg, ro)...), checkpointTools(svc, cfg, ro)...)...)
 }
 
 // sizeText renders a byte limit for a tool description: "256 KiB", "2 MiB", "1000 bytes".

@@ -3,6 +3,7 @@ package fileiotools_test
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"log/slog"
@@ -19,6 +20,7 @@ import (
 	"github.com/agentfiles/agentfiles/adapters/httpapi"
 	"github.com/agentfiles/agentfiles/adapters/mcpsdk"
 	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/archive"
 	"github.com/agentfiles/agentfiles/fileio/memstore"
 	"github.com/agentfiles/agentfiles/fileio/storetest"
 	"github.com/agentfiles/agentfiles/internal/mcptest"
@@ -109,6 +111,8 @@ func TestToolsDirect(t *testing.T) {
 			args = `{"project":"p","path":"/x","version":1}`
 		case "file_grep", "file_glob":
 			args = `{"project":"p","pattern":"x"}`
+		case "file_import":
+			args = `{"project":"p","archive":"` + base64.StdEncoding.EncodeToString(storetest.BuildArchive(t, archive.Tar, []storetest.ArchiveEntry{{Name: "a", Content: "a"}})) + `"}`
 		case "file_apply_patch":
 			args = `{"project":"p","patch":"*** Begin Patch\n*** Delete File: x\n*** End Patch"}`
 		case "file_read_many":
@@ -148,6 +152,8 @@ func TestAnnotations(t *testing.T) {
 		"file_purge_history": {Destructive: true, Idempotent: true},
 		"file_grep":          {ReadOnly: true, Idempotent: true},
 		"file_glob":          {ReadOnly: true, Idempotent: true},
+		"file_import":        {Destructive: true},
+		"file_export":        {ReadOnly: true, Idempotent: true},
 		"file_apply_patch":   {Destructive: true},
 		"file_read_many":     {ReadOnly: true, Idempotent: true},
 
@@ -170,7 +176,7 @@ func TestToolsOverMCP(t *testing.T) {
 	var logs bytes.Buffer
 	ac := agentfiles.NewAuthContext(apiKey, "mcp-user")
 	cs := adapterstest.Connect(t, fileioTools(t), mcpsdk.Options{Auth: &ac, Logger: slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
-	if names := mcptest.ToolNames(t, cs); len(names) != 20 {
+	if names := mcptest.ToolNames(t, cs); len(names) != 22 {
 		t.Fatalf("tools: %v", names)
 	}
 	mcptest.Script(t, cs, []mcptest.Exchange{

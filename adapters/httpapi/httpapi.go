@@ -5,6 +5,11 @@
 //	GET  /tools          the tool list: name, title, description, inputSchema, outputSchema, annotations
 //	POST /tools/{name}   call a tool; the body is the arguments object, the answer the result object
 //
+// and, with [NewArchiveHandler] mounted at /archive/, a project as an archive:
+//
+//	PUT  /archive/{project}?path=&mode=          import a tar, tar.gz or zip body; answers JSON
+//	GET  /archive/{project}?path=&glob=&format=  export as tar (default), tar.gz or zip
+//
 // A successful call answers 200 with the result as JSON. A failed one answers the status of the
 // error's code (see adapters.HTTPStatus: 400 for bad arguments, 404 for unknown names, 409 for
 // conflicts, 413 for oversized bodies, 429 for rate limits, 503 for a busy project, ...) with the
@@ -20,6 +25,7 @@
 package httpapi
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
@@ -140,21 +146,11 @@ func (h *Handler) call(w http.ResponseWriter, r *http.Request, name string) {
 		h.fail(w, r, agentfiles.NewError(adapters.CodeUnknownTool, "no tool with that name; GET /tools lists them", name), name)
 		return
 	}
-	ctx := r.Context()
-	if h.opts.Authenticator != nil {
-		ac, err := h.opts.Authenticator(r)
-		if err != nil {
-			if !errors.Is(err, agentfiles.ErrUnauthenticated) {
-				// An authenticator that failed without saying why is still a refusal, not a 500.
-				refusal := agentfiles.NewError(agentfiles.CodeUnauthenticated, "missing or invalid credentials; send \"Authorization: Bearer <key>\"", "")
-				refusal.Err = err
-				err = refusal
-			}
-			w.Header().Set("WWW-Authenticate", "Bearer")
-			h.fail(w, r, err, name)
-			return
-		}
-		ctx = agentfiles.WithAuth(ctx, ac)
+	ctx, err := authenticate(r, h.opts.Authenticator)
+	if err != nil {
+		w.Header().Set("WWW-Authenticate", "Bearer")
+		h.fail(w, r, err, name)
+		return
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.maxBody))
 	if err != nil {
@@ -187,14 +183,39 @@ func (h *Handler) call(w http.ResponseWriter, r *http.Request, name string) {
 }
 
 func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error, tool string, attrs ...slog.Attr) {
+	failWith(h.logger, w, r, err, tool, attrs...)
+}
+
+// failWith logs a failed request and answers its error as JSON with the status of its code.
+func failWith(logger *slog.Logger, w http.ResponseWriter, r *http.Request, err error, tool string, attrs ...slog.Attr) {
 	te, internal := adapters.ErrorOf(err)
 	level := slog.LevelInfo
 	if internal {
 		level = slog.LevelError
 	}
 	attrs = append(attrs, slog.String("tool", tool), slog.String("code", te.Code), slog.String("error", adapters.LogError(err)))
-	h.logger.LogAttrs(r.Context(), level, "tool call failed", attrs...)
+	logger.LogAttrs(r.Context(), level, "tool call failed", attrs...)
 	writeJSON(w, adapters.HTTPStatus(te.Kind), map[string]any{"error": te})
+}
+
+// authenticate returns the request's context with the caller's identity from authn (the
+// context unchanged when authn is nil), or the UNAUTHENTICATED refusal.
+func authenticate(r *http.Request, authn adapters.Authenticator) (context.Context, error) {
+	ctx := r.Context()
+	if authn == nil {
+		return ctx, nil
+	}
+	ac, err := authn(r)
+	if err != nil {
+		if !errors.Is(err, agentfiles.ErrUnauthenticated) {
+			// An authenticator that failed without saying why is still a refusal, not a 500.
+			refusal := agentfiles.NewError(agentfiles.CodeUnauthenticated, "missing or invalid credentials; send \"Authorization: Bearer <key>\"", "")
+			refusal.Err = err
+			err = refusal
+		}
+		return nil, err
+	}
+	return agentfiles.WithAuth(ctx, ac), nil
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

@@ -38,7 +38,7 @@ func Tools(mem *memorytool.Tool) []adapters.Tool {
 			"create (a new file with file_text; an existing file is an error), str_replace (old_str must occur exactly "+
 			"once; new_str replaces it), insert (insert_text after line insert_line, 0 = at the top), delete (a file "+
 			"or a directory with everything in it), rename (old_path to new_path, which must not exist). Every path "+
-			"starts with /memories and uses only a-z A-Z 0-9 / _ - . Example: {\"command\": \"view\", \"path\": "+
+			"starts with /memories; names may hold spaces and non-ASCII letters but no %, backslash or control characters. Example: {\"command\": \"view\", \"path\": "+
 			"\"/memories\"}.",
 		adapters.Annotations{Destructive: true},
 		func(ctx context.Context, in memorytool.Input) (Output, error) {

@@ -19,6 +19,7 @@ import (
 //	/          the agentfiles console (GET)
 //	/tools     the HTTP JSON API: GET /tools, POST /tools/{name}
 //	/mcp       MCP over streamable HTTP
+//	/archive/  a project as an archive: PUT imports a tar, tar.gz or zip body, GET exports one
 //	/healthz   each backend's status: 200 {"status":"ok",...} when all are up, else 503 (health.go)
 func routes(c config, a *app, mcpServer *mcp.Server, authn adapters.Authenticator, logger *slog.Logger) http.Handler {
 	api := httpapi.NewHandler(a.tools, httpapi.Options{
@@ -62,6 +63,7 @@ func routes(c config, a *app, mcpServer *mcp.Server, authn adapters.Authenticato
 	mux.Handle("/tools", api)
 	mux.Handle("/tools/", api)
 	mux.Handle("/mcp", mcpHandler)
+	mux.Handle("/archive/", httpapi.NewArchiveHandler(a.files, httpapi.ArchiveOptions{Authenticator: authn, Logger: logger}))
 	mux.Handle("/healthz", healthHandler(a.backends, logger))
 	mux.Handle("/", consoleHandler())
 

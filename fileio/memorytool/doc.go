@@ -23,7 +23,7 @@
 // the project's file /a.md, and the fileio tools see the same files. [ProjectPath] refuses, as
 // INVALID_PATH, anything that could leave /memories whatever its spelling: paths outside
 // /memories, "." and ".." segments, backslashes and percent-escapes (never decoded). The rest
-// follows fileio's path rules (a-z A-Z 0-9 / _ - . only).
+// follows fileio's path rules (see fileio.ValidatePath), normalized to NFC.
 //
 // # Results
 //

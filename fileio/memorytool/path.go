@@ -19,9 +19,10 @@ const Root = "/memories"
 //
 // Everything that could leave /memories is refused, in any spelling: a path that does not start
 // with /memories, "." and ".." segments, a backslash, and percent-escapes ("%2e%2e", "%2f"),
-// which are never decoded. The rest of the path must pass [fileio.ValidatePath] (only a-z A-Z
-// 0-9 / _ - . and at most 512 bytes below /memories). Every refusal is an INVALID_PATH error
-// whose message is the tool_result text.
+// which are never decoded. The rest of the path is normalized to NFC ([fileio.NormalizePath])
+// and must pass [fileio.ValidatePath] (UTF-8 text without control or invisible formatting
+// characters, at most 512 bytes below /memories). Every refusal is an INVALID_PATH error whose
+// message is the tool_result text.
 func ProjectPath(p string) (string, error) {
 	switch {
 	case len(p) > len(Root)+fileio.MaxPathBytes+1:
@@ -31,7 +32,7 @@ func ProjectPath(p string) (string, error) {
 	case p != Root && !strings.HasPrefix(p, Root+"/"):
 		return "", pathError("Error: The path " + Display(p) + " is outside /memories; every memory path starts with /memories, such as /memories/notes.md")
 	}
-	rel := strings.TrimSuffix(p[len(Root):], "/")
+	rel := fileio.NormalizePath(strings.TrimSuffix(p[len(Root):], "/"))
 	for _, seg := range strings.Split(rel, "/") {
 		if seg == "." || seg == ".." {
 			return "", pathError("Error: The path " + Display(p) + ` would escape /memories: "." and ".." are not allowed; write the full path, such as /memories/notes.md`)

@@ -41,7 +41,9 @@ func TestProjectPath(t *testing.T) {
 		{"", "", false},
 		{"/", "", false},
 		{"/etc/passwd", "", false},
-		{"/memories/ä", "", false},
+		{"/memories/\u00e4 b.md", "/\u00e4 b.md", true},
+		{"/memories/a\u0308.md", "/\u00e4.md", true}, // NFD is normalized to NFC
+		{"/memories/a\u200b", "", false},
 		{"/memories/a\nb", "", false},
 		{"/memories/\u2024\u2024/x", "", false}, // one-dot leaders, not dots
 		{"/memories/\uff0e\uff0e/x", "", false}, // fullwidth full stops

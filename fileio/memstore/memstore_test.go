@@ -14,6 +14,12 @@ func TestStore(t *testing.T) {
 	storetest.Exercise(t, func(t *testing.T) fileio.Store { return memstore.New(memstore.Options{}) })
 }
 
+// TestArchiveRoundTrip imports this repository (and names with spaces and accents) and
+// exports it again in every format.
+func TestArchiveRoundTrip(t *testing.T) {
+	storetest.ExerciseArchiveTree(t, memstore.New(memstore.Options{}), "../..", 400)
+}
+
 func TestModelSeeds(t *testing.T) {
 	store := memstore.New(memstore.Options{})
 	for seed := int64(100); seed < 120; seed++ {

@@ -75,7 +75,7 @@ const opBytes = 8
 // come up; a few are invalid. Contents mix one-, two-, three- and four-byte characters.
 var (
 	modelPaths    = []string{"", "/a", "/b", "/a/b", "/a/c", "/a/b/c", "/a-b", "/a.c", "/b/a", "/a/b/d", "/c"}
-	modelBadPaths = []string{"/", "a", "/a/", "/a//b", "/a/./b", "/a b", "/ä"}
+	modelBadPaths = []string{"/", "a", "/a/", "/a//b", "/a/./b", "/a\\b", "/a\u200bb", "/\xff"}
 	modelContents = []string{"", "x", "hello", "é", "日本", "a😀b", "line\nline\n", "0123456789", "ééééééé", "\x00ok"}
 	modelModes    = []fileio.WriteMode{fileio.ModeAppend, fileio.ModeOverwrite, fileio.ModeOverwrite, fileio.ModeTruncate, "", "append"}
 	modelProjects = []string{"p1", "p2"}

@@ -33,6 +33,7 @@ func exerciseService(t *testing.T, newStore func(t *testing.T) fileio.Store) {
 	})
 	t.Run("ListCursor", func(t *testing.T) { testListCursor(t, newEnv(t, newStore)) })
 	t.Run("PathRules", func(t *testing.T) { testPathRules(t, newEnv(t, newStore)) })
+	t.Run("RealWorldPaths", func(t *testing.T) { testRealWorldPaths(t, newStore) })
 	t.Run("Unauthenticated", func(t *testing.T) { testUnauthenticated(t, newEnv(t, newStore)) })
 	t.Run("RateLimit", func(t *testing.T) { testRateLimit(t, newStore) })
 	t.Run("OutboxFromService", func(t *testing.T) { testOutboxFromService(t, newStore) })

@@ -61,6 +61,75 @@ async function call(tool, args) {
   return body;
 }
 
+// archiveURL is the archive route of the project, with the query.
+function archiveURL(query) {
+  return 'archive/' + encodeURIComponent(state.project) + '?' + new URLSearchParams(query).toString();
+}
+
+// archiveFailure turns a failed archive response into a ToolError.
+async function archiveFailure(resp) {
+  let err = {};
+  try {
+    err = (await resp.json()).error || {};
+  } catch (e) { /* not JSON */ }
+  return new ToolError(err.code || 'HTTP_' + resp.status, err.message || resp.statusText, resp.status);
+}
+
+// archiveDir is the directory an archive action works on: the selected directory, the
+// directory of the selected file, or the project root ''.
+function archiveDir() {
+  const li = Array.from($('tree').querySelectorAll('li[role="treeitem"]')).find((x) => x.dataset.path === state.selected);
+  if (!li) return '';
+  if (li.dataset.type === 'DIRECTORY') return li.dataset.path;
+  return li.dataset.path.slice(0, li.dataset.path.lastIndexOf('/'));
+}
+
+// downloadArchive downloads the selected directory (or the project) as a zip (GET /archive).
+async function downloadArchive() {
+  if (!state.project) return;
+  const dir = archiveDir();
+  status('Preparing ' + (dir || 'the project') + ' as a zip…');
+  let resp;
+  try {
+    resp = await fetch(archiveURL({path: dir, format: 'zip'}), {headers: {'Authorization': 'Bearer ' + state.token}});
+  } catch (e) {
+    throw new ToolError('NETWORK', 'the server did not answer (' + e.message + '); is it still running?', 0);
+  }
+  if (!resp.ok) throw await archiveFailure(resp);
+  const blob = await resp.blob();
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(blob);
+  a.download = state.project + (dir ? '-' + dir.slice(dir.lastIndexOf('/') + 1) : '') + '.zip';
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 60000);
+  status('Downloaded ' + a.download + ' (' + blob.size + ' bytes)');
+}
+
+// uploadArchive imports the chosen archive into the selected directory (PUT /archive, merge).
+async function uploadArchive(file) {
+  if (!state.project || !file) return;
+  const dir = archiveDir();
+  status('Importing ' + file.name + ' into ' + (dir || 'the project root') + '…');
+  let resp;
+  try {
+    resp = await fetch(archiveURL({path: dir, mode: 'merge'}), {
+      method: 'PUT', headers: {'Authorization': 'Bearer ' + state.token}, body: file
+    });
+  } catch (e) {
+    throw new ToolError('NETWORK', 'the server did not answer (' + e.message + '); is it still running?', 0);
+  }
+  if (!resp.ok) throw await archiveFailure(resp);
+  const res = await resp.json();
+  let text = 'Imported ' + res.files + ' files from ' + file.name + ' (' + res.created + ' new, ' + res.replaced + ' replaced)';
+  if (res.skipped && res.skipped.length) {
+    text += '; skipped ' + res.skipped.length + ' that are not text: ' + res.skipped.slice(0, 5).map((x) => x.entry).join(', ');
+  }
+  status(text);
+  await loadTree();
+}
+
 // ---------- messages ----------
 
 function showError(err) {
@@ -1025,6 +1094,12 @@ function init() {
     }
   });
   $('refresh').addEventListener('click', () => guarded(loadTree));
+  $('download-btn').addEventListener('click', () => guarded(downloadArchive));
+  $('upload-input').addEventListener('change', (ev) => {
+    const file = ev.target.files[0];
+    ev.target.value = '';
+    guarded(() => uploadArchive(file));
+  });
   $('write-form').addEventListener('submit', onWrite);
   $('write-mode').addEventListener('change', () => {
     $('write-offset').disabled = $('write-mode').value !== 'OVERWRITE';

@@ -1,0 +1,196 @@
+package pgstore_test
+
+import (
+	"archive/tar"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/agentfiles/agentfiles"
+	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/pgstore"
+	"github.com/agentfiles/agentfiles/fileio/storetest"
+	"github.com/agentfiles/agentfiles/internal/grepbench"
+	"github.com/google/go-cmp/cmp"
+)
+
+// archiveBenchCopies is how many times over the GOROOT/src corpus (about 2,000 files / 30 MB)
+// BenchmarkImport loads: AGENTFILES_ARCHIVE_BENCH_COPIES, default 1; 10 is about 20,000 files
+// and 300 MB.
+func archiveBenchCopies() int {
+	n, err := strconv.Atoi(os.Getenv("AGENTFILES_ARCHIVE_BENCH_COPIES"))
+	if err != nil || n < 1 {
+		return 1
+	}
+	return n
+}
+
+// BenchmarkImport compares, on the same corpus and in one process:
+//
+//   - Service.Import of a tar of the tree (streamed from a file) against the same files
+//     written through Service.Write by 8 writers (x_faster: write time / import time), and the
+//     import with DeferIndex (x_faster_deferred);
+//   - a Grep (files_with_matches, a rare literal) right after the import, with no background
+//     indexer, against rg -l over the tree on disk (x_rg);
+//   - Service.Export of the project as tar against `tar -c` of the tree on disk into a pipe
+//     (x_tar).
+//
+// Each iteration imports into and writes into a fresh project.
+func BenchmarkImport(b *testing.B) {
+	files := grepbench.Copies(grepbench.Corpus(b, 1000, 3000, 30<<20), archiveBenchCopies())
+	dir := b.TempDir()
+	tree := filepath.Join(dir, "tree")
+	grepbench.WriteTree(b, tree, files)
+	tarPath := filepath.Join(dir, "corpus.tar")
+	writeTar(b, tarPath, files)
+	// Statements get minutes rather than the default 30 s: the shared machine is sometimes
+	// loaded enough to stretch one batch past it.
+	s, _ := newStore(b, pgstore.Options{GrepIndexInterval: -1, StatementTimeout: 10 * time.Minute})
+	svc := storetest.NewService(b, s, func(c *fileio.Config) {
+		c.MaxProjectBytes, c.MaxArchiveBytes = 4<<30, 4<<30
+		c.CallTimeout, c.ArchiveTimeout, c.LockTimeout = 10*time.Minute, 30*time.Minute, time.Minute
+		c.MaxConcurrentCalls = 8
+	})
+	ctx := agentfiles.WithAuth(context.Background(), agentfiles.NewAuthContext("bench-key", "bench"))
+	b.Logf("corpus: %d files, %d bytes", len(files), grepbench.Bytes(files))
+	var importTime, deferredTime, writeTime, grepTime, rgTime, exportTime, tarTime time.Duration
+	for i := 0; b.Loop(); i++ {
+		project := fmt.Sprintf("import-%d", i)
+		f, err := os.Open(tarPath)
+		if err != nil {
+			b.Fatal(err)
+		}
+		start := time.Now()
+		res, err := svc.Import(ctx, fileio.ImportRequest{Project: project, Archive: f})
+		importTime += time.Since(start)
+		f.Close()
+		if err != nil || res.Files != len(files) {
+			b.Fatalf("import: %d files, %v", res.Files, err)
+		}
+
+		// A grep straight after the import, against rg -l over the tree.
+		req := fileio.GrepRequest{Project: project, Pattern: "maxConsecutiveEmptyReads", OutputMode: fileio.GrepFilesWithMatches, Limit: 1000}
+		start = time.Now()
+		gres, err := svc.Grep(ctx, req)
+		grepTime += time.Since(start)
+		if err != nil {
+			b.Fatal(err)
+		}
+		want, took := grepbench.Ripgrep(b, tree, "-l", "maxConsecutiveEmptyReads")
+		rgTime += took
+		for k := range want {
+			want[k] = "/" + filepath.ToSlash(want[k])
+		}
+		slices.Sort(want)
+		if diff := cmp.Diff(want, gres.Files); diff != "" || gres.Truncated {
+			b.Fatalf("grep after the import differs from rg (-rg +grep):\n%s", diff)
+		}
+
+		// Export against tar of the tree into a pipe.
+		start = time.Now()
+		if _, err := svc.Export(ctx, fileio.ExportRequest{Project: project}, io.Discard); err != nil {
+			b.Fatal(err)
+		}
+		exportTime += time.Since(start)
+		cmd := exec.Command("tar", "-cf", "-", "-C", tree, ".")
+		cmd.Stdout = io.Discard // a pipe: tar reads every file (it skips them for /dev/null)
+		start = time.Now()
+		if err := cmd.Run(); err != nil {
+			b.Fatalf("tar: %v", err)
+		}
+		tarTime += time.Since(start)
+
+		// The same import leaving the trigrams to the background indexer.
+		if f, err = os.Open(tarPath); err != nil {
+			b.Fatal(err)
+		}
+		start = time.Now()
+		res, err = svc.Import(ctx, fileio.ImportRequest{Project: "deferred-" + project, Archive: f, DeferIndex: true})
+		deferredTime += time.Since(start)
+		f.Close()
+		if err != nil || res.Files != len(files) {
+			b.Fatalf("import with DeferIndex: %d files, %v", res.Files, err)
+		}
+
+		// The same files through file_write's Service.Write, 8 writers.
+		start = time.Now()
+		writeAll(b, svc, ctx, "write-"+project, files, 8)
+		writeTime += time.Since(start)
+	}
+	n := float64(b.N)
+	b.ReportMetric(importTime.Seconds()/n, "s/import")
+	b.ReportMetric(float64(len(files))*n/importTime.Seconds(), "files/s_import")
+	b.ReportMetric(writeTime.Seconds()/n, "s/write_8")
+	b.ReportMetric(float64(len(files))*n/writeTime.Seconds(), "files/s_write")
+	b.ReportMetric(writeTime.Seconds()/importTime.Seconds(), "x_faster")
+	b.ReportMetric(deferredTime.Seconds()/n, "s/import_deferred")
+	b.ReportMetric(writeTime.Seconds()/deferredTime.Seconds(), "x_faster_deferred")
+	b.ReportMetric(float64(grepTime.Microseconds())/n/1000, "ms/grep")
+	b.ReportMetric(float64(rgTime.Microseconds())/n/1000, "ms/rg")
+	b.ReportMetric(grepTime.Seconds()/rgTime.Seconds(), "x_rg")
+	b.ReportMetric(exportTime.Seconds()/n, "s/export")
+	b.ReportMetric(tarTime.Seconds()/n, "s/tar")
+	b.ReportMetric(exportTime.Seconds()/tarTime.Seconds(), "x_tar")
+}
+
+// writeTar writes files as an uncompressed tar at path, names relative to the root.
+func writeTar(b *testing.B, path string, files []grepbench.File) {
+	out, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer out.Close()
+	tw := tar.NewWriter(out)
+	for _, f := range files {
+		if err := tw.WriteHeader(&tar.Header{Name: f.Path[1:], Mode: 0o644, Size: int64(len(f.Content)), Typeflag: tar.TypeReg}); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := tw.Write(f.Content); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := tw.Close(); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// writeAll writes files into project with Service.Write (TRUNCATE), from writers goroutines.
+func writeAll(b *testing.B, svc *fileio.Service, ctx context.Context, project string, files []grepbench.File, writers int) {
+	var wg sync.WaitGroup
+	next := make(chan grepbench.File)
+	errs := make(chan error, writers)
+	for range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			failed := false
+			for f := range next { // after a failure, drain so that the sender never blocks
+				if failed {
+					continue
+				}
+				if _, err := svc.Write(ctx, fileio.WriteRequest{Project: project, Path: f.Path, Content: string(f.Content), Mode: fileio.ModeTruncate}); err != nil {
+					errs <- err
+					failed = true
+				}
+			}
+		}()
+	}
+	for _, f := range files {
+		next <- f
+	}
+	close(next)
+	wg.Wait()
+	select {
+	case err := <-errs:
+		b.Fatal(err)
+	default:
+	}
+}

@@ -1,0 +1,512 @@
+package fileio
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/agentfiles/agentfiles"
+	"github.com/agentfiles/agentfiles/fileio/archive"
+)
+
+// ImportMode says what Import does with the files already below its directory.
+type ImportMode string
+
+// The import modes.
+const (
+	// ImportMerge (the default) writes the archive's files and leaves the others.
+	ImportMerge ImportMode = "merge"
+	// ImportReplace makes the directory equal to the archive: files below it that the
+	// archive does not hold are deleted (into history, as file_delete does).
+	ImportReplace ImportMode = "replace"
+)
+
+// ImportRequest is a Service.Import call (file_import, PUT /archive/{project}).
+type ImportRequest struct {
+	Project string
+	// Path is the directory the archive's entries go below ("" or "/" for the project root):
+	// entry "docs/a.md" imported at "/site" is "/site/docs/a.md".
+	Path string
+	Mode ImportMode // "" is ImportMerge
+	// Strict refuses the whole archive when a file is not UTF-8 text; without it such files
+	// are skipped and listed in ImportResult.Skipped.
+	Strict bool
+	// DeferIndex leaves the imported files to the store's background grep indexer, as writes
+	// do: the import is faster (pgstore: about 4 times; computing the trigrams is most of its
+	// work), and a grep reads the files that are not indexed yet until the indexer catches up.
+	// Default false: new files are indexed in the import, so a grep right after it answers
+	// from the index.
+	DeferIndex bool
+	// Archive is the tar, tar.gz or zip stream (detected from its first bytes), read once.
+	Archive io.Reader
+}
+
+// ImportResult is what an Import did.
+type ImportResult struct {
+	Format   string          `json:"format"`  // tar, tar.gz or zip
+	Path     string          `json:"path"`    // the directory imported into ("" for the root)
+	Files    int             `json:"files"`   // files written
+	Created  int             `json:"created"` // of Files, new paths
+	Replaced int             `json:"replaced"`
+	Deleted  int             `json:"deleted"` // files deleted by ImportReplace
+	Bytes    int64           `json:"bytes"`   // bytes written
+	Skipped  []SkippedImport `json:"skipped,omitempty"`
+}
+
+// SkippedImport is an archive entry Import left out, and why.
+type SkippedImport struct {
+	Entry  string `json:"entry"` // the name as the archive spells it
+	Path   string `json:"path"`  // the path it would have had
+	Reason string `json:"reason"`
+}
+
+// ExportRequest is a Service.Export call (file_export, GET /archive/{project}).
+type ExportRequest struct {
+	Project string
+	// Path is the directory to export ("" for the whole project), or one file. Entry names
+	// are relative to it, so importing the archive at the same Path gives the same paths.
+	Path string
+	// Glob keeps only the files whose path matches (see Glob, as in file_grep); "" keeps all.
+	Glob   string
+	Format archive.Format // "" is tar
+}
+
+// ExportResult is what an Export wrote.
+type ExportResult struct {
+	Format string `json:"format"`
+	Files  int    `json:"files"`
+	Bytes  int64  `json:"bytes"` // the files' bytes, before compression
+}
+
+// BulkWriter is an optional interface of a WriteTx that writes many files in one step
+// (pgstore: COPY into a staging table, then one statement that inserts and updates them all,
+// adds them to the grep index in the same transaction, and queues their index jobs). Import
+// uses it when the WriteTx implements it; otherwise it calls Put per file. The result must
+// equal that of Put on each file in order (history, outbox, byte counts).
+type BulkWriter interface {
+	// PutMany creates or replaces each file (paths unique within one call).
+	PutMany(ctx context.Context, files []File, opts BulkOptions) error
+}
+
+// BulkOptions are the optional parts of a BulkWriter.PutMany.
+type BulkOptions struct {
+	// Refs holds the credential reference of each file ("" for none); nil or as long as the
+	// files.
+	Refs []string
+	// DeferIndex leaves the files to a store's background work for its search indexes
+	// (pgstore: grep's trigram index), as Put does, instead of indexing them in the write.
+	DeferIndex bool
+}
+
+// import batches: a batch is written when it holds this many files or bytes.
+const (
+	importBatchFiles = 500
+	importBatchBytes = 2 << 20
+)
+
+// Import reads an archive stream (tar, tar.gz or zip, detected from its first bytes) into the
+// directory req.Path of a project, in one transaction: all or nothing. Every file is written
+// as by Write (a version of a replaced file is kept, an index job is queued), each entry name
+// normalized to NFC and checked by the configured PathRule.
+//
+// The archive is refused, and nothing is imported, when it breaks a rule, with the entry
+// named: INVALID_ARGUMENT for an entry that escapes (".." segments, absolute names, a
+// backslash), a link or special file, a duplicate name, a file and a directory of the same
+// name, or (with Strict) a file that is not UTF-8 text, and for a stream that is not an
+// archive or is damaged; INVALID_PATH for a name the path rule refuses; QUOTA_EXCEEDED for a
+// file over Config.MaxFileBytes or a project over MaxProjectBytes; PAYLOAD_TOO_LARGE past
+// Config.MaxArchiveBytes; IS_DIRECTORY or NOT_DIRECTORY (merge) for a file where the project has
+// a directory or the reverse. Without Strict, files that are not UTF-8 text are skipped and
+// listed. The call's budget is Config.ArchiveTimeout.
+//
+// Memory: one batch of files (at most 500 files or 2 MiB, plus one file of up to
+// MaxFileBytes) and the paths of the directory; a zip stream is spooled to a temporary file.
+func (s *Service) Import(ctx context.Context, req ImportRequest) (ImportResult, error) {
+	ctx, cancel := context.WithTimeout(ctx, s.cfg.ArchiveTimeout)
+	defer cancel()
+	dir := searchDir(NormalizePath(req.Path))
+	ac, scope, err := s.begin(ctx, req.Project, dir)
+	mode := req.Mode
+	if err == nil {
+		switch mode {
+		case "":
+			mode = ImportMerge
+		case ImportMerge, ImportReplace:
+		default:
+			err = agentfiles.NewError(agentfiles.CodeInvalidArgument, fmt.Sprintf("mode must be %q or %q, got %q", ImportMerge, ImportReplace, mode), "mode")
+		}
+	}
+	if err == nil && req.Archive == nil {
+		err = agentfiles.NewError(agentfiles.CodeInvalidArgument, "the archive is missing; send a tar, tar.gz or zip stream", "archive")
+	}
+	var res ImportResult
+	if err == nil {
+		var ar *archive.Reader
+		ar, err = archive.Open(req.Archive, archive.Limits{MaxArchiveBytes: s.cfg.MaxArchiveBytes})
+		if err == nil {
+			defer ar.Close()
+			imp := &importer{s: s, ac: ac, scope: scope, dir: dir, mode: mode, strict: req.Strict, deferIndex: req.DeferIndex, ar: ar}
+			res, err = inUpdate(ctx, s, scope, func(tx WriteTx) (ImportResult, error) { return imp.run(ctx, tx) })
+			err = s.explainQuota(ctx, scope, err)
+		}
+		err = s.archiveError(err)
+	}
+	s.logOp(ctx, "import", ac, req.Project, dir, err, slog.String("mode", string(mode)), slog.Int("files", res.Files),
+		slog.Int64("bytes", res.Bytes), slog.Int("deleted", res.Deleted), slog.Int("skipped", len(res.Skipped)))
+	return res, err
+}
+
+// archiveError codes the errors of package archive: a refused entry or stream is
+// INVALID_ARGUMENT naming the entry, an archive over the limit PAYLOAD_TOO_LARGE.
+func (s *Service) archiveError(err error) error {
+	var ee *archive.EntryError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &ee):
+		return agentfiles.WrapError(agentfiles.CodeInvalidArgument, ee.Error()+"; nothing was imported", truncateForArg(ee.Entry), err)
+	case archive.TooLarge(err):
+		return agentfiles.WrapError(agentfiles.CodePayloadTooLarge, fmt.Sprintf(
+			"the archive is larger than %d bytes (max_archive_bytes); import it in parts, one directory at a time", s.cfg.MaxArchiveBytes), "", err)
+	}
+	return storeError(err)
+}
+
+// importer is one Import inside its transaction.
+type importer struct {
+	s      *Service
+	ac     agentfiles.AuthContext
+	scope  Scope
+	dir    string
+	mode   ImportMode
+	strict bool
+	ar     *archive.Reader
+
+	deferIndex bool
+
+	existing map[string]bool   // the files below dir before the import
+	oldDirs  map[string]bool   // the directories those files make
+	seen     map[string]string // path → entry name, for the archive's files
+	newDirs  map[string]string // directory → an entry below it
+	batch    []File
+	size     int64
+	res      ImportResult
+}
+
+func (imp *importer) run(ctx context.Context, tx WriteTx) (ImportResult, error) {
+	imp.res = ImportResult{Format: string(imp.ar.Format()), Path: imp.dir}
+	if err := imp.checkDir(ctx, tx); err != nil {
+		return ImportResult{}, err
+	}
+	before, err := tx.ProjectBytes(ctx)
+	if err != nil {
+		return ImportResult{}, err
+	}
+	for {
+		if err := stillWanted(ctx); err != nil {
+			return ImportResult{}, err
+		}
+		e, err := imp.ar.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return ImportResult{}, err
+		}
+		if err := imp.add(ctx, tx, e); err != nil {
+			return ImportResult{}, err
+		}
+	}
+	if err := imp.flush(ctx, tx); err != nil {
+		return ImportResult{}, err
+	}
+	if imp.mode == ImportReplace {
+		if err := imp.deleteOthers(ctx, tx); err != nil {
+			return ImportResult{}, err
+		}
+	}
+	after, err := tx.ProjectBytes(ctx)
+	if err != nil {
+		return ImportResult{}, err
+	}
+	if after > imp.s.cfg.MaxProjectBytes && after > before {
+		return ImportResult{}, newProjectQuotaError(after, imp.s.cfg.MaxProjectBytes, imp.dir)
+	}
+	return imp.res, nil
+}
+
+// checkDir refuses a directory that is a file or lies below one, and lists the files below it.
+func (imp *importer) checkDir(ctx context.Context, tx WriteTx) error {
+	if imp.dir != "" {
+		for _, d := range append(ancestors(imp.dir), imp.dir) {
+			if _, ok, err := tx.Stat(ctx, d); err != nil || ok {
+				if err != nil {
+					return err
+				}
+				return agentfiles.NewError(CodeNotDirectory, fmt.Sprintf("%s is a file, so nothing can be imported below it; choose a directory", d), d)
+			}
+		}
+	}
+	files, err := tx.List(ctx, dirPrefix(imp.dir), 0)
+	if err != nil {
+		return err
+	}
+	imp.existing = make(map[string]bool, len(files))
+	imp.oldDirs = map[string]bool{}
+	for _, f := range files {
+		imp.existing[f.Path] = true
+		for _, d := range ancestors(f.Path) {
+			imp.oldDirs[d] = true
+		}
+	}
+	imp.seen = map[string]string{}
+	imp.newDirs = map[string]string{}
+	return nil
+}
+
+// add checks one entry, reads its body and queues it.
+func (imp *importer) add(ctx context.Context, tx WriteTx, e archive.Entry) error {
+	cfg := &imp.s.cfg
+	path := NormalizePath(dirPrefix(imp.dir) + e.Path)
+	if err := cfg.PathRule.Validate(path); err != nil {
+		var ae *agentfiles.Error
+		msg := err.Error()
+		if errors.As(err, &ae) {
+			msg = ae.Message
+		}
+		return agentfiles.WrapError(CodeInvalidPath, fmt.Sprintf("archive entry %q: %s; nothing was imported", e.Name, msg), truncateForArg(e.Name), err)
+	}
+	if err := imp.checkName(path, e.Name); err != nil {
+		return err
+	}
+	if e.Size > cfg.MaxFileBytes {
+		return entryQuotaError(e, cfg.MaxFileBytes)
+	}
+	content, err := io.ReadAll(io.LimitReader(imp.ar, cfg.MaxFileBytes+1))
+	if err != nil {
+		return err
+	}
+	if int64(len(content)) > cfg.MaxFileBytes {
+		return entryQuotaError(e, cfg.MaxFileBytes)
+	}
+	if !utf8.Valid(content) {
+		if imp.strict {
+			return agentfiles.NewError(agentfiles.CodeInvalidArgument, fmt.Sprintf(
+				"archive entry %q is not UTF-8 text; nothing was imported (import without strict to skip such files)", e.Name), truncateForArg(e.Name))
+		}
+		imp.res.Skipped = append(imp.res.Skipped, SkippedImport{Entry: e.Name, Path: path, Reason: "not UTF-8 text (a binary file?); files hold text only"})
+		return nil
+	}
+	if imp.res.Bytes += int64(len(content)); imp.res.Bytes > cfg.MaxProjectBytes {
+		return newProjectQuotaError(imp.res.Bytes, cfg.MaxProjectBytes, path)
+	}
+	imp.res.Files++
+	if imp.existing[path] {
+		imp.res.Replaced++
+	} else {
+		imp.res.Created++
+	}
+	imp.batch = append(imp.batch, File{FileInfo: FileInfo{Path: path, SizeBytes: int64(len(content))}, Content: content})
+	if imp.size += int64(len(content)); len(imp.batch) >= importBatchFiles || imp.size >= importBatchBytes {
+		return imp.flush(ctx, tx)
+	}
+	return nil
+}
+
+// checkName refuses a duplicate, a file where another entry (or, merging, the project) has a
+// directory, and a file below another entry's file (or, merging, the project's).
+func (imp *importer) checkName(path, name string) error {
+	if other, dup := imp.seen[path]; dup {
+		return agentfiles.NewError(agentfiles.CodeInvalidArgument, fmt.Sprintf(
+			"archive entries %q and %q both name %s; nothing was imported", other, name, path), truncateForArg(name))
+	}
+	if other, ok := imp.newDirs[path]; ok {
+		return agentfiles.NewError(agentfiles.CodeInvalidArgument, fmt.Sprintf(
+			"archive entry %q is a file, but entry %q puts a file below it; nothing was imported", name, other), truncateForArg(name))
+	}
+	merge := imp.mode == ImportMerge
+	if merge && imp.oldDirs[path] {
+		return agentfiles.NewError(agentfiles.CodeIsDirectory, fmt.Sprintf(
+			"archive entry %q would be the file %s, where the project has a directory; nothing was imported (mode replace replaces it)", name, path), path)
+	}
+	for _, d := range ancestors(path) {
+		if other, ok := imp.seen[d]; ok {
+			return agentfiles.NewError(agentfiles.CodeInvalidArgument, fmt.Sprintf(
+				"archive entry %q lies below entry %q, which is a file; nothing was imported", name, other), truncateForArg(name))
+		}
+		if merge && imp.existing[d] {
+			return agentfiles.NewError(CodeNotDirectory, fmt.Sprintf(
+				"archive entry %q would lie below %s, which is a file in the project; nothing was imported (mode replace replaces it)", name, d), d)
+		}
+		if _, ok := imp.newDirs[d]; !ok {
+			imp.newDirs[d] = name
+		}
+	}
+	imp.seen[path] = name
+	return nil
+}
+
+func entryQuotaError(e archive.Entry, max int64) error {
+	return agentfiles.NewError(CodeQuotaExceeded, fmt.Sprintf(
+		"archive entry %q is larger than the maximum file size of %d bytes; nothing was imported (leave it out of the archive)", e.Name, max), truncateForArg(e.Name))
+}
+
+// flush writes the queued files.
+func (imp *importer) flush(ctx context.Context, tx WriteTx) error {
+	if len(imp.batch) == 0 {
+		return nil
+	}
+	var refs []string
+	if imp.s.sealer != nil {
+		refs = make([]string, len(imp.batch))
+		for i, f := range imp.batch {
+			refs[i] = imp.s.seal(ctx, imp.ac, imp.scope, f.Path).CredentialRef
+		}
+	}
+	if bw, ok := tx.(BulkWriter); ok {
+		if err := bw.PutMany(ctx, imp.batch, BulkOptions{Refs: refs, DeferIndex: imp.deferIndex}); err != nil {
+			return err
+		}
+	} else {
+		for i, f := range imp.batch {
+			var opts PutOptions
+			if refs != nil {
+				opts.CredentialRef = refs[i]
+			}
+			if _, err := tx.Put(ctx, f.Path, f.Content, opts); err != nil {
+				return err
+			}
+		}
+	}
+	clear(imp.batch)
+	imp.batch, imp.size = imp.batch[:0], 0
+	return nil
+}
+
+// deleteOthers deletes the files below the directory that the archive does not hold.
+func (imp *importer) deleteOthers(ctx context.Context, tx WriteTx) error {
+	if len(imp.seen) == 0 && len(imp.existing) > 0 {
+		return agentfiles.NewError(agentfiles.CodeInvalidArgument,
+			"the archive holds no file, so mode replace would delete everything below the directory; nothing was changed (use file_delete for that)", imp.dir)
+	}
+	var gone []string
+	for p := range imp.existing {
+		if _, ok := imp.seen[p]; !ok {
+			gone = append(gone, p)
+		}
+	}
+	for len(gone) > 0 {
+		n := min(len(gone), importBatchFiles)
+		if err := tx.Delete(ctx, gone[:n]...); err != nil {
+			return err
+		}
+		imp.res.Deleted += n
+		gone = gone[n:]
+	}
+	return nil
+}
+
+// Export writes the files below req.Path (or the file at it) matching req.Glob to w as an
+// archive of req.Format, from one read transaction: a consistent snapshot, even while others
+// write. Entry names are relative to req.Path, with modification times. Files are read in
+// batches (at most 256 files or 8 MiB at a time) and written as they come, so memory stays
+// bounded whatever the project's size. NOT_FOUND when nothing exists at req.Path. When w fails
+// or the budget (Config.ArchiveTimeout) ends part way, the archive is left unfinished, which
+// every reader reports as damaged.
+func (s *Service) Export(ctx context.Context, req ExportRequest, w io.Writer) (ExportResult, error) {
+	ctx, cancel := context.WithTimeout(ctx, s.cfg.ArchiveTimeout)
+	defer cancel()
+	dir := searchDir(NormalizePath(req.Path))
+	ac, scope, err := s.begin(ctx, req.Project, dir)
+	format := req.Format
+	if err == nil {
+		if format, err = archive.ParseFormat(string(req.Format)); err != nil {
+			err = agentfiles.NewError(agentfiles.CodeInvalidArgument, err.Error(), "format")
+		}
+	}
+	var g *Glob
+	if err == nil && req.Glob != "" {
+		g, err = CompileGlob(NormalizePath(req.Glob))
+	}
+	var res ExportResult
+	if err == nil {
+		res, err = inView(ctx, s, scope, func(tx ReadTx) (ExportResult, error) {
+			return exportTx(ctx, tx, dir, g, format, w)
+		})
+	}
+	s.logOp(ctx, "export", ac, req.Project, dir, err, slog.String("format", string(format)), slog.Int("files", res.Files), slog.Int64("bytes", res.Bytes))
+	return res, err
+}
+
+// export batches: files are read this many, or this many bytes, at a time.
+const (
+	exportBatchFiles = 256
+	exportBatchBytes = 8 << 20
+)
+
+func exportTx(ctx context.Context, tx ReadTx, dir string, g *Glob, format archive.Format, w io.Writer) (ExportResult, error) {
+	res := ExportResult{Format: string(format)}
+	var files []FileInfo
+	base := dirPrefix(dir)
+	if dir != "" {
+		if fi, ok, err := tx.Stat(ctx, dir); err != nil {
+			return res, err
+		} else if ok {
+			files, base = []FileInfo{fi}, dir[:strings.LastIndexByte(dir, '/')+1]
+		}
+	}
+	if files == nil {
+		all, err := tx.List(ctx, base, 0)
+		if err != nil {
+			return res, err
+		}
+		if len(all) == 0 && dir != "" {
+			return res, agentfiles.NewError(agentfiles.CodeNotFound, "nothing exists at this path; use file_list to see existing files", dir)
+		}
+		for _, f := range all {
+			if g == nil || g.MatchFile(dir, f.Path) {
+				files = append(files, f)
+			}
+		}
+	}
+	aw := archive.NewWriter(w, format)
+	for len(files) > 0 {
+		if err := stillWanted(ctx); err != nil {
+			return res, err
+		}
+		n, size := 0, int64(0)
+		for n < len(files) && n < exportBatchFiles && (n == 0 || size+files[n].SizeBytes <= exportBatchBytes) {
+			size += files[n].SizeBytes
+			n++
+		}
+		paths := make([]string, n)
+		for i := range paths {
+			paths[i] = files[i].Path
+		}
+		got, err := GetMany(ctx, tx, paths)
+		if err != nil {
+			return res, err
+		}
+		for _, f := range got {
+			if err := aw.Add(f.Path[len(base):], f.Content, f.UpdatedAt); err != nil {
+				return res, writeError(err)
+			}
+			res.Files++
+			res.Bytes += int64(len(f.Content))
+		}
+		files = files[n:]
+	}
+	return res, writeError(aw.Close())
+}
+
+// writeError codes a failure to write the archive to its destination (the client went away).
+func writeError(err error) error {
+	if err == nil {
+		return nil
+	}
+	return agentfiles.WrapError(agentfiles.CodeCanceled, "the archive could not be written to its destination (the client stopped reading?)", "", err)
+}
