@@ -83,8 +83,9 @@ type ExportResult struct {
 }
 
 // BulkWriter is an optional interface of a WriteTx that writes many files in one step
-// (pgstore: COPY into a staging table, then one statement that inserts and updates them all,
-// adds them to the grep index in the same transaction, and queues their index jobs). Import
+// (pgstore: one statement per batch, the files passed as array parameters, that inserts and
+// updates them all, adds new files to the grep index in the same transaction, and queues their
+// index jobs). Import
 // uses it when the WriteTx implements it; otherwise it calls Put per file. The result must
 // equal that of Put on each file in order (history, outbox, byte counts).
 type BulkWriter interface {
