@@ -79,7 +79,7 @@ func TestErrorsIsAcrossPackages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, fileioErr := svc.Read(ctx, "p", "/missing.md", 0, fileio.ReadToEOF)
+	_, fileioErr := svc.Read(ctx, fileio.ReadRequest{Project: "p", Path: "/missing.md", OffsetBytes: 0, LengthBytes: new(int64(fileio.ReadToEOF))})
 	_, consultErrs := consult.Expand([]string{t.TempDir() + "/missing.md"})
 	if len(consultErrs) != 1 {
 		t.Fatalf("consult.Expand errors = %v, want one", consultErrs)

@@ -16,6 +16,7 @@ import (
 	"github.com/agentfiles/agentfiles/consult/openai"
 	"github.com/agentfiles/agentfiles/fileid"
 	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/fileio/memstore"
 	"github.com/agentfiles/agentfiles/fileio/pgstore"
 	"github.com/agentfiles/agentfiles/internal/pgtest"
@@ -119,7 +120,7 @@ func TestOneCodePerFailure(t *testing.T) {
 		return err
 	}
 	read := func(ctx context.Context) error {
-		_, err := env.files.ReadFile(ctx, fileio.ReadRequest{Project: "p", Path: "/a.md"})
+		_, err := env.files.Read(ctx, fileio.ReadRequest{Project: "p", Path: "/a.md"})
 		return err
 	}
 	toolError := func(err error) error { // what an adapter makes of an uncoded failure
@@ -236,9 +237,9 @@ func TestStatementTimeoutIsOneCode(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	scope := fileio.Scope{Tenant: agentfiles.NewAuthContext("k", "").TenantID(), Project: "p"}
+	scope := driver.Scope{Tenant: agentfiles.NewAuthContext("k", "").TenantID(), Project: "p"}
 	got := map[string]string{}
-	_, err = files.ReadFile(caller, fileio.ReadRequest{Project: "p", Path: "/a.md"})
+	_, err = files.Read(caller, fileio.ReadRequest{Project: "p", Path: "/a.md"})
 	got["fileio/pgstore"] = agentfiles.ErrorCode(err).String()
 	_, err = index.Lexical(ctx, scope, indexdriver.LexicalQuery{Terms: indexdriver.QueryTerms("backoff"), BM25: indexdriver.DefaultBM25(), TopK: 10})
 	got["search/pgindex"] = agentfiles.ErrorCode(err).String()

@@ -6,11 +6,12 @@ import (
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/fileio/memstore"
 	"github.com/google/go-cmp/cmp"
 )
 
-// updaterStore adds a fileio.ConditionalUpdater to a memstore: an Update whose callback makes
+// updaterStore adds a driver.ConditionalUpdater to a memstore: an Update whose callback makes
 // the ConditionalWriter's write, or, when declining, only reports the state (Written false).
 type updaterStore struct {
 	*memstore.Store
@@ -18,16 +19,16 @@ type updaterStore struct {
 	calls   int
 }
 
-func (s *updaterStore) UpdateIfAllowed(ctx context.Context, scope fileio.Scope, opts fileio.UpdateOptions, w fileio.ConditionalWrite, put fileio.PutOptions) (fileio.ConditionalResult, error) {
+func (s *updaterStore) UpdateIfAllowed(ctx context.Context, scope driver.Scope, opts driver.UpdateOptions, w driver.ConditionalWrite, put driver.PutOptions) (driver.ConditionalResult, error) {
 	s.calls++
-	var res fileio.ConditionalResult
-	err := s.Update(ctx, scope, opts, func(tx fileio.WriteTx) error {
+	var res driver.ConditionalResult
+	err := s.Update(ctx, scope, opts, func(tx driver.WriteTx) error {
 		var err error
 		if s.decline {
-			res.Check, err = tx.(fileio.WriteChecker).CheckWrite(ctx, w.Path, false)
+			res.Check, err = tx.(driver.WriteChecker).CheckWrite(ctx, w.Path, false)
 			return err
 		}
-		res, err = tx.(fileio.ConditionalWriter).WriteIfAllowed(ctx, w, put)
+		res, err = tx.(driver.ConditionalWriter).WriteIfAllowed(ctx, w, put)
 		return err
 	})
 	return res, err
@@ -76,7 +77,7 @@ func TestConditionalUpdater(t *testing.T) {
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("decline %v: writes (-want +got):\n%s", decline, diff)
 		}
-		r, err := svc.Read(ctx, "p", "/a", 0, fileio.ReadToEOF)
+		r, err := svc.Read(ctx, fileio.ReadRequest{Project: "p", Path: "/a", OffsetBytes: 0, LengthBytes: new(int64(fileio.ReadToEOF))})
 		if err != nil || r.Content != "Jello world" {
 			t.Errorf("decline %v: content %q, %v; want \"Jello world\"", decline, r.Content, err)
 		}

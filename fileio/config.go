@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agentfiles/agentfiles"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/internal/settingsdoc"
 	"gopkg.in/yaml.v3"
 )
@@ -20,7 +21,7 @@ import (
 //
 // The YAML key of each field is given in its comment.
 type Config struct {
-	// AllowRootWipe lets Delete("", recursive=true) remove every file of a project.
+	// AllowRootWipe lets a Recursive Delete of "" remove every file of a project.
 	// Key allow_root_wipe; default false (deleting the root is PERMISSION_DENIED).
 	AllowRootWipe bool
 	// MaxPayloadBytes caps the content of one write. Key max_payload_bytes; default 2 MiB.
@@ -33,7 +34,7 @@ type Config struct {
 	// MaxReadBytes caps the content returned by one read (longer reads are clamped and
 	// report Truncated). Key max_read_bytes; default 2 MiB.
 	MaxReadBytes int64
-	// ReadDefaultLines and ReadDefaultBytes bound a read that names no end (ReadFile without
+	// ReadDefaultLines and ReadDefaultBytes bound a read that names no end (Read without
 	// LengthBytes, or with StartLine but no EndLine; file_read without length or end_line), so
 	// that an agent's first look at a file fits its context: at most this many lines and bytes
 	// (and never more than MaxReadBytes), cut at a line boundary, then Truncated with the
@@ -210,7 +211,7 @@ func DefaultConfig() Config {
 		ReadDefaultBytes:   DefaultReadDefaultBytes,
 		ListLimitDefault:   DefaultListLimit,
 		ListLimitMax:       DefaultListLimitMax,
-		LockTimeout:        DefaultLockTimeout,
+		LockTimeout:        driver.DefaultLockTimeout,
 		DeleteRetention:    DefaultDeleteRetention,
 		HistoryVersions:    DefaultHistoryVersions,
 		HistoryRetention:   DefaultHistoryRetention,

@@ -72,10 +72,11 @@
 // empty). Write appends (default), overwrites at an offset, or truncates; it creates parent
 // directories implicitly and refuses to write where a directory is (IS_DIRECTORY) or below a
 // file (NOT_DIRECTORY); it returns the new content's SHA-256, and ExpectedSHA256 makes it fail
-// with CONFLICT when the file changed since (optimistic concurrency, as for Edit). Delete removes a file, or a directory with recursive=true; the root
+// with CONFLICT when the file changed since (optimistic concurrency, as for Edit). Delete removes a file, or a directory with Recursive; the root
 // only with Config.AllowRootWipe. List returns entries to a depth, sorted by path bytewise,
-// up to a limit (Config.ListLimitDefault, clamped to Config.ListLimitMax); ListEntries takes a
-// ListRequest and continues a truncated listing from its NextCursor.
+// up to a limit (Config.ListLimitDefault, clamped to Config.ListLimitMax), and continues a
+// truncated listing from its NextCursor. Every method takes a request struct (StatRequest,
+// ReadRequest, WriteRequest, …) whose zero fields mean the documented defaults.
 //
 // The operations agents expect beyond those five:
 //
@@ -84,14 +85,14 @@
 //	          size, SHA-256 and a unified diff; DryRun changes nothing; ExpectedSHA256 makes it
 //	          fail with CONFLICT when the file changed since the caller read it
 //	Rename    a file or a whole directory, atomically under the project lock; ALREADY_EXISTS
-//	          unless overwrite; the path rules and quotas of writes apply to every new path
-//	ReadFile  Read by bytes or by lines (StartLine, EndLine, 1-based and inclusive, negative
+//	          unless Overwrite (Exclusive: fail when anything, file or directory, is at the
+//	          destination); the path rules and quotas of writes apply to every new path
+//	Read      by bytes or by lines (StartLine, EndLine, 1-based and inclusive, negative
 //	          from the end; LineNumbers prefixes each line like the memory tool's view), and
 //	          of a kept version
 //	Versions  the current version and the kept previous ones of a file, deleted files included
 //	Restore   brings a kept version back, itself a new version
 //	PurgeHistory  drops the kept versions of a file, a directory or the project
-//	RenameExclusive  Rename that fails when anything, file or directory, is at the destination
 //	ApplyPatch  a multi-file patch (OpenAI's apply_patch format, a unified diff, or the
 //	          Responses API's operations; see fileio/patch) in one transaction, all or nothing,
 //	          with a diff and the matching pass of every chunk; DryRun changes nothing
@@ -288,7 +289,7 @@
 //	NOT_FOUND             read, delete, list, edit, rename, grep or glob of a path where
 //	                      nothing exists; a version that is not kept
 //	ALREADY_EXISTS        WriteRequest.Exclusive on an existing file; a rename onto a file
-//	                      without overwrite; RenameExclusive onto anything
+//	                      without Overwrite; an Exclusive rename onto anything
 //	IS_DIRECTORY          read of a directory; write where a directory (or the root) is
 //	NOT_DIRECTORY         write below a file; list of a file with depth >= 1
 //	INVALID_PATH          a path or project breaking the rules above
@@ -322,31 +323,12 @@
 // by default). API keys are never logged: agentfiles.AuthContext's String and LogValue redact
 // them.
 //
-// # Stores and the outbox
+// # Stores
 //
-// Store gives transactions (View, Update) with per-project serialisation; Update waits for the
-// project's lock at most UpdateOptions.LockTimeout. Every mutation also writes an index job to
-// the store's Outbox in the same transaction, which package search consumes. When the Service
-// has a CredentialSealer, each write seals the caller's key for the indexer and records the
-// reference in the job.
-//
-// A Store needs only View and Update, and its ReadTx the history (Historian). A WriteTx may
-// also implement optional interfaces
-// that make Write cheaper without changing what it does: WriteChecker answers every check a
-// write makes (ancestors, descendants, the existing file, the project's bytes) in one step
-// instead of a Stat per ancestor, a List, a Get and ProjectBytes; ConditionalWriter checks and
-// writes a TRUNCATE or APPEND in one step, appending without reading the content out. The
-// Service applies the same rules to their answers, so results and errors are identical on
-// every path; fileio/storetest proves it for each store. Two more serve the newer operations:
-// Splicer lets Edit find and replace text where the file is stored (pgstore: position() and
-// overlay() in SQL, so a one-line edit of a 1 MiB file moves a few KiB, not the file), and
-// Mover moves a directory's files in one step (pgstore: one statement). fileio/memstore and
-// fileio/pgstore implement them all. A Store itself may implement ConditionalUpdater, which
-// makes a ConditionalWriter's write as a whole Update in one step (pgstore: one round trip for
-// the transaction, the lock, the write and the commit); fileio/pgstore does.
-//
-// HistoryPurger lets PurgeHistory drop kept versions, and HistorySizer tells QUOTA_EXCEEDED
-// how many bytes they hold; both stores implement them.
+// A store keeps the files: fileio/memstore in memory, fileio/pgstore on PostgreSQL. What a
+// store implements — transactions, the history, the index-job outbox package search consumes,
+// and optional interfaces that make calls cheaper without changing their answers — is package
+// fileio/driver, for store authors; fileio/storetest is the acceptance suite every store passes.
 //
 // Service and every Store are safe for concurrent use.
 package fileio

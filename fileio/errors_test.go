@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/fileio/memstore"
 )
 
@@ -24,7 +25,7 @@ func authed(key string) context.Context {
 
 // newSvc returns a Service over store with opts, whose Config is DefaultConfig without a rate
 // limit, changed by mutate.
-func newSvc(t *testing.T, store fileio.Store, mutate func(*fileio.Config), opts ...fileio.Options) *fileio.Service {
+func newSvc(t *testing.T, store driver.Store, mutate func(*fileio.Config), opts ...fileio.Options) *fileio.Service {
 	t.Helper()
 	var o fileio.Options
 	if len(opts) > 0 {
@@ -47,11 +48,11 @@ type failingStore struct{ *memstore.Store }
 
 var errBackend = errors.New("pq: connection to 10.0.0.5:5432 refused; SELECT content FROM files")
 
-func (failingStore) View(context.Context, fileio.Scope, func(fileio.ReadTx) error) error {
+func (failingStore) View(context.Context, driver.Scope, func(driver.ReadTx) error) error {
 	return errBackend
 }
 
-func (failingStore) Update(context.Context, fileio.Scope, fileio.UpdateOptions, func(fileio.WriteTx) error) error {
+func (failingStore) Update(context.Context, driver.Scope, driver.UpdateOptions, func(driver.WriteTx) error) error {
 	return errBackend
 }
 
@@ -64,7 +65,7 @@ func TestErrorCodes(t *testing.T) {
 	}
 	produce := map[agentfiles.Code]func(t *testing.T) error{
 		agentfiles.CodeNotFound: func(t *testing.T) error {
-			_, err := newSvc(t, newMem(), nil).Read(authed("k"), "p", "/missing", 0, -1)
+			_, err := newSvc(t, newMem(), nil).Read(authed("k"), fileio.ReadRequest{Project: "p", Path: "/missing", OffsetBytes: 0, LengthBytes: new(int64(-1))})
 			return err
 		},
 		agentfiles.CodeAlreadyExists: func(t *testing.T) error {
@@ -89,13 +90,13 @@ func TestErrorCodes(t *testing.T) {
 		fileio.CodeInvalidOffset: func(t *testing.T) error {
 			svc, ctx := newSvc(t, newMem(), nil), authed("k")
 			w(svc, ctx, "/f", "é")
-			_, err := svc.Read(ctx, "p", "/f", 1, -1)
+			_, err := svc.Read(ctx, fileio.ReadRequest{Project: "p", Path: "/f", OffsetBytes: 1, LengthBytes: new(int64(-1))})
 			return err
 		},
 		fileio.CodeNotEmpty: func(t *testing.T) error {
 			svc, ctx := newSvc(t, newMem(), nil), authed("k")
 			w(svc, ctx, "/d/f", "1")
-			return svc.Delete(ctx, "p", "/d", false)
+			return svc.Delete(ctx, fileio.DeleteRequest{Project: "p", Path: "/d", Recursive: false})
 		},
 		fileio.CodeConflict: func(t *testing.T) error {
 			svc, ctx := newSvc(t, newMem(), nil), authed("k")
@@ -121,7 +122,7 @@ func TestErrorCodes(t *testing.T) {
 			return err
 		},
 		agentfiles.CodePermissionDenied: func(t *testing.T) error {
-			return newSvc(t, newMem(), nil).Delete(authed("k"), "p", "", true)
+			return newSvc(t, newMem(), nil).Delete(authed("k"), fileio.DeleteRequest{Project: "p", Path: "", Recursive: true})
 		},
 		agentfiles.CodePayloadTooLarge: func(t *testing.T) error {
 			return w(newSvc(t, newMem(), func(c *fileio.Config) { c.MaxPayloadBytes = 4 }), authed("k"), "/f", "12345")
@@ -133,16 +134,16 @@ func TestErrorCodes(t *testing.T) {
 		},
 		agentfiles.CodeRateLimited: func(t *testing.T) error {
 			svc := newSvc(t, newMem(), func(c *fileio.Config) { c.RateLimitPerSecond, c.RateLimitBurst = 0.01, 1 })
-			svc.Stat(authed("k"), "p", "")
-			_, err := svc.Stat(authed("k"), "p", "")
+			svc.Stat(authed("k"), fileio.StatRequest{Project: "p", Path: ""})
+			_, err := svc.Stat(authed("k"), fileio.StatRequest{Project: "p", Path: ""})
 			return err
 		},
 		agentfiles.CodeResourceBusy: func(t *testing.T) error {
 			store := newMem()
 			svc, ctx := newSvc(t, store, func(c *fileio.Config) { c.LockTimeout = 20 * time.Millisecond }), authed("k")
-			scope := fileio.Scope{Tenant: agentfiles.NewAuthContext("k", "").APIKeyHash, Project: "p"}
+			scope := driver.Scope{Tenant: agentfiles.NewAuthContext("k", "").APIKeyHash, Project: "p"}
 			inside, release := make(chan struct{}), make(chan struct{})
-			go store.Update(context.Background(), scope, fileio.UpdateOptions{}, func(fileio.WriteTx) error { close(inside); <-release; return nil })
+			go store.Update(context.Background(), scope, driver.UpdateOptions{}, func(driver.WriteTx) error { close(inside); <-release; return nil })
 			<-inside
 			defer close(release)
 			return w(svc, ctx, "/f", "x")
@@ -211,7 +212,7 @@ func TestErrorCodes(t *testing.T) {
 // shares, its own sentinels match only its own codes, and the text is "CODE: message (arg)".
 func TestErrorsMatchSentinels(t *testing.T) {
 	svc, ctx := newSvc(t, newMem(), nil), authed("k")
-	_, notFound := svc.Read(ctx, "p", "/missing", 0, -1)
+	_, notFound := svc.Read(ctx, fileio.ReadRequest{Project: "p", Path: "/missing", OffsetBytes: 0, LengthBytes: new(int64(-1))})
 	if !errors.Is(notFound, agentfiles.ErrNotFound) || errors.Is(notFound, fileio.ErrNotEmpty) {
 		t.Errorf("errors.Is(%v): want agentfiles.ErrNotFound only", notFound)
 	}
@@ -219,7 +220,7 @@ func TestErrorsMatchSentinels(t *testing.T) {
 		t.Errorf("Error() = %q", got)
 	}
 	svc.Write(ctx, fileio.WriteRequest{Project: "p", Path: "/d/f", Content: "x"})
-	notEmpty := svc.Delete(ctx, "p", "/d", false)
+	notEmpty := svc.Delete(ctx, fileio.DeleteRequest{Project: "p", Path: "/d", Recursive: false})
 	if !errors.Is(notEmpty, fileio.ErrNotEmpty) || errors.Is(notEmpty, agentfiles.ErrNotFound) {
 		t.Errorf("errors.Is(%v): want fileio.ErrNotEmpty only", notEmpty)
 	}
@@ -241,7 +242,10 @@ func TestRateLimitRefills(t *testing.T) {
 	advance := func(d time.Duration) { mu.Lock(); now = now.Add(d); mu.Unlock() }
 	svc := newSvc(t, newMem(), func(c *fileio.Config) { c.RateLimitPerSecond, c.RateLimitBurst = 2, 2 }, fileio.Options{Now: clock})
 	ctx := authed("k")
-	call := func() string { _, err := svc.Stat(ctx, "p", ""); return outcome(err) }
+	call := func() string {
+		_, err := svc.Stat(ctx, fileio.StatRequest{Project: "p", Path: ""})
+		return outcome(err)
+	}
 	got := []string{call(), call(), call()}
 	advance(499 * time.Millisecond)
 	got = append(got, call())
@@ -257,7 +261,7 @@ func TestRateLimitRefills(t *testing.T) {
 
 type failingSealer struct{}
 
-func (failingSealer) Seal(context.Context, agentfiles.AuthContext, fileio.Scope, string) (string, error) {
+func (failingSealer) Seal(context.Context, agentfiles.AuthContext, driver.Scope, string) (string, error) {
 	return "", errors.New("vault unavailable")
 }
 

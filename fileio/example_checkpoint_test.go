@@ -20,12 +20,12 @@ func ExampleService_Rewind() {
 	}
 	write("/plan.md", "step 1\n")
 	write("/old.md", "notes\n")
-	cp, _ := svc.Checkpoint(ctx, "demo", "before the turn")
+	cp, _ := svc.Checkpoint(ctx, fileio.CheckpointRequest{Project: "demo", Label: "before the turn"})
 	fmt.Println("checkpoint", cp.ID, "at position", cp.Position)
 
 	// The agent's turn.
 	write("/plan.md", "step 2\n")
-	svc.Rename(ctx, "demo", "/old.md", "/archive/old.md", false)
+	svc.Rename(ctx, fileio.RenameRequest{Project: "demo", From: "/old.md", To: "/archive/old.md", Overwrite: false})
 	write("/scratch.md", "tmp\n")
 
 	changes, _ := svc.Changes(ctx, fileio.ChangesRequest{Project: "demo", Since: cp.ID})
@@ -34,7 +34,7 @@ func ExampleService_Rewind() {
 	}
 	res, _ := svc.Rewind(ctx, fileio.RewindRequest{Project: "demo", Checkpoint: cp.ID})
 	fmt.Println("rewound", res.Total, "files")
-	r, _ := svc.Read(ctx, "demo", "/plan.md", 0, fileio.ReadToEOF)
+	r, _ := svc.Read(ctx, fileio.ReadRequest{Project: "demo", Path: "/plan.md", OffsetBytes: 0, LengthBytes: new(int64(fileio.ReadToEOF))})
 	fmt.Printf("%q\n", r.Content)
 	// Output:
 	// checkpoint 1 at position 2
@@ -51,7 +51,7 @@ func ExampleService_Events() {
 	svc, _ := fileio.NewService(memstore.New(memstore.Options{}), fileio.Options{})
 	ctx := agentfiles.WithAuth(context.Background(), agentfiles.NewAuthContext("sk-example", "alice"))
 	svc.Write(ctx, fileio.WriteRequest{Project: "demo", Path: "/a.md", Content: "a\n"})
-	svc.Delete(ctx, "demo", "/a.md", false)
+	svc.Delete(ctx, fileio.DeleteRequest{Project: "demo", Path: "/a.md", Recursive: false})
 
 	res, _ := svc.Events(ctx, fileio.EventsRequest{Project: "demo", After: 0, Wait: time.Second})
 	for _, e := range res.Events {

@@ -23,15 +23,15 @@ func ExampleService() {
 	fmt.Println("written:", w.BytesWritten, "created:", w.Created)
 	svc.Write(ctx, fileio.WriteRequest{Project: "demo", Path: "/notes/todo.md", Content: "- call Bob\n"}) // APPEND
 
-	r, _ := svc.Read(ctx, "demo", "/notes/todo.md", 0, fileio.ReadToEOF)
+	r, _ := svc.Read(ctx, fileio.ReadRequest{Project: "demo", Path: "/notes/todo.md", OffsetBytes: 0, LengthBytes: new(int64(fileio.ReadToEOF))})
 	fmt.Printf("read: %q\n", r.Content)
 
-	l, _ := svc.List(ctx, "demo", "", 2, 0)
+	l, _ := svc.List(ctx, fileio.ListRequest{Project: "demo", Path: "", Depth: 2, Limit: 0})
 	for _, e := range l.Entries {
 		fmt.Println(e.Type, e.Path, e.SizeBytes)
 	}
 
-	_, err = svc.Read(ctx, "demo", "/missing.md", 0, fileio.ReadToEOF)
+	_, err = svc.Read(ctx, fileio.ReadRequest{Project: "demo", Path: "/missing.md", OffsetBytes: 0, LengthBytes: new(int64(fileio.ReadToEOF))})
 	fmt.Println(agentfiles.ErrorCode(err), errors.Is(err, agentfiles.ErrNotFound))
 	// Output:
 	// written: 11 created: true
@@ -41,7 +41,7 @@ func ExampleService() {
 	// NOT_FOUND true
 }
 
-func ExampleService_ListEntries() {
+func ExampleService_List() {
 	svc, err := fileio.NewService(memstore.New(memstore.Options{}), fileio.Options{})
 	if err != nil {
 		panic(err)
@@ -53,7 +53,7 @@ func ExampleService_ListEntries() {
 	// Two entries a page: follow NextCursor while the answer is truncated.
 	req := fileio.ListRequest{Project: "demo", Depth: 1, Limit: 2}
 	for {
-		page, err := svc.ListEntries(ctx, req)
+		page, err := svc.List(ctx, req)
 		if err != nil {
 			panic(err)
 		}
@@ -105,11 +105,11 @@ func ExampleService_Rename() {
 	svc.Write(ctx, fileio.WriteRequest{Project: "demo", Path: "/drafts/a.md", Content: "a"})
 	svc.Write(ctx, fileio.WriteRequest{Project: "demo", Path: "/drafts/b.md", Content: "b"})
 
-	res, _ := svc.Rename(ctx, "demo", "/drafts", "/final", false)
+	res, _ := svc.Rename(ctx, fileio.RenameRequest{Project: "demo", From: "/drafts", To: "/final", Overwrite: false})
 	fmt.Println("moved", res.Files)
-	_, err := svc.Rename(ctx, "demo", "/final/a.md", "/final/b.md", false)
+	_, err := svc.Rename(ctx, fileio.RenameRequest{Project: "demo", From: "/final/a.md", To: "/final/b.md", Overwrite: false})
 	fmt.Println(agentfiles.ErrorCode(err))
-	l, _ := svc.List(ctx, "demo", "/final", 1, 0)
+	l, _ := svc.List(ctx, fileio.ListRequest{Project: "demo", Path: "/final", Depth: 1, Limit: 0})
 	for _, e := range l.Entries {
 		fmt.Println(e.Path)
 	}
@@ -120,13 +120,13 @@ func ExampleService_Rename() {
 	// /final/b.md
 }
 
-func ExampleService_ReadFile() {
+func ExampleService_Read() {
 	svc, _ := fileio.NewService(memstore.New(memstore.Options{}), fileio.Options{})
 	ctx := agentfiles.WithAuth(context.Background(), agentfiles.NewAuthContext("sk-example", "alice"))
 	svc.Write(ctx, fileio.WriteRequest{Project: "demo", Path: "/log.txt", Content: "one\ntwo\nthree\nfour\n"})
 
 	// The last two lines, numbered as the memory tool's view shows them.
-	r, _ := svc.ReadFile(ctx, fileio.ReadRequest{Project: "demo", Path: "/log.txt", StartLine: -2, LineNumbers: true})
+	r, _ := svc.Read(ctx, fileio.ReadRequest{Project: "demo", Path: "/log.txt", StartLine: -2, LineNumbers: true})
 	fmt.Print(r.Content)
 	fmt.Println(r.StartLine, r.EndLine, r.TotalLines)
 	// Output:
@@ -140,16 +140,16 @@ func ExampleService_Restore() {
 	ctx := agentfiles.WithAuth(context.Background(), agentfiles.NewAuthContext("sk-example", "alice"))
 	svc.Write(ctx, fileio.WriteRequest{Project: "demo", Path: "/plan.md", Content: "good plan"})
 	svc.Write(ctx, fileio.WriteRequest{Project: "demo", Path: "/plan.md", Content: "bad plan", Mode: fileio.ModeTruncate})
-	svc.Delete(ctx, "demo", "/plan.md", false)
+	svc.Delete(ctx, fileio.DeleteRequest{Project: "demo", Path: "/plan.md", Recursive: false})
 
-	vs, _ := svc.Versions(ctx, "demo", "/plan.md")
+	vs, _ := svc.Versions(ctx, fileio.VersionsRequest{Project: "demo", Path: "/plan.md"})
 	for _, v := range vs {
 		fmt.Println(v.Version, v.SizeBytes, v.Current, v.Deleted)
 	}
-	old, _ := svc.ReadFile(ctx, fileio.ReadRequest{Project: "demo", Path: "/plan.md", Version: 1})
+	old, _ := svc.Read(ctx, fileio.ReadRequest{Project: "demo", Path: "/plan.md", Version: 1})
 	fmt.Println(old.Content)
-	svc.Restore(ctx, "demo", "/plan.md", 1) // the deleted file comes back, as version 3
-	r, _ := svc.Read(ctx, "demo", "/plan.md", 0, fileio.ReadToEOF)
+	svc.Restore(ctx, fileio.RestoreRequest{Project: "demo", Path: "/plan.md", Version: 1}) // the deleted file comes back, as version 3
+	r, _ := svc.Read(ctx, fileio.ReadRequest{Project: "demo", Path: "/plan.md", OffsetBytes: 0, LengthBytes: new(int64(fileio.ReadToEOF))})
 	fmt.Println(r.Content)
 	// Output:
 	// 2 8 false true
@@ -166,13 +166,13 @@ func ExampleService_PurgeHistory() {
 	for _, text := range []string{"first draft, forty bytes long..........\n", "second draft, forty bytes long.........\n"} {
 		svc.Write(ctx, fileio.WriteRequest{Project: "demo", Path: "/draft.md", Content: text, Mode: fileio.ModeTruncate})
 	}
-	svc.Delete(ctx, "demo", "/draft.md", false)
+	svc.Delete(ctx, fileio.DeleteRequest{Project: "demo", Path: "/draft.md", Recursive: false})
 
 	// No files are left, but the two kept versions still hold 80 of the 100 bytes.
 	_, err := svc.Write(ctx, fileio.WriteRequest{Project: "demo", Path: "/new.md", Content: "a note of thirty bytes.......\n"})
 	fmt.Println(err)
 
-	res, _ := svc.PurgeHistory(ctx, "demo", "") // "" : every path of the project
+	res, _ := svc.PurgeHistory(ctx, fileio.PurgeHistoryRequest{Project: "demo", Path: ""}) // "" : every path of the project
 	fmt.Println(res.Versions, res.BytesFreed)
 	_, err = svc.Write(ctx, fileio.WriteRequest{Project: "demo", Path: "/new.md", Content: "a note of thirty bytes.......\n"})
 	fmt.Println(err)
@@ -258,7 +258,7 @@ func ExampleService_Import() {
 
 	res, err := svc.Import(ctx, fileio.ImportRequest{Project: "copy", Path: "/imported", Archive: &tgz})
 	fmt.Println("imported:", res.Format, res.Files, "files, created", res.Created, err)
-	r, _ := svc.Read(ctx, "copy", "/imported/cafe\u0301.md", 0, fileio.ReadToEOF) // the NFD spelling names the same file
+	r, _ := svc.Read(ctx, fileio.ReadRequest{Project: "copy", Path: "/imported/cafe\u0301.md", OffsetBytes: 0, LengthBytes: new(int64(fileio.ReadToEOF))}) // the NFD spelling names the same file
 	fmt.Printf("%q\n", r.Content)
 	// Output:
 	// exported: 2 files, 14 bytes

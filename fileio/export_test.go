@@ -1,10 +1,12 @@
 package fileio
 
+import "github.com/agentfiles/agentfiles/fileio/driver"
+
 // GrepQuery returns the ContentQuery that Grep derives from a pattern.
-func GrepQuery(pattern string, fixed, ignoreCase bool) (ContentQuery, error) {
+func GrepQuery(pattern string, fixed, ignoreCase bool) (driver.ContentQuery, error) {
 	m, err := compileLineMatcher(pattern, fixed, ignoreCase)
 	if err != nil {
-		return ContentQuery{}, err
+		return driver.ContentQuery{}, err
 	}
 	return m.query, nil
 }

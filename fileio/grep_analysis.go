@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/agentfiles/agentfiles/fileio/driver"
 )
 
 // The analysis turns a regular expression into a ContentQuery, after the idea of Russ Cox's
@@ -25,16 +27,16 @@ const (
 
 // analysis is what is known about the strings one syntax node matches.
 type analysis struct {
-	exact []string     // every string the node can match, when known (nil: unknown)
-	known bool         // exact is meaningful (an empty exact set: the node never matches)
-	query ContentQuery // holds for every string the node matches, beyond exact
+	exact []string            // every string the node can match, when known (nil: unknown)
+	known bool                // exact is meaningful (an empty exact set: the node never matches)
+	query driver.ContentQuery // holds for every string the node matches, beyond exact
 }
 
 // contentQueryOf returns the ContentQuery for re, a parsed (not yet compiled) expression. fold
 // says whether any part of re ignores case; then every literal of the query ignores case.
-func contentQueryOf(re *syntax.Regexp) ContentQuery {
+func contentQueryOf(re *syntax.Regexp) driver.ContentQuery {
 	if countNodes(re, maxAnalysisNodes+1) > maxAnalysisNodes {
-		return ContentQuery{Op: QueryAll}
+		return driver.ContentQuery{Op: driver.QueryAll}
 	}
 	a := analyzer{fold: usesFoldCase(re)}
 	return a.toQuery(a.node(re))
@@ -87,7 +89,7 @@ func (a analyzer) node(re *syntax.Regexp) analysis {
 }
 
 func exactly(s string) analysis { return analysis{known: true, exact: []string{s}} }
-func unknown() analysis         { return analysis{query: ContentQuery{Op: QueryAll}} }
+func unknown() analysis         { return analysis{query: driver.ContentQuery{Op: driver.QueryAll}} }
 
 // literal analyses a run of literal runes. Under fold, a rune whose case folding leaves ASCII
 // ("k" also matches the Kelvin sign, "é" matches "É") cannot be part of an ASCII-folding
@@ -168,19 +170,19 @@ func (a analyzer) union(x, y analysis) analysis {
 
 // toQuery forgets the exact set of x: any of its strings must occur. A string shorter than
 // MinQueryLiteralBytes (the empty one included) says nothing, so the set then says nothing.
-func (a analyzer) toQuery(x analysis) ContentQuery {
+func (a analyzer) toQuery(x analysis) driver.ContentQuery {
 	if !x.known {
 		return x.query
 	}
 	if len(x.exact) == 0 {
-		return ContentQuery{Op: QueryNone}
+		return driver.ContentQuery{Op: driver.QueryNone}
 	}
-	or := ContentQuery{Op: QueryNone}
+	or := driver.ContentQuery{Op: driver.QueryNone}
 	for _, s := range x.exact {
-		if len(s) < MinQueryLiteralBytes {
+		if len(s) < driver.MinQueryLiteralBytes {
 			return x.query // x.query is what its parts required; often QueryAll
 		}
-		or = queryOr(or, ContentQuery{Op: QueryLiteral, Literal: s, IgnoreCase: a.fold})
+		or = queryOr(or, driver.ContentQuery{Op: driver.QueryLiteral, Literal: s, IgnoreCase: a.fold})
 	}
 	return queryAnd(x.query, or)
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -200,14 +201,14 @@ func FuzzGlob(f *testing.F) {
 }
 
 func TestContentQueryMatches(t *testing.T) {
-	lit := func(s string, fold bool) fileio.ContentQuery {
-		return fileio.ContentQuery{Op: fileio.QueryLiteral, Literal: s, IgnoreCase: fold}
+	lit := func(s string, fold bool) driver.ContentQuery {
+		return driver.ContentQuery{Op: driver.QueryLiteral, Literal: s, IgnoreCase: fold}
 	}
-	seq := func(subs ...fileio.ContentQuery) fileio.ContentQuery {
-		return fileio.ContentQuery{Op: fileio.QuerySequence, Sub: subs}
+	seq := func(subs ...driver.ContentQuery) driver.ContentQuery {
+		return driver.ContentQuery{Op: driver.QuerySequence, Sub: subs}
 	}
 	tests := []struct {
-		q       fileio.ContentQuery
+		q       driver.ContentQuery
 		content string
 		want    bool
 	}{
@@ -221,10 +222,10 @@ func TestContentQueryMatches(t *testing.T) {
 		{seq(lit("foo", false), lit("oba", false)), "foobar", false}, // "oba" must start after "foo" ends
 		{seq(lit("foo", false), lit("bar", false)), "foo foo bar", true},
 		{seq(lit("foo", true), lit("bar", true)), "FOO\nBAR", true},
-		{fileio.ContentQuery{Op: fileio.QueryOr, Sub: []fileio.ContentQuery{lit("x1", false), lit("y2", false)}}, "y2", true},
-		{fileio.ContentQuery{Op: fileio.QueryAnd, Sub: []fileio.ContentQuery{lit("x1", false), lit("y2", false)}}, "y2", false},
-		{fileio.ContentQuery{Op: fileio.QueryNone}, "anything", false},
-		{fileio.ContentQuery{Op: fileio.QueryAll}, "", true},
+		{driver.ContentQuery{Op: driver.QueryOr, Sub: []driver.ContentQuery{lit("x1", false), lit("y2", false)}}, "y2", true},
+		{driver.ContentQuery{Op: driver.QueryAnd, Sub: []driver.ContentQuery{lit("x1", false), lit("y2", false)}}, "y2", false},
+		{driver.ContentQuery{Op: driver.QueryNone}, "anything", false},
+		{driver.ContentQuery{Op: driver.QueryAll}, "", true},
 	}
 	for _, tc := range tests {
 		if got := tc.q.Matches([]byte(tc.content)); got != tc.want {

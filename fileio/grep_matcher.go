@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/agentfiles/agentfiles"
+	"github.com/agentfiles/agentfiles/fileio/driver"
+	"github.com/agentfiles/agentfiles/internal/asciifold"
 )
 
 // MaxGrepPatternBytes is the longest pattern Service.Grep accepts.
@@ -23,10 +25,10 @@ type lineMatcher struct {
 	// matches "\n", and "^"/"$" and \A/\z match at line boundaries. One search over a whole
 	// file then finds exactly the lines that match on their own.
 	re    *regexp.Regexp
-	query ContentQuery
+	query driver.ContentQuery
 	// anchor is a literal every matching line contains, found with a fast substring search
 	// before the expression runs on the line; anchor.Op is QueryAll when there is none.
-	anchor ContentQuery
+	anchor driver.ContentQuery
 	// chunk is how many bytes of lines one regexp search covers before the scan offers to
 	// pause: fewer for a larger program, so that each search costs about grepChunkSteps.
 	chunk int
@@ -90,34 +92,34 @@ func compileLineMatcher(pattern string, fixed, ignoreCase bool) (*lineMatcher, e
 	if prog, err := syntax.Compile(withinLines(tree).Simplify()); err == nil {
 		insts = max(1, len(prog.Inst))
 	}
-	m := &lineMatcher{re: re, query: query, anchor: ContentQuery{Op: QueryAll},
+	m := &lineMatcher{re: re, query: query, anchor: driver.ContentQuery{Op: driver.QueryAll},
 		chunk: min(max(grepChunkSteps/insts, 4<<10), 1<<20), maxLine: grepLineSteps / insts}
 	if lits := anchorCandidates(query); len(lits) > 0 {
-		m.anchor = slices.MaxFunc(lits, func(a, b ContentQuery) int { return len(a.Literal) - len(b.Literal) })
+		m.anchor = slices.MaxFunc(lits, func(a, b driver.ContentQuery) int { return len(a.Literal) - len(b.Literal) })
 	}
 	// The anchor is the whole pattern when the analysis kept the literal in one piece: finding
 	// it is matching, and the expression need not run (on lines of any length).
 	m.literalOnly = literal != "" && !strings.Contains(literal, "\n") &&
-		m.anchor.Op == QueryLiteral && len(m.anchor.Literal) == len(literal)
+		m.anchor.Op == driver.QueryLiteral && len(m.anchor.Literal) == len(literal)
 	m.query = shortenLiterals(query) // the anchor keeps the whole literal
 	return m, nil
 }
 
 // anchorCandidates are the literals every matching line must contain: q itself, the literals
 // of a sequence, or those of the conjuncts of q.
-func anchorCandidates(q ContentQuery) []ContentQuery {
+func anchorCandidates(q driver.ContentQuery) []driver.ContentQuery {
 	switch q.Op {
-	case QueryLiteral:
-		return []ContentQuery{q}
-	case QuerySequence:
+	case driver.QueryLiteral:
+		return []driver.ContentQuery{q}
+	case driver.QuerySequence:
 		return q.Sub
-	case QueryAnd:
-		var out []ContentQuery
+	case driver.QueryAnd:
+		var out []driver.ContentQuery
 		for _, s := range q.Sub {
 			switch s.Op {
-			case QueryLiteral:
+			case driver.QueryLiteral:
 				out = append(out, s)
-			case QuerySequence:
+			case driver.QuerySequence:
 				out = append(out, s.Sub...)
 			}
 		}
@@ -180,7 +182,7 @@ func binary(content []byte) bool { return bytes.IndexByte(content, 0) >= 0 }
 // on chunks of whole lines of about m.chunk bytes, and scan.pause is offered between them, so a
 // costly pattern over a large file can stop part way. The caller skips binary files.
 func (m *lineMatcher) matchingLines(content []byte, from int, scan lineScan) {
-	if m.anchor.Op == QueryLiteral {
+	if m.anchor.Op == driver.QueryLiteral {
 		m.anchoredLines(content, from, scan)
 		return
 	}
@@ -240,7 +242,7 @@ func (m *lineMatcher) anchoredLines(content []byte, from int, scan lineScan) {
 	for pos := from; pos < len(content); {
 		var k int
 		if m.anchor.IgnoreCase {
-			k = indexASCIIFold(content[pos:], lit)
+			k = asciifold.Index(content[pos:], lit)
 		} else {
 			k = bytes.Index(content[pos:], []byte(lit))
 		}

@@ -7,23 +7,8 @@ import (
 	"log/slog"
 
 	"github.com/agentfiles/agentfiles"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 )
-
-// HistoryPurger is an optional interface of a WriteTx that drops kept versions before their
-// retention runs out, so a tenant can win back the quota they hold (Service.PurgeHistory).
-// fileio/memstore and fileio/pgstore implement it.
-type HistoryPurger interface {
-	// DropVersions drops every kept version of path and of the paths below it ("" : of the
-	// whole project), active files' and deleted files' alike, and returns how many it dropped
-	// and their bytes; ProjectBytes shrinks by as much. Active files are not touched.
-	DropVersions(ctx context.Context, path string) (versions int, bytes int64, err error)
-}
-
-// HistorySizer is an optional interface of a ReadTx that tells how many of ProjectBytes the
-// kept versions hold, so that QUOTA_EXCEEDED can say what fills the project.
-type HistorySizer interface {
-	KeptBytes(ctx context.Context) (int64, error)
-}
 
 // PurgeHistoryResult is the answer of Service.PurgeHistory.
 type PurgeHistoryResult struct {
@@ -41,22 +26,23 @@ type PurgeHistoryResult struct {
 // Active files are not changed, nor are the versions checkpoints pin (the answer counts them).
 // Nothing kept is not an error (Versions 0). A store whose
 // WriteTx is not a HistoryPurger answers INVALID_ARGUMENT.
-func (s *Service) PurgeHistory(ctx context.Context, project, path string) (PurgeHistoryResult, error) {
+func (s *Service) PurgeHistory(ctx context.Context, req PurgeHistoryRequest) (PurgeHistoryResult, error) {
+	project, path := req.Project, req.Path
 	ctx, cancel := s.callBudget(ctx)
 	defer cancel()
 	path = NormalizePath(path)
 	ac, scope, err := s.begin(ctx, project, path)
 	var res PurgeHistoryResult
 	if err == nil {
-		res, err = inUpdate(ctx, s, scope, func(tx WriteTx) (PurgeHistoryResult, error) {
-			p, ok := tx.(HistoryPurger)
+		res, err = inUpdate(ctx, s, scope, func(tx driver.WriteTx) (PurgeHistoryResult, error) {
+			p, ok := tx.(driver.HistoryPurger)
 			if !ok {
 				return PurgeHistoryResult{}, agentfiles.NewError(agentfiles.CodeInvalidArgument,
 					"this file store cannot drop kept versions; they go when history_retention_days runs out", "")
 			}
 			n, bytes, err := p.DropVersions(ctx, path)
 			res := PurgeHistoryResult{Versions: n, BytesFreed: bytes}
-			if f, ok := tx.(FeedReader); ok && err == nil {
+			if f, ok := tx.(driver.FeedReader); ok && err == nil {
 				res.PinnedVersions, res.PinnedBytes, err = f.PinnedBytes(ctx)
 			}
 			return res, err
@@ -85,20 +71,20 @@ func newProjectQuotaError(total, quota int64, path string) error {
 
 // explainQuota turns a projectQuotaError into a QUOTA_EXCEEDED that says how much the files and
 // the kept versions hold, and what frees each; other errors pass unchanged.
-func (s *Service) explainQuota(ctx context.Context, scope Scope, err error) error {
+func (s *Service) explainQuota(ctx context.Context, scope driver.Scope, err error) error {
 	var pq *projectQuotaError
 	if !errors.As(err, &pq) {
 		return err
 	}
 	var pinned int64
-	kept, kerr := inView(ctx, s, scope, func(tx ReadTx) (int64, error) {
-		if f, ok := tx.(FeedReader); ok {
+	kept, kerr := inView(ctx, s, scope, func(tx driver.ReadTx) (int64, error) {
+		if f, ok := tx.(driver.FeedReader); ok {
 			var err error
 			if _, pinned, err = f.PinnedBytes(ctx); err != nil {
 				return 0, err
 			}
 		}
-		if h, ok := tx.(HistorySizer); ok {
+		if h, ok := tx.(driver.HistorySizer); ok {
 			return h.KeptBytes(ctx)
 		}
 		return -1, nil

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/agentfiles/agentfiles/internal/asciifold"
 )
 
 // FuzzJSONStringLen checks jsonStringLen against encoding/json, and that jsonPrefix keeps a
@@ -51,7 +53,7 @@ func BenchmarkIndexASCIIFoldHostile(b *testing.B) {
 	b.Run("indexASCIIFold", func(b *testing.B) {
 		b.SetBytes(int64(len(content)))
 		for b.Loop() {
-			indexASCIIFold(content, lit)
+			asciifold.Index(content, lit)
 		}
 	})
 }

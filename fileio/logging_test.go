@@ -42,12 +42,12 @@ func TestLogsNeverContainContentOrKeys(t *testing.T) {
 			for _, r := range reqs {
 				svc.Write(ctx, r)
 			}
-			svc.Read(ctx, "p", "/s.txt", 0, -1)
-			svc.Read(ctx, "p", "/s.txt", 11, 3)
-			svc.Stat(ctx, "p", "/s.txt")
-			svc.List(ctx, "p", "", 3, 0)
-			svc.Delete(ctx, "p", "/s.txt", false)
-			svc.Stat(context.Background(), "p", "/s.txt") // unauthenticated
+			svc.Read(ctx, fileio.ReadRequest{Project: "p", Path: "/s.txt", OffsetBytes: 0, LengthBytes: new(int64(-1))})
+			svc.Read(ctx, fileio.ReadRequest{Project: "p", Path: "/s.txt", OffsetBytes: 11, LengthBytes: new(int64(3))})
+			svc.Stat(ctx, fileio.StatRequest{Project: "p", Path: "/s.txt"})
+			svc.List(ctx, fileio.ListRequest{Project: "p", Path: "", Depth: 3, Limit: 0})
+			svc.Delete(ctx, fileio.DeleteRequest{Project: "p", Path: "/s.txt", Recursive: false})
+			svc.Stat(context.Background(), fileio.StatRequest{Project: "p", Path: "/s.txt"}) // unauthenticated
 			fmt.Fprintf(&buf, "%v %+v %#v %s\n", agentfiles.NewAuthContext(apiKey, "x"), agentfiles.NewAuthContext(apiKey, "x"), agentfiles.NewAuthContext(apiKey, "x"), agentfiles.NewAuthContext(apiKey, "x"))
 
 			out := buf.String()

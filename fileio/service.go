@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/agentfiles/agentfiles"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/internal/keyedslots"
 )
 
@@ -19,9 +20,9 @@ import (
 //
 // A Service is safe for concurrent use by multiple goroutines.
 type Service struct {
-	store   Store
+	store   driver.Store
 	cfg     Config
-	update  UpdateOptions // what every Update gets from cfg
+	update  driver.UpdateOptions // what every Update gets from cfg
 	logger  *slog.Logger
 	sealer  CredentialSealer
 	limiter *RateLimiter
@@ -55,7 +56,7 @@ type Options struct {
 
 // NewService returns a Service over store. opts.Config is validated (see Config.Validate); a
 // bad value is an INVALID_CONFIG error naming the YAML key, a nil store INVALID_ARGUMENT.
-func NewService(store Store, opts Options) (*Service, error) {
+func NewService(store driver.Store, opts Options) (*Service, error) {
 	if store == nil {
 		return nil, agentfiles.NewError(agentfiles.CodeInvalidArgument, "store is nil; use memstore.New or pgstore.Open", "store")
 	}
@@ -70,7 +71,7 @@ func NewService(store Store, opts Options) (*Service, error) {
 	s := &Service{
 		store: store,
 		cfg:   cfg,
-		update: UpdateOptions{LockTimeout: cfg.LockTimeout, DeleteRetention: cfg.DeleteRetention,
+		update: driver.UpdateOptions{LockTimeout: cfg.LockTimeout, DeleteRetention: cfg.DeleteRetention,
 			HistoryVersions: cfg.HistoryVersions, HistoryRetention: cfg.HistoryRetention},
 		logger: opts.Logger,
 		sealer: opts.CredentialSealer,
@@ -97,57 +98,57 @@ func (s *Service) RateLimiter() *RateLimiter { return s.limiter }
 
 // begin authenticates, rate-limits and validates the project and path of one operation. The
 // path must be normalized already (NormalizePath): operations normalize their paths first.
-func (s *Service) begin(ctx context.Context, project, path string) (agentfiles.AuthContext, Scope, error) {
+func (s *Service) begin(ctx context.Context, project, path string) (agentfiles.AuthContext, driver.Scope, error) {
 	ac, ok := agentfiles.AuthFromContext(ctx)
 	if !ok || ac.TenantID() == "" {
-		return ac, Scope{}, agentfiles.NewError(agentfiles.CodePermissionDenied,
+		return ac, driver.Scope{}, agentfiles.NewError(agentfiles.CodePermissionDenied,
 			"no caller identity: the adapter must authenticate the request and attach agentfiles.WithAuth", "")
 	}
 	if err := s.limiter.Allow(ac.TenantID()); err != nil {
-		return ac, Scope{}, err
+		return ac, driver.Scope{}, err
 	}
 	if err := ValidateProject(project); err != nil {
-		return ac, Scope{}, err
+		return ac, driver.Scope{}, err
 	}
 	if err := s.cfg.PathRule.Validate(path); err != nil {
-		return ac, Scope{}, err
+		return ac, driver.Scope{}, err
 	}
 	if err := ctx.Err(); err != nil {
-		return ac, Scope{}, ctxError(err)
+		return ac, driver.Scope{}, ctxError(err)
 	}
-	return ac, Scope{Tenant: ac.TenantID(), Project: project}, nil
+	return ac, driver.Scope{Tenant: ac.TenantID(), Project: project}, nil
 }
 
 // inView returns what fn returns in a read transaction of scope, holding one of the tenant's
 // call slots (Config.MaxConcurrentCalls), with the store's errors coded
 // (storeError); on error the result is the zero R.
-func inView[R any](ctx context.Context, s *Service, scope Scope, fn func(ReadTx) (R, error)) (R, error) {
+func inView[R any](ctx context.Context, s *Service, scope driver.Scope, fn func(driver.ReadTx) (R, error)) (R, error) {
 	return inRead(ctx, s, scope, s.store.View, fn)
 }
 
 // inScan is inView for a search that may hold its transaction up to its time budget: in the
 // store's ViewScan when it has one (ScanViewer).
-func inScan[R any](ctx context.Context, s *Service, scope Scope, fn func(ReadTx) (R, error)) (R, error) {
+func inScan[R any](ctx context.Context, s *Service, scope driver.Scope, fn func(driver.ReadTx) (R, error)) (R, error) {
 	return inRead(ctx, s, scope, s.viewScan, fn)
 }
 
 // viewScan is the store's ViewScan, or View when it has none.
-func (s *Service) viewScan(ctx context.Context, scope Scope, fn func(ReadTx) error) error {
-	if sv, ok := s.store.(ScanViewer); ok {
+func (s *Service) viewScan(ctx context.Context, scope driver.Scope, fn func(driver.ReadTx) error) error {
+	if sv, ok := s.store.(driver.ScanViewer); ok {
 		return sv.ViewScan(ctx, scope, fn)
 	}
 	return s.store.View(ctx, scope, fn)
 }
 
 // inRead runs fn in view, holding one of the tenant's call slots.
-func inRead[R any](ctx context.Context, s *Service, scope Scope, view func(context.Context, Scope, func(ReadTx) error) error, fn func(ReadTx) (R, error)) (R, error) {
+func inRead[R any](ctx context.Context, s *Service, scope driver.Scope, view func(context.Context, driver.Scope, func(driver.ReadTx) error) error, fn func(driver.ReadTx) (R, error)) (R, error) {
 	var res R
 	release, err := s.slots.Acquire(ctx, scope.Tenant)
 	if err != nil {
 		return res, ctxError(err)
 	}
 	defer release()
-	err = view(ctx, scope, func(tx ReadTx) error {
+	err = view(ctx, scope, func(tx driver.ReadTx) error {
 		var err error
 		res, err = fn(tx)
 		return err
@@ -157,14 +158,14 @@ func inRead[R any](ctx context.Context, s *Service, scope Scope, view func(conte
 
 // inUpdate is inView for a write transaction, which waits for the project's lock at most the
 // configured lock timeout and keeps what it deletes for the configured retention.
-func inUpdate[R any](ctx context.Context, s *Service, scope Scope, fn func(WriteTx) (R, error)) (R, error) {
+func inUpdate[R any](ctx context.Context, s *Service, scope driver.Scope, fn func(driver.WriteTx) (R, error)) (R, error) {
 	var res R
 	release, err := s.slots.Acquire(ctx, scope.Tenant)
 	if err != nil {
 		return res, ctxError(err)
 	}
 	defer release()
-	err = s.store.Update(ctx, scope, s.update, func(tx WriteTx) error {
+	err = s.store.Update(ctx, scope, s.update, func(tx driver.WriteTx) error {
 		var err error
 		res, err = fn(tx)
 		return err
@@ -208,7 +209,7 @@ func ctxError(err error) error {
 
 // dirInfo describes the descendants of a directory: whether there are any and the newest
 // UpdatedAt among them.
-func dirInfo(ctx context.Context, tx ReadTx, dir string) (bool, time.Time, error) {
+func dirInfo(ctx context.Context, tx driver.ReadTx, dir string) (bool, time.Time, error) {
 	files, err := tx.List(ctx, dirPrefix(dir), 0)
 	if err != nil {
 		return false, time.Time{}, err
@@ -223,7 +224,7 @@ func dirInfo(ctx context.Context, tx ReadTx, dir string) (bool, time.Time, error
 }
 
 // hasDescendant reports whether any active file lies below dir.
-func hasDescendant(ctx context.Context, tx ReadTx, dir string) (bool, error) {
+func hasDescendant(ctx context.Context, tx driver.ReadTx, dir string) (bool, error) {
 	files, err := tx.List(ctx, dirPrefix(dir), 1)
 	return len(files) > 0, err
 }

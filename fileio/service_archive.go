@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio/archive"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 )
 
 // ImportMode says what Import does with the files already below its directory.
@@ -82,27 +83,6 @@ type ExportResult struct {
 	Bytes  int64  `json:"bytes"` // the files' bytes, before compression
 }
 
-// BulkWriter is an optional interface of a WriteTx that writes many files in one step
-// (pgstore: one statement per batch, the files passed as array parameters, that inserts and
-// updates them all, adds new files to the grep index in the same transaction, and queues their
-// index jobs). Import
-// uses it when the WriteTx implements it; otherwise it calls Put per file. The result must
-// equal that of Put on each file in order (history, outbox, byte counts).
-type BulkWriter interface {
-	// PutMany creates or replaces each file (paths unique within one call).
-	PutMany(ctx context.Context, files []File, opts BulkOptions) error
-}
-
-// BulkOptions are the optional parts of a BulkWriter.PutMany.
-type BulkOptions struct {
-	// Refs holds the credential reference of each file ("" for none); nil or as long as the
-	// files.
-	Refs []string
-	// DeferIndex leaves the files to a store's background work for its search indexes
-	// (pgstore: grep's trigram index), as Put does, instead of indexing them in the write.
-	DeferIndex bool
-}
-
 // import batches: a batch is written when it holds this many files or bytes.
 const (
 	importBatchFiles = 500
@@ -151,7 +131,7 @@ func (s *Service) Import(ctx context.Context, req ImportRequest) (ImportResult, 
 		if err == nil {
 			defer ar.Close()
 			imp := &importer{s: s, ac: ac, scope: scope, dir: dir, mode: mode, strict: req.Strict, deferIndex: req.DeferIndex, ar: ar}
-			res, err = inUpdate(ctx, s, scope, func(tx WriteTx) (ImportResult, error) { return imp.run(ctx, tx) })
+			res, err = inUpdate(ctx, s, scope, func(tx driver.WriteTx) (ImportResult, error) { return imp.run(ctx, tx) })
 			err = s.explainQuota(ctx, scope, err)
 		}
 		err = s.archiveError(err)
@@ -181,7 +161,7 @@ func (s *Service) archiveError(err error) error {
 type importer struct {
 	s      *Service
 	ac     agentfiles.AuthContext
-	scope  Scope
+	scope  driver.Scope
 	dir    string
 	mode   ImportMode
 	strict bool
@@ -193,12 +173,12 @@ type importer struct {
 	oldDirs  map[string]bool   // the directories those files make
 	seen     map[string]string // path → entry name, for the archive's files
 	newDirs  map[string]string // directory → an entry below it
-	batch    []File
+	batch    []driver.File
 	size     int64
 	res      ImportResult
 }
 
-func (imp *importer) run(ctx context.Context, tx WriteTx) (ImportResult, error) {
+func (imp *importer) run(ctx context.Context, tx driver.WriteTx) (ImportResult, error) {
 	imp.res = ImportResult{Format: string(imp.ar.Format()), Path: imp.dir}
 	if err := imp.checkDir(ctx, tx); err != nil {
 		return ImportResult{}, err
@@ -241,7 +221,7 @@ func (imp *importer) run(ctx context.Context, tx WriteTx) (ImportResult, error) 
 }
 
 // checkDir refuses a directory that is a file or lies below one, and lists the files below it.
-func (imp *importer) checkDir(ctx context.Context, tx WriteTx) error {
+func (imp *importer) checkDir(ctx context.Context, tx driver.WriteTx) error {
 	if imp.dir != "" {
 		for _, d := range append(ancestors(imp.dir), imp.dir) {
 			if _, ok, err := tx.Stat(ctx, d); err != nil || ok {
@@ -270,7 +250,7 @@ func (imp *importer) checkDir(ctx context.Context, tx WriteTx) error {
 }
 
 // add checks one entry, reads its body and queues it.
-func (imp *importer) add(ctx context.Context, tx WriteTx, e archive.Entry) error {
+func (imp *importer) add(ctx context.Context, tx driver.WriteTx, e archive.Entry) error {
 	cfg := &imp.s.cfg
 	path := NormalizePath(dirPrefix(imp.dir) + e.Path)
 	if err := cfg.PathRule.Validate(path); err != nil {
@@ -311,7 +291,7 @@ func (imp *importer) add(ctx context.Context, tx WriteTx, e archive.Entry) error
 	} else {
 		imp.res.Created++
 	}
-	imp.batch = append(imp.batch, File{FileInfo: FileInfo{Path: path, SizeBytes: int64(len(content))}, Content: content})
+	imp.batch = append(imp.batch, driver.File{FileInfo: driver.FileInfo{Path: path, SizeBytes: int64(len(content))}, Content: content})
 	if imp.size += int64(len(content)); len(imp.batch) >= importBatchFiles || imp.size >= importBatchBytes {
 		return imp.flush(ctx, tx)
 	}
@@ -357,7 +337,7 @@ func entryQuotaError(e archive.Entry, max int64) error {
 }
 
 // flush writes the queued files.
-func (imp *importer) flush(ctx context.Context, tx WriteTx) error {
+func (imp *importer) flush(ctx context.Context, tx driver.WriteTx) error {
 	if len(imp.batch) == 0 {
 		return nil
 	}
@@ -368,13 +348,13 @@ func (imp *importer) flush(ctx context.Context, tx WriteTx) error {
 			refs[i] = imp.s.seal(ctx, imp.ac, imp.scope, f.Path).CredentialRef
 		}
 	}
-	if bw, ok := tx.(BulkWriter); ok {
-		if err := bw.PutMany(ctx, imp.batch, BulkOptions{Refs: refs, DeferIndex: imp.deferIndex}); err != nil {
+	if bw, ok := tx.(driver.BulkWriter); ok {
+		if err := bw.PutMany(ctx, imp.batch, driver.BulkOptions{Refs: refs, DeferIndex: imp.deferIndex}); err != nil {
 			return err
 		}
 	} else {
 		for i, f := range imp.batch {
-			var opts PutOptions
+			var opts driver.PutOptions
 			if refs != nil {
 				opts.CredentialRef = refs[i]
 			}
@@ -389,7 +369,7 @@ func (imp *importer) flush(ctx context.Context, tx WriteTx) error {
 }
 
 // deleteOthers deletes the files below the directory that the archive does not hold.
-func (imp *importer) deleteOthers(ctx context.Context, tx WriteTx) error {
+func (imp *importer) deleteOthers(ctx context.Context, tx driver.WriteTx) error {
 	if len(imp.seen) == 0 && len(imp.existing) > 0 {
 		return agentfiles.NewError(agentfiles.CodeInvalidArgument,
 			"the archive holds no file, so mode replace would delete everything below the directory; nothing was changed (use file_delete for that)", imp.dir)
@@ -435,7 +415,7 @@ func (s *Service) Export(ctx context.Context, req ExportRequest, w io.Writer) (E
 	}
 	var res ExportResult
 	if err == nil {
-		res, err = inView(ctx, s, scope, func(tx ReadTx) (ExportResult, error) {
+		res, err = inView(ctx, s, scope, func(tx driver.ReadTx) (ExportResult, error) {
 			return exportTx(ctx, tx, dir, g, format, w)
 		})
 	}
@@ -449,15 +429,15 @@ const (
 	exportBatchBytes = 8 << 20
 )
 
-func exportTx(ctx context.Context, tx ReadTx, dir string, g *Glob, format archive.Format, w io.Writer) (ExportResult, error) {
+func exportTx(ctx context.Context, tx driver.ReadTx, dir string, g *Glob, format archive.Format, w io.Writer) (ExportResult, error) {
 	res := ExportResult{Format: string(format)}
-	var files []FileInfo
+	var files []driver.FileInfo
 	base := dirPrefix(dir)
 	if dir != "" {
 		if fi, ok, err := tx.Stat(ctx, dir); err != nil {
 			return res, err
 		} else if ok {
-			files, base = []FileInfo{fi}, dir[:strings.LastIndexByte(dir, '/')+1]
+			files, base = []driver.FileInfo{fi}, dir[:strings.LastIndexByte(dir, '/')+1]
 		}
 	}
 	if files == nil {
@@ -488,7 +468,7 @@ func exportTx(ctx context.Context, tx ReadTx, dir string, g *Glob, format archiv
 		for i := range paths {
 			paths[i] = files[i].Path
 		}
-		got, err := GetMany(ctx, tx, paths)
+		got, err := driver.GetMany(ctx, tx, paths)
 		if err != nil {
 			return res, err
 		}

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentfiles/agentfiles"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 )
 
 // Limits of the checkpoint calls that are not configuration.
@@ -25,15 +26,15 @@ const (
 
 // CheckpointList is the answer of Service.Checkpoints.
 type CheckpointList struct {
-	Checkpoints []Checkpoint `json:"checkpoints"`
+	Checkpoints []driver.Checkpoint `json:"checkpoints"`
 	// Truncated is true when the list has more: pass NextCursor as the next call's cursor.
 	Truncated  bool   `json:"truncated"`
 	NextCursor string `json:"next_cursor,omitempty"`
 }
 
 // feedStore returns the change feed of tx, or INVALID_ARGUMENT when the store has none.
-func feedStore(tx ReadTx) (FeedReader, error) {
-	f, ok := tx.(FeedReader)
+func feedStore(tx driver.ReadTx) (driver.FeedReader, error) {
+	f, ok := tx.(driver.FeedReader)
 	if !ok {
 		return nil, agentfiles.NewError(agentfiles.CodeInvalidArgument, "this file store keeps no change feed or checkpoints; use memstore or pgstore", "")
 	}
@@ -45,30 +46,31 @@ func feedStore(tx ReadTx) (FeedReader, error) {
 // FeedReader) until DeleteCheckpoint. Errors: INVALID_ARGUMENT when the history is off
 // (history_versions 0: there would be nothing to return to) or for a bad label,
 // QUOTA_EXCEEDED when the project already has MaxCheckpoints.
-func (s *Service) Checkpoint(ctx context.Context, project, label string) (Checkpoint, error) {
+func (s *Service) Checkpoint(ctx context.Context, req CheckpointRequest) (driver.Checkpoint, error) {
+	project, label := req.Project, req.Label
 	ctx, cancel := s.callBudget(ctx)
 	defer cancel()
 	ac, scope, err := s.begin(ctx, project, "")
 	if err == nil {
 		err = s.checkCheckpointArgs(label)
 	}
-	var res Checkpoint
+	var res driver.Checkpoint
 	if err == nil {
-		res, err = inUpdate(ctx, s, scope, func(tx WriteTx) (Checkpoint, error) {
+		res, err = inUpdate(ctx, s, scope, func(tx driver.WriteTx) (driver.Checkpoint, error) {
 			f, err := feedStore(tx)
 			if err != nil {
-				return Checkpoint{}, err
+				return driver.Checkpoint{}, err
 			}
-			w, ok := tx.(CheckpointWriter)
+			w, ok := tx.(driver.CheckpointWriter)
 			if !ok {
-				return Checkpoint{}, agentfiles.NewError(agentfiles.CodeInvalidArgument, "this file store cannot record checkpoints", "")
+				return driver.Checkpoint{}, agentfiles.NewError(agentfiles.CodeInvalidArgument, "this file store cannot record checkpoints", "")
 			}
 			existing, err := f.Checkpoints(ctx, 0, MaxCheckpoints)
 			if err != nil {
-				return Checkpoint{}, err
+				return driver.Checkpoint{}, err
 			}
 			if len(existing) >= MaxCheckpoints {
-				return Checkpoint{}, agentfiles.NewError(CodeQuotaExceeded, fmt.Sprintf(
+				return driver.Checkpoint{}, agentfiles.NewError(CodeQuotaExceeded, fmt.Sprintf(
 					"the project has %d checkpoints, the most it keeps; delete the ones you no longer need with file_checkpoint_delete, then retry", len(existing)), "")
 			}
 			return w.CreateCheckpoint(ctx, label)
@@ -94,7 +96,8 @@ func (s *Service) checkCheckpointArgs(label string) error {
 
 // Checkpoints lists the checkpoints of project, oldest first, CheckpointPageSize at a time;
 // cursor is a previous answer's NextCursor ("" to start).
-func (s *Service) Checkpoints(ctx context.Context, project, cursor string) (CheckpointList, error) {
+func (s *Service) Checkpoints(ctx context.Context, req CheckpointsRequest) (CheckpointList, error) {
+	project, cursor := req.Project, req.Cursor
 	ctx, cancel := s.callBudget(ctx)
 	defer cancel()
 	ac, scope, err := s.begin(ctx, project, "")
@@ -104,7 +107,7 @@ func (s *Service) Checkpoints(ctx context.Context, project, cursor string) (Chec
 	}
 	var res CheckpointList
 	if err == nil {
-		res, err = inView(ctx, s, scope, func(tx ReadTx) (CheckpointList, error) {
+		res, err = inView(ctx, s, scope, func(tx driver.ReadTx) (CheckpointList, error) {
 			f, err := feedStore(tx)
 			if err != nil {
 				return CheckpointList{}, err
@@ -120,7 +123,7 @@ func (s *Service) Checkpoints(ctx context.Context, project, cursor string) (Chec
 				list.Truncated = true
 			}
 			if list.Checkpoints == nil {
-				list.Checkpoints = []Checkpoint{}
+				list.Checkpoints = []driver.Checkpoint{}
 			}
 			return list, nil
 		})
@@ -131,7 +134,8 @@ func (s *Service) Checkpoints(ctx context.Context, project, cursor string) (Chec
 
 // DeleteCheckpoint removes a checkpoint of project; the versions only it pinned go when the
 // history's retention lets them. NOT_FOUND when there is no such checkpoint.
-func (s *Service) DeleteCheckpoint(ctx context.Context, project, checkpoint string) error {
+func (s *Service) DeleteCheckpoint(ctx context.Context, req DeleteCheckpointRequest) error {
+	project, checkpoint := req.Project, req.Checkpoint
 	ctx, cancel := s.callBudget(ctx)
 	defer cancel()
 	ac, scope, err := s.begin(ctx, project, "")
@@ -140,8 +144,8 @@ func (s *Service) DeleteCheckpoint(ctx context.Context, project, checkpoint stri
 		id, err = parseCheckpointID(checkpoint)
 	}
 	if err == nil {
-		_, err = inUpdate(ctx, s, scope, func(tx WriteTx) (struct{}, error) {
-			w, ok := tx.(CheckpointWriter)
+		_, err = inUpdate(ctx, s, scope, func(tx driver.WriteTx) (struct{}, error) {
+			w, ok := tx.(driver.CheckpointWriter)
 			if !ok {
 				return struct{}{}, agentfiles.NewError(agentfiles.CodeInvalidArgument, "this file store keeps no checkpoints", "")
 			}
@@ -172,10 +176,10 @@ func noCheckpointError(checkpoint string) error {
 }
 
 // findCheckpoint returns the checkpoint named by the argument checkpoint.
-func findCheckpoint(ctx context.Context, f FeedReader, checkpoint string) (Checkpoint, error) {
+func findCheckpoint(ctx context.Context, f driver.FeedReader, checkpoint string) (driver.Checkpoint, error) {
 	id, err := parseCheckpointID(checkpoint)
 	if err != nil {
-		return Checkpoint{}, err
+		return driver.Checkpoint{}, err
 	}
 	c, ok, err := f.Checkpoint(ctx, id)
 	if err == nil && !ok {

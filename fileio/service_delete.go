@@ -5,16 +5,18 @@ import (
 	"log/slog"
 
 	"github.com/agentfiles/agentfiles"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 )
 
 // Delete removes the file at path, or the directory at path. A directory with
-// files below it needs recursive=true (NOT_EMPTY otherwise), which removes all of them. A
+// files below it needs Recursive (NOT_EMPTY otherwise), which removes all of them. A
 // missing path is NOT_FOUND.
 //
 // The project root "" is PERMISSION_DENIED unless Config.AllowRootWipe is set; then
-// recursive=true removes every file of the project (the root itself always exists) and
+// Recursive removes every file of the project (the root itself always exists) and
 // recursive=false is NOT_EMPTY while files remain.
-func (s *Service) Delete(ctx context.Context, project, path string, recursive bool) error {
+func (s *Service) Delete(ctx context.Context, req DeleteRequest) error {
+	project, path, recursive := req.Project, req.Path, req.Recursive
 	ctx, cancel := s.callBudget(ctx)
 	defer cancel()
 	path = NormalizePath(path)
@@ -22,15 +24,23 @@ func (s *Service) Delete(ctx context.Context, project, path string, recursive bo
 	if err == nil && path == "" && !s.cfg.AllowRootWipe {
 		err = agentfiles.NewError(agentfiles.CodePermissionDenied, "the project root cannot be deleted; delete files or directories below it instead", "")
 	}
+	if err == nil {
+		err = checkExpectedSHA256(req.ExpectedSHA256)
+	}
 	deleted := 0
 	if err == nil {
-		deleted, err = inUpdate(ctx, s, scope, func(tx WriteTx) (int, error) { return deleteTx(ctx, tx, path, recursive) })
+		deleted, err = inUpdate(ctx, s, scope, func(tx driver.WriteTx) (int, error) {
+			if err := expectSHA256(ctx, tx, path, req.ExpectedSHA256); err != nil {
+				return 0, err
+			}
+			return deleteTx(ctx, tx, path, recursive)
+		})
 	}
 	s.logOp(ctx, "delete", ac, project, path, err, slog.Bool("recursive", recursive), slog.Int("deleted_files", deleted))
 	return err
 }
 
-func deleteTx(ctx context.Context, tx WriteTx, path string, recursive bool) (int, error) {
+func deleteTx(ctx context.Context, tx driver.WriteTx, path string, recursive bool) (int, error) {
 	if path != "" {
 		_, isFile, err := tx.Stat(ctx, path)
 		if err != nil {

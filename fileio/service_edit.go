@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentfiles/agentfiles"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 )
 
 // Edit is one exact-match replacement of an EditRequest.
@@ -78,11 +79,11 @@ func (s *Service) Edit(ctx context.Context, req EditRequest) (EditResult, error)
 	}
 	var res EditResult
 	if err == nil {
-		var opts PutOptions
+		var opts driver.PutOptions
 		if !req.DryRun {
 			opts = s.seal(ctx, ac, scope, req.Path)
 		}
-		res, err = inUpdate(ctx, s, scope, func(tx WriteTx) (EditResult, error) { return s.editTx(ctx, tx, req, opts) })
+		res, err = inUpdate(ctx, s, scope, func(tx driver.WriteTx) (EditResult, error) { return s.editTx(ctx, tx, req, opts) })
 	}
 	err = s.explainQuota(ctx, scope, err)
 	s.logOp(ctx, "edit", ac, req.Project, req.Path, err, slog.Int("edits", len(req.Edits)),
@@ -92,8 +93,8 @@ func (s *Service) Edit(ctx context.Context, req EditRequest) (EditResult, error)
 
 // seal returns the PutOptions of a write by ac to path: the sealed credential reference when
 // the Service has a sealer. A failure is logged and leaves the reference empty.
-func (s *Service) seal(ctx context.Context, ac agentfiles.AuthContext, scope Scope, path string) PutOptions {
-	var opts PutOptions
+func (s *Service) seal(ctx context.Context, ac agentfiles.AuthContext, scope driver.Scope, path string) driver.PutOptions {
+	var opts driver.PutOptions
 	if s.sealer == nil {
 		return opts
 	}
@@ -152,8 +153,8 @@ func (s *Service) checkEdit(req EditRequest) error {
 }
 
 // editTx reads the file, applies the edits, checks the quotas and writes the result.
-func (s *Service) editTx(ctx context.Context, tx WriteTx, req EditRequest, opts PutOptions) (EditResult, error) {
-	if sp, ok := tx.(Splicer); ok && !req.Insert && len(req.Edits) == 1 && !req.Edits[0].ReplaceAll {
+func (s *Service) editTx(ctx context.Context, tx driver.WriteTx, req EditRequest, opts driver.PutOptions) (EditResult, error) {
+	if sp, ok := tx.(driver.Splicer); ok && !req.Insert && len(req.Edits) == 1 && !req.Edits[0].ReplaceAll {
 		if res, done, err := s.editSpliced(ctx, sp, tx, req, opts); done {
 			return res, err
 		}
@@ -204,6 +205,25 @@ func conflictError(path string) error {
 		"the file changed since you read it (its sha256 differs from expected_sha256); read it again and redo the change", path)
 }
 
+// expectSHA256 fails with CONFLICT unless the active file at path has content whose SHA-256 is
+// expected ("" = no check); a missing file (or a directory) is a conflict too.
+func expectSHA256(ctx context.Context, tx driver.ReadTx, path, expected string) error {
+	if expected == "" {
+		return nil
+	}
+	f, err := tx.Get(ctx, path)
+	if errors.Is(err, agentfiles.ErrNotFound) {
+		return conflictError(path)
+	}
+	if err != nil {
+		return err
+	}
+	if !strings.EqualFold(SHA256Hex(f.Content), expected) {
+		return conflictError(path)
+	}
+	return nil
+}
+
 // checkExpectedSHA256 checks the form of an expected_sha256 argument ("" = no check).
 func checkExpectedSHA256(h string) error {
 	if h == "" {
@@ -217,7 +237,7 @@ func checkExpectedSHA256(h string) error {
 
 // checkGrowth applies the file and project quotas to a file of oldSize bytes that becomes
 // newSize bytes.
-func (s *Service) checkGrowth(ctx context.Context, tx ReadTx, path string, oldSize, newSize int64) error {
+func (s *Service) checkGrowth(ctx context.Context, tx driver.ReadTx, path string, oldSize, newSize int64) error {
 	if newSize > s.cfg.MaxFileBytes {
 		return agentfiles.NewError(CodeQuotaExceeded, fmt.Sprintf(
 			"the file would be %d bytes; the maximum file size is %d. Split the content across several files", newSize, s.cfg.MaxFileBytes), path)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/agentfiles/agentfiles"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 )
 
 // Limits of Events.
@@ -35,7 +36,7 @@ type EventsRequest struct {
 
 // EventsResult is the answer of Service.Events.
 type EventsResult struct {
-	Events []Event `json:"events"`
+	Events []driver.Event `json:"events"`
 	// NextAfter is the After of the next call: the position up to which the feed has been
 	// read (the last event's, or the feed's head when nothing more matched).
 	NextAfter int64 `json:"next_after"`
@@ -82,18 +83,18 @@ func eventsLimit(req EventsRequest) (int, error) {
 }
 
 // followFeed reads the feed, and while it finds nothing waits for a change until the wait ends.
-func (s *Service) followFeed(ctx context.Context, scope Scope, req EventsRequest, limit int) (EventsResult, error) {
+func (s *Service) followFeed(ctx context.Context, scope driver.Scope, req EventsRequest, limit int) (EventsResult, error) {
 	deadline := time.Now().Add(min(req.Wait, s.cfg.FeedMaxWait))
 	for {
-		res, err := inView(ctx, s, scope, func(tx ReadTx) (EventsResult, error) { return readFeed(ctx, tx, req, limit) })
+		res, err := inView(ctx, s, scope, func(tx driver.ReadTx) (EventsResult, error) { return readFeed(ctx, tx, req, limit) })
 		left := time.Until(deadline)
 		if err != nil || len(res.Events) > 0 || left <= 0 {
 			return res, err
 		}
-		if w, ok := s.store.(FeedWaiter); ok {
+		if w, ok := s.store.(driver.FeedWaiter); ok {
 			err = w.WaitForEvents(ctx, scope, res.NextAfter, left)
 		} else {
-			err = WaitForSignal(ctx, nil, min(left, feedPollInterval))
+			err = driver.WaitForSignal(ctx, nil, min(left, feedPollInterval))
 		}
 		if err != nil {
 			return EventsResult{}, ctxError(err)
@@ -102,7 +103,7 @@ func (s *Service) followFeed(ctx context.Context, scope Scope, req EventsRequest
 	}
 }
 
-func readFeed(ctx context.Context, tx ReadTx, req EventsRequest, limit int) (EventsResult, error) {
+func readFeed(ctx context.Context, tx driver.ReadTx, req EventsRequest, limit int) (EventsResult, error) {
 	f, err := feedStore(tx)
 	if err != nil {
 		return EventsResult{}, err
@@ -128,7 +129,7 @@ func readFeed(ctx context.Context, tx ReadTx, req EventsRequest, limit int) (Eve
 		res.NextAfter, res.Truncated = evs[len(evs)-1].Position, evs[len(evs)-1].Position < head
 	}
 	if res.Events == nil {
-		res.Events = []Event{}
+		res.Events = []driver.Event{}
 	}
 	return res, nil
 }

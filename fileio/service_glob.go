@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/agentfiles/agentfiles"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 )
 
 // Glob returns the paths of the files below req.Path whose path relative to it matches
@@ -50,7 +51,7 @@ func (s *Service) Glob(ctx context.Context, req GlobRequest) (GlobResult, error)
 	runCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	deadline, _ := runCtx.Deadline()
-	page, err := inScan(runCtx, s, scope, func(tx ReadTx) (globPage, error) {
+	page, err := inScan(runCtx, s, scope, func(tx driver.ReadTx) (globPage, error) {
 		return globTx(runCtx, tx, g, dir, start.Path, res.Limit, deadline)
 	})
 	if err != nil && ctx.Err() == nil && agentfiles.ErrorCode(err) == agentfiles.CodeTimeout {
@@ -81,7 +82,7 @@ type globPage struct {
 
 // globTx lists the files below dir after the path after, in pages, keeping those g matches,
 // until limit are found and one more shows that the answer is cut.
-func globTx(ctx context.Context, tx ReadTx, g *Glob, dir, after string, limit int, deadline time.Time) (globPage, error) {
+func globTx(ctx context.Context, tx driver.ReadTx, g *Glob, dir, after string, limit int, deadline time.Time) (globPage, error) {
 	if dir != "" {
 		if _, isFile, err := tx.Stat(ctx, dir); err != nil || isFile {
 			return globPage{}, err // a file has nothing below it: no paths
@@ -125,19 +126,19 @@ func globTx(ctx context.Context, tx ReadTx, g *Glob, dir, after string, limit in
 // listPages returns the function that lists the files below prefix after a path, a page at a
 // time: with ContentSearcher's paging (its statements bounded by deadline) when the store has
 // it, else from one List.
-func listPages(tx ReadTx, prefix string, deadline time.Time) func(context.Context, string) ([]FileInfo, error) {
-	if cs, ok := tx.(ContentSearcher); ok {
-		return func(ctx context.Context, after string) ([]FileInfo, error) {
+func listPages(tx driver.ReadTx, prefix string, deadline time.Time) func(context.Context, string) ([]driver.FileInfo, error) {
+	if cs, ok := tx.(driver.ContentSearcher); ok {
+		return func(ctx context.Context, after string) ([]driver.FileInfo, error) {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
-			return cs.GrepCandidates(ctx, GrepCandidates{Prefix: prefix, After: after, Query: ContentQuery{Op: QueryAll},
+			return cs.GrepCandidates(ctx, driver.GrepCandidates{Prefix: prefix, After: after, Query: driver.ContentQuery{Op: driver.QueryAll},
 				Limit: grepCandidateBatch, Deadline: deadline})
 		}
 	}
-	var all []FileInfo
+	var all []driver.FileInfo
 	listed := false
-	return func(ctx context.Context, after string) ([]FileInfo, error) {
+	return func(ctx context.Context, after string) ([]driver.FileInfo, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}

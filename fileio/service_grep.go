@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentfiles/agentfiles"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/internal/utf8cut"
 )
 
@@ -96,9 +97,9 @@ type grepRun struct {
 	answerBytes int64
 	done        searchCursor // everything up to here was examined and reported
 	stopped     bool
-	skipped     []string      // "path:line (n bytes)" of lines too long for the pattern to search
-	filtered    CandidateRead // what the store read to filter the last batch of candidates
-	cutFirst    bool          // the first match was cut to fit the answer cap
+	skipped     []string             // "path:line (n bytes)" of lines too long for the pattern to search
+	filtered    driver.CandidateRead // what the store read to filter the last batch of candidates
+	cutFirst    bool                 // the first match was cut to fit the answer cap
 }
 
 func (s *Service) newGrepRun(req GrepRequest, dir string) (*grepRun, error) {
@@ -158,7 +159,7 @@ func contextLines(specific, both int) int {
 // context it runs under ends a little later, so that the store can
 // finish its transaction, and a store statement that runs past the budget fails with TIMEOUT,
 // which ends the search there with what was found.
-func (s *Service) runGrep(ctx context.Context, scope Scope, r *grepRun) error {
+func (s *Service) runGrep(ctx context.Context, scope driver.Scope, r *grepRun) error {
 	r.deadline = time.Now().Add(r.bounds.timeout)
 	if end, ok := ctx.Deadline(); ok && end.Before(r.deadline.Add(grepGrace)) {
 		// The call's own deadline comes first: stop searching early enough to answer with
@@ -175,7 +176,7 @@ func (s *Service) runGrep(ctx context.Context, scope Scope, r *grepRun) error {
 		return ctxError(err)
 	}
 	defer release()
-	err = s.viewScan(runCtx, scope, func(tx ReadTx) error { return r.search(runCtx, tx) })
+	err = s.viewScan(runCtx, scope, func(tx driver.ReadTx) error { return r.search(runCtx, tx) })
 	if err != nil && ctx.Err() == nil && r.done != r.start &&
 		(errors.Is(err, context.DeadlineExceeded) || agentfiles.ErrorCode(err) == agentfiles.CodeTimeout) {
 		r.stop(fmt.Sprintf("the search used its time budget of %s", r.bounds.timeout))
@@ -201,7 +202,7 @@ func (s *Service) runGrep(ctx context.Context, scope Scope, r *grepRun) error {
 }
 
 // search runs the whole search in tx.
-func (r *grepRun) search(ctx context.Context, tx ReadTx) error {
+func (r *grepRun) search(ctx context.Context, tx driver.ReadTx) error {
 	if r.dir != "" {
 		info, isFile, err := tx.Stat(ctx, r.dir)
 		if err != nil {
@@ -209,7 +210,7 @@ func (r *grepRun) search(ctx context.Context, tx ReadTx) error {
 		}
 		if isFile {
 			if r.start.Path == "" || r.start.Line > 0 {
-				return r.examine(ctx, tx, []FileInfo{info}, r.start.Line)
+				return r.examine(ctx, tx, []driver.FileInfo{info}, r.start.Line)
 			}
 			return nil
 		}
@@ -227,7 +228,7 @@ func (r *grepRun) search(ctx context.Context, tx ReadTx) error {
 			return err
 		}
 		if ok && strings.HasPrefix(info.Path, prefix) && r.keeps(info.Path) {
-			if err := r.examine(ctx, tx, []FileInfo{info}, r.start.Line); err != nil || r.stopped {
+			if err := r.examine(ctx, tx, []driver.FileInfo{info}, r.start.Line); err != nil || r.stopped {
 				return err
 			}
 		}
@@ -240,7 +241,7 @@ func (r *grepRun) search(ctx context.Context, tx ReadTx) error {
 		if err != nil || (len(cands) == 0 && !r.filtered.Stopped) {
 			return err
 		}
-		var kept []FileInfo
+		var kept []driver.FileInfo
 		for _, c := range cands {
 			if err := ctx.Err(); err != nil {
 				return err
@@ -272,12 +273,12 @@ func (r *grepRun) search(ctx context.Context, tx ReadTx) error {
 
 // candidates returns the function that lists the next batch of candidate files after a path:
 // from the store's index when it has one, else from one listing of the directory.
-func (r *grepRun) candidates(tx ReadTx, prefix string) func(context.Context, string) ([]FileInfo, error) {
-	if cs, ok := tx.(ContentSearcher); ok {
+func (r *grepRun) candidates(tx driver.ReadTx, prefix string) func(context.Context, string) ([]driver.FileInfo, error) {
+	if cs, ok := tx.(driver.ContentSearcher); ok {
 		r.indexed = true
-		return func(ctx context.Context, after string) ([]FileInfo, error) {
-			r.filtered = CandidateRead{}
-			cands, err := cs.GrepCandidates(ctx, GrepCandidates{Prefix: prefix, After: after, Query: r.m.query,
+		return func(ctx context.Context, after string) ([]driver.FileInfo, error) {
+			r.filtered = driver.CandidateRead{}
+			cands, err := cs.GrepCandidates(ctx, driver.GrepCandidates{Prefix: prefix, After: after, Query: r.m.query,
 				Limit: grepCandidateBatch, Deadline: r.deadline, Read: &r.filtered,
 				MaxReadBytes: max(1, r.bounds.scanBytes-r.res.ScannedBytes)})
 			r.res.ScannedBytes += r.filtered.Bytes
@@ -294,7 +295,7 @@ func (r *grepRun) keeps(path string) bool {
 
 // examine reads and searches files (sorted by path) in groups, within the budgets; the first
 // one from line fromLine on (0: all of it).
-func (r *grepRun) examine(ctx context.Context, tx ReadTx, files []FileInfo, fromLine int) error {
+func (r *grepRun) examine(ctx context.Context, tx driver.ReadTx, files []driver.FileInfo, fromLine int) error {
 	for i := 0; i < len(files) && !r.stopped; {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -321,7 +322,7 @@ func (r *grepRun) examine(ctx context.Context, tx ReadTx, files []FileInfo, from
 		for k := range paths {
 			paths[k] = files[i+k].Path
 		}
-		got, err := GetMany(ctx, tx, paths)
+		got, err := driver.GetMany(ctx, tx, paths)
 		if err != nil {
 			return err
 		}
@@ -344,7 +345,7 @@ func (r *grepRun) examine(ctx context.Context, tx ReadTx, files []FileInfo, from
 // call's context and time budget: in content mode it may stop part way through the file, with
 // a cursor at the last line searched; in the other modes a file's entry needs all of it, so it
 // stops where the file began (the call then fails with TIMEOUT if it had found nothing yet).
-func (r *grepRun) file(ctx context.Context, f File, fromLine int) {
+func (r *grepRun) file(ctx context.Context, f driver.File, fromLine int) {
 	r.res.ScannedFiles++
 	// A byte order mark is no part of the first line, as rg strips it.
 	c := bytes.TrimPrefix(f.Content, []byte("\uFEFF"))

@@ -9,12 +9,13 @@ import (
 	"strings"
 
 	"github.com/agentfiles/agentfiles"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 )
 
 // DefaultListDepth is the default depth for List: immediate children.
 const DefaultListDepth = 1
 
-// ListRequest is a Service.ListEntries call (file_list).
+// ListRequest is a Service.List call (file_list).
 type ListRequest struct {
 	Project string
 	// Path is the directory to list; "" or "/" is the root. A file path lists that file at
@@ -31,12 +32,7 @@ type ListRequest struct {
 	Cursor string
 }
 
-// List is ListEntries with positional arguments and no cursor: the first page.
-func (s *Service) List(ctx context.Context, project, path string, depthLevels, limit int) (ListResult, error) {
-	return s.ListEntries(ctx, ListRequest{Project: project, Path: path, Depth: depthLevels, Limit: limit})
-}
-
-// ListEntries returns the entries below req.Path, files and implicit directories, sorted by
+// List returns the entries below req.Path, files and implicit directories, sorted by
 // path ascending (bytewise).
 //
 //   - Depth 0: the entry for Path itself; 1: its immediate children; n: down to n levels.
@@ -49,7 +45,7 @@ func (s *Service) List(ctx context.Context, project, path string, depthLevels, l
 //     entry once.
 //
 // Negative depth or limit, and a cursor this call did not make, are INVALID_ARGUMENT.
-func (s *Service) ListEntries(ctx context.Context, req ListRequest) (ListResult, error) {
+func (s *Service) List(ctx context.Context, req ListRequest) (ListResult, error) {
 	project, path, depthLevels, limit := req.Project, req.Path, req.Depth, req.Limit
 	if path == "/" {
 		path = ""
@@ -82,7 +78,7 @@ func (s *Service) ListEntries(ctx context.Context, req ListRequest) (ListResult,
 		res.Limit, res.LimitClamped = s.cfg.ListLimitMax, true
 	}
 	// One entry past the limit is enough to know that there are more.
-	entries, err := inView(ctx, s, scope, func(tx ReadTx) ([]FileEntry, error) {
+	entries, err := inView(ctx, s, scope, func(tx driver.ReadTx) ([]FileEntry, error) {
 		return listTx(ctx, tx, path, depthLevels, start.Path, res.Limit+1)
 	})
 	if err == nil {
@@ -108,7 +104,7 @@ func (s *Service) ListEntries(ctx context.Context, req ListRequest) (ListResult,
 
 // listTx lists path down to depth levels, returning at most maxEntries (>= 1) entries whose
 // path sorts after after ("": from the first).
-func listTx(ctx context.Context, tx ReadTx, path string, depth int, after string, maxEntries int) ([]FileEntry, error) {
+func listTx(ctx context.Context, tx driver.ReadTx, path string, depth int, after string, maxEntries int) ([]FileEntry, error) {
 	if path != "" {
 		info, isFile, err := tx.Stat(ctx, path)
 		if err != nil {
@@ -150,7 +146,7 @@ func listTx(ctx context.Context, tx ReadTx, path string, depth int, after string
 // files must be sorted by path, as every Store returns them. Then the files below any one
 // directory form a contiguous run, so each directory is found in one pass without a map, and
 // the (few) directories are merged into the files instead of sorting every entry.
-func entriesBelow(dir string, files []FileInfo, depth int, after string, maxEntries int) []FileEntry {
+func entriesBelow(dir string, files []driver.FileInfo, depth int, after string, maxEntries int) []FileEntry {
 	prefixLen := len(dirPrefix(dir))
 	var dirs []FileEntry // implicit directories, newest UpdatedAt below each
 	var open []int       // open[l]: index in dirs of the current directory l+1 levels down
@@ -207,6 +203,6 @@ func entriesBelow(dir string, files []FileInfo, depth int, after string, maxEntr
 	return entries
 }
 
-func fileEntry(f FileInfo) FileEntry {
+func fileEntry(f driver.FileInfo) FileEntry {
 	return FileEntry{Name: baseName(f.Path), Path: f.Path, Type: TypeFile, SizeBytes: f.SizeBytes, CreatedAt: f.CreatedAt, UpdatedAt: f.UpdatedAt}
 }

@@ -8,12 +8,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentfiles/agentfiles/fileio/driver"
+
 	"github.com/google/go-cmp/cmp"
 )
 
 // naiveEntriesBelow is the obvious definition of entriesBelow: collect every directory in a
 // map, sort all entries, cut at maxEntries.
-func naiveEntriesBelow(dir string, files []FileInfo, depth, maxEntries int) []FileEntry {
+func naiveEntriesBelow(dir string, files []driver.FileInfo, depth, maxEntries int) []FileEntry {
 	prefix := dirPrefix(dir)
 	dirs := map[string]time.Time{}
 	entries := []FileEntry{}
@@ -39,30 +41,30 @@ func naiveEntriesBelow(dir string, files []FileInfo, depth, maxEntries int) []Fi
 // randomTree returns up to n files below /r with names chosen to stress bytewise order:
 // "-" and "." sort before "/", so "/r/a-b" and "/r/a.c" come between "/r/a" and "/r/a/x".
 // No path is both a file and a directory, as the Service guarantees.
-func randomTree(rng *rand.Rand, n int) []FileInfo {
+func randomTree(rng *rand.Rand, n int) []driver.FileInfo {
 	segs := []string{"a", "b", "a-b", "a.c", "ab", "b.d", "z"}
 	base := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
-	byPath := map[string]FileInfo{}
+	byPath := map[string]driver.FileInfo{}
 	for len(byPath) < n {
 		p := "/r"
 		for levels := 1 + rng.IntN(4); levels > 0; levels-- {
 			p += "/" + segs[rng.IntN(len(segs))]
 		}
 		at := base.Add(time.Duration(rng.IntN(1000)) * time.Second)
-		byPath[p] = FileInfo{Path: p, SizeBytes: int64(rng.IntN(100)), CreatedAt: base, UpdatedAt: at}
+		byPath[p] = driver.FileInfo{Path: p, SizeBytes: int64(rng.IntN(100)), CreatedAt: base, UpdatedAt: at}
 	}
-	var files []FileInfo
+	var files []driver.FileInfo
 	for p, f := range byPath {
 		if !hasFileBelow(byPath, p) {
 			files = append(files, f)
 		}
 	}
-	slices.SortFunc(files, func(a, b FileInfo) int { return strings.Compare(a.Path, b.Path) })
+	slices.SortFunc(files, func(a, b driver.FileInfo) int { return strings.Compare(a.Path, b.Path) })
 	return files
 }
 
 // hasFileBelow reports whether some path in byPath lies below p (p would be a directory too).
-func hasFileBelow(byPath map[string]FileInfo, p string) bool {
+func hasFileBelow(byPath map[string]driver.FileInfo, p string) bool {
 	for q := range byPath {
 		if strings.HasPrefix(q, p+"/") {
 			return true
@@ -76,7 +78,7 @@ func TestEntriesBelowMatchesNaive(t *testing.T) {
 	for round := 0; round < 200; round++ {
 		files := randomTree(rng, 1+rng.IntN(40))
 		for _, dir := range []string{"/r", "/r/a", "/r/a-b"} {
-			var below []FileInfo
+			var below []driver.FileInfo
 			for _, f := range files {
 				if strings.HasPrefix(f.Path, dir+"/") {
 					below = append(below, f)
@@ -97,7 +99,7 @@ func TestEntriesBelowMatchesNaive(t *testing.T) {
 
 func TestEntriesBelowOrdering(t *testing.T) {
 	at := func(s int) time.Time { return time.Date(2025, 1, 1, 0, 0, s, 0, time.UTC) }
-	files := []FileInfo{
+	files := []driver.FileInfo{
 		{Path: "/a-b/x", UpdatedAt: at(1)},
 		{Path: "/a.c", UpdatedAt: at(2)},
 		{Path: "/a/b/c", UpdatedAt: at(5)},

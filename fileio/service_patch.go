@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentfiles/agentfiles"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/fileio/patch"
 )
 
@@ -88,7 +89,7 @@ func (s *Service) ApplyPatch(ctx context.Context, req ApplyPatchRequest) (ApplyP
 				}
 			}
 		}
-		res, err = inUpdate(ctx, s, scope, func(tx WriteTx) (ApplyPatchResult, error) {
+		res, err = inUpdate(ctx, s, scope, func(tx driver.WriteTx) (ApplyPatchResult, error) {
 			return s.patchTx(ctx, tx, plan, req.DryRun, creds)
 		})
 		res.Dialect = dialect
@@ -216,7 +217,7 @@ func (s *Service) patchPath(p string, line int) (string, error) {
 
 // patchTx checks and computes every file of the plan against the stored state, then writes
 // them all (unless dryRun).
-func (s *Service) patchTx(ctx context.Context, tx WriteTx, plan []patchStep, dryRun bool, creds map[string]string) (ApplyPatchResult, error) {
+func (s *Service) patchTx(ctx context.Context, tx driver.WriteTx, plan []patchStep, dryRun bool, creds map[string]string) (ApplyPatchResult, error) {
 	res := ApplyPatchResult{Files: make([]PatchedFile, len(plan)), DryRun: dryRun}
 	contents := make([][]byte, len(plan))
 	var growth int64
@@ -300,7 +301,7 @@ func (s *Service) patchTx(ctx context.Context, tx WriteTx, plan []patchStep, dry
 		case st.to != "":
 			gone = append(gone, st.path)
 		}
-		info, err := tx.Put(ctx, st.target(), contents[i], PutOptions{CredentialRef: creds[st.target()]})
+		info, err := tx.Put(ctx, st.target(), contents[i], driver.PutOptions{CredentialRef: creds[st.target()]})
 		if err != nil {
 			return res, err
 		}
@@ -316,18 +317,18 @@ func (s *Service) patchTx(ctx context.Context, tx WriteTx, plan []patchStep, dry
 
 // patchedFiles reads, in one step when the store can (GetMany), the files the plan updates or
 // deletes.
-func (s *Service) patchedFiles(ctx context.Context, tx ReadTx, plan []patchStep) (map[string]File, error) {
+func (s *Service) patchedFiles(ctx context.Context, tx driver.ReadTx, plan []patchStep) (map[string]driver.File, error) {
 	var paths []string
 	for _, st := range plan {
 		if st.op != patch.OpAdd {
 			paths = append(paths, st.path)
 		}
 	}
-	files, err := GetMany(ctx, tx, paths)
+	files, err := driver.GetMany(ctx, tx, paths)
 	if err != nil {
 		return nil, err
 	}
-	out := make(map[string]File, len(files))
+	out := make(map[string]driver.File, len(files))
 	for _, f := range files {
 		out[f.Path] = f
 	}
@@ -336,7 +337,7 @@ func (s *Service) patchedFiles(ctx context.Context, tx ReadTx, plan []patchStep)
 
 // checkNewPath refuses a file the patch creates at path (by header) where a file, a directory
 // or a file above it exists.
-func (s *Service) checkNewPath(ctx context.Context, tx WriteTx, path, header, fix string) error {
+func (s *Service) checkNewPath(ctx context.Context, tx driver.WriteTx, path, header, fix string) error {
 	check, _, err := inspectWrite(ctx, tx, path, false)
 	switch {
 	case err != nil:
@@ -352,7 +353,7 @@ func (s *Service) checkNewPath(ctx context.Context, tx WriteTx, path, header, fi
 }
 
 // missingPatchFile is the error of an update or delete of a path where no file is.
-func missingPatchFile(ctx context.Context, tx ReadTx, st patchStep) error {
+func missingPatchFile(ctx context.Context, tx driver.ReadTx, st patchStep) error {
 	err := missingFileError(ctx, tx, st.path)
 	if agentfiles.ErrorCode(err) != agentfiles.CodeNotFound {
 		return err

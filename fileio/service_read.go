@@ -7,6 +7,7 @@ import (
 	"log/slog"
 
 	"github.com/agentfiles/agentfiles"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 )
 
 // ReadToEOF is the length that reads to end of file.
@@ -24,7 +25,7 @@ const ReadToEOF = -1
 //
 // Errors: NOT_FOUND for a missing file, IS_DIRECTORY for a directory, INVALID_OFFSET for a
 // negative offset, INVALID_ARGUMENT for a length below -1.
-func (s *Service) Read(ctx context.Context, project, path string, offsetBytes, lengthBytes int64) (ReadResult, error) {
+func (s *Service) readRange(ctx context.Context, project, path string, offsetBytes, lengthBytes int64) (ReadResult, error) {
 	ctx, cancel := s.callBudget(ctx)
 	defer cancel()
 	path = NormalizePath(path)
@@ -34,7 +35,7 @@ func (s *Service) Read(ctx context.Context, project, path string, offsetBytes, l
 	}
 	var res ReadResult
 	if err == nil {
-		res, err = inView(ctx, s, scope, func(tx ReadTx) (ReadResult, error) {
+		res, err = inView(ctx, s, scope, func(tx driver.ReadTx) (ReadResult, error) {
 			return s.readTx(ctx, tx, path, offsetBytes, lengthBytes)
 		})
 	}
@@ -56,7 +57,7 @@ func checkReadArgs(path string, offset, length int64) error {
 	return nil
 }
 
-func (s *Service) readTx(ctx context.Context, tx ReadTx, path string, offset, length int64) (ReadResult, error) {
+func (s *Service) readTx(ctx context.Context, tx driver.ReadTx, path string, offset, length int64) (ReadResult, error) {
 	f, err := tx.Get(ctx, path)
 	if err != nil {
 		if errors.Is(err, agentfiles.ErrNotFound) {
@@ -68,7 +69,7 @@ func (s *Service) readTx(ctx context.Context, tx ReadTx, path string, offset, le
 }
 
 // missingFileError tells a directory from a missing path.
-func missingFileError(ctx context.Context, tx ReadTx, path string) error {
+func missingFileError(ctx context.Context, tx driver.ReadTx, path string) error {
 	isDir, err := hasDescendant(ctx, tx, path)
 	if err != nil {
 		return err

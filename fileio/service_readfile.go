@@ -10,9 +10,10 @@ import (
 	"strings"
 
 	"github.com/agentfiles/agentfiles"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 )
 
-// ReadRequest is the input of Service.ReadFile: a byte range (OffsetBytes, LengthBytes), as
+// ReadRequest is the input of Service.Read: a byte range (OffsetBytes, LengthBytes), as
 // Service.Read takes it, or a line range (StartLine, EndLine), not both; optionally of a kept
 // version.
 type ReadRequest struct {
@@ -39,7 +40,7 @@ func (req ReadRequest) lineMode() bool {
 	return req.StartLine != 0 || req.EndLine != 0 || req.LineNumbers
 }
 
-// ReadFile reads a file by bytes, as Read does, or by lines, optionally from a kept version.
+// Read reads a file by bytes or by lines, optionally from a kept version.
 //
 // A line-range read returns whole lines (with their newlines) and reports StartLine, EndLine
 // and TotalLines; OffsetBytes and NextOffsetBytes are the byte offsets of the range in the file,
@@ -51,7 +52,7 @@ func (req ReadRequest) lineMode() bool {
 // boundary, with Truncated=true, NextOffsetBytes and a Note naming the continuation when the
 // file goes on. Errors are Read's, plus INVALID_ARGUMENT when byte offsets and lines are both
 // given or EndLine resolves before StartLine, and NOT_FOUND for a version that is not kept.
-func (s *Service) ReadFile(ctx context.Context, req ReadRequest) (ReadResult, error) {
+func (s *Service) Read(ctx context.Context, req ReadRequest) (ReadResult, error) {
 	ctx, cancel := s.callBudget(ctx)
 	defer cancel()
 	req.Path = NormalizePath(req.Path)
@@ -71,8 +72,8 @@ func (s *Service) ReadFile(ctx context.Context, req ReadRequest) (ReadResult, er
 	}
 	var res ReadResult
 	if err == nil {
-		res, err = inView(ctx, s, scope, func(tx ReadTx) (ReadResult, error) {
-			var f File
+		res, err = inView(ctx, s, scope, func(tx driver.ReadTx) (ReadResult, error) {
+			var f driver.File
 			var err error
 			if req.Version > 0 {
 				f, err = getVersion(ctx, tx, req.Path, req.Version)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agentfiles/agentfiles"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/fileio/patch"
 )
 
@@ -91,7 +92,7 @@ func (s *Service) ReadMany(ctx context.Context, req ReadManyRequest) (ReadManyRe
 	}
 	var res ReadManyResult
 	if err == nil {
-		res, err = inView(ctx, s, scope, func(tx ReadTx) (ReadManyResult, error) {
+		res, err = inView(ctx, s, scope, func(tx driver.ReadTx) (ReadManyResult, error) {
 			return s.readManyTx(ctx, tx, req, g, dir, start.Path, maxBytes, fp)
 		})
 	}
@@ -104,7 +105,7 @@ func (s *Service) ReadMany(ctx context.Context, req ReadManyRequest) (ReadManyRe
 
 // readManyTx picks the paths after `after`, reads those that fit in maxBytes and reports the
 // rest through the cursor.
-func (s *Service) readManyTx(ctx context.Context, tx ReadTx, req ReadManyRequest, g *Glob, dir, after string, maxBytes int64, fp string) (ReadManyResult, error) {
+func (s *Service) readManyTx(ctx context.Context, tx driver.ReadTx, req ReadManyRequest, g *Glob, dir, after string, maxBytes int64, fp string) (ReadManyResult, error) {
 	res := ReadManyResult{Files: []ManyFile{}}
 	var paths []string
 	var pathErrs map[string]error
@@ -133,7 +134,7 @@ func (s *Service) readManyTx(ctx context.Context, tx ReadTx, req ReadManyRequest
 		slices.Sort(paths)
 		paths = slices.Compact(paths)
 	}
-	infos, err := StatMany(ctx, tx, paths)
+	infos, err := driver.StatMany(ctx, tx, paths)
 	if err != nil {
 		return res, err
 	}
@@ -158,11 +159,11 @@ func (s *Service) readManyTx(ctx context.Context, tx ReadTx, req ReadManyRequest
 		budget -= info.SizeBytes
 		toRead = append(toRead, p)
 	}
-	files, err := GetMany(ctx, tx, toRead)
+	files, err := driver.GetMany(ctx, tx, toRead)
 	if err != nil {
 		return res, err
 	}
-	byPath := make(map[string]File, len(files))
+	byPath := make(map[string]driver.File, len(files))
 	for _, f := range files {
 		byPath[f.Path] = f
 	}

@@ -7,32 +7,14 @@ import (
 	"strings"
 
 	"github.com/agentfiles/agentfiles"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 )
 
 // RenameResult is the answer of Service.Rename.
 type RenameResult struct {
 	Files int `json:"files"` // how many files moved
-}
-
-// Move is one file of a rename: the active file at From goes to To.
-type Move struct {
-	From, To string
-	// CredentialRef is the sealed credential for the indexer's UPSERT job of To (see
-	// PutOptions.CredentialRef); "" when the Service has no CredentialSealer.
-	CredentialRef string
-}
-
-// Mover is an optional interface of a WriteTx that moves files in one step (pgstore: one
-// statement, the content never leaves the database). Service.Rename uses it when the WriteTx
-// implements it; otherwise it makes a Get, a Put and a Delete per file. Both give the same
-// results: each moved file is a new file at its To path (CreatedAt == UpdatedAt == now, an
-// UPSERT job) and its From path is deleted (a DELETE job, its last version kept in the
-// history as for Delete).
-type Mover interface {
-	// Move moves the active files at moves[i].From to moves[i].To. The Service has checked
-	// that every From exists and no To does (it deleted those it overwrites first), and that
-	// no To is a From of the same call. It returns the infos of the new files, in order.
-	Move(ctx context.Context, moves []Move) ([]FileInfo, error)
+	// SHA256 is the moved file's content hash when a single file moved ("" for a directory).
+	SHA256 string `json:"sha256,omitempty"`
 }
 
 // Rename moves the file or the whole directory at from to to, atomically under the project
@@ -52,19 +34,12 @@ type Mover interface {
 //
 // A directory of more than Config.MaxRenameFiles files is INVALID_ARGUMENT: rename its
 // subdirectories one at a time.
-func (s *Service) Rename(ctx context.Context, project, from, to string, overwrite bool) (RenameResult, error) {
-	return s.rename(ctx, project, from, to, overwrite, false)
+func (s *Service) Rename(ctx context.Context, req RenameRequest) (RenameResult, error) {
+	return s.rename(ctx, req)
 }
 
-// RenameExclusive is Rename without overwrite and without merging: it moves from only when
-// nothing exists at to, neither a file nor a directory, and is ALREADY_EXISTS otherwise. The
-// check and the move are one step under the project lock, so a file or directory created at to
-// by a concurrent call makes it fail rather than merge (the memory tool's rename).
-func (s *Service) RenameExclusive(ctx context.Context, project, from, to string) (RenameResult, error) {
-	return s.rename(ctx, project, from, to, false, true)
-}
-
-func (s *Service) rename(ctx context.Context, project, from, to string, overwrite, exclusive bool) (RenameResult, error) {
+func (s *Service) rename(ctx context.Context, req RenameRequest) (RenameResult, error) {
+	project, from, to, overwrite, exclusive := req.Project, req.From, req.To, req.Overwrite, req.Exclusive
 	ctx, cancel := s.callBudget(ctx)
 	defer cancel()
 	from, to = NormalizePath(from), NormalizePath(to)
@@ -72,16 +47,29 @@ func (s *Service) rename(ctx context.Context, project, from, to string, overwrit
 	if err == nil {
 		err = checkRename(s.cfg.PathRule, from, to)
 	}
+	if err == nil {
+		err = checkExpectedSHA256(req.ExpectedSHA256)
+	}
 	var res RenameResult
 	if err == nil {
 		refs := s.sealRename(ctx, ac, scope, from, to)
-		res, err = inUpdate(ctx, s, scope, func(tx WriteTx) (RenameResult, error) {
-			return s.renameTx(ctx, tx, from, to, overwrite, exclusive, func(path string) string {
+		res, err = inUpdate(ctx, s, scope, func(tx driver.WriteTx) (RenameResult, error) {
+			if err := expectSHA256(ctx, tx, from, req.ExpectedSHA256); err != nil {
+				return RenameResult{}, err
+			}
+			res, err := s.renameTx(ctx, tx, from, to, overwrite, exclusive, func(path string) string {
 				if ref, ok := refs[path]; ok {
 					return ref
 				}
 				return s.seal(ctx, ac, scope, path).CredentialRef // a file that appeared meanwhile
 			})
+			if err != nil {
+				return res, err
+			}
+			if f, err := tx.Get(ctx, to); err == nil { // a single file moved
+				res.SHA256 = SHA256Hex(f.Content)
+			}
+			return res, nil
 		})
 	}
 	s.logOp(ctx, "rename", ac, project, from, err, slog.String("to", to), slog.Bool("overwrite", overwrite),
@@ -106,13 +94,13 @@ func checkRename(rule PathRule, from, to string) error {
 
 // sealRename seals the caller's credential for each path the files at from will have, before
 // the project lock is taken (envelopes are bound to their path). Nil without a sealer.
-func (s *Service) sealRename(ctx context.Context, ac agentfiles.AuthContext, scope Scope, from, to string) map[string]string {
+func (s *Service) sealRename(ctx context.Context, ac agentfiles.AuthContext, scope driver.Scope, from, to string) map[string]string {
 	if s.sealer == nil {
 		return nil
 	}
-	files, err := inView(ctx, s, scope, func(tx ReadTx) ([]FileInfo, error) {
+	files, err := inView(ctx, s, scope, func(tx driver.ReadTx) ([]driver.FileInfo, error) {
 		if info, ok, err := tx.Stat(ctx, from); err != nil || ok {
-			return []FileInfo{info}, err
+			return []driver.FileInfo{info}, err
 		}
 		return tx.List(ctx, dirPrefix(from), 0)
 	})
@@ -129,14 +117,14 @@ func (s *Service) sealRename(ctx context.Context, ac agentfiles.AuthContext, sco
 	return refs
 }
 
-func (s *Service) renameTx(ctx context.Context, tx WriteTx, from, to string, overwrite, exclusive bool, credential func(path string) string) (RenameResult, error) {
-	var moves []Move
+func (s *Service) renameTx(ctx context.Context, tx driver.WriteTx, from, to string, overwrite, exclusive bool, credential func(path string) string) (RenameResult, error) {
+	var moves []driver.Move
 	_, isFile, err := tx.Stat(ctx, from)
 	if err != nil {
 		return RenameResult{}, err
 	}
 	if isFile {
-		moves = []Move{{From: from, To: to}}
+		moves = []driver.Move{{From: from, To: to}}
 	} else {
 		files, err := tx.List(ctx, dirPrefix(from), s.cfg.MaxRenameFiles+1)
 		if err != nil {
@@ -148,9 +136,9 @@ func (s *Service) renameTx(ctx context.Context, tx WriteTx, from, to string, ove
 		if err := s.checkRenameCount(from, len(files)); err != nil {
 			return RenameResult{}, err
 		}
-		moves = make([]Move, len(files))
+		moves = make([]driver.Move, len(files))
 		for i, f := range files {
-			moves[i] = Move{From: f.Path, To: to + f.Path[len(from):]}
+			moves[i] = driver.Move{From: f.Path, To: to + f.Path[len(from):]}
 			if err := s.cfg.PathRule.Validate(moves[i].To); err != nil {
 				return RenameResult{}, err
 			}
@@ -170,7 +158,7 @@ func (s *Service) renameTx(ctx context.Context, tx WriteTx, from, to string, ove
 			moves[i].CredentialRef = credential(moves[i].To)
 		}
 	}
-	if m, ok := tx.(Mover); ok {
+	if m, ok := tx.(driver.Mover); ok {
 		if _, err := m.Move(ctx, moves); err != nil {
 			return RenameResult{}, err
 		}
@@ -182,7 +170,7 @@ func (s *Service) renameTx(ctx context.Context, tx WriteTx, from, to string, ove
 		if err != nil {
 			return RenameResult{}, err
 		}
-		if _, err := tx.Put(ctx, mv.To, f.Content, PutOptions{CredentialRef: mv.CredentialRef}); err != nil {
+		if _, err := tx.Put(ctx, mv.To, f.Content, driver.PutOptions{CredentialRef: mv.CredentialRef}); err != nil {
 			return RenameResult{}, err
 		}
 		olds[i] = mv.From
@@ -195,7 +183,7 @@ func (s *Service) renameTx(ctx context.Context, tx WriteTx, from, to string, ove
 
 // checkDestination applies the path rules to the destination of moves and returns the
 // existing files that overwrite lets them replace.
-func (s *Service) checkDestination(ctx context.Context, tx WriteTx, from, to string, moves []Move, isFile, overwrite, exclusive bool) ([]string, error) {
+func (s *Service) checkDestination(ctx context.Context, tx driver.WriteTx, from, to string, moves []driver.Move, isFile, overwrite, exclusive bool) ([]string, error) {
 	// No ancestor of to may be a file (other than one being moved away, which cannot be: to is
 	// not below from).
 	for _, dir := range ancestors(to) {

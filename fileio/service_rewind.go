@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/agentfiles/agentfiles"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 )
 
 // FileChangeKind is how a file differs from its state at a checkpoint.
@@ -72,7 +73,7 @@ func (s *Service) Changes(ctx context.Context, req ChangesRequest) (ChangesResul
 	}
 	var res ChangesResult
 	if err == nil {
-		res, err = inView(ctx, s, scope, func(tx ReadTx) (ChangesResult, error) {
+		res, err = inView(ctx, s, scope, func(tx driver.ReadTx) (ChangesResult, error) {
 			f, diff, err := s.diffSince(ctx, tx, req.Since, req.Path)
 			if err != nil {
 				return ChangesResult{}, err
@@ -87,12 +88,12 @@ func (s *Service) Changes(ctx context.Context, req ChangesRequest) (ChangesResul
 // netChange is a FileChange with the states it was derived from.
 type netChange struct {
 	FileChange
-	before, after FileState // at the checkpoint (of From for a rename) and now
+	before, after driver.FileState // at the checkpoint (of From for a rename) and now
 }
 
 // diffSince returns the feed and the files at or below dir that differ from checkpoint, in
 // path order.
-func (s *Service) diffSince(ctx context.Context, tx ReadTx, checkpoint, dir string) (FeedReader, []netChange, error) {
+func (s *Service) diffSince(ctx context.Context, tx driver.ReadTx, checkpoint, dir string) (driver.FeedReader, []netChange, error) {
 	f, err := feedStore(tx)
 	if err != nil {
 		return nil, nil, err
@@ -119,7 +120,7 @@ func (s *Service) diffSince(ctx context.Context, tx ReadTx, checkpoint, dir stri
 
 // netChanges keeps the paths whose state differs and pairs a deleted file with an added one of
 // the same content (in path order) as a rename.
-func netChanges(changed []PathChange) []netChange {
+func netChanges(changed []driver.PathChange) []netChange {
 	var out []netChange
 	added := map[string][]int{} // by SHA-256: indexes into out of unpaired additions
 	for _, c := range changed {
@@ -151,7 +152,7 @@ func netChanges(changed []PathChange) []netChange {
 }
 
 // changesPage returns the changes after path `after`, with their diffs, within the page limits.
-func (s *Service) changesPage(ctx context.Context, tx ReadTx, f FeedReader, diff []netChange, after, fp string) (ChangesResult, error) {
+func (s *Service) changesPage(ctx context.Context, tx driver.ReadTx, f driver.FeedReader, diff []netChange, after, fp string) (ChangesResult, error) {
 	i, _ := slices.BinarySearchFunc(diff, after, func(c netChange, p string) int { return strings.Compare(c.Path, p) })
 	if i < len(diff) && diff[i].Path == after {
 		i++
@@ -177,7 +178,7 @@ func (s *Service) changesPage(ctx context.Context, tx ReadTx, f FeedReader, diff
 }
 
 // fillDiff sets the diff of c, from the checkpoint's content to the current one.
-func (s *Service) fillDiff(ctx context.Context, tx ReadTx, f FeedReader, c *netChange) error {
+func (s *Service) fillDiff(ctx context.Context, tx driver.ReadTx, f driver.FeedReader, c *netChange) error {
 	var old, cur []byte
 	if c.before.Exists {
 		from := c.Path
@@ -242,12 +243,12 @@ func (s *Service) Rewind(ctx context.Context, req RewindRequest) (RewindResult, 
 	ac, scope, err := s.begin(ctx, req.Project, req.Path)
 	var res RewindResult
 	if err == nil && req.DryRun {
-		res, err = inView(ctx, s, scope, func(tx ReadTx) (RewindResult, error) {
+		res, err = inView(ctx, s, scope, func(tx driver.ReadTx) (RewindResult, error) {
 			_, diff, err := s.diffSince(ctx, tx, req.Checkpoint, req.Path)
 			return rewindResult(diff, true), err
 		})
 	} else if err == nil {
-		res, err = inUpdate(ctx, s, scope, func(tx WriteTx) (RewindResult, error) {
+		res, err = inUpdate(ctx, s, scope, func(tx driver.WriteTx) (RewindResult, error) {
 			f, diff, err := s.diffSince(ctx, tx, req.Checkpoint, req.Path)
 			if err == nil {
 				err = s.rewindTx(ctx, ac, scope, tx, f, req.Path, diff)
@@ -272,7 +273,7 @@ func rewindResult(diff []netChange, dryRun bool) RewindResult {
 
 // rewindTx deletes what was added since the checkpoint and writes back what was there, then
 // checks that the project stays within its quota.
-func (s *Service) rewindTx(ctx context.Context, ac agentfiles.AuthContext, scope Scope, tx WriteTx, f FeedReader, dir string, diff []netChange) error {
+func (s *Service) rewindTx(ctx context.Context, ac agentfiles.AuthContext, scope driver.Scope, tx driver.WriteTx, f driver.FeedReader, dir string, diff []netChange) error {
 	before, err := tx.ProjectBytes(ctx)
 	if err != nil {
 		return err

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentfiles/agentfiles"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 )
 
 // Write stores content at req.Path and returns the bytes written.
@@ -38,7 +39,7 @@ func (s *Service) Write(ctx context.Context, req WriteRequest) (WriteResult, err
 		s.logWrite(ctx, ac, req, mode, err)
 		return WriteResult{}, err
 	}
-	var opts PutOptions
+	var opts driver.PutOptions
 	if s.sealer != nil {
 		ref, serr := s.sealer.Seal(ctx, ac, scope, req.Path)
 		if serr != nil {
@@ -57,8 +58,8 @@ func (s *Service) Write(ctx context.Context, req WriteRequest) (WriteResult, err
 // write makes the write in a store transaction: TRUNCATE and APPEND through a
 // ConditionalUpdater in one step when the Store has one; otherwise, or when the store declines
 // a write the rules allow, in an Update (writeTx).
-func (s *Service) write(ctx context.Context, scope Scope, req WriteRequest, mode WriteMode, opts PutOptions) (WriteResult, error) {
-	if cu, ok := s.store.(ConditionalUpdater); ok && mode != ModeOverwrite && req.ExpectedSHA256 == "" {
+func (s *Service) write(ctx context.Context, scope driver.Scope, req WriteRequest, mode WriteMode, opts driver.PutOptions) (WriteResult, error) {
+	if cu, ok := s.store.(driver.ConditionalUpdater); ok && mode != ModeOverwrite && req.ExpectedSHA256 == "" {
 		w := s.conditionalWrite(req, mode)
 		release, err := s.slots.Acquire(ctx, scope.Tenant)
 		if err != nil {
@@ -73,19 +74,19 @@ func (s *Service) write(ctx context.Context, scope Scope, req WriteRequest, mode
 			return out, err
 		}
 	}
-	return inUpdate(ctx, s, scope, func(tx WriteTx) (WriteResult, error) { return s.writeTx(ctx, tx, req, mode, opts) })
+	return inUpdate(ctx, s, scope, func(tx driver.WriteTx) (WriteResult, error) { return s.writeTx(ctx, tx, req, mode, opts) })
 }
 
 // conditionalWrite is the ConditionalWrite of a TRUNCATE or APPEND request.
-func (s *Service) conditionalWrite(req WriteRequest, mode WriteMode) ConditionalWrite {
-	return ConditionalWrite{Path: req.Path, Data: []byte(req.Content), Append: mode == ModeAppend, Exclusive: req.Exclusive,
+func (s *Service) conditionalWrite(req WriteRequest, mode WriteMode) driver.ConditionalWrite {
+	return driver.ConditionalWrite{Path: req.Path, Data: []byte(req.Content), Append: mode == ModeAppend, Exclusive: req.Exclusive,
 		MaxFileBytes: s.cfg.MaxFileBytes, MaxProjectBytes: s.cfg.MaxProjectBytes}
 }
 
 // conditionalOutcome applies the rules to what a ConditionalWriter or ConditionalUpdater did:
 // the result of a write made, the error of a write refused, or done == false when the store
 // declined a write the rules allow (the caller then writes it through the other paths).
-func (s *Service) conditionalOutcome(req WriteRequest, mode WriteMode, w ConditionalWrite, res ConditionalResult) (out WriteResult, done bool, err error) {
+func (s *Service) conditionalOutcome(req WriteRequest, mode WriteMode, w driver.ConditionalWrite, res driver.ConditionalResult) (out WriteResult, done bool, err error) {
 	rules := writeRules{path: req.Path, data: req.Content, mode: mode, offset: req.OffsetBytes, exclusive: req.Exclusive,
 		inPlace: w.Append, maxFileBytes: s.cfg.MaxFileBytes, maxProjectBytes: s.cfg.MaxProjectBytes}
 	if _, err := rules.apply(res.Check, func() (int64, error) { return res.Check.ProjectBytes, nil }); err != nil {
@@ -143,10 +144,10 @@ func (s *Service) checkWrite(req WriteRequest) (WriteMode, error) {
 // offers: TRUNCATE and APPEND through a ConditionalWriter in one step; otherwise the state
 // from a WriteChecker or from ReadTx calls (inspectWrite), the rules, and a Put. Every path
 // decides with writeRules.apply, so results and errors do not depend on the path.
-func (s *Service) writeTx(ctx context.Context, tx WriteTx, req WriteRequest, mode WriteMode, opts PutOptions) (WriteResult, error) {
+func (s *Service) writeTx(ctx context.Context, tx driver.WriteTx, req WriteRequest, mode WriteMode, opts driver.PutOptions) (WriteResult, error) {
 	rules := writeRules{path: req.Path, data: req.Content, mode: mode, offset: req.OffsetBytes, exclusive: req.Exclusive,
 		maxFileBytes: s.cfg.MaxFileBytes, maxProjectBytes: s.cfg.MaxProjectBytes}
-	if cw, ok := tx.(ConditionalWriter); ok && mode != ModeOverwrite && req.ExpectedSHA256 == "" {
+	if cw, ok := tx.(driver.ConditionalWriter); ok && mode != ModeOverwrite && req.ExpectedSHA256 == "" {
 		w := s.conditionalWrite(req, mode)
 		res, err := cw.WriteIfAllowed(ctx, w, opts)
 		if err != nil {
@@ -186,7 +187,7 @@ func (s *Service) writeTx(ctx context.Context, tx WriteTx, req WriteRequest, mod
 	return writeResult(req, check, info, SHA256Hex(content)), nil
 }
 
-func writeResult(req WriteRequest, before WriteCheck, info FileInfo, sum string) WriteResult {
+func writeResult(req WriteRequest, before driver.WriteCheck, info driver.FileInfo, sum string) WriteResult {
 	return WriteResult{BytesWritten: int64(len(req.Content)), FileSizeBytes: info.SizeBytes, Created: before.Existing == nil, UpdatedAt: info.UpdatedAt, SHA256: sum}
 }
 
@@ -207,7 +208,7 @@ type writeRules struct {
 // inPlace), or the error that refuses the write. projectBytes is called only when the write
 // grows the project. check.Existing must carry its content unless the mode is TRUNCATE or
 // inPlace.
-func (r writeRules) apply(check WriteCheck, projectBytes func() (int64, error)) ([]byte, error) {
+func (r writeRules) apply(check driver.WriteCheck, projectBytes func() (int64, error)) ([]byte, error) {
 	path := r.path
 	if dir := check.AncestorFile; dir != "" {
 		return nil, agentfiles.NewError(CodeNotDirectory, fmt.Sprintf("%s is a file, so it cannot contain %s; choose another path", dir, path), dir)
@@ -254,29 +255,29 @@ func (r writeRules) apply(check WriteCheck, projectBytes func() (int64, error)) 
 // Service always did, and stops at the first conflict, leaving ProjectBytes for the caller to
 // ask only when the write grows the project. Without a WriteChecker the Existing file carries
 // its content whether or not wantContent asks for it.
-func inspectWrite(ctx context.Context, tx WriteTx, path string, wantContent bool) (check WriteCheck, complete bool, err error) {
-	if c, ok := tx.(WriteChecker); ok {
+func inspectWrite(ctx context.Context, tx driver.WriteTx, path string, wantContent bool) (check driver.WriteCheck, complete bool, err error) {
+	if c, ok := tx.(driver.WriteChecker); ok {
 		check, err = c.CheckWrite(ctx, path, wantContent)
 		return check, true, err
 	}
 	for _, dir := range ancestors(path) {
 		_, isFile, err := tx.Stat(ctx, dir)
 		if err != nil || isFile {
-			return WriteCheck{AncestorFile: dir}, false, err
+			return driver.WriteCheck{AncestorFile: dir}, false, err
 		}
 	}
 	isDir, err := hasDescendant(ctx, tx, path)
 	if err != nil || isDir {
-		return WriteCheck{HasDescendant: isDir}, false, err
+		return driver.WriteCheck{HasDescendant: isDir}, false, err
 	}
 	existing, err := tx.Get(ctx, path)
 	switch {
 	case err == nil:
-		return WriteCheck{Existing: &existing}, false, nil
+		return driver.WriteCheck{Existing: &existing}, false, nil
 	case errors.Is(err, agentfiles.ErrNotFound):
-		return WriteCheck{}, false, nil
+		return driver.WriteCheck{}, false, nil
 	default:
-		return WriteCheck{}, false, err
+		return driver.WriteCheck{}, false, err
 	}
 }
 

@@ -8,19 +8,19 @@ import (
 	"time"
 
 	"github.com/agentfiles/agentfiles"
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/search/indexdriver"
 )
 
 // activeFiles is the store's listing of a project's active files, sorted by path, so a query
 // looks versions up by binary search instead of building a map of every file.
-type activeFiles []fileio.FileInfo
+type activeFiles []driver.FileInfo
 
-func byPath(a, b fileio.FileInfo) int { return strings.Compare(a.Path, b.Path) }
+func byPath(a, b driver.FileInfo) int { return strings.Compare(a.Path, b.Path) }
 
 // newActiveFiles takes a Store.List result (sorted by path per the Store contract; sorted here
 // if a store gets that wrong).
-func newActiveFiles(files []fileio.FileInfo) activeFiles {
+func newActiveFiles(files []driver.FileInfo) activeFiles {
 	if !slices.IsSortedFunc(files, byPath) {
 		slices.SortFunc(files, byPath)
 	}
@@ -28,9 +28,9 @@ func newActiveFiles(files []fileio.FileInfo) activeFiles {
 }
 
 // listActive reads the active files of scope below prefix from store, in one read transaction.
-func listActive(ctx context.Context, store fileio.Store, scope fileio.Scope, prefix string) (activeFiles, error) {
+func listActive(ctx context.Context, store driver.Store, scope driver.Scope, prefix string) (activeFiles, error) {
 	var active activeFiles
-	err := store.View(ctx, scope, func(tx fileio.ReadTx) error {
+	err := store.View(ctx, scope, func(tx driver.ReadTx) error {
 		files, err := tx.List(ctx, prefix, 0)
 		active = newActiveFiles(files)
 		return err
@@ -49,7 +49,7 @@ func (a activeFiles) current(path string, v time.Time) bool {
 // see FileState.Current); pending holds the active files not indexed at their current version
 // by today's analysis. It costs one map lookup per active file,
 // plus one binary search per indexed file only when some indexed file is no longer active.
-func (a activeFiles) diff(states map[string]indexdriver.FileState) (exclude map[string]bool, pending []fileio.FileInfo) {
+func (a activeFiles) diff(states map[string]indexdriver.FileState) (exclude map[string]bool, pending []driver.FileInfo) {
 	exclude = make(map[string]bool)
 	current := 0
 	for _, f := range a {
@@ -77,7 +77,7 @@ func (a activeFiles) diff(states map[string]indexdriver.FileState) (exclude map[
 
 // diffSorted is diff for states sorted by path (from a FileStateLister): one merge of the two
 // sorted lists, with no map except the (usually small) exclusion set.
-func (a activeFiles) diffSorted(states []indexdriver.PathFileState) (exclude map[string]bool, pending []fileio.FileInfo) {
+func (a activeFiles) diffSorted(states []indexdriver.PathFileState) (exclude map[string]bool, pending []driver.FileInfo) {
 	exclude = make(map[string]bool)
 	i, j := 0, 0
 	for i < len(a) || j < len(states) {
@@ -102,7 +102,7 @@ func (a activeFiles) diffSorted(states []indexdriver.PathFileState) (exclude map
 
 // activeFileIndex finds path in a by binary search.
 func activeFileIndex(a activeFiles, path string) (int, bool) {
-	return slices.BinarySearchFunc(a, path, func(f fileio.FileInfo, p string) int { return strings.Compare(f.Path, p) })
+	return slices.BinarySearchFunc(a, path, func(f driver.FileInfo, p string) int { return strings.Compare(f.Path, p) })
 }
 
 // maxScopeJobs bounds how many of a project's pending index jobs a query reads (newest first).
@@ -112,12 +112,12 @@ const maxScopeJobs = 10_000
 
 // notCurrent returns the indexed files whose chunks a query must not serve (exclude) and the
 // files to scan lexically instead (pending): those with a pending index job (from the store's
-// outbox, fileio.ScopeJobLister) and those indexed by an older analysis than today's. Neither
+// outbox, driver.ScopeJobLister) and those indexed by an older analysis than today's. Neither
 // lists the project's files, so the cost follows the backlog, not the project's size. A store
 // without ScopeJobLister gets the portable path: the project's listing diffed with the index's
 // file states.
-func (s *Searcher) notCurrent(ctx context.Context, scope fileio.Scope, prefix string) (map[string]bool, []fileio.FileInfo, error) {
-	jl, ok := s.store.(fileio.ScopeJobLister)
+func (s *Searcher) notCurrent(ctx context.Context, scope driver.Scope, prefix string) (map[string]bool, []driver.FileInfo, error) {
+	jl, ok := s.store.(driver.ScopeJobLister)
 	if !ok {
 		active, err := listActive(ctx, s.store, scope, prefix)
 		if err != nil {
@@ -131,7 +131,7 @@ func (s *Searcher) notCurrent(ctx context.Context, scope fileio.Scope, prefix st
 	}
 	// The store's jobs and the index's states are independent reads: run them concurrently.
 	var (
-		jobs    []fileio.Job
+		jobs    []driver.Job
 		jobsErr error
 		done    = make(chan struct{})
 	)
@@ -148,20 +148,20 @@ func (s *Searcher) notCurrent(ctx context.Context, scope fileio.Scope, prefix st
 		return nil, nil, backendError("reading the search index failed", err)
 	}
 	exclude := make(map[string]bool)
-	var pending []fileio.FileInfo
+	var pending []driver.FileInfo
 	seen := make(map[string]bool, len(jobs))
 	for _, j := range jobs {
 		seen[j.Path] = true
 		st, indexed := lookup(j.Path)
 		switch {
-		case j.Op == fileio.JobDelete:
+		case j.Op == driver.JobDelete:
 			if indexed {
 				exclude[j.Path] = true
 			}
 		case indexed && st.Current(j.FileUpdatedAt):
 			// Indexed already (the job is being completed, or retried to add vectors).
 		default:
-			pending = append(pending, fileio.FileInfo{Path: j.Path, UpdatedAt: j.FileUpdatedAt})
+			pending = append(pending, driver.FileInfo{Path: j.Path, UpdatedAt: j.FileUpdatedAt})
 			if indexed {
 				exclude[j.Path] = true
 			}
@@ -169,7 +169,7 @@ func (s *Searcher) notCurrent(ctx context.Context, scope fileio.Scope, prefix st
 	}
 	for _, st := range older {
 		if !seen[st.Path] {
-			pending = append(pending, fileio.FileInfo{Path: st.Path, UpdatedAt: st.FileUpdatedAt})
+			pending = append(pending, driver.FileInfo{Path: st.Path, UpdatedAt: st.FileUpdatedAt})
 			exclude[st.Path] = true
 		}
 	}
@@ -180,7 +180,7 @@ func (s *Searcher) notCurrent(ctx context.Context, scope fileio.Scope, prefix st
 // indexed by another analysis than today's (TokenizerName). With a FileStateLister both come
 // from its shared sorted list: a binary search per lookup, and the other-analysis files computed
 // once per list the index hands out (it hands out the same slice until the project changes).
-func (s *Searcher) indexedStates(ctx context.Context, scope fileio.Scope, prefix string) (func(string) (indexdriver.FileState, bool), []indexdriver.PathFileState, error) {
+func (s *Searcher) indexedStates(ctx context.Context, scope driver.Scope, prefix string) (func(string) (indexdriver.FileState, bool), []indexdriver.PathFileState, error) {
 	if l, ok := s.index.(indexdriver.FileStateLister); ok {
 		list, err := l.FileStateList(ctx, scope, "")
 		if err != nil {
@@ -220,7 +220,7 @@ func (s *Searcher) indexedStates(ctx context.Context, scope fileio.Scope, prefix
 // list can never reuse its address. Safe for concurrent use.
 type olderAnalysisMemo struct {
 	mu      sync.Mutex
-	entries map[fileio.Scope]olderAnalysisEntry
+	entries map[driver.Scope]olderAnalysisEntry
 }
 
 type olderAnalysisEntry struct {
@@ -231,7 +231,7 @@ type olderAnalysisEntry struct {
 // maxOlderAnalysisEntries bounds the memo; beyond it, it starts over.
 const maxOlderAnalysisEntries = 4096
 
-func (m *olderAnalysisMemo) of(scope fileio.Scope, list []indexdriver.PathFileState) []indexdriver.PathFileState {
+func (m *olderAnalysisMemo) of(scope driver.Scope, list []indexdriver.PathFileState) []indexdriver.PathFileState {
 	if len(list) == 0 {
 		return nil
 	}
@@ -250,7 +250,7 @@ func (m *olderAnalysisMemo) of(scope fileio.Scope, list []indexdriver.PathFileSt
 	older = slices.Clip(older)
 	m.mu.Lock()
 	if m.entries == nil || len(m.entries) >= maxOlderAnalysisEntries {
-		m.entries = make(map[fileio.Scope]olderAnalysisEntry)
+		m.entries = make(map[driver.Scope]olderAnalysisEntry)
 	}
 	m.entries[scope] = olderAnalysisEntry{list: list, older: older}
 	m.mu.Unlock()
@@ -258,7 +258,7 @@ func (m *olderAnalysisMemo) of(scope fileio.Scope, list []indexdriver.PathFileSt
 }
 
 // liveFiles is the store's info of some files, keyed by path.
-type liveFiles map[string]fileio.FileInfo
+type liveFiles map[string]driver.FileInfo
 
 // current reports whether path is active at version v.
 func (l liveFiles) current(path string, v time.Time) bool {
@@ -266,15 +266,15 @@ func (l liveFiles) current(path string, v time.Time) bool {
 	return ok && info.UpdatedAt.Equal(v)
 }
 
-// statMany reads the store's info of paths in one read (fileio.StatMany: one statement on
+// statMany reads the store's info of paths in one read (driver.StatMany: one statement on
 // pgstore).
-func (s *Searcher) statMany(ctx context.Context, scope fileio.Scope, paths []string) (liveFiles, error) {
+func (s *Searcher) statMany(ctx context.Context, scope driver.Scope, paths []string) (liveFiles, error) {
 	slices.Sort(paths)
 	paths = slices.Compact(paths)
-	var live map[string]fileio.FileInfo
-	err := s.store.View(ctx, scope, func(tx fileio.ReadTx) error {
+	var live map[string]driver.FileInfo
+	err := s.store.View(ctx, scope, func(tx driver.ReadTx) error {
 		var err error
-		live, err = fileio.StatMany(ctx, tx, paths)
+		live, err = driver.StatMany(ctx, tx, paths)
 		return err
 	})
 	if err != nil {
@@ -283,25 +283,25 @@ func (s *Searcher) statMany(ctx context.Context, scope fileio.Scope, paths []str
 	return live, nil
 }
 
-// liveChunks reads, in one store read (fileio.ReadRanges: one statement on pgstore), whether
+// liveChunks reads, in one store read (driver.ReadRanges: one statement on pgstore), whether
 // the files of the indexed candidates are active at the candidates' versions, and the text of
 // every such chunk: indexes keep each chunk's offsets, not its text, and the file is the source
 // of truth for both. Only the chunks' bytes are read, never whole files. The answer maps the key
 // of each live candidate to its text; a chunk whose bytes cannot be read at its version (the
 // file changed since it was indexed) is not live.
-func (s *Searcher) liveChunks(ctx context.Context, scope fileio.Scope, cands []*candidate) (map[candKey]string, error) {
-	ranges := make([]fileio.ByteRange, 0, len(cands))
+func (s *Searcher) liveChunks(ctx context.Context, scope driver.Scope, cands []*candidate) (map[candKey]string, error) {
+	ranges := make([]driver.ByteRange, 0, len(cands))
 	for _, c := range cands {
-		ranges = append(ranges, fileio.ByteRange{Path: c.path, Version: c.version, Start: c.chunk.StartByte, End: c.chunk.EndByte})
+		ranges = append(ranges, driver.ByteRange{Path: c.path, Version: c.version, Start: c.chunk.StartByte, End: c.chunk.EndByte})
 	}
 	live := make(map[candKey]string, len(ranges))
 	if len(ranges) == 0 {
 		return live, nil
 	}
 	var texts [][]byte
-	err := s.store.View(ctx, scope, func(tx fileio.ReadTx) error {
+	err := s.store.View(ctx, scope, func(tx driver.ReadTx) error {
 		var err error
-		_, texts, err = fileio.ReadRanges(ctx, tx, ranges)
+		_, texts, err = driver.ReadRanges(ctx, tx, ranges)
 		return err
 	})
 	if err != nil {

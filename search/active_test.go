@@ -7,7 +7,7 @@ import (
 
 	"github.com/agentfiles/agentfiles/search/indexdriver"
 
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 )
@@ -21,28 +21,28 @@ func TestActiveFilesDiff(t *testing.T) {
 	}
 	tests := []struct {
 		name        string
-		active      []fileio.FileInfo // sorted by path
+		active      []driver.FileInfo // sorted by path
 		states      map[string]indexdriver.FileState
 		wantExclude map[string]bool
 		wantPending []string
 	}{
 		{name: "empty"},
 		{name: "all current",
-			active: []fileio.FileInfo{{Path: "/a", UpdatedAt: at(1)}, {Path: "/b", UpdatedAt: at(2)}},
+			active: []driver.FileInfo{{Path: "/a", UpdatedAt: at(1)}, {Path: "/b", UpdatedAt: at(2)}},
 			states: map[string]indexdriver.FileState{"/a": cur(1), "/b": cur(2)}},
 		{name: "nothing indexed yet",
-			active:      []fileio.FileInfo{{Path: "/a", UpdatedAt: at(1)}, {Path: "/b", UpdatedAt: at(2)}},
+			active:      []driver.FileInfo{{Path: "/a", UpdatedAt: at(1)}, {Path: "/b", UpdatedAt: at(2)}},
 			wantPending: []string{"/a", "/b"}},
 		{name: "everything deleted",
 			states:      map[string]indexdriver.FileState{"/a": cur(1), "/b": cur(2)},
 			wantExclude: map[string]bool{"/a": true, "/b": true}},
 		{name: "stale, deleted and new files interleaved",
-			active:      []fileio.FileInfo{{Path: "/a", UpdatedAt: at(1)}, {Path: "/a/b", UpdatedAt: at(5)}, {Path: "/c", UpdatedAt: at(3)}, {Path: "/e", UpdatedAt: at(4)}},
+			active:      []driver.FileInfo{{Path: "/a", UpdatedAt: at(1)}, {Path: "/a/b", UpdatedAt: at(5)}, {Path: "/c", UpdatedAt: at(3)}, {Path: "/e", UpdatedAt: at(4)}},
 			states:      map[string]indexdriver.FileState{"/a": cur(1), "/a/b": cur(2), "/b": cur(2), "/d": cur(9), "/e": cur(4), "/z": cur(1)},
 			wantExclude: map[string]bool{"/a/b": true, "/b": true, "/d": true, "/z": true},
 			wantPending: []string{"/a/b", "/c"}},
 		{name: "indexed by an older analysis",
-			active:      []fileio.FileInfo{{Path: "/a", UpdatedAt: at(1)}, {Path: "/b", UpdatedAt: at(2)}},
+			active:      []driver.FileInfo{{Path: "/a", UpdatedAt: at(1)}, {Path: "/b", UpdatedAt: at(2)}},
 			states:      map[string]indexdriver.FileState{"/a": cur(1), "/b": {FileUpdatedAt: at(2), Tokenizer: "unicode-lower-stop-snowball_en-v1"}},
 			wantExclude: map[string]bool{"/b": true},
 			wantPending: []string{"/b"}},
@@ -54,10 +54,10 @@ func TestActiveFilesDiff(t *testing.T) {
 				sorted = append(sorted, indexdriver.PathFileState{Path: p, FileState: st})
 			}
 			sort.Slice(sorted, func(i, j int) bool { return sorted[i].Path < sorted[j].Path })
-			a := newActiveFiles(append([]fileio.FileInfo(nil), tt.active...))
-			for name, diff := range map[string]func() (map[string]bool, []fileio.FileInfo){
-				"map":    func() (map[string]bool, []fileio.FileInfo) { return a.diff(tt.states) },
-				"sorted": func() (map[string]bool, []fileio.FileInfo) { return a.diffSorted(sorted) },
+			a := newActiveFiles(append([]driver.FileInfo(nil), tt.active...))
+			for name, diff := range map[string]func() (map[string]bool, []driver.FileInfo){
+				"map":    func() (map[string]bool, []driver.FileInfo) { return a.diff(tt.states) },
+				"sorted": func() (map[string]bool, []driver.FileInfo) { return a.diffSorted(sorted) },
 			} {
 				exclude, pending := diff()
 				var pendingPaths []string
@@ -79,7 +79,7 @@ func TestActiveFilesDiff(t *testing.T) {
 // TestActiveFilesUnsortedListing checks that a store listing out of order is sorted before
 // binary searches rely on it.
 func TestActiveFilesUnsortedListing(t *testing.T) {
-	a := newActiveFiles([]fileio.FileInfo{{Path: "/b", UpdatedAt: time.Unix(2, 0)}, {Path: "/a", UpdatedAt: time.Unix(1, 0)}})
+	a := newActiveFiles([]driver.FileInfo{{Path: "/b", UpdatedAt: time.Unix(2, 0)}, {Path: "/a", UpdatedAt: time.Unix(1, 0)}})
 	if !a.current("/a", time.Unix(1, 0)) || !a.current("/b", time.Unix(2, 0)) || a.current("/b", time.Unix(1, 0)) || a.current("/c", time.Unix(1, 0)) {
 		t.Errorf("lookups in %v are wrong", a)
 	}

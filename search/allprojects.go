@@ -7,7 +7,7 @@ import (
 	"sync"
 
 	"github.com/agentfiles/agentfiles"
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/search/indexdriver"
 )
 
@@ -30,7 +30,7 @@ const allProjectsParallel = 4
 // configured, reranked in one call (the best rerankMax of them) and checked against the store.
 // Fusing each project alone would give every project's best chunk the top score.
 func (s *Searcher) searchAll(ctx context.Context, tenant string, q scopeQuery, res Result) (Result, error) {
-	lister, ok := s.store.(fileio.ProjectLister)
+	lister, ok := s.store.(driver.ProjectLister)
 	if !ok {
 		return Result{}, agentfiles.NewError(agentfiles.CodeInvalidArgument,
 			"this file store cannot list projects, so project \"*\" is not available; search one project at a time", "project")
@@ -60,7 +60,7 @@ func (s *Searcher) searchAll(ctx context.Context, tenant string, q scopeQuery, r
 	err = eachProject(ctx, len(projects), func(ctx context.Context, i int) error {
 		results[i] = res
 		var err error
-		found[i], err = s.gather(ctx, fileio.Scope{Tenant: tenant, Project: projects[i]}, q, &results[i])
+		found[i], err = s.gather(ctx, driver.Scope{Tenant: tenant, Project: projects[i]}, q, &results[i])
 		return err
 	})
 	if err != nil {

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/agentfiles/agentfiles"
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/fileio/storetest"
 	"github.com/agentfiles/agentfiles/search"
 )
@@ -25,8 +25,8 @@ func BenchmarkSearchAllProjects(b *testing.B) {
 		for f := 0; f*chunksPerFile < chunksPerProject; f++ {
 			content := s.paragraphs(chunksPerFile, 45)
 			path := fmt.Sprintf("/dir%03d/file%05d.txt", f%100, f)
-			d.put(b, fileio.Scope{Tenant: ac.APIKeyHash, Project: fmt.Sprintf("p%d", p)}, path, content)
-			d.put(b, fileio.Scope{Tenant: ac.APIKeyHash, Project: "merged"}, fmt.Sprintf("/p%d%s", p, path), content)
+			d.put(b, driver.Scope{Tenant: ac.APIKeyHash, Project: fmt.Sprintf("p%d", p)}, path, content)
+			d.put(b, driver.Scope{Tenant: ac.APIKeyHash, Project: "merged"}, fmt.Sprintf("/p%d%s", p, path), content)
 		}
 	}
 	// Every file was indexed directly: complete the outbox's jobs, as the Indexer would, so that

@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/fileio/memstore"
 	"github.com/agentfiles/agentfiles/fileio/pgstore"
 	"github.com/agentfiles/agentfiles/fileio/storetest"
@@ -29,19 +30,19 @@ type countingLimiter struct{ n atomic.Int64 }
 
 func (c *countingLimiter) Allow(string) error { c.n.Add(1); return nil }
 
-// storeOnly hides every optional interface of a Store, fileio.ProjectLister included.
-type storeOnly struct{ fileio.Store }
+// storeOnly hides every optional interface of a Store, driver.ProjectLister included.
+type storeOnly struct{ driver.Store }
 
 type allProjectsStack struct {
 	name     string
-	newStack func(t *testing.T) (fileio.Store, indexdriver.Index)
+	newStack func(t *testing.T) (driver.Store, indexdriver.Index)
 }
 
 var allProjectsStacks = []allProjectsStack{
-	{"memstore", func(t *testing.T) (fileio.Store, indexdriver.Index) {
+	{"memstore", func(t *testing.T) (driver.Store, indexdriver.Index) {
 		return memstore.New(memstore.Options{}), memindex.New()
 	}},
-	{"pgstore", func(t *testing.T) (fileio.Store, indexdriver.Index) {
+	{"pgstore", func(t *testing.T) (driver.Store, indexdriver.Index) {
 		url := pgtest.New(t)
 		store := pgtest.Open(t, url, pgstore.Open, pgstore.Options{PurgeInterval: -1})
 		return store, pgtest.Open(t, url, pgindex.Open, pgindex.Options{})
@@ -83,12 +84,12 @@ func TestSearchAllProjects(t *testing.T) {
 			write(alice, "alpha", "/auth.md", "Requests carry a bearer token.")
 			write(alice, "beta", "/notes/backoff.md", "Backoff backoff: the delay doubles after each failure.")
 			write(alice, "gone", "/old.md", "backoff that was deleted")
-			if err := svc.Delete(alice, "gone", "/old.md", false); err != nil {
+			if err := svc.Delete(alice, fileio.DeleteRequest{Project: "gone", Path: "/old.md", Recursive: false}); err != nil {
 				t.Fatal(err)
 			}
 			write(bob, "alpha", "/secret.md", "Bob's backoff notes, never shown to alice.")
 			write(bob, "bobonly", "/x.md", "backoff of another tenant")
-			indextest.Drain(t, indexer, store.(fileio.Outbox), 20*time.Second)
+			indextest.Drain(t, indexer, store.(driver.Outbox), 20*time.Second)
 			// Not indexed yet: found by the query-time scan of its project.
 			write(alice, "gamma", "/fresh.md", "A fresh file about backoff, not indexed yet.")
 
@@ -290,7 +291,7 @@ func TestSearchAllProjectsComparableScores(t *testing.T) {
 				}
 			}
 			write("p09", "/quasar.md", "Quasar calibration: quasar spectra, quasar redshift and quasar calibration targets for the quasar survey.")
-			indextest.Drain(t, indexer, store.(fileio.Outbox), 20*time.Second)
+			indextest.Drain(t, indexer, store.(driver.Outbox), 20*time.Second)
 
 			res, err := searcher.Search(ctx, search.Query{Project: "*", Query: "quasar calibration", Limit: 5})
 			if err != nil {

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/agentfiles/agentfiles"
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/fileio/memstore"
 	"github.com/agentfiles/agentfiles/fileio/storetest"
 	"github.com/agentfiles/agentfiles/search"
@@ -99,7 +99,7 @@ func buildFixture(b *testing.B, chunks int) *corpusFixture {
 	s := newSynth(1)
 	d := newDirectIndex()
 	ac := agentfiles.NewAuthContext("bench-key", "")
-	scope := fileio.Scope{Tenant: ac.APIKeyHash, Project: "bench"}
+	scope := driver.Scope{Tenant: ac.APIKeyHash, Project: "bench"}
 	for f := 0; f*chunksPerFile < chunks; f++ {
 		d.put(b, scope, fmt.Sprintf("/dir%03d/file%05d.txt", f%100, f), s.paragraphs(chunksPerFile, 45))
 	}
@@ -111,7 +111,7 @@ func buildFixture(b *testing.B, chunks int) *corpusFixture {
 }
 
 // indexedFile analyses and embeds content as the Indexer would for the file info.
-func (d *directIndex) indexedFile(b *testing.B, info fileio.FileInfo, content string) indexdriver.IndexedFile {
+func (d *directIndex) indexedFile(b *testing.B, info driver.FileInfo, content string) indexdriver.IndexedFile {
 	chunks := d.chunker.Split(content)
 	texts := make([]string, len(chunks))
 	for i, c := range chunks {
@@ -134,7 +134,7 @@ func (d *directIndex) indexedFile(b *testing.B, info fileio.FileInfo, content st
 func BenchmarkIndexBuild(b *testing.B) {
 	s := newSynth(2)
 	d := newDirectIndex()
-	scope := fileio.Scope{Tenant: "t", Project: "p"}
+	scope := driver.Scope{Tenant: "t", Project: "p"}
 	contents := make([]string, 64)
 	for i := range contents {
 		contents[i] = s.paragraphs(10, 45)
@@ -142,7 +142,7 @@ func BenchmarkIndexBuild(b *testing.B) {
 	chunks := 0
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
-		info := fileio.FileInfo{Path: fmt.Sprintf("/f%d", i), UpdatedAt: time.Unix(int64(i), 0)}
+		info := driver.FileInfo{Path: fmt.Sprintf("/f%d", i), UpdatedAt: time.Unix(int64(i), 0)}
 		doc := d.indexedFile(b, info, contents[i%len(contents)])
 		if err := d.idx.ReplaceFile(context.Background(), scope, doc); err != nil {
 			b.Fatal(err)
@@ -255,13 +255,13 @@ func (s *synth) queries(n int) []string {
 }
 
 // put stores content at path in scope and indexes it directly (no outbox, no Indexer).
-func (d *directIndex) put(b *testing.B, scope fileio.Scope, path, content string) {
+func (d *directIndex) put(b *testing.B, scope driver.Scope, path, content string) {
 	b.Helper()
 	ctx := context.Background()
-	var info fileio.FileInfo
-	err := d.store.Update(ctx, scope, fileio.UpdateOptions{}, func(tx fileio.WriteTx) error {
+	var info driver.FileInfo
+	err := d.store.Update(ctx, scope, driver.UpdateOptions{}, func(tx driver.WriteTx) error {
 		var err error
-		info, err = tx.Put(ctx, path, []byte(content), fileio.PutOptions{})
+		info, err = tx.Put(ctx, path, []byte(content), driver.PutOptions{})
 		return err
 	})
 	if err != nil {

@@ -6,7 +6,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/search"
 	"github.com/agentfiles/agentfiles/search/indextest"
 	"github.com/agentfiles/agentfiles/search/memindex"
@@ -16,17 +16,17 @@ import (
 type readCounts struct{ views, lists, stats, statMany, readRanges, gets atomic.Int64 }
 
 // countingStore wraps a store's read transactions to count their calls. With portable set it
-// also hides the optional interfaces (fileio.ScopeJobLister, fileio.MultiStater,
-// fileio.RangeReader), so the Searcher takes its portable path.
+// also hides the optional interfaces (driver.ScopeJobLister, driver.MultiStater,
+// driver.RangeReader), so the Searcher takes its portable path.
 type countingStore struct {
-	fileio.Store
+	driver.Store
 	n        *readCounts
 	portable bool
 }
 
-func (s countingStore) View(ctx context.Context, scope fileio.Scope, fn func(fileio.ReadTx) error) error {
+func (s countingStore) View(ctx context.Context, scope driver.Scope, fn func(driver.ReadTx) error) error {
 	s.n.views.Add(1)
-	return s.Store.View(ctx, scope, func(tx fileio.ReadTx) error {
+	return s.Store.View(ctx, scope, func(tx driver.ReadTx) error {
 		c := &countingTx{ReadTx: tx, n: s.n}
 		if s.portable {
 			return fn(c)
@@ -38,39 +38,39 @@ func (s countingStore) View(ctx context.Context, scope fileio.Scope, fn func(fil
 // jobStore is countingStore with the wrapped store's ScopeJobLister.
 type jobStore struct {
 	countingStore
-	fileio.ScopeJobLister
+	driver.ScopeJobLister
 }
 
 type countingTx struct {
-	fileio.ReadTx
+	driver.ReadTx
 	n *readCounts
 }
 
-func (tx *countingTx) List(ctx context.Context, prefix string, limit int) ([]fileio.FileInfo, error) {
+func (tx *countingTx) List(ctx context.Context, prefix string, limit int) ([]driver.FileInfo, error) {
 	tx.n.lists.Add(1)
 	return tx.ReadTx.List(ctx, prefix, limit)
 }
 
-func (tx *countingTx) Stat(ctx context.Context, path string) (fileio.FileInfo, bool, error) {
+func (tx *countingTx) Stat(ctx context.Context, path string) (driver.FileInfo, bool, error) {
 	tx.n.stats.Add(1)
 	return tx.ReadTx.Stat(ctx, path)
 }
 
-func (tx *countingTx) Get(ctx context.Context, path string) (fileio.File, error) {
+func (tx *countingTx) Get(ctx context.Context, path string) (driver.File, error) {
 	tx.n.gets.Add(1)
 	return tx.ReadTx.Get(ctx, path)
 }
 
 type multiTx struct{ *countingTx }
 
-func (tx multiTx) StatMany(ctx context.Context, paths []string) (map[string]fileio.FileInfo, error) {
+func (tx multiTx) StatMany(ctx context.Context, paths []string) (map[string]driver.FileInfo, error) {
 	tx.n.statMany.Add(1)
-	return tx.ReadTx.(fileio.MultiStater).StatMany(ctx, paths)
+	return tx.ReadTx.(driver.MultiStater).StatMany(ctx, paths)
 }
 
-func (tx multiTx) ReadRanges(ctx context.Context, ranges []fileio.ByteRange) (map[string]fileio.FileInfo, [][]byte, error) {
+func (tx multiTx) ReadRanges(ctx context.Context, ranges []driver.ByteRange) (map[string]driver.FileInfo, [][]byte, error) {
 	tx.n.readRanges.Add(1)
-	return tx.ReadTx.(fileio.RangeReader).ReadRanges(ctx, ranges)
+	return tx.ReadTx.(driver.RangeReader).ReadRanges(ctx, ranges)
 }
 
 // TestQueryCostIndependentOfProject: with a store that lists its pending jobs and stats many
@@ -93,7 +93,7 @@ func TestQueryCostIndependentOfProject(t *testing.T) {
 			e.Write(ctx, "p", "/new.md", "a fresh note about zeppelin backoff") // never indexed
 
 			n := &readCounts{}
-			var store fileio.Store = countingStore{Store: e.Store, n: n, portable: portable}
+			var store driver.Store = countingStore{Store: e.Store, n: n, portable: portable}
 			if !portable {
 				store = jobStore{countingStore: store.(countingStore), ScopeJobLister: e.Store}
 			}

@@ -6,7 +6,7 @@
 //
 // # Model
 //
-// Files live in a [fileio.Store]. Every write or delete commits an index job to the store's
+// Files live in a [driver.Store]. Every write or delete commits an index job to the store's
 // outbox in the same transaction. An [Indexer] consumes those jobs: it cuts each file into
 // [indexdriver.Chunk]s with exact byte offsets, analyses them for BM25, embeds them with an [Embedder], and
 // replaces the file's chunks in an [indexdriver.Index] atomically. A [Searcher] answers queries from the
@@ -15,9 +15,9 @@
 // yet is scanned lexically at query time instead of serving stale offsets.
 //
 // A query's cost does not grow with the project: the Searcher learns which files the index has
-// not caught up with from the project's pending outbox jobs ([fileio.ScopeJobLister]) and the
+// not caught up with from the project's pending outbox jobs ([driver.ScopeJobLister]) and the
 // index's files of an older analysis, never from a listing of the project, and it checks the
-// liveness of all its candidates and reads their text in one store read ([fileio.ReadRanges]):
+// liveness of all its candidates and reads their text in one store read ([driver.ReadRanges]):
 // indexes keep each chunk's byte offsets, not a copy of its text, so the text is stored once, in
 // the file store. Queries are bounded
 // (SearcherOptions.MaxQueryBytes and MaxQueryTerms: INVALID_QUERY beyond) and can draw from the
@@ -54,7 +54,7 @@
 // # All projects
 //
 // A [Query] with Project "*" ([AllProjects]) searches every project of the caller that holds an
-// active file, as listed by the store's [fileio.ProjectLister] (memstore and pgstore implement
+// active file, as listed by the store's [driver.ProjectLister] (memstore and pgstore implement
 // it; over another store "*" is INVALID_ARGUMENT). Scores from different projects are on one
 // scale: the query is embedded once; each project proposes its semantic and lexical candidates
 // (at most four projects at a time); the projects' BM25 statistics (chunk count, total terms,

@@ -7,14 +7,14 @@ import (
 
 	"github.com/agentfiles/agentfiles/search/indexdriver"
 
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 )
 
 // searchScope runs q in one project and returns its qualified candidates ordered by their fused
 // scores (final = fused), to be reranked and checked again by rerankAndCheck, without the limit
 // applied. It fills the fields of res that describe the project's search (SemanticError,
 // Candidates, Qualified, PendingFiles, PendingScanned).
-func (s *Searcher) searchScope(ctx context.Context, scope fileio.Scope, q scopeQuery, res *Result) ([]*candidate, error) {
+func (s *Searcher) searchScope(ctx context.Context, scope driver.Scope, q scopeQuery, res *Result) ([]*candidate, error) {
 	g, err := s.gather(ctx, scope, q, res)
 	if err != nil {
 		return nil, err
@@ -38,9 +38,9 @@ func (s *Searcher) rankFused(cands []*candidate) {
 
 // gathered is what one project's retrievers proposed for a query.
 type gathered struct {
-	scope   fileio.Scope
+	scope   driver.Scope
 	exclude map[string]bool   // files the index has not caught up with
-	pending []fileio.FileInfo // of those, the active ones, to scan
+	pending []driver.FileInfo // of those, the active ones, to scan
 	sem     []indexdriver.Candidate
 	qvec    []float32 // nil: no semantic scores (no embedder, or it failed)
 	lex     indexdriver.LexicalResult
@@ -49,7 +49,7 @@ type gathered struct {
 // gather runs the first steps of a search in one project: which files the index has not caught
 // up with, then the semantic and lexical candidates, concurrently. It sets res.PendingFiles and
 // res.SemanticError.
-func (s *Searcher) gather(ctx context.Context, scope fileio.Scope, q scopeQuery, res *Result) (*gathered, error) {
+func (s *Searcher) gather(ctx context.Context, scope driver.Scope, q scopeQuery, res *Result) (*gathered, error) {
 	// Which files the index has not caught up with: from the outbox's pending jobs of the
 	// project (and the index's files of an older analysis), not from a listing of the project.
 	g := &gathered{scope: scope}
@@ -152,7 +152,7 @@ func (s *Searcher) candidates(ctx context.Context, g *gathered, q scopeQuery, le
 	}
 	cands = kept
 	if len(g.pending) > 0 && len(terms) > 0 {
-		pending := keepGlob(q.glob, g.pending, func(f fileio.FileInfo) string { return f.Path })
+		pending := keepGlob(q.glob, g.pending, func(f driver.FileInfo) string { return f.Path })
 		scanned, n, err := s.scanPending(ctx, scope, pending, terms, lex)
 		if err != nil {
 			return nil, err

@@ -10,17 +10,17 @@ import (
 	"time"
 
 	"github.com/agentfiles/agentfiles"
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/search/indexdriver"
 )
 
 // CredentialOpener opens and deletes the sealed caller credentials that index jobs refer to
-// (fileio.Job.CredentialRef); *vault.Vault implements it. Implementations must be safe for
+// (driver.Job.CredentialRef); *vault.Vault implements it. Implementations must be safe for
 // concurrent use.
 type CredentialOpener interface {
 	// Open returns the API key sealed under ref for (scope, path), or an error (the Indexer
 	// indexes lexical-only and retries).
-	Open(ctx context.Context, ref string, scope fileio.Scope, path string) (string, error)
+	Open(ctx context.Context, ref string, scope driver.Scope, path string) (string, error)
 	// Delete removes the envelope under ref after use; a missing one is not an error.
 	Delete(ctx context.Context, ref string) error
 }
@@ -69,7 +69,7 @@ type IndexerOptions struct {
 // expired) the file is indexed lexical-only at once, so it is searchable, and the job is retried
 // up to retry_max times to add vectors; after that the lexical-only version stays (degraded).
 type Indexer struct {
-	store   fileio.Store
+	store   driver.Store
 	index   indexdriver.Index
 	opts    IndexerOptions // every default applied
 	log     *slog.Logger
@@ -99,7 +99,7 @@ type IndexerStats struct {
 
 // NewIndexer returns a stopped Indexer that keeps index in step with the files and the outbox
 // of index jobs of store; call Start, or ProcessBatch. A nil store or index is INVALID_CONFIG.
-func NewIndexer(store fileio.Store, index indexdriver.Index, opts IndexerOptions) (*Indexer, error) {
+func NewIndexer(store driver.Store, index indexdriver.Index, opts IndexerOptions) (*Indexer, error) {
 	if store == nil || index == nil {
 		return nil, agentfiles.NewError(agentfiles.CodeInvalidConfig, "an Indexer needs a Store and an Index", "NewIndexer")
 	}
@@ -177,7 +177,7 @@ func (ix *Indexer) worker(claimCtx, workCtx context.Context) {
 // ProcessBatch claims one batch of jobs and processes it, returning how many jobs it claimed.
 // It is for callers that drive indexing themselves (tests, cron-style workers) instead of Start.
 // ctx bounds the claim and the work: jobs of a claim or a batch that ctx interrupts become
-// claimable again when their lease expires (see fileio.Outbox.ClaimJobs).
+// claimable again when their lease expires (see driver.Outbox.ClaimJobs).
 func (ix *Indexer) ProcessBatch(ctx context.Context) (int, error) {
 	return ix.runBatch(ctx, ctx)
 }
@@ -214,10 +214,10 @@ func (ix *Indexer) Stats() IndexerStats {
 	}
 }
 
-func (ix *Indexer) handle(ctx context.Context, job fileio.Job) {
+func (ix *Indexer) handle(ctx context.Context, job driver.Job) {
 	var err error
 	switch job.Op {
-	case fileio.JobDelete:
+	case driver.JobDelete:
 		err = ix.handleDelete(ctx, job, job.EnqueuedAt)
 	default:
 		err = ix.handleUpsert(ctx, job)
@@ -239,7 +239,7 @@ func (ix *Indexer) handle(ctx context.Context, job fileio.Job) {
 }
 
 // handleDelete removes the file's chunks of versions up to upTo.
-func (ix *Indexer) handleDelete(ctx context.Context, job fileio.Job, upTo time.Time) error {
+func (ix *Indexer) handleDelete(ctx context.Context, job driver.Job, upTo time.Time) error {
 	if err := ix.index.DeleteFile(ctx, job.Scope, job.Path, upTo); err != nil {
 		return err
 	}
@@ -250,10 +250,10 @@ func (ix *Indexer) handleDelete(ctx context.Context, job fileio.Job, upTo time.T
 	return nil
 }
 
-func (ix *Indexer) handleUpsert(ctx context.Context, job fileio.Job) error {
-	var file fileio.File
+func (ix *Indexer) handleUpsert(ctx context.Context, job driver.Job) error {
+	var file driver.File
 	found := true
-	err := ix.store.View(ctx, job.Scope, func(tx fileio.ReadTx) error {
+	err := ix.store.View(ctx, job.Scope, func(tx driver.ReadTx) error {
 		f, err := tx.Get(ctx, job.Path)
 		if errors.Is(err, agentfiles.ErrNotFound) {
 			found = false
@@ -333,9 +333,9 @@ func (ix *Indexer) handleUpsert(ctx context.Context, job fileio.Job) error {
 
 // dropIfDeleted closes the race with a concurrent delete: if the file was deleted while this
 // worker indexed it (and the delete job may already have run), the chunks just written go.
-func (ix *Indexer) dropIfDeleted(ctx context.Context, scope fileio.Scope, path string, version time.Time) error {
+func (ix *Indexer) dropIfDeleted(ctx context.Context, scope driver.Scope, path string, version time.Time) error {
 	exists := true
-	err := ix.store.View(ctx, scope, func(tx fileio.ReadTx) error {
+	err := ix.store.View(ctx, scope, func(tx driver.ReadTx) error {
 		var err error
 		_, exists, err = tx.Stat(ctx, path)
 		return err
@@ -347,7 +347,7 @@ func (ix *Indexer) dropIfDeleted(ctx context.Context, scope fileio.Scope, path s
 }
 
 // document cuts and analyses file: the IndexedFile without vectors, and its chunks' texts.
-func (ix *Indexer) document(file fileio.File) (indexdriver.IndexedFile, []string) {
+func (ix *Indexer) document(file driver.File) (indexdriver.IndexedFile, []string) {
 	chunks := ix.opts.Chunker.Split(string(file.Content))
 	doc := indexdriver.IndexedFile{Path: file.Path, FileUpdatedAt: file.UpdatedAt, Tokenizer: indexdriver.TokenizerName, Chunks: make([]indexdriver.IndexedChunk, len(chunks))}
 	texts := make([]string, len(chunks))
@@ -369,7 +369,7 @@ func setVectors(f *indexdriver.IndexedFile, vecs [][]float32, model string) {
 
 // embed calls the embedder, with the caller's key opened from the job's envelope when the
 // embedder needs it.
-func (ix *Indexer) embed(ctx context.Context, job fileio.Job, texts []string) ([][]float32, error) {
+func (ix *Indexer) embed(ctx context.Context, job driver.Job, texts []string) ([][]float32, error) {
 	if usesCallerCredential(ix.opts.Embedder) {
 		if ix.opts.Credentials == nil || job.CredentialRef == "" {
 			return nil, errNoCredential
@@ -421,7 +421,7 @@ type SyncStats struct {
 // agentfiles.AuthContext, as a query's embedding does; when embedding fails the file is indexed
 // lexical-only and counted in LexicalOnly. Sync is safe to run next to running workers: versions
 // never go backwards and deletions spare newer versions.
-func (ix *Indexer) Sync(ctx context.Context, scope fileio.Scope, prefix string) (SyncStats, error) {
+func (ix *Indexer) Sync(ctx context.Context, scope driver.Scope, prefix string) (SyncStats, error) {
 	var st SyncStats
 	active, err := listActive(ctx, ix.store, scope, prefix)
 	if err != nil {
@@ -446,8 +446,8 @@ func (ix *Indexer) Sync(ctx context.Context, scope fileio.Scope, prefix string) 
 		model = ix.opts.Embedder.Model()
 	}
 	for _, info := range pending {
-		var file fileio.File
-		err := ix.store.View(ctx, scope, func(tx fileio.ReadTx) error {
+		var file driver.File
+		err := ix.store.View(ctx, scope, func(tx driver.ReadTx) error {
 			var err error
 			file, err = tx.Get(ctx, info.Path)
 			return err
@@ -483,7 +483,7 @@ func (ix *Indexer) Sync(ctx context.Context, scope fileio.Scope, prefix string) 
 	return st, nil
 }
 
-func (ix *Indexer) retry(ctx context.Context, job fileio.Job, cause error) {
+func (ix *Indexer) retry(ctx context.Context, job driver.Job, cause error) {
 	backoff := ix.opts.RetryBackoff << min(job.Attempts, 6)
 	backoff += time.Duration(rand.Int64N(int64(backoff)/5 + 1)) // up to 20% jitter
 	ix.counter.retried.Add(1)
@@ -493,13 +493,13 @@ func (ix *Indexer) retry(ctx context.Context, job fileio.Job, cause error) {
 	}
 }
 
-func (ix *Indexer) complete(ctx context.Context, job fileio.Job) {
+func (ix *Indexer) complete(ctx context.Context, job driver.Job) {
 	if err := ix.store.CompleteJob(ctx, job); err != nil {
 		ix.log.Warn("completing an index job failed; it runs again (idempotently) when its lease expires", "path", job.Path, "error", err)
 	}
 }
 
-func (ix *Indexer) forgetCredential(ctx context.Context, job fileio.Job) {
+func (ix *Indexer) forgetCredential(ctx context.Context, job driver.Job) {
 	if ix.opts.Credentials == nil || job.CredentialRef == "" {
 		return
 	}

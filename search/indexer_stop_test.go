@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/search"
 	"github.com/agentfiles/agentfiles/search/indextest"
 	"github.com/google/go-cmp/cmp"
@@ -18,13 +18,13 @@ import (
 // reads the statement and then runs it, and pgx stops waiting for the answer a second after the
 // cancel, so the jobs are leased and the caller never learns which.
 type lateAnswerStore struct {
-	fileio.Store
+	driver.Store
 	claiming chan struct{} // closed when the first ClaimJobs starts waiting
 	proceed  chan struct{} // closed by the test to let it go on
 	used     bool          // the first call has been made
 }
 
-func (s *lateAnswerStore) ClaimJobs(ctx context.Context, limit int, lease time.Duration) ([]fileio.Job, error) {
+func (s *lateAnswerStore) ClaimJobs(ctx context.Context, limit int, lease time.Duration) ([]driver.Job, error) {
 	if s.used { // one worker (Workers: 1) calls it, so no lock
 		return s.Store.ClaimJobs(ctx, limit, lease)
 	}
@@ -50,8 +50,8 @@ func TestIndexerStopDuringClaim(t *testing.T) {
 			store, index := st.newStack(t)
 			ctx := indextest.Ctx("k-stop")
 			scope := indextest.Scope("k-stop", "p")
-			if err := store.Update(ctx, scope, fileio.UpdateOptions{}, func(tx fileio.WriteTx) error {
-				_, err := tx.Put(ctx, "/a.txt", []byte("alpha beta"), fileio.PutOptions{})
+			if err := store.Update(ctx, scope, driver.UpdateOptions{}, func(tx driver.WriteTx) error {
+				_, err := tx.Put(ctx, "/a.txt", []byte("alpha beta"), driver.PutOptions{})
 				return err
 			}); err != nil {
 				t.Fatal(err)

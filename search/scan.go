@@ -6,7 +6,7 @@ import (
 	"sort"
 
 	"github.com/agentfiles/agentfiles"
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/search/indexdriver"
 )
 
@@ -14,7 +14,7 @@ import (
 // BM25 on the index's scale (its project statistics and document frequencies), newest files
 // first, within the scan budget. It returns the best BM25Candidates chunks and how many files it
 // scanned.
-func (s *Searcher) scanPending(ctx context.Context, scope fileio.Scope, pending []fileio.FileInfo, terms []string, lex indexdriver.LexicalResult) ([]indexdriver.Candidate, int, error) {
+func (s *Searcher) scanPending(ctx context.Context, scope driver.Scope, pending []driver.FileInfo, terms []string, lex indexdriver.LexicalResult) ([]indexdriver.Candidate, int, error) {
 	sort.Slice(pending, func(i, j int) bool {
 		if !pending[i].UpdatedAt.Equal(pending[j].UpdatedAt) {
 			return pending[i].UpdatedAt.After(pending[j].UpdatedAt)
@@ -32,7 +32,7 @@ func (s *Searcher) scanPending(ctx context.Context, scope fileio.Scope, pending 
 	var out []indexdriver.Candidate
 	scanned := 0
 	var bytes int64
-	err := s.store.View(ctx, scope, func(tx fileio.ReadTx) error {
+	err := s.store.View(ctx, scope, func(tx driver.ReadTx) error {
 		for _, p := range pending {
 			if bytes >= s.opts.PendingScanMaxBytes {
 				break

@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/search/indexdriver"
 )
 
@@ -68,7 +69,7 @@ type SearcherOptions struct {
 // files the indexer has not caught up with, reranking with a fused-score fallback, and
 // active-file filtering against the Store. It is safe for concurrent use.
 type Searcher struct {
-	store         fileio.Store
+	store         driver.Store
 	index         indexdriver.Index
 	opts          SearcherOptions // every default applied
 	log           *slog.Logger
@@ -170,7 +171,7 @@ type Result struct {
 
 // NewSearcher returns a Searcher over the files of store (the source of truth for which files
 // are active) and the chunks of index. A nil store or index is INVALID_CONFIG.
-func NewSearcher(store fileio.Store, index indexdriver.Index, opts SearcherOptions) (*Searcher, error) {
+func NewSearcher(store driver.Store, index indexdriver.Index, opts SearcherOptions) (*Searcher, error) {
 	if store == nil || index == nil {
 		return nil, agentfiles.NewError(agentfiles.CodeInvalidConfig, "a Searcher needs a Store and an Index", "NewSearcher")
 	}
@@ -264,7 +265,7 @@ func (c *candidate) key() candKey {
 
 // Search runs q for the tenant in ctx (agentfiles.AuthFromContext). With Project "*"
 // (AllProjects) it searches every project of the tenant that holds a file (at most
-// MaxAllProjects), which needs a store implementing fileio.ProjectLister, and each Hit names its
+// MaxAllProjects), which needs a store implementing driver.ProjectLister, and each Hit names its
 // project; the rate limiter is asked for one token per query either way. Errors: RATE_LIMITED from
 // the RateLimiter, INVALID_QUERY for a blank query or one beyond MaxQueryBytes or
 // MaxQueryTerms, INVALID_ARGUMENT for a blank project or a MinSemanticScore that is not finite,
@@ -322,7 +323,7 @@ func (s *Searcher) Search(ctx context.Context, q Query) (Result, error) {
 	if q.Project == AllProjects {
 		return s.searchAll(ctx, ac.TenantID(), sq, res)
 	}
-	scope := fileio.Scope{Tenant: ac.TenantID(), Project: q.Project}
+	scope := driver.Scope{Tenant: ac.TenantID(), Project: q.Project}
 	cands, err := s.searchScope(ctx, scope, sq, &res)
 	if err != nil {
 		return Result{}, err
@@ -393,7 +394,7 @@ func (s *Searcher) rerankAndCheck(ctx context.Context, tenant, query string, can
 	}
 	lives := make(map[string]liveFiles, len(projects))
 	for _, p := range projects {
-		live, err := s.statMany(ctx, fileio.Scope{Tenant: tenant, Project: p}, byProject[p])
+		live, err := s.statMany(ctx, driver.Scope{Tenant: tenant, Project: p}, byProject[p])
 		if err != nil {
 			return nil, err
 		}
@@ -427,7 +428,7 @@ func (s *Searcher) finish(ctx context.Context, tenant string, res Result, cands 
 		}
 	}
 	for _, p := range projects {
-		if err := s.index.MarkServed(ctx, fileio.Scope{Tenant: tenant, Project: p}, refs[p], s.opts.Now()); err != nil {
+		if err := s.index.MarkServed(ctx, driver.Scope{Tenant: tenant, Project: p}, refs[p], s.opts.Now()); err != nil {
 			s.log.WarnContext(ctx, "recording last_served_at failed", "error", err)
 		}
 	}
@@ -435,8 +436,8 @@ func (s *Searcher) finish(ctx context.Context, tenant string, res Result, cands 
 }
 
 // staleAndPending compares the index's file states with the active files (see activeFiles.diff):
-// the fallback of notCurrent for a store without fileio.ScopeJobLister.
-func (s *Searcher) staleAndPending(ctx context.Context, scope fileio.Scope, prefix string, active activeFiles) (map[string]bool, []fileio.FileInfo, error) {
+// the fallback of notCurrent for a store without driver.ScopeJobLister.
+func (s *Searcher) staleAndPending(ctx context.Context, scope driver.Scope, prefix string, active activeFiles) (map[string]bool, []driver.FileInfo, error) {
 	if l, ok := s.index.(indexdriver.FileStateLister); ok {
 		states, err := l.FileStateList(ctx, scope, prefix)
 		if err != nil {
@@ -472,7 +473,7 @@ func sortCandidates(cands []*candidate) {
 
 // semantic embeds the query and returns the index's semantic candidates and the query vector.
 // With "*" the query is embedded once (q.embedded) and every project uses that vector.
-func (s *Searcher) semantic(ctx context.Context, scope fileio.Scope, q scopeQuery, exclude map[string]bool) ([]indexdriver.Candidate, []float32, error) {
+func (s *Searcher) semantic(ctx context.Context, scope driver.Scope, q scopeQuery, exclude map[string]bool) ([]indexdriver.Candidate, []float32, error) {
 	qvec, err := q.qvec, q.embedErr
 	if !q.embedded {
 		qvec, err = s.embedQuery(ctx, q.query)
@@ -528,7 +529,7 @@ func (s *Searcher) embedQuery(ctx context.Context, query string) ([]float32, err
 // semantic candidates and the similarity of the lexical ones (Index.ScoreChunks). Scanned
 // chunks of not-yet-indexed files have no vector and keep only their BM25. With relex every
 // indexed candidate gets its BM25 from lex, the lexical candidates too.
-func (s *Searcher) completeScores(ctx context.Context, scope fileio.Scope, cands []*candidate, terms []string, lex indexdriver.LexicalResult, qvec []float32, relex bool) error {
+func (s *Searcher) completeScores(ctx context.Context, scope driver.Scope, cands []*candidate, terms []string, lex indexdriver.LexicalResult, qvec []float32, relex bool) error {
 	var need []*candidate
 	q := indexdriver.ScoreQuery{}
 	for _, c := range cands {

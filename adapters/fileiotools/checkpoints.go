@@ -8,6 +8,7 @@ import (
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/adapters"
 	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 )
 
 type fileCheckpointIn struct {
@@ -63,15 +64,15 @@ func checkpointTools(svc *fileio.Service, cfg fileio.Config, ro adapters.Annotat
 				"file_checkpoint_delete; a project keeps at most "+fmt.Sprint(fileio.MaxCheckpoints)+" (QUOTA_EXCEEDED). "+
 				"Example: {\"project\": \"demo\", \"label\": \"before turn 12\"}.",
 			adapters.Annotations{},
-			func(ctx context.Context, in fileCheckpointIn) (fileio.Checkpoint, error) {
-				return svc.Checkpoint(ctx, in.Project, in.Label)
+			func(ctx context.Context, in fileCheckpointIn) (driver.Checkpoint, error) {
+				return svc.Checkpoint(ctx, fileio.CheckpointRequest{Project: in.Project, Label: in.Label})
 			}),
 		adapters.NewTool("file_checkpoints", "List checkpoints",
 			"Lists the checkpoints of a project, oldest first, "+fmt.Sprint(fileio.CheckpointPageSize)+" per page, each "+
 				"with checkpoint, label, position and created_at; next_cursor continues. Example: {\"project\": \"demo\"}.",
 			ro,
 			func(ctx context.Context, in fileCheckpointsIn) (fileio.CheckpointList, error) {
-				return svc.Checkpoints(ctx, in.Project, in.Cursor)
+				return svc.Checkpoints(ctx, fileio.CheckpointsRequest{Project: in.Project, Cursor: in.Cursor})
 			}),
 		adapters.NewTool("file_checkpoint_delete", "Delete a checkpoint",
 			"Deletes a checkpoint; the versions only it kept go when the history's retention lets them, giving back "+
@@ -79,7 +80,7 @@ func checkpointTools(svc *fileio.Service, cfg fileio.Config, ro adapters.Annotat
 				"{\"project\": \"demo\", \"checkpoint\": \"3\"}.",
 			adapters.Annotations{Destructive: true, Idempotent: true},
 			func(ctx context.Context, in fileCheckpointDeleteIn) (fileCheckpointDeleteOut, error) {
-				if err := svc.DeleteCheckpoint(ctx, in.Project, in.Checkpoint); err != nil {
+				if err := svc.DeleteCheckpoint(ctx, fileio.DeleteCheckpointRequest{Project: in.Project, Checkpoint: in.Checkpoint}); err != nil {
 					return fileCheckpointDeleteOut{}, err
 				}
 				return fileCheckpointDeleteOut{Checkpoint: in.Checkpoint, Deleted: true}, nil

@@ -8,6 +8,7 @@ import (
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/adapters"
 	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 )
 
 // Inputs of the fileio tools. Wire names are snake_case and fixed: clients depend on them.
@@ -51,15 +52,17 @@ type fileEditIn struct {
 
 type fileRenameIn struct {
 	projectArg
-	From      string `json:"from" jsonschema:"the file or directory to move, e.g. '/drafts/a.md' or '/drafts'"`
-	To        string `json:"to" jsonschema:"its new path, e.g. '/final/a.md'; missing parent directories are created"`
-	Overwrite bool   `json:"overwrite,omitempty" jsonschema:"true: replace files that exist at the destination; default false (ALREADY_EXISTS)"`
+	From           string `json:"from" jsonschema:"the file or directory to move, e.g. '/drafts/a.md' or '/drafts'"`
+	To             string `json:"to" jsonschema:"its new path, e.g. '/final/a.md'; missing parent directories are created"`
+	Overwrite      bool   `json:"overwrite,omitempty" jsonschema:"true: replace files that exist at the destination; default false (ALREADY_EXISTS)"`
+	ExpectedSHA256 string `json:"expected_sha256,omitempty" jsonschema:"the sha256 the file at from must still have (from an earlier file_write, file_edit, file_read_many or file_versions); CONFLICT if it changed or is gone"`
 }
 
 type fileRenameOut struct {
-	From  string `json:"from"`
-	To    string `json:"to"`
-	Files int    `json:"files" jsonschema:"how many files moved"`
+	From   string `json:"from"`
+	To     string `json:"to"`
+	Files  int    `json:"files" jsonschema:"how many files moved"`
+	SHA256 string `json:"sha256,omitempty" jsonschema:"sha256 of the moved file's content when a single file moved, for a later expected_sha256"`
 }
 
 type filePurgeHistoryIn struct {
@@ -79,13 +82,14 @@ type fileVersionsIn struct {
 
 type fileVersionsOut struct {
 	Path     string               `json:"path"`
-	Versions []fileio.VersionInfo `json:"versions" jsonschema:"newest first: the current content (current=true) when the file exists, then the kept previous versions"`
+	Versions []driver.VersionInfo `json:"versions" jsonschema:"newest first: the current content (current=true) when the file exists, then the kept previous versions"`
 }
 
 type fileRestoreIn struct {
 	projectArg
-	Path    string `json:"path" jsonschema:"file path, e.g. '/notes/todo.md'"`
-	Version int64  `json:"version" jsonschema:"the version to bring back, from file_versions"`
+	Path           string `json:"path" jsonschema:"file path, e.g. '/notes/todo.md'"`
+	Version        int64  `json:"version" jsonschema:"the version to bring back, from file_versions"`
+	ExpectedSHA256 string `json:"expected_sha256,omitempty" jsonschema:"the sha256 the current file must still have (from an earlier file_write, file_edit, file_read_many or file_versions); CONFLICT if it changed or is gone"`
 }
 
 type fileRestoreOut struct {
@@ -109,8 +113,9 @@ type fileWriteIn struct {
 
 type fileDeleteIn struct {
 	projectArg
-	Path      string `json:"path" jsonschema:"file or directory path, e.g. '/old/notes.md' or '/old'"`
-	Recursive bool   `json:"recursive,omitempty" jsonschema:"true to delete a directory with everything below it; default false"`
+	Path           string `json:"path" jsonschema:"file or directory path, e.g. '/old/notes.md' or '/old'"`
+	Recursive      bool   `json:"recursive,omitempty" jsonschema:"true to delete a directory with everything below it; default false"`
+	ExpectedSHA256 string `json:"expected_sha256,omitempty" jsonschema:"the sha256 the file must still have (from an earlier file_write, file_edit, file_read_many or file_versions); CONFLICT if it changed or is gone"`
 }
 
 type fileDeleteOut struct {
@@ -264,7 +269,7 @@ func Tools(svc *fileio.Service) []adapters.Tool {
 				"Example: {\"project\": \"demo\", \"path\": \"/notes\"}.",
 			ro,
 			func(ctx context.Context, in fileStatIn) (fileio.StatResult, error) {
-				return svc.Stat(ctx, in.Project, in.Path)
+				return svc.Stat(ctx, fileio.StatRequest{Project: in.Project, Path: in.Path})
 			}),
 		adapters.NewTool("file_read", "Read a file",
 			"Reads a file of a project as UTF-8 text. offset and length are in bytes. Without length (or end_line) "+
@@ -280,7 +285,7 @@ func Tools(svc *fileio.Service) []adapters.Tool {
 				"\"path\": \"/log.txt\", \"start_line\": -20, \"line_numbers\": true}.",
 			ro,
 			func(ctx context.Context, in fileReadIn) (fileio.ReadResult, error) {
-				return svc.ReadFile(ctx, fileio.ReadRequest{Project: in.Project, Path: in.Path, OffsetBytes: in.Offset, LengthBytes: in.Length,
+				return svc.Read(ctx, fileio.ReadRequest{Project: in.Project, Path: in.Path, OffsetBytes: in.Offset, LengthBytes: in.Length,
 					StartLine: in.StartLine, EndLine: in.EndLine, LineNumbers: in.LineNumbers, Version: in.Version})
 			}),
 		write,
@@ -290,7 +295,7 @@ func Tools(svc *fileio.Service) []adapters.Tool {
 				"wipes. Example: {\"project\": \"demo\", \"path\": \"/drafts\", \"recursive\": true}.",
 			adapters.Annotations{Destructive: true, Idempotent: true},
 			func(ctx context.Context, in fileDeleteIn) (fileDeleteOut, error) {
-				if err := svc.Delete(ctx, in.Project, in.Path, in.Recursive); err != nil {
+				if err := svc.Delete(ctx, fileio.DeleteRequest{Project: in.Project, Path: in.Path, Recursive: in.Recursive, ExpectedSHA256: in.ExpectedSHA256}); err != nil {
 					return fileDeleteOut{}, err
 				}
 				return fileDeleteOut{Deleted: true, Path: in.Path}, nil
@@ -306,7 +311,7 @@ func Tools(svc *fileio.Service) []adapters.Tool {
 				if in.Depth != nil {
 					depth = *in.Depth
 				}
-				return svc.ListEntries(ctx, fileio.ListRequest{Project: in.Project, Path: in.Path, Depth: depth, Limit: in.Limit, Cursor: in.Cursor})
+				return svc.List(ctx, fileio.ListRequest{Project: in.Project, Path: in.Path, Depth: depth, Limit: in.Limit, Cursor: in.Cursor})
 			}),
 		edit,
 		adapters.NewTool("file_rename", "Move a file or directory",
@@ -318,11 +323,11 @@ func Tools(svc *fileio.Service) []adapters.Tool {
 				"(file_versions). Example: {\"project\": \"demo\", \"from\": \"/drafts\", \"to\": \"/archive/drafts\"}.",
 			adapters.Annotations{Destructive: true},
 			func(ctx context.Context, in fileRenameIn) (fileRenameOut, error) {
-				res, err := svc.Rename(ctx, in.Project, in.From, in.To, in.Overwrite)
+				res, err := svc.Rename(ctx, fileio.RenameRequest{Project: in.Project, From: in.From, To: in.To, Overwrite: in.Overwrite, ExpectedSHA256: in.ExpectedSHA256})
 				if err != nil {
 					return fileRenameOut{}, err
 				}
-				return fileRenameOut{From: in.From, To: in.To, Files: res.Files}, nil
+				return fileRenameOut{From: in.From, To: in.To, Files: res.Files, SHA256: res.SHA256}, nil
 			}),
 		adapters.NewTool("file_versions", "List a file's versions",
 			"Lists the versions of a file, newest first: the current content and the previous versions kept by every "+
@@ -332,7 +337,7 @@ func Tools(svc *fileio.Service) []adapters.Tool {
 				"\"path\": \"/notes/todo.md\"}.",
 			ro,
 			func(ctx context.Context, in fileVersionsIn) (fileVersionsOut, error) {
-				vs, err := svc.Versions(ctx, in.Project, in.Path)
+				vs, err := svc.Versions(ctx, fileio.VersionsRequest{Project: in.Project, Path: in.Path})
 				if err != nil {
 					return fileVersionsOut{}, err
 				}
@@ -344,7 +349,7 @@ func Tools(svc *fileio.Service) []adapters.Tool {
 				"version is not kept. Example: {\"project\": \"demo\", \"path\": \"/notes/todo.md\", \"version\": 3}.",
 			adapters.Annotations{Destructive: true},
 			func(ctx context.Context, in fileRestoreIn) (fileRestoreOut, error) {
-				res, err := svc.Restore(ctx, in.Project, in.Path, in.Version)
+				res, err := svc.Restore(ctx, fileio.RestoreRequest{Project: in.Project, Path: in.Path, Version: in.Version, ExpectedSHA256: in.ExpectedSHA256})
 				if err != nil {
 					return fileRestoreOut{}, err
 				}
@@ -358,7 +363,7 @@ func Tools(svc *fileio.Service) []adapters.Tool {
 				"bytes_freed (0 when nothing was kept). Example: {\"project\": \"demo\", \"path\": \"\"}.",
 			adapters.Annotations{Destructive: true, Idempotent: true},
 			func(ctx context.Context, in filePurgeHistoryIn) (filePurgeHistoryOut, error) {
-				res, err := svc.PurgeHistory(ctx, in.Project, in.Path)
+				res, err := svc.PurgeHistory(ctx, fileio.PurgeHistoryRequest{Project: in.Project, Path: in.Path})
 				if err != nil {
 					return filePurgeHistoryOut{}, err
 				}

@@ -129,7 +129,7 @@ func TestSearchSharesFileRateLimit(t *testing.T) {
 	if te, _ := adapters.ErrorOf(err); te.Code != "RATE_LIMITED" || !te.Retryable {
 		t.Errorf("search beyond the burst: %v, want RATE_LIMITED", err)
 	}
-	if _, err := svc.Stat(a, "p", "/f0.md"); !errors.Is(err, agentfiles.ErrRateLimited) {
+	if _, err := svc.Stat(a, fileio.StatRequest{Project: "p", Path: "/f0.md"}); !errors.Is(err, agentfiles.ErrRateLimited) {
 		t.Errorf("stat beyond the burst: %v, want RATE_LIMITED", err)
 	}
 	// Another tenant has its own bucket.

@@ -11,6 +11,7 @@ import (
 	"github.com/agentfiles/agentfiles/adapters/adapterstest"
 	"github.com/agentfiles/agentfiles/adapters/mcpsdk"
 	"github.com/agentfiles/agentfiles/adapters/searchtools"
+	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/internal/mcptest"
 	"github.com/agentfiles/agentfiles/search/indextest"
 	"github.com/agentfiles/agentfiles/search/memindex"
@@ -73,7 +74,7 @@ func TestSearchToolDirect(t *testing.T) {
 		}
 		// The byte range reads back as the chunk.
 		start, end := int64(first["file_seek_start_bytes"].(float64)), int64(first["file_seek_end_bytes"].(float64))
-		r, err := e.Service.Read(ctx, "p", tc.firstPath, start, end-start)
+		r, err := e.Service.Read(ctx, fileio.ReadRequest{Project: "p", Path: tc.firstPath, OffsetBytes: start, LengthBytes: new(int64(end - start))})
 		if err != nil || r.Content != first["chunk_content"] {
 			t.Errorf("%s: read back %q, %v", tc.args, r.Content, err)
 		}

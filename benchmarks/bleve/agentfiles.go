@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/search/indexdriver"
 	"github.com/agentfiles/agentfiles/search/memindex"
 )
@@ -17,12 +17,12 @@ import (
 type Agentfiles struct {
 	analyzer Analyzer
 	idx      *memindex.Index
-	scope    fileio.Scope
+	scope    driver.Scope
 }
 
 // NewAgentfiles returns an empty in-memory index that analyses with a.
 func NewAgentfiles(a Analyzer) *Agentfiles {
-	return &Agentfiles{analyzer: a, idx: memindex.New(), scope: fileio.Scope{Tenant: "bench", Project: "bench"}}
+	return &Agentfiles{analyzer: a, idx: memindex.New(), scope: driver.Scope{Tenant: "bench", Project: "bench"}}
 }
 
 // Name implements Engine.

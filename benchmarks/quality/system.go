@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/fileio/memstore"
 	"github.com/agentfiles/agentfiles/internal/poll"
 	"github.com/agentfiles/agentfiles/search"
@@ -26,7 +27,7 @@ const (
 // search.Indexer with the given embedder cuts, embeds and indexes it into the given index.
 // Queries then go through a search.Searcher built with each mode's options.
 type System struct {
-	store    fileio.Store
+	store    driver.Store
 	index    indexdriver.Index
 	embedder search.Embedder
 	ctx      context.Context // carries the tenant's identity

@@ -12,6 +12,7 @@ import (
 	"github.com/agentfiles/agentfiles/adapters/memorytools"
 	"github.com/agentfiles/agentfiles/adapters/searchtools"
 	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/fileio/memorytool"
 	"github.com/agentfiles/agentfiles/fileio/memstore"
 	"github.com/agentfiles/agentfiles/fileio/pgstore"
@@ -23,7 +24,7 @@ import (
 type app struct {
 	tools   []adapters.Tool
 	files   *fileio.Service
-	store   fileio.Store
+	store   driver.Store
 	indexer *search.Indexer // nil when search is disabled
 	setup   []string        // what runs where, for the start-up banner
 	bundled string          // the extracted bundle (docs and catalog), or ""
@@ -94,7 +95,7 @@ func newApp(ctx context.Context, c config, logger *slog.Logger) (_ *app, err err
 
 // openStore picks memstore, or pgstore with -database-url.
 // The lock timeout and delete retention of the configuration reach the store through the file
-// service (fileio.UpdateOptions); the store has no copy of them.
+// service (driver.UpdateOptions); the store has no copy of them.
 func (a *app) openStore(ctx context.Context, c config, logger *slog.Logger) error {
 	if c.databaseURL == "" {
 		a.store = memstore.New(memstore.Options{})

@@ -52,7 +52,7 @@ func (t *Tool) delete(ctx context.Context, p string) (string, error) {
 	if rel == "" {
 		return "", agentfiles.NewError(agentfiles.CodePermissionDenied, "Error: The "+Root+" directory itself cannot be deleted; delete the files and directories below it", "")
 	}
-	err = t.svc.Delete(ctx, t.project, rel, true)
+	err = t.svc.Delete(ctx, fileio.DeleteRequest{Project: t.project, Path: rel, Recursive: true})
 	switch {
 	case err == nil:
 		return "Successfully deleted " + p, nil
@@ -158,9 +158,9 @@ func (t *Tool) rename(ctx context.Context, oldPath, newPath string) (string, err
 		return "", agentfiles.NewError(agentfiles.CodePermissionDenied, "Error: The "+Root+" directory itself cannot be renamed or replaced; rename the files and directories below it", "")
 	}
 	exists := "Error: The destination " + newPath + " already exists"
-	// The memory tool never overwrites or merges: RenameExclusive refuses a file or a
+	// The memory tool never overwrites or merges: an Exclusive Rename refuses a file or a
 	// directory at new_path in the same step as the move.
-	_, err = t.svc.RenameExclusive(ctx, t.project, from, to)
+	_, err = t.svc.Rename(ctx, fileio.RenameRequest{Project: t.project, From: from, To: to, Exclusive: true})
 	switch {
 	case err == nil:
 		return "Successfully renamed " + oldPath + " to " + newPath, nil

@@ -58,7 +58,7 @@
 // with fileio.Service.Edit and the sha256 of what it read as ExpectedSHA256: if another writer
 // changed the file in between, nothing is written and the answer says so (CONFLICT). insert is
 // one Edit in its insert form, which checks the line and inserts in one transaction; rename is
-// fileio.Service.RenameExclusive, which moves a file or a whole directory atomically only
+// fileio.Service.Rename with Exclusive, which moves a file or a whole directory atomically only
 // when nothing (no file, no directory) is at new_path, decided in the same step as the move. delete removes a file or a directory with everything below it; /memories
 // itself cannot be deleted or renamed.
 //

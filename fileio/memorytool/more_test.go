@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/fileio/memorytool"
 	"github.com/agentfiles/agentfiles/fileio/memstore"
 	"github.com/google/go-cmp/cmp"
@@ -86,7 +87,7 @@ func TestConcurrentEdits(t *testing.T) {
 				}()
 			}
 			wg.Wait()
-			got, err := svc.Read(ctx, memorytool.DefaultProject, "/list.md", 0, -1)
+			got, err := svc.Read(ctx, fileio.ReadRequest{Project: memorytool.DefaultProject, Path: "/list.md", OffsetBytes: 0, LengthBytes: new(int64(-1))})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -126,7 +127,7 @@ func TestTenants(t *testing.T) {
 				{`{"command":"view","path":"/memories/a.md"}`, "The path /memories/a.md does not exist. Please provide a valid path.", "NOT_FOUND"},
 			})
 			// The memories are ordinary files of the project, for the fileio tools too.
-			got, err := svc.Read(alice(), memorytool.DefaultProject, "/a.md", 0, -1)
+			got, err := svc.Read(alice(), fileio.ReadRequest{Project: memorytool.DefaultProject, Path: "/a.md", OffsetBytes: 0, LengthBytes: new(int64(-1))})
 			if err != nil || got.Content != "alice" {
 				t.Errorf("fileio read of the memory: %q, %v", got.Content, err)
 			}
@@ -176,15 +177,15 @@ func TestHumanSize(t *testing.T) {
 // racingStore writes path once, in a transaction of its own, just before the first Update
 // after it is armed: a writer that slips in between str_replace's read and its edit.
 type racingStore struct {
-	fileio.Store
+	driver.Store
 	armed atomic.Bool
 	path  string
 }
 
-func (s *racingStore) Update(ctx context.Context, scope fileio.Scope, opts fileio.UpdateOptions, fn func(fileio.WriteTx) error) error {
+func (s *racingStore) Update(ctx context.Context, scope driver.Scope, opts driver.UpdateOptions, fn func(driver.WriteTx) error) error {
 	if s.armed.CompareAndSwap(true, false) {
-		if err := s.Store.Update(ctx, scope, opts, func(tx fileio.WriteTx) error {
-			_, err := tx.Put(ctx, s.path, []byte("changed by another writer\n"), fileio.PutOptions{})
+		if err := s.Store.Update(ctx, scope, opts, func(tx driver.WriteTx) error {
+			_, err := tx.Put(ctx, s.path, []byte("changed by another writer\n"), driver.PutOptions{})
 			return err
 		}); err != nil {
 			return err

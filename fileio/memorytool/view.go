@@ -97,10 +97,10 @@ func (t *Tool) viewFile(p, content string, viewRange []int) (string, error) {
 // its first level on its own, so that when the first is cut (fileio lists at most ListLimitMax
 // entries, in path order) a directory late in the order still shows.
 func (t *Tool) viewDir(ctx context.Context, p, rel string) (string, error) {
-	deep, err := t.svc.List(ctx, t.project, rel, listDepth, maxListEntries)
+	deep, err := t.svc.List(ctx, fileio.ListRequest{Project: t.project, Path: rel, Depth: listDepth, Limit: maxListEntries})
 	if err == nil && deep.Truncated {
 		var top fileio.ListResult
-		if top, err = t.svc.List(ctx, t.project, rel, 1, maxListEntries); err == nil {
+		if top, err = t.svc.List(ctx, fileio.ListRequest{Project: t.project, Path: rel, Depth: 1, Limit: maxListEntries}); err == nil {
 			deep.Entries = mergeEntries(deep.Entries, top.Entries)
 		}
 	}
@@ -205,7 +205,7 @@ func (t *Tool) readAll(ctx context.Context, rel string) (string, error) {
 	var sb strings.Builder
 	var offset int64
 	for {
-		res, err := t.svc.Read(ctx, t.project, rel, offset, fileio.ReadToEOF)
+		res, err := t.svc.Read(ctx, fileio.ReadRequest{Project: t.project, Path: rel, OffsetBytes: offset, LengthBytes: new(int64(fileio.ReadToEOF))})
 		if err != nil {
 			return "", err
 		}

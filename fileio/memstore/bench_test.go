@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/fileio/memstore"
 	"github.com/agentfiles/agentfiles/fileio/storetest"
 	"github.com/google/go-cmp/cmp"
@@ -22,7 +23,7 @@ type benchFixture struct {
 	store *memstore.Store
 	svc   *fileio.Service
 	ctx   context.Context
-	scope fileio.Scope
+	scope driver.Scope
 }
 
 const benchFiles = 100
@@ -39,7 +40,7 @@ func newBenchFixture(b *testing.B) *benchFixture {
 	b.Helper()
 	store, svc, ctx := newBenchService(b)
 	ac, _ := agentfiles.AuthFromContext(ctx)
-	f := &benchFixture{store: store, svc: svc, ctx: ctx, scope: fileio.Scope{Tenant: ac.APIKeyHash, Project: "bench"}}
+	f := &benchFixture{store: store, svc: svc, ctx: ctx, scope: driver.Scope{Tenant: ac.APIKeyHash, Project: "bench"}}
 	for i := 0; i < benchFiles; i++ {
 		if _, err := svc.Write(f.ctx, fileio.WriteRequest{Project: "bench", Path: fmt.Sprintf("/dir/f%03d.txt", i), Content: strings.Repeat("x", 1024)}); err != nil {
 			b.Fatal(err)
@@ -52,12 +53,12 @@ var payload64 = strings.Repeat("y", 64)
 
 // The same three operations, once through the Service and once directly on the Store.
 func (f *benchFixture) serviceRead(i int) error {
-	_, err := f.svc.Read(f.ctx, "bench", fmt.Sprintf("/dir/f%03d.txt", i%benchFiles), 0, -1)
+	_, err := f.svc.Read(f.ctx, fileio.ReadRequest{Project: "bench", Path: fmt.Sprintf("/dir/f%03d.txt", i%benchFiles), OffsetBytes: 0, LengthBytes: new(int64(-1))})
 	return err
 }
 
 func (f *benchFixture) directRead(i int) error {
-	return f.store.View(f.ctx, f.scope, func(tx fileio.ReadTx) error {
+	return f.store.View(f.ctx, f.scope, func(tx driver.ReadTx) error {
 		file, err := tx.Get(f.ctx, fmt.Sprintf("/dir/f%03d.txt", i%benchFiles))
 		_ = string(file.Content)
 		return err
@@ -70,7 +71,7 @@ func (f *benchFixture) serviceWrite(i int) error {
 }
 
 func (f *benchFixture) directWrite(i int) error {
-	return f.store.Update(f.ctx, f.scope, fileio.UpdateOptions{}, func(tx fileio.WriteTx) error {
+	return f.store.Update(f.ctx, f.scope, driver.UpdateOptions{}, func(tx driver.WriteTx) error {
 		path := fmt.Sprintf("/dir/f%03d.txt", i%benchFiles)
 		file, err := tx.Get(f.ctx, path)
 		if err != nil {
@@ -79,13 +80,13 @@ func (f *benchFixture) directWrite(i int) error {
 		content := make([]byte, len(file.Content))
 		copy(content, file.Content)
 		copy(content, payload64)
-		_, err = tx.Put(f.ctx, path, content, fileio.PutOptions{})
+		_, err = tx.Put(f.ctx, path, content, driver.PutOptions{})
 		return err
 	})
 }
 
 func (f *benchFixture) serviceList(int) error {
-	_, err := f.svc.List(f.ctx, "bench", "/dir", 1, 0)
+	_, err := f.svc.List(f.ctx, fileio.ListRequest{Project: "bench", Path: "/dir", Depth: 1, Limit: 0})
 	return err
 }
 
@@ -94,13 +95,13 @@ func (f *benchFixture) serviceList(int) error {
 // the FileEntry values a listing returns. (The fixture's directory has no subdirectories, so
 // no implicit directory is derived; the Service's check for them counts as its overhead.)
 func (f *benchFixture) directList(int) error {
-	return f.store.View(f.ctx, f.scope, func(tx fileio.ReadTx) error {
+	return f.store.View(f.ctx, f.scope, func(tx driver.ReadTx) error {
 		_, err := directListEntries(f.ctx, tx, "/dir")
 		return err
 	})
 }
 
-func directListEntries(ctx context.Context, tx fileio.ReadTx, dir string) ([]fileio.FileEntry, error) {
+func directListEntries(ctx context.Context, tx driver.ReadTx, dir string) ([]fileio.FileEntry, error) {
 	if _, isFile, err := tx.Stat(ctx, dir); err != nil || isFile {
 		return nil, fmt.Errorf("%s: not a directory (%v)", dir, err)
 	}
@@ -123,12 +124,12 @@ func directListEntries(ctx context.Context, tx fileio.ReadTx, dir string) ([]fil
 // so that the ratio compares equal work.
 func (f *benchFixture) checkSameList(b *testing.B) {
 	b.Helper()
-	res, err := f.svc.List(f.ctx, "bench", "/dir", 1, 0)
+	res, err := f.svc.List(f.ctx, fileio.ListRequest{Project: "bench", Path: "/dir", Depth: 1, Limit: 0})
 	if err != nil {
 		b.Fatal(err)
 	}
 	var direct []fileio.FileEntry
-	if err := f.store.View(f.ctx, f.scope, func(tx fileio.ReadTx) error {
+	if err := f.store.View(f.ctx, f.scope, func(tx driver.ReadTx) error {
 		direct, err = directListEntries(f.ctx, tx, "/dir")
 		return err
 	}); err != nil {
@@ -241,7 +242,7 @@ func BenchmarkServiceListLarge(b *testing.B) {
 		b.Run(tc.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
-				if _, err := svc.List(ctx, "bench", tc.path, tc.depth, 0); err != nil {
+				if _, err := svc.List(ctx, fileio.ListRequest{Project: "bench", Path: tc.path, Depth: tc.depth, Limit: 0}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -253,7 +254,7 @@ func BenchmarkServiceListLarge(b *testing.B) {
 	b.Run("flat/depth=1/cursor", func(b *testing.B) {
 		req := fileio.ListRequest{Project: "bench", Path: "/flat", Depth: 1}
 		for {
-			res, err := svc.ListEntries(ctx, req)
+			res, err := svc.List(ctx, req)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -268,11 +269,11 @@ func BenchmarkServiceListLarge(b *testing.B) {
 		var first, cursor time.Duration
 		for i := 0; i < b.N; i++ {
 			t0 := time.Now()
-			if _, err := svc.List(ctx, "bench", "/flat", 1, 0); err != nil {
+			if _, err := svc.List(ctx, fileio.ListRequest{Project: "bench", Path: "/flat", Depth: 1, Limit: 0}); err != nil {
 				b.Fatal(err)
 			}
 			t1 := time.Now()
-			if _, err := svc.ListEntries(ctx, req); err != nil {
+			if _, err := svc.List(ctx, req); err != nil {
 				b.Fatal(err)
 			}
 			first += t1.Sub(t0)

@@ -8,12 +8,13 @@ import (
 	"time"
 
 	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 )
 
 var (
-	_ fileio.FeedReader       = (*readTx)(nil)
-	_ fileio.CheckpointWriter = (*writeTx)(nil)
-	_ fileio.FeedWaiter       = (*Store)(nil)
+	_ driver.FeedReader       = (*readTx)(nil)
+	_ driver.CheckpointWriter = (*writeTx)(nil)
+	_ driver.FeedWaiter       = (*Store)(nil)
 )
 
 // feed is the change feed and the checkpoints of one project. Written only while the
@@ -36,7 +37,7 @@ type checkpointChanges struct {
 // feedEvent is an Event with what pinning needs: the version it replaced and the position of
 // the path's previous event.
 type feedEvent struct {
-	fileio.Event
+	driver.Event
 	prevVersion  int64 // 0 for a create
 	prevPosition int64
 	purgeAfter   time.Time
@@ -49,13 +50,13 @@ type checkpointRec struct {
 	createdAt time.Time
 }
 
-func (c checkpointRec) public() fileio.Checkpoint {
-	return fileio.Checkpoint{ID: strconv.FormatInt(c.id, 10), Label: c.label, Position: c.position, CreatedAt: c.createdAt}
+func (c checkpointRec) public() driver.Checkpoint {
+	return driver.Checkpoint{ID: strconv.FormatInt(c.id, 10), Label: c.label, Position: c.position, CreatedAt: c.createdAt}
 }
 
 // record appends the event of a change the transaction made to path, and returns its position
 // and the position of the path's previous event.
-func (tx *writeTx) record(path string, kind fileio.ChangeKind, version, prevVersion int64, content []byte) (pos, prevPos int64) {
+func (tx *writeTx) record(path string, kind driver.ChangeKind, version, prevVersion int64, content []byte) (pos, prevPos int64) {
 	f := &tx.p.feed
 	pos = f.head + int64(len(tx.events)) + 1
 	prevPos, ok := tx.lastPos[path]
@@ -66,9 +67,9 @@ func (tx *writeTx) record(path string, kind fileio.ChangeKind, version, prevVers
 		tx.lastPos = map[string]int64{}
 	}
 	tx.lastPos[path] = pos
-	e := feedEvent{Event: fileio.Event{Position: pos, Path: path, Kind: kind, Version: version},
+	e := feedEvent{Event: driver.Event{Position: pos, Path: path, Kind: kind, Version: version},
 		prevVersion: prevVersion, prevPosition: prevPos}
-	if kind != fileio.ChangeDeleted {
+	if kind != driver.ChangeDeleted {
 		e.SHA256, e.SizeBytes = fileio.SHA256Hex(content), int64(len(content))
 	}
 	tx.events = append(tx.events, e)
@@ -82,7 +83,7 @@ func (p *project) commitFeed(tx *writeTx, now time.Time) {
 	if f.lastPos == nil {
 		f.lastPos = map[string]int64{}
 	}
-	purgeAfter := now.Add(fileio.FeedRetention(tx.opts))
+	purgeAfter := now.Add(driver.FeedRetention(tx.opts))
 	for _, e := range tx.events {
 		e.At, e.purgeAfter = now, purgeAfter
 		f.events = append(f.events, e)
@@ -131,22 +132,22 @@ func (tx *readTx) pinned(from, to int64) bool {
 	return false
 }
 
-// FeedHead implements fileio.FeedReader.
+// FeedHead implements driver.FeedReader.
 func (tx *readTx) FeedHead(ctx context.Context) (int64, int64, error) {
 	return tx.p.feed.head, tx.p.feed.pruned, ctx.Err()
 }
 
-// Events implements fileio.FeedReader.
-func (tx *readTx) Events(ctx context.Context, after int64, dir string, limit int) ([]fileio.Event, error) {
+// Events implements driver.FeedReader.
+func (tx *readTx) Events(ctx context.Context, after int64, dir string, limit int) ([]driver.Event, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	var out []fileio.Event
+	var out []driver.Event
 	for _, e := range tx.eventsAfter(after) {
 		if len(out) >= limit {
 			break
 		}
-		if fileio.AtOrBelow(e.Path, dir) {
+		if driver.AtOrBelow(e.Path, dir) {
 			out = append(out, e.Event)
 		}
 	}
@@ -160,14 +161,14 @@ func (tx *readTx) eventsAfter(after int64) []feedEvent {
 	return evs[i:]
 }
 
-// ChangedSince implements fileio.FeedReader.
-func (tx *readTx) ChangedSince(ctx context.Context, position int64, dir string, limit int) ([]fileio.PathChange, error) {
+// ChangedSince implements driver.FeedReader.
+func (tx *readTx) ChangedSince(ctx context.Context, position int64, dir string, limit int) ([]driver.PathChange, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	first := map[string]feedEvent{}
 	for _, e := range tx.eventsAfter(position) {
-		if _, seen := first[e.Path]; !seen && fileio.AtOrBelow(e.Path, dir) {
+		if _, seen := first[e.Path]; !seen && driver.AtOrBelow(e.Path, dir) {
 			first[e.Path] = e
 		}
 	}
@@ -179,18 +180,18 @@ func (tx *readTx) ChangedSince(ctx context.Context, position int64, dir string, 
 	if limit > 0 && len(paths) > limit {
 		paths = paths[:limit]
 	}
-	out := make([]fileio.PathChange, len(paths))
+	out := make([]driver.PathChange, len(paths))
 	for i, path := range paths {
 		e := first[path]
 		out[i].Path = path
-		if e.Kind != fileio.ChangeCreated {
-			out[i].Before = fileio.FileState{Exists: true, Version: e.prevVersion}
+		if e.Kind != driver.ChangeCreated {
+			out[i].Before = driver.FileState{Exists: true, Version: e.prevVersion}
 			if content, ok := tx.versionContent(path, e.prevVersion); ok {
 				out[i].Before.SHA256, out[i].Before.SizeBytes = fileio.SHA256Hex(content), int64(len(content))
 			}
 		}
 		if rec := tx.lookup(path); rec != nil {
-			out[i].After = fileio.FileState{Exists: true, Version: rec.version, SHA256: fileio.SHA256Hex(rec.content), SizeBytes: rec.info.SizeBytes}
+			out[i].After = driver.FileState{Exists: true, Version: rec.version, SHA256: fileio.SHA256Hex(rec.content), SizeBytes: rec.info.SizeBytes}
 		}
 	}
 	return out, nil
@@ -216,7 +217,7 @@ func (tx *readTx) versionContent(path string, version int64) ([]byte, bool) {
 	return nil, false
 }
 
-// PinnedContent implements fileio.FeedReader.
+// PinnedContent implements driver.FeedReader.
 func (tx *readTx) PinnedContent(ctx context.Context, path string, version int64) ([]byte, bool, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, false, err
@@ -225,12 +226,12 @@ func (tx *readTx) PinnedContent(ctx context.Context, path string, version int64)
 	return slices.Clone(content), ok, nil
 }
 
-// Checkpoints implements fileio.FeedReader.
-func (tx *readTx) Checkpoints(ctx context.Context, after int64, limit int) ([]fileio.Checkpoint, error) {
+// Checkpoints implements driver.FeedReader.
+func (tx *readTx) Checkpoints(ctx context.Context, after int64, limit int) ([]driver.Checkpoint, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	var out []fileio.Checkpoint
+	var out []driver.Checkpoint
 	for _, c := range tx.checkpointList() {
 		if c.id > after && (limit <= 0 || len(out) < limit) {
 			out = append(out, c.public())
@@ -239,20 +240,20 @@ func (tx *readTx) Checkpoints(ctx context.Context, after int64, limit int) ([]fi
 	return out, nil
 }
 
-// Checkpoint implements fileio.FeedReader.
-func (tx *readTx) Checkpoint(ctx context.Context, id int64) (fileio.Checkpoint, bool, error) {
+// Checkpoint implements driver.FeedReader.
+func (tx *readTx) Checkpoint(ctx context.Context, id int64) (driver.Checkpoint, bool, error) {
 	if err := ctx.Err(); err != nil {
-		return fileio.Checkpoint{}, false, err
+		return driver.Checkpoint{}, false, err
 	}
 	for _, c := range tx.checkpointList() {
 		if c.id == id {
 			return c.public(), true, nil
 		}
 	}
-	return fileio.Checkpoint{}, false, nil
+	return driver.Checkpoint{}, false, nil
 }
 
-// PinnedBytes implements fileio.FeedReader.
+// PinnedBytes implements driver.FeedReader.
 func (tx *readTx) PinnedBytes(ctx context.Context) (int, int64, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, 0, err
@@ -276,10 +277,10 @@ func (tx *readTx) PinnedBytes(ctx context.Context) (int, int64, error) {
 	return n, bytes, nil
 }
 
-// CreateCheckpoint implements fileio.CheckpointWriter.
-func (tx *writeTx) CreateCheckpoint(ctx context.Context, label string) (fileio.Checkpoint, error) {
+// CreateCheckpoint implements driver.CheckpointWriter.
+func (tx *writeTx) CreateCheckpoint(ctx context.Context, label string) (driver.Checkpoint, error) {
 	if err := ctx.Err(); err != nil {
-		return fileio.Checkpoint{}, err
+		return driver.Checkpoint{}, err
 	}
 	id := tx.p.feed.lastID + int64(len(tx.cp.added)) + 1
 	c := checkpointRec{id: id, label: label, position: tx.p.feed.head + int64(len(tx.events)), createdAt: tx.now().UTC()}
@@ -287,7 +288,7 @@ func (tx *writeTx) CreateCheckpoint(ctx context.Context, label string) (fileio.C
 	return c.public(), nil
 }
 
-// DeleteCheckpoint implements fileio.CheckpointWriter.
+// DeleteCheckpoint implements driver.CheckpointWriter.
 func (tx *writeTx) DeleteCheckpoint(ctx context.Context, id int64) (bool, error) {
 	if err := ctx.Err(); err != nil {
 		return false, err
@@ -303,8 +304,8 @@ func (tx *writeTx) DeleteCheckpoint(ctx context.Context, id int64) (bool, error)
 	return true, nil
 }
 
-// WaitForEvents implements fileio.FeedWaiter.
-func (s *Store) WaitForEvents(ctx context.Context, scope fileio.Scope, after int64, maxWait time.Duration) error {
+// WaitForEvents implements driver.FeedWaiter.
+func (s *Store) WaitForEvents(ctx context.Context, scope driver.Scope, after int64, maxWait time.Duration) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -321,5 +322,5 @@ func (s *Store) WaitForEvents(ctx context.Context, scope fileio.Scope, after int
 			return nil
 		}
 	}
-	return fileio.WaitForSignal(ctx, wake, maxWait)
+	return driver.WaitForSignal(ctx, wake, maxWait)
 }

@@ -6,20 +6,20 @@ import (
 	"time"
 
 	"github.com/agentfiles/agentfiles"
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 )
 
 var (
-	_ fileio.ContentSearcher = (*readTx)(nil)
-	_ fileio.MultiGetter     = (*readTx)(nil)
+	_ driver.ContentSearcher = (*readTx)(nil)
+	_ driver.MultiGetter     = (*readTx)(nil)
 )
 
-// GrepCandidates implements fileio.ContentSearcher by checking c.Query against each file's
+// GrepCandidates implements driver.ContentSearcher by checking c.Query against each file's
 // content in memory: substring searches (linear in the content), far cheaper than matching
 // the pattern line by line. The content it reads goes to c.Read and stops at c.MaxReadBytes;
 // it looks at the context and c.Deadline before each file, and past the deadline it fails
 // with TIMEOUT.
-func (tx *readTx) GrepCandidates(ctx context.Context, c fileio.GrepCandidates) ([]fileio.FileInfo, error) {
+func (tx *readTx) GrepCandidates(ctx context.Context, c driver.GrepCandidates) ([]driver.FileInfo, error) {
 	infos := tx.p.index
 	if len(tx.overlay) > 0 { // a write transaction's own changes: list them in
 		var err error
@@ -31,10 +31,10 @@ func (tx *readTx) GrepCandidates(ctx context.Context, c fileio.GrepCandidates) (
 	if len(tx.overlay) == 0 {
 		i = max(tx.p.position(c.Prefix), tx.p.position(c.After))
 	}
-	var out []fileio.FileInfo
+	var out []driver.FileInfo
 	read := c.Read
 	if read == nil {
-		read = &fileio.CandidateRead{}
+		read = &driver.CandidateRead{}
 	}
 	for ; i < len(infos) && len(out) < c.Limit; i++ {
 		info := infos[i]
@@ -47,7 +47,7 @@ func (tx *readTx) GrepCandidates(ctx context.Context, c fileio.GrepCandidates) (
 		if info.Path <= c.After {
 			continue
 		}
-		if c.Query.Op == fileio.QueryAll {
+		if c.Query.Op == driver.QueryAll {
 			out = append(out, info)
 			continue
 		}
@@ -71,16 +71,16 @@ func (tx *readTx) GrepCandidates(ctx context.Context, c fileio.GrepCandidates) (
 	return out, nil
 }
 
-// GetMany implements fileio.MultiGetter without copying: committed contents are never
+// GetMany implements driver.MultiGetter without copying: committed contents are never
 // modified.
-func (tx *readTx) GetMany(ctx context.Context, paths []string) ([]fileio.File, error) {
+func (tx *readTx) GetMany(ctx context.Context, paths []string) ([]driver.File, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	out := make([]fileio.File, 0, len(paths))
+	out := make([]driver.File, 0, len(paths))
 	for _, p := range paths {
 		if rec := tx.lookup(p); rec != nil {
-			out = append(out, fileio.File{FileInfo: rec.info, Content: rec.content})
+			out = append(out, driver.File{FileInfo: rec.info, Content: rec.content})
 		}
 	}
 	return out, nil

@@ -7,9 +7,10 @@ import (
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 )
 
-var _ fileio.Historian = (*readTx)(nil)
+var _ driver.Historian = (*readTx)(nil)
 
 // keepVersion records that the transaction replaced old, the version of path, at now.
 // It was the path's content from feed position from until position to.
@@ -108,18 +109,18 @@ func (p *project) keep(tx *writeTx, now time.Time) {
 	}
 }
 
-// Versions implements fileio.Historian.
-func (tx *readTx) Versions(ctx context.Context, path string) ([]fileio.VersionInfo, error) {
+// Versions implements driver.Historian.
+func (tx *readTx) Versions(ctx context.Context, path string) ([]driver.VersionInfo, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	var out []fileio.VersionInfo
+	var out []driver.VersionInfo
 	if rec := tx.lookup(path); rec != nil {
-		out = append(out, fileio.VersionInfo{Version: rec.version, SizeBytes: rec.info.SizeBytes, SHA256: fileio.SHA256Hex(rec.content),
+		out = append(out, driver.VersionInfo{Version: rec.version, SizeBytes: rec.info.SizeBytes, SHA256: fileio.SHA256Hex(rec.content),
 			WrittenAt: rec.info.UpdatedAt, Current: true})
 	}
 	for _, v := range tx.versions(path) {
-		out = append(out, fileio.VersionInfo{Version: v.rec.version, SizeBytes: v.rec.info.SizeBytes, SHA256: fileio.SHA256Hex(v.rec.content),
+		out = append(out, driver.VersionInfo{Version: v.rec.version, SizeBytes: v.rec.info.SizeBytes, SHA256: fileio.SHA256Hex(v.rec.content),
 			WrittenAt: v.rec.info.UpdatedAt, ReplacedAt: v.replacedAt, Deleted: v.deleted})
 	}
 	return out, nil
@@ -146,28 +147,28 @@ func (tx *readTx) versions(path string) []*versionRec {
 	return out
 }
 
-// GetVersion implements fileio.Historian.
-func (tx *readTx) GetVersion(ctx context.Context, path string, version int64) (fileio.File, error) {
+// GetVersion implements driver.Historian.
+func (tx *readTx) GetVersion(ctx context.Context, path string, version int64) (driver.File, error) {
 	if err := ctx.Err(); err != nil {
-		return fileio.File{}, err
+		return driver.File{}, err
 	}
 	if rec := tx.lookup(path); rec != nil && rec.version == version {
-		return fileio.File{FileInfo: rec.info, Content: append([]byte(nil), rec.content...)}, nil
+		return driver.File{FileInfo: rec.info, Content: append([]byte(nil), rec.content...)}, nil
 	}
 	for _, v := range tx.versions(path) {
 		if v.rec.version == version {
-			return fileio.File{FileInfo: v.rec.info, Content: append([]byte(nil), v.rec.content...)}, nil
+			return driver.File{FileInfo: v.rec.info, Content: append([]byte(nil), v.rec.content...)}, nil
 		}
 	}
-	return fileio.File{}, agentfiles.NewError(agentfiles.CodeNotFound, "no such version", path)
+	return driver.File{}, agentfiles.NewError(agentfiles.CodeNotFound, "no such version", path)
 }
 
 var (
-	_ fileio.HistoryPurger = (*writeTx)(nil)
-	_ fileio.HistorySizer  = (*readTx)(nil)
+	_ driver.HistoryPurger = (*writeTx)(nil)
+	_ driver.HistorySizer  = (*readTx)(nil)
 )
 
-// KeptBytes implements fileio.HistorySizer.
+// KeptBytes implements driver.HistorySizer.
 func (tx *readTx) KeptBytes(ctx context.Context) (int64, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
@@ -175,7 +176,7 @@ func (tx *readTx) KeptBytes(ctx context.Context) (int64, error) {
 	return tx.p.historyBytes + tx.keptBytes() - tx.droppedBytes(), nil
 }
 
-// DropVersions implements fileio.HistoryPurger: the committed versions of path and below go
+// DropVersions implements driver.HistoryPurger: the committed versions of path and below go
 // at commit, the ones this transaction kept at once.
 func (tx *writeTx) DropVersions(ctx context.Context, path string) (int, int64, error) {
 	if err := ctx.Err(); err != nil {
@@ -244,4 +245,4 @@ func (p *project) dropVersions(paths []string) {
 }
 
 // atOrBelow reports whether p is dir or lies below it ("" holds every path).
-func atOrBelow(p, dir string) bool { return fileio.AtOrBelow(p, dir) }
+func atOrBelow(p, dir string) bool { return driver.AtOrBelow(p, dir) }

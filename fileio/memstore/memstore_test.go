@@ -5,13 +5,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/fileio/memstore"
 	"github.com/agentfiles/agentfiles/fileio/storetest"
 )
 
 func TestStore(t *testing.T) {
-	storetest.Exercise(t, func(t *testing.T) fileio.Store { return memstore.New(memstore.Options{}) })
+	storetest.Exercise(t, func(t *testing.T) driver.Store { return memstore.New(memstore.Options{}) })
 }
 
 // TestArchiveRoundTrip imports this repository (and names with spaces and accents) and
@@ -50,9 +50,9 @@ func FuzzModel(f *testing.F) {
 func TestLastJobError(t *testing.T) {
 	ctx := context.Background()
 	store := memstore.New(memstore.Options{})
-	scope := fileio.Scope{Tenant: "t", Project: "p"}
-	store.Update(ctx, scope, fileio.UpdateOptions{}, func(tx fileio.WriteTx) error {
-		_, err := tx.Put(ctx, "/f", []byte("x"), fileio.PutOptions{})
+	scope := driver.Scope{Tenant: "t", Project: "p"}
+	store.Update(ctx, scope, driver.UpdateOptions{}, func(tx driver.WriteTx) error {
+		_, err := tx.Put(ctx, "/f", []byte("x"), driver.PutOptions{})
 		return err
 	})
 	jobs, _ := store.ClaimJobs(ctx, 1, time.Minute)
@@ -67,10 +67,10 @@ func TestOptionsNow(t *testing.T) {
 	ctx := context.Background()
 	at := time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)
 	store := memstore.New(memstore.Options{Now: func() time.Time { return at }})
-	var info fileio.FileInfo
-	err := store.Update(ctx, fileio.Scope{Tenant: "t", Project: "p"}, fileio.UpdateOptions{}, func(tx fileio.WriteTx) error {
+	var info driver.FileInfo
+	err := store.Update(ctx, driver.Scope{Tenant: "t", Project: "p"}, driver.UpdateOptions{}, func(tx driver.WriteTx) error {
 		var err error
-		info, err = tx.Put(ctx, "/f", []byte("x"), fileio.PutOptions{})
+		info, err = tx.Put(ctx, "/f", []byte("x"), driver.PutOptions{})
 		return err
 	})
 	if err != nil || !info.CreatedAt.Equal(at) || !info.UpdatedAt.Equal(at) {

@@ -7,7 +7,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 )
 
 // outbox is the job queue of a Store: at most one job per (scope, path).
@@ -16,18 +16,18 @@ type outbox struct {
 
 	mu     sync.Mutex
 	jobs   map[jobKey]*jobRec
-	scopes map[fileio.Scope]map[string]*jobRec // the same jobs by project, for ScopeJobs
+	scopes map[driver.Scope]map[string]*jobRec // the same jobs by project, for ScopeJobs
 	nextID int64
 	wake   chan struct{} // closed (and replaced) whenever a job becomes available
 }
 
 type jobKey struct {
-	scope fileio.Scope
+	scope driver.Scope
 	path  string
 }
 
 type jobRec struct {
-	job         fileio.Job
+	job         driver.Job
 	availableAt time.Time // not claimable before
 	leasedUntil time.Time // claimed and invisible until then
 	lastError   string
@@ -36,25 +36,25 @@ type jobRec struct {
 func (o *outbox) init(now func() time.Time) {
 	o.now = now
 	o.jobs = map[jobKey]*jobRec{}
-	o.scopes = map[fileio.Scope]map[string]*jobRec{}
+	o.scopes = map[driver.Scope]map[string]*jobRec{}
 	o.wake = make(chan struct{})
 }
 
 // enqueue records one job per path changed by tx, superseding pending jobs.
-func (o *outbox) enqueue(scope fileio.Scope, tx *writeTx, commitAt time.Time) {
+func (o *outbox) enqueue(scope driver.Scope, tx *writeTx, commitAt time.Time) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	for _, path := range tx.order {
 		rec := tx.overlay[path]
-		op, updatedAt, cred := fileio.JobDelete, time.Time{}, ""
+		op, updatedAt, cred := driver.JobDelete, time.Time{}, ""
 		if rec != nil {
-			op, updatedAt, cred = fileio.JobUpsert, rec.info.UpdatedAt, tx.creds[path].CredentialRef
+			op, updatedAt, cred = driver.JobUpsert, rec.info.UpdatedAt, tx.creds[path].CredentialRef
 		}
 		key := jobKey{scope, path}
 		jr := o.jobs[key]
 		if jr == nil {
 			o.nextID++
-			jr = &jobRec{job: fileio.Job{ID: o.nextID, Scope: scope, Path: path}}
+			jr = &jobRec{job: driver.Job{ID: o.nextID, Scope: scope, Path: path}}
 			o.jobs[key] = jr
 			if o.scopes[scope] == nil {
 				o.scopes[scope] = map[string]*jobRec{}
@@ -85,8 +85,8 @@ func (jr *jobRec) readyAt() time.Time {
 	return jr.availableAt
 }
 
-// ClaimJobs implements fileio.Outbox.
-func (s *Store) ClaimJobs(ctx context.Context, limit int, lease time.Duration) ([]fileio.Job, error) {
+// ClaimJobs implements driver.Outbox.
+func (s *Store) ClaimJobs(ctx context.Context, limit int, lease time.Duration) ([]driver.Job, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -113,7 +113,7 @@ func (s *Store) ClaimJobs(ctx context.Context, limit int, lease time.Duration) (
 	if len(ready) > limit {
 		ready = ready[:limit]
 	}
-	out := make([]fileio.Job, len(ready))
+	out := make([]driver.Job, len(ready))
 	for i, jr := range ready {
 		jr.leasedUntil = now.Add(lease)
 		out[i] = jr.job
@@ -122,7 +122,7 @@ func (s *Store) ClaimJobs(ctx context.Context, limit int, lease time.Duration) (
 }
 
 // current returns the pending record of job if it is still that version, else nil.
-func (o *outbox) current(job fileio.Job) *jobRec {
+func (o *outbox) current(job driver.Job) *jobRec {
 	jr := o.jobs[jobKey{job.Scope, job.Path}]
 	if jr == nil || jr.job.ID != job.ID || jr.job.Version != job.Version {
 		return nil
@@ -130,8 +130,8 @@ func (o *outbox) current(job fileio.Job) *jobRec {
 	return jr
 }
 
-// CompleteJob implements fileio.Outbox.
-func (s *Store) CompleteJob(ctx context.Context, job fileio.Job) error {
+// CompleteJob implements driver.Outbox.
+func (s *Store) CompleteJob(ctx context.Context, job driver.Job) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -149,8 +149,8 @@ func (s *Store) CompleteJob(ctx context.Context, job fileio.Job) error {
 	return nil
 }
 
-// RetryJob implements fileio.Outbox.
-func (s *Store) RetryJob(ctx context.Context, job fileio.Job, notBefore time.Time, lastError string) error {
+// RetryJob implements driver.Outbox.
+func (s *Store) RetryJob(ctx context.Context, job driver.Job, notBefore time.Time, lastError string) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -169,7 +169,7 @@ func (s *Store) RetryJob(ctx context.Context, job fileio.Job, notBefore time.Tim
 	return nil
 }
 
-// WaitForJobs implements fileio.Outbox: it returns at once when a job is claimable, else when
+// WaitForJobs implements driver.Outbox: it returns at once when a job is claimable, else when
 // one is enqueued or released, when the earliest lease or retry delay runs out, or after maxWait.
 func (s *Store) WaitForJobs(ctx context.Context, maxWait time.Duration) error {
 	if err := ctx.Err(); err != nil {
@@ -186,10 +186,10 @@ func (s *Store) WaitForJobs(ctx context.Context, maxWait time.Duration) error {
 		}
 	}
 	o.mu.Unlock()
-	return fileio.WaitForSignal(ctx, wake, wait)
+	return driver.WaitForSignal(ctx, wake, wait)
 }
 
-// PendingJobs implements fileio.Outbox.
+// PendingJobs implements driver.Outbox.
 func (s *Store) PendingJobs(ctx context.Context) (int, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
@@ -200,17 +200,17 @@ func (s *Store) PendingJobs(ctx context.Context) (int, error) {
 	return len(o.jobs), nil
 }
 
-var _ fileio.ScopeJobLister = (*Store)(nil)
+var _ driver.ScopeJobLister = (*Store)(nil)
 
-// ScopeJobs implements fileio.ScopeJobLister from the project's own pending jobs, never its
+// ScopeJobs implements driver.ScopeJobLister from the project's own pending jobs, never its
 // files.
-func (s *Store) ScopeJobs(ctx context.Context, scope fileio.Scope, prefix string, limit int) ([]fileio.Job, error) {
+func (s *Store) ScopeJobs(ctx context.Context, scope driver.Scope, prefix string, limit int) ([]driver.Job, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	o := &s.outbox
 	o.mu.Lock()
-	var out []fileio.Job
+	var out []driver.Job
 	for path, jr := range o.scopes[scope] {
 		if strings.HasPrefix(path, prefix) {
 			j := jr.job

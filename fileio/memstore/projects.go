@@ -4,12 +4,12 @@ import (
 	"context"
 	"slices"
 
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 )
 
-var _ fileio.ProjectLister = (*Store)(nil)
+var _ driver.ProjectLister = (*Store)(nil)
 
-// ListProjects implements fileio.ProjectLister: the projects of tenant with at least one
+// ListProjects implements driver.ProjectLister: the projects of tenant with at least one
 // committed active file, sorted, at most limit (limit <= 0: all).
 func (s *Store) ListProjects(ctx context.Context, tenant string, limit int) ([]string, error) {
 	if err := ctx.Err(); err != nil {

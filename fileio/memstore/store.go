@@ -11,21 +11,21 @@ import (
 	"time"
 
 	"github.com/agentfiles/agentfiles"
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 )
 
-// Store is an in-memory fileio.Store. It is safe for concurrent use by multiple goroutines.
+// Store is an in-memory driver.Store. It is safe for concurrent use by multiple goroutines.
 // Create it with New.
 type Store struct {
 	now func() time.Time
 
 	mu       sync.Mutex // guards projects
-	projects map[fileio.Scope]*project
+	projects map[driver.Scope]*project
 
 	outbox outbox
 }
 
-var _ fileio.Store = (*Store)(nil)
+var _ driver.Store = (*Store)(nil)
 
 // Options are the optional settings of a Store. The zero value is valid.
 type Options struct {
@@ -35,9 +35,9 @@ type Options struct {
 }
 
 // New returns an empty Store. The lock timeout comes with every Update
-// (fileio.UpdateOptions, which the fileio.Service fills in from its Config).
+// (driver.UpdateOptions, which the fileio.Service fills in from its Config).
 func New(opts Options) *Store {
-	s := &Store{now: opts.Now, projects: map[fileio.Scope]*project{}}
+	s := &Store{now: opts.Now, projects: map[driver.Scope]*project{}}
 	if s.now == nil {
 		s.now = time.Now
 	}
@@ -51,7 +51,7 @@ type project struct {
 
 	mu    sync.RWMutex // guards the fields below; written only while writeLock is held
 	files map[string]*fileRec
-	index []fileio.FileInfo // the infos of files, sorted by Path bytewise: List copies a range
+	index []driver.FileInfo // the infos of files, sorted by Path bytewise: List copies a range
 	bytes int64
 
 	history      map[string][]*versionRec // kept previous versions per path, oldest first
@@ -62,7 +62,7 @@ type project struct {
 }
 
 type fileRec struct {
-	info    fileio.FileInfo
+	info    driver.FileInfo
 	content []byte // never modified after commit
 	version int64
 }
@@ -78,7 +78,7 @@ type versionRec struct {
 
 var emptyProject = &project{files: map[string]*fileRec{}}
 
-func (s *Store) project(scope fileio.Scope, create bool) *project {
+func (s *Store) project(scope driver.Scope, create bool) *project {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	p := s.projects[scope]
@@ -89,8 +89,8 @@ func (s *Store) project(scope fileio.Scope, create bool) *project {
 	return p
 }
 
-// View implements fileio.Store.
-func (s *Store) View(ctx context.Context, scope fileio.Scope, fn func(fileio.ReadTx) error) error {
+// View implements driver.Store.
+func (s *Store) View(ctx context.Context, scope driver.Scope, fn func(driver.ReadTx) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -103,9 +103,9 @@ func (s *Store) View(ctx context.Context, scope fileio.Scope, fn func(fileio.Rea
 	return fn(&readTx{p: p, now: s.now})
 }
 
-// Update implements fileio.Store. Deleted files are gone at commit: opts.DeleteRetention does
+// Update implements driver.Store. Deleted files are gone at commit: opts.DeleteRetention does
 // not apply.
-func (s *Store) Update(ctx context.Context, scope fileio.Scope, opts fileio.UpdateOptions, fn func(fileio.WriteTx) error) error {
+func (s *Store) Update(ctx context.Context, scope driver.Scope, opts driver.UpdateOptions, fn func(driver.WriteTx) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -154,7 +154,7 @@ func (s *Store) Update(ctx context.Context, scope fileio.Scope, opts fileio.Upda
 
 // apply makes the overlay (nil value: delete) the committed state. Caller holds p.mu.
 func (p *project) apply(overlay map[string]*fileRec) {
-	var added []fileio.FileInfo
+	var added []driver.FileInfo
 	removed := map[string]bool{}
 	for path, rec := range overlay {
 		old := p.files[path]
@@ -175,7 +175,7 @@ func (p *project) apply(overlay map[string]*fileRec) {
 		}
 	}
 	if len(removed) > 0 {
-		p.index = slices.DeleteFunc(p.index, func(f fileio.FileInfo) bool { return removed[f.Path] })
+		p.index = slices.DeleteFunc(p.index, func(f driver.FileInfo) bool { return removed[f.Path] })
 	}
 	switch {
 	case len(added) == 0:
@@ -185,13 +185,13 @@ func (p *project) apply(overlay map[string]*fileRec) {
 		}
 	default:
 		p.index = append(p.index, added...)
-		slices.SortFunc(p.index, func(a, b fileio.FileInfo) int { return strings.Compare(a.Path, b.Path) })
+		slices.SortFunc(p.index, func(a, b driver.FileInfo) int { return strings.Compare(a.Path, b.Path) })
 	}
 }
 
 // position is the index in p.index of path, or of the first path after it.
 func (p *project) position(path string) int {
-	i, _ := slices.BinarySearchFunc(p.index, path, func(f fileio.FileInfo, path string) int { return strings.Compare(f.Path, path) })
+	i, _ := slices.BinarySearchFunc(p.index, path, func(f driver.FileInfo, path string) int { return strings.Compare(f.Path, path) })
 	return i
 }
 
@@ -212,23 +212,23 @@ func (tx *readTx) lookup(path string) *fileRec {
 	return tx.p.files[path]
 }
 
-func (tx *readTx) Get(ctx context.Context, path string) (fileio.File, error) {
+func (tx *readTx) Get(ctx context.Context, path string) (driver.File, error) {
 	rec := tx.lookup(path)
 	if rec == nil {
-		return fileio.File{}, agentfiles.NewError(agentfiles.CodeNotFound, "no file at this path", path)
+		return driver.File{}, agentfiles.NewError(agentfiles.CodeNotFound, "no file at this path", path)
 	}
-	return fileio.File{FileInfo: rec.info, Content: append([]byte(nil), rec.content...)}, nil
+	return driver.File{FileInfo: rec.info, Content: append([]byte(nil), rec.content...)}, nil
 }
 
-func (tx *readTx) Stat(ctx context.Context, path string) (fileio.FileInfo, bool, error) {
+func (tx *readTx) Stat(ctx context.Context, path string) (driver.FileInfo, bool, error) {
 	rec := tx.lookup(path)
 	if rec == nil {
-		return fileio.FileInfo{}, false, nil
+		return driver.FileInfo{}, false, nil
 	}
 	return rec.info, true, nil
 }
 
-func (tx *readTx) List(ctx context.Context, prefix string, limit int) ([]fileio.FileInfo, error) {
+func (tx *readTx) List(ctx context.Context, prefix string, limit int) ([]driver.FileInfo, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -239,11 +239,11 @@ func (tx *readTx) List(ctx context.Context, prefix string, limit int) ([]fileio.
 		for end < len(index) && strings.HasPrefix(index[end].Path, prefix) && (limit <= 0 || end-i < limit) {
 			end++
 		}
-		out := make([]fileio.FileInfo, end-i)
+		out := make([]driver.FileInfo, end-i)
 		copy(out, index[i:end])
 		return out, nil
 	}
-	var out []fileio.FileInfo
+	var out []driver.FileInfo
 	for ; i < len(index) && strings.HasPrefix(index[i].Path, prefix); i++ {
 		if _, changed := tx.overlay[index[i].Path]; !changed {
 			out = append(out, index[i])
@@ -280,8 +280,8 @@ type writeTx struct {
 	now     func() time.Time
 	overlay map[string]*fileRec
 	order   []string                     // paths in first-change order, for the outbox
-	creds   map[string]fileio.PutOptions // per path, the last Put's options
-	opts    fileio.UpdateOptions
+	creds   map[string]driver.PutOptions // per path, the last Put's options
+	opts    driver.UpdateOptions
 	kept    []keptVersion    // versions this transaction replaced, in order
 	drop    []string         // paths whose committed versions go at commit (DropVersions)
 	events  []feedEvent      // the changes it made, in order, for the change feed
@@ -301,9 +301,9 @@ func (tx *writeTx) touch(path string) {
 	}
 }
 
-func (tx *writeTx) Put(ctx context.Context, path string, content []byte, opts fileio.PutOptions) (fileio.FileInfo, error) {
+func (tx *writeTx) Put(ctx context.Context, path string, content []byte, opts driver.PutOptions) (driver.FileInfo, error) {
 	if err := ctx.Err(); err != nil {
-		return fileio.FileInfo{}, err
+		return driver.FileInfo{}, err
 	}
 	return tx.store(path, append([]byte(nil), content...), opts), nil
 }
@@ -311,9 +311,9 @@ func (tx *writeTx) Put(ctx context.Context, path string, content []byte, opts fi
 // store records content as the new version of path, taking ownership of it, and returns its
 // info: CreatedAt kept from an existing version, UpdatedAt now but strictly after the
 // previous version's.
-func (tx *writeTx) store(path string, content []byte, opts fileio.PutOptions) fileio.FileInfo {
+func (tx *writeTx) store(path string, content []byte, opts driver.PutOptions) driver.FileInfo {
 	now := tx.now().UTC()
-	info := fileio.FileInfo{Path: path, SizeBytes: int64(len(content)), CreatedAt: now, UpdatedAt: now}
+	info := driver.FileInfo{Path: path, SizeBytes: int64(len(content)), CreatedAt: now, UpdatedAt: now}
 	version := int64(1)
 	if old := tx.lookup(path); old != nil {
 		info.CreatedAt = old.info.CreatedAt
@@ -324,18 +324,18 @@ func (tx *writeTx) store(path string, content []byte, opts fileio.PutOptions) fi
 		if tx.opts.HistoryVersions > 0 {
 			version++ // as pgstore's trigger, which runs only while the history is on
 		}
-		pos, prev := tx.record(path, fileio.ChangeModified, version, old.version, content)
+		pos, prev := tx.record(path, driver.ChangeModified, version, old.version, content)
 		tx.keepVersion(path, old, now, false, prev, pos)
 	} else {
 		if tx.opts.HistoryVersions > 0 {
 			version = tx.lastVersion(path) + 1
 		}
-		tx.record(path, fileio.ChangeCreated, version, 0, content)
+		tx.record(path, driver.ChangeCreated, version, 0, content)
 	}
 	tx.touch(path)
 	tx.overlay[path] = &fileRec{info: info, content: content, version: version}
 	if tx.creds == nil {
-		tx.creds = map[string]fileio.PutOptions{}
+		tx.creds = map[string]driver.PutOptions{}
 	}
 	tx.creds[path] = opts
 	return info
@@ -351,7 +351,7 @@ func (tx *writeTx) Delete(ctx context.Context, paths ...string) error {
 		if old == nil {
 			continue
 		}
-		pos, prev := tx.record(path, fileio.ChangeDeleted, old.version, old.version, nil)
+		pos, prev := tx.record(path, driver.ChangeDeleted, old.version, old.version, nil)
 		tx.keepVersion(path, old, now, true, prev, pos)
 		tx.touch(path)
 		tx.overlay[path] = nil
@@ -359,14 +359,14 @@ func (tx *writeTx) Delete(ctx context.Context, paths ...string) error {
 	return nil
 }
 
-var _ fileio.MultiStater = (*readTx)(nil)
+var _ driver.MultiStater = (*readTx)(nil)
 
-// StatMany implements fileio.MultiStater.
-func (tx *readTx) StatMany(ctx context.Context, paths []string) (map[string]fileio.FileInfo, error) {
+// StatMany implements driver.MultiStater.
+func (tx *readTx) StatMany(ctx context.Context, paths []string) (map[string]driver.FileInfo, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	out := make(map[string]fileio.FileInfo, len(paths))
+	out := make(map[string]driver.FileInfo, len(paths))
 	for _, p := range paths {
 		if rec := tx.lookup(p); rec != nil {
 			out[p] = rec.info

@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/fileio/pgstore"
 )
 
@@ -29,7 +30,7 @@ func BenchmarkEditLongOldStr(b *testing.B) {
 		b.Fatal(err)
 	}
 	needle := strings.Repeat("a", 4095) + "b"
-	scope := fileio.Scope{Tenant: agentfiles.NewAuthContext("bench-key", "bench").APIKeyHash, Project: "proj"}
+	scope := driver.Scope{Tenant: agentfiles.NewAuthContext("bench-key", "bench").APIKeyHash, Project: "proj"}
 	variants := []benchVariant{
 		{"bounded", func(int) error {
 			_, err := svc.Edit(sctx, fileio.EditRequest{Project: "proj", Path: "/h.txt", DryRun: true, Edits: []fileio.Edit{{OldStr: needle, NewStr: "x"}}})
@@ -39,8 +40,8 @@ func BenchmarkEditLongOldStr(b *testing.B) {
 			return err
 		}},
 		{"position", func(int) error {
-			return s.Update(context.Background(), scope, fileio.UpdateOptions{}, func(tx fileio.WriteTx) error {
-				_, err := tx.(fileio.Splicer).Locate(context.Background(), "/h.txt", []byte(needle), 16, math.MaxInt64, false)
+			return s.Update(context.Background(), scope, driver.UpdateOptions{}, func(tx driver.WriteTx) error {
+				_, err := tx.(driver.Splicer).Locate(context.Background(), "/h.txt", []byte(needle), 16, math.MaxInt64, false)
 				return err
 			})
 		}},

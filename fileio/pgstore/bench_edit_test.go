@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/fileio/pgstore"
 	"github.com/agentfiles/agentfiles/fileio/storetest"
 )
@@ -14,7 +15,7 @@ import (
 // BenchmarkEdit1MiB edits one line of a 1 MiB file (16,384 lines of 64 bytes) through
 // fileio.Service.Edit, in the same run:
 //
-//	splice:   over pgstore, whose fileio.Splicer finds the line with position() and replaces it
+//	splice:   over pgstore, whose driver.Splicer finds the line with position() and replaces it
 //	          with overlay() in SQL: only the searched text, a window of context for the diff
 //	          and the new line travel, never the file
 //	portable: over storetest.WithoutOptional(store): Get ships the file to the Service, Put
@@ -60,7 +61,7 @@ func BenchmarkEdit1MiB(b *testing.B) {
 			return err
 		}},
 		{"rewrite", func(i int) error {
-			res, err := svc.Read(sctx, "bench", "/rewrite", 0, fileio.ReadToEOF)
+			res, err := svc.Read(sctx, fileio.ReadRequest{Project: "bench", Path: "/rewrite", OffsetBytes: 0, LengthBytes: new(int64(fileio.ReadToEOF))})
 			if err != nil {
 				return err
 			}
@@ -77,7 +78,7 @@ func BenchmarkEdit1MiB(b *testing.B) {
 }
 
 // BenchmarkRename1000 renames a directory of 1,000 files of 1 KiB back and forth through
-// fileio.Service.Rename, in the same run over pgstore (mover: one fileio.Mover statement, the
+// fileio.Service.Rename, in the same run over pgstore (mover: one driver.Mover statement, the
 // contents stay in the database) and over storetest.WithoutOptional(store) (portable: a Get, a
 // Put and a Delete per file). The history is on, so each rename also keeps 1,000 versions of
 // the old paths. It reports p50/p95 in ms and the mover/portable ratio of the p50s.
@@ -86,7 +87,7 @@ func BenchmarkRename1000(b *testing.B) {
 	sctx := benchCaller()
 	stores := []struct {
 		name  string
-		store fileio.Store
+		store driver.Store
 	}{{"mover", s}, {"portable", storetest.WithoutOptional(s)}}
 	variants := make([]benchVariant, len(stores))
 	for v, st := range stores {
@@ -102,7 +103,7 @@ func BenchmarkRename1000(b *testing.B) {
 			if i%2 == 1 {
 				from, to = to, from
 			}
-			res, err := svc.Rename(sctx, "bench", from, to, false)
+			res, err := svc.Rename(sctx, fileio.RenameRequest{Project: "bench", From: from, To: to, Overwrite: false})
 			if err == nil && res.Files != 1000 {
 				err = fmt.Errorf("moved %d files, want 1000", res.Files)
 			}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/fileio/pgstore"
 	"github.com/agentfiles/agentfiles/fileio/storetest"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -23,8 +24,8 @@ import (
 //	          pg_advisory_xact_lock and lock timeout, in its own transaction (3 round trips)
 //	store:    Store.Update with one Put (file + byte count + outbox row, NOTIFY at commit)
 //	service:  fileio.Service.Write (TRUNCATE) with the history off (Config.HistoryVersions 0):
-//	          path checks, quota and the write in one fileio.ConditionalWriter statement, sent
-//	          with BEGIN, the lock and COMMIT in one batch (fileio.ConditionalUpdater: 1 round
+//	          path checks, quota and the write in one driver.ConditionalWriter statement, sent
+//	          with BEGIN, the lock and COMMIT in one batch (driver.ConditionalUpdater: 1 round
 //	          trip)
 //	history:  the same with the history on (the default: 10 versions), so that the same
 //	          statement also copies each replaced version into mcp_file_versions (the CTEs
@@ -46,15 +47,15 @@ func BenchmarkWrite(b *testing.B) {
 			portable := benchService(b, storetest.WithoutOptional(s), false)
 			ac := agentfiles.NewAuthContext("bench-key", "bench")
 			sctx := agentfiles.WithAuth(ctx, ac)
-			scope := fileio.Scope{Tenant: ac.APIKeyHash, Project: "bench"}
+			scope := driver.Scope{Tenant: ac.APIKeyHash, Project: "bench"}
 			content := strings.Repeat("x", 1024)
 			variants := []benchVariant{
 				{"base", func(w int) error {
 					return bareUpsert(ctx, s.Pool(), scope, fmt.Sprintf("/base/w-%d.txt", w), []byte(content))
 				}},
 				{"store", func(w int) error {
-					return s.Update(ctx, scope, fileio.UpdateOptions{}, func(tx fileio.WriteTx) error {
-						_, err := tx.Put(ctx, fmt.Sprintf("/store/w-%d.txt", w), []byte(content), fileio.PutOptions{})
+					return s.Update(ctx, scope, driver.UpdateOptions{}, func(tx driver.WriteTx) error {
+						_, err := tx.Put(ctx, fmt.Sprintf("/store/w-%d.txt", w), []byte(content), driver.PutOptions{})
 						return err
 					})
 				}},
@@ -101,7 +102,7 @@ func BenchmarkWrite(b *testing.B) {
 
 // BenchmarkAppend compares, in the same run, APPEND writes of 256 bytes to a file that starts
 // at 64 KiB (one file per writer, 1 and 8 writers on one project) through fileio.Service.Write
-// with the optional interfaces (service: one fileio.ConditionalWriter statement that runs
+// with the optional interfaces (service: one driver.ConditionalWriter statement that runs
 // content = content || $data in PostgreSQL) and without them (portable: Get ships the whole
 // file to the client, Put ships it back). It reports p50/p95 in µs and the service/portable
 // ratio of p50s.
@@ -113,7 +114,7 @@ func BenchmarkAppend(b *testing.B) {
 			record := strings.Repeat("r", 255) + "\n"
 			variants := []struct {
 				name  string
-				store fileio.Store
+				store driver.Store
 			}{{"service", s}, {"portable", storetest.WithoutOptional(s)}}
 			ops := make([]func(w int) error, len(variants))
 			for v, variant := range variants {
@@ -146,7 +147,7 @@ func BenchmarkAppend(b *testing.B) {
 }
 
 // bareUpsert is the reference: the least a correct locked write can do.
-func bareUpsert(ctx context.Context, pool *pgxpool.Pool, scope fileio.Scope, path string, content []byte) error {
+func bareUpsert(ctx context.Context, pool *pgxpool.Pool, scope driver.Scope, path string, content []byte) error {
 	conn, err := pool.Acquire(ctx)
 	if err != nil {
 		return err
@@ -229,7 +230,7 @@ func BenchmarkRead10k(b *testing.B) {
 	s, _ := newStore(b, pgstore.Options{})
 	ctx := context.Background()
 	ac := agentfiles.NewAuthContext("bench-key", "bench")
-	scope := fileio.Scope{Tenant: ac.APIKeyHash, Project: "bench"}
+	scope := driver.Scope{Tenant: ac.APIKeyHash, Project: "bench"}
 	_, err := s.Pool().Exec(ctx, `INSERT INTO mcp_files (apikey_hash, project, path, content, size)
 SELECT $1, $2, format('/d%s/f%s.txt', i / 100, i % 100), convert_to(repeat('x', 1024), 'UTF8'), 1024
 FROM generate_series(0, 9999) i`, scope.Tenant, scope.Project)
@@ -243,19 +244,19 @@ FROM generate_series(0, 9999) i`, scope.Tenant, scope.Project)
 	sctx := agentfiles.WithAuth(ctx, ac)
 	cases := []benchVariant{
 		{"Get", func(i int) error {
-			return s.View(ctx, scope, func(tx fileio.ReadTx) error {
+			return s.View(ctx, scope, func(tx driver.ReadTx) error {
 				_, err := tx.Get(ctx, fmt.Sprintf("/d%d/f%d.txt", i%100, i%97))
 				return err
 			})
 		}},
 		{"Stat", func(i int) error {
-			return s.View(ctx, scope, func(tx fileio.ReadTx) error {
+			return s.View(ctx, scope, func(tx driver.ReadTx) error {
 				_, _, err := tx.Stat(ctx, fmt.Sprintf("/d%d/f%d.txt", i%100, i%97))
 				return err
 			})
 		}},
 		{"ListDir100", func(i int) error {
-			return s.View(ctx, scope, func(tx fileio.ReadTx) error {
+			return s.View(ctx, scope, func(tx driver.ReadTx) error {
 				fis, err := tx.List(ctx, fmt.Sprintf("/d%d/", i%100), 0)
 				if err == nil && len(fis) != 100 {
 					err = fmt.Errorf("listed %d files, want 100", len(fis))
@@ -264,13 +265,13 @@ FROM generate_series(0, 9999) i`, scope.Tenant, scope.Project)
 			})
 		}},
 		{"ListRoot256", func(i int) error {
-			return s.View(ctx, scope, func(tx fileio.ReadTx) error {
+			return s.View(ctx, scope, func(tx driver.ReadTx) error {
 				_, err := tx.List(ctx, "/", 256)
 				return err
 			})
 		}},
 		{"ServiceRead", func(i int) error {
-			_, err := svc.Read(sctx, "bench", fmt.Sprintf("/d%d/f%d.txt", i%100, i%97), 0, 0)
+			_, err := svc.Read(sctx, fileio.ReadRequest{Project: "bench", Path: fmt.Sprintf("/d%d/f%d.txt", i%100, i%97), OffsetBytes: 0, LengthBytes: new(int64(0))})
 			return err
 		}},
 	}
@@ -344,7 +345,7 @@ func benchCaller() context.Context {
 
 // benchService returns a Service over store with the default configuration, no rate limit and
 // the history on (the default) or off.
-func benchService(b *testing.B, store fileio.Store, history bool) *fileio.Service {
+func benchService(b *testing.B, store driver.Store, history bool) *fileio.Service {
 	b.Helper()
 	if history {
 		return storetest.NewService(b, store)

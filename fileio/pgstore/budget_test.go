@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/agentfiles/agentfiles"
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/fileio/pgstore"
 	"github.com/agentfiles/agentfiles/internal/poll"
 	"github.com/google/go-cmp/cmp"
@@ -18,11 +18,11 @@ import (
 var hostileNeedle = []byte(strings.Repeat("a", 20000) + "b")
 
 // locate runs Splicer.Locate in an Update of s under ctx.
-func locate(ctx context.Context, s *pgstore.Store, path string, needle []byte, maxScan int64) (fileio.Located, error) {
-	var loc fileio.Located
-	err := s.Update(ctx, testScope, fileio.UpdateOptions{}, func(tx fileio.WriteTx) error {
+func locate(ctx context.Context, s *pgstore.Store, path string, needle []byte, maxScan int64) (driver.Located, error) {
+	var loc driver.Located
+	err := s.Update(ctx, testScope, driver.UpdateOptions{}, func(tx driver.WriteTx) error {
 		var err error
-		loc, err = tx.(fileio.Splicer).Locate(ctx, path, needle, 16, maxScan, false)
+		loc, err = tx.(driver.Splicer).Locate(ctx, path, needle, 16, maxScan, false)
 		return err
 	})
 	return loc, err

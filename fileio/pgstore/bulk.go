@@ -3,11 +3,11 @@ package pgstore
 import (
 	"context"
 
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/jackc/pgx/v5"
 )
 
-var _ fileio.BulkWriter = (*writeTx)(nil)
+var _ driver.BulkWriter = (*writeTx)(nil)
 
 // sqlPutMany is sqlPut for a batch of files given as arrays ($3 paths, $4 contents, $5
 // credential references): one statement writes them, the project's byte count and their index
@@ -41,9 +41,9 @@ const sqlPutMany = `WITH s AS (
 )
 SELECT count(*) FROM f`
 
-// PutMany implements fileio.BulkWriter with one statement per call (sqlPutMany): the files
+// PutMany implements driver.BulkWriter with one statement per call (sqlPutMany): the files
 // travel as three array parameters in PostgreSQL's binary format.
-func (tx *writeTx) PutMany(ctx context.Context, files []fileio.File, opts fileio.BulkOptions) error {
+func (tx *writeTx) PutMany(ctx context.Context, files []driver.File, opts driver.BulkOptions) error {
 	if len(files) == 0 {
 		return ctx.Err()
 	}

@@ -4,14 +4,14 @@ import (
 	"context"
 	"testing"
 
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/fileio/pgstore"
 	"github.com/agentfiles/agentfiles/fileio/storetest"
 	"github.com/agentfiles/agentfiles/internal/pgtest"
 )
 
 func TestCheckpoints(t *testing.T) {
-	storetest.ExerciseCheckpoints(t, func(t *testing.T) fileio.Store {
+	storetest.ExerciseCheckpoints(t, func(t *testing.T) driver.Store {
 		s, _ := newStore(t, pgstore.Options{})
 		return s
 	})

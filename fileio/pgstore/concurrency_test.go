@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/agentfiles/agentfiles"
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/fileio/pgstore"
 	"github.com/agentfiles/agentfiles/fileio/storetest"
 	"github.com/agentfiles/agentfiles/internal/cmdtest"
@@ -24,11 +24,11 @@ import (
 // holdProjectLock starts an Update of scope on s that runs inside (nil: nothing) and then holds
 // the project's lock until the returned release is called; release waits for that Update to
 // commit and fails t if it did not.
-func holdProjectLock(t *testing.T, s fileio.Store, scope fileio.Scope, inside func(tx fileio.WriteTx) error) (release func()) {
+func holdProjectLock(t *testing.T, s driver.Store, scope driver.Scope, inside func(tx driver.WriteTx) error) (release func()) {
 	t.Helper()
 	holding, released, held := make(chan struct{}), make(chan struct{}), make(chan error, 1)
 	go func() {
-		held <- s.Update(context.Background(), scope, fileio.UpdateOptions{}, func(tx fileio.WriteTx) error {
+		held <- s.Update(context.Background(), scope, driver.UpdateOptions{}, func(tx driver.WriteTx) error {
 			if inside != nil {
 				if err := inside(tx); err != nil {
 					return err
@@ -62,14 +62,14 @@ func TestLockTimeout(t *testing.T) {
 	ctx := context.Background()
 	put(t, s, testScope, "/before", "committed")
 
-	release := holdProjectLock(t, s, testScope, func(tx fileio.WriteTx) error {
-		_, err := tx.Put(ctx, "/held", []byte("in progress"), fileio.PutOptions{})
+	release := holdProjectLock(t, s, testScope, func(tx driver.WriteTx) error {
+		_, err := tx.Put(ctx, "/held", []byte("in progress"), driver.PutOptions{})
 		return err
 	})
 
 	start := time.Now()
-	err := s.Update(ctx, testScope, fileio.UpdateOptions{LockTimeout: timeout}, func(tx fileio.WriteTx) error {
-		_, err := tx.Put(ctx, "/second", []byte("x"), fileio.PutOptions{})
+	err := s.Update(ctx, testScope, driver.UpdateOptions{LockTimeout: timeout}, func(tx driver.WriteTx) error {
+		_, err := tx.Put(ctx, "/second", []byte("x"), driver.PutOptions{})
 		return err
 	})
 	waited := time.Since(start)
@@ -81,7 +81,7 @@ func TestLockTimeout(t *testing.T) {
 	}
 	t.Logf("second writer got RESOURCE_BUSY after %v (lock timeout %v): %v", waited, timeout, err)
 
-	other := fileio.Scope{Tenant: testScope.Tenant, Project: "other"}
+	other := driver.Scope{Tenant: testScope.Tenant, Project: "other"}
 	put(t, s, other, "/free", "not blocked")
 	if _, err := get(t, s, testScope, "/held"); !errors.Is(err, agentfiles.ErrNotFound) {
 		t.Errorf("reader saw the holder's uncommitted file: err = %v", err)
@@ -111,12 +111,12 @@ func TestUpdatesOfOneProjectAreSerialised(t *testing.T) {
 	for g := 0; g < goroutines; g++ {
 		go func() {
 			for i := 0; i < each; i++ {
-				err := s.Update(ctx, testScope, fileio.UpdateOptions{LockTimeout: time.Minute}, func(tx fileio.WriteTx) error {
+				err := s.Update(ctx, testScope, driver.UpdateOptions{LockTimeout: time.Minute}, func(tx driver.WriteTx) error {
 					f, err := tx.Get(ctx, "/counter")
 					if err != nil && !errors.Is(err, agentfiles.ErrNotFound) {
 						return err
 					}
-					_, err = tx.Put(ctx, "/counter", append(f.Content, 'x'), fileio.PutOptions{})
+					_, err = tx.Put(ctx, "/counter", append(f.Content, 'x'), driver.PutOptions{})
 					return err
 				})
 				if err != nil {
@@ -179,7 +179,7 @@ func startProcs(t *testing.T, bin string, argLists ...[]string) (wait func() []i
 }
 
 // procScope is the scope the helper writes to with its default -key and -project.
-var procScope = fileio.Scope{Tenant: agentfiles.NewAuthContext("pgstoreproc", "").APIKeyHash, Project: "proj"}
+var procScope = driver.Scope{Tenant: agentfiles.NewAuthContext("pgstoreproc", "").APIKeyHash, Project: "proj"}
 
 // TestTwoProcessesAppend: two processes append 1,000 records each to the same file, while the
 // grep indexers of both (every millisecond) index it between appends. Every record is present
@@ -246,7 +246,7 @@ func TestTwoProcessesFillQuota(t *testing.T) {
 	var stored, usage int64
 	ctx := context.Background()
 	s.Pool().QueryRow(ctx, "SELECT COALESCE(sum(size), 0) FROM mcp_files WHERE NOT deleted").Scan(&stored)
-	s.View(ctx, procScope, func(tx fileio.ReadTx) error { var err error; usage, err = tx.ProjectBytes(ctx); return err })
+	s.View(ctx, procScope, func(tx driver.ReadTx) error { var err error; usage, err = tx.ProjectBytes(ctx); return err })
 	if stored > quota || stored != usage {
 		t.Errorf("stored %d bytes, usage row says %d; quota %d", stored, usage, quota)
 	}

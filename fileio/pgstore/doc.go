@@ -1,4 +1,4 @@
-// Package pgstore is the PostgreSQL fileio.Store: files, index jobs and per-project byte counts
+// Package pgstore is the PostgreSQL driver.Store: files, index jobs and per-project byte counts
 // in plain tables, shared by any number of processes that use the same database.
 //
 // # Use
@@ -10,7 +10,7 @@
 //
 // New takes an existing *pgxpool.Pool instead (the caller keeps owning it). Both bring the
 // schema up to date first. The store has no lock timeout or retention of its own: both come
-// with every Update (fileio.UpdateOptions), which the Service fills in from its Config
+// with every Update (driver.UpdateOptions), which the Service fills in from its Config
 // (settings.mcp.files.lock_timeout_ms and delete_retention_days).
 //
 // # Schema and migrations
@@ -45,8 +45,8 @@
 // (SET LOCAL plan_cache_mode, sent with the lock): they are lookups by tenant, project and
 // path, and re-planning them would cost more than running them.
 //
-// The write transaction implements fileio.WriteChecker and fileio.ConditionalWriter, each in
-// one statement of index lookups, and the Store implements fileio.ConditionalUpdater: BEGIN,
+// The write transaction implements driver.WriteChecker and driver.ConditionalWriter, each in
+// one statement of index lookups, and the Store implements driver.ConditionalUpdater: BEGIN,
 // the settings, the project lock, the check-and-write statement (which also calls pg_notify
 // when it writes) and COMMIT go out as one pipelined pgx batch. So fileio.Service.Write costs
 // one round trip for TRUNCATE and APPEND (two on an error: the ROLLBACK) and four for
@@ -79,7 +79,7 @@
 // mcp_file_versions, numbers the versions per path, drops those past the last HistoryVersions,
 // and keeps mcp_file_history_usage up to date, all inside the database: the content never goes
 // to the client and back. The trigger does not fire in transactions without those settings.
-// The conditional write of fileio.Service.Write (fileio.ConditionalWriter) does the same in
+// The conditional write of fileio.Service.Write (driver.ConditionalWriter) does the same in
 // data-modifying CTEs of its one statement, which costs less than a trigger call, and numbers
 // the row it writes; the triggers of migration 0006 then stand aside (they fire only for a row
 // whose statement left the version number as it was). The settings ride in the round trip that
@@ -87,7 +87,7 @@
 // trip.
 // Kept versions count in ProjectBytes; Purge removes those past their purge_after (replaced_at
 // plus HistoryRetention) and subtracts their bytes. Edit and Rename have statements of their own
-// (fileio.Splicer, fileio.Mover): position() and overlay() edit a file in place, and a rename
+// (driver.Splicer, driver.Mover): position() and overlay() edit a file in place, and a rename
 // moves any number of files in one statement.
 //
 // # Change feed and checkpoints
@@ -96,13 +96,13 @@
 // active row inserted, replaced or soft-deleted, whichever statement did it) to
 // mcp_file_events, numbered from the project's row of mcp_file_feed_heads: that row is
 // incremented in the writing transaction and stays locked until it commits, so positions follow
-// commit order without gaps across every instance (fileio.FeedReader). Checkpoints are rows of
+// commit order without gaps across every instance (driver.FeedReader). Checkpoints are rows of
 // mcp_file_checkpoints at a feed position. mcp_file_version_pinned tells whether a checkpoint
 // needs a kept version (the version an event replaced, current from the path's previous event
 // until its position); the history's deletes (the count limit in the trigger and in the
 // conditional write, Purge, DropVersions) leave pinned versions alone. Purge drops events past
 // their retention that come at or before every checkpoint of their project and records how far
-// in pruned_through. WaitForEvents (fileio.FeedWaiter) wakes on the NOTIFY every write commit
+// in pruned_through. WaitForEvents (driver.FeedWaiter) wakes on the NOTIFY every write commit
 // sends for the indexer.
 //
 // # Budgets
@@ -113,12 +113,12 @@
 // request when a statement's context ends, and keeps the connection; Options.MaxConns sizes
 // it. The edit search (Locate) runs position() only while the file's size times the needle's
 // length stays within the bound the Service gives it, since position() on bytea compares the
-// needle at every offset and does not stop for a cancel. DropVersions (fileio.HistoryPurger)
+// needle at every offset and does not stop for a cancel. DropVersions (driver.HistoryPurger)
 // deletes kept versions and their bytes in one statement; KeptBytes reads them from
 // mcp_file_history_usage.
 //
 // Searches (fileio.Service.Grep and Glob) keep their read transaction, and so a connection,
-// for up to their time budget; they run in ViewScan (fileio.ScanViewer). At most half of the
+// for up to their time budget; they run in ViewScan (driver.ScanViewer). At most half of the
 // pool's connections (MaxConns/2, at least 1) hold a search at once, and at most a quarter of
 // those (at least 1) one tenant's searches: 2 of pgx's default 4 connections, 1 per tenant. The
 // other half serves View and Update, so a short call of one tenant never waits for another
@@ -132,7 +132,7 @@
 // so the database owner may create it) and migration 0009 a partial GIN index on the text of
 // the active files that are marked grep_indexed, with its ASCII letters lower-cased:
 // mcp_files_grep_fold(content) with gin_trgm_ops. The read transaction implements
-// fileio.ContentSearcher: the literals of a grep pattern's fileio.ContentQuery become LIKE
+// driver.ContentSearcher: the literals of a grep pattern's driver.ContentQuery become LIKE
 // conditions on that folded text (a case-sensitive literal also on the text as it is) that the
 // index answers among the indexed files and PostgreSQL rechecks. LIKE compares characters
 // exactly and the folding is ASCII's alone, so the answers do not depend on the database's
@@ -145,7 +145,7 @@
 // the files in path order for the Service to read within its scan budget. Grep's statements run
 // under SET LOCAL statement_timeout up to the call's time budget (a statement past it is
 // TIMEOUT) and plan_cache_mode = force_custom_plan (a generic plan cannot see how selective a
-// LIKE pattern is). fileio.MultiGetter reads the candidates in one statement. Files holding a
+// LIKE pattern is). driver.MultiGetter reads the candidates in one statement. Files holding a
 // NUL byte have no entries in the index; grep skips them.
 //
 // Trigrams are computed off the write path. A write leaves its row unindexed (grep_indexed =

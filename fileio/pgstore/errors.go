@@ -6,7 +6,7 @@ import (
 	"log/slog"
 
 	"github.com/agentfiles/agentfiles"
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/internal/pgoutage"
 	"github.com/agentfiles/agentfiles/internal/pgpool"
 )
@@ -28,7 +28,7 @@ const (
 // anything else; the codes of SQLSTATEs come from the table pgindex shares (pgpool.Classify).
 // An ended context is TIMEOUT or CANCELED (agentfiles.ContextError, its cause kept), and
 // *agentfiles.Error values (from a callback) pass through.
-func (s *Store) storeError(ctx context.Context, op string, scope fileio.Scope, err error) error {
+func (s *Store) storeError(ctx context.Context, op string, scope driver.Scope, err error) error {
 	if err == nil {
 		return nil
 	}

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/agentfiles/agentfiles"
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/fileio/pgstore"
 	"github.com/agentfiles/agentfiles/fileio/storetest"
 	"github.com/agentfiles/agentfiles/internal/pgtest"
@@ -50,8 +50,8 @@ func TestUnreachableIsUnavailable(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	err = s.Update(ctx, testScope, fileio.UpdateOptions{}, func(tx fileio.WriteTx) error {
-		_, err := tx.Put(ctx, "/secret.txt", []byte("TOP-SECRET-CONTENT"), fileio.PutOptions{})
+	err = s.Update(ctx, testScope, driver.UpdateOptions{}, func(tx driver.WriteTx) error {
+		_, err := tx.Put(ctx, "/secret.txt", []byte("TOP-SECRET-CONTENT"), driver.PutOptions{})
 		return err
 	})
 	if !errors.Is(err, agentfiles.ErrUnavailable) || !agentfiles.ErrorCode(err).Retryable() {
@@ -91,25 +91,25 @@ func TestDroppedConnectionLeavesNoPartialWrite(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name string
-		fn   func(tx fileio.WriteTx) error
+		fn   func(tx driver.WriteTx) error
 	}{
-		{"callback continues", func(tx fileio.WriteTx) error {
-			if _, err := tx.Put(ctx, "/half-1", []byte("a"), fileio.PutOptions{}); err != nil {
+		{"callback continues", func(tx driver.WriteTx) error {
+			if _, err := tx.Put(ctx, "/half-1", []byte("a"), driver.PutOptions{}); err != nil {
 				return err
 			}
 			killOwnBackend()
-			_, err := tx.Put(ctx, "/half-2", []byte("b"), fileio.PutOptions{})
+			_, err := tx.Put(ctx, "/half-2", []byte("b"), driver.PutOptions{})
 			return err
 		}},
-		{"callback ignores errors", func(tx fileio.WriteTx) error {
-			tx.Put(ctx, "/half-3", []byte("a"), fileio.PutOptions{})
+		{"callback ignores errors", func(tx driver.WriteTx) error {
+			tx.Put(ctx, "/half-3", []byte("a"), driver.PutOptions{})
 			tx.Delete(ctx, "/base")
 			killOwnBackend()
-			tx.Put(ctx, "/half-4", []byte("b"), fileio.PutOptions{})
+			tx.Put(ctx, "/half-4", []byte("b"), driver.PutOptions{})
 			return nil // commit must still fail
 		}},
-		{"dropped before commit", func(tx fileio.WriteTx) error {
-			if _, err := tx.Put(ctx, "/half-5", []byte("a"), fileio.PutOptions{}); err != nil {
+		{"dropped before commit", func(tx driver.WriteTx) error {
+			if _, err := tx.Put(ctx, "/half-5", []byte("a"), driver.PutOptions{}); err != nil {
 				return err
 			}
 			killOwnBackend()
@@ -117,7 +117,7 @@ func TestDroppedConnectionLeavesNoPartialWrite(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			err := s.Update(ctx, testScope, fileio.UpdateOptions{}, tc.fn)
+			err := s.Update(ctx, testScope, driver.UpdateOptions{}, tc.fn)
 			if !errors.Is(err, agentfiles.ErrUnavailable) {
 				t.Fatalf("Update = %v, want UNAVAILABLE (the server terminated the connection)", err)
 			}
@@ -131,7 +131,7 @@ func TestDroppedConnectionLeavesNoPartialWrite(t *testing.T) {
 		t.Errorf("PendingJobs = %d, want 0", n)
 	}
 	var total int64
-	s.View(ctx, testScope, func(tx fileio.ReadTx) error { var err error; total, err = tx.ProjectBytes(ctx); return err })
+	s.View(ctx, testScope, func(tx driver.ReadTx) error { var err error; total, err = tx.ProjectBytes(ctx); return err })
 	if total != 4 {
 		t.Errorf("ProjectBytes = %d, want 4", total)
 	}
@@ -142,9 +142,9 @@ func TestDroppedConnectionLeavesNoPartialWrite(t *testing.T) {
 func TestOversizedValuesAreInvalidArgument(t *testing.T) {
 	s, _ := newStore(t, pgstore.Options{})
 	ctx := context.Background()
-	long := fileio.Scope{Tenant: testScope.Tenant, Project: strings.Repeat("p", 129)}
-	err := s.Update(ctx, long, fileio.UpdateOptions{}, func(tx fileio.WriteTx) error {
-		_, err := tx.Put(ctx, "/a", []byte("x"), fileio.PutOptions{})
+	long := driver.Scope{Tenant: testScope.Tenant, Project: strings.Repeat("p", 129)}
+	err := s.Update(ctx, long, driver.UpdateOptions{}, func(tx driver.WriteTx) error {
+		_, err := tx.Put(ctx, "/a", []byte("x"), driver.PutOptions{})
 		return err
 	})
 	if !errors.Is(err, agentfiles.ErrInvalidArgument) {
@@ -181,9 +181,9 @@ func TestServerKilledDuringWrites(t *testing.T) {
 					return
 				default:
 				}
-				err := s.Update(ctx, testScope, fileio.UpdateOptions{LockTimeout: 10 * time.Second}, func(tx fileio.WriteTx) error {
+				err := s.Update(ctx, testScope, driver.UpdateOptions{LockTimeout: 10 * time.Second}, func(tx driver.WriteTx) error {
 					for _, dir := range []string{"/a", "/b"} {
-						if _, err := tx.Put(ctx, fmt.Sprintf("%s/%d-%d", dir, w, i), []byte(fmt.Sprint(i)), fileio.PutOptions{}); err != nil {
+						if _, err := tx.Put(ctx, fmt.Sprintf("%s/%d-%d", dir, w, i), []byte(fmt.Sprint(i)), driver.PutOptions{}); err != nil {
 							return err
 						}
 					}
@@ -191,7 +191,7 @@ func TestServerKilledDuringWrites(t *testing.T) {
 					if err != nil && agentfiles.ErrorCode(err) != agentfiles.CodeNotFound {
 						return err
 					}
-					_, err = tx.Put(ctx, logPath, fmt.Appendf(old.Content, "%d;", i), fileio.PutOptions{})
+					_, err = tx.Put(ctx, logPath, fmt.Appendf(old.Content, "%d;", i), driver.PutOptions{})
 					return err
 				})
 				if err == nil {
@@ -271,7 +271,7 @@ func TestServerKilledDuringWrites(t *testing.T) {
 	t.Logf("%d successful and %d failed transactions (%d failed ones landed whole: commit acknowledged by the server but not received)",
 		okCount, failures.Load(), landedFailures)
 	var usage, stored int64
-	s.View(ctx, testScope, func(tx fileio.ReadTx) error { var err error; usage, err = tx.ProjectBytes(ctx); return err })
+	s.View(ctx, testScope, func(tx driver.ReadTx) error { var err error; usage, err = tx.ProjectBytes(ctx); return err })
 	for _, c := range files {
 		stored += int64(len(c))
 	}

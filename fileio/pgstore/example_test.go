@@ -35,7 +35,7 @@ func Example() {
 	if _, err := svc.Write(ctx, fileio.WriteRequest{Project: "demo", Path: "/notes/todo.md", Content: "- ship it\n"}); err != nil {
 		log.Fatal(err)
 	}
-	res, err := svc.Read(ctx, "demo", "/notes/todo.md", 0, fileio.ReadToEOF)
+	res, err := svc.Read(ctx, fileio.ReadRequest{Project: "demo", Path: "/notes/todo.md", OffsetBytes: 0, LengthBytes: new(int64(fileio.ReadToEOF))})
 	if err != nil {
 		log.Fatal(err)
 	}

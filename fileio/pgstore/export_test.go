@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing/fstest"
 
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
@@ -21,7 +21,7 @@ var ProjectLockKey = projectLockKey
 
 // LastJobError returns the error text recorded by the last RetryJob of the pending job for
 // (scope, path), and whether such a job exists. For tests.
-func (s *Store) LastJobError(ctx context.Context, scope fileio.Scope, path string) (string, bool, error) {
+func (s *Store) LastJobError(ctx context.Context, scope driver.Scope, path string) (string, bool, error) {
 	var msg string
 	err := s.pool.QueryRow(ctx, `SELECT last_error FROM mcp_file_index_jobs
 WHERE apikey_hash = $1 AND project = $2 AND file_path = $3`, scope.Tenant, scope.Project, path).Scan(&msg)
@@ -36,7 +36,7 @@ WHERE apikey_hash = $1 AND project = $2 AND file_path = $3`, scope.Tenant, scope
 
 // GrepIndexed reports whether the active file at path is in the trigram index (grep_indexed).
 // For tests.
-func (s *Store) GrepIndexed(ctx context.Context, scope fileio.Scope, path string) (bool, error) {
+func (s *Store) GrepIndexed(ctx context.Context, scope driver.Scope, path string) (bool, error) {
 	var indexed bool
 	err := s.pool.QueryRow(ctx, `SELECT grep_indexed FROM mcp_files
 WHERE apikey_hash = $1 AND project = $2 AND path = $3 AND deleted = FALSE`, scope.Tenant, scope.Project, path).Scan(&indexed)

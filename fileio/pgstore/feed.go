@@ -5,16 +5,16 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/jackc/pgx/v5"
 )
 
 // The change feed and checkpoints (migration 0010): the trigger on mcp_files writes the events;
 // these statements read them and keep the checkpoints.
 var (
-	_ fileio.FeedReader       = (*readTx)(nil)
-	_ fileio.CheckpointWriter = (*writeTx)(nil)
-	_ fileio.FeedWaiter       = (*Store)(nil)
+	_ driver.FeedReader       = (*readTx)(nil)
+	_ driver.CheckpointWriter = (*writeTx)(nil)
+	_ driver.FeedWaiter       = (*Store)(nil)
 )
 
 // sqlPurgeEvents removes up to $1 events past their retention that come at or before every
@@ -37,7 +37,7 @@ SELECT count(*) FROM d`
 const sqlFeedHead = `SELECT COALESCE((SELECT last_position FROM mcp_file_feed_heads WHERE apikey_hash = $1 AND project = $2), 0),
        COALESCE((SELECT pruned_through FROM mcp_file_feed_heads WHERE apikey_hash = $1 AND project = $2), 0)`
 
-// FeedHead implements fileio.FeedReader.
+// FeedHead implements driver.FeedReader.
 func (tx *readTx) FeedHead(ctx context.Context) (int64, int64, error) {
 	var head, pruned int64
 	err := tx.x.query(ctx, opRead, sqlFeedHead, tx.scopeArgs(), func(r pgx.Rows) error {
@@ -58,16 +58,16 @@ const sqlEvents = `SELECT position, path, kind, version, sha256, size, at FROM m
 WHERE apikey_hash = $1 AND project = $2 AND position > $5 AND ` + sqlAtOrBelow + `
 ORDER BY position LIMIT $6`
 
-// Events implements fileio.FeedReader.
-func (tx *readTx) Events(ctx context.Context, after int64, dir string, limit int) ([]fileio.Event, error) {
-	var out []fileio.Event
+// Events implements driver.FeedReader.
+func (tx *readTx) Events(ctx context.Context, after int64, dir string, limit int) ([]driver.Event, error) {
+	var out []driver.Event
 	err := tx.x.query(ctx, opRead, sqlEvents, tx.scopeArgs(dir, dir+"/", after, int64(limit)), func(r pgx.Rows) error {
-		var e fileio.Event
+		var e driver.Event
 		var kind string
 		if err := r.Scan(&e.Position, &e.Path, &kind, &e.Version, &e.SHA256, &e.SizeBytes, &e.At); err != nil {
 			return err
 		}
-		e.Kind, e.At = fileio.ChangeKind(kind), e.At.UTC()
+		e.Kind, e.At = driver.ChangeKind(kind), e.At.UTC()
 		out = append(out, e)
 		return nil
 	})
@@ -100,22 +100,22 @@ LEFT JOIN LATERAL (
 LEFT JOIN mcp_files cur ON cur.apikey_hash = $1 AND cur.project = $2 AND cur.path = first.path AND cur.deleted = FALSE
 ORDER BY first.path`
 
-// ChangedSince implements fileio.FeedReader in one statement (see sqlChangedSince).
-func (tx *readTx) ChangedSince(ctx context.Context, position int64, dir string, limit int) ([]fileio.PathChange, error) {
+// ChangedSince implements driver.FeedReader in one statement (see sqlChangedSince).
+func (tx *readTx) ChangedSince(ctx context.Context, position int64, dir string, limit int) ([]driver.PathChange, error) {
 	var lim any
 	if limit > 0 {
 		lim = int64(limit)
 	}
-	var out []fileio.PathChange
+	var out []driver.PathChange
 	err := tx.x.query(ctx, opRead, sqlChangedSince, tx.scopeArgs(dir, dir+"/", position, lim), func(r pgx.Rows) error {
-		var c fileio.PathChange
+		var c driver.PathChange
 		var beforeSHA *string
 		if err := r.Scan(&c.Path, &c.Before.Exists, &c.Before.Version, &beforeSHA, &c.Before.SizeBytes,
 			&c.After.Exists, &c.After.Version, &c.After.SHA256, &c.After.SizeBytes); err != nil {
 			return err
 		}
 		if !c.Before.Exists {
-			c.Before = fileio.FileState{}
+			c.Before = driver.FileState{}
 		} else if beforeSHA != nil {
 			c.Before.SHA256 = *beforeSHA
 		}
@@ -133,7 +133,7 @@ SELECT content FROM mcp_file_versions
 WHERE apikey_hash = $1 AND project = $2 AND path = $3 AND version = $4
 LIMIT 1`
 
-// PinnedContent implements fileio.FeedReader.
+// PinnedContent implements driver.FeedReader.
 func (tx *readTx) PinnedContent(ctx context.Context, path string, version int64) ([]byte, bool, error) {
 	var content []byte
 	found := false
@@ -149,8 +149,8 @@ func (tx *readTx) PinnedContent(ctx context.Context, path string, version int64)
 
 const sqlCheckpointColumns = `id, label, position, created_at FROM mcp_file_checkpoints WHERE apikey_hash = $1 AND project = $2`
 
-// Checkpoints implements fileio.FeedReader.
-func (tx *readTx) Checkpoints(ctx context.Context, after int64, limit int) ([]fileio.Checkpoint, error) {
+// Checkpoints implements driver.FeedReader.
+func (tx *readTx) Checkpoints(ctx context.Context, after int64, limit int) ([]driver.Checkpoint, error) {
 	var lim any
 	if limit > 0 {
 		lim = int64(limit)
@@ -158,17 +158,17 @@ func (tx *readTx) Checkpoints(ctx context.Context, after int64, limit int) ([]fi
 	return tx.checkpoints(ctx, `SELECT `+sqlCheckpointColumns+` AND id > $3 ORDER BY id LIMIT $4`, after, lim)
 }
 
-// Checkpoint implements fileio.FeedReader.
-func (tx *readTx) Checkpoint(ctx context.Context, id int64) (fileio.Checkpoint, bool, error) {
+// Checkpoint implements driver.FeedReader.
+func (tx *readTx) Checkpoint(ctx context.Context, id int64) (driver.Checkpoint, bool, error) {
 	cs, err := tx.checkpoints(ctx, `SELECT `+sqlCheckpointColumns+` AND id = $3`, id)
 	if err != nil || len(cs) == 0 {
-		return fileio.Checkpoint{}, false, err
+		return driver.Checkpoint{}, false, err
 	}
 	return cs[0], true, nil
 }
 
-func (tx *readTx) checkpoints(ctx context.Context, sql string, args ...any) ([]fileio.Checkpoint, error) {
-	var out []fileio.Checkpoint
+func (tx *readTx) checkpoints(ctx context.Context, sql string, args ...any) ([]driver.Checkpoint, error) {
+	var out []driver.Checkpoint
 	err := tx.x.query(ctx, opRead, sql, tx.scopeArgs(args...), func(r pgx.Rows) error {
 		c, err := scanCheckpoint(r)
 		out = append(out, c)
@@ -177,8 +177,8 @@ func (tx *readTx) checkpoints(ctx context.Context, sql string, args ...any) ([]f
 	return out, err
 }
 
-func scanCheckpoint(r pgx.Rows) (fileio.Checkpoint, error) {
-	var c fileio.Checkpoint
+func scanCheckpoint(r pgx.Rows) (driver.Checkpoint, error) {
+	var c driver.Checkpoint
 	var id int64
 	err := r.Scan(&id, &c.Label, &c.Position, &c.CreatedAt)
 	c.ID, c.CreatedAt = strconv.FormatInt(id, 10), c.CreatedAt.UTC()
@@ -188,7 +188,7 @@ func scanCheckpoint(r pgx.Rows) (fileio.Checkpoint, error) {
 const sqlPinnedBytes = `SELECT count(*), COALESCE(sum(size), 0) FROM mcp_file_versions v
 WHERE apikey_hash = $1 AND project = $2 AND mcp_file_version_pinned(v.apikey_hash, v.project, v.path, v.version)`
 
-// PinnedBytes implements fileio.FeedReader.
+// PinnedBytes implements driver.FeedReader.
 func (tx *readTx) PinnedBytes(ctx context.Context) (int, int64, error) {
 	var n, bytes int64
 	err := tx.x.query(ctx, opRead, sqlPinnedBytes, tx.scopeArgs(), func(r pgx.Rows) error {
@@ -208,9 +208,9 @@ INSERT INTO mcp_file_checkpoints (apikey_hash, project, id, label, position, cre
 SELECT $1, $2, last_checkpoint, $3, last_position, statement_timestamp() FROM h
 RETURNING id, label, position, created_at`
 
-// CreateCheckpoint implements fileio.CheckpointWriter.
-func (tx *writeTx) CreateCheckpoint(ctx context.Context, label string) (fileio.Checkpoint, error) {
-	var c fileio.Checkpoint
+// CreateCheckpoint implements driver.CheckpointWriter.
+func (tx *writeTx) CreateCheckpoint(ctx context.Context, label string) (driver.Checkpoint, error) {
+	var c driver.Checkpoint
 	err := tx.x.query(ctx, opWrite, sqlCreateCheckpoint, tx.scopeArgs(label), func(r pgx.Rows) error {
 		var err error
 		c, err = scanCheckpoint(r)
@@ -221,7 +221,7 @@ func (tx *writeTx) CreateCheckpoint(ctx context.Context, label string) (fileio.C
 
 const sqlDeleteCheckpoint = `DELETE FROM mcp_file_checkpoints WHERE apikey_hash = $1 AND project = $2 AND id = $3`
 
-// DeleteCheckpoint implements fileio.CheckpointWriter. The versions it pinned go at the next
+// DeleteCheckpoint implements driver.CheckpointWriter. The versions it pinned go at the next
 // Purge once their retention has run out.
 func (tx *writeTx) DeleteCheckpoint(ctx context.Context, id int64) (bool, error) {
 	n := 0
@@ -232,10 +232,10 @@ func (tx *writeTx) DeleteCheckpoint(ctx context.Context, id int64) (bool, error)
 	return n > 0, err
 }
 
-// WaitForEvents implements fileio.FeedWaiter: every commit that changes files sends the NOTIFY
+// WaitForEvents implements driver.FeedWaiter: every commit that changes files sends the NOTIFY
 // that WaitForJobs listens for, from any instance, so a follower wakes on it and looks again.
 // While the LISTEN connection is down it waits at most the poll interval.
-func (s *Store) WaitForEvents(ctx context.Context, scope fileio.Scope, after int64, maxWait time.Duration) error {
+func (s *Store) WaitForEvents(ctx context.Context, scope driver.Scope, after int64, maxWait time.Duration) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -251,5 +251,5 @@ func (s *Store) WaitForEvents(ctx context.Context, scope fileio.Scope, after int
 	if !healthy && s.pollInterval < maxWait {
 		maxWait = s.pollInterval
 	}
-	return fileio.WaitForSignal(ctx, wake, maxWait)
+	return driver.WaitForSignal(ctx, wake, maxWait)
 }

@@ -7,13 +7,13 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/jackc/pgx/v5"
 )
 
 var (
-	_ fileio.ContentSearcher = (*readTx)(nil)
-	_ fileio.MultiGetter     = (*readTx)(nil)
+	_ driver.ContentSearcher = (*readTx)(nil)
+	_ driver.MultiGetter     = (*readTx)(nil)
 )
 
 // grepText is a file's text (NULL when it holds a NUL byte), and grepFold the same with the
@@ -23,13 +23,13 @@ const (
 	grepFold = "mcp_files_grep_fold(content)"
 )
 
-// GrepCandidates implements fileio.ContentSearcher with the pg_trgm index of migration 0008,
+// GrepCandidates implements driver.ContentSearcher with the pg_trgm index of migration 0008,
 // which holds the files the background indexer has reached (grep_indexed). The literals of
 // c.Query become LIKE conditions on the file's ASCII-folded text (grepFold), a sequence of
 // literals one LIKE '%a%b%', which the GIN index answers among indexed files and PostgreSQL
 // rechecks exactly; a case-sensitive literal also has to occur in the text as it is. LIKE
 // compares characters exactly and the folding is ASCII's alone, so the condition is the one
-// fileio.ContentQuery.Matches checks, under every database collation (no ILIKE, whose
+// driver.ContentQuery.Matches checks, under every database collation (no ILIKE, whose
 // lower-casing follows the collation: tr-TR lower-cases "I" to a dotless "ı"). Every unindexed
 // file below the prefix is a candidate too (the Service reads it and matches it itself), so
 // the answer does not depend on how far the indexer has come. Literals without three ASCII
@@ -39,7 +39,7 @@ const (
 // grep skips, so it is a condition no file meets (QueryNone). A query with nothing left lists
 // the files in path order. The statements run
 // under SET LOCAL statement_timeout up to c.Deadline.
-func (tx *readTx) GrepCandidates(ctx context.Context, c fileio.GrepCandidates) ([]fileio.FileInfo, error) {
+func (tx *readTx) GrepCandidates(ctx context.Context, c driver.GrepCandidates) ([]driver.FileInfo, error) {
 	if err := tx.statementDeadline(ctx, c.Deadline); err != nil {
 		return nil, err
 	}
@@ -64,7 +64,7 @@ func (tx *readTx) GrepCandidates(ctx context.Context, c fileio.GrepCandidates) (
 		sql = `SELECT * FROM ((` + cols + where + ` AND grep_indexed AND ` + cond + ` ORDER BY path LIMIT $5)
 UNION ALL (` + cols + where + ` AND NOT grep_indexed ORDER BY path LIMIT $5)) AS c ORDER BY path LIMIT $5`
 	}
-	var out []fileio.FileInfo
+	var out []driver.FileInfo
 	err := tx.x.query(ctx, opRead, sql, args, func(r pgx.Rows) error {
 		fi, err := scanFileInfo(r)
 		if err != nil {
@@ -93,10 +93,10 @@ func (tx *readTx) statementDeadline(ctx context.Context, deadline time.Time) err
 // indexable returns q as a condition that the trigram index can look up: without the
 // literals it has no trigram for (QueryAll, any file), and with the literals that hold a NUL
 // byte as QueryNone (only a file with a NUL byte holds one, and grep skips such files).
-func indexable(q fileio.ContentQuery) fileio.ContentQuery {
-	all, none := fileio.ContentQuery{Op: fileio.QueryAll}, fileio.ContentQuery{Op: fileio.QueryNone}
+func indexable(q driver.ContentQuery) driver.ContentQuery {
+	all, none := driver.ContentQuery{Op: driver.QueryAll}, driver.ContentQuery{Op: driver.QueryNone}
 	switch q.Op {
-	case fileio.QueryLiteral:
+	case driver.QueryLiteral:
 		switch {
 		case strings.IndexByte(q.Literal, 0) >= 0:
 			return none
@@ -104,7 +104,7 @@ func indexable(q fileio.ContentQuery) fileio.ContentQuery {
 			return all
 		}
 		return q
-	case fileio.QuerySequence:
+	case driver.QuerySequence:
 		// One LIKE "%a%b%" holds all of it; it needs a trigram in one of its literals.
 		trigram := false
 		for _, s := range q.Sub {
@@ -117,14 +117,14 @@ func indexable(q fileio.ContentQuery) fileio.ContentQuery {
 			return all
 		}
 		return q
-	case fileio.QueryAnd, fileio.QueryOr:
+	case driver.QueryAnd, driver.QueryOr:
 		// A neutral part (QueryAll in a conjunction, QueryNone in a disjunction) drops out; an
 		// absorbing one (QueryNone, QueryAll) decides the whole.
 		neutral, absorbing := all, none
-		if q.Op == fileio.QueryOr {
+		if q.Op == driver.QueryOr {
 			neutral, absorbing = none, all
 		}
-		subs := make([]fileio.ContentQuery, 0, len(q.Sub))
+		subs := make([]driver.ContentQuery, 0, len(q.Sub))
 		for _, s := range q.Sub {
 			switch s = indexable(s); s.Op {
 			case neutral.Op:
@@ -140,7 +140,7 @@ func indexable(q fileio.ContentQuery) fileio.ContentQuery {
 		case 1:
 			return subs[0]
 		}
-		return fileio.ContentQuery{Op: q.Op, Sub: subs}
+		return driver.ContentQuery{Op: q.Op, Sub: subs}
 	}
 	return q
 }
@@ -165,17 +165,17 @@ func hasTrigram(s string) bool {
 
 // likeCondition renders q as SQL over grepFold (which the index serves) and grepText,
 // appending the patterns to args; "" for QueryAll. QueryNone is FALSE.
-func likeCondition(q fileio.ContentQuery, args *[]any) string {
+func likeCondition(q driver.ContentQuery, args *[]any) string {
 	switch q.Op {
-	case fileio.QueryAll:
+	case driver.QueryAll:
 		return ""
-	case fileio.QueryNone:
+	case driver.QueryNone:
 		return "FALSE"
-	case fileio.QueryLiteral, fileio.QuerySequence:
+	case driver.QueryLiteral, driver.QuerySequence:
 		// A sequence is one pattern, so that PostgreSQL reads each candidate's text once.
 		lits := q.Sub
-		if q.Op == fileio.QueryLiteral {
-			lits = []fileio.ContentQuery{q}
+		if q.Op == driver.QueryLiteral {
+			lits = []driver.ContentQuery{q}
 		}
 		pattern := "%"
 		for _, l := range lits {
@@ -193,7 +193,7 @@ func likeCondition(q fileio.ContentQuery, args *[]any) string {
 		parts[i] = likeCondition(s, args)
 	}
 	join := " AND "
-	if q.Op == fileio.QueryOr {
+	if q.Op == driver.QueryOr {
 		join = " OR "
 	}
 	return "(" + strings.Join(parts, join) + ")"
@@ -218,12 +218,12 @@ func escapeLike(s string) string {
 const sqlGetMany = `SELECT path, content, size, created_at, updated_at FROM mcp_files
 WHERE apikey_hash = $1 AND project = $2 AND deleted = FALSE AND path = ANY($3)`
 
-// GetMany implements fileio.MultiGetter in one statement.
-func (tx *readTx) GetMany(ctx context.Context, paths []string) ([]fileio.File, error) {
-	byPath := make(map[string]fileio.File, len(paths))
+// GetMany implements driver.MultiGetter in one statement.
+func (tx *readTx) GetMany(ctx context.Context, paths []string) ([]driver.File, error) {
+	byPath := make(map[string]driver.File, len(paths))
 	sc := tx.x.scope
 	err := tx.x.query(ctx, opRead, sqlGetMany, []any{sc.Tenant, sc.Project, paths}, func(r pgx.Rows) error {
-		var f fileio.File
+		var f driver.File
 		if err := r.Scan(&f.Path, &f.Content, &f.SizeBytes, &f.CreatedAt, &f.UpdatedAt); err != nil {
 			return err
 		}
@@ -237,7 +237,7 @@ func (tx *readTx) GetMany(ctx context.Context, paths []string) ([]fileio.File, e
 	if err != nil {
 		return nil, err
 	}
-	out := make([]fileio.File, 0, len(byPath))
+	out := make([]driver.File, 0, len(byPath))
 	for _, p := range paths {
 		if f, ok := byPath[p]; ok {
 			out = append(out, f)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/fileio/pgstore"
 	"github.com/agentfiles/agentfiles/fileio/storetest"
 	"github.com/agentfiles/agentfiles/internal/grepbench"
@@ -44,13 +45,13 @@ func BenchmarkGrepVsRipgrep(b *testing.B) {
 	s, _ := newStore(b, pgstore.Options{GrepIndexInterval: -1})
 	ctx := context.Background()
 	ac := agentfiles.NewAuthContext("bench-key", "bench")
-	scope := fileio.Scope{Tenant: ac.APIKeyHash, Project: "corpus"}
+	scope := driver.Scope{Tenant: ac.APIKeyHash, Project: "corpus"}
 	start := time.Now()
 	for i := 0; i < len(files); i += 200 {
 		batch := files[i:min(i+200, len(files))]
-		err := s.Update(ctx, scope, fileio.UpdateOptions{}, func(tx fileio.WriteTx) error {
+		err := s.Update(ctx, scope, driver.UpdateOptions{}, func(tx driver.WriteTx) error {
 			for _, f := range batch {
-				if _, err := tx.Put(ctx, f.Path, f.Content, fileio.PutOptions{}); err != nil {
+				if _, err := tx.Put(ctx, f.Path, f.Content, driver.PutOptions{}); err != nil {
 					return err
 				}
 			}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/fileio/pgstore"
 	"github.com/agentfiles/agentfiles/fileio/storetest"
 	"github.com/google/go-cmp/cmp"
@@ -26,35 +27,35 @@ func TestGrepCandidates(t *testing.T) {
 	put(t, s, testScope, "/docs/percent.md", "100% sure_thing\n")
 	put(t, s, testScope, "/docs/both.md", "zebra and giraffe\n")
 	put(t, s, testScope, "/docs/nul.md", "zebra\x00binary\n")
-	lit := func(s string, fold bool) fileio.ContentQuery {
-		return fileio.ContentQuery{Op: fileio.QueryLiteral, Literal: s, IgnoreCase: fold}
+	lit := func(s string, fold bool) driver.ContentQuery {
+		return driver.ContentQuery{Op: driver.QueryLiteral, Literal: s, IgnoreCase: fold}
 	}
 	all := 34
 	tests := []struct {
 		name   string
 		prefix string
-		query  fileio.ContentQuery
+		query  driver.ContentQuery
 		want   []string // nil: every file below prefix
 	}{
 		{"literal", "/", lit("zebra", false), []string{"/docs/both.md"}},
 		{"ignore case", "/", lit("zebra", true), []string{"/docs/both.md", "/docs/zebra.md"}},
-		{"and", "/", fileio.ContentQuery{Op: fileio.QueryAnd, Sub: []fileio.ContentQuery{lit("zebra", false), lit("giraffe", false)}}, []string{"/docs/both.md"}},
-		{"or", "/", fileio.ContentQuery{Op: fileio.QueryOr, Sub: []fileio.ContentQuery{lit("giraffe", false), lit("crossing", false)}}, []string{"/docs/both.md", "/docs/zebra.md"}},
-		{"sequence", "/", fileio.ContentQuery{Op: fileio.QuerySequence, Sub: []fileio.ContentQuery{lit("zebra", false), lit("giraffe", false)}}, []string{"/docs/both.md"}},
-		{"sequence out of order", "/", fileio.ContentQuery{Op: fileio.QuerySequence, Sub: []fileio.ContentQuery{lit("giraffe", false), lit("zebra", false)}}, []string{}},
-		{"ignore-case sequence", "/", fileio.ContentQuery{Op: fileio.QuerySequence, Sub: []fileio.ContentQuery{lit("zebra", true), lit("crossing", true)}}, []string{"/docs/zebra.md"}},
+		{"and", "/", driver.ContentQuery{Op: driver.QueryAnd, Sub: []driver.ContentQuery{lit("zebra", false), lit("giraffe", false)}}, []string{"/docs/both.md"}},
+		{"or", "/", driver.ContentQuery{Op: driver.QueryOr, Sub: []driver.ContentQuery{lit("giraffe", false), lit("crossing", false)}}, []string{"/docs/both.md", "/docs/zebra.md"}},
+		{"sequence", "/", driver.ContentQuery{Op: driver.QuerySequence, Sub: []driver.ContentQuery{lit("zebra", false), lit("giraffe", false)}}, []string{"/docs/both.md"}},
+		{"sequence out of order", "/", driver.ContentQuery{Op: driver.QuerySequence, Sub: []driver.ContentQuery{lit("giraffe", false), lit("zebra", false)}}, []string{}},
+		{"ignore-case sequence", "/", driver.ContentQuery{Op: driver.QuerySequence, Sub: []driver.ContentQuery{lit("zebra", true), lit("crossing", true)}}, []string{"/docs/zebra.md"}},
 		{"LIKE wildcards are literal", "/", lit("0% sure_th", false), []string{"/docs/percent.md"}},
 		{"no trigram: every file", "/docs/", lit("%_%", false), nil},
-		{"none", "/", fileio.ContentQuery{Op: fileio.QueryNone}, []string{}},
+		{"none", "/", driver.ContentQuery{Op: driver.QueryNone}, []string{}},
 		{"prefix", "/docs/", lit("text", false), []string{}},
-		{"all", "/docs/", fileio.ContentQuery{Op: fileio.QueryAll}, nil},
+		{"all", "/docs/", driver.ContentQuery{Op: driver.QueryAll}, nil},
 	}
-	candidates := func(t *testing.T, prefix string, q fileio.ContentQuery) []string {
+	candidates := func(t *testing.T, prefix string, q driver.ContentQuery) []string {
 		t.Helper()
 		var got []string
-		err := s.View(context.Background(), testScope, func(tx fileio.ReadTx) error {
-			infos, err := tx.(fileio.ContentSearcher).GrepCandidates(context.Background(),
-				fileio.GrepCandidates{Prefix: prefix, Query: q, Limit: 100, Deadline: time.Now().Add(time.Minute)})
+		err := s.View(context.Background(), testScope, func(tx driver.ReadTx) error {
+			infos, err := tx.(driver.ContentSearcher).GrepCandidates(context.Background(),
+				driver.GrepCandidates{Prefix: prefix, Query: q, Limit: 100, Deadline: time.Now().Add(time.Minute)})
 			got = []string{}
 			for _, fi := range infos {
 				got = append(got, fi.Path)
@@ -72,7 +73,7 @@ func TestGrepCandidates(t *testing.T) {
 	t.Run("unindexed", func(t *testing.T) {
 		for _, tc := range tests {
 			want := list(t, s, testScope, tc.prefix, 0)
-			if tc.query.Op == fileio.QueryNone {
+			if tc.query.Op == driver.QueryNone {
 				want = []string{}
 			}
 			if diff := cmp.Diff(want, candidates(t, tc.prefix, tc.query)); diff != "" {
@@ -132,7 +133,7 @@ func TestGrepStatementTimeout(t *testing.T) {
 		t.Fatalf("Grep on a locked table: %v, want TIMEOUT", err)
 	}
 	locker.Rollback(ctx)
-	scope := fileio.Scope{Tenant: agentfiles.NewAuthContext("sk-timeout", "t").APIKeyHash, Project: "proj"}
+	scope := driver.Scope{Tenant: agentfiles.NewAuthContext("sk-timeout", "t").APIKeyHash, Project: "proj"}
 	put(t, s, scope, "/b.md", "zebra\n")
 	res, err := svc.Grep(actx, fileio.GrepRequest{Project: "proj", Pattern: "zebra", OutputMode: fileio.GrepFilesWithMatches})
 	if err != nil || !cmp.Equal(res.Files, []string{"/b.md"}) {

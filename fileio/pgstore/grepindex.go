@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -75,7 +75,7 @@ func (s *Store) indexGrepBatch(ctx context.Context) (files, bytes int64, err err
 		return tx.QueryRow(ctx, sqlGrepIndexBatch, grepIndexBatchFiles, s.grepIndexBatchBytes).Scan(&files, &bytes)
 	})
 	if err != nil {
-		return 0, 0, s.storeError(ctx, opGrepIndex, fileio.Scope{}, err)
+		return 0, 0, s.storeError(ctx, opGrepIndex, driver.Scope{}, err)
 	}
 	return files, bytes, nil
 }

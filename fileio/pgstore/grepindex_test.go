@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/fileio/pgstore"
 	"github.com/agentfiles/agentfiles/fileio/storetest"
 	"github.com/agentfiles/agentfiles/internal/pgtest"
@@ -22,14 +23,14 @@ import (
 // that each search finds the trigram index complete (the background indexer is off).
 type indexedViews struct{ *pgstore.Store }
 
-func (s indexedViews) View(ctx context.Context, scope fileio.Scope, fn func(fileio.ReadTx) error) error {
+func (s indexedViews) View(ctx context.Context, scope driver.Scope, fn func(driver.ReadTx) error) error {
 	if _, err := s.IndexGrep(ctx); err != nil {
 		return err
 	}
 	return s.Store.View(ctx, scope, fn)
 }
 
-func (s indexedViews) ViewScan(ctx context.Context, scope fileio.Scope, fn func(fileio.ReadTx) error) error {
+func (s indexedViews) ViewScan(ctx context.Context, scope driver.Scope, fn func(driver.ReadTx) error) error {
 	if _, err := s.IndexGrep(ctx); err != nil {
 		return err
 	}
@@ -41,13 +42,13 @@ func (s indexedViews) ViewScan(ctx context.Context, scope fileio.Scope, fn func(
 // background indexer, which indexes files while the suite writes and greps them.
 func TestGrepGlobIndexStates(t *testing.T) {
 	t.Run("Indexed", func(t *testing.T) {
-		storetest.ExerciseGrep(t, func(t *testing.T) fileio.Store {
+		storetest.ExerciseGrep(t, func(t *testing.T) driver.Store {
 			s, _ := newStore(t, pgstore.Options{GrepIndexInterval: -1})
 			return indexedViews{s}
 		})
 	})
 	t.Run("Unindexed", func(t *testing.T) {
-		storetest.ExerciseGrep(t, func(t *testing.T) fileio.Store {
+		storetest.ExerciseGrep(t, func(t *testing.T) driver.Store {
 			s, _ := newStore(t, pgstore.Options{GrepIndexInterval: -1})
 			return s
 		})
@@ -103,11 +104,11 @@ func TestGrepIndexWritePaths(t *testing.T) {
 			return err
 		}, "/a.md", "zulu"},
 		{"rename", func(p string) error {
-			_, err := svc.Rename(actx, p, "/a.md", "/b.md", false)
+			_, err := svc.Rename(actx, fileio.RenameRequest{Project: p, From: "/a.md", To: "/b.md", Overwrite: false})
 			return err
 		}, "/b.md", "alpha"},
 		{"rename over an indexed file", func(p string) error {
-			_, err := svc.Rename(actx, p, "/a.md", "/other.md", true)
+			_, err := svc.Rename(actx, fileio.RenameRequest{Project: p, From: "/a.md", To: "/other.md", Overwrite: true})
 			return err
 		}, "/other.md", "alpha"},
 		{"restore", func(p string) error {
@@ -117,19 +118,19 @@ func TestGrepIndexWritePaths(t *testing.T) {
 			if _, err := s.IndexGrep(ctx); err != nil {
 				return err
 			}
-			_, err := svc.Restore(actx, p, "/a.md", 1)
+			_, err := svc.Restore(actx, fileio.RestoreRequest{Project: p, Path: "/a.md", Version: 1})
 			return err
 		}, "/a.md", "alpha"},
 		{"delete and create again", func(p string) error {
-			if err := svc.Delete(actx, p, "/a.md", false); err != nil {
+			if err := svc.Delete(actx, fileio.DeleteRequest{Project: p, Path: "/a.md", Recursive: false}); err != nil {
 				return err
 			}
 			_, err := svc.Write(actx, fileio.WriteRequest{Project: p, Path: "/a.md", Content: "zulu\n", Mode: fileio.ModeTruncate})
 			return err
 		}, "/a.md", "zulu"},
 		{"store Put", func(p string) error {
-			return s.Update(ctx, fileio.Scope{Tenant: ac.APIKeyHash, Project: p}, fileio.UpdateOptions{}, func(tx fileio.WriteTx) error {
-				_, err := tx.Put(ctx, "/a.md", []byte("zulu\n"), fileio.PutOptions{})
+			return s.Update(ctx, driver.Scope{Tenant: ac.APIKeyHash, Project: p}, driver.UpdateOptions{}, func(tx driver.WriteTx) error {
+				_, err := tx.Put(ctx, "/a.md", []byte("zulu\n"), driver.PutOptions{})
 				return err
 			})
 		}, "/a.md", "zulu"},
@@ -143,7 +144,7 @@ WHERE apikey_hash = $1 AND project = $2 AND path = '/a.md' AND NOT deleted`, ac.
 	for i, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			project := fmt.Sprintf("p%d", i)
-			scope := fileio.Scope{Tenant: ac.APIKeyHash, Project: project}
+			scope := driver.Scope{Tenant: ac.APIKeyHash, Project: project}
 			for path, content := range map[string]string{"/a.md": "alpha\n", "/other.md": "other\n"} {
 				if _, err := svc.Write(actx, fileio.WriteRequest{Project: project, Path: path, Content: content, Mode: fileio.ModeTruncate}); err != nil {
 					t.Fatal(err)
@@ -224,10 +225,10 @@ func TestGrepIndexerChangesNothingElse(t *testing.T) {
 	if _, err := svc.Edit(actx, fileio.EditRequest{Project: "p", Path: "/d0/f0.md", Edits: []fileio.Edit{{OldStr: "second", NewStr: "third"}}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := svc.Delete(actx, "p", "/d1/f1.md", false); err != nil {
+	if err := svc.Delete(actx, fileio.DeleteRequest{Project: "p", Path: "/d1/f1.md", Recursive: false}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.Rename(actx, "p", "/d2", "/moved", false); err != nil {
+	if _, err := svc.Rename(actx, fileio.RenameRequest{Project: "p", From: "/d2", To: "/moved", Overwrite: false}); err != nil {
 		t.Fatal(err)
 	}
 	// Sessions of this database now keep history unless they say otherwise; the indexer says so.
@@ -356,7 +357,7 @@ func TestGrepIndexConcurrentWriters(t *testing.T) {
 		t.Fatalf("unindexed files left: %d, %v", left, err)
 	}
 	for w := range writers {
-		f, err := get(t, s, fileio.Scope{Tenant: agentfiles.NewAuthContext("grep-concurrent", "t").APIKeyHash, Project: "p"}, fmt.Sprintf("/w%d/log.md", w))
+		f, err := get(t, s, driver.Scope{Tenant: agentfiles.NewAuthContext("grep-concurrent", "t").APIKeyHash, Project: "p"}, fmt.Sprintf("/w%d/log.md", w))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -436,8 +437,8 @@ func TestGrepIndexRefusesInvalidText(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			err := s.Update(ctx, testScope, fileio.UpdateOptions{}, func(tx fileio.WriteTx) error {
-				_, err := tx.Put(ctx, tc.path, []byte(tc.content), fileio.PutOptions{})
+			err := s.Update(ctx, testScope, driver.UpdateOptions{}, func(tx driver.WriteTx) error {
+				_, err := tx.Put(ctx, tc.path, []byte(tc.content), driver.PutOptions{})
 				return err
 			})
 			if got := agentfiles.ErrorCode(err); got != tc.code {
@@ -449,9 +450,9 @@ func TestGrepIndexRefusesInvalidText(t *testing.T) {
 		t.Fatalf("IndexGrep = %d, %v; want 2 files", n, err)
 	}
 	var got []string
-	err := s.View(ctx, testScope, func(tx fileio.ReadTx) error {
-		infos, err := tx.(fileio.ContentSearcher).GrepCandidates(ctx, fileio.GrepCandidates{Prefix: "/",
-			Query: fileio.ContentQuery{Op: fileio.QueryLiteral, Literal: "zebra"}, Limit: 10})
+	err := s.View(ctx, testScope, func(tx driver.ReadTx) error {
+		infos, err := tx.(driver.ContentSearcher).GrepCandidates(ctx, driver.GrepCandidates{Prefix: "/",
+			Query: driver.ContentQuery{Op: driver.QueryLiteral, Literal: "zebra"}, Limit: 10})
 		for _, fi := range infos {
 			got = append(got, fi.Path)
 		}
@@ -473,7 +474,7 @@ func TestGrepIndexRefusesInvalidText(t *testing.T) {
 func TestGrepGlobCollations(t *testing.T) {
 	for _, locale := range []string{"en-US", "tr-TR", "lt-LT"} {
 		t.Run(locale, func(t *testing.T) {
-			storetest.ExerciseGrepStore(t, func(t *testing.T) fileio.Store {
+			storetest.ExerciseGrepStore(t, func(t *testing.T) driver.Store {
 				return indexedViews{pgtest.Open(t, pgtest.NewICU(t, locale), pgstore.Open, pgstore.Options{GrepIndexInterval: -1})}
 			})
 		})

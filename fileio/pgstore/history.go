@@ -4,14 +4,14 @@ import (
 	"context"
 	"time"
 
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/jackc/pgx/v5"
 )
 
 // The history (migration 0005) and the one-statement rename.
 var (
-	_ fileio.Historian = (*readTx)(nil)
-	_ fileio.Mover     = (*writeTx)(nil)
+	_ driver.Historian = (*readTx)(nil)
+	_ driver.Mover     = (*writeTx)(nil)
 )
 
 // sqlVersions lists the active version and the kept ones of $3, newest first.
@@ -23,11 +23,11 @@ FROM mcp_file_versions
 WHERE apikey_hash = $1 AND project = $2 AND path = $3 AND purge_after > statement_timestamp()
 ORDER BY 1 DESC, 6 DESC`
 
-// Versions implements fileio.Historian.
-func (tx *readTx) Versions(ctx context.Context, path string) ([]fileio.VersionInfo, error) {
-	var out []fileio.VersionInfo
+// Versions implements driver.Historian.
+func (tx *readTx) Versions(ctx context.Context, path string) ([]driver.VersionInfo, error) {
+	var out []driver.VersionInfo
 	err := tx.x.query(ctx, opRead, sqlVersions, []any{tx.x.scope.Tenant, tx.x.scope.Project, path}, func(r pgx.Rows) error {
-		var v fileio.VersionInfo
+		var v driver.VersionInfo
 		var replaced *time.Time
 		if err := r.Scan(&v.Version, &v.SizeBytes, &v.SHA256, &v.WrittenAt, &replaced, &v.Current, &v.Deleted); err != nil {
 			return err
@@ -47,8 +47,8 @@ SELECT content, size, created_at, written_at FROM mcp_file_versions
 WHERE apikey_hash = $1 AND project = $2 AND path = $3 AND version = $4 AND purge_after > statement_timestamp()
 LIMIT 1`
 
-// GetVersion implements fileio.Historian.
-func (tx *readTx) GetVersion(ctx context.Context, path string, version int64) (fileio.File, error) {
+// GetVersion implements driver.Historian.
+func (tx *readTx) GetVersion(ctx context.Context, path string, version int64) (driver.File, error) {
 	return tx.x.getFile(ctx, sqlGetVersion, []any{tx.x.scope.Tenant, tx.x.scope.Project, path, version}, path, "no such version")
 }
 
@@ -83,8 +83,8 @@ const sqlMove = `WITH m AS (
 )
 SELECT path, size, created_at, updated_at FROM i`
 
-// Move implements fileio.Mover in one statement (see sqlMove).
-func (tx *writeTx) Move(ctx context.Context, moves []fileio.Move) ([]fileio.FileInfo, error) {
+// Move implements driver.Mover in one statement (see sqlMove).
+func (tx *writeTx) Move(ctx context.Context, moves []driver.Move) ([]driver.FileInfo, error) {
 	if len(moves) == 0 {
 		return nil, ctx.Err()
 	}
@@ -99,7 +99,7 @@ func (tx *writeTx) Move(ctx context.Context, moves []fileio.Move) ([]fileio.File
 		return nil, err
 	}
 	tx.x.enqueued = true
-	out := make([]fileio.FileInfo, len(moves))
+	out := make([]driver.FileInfo, len(moves))
 	for i, m := range moves {
 		out[i] = byPath[m.To]
 	}

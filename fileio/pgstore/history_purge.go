@@ -3,18 +3,18 @@ package pgstore
 import (
 	"context"
 
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/jackc/pgx/v5"
 )
 
 var (
-	_ fileio.HistoryPurger = (*writeTx)(nil)
-	_ fileio.HistorySizer  = (*readTx)(nil)
+	_ driver.HistoryPurger = (*writeTx)(nil)
+	_ driver.HistorySizer  = (*readTx)(nil)
 )
 
 const sqlKeptBytes = `SELECT COALESCE((SELECT size_bytes FROM mcp_file_history_usage WHERE apikey_hash = $1 AND project = $2), 0)`
 
-// KeptBytes implements fileio.HistorySizer.
+// KeptBytes implements driver.HistorySizer.
 func (tx *readTx) KeptBytes(ctx context.Context) (int64, error) {
 	var n int64
 	err := tx.x.query(ctx, opRead, sqlKeptBytes, []any{tx.x.scope.Tenant, tx.x.scope.Project}, func(r pgx.Rows) error {
@@ -37,7 +37,7 @@ const sqlDropVersions = `WITH d AS (
 )
 SELECT count(*), COALESCE(sum(size), 0) FROM d`
 
-// DropVersions implements fileio.HistoryPurger in one statement (see sqlDropVersions).
+// DropVersions implements driver.HistoryPurger in one statement (see sqlDropVersions).
 func (tx *writeTx) DropVersions(ctx context.Context, path string) (int, int64, error) {
 	var n, bytes int64
 	sc := tx.x.scope

@@ -7,6 +7,7 @@ import (
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/fileio/pgstore"
 	"github.com/agentfiles/agentfiles/internal/poll"
 	"github.com/google/go-cmp/cmp"
@@ -18,11 +19,11 @@ import (
 func TestHistoryPurge(t *testing.T) {
 	s, _ := newStore(t, pgstore.Options{PurgeInterval: -1})
 	ctx := context.Background()
-	opts := fileio.UpdateOptions{HistoryVersions: 10, HistoryRetention: 24 * time.Hour, DeleteRetention: 24 * time.Hour}
+	opts := driver.UpdateOptions{HistoryVersions: 10, HistoryRetention: 24 * time.Hour, DeleteRetention: 24 * time.Hour}
 	write := func(path, content string) {
 		t.Helper()
-		if err := s.Update(ctx, testScope, opts, func(tx fileio.WriteTx) error {
-			_, err := tx.Put(ctx, path, []byte(content), fileio.PutOptions{})
+		if err := s.Update(ctx, testScope, opts, func(tx driver.WriteTx) error {
+			_, err := tx.Put(ctx, path, []byte(content), driver.PutOptions{})
 			return err
 		}); err != nil {
 			t.Fatal(err)
@@ -31,7 +32,7 @@ func TestHistoryPurge(t *testing.T) {
 	projectBytes := func() int64 {
 		t.Helper()
 		var n int64
-		if err := s.View(ctx, testScope, func(tx fileio.ReadTx) error {
+		if err := s.View(ctx, testScope, func(tx driver.ReadTx) error {
 			var err error
 			n, err = tx.ProjectBytes(ctx)
 			return err
@@ -44,7 +45,7 @@ func TestHistoryPurge(t *testing.T) {
 	write("/a", "22")
 	write("/a", "333")
 	write("/b", "4444")
-	if err := s.Update(ctx, testScope, opts, func(tx fileio.WriteTx) error { return tx.Delete(ctx, "/b") }); err != nil {
+	if err := s.Update(ctx, testScope, opts, func(tx driver.WriteTx) error { return tx.Delete(ctx, "/b") }); err != nil {
 		t.Fatal(err)
 	}
 	// Active: /a (3). Kept: /a v1 (1), v2 (2), /b v1 (4).
@@ -52,7 +53,7 @@ func TestHistoryPurge(t *testing.T) {
 		t.Errorf("ProjectBytes = %d, want 10 (active and kept)", got)
 	}
 	var versions []int64
-	s.View(ctx, testScope, func(tx fileio.ReadTx) error {
+	s.View(ctx, testScope, func(tx driver.ReadTx) error {
 		vs, err := tx.Versions(ctx, "/a")
 		for _, v := range vs {
 			versions = append(versions, v.Version)
@@ -75,8 +76,8 @@ func TestHistoryPurge(t *testing.T) {
 		t.Errorf("ProjectBytes after the purge = %d, want 3", got)
 	}
 	// Without history settings (a direct caller's zero UpdateOptions) nothing is kept.
-	if err := s.Update(ctx, testScope, fileio.UpdateOptions{}, func(tx fileio.WriteTx) error {
-		_, err := tx.Put(ctx, "/a", []byte("x"), fileio.PutOptions{})
+	if err := s.Update(ctx, testScope, driver.UpdateOptions{}, func(tx driver.WriteTx) error {
+		_, err := tx.Put(ctx, "/a", []byte("x"), driver.PutOptions{})
 		return err
 	}); err != nil {
 		t.Fatal(err)
@@ -104,7 +105,7 @@ func TestHistoryRetentionFromConfig(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	vs, err := svc.Versions(sctx, "p", "/f")
+	vs, err := svc.Versions(sctx, fileio.VersionsRequest{Project: "p", Path: "/f"})
 	if err != nil || len(vs) != 1 || !vs[0].Current || vs[0].Version != 3 {
 		t.Errorf("versions with a zero retention: %+v, %v; want only the current version 3", vs, err)
 	}
@@ -124,14 +125,14 @@ func TestHistoryWriteAndTrigger(t *testing.T) {
 	ctx := context.Background()
 	ac := agentfiles.NewAuthContext("history-mixed", "")
 	sctx := agentfiles.WithAuth(ctx, ac)
-	scope := fileio.Scope{Tenant: ac.APIKeyHash, Project: "p"}
+	scope := driver.Scope{Tenant: ac.APIKeyHash, Project: "p"}
 	cfg := fileio.DefaultConfig()
 	cfg.HistoryVersions, cfg.RateLimitPerSecond = 3, 0
 	svc, err := fileio.NewService(s, fileio.Options{Config: cfg})
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := fileio.UpdateOptions{HistoryVersions: 3, HistoryRetention: cfg.HistoryRetention, DeleteRetention: time.Hour}
+	opts := driver.UpdateOptions{HistoryVersions: 3, HistoryRetention: cfg.HistoryRetention, DeleteRetention: time.Hour}
 	write := func(content string) {
 		t.Helper()
 		if _, err := svc.Write(sctx, fileio.WriteRequest{Project: "p", Path: "/f", Content: content, Mode: fileio.ModeTruncate}); err != nil {
@@ -140,11 +141,11 @@ func TestHistoryWriteAndTrigger(t *testing.T) {
 	}
 	putOrDelete := func(content string) {
 		t.Helper()
-		if err := s.Update(ctx, scope, opts, func(tx fileio.WriteTx) error {
+		if err := s.Update(ctx, scope, opts, func(tx driver.WriteTx) error {
 			if content == "" {
 				return tx.Delete(ctx, "/f")
 			}
-			_, err := tx.Put(ctx, "/f", []byte(content), fileio.PutOptions{})
+			_, err := tx.Put(ctx, "/f", []byte(content), driver.PutOptions{})
 			return err
 		}); err != nil {
 			t.Fatal(err)
@@ -157,7 +158,7 @@ func TestHistoryWriteAndTrigger(t *testing.T) {
 	}
 	check := func(what string, want ...version) {
 		t.Helper()
-		vs, err := svc.Versions(sctx, "p", "/f")
+		vs, err := svc.Versions(sctx, fileio.VersionsRequest{Project: "p", Path: "/f"})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,7 +6,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -107,7 +107,7 @@ func (l *listener) listenOnce(ctx context.Context, connected func()) error {
 const sqlNextAvailable = `SELECT (EXTRACT(EPOCH FROM min(available_at) - statement_timestamp()) * 1000000)::bigint
 FROM mcp_file_index_jobs WHERE status = 'pending'`
 
-// WaitForJobs implements fileio.Outbox. It returns at once when a job is claimable; otherwise
+// WaitForJobs implements driver.Outbox. It returns at once when a job is claimable; otherwise
 // when a NOTIFY announces a new or released job (from any process), when the earliest retry
 // delay or lease runs out, after maxWait, or — while the LISTEN connection is down — after the
 // poll interval. It returns ctx.Err() when ctx ends first.
@@ -132,5 +132,5 @@ func (s *Store) WaitForJobs(ctx context.Context, maxWait time.Duration) error {
 	} else if nextMicros != nil && time.Duration(*nextMicros)*time.Microsecond < wait {
 		wait = time.Duration(*nextMicros) * time.Microsecond
 	}
-	return fileio.WaitForSignal(ctx, wake, wait)
+	return driver.WaitForSignal(ctx, wake, wait)
 }

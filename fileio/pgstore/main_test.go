@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/fileio/pgstore"
 	"github.com/agentfiles/agentfiles/internal/pgtest"
 )
@@ -18,14 +18,14 @@ func newStore(t testing.TB, opts pgstore.Options) (*pgstore.Store, string) {
 	return pgtest.Open(t, url, pgstore.Open, opts), url
 }
 
-var testScope = fileio.Scope{Tenant: "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", Project: "proj"}
+var testScope = driver.Scope{Tenant: "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", Project: "proj"}
 
-func put(t testing.TB, s fileio.Store, scope fileio.Scope, path, content string) fileio.FileInfo {
+func put(t testing.TB, s driver.Store, scope driver.Scope, path, content string) driver.FileInfo {
 	t.Helper()
-	var fi fileio.FileInfo
-	err := s.Update(context.Background(), scope, fileio.UpdateOptions{}, func(tx fileio.WriteTx) error {
+	var fi driver.FileInfo
+	err := s.Update(context.Background(), scope, driver.UpdateOptions{}, func(tx driver.WriteTx) error {
 		var err error
-		fi, err = tx.Put(context.Background(), path, []byte(content), fileio.PutOptions{})
+		fi, err = tx.Put(context.Background(), path, []byte(content), driver.PutOptions{})
 		return err
 	})
 	if err != nil {
@@ -34,10 +34,10 @@ func put(t testing.TB, s fileio.Store, scope fileio.Scope, path, content string)
 	return fi
 }
 
-func get(t testing.TB, s fileio.Store, scope fileio.Scope, path string) (fileio.File, error) {
+func get(t testing.TB, s driver.Store, scope driver.Scope, path string) (driver.File, error) {
 	t.Helper()
-	var f fileio.File
-	err := s.View(context.Background(), scope, func(tx fileio.ReadTx) error {
+	var f driver.File
+	err := s.View(context.Background(), scope, func(tx driver.ReadTx) error {
 		var err error
 		f, err = tx.Get(context.Background(), path)
 		return err
@@ -45,10 +45,10 @@ func get(t testing.TB, s fileio.Store, scope fileio.Scope, path string) (fileio.
 	return f, err
 }
 
-func list(t testing.TB, s fileio.Store, scope fileio.Scope, prefix string, limit int) []string {
+func list(t testing.TB, s driver.Store, scope driver.Scope, prefix string, limit int) []string {
 	t.Helper()
 	var paths []string
-	err := s.View(context.Background(), scope, func(tx fileio.ReadTx) error {
+	err := s.View(context.Background(), scope, func(tx driver.ReadTx) error {
 		infos, err := tx.List(context.Background(), prefix, limit)
 		for _, fi := range infos {
 			paths = append(paths, fi.Path)

@@ -5,7 +5,7 @@ import (
 	"sort"
 	"time"
 
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/internal/utf8cut"
 	"github.com/jackc/pgx/v5"
 )
@@ -28,8 +28,8 @@ FROM c WHERE j.id = c.id
 RETURNING j.id, j.apikey_hash, j.project, j.file_path, j.operation, j.file_updated_at,
           j.enqueued_at, j.retry_count, j.credential_ref, j.version`
 
-// ClaimJobs implements fileio.Outbox.
-func (s *Store) ClaimJobs(ctx context.Context, limit int, lease time.Duration) ([]fileio.Job, error) {
+// ClaimJobs implements driver.Outbox.
+func (s *Store) ClaimJobs(ctx context.Context, limit int, lease time.Duration) ([]driver.Job, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -41,20 +41,20 @@ func (s *Store) ClaimJobs(ctx context.Context, limit int, lease time.Duration) (
 	}
 	rows, err := s.pool.Query(ctx, sqlClaim, limit, lease.Microseconds())
 	if err != nil {
-		return nil, s.storeError(ctx, opOutbox, fileio.Scope{}, err)
+		return nil, s.storeError(ctx, opOutbox, driver.Scope{}, err)
 	}
-	jobs, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (fileio.Job, error) {
-		var j fileio.Job
+	jobs, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (driver.Job, error) {
+		var j driver.Job
 		var op string
 		var fileUpdated *time.Time
 		var attempts int32
 		err := r.Scan(&j.ID, &j.Scope.Tenant, &j.Scope.Project, &j.Path, &op, &fileUpdated,
 			&j.EnqueuedAt, &attempts, &j.CredentialRef, &j.Version)
-		j.Op, j.FileUpdatedAt, j.EnqueuedAt, j.Attempts = fileio.JobOp(op), utc(fileUpdated), j.EnqueuedAt.UTC(), int(attempts)
+		j.Op, j.FileUpdatedAt, j.EnqueuedAt, j.Attempts = driver.JobOp(op), utc(fileUpdated), j.EnqueuedAt.UTC(), int(attempts)
 		return j, err
 	})
 	if err != nil {
-		return nil, s.storeError(ctx, opOutbox, fileio.Scope{}, err)
+		return nil, s.storeError(ctx, opOutbox, driver.Scope{}, err)
 	}
 	// RETURNING does not keep the ORDER BY of the CTE.
 	sort.Slice(jobs, func(a, b int) bool {
@@ -66,8 +66,8 @@ func (s *Store) ClaimJobs(ctx context.Context, limit int, lease time.Duration) (
 	return jobs, nil
 }
 
-// CompleteJob implements fileio.Outbox: the row goes only if no newer mutation bumped its version.
-func (s *Store) CompleteJob(ctx context.Context, job fileio.Job) error {
+// CompleteJob implements driver.Outbox: the row goes only if no newer mutation bumped its version.
+func (s *Store) CompleteJob(ctx context.Context, job driver.Job) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -75,9 +75,9 @@ func (s *Store) CompleteJob(ctx context.Context, job fileio.Job) error {
 	return s.storeError(ctx, opOutbox, job.Scope, err)
 }
 
-// RetryJob implements fileio.Outbox. The notification wakes waiting workers, which then wait
+// RetryJob implements driver.Outbox. The notification wakes waiting workers, which then wait
 // until notBefore by themselves (WaitForJobs looks at the earliest available_at).
-func (s *Store) RetryJob(ctx context.Context, job fileio.Job, notBefore time.Time, lastError string) error {
+func (s *Store) RetryJob(ctx context.Context, job driver.Job, notBefore time.Time, lastError string) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -97,7 +97,7 @@ func lastErrorText(s string) string {
 	return text
 }
 
-// PendingJobs implements fileio.Outbox: jobs not yet completed, leased or not, of every tenant.
+// PendingJobs implements driver.Outbox: jobs not yet completed, leased or not, of every tenant.
 func (s *Store) PendingJobs(ctx context.Context) (int, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
@@ -105,12 +105,12 @@ func (s *Store) PendingJobs(ctx context.Context) (int, error) {
 	var n int64
 	err := s.pool.QueryRow(ctx, "SELECT count(*) FROM mcp_file_index_jobs").Scan(&n)
 	if err != nil {
-		return 0, s.storeError(ctx, opOutbox, fileio.Scope{}, err)
+		return 0, s.storeError(ctx, opOutbox, driver.Scope{}, err)
 	}
 	return int(n), nil
 }
 
-var _ fileio.ScopeJobLister = (*Store)(nil)
+var _ driver.ScopeJobLister = (*Store)(nil)
 
 // sqlScopeJobs reads the project's jobs from the unique (apikey_hash, project, file_path) index:
 // a range scan over the prefix, never the project's files. LIMIT NULL means no limit.
@@ -119,8 +119,8 @@ FROM mcp_file_index_jobs
 WHERE apikey_hash = $1 AND project = $2 AND file_path >= $3 AND starts_with(file_path, $3)
 ORDER BY enqueued_at DESC, id DESC LIMIT $4`
 
-// ScopeJobs implements fileio.ScopeJobLister in one statement.
-func (s *Store) ScopeJobs(ctx context.Context, scope fileio.Scope, prefix string, limit int) ([]fileio.Job, error) {
+// ScopeJobs implements driver.ScopeJobLister in one statement.
+func (s *Store) ScopeJobs(ctx context.Context, scope driver.Scope, prefix string, limit int) ([]driver.Job, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -132,13 +132,13 @@ func (s *Store) ScopeJobs(ctx context.Context, scope fileio.Scope, prefix string
 	if err != nil {
 		return nil, s.storeError(ctx, opOutbox, scope, err)
 	}
-	jobs, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (fileio.Job, error) {
-		j := fileio.Job{Scope: scope}
+	jobs, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (driver.Job, error) {
+		j := driver.Job{Scope: scope}
 		var op string
 		var fileUpdated *time.Time
 		var attempts int32
 		err := r.Scan(&j.ID, &j.Path, &op, &fileUpdated, &j.EnqueuedAt, &attempts, &j.Version)
-		j.Op, j.FileUpdatedAt, j.EnqueuedAt, j.Attempts = fileio.JobOp(op), utc(fileUpdated), j.EnqueuedAt.UTC(), int(attempts)
+		j.Op, j.FileUpdatedAt, j.EnqueuedAt, j.Attempts = driver.JobOp(op), utc(fileUpdated), j.EnqueuedAt.UTC(), int(attempts)
 		return j, err
 	})
 	if err != nil {

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/fileio/pgstore"
 	"github.com/agentfiles/agentfiles/internal/pgtest"
 	"github.com/agentfiles/agentfiles/internal/poll"
@@ -17,8 +17,8 @@ func TestOutboxDeduplicatesAndVersions(t *testing.T) {
 	s, _ := newStore(t, pgstore.Options{})
 	ctx := context.Background()
 	put(t, s, testScope, "/a", "1")
-	err := s.Update(ctx, testScope, fileio.UpdateOptions{}, func(tx fileio.WriteTx) error {
-		_, err := tx.Put(ctx, "/a", []byte("22"), fileio.PutOptions{CredentialRef: "ref-1"})
+	err := s.Update(ctx, testScope, driver.UpdateOptions{}, func(tx driver.WriteTx) error {
+		_, err := tx.Put(ctx, "/a", []byte("22"), driver.PutOptions{CredentialRef: "ref-1"})
 		return err
 	})
 	if err != nil {
@@ -33,8 +33,8 @@ func TestOutboxDeduplicatesAndVersions(t *testing.T) {
 		t.Fatalf("ClaimJobs = %v, %v; want one job", jobs, err)
 	}
 	claimed := jobs[0]
-	want := fileio.Job{Scope: testScope, Path: "/a", Op: fileio.JobUpsert, FileUpdatedAt: f.UpdatedAt, CredentialRef: "ref-1"}
-	if diff := cmp.Diff(want, claimed, cmpopts.IgnoreFields(fileio.Job{}, "ID", "EnqueuedAt", "Version")); diff != "" {
+	want := driver.Job{Scope: testScope, Path: "/a", Op: driver.JobUpsert, FileUpdatedAt: f.UpdatedAt, CredentialRef: "ref-1"}
+	if diff := cmp.Diff(want, claimed, cmpopts.IgnoreFields(driver.Job{}, "ID", "EnqueuedAt", "Version")); diff != "" {
 		t.Errorf("claimed job (-want +got):\n%s", diff)
 	}
 	if claimed.Version < 2 || claimed.EnqueuedAt.IsZero() {
@@ -46,7 +46,7 @@ func TestOutboxDeduplicatesAndVersions(t *testing.T) {
 
 	// A delete supersedes the leased job: it is available again with a new version, and
 	// completing the old claim leaves it pending.
-	if err := s.Update(ctx, testScope, fileio.UpdateOptions{}, func(tx fileio.WriteTx) error { return tx.Delete(ctx, "/a") }); err != nil {
+	if err := s.Update(ctx, testScope, driver.UpdateOptions{}, func(tx driver.WriteTx) error { return tx.Delete(ctx, "/a") }); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.CompleteJob(ctx, claimed); err != nil {
@@ -56,7 +56,7 @@ func TestOutboxDeduplicatesAndVersions(t *testing.T) {
 		t.Fatalf("PendingJobs after completing a superseded claim = %d, want 1", n)
 	}
 	jobs, _ = s.ClaimJobs(ctx, 10, time.Minute)
-	if len(jobs) != 1 || jobs[0].Op != fileio.JobDelete || jobs[0].Version == claimed.Version || jobs[0].ID != claimed.ID {
+	if len(jobs) != 1 || jobs[0].Op != driver.JobDelete || jobs[0].Version == claimed.Version || jobs[0].ID != claimed.ID {
 		t.Fatalf("after delete: claimed %+v; want the same job as DELETE with a new version", jobs)
 	}
 	if !jobs[0].FileUpdatedAt.IsZero() || jobs[0].CredentialRef != "" {
@@ -97,7 +97,7 @@ func TestLeaseExpiryMakesJobClaimableAgain(t *testing.T) {
 		t.Fatalf("ClaimJobs = %v, %v", first, err)
 	}
 	// The worker "crashes": never completes. The job must come back after the lease.
-	var again []fileio.Job
+	var again []driver.Job
 	err = poll.Until(ctx, 30*time.Second, "the job claimable again after its lease ran out", func() (bool, error) {
 		again, err = s.ClaimJobs(ctx, 1, time.Minute)
 		return len(again) == 1, err
@@ -141,7 +141,7 @@ func TestWaitForJobsWakesAcrossInstances(t *testing.T) {
 	ctx := context.Background()
 	worker := pgtest.Open(t, url, pgstore.Open, pgstore.Options{PollInterval: time.Hour})
 
-	got := make(chan fileio.Job, 1)
+	got := make(chan driver.Job, 1)
 	wctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go func() {

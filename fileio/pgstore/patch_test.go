@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/fileio/pgstore"
 	"github.com/agentfiles/agentfiles/fileio/storetest"
 	"github.com/google/go-cmp/cmp"
@@ -16,22 +17,22 @@ import (
 // killingStore terminates the database backend of its write transaction just before the
 // transaction's Put number killAt (0-based), so that a Service call dies in the middle.
 type killingStore struct {
-	fileio.Store
+	driver.Store
 	killAt int
 	kill   func()
 }
 
-func (k *killingStore) Update(ctx context.Context, scope fileio.Scope, opts fileio.UpdateOptions, fn func(fileio.WriteTx) error) error {
-	return k.Store.Update(ctx, scope, opts, func(tx fileio.WriteTx) error { return fn(&killingTx{WriteTx: tx, k: k}) })
+func (k *killingStore) Update(ctx context.Context, scope driver.Scope, opts driver.UpdateOptions, fn func(driver.WriteTx) error) error {
+	return k.Store.Update(ctx, scope, opts, func(tx driver.WriteTx) error { return fn(&killingTx{WriteTx: tx, k: k}) })
 }
 
 type killingTx struct {
-	fileio.WriteTx
+	driver.WriteTx
 	k    *killingStore
 	puts int
 }
 
-func (t *killingTx) Put(ctx context.Context, path string, content []byte, opts fileio.PutOptions) (fileio.FileInfo, error) {
+func (t *killingTx) Put(ctx context.Context, path string, content []byte, opts driver.PutOptions) (driver.FileInfo, error) {
 	if t.puts == t.k.killAt {
 		t.k.kill()
 	}

@@ -3,11 +3,11 @@ package pgstore
 import (
 	"context"
 
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/jackc/pgx/v5"
 )
 
-var _ fileio.ProjectLister = (*Store)(nil)
+var _ driver.ProjectLister = (*Store)(nil)
 
 // sqlListProjects is a loose index scan over uq_mcp_files_active (apikey_hash, project, path)
 // WHERE deleted = FALSE: each step finds the next project name above the previous one with one
@@ -22,7 +22,7 @@ const sqlListProjects = `WITH RECURSIVE p(project) AS (
 )
 SELECT project FROM p WHERE project IS NOT NULL LIMIT $2`
 
-// ListProjects implements fileio.ProjectLister with one statement.
+// ListProjects implements driver.ProjectLister with one statement.
 func (s *Store) ListProjects(ctx context.Context, tenant string, limit int) ([]string, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -31,7 +31,7 @@ func (s *Store) ListProjects(ctx context.Context, tenant string, limit int) ([]s
 	if limit > 0 {
 		lim = int64(limit)
 	}
-	scope := fileio.Scope{Tenant: tenant}
+	scope := driver.Scope{Tenant: tenant}
 	rows, err := s.pool.Query(ctx, sqlListProjects, tenant, lim)
 	if err != nil {
 		return nil, s.storeError(ctx, opRead, scope, err)

@@ -5,7 +5,7 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 )
 
 // purgeBatch bounds the rows one purge statement deletes, keeping each transaction short.
@@ -17,9 +17,9 @@ const sqlPurge = `DELETE FROM mcp_files WHERE id IN (
     LIMIT $1)`
 
 // Purge permanently removes the rows of deleted files whose retention has run out (each was
-// deleted with the fileio.UpdateOptions.DeleteRetention of its Update; a Service passes
+// deleted with the driver.UpdateOptions.DeleteRetention of its Update; a Service passes
 // settings.mcp.files.delete_retention_days) and the kept versions of the file history whose
-// retention has run out (fileio.UpdateOptions.HistoryRetention of the Update that replaced
+// retention has run out (driver.UpdateOptions.HistoryRetention of the Update that replaced
 // them; settings.mcp.files.history_retention_days), taking their bytes off the project's
 // quota, and the events of the change feed past their retention that no checkpoint needs, and
 // returns how many rows it removed. It works in
@@ -31,7 +31,7 @@ func (s *Store) Purge(ctx context.Context) (int64, error) {
 	for {
 		tag, err := s.pool.Exec(ctx, sqlPurge, purgeBatch)
 		if err != nil {
-			return total, s.storeError(ctx, opPurge, fileio.Scope{}, err)
+			return total, s.storeError(ctx, opPurge, driver.Scope{}, err)
 		}
 		total += tag.RowsAffected()
 		if tag.RowsAffected() < purgeBatch {
@@ -42,7 +42,7 @@ func (s *Store) Purge(ctx context.Context) (int64, error) {
 		for {
 			var n int64
 			if err := s.pool.QueryRow(ctx, sql, purgeBatch).Scan(&n); err != nil {
-				return total, s.storeError(ctx, opPurge, fileio.Scope{}, err)
+				return total, s.storeError(ctx, opPurge, driver.Scope{}, err)
 			}
 			total += n
 			if n < purgeBatch {

@@ -4,11 +4,11 @@ import (
 	"context"
 	"time"
 
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/jackc/pgx/v5"
 )
 
-var _ fileio.RangeReader = (*readTx)(nil)
+var _ driver.RangeReader = (*readTx)(nil)
 
 // sqlReadRanges returns, per requested range (its ordinal), the file's info and the range's
 // bytes when the file is at the requested version and the range lies within it. substring on
@@ -19,9 +19,9 @@ const sqlReadRanges = `SELECT r.ord, f.path, f.size, f.created_at, f.updated_at,
 FROM unnest($3::text[], $4::timestamptz[], $5::bigint[], $6::bigint[]) WITH ORDINALITY AS r(path, v, s, e, ord)
 JOIN mcp_files f ON f.apikey_hash = $1 AND f.project = $2 AND f.path = r.path AND f.deleted = FALSE`
 
-// ReadRanges implements fileio.RangeReader with one statement.
-func (tx *readTx) ReadRanges(ctx context.Context, ranges []fileio.ByteRange) (map[string]fileio.FileInfo, [][]byte, error) {
-	infos := make(map[string]fileio.FileInfo, len(ranges))
+// ReadRanges implements driver.RangeReader with one statement.
+func (tx *readTx) ReadRanges(ctx context.Context, ranges []driver.ByteRange) (map[string]driver.FileInfo, [][]byte, error) {
+	infos := make(map[string]driver.FileInfo, len(ranges))
 	out := make([][]byte, len(ranges))
 	if len(ranges) == 0 {
 		return infos, out, ctx.Err()
@@ -34,7 +34,7 @@ func (tx *readTx) ReadRanges(ctx context.Context, ranges []fileio.ByteRange) (ma
 	}
 	err := tx.x.query(ctx, opRead, sqlReadRanges, []any{tx.x.scope.Tenant, tx.x.scope.Project, paths, vers, starts, ends}, func(r pgx.Rows) error {
 		var ord int64
-		var fi fileio.FileInfo
+		var fi driver.FileInfo
 		var b []byte
 		if err := r.Scan(&ord, &fi.Path, &fi.SizeBytes, &fi.CreatedAt, &fi.UpdatedAt, &b); err != nil {
 			return err

@@ -6,11 +6,11 @@ import (
 	"fmt"
 
 	"github.com/agentfiles/agentfiles"
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/internal/keyedslots"
 )
 
-var _ fileio.ScanViewer = (*Store)(nil)
+var _ driver.ScanViewer = (*Store)(nil)
 
 // scanConns returns how many connections of a pool of maxConns the searches (ViewScan) may
 // hold at once, all tenants together: half of them, at least one. The others stay free for
@@ -61,13 +61,13 @@ func (g *scanGate) busy(ctx context.Context, why string) error {
 		"pgstore: "+why+" until this call's time ran out; retry shortly, or narrow the search (a path, a glob, literal text) so that searches end sooner", "")
 }
 
-// ViewScan implements fileio.ScanViewer: View for a search that may hold its transaction until
+// ViewScan implements driver.ScanViewer: View for a search that may hold its transaction until
 // ctx's deadline. At most scanConns(pool size) such transactions hold a connection at once,
 // at most tenantScanConns of them for one tenant (scope.Tenant); a call waits for its turn in
 // arrival order, at most until ctx ends (RESOURCE_BUSY at its deadline). The rest of the pool
 // stays free for View and Update, so a short call never waits for another tenant's search.
 // The bound holds within this Store: every process that shares the database has its own pool.
-func (s *Store) ViewScan(ctx context.Context, scope fileio.Scope, fn func(fileio.ReadTx) error) error {
+func (s *Store) ViewScan(ctx context.Context, scope driver.Scope, fn func(driver.ReadTx) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/agentfiles/agentfiles"
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/fileio/pgstore"
 	"github.com/google/go-cmp/cmp"
 )
@@ -22,8 +22,8 @@ import (
 func TestViewScanLeavesConnectionsForShortCalls(t *testing.T) {
 	s, _ := newStore(t, pgstore.Options{MaxConns: 4, GrepIndexInterval: -1, PurgeInterval: -1})
 	ctx := context.Background()
-	scope := func(tenant int) fileio.Scope {
-		return fileio.Scope{Tenant: fmt.Sprintf("%064d", tenant), Project: "p"}
+	scope := func(tenant int) driver.Scope {
+		return driver.Scope{Tenant: fmt.Sprintf("%064d", tenant), Project: "p"}
 	}
 	put(t, s, scope(6), "/note.md", "a short note\n")
 
@@ -34,7 +34,7 @@ func TestViewScanLeavesConnectionsForShortCalls(t *testing.T) {
 	release := make(chan struct{})
 	search := func(tenant int) error {
 		sc := scope(tenant)
-		return s.ViewScan(ctx, sc, func(tx fileio.ReadTx) error {
+		return s.ViewScan(ctx, sc, func(tx driver.ReadTx) error {
 			if _, err := tx.List(ctx, "", 1); err != nil { // the transaction holds a connection
 				return err
 			}
@@ -69,7 +69,7 @@ func TestViewScanLeavesConnectionsForShortCalls(t *testing.T) {
 
 	// A search that cannot get a connection before its deadline is RESOURCE_BUSY.
 	short, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
-	err := s.ViewScan(short, scope(7), func(fileio.ReadTx) error { return nil })
+	err := s.ViewScan(short, scope(7), func(driver.ReadTx) error { return nil })
 	cancel()
 	if code := agentfiles.ErrorCode(err); code != agentfiles.CodeResourceBusy {
 		t.Errorf("a search past its deadline while the search connections are busy: %v (code %q), want RESOURCE_BUSY", err, code)

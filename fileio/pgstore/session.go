@@ -9,7 +9,7 @@ import (
 	"github.com/agentfiles/agentfiles/internal/pgpool"
 
 	"github.com/agentfiles/agentfiles"
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -44,15 +44,15 @@ type stmt struct {
 type session struct {
 	s        *Store
 	conn     *pgxpool.Conn
-	scope    fileio.Scope
-	opts     fileio.UpdateOptions // of an Update
+	scope    driver.Scope
+	opts     driver.UpdateOptions // of an Update
 	begin    []stmt               // still to send before the first statement; nil once the transaction is open
 	started  bool                 // begin was sent (the transaction may be open)
 	failed   error                // first statement failure: the transaction is aborted
 	enqueued bool                 // an outbox row was written: NOTIFY on commit
 }
 
-func (s *Store) openSession(ctx context.Context, scope fileio.Scope, begin []stmt) (*session, error) {
+func (s *Store) openSession(ctx context.Context, scope driver.Scope, begin []stmt) (*session, error) {
 	conn, err := s.pool.Acquire(ctx)
 	if err != nil {
 		return nil, s.storeError(ctx, opAcquire, scope, err)
@@ -177,10 +177,10 @@ func (x *session) rollback() {
 	}
 }
 
-// View implements fileio.Store: fn runs in a REPEATABLE READ, READ ONLY transaction, so it sees
+// View implements driver.Store: fn runs in a REPEATABLE READ, READ ONLY transaction, so it sees
 // one consistent snapshot of committed data. Its statements stop at ctx's deadline or
 // Options.StatementTimeout, whichever comes first.
-func (s *Store) View(ctx context.Context, scope fileio.Scope, fn func(fileio.ReadTx) error) error {
+func (s *Store) View(ctx context.Context, scope driver.Scope, fn func(driver.ReadTx) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -198,12 +198,12 @@ func (s *Store) View(ctx context.Context, scope fileio.Scope, fn func(fileio.Rea
 	return x.commit(ctx)
 }
 
-// Update implements fileio.Store: fn runs in a READ COMMITTED transaction that holds
+// Update implements driver.Store: fn runs in a READ COMMITTED transaction that holds
 // pg_advisory_xact_lock of the project, taken under opts.LockWait() (RESOURCE_BUSY on expiry)
 // before fn starts and released at commit or rollback. Every statement fn runs sees all
 // mutations of the project committed before it. Rows fn deletes are purged
 // opts.DeleteRetention after the delete.
-func (s *Store) Update(ctx context.Context, scope fileio.Scope, opts fileio.UpdateOptions, fn func(fileio.WriteTx) error) error {
+func (s *Store) Update(ctx context.Context, scope driver.Scope, opts driver.UpdateOptions, fn func(driver.WriteTx) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}

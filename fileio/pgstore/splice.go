@@ -4,13 +4,13 @@ import (
 	"context"
 
 	"github.com/agentfiles/agentfiles"
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/jackc/pgx/v5"
 )
 
-var _ fileio.Splicer = (*writeTx)(nil)
+var _ driver.Splicer = (*writeTx)(nil)
 
-// sqlLocate answers fileio.Splicer.Locate inside the database: f detoasts the content once
+// sqlLocate answers driver.Splicer.Locate inside the database: f detoasts the content once
 // (the concatenation makes a plain value that the materialized CTE keeps), position() finds
 // the needle $4 (twice at most), substring() cuts the window of $5 bytes either side, and the
 // newlines before the window are counted on its escape encoding, which keeps newline bytes as
@@ -38,10 +38,10 @@ SELECT size, created_at, updated_at,
                               FROM (SELECT encode(substring(c FOR (ws - 1)::int), 'escape') AS e) AS x) ELSE 0 END
 FROM h`
 
-// Locate implements fileio.Splicer in one statement (see sqlLocate).
-func (tx *writeTx) Locate(ctx context.Context, path string, needle []byte, radius, maxScan int64, wantSHA256 bool) (fileio.Located, error) {
+// Locate implements driver.Splicer in one statement (see sqlLocate).
+func (tx *writeTx) Locate(ctx context.Context, path string, needle []byte, radius, maxScan int64, wantSHA256 bool) (driver.Located, error) {
 	sc := tx.x.scope
-	loc := fileio.Located{Info: fileio.FileInfo{Path: path}}
+	loc := driver.Located{Info: driver.FileInfo{Path: path}}
 	args := []any{sc.Tenant, sc.Project, path, needle, radius, wantSHA256, maxScan}
 	err := tx.x.query(ctx, opWrite, sqlLocate, args, func(r pgx.Rows) error {
 		var p1, p2, ws, newlines int64
@@ -90,13 +90,13 @@ const sqlSpliceDry = `SELECT size - $7::bigint + length($4::bytea), created_at,
        encode(sha256(overlay(content PLACING $4::bytea FROM ($5::bigint + 1)::int FOR $7::int)), 'hex')
 FROM mcp_files WHERE apikey_hash = $1 AND project = $2 AND path = $3 AND deleted = FALSE AND $6::text IS NOT NULL`
 
-// Splice implements fileio.Splicer in one statement (see sqlSplice).
-func (tx *writeTx) Splice(ctx context.Context, path string, offset, length int64, data []byte, dryRun bool, opts fileio.PutOptions) (fileio.FileInfo, string, error) {
+// Splice implements driver.Splicer in one statement (see sqlSplice).
+func (tx *writeTx) Splice(ctx context.Context, path string, offset, length int64, data []byte, dryRun bool, opts driver.PutOptions) (driver.FileInfo, string, error) {
 	sc := tx.x.scope
 	if data == nil {
 		data = []byte{}
 	}
-	fi := fileio.FileInfo{Path: path}
+	fi := driver.FileInfo{Path: path}
 	var sum string
 	found := false
 	args := []any{sc.Tenant, sc.Project, path, data, offset, opts.CredentialRef, length}
@@ -113,10 +113,10 @@ func (tx *writeTx) Splice(ctx context.Context, path string, offset, length int64
 		})
 	}
 	if err != nil {
-		return fileio.FileInfo{}, "", err
+		return driver.FileInfo{}, "", err
 	}
 	if !found {
-		return fileio.FileInfo{}, "", agentfiles.NewError(agentfiles.CodeNotFound, "no file at this path", path)
+		return driver.FileInfo{}, "", agentfiles.NewError(agentfiles.CodeNotFound, "no file at this path", path)
 	}
 	if !dryRun {
 		tx.x.enqueued = true

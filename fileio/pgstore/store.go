@@ -9,13 +9,13 @@ import (
 	"time"
 
 	"github.com/agentfiles/agentfiles"
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/internal/pgpool"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 // Options configure a Store. The zero value is valid. The lock timeout and the delete
-// retention are not store options: they come with every Update (fileio.UpdateOptions), which a
+// retention are not store options: they come with every Update (driver.UpdateOptions), which a
 // fileio.Service fills in from its Config.
 type Options struct {
 	// PurgeInterval is how often a background purger removes the rows of deleted files whose
@@ -56,7 +56,7 @@ const (
 	DefaultPollInterval  = time.Second
 )
 
-// Store is a fileio.Store in PostgreSQL, shared by any number of processes using the same
+// Store is a driver.Store in PostgreSQL, shared by any number of processes using the same
 // database. It is safe for concurrent use by multiple goroutines. Create it with New or Open
 // and release it with Close.
 type Store struct {
@@ -80,7 +80,7 @@ type Store struct {
 	closeOnce           sync.Once
 }
 
-var _ fileio.Store = (*Store)(nil)
+var _ driver.Store = (*Store)(nil)
 
 // New returns a Store over pool, which the caller keeps owning (Close does not close it). Unless
 // opts.SkipMigrations is set it first brings the schema up to date (see Migrate). Errors are
@@ -171,7 +171,7 @@ func (s *Store) Close() {
 
 // projectLockKey is the pg_advisory_xact_lock key of a project: the first 8 bytes of
 // SHA-256(tenant NUL project). Every instance computes the same key.
-func projectLockKey(scope fileio.Scope) int64 {
+func projectLockKey(scope driver.Scope) int64 {
 	h := sha256.New()
 	h.Write([]byte(scope.Tenant))
 	h.Write([]byte{0})

@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/fileio/pgstore"
 	"github.com/agentfiles/agentfiles/fileio/storetest"
 	"github.com/agentfiles/agentfiles/internal/poll"
@@ -36,7 +37,7 @@ func TestPutGetStatListProjectBytes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := fileio.File{FileInfo: second, Content: []byte("hello, world")}
+	want := driver.File{FileInfo: second, Content: []byte("hello, world")}
 	if diff := cmp.Diff(want, f); diff != "" {
 		t.Errorf("Get (-want +got):\n%s", diff)
 	}
@@ -66,9 +67,9 @@ func TestPutGetStatListProjectBytes(t *testing.T) {
 	}
 
 	var total int64
-	var stat fileio.FileInfo
+	var stat driver.FileInfo
 	var found bool
-	err = s.View(ctx, testScope, func(tx fileio.ReadTx) error {
+	err = s.View(ctx, testScope, func(tx driver.ReadTx) error {
 		var err error
 		if total, err = tx.ProjectBytes(ctx); err != nil {
 			return err
@@ -93,8 +94,8 @@ func TestUpdateErrorRollsBackEverything(t *testing.T) {
 	put(t, s, testScope, "/keep", "kept")
 	storetest.CompleteJobs(t, s)
 	boom := errors.New("boom")
-	err := s.Update(ctx, testScope, fileio.UpdateOptions{}, func(tx fileio.WriteTx) error {
-		if _, err := tx.Put(ctx, "/new", []byte("new"), fileio.PutOptions{}); err != nil {
+	err := s.Update(ctx, testScope, driver.UpdateOptions{}, func(tx driver.WriteTx) error {
+		if _, err := tx.Put(ctx, "/new", []byte("new"), driver.PutOptions{}); err != nil {
 			return err
 		}
 		if err := tx.Delete(ctx, "/keep"); err != nil {
@@ -119,7 +120,7 @@ func TestUpdateErrorRollsBackEverything(t *testing.T) {
 		t.Errorf("PendingJobs after rollback = %d, want 0", n)
 	}
 	var total int64
-	s.View(ctx, testScope, func(tx fileio.ReadTx) error { total, err = tx.ProjectBytes(ctx); return err })
+	s.View(ctx, testScope, func(tx driver.ReadTx) error { total, err = tx.ProjectBytes(ctx); return err })
 	if total != 4 {
 		t.Errorf("ProjectBytes after rollback = %d, want 4", total)
 	}
@@ -130,8 +131,8 @@ func TestSoftDeleteAndPurge(t *testing.T) {
 	ctx := context.Background()
 	put(t, s, testScope, "/a", "1")
 	put(t, s, testScope, "/b", "22")
-	keep := fileio.UpdateOptions{DeleteRetention: 24 * time.Hour}
-	if err := s.Update(ctx, testScope, keep, func(tx fileio.WriteTx) error { return tx.Delete(ctx, "/a", "/missing") }); err != nil {
+	keep := driver.UpdateOptions{DeleteRetention: 24 * time.Hour}
+	if err := s.Update(ctx, testScope, keep, func(tx driver.WriteTx) error { return tx.Delete(ctx, "/a", "/missing") }); err != nil {
 		t.Fatal(err)
 	}
 	put(t, s, testScope, "/b", "333") // replace is not a delete
@@ -185,7 +186,7 @@ func TestDeleteRetentionFromConfig(t *testing.T) {
 		if _, err := svc.Write(ctx, fileio.WriteRequest{Project: tc.project, Path: "/f", Content: "x"}); err != nil {
 			t.Fatal(err)
 		}
-		if err := svc.Delete(ctx, tc.project, "/f", false); err != nil {
+		if err := svc.Delete(ctx, fileio.DeleteRequest{Project: tc.project, Path: "/f", Recursive: false}); err != nil {
 			t.Fatal(err)
 		}
 	}

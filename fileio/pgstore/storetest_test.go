@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/fileio/pgstore"
 	"github.com/agentfiles/agentfiles/fileio/storetest"
 )
@@ -17,7 +18,7 @@ import (
 // TestStoretest runs the fileio acceptance suite against PostgreSQL, every store on a fresh
 // database.
 func TestStoretest(t *testing.T) {
-	storetest.Exercise(t, func(t *testing.T) fileio.Store {
+	storetest.Exercise(t, func(t *testing.T) driver.Store {
 		s, _ := newStore(t, pgstore.Options{})
 		return s
 	})

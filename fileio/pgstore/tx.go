@@ -6,38 +6,38 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentfiles/agentfiles"
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/jackc/pgx/v5"
 )
 
-// readTx implements fileio.ReadTx over a session.
+// readTx implements driver.ReadTx over a session.
 type readTx struct{ x *session }
 
-// writeTx implements fileio.WriteTx over a session that holds the project lock.
+// writeTx implements driver.WriteTx over a session that holds the project lock.
 type writeTx struct{ readTx }
 
 const sqlGet = `SELECT content, size, created_at, updated_at FROM mcp_files
 WHERE apikey_hash = $1 AND project = $2 AND path = $3 AND deleted = FALSE`
 
-func (tx *readTx) Get(ctx context.Context, path string) (fileio.File, error) {
+func (tx *readTx) Get(ctx context.Context, path string) (driver.File, error) {
 	return tx.x.getFile(ctx, sqlGet, []any{tx.x.scope.Tenant, tx.x.scope.Project, path}, path, "no file at this path")
 }
 
 // getFile runs a statement that selects the content, size, created_at and updated_at of path
 // (one row at most) and returns that file with UTC times and non-nil content, or NOT_FOUND
 // with the message notFound when there is no row.
-func (x *session) getFile(ctx context.Context, sql string, args []any, path, notFound string) (fileio.File, error) {
-	f := fileio.File{FileInfo: fileio.FileInfo{Path: path}}
+func (x *session) getFile(ctx context.Context, sql string, args []any, path, notFound string) (driver.File, error) {
+	f := driver.File{FileInfo: driver.FileInfo{Path: path}}
 	found := false
 	err := x.query(ctx, opRead, sql, args, func(r pgx.Rows) error {
 		found = true
 		return r.Scan(&f.Content, &f.SizeBytes, &f.CreatedAt, &f.UpdatedAt)
 	})
 	if err != nil {
-		return fileio.File{}, err
+		return driver.File{}, err
 	}
 	if !found {
-		return fileio.File{}, agentfiles.NewError(agentfiles.CodeNotFound, notFound, path)
+		return driver.File{}, agentfiles.NewError(agentfiles.CodeNotFound, notFound, path)
 	}
 	f.CreatedAt, f.UpdatedAt = f.CreatedAt.UTC(), f.UpdatedAt.UTC()
 	if f.Content == nil {
@@ -49,15 +49,15 @@ func (x *session) getFile(ctx context.Context, sql string, args []any, path, not
 const sqlStat = `SELECT size, created_at, updated_at FROM mcp_files
 WHERE apikey_hash = $1 AND project = $2 AND path = $3 AND deleted = FALSE`
 
-func (tx *readTx) Stat(ctx context.Context, path string) (fileio.FileInfo, bool, error) {
-	var fi fileio.FileInfo
+func (tx *readTx) Stat(ctx context.Context, path string) (driver.FileInfo, bool, error) {
+	var fi driver.FileInfo
 	found := false
 	err := tx.x.query(ctx, opRead, sqlStat, []any{tx.x.scope.Tenant, tx.x.scope.Project, path}, func(r pgx.Rows) error {
 		found = true
 		return r.Scan(&fi.SizeBytes, &fi.CreatedAt, &fi.UpdatedAt)
 	})
 	if err != nil || !found {
-		return fileio.FileInfo{}, false, err
+		return driver.FileInfo{}, false, err
 	}
 	fi.Path = path
 	fi.CreatedAt, fi.UpdatedAt = fi.CreatedAt.UTC(), fi.UpdatedAt.UTC()
@@ -79,7 +79,7 @@ WHERE apikey_hash = $1 AND project = $2 AND deleted = FALSE AND path >= $3 AND p
 ORDER BY path LIMIT $5`
 )
 
-func (tx *readTx) List(ctx context.Context, prefix string, limit int) ([]fileio.FileInfo, error) {
+func (tx *readTx) List(ctx context.Context, prefix string, limit int) ([]driver.FileInfo, error) {
 	var lim any // nil: LIMIT NULL, no limit
 	if limit > 0 {
 		lim = int64(limit)
@@ -95,7 +95,7 @@ func (tx *readTx) List(ctx context.Context, prefix string, limit int) ([]fileio.
 	default:
 		sql, args = sqlListFrom, []any{sc.Tenant, sc.Project, prefix, lim}
 	}
-	var out []fileio.FileInfo
+	var out []driver.FileInfo
 	err := tx.x.query(ctx, opRead, sql, args, func(r pgx.Rows) error {
 		fi, err := scanFileInfo(r)
 		if err != nil {
@@ -190,17 +190,17 @@ const sqlUpsertJobCTE = `j AS (
     ` + sqlJobReplace + `
 )`
 
-func (tx *writeTx) Put(ctx context.Context, path string, content []byte, opts fileio.PutOptions) (fileio.FileInfo, error) {
+func (tx *writeTx) Put(ctx context.Context, path string, content []byte, opts driver.PutOptions) (driver.FileInfo, error) {
 	sc := tx.x.scope
 	if content == nil {
 		content = []byte{} // NOT NULL column: an empty file has empty content
 	}
-	fi := fileio.FileInfo{Path: path, SizeBytes: int64(len(content))}
+	fi := driver.FileInfo{Path: path, SizeBytes: int64(len(content))}
 	err := tx.x.query(ctx, opWrite, sqlPut, []any{sc.Tenant, sc.Project, path, content, fi.SizeBytes, opts.CredentialRef}, func(r pgx.Rows) error {
 		return r.Scan(&fi.CreatedAt, &fi.UpdatedAt)
 	})
 	if err != nil {
-		return fileio.FileInfo{}, err
+		return driver.FileInfo{}, err
 	}
 	tx.x.enqueued = true
 	fi.CreatedAt, fi.UpdatedAt = fi.CreatedAt.UTC(), fi.UpdatedAt.UTC()
@@ -248,10 +248,10 @@ func (tx *writeTx) Delete(ctx context.Context, paths ...string) error {
 
 // scanFileInfo scans a row of path, size, created_at and updated_at (the columns List,
 // StatMany and Move select) into a FileInfo with UTC times.
-func scanFileInfo(r pgx.Rows) (fileio.FileInfo, error) {
-	var fi fileio.FileInfo
+func scanFileInfo(r pgx.Rows) (driver.FileInfo, error) {
+	var fi driver.FileInfo
 	if err := r.Scan(&fi.Path, &fi.SizeBytes, &fi.CreatedAt, &fi.UpdatedAt); err != nil {
-		return fileio.FileInfo{}, err
+		return driver.FileInfo{}, err
 	}
 	fi.CreatedAt, fi.UpdatedAt = fi.CreatedAt.UTC(), fi.UpdatedAt.UTC()
 	return fi, nil
@@ -259,8 +259,8 @@ func scanFileInfo(r pgx.Rows) (fileio.FileInfo, error) {
 
 // fileInfosByPath runs a statement whose rows scanFileInfo reads and returns them by path; n is
 // the number of rows expected.
-func (x *session) fileInfosByPath(ctx context.Context, op, sql string, args []any, n int) (map[string]fileio.FileInfo, error) {
-	out := make(map[string]fileio.FileInfo, n)
+func (x *session) fileInfosByPath(ctx context.Context, op, sql string, args []any, n int) (map[string]driver.FileInfo, error) {
+	out := make(map[string]driver.FileInfo, n)
 	err := x.query(ctx, op, sql, args, func(r pgx.Rows) error {
 		fi, err := scanFileInfo(r)
 		if err != nil {
@@ -283,15 +283,15 @@ func utc(t *time.Time) time.Time {
 	return t.UTC()
 }
 
-var _ fileio.MultiStater = (*readTx)(nil)
+var _ driver.MultiStater = (*readTx)(nil)
 
 const sqlStatMany = `SELECT path, size, created_at, updated_at FROM mcp_files
 WHERE apikey_hash = $1 AND project = $2 AND path = ANY($3::text[]) AND deleted = FALSE`
 
-// StatMany implements fileio.MultiStater with one statement (an index probe per path).
-func (tx *readTx) StatMany(ctx context.Context, paths []string) (map[string]fileio.FileInfo, error) {
+// StatMany implements driver.MultiStater with one statement (an index probe per path).
+func (tx *readTx) StatMany(ctx context.Context, paths []string) (map[string]driver.FileInfo, error) {
 	if len(paths) == 0 {
-		return map[string]fileio.FileInfo{}, ctx.Err()
+		return map[string]driver.FileInfo{}, ctx.Err()
 	}
 	return tx.x.fileInfosByPath(ctx, opRead, sqlStatMany, []any{tx.x.scope.Tenant, tx.x.scope.Project, paths}, len(paths))
 }

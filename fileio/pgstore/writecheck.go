@@ -5,14 +5,14 @@ import (
 	"errors"
 	"time"
 
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/jackc/pgx/v5"
 )
 
 // The optional fileio interfaces that let Service.Write check and write in two statements.
 var (
-	_ fileio.WriteChecker      = (*writeTx)(nil)
-	_ fileio.ConditionalWriter = (*writeTx)(nil)
+	_ driver.WriteChecker      = (*writeTx)(nil)
+	_ driver.ConditionalWriter = (*writeTx)(nil)
 )
 
 // sqlConflictCTEs finds what makes a write to $3 a conflict, each with one index lookup:
@@ -35,7 +35,7 @@ const sqlConflictCTEs = `a AS (
 const sqlProjectBytesExpr = `(COALESCE((SELECT size_bytes FROM mcp_file_project_usage WHERE apikey_hash = $1 AND project = $2), 0)
  + COALESCE((SELECT size_bytes FROM mcp_file_history_usage WHERE apikey_hash = $1 AND project = $2), 0))`
 
-// sqlCheckWrite answers fileio.WriteChecker in one statement: the conflicts, the file at $3
+// sqlCheckWrite answers driver.WriteChecker in one statement: the conflicts, the file at $3
 // (e, with its content only when $6) and the project's byte count. The LEFT JOIN returns one
 // row whether or not e has one.
 const sqlCheckWrite = `WITH ` + sqlConflictCTEs + `, e AS (
@@ -47,11 +47,11 @@ SELECT (SELECT path FROM a), COALESCE((SELECT starts_with(path, $5) FROM d), FAL
        e.size, e.created_at, e.updated_at, e.content, ` + sqlProjectBytesExpr + `
 FROM (VALUES (1)) AS one LEFT JOIN e ON TRUE`
 
-// CheckWrite implements fileio.WriteChecker in one statement (see sqlCheckWrite).
-func (tx *writeTx) CheckWrite(ctx context.Context, path string, wantContent bool) (fileio.WriteCheck, error) {
+// CheckWrite implements driver.WriteChecker in one statement (see sqlCheckWrite).
+func (tx *writeTx) CheckWrite(ctx context.Context, path string, wantContent bool) (driver.WriteCheck, error) {
 	sc := tx.x.scope
 	var (
-		check      fileio.WriteCheck
+		check      driver.WriteCheck
 		ancestor   *string
 		size       *int64
 		created    *time.Time
@@ -65,16 +65,16 @@ func (tx *writeTx) CheckWrite(ctx context.Context, path string, wantContent bool
 		return r.Scan(&ancestor, &check.HasDescendant, &size, &created, &updated, &content, &check.ProjectBytes)
 	})
 	if err != nil {
-		return fileio.WriteCheck{}, err
+		return driver.WriteCheck{}, err
 	}
 	if !rowScanned { // cannot happen: the statement always returns one row
-		return fileio.WriteCheck{}, tx.x.s.storeError(ctx, opRead, sc, errNoRow)
+		return driver.WriteCheck{}, tx.x.s.storeError(ctx, opRead, sc, errNoRow)
 	}
 	if ancestor != nil {
 		check.AncestorFile = *ancestor
 	}
 	if size != nil {
-		f := &fileio.File{FileInfo: fileio.FileInfo{Path: path, SizeBytes: *size, CreatedAt: utc(created), UpdatedAt: utc(updated)}}
+		f := &driver.File{FileInfo: driver.FileInfo{Path: path, SizeBytes: *size, CreatedAt: utc(created), UpdatedAt: utc(updated)}}
 		if wantContent {
 			f.Content = content
 			if f.Content == nil {
@@ -101,7 +101,7 @@ func ancestorDirs(path string) []string {
 	return dirs
 }
 
-// sqlWriteIfAllowed answers fileio.ConditionalWriter in one statement. c is the state before
+// sqlWriteIfAllowed answers driver.ConditionalWriter in one statement. c is the state before
 // the write (as sqlCheckWrite reports it, without content) and the new size; ok keeps c's row
 // only when ConditionalWrite.Allows would; f, u and j are sqlPut's file, byte count and outbox
 // upserts, run only for a row of ok, with content = content || $7 when appending ($9), returning
@@ -179,11 +179,11 @@ FROM c LEFT JOIN f ON TRUE`
 const sqlWriteIfAllowedNotify = sqlWriteIfAllowed + `
 LEFT JOIN LATERAL (SELECT pg_notify('` + jobsChannel + `', '') WHERE f.size IS NOT NULL) AS n ON TRUE`
 
-// WriteIfAllowed implements fileio.ConditionalWriter in one statement (see sqlWriteIfAllowed).
-func (tx *writeTx) WriteIfAllowed(ctx context.Context, w fileio.ConditionalWrite, opts fileio.PutOptions) (fileio.ConditionalResult, error) {
+// WriteIfAllowed implements driver.ConditionalWriter in one statement (see sqlWriteIfAllowed).
+func (tx *writeTx) WriteIfAllowed(ctx context.Context, w driver.ConditionalWrite, opts driver.PutOptions) (driver.ConditionalResult, error) {
 	cw := newConditionalWrite(tx.x, w, opts)
 	if err := tx.x.query(ctx, opWrite, sqlWriteIfAllowed, cw.args, cw.scan); err != nil {
-		return fileio.ConditionalResult{}, err
+		return driver.ConditionalResult{}, err
 	}
 	return cw.result(ctx, tx.x)
 }
@@ -198,11 +198,11 @@ type conditionalWrite struct {
 	oldCreated, created *time.Time
 	oldUpdated, updated *time.Time
 	sum                 *string
-	res                 fileio.ConditionalResult
+	res                 driver.ConditionalResult
 	rowScanned          bool
 }
 
-func newConditionalWrite(x *session, w fileio.ConditionalWrite, opts fileio.PutOptions) *conditionalWrite {
+func newConditionalWrite(x *session, w driver.ConditionalWrite, opts driver.PutOptions) *conditionalWrite {
 	sc := x.scope
 	data := w.Data
 	if data == nil {
@@ -220,21 +220,21 @@ func (cw *conditionalWrite) scan(r pgx.Rows) error {
 }
 
 // result converts the scanned row; a write marks the session as having queued a job.
-func (cw *conditionalWrite) result(ctx context.Context, x *session) (fileio.ConditionalResult, error) {
+func (cw *conditionalWrite) result(ctx context.Context, x *session) (driver.ConditionalResult, error) {
 	if !cw.rowScanned { // cannot happen: the statement always returns one row
-		return fileio.ConditionalResult{}, x.s.storeError(ctx, opWrite, x.scope, errNoRow)
+		return driver.ConditionalResult{}, x.s.storeError(ctx, opWrite, x.scope, errNoRow)
 	}
 	res := cw.res
 	if cw.ancestor != nil {
 		res.Check.AncestorFile = *cw.ancestor
 	}
 	if cw.oldSize != nil {
-		res.Check.Existing = &fileio.File{FileInfo: fileio.FileInfo{Path: cw.path, SizeBytes: *cw.oldSize, CreatedAt: utc(cw.oldCreated), UpdatedAt: utc(cw.oldUpdated)}}
+		res.Check.Existing = &driver.File{FileInfo: driver.FileInfo{Path: cw.path, SizeBytes: *cw.oldSize, CreatedAt: utc(cw.oldCreated), UpdatedAt: utc(cw.oldUpdated)}}
 	}
 	if cw.newSize != nil {
 		x.enqueued = true
 		res.Written = true
-		res.Info = fileio.FileInfo{Path: cw.path, SizeBytes: *cw.newSize, CreatedAt: utc(cw.created), UpdatedAt: utc(cw.updated)}
+		res.Info = driver.FileInfo{Path: cw.path, SizeBytes: *cw.newSize, CreatedAt: utc(cw.created), UpdatedAt: utc(cw.updated)}
 		if cw.sum != nil {
 			res.SHA256 = *cw.sum
 		}

@@ -5,12 +5,12 @@ import (
 	"errors"
 	"strconv"
 
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 )
 
-var _ fileio.ConditionalUpdater = (*Store)(nil)
+var _ driver.ConditionalUpdater = (*Store)(nil)
 
 // sqlUpdateSettings sets, for the transaction, what Update sets in its first round trip: the
 // lock timeout ($1, in milliseconds), the generic plans and the history settings that the
@@ -25,21 +25,21 @@ const sqlUpdateSettings = `SELECT set_config('lock_timeout', $1, true),
 // sqlLockProject takes the project lock ($1, projectLockKey) until the transaction ends.
 const sqlLockProject = `SELECT pg_advisory_xact_lock($1)`
 
-// UpdateIfAllowed implements fileio.ConditionalUpdater in one round trip: BEGIN, the settings,
+// UpdateIfAllowed implements driver.ConditionalUpdater in one round trip: BEGIN, the settings,
 // the project lock, sqlWriteIfAllowedNotify and COMMIT go out as one pgx batch, which pgx
 // pipelines with a single Sync. PostgreSQL runs them in order and, after a failing statement,
 // skips the rest up to the Sync, so a lock timeout or a failing write never reaches COMMIT; the
 // transaction is then rolled back (one more round trip, on failure only). A failure that is not
 // the server's (a lost connection) may come after COMMIT ran, so it is reported as such (see
-// batchError). The statement writes only when fileio.ConditionalWrite.Allows holds, so a
+// batchError). The statement writes only when driver.ConditionalWrite.Allows holds, so a
 // refused write commits an empty transaction.
-func (s *Store) UpdateIfAllowed(ctx context.Context, scope fileio.Scope, opts fileio.UpdateOptions, w fileio.ConditionalWrite, put fileio.PutOptions) (fileio.ConditionalResult, error) {
+func (s *Store) UpdateIfAllowed(ctx context.Context, scope driver.Scope, opts driver.UpdateOptions, w driver.ConditionalWrite, put driver.PutOptions) (driver.ConditionalResult, error) {
 	if err := ctx.Err(); err != nil {
-		return fileio.ConditionalResult{}, err
+		return driver.ConditionalResult{}, err
 	}
 	x, err := s.openSession(ctx, scope, nil)
 	if err != nil {
-		return fileio.ConditionalResult{}, err
+		return driver.ConditionalResult{}, err
 	}
 	defer x.conn.Release()
 	opts.LockTimeout = opts.LockWait()
@@ -61,7 +61,7 @@ func (s *Store) UpdateIfAllowed(ctx context.Context, scope fileio.Scope, opts fi
 	}
 	if err != nil {
 		x.rollback()
-		return fileio.ConditionalResult{}, err
+		return driver.ConditionalResult{}, err
 	}
 	return cw.result(ctx, x)
 }

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/agentfiles/agentfiles"
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/fileio/pgstore"
 	"github.com/agentfiles/agentfiles/internal/pgtest"
 	"github.com/agentfiles/agentfiles/internal/poll"
@@ -23,10 +23,10 @@ import (
 func TestUpdateIfAllowedMatchesUpdate(t *testing.T) {
 	s, _ := newStore(t, pgstore.Options{})
 	ctx := context.Background()
-	once := fileio.Scope{Tenant: testScope.Tenant, Project: "once"}
-	tx := fileio.Scope{Tenant: testScope.Tenant, Project: "tx"}
-	opts := fileio.UpdateOptions{HistoryVersions: 2, HistoryRetention: time.Hour}
-	limits := func(w fileio.ConditionalWrite) fileio.ConditionalWrite {
+	once := driver.Scope{Tenant: testScope.Tenant, Project: "once"}
+	tx := driver.Scope{Tenant: testScope.Tenant, Project: "tx"}
+	opts := driver.UpdateOptions{HistoryVersions: 2, HistoryRetention: time.Hour}
+	limits := func(w driver.ConditionalWrite) driver.ConditionalWrite {
 		if w.MaxFileBytes == 0 {
 			w.MaxFileBytes = 100
 		}
@@ -37,30 +37,30 @@ func TestUpdateIfAllowedMatchesUpdate(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name string
-		w    fileio.ConditionalWrite
+		w    driver.ConditionalWrite
 	}{
-		{"create", fileio.ConditionalWrite{Path: "/a/b", Data: []byte("hello")}},
-		{"replace", fileio.ConditionalWrite{Path: "/a/b", Data: []byte("hi")}},
-		{"append", fileio.ConditionalWrite{Path: "/a/b", Data: []byte(" there"), Append: true}},
-		{"append creates", fileio.ConditionalWrite{Path: "/log", Data: []byte("1"), Append: true}},
-		{"replace again", fileio.ConditionalWrite{Path: "/a/b", Data: []byte("third")}},
-		{"exclusive on a file", fileio.ConditionalWrite{Path: "/a/b", Data: []byte("x"), Exclusive: true}},
-		{"below a file", fileio.ConditionalWrite{Path: "/a/b/c", Data: []byte("x")}},
-		{"at a directory", fileio.ConditionalWrite{Path: "/a", Data: []byte("x")}},
-		{"file too large", fileio.ConditionalWrite{Path: "/big", Data: []byte(strings.Repeat("x", 101))}},
-		{"project full", fileio.ConditionalWrite{Path: "/big", Data: []byte("xx"), MaxProjectBytes: 5}},
-		{"shrink a full project", fileio.ConditionalWrite{Path: "/a/b", Data: []byte("t"), MaxProjectBytes: 1}},
-		{"exclusive create", fileio.ConditionalWrite{Path: "/new", Data: []byte(""), Exclusive: true}},
+		{"create", driver.ConditionalWrite{Path: "/a/b", Data: []byte("hello")}},
+		{"replace", driver.ConditionalWrite{Path: "/a/b", Data: []byte("hi")}},
+		{"append", driver.ConditionalWrite{Path: "/a/b", Data: []byte(" there"), Append: true}},
+		{"append creates", driver.ConditionalWrite{Path: "/log", Data: []byte("1"), Append: true}},
+		{"replace again", driver.ConditionalWrite{Path: "/a/b", Data: []byte("third")}},
+		{"exclusive on a file", driver.ConditionalWrite{Path: "/a/b", Data: []byte("x"), Exclusive: true}},
+		{"below a file", driver.ConditionalWrite{Path: "/a/b/c", Data: []byte("x")}},
+		{"at a directory", driver.ConditionalWrite{Path: "/a", Data: []byte("x")}},
+		{"file too large", driver.ConditionalWrite{Path: "/big", Data: []byte(strings.Repeat("x", 101))}},
+		{"project full", driver.ConditionalWrite{Path: "/big", Data: []byte("xx"), MaxProjectBytes: 5}},
+		{"shrink a full project", driver.ConditionalWrite{Path: "/a/b", Data: []byte("t"), MaxProjectBytes: 1}},
+		{"exclusive create", driver.ConditionalWrite{Path: "/new", Data: []byte(""), Exclusive: true}},
 	} {
 		w := limits(tc.w)
-		got, err := s.UpdateIfAllowed(ctx, once, opts, w, fileio.PutOptions{CredentialRef: "ref"})
+		got, err := s.UpdateIfAllowed(ctx, once, opts, w, driver.PutOptions{CredentialRef: "ref"})
 		if err != nil {
 			t.Fatalf("%s: UpdateIfAllowed: %v", tc.name, err)
 		}
-		var want fileio.ConditionalResult
-		err = s.Update(ctx, tx, opts, func(wtx fileio.WriteTx) error {
+		var want driver.ConditionalResult
+		err = s.Update(ctx, tx, opts, func(wtx driver.WriteTx) error {
 			var err error
-			want, err = wtx.(fileio.ConditionalWriter).WriteIfAllowed(ctx, w, fileio.PutOptions{CredentialRef: "ref"})
+			want, err = wtx.(driver.ConditionalWriter).WriteIfAllowed(ctx, w, driver.PutOptions{CredentialRef: "ref"})
 			return err
 		})
 		if err != nil {
@@ -80,7 +80,7 @@ func TestUpdateIfAllowedMatchesUpdate(t *testing.T) {
 
 // projectState lists what a project holds: files with their content and version, byte counts,
 // kept versions and outbox jobs, one string per row.
-func projectState(t *testing.T, s *pgstore.Store, scope fileio.Scope) []string {
+func projectState(t *testing.T, s *pgstore.Store, scope driver.Scope) []string {
 	t.Helper()
 	var out []string
 	for _, q := range []string{
@@ -125,17 +125,17 @@ func TestUpdateIfAllowedFailures(t *testing.T) {
 	}
 	defer s.Close()
 	holder := pgtest.Open(t, url, pgstore.Open, pgstore.Options{})
-	w := fileio.ConditionalWrite{Path: "/f", Data: []byte("x"), MaxFileBytes: 100, MaxProjectBytes: 100}
+	w := driver.ConditionalWrite{Path: "/f", Data: []byte("x"), MaxFileBytes: 100, MaxProjectBytes: 100}
 
 	release := holdProjectLock(t, holder, testScope, nil)
-	_, err = s.UpdateIfAllowed(ctx, testScope, fileio.UpdateOptions{LockTimeout: 100 * time.Millisecond}, w, fileio.PutOptions{})
+	_, err = s.UpdateIfAllowed(ctx, testScope, driver.UpdateOptions{LockTimeout: 100 * time.Millisecond}, w, driver.PutOptions{})
 	release()
 	if code := agentfiles.ErrorCode(err); code != agentfiles.CodeResourceBusy || !strings.Contains(err.Error(), "for more than 100ms") {
 		t.Errorf("write while the lock is held: %v, want RESOURCE_BUSY naming the lock timeout", err)
 	}
 
-	long := fileio.Scope{Tenant: testScope.Tenant, Project: strings.Repeat("p", 129)}
-	_, err = s.UpdateIfAllowed(ctx, long, fileio.UpdateOptions{}, w, fileio.PutOptions{})
+	long := driver.Scope{Tenant: testScope.Tenant, Project: strings.Repeat("p", 129)}
+	_, err = s.UpdateIfAllowed(ctx, long, driver.UpdateOptions{}, w, driver.PutOptions{})
 	if code := agentfiles.ErrorCode(err); code != agentfiles.CodeInvalidArgument {
 		t.Errorf("129-character project: %v, want INVALID_ARGUMENT", err)
 	}
@@ -151,7 +151,7 @@ func TestUpdateIfAllowedFailures(t *testing.T) {
 	if _, err := conn.Exec(ctx, "LISTEN mcp_file_index_jobs"); err != nil {
 		t.Fatal(err)
 	}
-	res, err := s.UpdateIfAllowed(ctx, testScope, fileio.UpdateOptions{}, w, fileio.PutOptions{})
+	res, err := s.UpdateIfAllowed(ctx, testScope, driver.UpdateOptions{}, w, driver.PutOptions{})
 	if err != nil || !res.Written {
 		t.Fatalf("write after the failures: %+v, %v", res, err)
 	}
@@ -173,10 +173,10 @@ func TestUpdateIfAllowedConnectionLost(t *testing.T) {
 	s, _ := newStore(t, pgstore.Options{})
 	ctx := context.Background()
 	release := holdProjectLock(t, s, testScope, nil)
-	w := fileio.ConditionalWrite{Path: "/f", Data: []byte("x"), MaxFileBytes: 100, MaxProjectBytes: 100}
+	w := driver.ConditionalWrite{Path: "/f", Data: []byte("x"), MaxFileBytes: 100, MaxProjectBytes: 100}
 	done := make(chan error, 1)
 	go func() {
-		_, err := s.UpdateIfAllowed(ctx, testScope, fileio.UpdateOptions{LockTimeout: time.Minute}, w, fileio.PutOptions{})
+		_, err := s.UpdateIfAllowed(ctx, testScope, driver.UpdateOptions{LockTimeout: time.Minute}, w, driver.PutOptions{})
 		done <- err
 	}()
 	err := poll.Until(ctx, time.Minute, "the writer waiting for the project lock", func() (bool, error) {
@@ -196,7 +196,7 @@ func TestUpdateIfAllowedConnectionLost(t *testing.T) {
 	if diff := cmp.Diff([]string(nil), projectState(t, s, testScope)); diff != "" {
 		t.Errorf("after the lost write (-want +got):\n%s", diff)
 	}
-	if res, err := s.UpdateIfAllowed(ctx, testScope, fileio.UpdateOptions{}, w, fileio.PutOptions{}); err != nil || !res.Written {
+	if res, err := s.UpdateIfAllowed(ctx, testScope, driver.UpdateOptions{}, w, driver.PutOptions{}); err != nil || !res.Written {
 		t.Errorf("write after the lost one: %+v, %v", res, err)
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/fileio/archive"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -151,7 +152,7 @@ func treeFiles(t testing.TB, root string, maxFiles int) map[string]string {
 // (a real repository, say) as a tar.gz, together with names that have spaces, non-ASCII
 // letters and NFD spellings and a binary file, then exports the directory in each format and
 // checks that the names and bytes come back, the binary file listed as skipped.
-func ExerciseArchiveTree(t *testing.T, store fileio.Store, root string, maxFiles int) {
+func ExerciseArchiveTree(t *testing.T, store driver.Store, root string, maxFiles int) {
 	files := treeFiles(t, root, maxFiles)
 	files["notes/meeting notes.md"] = "# Meeting\n\nagenda\n"
 	files["notes/caf\u00e9 cr\u00e8me.md"] = "NFC name\n"
@@ -192,7 +193,7 @@ func ExerciseArchiveTree(t *testing.T, store fileio.Store, root string, maxFiles
 		t.Errorf("import: %d files (want %d), format %s; skipped (-want +got):\n%s", res.Files, len(want), res.Format, diff)
 	}
 	// An NFD spelling of an imported name reads the same file.
-	if got, err := svc.Read(ctx, proj, "/repo/notes/cafe\u0301 cre\u0300me.md", 0, fileio.ReadToEOF); err != nil || got.Content != "NFC name\n" {
+	if got, err := svc.Read(ctx, fileio.ReadRequest{Project: proj, Path: "/repo/notes/cafe\u0301 cre\u0300me.md", OffsetBytes: 0, LengthBytes: new(int64(fileio.ReadToEOF))}); err != nil || got.Content != "NFC name\n" {
 		t.Errorf("read by the NFD spelling: %q, %v", got.Content, err)
 	}
 	for _, format := range []archive.Format{archive.Tar, archive.TarGz, archive.Zip} {
@@ -209,7 +210,7 @@ func ExerciseArchiveTree(t *testing.T, store fileio.Store, root string, maxFiles
 
 // testArchives checks Import's refusals (nothing half imported), its modes and Export's
 // options on one store.
-func testArchives(t *testing.T, newStore func(t *testing.T) fileio.Store) {
+func testArchives(t *testing.T, newStore func(t *testing.T) driver.Store) {
 	e := newEnv(t, newStore, func(c *fileio.Config) { c.MaxFileBytes, c.MaxProjectBytes = 64, 400 })
 	ctx, _ := newTenant(proj)
 	e.write(ctx, proj, "/keep.md", "kept\n")
@@ -275,7 +276,7 @@ func testArchives(t *testing.T, newStore func(t *testing.T) fileio.Store) {
 	if got := e.read(ctx, proj, "/site/old.md"); got != "new\n" {
 		t.Errorf("merged /site/old.md = %q", got)
 	}
-	if vs, err := e.svc.Versions(ctx, proj, "/site/old.md"); err != nil || len(vs) != 2 {
+	if vs, err := e.svc.Versions(ctx, fileio.VersionsRequest{Project: proj, Path: "/site/old.md"}); err != nil || len(vs) != 2 {
 		t.Errorf("versions of a file the import replaced: %+v, %v; want the old one kept", vs, err)
 	}
 	res, err = e.svc.Import(ctx, fileio.ImportRequest{Project: proj, Path: "/site", Mode: fileio.ImportReplace,

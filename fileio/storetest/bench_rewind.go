@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 )
 
 // BenchmarkRewind measures fileio.Service.Rewind of `files` changed files of 1 KiB (in 10
@@ -18,7 +19,7 @@ import (
 // turns with it, is what a client without rewind does to the same effect in another project:
 // one Service.Write (TRUNCATE) per file with the content it wants back. It reports the p50 and
 // p95 of each in ms and the rewind/writes ratio of the p50s.
-func BenchmarkRewind(b *testing.B, store fileio.Store, files int) {
+func BenchmarkRewind(b *testing.B, store driver.Store, files int) {
 	svc := NewService(b, store, func(c *fileio.Config) { c.MaxProjectBytes = 1 << 30 })
 	ctx := agentfiles.WithAuth(context.Background(), agentfiles.NewAuthContext("bench-rewind", "bench"))
 	path := func(f int) string { return fmt.Sprintf("/d%d/f%04d.txt", f%10, f) }
@@ -38,7 +39,7 @@ func BenchmarkRewind(b *testing.B, store fileio.Store, files int) {
 				b.Fatal(err)
 			}
 		}
-		cp, err := svc.Checkpoint(ctx, "rewind", fmt.Sprint("state ", state))
+		cp, err := svc.Checkpoint(ctx, fileio.CheckpointRequest{Project: "rewind", Label: fmt.Sprint("state ", state)})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/internal/poll"
 	"github.com/google/go-cmp/cmp"
 )
@@ -18,7 +19,7 @@ import (
 // documentation, Budgets) whatever the store: edits with long old_str, many edits, growth
 // by replace_all, diffs of large changes, renames of large directories, and the atomic
 // "new path must not exist" of RenameExclusive.
-func exerciseBudgets(t *testing.T, newStore func(t *testing.T) fileio.Store) {
+func exerciseBudgets(t *testing.T, newStore func(t *testing.T) driver.Store) {
 	t.Run("EditLongOldStr", func(t *testing.T) { testEditLongOldStr(t, newEnv(t, newStore)) })
 	t.Run("EditCount", func(t *testing.T) { testEditCount(t, newEnv(t, newStore)) })
 	t.Run("EditGrowth", func(t *testing.T) { testEditGrowth(t, newEnv(t, newStore)) })
@@ -151,13 +152,13 @@ func testRenameCap(t *testing.T, e *env) {
 		e.write(ctx, proj, fmt.Sprintf("/big/f%d", i), "x")
 	}
 	e.write(ctx, proj, "/small/a", "x")
-	_, err := e.svc.Rename(ctx, proj, "/big", "/moved", false)
+	_, err := e.svc.Rename(ctx, fileio.RenameRequest{Project: proj, From: "/big", To: "/moved", Overwrite: false})
 	wantCode(t, "rename of 4 files", err, agentfiles.CodeInvalidArgument)
 	wantMessage(t, "rename of 4 files", err, "at most 3", "subdirectories")
-	if st, _ := e.svc.Stat(ctx, proj, "/moved"); st.Exists {
+	if st, _ := e.svc.Stat(ctx, fileio.StatRequest{Project: proj, Path: "/moved"}); st.Exists {
 		t.Error("a refused rename moved files")
 	}
-	if res, err := e.svc.Rename(ctx, proj, "/small", "/moved", false); err != nil || res.Files != 1 {
+	if res, err := e.svc.Rename(ctx, fileio.RenameRequest{Project: proj, From: "/small", To: "/moved", Overwrite: false}); err != nil || res.Files != 1 {
 		t.Errorf("rename within the cap: %+v, %v", res, err)
 	}
 }
@@ -179,12 +180,12 @@ func testRenameExclusive(t *testing.T, e *env) {
 		{"/src", "/new/src", noError},
 	}
 	for _, tc := range tests {
-		_, err := e.svc.RenameExclusive(ctx, proj, tc.from, tc.to)
+		_, err := e.svc.Rename(ctx, fileio.RenameRequest{Project: proj, From: tc.from, To: tc.to, Exclusive: true})
 		wantCode(t, tc.from+" → "+tc.to, err, tc.code)
 	}
-	_, err := e.svc.RenameExclusive(ctx, proj, "/file", "/file/x")
+	_, err := e.svc.Rename(ctx, fileio.RenameRequest{Project: proj, From: "/file", To: "/file/x", Exclusive: true})
 	wantMessage(t, "a file below itself", err, "the destination lies inside the path being moved")
-	list, err := e.svc.List(ctx, proj, "", 3, 0)
+	list, err := e.svc.List(ctx, fileio.ListRequest{Project: proj, Path: "", Depth: 3, Limit: 0})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,7 +211,7 @@ func testRenameExclusiveRace(t *testing.T, e *env) {
 		var renameErr, writeErr error
 		inParallel(2, func(g int) {
 			if g == 0 {
-				_, renameErr = e.svc.RenameExclusive(ctx, proj, src, dst)
+				_, renameErr = e.svc.Rename(ctx, fileio.RenameRequest{Project: proj, From: src, To: dst, Exclusive: true})
 			} else {
 				_, writeErr = e.svc.Write(ctx, fileio.WriteRequest{Project: proj, Path: dst + "/b", Content: "b"})
 			}
@@ -222,8 +223,8 @@ func testRenameExclusiveRace(t *testing.T, e *env) {
 			wantCode(t, "rename onto a directory being created", renameErr, agentfiles.CodeAlreadyExists)
 			continue
 		}
-		a, errA := e.svc.Stat(ctx, proj, dst+"/a")
-		b, errB := e.svc.Stat(ctx, proj, dst+"/b")
+		a, errA := e.svc.Stat(ctx, fileio.StatRequest{Project: proj, Path: dst + "/a"})
+		b, errB := e.svc.Stat(ctx, fileio.StatRequest{Project: proj, Path: dst + "/b"})
 		if errA != nil || errB != nil {
 			t.Fatal(errA, errB)
 		}
@@ -253,7 +254,7 @@ func testReadLineNumbers(t *testing.T, e *env) {
 		{"/long", 1, 1, 64 - 7, true},
 	}
 	for _, tc := range tests {
-		res, err := e.svc.ReadFile(ctx, fileio.ReadRequest{Project: proj, Path: tc.path, StartLine: tc.start, LineNumbers: true})
+		res, err := e.svc.Read(ctx, fileio.ReadRequest{Project: proj, Path: tc.path, StartLine: tc.start, LineNumbers: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -281,7 +282,7 @@ func testPurgeHistory(t *testing.T, e *env) {
 	}
 	e.write(ctx, proj, "/dx", "12345")
 	e.write(ctx, proj, "/dx", "6")
-	if err := e.svc.Delete(ctx, proj, "/d", true); err != nil {
+	if err := e.svc.Delete(ctx, fileio.DeleteRequest{Project: proj, Path: "/d", Recursive: true}); err != nil {
 		t.Fatal(err)
 	}
 	// Files: /dx, 6 bytes; kept: /d/a 3 × 300, /dx 5.
@@ -297,7 +298,7 @@ func testPurgeHistory(t *testing.T, e *env) {
 		{"", fileio.PurgeHistoryResult{Versions: 1, BytesFreed: 5}},
 	}
 	for _, tc := range tests {
-		got, err := e.svc.PurgeHistory(ctx, proj, tc.path)
+		got, err := e.svc.PurgeHistory(ctx, fileio.PurgeHistoryRequest{Project: proj, Path: tc.path})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -305,7 +306,7 @@ func testPurgeHistory(t *testing.T, e *env) {
 			t.Errorf("PurgeHistory(%q) (-want +got):\n%s", tc.path, diff)
 		}
 	}
-	if _, err := e.svc.Versions(ctx, proj, "/d/a"); agentfiles.ErrorCode(err) != agentfiles.CodeNotFound {
+	if _, err := e.svc.Versions(ctx, fileio.VersionsRequest{Project: proj, Path: "/d/a"}); agentfiles.ErrorCode(err) != agentfiles.CodeNotFound {
 		t.Errorf("versions of the purged deleted file: %v, want NOT_FOUND", err)
 	}
 	if got := e.read(ctx, proj, "/dx"); got != "123456" {
@@ -354,7 +355,7 @@ func testTenantCallSlots(t *testing.T, e *env) {
 	poll.Eventually(t, 10*time.Second, "a second call of A to wait for A's busy slot until its deadline", func() bool {
 		short, cancel := context.WithTimeout(ctxA, 50*time.Millisecond)
 		defer cancel()
-		_, err := e.svc.Read(short, "other", "/a", 0, fileio.ReadToEOF)
+		_, err := e.svc.Read(short, fileio.ReadRequest{Project: "other", Path: "/a", OffsetBytes: 0, LengthBytes: new(int64(fileio.ReadToEOF))})
 		return agentfiles.ErrorCode(err) == agentfiles.CodeTimeout
 	})
 	// Grep and Glob hold a slot too: while A's is taken, they wait for it until their deadline.
@@ -421,7 +422,7 @@ func testReadDefault(t *testing.T, e *env) {
 	}
 	for _, tc := range tests {
 		tc.req.Project = proj
-		res, err := e.svc.ReadFile(ctx, tc.req)
+		res, err := e.svc.Read(ctx, tc.req)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}

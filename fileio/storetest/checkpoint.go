@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -20,7 +21,7 @@ import (
 // newStore (which must return an empty store on every call): model-based rewinds and change
 // lists, rewinds seen whole by concurrent readers, a feed followed while another goroutine
 // writes, pinned versions, and the argument errors.
-func ExerciseCheckpoints(t *testing.T, newStore func(t *testing.T) fileio.Store) {
+func ExerciseCheckpoints(t *testing.T, newStore func(t *testing.T) driver.Store) {
 	t.Run("Basics", func(t *testing.T) { testCheckpointBasics(t, newEnv(t, newStore)) })
 	t.Run("RewindModel", func(t *testing.T) {
 		e := newEnv(t, newStore)
@@ -41,15 +42,15 @@ func ExerciseCheckpoints(t *testing.T, newStore func(t *testing.T) fileio.Store)
 func testCheckpointBasics(t *testing.T, e *env) {
 	ctx, scope := newTenant("cp")
 	p := scope.Project
-	first, err := e.svc.Checkpoint(ctx, p, "empty")
+	first, err := e.svc.Checkpoint(ctx, fileio.CheckpointRequest{Project: p, Label: "empty"})
 	if err != nil {
 		t.Fatalf("Checkpoint: %v", err)
 	}
-	if diff := cmp.Diff(fileio.Checkpoint{ID: "1", Label: "empty", Position: 0}, first, ignoreCreatedAt); diff != "" {
+	if diff := cmp.Diff(driver.Checkpoint{ID: "1", Label: "empty", Position: 0}, first, ignoreCreatedAt); diff != "" {
 		t.Errorf("first checkpoint (-want +got):\n%s", diff)
 	}
 	e.write(ctx, p, "/a.txt", "a\n")
-	second, err := e.svc.Checkpoint(ctx, p, "")
+	second, err := e.svc.Checkpoint(ctx, fileio.CheckpointRequest{Project: p, Label: ""})
 	if err != nil {
 		t.Fatalf("Checkpoint: %v", err)
 	}
@@ -57,14 +58,14 @@ func testCheckpointBasics(t *testing.T, e *env) {
 		t.Errorf("second checkpoint = %+v, want id 2 at position 1", second)
 	}
 	for i := 0; i < fileio.CheckpointPageSize; i++ {
-		if _, err := e.svc.Checkpoint(ctx, p, fmt.Sprint("n", i)); err != nil {
+		if _, err := e.svc.Checkpoint(ctx, fileio.CheckpointRequest{Project: p, Label: fmt.Sprint("n", i)}); err != nil {
 			t.Fatalf("Checkpoint %d: %v", i, err)
 		}
 	}
 	var ids []string
 	cursor := ""
 	for pages := 0; pages < 5; pages++ {
-		list, err := e.svc.Checkpoints(ctx, p, cursor)
+		list, err := e.svc.Checkpoints(ctx, fileio.CheckpointsRequest{Project: p, Cursor: cursor})
 		if err != nil {
 			t.Fatalf("Checkpoints: %v", err)
 		}
@@ -78,26 +79,26 @@ func testCheckpointBasics(t *testing.T, e *env) {
 	if len(ids) != fileio.CheckpointPageSize+2 || ids[0] != "1" || ids[len(ids)-1] != fmt.Sprint(fileio.CheckpointPageSize+2) {
 		t.Errorf("listed %d checkpoints (%v…), want 1..%d", len(ids), ids[:min(3, len(ids))], fileio.CheckpointPageSize+2)
 	}
-	if err := e.svc.DeleteCheckpoint(ctx, p, "1"); err != nil {
+	if err := e.svc.DeleteCheckpoint(ctx, fileio.DeleteCheckpointRequest{Project: p, Checkpoint: "1"}); err != nil {
 		t.Fatalf("DeleteCheckpoint: %v", err)
 	}
-	wantCode(t, "delete again", e.svc.DeleteCheckpoint(ctx, p, "1"), agentfiles.CodeNotFound)
-	wantCode(t, "bad id", e.svc.DeleteCheckpoint(ctx, p, "cp-1"), agentfiles.CodeInvalidArgument)
+	wantCode(t, "delete again", e.svc.DeleteCheckpoint(ctx, fileio.DeleteCheckpointRequest{Project: p, Checkpoint: "1"}), agentfiles.CodeNotFound)
+	wantCode(t, "bad id", e.svc.DeleteCheckpoint(ctx, fileio.DeleteCheckpointRequest{Project: p, Checkpoint: "cp-1"}), agentfiles.CodeInvalidArgument)
 	_, err = e.svc.Changes(ctx, fileio.ChangesRequest{Project: p, Since: "1"})
 	wantCode(t, "changes since a deleted checkpoint", err, agentfiles.CodeNotFound)
-	_, err = e.svc.Checkpoints(ctx, p, "garbage")
+	_, err = e.svc.Checkpoints(ctx, fileio.CheckpointsRequest{Project: p, Cursor: "garbage"})
 	wantCode(t, "bad cursor", err, agentfiles.CodeInvalidArgument)
-	_, err = e.svc.Checkpoint(ctx, p, "line\nbreak")
+	_, err = e.svc.Checkpoint(ctx, fileio.CheckpointRequest{Project: p, Label: "line\nbreak"})
 	wantCode(t, "label with a newline", err, agentfiles.CodeInvalidArgument)
 
 	other, _ := newTenant("cp")
-	list, err := e.svc.Checkpoints(other, p, "")
+	list, err := e.svc.Checkpoints(other, fileio.CheckpointsRequest{Project: p, Cursor: ""})
 	if err != nil || len(list.Checkpoints) != 0 {
 		t.Errorf("another tenant's checkpoints = %v, %v; want none", list.Checkpoints, err)
 	}
 
 	off := NewService(t, e.store, func(c *fileio.Config) { c.HistoryVersions = 0 })
-	_, err = off.Checkpoint(ctx, p, "")
+	_, err = off.Checkpoint(ctx, fileio.CheckpointRequest{Project: p, Label: ""})
 	wantCode(t, "checkpoint without history", err, agentfiles.CodeInvalidArgument)
 	wantMessage(t, "checkpoint without history", err, "history_versions")
 }
@@ -105,11 +106,11 @@ func testCheckpointBasics(t *testing.T, e *env) {
 var ignoreCreatedAt = cmp.FilterPath(func(p cmp.Path) bool { return p.Last().String() == ".CreatedAt" }, cmp.Ignore())
 
 // projectFiles reads every file of scope in one read transaction.
-func projectFiles(t testing.TB, s fileio.Store, scope fileio.Scope) map[string]string {
+func projectFiles(t testing.TB, s driver.Store, scope driver.Scope) map[string]string {
 	t.Helper()
 	ctx := context.Background()
 	out := map[string]string{}
-	err := s.View(ctx, scope, func(tx fileio.ReadTx) error {
+	err := s.View(ctx, scope, func(tx driver.ReadTx) error {
 		infos, err := tx.List(ctx, "", 0)
 		if err != nil {
 			return err
@@ -221,12 +222,12 @@ func modelOp(ctx context.Context, svc *fileio.Service, project string, rng *rand
 	case 2:
 		svc.Edit(ctx, fileio.EditRequest{Project: project, Path: p, Edits: []fileio.Edit{{OldStr: "line one", NewStr: fmt.Sprint("edited ", step)}}})
 	case 3:
-		svc.Rename(ctx, project, p, path(), rng.Intn(2) == 0)
+		svc.Rename(ctx, fileio.RenameRequest{Project: project, From: p, To: path(), Overwrite: rng.Intn(2) == 0})
 	case 4:
-		svc.Delete(ctx, project, p, false)
+		svc.Delete(ctx, fileio.DeleteRequest{Project: project, Path: p, Recursive: false})
 	case 5:
-		if vs, err := svc.Versions(ctx, project, p); err == nil && len(vs) > 1 {
-			svc.Restore(ctx, project, p, vs[len(vs)-1].Version)
+		if vs, err := svc.Versions(ctx, fileio.VersionsRequest{Project: project, Path: p}); err == nil && len(vs) > 1 {
+			svc.Restore(ctx, fileio.RestoreRequest{Project: project, Path: p, Version: vs[len(vs)-1].Version})
 		}
 	}
 }
@@ -234,7 +235,7 @@ func modelOp(ctx context.Context, svc *fileio.Service, project string, rng *rand
 // testRewindModel: random writes, edits, renames, deletes and restores after a checkpoint;
 // Changes lists exactly the files that differ, and a rewind makes the project byte-identical
 // to the checkpoint; a checkpoint taken before the rewind undoes it.
-func testRewindModel(t *testing.T, store fileio.Store, seed int64) {
+func testRewindModel(t *testing.T, store driver.Store, seed int64) {
 	svc := NewService(t, store, func(c *fileio.Config) { c.HistoryVersions = 3 })
 	ctx, scope := newTenant("model")
 	p := scope.Project
@@ -242,7 +243,7 @@ func testRewindModel(t *testing.T, store fileio.Store, seed int64) {
 	for step := range 15 {
 		modelOp(ctx, svc, p, rng, step)
 	}
-	cp, err := svc.Checkpoint(ctx, p, "turn start")
+	cp, err := svc.Checkpoint(ctx, fileio.CheckpointRequest{Project: p, Label: "turn start"})
 	if err != nil {
 		t.Fatalf("Checkpoint: %v", err)
 	}
@@ -264,7 +265,7 @@ func testRewindModel(t *testing.T, store fileio.Store, seed int64) {
 	if diff := cmp.Diff(now, projectFiles(t, store, scope)); diff != "" {
 		t.Errorf("a dry run changed the project (-before +after):\n%s", diff)
 	}
-	undo, err := svc.Checkpoint(ctx, p, "before the rewind")
+	undo, err := svc.Checkpoint(ctx, fileio.CheckpointRequest{Project: p, Label: "before the rewind"})
 	if err != nil {
 		t.Fatalf("Checkpoint: %v", err)
 	}
@@ -295,14 +296,14 @@ func testRewindDirectory(t *testing.T, e *env) {
 	p := scope.Project
 	e.write(ctx, p, "/docs/a.md", "a0\n")
 	e.write(ctx, p, "/src/main.go", "m0\n")
-	cp, err := e.svc.Checkpoint(ctx, p, "")
+	cp, err := e.svc.Checkpoint(ctx, fileio.CheckpointRequest{Project: p, Label: ""})
 	if err != nil {
 		t.Fatalf("Checkpoint: %v", err)
 	}
 	e.write(ctx, p, "/docs/a.md", "a1\n")
 	e.write(ctx, p, "/docs/new.md", "n\n")
 	e.write(ctx, p, "/src/main.go", "m1\n")
-	if _, err := e.svc.Rename(ctx, p, "/docs/a.md", "/docs/b.md", false); err != nil {
+	if _, err := e.svc.Rename(ctx, fileio.RenameRequest{Project: p, From: "/docs/a.md", To: "/docs/b.md", Overwrite: false}); err != nil {
 		t.Fatalf("Rename: %v", err)
 	}
 	changes := allChanges(t, e.svc, ctx, p, cp.ID, "/docs")
@@ -317,8 +318,8 @@ func testRewindDirectory(t *testing.T, e *env) {
 		t.Errorf("after rewinding /docs (-want +got):\n%s", diff)
 	}
 	// A pure rename is listed as one renamed change with no diff.
-	cp2, _ := e.svc.Checkpoint(ctx, p, "")
-	if _, err := e.svc.Rename(ctx, p, "/src/main.go", "/src/app.go", false); err != nil {
+	cp2, _ := e.svc.Checkpoint(ctx, fileio.CheckpointRequest{Project: p, Label: ""})
+	if _, err := e.svc.Rename(ctx, fileio.RenameRequest{Project: p, From: "/src/main.go", To: "/src/app.go", Overwrite: false}); err != nil {
 		t.Fatalf("Rename: %v", err)
 	}
 	got := allChanges(t, e.svc, ctx, p, cp2.ID, "")
@@ -336,7 +337,7 @@ func testRewindSeenWhole(t *testing.T, e *env) {
 	for i := range files {
 		e.write(ctx, p, fmt.Sprintf("/d/f%02d.txt", i), "before\n")
 	}
-	cp, err := e.svc.Checkpoint(ctx, p, "")
+	cp, err := e.svc.Checkpoint(ctx, fileio.CheckpointRequest{Project: p, Label: ""})
 	if err != nil {
 		t.Fatalf("Checkpoint: %v", err)
 	}
@@ -382,7 +383,7 @@ func testRewindSeenWhole(t *testing.T, e *env) {
 // instance of it over the same database), long-polling with wait_ms, and checks that the
 // follower sees every change once, in order: positions 1, 2, 3, … without gaps, and the events
 // replayed give the project's final files (path and SHA-256).
-func FollowFeedWhileWriting(t *testing.T, writer, reader fileio.Store) {
+func FollowFeedWhileWriting(t *testing.T, writer, reader driver.Store) {
 	ctx, scope := newTenant("feed")
 	p := scope.Project
 	wsvc, rsvc := NewService(t, writer), NewService(t, reader)
@@ -401,16 +402,16 @@ func FollowFeedWhileWriting(t *testing.T, writer, reader fileio.Store) {
 				case 0, 1:
 					wsvc.Write(ctx, fileio.WriteRequest{Project: p, Path: path, Mode: fileio.ModeTruncate, Content: fmt.Sprintf("%d %d\n", g, s)})
 				case 2:
-					wsvc.Rename(ctx, p, path, fmt.Sprintf("/w%d/f%d.txt", g, rng.Intn(6)), true)
+					wsvc.Rename(ctx, fileio.RenameRequest{Project: p, From: path, To: fmt.Sprintf("/w%d/f%d.txt", g, rng.Intn(6)), Overwrite: true})
 				case 3:
-					wsvc.Delete(ctx, p, path, false)
+					wsvc.Delete(ctx, fileio.DeleteRequest{Project: p, Path: path, Recursive: false})
 				}
 			}
 		}()
 	}
 	go func() { wrote.Wait(); writing.Store(false) }()
 
-	var events []fileio.Event
+	var events []driver.Event
 	after := int64(0)
 	deadline := time.Now().Add(2 * time.Minute)
 	for time.Now().Before(deadline) {
@@ -432,7 +433,7 @@ func FollowFeedWhileWriting(t *testing.T, writer, reader fileio.Store) {
 	}
 	replayed := map[string]string{}
 	for _, e := range events {
-		if e.Kind == fileio.ChangeDeleted {
+		if e.Kind == driver.ChangeDeleted {
 			delete(replayed, e.Path)
 		} else {
 			replayed[e.Path] = e.SHA256
@@ -452,19 +453,19 @@ func FollowFeedWhileWriting(t *testing.T, writer, reader fileio.Store) {
 
 // testPinning: a version a checkpoint needs outlives the history's count limit and
 // file_purge_history until the checkpoint is deleted, and quota messages say so.
-func testPinning(t *testing.T, newStore func(t *testing.T) fileio.Store) {
+func testPinning(t *testing.T, newStore func(t *testing.T) driver.Store) {
 	e := newEnv(t, newStore, func(c *fileio.Config) { c.HistoryVersions = 1; c.MaxProjectBytes = 4000; c.MaxFileBytes = 4000 })
 	ctx, scope := newTenant("pin")
 	p := scope.Project
 	e.write(ctx, p, "/f.txt", "at the checkpoint\n")
-	cp, err := e.svc.Checkpoint(ctx, p, "")
+	cp, err := e.svc.Checkpoint(ctx, fileio.CheckpointRequest{Project: p, Label: ""})
 	if err != nil {
 		t.Fatalf("Checkpoint: %v", err)
 	}
 	for i := range 4 {
 		e.write(ctx, p, "/f.txt", fmt.Sprintf("later %d\n", i))
 	}
-	res, err := e.svc.PurgeHistory(ctx, p, "")
+	res, err := e.svc.PurgeHistory(ctx, fileio.PurgeHistoryRequest{Project: p, Path: ""})
 	if err != nil {
 		t.Fatalf("PurgeHistory: %v", err)
 	}
@@ -480,10 +481,10 @@ func testPinning(t *testing.T, newStore func(t *testing.T) fileio.Store) {
 	if got := e.read(ctx, p, "/f.txt"); got != "at the checkpoint\n" {
 		t.Errorf("after the rewind /f.txt = %q", got)
 	}
-	if err := e.svc.DeleteCheckpoint(ctx, p, cp.ID); err != nil {
+	if err := e.svc.DeleteCheckpoint(ctx, fileio.DeleteCheckpointRequest{Project: p, Checkpoint: cp.ID}); err != nil {
 		t.Fatalf("DeleteCheckpoint: %v", err)
 	}
-	res, err = e.svc.PurgeHistory(ctx, p, "")
+	res, err = e.svc.PurgeHistory(ctx, fileio.PurgeHistoryRequest{Project: p, Path: ""})
 	if err != nil || res.PinnedVersions != 0 || res.Versions == 0 {
 		t.Errorf("PurgeHistory after deleting the checkpoint = %+v, %v; want versions dropped, none pinned", res, err)
 	}
@@ -494,7 +495,7 @@ func testEventsArguments(t *testing.T, e *env) {
 	p := scope.Project
 	e.write(ctx, p, "/a/x.txt", "1\n")
 	e.write(ctx, p, "/b/y.txt", "2\n")
-	if err := e.svc.Delete(ctx, p, "/a/x.txt", false); err != nil {
+	if err := e.svc.Delete(ctx, fileio.DeleteRequest{Project: p, Path: "/a/x.txt", Recursive: false}); err != nil {
 		t.Fatalf("Delete: %v", err)
 	}
 	res, err := e.svc.Events(ctx, fileio.EventsRequest{Project: p, Path: "/a"})
@@ -538,7 +539,7 @@ func testEventsArguments(t *testing.T, e *env) {
 // PinnedVersionsOutliveRetention checks that a version a checkpoint needs stays past the
 // history's retention, through purge (the store's removal of expired versions: pgstore.Purge;
 // nil for a store that removes them as it writes), until the checkpoint is deleted.
-func PinnedVersionsOutliveRetention(t *testing.T, store fileio.Store, purge func(t *testing.T)) {
+func PinnedVersionsOutliveRetention(t *testing.T, store driver.Store, purge func(t *testing.T)) {
 	const retention = time.Millisecond
 	svc := NewService(t, store, func(c *fileio.Config) { c.HistoryRetention = retention })
 	ctx, scope := newTenant("retention")
@@ -558,7 +559,7 @@ func PinnedVersionsOutliveRetention(t *testing.T, store fileio.Store, purge func
 		}
 	}
 	put("/f.txt", "at the checkpoint\n")
-	cp, err := svc.Checkpoint(ctx, p, "")
+	cp, err := svc.Checkpoint(ctx, fileio.CheckpointRequest{Project: p, Label: ""})
 	if err != nil {
 		t.Fatalf("Checkpoint: %v", err)
 	}
@@ -570,14 +571,14 @@ func PinnedVersionsOutliveRetention(t *testing.T, store fileio.Store, purge func
 	if got := projectFiles(t, store, scope)["/f.txt"]; got != "at the checkpoint\n" {
 		t.Errorf("after the rewind /f.txt = %q", got)
 	}
-	if err := svc.DeleteCheckpoint(ctx, p, cp.ID); err != nil {
+	if err := svc.DeleteCheckpoint(ctx, fileio.DeleteCheckpointRequest{Project: p, Checkpoint: cp.ID}); err != nil {
 		t.Fatalf("DeleteCheckpoint: %v", err)
 	}
 	expire()
 	var kept int64
-	err = store.View(ctx, scope, func(tx fileio.ReadTx) error {
+	err = store.View(ctx, scope, func(tx driver.ReadTx) error {
 		var err error
-		kept, err = tx.(fileio.HistorySizer).KeptBytes(ctx)
+		kept, err = tx.(driver.HistorySizer).KeptBytes(ctx)
 		return err
 	})
 	if err != nil || kept != 0 {

@@ -8,9 +8,10 @@ import (
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 )
 
-func exerciseConcurrency(t *testing.T, newStore func(t *testing.T) fileio.Store) {
+func exerciseConcurrency(t *testing.T, newStore func(t *testing.T) driver.Store) {
 	t.Run("Appends", func(t *testing.T) { testConcurrentAppends(t, newEnv(t, newStore)) })
 	t.Run("QuotaUnderContention", func(t *testing.T) {
 		testQuotaContention(t, newEnv(t, newStore, func(c *fileio.Config) { c.MaxProjectBytes, c.MaxFileBytes = 1000, 1000 }))
@@ -93,11 +94,11 @@ func testMixed(t *testing.T, e *env) {
 			case 0:
 				e.svc.Write(ctx, fileio.WriteRequest{Project: proj, Path: p, Content: "abc"})
 			case 1:
-				if r, err := e.svc.Read(ctx, proj, p, 0, -1); err == nil && len(r.Content)%3 != 0 {
+				if r, err := e.svc.Read(ctx, fileio.ReadRequest{Project: proj, Path: p, OffsetBytes: 0, LengthBytes: new(int64(-1))}); err == nil && len(r.Content)%3 != 0 {
 					t.Errorf("read a partial write: %q", r.Content)
 				}
 			case 2:
-				if l, err := e.svc.List(ctx, proj, "", 3, 0); err == nil {
+				if l, err := e.svc.List(ctx, fileio.ListRequest{Project: proj, Path: "", Depth: 3, Limit: 0}); err == nil {
 					for j := 1; j < len(l.Entries); j++ {
 						if l.Entries[j-1].Path >= l.Entries[j].Path {
 							t.Errorf("list not sorted: %v", l.Entries)
@@ -105,7 +106,7 @@ func testMixed(t *testing.T, e *env) {
 					}
 				}
 			case 3:
-				e.svc.Delete(ctx, proj, fmt.Sprintf("/d%d", i%3), true)
+				e.svc.Delete(ctx, fileio.DeleteRequest{Project: proj, Path: fmt.Sprintf("/d%d", i%3), Recursive: true})
 			}
 		}
 	})

@@ -6,12 +6,13 @@ import (
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/google/go-cmp/cmp"
 )
 
 // exerciseCrossTenant: tenant B works on a project with the same name as tenant A's and must
 // neither see nor change anything of A's, through the Service and through the Store.
-func exerciseCrossTenant(t *testing.T, newStore func(t *testing.T) fileio.Store) {
+func exerciseCrossTenant(t *testing.T, newStore func(t *testing.T) driver.Store) {
 	e := newEnv(t, newStore, func(c *fileio.Config) { c.AllowRootWipe = true })
 	a, scopeA := newTenant(proj)
 	b, scopeB := newTenant(proj)
@@ -22,7 +23,7 @@ func exerciseCrossTenant(t *testing.T, newStore func(t *testing.T) fileio.Store)
 	jobsBefore := pending(t, e.store)
 
 	for _, p := range []string{"", "/secret", "/secret/key.txt", "/top.md"} {
-		s, err := e.svc.Stat(b, proj, p)
+		s, err := e.svc.Stat(b, fileio.StatRequest{Project: proj, Path: p})
 		want := fileio.StatResult{}
 		if p == "" {
 			want = fileio.StatResult{Exists: true, Type: fileio.TypeDirectory}
@@ -32,7 +33,7 @@ func exerciseCrossTenant(t *testing.T, newStore func(t *testing.T) fileio.Store)
 		}
 	}
 	for _, depth := range []int{0, 1, 5} {
-		l, err := e.svc.List(b, proj, "", depth, 0)
+		l, err := e.svc.List(b, fileio.ListRequest{Project: proj, Path: "", Depth: depth, Limit: 0})
 		if err != nil || (depth > 0 && len(l.Entries) != 0) || (depth == 0 && !l.Entries[0].UpdatedAt.IsZero()) {
 			t.Errorf("B list root depth %d = %+v, %v", depth, l, err)
 		}
@@ -63,15 +64,15 @@ func exerciseCrossTenant(t *testing.T, newStore func(t *testing.T) fileio.Store)
 	} else if g, err := e.svc.Grep(b, fileio.GrepRequest{Project: proj, Pattern: "data", Limit: 1, Cursor: res.NextCursor}); err != nil || len(g.Matches) != 0 {
 		t.Errorf("B grep with A's cursor = %+v, %v; want nothing", g, err)
 	}
-	_, err = e.svc.List(b, proj, "/secret", 1, 0)
+	_, err = e.svc.List(b, fileio.ListRequest{Project: proj, Path: "/secret", Depth: 1, Limit: 0})
 	wantCode(t, "B list A's directory", err, agentfiles.CodeNotFound)
-	_, err = e.svc.Read(b, proj, "/secret/key.txt", 0, -1)
+	_, err = e.svc.Read(b, fileio.ReadRequest{Project: proj, Path: "/secret/key.txt", OffsetBytes: 0, LengthBytes: new(int64(-1))})
 	wantCode(t, "B read A's file", err, agentfiles.CodeNotFound)
-	_, err = e.svc.Read(b, proj, "/secret", 0, -1)
+	_, err = e.svc.Read(b, fileio.ReadRequest{Project: proj, Path: "/secret", OffsetBytes: 0, LengthBytes: new(int64(-1))})
 	wantCode(t, "B read A's directory", err, agentfiles.CodeNotFound)
-	wantCode(t, "B delete A's file", e.svc.Delete(b, proj, "/top.md", false), agentfiles.CodeNotFound)
-	wantCode(t, "B delete A's directory", e.svc.Delete(b, proj, "/secret", true), agentfiles.CodeNotFound)
-	wantCode(t, "B wipe the root", e.svc.Delete(b, proj, "", true), noError)
+	wantCode(t, "B delete A's file", e.svc.Delete(b, fileio.DeleteRequest{Project: proj, Path: "/top.md", Recursive: false}), agentfiles.CodeNotFound)
+	wantCode(t, "B delete A's directory", e.svc.Delete(b, fileio.DeleteRequest{Project: proj, Path: "/secret", Recursive: true}), agentfiles.CodeNotFound)
+	wantCode(t, "B wipe the root", e.svc.Delete(b, fileio.DeleteRequest{Project: proj, Path: "", Recursive: true}), noError)
 	_, err = e.svc.Write(b, fileio.WriteRequest{Project: proj, Path: "/top.md", Content: "x", OffsetBytes: 5, Mode: fileio.ModeOverwrite})
 	wantCode(t, "B overwrite inside A's file", err, fileio.CodeInvalidOffset)
 	_, err = e.svc.Write(b, fileio.WriteRequest{Project: proj, Path: "/top.md", Content: "x", Exclusive: true})
@@ -91,7 +92,7 @@ func exerciseCrossTenant(t *testing.T, newStore func(t *testing.T) fileio.Store)
 	}
 	// Store level: B's scope shows nothing of A's.
 	ctx := context.Background()
-	e.store.View(ctx, scopeB, func(tx fileio.ReadTx) error {
+	e.store.View(ctx, scopeB, func(tx driver.ReadTx) error {
 		if _, err := tx.Get(ctx, "/secret/key.txt"); agentfiles.ErrorCode(err) != agentfiles.CodeNotFound {
 			t.Errorf("store Get of A's file under B's scope: %v", err)
 		}

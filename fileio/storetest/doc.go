@@ -1,11 +1,11 @@
-// Package storetest is the acceptance suite for fileio.Store implementations, in the spirit of
+// Package storetest is the acceptance suite for driver.Store implementations, in the spirit of
 // testing/fstest.TestFS: a store that passes Exercise behaves as the Service and the search
 // indexer expect.
 //
 // # Use
 //
 //	func TestStore(t *testing.T) {
-//		storetest.Exercise(t, func(t *testing.T) fileio.Store { return memstore.New(memstore.Options{}) })
+//		storetest.Exercise(t, func(t *testing.T) driver.Store { return memstore.New(memstore.Options{}) })
 //	}
 //
 // newStore must return an empty store on every call (the outbox is shared by all tenants, so
@@ -33,8 +33,8 @@
 //     globs, a file as the path), their argument errors, the scan budget and answer cap with
 //     cursors that lose and repeat nothing, and a differential test against a plain per-line
 //     scan (ReferenceGrep) on random files and patterns (RandomGrepFiles, RandomGrepPattern),
-//     paged with small limits; all of it again with the store's fileio.ContentSearcher and
-//     fileio.MultiGetter hidden, so the indexed and the portable paths agree. CrossTenant
+//     paged with small limits; all of it again with the store's driver.ContentSearcher and
+//     driver.MultiGetter hidden, so the indexed and the portable paths agree. CrossTenant
 //     also greps and globs tenant A's project as tenant B;
 //   - Patch: Service.ApplyPatch and Service.ReadMany: random changes (RandomPatchCase) as V4A,
 //     perturbed V4A, unified diffs and Responses-API operations, each compared file by file
@@ -44,15 +44,15 @@
 //     patches of one file all landing; ReadMany's per-file errors, answer cap and cursor;
 //   - Model: random operation sequences checked against a reference model (RunModel), which
 //     stores can also drive from a fuzz test with RunModelOps;
-//   - OptionalInterfaces: when the store's WriteTx implements fileio.WriteChecker or
-//     fileio.ConditionalWriter, CheckWrite must answer exactly as Stat, List, Get and
+//   - OptionalInterfaces: when the store's WriteTx implements driver.WriteChecker or
+//     driver.ConditionalWriter, CheckWrite must answer exactly as Stat, List, Get and
 //     ProjectBytes do (on odd fixtures and inside a transaction with uncommitted changes), and
 //     WriteIfAllowed must report the same state, write exactly when ConditionalWrite.Allows,
 //     and write what Put would; the same random writes through Services with the interfaces
 //     present, hidden (WithoutOptional), one at a time, and with a ConditionalWriter that
 //     declines everything or ignores the limits must give identical results, error texts and
 //     files; and the Service, Concurrency, Model and EditRenameHistory suites run again over
-//     WithoutOptional (no fileio.Splicer or fileio.Mover either), so the portable path stays
+//     WithoutOptional (no driver.Splicer or driver.Mover either), so the portable path stays
 //     covered too.
 //
 // A store's own tests can read back everything a project holds with [Files]. Any test can get a

@@ -9,12 +9,13 @@ import (
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/google/go-cmp/cmp"
 )
 
 // exerciseEdits covers the editing operations through the Service: Edit, Rename, line
-// ranges, and the history (Versions, ReadFile of a version, Restore).
-func exerciseEdits(t *testing.T, newStore func(t *testing.T) fileio.Store) {
+// ranges, and the history (Versions, Read of a version, Restore).
+func exerciseEdits(t *testing.T, newStore func(t *testing.T) driver.Store) {
 	t.Run("Edit", func(t *testing.T) { testEdit(t, newEnv(t, newStore)) })
 	t.Run("EditConcurrent", func(t *testing.T) { testEditConcurrent(t, newEnv(t, newStore)) })
 	t.Run("WriteSHA256", func(t *testing.T) { testWriteSHA256(t, newEnv(t, newStore)) })
@@ -208,7 +209,7 @@ func testEditConcurrent(t *testing.T, e *env) {
 	// Read, edit with the sha read, retry on CONFLICT: every line lands.
 	inParallel(n, func(g int) {
 		for {
-			res, err := e.svc.Read(ctx, proj, "/c", 0, fileio.ReadToEOF)
+			res, err := e.svc.Read(ctx, fileio.ReadRequest{Project: proj, Path: "/c", OffsetBytes: 0, LengthBytes: new(int64(fileio.ReadToEOF))})
 			if err != nil {
 				errs[g] = err
 				return
@@ -240,7 +241,7 @@ func testEditConcurrent(t *testing.T, e *env) {
 func testRename(t *testing.T, e *env) {
 	ctx, _ := newTenant(proj)
 	rename := func(from, to string, overwrite bool) (fileio.RenameResult, error) {
-		return e.svc.Rename(ctx, proj, from, to, overwrite)
+		return e.svc.Rename(ctx, fileio.RenameRequest{Project: proj, From: from, To: to, Overwrite: overwrite})
 	}
 	e.write(ctx, proj, "/a.txt", "A")
 	e.write(ctx, proj, "/b.txt", "B")
@@ -251,7 +252,7 @@ func testRename(t *testing.T, e *env) {
 	if got := e.read(ctx, proj, "/moved/a.txt"); got != "A" {
 		t.Errorf("moved content %q", got)
 	}
-	st, _ := e.svc.Stat(ctx, proj, "/a.txt")
+	st, _ := e.svc.Stat(ctx, fileio.StatRequest{Project: proj, Path: "/a.txt"})
 	if st.Exists {
 		t.Errorf("old path still exists")
 	}
@@ -280,7 +281,7 @@ func testRename(t *testing.T, e *env) {
 			t.Errorf("file %d: %q, want %q", i, got, want)
 		}
 	}
-	if st, _ := e.svc.Stat(ctx, proj, "/src"); st.Exists {
+	if st, _ := e.svc.Stat(ctx, fileio.StatRequest{Project: proj, Path: "/src"}); st.Exists {
 		t.Errorf("/src still exists after the move")
 	}
 	// Merge into an existing directory: a clash needs overwrite.
@@ -356,7 +357,7 @@ func testRenameConcurrentWrites(t *testing.T, e *env) {
 			}
 		}()
 	}
-	res, err := e.svc.Rename(ctx, proj, "/src", "/dst", false)
+	res, err := e.svc.Rename(ctx, fileio.RenameRequest{Project: proj, From: "/src", To: "/dst", Overwrite: false})
 	wg.Wait()
 	if err != nil {
 		t.Fatalf("rename under writes: %v", err)
@@ -374,7 +375,7 @@ func testRenameConcurrentWrites(t *testing.T, e *env) {
 	}
 	total := 0
 	for _, dir := range []string{"/src", "/dst"} {
-		list, err := e.svc.List(ctx, proj, dir, 1, 1024)
+		list, err := e.svc.List(ctx, fileio.ListRequest{Project: proj, Path: dir, Depth: 1, Limit: 1024})
 		if err != nil && agentfiles.ErrorCode(err) != agentfiles.CodeNotFound {
 			t.Fatal(err)
 		}
@@ -392,7 +393,7 @@ func testRenameConcurrentWrites(t *testing.T, e *env) {
 
 // testRenameOutbox: a rename queues a DELETE job for each old path and an UPSERT for each new,
 // each UPSERT with the credential sealed for its own path.
-func testRenameOutbox(t *testing.T, newStore func(t *testing.T) fileio.Store) {
+func testRenameOutbox(t *testing.T, newStore func(t *testing.T) driver.Store) {
 	store := newStore(t)
 	svc, err := fileio.NewService(store, fileio.Options{Config: testConfig(), CredentialSealer: &sealer{}})
 	if err != nil {
@@ -403,27 +404,27 @@ func testRenameOutbox(t *testing.T, newStore func(t *testing.T) fileio.Store) {
 	e.write(ctx, proj, "/d/a", "a")
 	e.write(ctx, proj, "/d/b", "b")
 	drain(t, e.store)
-	if _, err := e.svc.Rename(ctx, proj, "/d", "/e", false); err != nil {
+	if _, err := e.svc.Rename(ctx, fileio.RenameRequest{Project: proj, From: "/d", To: "/e", Overwrite: false}); err != nil {
 		t.Fatal(err)
 	}
-	got := map[string]fileio.JobOp{}
+	got := map[string]driver.JobOp{}
 	for _, j := range mustClaim(t, e.store) {
 		if j.Scope != scope {
 			t.Errorf("job of another scope: %+v", j)
 		}
 		got[j.Path] = j.Op
-		if want := "ref:" + proj + ":" + j.Path; j.Op == fileio.JobUpsert && j.CredentialRef != want {
+		if want := "ref:" + proj + ":" + j.Path; j.Op == driver.JobUpsert && j.CredentialRef != want {
 			t.Errorf("UPSERT job of %s carries credential %q, want %q", j.Path, j.CredentialRef, want)
 		}
 	}
-	want := map[string]fileio.JobOp{"/d/a": fileio.JobDelete, "/d/b": fileio.JobDelete, "/e/a": fileio.JobUpsert, "/e/b": fileio.JobUpsert}
+	want := map[string]driver.JobOp{"/d/a": driver.JobDelete, "/d/b": driver.JobDelete, "/e/a": driver.JobUpsert, "/e/b": driver.JobUpsert}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("jobs after a rename (-want +got):\n%s", diff)
 	}
 }
 
 // drain completes every pending job.
-func drain(t *testing.T, s fileio.Store) {
+func drain(t *testing.T, s driver.Store) {
 	t.Helper()
 	for pending(t, s) > 0 {
 		for _, j := range mustClaim(t, s) {
@@ -463,7 +464,7 @@ func testReadLines(t *testing.T, e *env) {
 		t.Run(c.name, func(t *testing.T) {
 			req := c.req
 			req.Project, req.Path = proj, "/l"
-			res, err := e.svc.ReadFile(ctx, req)
+			res, err := e.svc.Read(ctx, req)
 			wantCode(t, "ReadFile", err, c.code)
 			if err != nil {
 				return
@@ -476,13 +477,13 @@ func testReadLines(t *testing.T, e *env) {
 	}
 	// A line longer than MaxReadBytes is cut, and the note says where the rest starts.
 	e.write(ctx, proj, "/long", "abcdefghijklmnopqrst\nx\n")
-	res, err := e.svc.ReadFile(ctx, fileio.ReadRequest{Project: proj, Path: "/long", StartLine: 1})
+	res, err := e.svc.Read(ctx, fileio.ReadRequest{Project: proj, Path: "/long", StartLine: 1})
 	if err != nil || res.Content != "abcdefghijkl" || res.EndLine != 1 || !res.Truncated || res.NextOffsetBytes != 12 || !strings.Contains(res.Note, "offset=12") {
 		t.Errorf("read of a line longer than the maximum: %+v, %v", res, err)
 	}
 	// Byte offsets still work through ReadFile.
 	n := int64(3)
-	res, err = e.svc.ReadFile(ctx, fileio.ReadRequest{Project: proj, Path: "/l", OffsetBytes: 4, LengthBytes: &n})
+	res, err = e.svc.Read(ctx, fileio.ReadRequest{Project: proj, Path: "/l", OffsetBytes: 4, LengthBytes: &n})
 	if err != nil || res.Content != "two" || res.StartLine != 0 {
 		t.Errorf("byte read through ReadFile: %+v, %v", res, err)
 	}
@@ -491,13 +492,13 @@ func testReadLines(t *testing.T, e *env) {
 // versionsOf returns (version, current, deleted, content) of each version of path, newest first.
 func (e *env) versionsOf(ctx context.Context, path string) []string {
 	e.t.Helper()
-	vs, err := e.svc.Versions(ctx, proj, path)
+	vs, err := e.svc.Versions(ctx, fileio.VersionsRequest{Project: proj, Path: path})
 	if err != nil {
 		e.t.Fatalf("Versions %s: %v", path, err)
 	}
 	var out []string
 	for _, v := range vs {
-		res, err := e.svc.ReadFile(ctx, fileio.ReadRequest{Project: proj, Path: path, Version: v.Version})
+		res, err := e.svc.Read(ctx, fileio.ReadRequest{Project: proj, Path: path, Version: v.Version})
 		if err != nil {
 			e.t.Fatalf("read version %d of %s: %v", v.Version, path, err)
 		}
@@ -547,18 +548,18 @@ func testVersions(t *testing.T, e *env) {
 		t.Fatal(err)
 	}
 	check("edit and a dry run", "/f", "5 current five", "4 Three", "3 three", "2 one+two", "1 one")
-	wr, err := e.svc.Restore(ctx, proj, "/f", 2)
+	wr, err := e.svc.Restore(ctx, fileio.RestoreRequest{Project: proj, Path: "/f", Version: 2})
 	if err != nil || wr.Created || wr.FileSizeBytes != int64(len("one+two")) {
 		t.Fatalf("restore: %+v, %v", wr, err)
 	}
 	check("restore", "/f", "6 current one+two", "5 five", "4 Three", "3 three", "2 one+two", "1 one")
-	_, err = e.svc.Restore(ctx, proj, "/f", 99)
+	_, err = e.svc.Restore(ctx, fileio.RestoreRequest{Project: proj, Path: "/f", Version: 99})
 	wantCode(t, "restore of a version never written", err, agentfiles.CodeNotFound)
-	_, err = e.svc.ReadFile(ctx, fileio.ReadRequest{Project: proj, Path: "/f", Version: 99})
+	_, err = e.svc.Read(ctx, fileio.ReadRequest{Project: proj, Path: "/f", Version: 99})
 	wantCode(t, "read of a version never written", err, agentfiles.CodeNotFound)
 
 	// Rename: the old path keeps its last version, as deleted; the new path starts afresh.
-	if _, err := e.svc.Rename(ctx, proj, "/f", "/g", false); err != nil {
+	if _, err := e.svc.Rename(ctx, fileio.RenameRequest{Project: proj, From: "/f", To: "/g", Overwrite: false}); err != nil {
 		t.Fatal(err)
 	}
 	check("rename (new path)", "/g", "1 current one+two")
@@ -567,13 +568,13 @@ func testVersions(t *testing.T, e *env) {
 		t.Errorf("versions of a renamed-away path: %q, want the last one first, deleted", vs)
 	}
 	// Delete, then restore the deleted file.
-	if err := e.svc.Delete(ctx, proj, "/g", false); err != nil {
+	if err := e.svc.Delete(ctx, fileio.DeleteRequest{Project: proj, Path: "/g", Recursive: false}); err != nil {
 		t.Fatal(err)
 	}
 	check("delete", "/g", "1 deleted one+two")
-	_, err = e.svc.Read(ctx, proj, "/g", 0, -1)
+	_, err = e.svc.Read(ctx, fileio.ReadRequest{Project: proj, Path: "/g", OffsetBytes: 0, LengthBytes: new(int64(-1))})
 	wantCode(t, "read of a deleted file", err, agentfiles.CodeNotFound)
-	wr, err = e.svc.Restore(ctx, proj, "/g", 1)
+	wr, err = e.svc.Restore(ctx, fileio.RestoreRequest{Project: proj, Path: "/g", Version: 1})
 	if err != nil || !wr.Created {
 		t.Fatalf("restore of a deleted file: %+v, %v", wr, err)
 	}
@@ -583,13 +584,13 @@ func testVersions(t *testing.T, e *env) {
 	check("restore of a deleted file", "/g", "2 current one+two", "1 deleted one+two")
 	// Restore obeys the path rules: a directory now where the file was.
 	e.write(ctx, proj, "/h", "h")
-	if err := e.svc.Delete(ctx, proj, "/h", false); err != nil {
+	if err := e.svc.Delete(ctx, fileio.DeleteRequest{Project: proj, Path: "/h", Recursive: false}); err != nil {
 		t.Fatal(err)
 	}
 	e.write(ctx, proj, "/h/inner", "i")
-	_, err = e.svc.Restore(ctx, proj, "/h", 1)
+	_, err = e.svc.Restore(ctx, fileio.RestoreRequest{Project: proj, Path: "/h", Version: 1})
 	wantCode(t, "restore where a directory now is", err, agentfiles.CodeIsDirectory)
-	_, err = e.svc.Versions(ctx, proj, "/never")
+	_, err = e.svc.Versions(ctx, fileio.VersionsRequest{Project: proj, Path: "/never"})
 	wantCode(t, "versions of a path never written", err, agentfiles.CodeNotFound)
 }
 
@@ -604,12 +605,12 @@ func testHistoryRetention(t *testing.T, e *env) {
 	if diff := cmp.Diff([]string{"5 current 5", "4 4", "3 3"}, e.versionsOf(ctx, "/r")); diff != "" {
 		t.Errorf("versions kept (-want +got):\n%s", diff)
 	}
-	_, err := e.svc.Restore(ctx, proj, "/r", 2)
+	_, err := e.svc.Restore(ctx, fileio.RestoreRequest{Project: proj, Path: "/r", Version: 2})
 	wantCode(t, "restore of a version past the retention", err, agentfiles.CodeNotFound)
 }
 
 // testHistoryQuota: kept versions count toward max_project_bytes.
-func testHistoryQuota(t *testing.T, newStore func(t *testing.T) fileio.Store) {
+func testHistoryQuota(t *testing.T, newStore func(t *testing.T) driver.Store) {
 	for _, history := range []int{0, 10} {
 		t.Run(fmt.Sprintf("history_versions=%d", history), func(t *testing.T) {
 			e := newEnv(t, newStore, func(c *fileio.Config) { c.MaxProjectBytes, c.MaxFileBytes, c.HistoryVersions = 30, 30, history })
@@ -641,10 +642,10 @@ func testHistoryOff(t *testing.T, e *env) {
 	if got := e.versionsOf(ctx, "/f"); len(got) != 1 || !strings.HasSuffix(got[0], "current ab") {
 		t.Errorf("versions without history: %q", got)
 	}
-	if err := e.svc.Delete(ctx, proj, "/f", false); err != nil {
+	if err := e.svc.Delete(ctx, fileio.DeleteRequest{Project: proj, Path: "/f", Recursive: false}); err != nil {
 		t.Fatal(err)
 	}
-	_, err := e.svc.Versions(ctx, proj, "/f")
+	_, err := e.svc.Versions(ctx, fileio.VersionsRequest{Project: proj, Path: "/f"})
 	wantCode(t, "versions of a deleted file without history", err, agentfiles.CodeNotFound)
 }
 
@@ -658,21 +659,21 @@ func testNewOpsIsolation(t *testing.T, e *env) {
 	e.write(owner, proj, "/dir/x", "x")
 	_, err := e.edit(other, fileio.EditRequest{Path: "/secret", Edits: []fileio.Edit{{OldStr: "s", NewStr: "S"}}})
 	wantCode(t, "edit by another tenant", err, agentfiles.CodeNotFound)
-	_, err = e.svc.Rename(other, proj, "/secret", "/stolen", false)
+	_, err = e.svc.Rename(other, fileio.RenameRequest{Project: proj, From: "/secret", To: "/stolen", Overwrite: false})
 	wantCode(t, "rename by another tenant", err, agentfiles.CodeNotFound)
-	_, err = e.svc.Rename(other, proj, "/dir", "/stolen", false)
+	_, err = e.svc.Rename(other, fileio.RenameRequest{Project: proj, From: "/dir", To: "/stolen", Overwrite: false})
 	wantCode(t, "directory rename by another tenant", err, agentfiles.CodeNotFound)
-	_, err = e.svc.Versions(other, proj, "/secret")
+	_, err = e.svc.Versions(other, fileio.VersionsRequest{Project: proj, Path: "/secret"})
 	wantCode(t, "versions by another tenant", err, agentfiles.CodeNotFound)
-	_, err = e.svc.ReadFile(other, fileio.ReadRequest{Project: proj, Path: "/secret", Version: 1})
+	_, err = e.svc.Read(other, fileio.ReadRequest{Project: proj, Path: "/secret", Version: 1})
 	wantCode(t, "read of a version by another tenant", err, agentfiles.CodeNotFound)
-	_, err = e.svc.ReadFile(other, fileio.ReadRequest{Project: proj, Path: "/secret", StartLine: 1})
+	_, err = e.svc.Read(other, fileio.ReadRequest{Project: proj, Path: "/secret", StartLine: 1})
 	wantCode(t, "line read by another tenant", err, agentfiles.CodeNotFound)
-	_, err = e.svc.Restore(other, proj, "/secret", 1)
+	_, err = e.svc.Restore(other, fileio.RestoreRequest{Project: proj, Path: "/secret", Version: 1})
 	wantCode(t, "restore by another tenant", err, agentfiles.CodeNotFound)
 	// The other tenant's own file at the same path has its own history.
 	e.write(other, proj, "/secret", "mine")
-	if _, err := e.svc.Rename(other, proj, "/secret", "/dir/x", false); err != nil {
+	if _, err := e.svc.Rename(other, fileio.RenameRequest{Project: proj, From: "/secret", To: "/dir/x", Overwrite: false}); err != nil {
 		t.Errorf("the other tenant's rename onto a path only the owner has: %v", err)
 	}
 	if got := e.read(owner, proj, "/secret") + e.read(owner, proj, "/dir/x"); got != "s1s2x" {
@@ -722,15 +723,71 @@ func testWriteSHA256(t *testing.T, e *env) {
 			t.Errorf("%s: the file holds %q, want %q", st.name, got, st.content)
 		}
 	}
-	vs, err := e.svc.Versions(ctx, proj, "/s.md")
+	vs, err := e.svc.Versions(ctx, fileio.VersionsRequest{Project: proj, Path: "/s.md"})
 	if err != nil || len(vs) < 2 || vs[0].SHA256 != sum("five\n") {
 		t.Fatalf("Versions = %+v, %v; want the current sha256 first", vs, err)
 	}
-	res, err := e.svc.Restore(ctx, proj, "/s.md", vs[1].Version)
+	res, err := e.svc.Restore(ctx, fileio.RestoreRequest{Project: proj, Path: "/s.md", Version: vs[1].Version})
 	if err != nil || res.SHA256 != vs[1].SHA256 {
 		t.Errorf("Restore = %+v, %v; want sha256 %s", res, err, vs[1].SHA256)
 	}
 	if _, err := e.svc.Write(ctx, fileio.WriteRequest{Project: proj, Path: "/gone.md", Content: "x", ExpectedSHA256: sum("x")}); agentfiles.ErrorCode(err) != fileio.CodeConflict {
 		t.Errorf("a write expecting a sha of a missing file: %v, want CONFLICT", err)
+	}
+	testMutationsExpectSHA256(t, e, ctx)
+}
+
+// testMutationsExpectSHA256: Restore, Rename and Delete take ExpectedSHA256 as Write does: a
+// stale or malformed hash refuses the call and changes nothing; the current one lets it
+// through, and Rename answers the moved file's sha256.
+func testMutationsExpectSHA256(t *testing.T, e *env, ctx context.Context) {
+	sum := func(s string) string { return fileio.SHA256Hex([]byte(s)) }
+	e.write(ctx, proj, "/m.md", "first\n")
+	if _, err := e.svc.Write(ctx, fileio.WriteRequest{Project: proj, Path: "/m.md", Content: "second\n", Mode: fileio.ModeTruncate}); err != nil {
+		t.Fatal(err)
+	}
+	stale, current := sum("first\n"), sum("second\n")
+	calls := []struct {
+		name string
+		call func(expected string) error
+	}{
+		{"restore", func(h string) error {
+			_, err := e.svc.Restore(ctx, fileio.RestoreRequest{Project: proj, Path: "/m.md", Version: 1, ExpectedSHA256: h})
+			return err
+		}},
+		{"rename", func(h string) error {
+			_, err := e.svc.Rename(ctx, fileio.RenameRequest{Project: proj, From: "/m.md", To: "/n.md", ExpectedSHA256: h})
+			return err
+		}},
+		{"delete", func(h string) error {
+			return e.svc.Delete(ctx, fileio.DeleteRequest{Project: proj, Path: "/m.md", ExpectedSHA256: h})
+		}},
+	}
+	for _, c := range calls {
+		for _, bad := range []struct {
+			hash string
+			code agentfiles.Code
+		}{{stale, fileio.CodeConflict}, {"abc", agentfiles.CodeInvalidArgument}} {
+			if err := c.call(bad.hash); agentfiles.ErrorCode(err) != bad.code {
+				t.Errorf("%s expecting %q: %v, want %v", c.name, bad.hash, err, bad.code)
+			}
+			if got := e.read(ctx, proj, "/m.md"); got != "second\n" {
+				t.Fatalf("%s expecting %q changed the file to %q", c.name, bad.hash, got)
+			}
+		}
+	}
+	// The current hash lets each through: restore (content back to "first"), rename, delete.
+	if _, err := e.svc.Restore(ctx, fileio.RestoreRequest{Project: proj, Path: "/m.md", Version: 1, ExpectedSHA256: current}); err != nil {
+		t.Fatalf("restore with the current sha256: %v", err)
+	}
+	res, err := e.svc.Rename(ctx, fileio.RenameRequest{Project: proj, From: "/m.md", To: "/n.md", ExpectedSHA256: stale})
+	if err != nil || res.SHA256 != stale || res.Files != 1 {
+		t.Fatalf("rename with the current sha256 = %+v, %v; want 1 file with sha256 %s", res, err, stale)
+	}
+	if err := e.svc.Delete(ctx, fileio.DeleteRequest{Project: proj, Path: "/n.md", ExpectedSHA256: strings.ToUpper(stale)}); err != nil {
+		t.Fatalf("delete with the current sha256: %v", err)
+	}
+	if err := e.svc.Delete(ctx, fileio.DeleteRequest{Project: proj, Path: "/n.md", ExpectedSHA256: stale}); agentfiles.ErrorCode(err) != fileio.CodeConflict {
+		t.Errorf("delete of a file that is gone, expecting a sha256: %v, want CONFLICT", err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/fileio/memstore"
 	"github.com/agentfiles/agentfiles/fileio/storetest"
 )
@@ -14,7 +15,7 @@ import (
 // with them hidden: the answers are the same, only the number of store calls differs.
 func ExampleWithoutOptional() {
 	ctx := agentfiles.WithAuth(context.Background(), agentfiles.NewAuthContext("example-key", "me"))
-	for _, store := range []fileio.Store{memstore.New(memstore.Options{}), storetest.WithoutOptional(memstore.New(memstore.Options{}))} {
+	for _, store := range []driver.Store{memstore.New(memstore.Options{}), storetest.WithoutOptional(memstore.New(memstore.Options{}))} {
 		svc, err := fileio.NewService(store, fileio.Options{})
 		if err != nil {
 			panic(err)

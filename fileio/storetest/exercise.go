@@ -12,11 +12,12 @@ import (
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 )
 
 // Exercise runs the acceptance suite against stores made by newStore, which must return an
 // empty store on every call. See the package documentation for what it covers.
-func Exercise(t *testing.T, newStore func(t *testing.T) fileio.Store) {
+func Exercise(t *testing.T, newStore func(t *testing.T) driver.Store) {
 	t.Run("Service", func(t *testing.T) { exerciseService(t, newStore) })
 	t.Run("Store", func(t *testing.T) { runOnFreshStores(t, newStore, storeContract) })
 	t.Run("Outbox", func(t *testing.T) { runOnFreshStores(t, newStore, outboxContract) })
@@ -34,28 +35,28 @@ func Exercise(t *testing.T, newStore func(t *testing.T) fileio.Store) {
 
 // ExerciseGrep runs the grep and glob part of Exercise alone, for a store to check its search
 // in more than one state (pgstore: with its files indexed and without).
-func ExerciseGrep(t *testing.T, newStore func(t *testing.T) fileio.Store) { exerciseGrep(t, newStore) }
+func ExerciseGrep(t *testing.T, newStore func(t *testing.T) driver.Store) { exerciseGrep(t, newStore) }
 
 // ExerciseGrepStore runs the grep and glob suite of ExerciseGrep on the stores as they are
 // only, their optional interfaces (the content index) in use: for running it again under other
 // store settings, such as a database collation.
-func ExerciseGrepStore(t *testing.T, newStore func(t *testing.T) fileio.Store) {
+func ExerciseGrepStore(t *testing.T, newStore func(t *testing.T) driver.Store) {
 	grepSuite(t, newStore)
 }
 
 // env is one store with a Service over it and helpers bound to a test.
 type env struct {
 	t     *testing.T
-	store fileio.Store
+	store driver.Store
 	svc   *fileio.Service
 }
 
 var tenantSeq atomic.Int64
 
 // newTenant returns a context authenticated as a fresh tenant, and its scope for project.
-func newTenant(project string) (context.Context, fileio.Scope) {
+func newTenant(project string) (context.Context, driver.Scope) {
 	ac := agentfiles.NewAuthContext(fmt.Sprintf("storetest-key-%d-%d", time.Now().UnixNano(), tenantSeq.Add(1)), "storetest")
-	return agentfiles.WithAuth(context.Background(), ac), fileio.Scope{Tenant: ac.TenantID(), Project: project}
+	return agentfiles.WithAuth(context.Background(), ac), driver.Scope{Tenant: ac.TenantID(), Project: project}
 }
 
 // testConfig is DefaultConfig without a rate limit (tests make many calls quickly).
@@ -68,7 +69,7 @@ func testConfig() fileio.Config {
 // NewService returns a Service over store with fileio.DefaultConfig but no rate limit (a test
 // makes many calls quickly), changed by each of mutate in turn. It fails t when
 // fileio.NewService does.
-func NewService(t testing.TB, store fileio.Store, mutate ...func(*fileio.Config)) *fileio.Service {
+func NewService(t testing.TB, store driver.Store, mutate ...func(*fileio.Config)) *fileio.Service {
 	t.Helper()
 	cfg := testConfig()
 	for _, m := range mutate {
@@ -81,7 +82,7 @@ func NewService(t testing.TB, store fileio.Store, mutate ...func(*fileio.Config)
 	return svc
 }
 
-func newEnv(t *testing.T, newStore func(t *testing.T) fileio.Store, mutate ...func(*fileio.Config)) *env {
+func newEnv(t *testing.T, newStore func(t *testing.T) driver.Store, mutate ...func(*fileio.Config)) *env {
 	t.Helper()
 	store := newStore(t)
 	return &env{t: t, store: store, svc: NewService(t, store, mutate...)}
@@ -98,7 +99,7 @@ func (e *env) write(ctx context.Context, project, path, content string) fileio.W
 
 func (e *env) read(ctx context.Context, project, path string) string {
 	e.t.Helper()
-	res, err := e.svc.Read(ctx, project, path, 0, fileio.ReadToEOF)
+	res, err := e.svc.Read(ctx, fileio.ReadRequest{Project: project, Path: path, OffsetBytes: 0, LengthBytes: new(int64(fileio.ReadToEOF))})
 	if err != nil {
 		e.t.Fatalf("read %s: %v", path, err)
 	}
@@ -144,7 +145,7 @@ func wantMessage(t testing.TB, what string, err error, fragments ...string) {
 }
 
 // pending counts outbox jobs, failing the test on error.
-func pending(t testing.TB, s fileio.Store) int {
+func pending(t testing.TB, s driver.Store) int {
 	t.Helper()
 	n, err := s.PendingJobs(context.Background())
 	if err != nil {
@@ -155,7 +156,7 @@ func pending(t testing.TB, s fileio.Store) int {
 
 // CompleteJobs claims and completes every pending index job of s, as an Indexer that has
 // indexed everything would. It fails t when a claim or a completion fails.
-func CompleteJobs(t testing.TB, s fileio.Store) {
+func CompleteJobs(t testing.TB, s driver.Store) {
 	t.Helper()
 	ctx := context.Background()
 	for {
@@ -177,11 +178,11 @@ func CompleteJobs(t testing.TB, s fileio.Store) {
 // storeTest is one test of a Store contract, run on a fresh store.
 type storeTest struct {
 	name string
-	run  func(t *testing.T, s fileio.Store)
+	run  func(t *testing.T, s driver.Store)
 }
 
 // runOnFreshStores runs each test as a subtest on a store of its own.
-func runOnFreshStores(t *testing.T, newStore func(t *testing.T) fileio.Store, tests []storeTest) {
+func runOnFreshStores(t *testing.T, newStore func(t *testing.T) driver.Store, tests []storeTest) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.run(t, newStore(t)) })
 	}
@@ -201,7 +202,7 @@ func inParallel(n int, fn func(g int)) {
 }
 
 // runModelSeeds runs RunModel on store for seeds 1..n.
-func runModelSeeds(t *testing.T, store fileio.Store, n int64) {
+func runModelSeeds(t *testing.T, store driver.Store, n int64) {
 	for seed := int64(1); seed <= n; seed++ {
 		RunModel(t, store, seed, 300)
 	}
@@ -228,12 +229,12 @@ type heldLock struct {
 
 // holdLock starts an Update of scope that runs fill and then holds the project's write lock
 // until Release; it returns once the transaction is open.
-func holdLock(t testing.TB, s fileio.Store, scope fileio.Scope, fill func(tx fileio.WriteTx) error) *heldLock {
+func holdLock(t testing.TB, s driver.Store, scope driver.Scope, fill func(tx driver.WriteTx) error) *heldLock {
 	t.Helper()
 	h := &heldLock{release: make(chan struct{}), done: make(chan error, 1)}
 	inside := make(chan struct{})
 	go func() {
-		h.done <- s.Update(context.Background(), scope, fileio.UpdateOptions{LockTimeout: time.Minute}, func(tx fileio.WriteTx) error {
+		h.done <- s.Update(context.Background(), scope, driver.UpdateOptions{LockTimeout: time.Minute}, func(tx driver.WriteTx) error {
 			if fill != nil {
 				if err := fill(tx); err != nil {
 					return err

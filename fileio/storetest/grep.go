@@ -11,25 +11,26 @@ import (
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/google/go-cmp/cmp"
 )
 
 // exerciseGrep runs the grep and glob suite on the store and again with its optional read
-// interfaces hidden (fileio.ContentSearcher, fileio.MultiGetter), so that the indexed and the
+// interfaces hidden (driver.ContentSearcher, driver.MultiGetter), so that the indexed and the
 // portable paths give the same answers.
-func exerciseGrep(t *testing.T, newStore func(t *testing.T) fileio.Store) {
+func exerciseGrep(t *testing.T, newStore func(t *testing.T) driver.Store) {
 	for _, v := range []struct {
 		name string
-		wrap func(fileio.Store) fileio.Store
+		wrap func(driver.Store) driver.Store
 	}{
-		{"Store", func(s fileio.Store) fileio.Store { return s }},
+		{"Store", func(s driver.Store) driver.Store { return s }},
 		{"WithoutContentSearch", withoutContentSearch},
 	} {
 		t.Run(v.name, func(t *testing.T) {
 			if v.name == "Store" {
 				t.Run("SlowReaderLock", func(t *testing.T) { testSlowReaderLock(t, newStore) })
 			}
-			wrapped := func(t *testing.T) fileio.Store { return v.wrap(newStore(t)) }
+			wrapped := func(t *testing.T) driver.Store { return v.wrap(newStore(t)) }
 			grepSuite(t, wrapped)
 			t.Run("HostileGlobs", func(t *testing.T) { testHostileGlobs(t, newEnv(t, wrapped)) })
 			t.Run("HostilePatterns", func(t *testing.T) { testHostilePatterns(t, wrapped) })
@@ -38,7 +39,7 @@ func exerciseGrep(t *testing.T, newStore func(t *testing.T) fileio.Store) {
 }
 
 // grepSuite runs the grep and glob tests on fresh stores of newStore.
-func grepSuite(t *testing.T, newStore func(t *testing.T) fileio.Store) {
+func grepSuite(t *testing.T, newStore func(t *testing.T) driver.Store) {
 	t.Run("Cases", func(t *testing.T) { testGrepCases(t, newEnv(t, newStore)) })
 	t.Run("Errors", func(t *testing.T) { testGrepErrors(t, newEnv(t, newStore)) })
 	t.Run("Budgets", func(t *testing.T) { testGrepBudgets(t, newStore) })
@@ -52,15 +53,15 @@ func grepSuite(t *testing.T, newStore func(t *testing.T) fileio.Store) {
 // store's connection pool in the tests.
 const scanTenants = 24
 
-// testScanConnections: a store with fileio.ScanViewer (the transactions of Grep and Glob)
+// testScanConnections: a store with driver.ScanViewer (the transactions of Grep and Glob)
 // keeps connections for short calls however many tenants search at once. scanTenants tenants
 // start searches that keep their transaction until released; while they do, another tenant
 // reads a file through the Service; then every search finishes. A store without ScanViewer
 // has no connections to run out of, and skips it.
 func testScanConnections(t *testing.T, e *env) {
-	sv, ok := e.store.(fileio.ScanViewer)
+	sv, ok := e.store.(driver.ScanViewer)
 	if !ok {
-		t.Skip("the store does not implement fileio.ScanViewer")
+		t.Skip("the store does not implement driver.ScanViewer")
 	}
 	ctx, _ := newTenant(proj)
 	e.writeFixture(ctx, proj, map[string]string{"/note.md": "a short note\n"})
@@ -70,7 +71,7 @@ func testScanConnections(t *testing.T, e *env) {
 	for range scanTenants {
 		_, scope := newTenant(proj)
 		go func() {
-			errs <- sv.ViewScan(context.Background(), scope, func(tx fileio.ReadTx) error {
+			errs <- sv.ViewScan(context.Background(), scope, func(tx driver.ReadTx) error {
 				if _, err := tx.List(context.Background(), "", 1); err != nil {
 					return err
 				}
@@ -82,7 +83,7 @@ func testScanConnections(t *testing.T, e *env) {
 	}
 	<-entered
 	for i := range 5 {
-		res, err := e.svc.Read(ctx, proj, "/note.md", 0, 1<<10)
+		res, err := e.svc.Read(ctx, fileio.ReadRequest{Project: proj, Path: "/note.md", OffsetBytes: 0, LengthBytes: new(int64(1 << 10))})
 		if err != nil || res.Content != "a short note\n" {
 			t.Errorf("read %d while %d tenants search: %q, %v", i, scanTenants, res.Content, err)
 			break
@@ -97,14 +98,14 @@ func testScanConnections(t *testing.T, e *env) {
 }
 
 // withoutContentSearch hides the optional read interfaces of s's views.
-func withoutContentSearch(s fileio.Store) fileio.Store { return plainViewStore{s} }
+func withoutContentSearch(s driver.Store) driver.Store { return plainViewStore{s} }
 
-type plainViewStore struct{ fileio.Store }
+type plainViewStore struct{ driver.Store }
 
-type plainReadTx struct{ fileio.ReadTx }
+type plainReadTx struct{ driver.ReadTx }
 
-func (p plainViewStore) View(ctx context.Context, scope fileio.Scope, fn func(fileio.ReadTx) error) error {
-	return p.Store.View(ctx, scope, func(tx fileio.ReadTx) error { return fn(plainReadTx{tx}) })
+func (p plainViewStore) View(ctx context.Context, scope driver.Scope, fn func(driver.ReadTx) error) error {
+	return p.Store.View(ctx, scope, func(tx driver.ReadTx) error { return fn(plainReadTx{tx}) })
 }
 
 // grepFixture is the project the table tests search.
@@ -341,7 +342,7 @@ func mustCursor(t *testing.T, e *env, ctx context.Context) string {
 
 // testGrepBudgets checks that the scan budget and the answer's byte cap stop a search with a
 // cursor that continues it without losing or repeating an entry.
-func testGrepBudgets(t *testing.T, newStore func(t *testing.T) fileio.Store) {
+func testGrepBudgets(t *testing.T, newStore func(t *testing.T) driver.Store) {
 	files := map[string]string{}
 	for i := range 12 {
 		files[fmt.Sprintf("/f%02d.txt", i)] = strings.Repeat(fmt.Sprintf("line %d of file %d\n", i, i), 50)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -64,7 +65,7 @@ func testHostileGlobs(t *testing.T, e *env) {
 }
 
 // testHostilePatterns replays patterns whose work inside one file once escaped the budgets.
-func testHostilePatterns(t *testing.T, newStore func(t *testing.T) fileio.Store) {
+func testHostilePatterns(t *testing.T, newStore func(t *testing.T) driver.Store) {
 	t.Run("long ignore-case literal", func(t *testing.T) {
 		// O(content × literal) before: a 4,000-byte literal over a 4 MiB file of its first letter.
 		e := newEnv(t, newStore)
@@ -146,14 +147,14 @@ func testHostilePatterns(t *testing.T, newStore func(t *testing.T) fileio.Store)
 // not queue behind the waiting write (it completes while the slow reader still holds the
 // project), and the write either commits or fails retryably with RESOURCE_BUSY, changing
 // nothing.
-func testSlowReaderLock(t *testing.T, newStore func(t *testing.T) fileio.Store) {
+func testSlowReaderLock(t *testing.T, newStore func(t *testing.T) driver.Store) {
 	e := newEnv(t, newStore, func(c *fileio.Config) { c.LockTimeout = 300 * time.Millisecond })
 	ctx, scope := newTenant(proj)
 	e.writeFixture(ctx, proj, map[string]string{"/small.txt": "6bytes", "/w.txt": "before"})
 	holding, release := make(chan struct{}), make(chan struct{})
 	readerDone := make(chan error, 1)
 	go func() {
-		readerDone <- e.store.View(ctx, scope, func(tx fileio.ReadTx) error {
+		readerDone <- e.store.View(ctx, scope, func(tx driver.ReadTx) error {
 			close(holding)
 			<-release
 			return nil
@@ -167,7 +168,7 @@ func testSlowReaderLock(t *testing.T, newStore func(t *testing.T) fileio.Store) 
 	}()
 	time.Sleep(50 * time.Millisecond) // let the write reach the lock; the check below holds either way
 	readCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	res, err := e.svc.Read(readCtx, proj, "/small.txt", 0, 100)
+	res, err := e.svc.Read(readCtx, fileio.ReadRequest{Project: proj, Path: "/small.txt", OffsetBytes: 0, LengthBytes: new(int64(100))})
 	cancel()
 	close(release)
 	if err != nil || res.Content != "6bytes" {
@@ -184,7 +185,7 @@ func testSlowReaderLock(t *testing.T, newStore func(t *testing.T) fileio.Store) 
 		}
 		want = "before"
 	}
-	got, err := e.svc.Read(ctx, proj, "/w.txt", 0, 100)
+	got, err := e.svc.Read(ctx, fileio.ReadRequest{Project: proj, Path: "/w.txt", OffsetBytes: 0, LengthBytes: new(int64(100))})
 	if err != nil || got.Content != want {
 		t.Errorf("after the write (error %v): content %q, %v; want %q", werr, got.Content, err, want)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -35,7 +36,7 @@ func modelConfig() fileio.Config {
 // RunModel runs nOps random operations, generated from seed, through a Service over store
 // and checks every result against a reference model of the documented semantics. Each call uses
 // fresh tenants, so a store may be shared between runs.
-func RunModel(t testing.TB, store fileio.Store, seed int64, nOps int) {
+func RunModel(t testing.TB, store driver.Store, seed int64, nOps int) {
 	t.Helper()
 	rng := rand.New(rand.NewSource(seed))
 	data := make([]byte, nOps*opBytes)
@@ -45,7 +46,7 @@ func RunModel(t testing.TB, store fileio.Store, seed int64, nOps int) {
 
 // RunModelOps is RunModel with the operations decoded from data (opBytes bytes per
 // operation), for fuzzing: f.Fuzz(func(t *testing.T, data []byte) { storetest.RunModelOps(t, store, data) }).
-func RunModelOps(t testing.TB, store fileio.Store, data []byte) {
+func RunModelOps(t testing.TB, store driver.Store, data []byte) {
 	t.Helper()
 	svc, err := fileio.NewService(store, fileio.Options{Config: modelConfig()})
 	if err != nil {
@@ -106,12 +107,12 @@ func (h *harness) step(i int, b []byte) {
 	op := []int{2, 2, 2, 2, 2, 2, 2, 2, 1, 1, 1, 0, 0, 4, 4, 4, 3, 3, 3, 2}[b[0]%20]
 	switch op {
 	case 0:
-		got, err := h.svc.Stat(ctx, project, path)
+		got, err := h.svc.Stat(ctx, fileio.StatRequest{Project: project, Path: path})
 		want, wantCode := h.m.stat(key, path)
 		h.check(i, "stat "+where, got, err, want, wantCode)
 	case 1:
 		offset, length := int64(b[3]%14)-1, int64(b[4]%12)-2
-		got, err := h.svc.Read(ctx, project, path, offset, length)
+		got, err := h.svc.Read(ctx, fileio.ReadRequest{Project: project, Path: path, OffsetBytes: offset, LengthBytes: new(int64(length))})
 		want, wantCode := h.m.read(key, path, offset, length)
 		h.check(i, fmt.Sprintf("read %s offset=%d length=%d", where, offset, length), got, err, want, wantCode)
 	case 2:
@@ -144,11 +145,11 @@ func (h *harness) step(i int, b []byte) {
 			got, err, want, wantCode)
 	case 3:
 		recursive := b[3]&1 == 1
-		err := h.svc.Delete(ctx, project, path, recursive)
+		err := h.svc.Delete(ctx, fileio.DeleteRequest{Project: project, Path: path, Recursive: recursive})
 		h.check(i, fmt.Sprintf("delete %s recursive=%v", where, recursive), struct{}{}, err, struct{}{}, h.m.delete(key, path, recursive))
 	case 4:
 		depth, limit := int(b[3]%10)-1, int(b[4]%10)-1
-		got, err := h.svc.List(ctx, project, path, depth, limit)
+		got, err := h.svc.List(ctx, fileio.ListRequest{Project: project, Path: path, Depth: depth, Limit: limit})
 		want, wantCode := h.m.list(key, path, depth, limit)
 		h.check(i, fmt.Sprintf("list %s depth=%d limit=%d", where, depth, limit), got, err, want, wantCode)
 	}

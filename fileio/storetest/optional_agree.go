@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -17,16 +18,16 @@ import (
 // declines every write or ignores the limits; each variant is its own tenant. Every result,
 // every error's full text (code, message, argument) and the projects' contents must be
 // identical across the variants.
-func testServicePathsAgree(t *testing.T, s fileio.Store, checker, conditional bool) {
+func testServicePathsAgree(t *testing.T, s driver.Store, checker, conditional bool) {
 	type variant struct {
 		name  string
 		svc   *fileio.Service
 		ctx   context.Context
-		scope fileio.Scope
+		scope driver.Scope
 	}
-	stores := map[string]fileio.Store{"native": s, "portable": WithoutOptional(s)}
+	stores := map[string]driver.Store{"native": s, "portable": WithoutOptional(s)}
 	names := []string{"native", "portable"}
-	add := func(name string, wrap func(fileio.WriteTx) fileio.WriteTx) {
+	add := func(name string, wrap func(driver.WriteTx) driver.WriteTx) {
 		stores[name] = hidingStore{Store: s, wrap: wrap}
 		names = append(names, name)
 	}
@@ -35,8 +36,8 @@ func testServicePathsAgree(t *testing.T, s fileio.Store, checker, conditional bo
 		add("ConditionalWriter only", conditionalOnly)
 	}
 	if conditional {
-		add("declining ConditionalWriter", withConditional(func(in fileio.ConditionalWriter) fileio.ConditionalWriter { return decliningWriter{in} }))
-		add("overeager ConditionalWriter", withConditional(func(in fileio.ConditionalWriter) fileio.ConditionalWriter { return overeagerWriter{in} }))
+		add("declining ConditionalWriter", withConditional(func(in driver.ConditionalWriter) driver.ConditionalWriter { return decliningWriter{in} }))
+		add("overeager ConditionalWriter", withConditional(func(in driver.ConditionalWriter) driver.ConditionalWriter { return overeagerWriter{in} }))
 	}
 	var variants []variant
 	for _, name := range names {
@@ -58,7 +59,7 @@ func testServicePathsAgree(t *testing.T, s fileio.Store, checker, conditional bo
 			recursive := rng.Intn(2) == 0
 			describe = fmt.Sprintf("delete %q recursive=%v", path, recursive)
 			for v, vr := range variants {
-				err := vr.svc.Delete(vr.ctx, proj, path, recursive)
+				err := vr.svc.Delete(vr.ctx, fileio.DeleteRequest{Project: proj, Path: path, Recursive: recursive})
 				results[v], label = outcome(struct{}{}, err), "delete "+codeOrOK(err)
 			}
 		} else {

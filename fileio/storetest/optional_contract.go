@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/agentfiles/agentfiles"
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 )
@@ -39,9 +39,9 @@ var checkProbes = []string{
 	"/empty/x", "/big", "/nope", "/nope/deep/x", "/d", "/d/deep", "/d/deep/er/file", "/d/deep/er/file/x",
 }
 
-// portableCheck is the definition of fileio.WriteCheck in terms of the ReadTx calls it replaces.
-func portableCheck(ctx context.Context, tx fileio.ReadTx, path string, wantContent bool) (fileio.WriteCheck, error) {
-	var c fileio.WriteCheck
+// portableCheck is the definition of driver.WriteCheck in terms of the ReadTx calls it replaces.
+func portableCheck(ctx context.Context, tx driver.ReadTx, path string, wantContent bool) (driver.WriteCheck, error) {
+	var c driver.WriteCheck
 	for i := 1; i < len(path); i++ {
 		if path[i] != '/' {
 			continue
@@ -76,9 +76,9 @@ func portableCheck(ctx context.Context, tx fileio.ReadTx, path string, wantConte
 
 // compareChecks asks CheckWrite about every probe, with and without content, and compares the
 // answers with portableCheck's.
-func compareChecks(t *testing.T, ctx context.Context, tx fileio.WriteTx, stage string) {
+func compareChecks(t *testing.T, ctx context.Context, tx driver.WriteTx, stage string) {
 	t.Helper()
-	checker := tx.(fileio.WriteChecker)
+	checker := tx.(driver.WriteChecker)
 	for _, path := range checkProbes {
 		for _, wantContent := range []bool{false, true} {
 			want, err := portableCheck(ctx, tx, path, wantContent)
@@ -103,14 +103,14 @@ func compareChecks(t *testing.T, ctx context.Context, tx fileio.WriteTx, stage s
 
 var errRollback = errors.New("storetest: roll back")
 
-func testCheckWrite(t *testing.T, s fileio.Store) {
+func testCheckWrite(t *testing.T, s driver.Store) {
 	ctx := context.Background()
 	_, scope := newTenant(proj)
-	update(t, s, scope, func(tx fileio.WriteTx) error {
+	update(t, s, scope, func(tx driver.WriteTx) error {
 		compareChecks(t, ctx, tx, "empty project")
 		return nil
 	})
-	update(t, s, scope, func(tx fileio.WriteTx) error {
+	update(t, s, scope, func(tx driver.WriteTx) error {
 		for p, c := range checkFixture {
 			if err := put(ctx, tx, p, c); err != nil {
 				return err
@@ -118,12 +118,12 @@ func testCheckWrite(t *testing.T, s fileio.Store) {
 		}
 		return nil
 	})
-	update(t, s, scope, func(tx fileio.WriteTx) error {
+	update(t, s, scope, func(tx driver.WriteTx) error {
 		compareChecks(t, ctx, tx, "committed fixture")
 		return nil
 	})
 	// The transaction's own changes count: CheckWrite reads its writes as Get does.
-	err := s.Update(ctx, scope, fileio.UpdateOptions{}, func(tx fileio.WriteTx) error {
+	err := s.Update(ctx, scope, driver.UpdateOptions{}, func(tx driver.WriteTx) error {
 		if err := tx.Delete(ctx, "/a", "/a/b/c/d", "/a0"); err != nil {
 			return err
 		}
@@ -140,9 +140,9 @@ func testCheckWrite(t *testing.T, s fileio.Store) {
 	}
 	// Another tenant's files never show.
 	_, other := newTenant(proj)
-	update(t, s, other, func(tx fileio.WriteTx) error {
+	update(t, s, other, func(tx driver.WriteTx) error {
 		compareChecks(t, ctx, tx, "another tenant")
-		got, err := tx.(fileio.WriteChecker).CheckWrite(ctx, "/a/b", true)
+		got, err := tx.(driver.WriteChecker).CheckWrite(ctx, "/a/b", true)
 		if err != nil || got.AncestorFile != "" || got.HasDescendant || got.Existing != nil || got.ProjectBytes != 0 {
 			t.Errorf("another tenant's CheckWrite(/a/b) = %+v, %v; want nothing", got, err)
 		}
@@ -152,9 +152,9 @@ func testCheckWrite(t *testing.T, s fileio.Store) {
 
 // conditionVariants are the conditions testWriteIfAllowed tries at every probe with the
 // 5-byte data "12345"; total is the fixture's byte count.
-func conditionVariants(total int64) []fileio.ConditionalWrite {
+func conditionVariants(total int64) []driver.ConditionalWrite {
 	const loose, project = 1 << 20, 1 << 30
-	return []fileio.ConditionalWrite{
+	return []driver.ConditionalWrite{
 		{MaxFileBytes: loose, MaxProjectBytes: project},
 		{Append: true, MaxFileBytes: loose, MaxProjectBytes: project},
 		{Exclusive: true, MaxFileBytes: loose, MaxProjectBytes: project},
@@ -170,11 +170,11 @@ func conditionVariants(total int64) []fileio.ConditionalWrite {
 // testWriteIfAllowed checks WriteIfAllowed against the definition: the state it reports is
 // CheckWrite's, it writes exactly when ConditionalWrite.Allows, and what it writes is a Put of
 // the data or of the old content followed by the data.
-func testWriteIfAllowed(t *testing.T, s fileio.Store) {
+func testWriteIfAllowed(t *testing.T, s driver.Store) {
 	ctx := context.Background()
 	_, scope := newTenant(proj)
 	var total int64
-	update(t, s, scope, func(tx fileio.WriteTx) error {
+	update(t, s, scope, func(tx driver.WriteTx) error {
 		for p, c := range checkFixture {
 			if err := put(ctx, tx, p, c); err != nil {
 				return err
@@ -188,12 +188,12 @@ func testWriteIfAllowed(t *testing.T, s fileio.Store) {
 	for _, path := range checkProbes {
 		for _, w := range conditionVariants(total) {
 			w.Path, w.Data = path, data
-			err := s.Update(ctx, scope, fileio.UpdateOptions{}, func(tx fileio.WriteTx) error {
+			err := s.Update(ctx, scope, driver.UpdateOptions{}, func(tx driver.WriteTx) error {
 				before, err := portableCheck(ctx, tx, path, true)
 				if err != nil {
 					return err
 				}
-				res, err := tx.(fileio.ConditionalWriter).WriteIfAllowed(ctx, w, fileio.PutOptions{})
+				res, err := tx.(driver.ConditionalWriter).WriteIfAllowed(ctx, w, driver.PutOptions{})
 				if err != nil {
 					return err
 				}
@@ -259,20 +259,20 @@ func testWriteIfAllowed(t *testing.T, s fileio.Store) {
 // testConditionalSequence: committed appends through WriteIfAllowed keep CreatedAt, advance
 // UpdatedAt, queue one job per path carrying the last reference, and roll back with the
 // transaction.
-func testConditionalSequence(t *testing.T, s fileio.Store) {
+func testConditionalSequence(t *testing.T, s driver.Store) {
 	ctx := context.Background()
 	_, scope := newTenant(proj)
-	appendTo := func(tx fileio.WriteTx, path, data, ref string) fileio.FileInfo {
+	appendTo := func(tx driver.WriteTx, path, data, ref string) driver.FileInfo {
 		t.Helper()
-		w := fileio.ConditionalWrite{Path: path, Data: []byte(data), Append: true, MaxFileBytes: 1 << 20, MaxProjectBytes: 1 << 20}
-		res, err := tx.(fileio.ConditionalWriter).WriteIfAllowed(ctx, w, fileio.PutOptions{CredentialRef: ref})
+		w := driver.ConditionalWrite{Path: path, Data: []byte(data), Append: true, MaxFileBytes: 1 << 20, MaxProjectBytes: 1 << 20}
+		res, err := tx.(driver.ConditionalWriter).WriteIfAllowed(ctx, w, driver.PutOptions{CredentialRef: ref})
 		if err != nil || !res.Written {
 			t.Fatalf("append %q to %s: %+v, %v", data, path, res, err)
 		}
 		return res.Info
 	}
-	var first, second fileio.FileInfo
-	update(t, s, scope, func(tx fileio.WriteTx) error {
+	var first, second driver.FileInfo
+	update(t, s, scope, func(tx driver.WriteTx) error {
 		first = appendTo(tx, "/log", "one\n", "ref-1")
 		second = appendTo(tx, "/log", "two\n", "ref-2")
 		if second.SizeBytes != 8 || !second.CreatedAt.Equal(first.CreatedAt) || !second.UpdatedAt.After(first.UpdatedAt) {
@@ -287,7 +287,7 @@ func testConditionalSequence(t *testing.T, s fileio.Store) {
 		t.Errorf("after commit (-want +got):\n%s", diff)
 	}
 	jobs := mustClaim(t, s)
-	if len(jobs) != 2 || jobs[0].Path != "/log" || jobs[0].Op != fileio.JobUpsert || jobs[0].CredentialRef != "ref-2" ||
+	if len(jobs) != 2 || jobs[0].Path != "/log" || jobs[0].Op != driver.JobUpsert || jobs[0].CredentialRef != "ref-2" ||
 		!jobs[0].FileUpdatedAt.Equal(second.UpdatedAt) {
 		t.Errorf("jobs after two appends to /log and one to /empty: %+v; want /log's with the last reference and time", jobs)
 	}
@@ -296,12 +296,12 @@ func testConditionalSequence(t *testing.T, s fileio.Store) {
 			t.Fatal(err)
 		}
 	}
-	var third fileio.FileInfo
-	update(t, s, scope, func(tx fileio.WriteTx) error { third = appendTo(tx, "/log", "é", ""); return nil })
+	var third driver.FileInfo
+	update(t, s, scope, func(tx driver.WriteTx) error { third = appendTo(tx, "/log", "é", ""); return nil })
 	if third.SizeBytes != 10 || !third.CreatedAt.Equal(first.CreatedAt) || !third.UpdatedAt.After(second.UpdatedAt) {
 		t.Errorf("append to a committed file = %+v; want size 10, CreatedAt kept, UpdatedAt later", third)
 	}
-	err := s.Update(ctx, scope, fileio.UpdateOptions{}, func(tx fileio.WriteTx) error { appendTo(tx, "/log", "lost", ""); return errRollback })
+	err := s.Update(ctx, scope, driver.UpdateOptions{}, func(tx driver.WriteTx) error { appendTo(tx, "/log", "lost", ""); return errRollback })
 	if !errors.Is(err, errRollback) {
 		t.Fatalf("Update returned %v, want the callback's error", err)
 	}

@@ -4,22 +4,22 @@ import (
 	"context"
 	"testing"
 
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/google/go-cmp/cmp"
 )
 
 // testListProjects: ListProjects returns exactly the caller's projects that hold an active
 // file, sorted and bounded by limit, and never another tenant's. Stores without
-// fileio.ProjectLister are skipped.
-func testListProjects(t *testing.T, s fileio.Store) {
-	l, ok := s.(fileio.ProjectLister)
+// driver.ProjectLister are skipped.
+func testListProjects(t *testing.T, s driver.Store) {
+	l, ok := s.(driver.ProjectLister)
 	if !ok {
-		t.Skip("the store does not implement fileio.ProjectLister")
+		t.Skip("the store does not implement driver.ProjectLister")
 	}
 	ctx := context.Background()
 	_, scope := newTenant("")
 	_, other := newTenant("")
-	put := func(scope fileio.Scope, project string, paths ...string) {
+	put := func(scope driver.Scope, project string, paths ...string) {
 		t.Helper()
 		scope.Project = project
 		putFiles(t, s, scope, paths...)
@@ -39,14 +39,14 @@ func testListProjects(t *testing.T, s fileio.Store) {
 	put(scope, "alpha", "/a", "/b/c")
 	put(scope, "mid", "/x")
 	put(scope, "emptied", "/gone")
-	if err := s.Update(ctx, fileio.Scope{Tenant: scope.Tenant, Project: "emptied"}, fileio.UpdateOptions{}, func(tx fileio.WriteTx) error {
+	if err := s.Update(ctx, driver.Scope{Tenant: scope.Tenant, Project: "emptied"}, driver.UpdateOptions{}, func(tx driver.WriteTx) error {
 		return tx.Delete(ctx, "/gone")
 	}); err != nil {
 		t.Fatal(err)
 	}
 	put(other, "secret", "/s")
 	put(other, "alpha", "/s")
-	if err := s.View(ctx, fileio.Scope{Tenant: scope.Tenant, Project: "never-written"}, func(fileio.ReadTx) error { return nil }); err != nil {
+	if err := s.View(ctx, driver.Scope{Tenant: scope.Tenant, Project: "never-written"}, func(driver.ReadTx) error { return nil }); err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {

@@ -5,19 +5,19 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/google/go-cmp/cmp"
 )
 
 // testReadRanges: ReadRanges (native or the fallback) returns StatMany's infos and, per range,
 // exactly the bytes Get returns at that range when the version matches, nil otherwise.
-func testReadRanges(t *testing.T, s fileio.Store) {
+func testReadRanges(t *testing.T, s driver.Store) {
 	ctx := context.Background()
 	_, scope := newTenant("p")
-	var infos map[string]fileio.FileInfo
-	err := s.Update(ctx, scope, fileio.UpdateOptions{}, func(tx fileio.WriteTx) error {
+	var infos map[string]driver.FileInfo
+	err := s.Update(ctx, scope, driver.UpdateOptions{}, func(tx driver.WriteTx) error {
 		for p, c := range map[string]string{"/a": "héllo wörld", "/b": "second file", "/empty": ""} {
-			if _, err := tx.Put(ctx, p, []byte(c), fileio.PutOptions{}); err != nil {
+			if _, err := tx.Put(ctx, p, []byte(c), driver.PutOptions{}); err != nil {
 				return err
 			}
 		}
@@ -26,15 +26,15 @@ func testReadRanges(t *testing.T, s fileio.Store) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.View(ctx, scope, func(tx fileio.ReadTx) error {
+	if err := s.View(ctx, scope, func(tx driver.ReadTx) error {
 		var err error
-		infos, err = fileio.StatMany(ctx, tx, []string{"/a", "/b", "/empty"})
+		infos, err = driver.StatMany(ctx, tx, []string{"/a", "/b", "/empty"})
 		return err
 	}); err != nil {
 		t.Fatal(err)
 	}
 	a, b := infos["/a"].UpdatedAt, infos["/b"].UpdatedAt
-	ranges := []fileio.ByteRange{
+	ranges := []driver.ByteRange{
 		{Path: "/a", Version: a, Start: 0, End: 6},             // "héllo"
 		{Path: "/a", Version: a, Start: 7, End: 13},            // "wörld"
 		{Path: "/b", Version: b, Start: 7, End: 11},            // "file"
@@ -45,10 +45,10 @@ func testReadRanges(t *testing.T, s fileio.Store) {
 		{Path: "/a", Version: a, Start: 3, End: 3},             // empty range inside: empty
 	}
 	want := []string{"héllo", "wörld", "file", "<nil>", "<nil>", "<nil>", "", ""}
-	check := func(tx fileio.ReadTx, what string) {
+	check := func(tx driver.ReadTx, what string) {
 		t.Helper()
-		_, native := tx.(fileio.RangeReader)
-		gotInfos, got, err := fileio.ReadRanges(ctx, tx, ranges)
+		_, native := tx.(driver.RangeReader)
+		gotInfos, got, err := driver.ReadRanges(ctx, tx, ranges)
 		if err != nil {
 			t.Fatalf("%s: ReadRanges: %v", what, err)
 		}
@@ -66,7 +66,7 @@ func testReadRanges(t *testing.T, s fileio.Store) {
 			t.Errorf("%s (native %v): infos (-StatMany +ReadRanges):\n%s", what, native, diff)
 		}
 	}
-	if err := s.View(ctx, scope, func(tx fileio.ReadTx) error { check(tx, "View"); return nil }); err != nil {
+	if err := s.View(ctx, scope, func(tx driver.ReadTx) error { check(tx, "View"); return nil }); err != nil {
 		t.Fatal(err)
 	}
 }

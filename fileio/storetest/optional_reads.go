@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 )
 
 // readExtensions are the optional read interfaces' contracts: StatMany agrees with Stat,
@@ -19,25 +19,25 @@ var readExtensions = []storeTest{
 	{"ListProjectsOfOneTenant", testListProjects}, // optional_projects.go
 }
 
-func testStatMany(t *testing.T, s fileio.Store) {
+func testStatMany(t *testing.T, s driver.Store) {
 	ctx := context.Background()
 	_, scope := newTenant("p")
 	_, other := newTenant("p")
-	put := func(scope fileio.Scope, paths ...string) { putFiles(t, s, scope, paths...) }
+	put := func(scope driver.Scope, paths ...string) { putFiles(t, s, scope, paths...) }
 	put(scope, "/a", "/b/c", "/d")
 	put(other, "/x")
-	if err := s.Update(ctx, scope, fileio.UpdateOptions{}, func(tx fileio.WriteTx) error { return tx.Delete(ctx, "/d") }); err != nil {
+	if err := s.Update(ctx, scope, driver.UpdateOptions{}, func(tx driver.WriteTx) error { return tx.Delete(ctx, "/d") }); err != nil {
 		t.Fatal(err)
 	}
 	paths := []string{"/a", "/b/c", "/d", "/x", "/missing", "/a"}
-	check := func(tx fileio.ReadTx, what string) {
+	check := func(tx driver.ReadTx, what string) {
 		t.Helper()
-		_, native := tx.(fileio.MultiStater)
-		got, err := fileio.StatMany(ctx, tx, paths)
+		_, native := tx.(driver.MultiStater)
+		got, err := driver.StatMany(ctx, tx, paths)
 		if err != nil {
 			t.Fatalf("%s: StatMany: %v", what, err)
 		}
-		want := map[string]fileio.FileInfo{}
+		want := map[string]driver.FileInfo{}
 		for _, p := range paths {
 			if info, ok, err := tx.Stat(ctx, p); err != nil {
 				t.Fatal(err)
@@ -54,12 +54,12 @@ func testStatMany(t *testing.T, s fileio.Store) {
 			}
 		}
 	}
-	if err := s.View(ctx, scope, func(tx fileio.ReadTx) error { check(tx, "View"); return nil }); err != nil {
+	if err := s.View(ctx, scope, func(tx driver.ReadTx) error { check(tx, "View"); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	// Inside an Update, the transaction's own writes count.
-	err := s.Update(ctx, scope, fileio.UpdateOptions{}, func(tx fileio.WriteTx) error {
-		if _, err := tx.Put(ctx, "/missing", []byte("now here"), fileio.PutOptions{}); err != nil {
+	err := s.Update(ctx, scope, driver.UpdateOptions{}, func(tx driver.WriteTx) error {
+		if _, err := tx.Put(ctx, "/missing", []byte("now here"), driver.PutOptions{}); err != nil {
 			return err
 		}
 		if err := tx.Delete(ctx, "/a"); err != nil {
@@ -73,32 +73,32 @@ func testStatMany(t *testing.T, s fileio.Store) {
 	}
 }
 
-func testScopeJobs(t *testing.T, s fileio.Store) {
-	l, ok := s.(fileio.ScopeJobLister)
+func testScopeJobs(t *testing.T, s driver.Store) {
+	l, ok := s.(driver.ScopeJobLister)
 	if !ok {
-		t.Skip("the store does not implement fileio.ScopeJobLister")
+		t.Skip("the store does not implement driver.ScopeJobLister")
 	}
 	ctx := context.Background()
 	_, scope := newTenant("p")
 	_, other := newTenant("p")
 	var versions = map[string]time.Time{}
-	update := func(scope fileio.Scope, fn func(tx fileio.WriteTx) error) {
+	update := func(scope driver.Scope, fn func(tx driver.WriteTx) error) {
 		t.Helper()
-		if err := s.Update(ctx, scope, fileio.UpdateOptions{}, fn); err != nil {
+		if err := s.Update(ctx, scope, driver.UpdateOptions{}, fn); err != nil {
 			t.Fatal(err)
 		}
 	}
 	for _, p := range []string{"/docs/a", "/docs/b", "/src/c"} {
-		update(scope, func(tx fileio.WriteTx) error {
-			info, err := tx.Put(ctx, p, []byte("x"), fileio.PutOptions{CredentialRef: "ref"})
+		update(scope, func(tx driver.WriteTx) error {
+			info, err := tx.Put(ctx, p, []byte("x"), driver.PutOptions{CredentialRef: "ref"})
 			versions[p] = info.UpdatedAt
 			return err
 		})
 		time.Sleep(2 * time.Millisecond) // distinct EnqueuedAt
 	}
-	update(scope, func(tx fileio.WriteTx) error { return tx.Delete(ctx, "/docs/b") })
-	update(other, func(tx fileio.WriteTx) error {
-		_, err := tx.Put(ctx, "/docs/a", []byte("y"), fileio.PutOptions{})
+	update(scope, func(tx driver.WriteTx) error { return tx.Delete(ctx, "/docs/b") })
+	update(other, func(tx driver.WriteTx) error {
+		_, err := tx.Put(ctx, "/docs/a", []byte("y"), driver.PutOptions{})
 		return err
 	})
 	jobs, err := l.ScopeJobs(ctx, scope, "", 0)
@@ -111,7 +111,7 @@ func testScopeJobs(t *testing.T, s fileio.Store) {
 		if j.Scope != scope || j.CredentialRef != "" {
 			t.Errorf("job %+v: want scope %v and no credential reference", j, scope)
 		}
-		if j.Op == fileio.JobUpsert && !j.FileUpdatedAt.Equal(versions[j.Path]) {
+		if j.Op == driver.JobUpsert && !j.FileUpdatedAt.Equal(versions[j.Path]) {
 			t.Errorf("job of %s at %v, want the version written %v", j.Path, j.FileUpdatedAt, versions[j.Path])
 		}
 	}
@@ -140,12 +140,12 @@ func testScopeJobs(t *testing.T, s fileio.Store) {
 }
 
 // putFiles writes "content of <path>" at each path of scope, in one transaction.
-func putFiles(t *testing.T, s fileio.Store, scope fileio.Scope, paths ...string) {
+func putFiles(t *testing.T, s driver.Store, scope driver.Scope, paths ...string) {
 	t.Helper()
 	ctx := context.Background()
-	err := s.Update(ctx, scope, fileio.UpdateOptions{}, func(tx fileio.WriteTx) error {
+	err := s.Update(ctx, scope, driver.UpdateOptions{}, func(tx driver.WriteTx) error {
 		for _, p := range paths {
-			if _, err := tx.Put(ctx, p, []byte("content of "+p), fileio.PutOptions{}); err != nil {
+			if _, err := tx.Put(ctx, p, []byte("content of "+p), driver.PutOptions{}); err != nil {
 				return err
 			}
 		}

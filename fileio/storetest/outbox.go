@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/internal/poll"
 )
 
@@ -21,18 +21,18 @@ var outboxContract = []storeTest{
 	{"WaitForJobs", testWait},
 }
 
-func testDedup(t *testing.T, s fileio.Store) {
+func testDedup(t *testing.T, s driver.Store) {
 	ctx := context.Background()
 	_, scope := newTenant(proj)
-	var infos []fileio.FileInfo
+	var infos []driver.FileInfo
 	for i := 0; i < 3; i++ {
-		update(t, s, scope, func(tx fileio.WriteTx) error {
-			info, err := tx.Put(ctx, "/f", []byte{byte('a' + i)}, fileio.PutOptions{CredentialRef: string(rune('A' + i))})
+		update(t, s, scope, func(tx driver.WriteTx) error {
+			info, err := tx.Put(ctx, "/f", []byte{byte('a' + i)}, driver.PutOptions{CredentialRef: string(rune('A' + i))})
 			infos = append(infos, info)
 			return err
 		})
 	}
-	update(t, s, scope, func(tx fileio.WriteTx) error { return put(ctx, tx, "/g", "g") })
+	update(t, s, scope, func(tx driver.WriteTx) error { return put(ctx, tx, "/g", "g") })
 	if n := pending(t, s); n != 2 {
 		t.Fatalf("pending = %d after 3 writes of /f and 1 of /g, want 2", n)
 	}
@@ -41,7 +41,7 @@ func testDedup(t *testing.T, s fileio.Store) {
 		t.Fatalf("claimed %+v", jobs)
 	}
 	f := jobs[0]
-	if f.Path != "/f" || f.Op != fileio.JobUpsert || !f.FileUpdatedAt.Equal(infos[2].UpdatedAt) || f.CredentialRef != "C" || f.Scope != scope || f.Attempts != 0 {
+	if f.Path != "/f" || f.Op != driver.JobUpsert || !f.FileUpdatedAt.Equal(infos[2].UpdatedAt) || f.CredentialRef != "C" || f.Scope != scope || f.Attempts != 0 {
 		t.Errorf("job for /f = %+v; want the latest write's state", f)
 	}
 	if f.EnqueuedAt.Before(infos[2].UpdatedAt.Add(-time.Second)) {
@@ -50,9 +50,9 @@ func testDedup(t *testing.T, s fileio.Store) {
 	if err := s.CompleteJob(ctx, jobs[1]); err != nil { // /g
 		t.Fatal(err)
 	}
-	update(t, s, scope, func(tx fileio.WriteTx) error { return tx.Delete(ctx, "/f") })
+	update(t, s, scope, func(tx driver.WriteTx) error { return tx.Delete(ctx, "/f") })
 	jobs = mustClaim(t, s)
-	if len(jobs) != 1 || jobs[0].Op != fileio.JobDelete || jobs[0].Version == f.Version || jobs[0].Path != "/f" {
+	if len(jobs) != 1 || jobs[0].Op != driver.JobDelete || jobs[0].Version == f.Version || jobs[0].Path != "/f" {
 		t.Errorf("after deleting /f: %+v; want one DELETE job with a new version (old %d)", jobs, f.Version)
 	}
 	if n := pending(t, s); n != 1 {
@@ -60,11 +60,11 @@ func testDedup(t *testing.T, s fileio.Store) {
 	}
 }
 
-func testClaimOrder(t *testing.T, s fileio.Store) {
+func testClaimOrder(t *testing.T, s driver.Store) {
 	ctx := context.Background()
 	_, scope := newTenant(proj)
 	for _, p := range []string{"/3", "/1", "/2"} {
-		update(t, s, scope, func(tx fileio.WriteTx) error { return put(ctx, tx, p, p) })
+		update(t, s, scope, func(tx driver.WriteTx) error { return put(ctx, tx, p, p) })
 	}
 	first, err := s.ClaimJobs(ctx, 2, time.Hour)
 	if err != nil || len(first) != 2 || first[0].Path != "/3" || first[1].Path != "/1" {
@@ -95,10 +95,10 @@ func testClaimOrder(t *testing.T, s fileio.Store) {
 
 // testClaimEndedContext: a claim whose context has already ended leases nothing, so a consumer
 // that checks its stop signal before claiming never strands jobs (see Outbox.ClaimJobs).
-func testClaimEndedContext(t *testing.T, s fileio.Store) {
+func testClaimEndedContext(t *testing.T, s driver.Store) {
 	ctx := context.Background()
 	_, scope := newTenant(proj)
-	update(t, s, scope, func(tx fileio.WriteTx) error { return put(ctx, tx, "/f", "v1") })
+	update(t, s, scope, func(tx driver.WriteTx) error { return put(ctx, tx, "/f", "v1") })
 	ended, cancel := context.WithCancel(ctx)
 	cancel()
 	if jobs, err := s.ClaimJobs(ended, 10, time.Hour); !errors.Is(err, context.Canceled) || len(jobs) != 0 {
@@ -109,18 +109,18 @@ func testClaimEndedContext(t *testing.T, s fileio.Store) {
 	}
 }
 
-func testCompleteSuperseded(t *testing.T, s fileio.Store) {
+func testCompleteSuperseded(t *testing.T, s driver.Store) {
 	ctx := context.Background()
 	_, scope := newTenant(proj)
-	update(t, s, scope, func(tx fileio.WriteTx) error { return put(ctx, tx, "/f", "v1") })
+	update(t, s, scope, func(tx driver.WriteTx) error { return put(ctx, tx, "/f", "v1") })
 	claimed, _ := s.ClaimJobs(ctx, 1, time.Hour)
 	if len(claimed) != 1 {
 		t.Fatalf("claimed %+v", claimed)
 	}
-	var v2 fileio.FileInfo
-	update(t, s, scope, func(tx fileio.WriteTx) error {
+	var v2 driver.FileInfo
+	update(t, s, scope, func(tx driver.WriteTx) error {
 		var err error
-		v2, err = tx.Put(ctx, "/f", []byte("v2"), fileio.PutOptions{})
+		v2, err = tx.Put(ctx, "/f", []byte("v2"), driver.PutOptions{})
 		return err
 	})
 	// The newer mutation made the job available at once, although the old lease runs.
@@ -141,21 +141,21 @@ func testCompleteSuperseded(t *testing.T, s fileio.Store) {
 	if n := pending(t, s); n != 0 {
 		t.Errorf("pending after completing the current version: %d", n)
 	}
-	update(t, s, scope, func(tx fileio.WriteTx) error { return put(ctx, tx, "/f", "v3") })
+	update(t, s, scope, func(tx driver.WriteTx) error { return put(ctx, tx, "/f", "v3") })
 	if err := s.CompleteJob(ctx, again[0]); err != nil || pending(t, s) != 1 {
 		t.Errorf("an old job completed after the path was re-queued removed the new job")
 	}
 }
 
-func testLeaseExpires(t *testing.T, s fileio.Store) {
+func testLeaseExpires(t *testing.T, s driver.Store) {
 	ctx := context.Background()
 	_, scope := newTenant(proj)
-	update(t, s, scope, func(tx fileio.WriteTx) error { return put(ctx, tx, "/f", "v1") })
+	update(t, s, scope, func(tx driver.WriteTx) error { return put(ctx, tx, "/f", "v1") })
 	first, _ := s.ClaimJobs(ctx, 1, 100*time.Millisecond)
 	if len(first) != 1 {
 		t.Fatalf("claimed %+v", first)
 	}
-	var again []fileio.Job
+	var again []driver.Job
 	poll.Eventually(t, 10*time.Second, "an expired lease makes the job claimable again", func() bool {
 		again, _ = s.ClaimJobs(ctx, 1, time.Hour)
 		return len(again) == 1
@@ -165,10 +165,10 @@ func testLeaseExpires(t *testing.T, s fileio.Store) {
 	}
 }
 
-func testRetry(t *testing.T, s fileio.Store) {
+func testRetry(t *testing.T, s driver.Store) {
 	ctx := context.Background()
 	_, scope := newTenant(proj)
-	update(t, s, scope, func(tx fileio.WriteTx) error { return put(ctx, tx, "/f", "v1") })
+	update(t, s, scope, func(tx driver.WriteTx) error { return put(ctx, tx, "/f", "v1") })
 	job := mustClaim(t, s)[0]
 	if err := s.RetryJob(ctx, job, time.Now().Add(time.Hour), "embedding API returned 503"); err != nil {
 		t.Fatal(err)
@@ -180,7 +180,7 @@ func testRetry(t *testing.T, s fileio.Store) {
 		t.Errorf("pending = %d, want 1", n)
 	}
 	// A newer mutation makes it available now and resets attempts.
-	update(t, s, scope, func(tx fileio.WriteTx) error { return put(ctx, tx, "/f", "v2") })
+	update(t, s, scope, func(tx driver.WriteTx) error { return put(ctx, tx, "/f", "v2") })
 	jobs := mustClaim(t, s)
 	if len(jobs) != 1 || jobs[0].Attempts != 0 {
 		t.Fatalf("after a newer write: %+v; want available, attempts 0", jobs)
@@ -198,7 +198,7 @@ func testRetry(t *testing.T, s fileio.Store) {
 	}
 }
 
-func testWait(t *testing.T, s fileio.Store) {
+func testWait(t *testing.T, s driver.Store) {
 	ctx := context.Background()
 	_, scope := newTenant(proj)
 	cctx, cancel := context.WithCancel(ctx)
@@ -211,7 +211,7 @@ func testWait(t *testing.T, s fileio.Store) {
 	}
 	woke := make(chan error, 1)
 	go func() { woke <- s.WaitForJobs(ctx, time.Minute) }()
-	update(t, s, scope, func(tx fileio.WriteTx) error { return put(ctx, tx, "/f", "v1") })
+	update(t, s, scope, func(tx driver.WriteTx) error { return put(ctx, tx, "/f", "v1") })
 	if err := receive(t, woke, "WaitForJobs to wake after a commit"); err != nil {
 		t.Errorf("WaitForJobs woke with %v", err)
 	}

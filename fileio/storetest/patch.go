@@ -10,12 +10,13 @@ import (
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/fileio/patch"
 	"github.com/google/go-cmp/cmp"
 )
 
 // exercisePatch covers Service.ApplyPatch and Service.ReadMany.
-func exercisePatch(t *testing.T, newStore func(t *testing.T) fileio.Store) {
+func exercisePatch(t *testing.T, newStore func(t *testing.T) driver.Store) {
 	t.Run("Differential", func(t *testing.T) { testPatchDifferential(t, newEnv(t, newStore)) })
 	t.Run("Atomicity", func(t *testing.T) { testPatchAtomicity(t, newEnv(t, newStore)) })
 	t.Run("Refusals", func(t *testing.T) {
@@ -111,7 +112,7 @@ func testPatchAtomicity(t *testing.T, e *env) {
 	if diff := cmp.Diff(before, ReadProject(t, ctx, e.svc, proj)); diff != "" {
 		t.Errorf("files after a failed patch (-want +got):\n%s", diff)
 	}
-	versions, err := e.svc.Versions(ctx, proj, "/a.txt")
+	versions, err := e.svc.Versions(ctx, fileio.VersionsRequest{Project: proj, Path: "/a.txt"})
 	if err != nil || len(versions) != 1 {
 		t.Errorf("versions of /a.txt after a failed patch: %d, %v; want only the current one", len(versions), err)
 	}
@@ -207,7 +208,7 @@ func testPatchDryRunHistory(t *testing.T, e *env) {
 		}
 	}
 	for path, versions := range map[string]int{"/src/a.go": 2, "/old.md": 1} {
-		vs, err := e.svc.Versions(ctx, proj, path)
+		vs, err := e.svc.Versions(ctx, fileio.VersionsRequest{Project: proj, Path: path})
 		if err != nil || len(vs) != versions {
 			t.Errorf("versions of %s: %d, %v; want %d", path, len(vs), err, versions)
 		}

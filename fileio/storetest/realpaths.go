@@ -4,13 +4,14 @@ import (
 	"testing"
 
 	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/google/go-cmp/cmp"
 )
 
 // testRealWorldPaths checks that names with spaces, non-ASCII letters and LIKE metacharacters
 // work in every operation, that the NFC and NFD spellings of a name are one file, and that the
 // portable rule refuses them.
-func testRealWorldPaths(t *testing.T, newStore func(t *testing.T) fileio.Store) {
+func testRealWorldPaths(t *testing.T, newStore func(t *testing.T) driver.Store) {
 	e := newEnv(t, newStore)
 	ctx, _ := newTenant(proj)
 	const nfc, nfd = "/notes/caf\u00e9.md", "/notes/cafe\u0301.md"
@@ -28,7 +29,7 @@ func testRealWorldPaths(t *testing.T, newStore func(t *testing.T) fileio.Store) 
 	}
 	list := func(dir string) []string {
 		t.Helper()
-		res, err := e.svc.List(ctx, proj, dir, 8, 0)
+		res, err := e.svc.List(ctx, fileio.ListRequest{Project: proj, Path: dir, Depth: 8, Limit: 0})
 		if err != nil {
 			t.Fatalf("list %q: %v", dir, err)
 		}
@@ -59,17 +60,17 @@ func testRealWorldPaths(t *testing.T, newStore func(t *testing.T) fileio.Store) 
 	if diff := cmp.Diff([]string{"/notes/meeting notes.md"}, glob.Paths); err != nil || diff != "" {
 		t.Errorf("glob \"meeting *\": %v (-want +got):\n%s", err, diff)
 	}
-	if _, err := e.svc.Rename(ctx, proj, nfd, "/archive/\u00fcber caf\u00e9.md", false); err != nil {
+	if _, err := e.svc.Rename(ctx, fileio.RenameRequest{Project: proj, From: nfd, To: "/archive/\u00fcber caf\u00e9.md", Overwrite: false}); err != nil {
 		t.Fatalf("rename from the NFD spelling: %v", err)
 	}
 	if got := e.read(ctx, proj, "/archive/u\u0308ber cafe\u0301.md"); got != "written as NFD, edited as NFC\n" {
 		t.Errorf("read the renamed file by its NFD spelling = %q", got)
 	}
-	st, err := e.svc.Stat(ctx, proj, nfc)
+	st, err := e.svc.Stat(ctx, fileio.StatRequest{Project: proj, Path: nfc})
 	if err != nil || st.Exists {
 		t.Errorf("stat %q after the rename = %+v, %v; want gone", nfc, st, err)
 	}
-	if err := e.svc.Delete(ctx, proj, "/notes/meeting notes.md", false); err != nil {
+	if err := e.svc.Delete(ctx, fileio.DeleteRequest{Project: proj, Path: "/notes/meeting notes.md", Recursive: false}); err != nil {
 		t.Errorf("delete: %v", err)
 	}
 
@@ -85,6 +86,6 @@ func testRealWorldPaths(t *testing.T, newStore func(t *testing.T) fileio.Store) 
 			}
 		}
 	}
-	_, err = portable.svc.Rename(ctx, proj, "/AZaz09_-.", "/a b", false)
+	_, err = portable.svc.Rename(ctx, fileio.RenameRequest{Project: proj, From: "/AZaz09_-.", To: "/a b", Overwrite: false})
 	wantCode(t, "portable rule: rename to a name with a space", err, fileio.CodeInvalidPath)
 }

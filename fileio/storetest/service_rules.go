@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 )
@@ -17,7 +18,7 @@ const proj = "proj"
 
 var ignoreTimes = cmpopts.IgnoreFields(fileio.FileEntry{}, "CreatedAt", "UpdatedAt")
 
-func exerciseService(t *testing.T, newStore func(t *testing.T) fileio.Store) {
+func exerciseService(t *testing.T, newStore func(t *testing.T) driver.Store) {
 	t.Run("Stat", func(t *testing.T) { testStat(t, newEnv(t, newStore)) })
 	t.Run("Read", func(t *testing.T) { testRead(t, newEnv(t, newStore, func(c *fileio.Config) { c.MaxReadBytes = 16 })) })
 	t.Run("ReadUTF8", func(t *testing.T) { testReadUTF8(t, newEnv(t, newStore)) })
@@ -45,23 +46,23 @@ func exerciseService(t *testing.T, newStore func(t *testing.T) fileio.Store) {
 
 func testStat(t *testing.T, e *env) {
 	ctx, _ := newTenant(proj)
-	root, err := e.svc.Stat(ctx, proj, "")
+	root, err := e.svc.Stat(ctx, fileio.StatRequest{Project: proj, Path: ""})
 	if err != nil || !root.Exists || root.Type != fileio.TypeDirectory || !root.UpdatedAt.IsZero() {
 		t.Errorf("stat of the empty root = %+v, %v; want an existing directory with zero times", root, err)
 	}
-	missing, err := e.svc.Stat(ctx, proj, "/nope")
+	missing, err := e.svc.Stat(ctx, fileio.StatRequest{Project: proj, Path: "/nope"})
 	if diff := cmp.Diff(fileio.StatResult{}, missing); err != nil || diff != "" {
 		t.Errorf("stat of a missing path: err %v, diff %s", err, diff)
 	}
 	w1 := e.write(ctx, proj, "/d/one.txt", "12345")
 	w2 := e.write(ctx, proj, "/d/sub/two.txt", "abc")
-	f, err := e.svc.Stat(ctx, proj, "/d/one.txt")
+	f, err := e.svc.Stat(ctx, fileio.StatRequest{Project: proj, Path: "/d/one.txt"})
 	want := fileio.StatResult{Exists: true, Type: fileio.TypeFile, SizeBytes: 5, CreatedAt: w1.UpdatedAt, UpdatedAt: w1.UpdatedAt}
 	if diff := cmp.Diff(want, f); err != nil || diff != "" {
 		t.Errorf("stat of a new file: err %v (-want +got):\n%s", err, diff)
 	}
 	w3 := e.write(ctx, proj, "/d/one.txt", "678")
-	f, _ = e.svc.Stat(ctx, proj, "/d/one.txt")
+	f, _ = e.svc.Stat(ctx, fileio.StatRequest{Project: proj, Path: "/d/one.txt"})
 	if !f.CreatedAt.Equal(w1.UpdatedAt) || !f.UpdatedAt.Equal(w3.UpdatedAt) || !w3.UpdatedAt.After(w1.UpdatedAt) || f.SizeBytes != 8 {
 		t.Errorf("after append: %+v; want created %v kept, updated %v later, size 8", f, w1.UpdatedAt, w3.UpdatedAt)
 	}
@@ -69,21 +70,21 @@ func testStat(t *testing.T, e *env) {
 	if w2.UpdatedAt.After(newest) {
 		newest = w2.UpdatedAt
 	}
-	d, err := e.svc.Stat(ctx, proj, "/d")
+	d, err := e.svc.Stat(ctx, fileio.StatRequest{Project: proj, Path: "/d"})
 	want = fileio.StatResult{Exists: true, Type: fileio.TypeDirectory, UpdatedAt: newest}
 	if diff := cmp.Diff(want, d); err != nil || diff != "" {
 		t.Errorf("stat of a directory: err %v (-want +got):\n%s", err, diff)
 	}
-	sub, _ := e.svc.Stat(ctx, proj, "/d/sub")
+	sub, _ := e.svc.Stat(ctx, fileio.StatRequest{Project: proj, Path: "/d/sub"})
 	if !sub.Exists || sub.Type != fileio.TypeDirectory || !sub.UpdatedAt.Equal(w2.UpdatedAt) || !sub.CreatedAt.IsZero() || sub.SizeBytes != 0 {
 		t.Errorf("stat of an implicit directory: %+v", sub)
 	}
-	root, _ = e.svc.Stat(ctx, proj, "")
+	root, _ = e.svc.Stat(ctx, fileio.StatRequest{Project: proj, Path: ""})
 	if !root.UpdatedAt.Equal(newest) {
 		t.Errorf("root updated_at %v, want the newest file's %v", root.UpdatedAt, newest)
 	}
 	// A prefix that is not a directory boundary is not a directory.
-	if s, _ := e.svc.Stat(ctx, proj, "/d/on"); s.Exists {
+	if s, _ := e.svc.Stat(ctx, fileio.StatRequest{Project: proj, Path: "/d/on"}); s.Exists {
 		t.Errorf("/d/on exists: %+v", s)
 	}
 }
@@ -122,7 +123,7 @@ func testRead(t *testing.T, e *env) {
 		{name: "below a file", path: "/f.txt/x", length: -1, code: agentfiles.CodeNotFound},
 	}
 	for _, tc := range tests {
-		got, err := e.svc.Read(ctx, proj, tc.path, tc.offset, tc.length)
+		got, err := e.svc.Read(ctx, fileio.ReadRequest{Project: proj, Path: tc.path, OffsetBytes: tc.offset, LengthBytes: new(int64(tc.length))})
 		wantCode(t, tc.name, err, tc.code)
 		if got.Truncated && !strings.Contains(got.Note, "offset=16") {
 			t.Errorf("%s: note %q does not say where to continue", tc.name, got.Note)
@@ -138,20 +139,20 @@ func testReadUTF8(t *testing.T, e *env) {
 	ctx, _ := newTenant(proj)
 	// a=0, é=1..2, 日=3..5, 😀=6..9, z=10
 	e.write(ctx, proj, "/u.txt", "aé日😀z")
-	_, err := e.svc.Read(ctx, proj, "/u.txt", 2, -1)
+	_, err := e.svc.Read(ctx, fileio.ReadRequest{Project: proj, Path: "/u.txt", OffsetBytes: 2, LengthBytes: new(int64(-1))})
 	wantCode(t, "offset inside é", err, fileio.CodeInvalidOffset)
 	wantMessage(t, "offset inside é", err, "nearest valid offsets are 1 and 3")
-	_, err = e.svc.Read(ctx, proj, "/u.txt", 8, 1)
+	_, err = e.svc.Read(ctx, fileio.ReadRequest{Project: proj, Path: "/u.txt", OffsetBytes: 8, LengthBytes: new(int64(1))})
 	wantMessage(t, "offset inside 😀", err, "6 and 10")
 
-	got, err := e.svc.Read(ctx, proj, "/u.txt", 1, 4) // would end inside 日
+	got, err := e.svc.Read(ctx, fileio.ReadRequest{Project: proj, Path: "/u.txt", OffsetBytes: 1, LengthBytes: new(int64(4))}) // would end inside 日
 	if err != nil || got.Content != "é" || !got.Truncated || got.NextOffsetBytes != 3 {
 		t.Errorf("read ending inside a character = %+v, %v; want \"é\" truncated, next 3", got, err)
 	}
-	_, err = e.svc.Read(ctx, proj, "/u.txt", 6, 2) // shorter than 😀
+	_, err = e.svc.Read(ctx, fileio.ReadRequest{Project: proj, Path: "/u.txt", OffsetBytes: 6, LengthBytes: new(int64(2))}) // shorter than 😀
 	wantCode(t, "length shorter than the character", err, fileio.CodeInvalidOffset)
 	wantMessage(t, "length shorter than the character", err, "at least 4 bytes")
-	got, _ = e.svc.Read(ctx, proj, "/u.txt", 3, 7)
+	got, _ = e.svc.Read(ctx, fileio.ReadRequest{Project: proj, Path: "/u.txt", OffsetBytes: 3, LengthBytes: new(int64(7))})
 	if got.Content != "日😀" || got.Truncated {
 		t.Errorf("read on boundaries = %+v", got)
 	}
@@ -199,7 +200,7 @@ func testWriteModes(t *testing.T, e *env) {
 		t.Errorf("OVERWRITE at 0 creates a missing file: %+v, %v", res, err)
 	}
 	for _, dir := range []string{"/new", "/new/deep"} {
-		if s, _ := e.svc.Stat(ctx, proj, dir); !s.Exists || s.Type != fileio.TypeDirectory {
+		if s, _ := e.svc.Stat(ctx, fileio.StatRequest{Project: proj, Path: dir}); !s.Exists || s.Type != fileio.TypeDirectory {
 			t.Errorf("implicit parent %s: %+v", dir, s)
 		}
 	}
@@ -267,7 +268,7 @@ func testWriteArguments(t *testing.T, e *env) {
 	}
 }
 
-func testLimits(t *testing.T, newStore func(t *testing.T) fileio.Store) {
+func testLimits(t *testing.T, newStore func(t *testing.T) driver.Store) {
 	e := newEnv(t, newStore, func(c *fileio.Config) {
 		c.MaxPayloadBytes, c.MaxFileBytes, c.MaxProjectBytes = 8, 12, 20
 		c.HistoryVersions = 0 // exact active-file quotas; history.go tests quotas with history
@@ -294,7 +295,7 @@ func testLimits(t *testing.T, newStore func(t *testing.T) fileio.Store) {
 	other, _ := newTenant(proj)
 	e.write(other, proj, "/f", "12345678")
 	// Deleting frees quota.
-	if err := e.svc.Delete(ctx, proj, "/f1", false); err != nil {
+	if err := e.svc.Delete(ctx, fileio.DeleteRequest{Project: proj, Path: "/f1", Recursive: false}); err != nil {
 		t.Fatal(err)
 	}
 	e.write(ctx, proj, "/f4", "12345678")
@@ -305,15 +306,15 @@ func testDelete(t *testing.T, e *env) {
 	for _, p := range []string{"/a/x", "/a/y/z", "/a-b", "/a.c", "/ab", "/keep"} {
 		e.write(ctx, proj, p, p)
 	}
-	wantCode(t, "missing", e.svc.Delete(ctx, proj, "/nope", false), agentfiles.CodeNotFound)
-	wantCode(t, "missing, recursive", e.svc.Delete(ctx, proj, "/nope", true), agentfiles.CodeNotFound)
-	wantCode(t, "non-empty directory", e.svc.Delete(ctx, proj, "/a", false), fileio.CodeNotEmpty)
-	wantCode(t, "root", e.svc.Delete(ctx, proj, "", false), agentfiles.CodePermissionDenied)
-	wantCode(t, "root, recursive", e.svc.Delete(ctx, proj, "", true), agentfiles.CodePermissionDenied)
-	wantCode(t, "file", e.svc.Delete(ctx, proj, "/a.c", false), noError)
-	wantCode(t, "file, recursive flag ignored", e.svc.Delete(ctx, proj, "/ab", true), noError)
-	wantCode(t, "directory, recursive", e.svc.Delete(ctx, proj, "/a", true), noError)
-	got, err := e.svc.List(ctx, proj, "", 5, 0)
+	wantCode(t, "missing", e.svc.Delete(ctx, fileio.DeleteRequest{Project: proj, Path: "/nope", Recursive: false}), agentfiles.CodeNotFound)
+	wantCode(t, "missing, recursive", e.svc.Delete(ctx, fileio.DeleteRequest{Project: proj, Path: "/nope", Recursive: true}), agentfiles.CodeNotFound)
+	wantCode(t, "non-empty directory", e.svc.Delete(ctx, fileio.DeleteRequest{Project: proj, Path: "/a", Recursive: false}), fileio.CodeNotEmpty)
+	wantCode(t, "root", e.svc.Delete(ctx, fileio.DeleteRequest{Project: proj, Path: "", Recursive: false}), agentfiles.CodePermissionDenied)
+	wantCode(t, "root, recursive", e.svc.Delete(ctx, fileio.DeleteRequest{Project: proj, Path: "", Recursive: true}), agentfiles.CodePermissionDenied)
+	wantCode(t, "file", e.svc.Delete(ctx, fileio.DeleteRequest{Project: proj, Path: "/a.c", Recursive: false}), noError)
+	wantCode(t, "file, recursive flag ignored", e.svc.Delete(ctx, fileio.DeleteRequest{Project: proj, Path: "/ab", Recursive: true}), noError)
+	wantCode(t, "directory, recursive", e.svc.Delete(ctx, fileio.DeleteRequest{Project: proj, Path: "/a", Recursive: true}), noError)
+	got, err := e.svc.List(ctx, fileio.ListRequest{Project: proj, Path: "", Depth: 5, Limit: 0})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -324,34 +325,34 @@ func testDelete(t *testing.T, e *env) {
 	if diff := cmp.Diff(want, got.Entries, ignoreTimes); diff != "" {
 		t.Errorf("after deletes (-want +got):\n%s", diff)
 	}
-	wantCode(t, "deleted again", e.svc.Delete(ctx, proj, "/a", true), agentfiles.CodeNotFound)
-	if s, _ := e.svc.Stat(ctx, proj, "/a/y"); s.Exists {
+	wantCode(t, "deleted again", e.svc.Delete(ctx, fileio.DeleteRequest{Project: proj, Path: "/a", Recursive: true}), agentfiles.CodeNotFound)
+	if s, _ := e.svc.Stat(ctx, fileio.StatRequest{Project: proj, Path: "/a/y"}); s.Exists {
 		t.Errorf("/a/y still exists")
 	}
 	// The root survives deleting everything below it.
-	e.svc.Delete(ctx, proj, "/a-b", false)
-	e.svc.Delete(ctx, proj, "/keep", false)
-	if s, _ := e.svc.Stat(ctx, proj, ""); !s.Exists {
+	e.svc.Delete(ctx, fileio.DeleteRequest{Project: proj, Path: "/a-b", Recursive: false})
+	e.svc.Delete(ctx, fileio.DeleteRequest{Project: proj, Path: "/keep", Recursive: false})
+	if s, _ := e.svc.Stat(ctx, fileio.StatRequest{Project: proj, Path: ""}); !s.Exists {
 		t.Errorf("root does not exist after deleting every file")
 	}
 }
 
-func testRootWipe(t *testing.T, newStore func(t *testing.T) fileio.Store) {
+func testRootWipe(t *testing.T, newStore func(t *testing.T) driver.Store) {
 	e := newEnv(t, newStore, func(c *fileio.Config) { c.AllowRootWipe = true })
 	ctx, _ := newTenant(proj)
 	e.write(ctx, proj, "/a/b", "1")
 	e.write(ctx, proj, "/c", "2")
 	e.write(ctx, "kept", "/c", "3")
-	wantCode(t, "root wipe without recursive", e.svc.Delete(ctx, proj, "", false), fileio.CodeNotEmpty)
-	wantCode(t, "root wipe", e.svc.Delete(ctx, proj, "", true), noError)
-	got, err := e.svc.List(ctx, proj, "", 9, 0)
+	wantCode(t, "root wipe without recursive", e.svc.Delete(ctx, fileio.DeleteRequest{Project: proj, Path: "", Recursive: false}), fileio.CodeNotEmpty)
+	wantCode(t, "root wipe", e.svc.Delete(ctx, fileio.DeleteRequest{Project: proj, Path: "", Recursive: true}), noError)
+	got, err := e.svc.List(ctx, fileio.ListRequest{Project: proj, Path: "", Depth: 9, Limit: 0})
 	if err != nil || len(got.Entries) != 0 {
 		t.Errorf("after root wipe: %+v, %v", got, err)
 	}
-	if s, _ := e.svc.Stat(ctx, proj, ""); !s.Exists {
+	if s, _ := e.svc.Stat(ctx, fileio.StatRequest{Project: proj, Path: ""}); !s.Exists {
 		t.Errorf("root does not exist after a wipe")
 	}
-	wantCode(t, "wipe of an empty root", e.svc.Delete(ctx, proj, "", true), noError)
+	wantCode(t, "wipe of an empty root", e.svc.Delete(ctx, fileio.DeleteRequest{Project: proj, Path: "", Recursive: true}), noError)
 	if e.read(ctx, "kept", "/c") != "3" {
 		t.Errorf("root wipe reached another project")
 	}
@@ -359,7 +360,7 @@ func testRootWipe(t *testing.T, newStore func(t *testing.T) fileio.Store) {
 
 func testList(t *testing.T, e *env) {
 	ctx, _ := newTenant(proj)
-	empty, err := e.svc.List(ctx, proj, "", 1, 0)
+	empty, err := e.svc.List(ctx, fileio.ListRequest{Project: proj, Path: "", Depth: 1, Limit: 0})
 	if err != nil || empty.Entries == nil || len(empty.Entries) != 0 || empty.Truncated {
 		t.Errorf("list of an empty root = %+v, %v; want an empty, non-nil list", empty, err)
 	}
@@ -394,7 +395,7 @@ func testList(t *testing.T, e *env) {
 		{path: "/a", depth: -1, code: agentfiles.CodeInvalidArgument},
 	}
 	for _, tc := range tests {
-		got, err := e.svc.List(ctx, proj, tc.path, tc.depth, 0)
+		got, err := e.svc.List(ctx, fileio.ListRequest{Project: proj, Path: tc.path, Depth: tc.depth, Limit: 0})
 		wantCode(t, "list "+tc.path, err, tc.code)
 		if err != nil {
 			continue
@@ -404,7 +405,7 @@ func testList(t *testing.T, e *env) {
 		}
 	}
 	// Times: files carry theirs; directories have a zero CreatedAt and their newest descendant's UpdatedAt.
-	got, _ := e.svc.List(ctx, proj, "/a", 1, 0)
+	got, _ := e.svc.List(ctx, fileio.ListRequest{Project: proj, Path: "/a", Depth: 1, Limit: 0})
 	newestSub := ws["/a/sub/y"].UpdatedAt
 	if ws["/a/sub/deep/z"].UpdatedAt.After(newestSub) {
 		newestSub = ws["/a/sub/deep/z"].UpdatedAt
@@ -432,7 +433,7 @@ func testListLimit(t *testing.T, e *env) {
 		{limit: 1000, wantLimit: 5, wantN: 5, clamped: true, hasMore: true},
 	}
 	for _, tc := range tests {
-		got, err := e.svc.List(ctx, proj, "", 1, tc.limit)
+		got, err := e.svc.List(ctx, fileio.ListRequest{Project: proj, Path: "", Depth: 1, Limit: tc.limit})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -443,12 +444,12 @@ func testListLimit(t *testing.T, e *env) {
 			t.Errorf("limit %d: the first entries are not the first by path: %v", tc.limit, got.Entries)
 		}
 	}
-	e.svc.Delete(ctx, proj, "/6", false)
-	e.svc.Delete(ctx, proj, "/7", false)
-	if got, _ := e.svc.List(ctx, proj, "", 1, 5); got.Truncated || len(got.Entries) != 5 {
+	e.svc.Delete(ctx, fileio.DeleteRequest{Project: proj, Path: "/6", Recursive: false})
+	e.svc.Delete(ctx, fileio.DeleteRequest{Project: proj, Path: "/7", Recursive: false})
+	if got, _ := e.svc.List(ctx, fileio.ListRequest{Project: proj, Path: "", Depth: 1, Limit: 5}); got.Truncated || len(got.Entries) != 5 {
 		t.Errorf("exactly limit entries: truncated %v, %d entries", got.Truncated, len(got.Entries))
 	}
-	_, err := e.svc.List(ctx, proj, "", 1, -1)
+	_, err := e.svc.List(ctx, fileio.ListRequest{Project: proj, Path: "", Depth: 1, Limit: -1})
 	wantCode(t, "negative limit", err, agentfiles.CodeInvalidArgument)
 }
 
@@ -461,7 +462,7 @@ func testListCursor(t *testing.T, e *env) {
 	}
 	for _, depth := range []int{0, 1, 2, 5} {
 		for _, path := range []string{"", "/a", "/c"} {
-			all, err := e.svc.ListEntries(ctx, fileio.ListRequest{Project: proj, Path: path, Depth: depth, Limit: 1000})
+			all, err := e.svc.List(ctx, fileio.ListRequest{Project: proj, Path: path, Depth: depth, Limit: 1000})
 			if err != nil || all.Truncated {
 				t.Fatalf("depth %d path %q: whole listing: truncated %v, %v", depth, path, all.Truncated, err)
 			}
@@ -469,7 +470,7 @@ func testListCursor(t *testing.T, e *env) {
 				var got []fileio.FileEntry
 				req := fileio.ListRequest{Project: proj, Path: path, Depth: depth, Limit: limit}
 				for pages := 0; ; pages++ {
-					res, err := e.svc.ListEntries(ctx, req)
+					res, err := e.svc.List(ctx, req)
 					if err != nil || pages > len(all.Entries) {
 						t.Fatalf("depth %d path %q limit %d page %d: %v", depth, path, limit, pages, err)
 					}
@@ -489,7 +490,7 @@ func testListCursor(t *testing.T, e *env) {
 		}
 	}
 	other := fileio.ListRequest{Project: proj, Path: "", Depth: 1, Limit: 1}
-	first, err := e.svc.ListEntries(ctx, other)
+	first, err := e.svc.List(ctx, other)
 	if err != nil || first.NextCursor == "" {
 		t.Fatalf("first page: %+v, %v", first, err)
 	}
@@ -498,7 +499,7 @@ func testListCursor(t *testing.T, e *env) {
 		"cursor of another depth": {Project: proj, Depth: 2, Cursor: first.NextCursor},
 		"made-up cursor":          {Project: proj, Depth: 1, Cursor: "x"},
 	} {
-		_, err := e.svc.ListEntries(ctx, req)
+		_, err := e.svc.List(ctx, req)
 		wantCode(t, name, err, agentfiles.CodeInvalidArgument)
 	}
 }
@@ -507,15 +508,15 @@ func testPathRules(t *testing.T, e *env) {
 	ctx, _ := newTenant(proj)
 	for _, rule := range PathRules {
 		for _, p := range rule.Invalid {
-			_, err := e.svc.Stat(ctx, proj, p)
+			_, err := e.svc.Stat(ctx, fileio.StatRequest{Project: proj, Path: p})
 			wantCode(t, rule.Rule+": stat "+p, err, fileio.CodeInvalidPath)
 			_, err = e.svc.Write(ctx, fileio.WriteRequest{Project: proj, Path: p, Content: "x"})
 			wantCode(t, rule.Rule+": write "+p, err, fileio.CodeInvalidPath)
-			_, err = e.svc.Read(ctx, proj, p, 0, -1)
+			_, err = e.svc.Read(ctx, fileio.ReadRequest{Project: proj, Path: p, OffsetBytes: 0, LengthBytes: new(int64(-1))})
 			wantCode(t, rule.Rule+": read "+p, err, fileio.CodeInvalidPath)
-			wantCode(t, rule.Rule+": delete "+p, e.svc.Delete(ctx, proj, p, true), fileio.CodeInvalidPath)
+			wantCode(t, rule.Rule+": delete "+p, e.svc.Delete(ctx, fileio.DeleteRequest{Project: proj, Path: p, Recursive: true}), fileio.CodeInvalidPath)
 			if p != "/" {
-				_, err = e.svc.List(ctx, proj, p, 1, 0)
+				_, err = e.svc.List(ctx, fileio.ListRequest{Project: proj, Path: p, Depth: 1, Limit: 0})
 				wantCode(t, rule.Rule+": list "+p, err, fileio.CodeInvalidPath)
 			}
 		}
@@ -526,13 +527,13 @@ func testPathRules(t *testing.T, e *env) {
 			if _, err := e.svc.Write(ctx, fileio.WriteRequest{Project: proj, Path: p, Content: "x"}); err != nil {
 				t.Errorf("%s: write %q: %v", rule.Rule, p, err)
 			}
-			if err := e.svc.Delete(ctx, proj, p, false); err != nil {
+			if err := e.svc.Delete(ctx, fileio.DeleteRequest{Project: proj, Path: p, Recursive: false}); err != nil {
 				t.Errorf("%s: delete %q: %v", rule.Rule, p, err)
 			}
 		}
 	}
 	for _, p := range []string{"", strings.Repeat("p", fileio.MaxProjectBytes+1), "a\x00b", "\xff"} {
-		_, err := e.svc.Stat(ctx, p, "/x")
+		_, err := e.svc.Stat(ctx, fileio.StatRequest{Project: p, Path: "/x"})
 		wantCode(t, "project "+p, err, fileio.CodeInvalidPath)
 	}
 	if _, err := e.svc.Write(ctx, fileio.WriteRequest{Project: strings.Repeat("p", fileio.MaxProjectBytes), Path: "/x", Content: "x"}); err != nil {
@@ -542,37 +543,37 @@ func testPathRules(t *testing.T, e *env) {
 
 func testUnauthenticated(t *testing.T, e *env) {
 	ctx := context.Background()
-	_, err := e.svc.Stat(ctx, proj, "/x")
+	_, err := e.svc.Stat(ctx, fileio.StatRequest{Project: proj, Path: "/x"})
 	wantCode(t, "stat", err, agentfiles.CodePermissionDenied)
-	_, err = e.svc.Read(ctx, proj, "/x", 0, -1)
+	_, err = e.svc.Read(ctx, fileio.ReadRequest{Project: proj, Path: "/x", OffsetBytes: 0, LengthBytes: new(int64(-1))})
 	wantCode(t, "read", err, agentfiles.CodePermissionDenied)
 	_, err = e.svc.Write(ctx, fileio.WriteRequest{Project: proj, Path: "/x", Content: "x"})
 	wantCode(t, "write", err, agentfiles.CodePermissionDenied)
-	wantCode(t, "delete", e.svc.Delete(ctx, proj, "/x", false), agentfiles.CodePermissionDenied)
-	_, err = e.svc.List(ctx, proj, "", 1, 0)
+	wantCode(t, "delete", e.svc.Delete(ctx, fileio.DeleteRequest{Project: proj, Path: "/x", Recursive: false}), agentfiles.CodePermissionDenied)
+	_, err = e.svc.List(ctx, fileio.ListRequest{Project: proj, Path: "", Depth: 1, Limit: 0})
 	wantCode(t, "list", err, agentfiles.CodePermissionDenied)
-	_, err = e.svc.Stat(agentfiles.WithAuth(ctx, agentfiles.AuthContext{UserIdentity: "no hash"}), proj, "/x")
+	_, err = e.svc.Stat(agentfiles.WithAuth(ctx, agentfiles.AuthContext{UserIdentity: "no hash"}), fileio.StatRequest{Project: proj, Path: "/x"})
 	wantCode(t, "identity without a key hash", err, agentfiles.CodePermissionDenied)
 	if n := pending(t, e.store); n != 0 {
 		t.Errorf("unauthenticated calls enqueued %d jobs", n)
 	}
 }
 
-func testRateLimit(t *testing.T, newStore func(t *testing.T) fileio.Store) {
+func testRateLimit(t *testing.T, newStore func(t *testing.T) driver.Store) {
 	e := newEnv(t, newStore, func(c *fileio.Config) { c.RateLimitPerSecond, c.RateLimitBurst = 0.001, 3 })
 	a, _ := newTenant(proj)
 	b, _ := newTenant(proj)
 	for i := 0; i < 3; i++ {
-		if _, err := e.svc.Stat(a, proj, "/x"); err != nil {
+		if _, err := e.svc.Stat(a, fileio.StatRequest{Project: proj, Path: "/x"}); err != nil {
 			t.Fatalf("call %d within the burst: %v", i, err)
 		}
 	}
 	_, err := e.svc.Write(a, fileio.WriteRequest{Project: proj, Path: "/x", Content: "x"})
 	wantCode(t, "call over the burst", err, agentfiles.CodeRateLimited)
 	wantMessage(t, "call over the burst", err, "retry after")
-	_, err = e.svc.List(a, "other-project", "", 1, 0)
+	_, err = e.svc.List(a, fileio.ListRequest{Project: "other-project", Path: "", Depth: 1, Limit: 0})
 	wantCode(t, "the limit is per tenant, not per project", err, agentfiles.CodeRateLimited)
-	if _, err := e.svc.Stat(b, proj, "/x"); err != nil {
+	if _, err := e.svc.Stat(b, fileio.StatRequest{Project: proj, Path: "/x"}); err != nil {
 		t.Errorf("another tenant is limited too: %v", err)
 	}
 	if n := pending(t, e.store); n != 0 {
@@ -580,7 +581,7 @@ func testRateLimit(t *testing.T, newStore func(t *testing.T) fileio.Store) {
 	}
 }
 
-func testOutboxFromService(t *testing.T, newStore func(t *testing.T) fileio.Store) {
+func testOutboxFromService(t *testing.T, newStore func(t *testing.T) driver.Store) {
 	e := newEnv(t, newStore)
 	ctx, scope := newTenant(proj)
 	w := e.write(ctx, proj, "/a/one", "1")
@@ -592,24 +593,24 @@ func testOutboxFromService(t *testing.T, newStore func(t *testing.T) fileio.Stor
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(jobs) != 2 || jobs[0].Path != "/a/one" || jobs[0].Op != fileio.JobUpsert || jobs[0].Scope != scope || !jobs[0].FileUpdatedAt.Equal(w.UpdatedAt) {
+	if len(jobs) != 2 || jobs[0].Path != "/a/one" || jobs[0].Op != driver.JobUpsert || jobs[0].Scope != scope || !jobs[0].FileUpdatedAt.Equal(w.UpdatedAt) {
 		t.Fatalf("jobs after writes: %+v", jobs)
 	}
 	for _, j := range jobs {
 		e.store.CompleteJob(context.Background(), j)
 	}
-	if err := e.svc.Delete(ctx, proj, "/a", true); err != nil {
+	if err := e.svc.Delete(ctx, fileio.DeleteRequest{Project: proj, Path: "/a", Recursive: true}); err != nil {
 		t.Fatal(err)
 	}
 	jobs, _ = e.store.ClaimJobs(context.Background(), 10, 0)
-	if len(jobs) != 2 || jobs[0].Op != fileio.JobDelete || jobs[1].Op != fileio.JobDelete {
+	if len(jobs) != 2 || jobs[0].Op != driver.JobDelete || jobs[1].Op != driver.JobDelete {
 		t.Errorf("jobs after a recursive delete: %+v", jobs)
 	}
 }
 
 type sealer struct{ calls atomic.Int32 }
 
-func (s *sealer) Seal(ctx context.Context, ac agentfiles.AuthContext, scope fileio.Scope, path string) (string, error) {
+func (s *sealer) Seal(ctx context.Context, ac agentfiles.AuthContext, scope driver.Scope, path string) (string, error) {
 	if ac.APIKey == "" || scope.Tenant != ac.TenantID() {
 		return "", errors.New("sealer got no key or a wrong scope")
 	}
@@ -617,7 +618,7 @@ func (s *sealer) Seal(ctx context.Context, ac agentfiles.AuthContext, scope file
 	return "ref:" + scope.Project + ":" + path, nil
 }
 
-func testSealer(t *testing.T, newStore func(t *testing.T) fileio.Store) {
+func testSealer(t *testing.T, newStore func(t *testing.T) driver.Store) {
 	store := newStore(t)
 	cs := &sealer{}
 	svc, err := fileio.NewService(store, fileio.Options{Config: testConfig(), CredentialSealer: cs})
@@ -660,12 +661,12 @@ func testFailedWrites(t *testing.T, e *env) {
 	if n := pending(t, e.store); n != 0 {
 		t.Errorf("failed writes enqueued %d jobs", n)
 	}
-	if s, _ := e.svc.Stat(ctx, proj, "/g"); s.Exists {
+	if s, _ := e.svc.Stat(ctx, fileio.StatRequest{Project: proj, Path: "/g"}); s.Exists {
 		t.Errorf("a failed write created /g")
 	}
 }
 
-func mustClaim(t testing.TB, s fileio.Store) []fileio.Job {
+func mustClaim(t testing.TB, s driver.Store) []driver.Job {
 	t.Helper()
 	jobs, err := s.ClaimJobs(context.Background(), 1000, 0)
 	if err != nil {

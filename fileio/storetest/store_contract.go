@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -27,25 +28,25 @@ var storeContract = []storeTest{
 	{"LockTimeout", testLockTimeout},
 }
 
-func update(t testing.TB, s fileio.Store, scope fileio.Scope, fn func(tx fileio.WriteTx) error) {
+func update(t testing.TB, s driver.Store, scope driver.Scope, fn func(tx driver.WriteTx) error) {
 	t.Helper()
-	if err := s.Update(context.Background(), scope, fileio.UpdateOptions{}, fn); err != nil {
+	if err := s.Update(context.Background(), scope, driver.UpdateOptions{}, fn); err != nil {
 		t.Fatalf("Update: %v", err)
 	}
 }
 
-func put(ctx context.Context, tx fileio.WriteTx, path, content string) error {
-	_, err := tx.Put(ctx, path, []byte(content), fileio.PutOptions{})
+func put(ctx context.Context, tx driver.WriteTx, path, content string) error {
+	_, err := tx.Put(ctx, path, []byte(content), driver.PutOptions{})
 	return err
 }
 
 // Files returns every file of scope, in List order, as one View of s shows them. It fails t
 // when the View fails.
-func Files(t testing.TB, s fileio.Store, scope fileio.Scope) []fileio.File {
+func Files(t testing.TB, s driver.Store, scope driver.Scope) []driver.File {
 	t.Helper()
-	var files []fileio.File
+	var files []driver.File
 	ctx := context.Background()
-	err := s.View(ctx, scope, func(tx fileio.ReadTx) error {
+	err := s.View(ctx, scope, func(tx driver.ReadTx) error {
 		var err error
 		_, files, err = readAll(ctx, tx)
 		return err
@@ -57,12 +58,12 @@ func Files(t testing.TB, s fileio.Store, scope fileio.Scope) []fileio.File {
 }
 
 // readAll lists every file of tx and reads each one.
-func readAll(ctx context.Context, tx fileio.ReadTx) ([]fileio.FileInfo, []fileio.File, error) {
+func readAll(ctx context.Context, tx driver.ReadTx) ([]driver.FileInfo, []driver.File, error) {
 	infos, err := tx.List(ctx, "", 0)
 	if err != nil {
 		return nil, nil, err
 	}
-	files := make([]fileio.File, 0, len(infos))
+	files := make([]driver.File, 0, len(infos))
 	for _, info := range infos {
 		f, err := tx.Get(ctx, info.Path)
 		if err != nil {
@@ -74,11 +75,11 @@ func readAll(ctx context.Context, tx fileio.ReadTx) ([]fileio.FileInfo, []fileio
 }
 
 // snapshot is everything a View of scope shows: paths, sizes, contents, total bytes.
-func snapshot(t testing.TB, s fileio.Store, scope fileio.Scope) map[string]string {
+func snapshot(t testing.TB, s driver.Store, scope driver.Scope) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	ctx := context.Background()
-	err := s.View(ctx, scope, func(tx fileio.ReadTx) error {
+	err := s.View(ctx, scope, func(tx driver.ReadTx) error {
 		infos, files, err := readAll(ctx, tx)
 		if err != nil {
 			return err
@@ -103,10 +104,10 @@ func snapshot(t testing.TB, s fileio.Store, scope fileio.Scope) map[string]strin
 	return out
 }
 
-func testPutGet(t *testing.T, s fileio.Store) {
+func testPutGet(t *testing.T, s driver.Store) {
 	ctx := context.Background()
 	_, scope := newTenant(proj)
-	update(t, s, scope, func(tx fileio.WriteTx) error {
+	update(t, s, scope, func(tx driver.WriteTx) error {
 		for _, p := range []string{"/b", "/a/x", "/a-b", "/a.c", "/a/y", "/ab"} {
 			if err := put(ctx, tx, p, "content of "+p); err != nil {
 				return err
@@ -114,7 +115,7 @@ func testPutGet(t *testing.T, s fileio.Store) {
 		}
 		return nil
 	})
-	err := s.View(ctx, scope, func(tx fileio.ReadTx) error {
+	err := s.View(ctx, scope, func(tx driver.ReadTx) error {
 		f, err := tx.Get(ctx, "/a/x")
 		if err != nil || string(f.Content) != "content of /a/x" || f.Path != "/a/x" || f.SizeBytes != 15 {
 			t.Errorf("Get = %+v, %v", f, err)
@@ -157,7 +158,7 @@ func testPutGet(t *testing.T, s fileio.Store) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	update(t, s, scope, func(tx fileio.WriteTx) error { return tx.Delete(ctx, "/a/x", "/never-existed") })
+	update(t, s, scope, func(tx driver.WriteTx) error { return tx.Delete(ctx, "/a/x", "/never-existed") })
 	if got := snapshot(t, s, scope); len(got) != 5 || got["/a/x"] != "" {
 		t.Errorf("after Delete: %v", got)
 	}
@@ -168,13 +169,13 @@ func testPutGet(t *testing.T, s fileio.Store) {
 	}
 }
 
-func testTimestamps(t *testing.T, s fileio.Store) {
+func testTimestamps(t *testing.T, s driver.Store) {
 	ctx := context.Background()
 	_, scope := newTenant(proj)
-	var first fileio.FileInfo
-	update(t, s, scope, func(tx fileio.WriteTx) error {
+	var first driver.FileInfo
+	update(t, s, scope, func(tx driver.WriteTx) error {
 		var err error
-		first, err = tx.Put(ctx, "/t", []byte("1"), fileio.PutOptions{})
+		first, err = tx.Put(ctx, "/t", []byte("1"), driver.PutOptions{})
 		return err
 	})
 	if first.CreatedAt.IsZero() || !first.CreatedAt.Equal(first.UpdatedAt) {
@@ -182,10 +183,10 @@ func testTimestamps(t *testing.T, s fileio.Store) {
 	}
 	prev := first
 	for i := 0; i < 20; i++ {
-		var info fileio.FileInfo
-		update(t, s, scope, func(tx fileio.WriteTx) error {
+		var info driver.FileInfo
+		update(t, s, scope, func(tx driver.WriteTx) error {
 			var err error
-			info, err = tx.Put(ctx, "/t", []byte("12"), fileio.PutOptions{})
+			info, err = tx.Put(ctx, "/t", []byte("12"), driver.PutOptions{})
 			return err
 		})
 		if !info.UpdatedAt.After(prev.UpdatedAt) || !info.CreatedAt.Equal(first.CreatedAt) {
@@ -193,7 +194,7 @@ func testTimestamps(t *testing.T, s fileio.Store) {
 		}
 		prev = info
 	}
-	s.View(ctx, scope, func(tx fileio.ReadTx) error {
+	s.View(ctx, scope, func(tx driver.ReadTx) error {
 		info, _, _ := tx.Stat(ctx, "/t")
 		if diff := cmp.Diff(prev, info); diff != "" {
 			t.Errorf("Stat differs from what Put returned (-put +stat):\n%s", diff)
@@ -202,15 +203,15 @@ func testTimestamps(t *testing.T, s fileio.Store) {
 	})
 }
 
-func testRollback(t *testing.T, s fileio.Store) {
+func testRollback(t *testing.T, s driver.Store) {
 	ctx := context.Background()
 	_, scope := newTenant(proj)
-	update(t, s, scope, func(tx fileio.WriteTx) error { return put(ctx, tx, "/keep", "kept") })
+	update(t, s, scope, func(tx driver.WriteTx) error { return put(ctx, tx, "/keep", "kept") })
 	for _, j := range mustClaim(t, s) {
 		s.CompleteJob(ctx, j)
 	}
 	boom := errors.New("boom")
-	err := s.Update(ctx, scope, fileio.UpdateOptions{}, func(tx fileio.WriteTx) error {
+	err := s.Update(ctx, scope, driver.UpdateOptions{}, func(tx driver.WriteTx) error {
 		if err := put(ctx, tx, "/new", "new"); err != nil {
 			return err
 		}
@@ -233,11 +234,11 @@ func testRollback(t *testing.T, s fileio.Store) {
 	}
 }
 
-func testReadYourWrites(t *testing.T, s fileio.Store) {
+func testReadYourWrites(t *testing.T, s driver.Store) {
 	ctx := context.Background()
 	_, scope := newTenant(proj)
-	update(t, s, scope, func(tx fileio.WriteTx) error { return put(ctx, tx, "/old", "12345") })
-	update(t, s, scope, func(tx fileio.WriteTx) error {
+	update(t, s, scope, func(tx driver.WriteTx) error { return put(ctx, tx, "/old", "12345") })
+	update(t, s, scope, func(tx driver.WriteTx) error {
 		if err := put(ctx, tx, "/new", "abc"); err != nil {
 			return err
 		}
@@ -270,11 +271,11 @@ func testReadYourWrites(t *testing.T, s fileio.Store) {
 	}
 }
 
-func testCommittedOnly(t *testing.T, s fileio.Store) {
+func testCommittedOnly(t *testing.T, s driver.Store) {
 	ctx := context.Background()
 	_, scope := newTenant(proj)
-	update(t, s, scope, func(tx fileio.WriteTx) error { return put(ctx, tx, "/f", "v1") })
-	held := holdLock(t, s, scope, func(tx fileio.WriteTx) error {
+	update(t, s, scope, func(tx driver.WriteTx) error { return put(ctx, tx, "/f", "v1") })
+	held := holdLock(t, s, scope, func(tx driver.WriteTx) error {
 		if err := put(ctx, tx, "/f", "v2"); err != nil {
 			return err
 		}
@@ -289,13 +290,13 @@ func testCommittedOnly(t *testing.T, s fileio.Store) {
 	}
 }
 
-func testSerialised(t *testing.T, s fileio.Store) {
+func testSerialised(t *testing.T, s driver.Store) {
 	ctx := context.Background()
 	_, scope := newTenant(proj)
 	var inside, maxInside atomic.Int32
 	inParallel(8, func(g int) {
 		for i := 0; i < 10; i++ {
-			err := s.Update(ctx, scope, fileio.UpdateOptions{}, func(tx fileio.WriteTx) error {
+			err := s.Update(ctx, scope, driver.UpdateOptions{}, func(tx driver.WriteTx) error {
 				n := inside.Add(1)
 				defer inside.Add(-1)
 				for {
@@ -324,28 +325,28 @@ func testSerialised(t *testing.T, s fileio.Store) {
 	}
 }
 
-func testProjectsIndependent(t *testing.T, s fileio.Store) {
+func testProjectsIndependent(t *testing.T, s driver.Store) {
 	ctx := context.Background()
 	_, a := newTenant("one")
-	b := fileio.Scope{Tenant: a.Tenant, Project: "two"}
+	b := driver.Scope{Tenant: a.Tenant, Project: "two"}
 	held := holdLock(t, s, a, nil)
 	// While project one's lock is held, project two must still be writable.
 	bctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	if err := s.Update(bctx, b, fileio.UpdateOptions{}, func(tx fileio.WriteTx) error { return put(ctx, tx, "/x", "x") }); err != nil {
+	if err := s.Update(bctx, b, driver.UpdateOptions{}, func(tx driver.WriteTx) error { return put(ctx, tx, "/x", "x") }); err != nil {
 		t.Errorf("Update of another project while one is locked: %v", err)
 	}
 	held.Release(t)
 }
 
-func testLockWaitBounded(t *testing.T, s fileio.Store) {
+func testLockWaitBounded(t *testing.T, s driver.Store) {
 	ctx := context.Background()
 	_, scope := newTenant(proj)
-	held := holdLock(t, s, scope, func(tx fileio.WriteTx) error { return put(ctx, tx, "/held", "1") })
+	held := holdLock(t, s, scope, func(tx driver.WriteTx) error { return put(ctx, tx, "/held", "1") })
 	short, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
 	defer cancel()
 	ran := false
-	err := s.Update(short, scope, fileio.UpdateOptions{}, func(tx fileio.WriteTx) error { ran = true; return put(ctx, tx, "/second", "2") })
+	err := s.Update(short, scope, driver.UpdateOptions{}, func(tx driver.WriteTx) error { ran = true; return put(ctx, tx, "/second", "2") })
 	if err == nil || ran {
 		t.Errorf("Update while the lock is held and the context expires: err=%v ran=%v; want an error and no callback", err, ran)
 	}
@@ -364,7 +365,7 @@ func testLockWaitBounded(t *testing.T, s fileio.Store) {
 // testLockTimeout: UpdateOptions.LockTimeout bounds the wait for a held lock, and it is what a
 // Service's Config.LockTimeout sets: a write through the Service gives up with RESOURCE_BUSY
 // after the configured time, long before the default five seconds.
-func testLockTimeout(t *testing.T, s fileio.Store) {
+func testLockTimeout(t *testing.T, s driver.Store) {
 	const timeout = 100 * time.Millisecond
 	ctx, scope := newTenant(proj)
 	held := holdLock(t, s, scope, nil)
@@ -372,7 +373,7 @@ func testLockTimeout(t *testing.T, s fileio.Store) {
 
 	ran := false
 	start := time.Now()
-	err := s.Update(context.Background(), scope, fileio.UpdateOptions{LockTimeout: timeout}, func(fileio.WriteTx) error { ran = true; return nil })
+	err := s.Update(context.Background(), scope, driver.UpdateOptions{LockTimeout: timeout}, func(driver.WriteTx) error { ran = true; return nil })
 	wantCode(t, "Update with a lock timeout while the lock is held", err, agentfiles.CodeResourceBusy)
 	if ran {
 		t.Errorf("the callback ran without the lock")
@@ -382,7 +383,7 @@ func testLockTimeout(t *testing.T, s fileio.Store) {
 	_, err = svc.Write(ctx, fileio.WriteRequest{Project: proj, Path: "/blocked", Content: "x"})
 	wantCode(t, "Service.Write with Config.LockTimeout while the lock is held", err, agentfiles.CodeResourceBusy)
 	wantMessage(t, "Service.Write with Config.LockTimeout while the lock is held", err, "retry")
-	if elapsed := time.Since(start); elapsed >= fileio.DefaultLockTimeout {
+	if elapsed := time.Since(start); elapsed >= driver.DefaultLockTimeout {
 		t.Errorf("two lock waits of %s took %s: the configured timeout was not applied", timeout, elapsed)
 	}
 }

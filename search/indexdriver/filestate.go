@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 )
 
 // FileStateLister is an optional extension of [Index] for indexes that keep their files sorted
@@ -16,7 +16,7 @@ type FileStateLister interface {
 	// FileStateList returns the same states as FileStates(ctx, scope, prefix), as a slice
 	// sorted by path ascending (bytewise). The slice may be shared between calls and with other
 	// callers: it must not be modified.
-	FileStateList(ctx context.Context, scope fileio.Scope, prefix string) ([]PathFileState, error)
+	FileStateList(ctx context.Context, scope driver.Scope, prefix string) ([]PathFileState, error)
 }
 
 // PathFileState is one file of a FileStateList answer.
@@ -27,7 +27,7 @@ type PathFileState struct {
 
 // FileStatesOf implements Index.FileStates for an index that implements FileStateLister: the
 // states of l.FileStateList(ctx, scope, prefix), as a map.
-func FileStatesOf(ctx context.Context, l FileStateLister, scope fileio.Scope, prefix string) (map[string]FileState, error) {
+func FileStatesOf(ctx context.Context, l FileStateLister, scope driver.Scope, prefix string) (map[string]FileState, error) {
 	list, err := l.FileStateList(ctx, scope, prefix)
 	if err != nil {
 		return nil, err

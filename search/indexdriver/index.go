@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/agentfiles/agentfiles"
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 )
 
 // Index stores chunks, their term frequencies and their vectors, per (tenant, project) scope.
@@ -23,7 +23,7 @@ import (
 // and the vector. Every Chunk it returns (Candidate.Chunk, StoredChunk) has an empty Text; the
 // Searcher reads the text of the chunks it ranks from the file store by their offsets, in the
 // same store read that checks the files are still at the indexed version (see
-// fileio.ReadRanges), so a file's text is stored once, in the store.
+// driver.ReadRanges), so a file's text is stored once, in the store.
 //
 // Implementations must be safe for concurrent use.
 type Index interface {
@@ -32,25 +32,25 @@ type Index interface {
 	// already holds f.Path at a FileUpdatedAt after f.FileUpdatedAt, ReplaceFile does nothing
 	// (a slow worker cannot overwrite a newer version). Replacing with the same FileUpdatedAt
 	// again is allowed (idempotent re-index). LastServedAt of the new chunks starts zero.
-	ReplaceFile(ctx context.Context, scope fileio.Scope, f IndexedFile) error
+	ReplaceFile(ctx context.Context, scope driver.Scope, f IndexedFile) error
 	// DeleteFile removes every chunk of path if the indexed version's FileUpdatedAt is not
 	// after upTo (the deletion's commit time, or the version known to be gone), so a file
 	// re-created and indexed meanwhile survives. A missing path is not an error.
-	DeleteFile(ctx context.Context, scope fileio.Scope, path string, upTo time.Time) error
+	DeleteFile(ctx context.Context, scope driver.Scope, path string, upTo time.Time) error
 	// FileStates returns the indexed version of every file whose path has the string prefix.
 	// The Indexer asks it for one file's path in every job, so its cost must not grow with the
 	// project: O(log n + matches) for a project of n files (memindex: a binary search; pgindex:
 	// a range scan of its primary key).
-	FileStates(ctx context.Context, scope fileio.Scope, prefix string) (map[string]FileState, error)
+	FileStates(ctx context.Context, scope driver.Scope, prefix string) (map[string]FileState, error)
 	// Lexical returns the TopK chunks with the highest BM25 score for q.Terms, scored as
 	// Σ over q.Terms (in order) of q.BM25.TermScore(tf, chunkTerms, df(term), stats), where df
 	// and stats cover the whole project. Ties break by path, then chunk index. It also returns
 	// the stats and the document frequency of each term, so callers can score other text on the
 	// same scale.
-	Lexical(ctx context.Context, scope fileio.Scope, q LexicalQuery) (LexicalResult, error)
+	Lexical(ctx context.Context, scope driver.Scope, q LexicalQuery) (LexicalResult, error)
 	// Semantic returns the TopK chunks with the highest dot product between their vector and
 	// q.Vector, among chunks embedded with q.Model. Ties break by path, then chunk index.
-	Semantic(ctx context.Context, scope fileio.Scope, q SemanticQuery) ([]Candidate, error)
+	Semantic(ctx context.Context, scope driver.Scope, q SemanticQuery) ([]Candidate, error)
 	// ScoreChunks returns the true scores of chunks that the caller names, one ChunkScore per
 	// q.Chunks entry, in order, so that a candidate proposed by only one of Lexical and Semantic
 	// is ranked by its real score on the other, never by an assumed 0. The lexical score is
@@ -63,13 +63,13 @@ type Index interface {
 	// vector of q.Model and of len(q.Vector) floats. A chunk whose file is not indexed at
 	// ref.FileUpdatedAt, or that does not exist, has Found false. Path filters do not apply:
 	// the caller has chosen the chunks.
-	ScoreChunks(ctx context.Context, scope fileio.Scope, q ScoreQuery) ([]ChunkScore, error)
+	ScoreChunks(ctx context.Context, scope driver.Scope, q ScoreQuery) ([]ChunkScore, error)
 	// MarkServed sets LastServedAt = at on exactly the referenced chunks (those whose file is
 	// still indexed at ref.FileUpdatedAt); others are ignored.
-	MarkServed(ctx context.Context, scope fileio.Scope, refs []ChunkRef, at time.Time) error
+	MarkServed(ctx context.Context, scope driver.Scope, refs []ChunkRef, at time.Time) error
 	// Chunks returns the stored chunks of path in chunk order (nil when not indexed). It is for
 	// inspection and tests, not for the query path.
-	Chunks(ctx context.Context, scope fileio.Scope, path string) ([]StoredChunk, error)
+	Chunks(ctx context.Context, scope driver.Scope, path string) ([]StoredChunk, error)
 }
 
 // IndexedFile is everything an index stores for one version of one file.

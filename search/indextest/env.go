@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/fileio/memstore"
 	"github.com/agentfiles/agentfiles/internal/poll"
 	"github.com/agentfiles/agentfiles/search"
@@ -100,8 +101,8 @@ func Ctx(apiKey string) context.Context {
 }
 
 // Scope returns the scope of apiKey's project.
-func Scope(apiKey, project string) fileio.Scope {
-	return fileio.Scope{Tenant: agentfiles.NewAuthContext(apiKey, "").APIKeyHash, Project: project}
+func Scope(apiKey, project string) driver.Scope {
+	return driver.Scope{Tenant: agentfiles.NewAuthContext(apiKey, "").APIKeyHash, Project: project}
 }
 
 // Write stores content at path (TRUNCATE), failing the test on error.
@@ -115,7 +116,7 @@ func (e *Env) Write(ctx context.Context, project, path, content string) {
 // Delete removes path, failing the test on error.
 func (e *Env) Delete(ctx context.Context, project, path string) {
 	e.T.Helper()
-	if err := e.Service.Delete(ctx, project, path, true); err != nil {
+	if err := e.Service.Delete(ctx, fileio.DeleteRequest{Project: project, Path: path, Recursive: true}); err != nil {
 		e.T.Fatalf("delete %s: %v", path, err)
 	}
 }
@@ -128,7 +129,7 @@ func (e *Env) Drain() {
 
 // Drain runs indexer batches inline (indexer.ProcessBatch) until outbox has no pending job,
 // waiting for jobs that back off, and fails t when that takes longer than timeout.
-func Drain(t testing.TB, indexer *search.Indexer, outbox fileio.Outbox, timeout time.Duration) {
+func Drain(t testing.TB, indexer *search.Indexer, outbox driver.Outbox, timeout time.Duration) {
 	t.Helper()
 	ctx := context.Background()
 	err := poll.Until(ctx, timeout, "the outbox drained by the indexer", func() (bool, error) {
@@ -151,7 +152,7 @@ func Drain(t testing.TB, indexer *search.Indexer, outbox fileio.Outbox, timeout 
 
 // WaitIdle waits until outbox has no pending job while indexers run elsewhere (Indexer.Start,
 // other processes), and fails t when that takes longer than timeout.
-func WaitIdle(t testing.TB, outbox fileio.Outbox, timeout time.Duration) {
+func WaitIdle(t testing.TB, outbox driver.Outbox, timeout time.Duration) {
 	t.Helper()
 	err := poll.Until(context.Background(), timeout, "the outbox emptied by the running indexers", func() (bool, error) {
 		pending, err := outbox.PendingJobs(context.Background())

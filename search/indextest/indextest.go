@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/search"
 	"github.com/agentfiles/agentfiles/search/indexdriver"
 	"github.com/agentfiles/agentfiles/search/provider"
@@ -83,7 +84,7 @@ func smallChunker() search.Chunker {
 func checkRoundTrip(t *testing.T, e *Env, ctx context.Context, project string, hits []search.Hit) {
 	t.Helper()
 	for _, h := range hits {
-		r, err := e.Service.Read(ctx, project, h.Path, h.StartByte, h.EndByte-h.StartByte)
+		r, err := e.Service.Read(ctx, fileio.ReadRequest{Project: project, Path: h.Path, OffsetBytes: h.StartByte, LengthBytes: new(int64(h.EndByte - h.StartByte))})
 		if err != nil {
 			t.Fatalf("read %s [%d,%d): %v", h.Path, h.StartByte, h.EndByte, err)
 		}
@@ -694,8 +695,8 @@ func testConcurrent(t *testing.T, idx indexdriver.Index) {
 	}
 	cancel()
 	// Index and store agree: every active file is indexed at its version, nothing else is.
-	var active []fileio.FileInfo
-	_ = e.Store.View(context.Background(), Scope(keyA, "p"), func(tx fileio.ReadTx) error {
+	var active []driver.FileInfo
+	_ = e.Store.View(context.Background(), Scope(keyA, "p"), func(tx driver.ReadTx) error {
 		var err error
 		active, err = tx.List(context.Background(), "", 0)
 		return err
@@ -777,10 +778,10 @@ func testNULContent(t *testing.T, idx indexdriver.Index) {
 }
 
 // statFile returns the stored info of path in scope.
-func statFile(ctx context.Context, e *Env, scope fileio.Scope, path string) (fileio.FileInfo, bool, error) {
-	var info fileio.FileInfo
+func statFile(ctx context.Context, e *Env, scope driver.Scope, path string) (driver.FileInfo, bool, error) {
+	var info driver.FileInfo
 	var ok bool
-	err := e.Store.View(ctx, scope, func(tx fileio.ReadTx) error {
+	err := e.Store.View(ctx, scope, func(tx driver.ReadTx) error {
 		var err error
 		info, ok, err = tx.Stat(ctx, path)
 		return err

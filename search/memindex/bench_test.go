@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/search"
 	"github.com/agentfiles/agentfiles/search/indexdriver"
 	"github.com/google/go-cmp/cmp"
@@ -25,7 +25,7 @@ var benchLarge = flag.Bool("search.large", false, "also run the 100k-chunk bench
 // vectors also kept row-major for the flat reference scan.
 type semFixture struct {
 	ix     *Index
-	scope  fileio.Scope
+	scope  driver.Scope
 	emb    *search.HashingEmbedder
 	paths  []string
 	rows   [][][]float32 // per file, per chunk
@@ -49,7 +49,7 @@ func buildSemFixture(b *testing.B, chunks int) *semFixture {
 		}
 		return s.String()
 	}
-	fx := &semFixture{ix: New(), scope: fileio.Scope{Tenant: "t", Project: "p"}, emb: search.NewHashingEmbedder(search.DefaultHashingDimensions)}
+	fx := &semFixture{ix: New(), scope: driver.Scope{Tenant: "t", Project: "p"}, emb: search.NewHashingEmbedder(search.DefaultHashingDimensions)}
 	for f := 0; f*10 < chunks; f++ {
 		texts := make([]string, 10)
 		for i := range texts {
@@ -197,7 +197,7 @@ func BenchmarkSemanticDense1536(b *testing.B) {
 	for i := range centres {
 		centres[i] = unitNoise(nil, 0)
 	}
-	scope := fileio.Scope{Tenant: "t", Project: "p"}
+	scope := driver.Scope{Tenant: "t", Project: "p"}
 	old := quantizeMinDims
 	defer func() { quantizeMinDims = old }()
 	int8Index, floatIndex := New(), New()

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/search"
 	"github.com/agentfiles/agentfiles/search/indexdriver"
 	"github.com/google/go-cmp/cmp"
@@ -23,7 +23,7 @@ import (
 // freed slots, and term IDs map back to their lists.
 func TestChurnMatchesFreshIndex(t *testing.T) {
 	ctx := context.Background()
-	scope := fileio.Scope{Tenant: "t", Project: "p"}
+	scope := driver.Scope{Tenant: "t", Project: "p"}
 	r := rand.New(rand.NewPCG(9, 10))
 	emb := search.NewHashingEmbedder(16)
 	doc := func(path string, v int) indexdriver.IndexedFile {

@@ -3,14 +3,14 @@ package memindex
 import (
 	"context"
 
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/search/indexdriver"
 )
 
 // Lexical implements indexdriver.Index. It walks the postings of each query term, accumulating
 // BM25 scores per slot in a reusable buffer; a posting is live when its slot is (see posting),
 // so the walk reads only the postings and one small array.
-func (ix *Index) Lexical(ctx context.Context, scope fileio.Scope, q indexdriver.LexicalQuery) (indexdriver.LexicalResult, error) {
+func (ix *Index) Lexical(ctx context.Context, scope driver.Scope, q indexdriver.LexicalQuery) (indexdriver.LexicalResult, error) {
 	if err := ctx.Err(); err != nil {
 		return indexdriver.LexicalResult{}, err
 	}

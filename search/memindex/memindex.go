@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/agentfiles/agentfiles"
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/search/indexdriver"
 )
 
@@ -18,7 +18,7 @@ import (
 // independent.
 type Index struct {
 	mu       sync.RWMutex
-	projects map[fileio.Scope]*project
+	projects map[driver.Scope]*project
 }
 
 var (
@@ -34,7 +34,7 @@ func Codes() []agentfiles.Code {
 
 // New returns an empty index.
 func New() *Index {
-	return &Index{projects: make(map[fileio.Scope]*project)}
+	return &Index{projects: make(map[driver.Scope]*project)}
 }
 
 // project holds one (tenant, project). Chunks live in slots; a freed slot is marked dead
@@ -137,21 +137,21 @@ func (pl *postingList) all() iter.Seq[posting] {
 	}
 }
 
-func (ix *Index) get(scope fileio.Scope) *project {
+func (ix *Index) get(scope driver.Scope) *project {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	return ix.projects[scope]
 }
 
 // lookup returns scope's project, nil when it has never been written, or the context's error.
-func (ix *Index) lookup(ctx context.Context, scope fileio.Scope) (*project, error) {
+func (ix *Index) lookup(ctx context.Context, scope driver.Scope) (*project, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	return ix.get(scope), nil
 }
 
-func (ix *Index) getOrCreate(scope fileio.Scope) *project {
+func (ix *Index) getOrCreate(scope driver.Scope) *project {
 	if p := ix.get(scope); p != nil {
 		return p
 	}
@@ -166,7 +166,7 @@ func (ix *Index) getOrCreate(scope fileio.Scope) *project {
 }
 
 // ReplaceFile implements indexdriver.Index.
-func (ix *Index) ReplaceFile(ctx context.Context, scope fileio.Scope, f indexdriver.IndexedFile) error {
+func (ix *Index) ReplaceFile(ctx context.Context, scope driver.Scope, f indexdriver.IndexedFile) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -303,7 +303,7 @@ func (p *project) purge() {
 }
 
 // DeleteFile implements indexdriver.Index.
-func (ix *Index) DeleteFile(ctx context.Context, scope fileio.Scope, path string, upTo time.Time) error {
+func (ix *Index) DeleteFile(ctx context.Context, scope driver.Scope, path string, upTo time.Time) error {
 	p, err := ix.lookup(ctx, scope)
 	if p == nil {
 		return err
@@ -319,7 +319,7 @@ func (ix *Index) DeleteFile(ctx context.Context, scope fileio.Scope, path string
 // FileStates implements indexdriver.Index by binary search in the project's files sorted by path: it
 // costs O(log n + matches) for a project of n files, so the Indexer's one-file question per job
 // does not grow with the project (FileStateList's shared list is rebuilt after every change).
-func (ix *Index) FileStates(ctx context.Context, scope fileio.Scope, prefix string) (map[string]indexdriver.FileState, error) {
+func (ix *Index) FileStates(ctx context.Context, scope driver.Scope, prefix string) (map[string]indexdriver.FileState, error) {
 	p, err := ix.lookup(ctx, scope)
 	if p == nil {
 		if err != nil {
@@ -343,7 +343,7 @@ func (ix *Index) FileStates(ctx context.Context, scope fileio.Scope, prefix stri
 // FileStateList implements indexdriver.FileStateLister. The project's sorted list is rebuilt (in
 // path order, without sorting) on the first call after files change and shared until the next
 // change; a prefix selects a sub-slice of it by binary search.
-func (ix *Index) FileStateList(ctx context.Context, scope fileio.Scope, prefix string) ([]indexdriver.PathFileState, error) {
+func (ix *Index) FileStateList(ctx context.Context, scope driver.Scope, prefix string) ([]indexdriver.PathFileState, error) {
 	p, err := ix.lookup(ctx, scope)
 	if p == nil {
 		return nil, err
@@ -387,7 +387,7 @@ func (p *project) candidates(best []indexdriver.Ranked[int32]) []indexdriver.Can
 }
 
 // MarkServed implements indexdriver.Index.
-func (ix *Index) MarkServed(ctx context.Context, scope fileio.Scope, refs []indexdriver.ChunkRef, at time.Time) error {
+func (ix *Index) MarkServed(ctx context.Context, scope driver.Scope, refs []indexdriver.ChunkRef, at time.Time) error {
 	p, err := ix.lookup(ctx, scope)
 	if p == nil {
 		return err
@@ -405,7 +405,7 @@ func (ix *Index) MarkServed(ctx context.Context, scope fileio.Scope, refs []inde
 }
 
 // Chunks implements indexdriver.Index.
-func (ix *Index) Chunks(ctx context.Context, scope fileio.Scope, path string) ([]indexdriver.StoredChunk, error) {
+func (ix *Index) Chunks(ctx context.Context, scope driver.Scope, path string) ([]indexdriver.StoredChunk, error) {
 	p, err := ix.lookup(ctx, scope)
 	if p == nil {
 		return nil, err

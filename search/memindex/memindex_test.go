@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/search/indexdriver"
 	"github.com/agentfiles/agentfiles/search/indextest"
 	"github.com/agentfiles/agentfiles/search/memindex"
@@ -30,7 +30,7 @@ func TestIndexAcceptanceWithoutFileStateList(t *testing.T) {
 // writes (it is shared, so it must be immutable).
 func TestFileStateList(t *testing.T) {
 	ctx := context.Background()
-	scope := fileio.Scope{Tenant: "t", Project: "p"}
+	scope := driver.Scope{Tenant: "t", Project: "p"}
 	ix := memindex.New()
 	file := func(path string, v int64, chunks int) indexdriver.IndexedFile {
 		f := indexdriver.IndexedFile{Path: path, FileUpdatedAt: time.Unix(v, 0)}

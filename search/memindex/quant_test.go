@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/search"
 	"github.com/agentfiles/agentfiles/search/indexdriver"
 	"github.com/agentfiles/agentfiles/search/internal/int8vec"
@@ -131,7 +131,7 @@ func TestQuantizedMatchesExactScan(t *testing.T) {
 
 func testQuantizedMatchesExactScan(t *testing.T, dims int) {
 	ctx := context.Background()
-	scope := fileio.Scope{Tenant: "t", Project: "p"}
+	scope := driver.Scope{Tenant: "t", Project: "p"}
 	ix := New()
 	const model = "neural"
 	r := rand.New(rand.NewPCG(5, 6))

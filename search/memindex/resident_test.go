@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/fileio/memstore"
 	"github.com/agentfiles/agentfiles/search"
 	"github.com/agentfiles/agentfiles/search/indexdriver"
@@ -98,14 +98,14 @@ func BenchmarkResidentMemory(b *testing.B) {
 	for b.Loop() {
 		r := rand.New(rand.NewPCG(21, 22))
 		ctx := context.Background()
-		scope := fileio.Scope{Tenant: "t", Project: "p"}
+		scope := driver.Scope{Tenant: "t", Project: "p"}
 		heap0, rss0 := heapInUse(), rss()
 		store := memstore.New(memstore.Options{})
-		var infos []fileio.FileInfo
+		var infos []driver.FileInfo
 		for i := range files {
 			c := prose(r, size)
-			err := store.Update(ctx, scope, fileio.UpdateOptions{}, func(tx fileio.WriteTx) error {
-				info, err := tx.Put(ctx, fmt.Sprintf("/docs/f%02d.txt", i), []byte(c), fileio.PutOptions{})
+			err := store.Update(ctx, scope, driver.UpdateOptions{}, func(tx driver.WriteTx) error {
+				info, err := tx.Put(ctx, fmt.Sprintf("/docs/f%02d.txt", i), []byte(c), driver.PutOptions{})
 				infos = append(infos, info)
 				return err
 			})
@@ -120,7 +120,7 @@ func BenchmarkResidentMemory(b *testing.B) {
 		chunks := 0
 		for _, info := range infos {
 			var content []byte
-			err := store.View(ctx, scope, func(tx fileio.ReadTx) error {
+			err := store.View(ctx, scope, func(tx driver.ReadTx) error {
 				f, err := tx.Get(ctx, info.Path)
 				content = f.Content
 				return err

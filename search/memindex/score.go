@@ -4,7 +4,7 @@ import (
 	"context"
 	"math"
 
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/search/indexdriver"
 )
 
@@ -15,7 +15,7 @@ import (
 // gathering the chunk's whole row (one cache line per dimension in the dimension-major tiles);
 // vectors whose rounding bound is unusable (non-finite norms) are gathered and scored with
 // indexdriver.Dot.
-func (ix *Index) ScoreChunks(ctx context.Context, scope fileio.Scope, q indexdriver.ScoreQuery) ([]indexdriver.ChunkScore, error) {
+func (ix *Index) ScoreChunks(ctx context.Context, scope driver.Scope, q indexdriver.ScoreQuery) ([]indexdriver.ChunkScore, error) {
 	p, err := ix.lookup(ctx, scope)
 	out := make([]indexdriver.ChunkScore, len(q.Chunks))
 	if p == nil {

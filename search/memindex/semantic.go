@@ -7,7 +7,7 @@ import (
 	"runtime"
 	"sync"
 
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/search/indexdriver"
 	"github.com/agentfiles/agentfiles/search/internal/int8vec"
 )
@@ -25,7 +25,7 @@ import (
 // exact score of at least (TopK-th first-pass score − slack), so every exact top-TopK chunk has
 // a first-pass score of at least (TopK-th first-pass score − 2·slack), and the TopK-th best so
 // far never exceeds the final one.
-func (ix *Index) Semantic(ctx context.Context, scope fileio.Scope, q indexdriver.SemanticQuery) ([]indexdriver.Candidate, error) {
+func (ix *Index) Semantic(ctx context.Context, scope driver.Scope, q indexdriver.SemanticQuery) ([]indexdriver.Candidate, error) {
 	p, err := ix.lookup(ctx, scope)
 	if p == nil || len(q.Vector) == 0 {
 		return nil, err

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/search"
 	"github.com/agentfiles/agentfiles/search/indexdriver"
 	"github.com/google/go-cmp/cmp"
@@ -19,7 +19,7 @@ import (
 
 // exactSemantic is the reference Semantic: indexdriver.Dot against every stored chunk of the model,
 // sorted by score, then path, then chunk index.
-func exactSemantic(t testing.TB, ix *Index, scope fileio.Scope, q indexdriver.SemanticQuery) []indexdriver.Candidate {
+func exactSemantic(t testing.TB, ix *Index, scope driver.Scope, q indexdriver.SemanticQuery) []indexdriver.Candidate {
 	t.Helper()
 	p := ix.get(scope)
 	var paths []string
@@ -77,7 +77,7 @@ func embedFile(t testing.TB, emb search.Embedder, path string, version time.Time
 // rounding bound.
 func TestSemanticMatchesExactScan(t *testing.T) {
 	ctx := context.Background()
-	scope := fileio.Scope{Tenant: "t", Project: "p"}
+	scope := driver.Scope{Tenant: "t", Project: "p"}
 	ix := New()
 	emb := search.NewHashingEmbedder(64)
 	other := search.NewHashingEmbedder(32)
@@ -193,7 +193,7 @@ func TestSemanticMatchesExactScan(t *testing.T) {
 // race detector sees the tiles, bitsets and scratch buffers shared between them.
 func TestSemanticConcurrentWithWrites(t *testing.T) {
 	ctx := context.Background()
-	scope := fileio.Scope{Tenant: "t", Project: "p"}
+	scope := driver.Scope{Tenant: "t", Project: "p"}
 	ix := New()
 	emb := search.NewHashingEmbedder(32)
 	done := make(chan struct{})
@@ -240,7 +240,7 @@ func TestSemanticConcurrentWithWrites(t *testing.T) {
 // that a one-chunk store allocates one 8-row tile.
 func TestSemanticSmallStores(t *testing.T) {
 	ctx := context.Background()
-	scope := fileio.Scope{Tenant: "t", Project: "p"}
+	scope := driver.Scope{Tenant: "t", Project: "p"}
 	ix := New()
 	emb := search.NewHashingEmbedder(16)
 	q, _ := emb.Embed(ctx, []string{"w3 w5"})
@@ -282,7 +282,7 @@ func TestSemanticSmallStores(t *testing.T) {
 // old model's tiles are released and that semantic search sees only the new model.
 func TestVectorStoreFreedWithItsModel(t *testing.T) {
 	ctx := context.Background()
-	scope := fileio.Scope{Tenant: "t", Project: "p"}
+	scope := driver.Scope{Tenant: "t", Project: "p"}
 	ix := New()
 	oldEmb, newEmb := search.NewHashingEmbedder(16), search.NewHashingEmbedder(24)
 	for i := range 50 {
@@ -315,7 +315,7 @@ func TestVectorStoreFreedWithItsModel(t *testing.T) {
 // scan is split across goroutines, and compares the top results with a sequential reference.
 func TestParallelSemanticScanMatchesReference(t *testing.T) {
 	ix := New()
-	scope := fileio.Scope{Tenant: "t", Project: "p"}
+	scope := driver.Scope{Tenant: "t", Project: "p"}
 	emb := search.NewHashingEmbedder(16)
 	const files, perFile = 1700, 10
 	type ref struct {

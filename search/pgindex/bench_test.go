@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/agentfiles/agentfiles"
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/fileio/memstore"
 	"github.com/agentfiles/agentfiles/fileio/pgstore"
 	"github.com/agentfiles/agentfiles/internal/pgtest"
@@ -89,14 +89,14 @@ func benchQueries(r *rand.Rand, n int) []string {
 // backend is one store+index pair loaded with the corpus.
 type backend struct {
 	name     string
-	store    fileio.Store
+	store    driver.Store
 	index    indexdriver.Index
 	searcher *search.Searcher
 }
 
 type benchEnv struct {
 	chunks   int
-	scope    fileio.Scope
+	scope    driver.Scope
 	backends []*backend // memindex first, then pgindex
 	queries  []string
 	emb      *search.HashingEmbedder
@@ -120,7 +120,7 @@ func newBenchEnv(b *testing.B, chunks int) *benchEnv {
 	b.Cleanup(pgi.Close)
 	e := &benchEnv{
 		chunks: chunks,
-		scope:  fileio.Scope{Tenant: agentfiles.NewAuthContext(benchKey, "").APIKeyHash, Project: "bench"},
+		scope:  driver.Scope{Tenant: agentfiles.NewAuthContext(benchKey, "").APIKeyHash, Project: "bench"},
 		emb:    search.NewHashingEmbedder(benchDims),
 		backends: []*backend{
 			{name: "memindex", store: memstore.New(memstore.Options{}), index: memindex.New()},
@@ -135,10 +135,10 @@ func newBenchEnv(b *testing.B, chunks int) *benchEnv {
 		content := benchFile(r)
 		path := fmt.Sprintf("/dir%02d/file%05d.txt", i%50, i)
 		for _, be := range e.backends {
-			var info fileio.FileInfo
-			err := be.store.Update(ctx, e.scope, fileio.UpdateOptions{}, func(tx fileio.WriteTx) error {
+			var info driver.FileInfo
+			err := be.store.Update(ctx, e.scope, driver.UpdateOptions{}, func(tx driver.WriteTx) error {
 				var err error
-				info, err = tx.Put(ctx, path, []byte(content), fileio.PutOptions{})
+				info, err = tx.Put(ctx, path, []byte(content), driver.PutOptions{})
 				return err
 			})
 			if err != nil {

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/agentfiles/agentfiles"
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/internal/pgtest"
 	"github.com/agentfiles/agentfiles/search"
 	"github.com/agentfiles/agentfiles/search/indexdriver"
@@ -21,7 +21,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
-var testScope = fileio.Scope{Tenant: strings.Repeat("ab", 32), Project: "compare"}
+var testScope = driver.Scope{Tenant: strings.Repeat("ab", 32), Project: "compare"}
 
 // sameLexical runs lq on mem and pg, fails t (naming the case what) unless they answer alike,
 // and returns both answers.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/internal/poll"
 	"github.com/agentfiles/agentfiles/internal/redistest"
 	"github.com/agentfiles/agentfiles/search"
@@ -24,7 +25,7 @@ import (
 // caller's key.
 type credentialStack struct {
 	rdb     *redis.Client
-	store   fileio.Outbox
+	store   driver.Outbox
 	svc     *fileio.Service
 	indexer *search.Indexer
 	embeds  *indextest.EmbeddingServer
@@ -128,7 +129,7 @@ func TestCredentialHandoffThroughRedis(t *testing.T) {
 			t.Errorf("embedding call used key %q, want the caller's", k)
 		}
 	}
-	st, _ := s.index.FileStates(context.Background(), fileio.Scope{Tenant: agentfiles.NewAuthContext(plaintextKey, "").APIKeyHash, Project: "p"}, "")
+	st, _ := s.index.FileStates(context.Background(), driver.Scope{Tenant: agentfiles.NewAuthContext(plaintextKey, "").APIKeyHash, Project: "p"}, "")
 	if st["/secret-handoff.md"].EmbeddingModel != "test-embed" {
 		t.Errorf("file not embedded with the caller's key: %+v", st)
 	}
@@ -157,7 +158,7 @@ func TestCredentialExpiresInRedis(t *testing.T) {
 	if n, _ := s.embeds.Requests(); n != 0 {
 		t.Errorf("embedding provider called %d times without a credential", n)
 	}
-	states, _ := s.index.FileStates(context.Background(), fileio.Scope{Tenant: agentfiles.NewAuthContext(plaintextKey, "").APIKeyHash, Project: "p"}, "")
+	states, _ := s.index.FileStates(context.Background(), driver.Scope{Tenant: agentfiles.NewAuthContext(plaintextKey, "").APIKeyHash, Project: "p"}, "")
 	if fs := states["/late.md"]; fs.EmbeddingModel != "" || fs.Chunks != 1 {
 		t.Errorf("want the file indexed lexical-only, got %+v", fs)
 	}

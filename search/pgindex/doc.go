@@ -41,7 +41,7 @@
 //   - A chunk's text is never stored: a chunk is its file version, its byte offsets, its content
 //     hash (32 bytes), its length in terms and its postings, and the Searcher reads the text of
 //     the chunks it ranks from the file store by their offsets, in the read that checks the
-//     files are still at the indexed version (see indexdriver.Index and fileio.ReadRanges).
+//     files are still at the indexed version (see indexdriver.Index and driver.ReadRanges).
 //
 // Databases indexed before schema version 5 are converted by New: vectors and tsvectors by the
 // migration, chunks and postings file by file from the old tables, with the terms, offsets and

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/agentfiles/agentfiles"
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/search"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -161,15 +161,15 @@ type ReembedOptions struct {
 	// Indexer). The index keeps chunk offsets, not chunk text (see indexdriver.Index), so Reembed
 	// reads the text to embed from the files: pass StoreContent(store) for the file store the
 	// index was built from. Required unless SwitchOnly.
-	Content func(ctx context.Context, scope fileio.Scope, path string, version time.Time) (content []byte, ok bool, err error)
+	Content func(ctx context.Context, scope driver.Scope, path string, version time.Time) (content []byte, ok bool, err error)
 }
 
 // StoreContent returns a ReembedOptions.Content that reads files from store.
-func StoreContent(store fileio.Store) func(context.Context, fileio.Scope, string, time.Time) ([]byte, bool, error) {
-	return func(ctx context.Context, scope fileio.Scope, path string, version time.Time) ([]byte, bool, error) {
+func StoreContent(store driver.Store) func(context.Context, driver.Scope, string, time.Time) ([]byte, bool, error) {
+	return func(ctx context.Context, scope driver.Scope, path string, version time.Time) ([]byte, bool, error) {
 		var content []byte
 		ok := false
-		err := store.View(ctx, scope, func(tx fileio.ReadTx) error {
+		err := store.View(ctx, scope, func(tx driver.ReadTx) error {
 			info, found, err := tx.Stat(ctx, path)
 			if err != nil || !found || !info.UpdatedAt.Equal(version) {
 				return err
@@ -293,7 +293,7 @@ ON CONFLICT (singleton) DO UPDATE SET model = EXCLUDED.model, dims = EXCLUDED.di
 // fileToEmbed is one indexed file version without vectors of the target embedder.
 type fileToEmbed struct {
 	project int64
-	scope   fileio.Scope
+	scope   driver.Scope
 	path    string
 	at      time.Time
 	ns      int32
@@ -351,7 +351,7 @@ var errFileChanged = errors.New("the file changed while it was embedded")
 // embedFile embeds the chunks of one file version, their text read from the file by their
 // offsets, and stores their vectors, returning how many it embedded, or -1 when the file changed
 // meanwhile (re-indexed, deleted, or embedded by someone else) and nothing was written.
-func (ix *Index) embedFile(ctx context.Context, emb search.Embedder, content func(context.Context, fileio.Scope, string, time.Time) ([]byte, bool, error), to EmbedderIdentity, f fileToEmbed) (int, error) {
+func (ix *Index) embedFile(ctx context.Context, emb search.Embedder, content func(context.Context, driver.Scope, string, time.Time) ([]byte, bool, error), to EmbedderIdentity, f fileToEmbed) (int, error) {
 	sf, found, err := readFile(ctx, ix.pool, f.scope, f.path)
 	if err != nil {
 		return 0, backendError(ctx, "reading chunks to embed", err)
@@ -368,7 +368,7 @@ func (ix *Index) embedFile(ctx context.Context, emb search.Embedder, content fun
 	}
 	texts := make([]string, sf.chunks)
 	for i := range texts {
-		b := fileio.SliceRange(data, sf.dir.start[sf.first+i], sf.dir.end[sf.first+i])
+		b := driver.SliceRange(data, sf.dir.start[sf.first+i], sf.dir.end[sf.first+i])
 		if b == nil {
 			return -1, nil // not the indexed content: left to the Indexer
 		}

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/agentfiles/agentfiles"
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/internal/pgmigrate"
 	"github.com/agentfiles/agentfiles/internal/pgtest"
 	"github.com/agentfiles/agentfiles/search"
@@ -26,7 +26,7 @@ func legacyDatabase(t *testing.T, embs ...search.Embedder) *pgxpool.Pool {
 	t.Helper()
 	ctx := context.Background()
 	pool := legacySchema(t, "0001_index.sql")
-	scope := fileio.Scope{Tenant: strings.Repeat("cd", 32), Project: "legacy"}
+	scope := driver.Scope{Tenant: strings.Repeat("cd", 32), Project: "legacy"}
 	for _, emb := range embs {
 		text := "legacy text embedded by " + emb.Model()
 		vecs, _ := emb.Embed(ctx, []string{text})
@@ -64,7 +64,7 @@ func legacySchema(t *testing.T, names ...string) *pgxpool.Pool {
 // legacyFile stores a one-chunk file as releases before migration 0004 did: the chunk's text in
 // chunk_content (as it is), its tenant and project on the chunk row, one postings row per term,
 // and its vector when model is set.
-func legacyFile(t *testing.T, pool *pgxpool.Pool, scope fileio.Scope, path, text, model string, vec []float32) {
+func legacyFile(t *testing.T, pool *pgxpool.Pool, scope driver.Scope, path, text, model string, vec []float32) {
 	t.Helper()
 	terms, n := indexdriver.TermCounts(text)
 	var termList []string
@@ -138,7 +138,7 @@ func TestLegacyDatabaseIdentity(t *testing.T) {
 
 // legacyContent is the content of legacyDatabase's files, as a file store would hold it: each
 // file is its one chunk's text.
-func legacyContent(_ context.Context, _ fileio.Scope, path string, _ time.Time) ([]byte, bool, error) {
+func legacyContent(_ context.Context, _ driver.Scope, path string, _ time.Time) ([]byte, bool, error) {
 	model := strings.TrimSuffix(strings.TrimPrefix(path, "/"), ".md")
 	return []byte("legacy text embedded by " + model), true, nil
 }

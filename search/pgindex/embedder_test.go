@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/agentfiles/agentfiles"
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/internal/pgtest"
 	"github.com/agentfiles/agentfiles/internal/poll"
 	"github.com/agentfiles/agentfiles/search"
@@ -401,7 +401,7 @@ func (c *fileContents) put(f indexdriver.IndexedFile, content string) {
 }
 
 // content implements pgindex.ReembedOptions.Content.
-func (c *fileContents) content(_ context.Context, _ fileio.Scope, path string, version time.Time) ([]byte, bool, error) {
+func (c *fileContents) content(_ context.Context, _ driver.Scope, path string, version time.Time) ([]byte, bool, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	b, ok := c.m[contentKey(path, version)]

@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/fileio/pgstore"
 	"github.com/agentfiles/agentfiles/search"
 	"github.com/agentfiles/agentfiles/search/pgindex"
@@ -76,7 +77,7 @@ func ExampleIndex_Merge() {
 	}
 	defer index.Close()
 	tenant := agentfiles.NewAuthContext("sk-caller-key", "alice").APIKeyHash
-	if err := index.Merge(ctx, fileio.Scope{Tenant: tenant, Project: "notes"}); err != nil {
+	if err := index.Merge(ctx, driver.Scope{Tenant: tenant, Project: "notes"}); err != nil {
 		log.Fatal(err)
 	}
 }

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/agentfiles/agentfiles"
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/internal/pgpool"
 	"github.com/agentfiles/agentfiles/search/indexdriver"
 	"github.com/jackc/pgx/v5"
@@ -100,7 +100,7 @@ type Index struct {
 	closeOnce sync.Once
 
 	mu       sync.RWMutex
-	projects map[fileio.Scope]int64 // project ids never change once created
+	projects map[driver.Scope]int64 // project ids never change once created
 }
 
 var _ indexdriver.Index = (*Index)(nil)
@@ -131,7 +131,7 @@ func New(ctx context.Context, pool *pgxpool.Pool, opts Options) (*Index, error) 
 	if err := opts.Embedder.validate("Embedder"); err != nil {
 		return nil, err
 	}
-	ix := &Index{pool: pool, given: pool, log: opts.Logger, lexical: opts.Lexical, projects: make(map[fileio.Scope]int64)}
+	ix := &Index{pool: pool, given: pool, log: opts.Logger, lexical: opts.Lexical, projects: make(map[driver.Scope]int64)}
 	if ix.log == nil {
 		ix.log = slog.New(slog.DiscardHandler)
 	}
@@ -259,7 +259,7 @@ func (ix *Index) Close() {
 
 // projectID returns the id of scope's project row, creating it when create is set. It returns
 // 0 (and no error) for a project that has never been indexed and create is false.
-func (ix *Index) projectID(ctx context.Context, scope fileio.Scope, create bool) (int64, error) {
+func (ix *Index) projectID(ctx context.Context, scope driver.Scope, create bool) (int64, error) {
 	ix.mu.RLock()
 	id, ok := ix.projects[scope]
 	ix.mu.RUnlock()

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/search/indexdriver"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -60,7 +60,7 @@ func (ix *Index) convertLegacy(ctx context.Context) error {
 
 type legacyRow struct {
 	project   int64
-	scope     fileio.Scope
+	scope     driver.Scope
 	path      string
 	version   time.Time
 	model     string

@@ -8,7 +8,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/search/indexdriver"
 	"github.com/jackc/pgx/v5"
 )
@@ -48,7 +48,7 @@ type termBlock struct {
 // need, when not nil, names the chunk groups (see chunkKey) whose postings the caller reads:
 // the blocks of other segments are neither fetched nor decoded (document frequencies are then
 // partial, so only a caller that does not use them may pass it).
-func (ix *Index) readSnapshot(ctx context.Context, scope fileio.Scope, terms []string, need func(*view) []bool, extra func(*pgx.Batch), read func(pgx.BatchResults) error) (*snapshot, error) {
+func (ix *Index) readSnapshot(ctx context.Context, scope driver.Scope, terms []string, need func(*view) []bool, extra func(*pgx.Batch), read func(pgx.BatchResults) error) (*snapshot, error) {
 	conn, err := ix.pool.Acquire(ctx)
 	if err != nil {
 		return nil, err
@@ -228,7 +228,7 @@ func (v *view) locate(key int64) (fi, chunk int) {
 // from the postings blocks of the query terms, the project's statistics and document
 // frequencies counted over its live chunks, summed over q.Terms in order: bit-identical to
 // search/memindex on the same chunks. Everything is read in one repeatable-read snapshot.
-func (ix *Index) Lexical(ctx context.Context, scope fileio.Scope, q indexdriver.LexicalQuery) (indexdriver.LexicalResult, error) {
+func (ix *Index) Lexical(ctx context.Context, scope driver.Scope, q indexdriver.LexicalQuery) (indexdriver.LexicalResult, error) {
 	if err := ctx.Err(); err != nil {
 		return indexdriver.LexicalResult{}, err
 	}
@@ -401,7 +401,7 @@ func tsQuery(terms []string) string {
 // terms are already stemmed by the search tokenizer (Snowball English, like PostgreSQL's english
 // configuration), so they are used as lexemes as they are. The chunks' offsets and hashes come
 // from v.
-func (ix *Index) fullText(ctx context.Context, scope fileio.Scope, q indexdriver.LexicalQuery, v *view) ([]indexdriver.Candidate, error) {
+func (ix *Index) fullText(ctx context.Context, scope driver.Scope, q indexdriver.LexicalQuery, v *view) ([]indexdriver.Candidate, error) {
 	if len(q.Terms) == 0 || q.TopK <= 0 {
 		return nil, nil
 	}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -95,7 +95,7 @@ func (m *merger) close() {
 // space of dead chunks is reclaimed. It returns when no merge is due. Operators and tests call
 // it; a server never needs to. When another process (or this one's merger) is merging the
 // project, Merge waits for it to finish first.
-func (ix *Index) Merge(ctx context.Context, scope fileio.Scope) error {
+func (ix *Index) Merge(ctx context.Context, scope driver.Scope) error {
 	pid, err := ix.projectID(ctx, scope, false)
 	if err != nil || pid == 0 {
 		return backendError(ctx, "finding the project", err)

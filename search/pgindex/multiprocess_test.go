@@ -17,6 +17,7 @@ import (
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/fileio/pgstore"
 	"github.com/agentfiles/agentfiles/fileio/storetest"
 	"github.com/agentfiles/agentfiles/internal/cmdtest"
@@ -135,7 +136,7 @@ func (w *worker) kill(t *testing.T) {
 
 const procKey = "sk-pgindex-multiprocess-000000000"
 
-var procScope = fileio.Scope{Tenant: agentfiles.NewAuthContext(procKey, "").APIKeyHash, Project: "load"}
+var procScope = driver.Scope{Tenant: agentfiles.NewAuthContext(procKey, "").APIKeyHash, Project: "load"}
 
 // openStoreAndService opens a pgstore Store on url and a Service over it that seals each
 // caller's key with sealer (nil: none), both closed when the test ends.
@@ -212,7 +213,7 @@ func TestFreshnessTwoWorkerProcesses(t *testing.T) {
 				case op < 9:
 					_, err = svc.Write(ctx, fileio.WriteRequest{Project: procScope.Project, Path: p, Content: sentence(r, 8), Mode: fileio.ModeAppend})
 				default:
-					err = svc.Delete(ctx, procScope.Project, p, false)
+					err = svc.Delete(ctx, fileio.DeleteRequest{Project: procScope.Project, Path: p, Recursive: false})
 					if errors.Is(err, agentfiles.ErrNotFound) {
 						err = nil
 					}
@@ -275,7 +276,7 @@ func TestWorkerKilledMidJob(t *testing.T) {
 
 // checkIndexMatchesStore: the index holds exactly the store's active files at their versions,
 // each with the chunks a fresh split gives (text, offsets, vectors), once; no other rows.
-func checkIndexMatchesStore(t *testing.T, ix *pgindex.Index, store fileio.Store, scope fileio.Scope) {
+func checkIndexMatchesStore(t *testing.T, ix *pgindex.Index, store driver.Store, scope driver.Scope) {
 	t.Helper()
 	ctx := context.Background()
 	files := storetest.Files(t, store, scope)

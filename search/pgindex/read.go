@@ -7,7 +7,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/search/indexdriver"
 	"github.com/jackc/pgx/v5"
 )
@@ -57,7 +57,7 @@ func excludeList(m map[string]bool) []string {
 
 // MarkServed implements indexdriver.Index with one statement: an upsert of the served time of each
 // referenced chunk whose file is still indexed at the referenced version.
-func (ix *Index) MarkServed(ctx context.Context, scope fileio.Scope, refs []indexdriver.ChunkRef, at time.Time) error {
+func (ix *Index) MarkServed(ctx context.Context, scope driver.Scope, refs []indexdriver.ChunkRef, at time.Time) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -113,7 +113,7 @@ type storedFile struct {
 }
 
 // readFile reads path's indexed chunks in q's snapshot; found is false when it is not indexed.
-func readFile(ctx context.Context, q querier, scope fileio.Scope, path string) (f storedFile, found bool, err error) {
+func readFile(ctx context.Context, q querier, scope driver.Scope, path string) (f storedFile, found bool, err error) {
 	var at time.Time
 	var ns int32
 	var pending, directory []byte
@@ -196,7 +196,7 @@ func (f *storedFile) readTerms(ctx context.Context, q querier) error {
 
 // Chunks implements indexdriver.Index: the chunks of path with their terms and vectors (no text),
 // read in one repeatable-read snapshot.
-func (ix *Index) Chunks(ctx context.Context, scope fileio.Scope, path string) ([]indexdriver.StoredChunk, error) {
+func (ix *Index) Chunks(ctx context.Context, scope driver.Scope, path string) ([]indexdriver.StoredChunk, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

@@ -4,7 +4,7 @@ import (
 	"context"
 	"slices"
 
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/search/indexdriver"
 	"github.com/jackc/pgx/v5"
 )
@@ -31,7 +31,7 @@ WHERE pr.apikey_hash = $1 AND pr.project = $2`
 // caller's statistics, summed over the terms in query order as Lexical sums them, so the floats
 // are memindex's; vectors are scored with indexdriver.Dot. In LexicalTSVector mode the lexical score
 // is the chunk's ts_rank_cd, Lexical's scale there.
-func (ix *Index) ScoreChunks(ctx context.Context, scope fileio.Scope, q indexdriver.ScoreQuery) ([]indexdriver.ChunkScore, error) {
+func (ix *Index) ScoreChunks(ctx context.Context, scope driver.Scope, q indexdriver.ScoreQuery) ([]indexdriver.ChunkScore, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

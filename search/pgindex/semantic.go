@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/search/indexdriver"
 	"github.com/jackc/pgx/v5"
 )
@@ -24,7 +24,7 @@ WHERE pr.apikey_hash = $1 AND pr.project = $2 AND v.model = $3 AND v.dims = $4
 // search/memindex: over the in-process snapshot of the project's vectors (see vectorCache), or,
 // without the cache, over the vectors streamed from PostgreSQL. The chunks' offsets and hashes
 // come from the project's view; a chunk whose file changed between the two reads is dropped.
-func (ix *Index) Semantic(ctx context.Context, scope fileio.Scope, q indexdriver.SemanticQuery) ([]indexdriver.Candidate, error) {
+func (ix *Index) Semantic(ctx context.Context, scope driver.Scope, q indexdriver.SemanticQuery) ([]indexdriver.Candidate, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -59,7 +59,7 @@ type chunkAt struct{ version time.Time }
 
 // semanticScan streams the vectors of the files from path from on (in bytewise order; "" for
 // all) from PostgreSQL and returns their TopK.
-func (ix *Index) semanticScan(ctx context.Context, scope fileio.Scope, q indexdriver.SemanticQuery, from string) ([]indexdriver.Ranked[chunkAt], error) {
+func (ix *Index) semanticScan(ctx context.Context, scope driver.Scope, q indexdriver.SemanticQuery, from string) ([]indexdriver.Ranked[chunkAt], error) {
 	rows, err := ix.pool.Query(ctx, sqlSemanticScan, scope.Tenant, scope.Project, q.Model, int32(len(q.Vector)), q.PathPrefix, likePrefix(q.PathPrefix), excludeList(q.ExcludePaths), from)
 	if err != nil {
 		return nil, err
@@ -87,7 +87,7 @@ func (ix *Index) semanticScan(ctx context.Context, scope fileio.Scope, q indexdr
 
 // semanticCached scans the in-process snapshot of the project's vectors: the floats, or from
 // quantizeMinDims dimensions the int8 codes (semanticCodes).
-func (ix *Index) semanticCached(ctx context.Context, scope fileio.Scope, v *view, q indexdriver.SemanticQuery) ([]indexdriver.Ranked[chunkAt], error) {
+func (ix *Index) semanticCached(ctx context.Context, scope driver.Scope, v *view, q indexdriver.SemanticQuery) ([]indexdriver.Ranked[chunkAt], error) {
 	snap, err := ix.vectors.snapshot(ctx, ix, cacheKey{project: v.pid, model: q.Model, dims: len(q.Vector)}, v)
 	if err != nil {
 		return nil, err

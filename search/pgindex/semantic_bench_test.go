@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/agentfiles/agentfiles"
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/fileio/memstore"
 	"github.com/agentfiles/agentfiles/fileio/pgstore"
 	"github.com/agentfiles/agentfiles/fileio/storetest"
@@ -118,7 +118,7 @@ func benchSemanticScale(b *testing.B, chunks, dims int) {
 		b.Fatal(err)
 	}
 	b.Cleanup(pgSmall.Close)
-	scope := fileio.Scope{Tenant: agentfiles.NewAuthContext(benchKey, "").APIKeyHash, Project: "semantic"}
+	scope := driver.Scope{Tenant: agentfiles.NewAuthContext(benchKey, "").APIKeyHash, Project: "semantic"}
 	mem := &backend{name: "memindex", store: memstore.New(memstore.Options{}), index: memindex.New()}
 	backends := []*backend{mem, {name: "pgindex", store: pgs, index: pgDefault}, {name: "pgindex-75pct-cached", store: pgs, index: pgSmall}}
 	start := time.Now()
@@ -209,7 +209,7 @@ func benchSemanticScale(b *testing.B, chunks, dims int) {
 
 // loadDense writes files of about ten 400-byte chunks to both backends' stores and indexes
 // them (pgindex from two goroutines) until chunks chunks are indexed.
-func loadDense(b *testing.B, scope fileio.Scope, mem, pg *backend, chunks int, emb *denseEmbedder) {
+func loadDense(b *testing.B, scope driver.Scope, mem, pg *backend, chunks int, emb *denseEmbedder) {
 	ctx := context.Background()
 	r := rand.New(rand.NewPCG(1, uint64(chunks)))
 	work := make(chan indexdriver.IndexedFile, 64)
@@ -235,10 +235,10 @@ func loadDense(b *testing.B, scope fileio.Scope, mem, pg *backend, chunks int, e
 		path := fmt.Sprintf("/dir%02d/file%05d.txt", i%50, i)
 		var f indexdriver.IndexedFile
 		for _, be := range []*backend{mem, pg} {
-			var info fileio.FileInfo
-			err := be.store.Update(ctx, scope, fileio.UpdateOptions{}, func(tx fileio.WriteTx) error {
+			var info driver.FileInfo
+			err := be.store.Update(ctx, scope, driver.UpdateOptions{}, func(tx driver.WriteTx) error {
 				var err error
-				info, err = tx.Put(ctx, path, []byte(content), fileio.PutOptions{})
+				info, err = tx.Put(ctx, path, []byte(content), driver.PutOptions{})
 				return err
 			})
 			if err != nil {

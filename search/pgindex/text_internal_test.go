@@ -7,7 +7,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/search/indexdriver"
 	"github.com/google/go-cmp/cmp"
 )
@@ -46,7 +46,7 @@ func TestChunkTextMigrations(t *testing.T) {
 	if _, err := pool.Exec(ctx, `CREATE INDEX idx_mcp_file_chunks_tsv ON mcp_file_chunks USING gin (to_tsvector('english', chunk_content))`); err != nil {
 		t.Fatal(err)
 	}
-	scope := fileio.Scope{Tenant: strings.Repeat("ab", 32), Project: "legacy"}
+	scope := driver.Scope{Tenant: strings.Repeat("ab", 32), Project: "legacy"}
 	texts := []string{"plain legacy nebula text", "legacy \x01 control characters about quasars"}
 	for i, text := range texts {
 		legacyFile(t, pool, scope, fmt.Sprintf("/f%d.md", i), text, "", nil)

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/agentfiles/agentfiles"
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/search"
 	"github.com/agentfiles/agentfiles/search/indexdriver"
 	"github.com/agentfiles/agentfiles/search/pgindex"
@@ -22,7 +22,7 @@ func TestStatementTimeout(t *testing.T) {
 	const timeout = 150 * time.Millisecond
 	ix, url := newIndex(t, pgindex.Options{StatementTimeout: timeout})
 	ctx := context.Background()
-	scope := fileio.Scope{Tenant: "tenant", Project: "p"}
+	scope := driver.Scope{Tenant: "tenant", Project: "p"}
 	doc := indexedFile("/a.md", time.Now().UTC().Truncate(time.Microsecond), "retry with exponential backoff", search.NewChunker(search.ChunkerOptions{}), nil)
 	if err := ix.ReplaceFile(ctx, scope, doc); err != nil {
 		t.Fatal(err)

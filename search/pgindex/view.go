@@ -7,7 +7,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/search/indexdriver"
 	"github.com/jackc/pgx/v5"
 )
@@ -406,7 +406,7 @@ func (ix *Index) currentView(ctx context.Context, pid int64) (*view, error) {
 
 // scopeView is currentView for scope's project: nil (and no error) when it has never been
 // indexed; errors are the Index's coded ones.
-func (ix *Index) scopeView(ctx context.Context, scope fileio.Scope) (*view, error) {
+func (ix *Index) scopeView(ctx context.Context, scope driver.Scope) (*view, error) {
 	pid, err := ix.projectID(ctx, scope, false)
 	if err != nil || pid == 0 {
 		return nil, backendError(ctx, "finding the project", err)
@@ -424,7 +424,7 @@ const sqlGeneration = "SELECT generation FROM mcp_search_projects WHERE id = $1"
 // project's view is cached in process and shared (read-only) until the project's generation
 // counter shows that some process changed it, so a query usually costs one primary-key read; a
 // prefix selects a sub-slice by binary search.
-func (ix *Index) FileStateList(ctx context.Context, scope fileio.Scope, prefix string) ([]indexdriver.PathFileState, error) {
+func (ix *Index) FileStateList(ctx context.Context, scope driver.Scope, prefix string) ([]indexdriver.PathFileState, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -451,7 +451,7 @@ WHERE pr.apikey_hash = $1 AND pr.project = $2 AND NOT f.legacy AND f.file_path >
 // prefix, in O(log n + matches) for a project of n files, whether or not the project's view is
 // cached: the Indexer asks for one file's state per job, and building the project's view for
 // that (as FileStateList does) would make each job's cost grow with the project.
-func (ix *Index) FileStates(ctx context.Context, scope fileio.Scope, prefix string) (map[string]indexdriver.FileState, error) {
+func (ix *Index) FileStates(ctx context.Context, scope driver.Scope, prefix string) (map[string]indexdriver.FileState, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

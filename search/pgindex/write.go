@@ -7,7 +7,7 @@ import (
 	"errors"
 	"time"
 
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/search/indexdriver"
 	"github.com/jackc/pgx/v5"
 )
@@ -19,7 +19,7 @@ const pathLockClass int32 = 0x5e4c_a7d1
 
 // pathLockKey is the second key: 32 bits of SHA-256(tenant NUL project NUL path). A collision
 // only makes two files' index writes wait for each other.
-func pathLockKey(scope fileio.Scope, path string) int32 {
+func pathLockKey(scope driver.Scope, path string) int32 {
 	h := sha256.New()
 	h.Write([]byte(scope.Tenant))
 	h.Write([]byte{0})
@@ -135,7 +135,7 @@ FROM f WHERE s.id = $1 RETURNING s.pending_chunks, s.dead_chunks, s.chunk_count`
 // Versions only move forward: when the index already holds a newer version of the file
 // (another worker indexed a later write first), ReplaceFile leaves it and returns nil, so a
 // slow worker cannot roll the index back. Replacing with the same version re-indexes.
-func (ix *Index) ReplaceFile(ctx context.Context, scope fileio.Scope, f indexdriver.IndexedFile) error {
+func (ix *Index) ReplaceFile(ctx context.Context, scope driver.Scope, f indexdriver.IndexedFile) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -149,7 +149,7 @@ func (ix *Index) ReplaceFile(ctx context.Context, scope fileio.Scope, f indexdri
 // replaceFile is ReplaceFile after the checks. keepVectors leaves the file's vector and tsvector
 // rows as they are (the conversion of legacy files, whose vectors and tsvectors migration 0005
 // moved already).
-func (ix *Index) replaceFile(ctx context.Context, scope fileio.Scope, f indexdriver.IndexedFile, dims int, keepVectors bool) error {
+func (ix *Index) replaceFile(ctx context.Context, scope driver.Scope, f indexdriver.IndexedFile, dims int, keepVectors bool) error {
 	pid, err := ix.projectID(ctx, scope, true)
 	if err != nil {
 		return backendError(ctx, "creating the project", err)
@@ -269,7 +269,7 @@ var errNewerIndexed = errors.New("a newer version is indexed")
 // DeleteFile implements indexdriver.Index: when the indexed version is not after upTo, the file's
 // row, vectors and served marks go in one transaction under the file's advisory lock (its chunks
 // in a segment are dead from then on, and dropped by a later merge).
-func (ix *Index) DeleteFile(ctx context.Context, scope fileio.Scope, path string, upTo time.Time) error {
+func (ix *Index) DeleteFile(ctx context.Context, scope driver.Scope, path string, upTo time.Time) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}

@@ -6,7 +6,7 @@ import (
 	"fmt"
 
 	"github.com/agentfiles/agentfiles"
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/search/vault"
 )
 
@@ -17,7 +17,7 @@ func Example() {
 		panic(err)
 	}
 	ac := agentfiles.NewAuthContext("sk-caller-key", "alice")
-	scope := fileio.Scope{Tenant: ac.APIKeyHash, Project: "demo"}
+	scope := driver.Scope{Tenant: ac.APIKeyHash, Project: "demo"}
 	ctx := context.Background()
 
 	ref, _ := v.Seal(ctx, ac, scope, "/a.md") // fileio.Service does this on every write

@@ -16,6 +16,7 @@ import (
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 )
 
 // Options are the optional settings of a [Vault]; the zero value gives the defaults.
@@ -165,7 +166,7 @@ func newGCM(key []byte) (cipher.AEAD, error) {
 // Seal stores an envelope of ac.APIKey bound to (scope, path) and returns its reference. When
 // ac carries no API key there is nothing to seal: Seal returns "" and nil. A store failure is
 // UNAVAILABLE.
-func (v *Vault) Seal(ctx context.Context, ac agentfiles.AuthContext, scope fileio.Scope, path string) (string, error) {
+func (v *Vault) Seal(ctx context.Context, ac agentfiles.AuthContext, scope driver.Scope, path string) (string, error) {
 	if ac.APIKey == "" {
 		return "", nil
 	}
@@ -213,7 +214,7 @@ func (v *Vault) Seal(ctx context.Context, ac agentfiles.AuthContext, scope filei
 // Open returns the API key sealed under ref for (scope, path). Every failure is
 // CREDENTIAL_UNAVAILABLE: missing or expired envelope, unknown KEK id, tampered data, or an
 // envelope made for another tenant, project or path.
-func (v *Vault) Open(ctx context.Context, ref string, scope fileio.Scope, path string) (string, error) {
+func (v *Vault) Open(ctx context.Context, ref string, scope driver.Scope, path string) (string, error) {
 	fail := func(reason, msg string, err error) (string, error) {
 		v.log.WarnContext(ctx, "credential envelope rejected", "reason", reason, "ref_prefix", refPrefix(ref))
 		return "", agentfiles.WrapError(agentfiles.CodeCredentialUnavailable, msg, "", err)
@@ -296,7 +297,7 @@ func (v *Vault) Delete(ctx context.Context, ref string) error {
 // slot is the first half of the references of (scope, path): 16 hex digits of a hash of the
 // tenant, project and path, keyed with the sealing KEK so that the store's keys do not reveal
 // which file they belong to.
-func (v *Vault) slot(scope fileio.Scope, path string) string {
+func (v *Vault) slot(scope driver.Scope, path string) string {
 	sum := sha256.Sum256([]byte("agentfiles-slot-v1\x00" + string(v.slotSalt) + "\x00" + scope.Tenant + "\x00" + scope.Project + "\x00" + path))
 	return hex.EncodeToString(sum[:8])
 }
@@ -339,7 +340,7 @@ func refPrefix(ref string) string {
 	return ""
 }
 
-func credentialAAD(scope fileio.Scope, path string, expires time.Time, dekID string) []byte {
+func credentialAAD(scope driver.Scope, path string, expires time.Time, dekID string) []byte {
 	b := []byte("agentfiles-credential-v1")
 	for _, s := range []string{scope.Tenant, scope.Project, path, strconv.FormatInt(expires.UnixNano(), 10), dekID} {
 		b = append(b, 0)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/fileio/memstore"
 	"github.com/google/go-cmp/cmp"
 )
@@ -56,7 +57,7 @@ func TestVaultSealOpenAndRejections(t *testing.T) {
 	}
 	ctx := context.Background()
 	ac := agentfiles.NewAuthContext(apiKey, "alice")
-	scope := fileio.Scope{Tenant: ac.APIKeyHash, Project: "p"}
+	scope := driver.Scope{Tenant: ac.APIKeyHash, Project: "p"}
 	seal := func() string {
 		ref, err := v.Seal(ctx, ac, scope, "/a.md")
 		if err != nil || !validRef(ref) {
@@ -92,50 +93,50 @@ func TestVaultSealOpenAndRejections(t *testing.T) {
 	}
 	tests := []struct {
 		name string
-		prep func() (ref string, scope fileio.Scope, path string)
+		prep func() (ref string, scope driver.Scope, path string)
 	}{
-		{"tampered ciphertext", func() (string, fileio.Scope, string) {
+		{"tampered ciphertext", func() (string, driver.Scope, string) {
 			r := seal()
 			tamper(r, func(e *envelope) { e.Ciphertext = flip(e.Ciphertext) })
 			return r, scope, "/a.md"
 		}},
-		{"tampered wrapped data key", func() (string, fileio.Scope, string) {
+		{"tampered wrapped data key", func() (string, driver.Scope, string) {
 			r := seal()
 			tamper(r, func(e *envelope) { e.WrappedDEK = flip(e.WrappedDEK) })
 			return r, scope, "/a.md"
 		}},
-		{"extended expiry", func() (string, fileio.Scope, string) {
+		{"extended expiry", func() (string, driver.Scope, string) {
 			r := seal()
 			tamper(r, func(e *envelope) { e.ExpiresAt = e.ExpiresAt.Add(time.Hour); e.AAD = "" })
 			return r, scope, "/a.md"
 		}},
-		{"wrong path", func() (string, fileio.Scope, string) { return seal(), scope, "/b.md" }},
-		{"wrong project", func() (string, fileio.Scope, string) {
-			return seal(), fileio.Scope{Tenant: scope.Tenant, Project: "other"}, "/a.md"
+		{"wrong path", func() (string, driver.Scope, string) { return seal(), scope, "/b.md" }},
+		{"wrong project", func() (string, driver.Scope, string) {
+			return seal(), driver.Scope{Tenant: scope.Tenant, Project: "other"}, "/a.md"
 		}},
-		{"wrong tenant", func() (string, fileio.Scope, string) {
-			return seal(), fileio.Scope{Tenant: strings.Repeat("0", 64), Project: "p"}, "/a.md"
+		{"wrong tenant", func() (string, driver.Scope, string) {
+			return seal(), driver.Scope{Tenant: strings.Repeat("0", 64), Project: "p"}, "/a.md"
 		}},
-		{"unknown KEK id", func() (string, fileio.Scope, string) {
+		{"unknown KEK id", func() (string, driver.Scope, string) {
 			r := seal()
 			tamper(r, func(e *envelope) { e.KEKID = "9" })
 			return r, scope, "/a.md"
 		}},
-		{"missing", func() (string, fileio.Scope, string) { return strings.Repeat("ab", 16), scope, "/a.md" }},
-		{"malformed reference", func() (string, fileio.Scope, string) { return "../../etc", scope, "/a.md" }},
-		{"deleted after use", func() (string, fileio.Scope, string) {
+		{"missing", func() (string, driver.Scope, string) { return strings.Repeat("ab", 16), scope, "/a.md" }},
+		{"malformed reference", func() (string, driver.Scope, string) { return "../../etc", scope, "/a.md" }},
+		{"deleted after use", func() (string, driver.Scope, string) {
 			r := seal()
 			if err := v.Delete(ctx, r); err != nil {
 				t.Fatal(err)
 			}
 			return r, scope, "/a.md"
 		}},
-		{"expired", func() (string, fileio.Scope, string) {
+		{"expired", func() (string, driver.Scope, string) {
 			r := seal()
 			clock.advance(61 * time.Second)
 			return r, scope, "/a.md"
 		}},
-		{"expired but still in a store without TTL", func() (string, fileio.Scope, string) {
+		{"expired but still in a store without TTL", func() (string, driver.Scope, string) {
 			r := seal()
 			raw, _, _ := store.Get(ctx, v.slotKey(r))
 			clock.advance(61 * time.Second)
@@ -167,7 +168,7 @@ func TestVaultRotation(t *testing.T) {
 	store := newMemTTLStore(clock.now)
 	ctx := context.Background()
 	ac := agentfiles.NewAuthContext(apiKey, "")
-	scope := fileio.Scope{Tenant: ac.APIKeyHash, Project: "p"}
+	scope := driver.Scope{Tenant: ac.APIKeyHash, Project: "p"}
 	old := newTestVault(t, map[string]string{"1": secretOld}, store, clock, nil)
 	ref, err := old.Seal(ctx, ac, scope, "/x")
 	if err != nil {
@@ -232,7 +233,7 @@ func TestSupersededReference(t *testing.T) {
 	v := newTestVault(t, map[string]string{"1": secretOld}, store, clock, nil)
 	ctx := context.Background()
 	ac := agentfiles.NewAuthContext(apiKey, "alice")
-	scope := fileio.Scope{Tenant: ac.APIKeyHash, Project: "p"}
+	scope := driver.Scope{Tenant: ac.APIKeyHash, Project: "p"}
 	older, err := v.Seal(ctx, ac, scope, "/a.md")
 	if err != nil {
 		t.Fatal(err)
@@ -301,7 +302,7 @@ func TestNewErrors(t *testing.T) {
 	}
 	// No key to seal: no envelope.
 	v := newTestVault(t, map[string]string{"1": secretOld}, nil, &testClock{}, nil)
-	if ref, err := v.Seal(context.Background(), agentfiles.AuthContext{APIKeyHash: "h"}, fileio.Scope{}, "/a"); ref != "" || err != nil {
+	if ref, err := v.Seal(context.Background(), agentfiles.AuthContext{APIKeyHash: "h"}, driver.Scope{}, "/a"); ref != "" || err != nil {
 		t.Errorf("seal without a key: %q %v", ref, err)
 	}
 }
@@ -317,7 +318,7 @@ func (f failingStore) Delete(context.Context, string) error                     
 // and opening CREDENTIAL_UNAVAILABLE; a context that ended passes through as itself.
 func TestStoreFailures(t *testing.T) {
 	ac := agentfiles.NewAuthContext(apiKey, "")
-	scope := fileio.Scope{Tenant: ac.APIKeyHash, Project: "p"}
+	scope := driver.Scope{Tenant: ac.APIKeyHash, Project: "p"}
 	ref := strings.Repeat("ab", 16)
 	for _, cause := range []error{errors.New("dial tcp 10.0.0.7:6379: connection refused"), context.DeadlineExceeded} {
 		v := newTestVault(t, map[string]string{"1": secretOld}, failingStore{cause}, &testClock{}, nil)

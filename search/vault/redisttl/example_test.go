@@ -6,7 +6,7 @@ import (
 	"log"
 
 	"github.com/agentfiles/agentfiles"
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/search/vault"
 	"github.com/agentfiles/agentfiles/search/vault/redisttl"
 	"github.com/redis/go-redis/v9"
@@ -26,7 +26,7 @@ func Example() {
 	// fileio.NewService(store, fileio.Options{CredentialSealer: v}) seals on every write;
 	// search.IndexerOptions{Credentials: v} opens and deletes after use. By hand:
 	ac := agentfiles.NewAuthContext("sk-caller-key", "alice")
-	scope := fileio.Scope{Tenant: ac.APIKeyHash, Project: "notes"}
+	scope := driver.Scope{Tenant: ac.APIKeyHash, Project: "notes"}
 	ref, err := v.Seal(context.Background(), ac, scope, "/retry.md")
 	if err != nil {
 		log.Fatal(err)

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/agentfiles/agentfiles"
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/internal/poll"
 	"github.com/agentfiles/agentfiles/internal/redistest"
 	"github.com/agentfiles/agentfiles/search/vault"
@@ -139,7 +139,7 @@ func TestRapidSealsLeaveOneEnvelope(t *testing.T) {
 	}
 	ctx := context.Background()
 	ac := agentfiles.NewAuthContext("caller-key-0123456789", "alice")
-	scope := fileio.Scope{Tenant: ac.APIKeyHash, Project: "p"}
+	scope := driver.Scope{Tenant: ac.APIKeyHash, Project: "p"}
 	var refs []string
 	for range 100 {
 		ref, err := v.Seal(ctx, ac, scope, "/log.md")

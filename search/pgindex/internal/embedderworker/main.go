@@ -28,7 +28,7 @@ import (
 	"time"
 
 	"github.com/agentfiles/agentfiles"
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/fileio/pgstore"
 	"github.com/agentfiles/agentfiles/search"
 	"github.com/agentfiles/agentfiles/search/indexdriver"
@@ -69,7 +69,7 @@ func main() {
 	project := flag.String("project", "", "project the semantic and lexical commands query")
 	flag.Parse()
 	out := json.NewEncoder(os.Stdout)
-	if err := run(*url, *dims, *model, *declare, *reembed, fileio.Scope{Tenant: agentfiles.NewAuthContext(*key, "").APIKeyHash, Project: *project}, out); err != nil {
+	if err := run(*url, *dims, *model, *declare, *reembed, driver.Scope{Tenant: agentfiles.NewAuthContext(*key, "").APIKeyHash, Project: *project}, out); err != nil {
 		fmt.Fprintln(os.Stderr, "embedderworker:", err)
 		os.Exit(1)
 	}
@@ -79,7 +79,7 @@ func errorReply(err error) *Reply {
 	return &Reply{Error: &ErrorReply{Code: agentfiles.ErrorCode(err).String(), Message: err.Error()}}
 }
 
-func run(url string, dims int, model string, declare, reembed bool, scope fileio.Scope, out *json.Encoder) error {
+func run(url string, dims int, model string, declare, reembed bool, scope driver.Scope, out *json.Encoder) error {
 	ctx := context.Background()
 	var emb search.Embedder
 	if dims > 0 {
@@ -136,7 +136,7 @@ func run(url string, dims int, model string, declare, reembed bool, scope fileio
 	return in.Err()
 }
 
-func serve(ctx context.Context, idx *pgindex.Index, ixr *search.Indexer, emb search.Embedder, scope fileio.Scope, cmd, arg string) (*Reply, error) {
+func serve(ctx context.Context, idx *pgindex.Index, ixr *search.Indexer, emb search.Embedder, scope driver.Scope, cmd, arg string) (*Reply, error) {
 	switch cmd {
 	case "index":
 		for {

@@ -1,4 +1,4 @@
-package fileio
+package driver
 
 import (
 	"context"
@@ -46,6 +46,10 @@ type Store interface {
 	Update(ctx context.Context, scope Scope, opts UpdateOptions, fn func(WriteTx) error) error
 	Outbox
 }
+
+// DefaultLockTimeout is the wait for a project's write lock when UpdateOptions.LockTimeout is
+// zero; fileio.DefaultConfig uses the same.
+const DefaultLockTimeout = 5 * time.Second
 
 // UpdateOptions are the settings of one Store.Update. The Service passes its Config's
 // LockTimeout and DeleteRetention with every Update, so the configuration reaches the store
@@ -178,14 +182,6 @@ func WaitForSignal(ctx context.Context, signal <-chan struct{}, d time.Duration)
 	}
 }
 
-// CredentialSealer seals the caller's API key for the async indexer (package search implements
-// it with AES-GCM envelopes). When the Service has one (Options.CredentialSealer), every
-// successful write calls it and stores the returned reference in the job via
-// PutOptions.CredentialRef. Implementations must be safe for concurrent use.
-type CredentialSealer interface {
-	Seal(ctx context.Context, ac agentfiles.AuthContext, scope Scope, path string) (ref string, err error)
-}
-
 // WriteChecker is an optional interface of a WriteTx that answers every question
 // Service.Write asks before it writes in one step (pgstore: one SQL statement instead of a
 // Stat per ancestor directory, a List, a Get and ProjectBytes). When the WriteTx passed to the
@@ -248,14 +244,25 @@ type ConditionalWrite struct {
 // the new file fits MaxFileBytes, and a write that grows the project keeps it within
 // MaxProjectBytes. It is the rule the Service applies, for ConditionalWriter implementations.
 func (w ConditionalWrite) Allows(check WriteCheck) bool {
-	mode := ModeTruncate
-	if w.Append {
-		mode = ModeAppend
+	if check.AncestorFile != "" || check.HasDescendant {
+		return false
 	}
-	rules := writeRules{path: w.Path, data: string(w.Data), mode: mode, exclusive: w.Exclusive, inPlace: w.Append,
-		maxFileBytes: w.MaxFileBytes, maxProjectBytes: w.MaxProjectBytes}
-	_, err := rules.apply(check, func() (int64, error) { return check.ProjectBytes, nil })
-	return err == nil
+	var oldSize int64
+	if check.Existing != nil {
+		if w.Exclusive {
+			return false
+		}
+		oldSize = check.Existing.SizeBytes
+	}
+	newSize := int64(len(w.Data))
+	if w.Append {
+		newSize += oldSize
+	}
+	if newSize > w.MaxFileBytes {
+		return false
+	}
+	grow := newSize - oldSize
+	return grow <= 0 || check.ProjectBytes+grow <= w.MaxProjectBytes
 }
 
 // ConditionalResult is what WriteIfAllowed did.
