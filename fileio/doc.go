@@ -1,9 +1,10 @@
 // Package fileio is a project-scoped, multi-tenant text file store for AI agents: the types,
 // path rules, limits, configuration and error codes of the FileIO tools (file_stat,
 // file_read, file_write, file_delete, file_list, and file_edit, file_rename, file_versions,
-// file_restore, file_grep, file_glob, file_apply_patch, file_read_many), the Service that
-// enforces them, and the Store contract that backends implement (fileio/memstore in memory,
-// fileio/pgstore on PostgreSQL; both pass fileio/storetest).
+// file_restore, file_grep, file_glob, file_apply_patch, file_read_many, file_import,
+// file_export, file_checkpoint, file_changes, file_rewind, file_events) and the Service that
+// enforces them over a store (fileio/memstore in memory, fileio/pgstore on PostgreSQL; both
+// implement fileio/driver and pass fileio/storetest).
 //
 // # Model
 //
