@@ -2,9 +2,7 @@ package fileio
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"log/slog"
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio/driver"
@@ -12,37 +10,6 @@ import (
 
 // ReadToEOF is the length that reads to end of file.
 const ReadToEOF = -1
-
-// Read returns lengthBytes bytes of the file at path starting at offsetBytes.
-// lengthBytes -1 (ReadToEOF) reads to end of file; an offset past EOF returns empty content.
-//
-// Limits and UTF-8: the result is always valid UTF-8.
-//   - An offset inside a multi-byte character is INVALID_OFFSET naming the nearest valid offsets.
-//   - A range that would end inside a character is shortened to the character's start and
-//     reported with Truncated=true and NextOffsetBytes (the next read starts there). If that
-//     leaves nothing (length shorter than the character) the read is INVALID_OFFSET.
-//   - Reads longer than Config.MaxReadBytes are clamped the same way (Truncated=true).
-//
-// Errors: NOT_FOUND for a missing file, IS_DIRECTORY for a directory, INVALID_OFFSET for a
-// negative offset, INVALID_ARGUMENT for a length below -1.
-func (s *Service) readRange(ctx context.Context, project, path string, offsetBytes, lengthBytes int64) (ReadResult, error) {
-	ctx, cancel := s.callBudget(ctx)
-	defer cancel()
-	path = NormalizePath(path)
-	ac, scope, err := s.begin(ctx, project, path)
-	if err == nil {
-		err = checkReadArgs(path, offsetBytes, lengthBytes)
-	}
-	var res ReadResult
-	if err == nil {
-		res, err = inView(ctx, s, scope, func(tx driver.ReadTx) (ReadResult, error) {
-			return s.readTx(ctx, tx, path, offsetBytes, lengthBytes)
-		})
-	}
-	s.logOp(ctx, "read", ac, project, path, err,
-		slog.Int64("offset", offsetBytes), slog.Int64("length", lengthBytes), slog.Int64("read_bytes", res.ReadBytes))
-	return res, err
-}
 
 func checkReadArgs(path string, offset, length int64) error {
 	if path == "" {
@@ -55,17 +22,6 @@ func checkReadArgs(path string, offset, length int64) error {
 		return agentfiles.NewError(agentfiles.CodeInvalidArgument, fmt.Sprintf("length must be -1 (to end of file) or >= 0, got %d", length), path)
 	}
 	return nil
-}
-
-func (s *Service) readTx(ctx context.Context, tx driver.ReadTx, path string, offset, length int64) (ReadResult, error) {
-	f, err := tx.Get(ctx, path)
-	if err != nil {
-		if errors.Is(err, agentfiles.ErrNotFound) {
-			return ReadResult{}, missingFileError(ctx, tx, path)
-		}
-		return ReadResult{}, err
-	}
-	return readRange(f.Content, path, offset, length, s.cfg.MaxReadBytes)
 }
 
 // missingFileError tells a directory from a missing path.

@@ -42,6 +42,15 @@ func (req ReadRequest) lineMode() bool {
 
 // Read reads a file by bytes or by lines, optionally from a kept version.
 //
+// A byte read returns LengthBytes bytes from OffsetBytes (*LengthBytes -1, ReadToEOF: to end of
+// file; nil: at most Config.ReadDefaultLines lines and ReadDefaultBytes bytes, cut at a line
+// end); an offset past EOF returns empty content. The result is always valid UTF-8: an offset
+// inside a multi-byte character is INVALID_OFFSET naming the nearest valid offsets; a range
+// that would end inside a character is shortened to the character's start and reported with
+// Truncated and NextOffsetBytes (the next read starts there); reads longer than
+// Config.MaxReadBytes are clamped the same way. NOT_FOUND for a missing file, IS_DIRECTORY for
+// a directory, INVALID_OFFSET for a negative offset, INVALID_ARGUMENT for a length below -1.
+//
 // A line-range read returns whole lines (with their newlines) and reports StartLine, EndLine
 // and TotalLines; OffsetBytes and NextOffsetBytes are the byte offsets of the range in the file,
 // and ReadBytes its length (without the line-number prefixes LineNumbers adds to Content). Lines
