@@ -128,8 +128,8 @@
 // its own, without its "\n" but with a "\r" before it; a file ending in "\n" has no empty line
 // after it; files with a NUL byte are skipped. It returns the lines with context
 // (GrepContent), the files (GrepFilesWithMatches) or counts per file (GrepCount), ordered by path
-// and line. Glob (file_glob) lists the files whose path matches a pattern; CompileGlob gives
-// the same matcher to other packages (package search filters by it).
+// and line. Glob (file_glob) lists the files whose path matches a pattern; package search's
+// glob filter uses the same matcher.
 //
 // Each call is bounded on its own: a limit of entries (Config.GrepLimitDefault, clamped to
 // GrepLimitMax), an answer byte cap (GrepMaxAnswerBytes), a scan budget of content bytes read
@@ -244,8 +244,8 @@
 //     by state, never backtracking: a match costs at most about len(pattern) × len(path)
 //     steps, however many stars, globstars and braces it holds (FuzzGlobCost checks the
 //     bound), and the loops over paths check the context before each one. Braces that stand
-//     for more than MaxGlobAlternatives (4096) brace-free patterns ("{,}" repeated) are
-//     INVALID_ARGUMENT, saying to list alternatives in one group. Grep runs its expression on
+//     for more than 4096 brace-free patterns ("{,}" repeated) are
+//     INVALID_PATTERN, saying to list alternatives in one group. Grep runs its expression on
 //     chunks of whole lines (about 2^24 automaton steps each) and between chunks checks the
 //     context, the time budget and, in content mode, the scan budget, so it can stop part way
 //     through a file with a line cursor; the other modes, which report whole files, stop

@@ -226,24 +226,6 @@ func ExampleService_Glob() {
 	// .* [/.env]
 }
 
-func ExampleCompileGlob() {
-	g, err := fileio.CompileGlob("src/**/*_test.go")
-	if err != nil {
-		panic(err)
-	}
-	for _, p := range []string{"src/a_test.go", "src/x/y/b_test.go", "src/a.go", "lib/c_test.go"} {
-		fmt.Println(p, g.Match(p))
-	}
-	_, err = fileio.CompileGlob("[a")
-	fmt.Println(agentfiles.ErrorCode(err))
-	// Output:
-	// src/a_test.go true
-	// src/x/y/b_test.go true
-	// src/a.go false
-	// lib/c_test.go false
-	// INVALID_PATTERN
-}
-
 // ExampleService_Import copies a directory from one project to another through an archive:
 // Export writes a tar.gz, Import reads it back (the format is detected from the bytes).
 func ExampleService_Import() {

@@ -1,6 +1,8 @@
 package fileio
 
-import "github.com/agentfiles/agentfiles/fileio/driver"
+import (
+	"github.com/agentfiles/agentfiles/fileio/driver"
+)
 
 // GrepQuery returns the ContentQuery that Grep derives from a pattern.
 func GrepQuery(pattern string, fixed, ignoreCase bool) (driver.ContentQuery, error) {
@@ -38,10 +40,4 @@ func MatchingLineNumbersInChunks(pattern string, fixed, ignoreCase bool, content
 		return true
 	}})
 	return out, nil
-}
-
-// GlobMatchSteps returns whether g matches name and the steps the matcher took.
-func GlobMatchSteps(g *Glob, name string) (bool, int) {
-	ok, steps := matchSegments(g.segments, name)
-	return ok != g.negated, steps
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio/archive"
 	"github.com/agentfiles/agentfiles/fileio/driver"
+	"github.com/agentfiles/agentfiles/internal/globmatch"
 )
 
 // ImportMode says what Import does with the files already below its directory.
@@ -409,9 +410,9 @@ func (s *Service) Export(ctx context.Context, req ExportRequest, w io.Writer) (E
 			err = agentfiles.NewError(agentfiles.CodeInvalidArgument, err.Error(), "format")
 		}
 	}
-	var g *Glob
+	var g *globmatch.Glob
 	if err == nil && req.Glob != "" {
-		g, err = CompileGlob(NormalizePath(req.Glob))
+		g, err = globmatch.Compile(NormalizePath(req.Glob))
 	}
 	var res ExportResult
 	if err == nil {
@@ -429,7 +430,7 @@ const (
 	exportBatchBytes = 8 << 20
 )
 
-func exportTx(ctx context.Context, tx driver.ReadTx, dir string, g *Glob, format archive.Format, w io.Writer) (ExportResult, error) {
+func exportTx(ctx context.Context, tx driver.ReadTx, dir string, g *globmatch.Glob, format archive.Format, w io.Writer) (ExportResult, error) {
 	res := ExportResult{Format: string(format)}
 	var files []driver.FileInfo
 	base := dirPrefix(dir)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio/driver"
+	"github.com/agentfiles/agentfiles/internal/globmatch"
 )
 
 // Glob returns the paths of the files below req.Path whose path relative to it matches
@@ -24,11 +25,11 @@ func (s *Service) Glob(ctx context.Context, req GlobRequest) (GlobResult, error)
 	defer cancel()
 	dir := searchDir(NormalizePath(req.Path))
 	ac, scope, err := s.begin(ctx, req.Project, dir)
-	var g *Glob
+	var g *globmatch.Glob
 	var start searchCursor
 	fp := fingerprint("glob", req.Pattern, dir)
 	if err == nil {
-		g, err = CompileGlob(NormalizePath(req.Pattern))
+		g, err = globmatch.Compile(NormalizePath(req.Pattern))
 	}
 	if err == nil && req.Limit < 0 {
 		err = agentfiles.NewError(agentfiles.CodeInvalidArgument, fmt.Sprintf("limit must be >= 0 (0: the default %d), got %d", s.cfg.ListLimitDefault, req.Limit), "limit")
@@ -82,7 +83,7 @@ type globPage struct {
 
 // globTx lists the files below dir after the path after, in pages, keeping those g matches,
 // until limit are found and one more shows that the answer is cut.
-func globTx(ctx context.Context, tx driver.ReadTx, g *Glob, dir, after string, limit int, deadline time.Time) (globPage, error) {
+func globTx(ctx context.Context, tx driver.ReadTx, g *globmatch.Glob, dir, after string, limit int, deadline time.Time) (globPage, error) {
 	if dir != "" {
 		if _, isFile, err := tx.Stat(ctx, dir); err != nil || isFile {
 			return globPage{}, err // a file has nothing below it: no paths
@@ -94,7 +95,7 @@ func globTx(ctx context.Context, tx driver.ReadTx, g *Glob, dir, after string, l
 			return globPage{}, err
 		}
 	}
-	prefix := dirPrefix(dir) + g.literalDirs()
+	prefix := dirPrefix(dir) + g.LiteralDirs()
 	var page globPage
 	next := listPages(tx, prefix, deadline)
 	for {
@@ -107,7 +108,7 @@ func globTx(ctx context.Context, tx driver.ReadTx, g *Glob, dir, after string, l
 			if err := ctx.Err(); err != nil {
 				return page, err
 			}
-			if rel, ok := relativeTo(dir, f.Path); !ok || !g.Match(rel) {
+			if rel, ok := globmatch.RelativeTo(dir, f.Path); !ok || !g.Match(rel) {
 				continue
 			}
 			if len(page.paths) == limit {

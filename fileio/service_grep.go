@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio/driver"
+	"github.com/agentfiles/agentfiles/internal/globmatch"
 	"github.com/agentfiles/agentfiles/internal/utf8cut"
 )
 
@@ -81,7 +82,7 @@ func (s *Service) Grep(ctx context.Context, req GrepRequest) (GrepResult, error)
 // grepRun is the state of one Grep call.
 type grepRun struct {
 	m             *lineMatcher
-	glob          *Glob // nil: every file
+	glob          *globmatch.Glob // nil: every file
 	dir           string
 	mode          GrepOutputMode
 	before, after int
@@ -125,7 +126,7 @@ func (s *Service) newGrepRun(req GrepRequest, dir string) (*grepRun, error) {
 	}
 	r := &grepRun{m: m, dir: dir, mode: mode, bounds: s.cfg.grepLimits()}
 	if req.Glob != "" {
-		if r.glob, err = CompileGlob(NormalizePath(req.Glob)); err != nil {
+		if r.glob, err = globmatch.Compile(NormalizePath(req.Glob)); err != nil {
 			return nil, err
 		}
 	}

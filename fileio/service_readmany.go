@@ -12,6 +12,7 @@ import (
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/fileio/patch"
+	"github.com/agentfiles/agentfiles/internal/globmatch"
 )
 
 // ReadManyRequest is the input of Service.ReadMany: Paths, or Glob below Path.
@@ -75,7 +76,7 @@ func (s *Service) ReadMany(ctx context.Context, req ReadManyRequest) (ReadManyRe
 	if err == nil {
 		start, err = decodeCursor(req.Cursor, fp)
 	}
-	var g *Glob
+	var g *globmatch.Glob
 	switch {
 	case err != nil:
 	case (len(req.Paths) > 0) == (req.Glob != ""):
@@ -84,7 +85,7 @@ func (s *Service) ReadMany(ctx context.Context, req ReadManyRequest) (ReadManyRe
 		err = agentfiles.NewError(agentfiles.CodeInvalidArgument, fmt.Sprintf(
 			"%d paths; one call reads at most %d files. Split them across several calls", len(req.Paths), s.cfg.MaxPatchFiles), "paths")
 	case req.Glob != "":
-		g, err = CompileGlob(req.Glob)
+		g, err = globmatch.Compile(NormalizePath(req.Glob))
 	}
 	maxBytes := s.cfg.MaxReadBytes
 	if req.MaxBytes > 0 && req.MaxBytes < maxBytes {
@@ -105,7 +106,7 @@ func (s *Service) ReadMany(ctx context.Context, req ReadManyRequest) (ReadManyRe
 
 // readManyTx picks the paths after `after`, reads those that fit in maxBytes and reports the
 // rest through the cursor.
-func (s *Service) readManyTx(ctx context.Context, tx driver.ReadTx, req ReadManyRequest, g *Glob, dir, after string, maxBytes int64, fp string) (ReadManyResult, error) {
+func (s *Service) readManyTx(ctx context.Context, tx driver.ReadTx, req ReadManyRequest, g *globmatch.Glob, dir, after string, maxBytes int64, fp string) (ReadManyResult, error) {
 	res := ReadManyResult{Files: []ManyFile{}}
 	var paths []string
 	var pathErrs map[string]error

@@ -13,6 +13,7 @@ import (
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/fileio/driver"
+	"github.com/agentfiles/agentfiles/internal/globmatch"
 	"github.com/agentfiles/agentfiles/search/indexdriver"
 )
 
@@ -94,7 +95,7 @@ type Query struct {
 	Project    string // a project name, or "*" (AllProjects) for every project of the caller
 	Query      string // required; blank is INVALID_QUERY
 	PathPrefix string // raw string prefix on the path ("" for all); "/doc" matches "/docs/a"
-	// Glob keeps only files whose path matches, with file_grep's meaning (fileio.Glob): without
+	// Glob keeps only files whose path matches, with file_grep's meaning (the pattern language of file_glob): without
 	// "/" the base name ("*.md"), with "/" the path from the project root ("docs/**/*.md").
 	// The indexes' candidates are filtered by it, and more of them are fetched while it is set
 	// (globCandidateFactor), so a narrow glob may still return fewer chunks than Limit.
@@ -314,7 +315,7 @@ func (s *Searcher) Search(ctx context.Context, q Query) (Result, error) {
 	s.log.DebugContext(ctx, "file_search", "project", q.Project, "query", truncateText(query, 128), "limit", res.Limit)
 	sq := scopeQuery{query: query, terms: terms, prefix: fileio.NormalizePath(q.PathPrefix), minSemantic: minSemantic}
 	if q.Glob != "" {
-		g, err := fileio.CompileGlob(fileio.NormalizePath(q.Glob))
+		g, err := globmatch.Compile(fileio.NormalizePath(q.Glob))
 		if err != nil {
 			return Result{}, err
 		}
@@ -344,7 +345,7 @@ type scopeQuery struct {
 	query, prefix string
 	terms         []string
 	minSemantic   float64
-	glob          *fileio.Glob // nil: every path
+	glob          *globmatch.Glob // nil: every path
 	// embedded says qvec and embedErr hold the query's embedding, computed once for "*".
 	embedded bool
 	qvec     []float32
@@ -500,7 +501,7 @@ func (q scopeQuery) candidates(n int) int {
 }
 
 // keepGlob returns the items whose path g matches (all of them when g is nil).
-func keepGlob[T any](g *fileio.Glob, items []T, path func(T) string) []T {
+func keepGlob[T any](g *globmatch.Glob, items []T, path func(T) string) []T {
 	if g == nil {
 		return items
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/fileio/driver"
+	"github.com/agentfiles/agentfiles/internal/globmatch"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -546,7 +547,7 @@ func cutReference(s string) string {
 
 // ReferenceGrep is the plain scan Grep must agree with: split each file at "\n" (no line
 // after a final one, no byte order mark in the first), skip files with a NUL byte, and match each line on its own with Go's
-// regexp. The glob is applied with fileio.CompileGlob (tested on its own).
+// regexp. The glob is applied with the matcher of Service.Glob (tested on its own).
 func ReferenceGrep(t testing.TB, files map[string]string, req fileio.GrepRequest) GrepLines {
 	t.Helper()
 	src := req.Pattern
@@ -560,9 +561,9 @@ func ReferenceGrep(t testing.TB, files map[string]string, req fileio.GrepRequest
 	if err != nil {
 		t.Fatalf("reference: %v", err)
 	}
-	var g *fileio.Glob
+	var g *globmatch.Glob
 	if req.Glob != "" {
-		if g, err = fileio.CompileGlob(req.Glob); err != nil {
+		if g, err = globmatch.Compile(req.Glob); err != nil {
 			t.Fatalf("reference glob: %v", err)
 		}
 	}

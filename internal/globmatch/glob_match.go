@@ -1,15 +1,15 @@
-package fileio
+package globmatch
 
 import (
 	"fmt"
 	"unicode/utf8"
 )
 
-// MaxGlobAlternatives caps what a pattern's braces stand for: the number of brace-free
+// MaxAlternatives caps what a pattern's braces stand for: the number of brace-free
 // patterns it would expand to ("{a,b}/{c,d,e}" stands for 6). The matcher never expands
 // braces, so this bounds no cost of its own; it refuses patterns such as "{,}" repeated, which
 // say nothing a shorter pattern does not.
-const MaxGlobAlternatives = 4096
+const MaxAlternatives = 4096
 
 // segmentProgram is one pattern segment compiled to a nondeterministic automaton over the
 // characters of a path segment. Matching simulates every state at once, so its cost is at
@@ -53,7 +53,7 @@ func (in *segmentInst) accepts(r rune) bool {
 
 // compileSegment compiles one segment of a pattern ("**" inside it already reduced to "*").
 // It returns the program and the number of brace-free segments the braces stand for (capped
-// at MaxGlobAlternatives+1).
+// at MaxAlternatives+1).
 func compileSegment(seg string) (*segmentProgram, int, error) {
 	c := segmentCompiler{src: seg}
 	alts, err := c.sequence(0)
@@ -120,7 +120,7 @@ func (c *segmentCompiler) sequence(depth int) (int, error) {
 			if err != nil {
 				return 0, err
 			}
-			alts = min(alts*n, MaxGlobAlternatives+1)
+			alts = min(alts*n, MaxAlternatives+1)
 		default:
 			r, n := utf8.DecodeRuneInString(c.src[c.pos:])
 			c.emit(segmentInst{op: opChar, r: r})
@@ -145,7 +145,7 @@ func (c *segmentCompiler) group(depth int) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		total = min(total+n, MaxGlobAlternatives+1)
+		total = min(total+n, MaxAlternatives+1)
 		c.insts[split].x = split + 1
 		if c.src[c.pos] == '}' {
 			c.pos++

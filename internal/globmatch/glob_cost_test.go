@@ -1,11 +1,11 @@
-package fileio_test
+package globmatch_test
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/agentfiles/agentfiles"
-	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/internal/globmatch"
 )
 
 // globStepBound is the most steps a match may take: a few per pattern byte per path byte.
@@ -31,17 +31,17 @@ func TestGlobCostIsBounded(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			g, err := fileio.CompileGlob(tc.pattern)
+			g, err := globmatch.Compile(tc.pattern)
 			if tc.refused {
 				if code := agentfiles.ErrorCode(err); code != agentfiles.CodeInvalidPattern {
-					t.Fatalf("CompileGlob: error %v (code %q), want INVALID_PATTERN", err, code)
+					t.Fatalf("Compile: error %v (code %q), want INVALID_PATTERN", err, code)
 				}
 				return
 			}
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, steps := fileio.GlobMatchSteps(g, tc.path)
+			got, steps := globmatch.MatchSteps(g, tc.path)
 			if got != tc.want {
 				t.Errorf("Match = %v, want %v", got, tc.want)
 			}
@@ -62,11 +62,11 @@ func FuzzGlobCost(f *testing.F) {
 		f.Add(s[0], s[1])
 	}
 	f.Fuzz(func(t *testing.T, pattern, name string) {
-		g, err := fileio.CompileGlob(pattern)
+		g, err := globmatch.Compile(pattern)
 		if err != nil {
 			return
 		}
-		if _, steps := fileio.GlobMatchSteps(g, name); steps > globStepBound(pattern, name) {
+		if _, steps := globmatch.MatchSteps(g, name); steps > globStepBound(pattern, name) {
 			t.Fatalf("Glob(%q) on %q: %d steps, more than %d", pattern, name, steps, globStepBound(pattern, name))
 		}
 	})
@@ -77,7 +77,7 @@ func FuzzGlobCost(f *testing.F) {
 func BenchmarkGlobHostile(b *testing.B) {
 	deep := strings.Repeat("d/", 59) + "file"
 	for _, p := range []string{"**/*.md", strings.Repeat("**/*/", 7) + "zz"} {
-		g, err := fileio.CompileGlob(p)
+		g, err := globmatch.Compile(p)
 		if err != nil {
 			b.Fatal(err)
 		}

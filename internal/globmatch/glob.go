@@ -1,4 +1,7 @@
-package fileio
+// Package globmatch compiles and matches the glob patterns of file_glob, file_grep's glob and
+// file_search's glob: segments with *, ?, classes and braces, ** across directories, and a
+// leading ! for negation, matched in time linear in pattern × path with no backtracking.
+package globmatch
 
 import (
 	"fmt"
@@ -7,11 +10,11 @@ import (
 	"github.com/agentfiles/agentfiles"
 )
 
-// MaxGlobBytes is the longest glob pattern CompileGlob accepts.
-const MaxGlobBytes = 1024
+// MaxBytes is the longest glob pattern Compile accepts.
+const MaxBytes = 1024
 
 // Glob is a compiled path pattern, as file_glob, file_grep's glob and file_search's glob take it.
-// Create it with CompileGlob; it is immutable and safe for concurrent use.
+// Create it with Compile; it is immutable and safe for concurrent use.
 //
 // A pattern is a "/"-separated list of segments matched against the segments of a relative
 // path ("notes/todo.md"), the way Python's glob.glob(pattern, recursive=True,
@@ -42,9 +45,9 @@ type globSegment struct {
 	globstar bool
 }
 
-// CompileGlob compiles pattern (see Glob). An empty or malformed pattern is an
+// Compile compiles pattern (see Glob). An empty or malformed pattern is an
 // *agentfiles.Error with code INVALID_ARGUMENT whose message says what to fix.
-func CompileGlob(pattern string) (*Glob, error) {
+func Compile(pattern string) (*Glob, error) {
 	body, negated := strings.CutPrefix(pattern, "!")
 	for strings.HasPrefix(body, "./") {
 		body = body[2:]
@@ -53,8 +56,8 @@ func CompileGlob(pattern string) (*Glob, error) {
 	switch {
 	case body == "":
 		return nil, globError(pattern, `glob is empty; give a pattern such as "**/*.md"`)
-	case len(pattern) > MaxGlobBytes:
-		return nil, globError(pattern, fmt.Sprintf("glob is %d bytes; the maximum is %d", len(pattern), MaxGlobBytes))
+	case len(pattern) > MaxBytes:
+		return nil, globError(pattern, fmt.Sprintf("glob is %d bytes; the maximum is %d", len(pattern), MaxBytes))
 	}
 	parts, err := splitGlob(body)
 	if err != nil {
@@ -85,9 +88,9 @@ func CompileGlob(pattern string) (*Glob, error) {
 		if err != nil {
 			return nil, globError(pattern, err.Error())
 		}
-		if alternatives = min(alternatives*alts, MaxGlobAlternatives+1); alternatives > MaxGlobAlternatives {
+		if alternatives = min(alternatives*alts, MaxAlternatives+1); alternatives > MaxAlternatives {
 			return nil, globError(pattern, fmt.Sprintf("the braces stand for more than %d alternatives; "+
-				`list the alternatives in one group ("*.{md,txt,go}"), drop empty ones ("{,}" matches only ""), or glob in several calls`, MaxGlobAlternatives))
+				`list the alternatives in one group ("*.{md,txt,go}"), drop empty ones ("{,}" matches only ""), or glob in several calls`, MaxAlternatives))
 		}
 		g.segments = append(g.segments, globSegment{prog: prog})
 	}
@@ -99,17 +102,17 @@ func CompileGlob(pattern string) (*Glob, error) {
 	return g, nil
 }
 
-// MatchGlob reports whether the relative path name matches pattern (see Glob). It compiles
-// pattern on every call: compile once with CompileGlob to match many paths.
-func MatchGlob(pattern, name string) (bool, error) {
-	g, err := CompileGlob(pattern)
+// Match reports whether the relative path name matches pattern (see Glob). It compiles
+// pattern on every call: compile once with Compile to match many paths.
+func Match(pattern, name string) (bool, error) {
+	g, err := Compile(pattern)
 	if err != nil {
 		return false, err
 	}
 	return g.Match(name), nil
 }
 
-// String returns the pattern as given to CompileGlob.
+// String returns the pattern as given to Compile.
 func (g *Glob) String() string { return g.source }
 
 // BaseNameOnly reports whether the pattern has no "/": file_grep then matches it against the
@@ -130,14 +133,14 @@ func (g *Glob) MatchFile(dir, path string) bool {
 	if g.baseName {
 		return g.Match(path[strings.LastIndexByte(path, '/')+1:])
 	}
-	rel, ok := relativeTo(dir, path)
+	rel, ok := RelativeTo(dir, path)
 	return ok && g.Match(rel)
 }
 
-// literalDirs is the directory part of the pattern's leading segments that hold no wildcard
+// LiteralDirs is the directory part of the pattern's leading segments that hold no wildcard
 // ("docs/api/" for "docs/api/*.md"): only files below it can match ("" for a negated pattern,
 // which matches everywhere else).
-func (g *Glob) literalDirs() string {
+func (g *Glob) LiteralDirs() string {
 	if g.negated {
 		return ""
 	}
@@ -152,9 +155,9 @@ func (g *Glob) literalDirs() string {
 	return b.String()
 }
 
-// relativeTo returns path relative to dir, both store paths. A path equal to dir (a file
+// RelativeTo returns path relative to dir, both store paths. A path equal to dir (a file
 // searched on its own) is relative to its parent: its base name.
-func relativeTo(dir, path string) (string, bool) {
+func RelativeTo(dir, path string) (string, bool) {
 	switch {
 	case dir == "":
 		return strings.TrimPrefix(path, "/"), true
