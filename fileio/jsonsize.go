@@ -24,13 +24,33 @@ func answerSizeOf(e agentfiles.AnswerEncoding) answerSize {
 // four, "\n" three.
 func (a answerSize) str(s string) int {
 	n := a.quotes()
+	ascii := &asciiSize[0]
+	if a.twice {
+		ascii = &asciiSize[1]
+	}
 	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			n += int(ascii[c])
+			i++
+			continue
+		}
 		w, size := a.char(s[i:])
 		n += w
 		i += size
 	}
 	return n
 }
+
+// asciiSize is char's answer for each ASCII byte, sent once and twice.
+var asciiSize = func() (t [2][utf8.RuneSelf]uint8) {
+	for c := range utf8.RuneSelf {
+		for k, a := range []answerSize{{}, {twice: true}} {
+			w, _ := a.char(string(rune(c)))
+			t[k][c] = uint8(w)
+		}
+	}
+	return t
+}()
 
 // quotes is the size of the two quotes around a string.
 func (a answerSize) quotes() int {
