@@ -256,7 +256,10 @@
 //     counts what it reads against the scan budget.
 //   - Answers as sent. The grep answer cap counts JSON bytes with their escapes (a control
 //     character is six); a first match larger than the cap loses context lines, farthest
-//     first, then the end of its line, and the Note says so.
+//     first, then the end of its line, and the Note says so. Over MCP, which sends each answer
+//     twice (structured content and the same JSON as text), the cap counts both copies, the
+//     text's escapes escaped again (agentfiles.AnswerJSONAndText on the call's context, set by
+//     adapters/mcpsdk), so an MCP answer holds about half of what an HTTP one does.
 //   - Locks. A write waits for its project at most Config.LockTimeout (5 s), then fails with
 //     RESOURCE_BUSY having changed nothing. On memstore that deadline covers the commit too,
 //     and a waiting write never holds back reads: they go on while it waits, so a slow reader

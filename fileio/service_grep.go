@@ -64,6 +64,9 @@ func (s *Service) Grep(ctx context.Context, req GrepRequest) (GrepResult, error)
 		run, err = s.newGrepRun(req, dir)
 	}
 	if err == nil {
+		run.size = answerSizeOf(agentfiles.AnswerEncodingFromContext(ctx))
+	}
+	if err == nil {
 		err = s.runGrep(ctx, scope, run)
 	}
 	var res GrepResult
@@ -90,6 +93,7 @@ type grepRun struct {
 	fingerprint   string
 	start         searchCursor // where the caller's cursor resumes
 	bounds        grepBounds
+	size          answerSize // how the answer's bytes are counted against bounds.answerBytes
 	deadline      time.Time
 	indexed       bool // the store filtered the candidates by the query
 
@@ -421,12 +425,12 @@ func (r *grepRun) file(ctx context.Context, f driver.File, fromLine int) {
 	r.res.ScannedBytes += int64(len(c) - scanned)
 	switch {
 	case count > 0 && r.mode == GrepFilesWithMatches:
-		if !r.admit(int64(jsonStringLen(f.Path)) + 1) {
+		if !r.admit(int64(r.size.str(f.Path) + r.size.punct(1))) {
 			return
 		}
 		r.res.Files = append(r.res.Files, f.Path)
 	case count > 0 && r.mode == GrepCount:
-		if !r.admit(int64(jsonStringLen(f.Path)) + 32) {
+		if !r.admit(int64(r.size.str(f.Path) + r.size.punct(32))) {
 			return
 		}
 		r.res.Counts = append(r.res.Counts, GrepFileCount{Path: f.Path, Count: count})
@@ -458,12 +462,12 @@ func (r *grepRun) addMatch(path string, c []byte, start, end, lineNo int) bool {
 		m.LineTruncated = m.LineTruncated || cut
 		pos = le
 	}
-	// The cap counts the answer as sent, JSON escapes included; the first match, which must get
-	// in for the search to move on, is cut to fit.
-	if r.entries == 0 && m.fitJSON(r.bounds.answerBytes) {
+	// The cap counts the answer as sent, JSON escapes included (twice over MCP); the first
+	// match, which must get in for the search to move on, is cut to fit.
+	if r.entries == 0 && m.fit(r.size, r.bounds.answerBytes) {
 		r.cutFirst = true
 	}
-	if !r.admit(m.jsonSize()) {
+	if !r.admit(m.size(r.size)) {
 		return false
 	}
 	r.res.Matches = append(r.res.Matches, m)

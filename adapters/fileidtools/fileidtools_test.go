@@ -208,10 +208,10 @@ func TestOverMCP(t *testing.T) {
 		t.Fatalf("tools: %v", names)
 	}
 	mcptest.Script(t, cs, []mcptest.Exchange{
-		{Tool: "list_documentation_files", Args: map[string]any{}, Want: `"fileId": "f7"`},
-		{Tool: "table_of_contents", Args: map[string]any{"fileId": "f1"}, Want: `"title": "Flags"`},
+		{Tool: "list_documentation_files", Args: map[string]any{}, Want: `"fileId":"f7"`},
+		{Tool: "table_of_contents", Args: map[string]any{"fileId": "f1"}, Want: `"title":"Flags"`},
 		{Tool: "read_sections", Args: map[string]any{"fileId": "f1", "section_ids": []string{"1/1"}}, Want: `Use -addr.`},
-		{Tool: "search", Args: map[string]any{"query": "README"}, Want: `"fileId": "f5"`},
+		{Tool: "search", Args: map[string]any{"query": "README"}, Want: `"fileId":"f5"`},
 		{Tool: "table_of_contents", Args: map[string]any{"fileId": "x1"}, Want: "INVALID_FILE_ID", IsError: true},
 	})
 }

@@ -5,11 +5,19 @@
 //
 // [Register] adds every [adapters.Tool] of a tool set to an *mcp.Server. Each call validates its
 // arguments against the tool's input schema, runs the handler, and answers with both structured
-// content (the result object) and a text rendering of it (indented JSON, or the result's own
+// content (the result object) and a text rendering of it (the same JSON, or the result's own
 // text when it is an [adapters.Texter], as the memory tool's is), so that clients that read only
 // text still get everything. A handler error becomes an isError result whose text is
 // the JSON object {"code": ..., "message": ...}: the model sees the code and what to do next,
 // never internals.
+//
+// # Answer size
+//
+// An answer is thus sent twice, the text copy escaped again, so the handler marks each call's
+// context with agentfiles.AnswerJSONAndText (agentfiles.WithAnswerEncoding): a Service's
+// answer cap (fileio's grep cap) then counts both copies, and the tools/call response stays
+// within it however many escapes the answer holds; an answer holds about half as much as over
+// HTTP, and says it was cut and how to get the rest.
 //
 // # Identity
 //
@@ -106,6 +114,7 @@ func handler(t adapters.Tool, fallback *agentfiles.AuthContext, logger *slog.Log
 		} else if fallback != nil {
 			ctx = agentfiles.WithAuth(ctx, *fallback)
 		}
+		ctx = agentfiles.WithAnswerEncoding(ctx, agentfiles.AnswerJSONAndText)
 		var args json.RawMessage
 		if req.Params != nil {
 			args = req.Params.Arguments
@@ -138,7 +147,7 @@ func requestAuth(req *mcp.CallToolRequest) (agentfiles.AuthContext, bool) {
 }
 
 func successResult(out any) (*mcp.CallToolResult, error) {
-	text, err := json.MarshalIndent(out, "", "  ")
+	text, err := json.Marshal(out)
 	if err != nil {
 		return errorResult(adapters.ToolError{Code: agentfiles.CodeInternal.String(), Message: "the result could not be encoded"}), nil
 	}

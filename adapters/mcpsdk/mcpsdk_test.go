@@ -178,3 +178,31 @@ func codeNamed(name string) agentfiles.Code {
 	}
 	return agentfiles.NewCode(name, agentfiles.KindInvalid)
 }
+
+// TestCallsSayTheAnswerIsSentTwice: every tool call's context carries
+// agentfiles.AnswerJSONAndText, so that answer caps count the structured content and its text
+// copy; the text copy is the structured content's JSON.
+func TestCallsSayTheAnswerIsSentTwice(t *testing.T) {
+	type out struct {
+		Encoding agentfiles.AnswerEncoding `json:"encoding"`
+		Text     string                    `json:"text"`
+	}
+	tool := adapters.NewTool("encoding", "Encoding", "Reports how its answer is sent.", adapters.Annotations{ReadOnly: true},
+		func(ctx context.Context, _ struct{}) (out, error) {
+			return out{Encoding: agentfiles.AnswerEncodingFromContext(ctx), Text: "\x01<\"é"}, nil
+		})
+	server := mcp.NewServer(&mcp.Implementation{Name: "agentfiles-test"}, nil)
+	mcpsdk.Register(server, []adapters.Tool{tool}, mcpsdk.Options{})
+	res, text := mcptest.CallTool(t, mcptest.ConnectServer(t, server), "encoding", map[string]any{})
+	var fromStructured out
+	mcptest.Decode(t, res, &fromStructured)
+	if diff := cmp.Diff(out{Encoding: agentfiles.AnswerJSONAndText, Text: "\x01<\"é"}, fromStructured); diff != "" {
+		t.Errorf("structured content (-want +got):\n%s", diff)
+	}
+	if want := `{"encoding":1,"text":"\u0001\u003c\"é"}`; text != want {
+		t.Errorf("text = %s, want %s", text, want)
+	}
+	if got := agentfiles.AnswerEncodingFromContext(context.Background()); got != agentfiles.AnswerJSON {
+		t.Errorf("a context without an encoding says %v, want AnswerJSON", got)
+	}
+}

@@ -36,6 +36,6 @@ func TestServesDirectoryWithFIFO(t *testing.T) {
 	url := server.WaitFor(t, regexp.MustCompile(`http://\S+/mcp`))
 	cs := mcptest.ConnectHTTP(t, url, "")
 	mcptest.Script(t, cs, []mcptest.Exchange{
-		{Tool: "list_documentation_files", Args: map[string]any{}, Want: `"total": 1`},
+		{Tool: "list_documentation_files", Args: map[string]any{}, Want: `"total":1`},
 	})
 }

@@ -15,7 +15,7 @@ func TestDocsServerWithInspector(t *testing.T) {
 
 		res := server.call(t, "search", "query=installer")
 		text := res.Content[0].Text
-		if res.IsError || !strings.Contains(text, `"fileId": "f2"`) || !strings.Contains(text, "guide.md") {
+		if res.IsError || !strings.Contains(text, `"fileId":"f2"`) || !strings.Contains(text, "guide.md") {
 			t.Errorf("search over stdio = %s", text)
 		}
 	})

@@ -15,7 +15,7 @@ func TestServerWithInspector(t *testing.T) {
 		// Every inspector call is a new server process with a fresh in-memory store, so this
 		// call writes and the answer proves the tenant (the -dev-token) reached the handler.
 		res := server.call(t, "file_write", "project=demo", "path=/notes/a.md", "content=hello")
-		if res.IsError || !strings.Contains(res.Content[0].Text, `"bytes_written": 5`) {
+		if res.IsError || !strings.Contains(res.Content[0].Text, `"bytes_written":5`) {
 			t.Errorf("file_write over stdio = %+v", res)
 		}
 		bad := server.call(t, "file_read", "project=demo", "path=../etc/passwd")

@@ -47,7 +47,7 @@ func TestSession(t *testing.T) {
 		t.Errorf("Decode = %+v", got)
 	}
 	mcptest.Script(t, cs, []mcptest.Exchange{
-		{Tool: "echo", Args: map[string]any{"text": "one"}, Want: `"echo": "one"`},
+		{Tool: "echo", Args: map[string]any{"text": "one"}, Want: `"echo":"one"`},
 		{Tool: "echo", Args: map[string]any{"text": ""}, Want: "INVALID_ARGUMENT", IsError: true},
 	})
 }
