@@ -38,7 +38,7 @@ func TestArchiveToolsOverMCP(t *testing.T) {
 	cs := adapterstest.Connect(t, fileioTools(t), mcpsdk.Options{Auth: &ac})
 	b64 := base64.StdEncoding.EncodeToString(storetest.BuildArchive(t, archive.Zip, archiveFiles))
 	mcptest.Script(t, cs, []mcptest.Exchange{
-		{Tool: "file_import", Args: map[string]any{"project": "p", "path": "/site", "archive": b64}, Want: `"entry": "logo.png"`},
+		{Tool: "file_import", Args: map[string]any{"project": "p", "path": "/site", "archive": b64}, Want: `"entry":"logo.png"`},
 		{Tool: "file_read", Args: map[string]any{"project": "p", "path": "/site/notes/cafe\u0301.md"}, Want: "cr\u00e8me"},
 		{Tool: "file_import", Args: map[string]any{"project": "p", "archive": "not base64!"}, Want: "not valid Base64", IsError: true},
 		{Tool: "file_import", Args: map[string]any{"project": "p", "archive": base64.StdEncoding.EncodeToString(
