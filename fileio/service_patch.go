@@ -31,6 +31,10 @@ type ApplyPatchRequest struct {
 	Operations []patch.Operation
 	// DryRun computes the answer and changes nothing.
 	DryRun bool
+	// ExpectedSHA256 maps paths the patch updates, moves or deletes (as the patch writes them)
+	// to the SHA-256 each file must still have, as Write, Edit and ReadMany report it: a file
+	// that changed meanwhile fails the whole patch with CONFLICT, changing nothing.
+	ExpectedSHA256 map[string]string
 }
 
 // ApplyPatchResult is the answer of Service.ApplyPatch.
@@ -79,6 +83,10 @@ func (s *Service) ApplyPatch(ctx context.Context, req ApplyPatchRequest) (ApplyP
 	if err == nil {
 		dialect, plan, err = s.planPatch(req)
 	}
+	var expected map[string]string
+	if err == nil {
+		expected, err = s.patchExpectations(req.ExpectedSHA256, plan)
+	}
 	var res ApplyPatchResult
 	if err == nil {
 		creds := map[string]string{}
@@ -90,6 +98,11 @@ func (s *Service) ApplyPatch(ctx context.Context, req ApplyPatchRequest) (ApplyP
 			}
 		}
 		res, err = inUpdate(ctx, s, scope, func(tx driver.WriteTx) (ApplyPatchResult, error) {
+			for path, h := range expected {
+				if err := expectSHA256(ctx, tx, path, h); err != nil {
+					return ApplyPatchResult{}, err
+				}
+			}
 			return s.patchTx(ctx, tx, plan, req.DryRun, creds)
 		})
 		res.Dialect = dialect
@@ -192,6 +205,36 @@ func (s *Service) planPatch(req ApplyPatchRequest) (patch.Dialect, []patchStep, 
 		}
 	}
 	return p.Dialect, plan, nil
+}
+
+// patchExpectations checks a patch's expected hashes and keys them by Service path: each must
+// be 64 hex digits and name a file the patch updates, moves or deletes.
+func (s *Service) patchExpectations(in map[string]string, plan []patchStep) (map[string]string, error) {
+	if len(in) == 0 {
+		return nil, nil
+	}
+	read := map[string]bool{}
+	for _, st := range plan {
+		if st.op != patch.OpAdd {
+			read[st.path] = true
+		}
+	}
+	out := make(map[string]string, len(in))
+	for p, h := range in {
+		if err := checkExpectedSHA256(h); err != nil {
+			return nil, err
+		}
+		path, err := s.patchPath(p, 0)
+		if err != nil {
+			return nil, err
+		}
+		if !read[path] {
+			return nil, agentfiles.NewError(agentfiles.CodeInvalidArgument, fmt.Sprintf(
+				"expected_sha256 names %s, which the patch does not update, move or delete; name only those files", path), "expected_sha256")
+		}
+		out[path] = h
+	}
+	return out, nil
 }
 
 // patchPath turns a path as a patch writes it into a checked Service path: cleaned, in NFC and

@@ -17,9 +17,10 @@ type operationIn struct {
 
 type fileApplyPatchIn struct {
 	projectArg
-	Patch      string        `json:"patch,omitempty" jsonschema:"a V4A patch (*** Begin Patch … *** End Patch, a <<'EOF' heredoc around it is fine) or a unified diff as git diff writes it"`
-	Operations []operationIn `json:"operations,omitempty" jsonschema:"instead of patch: the Responses API's apply_patch operations [{type, path, diff}]"`
-	DryRun     bool          `json:"dry_run,omitempty" jsonschema:"true: answer with the diffs and change nothing"`
+	Patch          string            `json:"patch,omitempty" jsonschema:"a V4A patch (*** Begin Patch … *** End Patch, a <<'EOF' heredoc around it is fine) or a unified diff as git diff writes it"`
+	Operations     []operationIn     `json:"operations,omitempty" jsonschema:"instead of patch: the Responses API's apply_patch operations [{type, path, diff}]"`
+	DryRun         bool              `json:"dry_run,omitempty" jsonschema:"true: answer with the diffs and change nothing"`
+	ExpectedSHA256 map[string]string `json:"expected_sha256,omitempty" jsonschema:"optional {path: sha256} of files the patch updates, moves or deletes (sha256 from file_read_many, file_write or file_edit): CONFLICT, nothing changed, if one changed meanwhile"`
 }
 
 type fileReadManyIn struct {
@@ -53,7 +54,7 @@ func patchTools(svc *fileio.Service, cfg fileio.Config, ro adapters.Annotations)
 			"-    print(\\\"hi\\\")\\n+    print(\\\"hello\\\")\\n*** End Patch\\n\"}.",
 		adapters.Annotations{Destructive: true},
 		func(ctx context.Context, in fileApplyPatchIn) (fileio.ApplyPatchResult, error) {
-			req := fileio.ApplyPatchRequest{Project: in.Project, Patch: in.Patch, DryRun: in.DryRun}
+			req := fileio.ApplyPatchRequest{Project: in.Project, Patch: in.Patch, DryRun: in.DryRun, ExpectedSHA256: in.ExpectedSHA256}
 			for _, op := range in.Operations {
 				req.Operations = append(req.Operations, patch.Operation{Type: op.Type, Path: op.Path, Diff: op.Diff})
 			}

@@ -19,6 +19,7 @@ import (
 func exercisePatch(t *testing.T, newStore func(t *testing.T) driver.Store) {
 	t.Run("Differential", func(t *testing.T) { testPatchDifferential(t, newEnv(t, newStore)) })
 	t.Run("Atomicity", func(t *testing.T) { testPatchAtomicity(t, newEnv(t, newStore)) })
+	t.Run("ExpectedSHA256", func(t *testing.T) { testPatchExpectedSHA256(t, newEnv(t, newStore)) })
 	t.Run("Refusals", func(t *testing.T) {
 		testPatchRefusals(t, newEnv(t, newStore, func(c *fileio.Config) { c.MaxPatchFiles = 3; c.MaxPatchBytes = 4096 }))
 	})
@@ -115,6 +116,40 @@ func testPatchAtomicity(t *testing.T, e *env) {
 	versions, err := e.svc.Versions(ctx, fileio.VersionsRequest{Project: proj, Path: "/a.txt"})
 	if err != nil || len(versions) != 1 {
 		t.Errorf("versions of /a.txt after a failed patch: %d, %v; want only the current one", len(versions), err)
+	}
+}
+
+// testPatchExpectedSHA256: a stale hash for one file of a patch refuses the whole patch with
+// CONFLICT and changes nothing; a hash of a file the patch does not read, or a malformed one,
+// is INVALID_ARGUMENT; the current hashes (keys as the patch writes the paths) let it through.
+func testPatchExpectedSHA256(t *testing.T, e *env) {
+	ctx, _ := newTenant(proj)
+	before := map[string]string{"/a.txt": "one\n", "/b.txt": "two\n"}
+	e.seed(ctx, before)
+	text := "*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+ONE\n*** Delete File: b.txt\n*** End Patch\n"
+	sum := func(s string) string { return fileio.SHA256Hex([]byte(s)) }
+	refusals := []struct {
+		name     string
+		expected map[string]string
+		code     agentfiles.Code
+	}{
+		{"stale", map[string]string{"a.txt": sum("one\n"), "b.txt": sum("old\n")}, fileio.CodeConflict},
+		{"not read by the patch", map[string]string{"c.txt": sum("x")}, agentfiles.CodeInvalidArgument},
+		{"malformed", map[string]string{"a.txt": "abc"}, agentfiles.CodeInvalidArgument},
+	}
+	for _, r := range refusals {
+		_, err := e.svc.ApplyPatch(ctx, fileio.ApplyPatchRequest{Project: proj, Patch: text, ExpectedSHA256: r.expected})
+		wantCode(t, r.name, err, r.code)
+		if diff := cmp.Diff(before, ReadProject(t, ctx, e.svc, proj)); diff != "" {
+			t.Errorf("%s: files changed (-want +got):\n%s", r.name, diff)
+		}
+	}
+	current := map[string]string{"a.txt": sum("one\n"), "/b.txt": sum("two\n")}
+	if _, err := e.svc.ApplyPatch(ctx, fileio.ApplyPatchRequest{Project: proj, Patch: text, ExpectedSHA256: current}); err != nil {
+		t.Fatalf("patch with the current hashes: %v", err)
+	}
+	if diff := cmp.Diff(map[string]string{"/a.txt": "ONE\n"}, ReadProject(t, ctx, e.svc, proj)); diff != "" {
+		t.Errorf("files after the patch (-want +got):\n%s", diff)
 	}
 }
 
