@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/internal/pgtest"
 	"github.com/agentfiles/agentfiles/internal/poll"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -302,7 +303,10 @@ func runAbuse(t *testing.T, base string, ab abuse) {
 	var mu sync.Mutex
 	outcomes := map[string]int{}
 	requests := 0
-	client := &http.Client{Timeout: 30 * time.Second}
+	// The server answers every call within its budget (fileio.DefaultCallTimeout, 30 s), with
+	// TIMEOUT when a call waited that long for its tenant's slot; the client waits longer, so a
+	// transport error means the server did not answer in its budget, not a tie between clocks.
+	client := &http.Client{Timeout: fileio.DefaultCallTimeout + 15*time.Second}
 	for range abuseClients {
 		wg.Go(func() {
 			for {
