@@ -242,9 +242,10 @@
 //     files and the kept versions hold, and PurgeHistory drops kept versions.
 //   - Patterns. A glob is compiled segment by segment into automata that are simulated state
 //     by state, never backtracking: a match costs at most about len(pattern) × len(path)
-//     steps, however many stars, globstars and braces it holds (FuzzGlobCost checks the
-//     bound), and the loops over paths check the context before each one. Braces that stand
-//     for more than 4096 brace-free patterns ("{,}" repeated) are
+//     steps, however many stars, globstars and braces it holds (FuzzGlobCost in
+//     internal/globmatch checks the bound), and the loops over paths check the context
+//     before each one. Braces that stand for more than 4096 brace-free patterns ("{,}"
+//     repeated) are
 //     INVALID_PATTERN, saying to list alternatives in one group. Grep runs its expression on
 //     chunks of whole lines (about 2^24 automaton steps each) and between chunks checks the
 //     context, the time budget and, in content mode, the scan budget, so it can stop part way
