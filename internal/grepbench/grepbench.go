@@ -1,13 +1,16 @@
-// Package grepbench builds the real-text corpus that the file_grep benchmarks of fileio/memstore
-// and fileio/pgstore search, and runs ripgrep over the same files as their reference. It is a
+// Package grepbench builds the corpora that the file_grep benchmarks of fileio/memstore and
+// fileio/pgstore search, and runs ripgrep over the same files as their reference. It is a
 // test helper, not API.
 //
-// # Corpus
+// # Corpora
 //
-// The corpus is the Go source and documentation under GOROOT/src (real text, found on every
+// Corpus is the Go source and documentation under GOROOT/src (real text, found on every
 // machine that builds this module), in path order, skipping files that are not valid UTF-8,
 // hold a NUL byte, exceed 1 MiB or have a path the fileio path rules refuse, until a file or
 // byte count is reached. Nothing is committed: the files are read at benchmark time.
+//
+// NewProse generates Markdown prose with a Zipf word distribution, non-ASCII letters and
+// paths with spaces: text the matchers were not tuned on, of any size, from a seed.
 package grepbench
 
 import (
