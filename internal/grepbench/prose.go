@@ -188,7 +188,7 @@ func (g *proseWriter) sentence(n int, period bool) {
 		case k == 2 && g.r.IntN(200) == 0:
 			g.b = append(g.b, strconv.Itoa(1990+g.r.IntN(40))...)
 			g.b = append(g.b, '-')
-			g.b = append(g.b, strconv.Itoa(10+g.r.IntN(3))[1:]...)
+			g.b = append(g.b, strconv.Itoa(10 + g.r.IntN(3))[1:]...)
 			g.b = append(g.b, strconv.Itoa(1+g.r.IntN(9))...)
 		case i == 0:
 			if c := w[0]; c >= 'a' && c <= 'z' {
