@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"maps"
 	"slices"
 	"strings"
 
@@ -185,11 +186,12 @@ func (s *Service) fillDiff(ctx context.Context, tx driver.ReadTx, f driver.FeedR
 		if c.Kind == FileRenamed {
 			from = c.From
 		}
-		content, ok, err := f.PinnedContent(ctx, from, c.before.Version)
+		contents, err := f.PinnedContents(ctx, []driver.VersionRef{{Path: from, Version: c.before.Version}})
 		if err != nil {
 			return err
 		}
-		if !ok {
+		content := contents[0]
+		if content == nil {
 			c.DiffNote = "the content at the checkpoint is no longer kept"
 			return nil
 		}
@@ -278,8 +280,8 @@ func (s *Service) rewindTx(ctx context.Context, ac agentfiles.AuthContext, scope
 	if err != nil {
 		return err
 	}
-	var remove, restore []string
-	versions := map[string]int64{}
+	var remove []string
+	paths := map[string]driver.FileState{} // what comes back: its state at the checkpoint
 	for _, c := range diff {
 		if c.after.Exists {
 			remove = append(remove, c.Path)
@@ -289,11 +291,10 @@ func (s *Service) rewindTx(ctx context.Context, ac agentfiles.AuthContext, scope
 			if c.Kind == FileRenamed {
 				from = c.From
 			}
-			restore = append(restore, from)
-			versions[from] = c.before.Version
+			paths[from] = c.before
 		}
 	}
-	if len(restore) > 0 && dir != "" {
+	if len(paths) > 0 && dir != "" {
 		for _, a := range ancestors(dir) {
 			if _, isFile, err := tx.Stat(ctx, a); err != nil || isFile {
 				if err == nil {
@@ -306,26 +307,21 @@ func (s *Service) rewindTx(ctx context.Context, ac agentfiles.AuthContext, scope
 	}
 	// A modified file is written over rather than deleted first, so that it keeps its
 	// CreatedAt and its version numbering continues.
-	remove = slices.DeleteFunc(remove, func(p string) bool { _, back := versions[p]; return back })
+	remove = slices.DeleteFunc(remove, func(p string) bool { _, back := paths[p]; return back })
 	if err := tx.Delete(ctx, remove...); err != nil {
 		return err
 	}
-	slices.Sort(restore)
-	for _, p := range restore {
-		if err := stillWanted(ctx); err != nil {
+	order := slices.Sorted(maps.Keys(paths))
+	for len(order) > 0 {
+		n, size := 0, int64(0)
+		for n < len(order) && n < rewindBatchFiles && (n == 0 || size+paths[order[n]].SizeBytes <= rewindBatchBytes) {
+			size += paths[order[n]].SizeBytes
+			n++
+		}
+		if err := s.restoreBatch(ctx, ac, scope, tx, f, order[:n], paths); err != nil {
 			return err
 		}
-		content, ok, err := f.PinnedContent(ctx, p, versions[p])
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return agentfiles.NewError(agentfiles.CodeNotFound, fmt.Sprintf(
-				"version %d of %s, its content at the checkpoint, is no longer kept; rewind the other files with path", versions[p], p), p)
-		}
-		if _, err := tx.Put(ctx, p, content, s.seal(ctx, ac, scope, p)); err != nil {
-			return err
-		}
+		order = order[n:]
 	}
 	after, err := tx.ProjectBytes(ctx)
 	if err != nil {
@@ -333,6 +329,49 @@ func (s *Service) rewindTx(ctx context.Context, ac agentfiles.AuthContext, scope
 	}
 	if after > before && after > s.cfg.MaxProjectBytes {
 		return newProjectQuotaError(after, s.cfg.MaxProjectBytes, dir)
+	}
+	return nil
+}
+
+// How Rewind writes files back: in batches of at most rewindBatchFiles files and (unless one
+// file is larger) rewindBatchBytes of content, each read in one PinnedContents call and written
+// in one driver.BulkWriter step when the store has one.
+const (
+	rewindBatchFiles = 256
+	rewindBatchBytes = 8 << 20
+)
+
+// restoreBatch writes back the checkpoint's content of paths (in path order).
+func (s *Service) restoreBatch(ctx context.Context, ac agentfiles.AuthContext, scope driver.Scope, tx driver.WriteTx, f driver.FeedReader, paths []string, at map[string]driver.FileState) error {
+	if err := stillWanted(ctx); err != nil {
+		return err
+	}
+	refs := make([]driver.VersionRef, len(paths))
+	for i, p := range paths {
+		refs[i] = driver.VersionRef{Path: p, Version: at[p].Version}
+	}
+	contents, err := f.PinnedContents(ctx, refs)
+	if err != nil {
+		return err
+	}
+	files := make([]driver.File, len(paths))
+	seals := make([]string, len(paths))
+	for i, p := range paths {
+		if contents[i] == nil {
+			return agentfiles.NewError(agentfiles.CodeNotFound, fmt.Sprintf(
+				"version %d of %s, its content at the checkpoint, is no longer kept; rewind the other files with path", refs[i].Version, p), p)
+		}
+		files[i] = driver.File{FileInfo: driver.FileInfo{Path: p}, Content: contents[i]}
+		seals[i] = s.seal(ctx, ac, scope, p).CredentialRef
+	}
+	if bulk, ok := tx.(driver.BulkWriter); ok {
+		// Left to the background indexer, as Put leaves a file.
+		return bulk.PutMany(ctx, files, driver.BulkOptions{Refs: seals, DeferIndex: true})
+	}
+	for i, file := range files {
+		if _, err := tx.Put(ctx, file.Path, file.Content, driver.PutOptions{CredentialRef: seals[i]}); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -47,6 +47,12 @@ type FileState struct {
 	SizeBytes int64
 }
 
+// VersionRef names one version of a file.
+type VersionRef struct {
+	Path    string
+	Version int64
+}
+
 // PathChange is a path that changed after a feed position: its state at that position and now.
 type PathChange struct {
 	Path   string
@@ -77,9 +83,11 @@ type FeedReader interface {
 	// state at that position and now, in path order (bytewise), at most limit of them.
 	// Before.SHA256 is "" when the content is no longer kept.
 	ChangedSince(ctx context.Context, position int64, dir string, limit int) ([]PathChange, error)
-	// PinnedContent returns the content of a version of path, whether its retention has run
-	// out or not, and false when the store no longer has it.
-	PinnedContent(ctx context.Context, path string, version int64) ([]byte, bool, error)
+	// PinnedContents returns the content of each version in refs, in the order of refs,
+	// whether its retention has run out or not: nil where the store no longer has it (an
+	// empty file's content is empty, not nil). Service.Rewind asks for a batch of files at a
+	// time, so that a store answers them in one step.
+	PinnedContents(ctx context.Context, refs []VersionRef) ([][]byte, error)
 	// Checkpoints returns the project's checkpoints with an id above after, oldest first, at
 	// most limit of them.
 	Checkpoints(ctx context.Context, after int64, limit int) ([]Checkpoint, error)

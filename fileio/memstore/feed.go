@@ -217,13 +217,18 @@ func (tx *readTx) versionContent(path string, version int64) ([]byte, bool) {
 	return nil, false
 }
 
-// PinnedContent implements driver.FeedReader.
-func (tx *readTx) PinnedContent(ctx context.Context, path string, version int64) ([]byte, bool, error) {
+// PinnedContents implements driver.FeedReader.
+func (tx *readTx) PinnedContents(ctx context.Context, refs []driver.VersionRef) ([][]byte, error) {
 	if err := ctx.Err(); err != nil {
-		return nil, false, err
+		return nil, err
 	}
-	content, ok := tx.versionContent(path, version)
-	return slices.Clone(content), ok, nil
+	out := make([][]byte, len(refs))
+	for i, r := range refs {
+		if content, ok := tx.versionContent(r.Path, r.Version); ok {
+			out[i] = append([]byte{}, content...)
+		}
+	}
+	return out, nil
 }
 
 // Checkpoints implements driver.FeedReader.

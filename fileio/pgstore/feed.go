@@ -125,26 +125,42 @@ func (tx *readTx) ChangedSince(ctx context.Context, position int64, dir string, 
 	return out, err
 }
 
-// sqlPinnedContent returns version $4 of $3, active or kept, whatever its retention.
-const sqlPinnedContent = `SELECT content FROM mcp_files
-WHERE apikey_hash = $1 AND project = $2 AND path = $3 AND deleted = FALSE AND version = $4
-UNION ALL
-SELECT content FROM mcp_file_versions
-WHERE apikey_hash = $1 AND project = $2 AND path = $3 AND version = $4
-LIMIT 1`
+// sqlPinnedContents returns, for each ($3[i], $4[i]), i and that version's content, active or
+// kept, whatever its retention; a version no longer kept has no row.
+const sqlPinnedContents = `SELECT r.i, c.content
+FROM unnest($3::text[], $4::bigint[]) WITH ORDINALITY AS r(path, version, i)
+CROSS JOIN LATERAL (
+    SELECT content FROM mcp_files
+    WHERE apikey_hash = $1 AND project = $2 AND path = r.path AND deleted = FALSE AND version = r.version
+    UNION ALL
+    SELECT content FROM mcp_file_versions
+    WHERE apikey_hash = $1 AND project = $2 AND path = r.path AND version = r.version
+    LIMIT 1
+) AS c`
 
-// PinnedContent implements driver.FeedReader.
-func (tx *readTx) PinnedContent(ctx context.Context, path string, version int64) ([]byte, bool, error) {
-	var content []byte
-	found := false
-	err := tx.x.query(ctx, opRead, sqlPinnedContent, tx.scopeArgs(path, version), func(r pgx.Rows) error {
-		found = true
-		return r.Scan(&content)
-	})
-	if found && content == nil {
-		content = []byte{}
+// PinnedContents implements driver.FeedReader in one statement.
+func (tx *readTx) PinnedContents(ctx context.Context, refs []driver.VersionRef) ([][]byte, error) {
+	paths, versions := make([]string, len(refs)), make([]int64, len(refs))
+	for i, r := range refs {
+		paths[i], versions[i] = r.Path, r.Version
 	}
-	return content, found, err
+	out := make([][]byte, len(refs))
+	err := tx.x.query(ctx, opRead, sqlPinnedContents, tx.scopeArgs(paths, versions), func(r pgx.Rows) error {
+		var i int64
+		var content []byte
+		if err := r.Scan(&i, &content); err != nil {
+			return err
+		}
+		if content == nil {
+			content = []byte{}
+		}
+		out[i-1] = content
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 const sqlCheckpointColumns = `id, label, position, created_at FROM mcp_file_checkpoints WHERE apikey_hash = $1 AND project = $2`

@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"math/rand"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/archive"
 	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/google/go-cmp/cmp"
 )
@@ -29,6 +31,14 @@ func ExerciseCheckpoints(t *testing.T, newStore func(t *testing.T) driver.Store)
 			t.Run(fmt.Sprint(seed), func(t *testing.T) { testRewindModel(t, e.store, seed) })
 		}
 	})
+	t.Run("RewindModelFileByFile", func(t *testing.T) {
+		// The same model, with the WriteTx's BulkWriter hidden: Rewind writes with Put.
+		e := newEnv(t, func(t *testing.T) driver.Store { return withoutBulkWriter(newStore(t)) })
+		for seed := int64(1); seed <= 3; seed++ {
+			t.Run(fmt.Sprint(seed), func(t *testing.T) { testRewindModel(t, e.store, seed) })
+		}
+	})
+	t.Run("RewindManyFiles", func(t *testing.T) { testRewindManyFiles(t, newEnv(t, newStore)) })
 	t.Run("RewindDirectory", func(t *testing.T) { testRewindDirectory(t, newEnv(t, newStore)) })
 	t.Run("RewindSeenWhole", func(t *testing.T) { testRewindSeenWhole(t, newEnv(t, newStore)) })
 	t.Run("FeedFollowedWhileWriting", func(t *testing.T) {
@@ -287,6 +297,64 @@ func testRewindModel(t *testing.T, store driver.Store, seed int64) {
 	}
 	if diff := cmp.Diff(now, projectFiles(t, store, scope)); diff != "" {
 		t.Errorf("after undoing the rewind (-before the rewind +now):\n%s", diff)
+	}
+}
+
+// withoutBulkWriter hides the driver.BulkWriter of s's WriteTx (and every optional interface
+// but the checkpoint and feed ones Rewind needs).
+func withoutBulkWriter(s driver.Store) driver.Store {
+	return hidingStore{Store: s, wrap: func(tx driver.WriteTx) driver.WriteTx {
+		return feedOnlyTx{WriteTx: tx, FeedReader: tx.(driver.FeedReader), CheckpointWriter: tx.(driver.CheckpointWriter)}
+	}}
+}
+
+type feedOnlyTx struct {
+	driver.WriteTx
+	driver.FeedReader
+	driver.CheckpointWriter
+}
+
+// testRewindManyFiles rewinds more files than one batch holds: modified, deleted, added and
+// renamed files all come back to the checkpoint, whatever batch they fall in.
+func testRewindManyFiles(t *testing.T, e *env) {
+	ctx, scope := newTenant("many")
+	p := scope.Project
+	entries := make([]ArchiveEntry, 700)
+	for i := range entries {
+		entries[i] = ArchiveEntry{Name: fmt.Sprintf("d%d/f%03d.md", i%7, i), Content: strings.Repeat(fmt.Sprintf("line %d\n", i), 1+i%13)}
+	}
+	if _, err := e.svc.Import(ctx, fileio.ImportRequest{Project: p, Archive: bytes.NewReader(BuildArchive(t, archive.Tar, entries))}); err != nil {
+		t.Fatalf("Import: %v", err)
+	}
+	cp, err := e.svc.Checkpoint(ctx, fileio.CheckpointRequest{Project: p})
+	if err != nil {
+		t.Fatalf("Checkpoint: %v", err)
+	}
+	then := projectFiles(t, e.store, scope)
+	for i := range entries {
+		entries[i].Content += "changed\n"
+	}
+	entries = append(entries, ArchiveEntry{Name: "new.md", Content: "added\n"})
+	if _, err := e.svc.Import(ctx, fileio.ImportRequest{Project: p, Archive: bytes.NewReader(BuildArchive(t, archive.Tar, entries))}); err != nil {
+		t.Fatalf("Import: %v", err)
+	}
+	if err := e.svc.Delete(ctx, fileio.DeleteRequest{Project: p, Path: "/d3", Recursive: true}); err != nil {
+		t.Fatalf("Delete: %v", err)
+	}
+	if _, err := e.svc.Rename(ctx, fileio.RenameRequest{Project: p, From: "/d4/f004.md", To: "/moved.md"}); err != nil {
+		t.Fatalf("Rename: %v", err)
+	}
+	res, err := e.svc.Rewind(ctx, fileio.RewindRequest{Project: p, Checkpoint: cp.ID})
+	if err != nil {
+		t.Fatalf("Rewind: %v", err)
+	}
+	// 699 modified, /d4/f004.md deleted (its content changed before it moved, so the move is
+	// not a rename), /moved.md and /new.md added.
+	if res.Total != 702 {
+		t.Errorf("rewind changed %d files, want 702", res.Total)
+	}
+	if diff := cmp.Diff(then, projectFiles(t, e.store, scope)); diff != "" {
+		t.Errorf("after the rewind (-checkpoint +now):\n%s", diff)
 	}
 }
 
