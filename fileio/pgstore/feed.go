@@ -77,7 +77,11 @@ func (tx *readTx) Events(ctx context.Context, after int64, dir string, limit int
 // sqlChangedSince finds, for each path at or below $3 with events after $5 (at most $6 paths,
 // in path order), the first of them, which tells what the path held at $5 (nothing for a
 // create, else the version it replaced), and hashes that version's content and the current
-// one in the database.
+// one in the database. Both lookups are LATERAL subqueries with a LIMIT, which PostgreSQL does
+// not flatten into a join, so that each is an index probe by path whatever the planner
+// estimates: on a project written moments ago, before autovacuum has analyzed it, a plain join
+// was planned as a scan of the whole project per changed path (1,500 paths: 9 s instead of
+// milliseconds).
 const sqlChangedSince = `WITH first AS (
     SELECT DISTINCT ON (path) path, kind, prev_version FROM mcp_file_events
     WHERE apikey_hash = $1 AND project = $2 AND position > $5 AND ` + sqlAtOrBelow + `
@@ -97,7 +101,11 @@ LEFT JOIN LATERAL (
         LIMIT 1) AS c
     WHERE first.kind <> 'created'
 ) AS b ON TRUE
-LEFT JOIN mcp_files cur ON cur.apikey_hash = $1 AND cur.project = $2 AND cur.path = first.path AND cur.deleted = FALSE
+LEFT JOIN LATERAL (
+    SELECT version, content, size FROM mcp_files f
+    WHERE f.apikey_hash = $1 AND f.project = $2 AND f.path = first.path AND f.deleted = FALSE
+    LIMIT 1
+) AS cur ON TRUE
 ORDER BY first.path`
 
 // ChangedSince implements driver.FeedReader in one statement (see sqlChangedSince).

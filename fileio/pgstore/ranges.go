@@ -12,12 +12,18 @@ var _ driver.RangeReader = (*readTx)(nil)
 
 // sqlReadRanges returns, per requested range (its ordinal), the file's info and the range's
 // bytes when the file is at the requested version and the range lies within it. substring on
-// BYTEA counts bytes, so only the ranges travel, not the files.
+// BYTEA counts bytes, so only the ranges travel, not the files. The lookup is a LATERAL
+// subquery with a LIMIT, an index probe per path however stale the table's statistics are
+// (see sqlChangedSince).
 const sqlReadRanges = `SELECT r.ord, f.path, f.size, f.created_at, f.updated_at,
        CASE WHEN f.updated_at = r.v AND r.s >= 0 AND r.s <= r.e AND r.e <= octet_length(f.content)
             THEN substring(f.content FROM (r.s + 1)::int FOR (r.e - r.s)::int) END
 FROM unnest($3::text[], $4::timestamptz[], $5::bigint[], $6::bigint[]) WITH ORDINALITY AS r(path, v, s, e, ord)
-JOIN mcp_files f ON f.apikey_hash = $1 AND f.project = $2 AND f.path = r.path AND f.deleted = FALSE`
+CROSS JOIN LATERAL (
+    SELECT path, size, created_at, updated_at, content FROM mcp_files
+    WHERE apikey_hash = $1 AND project = $2 AND path = r.path AND deleted = FALSE
+    LIMIT 1
+) AS f`
 
 // ReadRanges implements driver.RangeReader with one statement.
 func (tx *readTx) ReadRanges(ctx context.Context, ranges []driver.ByteRange) (map[string]driver.FileInfo, [][]byte, error) {
