@@ -20,36 +20,36 @@ import (
 
 // serverProcess is the built server running in a process of its own, which a test can kill.
 type serverProcess struct {
-	base string
-	cmd  *exec.Cmd
+	base   string
+	cmd    *exec.Cmd
+	banner *bufio.Scanner // stdout, after the banner's first line
+	stderr *cmdtest.Buffer
 }
 
-// startProcess runs bin with args on a free loopback port and returns once it listens; the
+// startProcess runs bin with args (plus -addr 127.0.0.1:0) and returns once it listens; the
 // process is killed when the test ends if it is still running.
 func startProcess(t *testing.T, bin string, args ...string) *serverProcess {
 	t.Helper()
-	cmd := exec.Command(bin, append([]string{"-addr", "127.0.0.1:0", "-log-level", "off"}, args...)...)
-	stdout, err := cmd.StdoutPipe()
+	p := &serverProcess{cmd: exec.Command(bin, append([]string{"-addr", "127.0.0.1:0"}, args...)...), stderr: &cmdtest.Buffer{}}
+	stdout, err := p.cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	var stderr cmdtest.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
+	p.cmd.Stderr = p.stderr
+	if err := p.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	sc := bufio.NewScanner(stdout)
-	if !sc.Scan() {
-		t.Fatalf("no banner; stderr: %s", stderr.String())
+	t.Cleanup(func() { _ = p.cmd.Process.Kill(); _ = p.cmd.Wait() })
+	p.banner = bufio.NewScanner(stdout)
+	if !p.banner.Scan() {
+		t.Fatalf("no banner; stderr: %s", p.stderr.String())
 	}
-	base, ok := strings.CutPrefix(sc.Text(), "agentfiles-server on ")
+	base, ok := strings.CutPrefix(p.banner.Text(), "agentfiles-server on ")
 	if !ok {
-		t.Fatalf("first line %q does not name the URL", sc.Text())
+		t.Fatalf("first line %q does not name the URL", p.banner.Text())
 	}
-	base, _, _ = strings.Cut(base, " ")
-	go func() { _, _ = io.Copy(io.Discard, stdout) }()
-	return &serverProcess{base: base, cmd: cmd}
+	p.base, _, _ = strings.Cut(base, " ")
+	return p
 }
 
 // archiveRoute calls PUT or GET /archive/{project} with the dev token.
@@ -100,7 +100,7 @@ func TestRewindOnAKilledInstance(t *testing.T) {
 
 	// How long a whole rewind takes on a fresh instance, to kill the next ones part way.
 	undo := mustCall(t, survivor.base, "dev", "file_checkpoint", map[string]any{"project": project})["checkpoint"]
-	timed := startProcess(t, bin, "-database-url", dbURL)
+	timed := startProcess(t, bin, "-database-url", dbURL, "-log-level", "off")
 	began := time.Now()
 	mustCall(t, timed.base, "dev", "file_rewind", map[string]any{"project": project, "checkpoint": checkpoint})
 	whole := time.Since(began)
@@ -110,7 +110,7 @@ func TestRewindOnAKilledInstance(t *testing.T) {
 	for _, part := range []float64{0.2, 0.6, 0.95, 1.5} {
 		delay := time.Duration(part * float64(whole))
 		undo := mustCall(t, survivor.base, "dev", "file_checkpoint", map[string]any{"project": project})["checkpoint"]
-		victim := startProcess(t, bin, "-database-url", dbURL)
+		victim := startProcess(t, bin, "-database-url", dbURL, "-log-level", "off")
 		answered := make(chan error, 1)
 		go func() {
 			_, err := doAPI(victim.base, "dev", "file_rewind", map[string]any{"project": project, "checkpoint": checkpoint})
@@ -149,7 +149,7 @@ func TestRewindOnAKilledInstance(t *testing.T) {
 func TestChangeFeedAcrossInstances(t *testing.T) {
 	dbURL := pgtest.New(t)
 	follower := startServer(t, "-database-url", dbURL, "-log-level", "off")
-	writer := startProcess(t, cmdtest.Build(t, "."), "-database-url", dbURL)
+	writer := startProcess(t, cmdtest.Build(t, "."), "-database-url", dbURL, "-log-level", "off")
 	const project = "followed"
 	start := mustCall(t, follower.base, "dev", "file_checkpoint", map[string]any{"project": project})["position"]
 

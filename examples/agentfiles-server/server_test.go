@@ -1,12 +1,10 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -222,28 +220,9 @@ func TestStdioWithNoFlags(t *testing.T) {
 // logged, not asserted (shared CI machines are noisy).
 func TestStartupToFirstRequest(t *testing.T) {
 	bin := cmdtest.Build(t, ".")
-	cmd := exec.Command(bin, "-addr", "127.0.0.1:0", "-log-level", "info")
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr cmdtest.Buffer
-	cmd.Stderr = &stderr
 	start := time.Now()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	sc := bufio.NewScanner(stdout)
-	if !sc.Scan() {
-		t.Fatalf("no banner; stderr: %s", stderr.String())
-	}
-	first := sc.Text()
-	base, ok := strings.CutPrefix(first, "agentfiles-server on ")
-	if !ok {
-		t.Fatalf("first line %q does not name the URL", first)
-	}
-	base, _, _ = strings.Cut(base, " ")
+	p := startProcess(t, bin, "-log-level", "info")
+	base, sc, cmd, stderr := p.base, p.banner, p.cmd, p.stderr
 	listening := time.Since(start)
 	r := callAPI(t, base, "dev", "file_list", map[string]any{"project": "startup"})
 	answered := time.Since(start)
@@ -260,7 +239,7 @@ func TestStartupToFirstRequest(t *testing.T) {
 		}
 	}
 	if !strings.Contains(rest.String(), base+"/#token=dev") {
-		t.Errorf("banner lacks the console URL with the dev token:\n%s\n%s", first, rest.String())
+		t.Errorf("banner lacks the console URL with the dev token:\n%s", rest.String())
 	}
 
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
