@@ -34,8 +34,8 @@ type ImportRequest struct {
 	// entry "docs/a.md" imported at "/site" is "/site/docs/a.md".
 	Path string
 	Mode ImportMode // "" is ImportMerge
-	// Strict refuses the whole archive when a file is not UTF-8 text; without it such files
-	// are skipped and listed in ImportResult.Skipped.
+	// Strict refuses the whole archive when a file is not UTF-8 text or an entry is a link;
+	// without it such entries are skipped and listed in ImportResult.Skipped.
 	Strict bool
 	// DeferIndex leaves the imported files to the store's background grep indexer, as writes
 	// do: the import is faster (pgstore: about 4 times; computing the trigrams is most of its
@@ -97,13 +97,16 @@ const (
 //
 // The archive is refused, and nothing is imported, when it breaks a rule, with the entry
 // named: INVALID_ARGUMENT for an entry that escapes (".." segments, absolute names, a
-// backslash), a link or special file, a duplicate name, a file and a directory of the same
-// name, or (with Strict) a file that is not UTF-8 text, and for a stream that is not an
+// backslash), a special file (a device, a FIFO), a duplicate name, a file and a directory of
+// the same name, or (with Strict) a file that is not UTF-8 text or a link, and for a stream
+// that is not an
 // archive or is damaged; INVALID_PATH for a name the path rule refuses; QUOTA_EXCEEDED for a
 // file over Config.MaxFileBytes or a project over MaxProjectBytes; PAYLOAD_TOO_LARGE past
 // Config.MaxArchiveBytes; IS_DIRECTORY or NOT_DIRECTORY (merge) for a file where the project has
-// a directory or the reverse. Without Strict, files that are not UTF-8 text are skipped and
-// listed. The call's budget is Config.ArchiveTimeout.
+// a directory or the reverse. Without Strict, files that are not UTF-8 text and links
+// (symbolic or hard: a project holds files, and a link is never followed) are skipped and
+// listed, as a repository's archive often holds a few. The call's budget is
+// Config.ArchiveTimeout.
 //
 // Memory: one batch of files (at most 500 files or 2 MiB, plus one file of up to
 // MaxFileBytes) and the paths of the directory; a zip stream is spooled to a temporary file.
@@ -254,6 +257,15 @@ func (imp *importer) checkDir(ctx context.Context, tx driver.WriteTx) error {
 func (imp *importer) add(ctx context.Context, tx driver.WriteTx, e archive.Entry) error {
 	cfg := &imp.s.cfg
 	path := NormalizePath(dirPrefix(imp.dir) + e.Path)
+	if e.Link != "" {
+		if imp.strict {
+			return agentfiles.NewError(agentfiles.CodeInvalidArgument, fmt.Sprintf(
+				"archive entry %q is a link (to %q); nothing was imported (import without strict to skip links)", e.Name, e.Link), truncateForArg(e.Name))
+		}
+		imp.res.Skipped = append(imp.res.Skipped, SkippedImport{Entry: e.Name, Path: path, Reason: fmt.Sprintf(
+			"a link to %q; links are not imported: a project holds files, and a link is never followed", e.Link)})
+		return nil
+	}
 	if err := cfg.PathRule.Validate(path); err != nil {
 		var ae *agentfiles.Error
 		msg := err.Error()

@@ -47,9 +47,9 @@ func archiveTools(svc *fileio.Service, cfg fileio.Config) []adapters.Tool {
 			"PUT /archive/{project} over HTTP) into a project directory, all or nothing: entry 'docs/a.md' imported at "+
 			"path '/site' becomes '/site/docs/a.md'. mode merge (default) keeps other files; replace makes the directory "+
 			"equal to the archive. Each file is written as by file_write (old content kept in file_versions). Refused "+
-			"with the entry named, nothing imported: '..' or absolute names, links, duplicate names, a file over "+
-			sizeText(cfg.MaxFileBytes)+", a project over its quota. Files that are not UTF-8 text are skipped and listed "+
-			"in skipped (strict=true refuses them). Returns files, created, replaced, deleted, bytes, skipped. Example: "+
+			"with the entry named, nothing imported: '..' or absolute names, duplicate names, a file over "+
+			sizeText(cfg.MaxFileBytes)+", a project over its quota. Files that are not UTF-8 text and links are skipped and "+
+			"listed in skipped (strict=true refuses them). Returns files, created, replaced, deleted, bytes, skipped. Example: "+
 			"{\"project\": \"demo\", \"path\": \"/site\", \"archive\": \"H4sIAAAAAAAA...\", \"mode\": \"replace\"}.",
 		adapters.Annotations{Destructive: true},
 		func(ctx context.Context, in fileImportIn) (fileio.ImportResult, error) {

@@ -1,7 +1,9 @@
 // Package archive reads and writes the tar, tar.gz and zip streams that fileio.Service imports
 // and exports: it detects the format from the first bytes, yields the regular files of an
 // archive one at a time with their names cleaned (Clean), and refuses what could escape the
-// directory the archive goes into (".." segments, absolute names, links) by naming the entry.
+// directory the archive goes into (".." segments, absolute names) by naming the entry. Links
+// are yielded without a body and with their target (Entry.Link), never followed: the importer
+// decides (fileio.Service.Import skips and lists them).
 //
 // # Memory
 //
@@ -83,6 +85,9 @@ type Entry struct {
 	Name string // the name as the archive spells it
 	Path string // Clean(Name): slash-separated, relative, without "." or ".." segments
 	Size int64  // the uncompressed size the archive declares
+	// Link is the target of a symbolic or hard link as the archive spells it ("" for a
+	// regular file); a link has no body.
+	Link string
 }
 
 // Reader yields the regular files of an archive. It is not safe for concurrent use.
@@ -158,8 +163,8 @@ func (r *Reader) Close() error {
 	return nil
 }
 
-// Next returns the next regular file, skipping directory entries and tar's metadata entries,
-// or io.EOF after the last. A link, a device or any other special entry, and a name Clean
+// Next returns the next regular file or link, skipping directory entries and tar's metadata
+// entries, or io.EOF after the last. A device or any other special entry, and a name Clean
 // refuses, is an *EntryError naming the entry. Read the body with Read before calling Next
 // again.
 func (r *Reader) Next() (Entry, error) {
@@ -185,7 +190,12 @@ func (r *Reader) Next() (Entry, error) {
 			continue
 		case tar.TypeReg: // the reader reports the old TypeRegA as TypeReg
 		case tar.TypeSymlink, tar.TypeLink:
-			return Entry{}, &EntryError{Entry: h.Name, Reason: fmt.Sprintf("is a link (to %q); links are refused, so that nothing leads outside the import directory", h.Linkname)}
+			p, err := Clean(h.Name)
+			if err != nil {
+				return Entry{}, entryError(h.Name, err)
+			}
+			r.body = strings.NewReader("")
+			return Entry{Name: h.Name, Path: p, Link: h.Linkname}, nil
 		default:
 			return Entry{}, &EntryError{Entry: h.Name, Reason: fmt.Sprintf("is a special file (tar type %q); only regular files and directories can be imported", h.Typeflag)}
 		}
@@ -198,6 +208,27 @@ func (r *Reader) Next() (Entry, error) {
 	}
 }
 
+// maxLinkTarget bounds the target of a zip link (its body) that Next reads.
+const maxLinkTarget = 4096
+
+// zipLink returns a zip link entry, whose body is its target.
+func (r *Reader) zipLink(f *zip.File) (Entry, error) {
+	p, err := Clean(f.Name)
+	if err != nil {
+		return Entry{}, entryError(f.Name, err)
+	}
+	rc, err := f.Open()
+	if err != nil {
+		return Entry{}, &EntryError{Entry: f.Name, Reason: "cannot be read: " + err.Error()}
+	}
+	target, err := io.ReadAll(io.LimitReader(rc, maxLinkTarget))
+	if err != nil {
+		return Entry{}, &EntryError{Entry: f.Name, Reason: "cannot be read: " + err.Error()}
+	}
+	r.body = strings.NewReader("")
+	return Entry{Name: f.Name, Path: p, Link: string(target)}, nil
+}
+
 func (r *Reader) nextZip() (Entry, error) {
 	for r.zi < len(r.zr.File) {
 		f := r.zr.File[r.zi]
@@ -205,7 +236,7 @@ func (r *Reader) nextZip() (Entry, error) {
 		mode := f.Mode()
 		switch {
 		case mode&fs.ModeSymlink != 0:
-			return Entry{}, &EntryError{Entry: f.Name, Reason: "is a link; links are refused, so that nothing leads outside the import directory"}
+			return r.zipLink(f)
 		case mode.IsDir() || strings.HasSuffix(f.Name, "/"):
 			if _, err := Clean(f.Name); err != nil {
 				return Entry{}, entryError(f.Name, err)

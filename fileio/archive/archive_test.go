@@ -100,6 +100,9 @@ func FuzzReader(f *testing.F) {
 			if n > 1<<30 {
 				t.Fatalf("entry %q: %d bytes", e.Name, n)
 			}
+			if e.Link != "" && n > 0 {
+				t.Fatalf("link %q has a body of %d bytes", e.Name, n)
+			}
 		}
 	})
 }
