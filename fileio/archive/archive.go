@@ -184,7 +184,7 @@ func (r *Reader) Next() (Entry, error) {
 		}
 		switch h.Typeflag {
 		case tar.TypeDir, tar.TypeXGlobalHeader:
-			if _, err := Clean(h.Name); err != nil && h.Typeflag == tar.TypeDir {
+			if _, err := Clean(h.Name); err != nil && h.Typeflag == tar.TypeDir && !isRoot(h.Name) {
 				return Entry{}, entryError(h.Name, err)
 			}
 			continue
@@ -238,7 +238,7 @@ func (r *Reader) nextZip() (Entry, error) {
 		case mode&fs.ModeSymlink != 0:
 			return r.zipLink(f)
 		case mode.IsDir() || strings.HasSuffix(f.Name, "/"):
-			if _, err := Clean(f.Name); err != nil {
+			if _, err := Clean(f.Name); err != nil && !isRoot(f.Name) {
 				return Entry{}, entryError(f.Name, err)
 			}
 			continue
@@ -318,6 +318,17 @@ func Clean(name string) (string, error) {
 		return "", errors.New(`starts with a drive letter; archive entries must be relative (such as "docs/a.md")`)
 	}
 	return strings.Join(segs, "/"), nil
+}
+
+// isRoot reports whether a directory entry names the archive's root ("./", as `tar -C dir -c .`
+// writes first): skipped like any directory entry, not refused.
+func isRoot(name string) bool {
+	for _, seg := range strings.Split(name, "/") {
+		if seg != "" && seg != "." {
+			return false
+		}
+	}
+	return true
 }
 
 var errTooLarge = errors.New("archive too large")

@@ -273,7 +273,7 @@ func testArchives(t *testing.T, newStore func(t *testing.T) driver.Store) {
 	// Merge writes and keeps the rest; replace makes the directory equal to the archive.
 	res, err := e.svc.Import(ctx, fileio.ImportRequest{Project: proj, Path: "/site", Archive: bytes.NewReader(BuildArchive(t, archive.Zip,
 		[]ArchiveEntry{ok, {Name: "docs/", Type: tar.TypeDir}, {Name: "docs/b c.md", Content: "b\n"}, {Name: "old.md", Content: "new\n"}, {Name: "x.bin", Content: "\xff"},
-			{Name: "latest.md", Type: tar.TypeSymlink, Link: "../../etc/passwd"}}))})
+			{Name: "latest.md", Type: tar.TypeSymlink, Link: "../../etc/passwd"}, {Name: "./", Type: tar.TypeDir}}))})
 	want := fileio.ImportResult{Format: "zip", Path: "/site", Files: 3, Created: 2, Replaced: 1, Bytes: 8,
 		Skipped: []fileio.SkippedImport{{Entry: "x.bin", Path: "/site/x.bin", Reason: "not UTF-8 text (a binary file?); files hold text only"},
 			{Entry: "latest.md", Path: "/site/latest.md", Reason: `a link to "../../etc/passwd"; links are not imported: a project holds files, and a link is never followed`}}}
@@ -287,7 +287,7 @@ func testArchives(t *testing.T, newStore func(t *testing.T) driver.Store) {
 		t.Errorf("versions of a file the import replaced: %+v, %v; want the old one kept", vs, err)
 	}
 	res, err = e.svc.Import(ctx, fileio.ImportRequest{Project: proj, Path: "/site", Mode: fileio.ImportReplace,
-		Archive: bytes.NewReader(BuildArchive(t, archive.Tar, []ArchiveEntry{{Name: "docs", Content: "now a file\n"}, ok, {Name: "same.md", Type: tar.TypeLink, Link: "a.md"}}))})
+		Archive: bytes.NewReader(BuildArchive(t, archive.Tar, []ArchiveEntry{{Name: "./", Type: tar.TypeDir}, {Name: "docs", Content: "now a file\n"}, ok, {Name: "same.md", Type: tar.TypeLink, Link: "a.md"}}))})
 	want = fileio.ImportResult{Format: "tar", Path: "/site", Files: 2, Created: 1, Replaced: 1, Deleted: 2, Bytes: 13,
 		Skipped: []fileio.SkippedImport{{Entry: "same.md", Path: "/site/same.md", Reason: `a link to "a.md"; links are not imported: a project holds files, and a link is never followed`}}}
 	if diff := cmp.Diff(want, res); err != nil || diff != "" {
