@@ -2,6 +2,7 @@ package fileio
 
 import (
 	"regexp/syntax"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -104,7 +105,8 @@ func (a analyzer) literal(runes []rune, fold bool) analysis {
 		}
 	}
 	for _, r := range runes {
-		if fold && !asciiFoldable(r) {
+		// U+FFFD also matches each byte of invalid UTF-8, which its encoding does not find.
+		if fold && !asciiFoldable(r) || r == utf8.RuneError {
 			flush()
 			acc = a.concat(acc, unknown())
 			continue
@@ -126,6 +128,9 @@ func (a analyzer) class(ranges []rune) analysis {
 	}
 	set := make([]string, 0, n)
 	for i := 0; i+1 < len(ranges); i += 2 {
+		if ranges[i] <= utf8.RuneError && utf8.RuneError <= ranges[i+1] {
+			return unknown() // U+FFFD matches invalid UTF-8 too
+		}
 		for r := ranges[i]; r <= ranges[i+1]; r++ {
 			set = append(set, a.canon(string(r)))
 		}
@@ -250,4 +255,93 @@ func countNodes(re *syntax.Regexp, limit int) int {
 		n += countNodes(sub, limit-n)
 	}
 	return n
+}
+
+// requiredBytes returns ASCII bytes that every string re matches contains, each on its own
+// (compared exactly: under case folding only bytes that fold to nothing else), for a pattern
+// with no literal long enough for a ContentQuery: "-" in `[0-9]{4}-[0-9]{2}`.
+func requiredBytes(re *syntax.Regexp) []byte {
+	switch re.Op {
+	case syntax.OpLiteral:
+		var out []byte
+		for _, r := range re.Rune {
+			if r < utf8.RuneSelf && (re.Flags&syntax.FoldCase == 0 || unicode.SimpleFold(r) == r) {
+				out = append(out, byte(r))
+			}
+		}
+		return out
+	case syntax.OpCharClass:
+		if len(re.Rune) == 2 && re.Rune[0] == re.Rune[1] && re.Rune[0] < utf8.RuneSelf {
+			return []byte{byte(re.Rune[0])}
+		}
+	case syntax.OpCapture, syntax.OpPlus:
+		return requiredBytes(re.Sub[0])
+	case syntax.OpRepeat:
+		if re.Min > 0 {
+			return requiredBytes(re.Sub[0])
+		}
+	case syntax.OpConcat:
+		var out []byte
+		for _, sub := range re.Sub {
+			out = append(out, requiredBytes(sub)...)
+		}
+		return out
+	case syntax.OpAlternate:
+		out := requiredBytes(re.Sub[0])
+		for _, sub := range re.Sub[1:] {
+			in := requiredBytes(sub)
+			out = slices.DeleteFunc(out, func(b byte) bool { return !slices.Contains(in, b) })
+		}
+		return out
+	}
+	return nil
+}
+
+// maxMatchBytes is the length in bytes of the longest string re matches, or -1 when that is
+// unbounded or re holds an assertion (^, $, \b, \B): a match then depends on more than the
+// bytes it spans, so it cannot be looked for in a window around one of them.
+func maxMatchBytes(re *syntax.Regexp) int {
+	switch re.Op {
+	case syntax.OpEmptyMatch, syntax.OpNoMatch:
+		return 0
+	case syntax.OpLiteral:
+		if re.Flags&syntax.FoldCase != 0 {
+			return len(re.Rune) * utf8.UTFMax // a folded rune may be longer than the rune
+		}
+		n := 0
+		for _, r := range re.Rune {
+			n += max(utf8.RuneLen(r), 1)
+		}
+		return n
+	case syntax.OpCharClass:
+		if len(re.Rune) == 0 || re.Rune[len(re.Rune)-1] < utf8.RuneSelf {
+			return min(len(re.Rune), 1)
+		}
+		return utf8.UTFMax
+	case syntax.OpAnyCharNotNL, syntax.OpAnyChar:
+		return utf8.UTFMax
+	case syntax.OpCapture, syntax.OpQuest:
+		return maxMatchBytes(re.Sub[0])
+	case syntax.OpRepeat:
+		sub := maxMatchBytes(re.Sub[0])
+		if re.Max < 0 || sub < 0 {
+			return -1
+		}
+		return re.Max * sub
+	case syntax.OpConcat, syntax.OpAlternate:
+		n := 0
+		for _, sub := range re.Sub {
+			m := maxMatchBytes(sub)
+			if m < 0 {
+				return -1
+			}
+			if re.Op == syntax.OpConcat {
+				n += m
+			} else {
+				n = max(n, m)
+			}
+		}
+		return n
+	}
+	return -1 // stars, pluses, assertions and anything new
 }

@@ -49,6 +49,9 @@ func FuzzGrepAnalysis(f *testing.F) {
 		{"[^a]b", "\nb", false},
 		{"日本|中", "本日本\n", true},
 		{"k", "\u212a", true},
+		{`[0-9]{4}-[0-9]{2}`, "- 2024-05 and 1999-1\n-- 12-34\n", false},
+		{`.-\x{FFFD}`, "é-\xff\nx-\xc3\xa9\n", false},
+		{`[^a]{2}-[\pL]`, "日本-語\n\xe6\x97-é\n", true},
 	}
 	for _, s := range seeds {
 		f.Add(s.pattern, s.content, s.fold)

@@ -7,10 +7,11 @@ import (
 	"regexp/syntax"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio/driver"
-	"github.com/agentfiles/agentfiles/internal/asciifold"
+	"github.com/agentfiles/agentfiles/internal/rarebyte"
 )
 
 // MaxGrepPatternBytes is the longest pattern Service.Grep accepts.
@@ -37,6 +38,13 @@ type lineMatcher struct {
 	maxLine int
 	// literalOnly: the pattern is the anchor literal, so a line holding it matches.
 	literalOnly bool
+	// finder finds the anchor literal by its rarest bytes.
+	finder rarebyte.Finder
+	// window, when above 0, is the longest match of a pattern without assertions whose anchor
+	// is a byte every match contains (no literal was long enough): a match that holds one
+	// occurrence of the byte lies within window bytes of it on either side, so the expression
+	// runs on that neighbourhood instead of the whole line.
+	window int
 }
 
 // The cost bounds of the line matcher, in automaton steps (bytes × program instructions; Go's
@@ -102,7 +110,37 @@ func compileLineMatcher(pattern string, fixed, ignoreCase bool) (*lineMatcher, e
 	m.literalOnly = literal != "" && !strings.Contains(literal, "\n") &&
 		m.anchor.Op == driver.QueryLiteral && len(m.anchor.Literal) == len(literal)
 	m.query = shortenLiterals(query) // the anchor keeps the whole literal
+	if m.anchor.Op != driver.QueryLiteral {
+		m.anchorByte(tree)
+	}
+	if m.anchor.Op == driver.QueryLiteral {
+		m.finder = rarebyte.New(m.anchor.Literal, m.anchor.IgnoreCase)
+	}
 	return m, nil
+}
+
+// The bounds of a byte anchor: rarer in typical text than requiredByteRank (most lower-case
+// letters are more frequent), and a window of at most maxWindowBytes.
+const (
+	requiredByteRank = 225
+	maxWindowBytes   = 256
+)
+
+// anchorByte makes the rarest byte every match of tree (rewritten within lines) contains the
+// anchor of a pattern without a literal, if one is rare enough to pay.
+func (m *lineMatcher) anchorByte(tree *syntax.Regexp) {
+	req := requiredBytes(tree)
+	if len(req) == 0 {
+		return
+	}
+	b := slices.MinFunc(req, func(x, y byte) int { return rarebyte.Rank(x) - rarebyte.Rank(y) })
+	if rarebyte.Rank(b) >= requiredByteRank {
+		return
+	}
+	m.anchor = driver.ContentQuery{Op: driver.QueryLiteral, Literal: string([]byte{b})}
+	if n := maxMatchBytes(tree); n > 0 && n <= maxWindowBytes {
+		m.window = n
+	}
 }
 
 // anchorCandidates are the literals every matching line must contain: q itself, the literals
@@ -240,12 +278,7 @@ func (m *lineMatcher) anchoredLines(content []byte, from int, scan lineScan) {
 	lit := m.anchor.Literal
 	paused := from
 	for pos := from; pos < len(content); {
-		var k int
-		if m.anchor.IgnoreCase {
-			k = asciifold.Index(content[pos:], lit)
-		} else {
-			k = bytes.Index(content[pos:], []byte(lit))
-		}
+		k := m.finder.Index(content[pos:])
 		if k < 0 {
 			return
 		}
@@ -253,6 +286,10 @@ func (m *lineMatcher) anchoredLines(content []byte, from int, scan lineScan) {
 		switch {
 		case m.literalOnly:
 			if !scan.match(start, end) {
+				return
+			}
+		case m.window > 0:
+			if m.windowMatch(content[start:end], pos+k-start, lit[0]) && !scan.match(start, end) {
 				return
 			}
 		case end-start > m.maxLine:
@@ -270,6 +307,30 @@ func (m *lineMatcher) anchoredLines(content []byte, from int, scan lineScan) {
 			}
 		}
 	}
+}
+
+// windowMatch reports whether line, which holds the anchor byte b at offset at and maybe
+// later, matches: the expression runs on the window bytes either side of each occurrence,
+// widened to whole characters so that it decodes them as in the line.
+func (m *lineMatcher) windowMatch(line []byte, at int, b byte) bool {
+	for at >= 0 && at < len(line) {
+		lo, hi := max(at-m.window+1, 0), min(at+m.window, len(line))
+		for lo > 0 && !utf8.RuneStart(line[lo]) {
+			lo--
+		}
+		for hi < len(line) && !utf8.RuneStart(line[hi]) {
+			hi++
+		}
+		if m.re.Match(line[lo:hi]) {
+			return true
+		}
+		k := bytes.IndexByte(line[at+1:], b)
+		if k < 0 {
+			return false
+		}
+		at += 1 + k
+	}
+	return false
 }
 
 // lineAround returns the line holding byte offset at: [start, end) without its "\n".
