@@ -51,6 +51,7 @@ func FuzzGrepAnalysis(f *testing.F) {
 		{"k", "\u212a", true},
 		{`[0-9]{4}-[0-9]{2}`, "- 2024-05 and 1999-1\n-- 12-34\n", false},
 		{`.-\x{FFFD}`, "é-\xff\nx-\xc3\xa9\n", false},
+		{`(?i)(straße|foo\w+bar|x?baz)`, "FOObar FOOxBAR\nbaz\nstraße\n", false},
 		{`[^a]{2}-[\pL]`, "日本-語\n\xe6\x97-é\n", true},
 	}
 	for _, s := range seeds {

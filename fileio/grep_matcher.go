@@ -38,8 +38,10 @@ type lineMatcher struct {
 	maxLine int
 	// literalOnly: the pattern is the anchor literal, so a line holding it matches.
 	literalOnly bool
-	// finder finds the anchor literal by its rarest bytes.
-	finder rarebyte.Finder
+	// finders find the anchor literal by its rarest bytes; when there is no anchor but each
+	// alternative of the pattern has a literal ("(foo|bar)"), one finder for each: every
+	// matching line holds one of them.
+	finders []rarebyte.Finder
 	// window, when above 0, is the longest match of a pattern without assertions whose anchor
 	// is a byte every match contains (no literal was long enough): a match that holds one
 	// occurrence of the byte lies within window bytes of it on either side, so the expression
@@ -114,7 +116,9 @@ func compileLineMatcher(pattern string, fixed, ignoreCase bool) (*lineMatcher, e
 		m.anchorByte(tree)
 	}
 	if m.anchor.Op == driver.QueryLiteral {
-		m.finder = rarebyte.New(m.anchor.Literal, m.anchor.IgnoreCase)
+		m.finders = []rarebyte.Finder{rarebyte.New(m.anchor.Literal, m.anchor.IgnoreCase)}
+	} else if query.Op == driver.QueryOr {
+		m.finders = alternativeFinders(query)
 	}
 	return m, nil
 }
@@ -141,6 +145,21 @@ func (m *lineMatcher) anchorByte(tree *syntax.Regexp) {
 	if n := maxMatchBytes(tree); n > 0 && n <= maxWindowBytes {
 		m.window = n
 	}
+}
+
+// alternativeFinders returns a finder for the longest anchor literal of each alternative of
+// q (a QueryOr), or none when one alternative has no literal.
+func alternativeFinders(q driver.ContentQuery) []rarebyte.Finder {
+	out := make([]rarebyte.Finder, 0, len(q.Sub))
+	for _, alt := range q.Sub {
+		lits := anchorCandidates(alt)
+		if len(lits) == 0 {
+			return nil
+		}
+		lit := slices.MaxFunc(lits, func(a, b driver.ContentQuery) int { return len(a.Literal) - len(b.Literal) })
+		out = append(out, rarebyte.New(lit.Literal, lit.IgnoreCase))
+	}
+	return out
 }
 
 // anchorCandidates are the literals every matching line must contain: q itself, the literals
@@ -220,7 +239,7 @@ func binary(content []byte) bool { return bytes.IndexByte(content, 0) >= 0 }
 // on chunks of whole lines of about m.chunk bytes, and scan.pause is offered between them, so a
 // costly pattern over a large file can stop part way. The caller skips binary files.
 func (m *lineMatcher) matchingLines(content []byte, from int, scan lineScan) {
-	if m.anchor.Op == driver.QueryLiteral {
+	if len(m.finders) > 0 {
 		m.anchoredLines(content, from, scan)
 		return
 	}
@@ -272,24 +291,40 @@ func (m *lineMatcher) chunkEnd(content []byte, pos int) (end int, oneLine bool) 
 	return len(content), true
 }
 
-// anchoredLines is matchingLines for a matcher with an anchor literal: only the lines that
-// contain it are given to the expression.
+// anchoredLines is matchingLines for a matcher with anchor literals: only the lines that
+// contain one are given to the expression.
 func (m *lineMatcher) anchoredLines(content []byte, from int, scan lineScan) {
-	lit := m.anchor.Literal
+	// next[i]: where finder i finds its literal next at or after pos; -1 nowhere, -2 not
+	// looked for yet. Each finder looks again only once pos passed its last hit.
+	next := make([]int, len(m.finders))
+	for i := range next {
+		next[i] = -2
+	}
 	paused := from
 	for pos := from; pos < len(content); {
-		k := m.finder.Index(content[pos:])
-		if k < 0 {
+		at := -1
+		for i, f := range m.finders {
+			if next[i] != -1 && next[i] < pos {
+				next[i] = -1
+				if k := f.Index(content[pos:]); k >= 0 {
+					next[i] = pos + k
+				}
+			}
+			if next[i] >= 0 && (at < 0 || next[i] < at) {
+				at = next[i]
+			}
+		}
+		if at < 0 {
 			return
 		}
-		start, end := lineAround(content, pos+k)
+		start, end := lineAround(content, at)
 		switch {
 		case m.literalOnly:
 			if !scan.match(start, end) {
 				return
 			}
 		case m.window > 0:
-			if m.windowMatch(content[start:end], pos+k-start, lit[0]) && !scan.match(start, end) {
+			if m.windowMatch(content[start:end], at-start, m.anchor.Literal[0]) && !scan.match(start, end) {
 				return
 			}
 		case end-start > m.maxLine:

@@ -1,7 +1,11 @@
 package memstore_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strconv"
 	"strings"
@@ -9,6 +13,8 @@ import (
 	"time"
 
 	"github.com/agentfiles/agentfiles"
+	"github.com/agentfiles/agentfiles/adapters/fileiotools"
+	"github.com/agentfiles/agentfiles/adapters/httpapi"
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/fileio/memstore"
 	"github.com/agentfiles/agentfiles/fileio/storetest"
@@ -97,6 +103,9 @@ func BenchmarkGrepProseVsRipgrep(b *testing.B) {
 		{"Regexp", common + `\s+\w+ing`, false},
 		{"NoLiteral", `[0-9]{4}-[0-9]{2}`, false},
 	}
+	b.Run("HTTP/Literal/files_with_matches", func(b *testing.B) {
+		benchGrepHTTP(b, svc, dir, fileio.GrepRequest{Project: "prose", Pattern: rare, OutputMode: fileio.GrepFilesWithMatches, Limit: 1000})
+	})
 	for _, q := range queries {
 		for _, mode := range []fileio.GrepOutputMode{fileio.GrepFilesWithMatches, fileio.GrepCount} {
 			b.Run(q.name+"/"+string(mode), func(b *testing.B) {
@@ -136,6 +145,51 @@ func BenchmarkGrepProseVsRipgrep(b *testing.B) {
 			})
 		}
 	}
+}
+
+// benchGrepHTTP times req through the HTTP API (POST /tools/file_grep on an httptest server,
+// JSON both ways), the same call on the Service directly, and rg -l over dir, alternately:
+// x_rg is HTTP's time over rg's, and ms/http - ms/grep what the HTTP and JSON layers add.
+func benchGrepHTTP(b *testing.B, svc *fileio.Service, dir string, req fileio.GrepRequest) {
+	auth := agentfiles.NewAuthContext("bench-key", "bench")
+	srv := httptest.NewServer(httpapi.NewHandler(fileiotools.Tools(svc), httpapi.Options{
+		Authenticator: func(*http.Request) (agentfiles.AuthContext, error) { return auth, nil },
+	}))
+	defer srv.Close()
+	body, err := json.Marshal(map[string]any{"project": req.Project, "pattern": req.Pattern, "output_mode": req.OutputMode, "limit": req.Limit})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := agentfiles.WithAuth(context.Background(), auth)
+	var viaHTTP, direct, ref time.Duration
+	for i := 0; i < b.N; i++ {
+		start := time.Now()
+		resp, err := srv.Client().Post(srv.URL+"/tools/file_grep", "application/json", bytes.NewReader(body))
+		if err != nil {
+			b.Fatal(err)
+		}
+		var res fileio.GrepResult
+		err = json.NewDecoder(resp.Body).Decode(&res)
+		resp.Body.Close()
+		viaHTTP += time.Since(start)
+		if err != nil || resp.StatusCode != http.StatusOK || res.Truncated {
+			b.Fatalf("POST /tools/file_grep: %d %+v, %v", resp.StatusCode, res, err)
+		}
+		start = time.Now()
+		if _, err := svc.Grep(ctx, req); err != nil {
+			b.Fatal(err)
+		}
+		direct += time.Since(start)
+		rg, took := grepbench.Ripgrep(b, dir, "-l", "-e", req.Pattern, ".")
+		ref += took
+		if i == 0 {
+			compareWithRipgrep(b, res.Files, rg)
+		}
+	}
+	b.ReportMetric(float64(viaHTTP.Microseconds())/float64(b.N)/1000, "ms/http")
+	b.ReportMetric(float64(direct.Microseconds())/float64(b.N)/1000, "ms/grep")
+	b.ReportMetric(float64(ref.Microseconds())/float64(b.N)/1000, "ms/rg")
+	b.ReportMetric(float64(viaHTTP)/float64(ref), "x_rg")
 }
 
 // compareWithRipgrep fails b unless rg printed the same files (rg -l) or counts (rg -c).
