@@ -115,25 +115,30 @@ func (f Finder) Index(s []byte) int {
 	return -1
 }
 
-// indexFold is Index ignoring ASCII case: the rare byte is looked for in both cases, each
-// with its own IndexByte whose next hit is remembered, so no byte is scanned twice.
+// indexFold is Index ignoring ASCII case: the rare byte is looked for in both cases, in
+// windows that start small and double, so that a case that does not occur near the next hit
+// (or at all) costs no more than the distance to that hit, however often Index is called.
 func (f Finder) indexFold(s []byte) int {
 	n := len(f.lit)
 	c1, c2 := f.lit[f.off1], upper(f.lit[f.off1])
 	last := len(s) - n
 	hi := last + f.off1 + 1 // the rare byte lies in s[start+off1 : hi]
-	next1, next2 := -2, -2  // the next hit of each case at or after start+off1; -1: none left
 	for start, fails := 0, 0; start <= last; {
-		lo := start + f.off1
-		if next1 != -1 && next1 < lo {
-			next1 = indexFrom(s[:hi], lo, c1)
-		}
-		if c2 != c1 && next2 != -1 && next2 < lo {
-			next2 = indexFrom(s[:hi], lo, c2)
-		}
-		p := next1
-		if c2 != c1 && next2 >= 0 && (p < 0 || next2 < p) {
-			p = next2
+		p := -1
+		for lo, span := start+f.off1, 256; p < 0 && lo < hi; lo, span = lo+span, span*2 {
+			w := s[lo:min(lo+span, hi)]
+			k := bytes.IndexByte(w, c1)
+			if c2 != c1 {
+				if k >= 0 {
+					w = w[:k]
+				}
+				if j := bytes.IndexByte(w, c2); j >= 0 {
+					k = j
+				}
+			}
+			if k >= 0 {
+				p = lo + k
+			}
 		}
 		if p < 0 {
 			return -1
@@ -149,14 +154,6 @@ func (f Finder) indexFold(s []byte) int {
 			}
 			return -1
 		}
-	}
-	return -1
-}
-
-// indexFrom is the offset in s of the first c at or after from, or -1.
-func indexFrom(s []byte, from int, c byte) int {
-	if k := bytes.IndexByte(s[from:], c); k >= 0 {
-		return from + k
 	}
 	return -1
 }
