@@ -257,42 +257,69 @@ func countNodes(re *syntax.Regexp, limit int) int {
 	return n
 }
 
-// requiredBytes returns ASCII bytes that every string re matches contains, each on its own
-// (compared exactly: under case folding only bytes that fold to nothing else), for a pattern
-// with no literal long enough for a ContentQuery: "-" in `[0-9]{4}-[0-9]{2}`.
-func requiredBytes(re *syntax.Regexp) []byte {
+// maxRequiredSet is the most bytes a set of requiredSets holds.
+const maxRequiredSet = 16
+
+// requiredSets returns sets of ASCII bytes such that every string re matches contains a byte
+// of each set, for a pattern with no literal long enough for a ContentQuery: {"-"} and
+// {"0", …, "9"} for `[0-9]{4}-[0-9]{2}`. Bytes compare exactly; under case folding a letter
+// stands for the set of its two cases, and one whose folding leaves ASCII ("k", "s") for
+// nothing.
+func requiredSets(re *syntax.Regexp) [][]byte {
 	switch re.Op {
 	case syntax.OpLiteral:
-		var out []byte
+		var out [][]byte
 		for _, r := range re.Rune {
-			if r < utf8.RuneSelf && (re.Flags&syntax.FoldCase == 0 || unicode.SimpleFold(r) == r) {
-				out = append(out, byte(r))
+			switch f := unicode.SimpleFold(r); {
+			case r >= utf8.RuneSelf:
+			case re.Flags&syntax.FoldCase == 0 || f == r:
+				out = append(out, []byte{byte(r)})
+			case asciiFoldable(r):
+				out = append(out, []byte{byte(r), byte(f)})
 			}
 		}
 		return out
 	case syntax.OpCharClass:
-		if len(re.Rune) == 2 && re.Rune[0] == re.Rune[1] && re.Rune[0] < utf8.RuneSelf {
-			return []byte{byte(re.Rune[0])}
+		var set []byte
+		for i := 0; i+1 < len(re.Rune); i += 2 {
+			if re.Rune[i+1] >= utf8.RuneSelf || len(set)+int(re.Rune[i+1]-re.Rune[i])+1 > maxRequiredSet {
+				return nil
+			}
+			for r := re.Rune[i]; r <= re.Rune[i+1]; r++ {
+				set = append(set, byte(r))
+			}
 		}
+		if len(set) == 0 {
+			return nil
+		}
+		return [][]byte{set}
 	case syntax.OpCapture, syntax.OpPlus:
-		return requiredBytes(re.Sub[0])
+		return requiredSets(re.Sub[0])
 	case syntax.OpRepeat:
 		if re.Min > 0 {
-			return requiredBytes(re.Sub[0])
+			return requiredSets(re.Sub[0])
 		}
 	case syntax.OpConcat:
-		var out []byte
+		var out [][]byte
 		for _, sub := range re.Sub {
-			out = append(out, requiredBytes(sub)...)
+			out = append(out, requiredSets(sub)...)
 		}
 		return out
 	case syntax.OpAlternate:
-		out := requiredBytes(re.Sub[0])
-		for _, sub := range re.Sub[1:] {
-			in := requiredBytes(sub)
-			out = slices.DeleteFunc(out, func(b byte) bool { return !slices.Contains(in, b) })
+		// A byte of the cheapest set of each alternative.
+		var union []byte
+		for _, sub := range re.Sub {
+			sets := requiredSets(sub)
+			if len(sets) == 0 {
+				return nil
+			}
+			union = append(union, slices.MinFunc(sets, compareSetCost)...)
 		}
-		return out
+		slices.Sort(union)
+		if union = slices.Compact(union); len(union) > maxRequiredSet {
+			return nil
+		}
+		return [][]byte{union}
 	}
 	return nil
 }

@@ -2,7 +2,9 @@ package fileio
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
+	"math"
 	"regexp"
 	"regexp/syntax"
 	"slices"
@@ -38,16 +40,19 @@ type lineMatcher struct {
 	maxLine int
 	// literalOnly: the pattern is the anchor literal, so a line holding it matches.
 	literalOnly bool
-	// finders find the anchor literal by its rarest bytes; when there is no anchor but each
-	// alternative of the pattern has a literal ("(foo|bar)"), one finder for each: every
-	// matching line holds one of them.
-	finders []rarebyte.Finder
-	// window, when above 0, is the longest match of a pattern without assertions whose anchor
-	// is a byte every match contains (no literal was long enough): a match that holds one
-	// occurrence of the byte lies within window bytes of it on either side, so the expression
-	// runs on that neighbourhood instead of the whole line.
+	// finders find what every matching line holds, before the expression runs on the line:
+	// the anchor literal (by its rarest bytes); without one, a literal of each alternative of
+	// the pattern ("(foo|bar)"), any of which; without those, a byte of a set every match
+	// contains (the rarest such set: "-" in `[0-9]{4}-[0-9]{2}`).
+	finders []indexer
+	// window, when above 0, is the longest match of a pattern without assertions anchored on a
+	// byte set: a match that holds one of the bytes lies within window bytes of it on either
+	// side, so the expression runs on that neighbourhood instead of the whole line.
 	window int
 }
+
+// indexer finds the first occurrence of what it looks for in s, or -1.
+type indexer interface{ Index(s []byte) int }
 
 // The cost bounds of the line matcher, in automaton steps (bytes × program instructions; Go's
 // regexp runs in time linear in both). About 5 to 20 ns per step.
@@ -112,45 +117,94 @@ func compileLineMatcher(pattern string, fixed, ignoreCase bool) (*lineMatcher, e
 	m.literalOnly = literal != "" && !strings.Contains(literal, "\n") &&
 		m.anchor.Op == driver.QueryLiteral && len(m.anchor.Literal) == len(literal)
 	m.query = shortenLiterals(query) // the anchor keeps the whole literal
-	if m.anchor.Op != driver.QueryLiteral {
-		m.anchorByte(tree)
-	}
-	if m.anchor.Op == driver.QueryLiteral {
-		m.finders = []rarebyte.Finder{rarebyte.New(m.anchor.Literal, m.anchor.IgnoreCase)}
-	} else if query.Op == driver.QueryOr {
+	switch {
+	case m.anchor.Op == driver.QueryLiteral:
+		m.finders = []indexer{rarebyte.New(m.anchor.Literal, m.anchor.IgnoreCase)}
+	case query.Op == driver.QueryOr:
 		m.finders = alternativeFinders(query)
+	}
+	if len(m.finders) == 0 {
+		m.anchorSet(tree)
 	}
 	return m, nil
 }
 
-// The bounds of a byte anchor: rarer in typical text than requiredByteRank (most lower-case
-// letters are more frequent), and a window of at most maxWindowBytes.
+// The bounds of a byte-set anchor: its bytes together at most as frequent in typical text as
+// one byte of rank windowSetRank, the space (a window around each hit costs a few times what
+// the expression costs per byte of a line, so even a set as frequent as the space gains), or
+// lineSetRank (each hit costs a line), and a window of at most maxWindowBytes.
 const (
-	requiredByteRank = 225
-	maxWindowBytes   = 256
+	windowSetRank  = 255
+	lineSetRank    = 224
+	maxWindowBytes = 256
 )
 
-// anchorByte makes the rarest byte every match of tree (rewritten within lines) contains the
-// anchor of a pattern without a literal, if one is rare enough to pay.
-func (m *lineMatcher) anchorByte(tree *syntax.Regexp) {
-	req := requiredBytes(tree)
-	if len(req) == 0 {
+// anchorSet anchors a pattern without literals on the cheapest set of bytes every match of
+// tree (rewritten within lines) holds one of, if that is rare enough to pay.
+func (m *lineMatcher) anchorSet(tree *syntax.Regexp) {
+	sets := requiredSets(tree)
+	if len(sets) == 0 {
 		return
 	}
-	b := slices.MinFunc(req, func(x, y byte) int { return rarebyte.Rank(x) - rarebyte.Rank(y) })
-	if rarebyte.Rank(b) >= requiredByteRank {
-		return
-	}
-	m.anchor = driver.ContentQuery{Op: driver.QueryLiteral, Literal: string([]byte{b})}
-	if n := maxMatchBytes(tree); n > 0 && n <= maxWindowBytes {
+	set := slices.MinFunc(sets, compareSetCost)
+	n := maxMatchBytes(tree)
+	switch {
+	case n > 0 && n <= maxWindowBytes && setCost(set) <= byteFrequency(windowSetRank):
 		m.window = n
+	case setCost(set) > byteFrequency(lineSetRank):
+		return
 	}
+	m.finders = []indexer{newByteSet(set)}
+}
+
+// setCost is how often a byte of set occurs in typical text, relative to the space.
+func setCost(set []byte) float64 {
+	var sum float64
+	for _, b := range set {
+		sum += byteFrequency(rarebyte.Rank(b))
+	}
+	return sum
+}
+
+// byteFrequency undoes the logarithmic scale of rarebyte.Rank: 1 for the space, 10^-9 for a
+// rank of 0.
+func byteFrequency(rank int) float64 { return math.Pow(10, 9*float64(rank-255)/255) }
+
+func compareSetCost(a, b []byte) int { return cmp.Compare(setCost(a), setCost(b)) }
+
+// byteSet finds the first byte of a set: with IndexByte for one byte, else by a table.
+type byteSet struct {
+	only  int // the one byte, or -1
+	table [256]bool
+}
+
+func newByteSet(set []byte) *byteSet {
+	s := &byteSet{only: -1}
+	if len(set) == 1 {
+		s.only = int(set[0])
+	}
+	for _, b := range set {
+		s.table[b] = true
+	}
+	return s
+}
+
+func (s *byteSet) Index(text []byte) int {
+	if s.only >= 0 {
+		return bytes.IndexByte(text, byte(s.only))
+	}
+	for i, c := range text {
+		if s.table[c] {
+			return i
+		}
+	}
+	return -1
 }
 
 // alternativeFinders returns a finder for the longest anchor literal of each alternative of
 // q (a QueryOr), or none when one alternative has no literal.
-func alternativeFinders(q driver.ContentQuery) []rarebyte.Finder {
-	out := make([]rarebyte.Finder, 0, len(q.Sub))
+func alternativeFinders(q driver.ContentQuery) []indexer {
+	out := make([]indexer, 0, len(q.Sub))
 	for _, alt := range q.Sub {
 		lits := anchorCandidates(alt)
 		if len(lits) == 0 {
@@ -324,7 +378,7 @@ func (m *lineMatcher) anchoredLines(content []byte, from int, scan lineScan) {
 				return
 			}
 		case m.window > 0:
-			if m.windowMatch(content[start:end], at-start, m.anchor.Literal[0]) && !scan.match(start, end) {
+			if m.windowMatch(content[start:end], at-start) && !scan.match(start, end) {
 				return
 			}
 		case end-start > m.maxLine:
@@ -344,10 +398,10 @@ func (m *lineMatcher) anchoredLines(content []byte, from int, scan lineScan) {
 	}
 }
 
-// windowMatch reports whether line, which holds the anchor byte b at offset at and maybe
-// later, matches: the expression runs on the window bytes either side of each occurrence,
-// widened to whole characters so that it decodes them as in the line.
-func (m *lineMatcher) windowMatch(line []byte, at int, b byte) bool {
+// windowMatch reports whether line, which holds a byte of the anchor set at offset at and
+// maybe later, matches: the expression runs on the window bytes either side of each
+// occurrence, widened to whole characters so that it decodes them as in the line.
+func (m *lineMatcher) windowMatch(line []byte, at int) bool {
 	for at >= 0 && at < len(line) {
 		lo, hi := max(at-m.window+1, 0), min(at+m.window, len(line))
 		for lo > 0 && !utf8.RuneStart(line[lo]) {
@@ -359,7 +413,7 @@ func (m *lineMatcher) windowMatch(line []byte, at int, b byte) bool {
 		if m.re.Match(line[lo:hi]) {
 			return true
 		}
-		k := bytes.IndexByte(line[at+1:], b)
+		k := m.finders[0].Index(line[at+1:])
 		if k < 0 {
 			return false
 		}
