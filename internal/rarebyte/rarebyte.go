@@ -12,10 +12,11 @@
 //
 // # Worst case
 //
-// Text full of the "rare" byte would make every position a candidate; once the comparisons
-// outnumber one per eight bytes passed, the Finder hands the rest of the text to bytes.Index
-// (or to asciifold.Index when ignoring case), which stay linear, so a search never costs much
-// more than theirs.
+// Text full of the "rare" byte (the table is a guess about the text) would make IndexByte stop
+// every few bytes. Once the hits that were no match outnumber one per 32 bytes passed, the
+// Finder hands the rest of the text to bytes.Index, which compares many offsets at once (one
+// per 8 bytes ignoring case, to asciifold.Index, which stays linear), so a search never costs
+// much more than theirs.
 package rarebyte
 
 import (
@@ -105,7 +106,9 @@ func (f Finder) Index(s []byte) int {
 			return at
 		}
 		start = at + 1
-		if fails++; fails > (start+16)/8 {
+		// Too many hits for their distance: the "rare" byte is common here, where IndexByte
+		// spends more time starting than scanning. bytes.Index compares many offsets at once.
+		if fails++; fails > (start+16)/denseGap {
 			if k := bytes.Index(s[start:], []byte(f.lit)); k >= 0 {
 				return start + k
 			}
@@ -114,6 +117,10 @@ func (f Finder) Index(s []byte) int {
 	}
 	return -1
 }
+
+// denseGap: once the rare byte's hits that were not a match come closer than denseGap bytes
+// apart on average, Index hands the rest of the text to bytes.Index.
+const denseGap = 32
 
 // indexFold is Index ignoring ASCII case: the rare byte is looked for in both cases, in
 // windows that start small and double, so that a case that does not occur near the next hit

@@ -66,6 +66,7 @@ func FuzzIndex(f *testing.F) {
 	f.Add([]byte("the quick brown fox"), "fox", false)
 	f.Add([]byte("AaAaAaAaAaAab"), "aab", true)
 	f.Add([]byte(strings.Repeat("zy", 100)+"zx"), "zx", false)
+	f.Add([]byte(strings.Repeat("dodo dadi ", 40)+"dodirira"), "dodirira", false)
 	f.Fuzz(func(t *testing.T, text []byte, lit string, ignoreCase bool) {
 		got := rarebyte.New(lit, ignoreCase).Index(text)
 		want := bytes.Index(text, []byte(lit))
@@ -107,6 +108,7 @@ func BenchmarkIndex(b *testing.B) {
 		ignoreCase bool
 	}{
 		{"Word", prose.Word(0.01), false},
+		{"RareWord", prose.Word(0.006), false},
 		{"IgnoreCase", strings.ToUpper(prose.Word(0.01)), true},
 		{"Absent", "nowhere to be found", false},
 	} {
