@@ -149,9 +149,9 @@
 // longest literal every match holds (found by its rarest byte, as ripgrep does), a literal of
 // each alternative ("(foo|bar)"), or, for a pattern without literals, a byte of a set every
 // match holds ("-" in `[0-9]{4}-[0-9]{2}`), where a pattern of bounded length is tried only
-// in a window around each such byte. The files of each fetched group are matched on all CPUs
-// and reported in path order, so limits, cursors and budgets end an answer where one CPU
-// would have.
+// in a window around each such byte. The files of each fetched group are matched on the CPUs
+// that are free and reported in path order, so limits, cursors and budgets end an answer
+// where one CPU would have.
 //
 // # Archives
 //

@@ -43,7 +43,7 @@ const (
 	eventSkip
 )
 
-// prescan matches the files of one fetched group on all CPUs and returns one fileScan per
+// prescan matches the files of one fetched group on the free CPUs (internal/parallel) and returns one fileScan per
 // file (nil for the file the caller's cursor resumes part way through, and for all of them
 // when the group is too small to pay).
 func (r *grepRun) prescan(ctx context.Context, got []driver.File, resumed string, fromLine int) []*fileScan {

@@ -14,7 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// TestGrepParallelAnswersAsSerial checks that matching fetched files on all CPUs changes no
+// TestGrepParallelAnswersAsSerial checks that matching fetched files on several CPUs changes no
 // answer: every page (entries, truncation, cursor, note, scanned counts) of every request is
 // the same as when each file is matched in turn, through limits, cursors, the scan budget and
 // the answer cap, in all three modes.
