@@ -43,9 +43,9 @@ const (
 	eventSkip
 )
 
-// prescan matches the files of one fetched group on the free CPUs (internal/parallel) and returns one fileScan per
-// file (nil for the file the caller's cursor resumes part way through, and for all of them
-// when the group is too small to pay).
+// prescan matches the files of one fetched group on the free CPUs (internal/parallel) and
+// returns one fileScan per file (nil for the file the caller's cursor resumes part way
+// through, and for all of them when the group is too small to pay).
 func (r *grepRun) prescan(ctx context.Context, got []driver.File, resumed string, fromLine int) []*fileScan {
 	scans := make([]*fileScan, len(got))
 	total := 0

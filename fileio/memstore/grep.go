@@ -16,9 +16,9 @@ var (
 	_ driver.MultiGetter     = (*readTx)(nil)
 )
 
-// How GrepCandidates filters: the files of a block are checked on the free CPUs at once, then taken
-// in path order, so that the limit and the read budget end the list exactly where one file at
-// a time would have.
+// How GrepCandidates filters: the files of a block are checked on the free CPUs at once, then
+// taken in path order, so that the limit and the read budget end the list exactly where one
+// file at a time would have.
 const (
 	filterBlockFiles = 512
 	filterBlockBytes = 4 << 20
@@ -28,9 +28,9 @@ const (
 
 // GrepCandidates implements driver.ContentSearcher by checking c.Query against each file's
 // content in memory: substring searches (linear in the content, skipping to each literal's
-// rarest byte), far cheaper than matching the pattern line by line, on the free CPUs. The content
-// it reads goes to c.Read and stops at c.MaxReadBytes; it looks at the context and c.Deadline
-// before each block of files, and past the deadline it fails with TIMEOUT.
+// rarest byte), far cheaper than matching the pattern line by line, on the free CPUs. The
+// content it reads goes to c.Read and stops at c.MaxReadBytes; it looks at the context and
+// c.Deadline before each block of files, and past the deadline it fails with TIMEOUT.
 func (tx *readTx) GrepCandidates(ctx context.Context, c driver.GrepCandidates) ([]driver.FileInfo, error) {
 	infos := tx.p.index
 	if len(tx.overlay) > 0 { // a write transaction's own changes: list them in
