@@ -145,6 +145,14 @@
 // The Service always matches lines itself, so every store gives the same answer;
 // FuzzGrepAnalysis checks that the query never rejects a file with a matching line.
 //
+// The line matcher runs the expression only on lines that can match: those holding the
+// longest literal every match holds (found by its rarest byte, as ripgrep does), a literal of
+// each alternative ("(foo|bar)"), or, for a pattern without literals, a byte of a set every
+// match holds ("-" in `[0-9]{4}-[0-9]{2}`), where a pattern of bounded length is tried only
+// in a window around each such byte. The files of each fetched group are matched on the CPUs
+// that are free and reported in path order, so limits, cursors and budgets end an answer
+// where one CPU would have.
+//
 // # Archives
 //
 // Import reads a tar, tar.gz or zip stream (package fileio/archive detects the format from its

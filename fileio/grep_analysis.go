@@ -2,6 +2,7 @@ package fileio
 
 import (
 	"regexp/syntax"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -104,7 +105,8 @@ func (a analyzer) literal(runes []rune, fold bool) analysis {
 		}
 	}
 	for _, r := range runes {
-		if fold && !asciiFoldable(r) {
+		// U+FFFD also matches each byte of invalid UTF-8, which its encoding does not find.
+		if fold && !asciiFoldable(r) || r == utf8.RuneError {
 			flush()
 			acc = a.concat(acc, unknown())
 			continue
@@ -126,6 +128,9 @@ func (a analyzer) class(ranges []rune) analysis {
 	}
 	set := make([]string, 0, n)
 	for i := 0; i+1 < len(ranges); i += 2 {
+		if ranges[i] <= utf8.RuneError && utf8.RuneError <= ranges[i+1] {
+			return unknown() // U+FFFD matches invalid UTF-8 too
+		}
 		for r := ranges[i]; r <= ranges[i+1]; r++ {
 			set = append(set, a.canon(string(r)))
 		}
@@ -250,4 +255,120 @@ func countNodes(re *syntax.Regexp, limit int) int {
 		n += countNodes(sub, limit-n)
 	}
 	return n
+}
+
+// maxRequiredSet is the most bytes a set of requiredSets holds.
+const maxRequiredSet = 16
+
+// requiredSets returns sets of ASCII bytes such that every string re matches contains a byte
+// of each set, for a pattern with no literal long enough for a ContentQuery: {"-"} and
+// {"0", …, "9"} for `[0-9]{4}-[0-9]{2}`. Bytes compare exactly; under case folding a letter
+// stands for the set of its two cases, and one whose folding leaves ASCII ("k", "s") for
+// nothing.
+func requiredSets(re *syntax.Regexp) [][]byte {
+	switch re.Op {
+	case syntax.OpLiteral:
+		var out [][]byte
+		for _, r := range re.Rune {
+			switch f := unicode.SimpleFold(r); {
+			case r >= utf8.RuneSelf:
+			case re.Flags&syntax.FoldCase == 0 || f == r:
+				out = append(out, []byte{byte(r)})
+			case asciiFoldable(r):
+				out = append(out, []byte{byte(r), byte(f)})
+			}
+		}
+		return out
+	case syntax.OpCharClass:
+		var set []byte
+		for i := 0; i+1 < len(re.Rune); i += 2 {
+			if re.Rune[i+1] >= utf8.RuneSelf || len(set)+int(re.Rune[i+1]-re.Rune[i])+1 > maxRequiredSet {
+				return nil
+			}
+			for r := re.Rune[i]; r <= re.Rune[i+1]; r++ {
+				set = append(set, byte(r))
+			}
+		}
+		if len(set) == 0 {
+			return nil
+		}
+		return [][]byte{set}
+	case syntax.OpCapture, syntax.OpPlus:
+		return requiredSets(re.Sub[0])
+	case syntax.OpRepeat:
+		if re.Min > 0 {
+			return requiredSets(re.Sub[0])
+		}
+	case syntax.OpConcat:
+		var out [][]byte
+		for _, sub := range re.Sub {
+			out = append(out, requiredSets(sub)...)
+		}
+		return out
+	case syntax.OpAlternate:
+		// A byte of the cheapest set of each alternative.
+		var union []byte
+		for _, sub := range re.Sub {
+			sets := requiredSets(sub)
+			if len(sets) == 0 {
+				return nil
+			}
+			union = append(union, slices.MinFunc(sets, compareSetCost)...)
+		}
+		slices.Sort(union)
+		if union = slices.Compact(union); len(union) > maxRequiredSet {
+			return nil
+		}
+		return [][]byte{union}
+	}
+	return nil
+}
+
+// maxMatchBytes is the length in bytes of the longest string re matches, or -1 when that is
+// unbounded or re holds an assertion (^, $, \b, \B): a match then depends on more than the
+// bytes it spans, so it cannot be looked for in a window around one of them.
+func maxMatchBytes(re *syntax.Regexp) int {
+	switch re.Op {
+	case syntax.OpEmptyMatch, syntax.OpNoMatch:
+		return 0
+	case syntax.OpLiteral:
+		if re.Flags&syntax.FoldCase != 0 {
+			return len(re.Rune) * utf8.UTFMax // a folded rune may be longer than the rune
+		}
+		n := 0
+		for _, r := range re.Rune {
+			n += max(utf8.RuneLen(r), 1)
+		}
+		return n
+	case syntax.OpCharClass:
+		if len(re.Rune) == 0 || re.Rune[len(re.Rune)-1] < utf8.RuneSelf {
+			return min(len(re.Rune), 1)
+		}
+		return utf8.UTFMax
+	case syntax.OpAnyCharNotNL, syntax.OpAnyChar:
+		return utf8.UTFMax
+	case syntax.OpCapture, syntax.OpQuest:
+		return maxMatchBytes(re.Sub[0])
+	case syntax.OpRepeat:
+		sub := maxMatchBytes(re.Sub[0])
+		if re.Max < 0 || sub < 0 {
+			return -1
+		}
+		return re.Max * sub
+	case syntax.OpConcat, syntax.OpAlternate:
+		n := 0
+		for _, sub := range re.Sub {
+			m := maxMatchBytes(sub)
+			if m < 0 {
+				return -1
+			}
+			if re.Op == syntax.OpConcat {
+				n += m
+			} else {
+				n = max(n, m)
+			}
+		}
+		return n
+	}
+	return -1 // stars, pluses, assertions and anything new
 }

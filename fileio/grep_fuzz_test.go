@@ -49,6 +49,13 @@ func FuzzGrepAnalysis(f *testing.F) {
 		{"[^a]b", "\nb", false},
 		{"日本|中", "本日本\n", true},
 		{"k", "\u212a", true},
+		{`[0-9]{4}-[0-9]{2}`, "- 2024-05 and 1999-1\n-- 12-34\n", false},
+		{`.-\x{FFFD}`, "é-\xff\nx-\xc3\xa9\n", false},
+		{`(?i)(straße|foo\w+bar|x?baz)`, "FOObar FOOxBAR\nbaz\nstraße\n", false},
+		{`[0-9]{4}`, "year 2024\n12 3456\n", false},
+		{`(?i)q[0-9]|z\d+x`, "Q1 zx\nZ12X\n", false},
+		{`(x|yz)\w+\d`, "xa1\nyzb2\nya3\n", true},
+		{`[^a]{2}-[\pL]`, "日本-語\n\xe6\x97-é\n", true},
 	}
 	for _, s := range seeds {
 		f.Add(s.pattern, s.content, s.fold)

@@ -2,15 +2,18 @@ package fileio
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
+	"math"
 	"regexp"
 	"regexp/syntax"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio/driver"
-	"github.com/agentfiles/agentfiles/internal/asciifold"
+	"github.com/agentfiles/agentfiles/internal/rarebyte"
 )
 
 // MaxGrepPatternBytes is the longest pattern Service.Grep accepts.
@@ -37,7 +40,19 @@ type lineMatcher struct {
 	maxLine int
 	// literalOnly: the pattern is the anchor literal, so a line holding it matches.
 	literalOnly bool
+	// finders find what every matching line holds, before the expression runs on the line:
+	// the anchor literal (by its rarest bytes); without one, a literal of each alternative of
+	// the pattern ("(foo|bar)"), any of which; without those, a byte of a set every match
+	// contains (the rarest such set: "-" in `[0-9]{4}-[0-9]{2}`).
+	finders []indexer
+	// window, when above 0, is the longest match of a pattern without assertions anchored on a
+	// byte set: a match that holds one of the bytes lies within window bytes of it on either
+	// side, so the expression runs on that neighbourhood instead of the whole line.
+	window int
 }
+
+// indexer finds the first occurrence of what it looks for in s, or -1.
+type indexer interface{ Index(s []byte) int }
 
 // The cost bounds of the line matcher, in automaton steps (bytes × program instructions; Go's
 // regexp runs in time linear in both). About 5 to 20 ns per step.
@@ -102,7 +117,103 @@ func compileLineMatcher(pattern string, fixed, ignoreCase bool) (*lineMatcher, e
 	m.literalOnly = literal != "" && !strings.Contains(literal, "\n") &&
 		m.anchor.Op == driver.QueryLiteral && len(m.anchor.Literal) == len(literal)
 	m.query = shortenLiterals(query) // the anchor keeps the whole literal
+	switch {
+	case m.anchor.Op == driver.QueryLiteral:
+		m.finders = []indexer{rarebyte.New(m.anchor.Literal, m.anchor.IgnoreCase)}
+	case query.Op == driver.QueryOr:
+		m.finders = alternativeFinders(query)
+	}
+	if len(m.finders) == 0 {
+		m.anchorSet(tree)
+	}
 	return m, nil
+}
+
+// The bounds of a byte-set anchor: its bytes together at most as frequent in typical text as
+// one byte of rank windowSetRank, the space (a window around each hit costs a few times what
+// the expression costs per byte of a line, so even a set as frequent as the space gains), or
+// lineSetRank (each hit costs a line), and a window of at most maxWindowBytes.
+const (
+	windowSetRank  = 255
+	lineSetRank    = 224
+	maxWindowBytes = 256
+)
+
+// anchorSet anchors a pattern without literals on the cheapest set of bytes every match of
+// tree (rewritten within lines) holds one of, if that is rare enough to pay.
+func (m *lineMatcher) anchorSet(tree *syntax.Regexp) {
+	sets := requiredSets(tree)
+	if len(sets) == 0 {
+		return
+	}
+	set := slices.MinFunc(sets, compareSetCost)
+	n := maxMatchBytes(tree)
+	switch {
+	case n > 0 && n <= maxWindowBytes && setCost(set) <= byteFrequency(windowSetRank):
+		m.window = n
+	case setCost(set) > byteFrequency(lineSetRank):
+		return
+	}
+	m.finders = []indexer{newByteSet(set)}
+}
+
+// setCost is how often a byte of set occurs in typical text, relative to the space.
+func setCost(set []byte) float64 {
+	var sum float64
+	for _, b := range set {
+		sum += byteFrequency(rarebyte.Rank(b))
+	}
+	return sum
+}
+
+// byteFrequency undoes the logarithmic scale of rarebyte.Rank: 1 for the space, 10^-9 for a
+// rank of 0.
+func byteFrequency(rank int) float64 { return math.Pow(10, 9*float64(rank-255)/255) }
+
+func compareSetCost(a, b []byte) int { return cmp.Compare(setCost(a), setCost(b)) }
+
+// byteSet finds the first byte of a set: with IndexByte for one byte, else by a table.
+type byteSet struct {
+	only  int // the one byte, or -1
+	table [256]bool
+}
+
+func newByteSet(set []byte) *byteSet {
+	s := &byteSet{only: -1}
+	if len(set) == 1 {
+		s.only = int(set[0])
+	}
+	for _, b := range set {
+		s.table[b] = true
+	}
+	return s
+}
+
+func (s *byteSet) Index(text []byte) int {
+	if s.only >= 0 {
+		return bytes.IndexByte(text, byte(s.only))
+	}
+	for i, c := range text {
+		if s.table[c] {
+			return i
+		}
+	}
+	return -1
+}
+
+// alternativeFinders returns a finder for the longest anchor literal of each alternative of
+// q (a QueryOr), or none when one alternative has no literal.
+func alternativeFinders(q driver.ContentQuery) []indexer {
+	out := make([]indexer, 0, len(q.Sub))
+	for _, alt := range q.Sub {
+		lits := anchorCandidates(alt)
+		if len(lits) == 0 {
+			return nil
+		}
+		lit := slices.MaxFunc(lits, func(a, b driver.ContentQuery) int { return len(a.Literal) - len(b.Literal) })
+		out = append(out, rarebyte.New(lit.Literal, lit.IgnoreCase))
+	}
+	return out
 }
 
 // anchorCandidates are the literals every matching line must contain: q itself, the literals
@@ -182,7 +293,7 @@ func binary(content []byte) bool { return bytes.IndexByte(content, 0) >= 0 }
 // on chunks of whole lines of about m.chunk bytes, and scan.pause is offered between them, so a
 // costly pattern over a large file can stop part way. The caller skips binary files.
 func (m *lineMatcher) matchingLines(content []byte, from int, scan lineScan) {
-	if m.anchor.Op == driver.QueryLiteral {
+	if len(m.finders) > 0 {
 		m.anchoredLines(content, from, scan)
 		return
 	}
@@ -234,25 +345,40 @@ func (m *lineMatcher) chunkEnd(content []byte, pos int) (end int, oneLine bool) 
 	return len(content), true
 }
 
-// anchoredLines is matchingLines for a matcher with an anchor literal: only the lines that
-// contain it are given to the expression.
+// anchoredLines is matchingLines for a matcher with anchor literals: only the lines that
+// contain one are given to the expression.
 func (m *lineMatcher) anchoredLines(content []byte, from int, scan lineScan) {
-	lit := m.anchor.Literal
+	// next[i]: where finder i finds its literal next at or after pos; -1 nowhere, -2 not
+	// looked for yet. Each finder looks again only once pos passed its last hit.
+	next := make([]int, len(m.finders))
+	for i := range next {
+		next[i] = -2
+	}
 	paused := from
 	for pos := from; pos < len(content); {
-		var k int
-		if m.anchor.IgnoreCase {
-			k = asciifold.Index(content[pos:], lit)
-		} else {
-			k = bytes.Index(content[pos:], []byte(lit))
+		at := -1
+		for i, f := range m.finders {
+			if next[i] != -1 && next[i] < pos {
+				next[i] = -1
+				if k := f.Index(content[pos:]); k >= 0 {
+					next[i] = pos + k
+				}
+			}
+			if next[i] >= 0 && (at < 0 || next[i] < at) {
+				at = next[i]
+			}
 		}
-		if k < 0 {
+		if at < 0 {
 			return
 		}
-		start, end := lineAround(content, pos+k)
+		start, end := lineAround(content, at)
 		switch {
 		case m.literalOnly:
 			if !scan.match(start, end) {
+				return
+			}
+		case m.window > 0:
+			if m.windowMatch(content[start:end], at-start) && !scan.match(start, end) {
 				return
 			}
 		case end-start > m.maxLine:
@@ -270,6 +396,30 @@ func (m *lineMatcher) anchoredLines(content []byte, from int, scan lineScan) {
 			}
 		}
 	}
+}
+
+// windowMatch reports whether line, which holds a byte of the anchor set at offset at and
+// maybe later, matches: the expression runs on the window bytes either side of each
+// occurrence, widened to whole characters so that it decodes them as in the line.
+func (m *lineMatcher) windowMatch(line []byte, at int) bool {
+	for at >= 0 && at < len(line) {
+		lo, hi := max(at-m.window+1, 0), min(at+m.window, len(line))
+		for lo > 0 && !utf8.RuneStart(line[lo]) {
+			lo--
+		}
+		for hi < len(line) && !utf8.RuneStart(line[hi]) {
+			hi++
+		}
+		if m.re.Match(line[lo:hi]) {
+			return true
+		}
+		k := m.finders[0].Index(line[at+1:])
+		if k < 0 {
+			return false
+		}
+		at += 1 + k
+	}
+	return false
 }
 
 // lineAround returns the line holding byte offset at: [start, end) without its "\n".

@@ -331,7 +331,8 @@ func (r *grepRun) examine(ctx context.Context, tx driver.ReadTx, files []driver.
 		if err != nil {
 			return err
 		}
-		for _, f := range got {
+		scans := r.prescan(ctx, got, files[0].Path, fromLine)
+		for k, f := range got {
 			if r.stopped {
 				break
 			}
@@ -339,7 +340,7 @@ func (r *grepRun) examine(ctx context.Context, tx driver.ReadTx, files []driver.
 			if f.Path == files[0].Path {
 				from = fromLine
 			}
-			r.file(ctx, f, from)
+			r.file(ctx, f, from, scans[k])
 		}
 		i = j
 	}
@@ -350,11 +351,12 @@ func (r *grepRun) examine(ctx context.Context, tx driver.ReadTx, files []driver.
 // call's context and time budget: in content mode it may stop part way through the file, with
 // a cursor at the last line searched; in the other modes a file's entry needs all of it, so it
 // stops where the file began (the call then fails with TIMEOUT if it had found nothing yet).
-func (r *grepRun) file(ctx context.Context, f driver.File, fromLine int) {
+// pre is the matcher's report on the file recorded in parallel, or nil.
+func (r *grepRun) file(ctx context.Context, f driver.File, fromLine int, pre *fileScan) {
 	r.res.ScannedFiles++
 	// A byte order mark is no part of the first line, as rg strips it.
 	c := bytes.TrimPrefix(f.Content, []byte("\uFEFF"))
-	if binary(c) || (!r.indexed && !r.m.query.Matches(c)) {
+	if pre.isBinary(c) || (!r.indexed && !r.m.query.Matches(c)) {
 		r.res.ScannedBytes += int64(len(f.Content))
 		r.done = searchCursor{Path: f.Path}
 		return
@@ -380,7 +382,7 @@ func (r *grepRun) file(ctx context.Context, f driver.File, fromLine int) {
 		lineNo += bytes.Count(c[counted:pos], []byte{'\n'})
 		counted = pos
 	}
-	r.m.matchingLines(c, from, lineScan{
+	pre.matchingLines(r.m, c, from, lineScan{
 		match: func(start, end int) bool {
 			advance(start)
 			switch r.mode {
