@@ -43,13 +43,7 @@ func (tx *readTx) GrepCandidates(ctx context.Context, c driver.GrepCandidates) (
 	if err := tx.statementDeadline(ctx, c.Deadline); err != nil {
 		return nil, err
 	}
-	sc := tx.x.scope
-	args := []any{sc.Tenant, sc.Project, c.After, c.Prefix, int64(max(c.Limit, 1))}
-	where := `apikey_hash = $1 AND project = $2 AND deleted = FALSE AND path > $3 AND path >= $4 AND starts_with(path, $4)`
-	if end, bounded := prefixEnd(c.Prefix); bounded {
-		args = append(args, end)
-		where += fmt.Sprintf(" AND path < $%d", len(args))
-	}
+	where, args := tx.grepWhere(c.Prefix, c.After, c.Limit)
 	const cols = `SELECT path, size, created_at, updated_at FROM mcp_files WHERE `
 	var sql string
 	switch cond := likeCondition(indexable(c.Query), &args); cond {
@@ -74,6 +68,19 @@ UNION ALL (` + cols + where + ` AND NOT grep_indexed ORDER BY path LIMIT $5)) AS
 		return nil
 	})
 	return out, err
+}
+
+// grepWhere is the condition on the active files of the transaction's project whose path
+// starts with prefix and sorts after after, with its arguments: $5 is limit.
+func (tx *readTx) grepWhere(prefix, after string, limit int) (string, []any) {
+	sc := tx.x.scope
+	args := []any{sc.Tenant, sc.Project, after, prefix, int64(max(limit, 1))}
+	where := `apikey_hash = $1 AND project = $2 AND deleted = FALSE AND path > $3 AND path >= $4 AND starts_with(path, $4)`
+	if end, bounded := prefixEnd(prefix); bounded {
+		args = append(args, end)
+		where += fmt.Sprintf(" AND path < $%d", len(args))
+	}
+	return where, args
 }
 
 // statementDeadline bounds the transaction's statements by deadline (SET LOCAL

@@ -16,15 +16,17 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// exerciseGrep runs the grep and glob suite on the store and again with its optional read
-// interfaces hidden (driver.ContentSearcher, driver.MultiGetter), so that the indexed and the
-// portable paths give the same answers.
+// exerciseGrep runs the grep and glob suite on the store, again with driver.LiteralGrepper
+// hidden (the Service matches the candidates itself), and again with all its optional read
+// interfaces hidden (driver.LiteralGrepper, driver.ContentSearcher, driver.MultiGetter), so
+// that the indexed and the portable paths give the same answers.
 func exerciseGrep(t *testing.T, newStore func(t *testing.T) driver.Store) {
 	for _, v := range []struct {
 		name string
 		wrap func(driver.Store) driver.Store
 	}{
 		{"Store", func(s driver.Store) driver.Store { return s }},
+		{"WithoutLiteralGrep", WithoutLiteralGrep},
 		{"WithoutContentSearch", withoutContentSearch},
 	} {
 		t.Run(v.name, func(t *testing.T) {
@@ -107,6 +109,32 @@ type plainReadTx struct{ driver.ReadTx }
 
 func (p plainViewStore) View(ctx context.Context, scope driver.Scope, fn func(driver.ReadTx) error) error {
 	return p.Store.View(ctx, scope, func(tx driver.ReadTx) error { return fn(plainReadTx{tx}) })
+}
+
+// WithoutLiteralGrep returns a Store that forwards everything to s, except that its views
+// (View; it hides driver.ScanViewer) do not implement driver.LiteralGrepper: a Service over it
+// reads and matches the files a literal grep finds itself. The views keep
+// driver.ContentSearcher and driver.MultiGetter when they have both. It is safe for
+// concurrent use if s is.
+func WithoutLiteralGrep(s driver.Store) driver.Store { return searchViewStore{s} }
+
+type searchViewStore struct{ driver.Store }
+
+type searchReadTx struct {
+	driver.ReadTx
+	driver.ContentSearcher
+	driver.MultiGetter
+}
+
+func (p searchViewStore) View(ctx context.Context, scope driver.Scope, fn func(driver.ReadTx) error) error {
+	return p.Store.View(ctx, scope, func(tx driver.ReadTx) error {
+		cs, searches := tx.(driver.ContentSearcher)
+		mg, multi := tx.(driver.MultiGetter)
+		if !searches || !multi {
+			return fn(plainReadTx{tx})
+		}
+		return fn(searchReadTx{ReadTx: tx, ContentSearcher: cs, MultiGetter: mg})
+	})
 }
 
 // grepFixture is the project the table tests search.

@@ -1,0 +1,138 @@
+package pgstore_test
+
+import (
+	"context"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentfiles/agentfiles"
+	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/driver"
+	"github.com/agentfiles/agentfiles/fileio/pgstore"
+	"github.com/agentfiles/agentfiles/fileio/storetest"
+	"github.com/agentfiles/agentfiles/internal/grepbench"
+	"github.com/google/go-cmp/cmp"
+)
+
+// proseBenchMB is the size of the generated prose corpus of BenchmarkGrepProse in MB, 100
+// files per MB: AGENTFILES_GREP_PROSE_MB, default 20 (a quick run); 300 is about 30,000 files
+// / 300 MB.
+func proseBenchMB() int {
+	n, err := strconv.Atoi(os.Getenv("AGENTFILES_GREP_PROSE_MB"))
+	if err != nil || n < 1 {
+		return 20
+	}
+	return n
+}
+
+// BenchmarkGrepProse: Service.Grep on a PostgreSQL project holding generated Markdown prose
+// (grepbench.NewProse: Zipf word frequencies, not Go source), against rg over the same tree on
+// disk, alternately in one loop (x_rg: the ratio of their times). The corpus is loaded with
+// the bulk path (driver.BulkWriter, indexed in the write), then VACUUM ANALYZE. The patterns: a
+// word in about 1% of the files (files_with_matches and count), the same ignoring case, two
+// such words as an alternation and as "a.*b" (two words in about 10% of the files each), and
+// a pattern without literal text (a date), whose answer is a first page within the scan
+// budget. Every complete answer is checked against rg's on the first iteration.
+func BenchmarkGrepProse(b *testing.B) {
+	mb := proseBenchMB()
+	prose := grepbench.NewProse(mb*100, int64(mb)<<20, 35)
+	files := prose.Files
+	dir := b.TempDir()
+	grepbench.WriteTree(b, dir, files)
+	s, _ := newStore(b, pgstore.Options{GrepIndexInterval: -1})
+	ctx := context.Background()
+	ac := agentfiles.NewAuthContext("bench-key", "bench")
+	scope := driver.Scope{Tenant: ac.APIKeyHash, Project: "prose"}
+	start := time.Now()
+	for i := 0; i < len(files); i += 500 {
+		batch := make([]driver.File, 0, 500)
+		for _, f := range files[i:min(i+500, len(files))] {
+			batch = append(batch, driver.File{FileInfo: driver.FileInfo{Path: f.Path}, Content: f.Content})
+		}
+		err := s.Update(ctx, scope, driver.UpdateOptions{}, func(tx driver.WriteTx) error {
+			return tx.(driver.BulkWriter).PutMany(ctx, batch, driver.BulkOptions{})
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	loaded := time.Since(start)
+	if _, err := s.IndexGrep(ctx); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := s.Pool().Exec(ctx, "VACUUM ANALYZE mcp_files"); err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("prose corpus: %d files, %d bytes, loaded and indexed in %s", len(files), grepbench.Bytes(files), loaded.Round(time.Millisecond))
+	svc := storetest.NewService(b, s, func(c *fileio.Config) { c.MaxProjectBytes = 1 << 40; c.MaxFileBytes = 1 << 30 })
+	sctx := agentfiles.WithAuth(ctx, ac)
+	rare, common, other := prose.Word(0.01), prose.Word(0.1), prose.Word(0.08)
+	queries := []struct {
+		name    string
+		req     fileio.GrepRequest
+		rg      []string
+		partial bool // a first page: not compared with rg
+	}{
+		{name: "Literal1pct", req: fileio.GrepRequest{Pattern: rare}, rg: []string{"-l", "-e", rare}},
+		{name: "Literal1pctCount", req: fileio.GrepRequest{Pattern: rare, OutputMode: fileio.GrepCount}, rg: []string{"-c", "-e", rare}},
+		{name: "IgnoreCase1pct", req: fileio.GrepRequest{Pattern: strings.ToUpper(rare), IgnoreCase: true}, rg: []string{"-l", "-i", "-e", strings.ToUpper(rare)}},
+		{name: "Alternation", req: fileio.GrepRequest{Pattern: "(" + rare + "|" + prose.Word(0.005) + ")"}, rg: []string{"-l", "-e", "(" + rare + "|" + prose.Word(0.005) + ")"}},
+		{name: "Sequence", req: fileio.GrepRequest{Pattern: common + ".*" + other}, rg: []string{"-l", "-e", common + ".*" + other}},
+		{name: "NoLiteral", req: fileio.GrepRequest{Pattern: "[0-9]{4}-[0-9]{2}"}, rg: []string{"-l", "-e", "[0-9]{4}-[0-9]{2}"}, partial: true},
+	}
+	for _, q := range queries {
+		b.Run(q.name, func(b *testing.B) {
+			req := q.req
+			req.Project, req.Limit = "prose", 1000
+			if req.OutputMode == "" {
+				req.OutputMode = fileio.GrepFilesWithMatches
+			}
+			var ours, ref time.Duration
+			var scanned int64
+			for i := 0; i < b.N; i++ {
+				t0 := time.Now()
+				res, err := svc.Grep(sctx, req)
+				ours += time.Since(t0)
+				if err != nil || (!q.partial && res.Truncated) {
+					b.Fatalf("Grep: %+v, %v", res.Note, err)
+				}
+				scanned += res.ScannedBytes
+				rg, took := grepbench.Ripgrep(b, dir, append(q.rg, ".")...)
+				ref += took
+				if i == 0 && !q.partial {
+					if diff := cmp.Diff(rgEntries(rg), grepEntries(res)); diff != "" || len(rg) == 0 {
+						b.Fatalf("%s differs from rg (-rg +ours):\n%s", q.name, diff)
+					}
+				}
+			}
+			b.ReportMetric(float64(ours.Microseconds())/float64(b.N)/1000, "ms/grep")
+			b.ReportMetric(float64(ref.Microseconds())/float64(b.N)/1000, "ms/rg")
+			b.ReportMetric(float64(ours)/float64(ref), "x_rg")
+			b.ReportMetric(float64(scanned)/float64(b.N)/1e6, "MB_scanned")
+		})
+	}
+}
+
+// rgEntries are rg's -l or -c lines as store paths ("/a b.md" or "/a b.md:3"), sorted.
+func rgEntries(lines []string) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = "/" + strings.TrimPrefix(l, "./")
+	}
+	slices.Sort(out)
+	return out
+}
+
+// grepEntries are the files or counts of res in rgEntries' form.
+func grepEntries(res fileio.GrepResult) []string {
+	out := slices.Clone(res.Files)
+	for _, c := range res.Counts {
+		out = append(out, c.Path+":"+strconv.Itoa(c.Count))
+	}
+	slices.Sort(out)
+	return out
+}
