@@ -36,7 +36,10 @@ func proseBenchMB() int {
 // word in about 1% of the files (files_with_matches and count), the same ignoring case, two
 // such words as an alternation and as "a.*b" (two words in about 10% of the files each), and
 // a pattern without literal text (a date), whose answer is a first page within the scan
-// budget. Every complete answer is checked against rg's on the first iteration.
+// budget. Every complete answer is checked against rg's on the first iteration. Each literal
+// pattern runs twice: sql, where the store answers it (driver.LiteralGrepper: no content leaves
+// PostgreSQL), and read, where the Service reads the candidate files and matches them itself
+// (storetest.WithoutLiteralGrep).
 func BenchmarkGrepProse(b *testing.B) {
 	mb := proseBenchMB()
 	prose := grepbench.NewProse(mb*100, int64(mb)<<20, 35)
@@ -48,9 +51,9 @@ func BenchmarkGrepProse(b *testing.B) {
 	ac := agentfiles.NewAuthContext("bench-key", "bench")
 	scope := driver.Scope{Tenant: ac.APIKeyHash, Project: "prose"}
 	start := time.Now()
-	for i := 0; i < len(files); i += 500 {
-		batch := make([]driver.File, 0, 500)
-		for _, f := range files[i:min(i+500, len(files))] {
+	for i := 0; i < len(files); i += 100 { // batches that fit work_mem
+		batch := make([]driver.File, 0, 100)
+		for _, f := range files[i:min(i+100, len(files))] {
 			batch = append(batch, driver.File{FileInfo: driver.FileInfo{Path: f.Path}, Content: f.Content})
 		}
 		err := s.Update(ctx, scope, driver.UpdateOptions{}, func(tx driver.WriteTx) error {
@@ -68,7 +71,14 @@ func BenchmarkGrepProse(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.Logf("prose corpus: %d files, %d bytes, loaded and indexed in %s", len(files), grepbench.Bytes(files), loaded.Round(time.Millisecond))
-	svc := storetest.NewService(b, s, func(c *fileio.Config) { c.MaxProjectBytes = 1 << 40; c.MaxFileBytes = 1 << 30 })
+	cfg := func(c *fileio.Config) { c.MaxProjectBytes = 1 << 40; c.MaxFileBytes = 1 << 30 }
+	services := []struct {
+		name string
+		svc  *fileio.Service
+	}{
+		{"sql", storetest.NewService(b, s, cfg)},                                // LiteralGrepper answers literal patterns
+		{"read", storetest.NewService(b, storetest.WithoutLiteralGrep(s), cfg)}, // the Service reads the candidates
+	}
 	sctx := agentfiles.WithAuth(ctx, ac)
 	rare, common, other := prose.Word(0.01), prose.Word(0.1), prose.Word(0.08)
 	queries := []struct {
@@ -85,36 +95,48 @@ func BenchmarkGrepProse(b *testing.B) {
 		{name: "NoLiteral", req: fileio.GrepRequest{Pattern: "[0-9]{4}-[0-9]{2}"}, rg: []string{"-l", "-e", "[0-9]{4}-[0-9]{2}"}, partial: true},
 	}
 	for _, q := range queries {
-		b.Run(q.name, func(b *testing.B) {
-			req := q.req
-			req.Project, req.Limit = "prose", 1000
-			if req.OutputMode == "" {
-				req.OutputMode = fileio.GrepFilesWithMatches
+		for _, v := range services {
+			if v.name == "read" && exactLiteralsFree(q.name) {
+				continue // the same path as sql
 			}
-			var ours, ref time.Duration
-			var scanned int64
-			for i := 0; i < b.N; i++ {
-				t0 := time.Now()
-				res, err := svc.Grep(sctx, req)
-				ours += time.Since(t0)
-				if err != nil || (!q.partial && res.Truncated) {
-					b.Fatalf("Grep: %+v, %v", res.Note, err)
-				}
-				scanned += res.ScannedBytes
-				rg, took := grepbench.Ripgrep(b, dir, append(q.rg, ".")...)
-				ref += took
-				if i == 0 && !q.partial {
-					if diff := cmp.Diff(rgEntries(rg), grepEntries(res)); diff != "" || len(rg) == 0 {
-						b.Fatalf("%s differs from rg (-rg +ours):\n%s", q.name, diff)
-					}
-				}
-			}
-			b.ReportMetric(float64(ours.Microseconds())/float64(b.N)/1000, "ms/grep")
-			b.ReportMetric(float64(ref.Microseconds())/float64(b.N)/1000, "ms/rg")
-			b.ReportMetric(float64(ours)/float64(ref), "x_rg")
-			b.ReportMetric(float64(scanned)/float64(b.N)/1e6, "MB_scanned")
-		})
+			b.Run(q.name+"/"+v.name, func(b *testing.B) { benchProseQuery(b, v.svc, sctx, dir, q.req, q.rg, q.partial) })
+		}
 	}
+}
+
+// exactLiteralsFree reports whether the query of that name is not literal text alone, so
+// that a LiteralGrepper plays no part in it.
+func exactLiteralsFree(name string) bool { return name == "Sequence" || name == "NoLiteral" }
+
+// benchProseQuery runs req through svc and rg with rgArgs over dir alternately; unless partial,
+// the first answer must equal rg's.
+func benchProseQuery(b *testing.B, svc *fileio.Service, sctx context.Context, dir string, req fileio.GrepRequest, rgArgs []string, partial bool) {
+	req.Project, req.Limit = "prose", 1000
+	if req.OutputMode == "" {
+		req.OutputMode = fileio.GrepFilesWithMatches
+	}
+	var ours, ref time.Duration
+	var scanned int64
+	for i := 0; i < b.N; i++ {
+		t0 := time.Now()
+		res, err := svc.Grep(sctx, req)
+		ours += time.Since(t0)
+		if err != nil || (!partial && res.Truncated) {
+			b.Fatalf("Grep: %+v, %v", res.Note, err)
+		}
+		scanned += res.ScannedBytes
+		rg, took := grepbench.Ripgrep(b, dir, append(rgArgs, ".")...)
+		ref += took
+		if i == 0 && !partial {
+			if diff := cmp.Diff(rgEntries(rg), grepEntries(res)); diff != "" || len(rg) == 0 {
+				b.Fatalf("%s differs from rg (-rg +ours):\n%s", req.Pattern, diff)
+			}
+		}
+	}
+	b.ReportMetric(float64(ours.Microseconds())/float64(b.N)/1000, "ms/grep")
+	b.ReportMetric(float64(ref.Microseconds())/float64(b.N)/1000, "ms/rg")
+	b.ReportMetric(float64(ours)/float64(ref), "x_rg")
+	b.ReportMetric(float64(scanned)/float64(b.N)/1e6, "MB_scanned")
 }
 
 // rgEntries are rg's -l or -c lines as store paths ("/a b.md" or "/a b.md:3"), sorted.
