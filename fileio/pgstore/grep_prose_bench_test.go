@@ -2,6 +2,7 @@ package pgstore_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"slices"
 	"strconv"
@@ -157,4 +158,73 @@ func grepEntries(res fileio.GrepResult) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// BenchmarkGrepAfterBurst: how long a small write of one tenant waits for the background
+// grep indexer (default interval and batch size) when another tenant has just written a
+// burst of files. Each iteration, tenant A writes burstFiles prose files (10 KB on average,
+// 100 per transaction, as many file_write calls leave them: not yet indexed), then tenant B
+// writes one note through the Service; ms_until_indexed is the time from B's write until its
+// file is in the trigram index, a_pending_then the files of A's burst still waiting then,
+// and ms_grep_b B's grep of its note once indexed.
+func BenchmarkGrepAfterBurst(b *testing.B) {
+	const burstFiles = 2000
+	prose := grepbench.NewProse(burstFiles, burstFiles*10<<10, 36)
+	s, _ := newStore(b, pgstore.Options{})
+	ctx := context.Background()
+	acA := agentfiles.NewAuthContext("burst-key", "a")
+	acB := agentfiles.NewAuthContext("note-key", "b")
+	scopeA := driver.Scope{Tenant: acA.APIKeyHash, Project: "burst"}
+	svc := storetest.NewService(b, s, func(c *fileio.Config) { c.MaxProjectBytes = 1 << 40 })
+	sctxB := agentfiles.WithAuth(ctx, acB)
+	var waited, grepped time.Duration
+	var pending int64
+	for i := 0; i < b.N; i++ {
+		for k := 0; k < burstFiles; k += 100 {
+			err := s.Update(ctx, scopeA, driver.UpdateOptions{}, func(tx driver.WriteTx) error {
+				for _, f := range prose.Files[k:min(k+100, burstFiles)] {
+					if _, err := tx.Put(ctx, f.Path, f.Content, driver.PutOptions{}); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+		note := fmt.Sprintf("/note%d.md", i)
+		start := time.Now()
+		if _, err := svc.Write(sctxB, fileio.WriteRequest{Project: "b", Path: note, Content: "zanzibar quokka\n"}); err != nil {
+			b.Fatal(err)
+		}
+		for {
+			indexed, err := s.GrepIndexed(ctx, driver.Scope{Tenant: acB.APIKeyHash, Project: "b"}, note)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if indexed {
+				break
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		waited += time.Since(start)
+		var n int64
+		if err := s.Pool().QueryRow(ctx, `SELECT count(*) FROM mcp_files WHERE apikey_hash = $1 AND NOT grep_indexed AND NOT deleted`, scopeA.Tenant).Scan(&n); err != nil {
+			b.Fatal(err)
+		}
+		pending += n
+		t0 := time.Now()
+		res, err := svc.Grep(sctxB, fileio.GrepRequest{Project: "b", Pattern: "quokka", OutputMode: fileio.GrepFilesWithMatches})
+		grepped += time.Since(t0)
+		if err != nil || len(res.Files) != i+1 {
+			b.Fatalf("B's grep: %+v, %v", res, err)
+		}
+		if _, err := s.IndexGrep(ctx); err != nil { // the next burst rewrites A's files
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(waited.Microseconds())/float64(b.N)/1000, "ms_until_indexed")
+	b.ReportMetric(float64(pending)/float64(b.N), "a_pending_then")
+	b.ReportMetric(float64(grepped.Microseconds())/float64(b.N)/1000, "ms_grep_b")
 }
