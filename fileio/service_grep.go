@@ -99,6 +99,9 @@ type grepRun struct {
 	// literals is the pattern as literal text, when that is all it asks and the mode reports
 	// whole files: a driver.LiteralGrepper answers such a search itself.
 	literals *exactLiterals
+	// projectBytes is the project's size (ReadTx.ProjectBytes) when a budget stopped a
+	// pattern without literal text, else 0.
+	projectBytes int64
 
 	res         GrepResult
 	entries     int
@@ -187,7 +190,19 @@ func (s *Service) runGrep(ctx context.Context, scope driver.Scope, r *grepRun) e
 		return ctxError(err)
 	}
 	defer release()
-	err = s.viewScan(runCtx, scope, func(tx driver.ReadTx) error { return r.search(runCtx, tx) })
+	err = s.viewScan(runCtx, scope, func(tx driver.ReadTx) error {
+		if err := r.search(runCtx, tx); err != nil {
+			return err
+		}
+		if r.stopped && r.m.query.Op == driver.QueryAll && strings.HasPrefix(r.res.Note, "the search read its budget") &&
+			time.Until(r.deadline) > grepGrace/4 {
+			// The scan budget stopped a pattern no index narrows: say how much is left.
+			var err error
+			r.projectBytes, err = tx.ProjectBytes(runCtx)
+			return err
+		}
+		return nil
+	})
 	if err != nil && ctx.Err() == nil && r.done != r.start &&
 		(errors.Is(err, context.DeadlineExceeded) || agentfiles.ErrorCode(err) == agentfiles.CodeTimeout) {
 		r.stop(fmt.Sprintf("the search used its time budget of %s", r.bounds.timeout))
@@ -209,7 +224,29 @@ func (s *Service) runGrep(ctx context.Context, scope driver.Scope, r *grepRun) e
 			"the search used its time budget of %s before it finished a file; narrow it: add literal text to the pattern, a path or a glob, or use output_mode content, which can stop part way through a file", r.bounds.timeout), "")
 	}
 	r.finish()
+	r.noteNoLiteral()
 	return nil
+}
+
+// noteNoLiteral puts first in the note of a search that the scan budget stopped, for a pattern
+// without literal text (which no index can narrow) in a project larger than the scan budget,
+// how much is left to read in calls of that budget, and how to narrow the search instead.
+func (r *grepRun) noteNoLiteral() {
+	if r.projectBytes <= r.bounds.scanBytes {
+		return
+	}
+	r.res.Note = fmt.Sprintf("the pattern has no literal text to look up, so the search reads the files below the path in order: "+
+		"the project holds up to %s and one call reads at most %s, about %d more calls; narrow it with a path, a glob or "+
+		"literal text in the pattern (a word every matching line contains). %s",
+		byteSize(r.projectBytes), byteSize(r.bounds.scanBytes), max(1, (r.projectBytes-r.res.ScannedBytes)/r.bounds.scanBytes), r.res.Note)
+}
+
+// byteSize renders n bytes for a note: "512 bytes", "64 MiB".
+func byteSize(n int64) string {
+	if n < 1<<20 {
+		return fmt.Sprintf("%d bytes", n)
+	}
+	return fmt.Sprintf("%d MiB", n>>20)
 }
 
 // search runs the whole search in tx.

@@ -416,6 +416,18 @@ func testGrepBudgets(t *testing.T, newStore func(t *testing.T) driver.Store) {
 					t.Fatalf("matches out of order or repeated at %d: %+v then %+v", i, a, b)
 				}
 			}
+			// A pattern without literal text that the scan budget stops says up front how
+			// much is left and how to narrow it; one with literal text does not.
+			for _, pattern := range []string{`[0-9]\s[a-z]`, "of file"} {
+				res, err := e.svc.Grep(ctx, fileio.GrepRequest{Project: proj, Pattern: pattern, OutputMode: fileio.GrepFilesWithMatches})
+				if err != nil {
+					t.Fatal(err)
+				}
+				said := strings.HasPrefix(res.Note, "the pattern has no literal text")
+				if want := tc.name == "scan budget" && pattern != "of file"; said != want || (res.Truncated && !strings.Contains(res.Note, "narrow")) {
+					t.Errorf("%q: note %q; want the no-literal note %v", pattern, res.Note, want)
+				}
+			}
 		})
 	}
 }
