@@ -22,7 +22,7 @@ var literalFixture = map[string]string{
 	"/bom.md":        "\uFEFFbeta first\nsecond\n",
 	"/nul.bin":       "beta\x00beta\n",
 	"/docs/c.md":     "Gamma delta\ngammadelta\n",
-	"/docs/d.md":     "no match here\nrate 50%_\\ and 50%x\n",
+	"/docs/d.md":     "no match here\nrate 50%_\\ and 50%x\nFun(X)+yes.zed [abc]^$ {b}\n",
 	"/docs/sub/e.md": "café beta\nCAFÉ BETA\nlast beta",
 	"/docs/f.md":     "betabeta beta\n",
 	"/z.txt":         "",
@@ -72,6 +72,9 @@ func checkLiteralGrep(t *testing.T, s driver.Store, scope driver.Scope) {
 		{Prefix: "/", Literals: []string{"café beta"}, CountLines: true},
 		{Prefix: "/", Literals: []string{"beta\r"}, CountLines: true},
 		{Prefix: "/", Literals: []string{"50%_\\"}, CountLines: true},
+		{Prefix: "/", Literals: []string{"rate 50%_\\", "fun(x)+yes.", "[abc]^$ {b}"}, CountLines: true},
+		{Prefix: "/", Literals: []string{"fun(x)+yes.", "gamma"}, IgnoreCase: true, CountLines: true},
+		{Prefix: "/", Literals: []string{"Fun(X)+yes.", "abc?d*"}, CountLines: true},
 		{Prefix: "/", Literals: []string{"be"}, CountLines: true}, // too short for a trigram: may decline
 	}
 	for _, c := range cases {
