@@ -33,7 +33,8 @@ func proseBenchMB() int {
 // BenchmarkGrepProse: Service.Grep on a PostgreSQL project holding generated Markdown prose
 // (grepbench.NewProse: Zipf word frequencies, not Go source), against rg over the same tree on
 // disk, alternately in one loop (x_rg: the ratio of their times). The corpus is loaded with
-// the bulk path (driver.BulkWriter, indexed in the write), then VACUUM ANALYZE. The patterns: a
+// the bulk path (driver.BulkWriter), its trigram index built in one pass (buildGrepIndex),
+// then VACUUM ANALYZE. The patterns: a
 // word in about 1% of the files (files_with_matches and count), the same ignoring case, two
 // such words as an alternation and as "a.*b" (two words in about 10% of the files each), and
 // a pattern without literal text (a date), whose answer is a first page within the scan
@@ -58,21 +59,24 @@ func BenchmarkGrepProse(b *testing.B) {
 			batch = append(batch, driver.File{FileInfo: driver.FileInfo{Path: f.Path}, Content: f.Content})
 		}
 		err := s.Update(ctx, scope, driver.UpdateOptions{}, func(tx driver.WriteTx) error {
-			return tx.(driver.BulkWriter).PutMany(ctx, batch, driver.BulkOptions{})
+			return tx.(driver.BulkWriter).PutMany(ctx, batch, driver.BulkOptions{DeferIndex: true})
 		})
 		if err != nil {
 			b.Fatal(err)
 		}
 	}
-	loaded := time.Since(start)
-	if _, err := s.IndexGrep(ctx); err != nil {
-		b.Fatal(err)
-	}
+	buildGrepIndex(b, s)
 	if _, err := s.Pool().Exec(ctx, "VACUUM ANALYZE mcp_files"); err != nil {
 		b.Fatal(err)
 	}
+	loaded := time.Since(start)
 	b.Logf("prose corpus: %d files, %d bytes, loaded and indexed in %s", len(files), grepbench.Bytes(files), loaded.Round(time.Millisecond))
-	cfg := func(c *fileio.Config) { c.MaxProjectBytes = 1 << 40; c.MaxFileBytes = 1 << 30 }
+	// A time budget that a loaded machine does not exhaust: the benchmark compares times.
+	cfg := func(c *fileio.Config) {
+		c.MaxProjectBytes = 1 << 40
+		c.MaxFileBytes = 1 << 30
+		c.GrepTimeout = time.Minute
+	}
 	services := []struct {
 		name string
 		svc  *fileio.Service
@@ -138,6 +142,32 @@ func benchProseQuery(b *testing.B, svc *fileio.Service, sctx context.Context, di
 	b.ReportMetric(float64(ref.Microseconds())/float64(b.N)/1000, "ms/rg")
 	b.ReportMetric(float64(ours)/float64(ref), "x_rg")
 	b.ReportMetric(float64(scanned)/float64(b.N)/1e6, "MB_scanned")
+}
+
+// buildGrepIndex puts every file of s in the trigram index as a restore would: the index
+// dropped, every row marked indexed, the index built again from its own definition in one
+// pass (far faster than the indexer's row-by-row inserts for hundreds of MB), in one
+// transaction.
+func buildGrepIndex(b *testing.B, s *pgstore.Store) {
+	ctx := context.Background()
+	tx, err := s.Pool().Begin(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer tx.Rollback(ctx)
+	var def string
+	if err := tx.QueryRow(ctx, "SELECT pg_get_indexdef('idx_mcp_files_grep_fold'::regclass)").Scan(&def); err != nil {
+		b.Fatal(err)
+	}
+	for _, q := range []string{"DROP INDEX idx_mcp_files_grep_fold", "SET LOCAL agentfiles.history_versions = '0'",
+		"UPDATE mcp_files SET grep_indexed = TRUE WHERE NOT grep_indexed", "SET LOCAL maintenance_work_mem = '256MB'", def} {
+		if _, err := tx.Exec(ctx, q); err != nil {
+			b.Fatalf("%s: %v", q, err)
+		}
+	}
+	if err := tx.Commit(ctx); err != nil {
+		b.Fatal(err)
+	}
 }
 
 // rgEntries are rg's -l or -c lines as store paths ("/a b.md" or "/a b.md:3"), sorted.
