@@ -104,7 +104,11 @@ func BenchmarkGrepProse(b *testing.B) {
 			if v.name == "read" && exactLiteralsFree(q.name) {
 				continue // the same path as sql
 			}
-			b.Run(q.name+"/"+v.name, func(b *testing.B) { benchProseQuery(b, v.svc, sctx, dir, q.req, q.rg, q.partial) })
+			b.Run(q.name+"/"+v.name, func(b *testing.B) {
+				req := q.req
+				req.Project = "prose"
+				benchGrepVsRipgrep(b, v.svc, sctx, dir, req, q.rg, q.partial)
+			})
 		}
 	}
 }
@@ -113,10 +117,11 @@ func BenchmarkGrepProse(b *testing.B) {
 // that a LiteralGrepper plays no part in it.
 func exactLiteralsFree(name string) bool { return name == "Sequence" || name == "NoLiteral" }
 
-// benchProseQuery runs req through svc and rg with rgArgs over dir alternately; unless partial,
-// the first answer must equal rg's.
-func benchProseQuery(b *testing.B, svc *fileio.Service, sctx context.Context, dir string, req fileio.GrepRequest, rgArgs []string, partial bool) {
-	req.Project, req.Limit = "prose", 1000
+// benchGrepVsRipgrep runs req (limit 1000, files_with_matches unless it says otherwise)
+// through svc and rg with rgArgs over dir alternately, and reports both times and their ratio;
+// unless partial, the answer must be complete and equal rg's on the first iteration.
+func benchGrepVsRipgrep(b *testing.B, svc *fileio.Service, sctx context.Context, dir string, req fileio.GrepRequest, rgArgs []string, partial bool) {
+	req.Limit = 1000
 	if req.OutputMode == "" {
 		req.OutputMode = fileio.GrepFilesWithMatches
 	}
