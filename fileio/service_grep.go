@@ -48,7 +48,11 @@ const (
 // it, the result has Truncated and a NextCursor that continues exactly where it stopped.
 // A store with an index (ContentSearcher) reads only the files that can match a pattern with
 // literal text; without one, or for a pattern without literal text, the files below Path are
-// read in path order within the budgets.
+// read in path order within the budgets (and a search the scan budget stops says first how
+// much of the project is left). For a pattern that is literal text alone (a literal, an
+// ignore-case literal of ASCII-folding letters, an alternation of literals) in
+// GrepFilesWithMatches or GrepCount mode, a store that implements LiteralGrepper finds the
+// files and counts their matching lines itself, and no content is read here.
 //
 // Errors: INVALID_PATTERN for a pattern or glob that does not compile; INVALID_ARGUMENT for a
 // bad mode, context, limit or cursor, or a pattern over MaxGrepPatternBytes;
