@@ -1,6 +1,11 @@
 package fileio
 
 import (
+	"regexp"
+	"regexp/syntax"
+	"slices"
+	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/agentfiles/agentfiles/fileio/driver"
@@ -114,4 +119,101 @@ func dedupQueries(subs []driver.ContentQuery) []driver.ContentQuery {
 		out = append(out, s)
 	}
 	return out
+}
+
+// exactLiterals is what a pattern's lines must contain when that is all it asks: the pattern
+// matches a line exactly when the line contains one of the strings (under ASCII case folding
+// when fold). It is nil when the pattern asks more: anchors, word boundaries, repetition, any
+// character, a string with "\n" (no line holds one), NUL (grep skips such files) or U+FEFF
+// (ripgrep drops a byte order mark), an empty string (every line matches), or case folding
+// that is not plain ASCII ("k" also matches the Kelvin sign) or that applies to part of the
+// pattern only.
+type exactLiterals struct {
+	literals []string
+	fold     bool
+}
+
+func exactLiteralsOf(pattern string, fixed, ignoreCase bool) *exactLiterals {
+	src := pattern
+	if fixed {
+		src = regexp.QuoteMeta(pattern)
+	}
+	flags := syntax.Perl
+	if ignoreCase {
+		flags |= syntax.FoldCase
+	}
+	tree, err := syntax.Parse(src, flags)
+	if err != nil || countNodes(tree, maxAnalysisNodes+1) > maxAnalysisNodes {
+		return nil
+	}
+	fold := usesFoldCase(tree)
+	if !onlyLiteralText(tree, fold) {
+		return nil
+	}
+	x := analyzer{fold: fold}.node(tree)
+	if !x.known || len(x.exact) == 0 || x.query.Op != driver.QueryAll {
+		return nil
+	}
+	for _, s := range x.exact {
+		if s == "" || strings.ContainsAny(s, "\n\x00\uFEFF") || !utf8.ValidString(s) {
+			return nil
+		}
+	}
+	return &exactLiterals{literals: slices.Clone(x.exact), fold: fold}
+}
+
+// onlyLiteralText reports whether re is made of literals and small character classes only
+// (with concatenation, alternation, grouping and "?"), each of which compares as the
+// analysis's exact strings do: under fold, every literal folds case and every class holds
+// each of its letters in both cases.
+func onlyLiteralText(re *syntax.Regexp, fold bool) bool {
+	switch re.Op {
+	case syntax.OpLiteral:
+		if fold && re.Flags&syntax.FoldCase == 0 {
+			for _, r := range re.Rune {
+				if unicode.SimpleFold(r) != r {
+					return false
+				}
+			}
+		}
+	case syntax.OpCharClass:
+		if fold && !foldClosed(re.Rune) {
+			return false
+		}
+	case syntax.OpCapture, syntax.OpConcat, syntax.OpAlternate, syntax.OpQuest, syntax.OpEmptyMatch:
+	default:
+		return false
+	}
+	for _, sub := range re.Sub {
+		if !onlyLiteralText(sub, fold) {
+			return false
+		}
+	}
+	return true
+}
+
+// foldClosed reports whether a class (sorted [lo, hi] pairs) of at most maxClassExpand
+// characters holds the ASCII case partner of each of its characters, and no character whose
+// case folding leaves ASCII.
+func foldClosed(ranges []rune) bool {
+	in := func(r rune) bool {
+		for i := 0; i+1 < len(ranges); i += 2 {
+			if ranges[i] <= r && r <= ranges[i+1] {
+				return true
+			}
+		}
+		return false
+	}
+	n := 0
+	for i := 0; i+1 < len(ranges); i += 2 {
+		if n += int(ranges[i+1]-ranges[i]) + 1; n > maxClassExpand {
+			return false
+		}
+		for r := ranges[i]; r <= ranges[i+1]; r++ {
+			if !asciiFoldable(r) || !in(unicode.SimpleFold(r)) {
+				return false
+			}
+		}
+	}
+	return true
 }

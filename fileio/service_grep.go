@@ -48,7 +48,11 @@ const (
 // it, the result has Truncated and a NextCursor that continues exactly where it stopped.
 // A store with an index (ContentSearcher) reads only the files that can match a pattern with
 // literal text; without one, or for a pattern without literal text, the files below Path are
-// read in path order within the budgets.
+// read in path order within the budgets (and a search the scan budget stops says first how
+// much of the project is left). For a pattern that is literal text alone (a literal, an
+// ignore-case literal of ASCII-folding letters, an alternation of literals) in
+// GrepFilesWithMatches or GrepCount mode, a store that implements LiteralGrepper finds the
+// files and counts their matching lines itself, and no content is read here.
 //
 // Errors: INVALID_PATTERN for a pattern or glob that does not compile; INVALID_ARGUMENT for a
 // bad mode, context, limit or cursor, or a pattern over MaxGrepPatternBytes;
@@ -96,6 +100,12 @@ type grepRun struct {
 	size          answerSize // how the answer's bytes are counted against bounds.answerBytes
 	deadline      time.Time
 	indexed       bool // the store filtered the candidates by the query
+	// literals is the pattern as literal text, when that is all it asks and the mode reports
+	// whole files: a driver.LiteralGrepper answers such a search itself.
+	literals *exactLiterals
+	// projectBytes is the project's size (ReadTx.ProjectBytes) when a budget stopped a
+	// pattern without literal text, else 0.
+	projectBytes int64
 
 	res         GrepResult
 	entries     int
@@ -129,6 +139,9 @@ func (s *Service) newGrepRun(req GrepRequest, dir string) (*grepRun, error) {
 		return nil, err
 	}
 	r := &grepRun{m: m, dir: dir, mode: mode, bounds: s.cfg.grepLimits()}
+	if mode != GrepContent {
+		r.literals = exactLiteralsOf(req.Pattern, req.FixedStrings, req.IgnoreCase)
+	}
 	if req.Glob != "" {
 		if r.glob, err = globmatch.Compile(NormalizePath(req.Glob)); err != nil {
 			return nil, err
@@ -181,7 +194,19 @@ func (s *Service) runGrep(ctx context.Context, scope driver.Scope, r *grepRun) e
 		return ctxError(err)
 	}
 	defer release()
-	err = s.viewScan(runCtx, scope, func(tx driver.ReadTx) error { return r.search(runCtx, tx) })
+	err = s.viewScan(runCtx, scope, func(tx driver.ReadTx) error {
+		if err := r.search(runCtx, tx); err != nil {
+			return err
+		}
+		if r.stopped && r.m.query.Op == driver.QueryAll && strings.HasPrefix(r.res.Note, "the search read its budget") &&
+			time.Until(r.deadline) > grepGrace/4 {
+			// The scan budget stopped a pattern no index narrows: say how much is left.
+			var err error
+			r.projectBytes, err = tx.ProjectBytes(runCtx)
+			return err
+		}
+		return nil
+	})
 	if err != nil && ctx.Err() == nil && r.done != r.start &&
 		(errors.Is(err, context.DeadlineExceeded) || agentfiles.ErrorCode(err) == agentfiles.CodeTimeout) {
 		r.stop(fmt.Sprintf("the search used its time budget of %s", r.bounds.timeout))
@@ -203,7 +228,29 @@ func (s *Service) runGrep(ctx context.Context, scope driver.Scope, r *grepRun) e
 			"the search used its time budget of %s before it finished a file; narrow it: add literal text to the pattern, a path or a glob, or use output_mode content, which can stop part way through a file", r.bounds.timeout), "")
 	}
 	r.finish()
+	r.noteNoLiteral()
 	return nil
+}
+
+// noteNoLiteral puts first in the note of a search that the scan budget stopped, for a pattern
+// without literal text (which no index can narrow) in a project larger than the scan budget,
+// how much is left to read in calls of that budget, and how to narrow the search instead.
+func (r *grepRun) noteNoLiteral() {
+	if r.projectBytes <= r.bounds.scanBytes {
+		return
+	}
+	r.res.Note = fmt.Sprintf("the pattern has no literal text to look up, so the search reads the files below the path in order: "+
+		"the project holds up to %s and one call reads at most %s, about %d more calls; narrow it with a path, a glob or "+
+		"literal text in the pattern (a word every matching line contains). %s",
+		byteSize(r.projectBytes), byteSize(r.bounds.scanBytes), max(1, (r.projectBytes-r.res.ScannedBytes)/r.bounds.scanBytes), r.res.Note)
+}
+
+// byteSize renders n bytes for a note: "512 bytes", "64 MiB".
+func byteSize(n int64) string {
+	if n < 1<<20 {
+		return fmt.Sprintf("%d bytes", n)
+	}
+	return fmt.Sprintf("%d MiB", n>>20)
 }
 
 // search runs the whole search in tx.
@@ -227,6 +274,11 @@ func (r *grepRun) search(ctx context.Context, tx driver.ReadTx) error {
 		}
 	}
 	prefix := dirPrefix(r.dir)
+	if lg, ok := tx.(driver.LiteralGrepper); ok && r.literals != nil && r.start.Line == 0 {
+		if answered, err := r.searchLiterals(ctx, lg, prefix); answered || err != nil {
+			return err
+		}
+	}
 	if r.start.Line > 0 {
 		info, ok, err := tx.Stat(ctx, r.start.Path)
 		if err != nil {
@@ -240,7 +292,7 @@ func (r *grepRun) search(ctx context.Context, tx driver.ReadTx) error {
 		r.done = searchCursor{Path: r.start.Path}
 	}
 	next := r.candidates(tx, prefix)
-	after := r.start.Path
+	after := r.done.Path
 	for !r.stopped {
 		cands, err := next(ctx, after)
 		if err != nil || (len(cands) == 0 && !r.filtered.Stopped) {
@@ -274,6 +326,47 @@ func (r *grepRun) search(ctx context.Context, tx driver.ReadTx) error {
 		}
 	}
 	return nil
+}
+
+// searchLiterals has the store find the files with a matching line, and count the lines,
+// in batches in path order: no content leaves the store. Every file it returns counts as
+// scanned, within the scan and time budgets as files read here do. It is false when the store
+// declined, and the Service reads the files itself.
+func (r *grepRun) searchLiterals(ctx context.Context, lg driver.LiteralGrepper, prefix string) (bool, error) {
+	for !r.stopped {
+		if r.res.ScannedFiles > 0 && time.Now().After(r.deadline) {
+			r.stop(fmt.Sprintf("the search used its time budget of %s", r.bounds.timeout))
+			break
+		}
+		budget := r.bounds.scanBytes - r.res.ScannedBytes
+		if budget <= 0 {
+			r.stop(fmt.Sprintf("the search read its budget of %d bytes of file content", r.bounds.scanBytes))
+			break
+		}
+		found, ok, err := lg.GrepLiterals(ctx, driver.LiteralGrep{Prefix: prefix, After: r.done.Path, Literals: r.literals.literals,
+			IgnoreCase: r.literals.fold, CountLines: r.mode == GrepCount, Limit: grepCandidateBatch, Deadline: r.deadline,
+			MaxReadBytes: budget})
+		if err != nil || !ok {
+			return ok, err
+		}
+		var read int64
+		for _, f := range found {
+			if err := ctx.Err(); err != nil {
+				return true, err
+			}
+			r.res.ScannedFiles++
+			r.res.ScannedBytes += f.SizeBytes
+			read += f.SizeBytes
+			if r.keeps(f.Path) && !r.report(f.Path, f.Lines) {
+				return true, nil
+			}
+			r.done = searchCursor{Path: f.Path}
+		}
+		if len(found) < grepCandidateBatch && read < budget {
+			break // the store found no more
+		}
+	}
+	return true, nil
 }
 
 // candidates returns the function that lists the next batch of candidate files after a path:
@@ -425,19 +518,27 @@ func (r *grepRun) file(ctx context.Context, f driver.File, fromLine int, pre *fi
 		return
 	}
 	r.res.ScannedBytes += int64(len(c) - scanned)
-	switch {
-	case count > 0 && r.mode == GrepFilesWithMatches:
-		if !r.admit(int64(r.size.str(f.Path) + r.size.punct(1))) {
-			return
-		}
-		r.res.Files = append(r.res.Files, f.Path)
-	case count > 0 && r.mode == GrepCount:
-		if !r.admit(int64(r.size.str(f.Path) + r.size.punct(32))) {
-			return
-		}
-		r.res.Counts = append(r.res.Counts, GrepFileCount{Path: f.Path, Count: count})
+	if r.mode != GrepContent && count > 0 && !r.report(f.Path, count) {
+		return
 	}
 	r.done = searchCursor{Path: f.Path}
+}
+
+// report adds the entry of a file with count matching lines in the files_with_matches or
+// count mode; false when the answer is full (the search stopped before the file).
+func (r *grepRun) report(path string, count int) bool {
+	if r.mode == GrepFilesWithMatches {
+		if !r.admit(int64(r.size.str(path) + r.size.punct(1))) {
+			return false
+		}
+		r.res.Files = append(r.res.Files, path)
+		return true
+	}
+	if !r.admit(int64(r.size.str(path) + r.size.punct(32))) {
+		return false
+	}
+	r.res.Counts = append(r.res.Counts, GrepFileCount{Path: path, Count: count})
+	return true
 }
 
 // addMatch reports the line [start, end) of content, number lineNo, with its context; false

@@ -34,13 +34,17 @@
 //   - MultiStater, MultiGetter and RangeReader read many files or byte ranges in one step;
 //   - ContentSearcher skips files that cannot hold a grep match (pgstore: a trigram index),
 //     given a ContentQuery;
+//   - LiteralGrepper answers a grep whose pattern is literal text alone (LiteralGrep) where
+//     the files are stored: the files with a matching line and how many lines match, without
+//     sending contents (pgstore: the trigram index and LIKE in SQL);
 //   - HistoryPurger and HistorySizer drop kept versions and tell how many bytes they hold;
 //   - ProjectLister and ScopeJobLister list a tenant's projects and one project's pending jobs.
 //
 // The Service applies the same rules to their answers, so results and errors are identical on
 // every path; fileio/storetest runs its suites with and without the optional interfaces
-// (storetest.WithoutOptional) and proves it for each store. fileio/memstore and fileio/pgstore
-// implement them all.
+// (storetest.WithoutOptional, storetest.WithoutLiteralGrep) and proves it for each store.
+// fileio/memstore and fileio/pgstore implement them all, except LiteralGrepper, which only
+// pgstore implements (memstore matches in memory, where reading a file costs nothing).
 //
 // All implementations must be safe for concurrent use.
 package driver

@@ -43,13 +43,7 @@ func (tx *readTx) GrepCandidates(ctx context.Context, c driver.GrepCandidates) (
 	if err := tx.statementDeadline(ctx, c.Deadline); err != nil {
 		return nil, err
 	}
-	sc := tx.x.scope
-	args := []any{sc.Tenant, sc.Project, c.After, c.Prefix, int64(max(c.Limit, 1))}
-	where := `apikey_hash = $1 AND project = $2 AND deleted = FALSE AND path > $3 AND path >= $4 AND starts_with(path, $4)`
-	if end, bounded := prefixEnd(c.Prefix); bounded {
-		args = append(args, end)
-		where += fmt.Sprintf(" AND path < $%d", len(args))
-	}
+	where, args := tx.grepWhere(c.Prefix, c.After, c.Limit)
 	const cols = `SELECT path, size, created_at, updated_at FROM mcp_files WHERE `
 	var sql string
 	switch cond := likeCondition(indexable(c.Query), &args); cond {
@@ -74,6 +68,19 @@ UNION ALL (` + cols + where + ` AND NOT grep_indexed ORDER BY path LIMIT $5)) AS
 		return nil
 	})
 	return out, err
+}
+
+// grepWhere is the condition on the active files of the transaction's project whose path
+// starts with prefix and sorts after after, with its arguments: $5 is limit.
+func (tx *readTx) grepWhere(prefix, after string, limit int) (string, []any) {
+	sc := tx.x.scope
+	args := []any{sc.Tenant, sc.Project, after, prefix, int64(max(limit, 1))}
+	where := `apikey_hash = $1 AND project = $2 AND deleted = FALSE AND path > $3 AND path >= $4 AND starts_with(path, $4)`
+	if end, bounded := prefixEnd(prefix); bounded {
+		args = append(args, end)
+		where += fmt.Sprintf(" AND path < $%d", len(args))
+	}
+	return where, args
 }
 
 // statementDeadline bounds the transaction's statements by deadline (SET LOCAL
@@ -188,6 +195,9 @@ func likeCondition(q driver.ContentQuery, args *[]any) string {
 		*args = append(*args, asciiLower(pattern), pattern)
 		return fmt.Sprintf("(%s LIKE $%d AND %s LIKE $%d)", grepFold, len(*args)-1, grepText, len(*args))
 	}
+	if cond, ok := alternationCondition(q, args); ok {
+		return cond
+	}
 	parts := make([]string, len(q.Sub))
 	for i, s := range q.Sub {
 		parts[i] = likeCondition(s, args)
@@ -197,6 +207,54 @@ func likeCondition(q driver.ContentQuery, args *[]any) string {
 		join = " OR "
 	}
 	return "(" + strings.Join(parts, join) + ")"
+}
+
+// maxRegexAlternatives is the most literals an alternation is looked up with one regular
+// expression: pg_trgm extracts the trigrams of a larger one less reliably.
+const maxRegexAlternatives = 8
+
+// alternationCondition renders a disjunction of two to maxRegexAlternatives literals of the
+// same case rule as one regular expression over grepFold, "(a|b)" with every character that is
+// not a letter or digit escaped, which the trigram index serves as it serves LIKE: PostgreSQL
+// computes the folded text of each candidate once, where a LIKE per literal computes it once
+// per literal (about twice the time for two). A case-sensitive disjunction adds the exact
+// condition on the text (LIKE per literal), which runs only on the rows the first one keeps.
+func alternationCondition(q driver.ContentQuery, args *[]any) (string, bool) {
+	if q.Op != driver.QueryOr || len(q.Sub) > maxRegexAlternatives {
+		return "", false
+	}
+	alts := make([]string, len(q.Sub))
+	for i, l := range q.Sub {
+		if l.Op != driver.QueryLiteral || l.IgnoreCase != q.Sub[0].IgnoreCase {
+			return "", false
+		}
+		alts[i] = escapeRegex(asciiLower(l.Literal))
+	}
+	*args = append(*args, "("+strings.Join(alts, "|")+")")
+	cond := fmt.Sprintf("%s ~ $%d", grepFold, len(*args))
+	if q.Sub[0].IgnoreCase {
+		return cond, true
+	}
+	exact := make([]string, len(q.Sub))
+	for i, l := range q.Sub {
+		*args = append(*args, "%"+escapeLike(l.Literal)+"%")
+		exact[i] = fmt.Sprintf("%s LIKE $%d", grepText, len(*args))
+	}
+	return "(" + cond + " AND (" + strings.Join(exact, " OR ") + "))", true
+}
+
+// escapeRegex escapes s for a PostgreSQL regular expression (ARE) that matches it literally:
+// a backslash before every ASCII character that is not a letter or digit (which makes it
+// stand for itself); letters, digits and non-ASCII characters stand for themselves.
+func escapeRegex(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r < 0x80 && !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // asciiLower is s with A-Z lower-cased, as lower(… COLLATE "C") in mcp_files_grep_fold does.

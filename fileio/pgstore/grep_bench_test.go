@@ -3,7 +3,6 @@ package pgstore_test
 import (
 	"context"
 	"os"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -15,7 +14,6 @@ import (
 	"github.com/agentfiles/agentfiles/fileio/pgstore"
 	"github.com/agentfiles/agentfiles/fileio/storetest"
 	"github.com/agentfiles/agentfiles/internal/grepbench"
-	"github.com/google/go-cmp/cmp"
 )
 
 // grepBenchCopies is how many times over the GOROOT/src corpus (about 3,000 files / 30 MB) the
@@ -115,34 +113,8 @@ func BenchmarkGrepVsRipgrep(b *testing.B) {
 		float64(textBytes)/1e6/catchUp.Seconds(), indexBytes, float64(indexBytes)/float64(textBytes), pendingBytes)
 	for _, q := range queries {
 		b.Run(q.name, func(b *testing.B) {
-			req := fileio.GrepRequest{Project: "corpus", Pattern: q.pattern, OutputMode: fileio.GrepFilesWithMatches, Limit: 1000}
-			var ours, ref time.Duration
-			var scanned int64
-			for i := 0; i < b.N; i++ {
-				t0 := time.Now()
-				res, err := svc.Grep(sctx, req)
-				ours += time.Since(t0)
-				if err != nil || (q.complete && res.Truncated) {
-					b.Fatalf("Grep: %+v, %v", res, err)
-				}
-				scanned += res.ScannedBytes
-				rg, took := grepbench.Ripgrep(b, dir, "-l", "-e", q.pattern, ".")
-				ref += took
-				if i == 0 && q.complete {
-					want := make([]string, len(rg))
-					for k, p := range rg {
-						want[k] = "/" + strings.TrimPrefix(p, "./")
-					}
-					slices.Sort(want)
-					if diff := cmp.Diff(want, res.Files); diff != "" || len(want) == 0 {
-						b.Fatalf("files differ from rg -l (-rg +ours):\n%s", diff)
-					}
-				}
-			}
-			b.ReportMetric(float64(ours.Microseconds())/float64(b.N)/1000, "ms/grep")
-			b.ReportMetric(float64(ref.Microseconds())/float64(b.N)/1000, "ms/rg")
-			b.ReportMetric(float64(ours)/float64(ref), "x_rg")
-			b.ReportMetric(float64(scanned)/float64(b.N)/1e6, "MB_scanned")
+			req := fileio.GrepRequest{Project: "corpus", Pattern: q.pattern}
+			benchGrepVsRipgrep(b, svc, sctx, dir, req, []string{"-l", "-e", q.pattern}, !q.complete)
 			b.ReportMetric(float64(indexBytes)/float64(textBytes), "index_x_text")
 		})
 	}

@@ -3,6 +3,7 @@ package pgstore_test
 import (
 	"context"
 	"fmt"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -139,4 +140,116 @@ func TestGrepStatementTimeout(t *testing.T) {
 	if err != nil || !cmp.Equal(res.Files, []string{"/b.md"}) {
 		t.Fatalf("Grep after the lock = %+v, %v", res, err)
 	}
+}
+
+// TestGrepLiterals runs the driver.LiteralGrepper contract on files the indexer has not
+// reached (the pending-file index finds them) and again once they are indexed (the trigram
+// index finds them).
+func TestGrepLiterals(t *testing.T) {
+	s, _ := newStore(t, pgstore.Options{GrepIndexInterval: -1})
+	storetest.ExerciseLiteralGrep(t, s, func(t *testing.T) {
+		if _, err := s.IndexGrep(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// TestGrepLiteralsSendNoContent: Service.Grep answers files_with_matches and count for a
+// literal pattern with GrepLiterals alone, reading no file's content (no GetMany, Get or
+// ReadRanges), and gives the answer it gives when it reads and matches the files itself; a
+// pattern that asks more than literal text (an anchor) reads the candidates.
+func TestGrepLiteralsSendNoContent(t *testing.T) {
+	s, _ := newStore(t, pgstore.Options{GrepIndexInterval: -1})
+	counting := &countingStore{Store: s}
+	svc := storetest.NewService(t, counting)
+	plain := storetest.NewService(t, storetest.WithoutLiteralGrep(s))
+	ctx := agentfiles.WithAuth(context.Background(), agentfiles.NewAuthContext("lit-key", "lit"))
+	for i := range 40 {
+		content := fmt.Sprintf("line %d\nnothing here\n", i)
+		if i%7 == 0 {
+			content += "Needle in a haystack\nneedle again\r\n"
+		}
+		if _, err := svc.Write(ctx, fileio.WriteRequest{Project: "p", Path: fmt.Sprintf("/d%d/f%02d.md", i%3, i), Content: content}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, indexed := range []bool{false, true} {
+		if indexed {
+			if _, err := s.IndexGrep(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, tc := range []struct {
+			req      fileio.GrepRequest
+			literals bool
+		}{
+			{fileio.GrepRequest{Pattern: "needle", OutputMode: fileio.GrepCount}, true},
+			{fileio.GrepRequest{Pattern: "NEEDLE", IgnoreCase: true, OutputMode: fileio.GrepCount}, true},
+			{fileio.GrepRequest{Pattern: "needle|haystack", OutputMode: fileio.GrepFilesWithMatches, Limit: 2}, true},
+			{fileio.GrepRequest{Pattern: "needle", Path: "/d1", Glob: "f1*", OutputMode: fileio.GrepFilesWithMatches}, true},
+			{fileio.GrepRequest{Pattern: "^needle", OutputMode: fileio.GrepCount}, false},
+		} {
+			tc.req.Project = "p"
+			counting.literals.Store(0)
+			counting.reads.Store(0)
+			got, err := svc.Grep(ctx, tc.req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := plain.Grep(ctx, tc.req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Where a truncated answer's cursor points (past the last file reported, or past
+			// the last file read) and what was read differ; the entries and pages do not.
+			got.ScannedBytes, got.ScannedFiles, got.NextCursor = 0, 0, ""
+			want.ScannedBytes, want.ScannedFiles, want.NextCursor = 0, 0, ""
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("indexed %v, %+v (-reading files +GrepLiterals):\n%s", indexed, tc.req, diff)
+			}
+			if lits, reads := counting.literals.Load(), counting.reads.Load(); (lits > 0) != tc.literals || (reads > 0) == tc.literals {
+				t.Errorf("indexed %v, %+v: %d GrepLiterals calls and %d content reads, want literals %v", indexed, tc.req, lits, reads, tc.literals)
+			}
+		}
+	}
+}
+
+// countingStore counts the GrepLiterals calls and the content reads of its transactions.
+type countingStore struct {
+	*pgstore.Store
+	literals, reads atomic.Int64
+}
+
+func (c *countingStore) View(ctx context.Context, scope driver.Scope, fn func(driver.ReadTx) error) error {
+	return c.Store.View(ctx, scope, func(tx driver.ReadTx) error { return fn(&countingTx{ReadTx: tx, tx: tx, s: c}) })
+}
+
+func (c *countingStore) ViewScan(ctx context.Context, scope driver.Scope, fn func(driver.ReadTx) error) error {
+	return c.Store.ViewScan(ctx, scope, func(tx driver.ReadTx) error { return fn(&countingTx{ReadTx: tx, tx: tx, s: c}) })
+}
+
+// countingTx is a ReadTx with the optional read interfaces grep uses, counting calls.
+type countingTx struct {
+	driver.ReadTx
+	tx driver.ReadTx
+	s  *countingStore
+}
+
+func (c *countingTx) Get(ctx context.Context, path string) (driver.File, error) {
+	c.s.reads.Add(1)
+	return c.tx.Get(ctx, path)
+}
+
+func (c *countingTx) GetMany(ctx context.Context, paths []string) ([]driver.File, error) {
+	c.s.reads.Add(1)
+	return c.tx.(driver.MultiGetter).GetMany(ctx, paths)
+}
+
+func (c *countingTx) GrepCandidates(ctx context.Context, q driver.GrepCandidates) ([]driver.FileInfo, error) {
+	return c.tx.(driver.ContentSearcher).GrepCandidates(ctx, q)
+}
+
+func (c *countingTx) GrepLiterals(ctx context.Context, g driver.LiteralGrep) ([]driver.LiteralFile, bool, error) {
+	c.s.literals.Add(1)
+	return c.tx.(driver.LiteralGrepper).GrepLiterals(ctx, g)
 }

@@ -20,18 +20,35 @@ const (
 // grepIndexBatchFiles bounds the rows one indexer statement claims, whatever their size.
 const grepIndexBatchFiles = 256
 
-// sqlGrepIndexBatch adds unindexed active files to the trigram index of migration 0008: c
-// claims up to $1 of them with FOR UPDATE SKIP LOCKED (a row a writer holds is skipped, and a
-// writer waits at most for this statement), w keeps those that start within $2 bytes of text
-// (at least one), and the UPDATE sets grep_indexed, which makes PostgreSQL compute their
-// trigrams and insert them into the partial GIN index. Nothing else changes: not content,
-// updated_at, version, the byte counts or the outbox. It returns the files and bytes indexed.
-const sqlGrepIndexBatch = `WITH c AS MATERIALIZED (
-    SELECT id, size FROM mcp_files
-    WHERE deleted = FALSE AND NOT grep_indexed
-    LIMIT $1 FOR UPDATE SKIP LOCKED
+// sqlGrepIndexBatch adds unindexed active files to the trigram index of migration 0008, taking
+// turns among the projects that have some, so that one tenant's burst of writes does not hold
+// back another's files: s lists the projects with unindexed files (one probe of the index of
+// pending files per project, at most $1 of them), c claims the same share of $1 files of each
+// with FOR UPDATE SKIP LOCKED (a row a writer holds is skipped, and a writer waits at most for
+// this statement) and numbers them per project, w keeps, in turns (every project's first
+// file, then every project's second, …), those that start within $2 bytes of text (at least
+// one), and the UPDATE sets grep_indexed, which makes PostgreSQL compute their trigrams and
+// insert them into the partial GIN index. Nothing else changes: not content, updated_at,
+// version, the byte counts or the outbox. It returns the files and bytes indexed.
+const sqlGrepIndexBatch = `WITH RECURSIVE s AS (
+    (SELECT apikey_hash, project FROM mcp_files WHERE deleted = FALSE AND NOT grep_indexed
+     ORDER BY apikey_hash, project LIMIT 1)
+    UNION ALL
+    SELECT n.apikey_hash, n.project FROM s CROSS JOIN LATERAL (
+        SELECT apikey_hash, project FROM mcp_files
+        WHERE deleted = FALSE AND NOT grep_indexed AND (apikey_hash, project) > (s.apikey_hash, s.project)
+        ORDER BY apikey_hash, project LIMIT 1) AS n
+), scopes AS (
+    SELECT * FROM s LIMIT $1
+), c AS MATERIALIZED (
+    SELECT p.id, p.size, p.turn FROM scopes CROSS JOIN LATERAL (
+        SELECT id, size, row_number() OVER (ORDER BY id) AS turn FROM (
+            SELECT id, size FROM mcp_files AS f
+            WHERE f.apikey_hash = scopes.apikey_hash AND f.project = scopes.project AND f.deleted = FALSE AND NOT f.grep_indexed
+            LIMIT GREATEST(1, $1 / (SELECT count(*) FROM scopes)) FOR UPDATE SKIP LOCKED) AS l
+    ) AS p
 ), w AS (
-    SELECT id FROM (SELECT id, sum(size) OVER (ORDER BY id) - size AS before FROM c) AS s
+    SELECT id FROM (SELECT id, sum(size) OVER (ORDER BY turn, id) - size AS before FROM c) AS s
     WHERE before < $2::bigint
 ), u AS (
     UPDATE mcp_files AS f SET grep_indexed = TRUE
@@ -49,7 +66,9 @@ const sqlGrepIndexSettings = `SELECT set_config('statement_timeout', $1, true),
 // IndexGrep adds the active files written since it last ran to the trigram index that
 // fileio.Service.Grep uses (migration 0008), in short transactions of at most
 // Options.GrepIndexBatchBytes of text each, until none is left, and returns how many files it
-// indexed. Grep answers exactly whether or not files are indexed (it reads unindexed ones
+// indexed. Each transaction takes turns among the projects with unindexed files, so a file
+// written into one project waits for about one transaction, however many files another
+// project wrote before it. Grep answers exactly whether or not files are indexed (it reads unindexed ones
 // itself); indexing only makes it skip them. The background indexer (Options.GrepIndexInterval)
 // calls it; any number of processes may run it at once, each taking rows the others have not
 // locked. It never changes a file's content, times, version, history, byte counts or index

@@ -480,3 +480,41 @@ func TestGrepGlobCollations(t *testing.T) {
 		})
 	}
 }
+
+// TestGrepIndexTakesTurns: the indexer takes turns among the projects with unindexed files.
+// Tenant A writes many files, then tenant B one: the first batch (of a few files' bytes)
+// indexes B's file along with A's first ones, instead of A's whole burst before it.
+func TestGrepIndexTakesTurns(t *testing.T) {
+	s, _ := newStore(t, pgstore.Options{GrepIndexInterval: -1, GrepIndexBatchBytes: 4 << 10})
+	ctx := context.Background()
+	burst := driver.Scope{Tenant: strings.Repeat("a", 64), Project: "burst"}
+	small := driver.Scope{Tenant: strings.Repeat("b", 64), Project: "note"}
+	err := s.Update(ctx, burst, driver.UpdateOptions{}, func(tx driver.WriteTx) error {
+		for i := range 200 {
+			if _, err := tx.Put(ctx, fmt.Sprintf("/f%03d.md", i), []byte(strings.Repeat("burst text\n", 100)), driver.PutOptions{}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	put(t, s, small, "/note.md", "a note\n")
+	files, _, err := s.IndexGrepBatch(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	indexed, err := s.GrepIndexed(ctx, small, "/note.md")
+	if err != nil || !indexed || files >= 200 {
+		t.Errorf("after one batch of %d files: B's file indexed %v (%v); want it indexed among A's first files", files, indexed, err)
+	}
+	if _, err := s.IndexGrep(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"/f000.md", "/f199.md"} {
+		if indexed, err := s.GrepIndexed(ctx, burst, p); err != nil || !indexed {
+			t.Errorf("%s of the burst after IndexGrep: indexed %v, %v", p, indexed, err)
+		}
+	}
+}

@@ -16,15 +16,17 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// exerciseGrep runs the grep and glob suite on the store and again with its optional read
-// interfaces hidden (driver.ContentSearcher, driver.MultiGetter), so that the indexed and the
-// portable paths give the same answers.
+// exerciseGrep runs the grep and glob suite on the store, again with driver.LiteralGrepper
+// hidden (the Service matches the candidates itself), and again with all its optional read
+// interfaces hidden (driver.LiteralGrepper, driver.ContentSearcher, driver.MultiGetter), so
+// that the indexed and the portable paths give the same answers.
 func exerciseGrep(t *testing.T, newStore func(t *testing.T) driver.Store) {
 	for _, v := range []struct {
 		name string
 		wrap func(driver.Store) driver.Store
 	}{
 		{"Store", func(s driver.Store) driver.Store { return s }},
+		{"WithoutLiteralGrep", WithoutLiteralGrep},
 		{"WithoutContentSearch", withoutContentSearch},
 	} {
 		t.Run(v.name, func(t *testing.T) {
@@ -107,6 +109,32 @@ type plainReadTx struct{ driver.ReadTx }
 
 func (p plainViewStore) View(ctx context.Context, scope driver.Scope, fn func(driver.ReadTx) error) error {
 	return p.Store.View(ctx, scope, func(tx driver.ReadTx) error { return fn(plainReadTx{tx}) })
+}
+
+// WithoutLiteralGrep returns a Store that forwards everything to s, except that its views
+// (View; it hides driver.ScanViewer) do not implement driver.LiteralGrepper: a Service over it
+// reads and matches the files a literal grep finds itself. The views keep
+// driver.ContentSearcher and driver.MultiGetter when they have both. It is safe for
+// concurrent use if s is.
+func WithoutLiteralGrep(s driver.Store) driver.Store { return searchViewStore{s} }
+
+type searchViewStore struct{ driver.Store }
+
+type searchReadTx struct {
+	driver.ReadTx
+	driver.ContentSearcher
+	driver.MultiGetter
+}
+
+func (p searchViewStore) View(ctx context.Context, scope driver.Scope, fn func(driver.ReadTx) error) error {
+	return p.Store.View(ctx, scope, func(tx driver.ReadTx) error {
+		cs, searches := tx.(driver.ContentSearcher)
+		mg, multi := tx.(driver.MultiGetter)
+		if !searches || !multi {
+			return fn(plainReadTx{tx})
+		}
+		return fn(searchReadTx{ReadTx: tx, ContentSearcher: cs, MultiGetter: mg})
+	})
 }
 
 // grepFixture is the project the table tests search.
@@ -386,6 +414,18 @@ func testGrepBudgets(t *testing.T, newStore func(t *testing.T) driver.Store) {
 			for i := 1; i < len(got); i++ {
 				if a, b := got[i-1], got[i]; a.Path > b.Path || (a.Path == b.Path && a.LineNumber >= b.LineNumber) {
 					t.Fatalf("matches out of order or repeated at %d: %+v then %+v", i, a, b)
+				}
+			}
+			// A pattern without literal text that the scan budget stops says up front how
+			// much is left and how to narrow it; one with literal text does not.
+			for _, pattern := range []string{`[0-9]\s[a-z]`, "of file"} {
+				res, err := e.svc.Grep(ctx, fileio.GrepRequest{Project: proj, Pattern: pattern, OutputMode: fileio.GrepFilesWithMatches})
+				if err != nil {
+					t.Fatal(err)
+				}
+				said := strings.HasPrefix(res.Note, "the pattern has no literal text")
+				if want := tc.name == "scan budget" && pattern != "of file"; said != want || (res.Truncated && !strings.Contains(res.Note, "narrow")) {
+					t.Errorf("%q: note %q; want the no-literal note %v", pattern, res.Note, want)
 				}
 			}
 		})

@@ -16,7 +16,8 @@ var readExtensions = []storeTest{
 	{"StatManyMatchesStat", testStatMany},
 	{"ScopeJobsOfOneProject", testScopeJobs},
 	{"ReadRangesMatchesGet", testReadRanges},
-	{"ListProjectsOfOneTenant", testListProjects}, // optional_projects.go
+	{"ListProjectsOfOneTenant", testListProjects},    // optional_projects.go
+	{"GrepLiteralsMatchesLineScan", testLiteralGrep}, // grep_literals.go
 }
 
 func testStatMany(t *testing.T, s driver.Store) {
