@@ -155,4 +155,3 @@ func (x *session) batch(ctx context.Context, op string, stmts []stmt, scanned in
 	}
 	return x.failed
 }
-
