@@ -2,6 +2,7 @@ package pgstore
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 )
 
@@ -35,12 +36,17 @@ func (x *session) bulkWritten(created int64, indexed bool) {
 	x.afterCommit = x.finishImport
 }
 
-// finishImport runs after the commit of an Update that wrote with PutMany, on its connection
-// and outside any transaction, so that a grep right after the import reads the trigram index
-// at full speed: it empties the GIN pending lists when the import indexed its files, and
-// refreshes the statistics of mcp_files when it created at least analyzeAfterRows files. The
-// import has committed either way, so a failure is logged and not returned; autovacuum
-// does both later.
+// upkeepLockTimeoutMillis bounds how long the upkeep waits for the table lock ANALYZE takes
+// (SHARE UPDATE EXCLUSIVE, which a running VACUUM or another ANALYZE of mcp_files holds).
+const upkeepLockTimeoutMillis = 1000
+
+// finishImport runs after the commit of an Update that wrote with PutMany, on its connection,
+// so that a grep right after the import reads the trigram index at full speed: it empties the
+// GIN pending lists when the import indexed its files, and refreshes the statistics of
+// mcp_files when it created at least analyzeAfterRows files. Each step is a short transaction
+// of its own under the store's statement timeout (or ctx's deadline) and a lock timeout of
+// upkeepLockTimeoutMillis. The import has committed either way, so a failure is logged and not
+// returned; autovacuum does both later.
 func (x *session) finishImport(ctx context.Context) {
 	var steps []string
 	if x.bulkIndexed {
@@ -50,7 +56,10 @@ func (x *session) finishImport(ctx context.Context) {
 		steps = append(steps, sqlAnalyzeFiles)
 	}
 	for _, sql := range steps {
-		if _, err := x.conn.Exec(ctx, sql); err != nil {
+		tx := fmt.Sprintf("BEGIN; SET LOCAL lock_timeout = %d; SET LOCAL statement_timeout = %s; %s; COMMIT",
+			upkeepLockTimeoutMillis, x.s.statementTimeoutMillis(ctx), sql)
+		if _, err := x.conn.Exec(ctx, tx); err != nil {
+			x.rollback()
 			x.s.logger.LogAttrs(ctx, slog.LevelWarn, "pgstore: index upkeep after an import failed; autovacuum will do it",
 				slog.String("project", x.scope.Project), slog.String("error", err.Error()))
 			return
