@@ -18,9 +18,9 @@ var _ driver.BulkWriter = (*writeTx)(nil)
 // replaced row that was indexed is unindexed by migration 0008's trigger and reindexed by the
 // background indexer, as after any write.
 //
-// The statement runs with agentfiles.bulk_insert set (see putMany), so the INSERT triggers of
-// migrations 0006 and 0010 stand aside and the statement does their work set based, with the
-// same results:
+// The statement runs with agentfiles.bulk_insert set (see PutMany), under which the INSERT
+// triggers (history numbering, change feed; their WHEN clauses of migration 0011) stand aside,
+// and does their work set based, with the same results:
 //   - a new row's version is the path's newest kept version + 1 when the transaction keeps
 //     history (agentfiles.history_versions > 0), else 1, as mcp_files_keep_version numbers it;
 //   - the new rows take the next positions of the project's feed head, in path order, from one
