@@ -170,10 +170,13 @@
 // Config.MaxArchiveBytes.
 //
 // Export writes the files below a path (or matching a glob) as an archive from one read
-// transaction, a consistent snapshot, reading them in batches. Entry names are relative to the
-// path, so an import at the same path gives the same files back. Neither direction holds the
-// archive in memory (a zip upload is spooled to a temporary file, zip keeping its directory at
-// the end).
+// transaction, a consistent snapshot, reading them in batches (a store's ReadTx may implement
+// ContentLister to read pages of files with their content, one statement each, as pgstore
+// does). Entry names are relative to the path, so an import at the same path gives the same
+// files back. Neither direction holds the archive in memory (a zip upload is spooled to a
+// temporary file, zip keeping its directory at the end): an import holds one batch (at most 500
+// files or 2 MiB, plus one file of up to MaxFileBytes) and the directory's paths, an export one
+// file from a ContentLister and otherwise a batch of 256 files or 8 MiB.
 //
 // # Checkpoints, rewind and the change feed
 //

@@ -22,3 +22,15 @@ type BulkOptions struct {
 	// (pgstore: grep's trigram index), as Put does, instead of indexing them in the write.
 	DeferIndex bool
 }
+
+// ContentLister is an optional interface of a ReadTx that reads the files below a prefix with
+// their content, in path order, a page at a time (pgstore: one statement per page, no lookup
+// per path). Export uses it when the ReadTx implements it; otherwise it lists the files and
+// reads them with GetMany.
+type ContentLister interface {
+	// ListContent calls fn for each of the first limit active files (limit > 0) whose path
+	// starts with prefix and sorts after after (bytewise; "" for the first page), in path
+	// order, and stops at fn's first error, which it returns. The File's Content is valid
+	// only during the call; fn copies what it keeps.
+	ListContent(ctx context.Context, prefix, after string, limit int, fn func(File) error) error
+}

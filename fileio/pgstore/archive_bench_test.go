@@ -22,13 +22,13 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// archiveBenchCopies is how many times over the GOROOT/src corpus (about 2,000 files / 30 MB)
-// BenchmarkImport loads: AGENTFILES_ARCHIVE_BENCH_COPIES, default 1; 10 is about 20,000 files
-// and 300 MB.
-func archiveBenchCopies() int {
-	n, err := strconv.Atoi(os.Getenv("AGENTFILES_ARCHIVE_BENCH_COPIES"))
+// archiveBenchFiles is how many files BenchmarkImport loads: AGENTFILES_ARCHIVE_BENCH_FILES,
+// default 3,000. The corpus is generated Markdown prose (grepbench.NewProse) of about 10 KB a
+// file, so 30,000 is about 300 MB.
+func archiveBenchFiles() int {
+	n, err := strconv.Atoi(os.Getenv("AGENTFILES_ARCHIVE_BENCH_FILES"))
 	if err != nil || n < 1 {
-		return 1
+		return 3000
 	}
 	return n
 }
@@ -45,7 +45,8 @@ func archiveBenchCopies() int {
 //
 // Each iteration imports into and writes into a fresh project.
 func BenchmarkImport(b *testing.B) {
-	files := grepbench.Copies(grepbench.Corpus(b, 1000, 3000, 30<<20), archiveBenchCopies())
+	prose := grepbench.NewProse(archiveBenchFiles(), int64(archiveBenchFiles())*10<<10, 1)
+	files, word := prose.Files, prose.Word(0.01)
 	dir := b.TempDir()
 	tree := filepath.Join(dir, "tree")
 	grepbench.WriteTree(b, tree, files)
@@ -60,7 +61,7 @@ func BenchmarkImport(b *testing.B) {
 		c.MaxConcurrentCalls = 8
 	})
 	ctx := agentfiles.WithAuth(context.Background(), agentfiles.NewAuthContext("bench-key", "bench"))
-	b.Logf("corpus: %d files, %d bytes", len(files), grepbench.Bytes(files))
+	b.Logf("corpus: %d files, %d bytes; grep for %q", len(files), grepbench.Bytes(files), word)
 	var importTime, deferredTime, writeTime, grepTime, rgTime, exportTime, tarTime time.Duration
 	for i := 0; b.Loop(); i++ {
 		project := fmt.Sprintf("import-%d", i)
@@ -77,14 +78,14 @@ func BenchmarkImport(b *testing.B) {
 		}
 
 		// A grep straight after the import, against rg -l over the tree.
-		req := fileio.GrepRequest{Project: project, Pattern: "maxConsecutiveEmptyReads", OutputMode: fileio.GrepFilesWithMatches, Limit: 1000}
+		req := fileio.GrepRequest{Project: project, Pattern: word, OutputMode: fileio.GrepFilesWithMatches, Limit: 1000}
 		start = time.Now()
 		gres, err := svc.Grep(ctx, req)
 		grepTime += time.Since(start)
 		if err != nil {
 			b.Fatal(err)
 		}
-		want, took := grepbench.Ripgrep(b, tree, "-l", "maxConsecutiveEmptyReads")
+		want, took := grepbench.Ripgrep(b, tree, "-l", "-F", word)
 		rgTime += took
 		for k := range want {
 			want[k] = "/" + filepath.ToSlash(want[k])
@@ -142,7 +143,7 @@ func BenchmarkImport(b *testing.B) {
 }
 
 // writeTar writes files as an uncompressed tar at path, names relative to the root.
-func writeTar(b *testing.B, path string, files []grepbench.File) {
+func writeTar(b testing.TB, path string, files []grepbench.File) {
 	out, err := os.Create(path)
 	if err != nil {
 		b.Fatal(err)

@@ -10,24 +10,49 @@ import (
 var _ driver.BulkWriter = (*writeTx)(nil)
 
 // sqlPutMany is sqlPut for a batch of files given as arrays ($3 paths, $4 contents, $5
-// credential references): one statement writes them, the project's byte count and their index
-// jobs. New rows are written with grep_indexed = $6: TRUE, unless the caller defers indexing,
-// makes PostgreSQL add them to the trigram index in this statement (pg_trgm's trigram
-// extraction is most of the statement's cost), so a grep right after the import reads the index
-// instead of the files. A replaced row that was indexed is unindexed by migration 0008's trigger
-// and reindexed by the background indexer, as after any write.
+// credential references): one statement writes them, the project's byte count, their index
+// jobs and, for the new files, their history version numbers and change-feed events. New rows
+// are written with grep_indexed = $6: TRUE, unless the caller defers indexing, makes PostgreSQL
+// add them to the trigram index in this statement (pg_trgm's trigram extraction is most of the
+// statement's cost), so a grep right after the import reads the index instead of the files. A
+// replaced row that was indexed is unindexed by migration 0008's trigger and reindexed by the
+// background indexer, as after any write.
+//
+// The statement runs with agentfiles.bulk_insert set (see PutMany), under which the INSERT
+// triggers (history numbering, change feed; their WHEN clauses of migration 0011) stand aside,
+// and does their work set based, with the same results:
+//   - a new row's version is the path's newest kept version + 1 when the transaction keeps
+//     history (agentfiles.history_versions > 0), else 1, as mcp_files_keep_version numbers it;
+//   - the new rows take the next positions of the project's feed head, in path order, from one
+//     upsert of the head (the triggers of replaced rows, AFTER UPDATE, run after the statement and
+//     take the positions after them); each gets a "created" event as mcp_files_record_event
+//     writes it.
+//
+// Rows of an existing path (ON CONFLICT … DO UPDATE) go through the UPDATE triggers as after
+// any write: the history keeps the old version, the feed records "modified".
+//
+// Write transactions run generic plans (see Update), made once per connection, possibly while
+// the table is still empty, so every lookup here must be an index probe whatever the
+// statistics say: old finds the replaced rows with path = ANY($3) (one probe of the active-path
+// index per file), where a join with s planned on an empty table walked the whole project per
+// batch and made an import quadratic in its size.
 const sqlPutMany = `WITH s AS (
     SELECT * FROM unnest($3::text[], $4::bytea[], $5::text[]) AS s(path, content, ref)
 ), old AS (
-    SELECT f.path, f.size FROM mcp_files f JOIN s ON f.path = s.path
-    WHERE f.apikey_hash = $1 AND f.project = $2 AND f.deleted = FALSE
+    SELECT f.path, f.size FROM mcp_files f
+    WHERE f.apikey_hash = $1 AND f.project = $2 AND f.path = ANY($3::text[]) AND f.deleted = FALSE
+), keep AS (
+    SELECT COALESCE(NULLIF(current_setting('agentfiles.history_versions', true), '')::bigint, 0) > 0 AS history
 ), f AS (
-    INSERT INTO mcp_files AS f (apikey_hash, project, path, content, size, created_at, updated_at, grep_indexed)
-    SELECT $1, $2, s.path, s.content, octet_length(s.content), statement_timestamp(), statement_timestamp(), $6 FROM s
+    INSERT INTO mcp_files AS f (apikey_hash, project, path, content, size, created_at, updated_at, grep_indexed, version)
+    SELECT $1, $2, s.path, s.content, octet_length(s.content), statement_timestamp(), statement_timestamp(), $6,
+           CASE WHEN keep.history THEN COALESCE((SELECT max(v.version) FROM mcp_file_versions v
+               WHERE v.apikey_hash = $1 AND v.project = $2 AND v.path = s.path), 0) + 1 ELSE 1 END
+    FROM s, keep
     ON CONFLICT (apikey_hash, project, path) WHERE deleted = FALSE DO UPDATE
     SET content = EXCLUDED.content, size = EXCLUDED.size, grep_indexed = $6,
         updated_at = GREATEST(EXCLUDED.updated_at, f.updated_at + interval '1 microsecond')
-    RETURNING f.path, f.updated_at
+    RETURNING f.path, f.updated_at, f.version, f.size, encode(sha256(f.content), 'hex') AS sha256
 ), u AS (
     INSERT INTO mcp_file_project_usage AS u (apikey_hash, project, size_bytes, file_count)
     VALUES ($1, $2, (SELECT COALESCE(sum(octet_length(content)), 0) FROM s) - (SELECT COALESCE(sum(size), 0) FROM old),
@@ -38,11 +63,29 @@ const sqlPutMany = `WITH s AS (
     ` + sqlJobInsert + `
     SELECT $1, $2, f.path, 'UPSERT', f.updated_at, statement_timestamp(), statement_timestamp(), s.ref FROM f JOIN s ON s.path = f.path
     ` + sqlJobReplace + `
+), created AS (
+    SELECT f.path, f.version, f.size, f.sha256, row_number() OVER (ORDER BY f.path) AS n
+    FROM f WHERE NOT EXISTS (SELECT 1 FROM old WHERE old.path = f.path)
+), h AS (
+    INSERT INTO mcp_file_feed_heads AS h (apikey_hash, project, last_position)
+    SELECT $1, $2, count(*) FROM created HAVING count(*) > 0
+    ON CONFLICT (apikey_hash, project) DO UPDATE SET last_position = h.last_position + EXCLUDED.last_position
+    RETURNING h.last_position
+), e AS (
+    INSERT INTO mcp_file_events
+        (apikey_hash, project, position, path, kind, version, prev_version, sha256, size, at, purge_after)
+    SELECT $1, $2, h.last_position - (SELECT count(*) FROM created) + c.n, c.path, 'created', c.version, 0,
+           c.sha256, c.size, statement_timestamp(),
+           statement_timestamp() + GREATEST(
+               COALESCE(NULLIF(current_setting('agentfiles.history_retention_us', true), '')::bigint, 0),
+               86400000000) * interval '1 microsecond'
+    FROM created c, h
 )
-SELECT count(*) FROM f`
+SELECT count(*) FROM created`
 
 // PutMany implements driver.BulkWriter with one statement per call (sqlPutMany): the files
-// travel as three array parameters in PostgreSQL's binary format.
+// travel as three array parameters in PostgreSQL's binary format, in the round trip that sets
+// agentfiles.bulk_insert before the statement and clears it after.
 func (tx *writeTx) PutMany(ctx context.Context, files []driver.File, opts driver.BulkOptions) error {
 	if len(files) == 0 {
 		return ctx.Err()
@@ -60,12 +103,55 @@ func (tx *writeTx) PutMany(ctx context.Context, files []driver.File, opts driver
 			contents[i] = []byte{} // NOT NULL column
 		}
 	}
-	var n int64
-	err := tx.x.query(ctx, opWrite, sqlPutMany, []any{sc.Tenant, sc.Project, paths, contents, refs, !opts.DeferIndex}, func(r pgx.Rows) error {
-		return r.Scan(&n)
-	})
+	var created int64
+	err := tx.x.batch(ctx, opWrite, []stmt{
+		{sql: "SELECT set_config('agentfiles.bulk_insert', 'on', true)"},
+		{sql: sqlPutMany, args: []any{sc.Tenant, sc.Project, paths, contents, refs, !opts.DeferIndex}},
+		{sql: "SELECT set_config('agentfiles.bulk_insert', '', true)"},
+	}, 1, func(r pgx.Rows) error { return r.Scan(&created) })
 	if err == nil {
 		tx.x.enqueued = true
+		tx.x.bulkWritten(created, !opts.DeferIndex)
 	}
 	return err
+}
+
+// batch runs statements of the open transaction in one round trip, calling scan for each row
+// of statement stmts[scanned] and discarding the rows of the others. A failure is remembered
+// as by query.
+func (x *session) batch(ctx context.Context, op string, stmts []stmt, scanned int, scan func(pgx.Rows) error) error {
+	if x.failed != nil {
+		return x.failed
+	}
+	if x.begin != nil { // the transaction is not open yet: send its first statements with these
+		scanned += len(x.begin)
+		stmts, x.begin = append(x.begin, stmts...), nil
+		x.started = true
+	}
+	b := &pgx.Batch{}
+	for _, st := range stmts {
+		b.Queue(st.sql, st.args...)
+	}
+	br := x.conn.Conn().SendBatch(ctx, b)
+	var err error
+	for i := range stmts {
+		if i == scanned {
+			var rows pgx.Rows
+			if rows, err = br.Query(); err == nil {
+				err = scanRows(rows, scan)
+			}
+		} else {
+			_, err = br.Exec()
+		}
+		if err != nil {
+			break
+		}
+	}
+	if cerr := br.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		x.failed = x.storeError(ctx, op, err)
+	}
+	return x.failed
 }

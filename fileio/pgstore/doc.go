@@ -166,6 +166,30 @@
 // valid UTF-8 (INVALID_ARGUMENT), which the indexer could not index; the Service never writes
 // such content. See BENCHMARKS.md for the costs.
 //
+// # Import and export
+//
+// fileio.Service.Import writes through the write transaction's PutMany (driver.BulkWriter):
+// one statement per batch of files (the Service's batches: at most 500 files or 2 MiB, the
+// files as array parameters in binary format), which inserts the new files and replaces the
+// existing ones, counts their bytes, queues their index jobs and, for the new files, numbers
+// their history versions and appends their change-feed events itself, set based: it runs with
+// agentfiles.bulk_insert set, under which the INSERT triggers of migration 0011 stand aside
+// (a replaced file goes through the UPDATE triggers as after any write). New rows are written
+// with grep_indexed = TRUE unless the import defers indexing, so PostgreSQL computes their
+// trigrams in that statement; this is most of an indexed import's time (pg_trgm's extraction
+// and the GIN inserts; see BENCHMARKS.md). After the commit, on the same connection, the
+// Update empties the GIN pending lists (gin_clean_pending_list) and, when it created at least
+// 1,000 files, refreshes the planner's statistics of mcp_files (ANALYZE of the columns grep's
+// conditions use): so the grep right after the import looks its literals up in the trigram
+// index, which stale statistics (an empty table, a project the statistics have not seen) would
+// make the planner pass over for a walk of the path index. Migration 0011 also compresses new
+// content with lz4 where the server supports it (pglz otherwise).
+//
+// fileio.Service.Export reads through ListContent (driver.ContentLister): one statement per
+// page of 256 files in path order, each file's content handed to the archive writer as its row
+// arrives, not copied: memory is about one file whatever the project's size, and each
+// statement is short even when the client reads slowly.
+//
 // # Errors
 //
 // Failures are *agentfiles.Error values: RESOURCE_BUSY for lock timeouts (and serialisation

@@ -50,6 +50,11 @@ type session struct {
 	started  bool                 // begin was sent (the transaction may be open)
 	failed   error                // first statement failure: the transaction is aborted
 	enqueued bool                 // an outbox row was written: NOTIFY on commit
+	// afterCommit, when set, runs on the connection after a successful COMMIT (an import's
+	// index upkeep, import_finish.go).
+	afterCommit func(context.Context)
+	bulkCreated int64 // files PutMany created
+	bulkIndexed bool  // PutMany added files to the trigram index
 }
 
 func (s *Store) openSession(ctx context.Context, scope driver.Scope, begin []stmt) (*session, error) {
@@ -150,6 +155,9 @@ func (x *session) commit(ctx context.Context) error {
 	if err != nil {
 		x.rollback()
 		return x.storeError(ctx, opCommit, err)
+	}
+	if x.afterCommit != nil {
+		x.afterCommit(ctx)
 	}
 	return nil
 }
