@@ -6,7 +6,10 @@ import (
 	"hash/fnv"
 	"math"
 	"math/rand/v2"
+	"os"
 	"runtime"
+	"slices"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -276,4 +279,124 @@ func denseFile(path string, version time.Time, content string, emb *denseEmbedde
 	}
 	f.EmbeddingModel = emb.Model()
 	return f
+}
+
+// BenchmarkSemanticPastCache measures Index.Semantic (TopK 10) on one project of 1,536-dimension
+// dense vectors larger than its share of the vector cache: with VectorCacheBytes 64 MiB (a
+// project share of 32 MiB, about 40% of the project's int8 codes at 50k chunks) and with no
+// cache, against the default cache, which holds the whole project (the reference, same run).
+// For each it reports the median of warm queries (p50-ms, and x-in-cache-p50, the ratio to the
+// reference's) and the median over five restarts of the first query of a new Index (first-ms:
+// cold process caches, warm database; x-in-cache-first likewise). Every answer of the first 20
+// queries is checked against memindex's (exact search). 50k chunks by default;
+// AGENTFILES_BENCH_CHUNKS sets another size.
+//
+//	go test -run '^$' -bench SemanticPastCache -benchtime 50x -timeout 30m ./search/pgindex/
+func BenchmarkSemanticPastCache(b *testing.B) {
+	chunks := 50_000
+	if s := os.Getenv("AGENTFILES_BENCH_CHUNKS"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n <= 0 {
+			b.Fatalf("AGENTFILES_BENCH_CHUNKS=%q: want a positive number of chunks", s)
+		}
+		chunks = n
+	}
+	b.Run(fmt.Sprintf("chunks=%d/dims=1536", chunks), func(b *testing.B) {
+		benchSemanticPastCache(b, chunks, 1536)
+	})
+}
+
+func benchSemanticPastCache(b *testing.B, chunks, dims int) {
+	ctx := context.Background()
+	url := pgtest.New(b)
+	pgs, err := pgstore.Open(ctx, url, pgstore.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(pgs.Close)
+	emb := &denseEmbedder{dims: dims, words: make(map[string][]float32)}
+	variants := []struct {
+		name string
+		opts pgindex.Options
+	}{
+		{"in-cache", pgindex.Options{}},
+		{"cache=64MiB", pgindex.Options{VectorCacheBytes: 64 << 20}},
+		{"no-cache", pgindex.Options{VectorCacheBytes: -1}},
+	}
+	indexes := make([]*pgindex.Index, len(variants))
+	for i, v := range variants {
+		if indexes[i], err = pgindex.Open(ctx, url, v.opts); err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(indexes[i].Close)
+	}
+	scope := driver.Scope{Tenant: agentfiles.NewAuthContext(benchKey, "").APIKeyHash, Project: "semantic"}
+	mem := &backend{name: "memindex", store: memstore.New(memstore.Options{}), index: memindex.New()}
+	start := time.Now()
+	loadDense(b, scope, mem, &backend{name: "pgindex", store: pgs, index: indexes[0]}, chunks, emb)
+	if err := indexes[0].Merge(ctx, scope); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := pgs.Pool().Exec(ctx, "VACUUM ANALYZE"); err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("loaded %d chunks of %d dims in %v", chunks, dims, time.Since(start).Round(time.Millisecond))
+	queries := benchQueries(rand.New(rand.NewPCG(3, uint64(chunks))), 200)
+	vecs, _ := emb.Embed(ctx, queries)
+	semantic := func(ix indexdriver.Index, i int) ([]indexdriver.Candidate, error) {
+		return ix.Semantic(ctx, scope, indexdriver.SemanticQuery{Vector: vecs[i%len(vecs)], Model: emb.Model(), TopK: 10})
+	}
+	for i := range 20 {
+		want, err := semantic(mem.index, i)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for vi, ix := range indexes {
+			got, err := semantic(ix, i)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if diff := cmp.Diff(want, got, cmpopts.EquateEmpty(), cmpopts.IgnoreFields(indexdriver.Candidate{}, "FileUpdatedAt")); diff != "" {
+				b.Fatalf("%s differs from memindex on %q (-memindex +pgindex):\n%s", variants[vi].name, queries[i], diff)
+			}
+		}
+	}
+	var refWarm, refFirst time.Duration
+	for vi, v := range variants {
+		b.Run(v.name, func(b *testing.B) {
+			// The first query of a new Index (a restarted process; the database stays warm).
+			first := make([]time.Duration, 0, 5)
+			for r := range 5 {
+				ix, err := pgindex.Open(ctx, url, v.opts)
+				if err != nil {
+					b.Fatal(err)
+				}
+				t0 := time.Now()
+				_, err = semantic(ix, 100+r)
+				first = append(first, time.Since(t0))
+				ix.Close()
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			lat := make(indextest.Latencies, 0, b.N)
+			for i := 0; i < b.N; i++ {
+				t0 := time.Now()
+				if _, err := semantic(indexes[vi], i); err != nil {
+					b.Fatal(err)
+				}
+				lat = append(lat, time.Since(t0))
+			}
+			p50, _ := lat.Report(b)
+			slices.Sort(first)
+			firstP50 := first[len(first)/2]
+			b.ReportMetric(float64(firstP50.Microseconds())/1000, "first-ms")
+			if vi == 0 {
+				refWarm, refFirst = p50, firstP50
+			} else if refWarm > 0 && refFirst > 0 {
+				b.ReportMetric(float64(p50)/float64(refWarm), "x-in-cache-p50")
+				b.ReportMetric(float64(firstP50)/float64(refFirst), "x-in-cache-first")
+			}
+		})
+	}
 }
