@@ -10,3 +10,13 @@ func SplitScansFrom(n int) (restore func()) {
 	parallelScanChunks = n
 	return func() { parallelScanChunks = old }
 }
+
+// SkipCodeBackfill makes New leave vector rows without codes as they are, until the returned
+// function restores the default.
+func SkipCodeBackfill() (restore func()) {
+	backfillOnStart = false
+	return func() { backfillOnStart = true }
+}
+
+// WaitBackfill waits for the BackfillCodes that New started in the background.
+func (ix *Index) WaitBackfill() { <-ix.backfilled }

@@ -97,6 +97,9 @@ type Index struct {
 	views    *viewCache   // nil: no cache
 	merger   *merger
 
+	stopBackfill context.CancelFunc
+	backfilled   chan struct{} // closed when the background BackfillCodes returns
+
 	closeOnce sync.Once
 
 	mu       sync.RWMutex
@@ -168,12 +171,24 @@ func New(ctx context.Context, pool *pgxpool.Pool, opts Options) (*Index, error) 
 		return nil, agentfiles.WrapError(agentfiles.CodeInvalidConfig, "pgindex: opening the index's own pool: "+err.Error(), "", err)
 	}
 	ix.merger = newMerger(ix, int64(opts.MergePendingChunks))
+	bctx, stop := context.WithCancel(context.Background())
+	ix.stopBackfill, ix.backfilled = stop, make(chan struct{})
 	if err := ix.convertLegacy(ctx); err != nil {
+		close(ix.backfilled)
 		ix.Close()
 		return nil, pgpool.Err("pgindex", "converting files indexed by schema version 4", err)
 	}
+	if backfillOnStart {
+		go ix.backfillInBackground(bctx, ix.backfilled)
+	} else {
+		close(ix.backfilled)
+	}
 	return ix, nil
 }
+
+// backfillOnStart: New runs BackfillCodes in the background. Tests switch it off to query rows
+// without codes.
+var backfillOnStart = true
 
 // ownPool returns a new pool configured as given, whose connections run with statement_timeout
 // = timeout (DefaultStatementTimeout for 0, none when negative) and without JIT. It opens no
@@ -246,11 +261,15 @@ func (ix *Index) setup(ctx context.Context, conn *pgxpool.Conn, opts Options) er
 // statement timeout (see New).
 func (ix *Index) Pool() *pgxpool.Pool { return ix.pool }
 
-// Close stops the background merger (a merge in flight is rolled back and done again later),
-// closes the Index's own pool and, when the Index was created by Open, the pool it opened.
-// Calling it more than once is harmless.
+// Close stops the background merger (a merge in flight is rolled back and done again later) and
+// the background BackfillCodes (likewise), closes the Index's own pool and, when the Index was
+// created by Open, the pool it opened. Calling it more than once is harmless.
 func (ix *Index) Close() {
-	ix.closeOnce.Do(ix.merger.close)
+	ix.closeOnce.Do(func() {
+		ix.stopBackfill()
+		<-ix.backfilled
+		ix.merger.close()
+	})
 	ix.pool.Close()
 	if ix.ownsPool {
 		ix.given.Close()

@@ -2,6 +2,7 @@ package pgindex
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"time"
 
@@ -36,9 +37,16 @@ func (ix *Index) Semantic(ctx context.Context, scope driver.Scope, q indexdriver
 		return nil, err
 	}
 	var best []indexdriver.Ranked[chunkAt]
-	if ix.vectors != nil {
+	switch {
+	case ix.vectors != nil:
 		best, err = ix.semanticCached(ctx, scope, v, q)
-	} else {
+	case len(q.Vector) >= quantizeMinDims:
+		var ok bool
+		best, ok, err = ix.semanticCodes(ctx, nil, q, v.pid, streamRanges(v, q, ""))
+		if !ok && err == nil {
+			best, err = ix.semanticScan(ctx, scope, q, "")
+		}
+	default:
 		best, err = ix.semanticScan(ctx, scope, q, "")
 	}
 	if err != nil {
@@ -93,19 +101,24 @@ func (ix *Index) semanticCached(ctx context.Context, scope driver.Scope, v *view
 		return nil, err
 	}
 	dims := len(q.Vector)
+	if dims >= quantizeMinDims {
+		// The files that did not fit the cache stream their codes during the first pass.
+		var streams []pathRange
+		if snap.overflow {
+			streams = streamRanges(v, q, snap.overflowFrom)
+		}
+		best, ok, err := ix.semanticCodes(ctx, snap, q, v.pid, streams)
+		if ok || err != nil {
+			return best, err
+		}
+		return ix.semanticScan(ctx, scope, q, "") // the codes give no bound: scan the floats
+	}
 	// The files that did not fit the cache: their TopK, exactly scored as they stream by.
 	var overflow []indexdriver.Ranked[chunkAt]
 	if snap.overflow {
 		if overflow, err = ix.semanticScan(ctx, scope, q, snap.overflowFrom); err != nil {
 			return nil, err
 		}
-	}
-	if dims >= quantizeMinDims {
-		best, ok, err := ix.semanticCodes(ctx, snap, q, v.pid, overflow)
-		if ok || err != nil {
-			return best, err
-		}
-		return ix.semanticScan(ctx, scope, q, "") // the codes give no bound: scan the floats
 	}
 	// A query vector with few non-zero dimensions (the hashing embedder's, for a few words) is
 	// scored with indexdriver.SparseDot over those dimensions only: bit for bit indexdriver.Dot for finite
@@ -140,3 +153,42 @@ func (ix *Index) semanticCached(ctx context.Context, scope driver.Scope, v *view
 	}
 	return h.Sorted(), nil
 }
+
+// streamRanges splits the files of v from path from on (in bytewise order) that hold vectors
+// of q's model into ranges of about equal chunk counts, one per stream a query reads at once:
+// up to maxCodeStreams, each of at least streamChunks chunks.
+func streamRanges(v *view, q indexdriver.SemanticQuery, from string) []pathRange {
+	lo, _ := slices.BinarySearchFunc(v.states, from, func(s indexdriver.PathFileState, p string) int { return strings.Compare(s.Path, p) })
+	total := 0
+	for _, st := range v.states[lo:] {
+		if st.EmbeddingModel == q.Model {
+			total += st.Chunks
+		}
+	}
+	n := max(1, min(maxCodeStreams, total/streamChunks))
+	out := make([]pathRange, 0, n)
+	r := pathRange{from: from}
+	seen := 0
+	for _, st := range v.states[lo:] {
+		if len(out) == n-1 {
+			break
+		}
+		if st.EmbeddingModel != q.Model {
+			continue
+		}
+		if seen >= total*(len(out)+1)/n && st.Path > r.from {
+			r.to = st.Path
+			out = append(out, r)
+			r = pathRange{from: st.Path}
+		}
+		seen += st.Chunks
+	}
+	return append(out, r)
+}
+
+// maxCodeStreams and streamChunks bound how many streams of codes one query reads at once
+// (each a connection and a goroutine scoring its rows) and how many chunks each has at least.
+var (
+	maxCodeStreams = 2
+	streamChunks   = 4096
+)

@@ -152,20 +152,22 @@ func (c *vectorCache) snapshot(ctx context.Context, ix *Index, key cacheKey, v *
 	return c.get(key, v.generation, func(old *vectorSnapshot) (*vectorSnapshot, error) { return loadVectors(ctx, ix, key, v, old) })
 }
 
-// sqlVectorsAt reads the vectors of the named file versions (a file indexed at another version
-// by now returns no row). Each is one primary-key lookup in both tables (written as LATERAL so
-// that no plan hashes the whole vector table, which would read every vector out of line).
-const sqlVectorsAt = `SELECT r.path, v.vectors
+// sqlVectorsAt reads the codes of the named file versions (a file indexed at another version
+// by now returns no row), and the floats of those without codes (see vcodes.go). Each is one
+// primary-key lookup in both tables (written as LATERAL so that no plan hashes the whole
+// vector table, which would read every vector out of line).
+const sqlVectorsAt = `SELECT r.path, v.codes, v.vectors
 FROM unnest($4::text[], $5::timestamptz[], $6::int[]) AS r(path, at, ns)
 CROSS JOIN LATERAL (
-    SELECT v.vectors FROM mcp_search_files f
+    SELECT v.codes, CASE WHEN coalesce(octet_length(v.codes), 0) = 0 THEN v.vectors END AS vectors
+    FROM mcp_search_files f
     JOIN mcp_search_vectors v ON v.project_id = f.project_id AND v.file_path = f.file_path
     WHERE f.project_id = $1 AND f.file_path = r.path AND f.file_updated_at = r.at AND f.file_updated_ns = r.ns
       AND v.model = $2 AND v.dims = $3) v`
 
 // loadVectors builds the snapshot of key's vectors for the files of v embedded with key's
-// model: files of old at the same version are shared, the others' vectors are read in one
-// statement. A file whose vectors are missing (re-indexed meanwhile, or not embedded yet) is
+// model: files of old at the same version are shared, the others' codes (their floats where
+// they have none) are read in one statement. A file whose vectors are missing (re-indexed meanwhile, or not embedded yet) is
 // left out until the project changes again.
 func loadVectors(ctx context.Context, ix *Index, key cacheKey, v *view, old *vectorSnapshot) (*vectorSnapshot, error) {
 	s := &vectorSnapshot{generation: v.generation, files: make(map[string]*cachedFile)}
@@ -200,11 +202,15 @@ func loadVectors(ctx context.Context, ix *Index, key cacheKey, v *view, old *vec
 			return nil, err
 		}
 		var path string
-		var raw pgtype.DriverBytes
+		var codes, raw pgtype.DriverBytes
 		for rows.Next() {
-			if err := rows.Scan(&path, &raw); err != nil {
+			if err := rows.Scan(&path, &codes, &raw); err != nil {
 				rows.Close()
 				return nil, err
+			}
+			if f := (&cachedFile{path: path, version: versions[path]}); f.decodeCodes(codes, key.dims, false) {
+				s.files[path] = f
+				continue
 			}
 			if len(raw)%(4*key.dims) != 0 {
 				continue
