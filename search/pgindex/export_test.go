@@ -20,3 +20,12 @@ func SkipCodeBackfill() (restore func()) {
 
 // WaitBackfill waits for the BackfillCodes that New started in the background.
 func (ix *Index) WaitBackfill() { <-ix.backfilled }
+
+// SplitStreamsFrom makes a semantic query read the codes of the files past the cache in up to
+// streams parallel streams of at least n chunks each, until the returned function restores the
+// defaults.
+func SplitStreamsFrom(n, streams int) (restore func()) {
+	oldN, oldStreams := streamChunks, maxCodeStreams
+	streamChunks, maxCodeStreams = n, streams
+	return func() { streamChunks, maxCodeStreams = oldN, oldStreams }
+}
