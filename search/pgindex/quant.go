@@ -20,26 +20,45 @@ import (
 // indexdriver.Dot score and keeps those that may reach the TopK-th best lower bound (see package
 // int8vec, "Exact top K"); those are re-scored with indexdriver.Dot, from their codes when the
 // codes are exact, otherwise from their floats, read from PostgreSQL for those chunks only.
-// The first pass scans snap (the cached codes; nil for none) and, at the same time, the codes
-// of the files in streams as PostgreSQL sends them (see streamCodes). ok is false when the
-// cached codes give no bound (a vector that is not finite, or norms too large): the caller
-// then scans the floats.
-func (ix *Index) semanticCodes(ctx context.Context, snap *vectorSnapshot, q indexdriver.SemanticQuery, pid int64, streams []pathRange) (best []indexdriver.Ranked[chunkAt], ok bool, err error) {
+// The first pass scans snap, the cached codes load returns (nil for none), and the codes of
+// the files in streams as PostgreSQL sends them (see streamCodes), which start before load is
+// called. ok is false when the cached codes give no bound (a vector that is not finite, or
+// norms too large): the caller then scans the floats.
+func (ix *Index) semanticCodes(ctx context.Context, load func() (*vectorSnapshot, error), q indexdriver.SemanticQuery, pid int64, streams []pathRange) (best []indexdriver.Ranked[chunkAt], snap *vectorSnapshot, ok bool, err error) {
 	dims := len(q.Vector)
 	var qNorm float64
 	for _, x := range q.Vector {
 		qNorm += float64(x) * float64(x)
 	}
 	qNorm = math.Sqrt(qNorm)
-	var slack float64
-	if snap != nil {
-		slack = int8vec.Slack(dims, qNorm, snap.maxNorm)
-		if snap.nonFinite || math.IsInf(slack, 1) {
-			return nil, false, nil
-		}
-	}
 	stride := int8vec.Stride(dims)
 	qq := int8vec.NewQuery(q.Vector, stride)
+	// The streams start first, so that a snapshot loading (the first query after a start, or
+	// after writes) loads while PostgreSQL sends the rest.
+	streamed := make([]firstPass, len(streams))
+	errs := make([]error, len(streams))
+	var wg sync.WaitGroup
+	for i, r := range streams {
+		streamed[i].scored = indexdriver.NewTopK[chunkAt](q.TopK)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = ix.streamCodes(ctx, pid, q, &qq, qNorm, r, &streamed[i])
+		}()
+	}
+	snap, err = load()
+	var slack float64
+	if err == nil && snap != nil {
+		slack = int8vec.Slack(dims, qNorm, snap.maxNorm)
+		if snap.nonFinite || math.IsInf(slack, 1) {
+			wg.Wait()
+			return nil, snap, false, nil
+		}
+	}
+	if err != nil {
+		wg.Wait()
+		return nil, nil, true, err
+	}
 	// The first pass, over parts of the cached files in parallel for a large snapshot, and over
 	// each stream; each part keeps its own TopK best lower bounds, which never exceed the final
 	// TopK-th best, so the union of the parts' near chunks holds every chunk that may reach it.
@@ -50,18 +69,9 @@ func (ix *Index) semanticCodes(ctx context.Context, snap *vectorSnapshot, q inde
 			parts = runtime.GOMAXPROCS(0)
 		}
 	}
-	results := make([]firstPass, parts+len(streams))
+	results := make([]firstPass, parts, parts+len(streams))
 	for i := range results {
 		results[i].scored = indexdriver.NewTopK[chunkAt](q.TopK)
-	}
-	errs := make([]error, len(streams))
-	var wg sync.WaitGroup
-	for i, r := range streams {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			errs[i] = ix.streamCodes(ctx, pid, q, &qq, qNorm, r, &results[parts+i])
-		}()
 	}
 	for p := range parts {
 		wg.Add(1)
@@ -81,11 +91,12 @@ func (ix *Index) semanticCodes(ctx context.Context, snap *vectorSnapshot, q inde
 		}()
 	}
 	wg.Wait()
+	results = append(results, streamed...)
 	if err := errors.Join(errs...); err != nil {
-		return nil, true, err
+		return nil, snap, true, err
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, true, err
+		return nil, snap, true, err
 	}
 	var kth loHeap
 	var near []nearChunk
@@ -105,7 +116,7 @@ func (ix *Index) semanticCodes(ctx context.Context, snap *vectorSnapshot, q inde
 	}
 	floats, err := ix.nearFloats(ctx, pid, q, near, cut)
 	if err != nil {
-		return nil, true, err
+		return nil, snap, true, err
 	}
 	vec := make([]float32, dims)
 	for _, c := range near {
@@ -122,7 +133,7 @@ func (ix *Index) semanticCodes(ctx context.Context, snap *vectorSnapshot, q inde
 			h.Offer(indexdriver.Ranked[chunkAt]{Score: score, Path: c.file.path, Index: c.chunk, Value: chunkAt{c.file.version}})
 		}
 	}
-	return h.Sorted(), true, nil
+	return h.Sorted(), snap, true, nil
 }
 
 // firstPass is what one part of semanticCodes' first pass found.

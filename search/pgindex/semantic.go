@@ -41,11 +41,7 @@ func (ix *Index) Semantic(ctx context.Context, scope driver.Scope, q indexdriver
 	case ix.vectors != nil:
 		best, err = ix.semanticCached(ctx, scope, v, q)
 	case len(q.Vector) >= quantizeMinDims:
-		var ok bool
-		best, ok, err = ix.semanticCodes(ctx, nil, q, v.pid, streamRanges(v, q, ""))
-		if !ok && err == nil {
-			best, err = ix.semanticScan(ctx, scope, q, "")
-		}
+		best, _, _, err = ix.semanticCodes(ctx, func() (*vectorSnapshot, error) { return nil, nil }, q, v.pid, streamRanges(v, q, ""))
 	default:
 		best, err = ix.semanticScan(ctx, scope, q, "")
 	}
@@ -96,22 +92,35 @@ func (ix *Index) semanticScan(ctx context.Context, scope driver.Scope, q indexdr
 // semanticCached scans the in-process snapshot of the project's vectors: the floats, or from
 // quantizeMinDims dimensions the int8 codes (semanticCodes).
 func (ix *Index) semanticCached(ctx context.Context, scope driver.Scope, v *view, q indexdriver.SemanticQuery) ([]indexdriver.Ranked[chunkAt], error) {
-	snap, err := ix.vectors.snapshot(ctx, ix, cacheKey{project: v.pid, model: q.Model, dims: len(q.Vector)}, v)
-	if err != nil {
-		return nil, err
-	}
+	key := cacheKey{project: v.pid, model: q.Model, dims: len(q.Vector)}
 	dims := len(q.Vector)
 	if dims >= quantizeMinDims {
-		// The files that did not fit the cache stream their codes during the first pass.
-		var streams []pathRange
-		if snap.overflow {
-			streams = streamRanges(v, q, snap.overflowFrom)
+		// The files that do not fit the cache stream their codes during the first pass, from
+		// before the snapshot of the others is loaded (when it is not current).
+		load := func() (*vectorSnapshot, error) { return ix.vectors.snapshot(ctx, ix, key, v) }
+		from, overflow := ix.vectors.overflowFrom(v, key)
+		for {
+			var streams []pathRange
+			if overflow {
+				streams = streamRanges(v, q, from)
+			}
+			best, snap, ok, err := ix.semanticCodes(ctx, load, q, v.pid, streams)
+			switch {
+			case err != nil:
+				return nil, err
+			case !ok:
+				return ix.semanticScan(ctx, scope, q, "") // the codes give no bound: scan the floats
+			case snap.overflow == overflow && snap.overflowFrom == from:
+				return best, nil
+			}
+			// A newer snapshot (of a later view) than v's, cut elsewhere: again, with its cut.
+			from, overflow = snap.overflowFrom, snap.overflow
+			load = func() (*vectorSnapshot, error) { return snap, nil }
 		}
-		best, ok, err := ix.semanticCodes(ctx, snap, q, v.pid, streams)
-		if ok || err != nil {
-			return best, err
-		}
-		return ix.semanticScan(ctx, scope, q, "") // the codes give no bound: scan the floats
+	}
+	snap, err := ix.vectors.snapshot(ctx, ix, key, v)
+	if err != nil {
+		return nil, err
 	}
 	// The files that did not fit the cache: their TopK, exactly scored as they stream by.
 	var overflow []indexdriver.Ranked[chunkAt]

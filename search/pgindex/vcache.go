@@ -57,6 +57,23 @@ type vectorSnapshot struct {
 // that size still fits beside it.
 func (c *vectorCache) projectBytes() int64 { return c.maxBytes / 2 }
 
+// overflowFrom returns the first file of v (in path order) whose vectors of key do not fit
+// the snapshot of key for v, whose files from there on are streamed by every query (overflow);
+// overflow is false when they all fit.
+func (c *vectorCache) overflowFrom(v *view, key cacheKey) (from string, overflow bool) {
+	budget := c.projectBytes()
+	var used int64
+	for _, st := range v.states {
+		if st.EmbeddingModel != key.model || st.Chunks == 0 {
+			continue
+		}
+		if used += estimateCachedSize(st.Path, st.Chunks, key.dims); used > budget {
+			return st.Path, true
+		}
+	}
+	return "", false
+}
+
 // estimateCachedSize is cachedFile.size of a file of chunks vectors of dims, before reading it.
 func estimateCachedSize(path string, chunks, dims int) int64 {
 	f := cachedFile{path: path, chunks: chunks}
@@ -175,15 +192,12 @@ func loadVectors(ctx context.Context, ix *Index, key cacheKey, v *view, old *vec
 	var ats []time.Time
 	var nss []int32
 	versions := make(map[string]time.Time)
-	budget := ix.vectors.projectBytes()
-	var used int64
+	s.overflowFrom, s.overflow = ix.vectors.overflowFrom(v, key)
 	for _, st := range v.states {
 		if st.EmbeddingModel != key.model || st.Chunks == 0 {
 			continue
 		}
-		if used += estimateCachedSize(st.Path, st.Chunks, key.dims); used > budget {
-			// The files from here on (in path order) are the overflow: queries stream them.
-			s.overflowFrom, s.overflow = st.Path, true
+		if s.overflow && st.Path >= s.overflowFrom {
 			break
 		}
 		if old != nil {
