@@ -3,8 +3,10 @@ package pgindex_test
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
@@ -70,10 +72,12 @@ func codesCorpus(t *testing.T, mem, ix indexdriver.Index, model string, files in
 	return queries
 }
 
-// semanticQueries are the queries compared for each query vector: TopK 10, 1 and past the
-// number of chunks, and a path filter with an excluded file.
-func semanticQueries(model string, qv []float32) []indexdriver.SemanticQuery {
+// semanticQueries are the queries compared for each query vector: excluded files (first, so
+// that an Index's first query, which collects its cache, excludes some), TopK 10, 1 and past
+// the number of chunks, and a path filter with an excluded file.
+func semanticQueries(model string, qv []float32, exclude map[string]bool) []indexdriver.SemanticQuery {
 	return []indexdriver.SemanticQuery{
+		{Vector: qv, Model: model, TopK: 10, ExcludePaths: exclude},
 		{Vector: qv, Model: model, TopK: 10},
 		{Vector: qv, Model: model, TopK: 1},
 		{Vector: qv, Model: model, TopK: 1000},
@@ -85,8 +89,19 @@ func semanticQueries(model string, qv []float32) []indexdriver.SemanticQuery {
 func compareSemantic(t *testing.T, stage string, want indexdriver.Index, got map[string]indexdriver.Index, model string, queries map[string][]float32) {
 	t.Helper()
 	ctx := context.Background()
-	for name, qv := range queries {
-		for _, q := range semanticQueries(model, qv) {
+	names := slices.Sorted(maps.Keys(queries))
+	for _, name := range names {
+		qv := queries[name]
+		// The files of the three best chunks are excluded by the first query.
+		top, err := want.Semantic(ctx, testScope, indexdriver.SemanticQuery{Vector: qv, Model: model, TopK: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		exclude := map[string]bool{}
+		for _, c := range top {
+			exclude[c.Path] = true
+		}
+		for _, q := range semanticQueries(model, qv, exclude) {
 			w, err := want.Semantic(ctx, testScope, q)
 			if err != nil {
 				t.Fatal(err)
@@ -133,8 +148,10 @@ func TestSemanticPastCache(t *testing.T) {
 				t.Cleanup(ix.Close)
 				got[name] = ix
 			}
-			compareSemantic(t, "unlimited cache vs the others", unlimited, got, model, queries)
+			// memindex first: it is the reference of each Index's first query, which collects
+			// the Index's cache as it streams.
 			compareSemantic(t, "memindex vs pgindex", mem, got, model, queries)
+			compareSemantic(t, "unlimited cache vs the others", unlimited, got, model, queries)
 		})
 	}
 }

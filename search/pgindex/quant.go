@@ -22,9 +22,10 @@ import (
 // codes are exact, otherwise from their floats, read from PostgreSQL for those chunks only.
 // The first pass scans snap, the cached codes load returns (nil for none), and the codes of
 // the files in streams as PostgreSQL sends them (see streamCodes), which start before load is
-// called. ok is false when the cached codes give no bound (a vector that is not finite, or
+// called; keep, when not nil, collects a snapshot from the streams (see snapshotBuilder).
+// ok is false when the cached codes give no bound (a vector that is not finite, or
 // norms too large): the caller then scans the floats.
-func (ix *Index) semanticCodes(ctx context.Context, load func() (*vectorSnapshot, error), q indexdriver.SemanticQuery, pid int64, streams []pathRange) (best []indexdriver.Ranked[chunkAt], snap *vectorSnapshot, ok bool, err error) {
+func (ix *Index) semanticCodes(ctx context.Context, load func() (*vectorSnapshot, error), q indexdriver.SemanticQuery, pid int64, streams []pathRange, keep *snapshotBuilder) (best []indexdriver.Ranked[chunkAt], snap *vectorSnapshot, ok bool, err error) {
 	dims := len(q.Vector)
 	var qNorm float64
 	for _, x := range q.Vector {
@@ -43,7 +44,7 @@ func (ix *Index) semanticCodes(ctx context.Context, load func() (*vectorSnapshot
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs[i] = ix.streamCodes(ctx, pid, q, &qq, qNorm, r, &streamed[i])
+			errs[i] = ix.streamCodes(ctx, pid, q, &qq, qNorm, r, keep, &streamed[i])
 		}()
 	}
 	snap, err = load()
@@ -173,6 +174,26 @@ func (r *firstPass) scan(f, ref *cachedFile, q indexdriver.SemanticQuery, qq *in
 	}
 }
 
+// scanKept runs the first pass over a file a snapshot being collected holds: from its codes,
+// near chunks kept as chunks of f, or, when its codes give no bound or it has none, every chunk
+// scored exactly.
+func (r *firstPass) scanKept(f *cachedFile, q indexdriver.SemanticQuery, qq *int8vec.Query, qNorm float64) {
+	dims := len(q.Vector)
+	if slack := int8vec.Slack(dims, qNorm, f.maxNorm); f.codes != nil && !math.IsInf(slack, 1) {
+		r.scan(f, f, q, qq, slack)
+		return
+	}
+	vec := make([]float32, dims)
+	for i := range f.chunks {
+		if f.codes != nil {
+			vec = int8vec.Decode(vec, f.codes[i*len(qq.Codes):], f.meta[i])
+		} else {
+			vec = f.vecs[i*dims : (i+1)*dims]
+		}
+		r.offerScored(f, i, vec, q, true)
+	}
+}
+
 // offerScored scores chunk i of f, whose vector is v, exactly; withBound offers the score to
 // kth too (unless the chunk's lower bound is there already).
 func (r *firstPass) offerScored(f *cachedFile, i int, v []float32, q indexdriver.SemanticQuery, withBound bool) {
@@ -206,9 +227,17 @@ WHERE v.project_id = $1 AND v.model = $2 AND v.dims = $3
 // so a query holds no more than one file's codes of the stream at once, and keeps of a file only
 // its near chunks' addresses. Files without codes are scored exactly from their floats, as are
 // the near chunks of exact codes; a file whose norms give no bound has every chunk re-scored.
-func (ix *Index) streamCodes(ctx context.Context, pid int64, q indexdriver.SemanticQuery, qq *int8vec.Query, qNorm float64, rng pathRange, r *firstPass) error {
+//
+// With keep, the files keep holds are kept (copied) and scanned as cached files, and the
+// excluded paths are skipped here rather than in SQL, so that the snapshot gets them too (a
+// query with a path prefix never collects a snapshot).
+func (ix *Index) streamCodes(ctx context.Context, pid int64, q indexdriver.SemanticQuery, qq *int8vec.Query, qNorm float64, rng pathRange, keep *snapshotBuilder, r *firstPass) error {
 	dims := len(q.Vector)
-	rows, err := ix.pool.Query(ctx, sqlSemanticCodes, pid, q.Model, int32(dims), q.PathPrefix, likePrefix(q.PathPrefix), excludeList(q.ExcludePaths), rng.from, rng.to)
+	exclude := excludeList(q.ExcludePaths)
+	if keep != nil {
+		exclude = []string{} // not nil: NULL would exclude every path
+	}
+	rows, err := ix.pool.Query(ctx, sqlSemanticCodes, pid, q.Model, int32(dims), q.PathPrefix, likePrefix(q.PathPrefix), exclude, rng.from, rng.to)
 	if err != nil {
 		return err
 	}
@@ -224,6 +253,16 @@ func (ix *Index) streamCodes(ctx context.Context, pid int64, q indexdriver.Seman
 			return err
 		}
 		f.path, f.version = path, joinVersion(at, ns)
+		if keep != nil {
+			kept := keep.keep(f.path, f.version, codes, raw, dims)
+			if q.ExcludePaths[f.path] {
+				continue
+			}
+			if kept != nil {
+				r.scanKept(kept, q, qq, qNorm)
+				continue
+			}
+		}
 		if !f.decodeCodes(codes, dims, true) {
 			// No codes: every chunk is scored from its floats.
 			for i := 0; 4*dims*(i+1) <= len(raw); i++ {

@@ -41,7 +41,7 @@ func (ix *Index) Semantic(ctx context.Context, scope driver.Scope, q indexdriver
 	case ix.vectors != nil:
 		best, err = ix.semanticCached(ctx, scope, v, q)
 	case len(q.Vector) >= quantizeMinDims:
-		best, _, _, err = ix.semanticCodes(ctx, func() (*vectorSnapshot, error) { return nil, nil }, q, v.pid, streamRanges(v, q, ""))
+		best, _, _, err = ix.semanticCodes(ctx, noSnapshot, q, v.pid, streamRanges(v, q, ""), nil)
 	default:
 		best, err = ix.semanticScan(ctx, scope, q, "")
 	}
@@ -97,6 +97,17 @@ func (ix *Index) semanticCached(ctx context.Context, scope driver.Scope, v *view
 	if dims >= quantizeMinDims {
 		// The files that do not fit the cache stream their codes during the first pass, from
 		// before the snapshot of the others is loaded (when it is not current).
+		if q.PathPrefix == "" && ix.vectors.peek(key) == nil {
+			// No snapshot at all (the first query after a start): the query streams every file's
+			// codes once, and keeps those of the snapshot's files for the next queries.
+			keep := newSnapshotBuilder(ix.vectors, v, key)
+			best, _, _, err := ix.semanticCodes(ctx, noSnapshot, q, v.pid, streamRanges(v, q, ""), keep)
+			if err != nil {
+				return nil, err
+			}
+			ix.vectors.offer(key, keep.snapshot())
+			return best, nil
+		}
 		load := func() (*vectorSnapshot, error) { return ix.vectors.snapshot(ctx, ix, key, v) }
 		from, overflow := ix.vectors.overflowFrom(v, key)
 		for {
@@ -104,7 +115,7 @@ func (ix *Index) semanticCached(ctx context.Context, scope driver.Scope, v *view
 			if overflow {
 				streams = streamRanges(v, q, from)
 			}
-			best, snap, ok, err := ix.semanticCodes(ctx, load, q, v.pid, streams)
+			best, snap, ok, err := ix.semanticCodes(ctx, load, q, v.pid, streams, nil)
 			switch {
 			case err != nil:
 				return nil, err
@@ -201,3 +212,6 @@ var (
 	maxCodeStreams = 2
 	streamChunks   = 4096
 )
+
+// noSnapshot is semanticCodes' load when no snapshot takes part.
+func noSnapshot() (*vectorSnapshot, error) { return nil, nil }

@@ -3,6 +3,7 @@ package pgindex
 import (
 	"context"
 	"math"
+	"sync"
 	"time"
 
 	"github.com/agentfiles/agentfiles/search/internal/int8vec"
@@ -222,19 +223,32 @@ func loadVectors(ctx context.Context, ix *Index, key cacheKey, v *view, old *vec
 				rows.Close()
 				return nil, err
 			}
-			if f := (&cachedFile{path: path, version: versions[path]}); f.decodeCodes(codes, key.dims, false) {
+			if f := fileOfStored(path, versions[path], codes, raw, key.dims); f != nil {
 				s.files[path] = f
-				continue
 			}
-			if len(raw)%(4*key.dims) != 0 {
-				continue
-			}
-			s.files[path] = newCachedFile(path, versions[path], raw, key.dims)
 		}
 		if err := rows.Err(); err != nil {
 			return nil, err
 		}
 	}
+	s.count()
+	return s, nil
+}
+
+// fileOfStored is the cache entry of a file's stored vectors: from its codes when it has them,
+// otherwise from its floats; nil when neither decodes.
+func fileOfStored(path string, version time.Time, codes, raw []byte, dims int) *cachedFile {
+	if f := (&cachedFile{path: path, version: version}); f.decodeCodes(codes, dims, false) {
+		return f
+	}
+	if len(raw)%(4*dims) != 0 {
+		return nil
+	}
+	return newCachedFile(path, version, raw, dims)
+}
+
+// count sets the totals of s from its files.
+func (s *vectorSnapshot) count() {
 	for _, f := range s.files {
 		s.list = append(s.list, f)
 		s.chunks += f.chunks
@@ -242,5 +256,51 @@ func loadVectors(ctx context.Context, ix *Index, key cacheKey, v *view, old *vec
 		s.maxNorm = max(s.maxNorm, f.maxNorm)
 		s.nonFinite = s.nonFinite || f.nonFinite
 	}
-	return s, nil
+}
+
+// snapshotBuilder collects, from the streams of a query that found no snapshot of its project
+// cached (the first after a start, or after an eviction), the files the snapshot of its view
+// holds, so that the query reads every file once: it scores them all as they stream by and
+// leaves the snapshot for the next queries.
+type snapshotBuilder struct {
+	want map[string]time.Time // the snapshot's files, at the view's versions
+	mu   sync.Mutex
+	snap *vectorSnapshot
+}
+
+func newSnapshotBuilder(c *vectorCache, v *view, key cacheKey) *snapshotBuilder {
+	b := &snapshotBuilder{want: make(map[string]time.Time), snap: &vectorSnapshot{generation: v.generation, files: make(map[string]*cachedFile)}}
+	b.snap.overflowFrom, b.snap.overflow = c.overflowFrom(v, key)
+	for _, st := range v.states {
+		if st.EmbeddingModel != key.model || st.Chunks == 0 {
+			continue
+		}
+		if b.snap.overflow && st.Path >= b.snap.overflowFrom {
+			break
+		}
+		b.want[st.Path] = st.FileUpdatedAt
+	}
+	return b
+}
+
+// keep returns the cache entry of a streamed file the snapshot holds (a copy), or nil for a
+// file it does not hold (past the cut, or at another version than the view's: the project has
+// changed since, and the next query refreshes the snapshot).
+func (b *snapshotBuilder) keep(path string, version time.Time, codes, raw []byte, dims int) *cachedFile {
+	if want, ok := b.want[path]; !ok || !want.Equal(version) {
+		return nil
+	}
+	f := fileOfStored(path, version, codes, raw, dims)
+	if f != nil {
+		b.mu.Lock()
+		b.snap.files[path] = f
+		b.mu.Unlock()
+	}
+	return f
+}
+
+// snapshot returns the snapshot collected, once every stream has ended.
+func (b *snapshotBuilder) snapshot() *vectorSnapshot {
+	b.snap.count()
+	return b.snap
 }
