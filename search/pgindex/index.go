@@ -48,8 +48,8 @@ type Options struct {
 	// dimensions, and from 512 on its int8 codes, dimensions rounded up to 32 plus 12 bytes
 	// (1,548 bytes at 1,536 dimensions), plus about 100 bytes per file. One project takes at
 	// most half the bound (about 170,000 chunks of 1,536 dimensions by default); the vectors
-	// of a bigger project's other files are streamed from PostgreSQL by each query (see the
-	// package doc, "Scoring"). While a changed project's snapshot is refreshed, the old one
+	// of a bigger project's other files are streamed from PostgreSQL by each query, as int8
+	// codes from 512 dimensions (see the package doc, "Scoring"). While a changed project's snapshot is refreshed, the old one
 	// stays in use until the new one is published, so the cache may briefly hold a project
 	// twice.
 	VectorCacheBytes int64

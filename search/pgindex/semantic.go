@@ -22,8 +22,10 @@ WHERE pr.apikey_hash = $1 AND pr.project = $2 AND v.model = $3 AND v.dims = $4
   AND ($5::text = '' OR v.file_path LIKE $6::text) AND v.file_path <> ALL($7::text[]) AND v.file_path >= $8`
 
 // Semantic implements indexdriver.Index as an exact flat scan, scored with indexdriver.Dot as in
-// search/memindex: over the in-process snapshot of the project's vectors (see vectorCache), or,
-// without the cache, over the vectors streamed from PostgreSQL. The chunks' offsets and hashes
+// search/memindex: over the in-process snapshot of the project's vectors (see vectorCache) and
+// the vectors of the files it does not hold, streamed from PostgreSQL (as int8 codes from
+// quantizeMinDims dimensions, see semanticCodes), or, without the cache, over the streamed
+// vectors of every file. The chunks' offsets and hashes
 // come from the project's view; a chunk whose file changed between the two reads is dropped.
 func (ix *Index) Semantic(ctx context.Context, scope driver.Scope, q indexdriver.SemanticQuery) ([]indexdriver.Candidate, error) {
 	if err := ctx.Err(); err != nil {
