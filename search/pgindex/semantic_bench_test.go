@@ -101,15 +101,36 @@ func BenchmarkSemanticScale(b *testing.B) {
 	}
 }
 
-func benchSemanticScale(b *testing.B, chunks, dims int) {
-	ctx := context.Background()
+// denseBench is the setting of a benchmark over dense vectors: a database with a file store,
+// the embedder, one project, and memindex over a memory store (the exact reference).
+type denseBench struct {
+	url   string
+	pgs   *pgstore.Store
+	emb   *denseEmbedder
+	scope driver.Scope
+	mem   *backend
+}
+
+func newDenseBench(b *testing.B, dims int) *denseBench {
 	url := pgtest.New(b)
-	pgs, err := pgstore.Open(ctx, url, pgstore.Options{})
+	pgs, err := pgstore.Open(context.Background(), url, pgstore.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.Cleanup(pgs.Close)
-	emb := &denseEmbedder{dims: dims, words: make(map[string][]float32)}
+	return &denseBench{
+		url:   url,
+		pgs:   pgs,
+		emb:   &denseEmbedder{dims: dims, words: make(map[string][]float32)},
+		scope: driver.Scope{Tenant: agentfiles.NewAuthContext(benchKey, "").APIKeyHash, Project: "semantic"},
+		mem:   &backend{name: "memindex", store: memstore.New(memstore.Options{}), index: memindex.New()},
+	}
+}
+
+func benchSemanticScale(b *testing.B, chunks, dims int) {
+	ctx := context.Background()
+	d := newDenseBench(b, dims)
+	url, pgs, emb, scope, mem := d.url, d.pgs, d.emb, d.scope, d.mem
 	pgDefault, err := pgindex.Open(ctx, url, pgindex.Options{})
 	if err != nil {
 		b.Fatal(err)
@@ -121,8 +142,6 @@ func benchSemanticScale(b *testing.B, chunks, dims int) {
 		b.Fatal(err)
 	}
 	b.Cleanup(pgSmall.Close)
-	scope := driver.Scope{Tenant: agentfiles.NewAuthContext(benchKey, "").APIKeyHash, Project: "semantic"}
-	mem := &backend{name: "memindex", store: memstore.New(memstore.Options{}), index: memindex.New()}
 	backends := []*backend{mem, {name: "pgindex", store: pgs, index: pgDefault}, {name: "pgindex-75pct-cached", store: pgs, index: pgSmall}}
 	start := time.Now()
 	loadDense(b, scope, mem, backends[1], chunks, emb)
@@ -341,13 +360,8 @@ func BenchmarkSemanticPastCache(b *testing.B) {
 
 func benchSemanticPastCache(b *testing.B, chunks, dims int) {
 	ctx := context.Background()
-	url := pgtest.New(b)
-	pgs, err := pgstore.Open(ctx, url, pgstore.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(pgs.Close)
-	emb := &denseEmbedder{dims: dims, words: make(map[string][]float32)}
+	d := newDenseBench(b, dims)
+	url, pgs, emb, scope, mem := d.url, d.pgs, d.emb, d.scope, d.mem
 	variants := []struct {
 		name string
 		opts pgindex.Options
@@ -358,13 +372,12 @@ func benchSemanticPastCache(b *testing.B, chunks, dims int) {
 	}
 	indexes := make([]*pgindex.Index, len(variants))
 	for i, v := range variants {
+		var err error
 		if indexes[i], err = pgindex.Open(ctx, url, v.opts); err != nil {
 			b.Fatal(err)
 		}
 		b.Cleanup(indexes[i].Close)
 	}
-	scope := driver.Scope{Tenant: agentfiles.NewAuthContext(benchKey, "").APIKeyHash, Project: "semantic"}
-	mem := &backend{name: "memindex", store: memstore.New(memstore.Options{}), index: memindex.New()}
 	start := time.Now()
 	loadDense(b, scope, mem, &backend{name: "pgindex", store: pgs, index: indexes[0]}, chunks, emb)
 	if err := indexes[0].Merge(ctx, scope); err != nil {
