@@ -38,13 +38,15 @@ func (ix *Index) semanticCodes(ctx context.Context, load func() (*vectorSnapshot
 	// after writes) loads while PostgreSQL sends the rest.
 	streamed := make([]firstPass, len(streams))
 	errs := make([]error, len(streams))
+	sctx, stopStreams := context.WithCancel(ctx)
+	defer stopStreams()
 	var wg sync.WaitGroup
 	for i, r := range streams {
 		streamed[i].scored = indexdriver.NewTopK[chunkAt](q.TopK)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs[i] = ix.streamCodes(ctx, pid, q, &qq, qNorm, r, keep, &streamed[i])
+			errs[i] = ix.streamCodes(sctx, pid, q, &qq, qNorm, r, keep, &streamed[i])
 		}()
 	}
 	snap, err = load()
@@ -52,12 +54,15 @@ func (ix *Index) semanticCodes(ctx context.Context, load func() (*vectorSnapshot
 	if err == nil && snap != nil {
 		slack = int8vec.Slack(dims, qNorm, snap.maxNorm)
 		if snap.nonFinite || math.IsInf(slack, 1) {
-			wg.Wait()
-			return nil, snap, false, nil
+			err = errNoBound
 		}
 	}
 	if err != nil {
+		stopStreams()
 		wg.Wait()
+		if err == errNoBound {
+			return nil, snap, false, nil
+		}
 		return nil, nil, true, err
 	}
 	// The first pass, over parts of the cached files in parallel for a large snapshot, and over
@@ -137,6 +142,9 @@ func (ix *Index) semanticCodes(ctx context.Context, load func() (*vectorSnapshot
 	return h.Sorted(), snap, true, nil
 }
 
+// errNoBound stops the streams of a query whose cached codes give no bound.
+var errNoBound = errors.New("the codes give no bound")
+
 // firstPass is what one part of semanticCodes' first pass found.
 type firstPass struct {
 	kth  loHeap      // the TopK best lower bounds (or exact scores) seen
@@ -175,22 +183,36 @@ func (r *firstPass) scan(f, ref *cachedFile, q indexdriver.SemanticQuery, qq *in
 }
 
 // scanKept runs the first pass over a file a snapshot being collected holds: from its codes,
-// near chunks kept as chunks of f, or, when its codes give no bound or it has none, every chunk
-// scored exactly.
+// near chunks kept as chunks of f; when its codes give no bound, every chunk re-scored (at once
+// from exact codes, otherwise later from its floats); without codes, every chunk scored from
+// its floats.
 func (r *firstPass) scanKept(f *cachedFile, q indexdriver.SemanticQuery, qq *int8vec.Query, qNorm float64) {
 	dims := len(q.Vector)
-	if slack := int8vec.Slack(dims, qNorm, f.maxNorm); f.codes != nil && !math.IsInf(slack, 1) {
+	if f.codes == nil {
+		for i := range f.chunks {
+			r.offerScored(f, i, f.vecs[i*dims:(i+1)*dims], q, true)
+		}
+		return
+	}
+	if slack := int8vec.Slack(dims, qNorm, f.maxNorm); !math.IsInf(slack, 1) {
 		r.scan(f, f, q, qq, slack)
 		return
 	}
-	vec := make([]float32, dims)
+	r.rescoreAll(f, f, q, qq)
+}
+
+// rescoreAll re-scores every chunk of f, whose codes give no bound: at once when the codes are
+// exact, otherwise as near chunks of ref (whose floats are read after the first pass).
+func (r *firstPass) rescoreAll(f, ref *cachedFile, q indexdriver.SemanticQuery, qq *int8vec.Query) {
 	for i := range f.chunks {
-		if f.codes != nil {
-			vec = int8vec.Decode(vec, f.codes[i*len(qq.Codes):], f.meta[i])
-		} else {
-			vec = f.vecs[i*dims : (i+1)*dims]
+		if !f.exact {
+			r.near = append(r.near, nearChunk{ref, i, math.Inf(1)})
+			continue
 		}
-		r.offerScored(f, i, vec, q, true)
+		if len(r.vec) != len(q.Vector) {
+			r.vec = make([]float32, len(q.Vector))
+		}
+		r.offerScored(f, i, int8vec.Decode(r.vec, f.codes[i*len(qq.Codes):], f.meta[i]), q, true)
 	}
 }
 
@@ -276,13 +298,7 @@ func (ix *Index) streamCodes(ctx context.Context, pid int64, q indexdriver.Seman
 			r.scan(&f, ref, q, qq, slack)
 			continue
 		}
-		for i := range f.chunks { // the norms give no bound: re-score every chunk
-			if f.exact {
-				r.offerScored(&f, i, int8vec.Decode(vec, f.codes[i*len(qq.Codes):], f.meta[i]), q, true)
-			} else {
-				r.near = append(r.near, nearChunk{ref, i, math.Inf(1)})
-			}
-		}
+		r.rescoreAll(&f, ref, q, qq)
 	}
 	f.codes = nil
 	return rows.Err()
