@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -257,4 +258,43 @@ func storedCodes(t *testing.T, ix *pgindex.Index) map[string]string {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// TestSemanticFirstQueriesConcurrent: queries that reach a new Index at once (after a start)
+// all answer as memindex does, whether they collect the cache or wait for the one that does.
+func TestSemanticFirstQueriesConcurrent(t *testing.T) {
+	const model = "dense-test"
+	ctx := context.Background()
+	writer, url := newIndex(t, pgindex.Options{})
+	mem := memindex.New()
+	queries := codesCorpus(t, mem, writer, model, 80, false)
+	for name, cache := range map[string]int64{"whole project cached": 0, "a third cached": 200 << 10} {
+		t.Run(name, func(t *testing.T) {
+			ix := pgtest.Open(t, url, pgindex.Open, pgindex.Options{VectorCacheBytes: cache})
+			var qs []indexdriver.SemanticQuery
+			for _, name := range slices.Sorted(maps.Keys(queries)) {
+				qs = append(qs, indexdriver.SemanticQuery{Vector: queries[name], Model: model, TopK: 10})
+			}
+			got := make([][]indexdriver.Candidate, len(qs))
+			errs := make([]error, len(qs))
+			var wg sync.WaitGroup
+			for i, q := range qs {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					got[i], errs[i] = ix.Semantic(ctx, testScope, q)
+				}()
+			}
+			wg.Wait()
+			for i, q := range qs {
+				want, err := mem.Semantic(ctx, testScope, q)
+				if err != nil || errs[i] != nil {
+					t.Fatal(err, errs[i])
+				}
+				if diff := cmp.Diff(want, got[i], cmpopts.EquateEmpty()); diff != "" {
+					t.Errorf("query %d (-memindex +pgindex):\n%s", i, diff)
+				}
+			}
+		})
+	}
 }

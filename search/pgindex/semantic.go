@@ -99,16 +99,22 @@ func (ix *Index) semanticCached(ctx context.Context, scope driver.Scope, v *view
 	if dims >= quantizeMinDims {
 		// The files that do not fit the cache stream their codes during the first pass, from
 		// before the snapshot of the others is loaded (when it is not current).
-		if q.PathPrefix == "" && ix.vectors.peek(key) == nil {
+		if q.PathPrefix == "" {
 			// No snapshot at all (the first query after a start): the query streams every file's
-			// codes once, and keeps those of the snapshot's files for the next queries.
-			keep := newSnapshotBuilder(ix.vectors, v, key)
-			best, _, _, err := ix.semanticCodes(ctx, noSnapshot, q, v.pid, streamRanges(v, q, ""), keep)
-			if err != nil {
-				return nil, err
+			// codes once, and keeps those of the snapshot's files for the next queries, which
+			// wait for it meanwhile rather than read the same rows.
+			var best []indexdriver.Ranked[chunkAt]
+			ran, err := ix.vectors.collect(key, func() (*vectorSnapshot, error) {
+				keep := newSnapshotBuilder(ix.vectors, v, key)
+				var err error
+				if best, _, _, err = ix.semanticCodes(ctx, noSnapshot, q, v.pid, streamRanges(v, q, ""), keep); err != nil {
+					return nil, err
+				}
+				return keep.snapshot(), nil
+			})
+			if ran {
+				return best, err
 			}
-			ix.vectors.offer(key, keep.snapshot())
-			return best, nil
 		}
 		load := func() (*vectorSnapshot, error) { return ix.vectors.snapshot(ctx, ix, key, v) }
 		from, overflow := ix.vectors.overflowFrom(v, key)
