@@ -115,8 +115,9 @@
 //     more than the cache bound plus a row per stream;
 //   - an Index without a cache (VectorCacheBytes negative) streams every file's codes alike;
 //   - the first query of a project with nothing cached (after a start) streams every file's
-//     codes once, scores them, and keeps those of the files its cache share holds: the next
-//     query finds the cache warm, and no query encodes floats.
+//     codes once, scores them, and keeps those of the files its cache share holds (queries
+//     arriving meanwhile wait for it): the next query finds the cache warm, and no query
+//     encodes floats.
 //
 // Rows written before schema version 7 have no codes: queries read their floats until
 // Index.BackfillCodes, which New runs in the background, has stored them.
