@@ -15,7 +15,8 @@
 //	mcp_search_segments   merged files: one row per segment holding its chunk records, a term
 //	                      dictionary and every term's postings, delta/varint coded, and how
 //	                      many of its chunks files still point at (live_chunks)
-//	mcp_search_vectors    one row per file: its chunks' vectors, float32 back to back
+//	mcp_search_vectors    one row per file: its chunks' vectors, float32 back to back, and
+//	                      from 512 dimensions their int8 codes (see Scoring)
 //	mcp_search_served     one row per chunk a search returned: last_served_at
 //	mcp_search_chunk_tsv  LexicalTSVector mode only: each chunk's tsvector (GIN index)
 //	mcp_search_embedder   one row: the model and dimensions of every vector in the database
@@ -95,15 +96,31 @@
 // in-process cache of the project's vectors, refreshed file by file when the project's
 // generation counter shows that any process changed it (bounded by Options.VectorCacheBytes, of
 // which one project holds at most half: a bigger project is cached in part, its first files in
-// path order, and a query streams only the vectors of the rest from the database, so its cost
-// grows with the part that does not fit, with no jump at the bound). Vectors of 512 dimensions or more (neural
+// path order, and a query streams only the rest from the database, so its cost grows with the
+// part that does not fit, with no jump at the bound). Vectors of 512 dimensions or more (neural
 // embedders') are cached as int8 codes with a certified error bound (package
 // search/internal/int8vec, shared with memindex), a quarter of their float32 size: a query
 // scans one byte per dimension, and re-scores with indexdriver.Dot only the chunks whose bound
 // reaches the TopK-th best, from their codes when those are exact and otherwise from their
-// floats, read from the database for those files only. The answer is the exact top K, the
+// floats, read from the database for those chunks only. The answer is the exact top K, the
 // same as a float scan's and memindex's. The pgvector extension is not used: its approximate
 // indexes would not give memindex's results.
+//
+// The codes are stored too: ReplaceFile writes them beside the floats (one value per file: a
+// header, each chunk's bounds, the codes; uncompressed, out of line), so that
+//
+//   - a query past the cache streams the codes of the files that did not fit (a quarter of
+//     their floats' bytes; in two streams on two connections for a large rest), scoring each
+//     row as it arrives and keeping only the chunks that may reach the top K, so it holds no
+//     more than the cache bound plus a row per stream;
+//   - an Index without a cache (VectorCacheBytes negative) streams every file's codes alike;
+//   - the first query of a project with nothing cached (after a start) streams every file's
+//     codes once, scores them, and keeps those of the files its cache share holds (queries
+//     arriving meanwhile wait for it): the next query finds the cache warm, and no query
+//     encodes floats.
+//
+// Rows written before schema version 7 have no codes: queries read their floats until
+// Index.BackfillCodes, which New runs in the background, has stored them.
 //
 // # Embedder identity
 //
@@ -181,7 +198,7 @@
 //
 // A semantic query scans the project's cached vectors (int8 codes from 512 dimensions) in
 // O(n), re-scores O(K) to a few hundred chunks exactly, and streams from PostgreSQL only the
-// vectors of the files that did not fit the cache (see Scoring).
+// codes (floats below 512 dimensions) of the files that did not fit the cache (see Scoring).
 //
 // # Memory
 //

@@ -405,7 +405,7 @@ WHERE project_id = $1 AND file_path = $2 AND write_id = $3 AND embedding_model <
 		}
 		b := &pgx.Batch{}
 		b.Queue(sqlDeleteVectors, f.project, f.path)
-		b.Queue(sqlInsertVectors, f.project, f.path, to.Model, int32(to.Dimensions), raw)
+		b.Queue(sqlInsertVectors, f.project, f.path, to.Model, int32(to.Dimensions), raw, encodeCodes(raw, to.Dimensions))
 		b.Queue("UPDATE mcp_search_projects SET generation = generation + 1 WHERE id = $1", f.project)
 		return tx.SendBatch(ctx, b).Close()
 	})

@@ -81,3 +81,21 @@ func ExampleIndex_Merge() {
 		log.Fatal(err)
 	}
 }
+
+// ExampleIndex_BackfillCodes stores, from an operator's command, the int8 codes of the vectors
+// written before schema version 7 (New also does it in the background), so that queries past the
+// vector cache stream the codes rather than the floats. It needs a PostgreSQL database, so it is
+// compiled but not run by go test.
+func ExampleIndex_BackfillCodes() {
+	ctx := context.Background()
+	index, err := pgindex.Open(ctx, os.Getenv("DATABASE_URL"), pgindex.Options{VectorCacheBytes: -1})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer index.Close()
+	coded, err := index.BackfillCodes(ctx)
+	if err != nil {
+		log.Fatal(err) // resumable: the files coded so far stay coded
+	}
+	fmt.Println("files coded:", coded)
+}

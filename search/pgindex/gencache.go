@@ -57,6 +57,27 @@ func (c *genCache[K, S]) get(key K, gen int64, load func(old *S) (*S, error)) (*
 	return s, nil
 }
 
+// collect calls fn, which returns a snapshot of key loaded on the side (a query that collects
+// one as it runs), when key has no snapshot cached and no reload in progress, holding the
+// reload lock meanwhile so that callers of get for key wait for it and then share the result;
+// it caches fn's snapshot (nil: none). ran is false, and fn not called, otherwise.
+func (c *genCache[K, S]) collect(key K, fn func() (*S, error)) (ran bool, err error) {
+	e := c.entry(key)
+	e.lastUse.Store(c.clock.Add(1))
+	if e.snap.Load() != nil || !e.refresh.TryLock() {
+		return false, nil
+	}
+	defer e.refresh.Unlock()
+	if e.snap.Load() != nil {
+		return false, nil // loaded by another caller meanwhile
+	}
+	s, err := fn()
+	if err == nil && s != nil {
+		c.publish(key, e, s)
+	}
+	return true, err
+}
+
 // entry returns key's entry, creating an empty one.
 func (c *genCache[K, S]) entry(key K) *genEntry[S] {
 	c.mu.Lock()

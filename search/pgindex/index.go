@@ -48,8 +48,8 @@ type Options struct {
 	// dimensions, and from 512 on its int8 codes, dimensions rounded up to 32 plus 12 bytes
 	// (1,548 bytes at 1,536 dimensions), plus about 100 bytes per file. One project takes at
 	// most half the bound (about 170,000 chunks of 1,536 dimensions by default); the vectors
-	// of a bigger project's other files are streamed from PostgreSQL by each query (see the
-	// package doc, "Scoring"). While a changed project's snapshot is refreshed, the old one
+	// of a bigger project's other files are streamed from PostgreSQL by each query, as int8
+	// codes from 512 dimensions (see the package doc, "Scoring"). While a changed project's snapshot is refreshed, the old one
 	// stays in use until the new one is published, so the cache may briefly hold a project
 	// twice.
 	VectorCacheBytes int64
@@ -96,6 +96,9 @@ type Index struct {
 	vectors  *vectorCache // nil: no cache
 	views    *viewCache   // nil: no cache
 	merger   *merger
+
+	stopBackfill context.CancelFunc
+	backfilled   chan struct{} // closed when the background BackfillCodes returns
 
 	closeOnce sync.Once
 
@@ -168,12 +171,24 @@ func New(ctx context.Context, pool *pgxpool.Pool, opts Options) (*Index, error) 
 		return nil, agentfiles.WrapError(agentfiles.CodeInvalidConfig, "pgindex: opening the index's own pool: "+err.Error(), "", err)
 	}
 	ix.merger = newMerger(ix, int64(opts.MergePendingChunks))
+	bctx, stop := context.WithCancel(context.Background())
+	ix.stopBackfill, ix.backfilled = stop, make(chan struct{})
 	if err := ix.convertLegacy(ctx); err != nil {
+		close(ix.backfilled)
 		ix.Close()
 		return nil, pgpool.Err("pgindex", "converting files indexed by schema version 4", err)
 	}
+	if backfillOnStart {
+		go ix.backfillInBackground(bctx, ix.backfilled)
+	} else {
+		close(ix.backfilled)
+	}
 	return ix, nil
 }
+
+// backfillOnStart: New runs BackfillCodes in the background. Tests switch it off to query rows
+// without codes.
+var backfillOnStart = true
 
 // ownPool returns a new pool configured as given, whose connections run with statement_timeout
 // = timeout (DefaultStatementTimeout for 0, none when negative) and without JIT. It opens no
@@ -246,11 +261,15 @@ func (ix *Index) setup(ctx context.Context, conn *pgxpool.Conn, opts Options) er
 // statement timeout (see New).
 func (ix *Index) Pool() *pgxpool.Pool { return ix.pool }
 
-// Close stops the background merger (a merge in flight is rolled back and done again later),
-// closes the Index's own pool and, when the Index was created by Open, the pool it opened.
-// Calling it more than once is harmless.
+// Close stops the background merger (a merge in flight is rolled back and done again later) and
+// the background BackfillCodes (likewise), closes the Index's own pool and, when the Index was
+// created by Open, the pool it opened. Calling it more than once is harmless.
 func (ix *Index) Close() {
-	ix.closeOnce.Do(ix.merger.close)
+	ix.closeOnce.Do(func() {
+		ix.stopBackfill()
+		<-ix.backfilled
+		ix.merger.close()
+	})
 	ix.pool.Close()
 	if ix.ownsPool {
 		ix.given.Close()

@@ -2,6 +2,7 @@ package pgindex
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"time"
 
@@ -21,8 +22,10 @@ WHERE pr.apikey_hash = $1 AND pr.project = $2 AND v.model = $3 AND v.dims = $4
   AND ($5::text = '' OR v.file_path LIKE $6::text) AND v.file_path <> ALL($7::text[]) AND v.file_path >= $8`
 
 // Semantic implements indexdriver.Index as an exact flat scan, scored with indexdriver.Dot as in
-// search/memindex: over the in-process snapshot of the project's vectors (see vectorCache), or,
-// without the cache, over the vectors streamed from PostgreSQL. The chunks' offsets and hashes
+// search/memindex: over the in-process snapshot of the project's vectors (see vectorCache) and
+// the vectors of the files it does not hold, streamed from PostgreSQL (as int8 codes from
+// quantizeMinDims dimensions, see semanticCodes), or, without the cache, over the streamed
+// vectors of every file. The chunks' offsets and hashes
 // come from the project's view; a chunk whose file changed between the two reads is dropped.
 func (ix *Index) Semantic(ctx context.Context, scope driver.Scope, q indexdriver.SemanticQuery) ([]indexdriver.Candidate, error) {
 	if err := ctx.Err(); err != nil {
@@ -36,9 +39,12 @@ func (ix *Index) Semantic(ctx context.Context, scope driver.Scope, q indexdriver
 		return nil, err
 	}
 	var best []indexdriver.Ranked[chunkAt]
-	if ix.vectors != nil {
+	switch {
+	case ix.vectors != nil:
 		best, err = ix.semanticCached(ctx, scope, v, q)
-	} else {
+	case len(q.Vector) >= quantizeMinDims:
+		best, _, _, err = ix.semanticCodes(ctx, noSnapshot, q, v.pid, streamRanges(v, q, ""), nil)
+	default:
 		best, err = ix.semanticScan(ctx, scope, q, "")
 	}
 	if err != nil {
@@ -88,24 +94,59 @@ func (ix *Index) semanticScan(ctx context.Context, scope driver.Scope, q indexdr
 // semanticCached scans the in-process snapshot of the project's vectors: the floats, or from
 // quantizeMinDims dimensions the int8 codes (semanticCodes).
 func (ix *Index) semanticCached(ctx context.Context, scope driver.Scope, v *view, q indexdriver.SemanticQuery) ([]indexdriver.Ranked[chunkAt], error) {
-	snap, err := ix.vectors.snapshot(ctx, ix, cacheKey{project: v.pid, model: q.Model, dims: len(q.Vector)}, v)
+	key := cacheKey{project: v.pid, model: q.Model, dims: len(q.Vector)}
+	dims := len(q.Vector)
+	if dims >= quantizeMinDims {
+		// The files that do not fit the cache stream their codes during the first pass, from
+		// before the snapshot of the others is loaded (when it is not current).
+		if q.PathPrefix == "" {
+			// No snapshot at all (the first query after a start): the query streams every file's
+			// codes once, and keeps those of the snapshot's files for the next queries, which
+			// wait for it meanwhile rather than read the same rows.
+			var best []indexdriver.Ranked[chunkAt]
+			ran, err := ix.vectors.collect(key, func() (*vectorSnapshot, error) {
+				keep := newSnapshotBuilder(ix.vectors, v, key)
+				var err error
+				if best, _, _, err = ix.semanticCodes(ctx, noSnapshot, q, v.pid, streamRanges(v, q, ""), keep); err != nil {
+					return nil, err
+				}
+				return keep.snapshot(), nil
+			})
+			if ran {
+				return best, err
+			}
+		}
+		load := func() (*vectorSnapshot, error) { return ix.vectors.snapshot(ctx, ix, key, v) }
+		from, overflow := ix.vectors.overflowFrom(v, key)
+		for {
+			var streams []pathRange
+			if overflow {
+				streams = streamRanges(v, q, from)
+			}
+			best, snap, ok, err := ix.semanticCodes(ctx, load, q, v.pid, streams, nil)
+			switch {
+			case err != nil:
+				return nil, err
+			case !ok:
+				return ix.semanticScan(ctx, scope, q, "") // the codes give no bound: scan the floats
+			case snap.overflow == overflow && snap.overflowFrom == from:
+				return best, nil
+			}
+			// A newer snapshot (of a later view) than v's, cut elsewhere: again, with its cut.
+			from, overflow = snap.overflowFrom, snap.overflow
+			load = func() (*vectorSnapshot, error) { return snap, nil }
+		}
+	}
+	snap, err := ix.vectors.snapshot(ctx, ix, key, v)
 	if err != nil {
 		return nil, err
 	}
-	dims := len(q.Vector)
 	// The files that did not fit the cache: their TopK, exactly scored as they stream by.
 	var overflow []indexdriver.Ranked[chunkAt]
 	if snap.overflow {
 		if overflow, err = ix.semanticScan(ctx, scope, q, snap.overflowFrom); err != nil {
 			return nil, err
 		}
-	}
-	if dims >= quantizeMinDims {
-		best, ok, err := ix.semanticCodes(ctx, snap, q, v.pid, overflow)
-		if ok || err != nil {
-			return best, err
-		}
-		return ix.semanticScan(ctx, scope, q, "") // the codes give no bound: scan the floats
 	}
 	// A query vector with few non-zero dimensions (the hashing embedder's, for a few words) is
 	// scored with indexdriver.SparseDot over those dimensions only: bit for bit indexdriver.Dot for finite
@@ -140,3 +181,45 @@ func (ix *Index) semanticCached(ctx context.Context, scope driver.Scope, v *view
 	}
 	return h.Sorted(), nil
 }
+
+// streamRanges splits the files of v from path from on (in bytewise order) that hold vectors
+// of q's model into ranges of about equal chunk counts, one per stream a query reads at once:
+// up to maxCodeStreams, each of at least streamChunks chunks.
+func streamRanges(v *view, q indexdriver.SemanticQuery, from string) []pathRange {
+	lo, _ := slices.BinarySearchFunc(v.states, from, func(s indexdriver.PathFileState, p string) int { return strings.Compare(s.Path, p) })
+	total := 0
+	for _, st := range v.states[lo:] {
+		if st.EmbeddingModel == q.Model {
+			total += st.Chunks
+		}
+	}
+	n := max(1, min(maxCodeStreams, total/streamChunks))
+	out := make([]pathRange, 0, n)
+	r := pathRange{from: from}
+	seen := 0
+	for _, st := range v.states[lo:] {
+		if len(out) == n-1 {
+			break
+		}
+		if st.EmbeddingModel != q.Model {
+			continue
+		}
+		if seen >= total*(len(out)+1)/n && st.Path > r.from {
+			r.to = st.Path
+			out = append(out, r)
+			r = pathRange{from: st.Path}
+		}
+		seen += st.Chunks
+	}
+	return append(out, r)
+}
+
+// maxCodeStreams and streamChunks bound how many streams of codes one query reads at once
+// (each a connection and a goroutine scoring its rows) and how many chunks each has at least.
+var (
+	maxCodeStreams = 2
+	streamChunks   = 4096
+)
+
+// noSnapshot is semanticCodes' load when no snapshot takes part.
+func noSnapshot() (*vectorSnapshot, error) { return nil, nil }

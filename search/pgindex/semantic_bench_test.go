@@ -6,7 +6,10 @@ import (
 	"hash/fnv"
 	"math"
 	"math/rand/v2"
+	"os"
 	"runtime"
+	"slices"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -98,15 +101,36 @@ func BenchmarkSemanticScale(b *testing.B) {
 	}
 }
 
-func benchSemanticScale(b *testing.B, chunks, dims int) {
-	ctx := context.Background()
+// denseBench is the setting of a benchmark over dense vectors: a database with a file store,
+// the embedder, one project, and memindex over a memory store (the exact reference).
+type denseBench struct {
+	url   string
+	pgs   *pgstore.Store
+	emb   *denseEmbedder
+	scope driver.Scope
+	mem   *backend
+}
+
+func newDenseBench(b *testing.B, dims int) *denseBench {
 	url := pgtest.New(b)
-	pgs, err := pgstore.Open(ctx, url, pgstore.Options{})
+	pgs, err := pgstore.Open(context.Background(), url, pgstore.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.Cleanup(pgs.Close)
-	emb := &denseEmbedder{dims: dims, words: make(map[string][]float32)}
+	return &denseBench{
+		url:   url,
+		pgs:   pgs,
+		emb:   &denseEmbedder{dims: dims, words: make(map[string][]float32)},
+		scope: driver.Scope{Tenant: agentfiles.NewAuthContext(benchKey, "").APIKeyHash, Project: "semantic"},
+		mem:   &backend{name: "memindex", store: memstore.New(memstore.Options{}), index: memindex.New()},
+	}
+}
+
+func benchSemanticScale(b *testing.B, chunks, dims int) {
+	ctx := context.Background()
+	d := newDenseBench(b, dims)
+	url, pgs, emb, scope, mem := d.url, d.pgs, d.emb, d.scope, d.mem
 	pgDefault, err := pgindex.Open(ctx, url, pgindex.Options{})
 	if err != nil {
 		b.Fatal(err)
@@ -118,8 +142,6 @@ func benchSemanticScale(b *testing.B, chunks, dims int) {
 		b.Fatal(err)
 	}
 	b.Cleanup(pgSmall.Close)
-	scope := driver.Scope{Tenant: agentfiles.NewAuthContext(benchKey, "").APIKeyHash, Project: "semantic"}
-	mem := &backend{name: "memindex", store: memstore.New(memstore.Options{}), index: memindex.New()}
 	backends := []*backend{mem, {name: "pgindex", store: pgs, index: pgDefault}, {name: "pgindex-75pct-cached", store: pgs, index: pgSmall}}
 	start := time.Now()
 	loadDense(b, scope, mem, backends[1], chunks, emb)
@@ -276,4 +298,156 @@ func denseFile(path string, version time.Time, content string, emb *denseEmbedde
 	}
 	f.EmbeddingModel = emb.Model()
 	return f
+}
+
+// rawCodesRead returns the median of five plain reads (rows discarded) of the int8 codes of the
+// files past the first share bytes of codes in path order: about what a query past a cache
+// of twice share streams, a floor for its time.
+func rawCodesRead(b *testing.B, pgs *pgstore.Store, share int64) time.Duration {
+	ctx := context.Background()
+	var from string
+	err := pgs.Pool().QueryRow(ctx, `SELECT coalesce(min(file_path), '') FROM (
+    SELECT file_path, sum(octet_length(codes)) OVER (ORDER BY file_path) AS upto FROM mcp_search_vectors) c
+WHERE upto > $1`, share).Scan(&from)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var took []time.Duration
+	for range 5 {
+		t0 := time.Now()
+		rows, err := pgs.Pool().Query(ctx, "SELECT codes FROM mcp_search_vectors WHERE file_path >= $1", from)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for rows.Next() {
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			b.Fatal(err)
+		}
+		took = append(took, time.Since(t0))
+	}
+	slices.Sort(took)
+	return took[len(took)/2]
+}
+
+// BenchmarkSemanticPastCache measures Index.Semantic (TopK 10) on one project of 1,536-dimension
+// dense vectors larger than its share of the vector cache: with VectorCacheBytes 64 MiB (a
+// project share of 32 MiB, about 40% of the project's int8 codes at 50k chunks) and with no
+// cache, against the default cache, which holds the whole project (the reference, same run).
+// For each it reports the median of warm queries (p50-ms, and x-in-cache-p50, the ratio to the
+// reference's) and the median over five restarts of the first query of a new Index (first-ms:
+// cold process caches, warm database; x-in-cache-first likewise). read-rest-ms is a floor for
+// the median past the cache: one plain read of the codes past the project's cache share (all
+// of them without a cache), which every such query streams. Every answer of the first 20
+// queries is checked against memindex's (exact search). 50k chunks by default;
+// AGENTFILES_BENCH_CHUNKS sets another size.
+//
+//	go test -run '^$' -bench SemanticPastCache -benchtime 50x -timeout 30m ./search/pgindex/
+func BenchmarkSemanticPastCache(b *testing.B) {
+	chunks := 50_000
+	if s := os.Getenv("AGENTFILES_BENCH_CHUNKS"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n <= 0 {
+			b.Fatalf("AGENTFILES_BENCH_CHUNKS=%q: want a positive number of chunks", s)
+		}
+		chunks = n
+	}
+	b.Run(fmt.Sprintf("chunks=%d/dims=1536", chunks), func(b *testing.B) {
+		benchSemanticPastCache(b, chunks, 1536)
+	})
+}
+
+func benchSemanticPastCache(b *testing.B, chunks, dims int) {
+	ctx := context.Background()
+	d := newDenseBench(b, dims)
+	url, pgs, emb, scope, mem := d.url, d.pgs, d.emb, d.scope, d.mem
+	variants := []struct {
+		name string
+		opts pgindex.Options
+	}{
+		{"in-cache", pgindex.Options{}},
+		{"cache=64MiB", pgindex.Options{VectorCacheBytes: 64 << 20}},
+		{"no-cache", pgindex.Options{VectorCacheBytes: -1}},
+	}
+	indexes := make([]*pgindex.Index, len(variants))
+	for i, v := range variants {
+		var err error
+		if indexes[i], err = pgindex.Open(ctx, url, v.opts); err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(indexes[i].Close)
+	}
+	start := time.Now()
+	loadDense(b, scope, mem, &backend{name: "pgindex", store: pgs, index: indexes[0]}, chunks, emb)
+	if err := indexes[0].Merge(ctx, scope); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := pgs.Pool().Exec(ctx, "VACUUM ANALYZE"); err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("loaded %d chunks of %d dims in %v", chunks, dims, time.Since(start).Round(time.Millisecond))
+	queries := benchQueries(rand.New(rand.NewPCG(3, uint64(chunks))), 200)
+	vecs, _ := emb.Embed(ctx, queries)
+	semantic := func(ix indexdriver.Index, i int) ([]indexdriver.Candidate, error) {
+		return ix.Semantic(ctx, scope, indexdriver.SemanticQuery{Vector: vecs[i%len(vecs)], Model: emb.Model(), TopK: 10})
+	}
+	for i := range 20 {
+		want, err := semantic(mem.index, i)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for vi, ix := range indexes {
+			got, err := semantic(ix, i)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if diff := cmp.Diff(want, got, cmpopts.EquateEmpty(), cmpopts.IgnoreFields(indexdriver.Candidate{}, "FileUpdatedAt")); diff != "" {
+				b.Fatalf("%s differs from memindex on %q (-memindex +pgindex):\n%s", variants[vi].name, queries[i], diff)
+			}
+		}
+	}
+	var refWarm, refFirst time.Duration
+	for vi, v := range variants {
+		b.Run(v.name, func(b *testing.B) {
+			// The first query of a new Index (a restarted process; the database stays warm).
+			first := make([]time.Duration, 0, 5)
+			for r := range 5 {
+				ix, err := pgindex.Open(ctx, url, v.opts)
+				if err != nil {
+					b.Fatal(err)
+				}
+				t0 := time.Now()
+				_, err = semantic(ix, 100+r)
+				first = append(first, time.Since(t0))
+				ix.Close()
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			lat := make(indextest.Latencies, 0, b.N)
+			for i := 0; i < b.N; i++ {
+				t0 := time.Now()
+				if _, err := semantic(indexes[vi], i); err != nil {
+					b.Fatal(err)
+				}
+				lat = append(lat, time.Since(t0))
+			}
+			p50, _ := lat.Report(b)
+			if v.opts.VectorCacheBytes != 0 {
+				// The floor: one plain read of the codes the cache share leaves out (all of them
+				// without a cache).
+				b.ReportMetric(float64(rawCodesRead(b, pgs, max(0, v.opts.VectorCacheBytes/2)).Microseconds())/1000, "read-rest-ms")
+			}
+			slices.Sort(first)
+			firstP50 := first[len(first)/2]
+			b.ReportMetric(float64(firstP50.Microseconds())/1000, "first-ms")
+			if vi == 0 {
+				refWarm, refFirst = p50, firstP50
+			} else if refWarm > 0 && refFirst > 0 {
+				b.ReportMetric(float64(p50)/float64(refWarm), "x-in-cache-p50")
+				b.ReportMetric(float64(firstP50)/float64(refFirst), "x-in-cache-first")
+			}
+		})
+	}
 }

@@ -3,6 +3,7 @@ package pgindex
 import (
 	"context"
 	"math"
+	"sync"
 	"time"
 
 	"github.com/agentfiles/agentfiles/search/internal/int8vec"
@@ -56,6 +57,23 @@ type vectorSnapshot struct {
 // larger than that is cached in part (see vectorSnapshot.overflow) and one other project of
 // that size still fits beside it.
 func (c *vectorCache) projectBytes() int64 { return c.maxBytes / 2 }
+
+// overflowFrom returns the first file of v (in path order) whose vectors of key do not fit
+// the snapshot of key for v, whose files from there on are streamed by every query (overflow);
+// overflow is false when they all fit.
+func (c *vectorCache) overflowFrom(v *view, key cacheKey) (from string, overflow bool) {
+	budget := c.projectBytes()
+	var used int64
+	for _, st := range v.states {
+		if st.EmbeddingModel != key.model || st.Chunks == 0 {
+			continue
+		}
+		if used += estimateCachedSize(st.Path, st.Chunks, key.dims); used > budget {
+			return st.Path, true
+		}
+	}
+	return "", false
+}
 
 // estimateCachedSize is cachedFile.size of a file of chunks vectors of dims, before reading it.
 func estimateCachedSize(path string, chunks, dims int) int64 {
@@ -152,20 +170,22 @@ func (c *vectorCache) snapshot(ctx context.Context, ix *Index, key cacheKey, v *
 	return c.get(key, v.generation, func(old *vectorSnapshot) (*vectorSnapshot, error) { return loadVectors(ctx, ix, key, v, old) })
 }
 
-// sqlVectorsAt reads the vectors of the named file versions (a file indexed at another version
-// by now returns no row). Each is one primary-key lookup in both tables (written as LATERAL so
-// that no plan hashes the whole vector table, which would read every vector out of line).
-const sqlVectorsAt = `SELECT r.path, v.vectors
+// sqlVectorsAt reads the codes of the named file versions (a file indexed at another version
+// by now returns no row), and the floats of those without codes (see vcodes.go). Each is one
+// primary-key lookup in both tables (written as LATERAL so that no plan hashes the whole
+// vector table, which would read every vector out of line).
+const sqlVectorsAt = `SELECT r.path, v.codes, v.vectors
 FROM unnest($4::text[], $5::timestamptz[], $6::int[]) AS r(path, at, ns)
 CROSS JOIN LATERAL (
-    SELECT v.vectors FROM mcp_search_files f
+    SELECT v.codes, CASE WHEN coalesce(octet_length(v.codes), 0) = 0 THEN v.vectors END AS vectors
+    FROM mcp_search_files f
     JOIN mcp_search_vectors v ON v.project_id = f.project_id AND v.file_path = f.file_path
     WHERE f.project_id = $1 AND f.file_path = r.path AND f.file_updated_at = r.at AND f.file_updated_ns = r.ns
       AND v.model = $2 AND v.dims = $3) v`
 
 // loadVectors builds the snapshot of key's vectors for the files of v embedded with key's
-// model: files of old at the same version are shared, the others' vectors are read in one
-// statement. A file whose vectors are missing (re-indexed meanwhile, or not embedded yet) is
+// model: files of old at the same version are shared, the others' codes (their floats where
+// they have none) are read in one statement. A file whose vectors are missing (re-indexed meanwhile, or not embedded yet) is
 // left out until the project changes again.
 func loadVectors(ctx context.Context, ix *Index, key cacheKey, v *view, old *vectorSnapshot) (*vectorSnapshot, error) {
 	s := &vectorSnapshot{generation: v.generation, files: make(map[string]*cachedFile)}
@@ -173,15 +193,12 @@ func loadVectors(ctx context.Context, ix *Index, key cacheKey, v *view, old *vec
 	var ats []time.Time
 	var nss []int32
 	versions := make(map[string]time.Time)
-	budget := ix.vectors.projectBytes()
-	var used int64
+	s.overflowFrom, s.overflow = ix.vectors.overflowFrom(v, key)
 	for _, st := range v.states {
 		if st.EmbeddingModel != key.model || st.Chunks == 0 {
 			continue
 		}
-		if used += estimateCachedSize(st.Path, st.Chunks, key.dims); used > budget {
-			// The files from here on (in path order) are the overflow: queries stream them.
-			s.overflowFrom, s.overflow = st.Path, true
+		if s.overflow && st.Path >= s.overflowFrom {
 			break
 		}
 		if old != nil {
@@ -200,21 +217,38 @@ func loadVectors(ctx context.Context, ix *Index, key cacheKey, v *view, old *vec
 			return nil, err
 		}
 		var path string
-		var raw pgtype.DriverBytes
+		var codes, raw pgtype.DriverBytes
 		for rows.Next() {
-			if err := rows.Scan(&path, &raw); err != nil {
+			if err := rows.Scan(&path, &codes, &raw); err != nil {
 				rows.Close()
 				return nil, err
 			}
-			if len(raw)%(4*key.dims) != 0 {
-				continue
+			if f := fileOfStored(path, versions[path], codes, raw, key.dims); f != nil {
+				s.files[path] = f
 			}
-			s.files[path] = newCachedFile(path, versions[path], raw, key.dims)
 		}
 		if err := rows.Err(); err != nil {
 			return nil, err
 		}
 	}
+	s.count()
+	return s, nil
+}
+
+// fileOfStored is the cache entry of a file's stored vectors: from its codes when it has them,
+// otherwise from its floats; nil when neither decodes.
+func fileOfStored(path string, version time.Time, codes, raw []byte, dims int) *cachedFile {
+	if f := (&cachedFile{path: path, version: version}); f.decodeCodes(codes, dims, false) {
+		return f
+	}
+	if len(raw)%(4*dims) != 0 {
+		return nil
+	}
+	return newCachedFile(path, version, raw, dims)
+}
+
+// count sets the totals of s from its files.
+func (s *vectorSnapshot) count() {
 	for _, f := range s.files {
 		s.list = append(s.list, f)
 		s.chunks += f.chunks
@@ -222,5 +256,51 @@ func loadVectors(ctx context.Context, ix *Index, key cacheKey, v *view, old *vec
 		s.maxNorm = max(s.maxNorm, f.maxNorm)
 		s.nonFinite = s.nonFinite || f.nonFinite
 	}
-	return s, nil
+}
+
+// snapshotBuilder collects, from the streams of a query that found no snapshot of its project
+// cached (the first after a start, or after an eviction), the files the snapshot of its view
+// holds, so that the query reads every file once: it scores them all as they stream by and
+// leaves the snapshot for the next queries.
+type snapshotBuilder struct {
+	want map[string]time.Time // the snapshot's files, at the view's versions
+	mu   sync.Mutex
+	snap *vectorSnapshot
+}
+
+func newSnapshotBuilder(c *vectorCache, v *view, key cacheKey) *snapshotBuilder {
+	b := &snapshotBuilder{want: make(map[string]time.Time), snap: &vectorSnapshot{generation: v.generation, files: make(map[string]*cachedFile)}}
+	b.snap.overflowFrom, b.snap.overflow = c.overflowFrom(v, key)
+	for _, st := range v.states {
+		if st.EmbeddingModel != key.model || st.Chunks == 0 {
+			continue
+		}
+		if b.snap.overflow && st.Path >= b.snap.overflowFrom {
+			break
+		}
+		b.want[st.Path] = st.FileUpdatedAt
+	}
+	return b
+}
+
+// keep returns the cache entry of a streamed file the snapshot holds (a copy), or nil for a
+// file it does not hold (past the cut, or at another version than the view's: the project has
+// changed since, and the next query refreshes the snapshot).
+func (b *snapshotBuilder) keep(path string, version time.Time, codes, raw []byte, dims int) *cachedFile {
+	if want, ok := b.want[path]; !ok || !want.Equal(version) {
+		return nil
+	}
+	f := fileOfStored(path, version, codes, raw, dims)
+	if f != nil {
+		b.mu.Lock()
+		b.snap.files[path] = f
+		b.mu.Unlock()
+	}
+	return f
+}
+
+// snapshot returns the snapshot collected, once every stream has ended.
+func (b *snapshotBuilder) snapshot() *vectorSnapshot {
+	b.snap.count()
+	return b.snap
 }

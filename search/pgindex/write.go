@@ -97,7 +97,7 @@ WHERE id = $1 RETURNING pending_chunks, dead_chunks, chunk_count`
 
 const (
 	sqlDeleteVectors = "DELETE FROM mcp_search_vectors WHERE project_id = $1 AND file_path = $2"
-	sqlInsertVectors = "INSERT INTO mcp_search_vectors (project_id, file_path, model, dims, vectors) VALUES ($1, $2, $3, $4, $5)"
+	sqlInsertVectors = "INSERT INTO mcp_search_vectors (project_id, file_path, model, dims, vectors, codes) VALUES ($1, $2, $3, $4, $5, $6)"
 	sqlDeleteServed  = "DELETE FROM mcp_search_served WHERE project_id = $1 AND file_path = $2"
 	sqlDeleteTSV     = "DELETE FROM mcp_search_chunk_tsv WHERE project_id = $1 AND file_path = $2"
 	sqlInsertTSV     = `INSERT INTO mcp_search_chunk_tsv (project_id, file_path, chunk_index, tsv)
@@ -162,12 +162,13 @@ func (ix *Index) replaceFile(ctx context.Context, scope driver.Scope, f indexdri
 	if len(f.Chunks) > 0 {
 		pending = encodePending(f.Chunks)
 	}
-	var vectors []byte
-	if dims > 0 {
+	var vectors, codes []byte
+	if dims > 0 && !keepVectors {
 		vectors = make([]byte, 0, 4*dims*len(f.Chunks))
 		for _, c := range f.Chunks {
 			vectors = appendVector(vectors, c.Vector)
 		}
+		codes = encodeCodes(vectors, dims)
 	}
 	var texts []string
 	if ix.lexical == LexicalTSVector {
@@ -230,7 +231,7 @@ func (ix *Index) replaceFile(ctx context.Context, scope driver.Scope, f indexdri
 			b.Queue(sqlDeleteServed, pid, f.Path)
 		}
 		if dims > 0 && !keepVectors {
-			b.Queue(sqlInsertVectors, pid, f.Path, f.EmbeddingModel, int32(dims), vectors)
+			b.Queue(sqlInsertVectors, pid, f.Path, f.EmbeddingModel, int32(dims), vectors, codes)
 		}
 		if (ix.lexical == LexicalTSVector || had) && !keepVectors {
 			b.Queue(sqlDeleteTSV, pid, f.Path)
