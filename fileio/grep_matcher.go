@@ -74,6 +74,19 @@ type lineScan struct {
 	skip func(start, end int)
 }
 
+// parsePattern parses a grep pattern as Go RE2 syntax (quoted when fixed), folding case as
+// rg -i does when ignoreCase.
+func parsePattern(pattern string, fixed, ignoreCase bool) (*syntax.Regexp, error) {
+	if fixed {
+		pattern = regexp.QuoteMeta(pattern)
+	}
+	flags := syntax.Perl
+	if ignoreCase {
+		flags |= syntax.FoldCase
+	}
+	return syntax.Parse(pattern, flags)
+}
+
 // compileLineMatcher compiles pattern as Go RE2 syntax (a literal with fixed) with ignoreCase
 // as rg -i. A bad pattern is INVALID_PATTERN naming what is wrong.
 func compileLineMatcher(pattern string, fixed, ignoreCase bool) (*lineMatcher, error) {
@@ -81,15 +94,7 @@ func compileLineMatcher(pattern string, fixed, ignoreCase bool) (*lineMatcher, e
 		return nil, agentfiles.NewError(agentfiles.CodeInvalidArgument, fmt.Sprintf(
 			"pattern is %d bytes; the maximum is %d: search for a shorter distinctive part", len(pattern), MaxGrepPatternBytes), "pattern")
 	}
-	src := pattern
-	if fixed {
-		src = regexp.QuoteMeta(pattern)
-	}
-	flags := syntax.Perl
-	if ignoreCase {
-		flags |= syntax.FoldCase
-	}
-	tree, err := syntax.Parse(src, flags)
+	tree, err := parsePattern(pattern, fixed, ignoreCase)
 	if err != nil {
 		return nil, agentfiles.WrapError(agentfiles.CodeInvalidPattern, "pattern is not a valid Go RE2 regular expression: "+
 			err.Error()+"; escape special characters with \\ or set fixed_strings to search for the text as is", "pattern", err)

@@ -1,7 +1,6 @@
 package fileio
 
 import (
-	"regexp"
 	"regexp/syntax"
 	"slices"
 	"strings"
@@ -134,15 +133,7 @@ type exactLiterals struct {
 }
 
 func exactLiteralsOf(pattern string, fixed, ignoreCase bool) *exactLiterals {
-	src := pattern
-	if fixed {
-		src = regexp.QuoteMeta(pattern)
-	}
-	flags := syntax.Perl
-	if ignoreCase {
-		flags |= syntax.FoldCase
-	}
-	tree, err := syntax.Parse(src, flags)
+	tree, err := parsePattern(pattern, fixed, ignoreCase)
 	if err != nil || countNodes(tree, maxAnalysisNodes+1) > maxAnalysisNodes {
 		return nil
 	}

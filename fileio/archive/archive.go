@@ -211,32 +211,14 @@ func (r *Reader) Next() (Entry, error) {
 // maxLinkTarget bounds the target of a zip link (its body) that Next reads.
 const maxLinkTarget = 4096
 
-// zipLink returns a zip link entry, whose body is its target.
-func (r *Reader) zipLink(f *zip.File) (Entry, error) {
-	p, err := Clean(f.Name)
-	if err != nil {
-		return Entry{}, entryError(f.Name, err)
-	}
-	rc, err := f.Open()
-	if err != nil {
-		return Entry{}, &EntryError{Entry: f.Name, Reason: "cannot be read: " + err.Error()}
-	}
-	target, err := io.ReadAll(io.LimitReader(rc, maxLinkTarget))
-	if err != nil {
-		return Entry{}, &EntryError{Entry: f.Name, Reason: "cannot be read: " + err.Error()}
-	}
-	r.body = strings.NewReader("")
-	return Entry{Name: f.Name, Path: p, Link: string(target)}, nil
-}
-
 func (r *Reader) nextZip() (Entry, error) {
 	for r.zi < len(r.zr.File) {
 		f := r.zr.File[r.zi]
 		r.zi++
 		mode := f.Mode()
+		link := mode&fs.ModeSymlink != 0
 		switch {
-		case mode&fs.ModeSymlink != 0:
-			return r.zipLink(f)
+		case link:
 		case mode.IsDir() || strings.HasSuffix(f.Name, "/"):
 			if _, err := Clean(f.Name); err != nil && !isRoot(f.Name) {
 				return Entry{}, entryError(f.Name, err)
@@ -252,6 +234,14 @@ func (r *Reader) nextZip() (Entry, error) {
 		rc, err := f.Open()
 		if err != nil {
 			return Entry{}, &EntryError{Entry: f.Name, Reason: "cannot be read: " + err.Error()}
+		}
+		if link { // its body is its target
+			target, err := io.ReadAll(io.LimitReader(rc, maxLinkTarget))
+			if err != nil {
+				return Entry{}, &EntryError{Entry: f.Name, Reason: "cannot be read: " + err.Error()}
+			}
+			r.body = strings.NewReader("")
+			return Entry{Name: f.Name, Path: p, Link: string(target)}, nil
 		}
 		r.body = rc // zip's readers need no Close beyond checksum checks at EOF
 		return Entry{Name: f.Name, Path: p, Size: int64(f.UncompressedSize64)}, nil
