@@ -367,3 +367,15 @@ func matchingLines(finders []rarebyte.Finder, content []byte, count bool) int {
 	}
 	return n
 }
+
+// GrepCacheHeld returns the bytes of file content the grep cache holds now (0 when it is
+// off; see Options.GrepCacheBytes), never more than its budget once a grep has finished
+// filling it.
+func (s *Store) GrepCacheHeld() int64 {
+	if s.grepCache == nil {
+		return 0
+	}
+	s.grepCache.mu.Lock()
+	defer s.grepCache.mu.Unlock()
+	return s.grepCache.total
+}
