@@ -110,15 +110,19 @@ func (c *grepCache) missing(scope driver.Scope, list []listedFile) []int {
 	return out
 }
 
-// store caches the contents of list (all known) for scope; when whole is set, list holds
-// every file of the project and the scope's other paths are dropped. It then evicts the
-// least recently used scopes, and finally the scope's own paths not in list, until the cache
-// is within its budget.
-func (c *grepCache) store(scope driver.Scope, list []listedFile, whole bool) {
+// store caches the contents of list (all known, fetched of them just fetched) for scope;
+// when whole is set, list holds every file of the project and the scope's other paths are
+// dropped. It then evicts the least recently used scopes, and finally the scope's own paths
+// not in list, until the cache is within its budget.
+func (c *grepCache) store(scope driver.Scope, list []listedFile, fetched int, whole bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.tick++
 	sc := c.scopes[scope]
+	if sc != nil && fetched == 0 && (!whole || len(sc.files) == len(list)) {
+		sc.lastUse = c.tick // the cache held every file (and, when whole, no other)
+		return
+	}
 	if sc == nil {
 		sc = &cachedScope{files: make(map[string]cachedFile, len(list))}
 		c.scopes[scope] = sc
@@ -232,6 +236,7 @@ func (tx *readTx) fillFromCache(ctx context.Context, c *grepCache, list []listed
 	m := c.refreshLock(sc)
 	defer m.Unlock()
 	need := c.missing(sc, list)
+	fetched := len(need)
 	at := make(map[string]int, len(need))
 	for len(need) > 0 {
 		n, bytes := 0, int64(0)
@@ -270,7 +275,7 @@ func (tx *readTx) fillFromCache(ctx context.Context, c *grepCache, list []listed
 			return false, nil
 		}
 	}
-	c.store(sc, list, whole)
+	c.store(sc, list, fetched, whole)
 	return true, nil
 }
 
