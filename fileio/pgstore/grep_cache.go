@@ -162,6 +162,22 @@ func (c *grepCache) store(scope driver.Scope, list []listedFile, fetched int, wh
 	}
 }
 
+// storeKnown caches the files of list whose contents are known (a fill that stopped part way).
+func (c *grepCache) storeKnown(scope driver.Scope, list []listedFile) {
+	var known []listedFile
+	for _, f := range list {
+		if f.known {
+			known = append(known, f)
+		}
+	}
+	c.store(scope, known, len(known), false)
+}
+
+// errGrepTimeout is the error of a cached grep past its deadline, as memstore's.
+func errGrepTimeout() error {
+	return agentfiles.NewError(agentfiles.CodeTimeout, "the search ran past its time budget; narrow it with a path, a glob or more literal text", "")
+}
+
 // dropUnlisted removes the paths of sc that are not in listed.
 func (c *grepCache) dropUnlisted(sc *cachedScope, listed map[string]bool) {
 	for p, f := range sc.files {
@@ -222,7 +238,7 @@ func (tx *readTx) grepCached(ctx context.Context, c *grepCache, g driver.Literal
 	if err != nil || total > c.budget {
 		return nil, false, err
 	}
-	if ok, err := tx.fillFromCache(ctx, c, list, whole); !ok || err != nil {
+	if ok, err := tx.fillFromCache(ctx, c, list, whole, g.Deadline); !ok || err != nil {
 		return nil, false, err
 	}
 	out, err := matchListed(ctx, g, list)
@@ -230,8 +246,10 @@ func (tx *readTx) grepCached(ctx context.Context, c *grepCache, g driver.Literal
 }
 
 // fillFromCache sets the content of every file of list, from the cache or fetched in the
-// transaction (and then cached); false when a listed file could not be fetched.
-func (tx *readTx) fillFromCache(ctx context.Context, c *grepCache, list []listedFile, whole bool) (bool, error) {
+// transaction (and then cached); false when a listed file could not be fetched. It looks at
+// the context and the deadline before each batch, TIMEOUT past the deadline; the contents
+// fetched before a failure are cached all the same, so the next grep fetches only the rest.
+func (tx *readTx) fillFromCache(ctx context.Context, c *grepCache, list []listedFile, whole bool, deadline time.Time) (bool, error) {
 	sc := tx.x.scope
 	m := c.refreshLock(sc)
 	defer m.Unlock()
@@ -239,6 +257,14 @@ func (tx *readTx) fillFromCache(ctx context.Context, c *grepCache, list []listed
 	fetched := len(need)
 	at := make(map[string]int, len(need))
 	for len(need) > 0 {
+		err := ctx.Err()
+		if err == nil && !deadline.IsZero() && time.Now().After(deadline) {
+			err = errGrepTimeout()
+		}
+		if err != nil {
+			c.storeKnown(sc, list)
+			return false, err
+		}
 		n, bytes := 0, int64(0)
 		for n < len(need) && n < fetchBatchFiles && (n == 0 || bytes+list[need[n]].info.SizeBytes <= fetchBatchBytes) {
 			bytes += list[need[n]].info.SizeBytes
@@ -251,7 +277,7 @@ func (tx *readTx) fillFromCache(ctx context.Context, c *grepCache, list []listed
 			at[paths[k]] = i
 		}
 		need = need[n:]
-		err := tx.x.query(ctx, opRead, sqlCacheFetch, []any{sc.Tenant, sc.Project, paths}, func(r pgx.Rows) error {
+		err = tx.x.query(ctx, opRead, sqlCacheFetch, []any{sc.Tenant, sc.Project, paths}, func(r pgx.Rows) error {
 			var path string
 			var updatedAt time.Time
 			var content []byte
@@ -267,6 +293,7 @@ func (tx *readTx) fillFromCache(ctx context.Context, c *grepCache, list []listed
 			return nil
 		})
 		if err != nil {
+			c.storeKnown(sc, list)
 			return false, err
 		}
 	}
@@ -299,7 +326,7 @@ func matchListed(ctx context.Context, g driver.LiteralGrep, list []listedFile) (
 			return nil, err
 		}
 		if !g.Deadline.IsZero() && time.Now().After(g.Deadline) {
-			return nil, agentfiles.NewError(agentfiles.CodeTimeout, "the search ran past its time budget; narrow it with a path, a glob or more literal text", "")
+			return nil, errGrepTimeout()
 		}
 		end, blockBytes := start, 0
 		for end < len(list) && end-start < matchBlockFiles && blockBytes < matchBlockBytes {
