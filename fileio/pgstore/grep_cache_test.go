@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
@@ -219,5 +220,38 @@ func TestGrepCacheTwoStores(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got.Counts); diff != "" {
 		t.Errorf("after the other Store's writes: counts (-want +got):\n%s", diff)
+	}
+}
+
+// TestGrepCacheDeadline: a literal grep past its deadline is TIMEOUT whether the cache is
+// cold (the fill stops) or warm (the matching stops), and a grep within it then answers.
+func TestGrepCacheDeadline(t *testing.T) {
+	s, _ := newStore(t, pgstore.Options{GrepIndexInterval: -1})
+	for i := range 30 {
+		put(t, s, testScope, fmt.Sprintf("/f%02d.md", i), strings.Repeat("some text\n", 100)+"needle\n")
+	}
+	grep := func(deadline time.Time) ([]driver.LiteralFile, error) {
+		var out []driver.LiteralFile
+		err := s.View(context.Background(), testScope, func(tx driver.ReadTx) error {
+			var err error
+			out, _, err = tx.(driver.LiteralGrepper).GrepLiterals(context.Background(), driver.LiteralGrep{
+				Prefix: "/", Literals: []string{"needle"}, Limit: 100, Deadline: deadline})
+			return err
+		})
+		return out, err
+	}
+	for _, state := range []string{"cold", "warm"} {
+		if _, err := grep(time.Now().Add(-time.Second)); agentfiles.ErrorCode(err) != agentfiles.CodeTimeout {
+			t.Errorf("%s: a grep past its deadline: %v, want TIMEOUT", state, err)
+		}
+		if state == "cold" {
+			if _, err := grep(time.Time{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	out, err := grep(time.Now().Add(time.Minute))
+	if err != nil || len(out) != 30 {
+		t.Fatalf("a grep within its deadline: %d files, %v", len(out), err)
 	}
 }
