@@ -3,6 +3,8 @@ package pgstore_test
 import (
 	"context"
 	"fmt"
+	"log"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -254,4 +256,26 @@ func TestGrepCacheDeadline(t *testing.T) {
 	if err != nil || len(out) != 30 {
 		t.Fatalf("a grep within its deadline: %d files, %v", len(out), err)
 	}
+}
+
+// ExampleOptions_grepCacheBytes bounds the memory a Store's grep cache holds for the literal
+// greps of its projects, and reports how much it holds. (It needs a database, so it has no
+// checked output.)
+func ExampleOptions_grepCacheBytes() {
+	ctx := context.Background()
+	store, err := pgstore.Open(ctx, os.Getenv("DATABASE_URL"), pgstore.Options{GrepCacheBytes: 128 << 20})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer store.Close()
+	svc, err := fileio.NewService(store, fileio.Options{Config: fileio.DefaultConfig()})
+	if err != nil {
+		log.Fatal(err)
+	}
+	ctx = agentfiles.WithAuth(ctx, agentfiles.NewAuthContext("api-key-of-the-caller", "alice"))
+	res, err := svc.Grep(ctx, fileio.GrepRequest{Project: "demo", Pattern: "TODO", OutputMode: fileio.GrepCount})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(res.Counts, store.GrepCacheHeld())
 }
