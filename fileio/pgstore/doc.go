@@ -166,6 +166,22 @@
 // valid UTF-8 (INVALID_ARGUMENT), which the indexer could not index; the Service never writes
 // such content. See BENCHMARKS.md for the costs.
 //
+// # Grep cache
+//
+// A Store keeps the contents of recently grepped projects in memory to answer literal greps
+// (driver.LiteralGrepper: the files_with_matches and count modes of a literal pattern) without
+// PostgreSQL rechecking the trigram index's candidates. It holds, per scope (tenant and
+// project, never shared between them), each file's content under its path and updated_at, at
+// most Options.GrepCacheBytes of content in all (DefaultGrepCacheBytes; negative: off). Only
+// greps fill it; the least recently grepped project is evicted first, and a grep whose files
+// hold more than the budget is answered in SQL as before. Each grep checks freshness in its own
+// read transaction: it lists the path, updated_at and size of its files (updated_at increases
+// on every write of a path), fetches the contents it does not hold in batches in the same
+// transaction, and matches the snapshot it listed, on the free CPUs (internal/parallel,
+// internal/rarebyte). So several processes on one database each keep their own cache and every
+// answer includes all writes committed before the grep began, whichever process made them.
+// Write transactions never use the cache (it must not hold uncommitted contents).
+//
 // # Import and export
 //
 // fileio.Service.Import writes through the write transaction's PutMany (driver.BulkWriter):

@@ -20,7 +20,21 @@ var _ driver.LiteralGrepper = (*readTx)(nil)
 // paths, infos and counts leave the database. A file with a NUL byte has no text (grepText is
 // NULL), so no condition holds for it. It declines (false) when no literal has a trigram: the
 // index could not narrow the files, and the Service's own scan is bounded by its budget.
+//
+// With the grep cache on (Options.GrepCacheBytes) and the files below g.Prefix within its
+// budget, it answers from the cache instead, after the same decline check (grep_cache.go).
 func (tx *readTx) GrepLiterals(ctx context.Context, g driver.LiteralGrep) ([]driver.LiteralFile, bool, error) {
+	return tx.grepLiterals(ctx, g, tx.x.s.grepCache)
+}
+
+// GrepLiterals of a write transaction never uses the grep cache: its files may hold writes
+// that are not committed, which the cache must never hold.
+func (tx *writeTx) GrepLiterals(ctx context.Context, g driver.LiteralGrep) ([]driver.LiteralFile, bool, error) {
+	return tx.grepLiterals(ctx, g, nil)
+}
+
+// grepLiterals is GrepLiterals, with the grep cache c when not nil.
+func (tx *readTx) grepLiterals(ctx context.Context, g driver.LiteralGrep, c *grepCache) ([]driver.LiteralFile, bool, error) {
 	lits := make([]driver.ContentQuery, len(g.Literals))
 	for i, l := range g.Literals {
 		lits[i] = driver.ContentQuery{Op: driver.QueryLiteral, Literal: l, IgnoreCase: g.IgnoreCase}
@@ -34,6 +48,11 @@ func (tx *readTx) GrepLiterals(ctx context.Context, g driver.LiteralGrep) ([]dri
 	}
 	if err := tx.statementDeadline(ctx, g.Deadline); err != nil {
 		return nil, false, err
+	}
+	if c != nil {
+		if out, ok, err := tx.grepCached(ctx, c, g); ok || err != nil {
+			return out, true, err
+		}
 	}
 	where, args := tx.grepWhere(g.Prefix, g.After, g.Limit)
 	cond := likeCondition(q, &args)

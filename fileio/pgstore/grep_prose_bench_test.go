@@ -16,6 +16,7 @@ import (
 	"github.com/agentfiles/agentfiles/fileio/pgstore"
 	"github.com/agentfiles/agentfiles/fileio/storetest"
 	"github.com/agentfiles/agentfiles/internal/grepbench"
+	"github.com/agentfiles/agentfiles/internal/pgtest"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -39,8 +40,10 @@ func proseBenchMB() int {
 // such words as an alternation and as "a.*b" (two words in about 10% of the files each), and
 // a pattern without literal text (a date), whose answer is a first page within the scan
 // budget. Every complete answer is checked against rg's on the first iteration. Each literal
-// pattern runs twice: sql, where the store answers it (driver.LiteralGrepper: no content leaves
-// PostgreSQL), and read, where the Service reads the candidate files and matches them itself
+// pattern runs three times: sql, where the store answers it in SQL (driver.LiteralGrepper with
+// the grep cache off: no content leaves PostgreSQL), cache, where a second Store on the same
+// database answers it from its grep cache (warmed by one grep before the loop), and read,
+// where the Service reads the candidate files and matches them itself
 // (storetest.WithoutLiteralGrep).
 func BenchmarkGrepProse(b *testing.B) {
 	mb := proseBenchMB()
@@ -48,7 +51,8 @@ func BenchmarkGrepProse(b *testing.B) {
 	files := prose.Files
 	dir := b.TempDir()
 	grepbench.WriteTree(b, dir, files)
-	s, _ := newStore(b, pgstore.Options{GrepIndexInterval: -1})
+	s, url := newStore(b, pgstore.Options{GrepIndexInterval: -1, GrepCacheBytes: -1})
+	cached := pgtest.Open(b, url, pgstore.Open, pgstore.Options{GrepIndexInterval: -1, SkipMigrations: true})
 	ctx := context.Background()
 	ac := agentfiles.NewAuthContext("bench-key", "bench")
 	scope := driver.Scope{Tenant: ac.APIKeyHash, Project: "prose"}
@@ -81,7 +85,8 @@ func BenchmarkGrepProse(b *testing.B) {
 		name string
 		svc  *fileio.Service
 	}{
-		{"sql", storetest.NewService(b, s, cfg)},                                // LiteralGrepper answers literal patterns
+		{"sql", storetest.NewService(b, s, cfg)},                                // LiteralGrepper answers literal patterns in SQL
+		{"cache", storetest.NewService(b, cached, cfg)},                         // LiteralGrepper answers them from the grep cache
 		{"read", storetest.NewService(b, storetest.WithoutLiteralGrep(s), cfg)}, // the Service reads the candidates
 	}
 	sctx := agentfiles.WithAuth(ctx, ac)
@@ -101,12 +106,17 @@ func BenchmarkGrepProse(b *testing.B) {
 	}
 	for _, q := range queries {
 		for _, v := range services {
-			if v.name == "read" && exactLiteralsFree(q.name) {
+			if v.name != "sql" && exactLiteralsFree(q.name) {
 				continue // the same path as sql
 			}
 			b.Run(q.name+"/"+v.name, func(b *testing.B) {
 				req := q.req
 				req.Project = "prose"
+				if v.name == "cache" { // fill the cache: the rows measure it warm
+					if _, err := v.svc.Grep(sctx, req); err != nil {
+						b.Fatal(err)
+					}
+				}
 				benchGrepVsRipgrep(b, v.svc, sctx, dir, req, q.rg, q.partial)
 			})
 		}

@@ -106,9 +106,10 @@ func TestImportFeedAndHistoryAsMemstore(t *testing.T) {
 // planner's statistics from before the import are wrong (an empty table), and checks that
 // the grep right after it finds its candidates with the trigram index: the GIN index of
 // mcp_files records a scan. Without the import's ANALYZE the planner expects one row per
-// project and walks the path index instead, testing every file's text.
+// project and walks the path index instead, testing every file's text. The grep cache is off:
+// it would answer the grep from memory.
 func TestImportGrepUsesTrigramIndex(t *testing.T) {
-	s, url := newStore(t, pgstore.Options{GrepIndexInterval: -1})
+	s, url := newStore(t, pgstore.Options{GrepIndexInterval: -1, GrepCacheBytes: -1})
 	svc := storetest.NewService(t, s)
 	ctx := agentfiles.WithAuth(context.Background(), agentfiles.NewAuthContext("sk-import", "alice"))
 	var entries []storetest.ArchiveEntry

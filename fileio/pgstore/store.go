@@ -48,6 +48,14 @@ type Options struct {
 	// how long a writer of one of its files may wait for it. Zero means
 	// DefaultGrepIndexBatchBytes; a transaction always takes at least one file.
 	GrepIndexBatchBytes int64
+	// GrepCacheBytes is how many bytes of file content the Store keeps in memory to answer
+	// literal greps (the files_with_matches and count modes of fileio.Service.Grep for literal
+	// patterns) without PostgreSQL rechecking the trigram index's candidates. Only greps fill
+	// it, per project; the least recently grepped project is evicted first, and a project (or
+	// the part of it below the grep's path) larger than the cache is answered in SQL as
+	// before. Each grep checks the versions of its files in its own transaction, so answers
+	// are always current. Zero means DefaultGrepCacheBytes (512 MiB); negative: no cache.
+	GrepCacheBytes int64
 }
 
 // Defaults for Options fields left zero.
@@ -75,9 +83,11 @@ type Store struct {
 	purgerDone chan struct{}
 
 	grepIndexBatchBytes int64
-	stopGrepIndexer     context.CancelFunc
-	grepIndexerDone     chan struct{}
-	closeOnce           sync.Once
+	// grepCache answers literal greps from memory (nil: off; see Options.GrepCacheBytes).
+	grepCache       *grepCache
+	stopGrepIndexer context.CancelFunc
+	grepIndexerDone chan struct{}
+	closeOnce       sync.Once
 }
 
 var _ driver.Store = (*Store)(nil)
@@ -111,6 +121,7 @@ func New(ctx context.Context, pool *pgxpool.Pool, opts Options) (*Store, error) 
 	if s.grepIndexBatchBytes <= 0 {
 		s.grepIndexBatchBytes = DefaultGrepIndexBatchBytes
 	}
+	s.grepCache = newGrepCache(opts.GrepCacheBytes)
 	s.scans = newScanGate(pool.Config().MaxConns)
 	s.listener.init(s)
 	switch {
