@@ -73,7 +73,9 @@ type GrepResult struct {
 	// LimitClamped says a larger limit was asked for and reduced to Config.GrepLimitMax.
 	LimitClamped bool `json:"limit_clamped,omitempty"`
 	// ScannedFiles and ScannedBytes are the files (and their bytes) this call read and
-	// matched; an index keeps them low for patterns with literal text.
+	// matched; an index keeps them low for patterns with literal text. Content a store's
+	// in-memory filter only searched for the pattern's literals (memstore, pgstore's grep
+	// cache) counts a sixteenth of its size.
 	ScannedFiles int    `json:"scanned_files"`
 	ScannedBytes int64  `json:"scanned_bytes"`
 	Note         string `json:"note,omitempty"` // why the search stopped, and what to do

@@ -349,7 +349,7 @@ type GrepCandidates struct {
 // CandidateRead is the content a store read to answer GrepCandidates: it counts against the
 // Service's scan budget.
 type CandidateRead struct {
-	Bytes   int64  // file content read
+	Bytes   int64  // file content read, as charged against the budget (memstore: 1/16 of it)
 	Through string // the last path examined, in path order
 	Stopped bool   // it stopped at Through because it read MaxReadBytes, not at the end
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/fileio/memstore"
 	"github.com/agentfiles/agentfiles/internal/grepbench"
+	"github.com/agentfiles/agentfiles/internal/memgrep"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -70,7 +71,7 @@ func TestGrepCandidatesAsOneAtATime(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			a.Read.Bytes += int64(len(f.Content))
+			a.Read.Bytes += (int64(len(f.Content)) + memgrep.FilterCost - 1) / memgrep.FilterCost // the filter's charge
 			a.Read.Through = info.Path
 			if c.Query.Matches(f.Content) {
 				a.Paths = append(a.Paths, info.Path)

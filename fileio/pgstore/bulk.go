@@ -2,6 +2,7 @@ package pgstore
 
 import (
 	"context"
+	"time"
 
 	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/jackc/pgx/v5"
@@ -81,7 +82,7 @@ const sqlPutMany = `WITH s AS (
                86400000000) * interval '1 microsecond'
     FROM created c, h
 )
-SELECT count(*) FROM created`
+SELECT (SELECT count(*) FROM created), array_agg(f.path), array_agg(f.updated_at) FROM f`
 
 // PutMany implements driver.BulkWriter with one statement per call (sqlPutMany): the files
 // travel as three array parameters in PostgreSQL's binary format, in the round trip that sets
@@ -104,16 +105,26 @@ func (tx *writeTx) PutMany(ctx context.Context, files []driver.File, opts driver
 		}
 	}
 	var created int64
+	var written []string
+	var updatedAt []time.Time
 	err := tx.x.batch(ctx, opWrite, []stmt{
 		{sql: "SELECT set_config('agentfiles.bulk_insert', 'on', true)"},
 		{sql: sqlPutMany, args: []any{sc.Tenant, sc.Project, paths, contents, refs, !opts.DeferIndex}},
 		{sql: "SELECT set_config('agentfiles.bulk_insert', '', true)"},
-	}, 1, func(r pgx.Rows) error { return r.Scan(&created) })
-	if err == nil {
-		tx.x.enqueued = true
-		tx.x.bulkWritten(created, !opts.DeferIndex)
+	}, 1, func(r pgx.Rows) error { return r.Scan(&created, &written, &updatedAt) })
+	if err != nil {
+		return err
 	}
-	return err
+	tx.x.enqueued = true
+	tx.x.bulkWritten(created, !opts.DeferIndex)
+	at := make(map[string]time.Time, len(written))
+	for i, p := range written {
+		at[p] = updatedAt[i].UTC()
+	}
+	for i, p := range paths {
+		tx.x.cacheWritten(p, at[p], contents[i])
+	}
+	return nil
 }
 
 // batch runs statements of the open transaction in one round trip, calling scan for each row

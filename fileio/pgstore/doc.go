@@ -168,19 +168,24 @@
 //
 // # Grep cache
 //
-// A Store keeps the contents of recently grepped projects in memory to answer literal greps
-// (driver.LiteralGrepper: the files_with_matches and count modes of a literal pattern) without
-// PostgreSQL rechecking the trigram index's candidates. It holds, per scope (tenant and
-// project, never shared between them), each file's content under its path and updated_at, at
-// most Options.GrepCacheBytes of content in all (DefaultGrepCacheBytes; negative: off). Only
-// greps fill it; the least recently grepped project is evicted first, and a grep whose files
-// hold more than the budget is answered in SQL as before. Each grep checks freshness in its own
-// read transaction: it lists the path, updated_at and size of its files (updated_at increases
-// on every write of a path), fetches the contents it does not hold in batches in the same
-// transaction, and matches the snapshot it listed, on the free CPUs (internal/parallel,
-// internal/rarebyte). So several processes on one database each keep their own cache and every
+// A Store keeps the contents of recently used projects in memory and answers every grep from
+// them (driver.ContentSearcher's candidates and driver.MultiGetter's contents for any pattern,
+// driver.LiteralGrepper for a literal one; internal/memgrep matches on the free CPUs) instead
+// of PostgreSQL rechecking the trigram index's candidates or sending whole files. It holds, per
+// scope (tenant and project, never shared between them), each file's content under its path
+// and updated_at, at most Options.GrepCacheBytes of content in all (DefaultGrepCacheBytes;
+// negative: off). Greps fill it with what they read, and writes (Put, PutMany: file_write,
+// imports, rewinds) with what they wrote once their transaction commits (a transaction that
+// writes more than the budget puts nothing), so a grep right after a burst of writes or an
+// import on the same process fetches no content. The least recently used project is evicted
+// first, and a grep whose files hold more than the budget is answered in SQL as before. Each
+// grep checks freshness in its own read transaction: it lists the path, updated_at and size of
+// its files once (updated_at increases on every write of a path), fetches the contents it
+// needs and the cache does not hold, in batches in the same transaction, as it goes (a pattern
+// without literal text fetches no more than the scan budget lets it read), and matches the
+// snapshot it listed. So several processes on one database each keep their own cache and every
 // answer includes all writes committed before the grep began, whichever process made them.
-// Write transactions never use the cache (it must not hold uncommitted contents).
+// Write transactions never read the cache.
 //
 // # Import and export
 //

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/agentfiles/agentfiles/fileio/driver"
+	"github.com/agentfiles/agentfiles/internal/memgrep"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -39,9 +40,20 @@ const (
 // grep skips, so it is a condition no file meets (QueryNone). A query with nothing left lists
 // the files in path order. The statements run
 // under SET LOCAL statement_timeout up to c.Deadline.
+//
+// With the grep cache on (Options.GrepCacheBytes) and the files below c.Prefix within its
+// budget, a read transaction answers from the contents instead (grep_cache.go): the
+// candidates are the files whose contents hold the literals, as memstore's, and GetMany then
+// answers from the same contents.
 func (tx *readTx) GrepCandidates(ctx context.Context, c driver.GrepCandidates) ([]driver.FileInfo, error) {
 	if err := tx.statementDeadline(ctx, c.Deadline); err != nil {
 		return nil, err
+	}
+	if v, err := tx.grepView(ctx, c.Prefix, c.After); v != nil || err != nil {
+		if err != nil {
+			return nil, err
+		}
+		return memgrep.Candidates(ctx, c, tx.files(v, c.Deadline))
 	}
 	where, args := tx.grepWhere(c.Prefix, c.After, c.Limit)
 	const cols = `SELECT path, size, created_at, updated_at FROM mcp_files WHERE `
@@ -278,6 +290,9 @@ WHERE apikey_hash = $1 AND project = $2 AND deleted = FALSE AND path = ANY($3)`
 
 // GetMany implements driver.MultiGetter in one statement.
 func (tx *readTx) GetMany(ctx context.Context, paths []string) ([]driver.File, error) {
+	if out, ok, err := tx.getCached(ctx, paths); ok {
+		return out, err
+	}
 	byPath := make(map[string]driver.File, len(paths))
 	sc := tx.x.scope
 	err := tx.x.query(ctx, opRead, sqlGetMany, []any{sc.Tenant, sc.Project, paths}, func(r pgx.Rows) error {

@@ -1,15 +1,16 @@
 package pgstore
 
 import (
-	"bytes"
 	"context"
+	"fmt"
+	"sort"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio/driver"
-	"github.com/agentfiles/agentfiles/internal/parallel"
-	"github.com/agentfiles/agentfiles/internal/rarebyte"
+	"github.com/agentfiles/agentfiles/internal/memgrep"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -23,22 +24,15 @@ const (
 	fetchBatchBytes = 8 << 20
 )
 
-// How a cached grep matches: the files of a block are matched on the free CPUs at once, then
-// taken in path order, so that the limit and the read budget end the answer exactly where one
-// file at a time would have; a block with less than matchSerialBytes is matched on the calling
-// goroutine.
-const (
-	matchBlockFiles  = 512
-	matchBlockBytes  = 4 << 20
-	matchSerialBytes = 256 << 10
-)
-
-// grepCache holds the contents of the files of recently grepped projects, per scope, so
-// that GrepLiterals matches them in memory. A content is cached under its path and its
-// updated_at, which increases on every write of the path: a grep lists the (path, updated_at,
-// size) of its files in its own transaction and fetches only those it does not hold, so it
-// answers from the snapshot it listed. All fields are guarded by mu; refresh (per scope) only
-// keeps two greps of one project from fetching the same contents at once.
+// grepCache holds the contents of the files of recently used projects, per scope, so that a
+// grep matches them in memory (internal/memgrep) instead of PostgreSQL rechecking its trigram
+// index's candidates. A content is cached under its path and its updated_at, which increases
+// on every write of the path: a grep lists the (path, updated_at, size) of its files in its own
+// transaction (grepView) and fetches only the contents it does not hold, so it answers from
+// the snapshot it listed. Writes put what they wrote once their transaction commits
+// (session.cacheWritten), so a grep right after a write burst or an import on this process
+// fetches nothing. All fields are guarded by mu; refresh (per scope) only keeps two greps of
+// one project from fetching the same contents at once.
 type grepCache struct {
 	budget int64
 
@@ -53,12 +47,36 @@ type grepCache struct {
 type cachedScope struct {
 	files   map[string]cachedFile
 	bytes   int64
-	lastUse uint64 // grepCache.tick when a grep last used it: the least recent is evicted first
+	lastUse uint64 // grepCache.tick when a grep or a write last used it: the least recent is evicted first
+	// listing is the project's files as a grep last listed them all: a grep that finds the
+	// project at the same version uses it instead of listing them again.
+	listing *projectListing
 }
 
 type cachedFile struct {
 	updatedAt time.Time
 	content   []byte // never modified once cached
+}
+
+// cacheEntry is a content to cache: the content of path as of updatedAt.
+type cacheEntry struct {
+	path      string
+	updatedAt time.Time
+	content   []byte
+}
+
+// projectVersion identifies the state of a project's active files: the position of its
+// change feed, which every change of a file advances in the writing transaction
+// (migration 0010), with its byte and file counts.
+type projectVersion struct {
+	feed, bytes, files int64
+}
+
+// projectListing is a project's active files in path order, never modified once made.
+type projectListing struct {
+	version projectVersion
+	infos   []driver.FileInfo
+	byPath  map[string]int // index in infos
 }
 
 func newGrepCache(budget int64) *grepCache {
@@ -84,63 +102,38 @@ func (c *grepCache) refreshLock(scope driver.Scope) *sync.Mutex {
 	return m
 }
 
-// listedFile is a file a cached grep considers, with its content once known.
-type listedFile struct {
-	info    driver.FileInfo
-	content []byte
-	known   bool
-}
-
-// missing returns the indexes of the files of list whose version the cache does not hold,
-// and fills in the content of the others.
-func (c *grepCache) missing(scope driver.Scope, list []listedFile) []int {
+// lookup sets contents[i] for each i of idx whose version (updated_at and size of infos[i])
+// the cache holds, and returns the others.
+func (c *grepCache) lookup(scope driver.Scope, infos []driver.FileInfo, contents [][]byte, idx []int) []int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	var out []int
 	sc := c.scopes[scope]
-	for i := range list {
-		if sc != nil {
-			if f, ok := sc.files[list[i].info.Path]; ok && f.updatedAt.Equal(list[i].info.UpdatedAt) && int64(len(f.content)) == list[i].info.SizeBytes {
-				list[i].content, list[i].known = f.content, true
-				continue
-			}
-		}
-		out = append(out, i)
-	}
-	return out
-}
-
-// store caches the contents of list (all known, fetched of them just fetched) for scope;
-// when whole is set, list holds every file of the project and the scope's other paths are
-// dropped. It then evicts the least recently used scopes, and finally the scope's own paths
-// not in list, until the cache is within its budget.
-func (c *grepCache) store(scope driver.Scope, list []listedFile, fetched int, whole bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.tick++
-	sc := c.scopes[scope]
-	if sc != nil && fetched == 0 && (!whole || len(sc.files) == len(list)) {
-		sc.lastUse = c.tick // the cache held every file (and, when whole, no other)
-		return
-	}
 	if sc == nil {
-		sc = &cachedScope{files: make(map[string]cachedFile, len(list))}
-		c.scopes[scope] = sc
+		return idx
 	}
-	sc.lastUse = c.tick
-	listed := make(map[string]bool, len(list))
-	for _, f := range list {
-		listed[f.info.Path] = true
-		old, ok := sc.files[f.info.Path]
-		if ok && !old.updatedAt.Before(f.info.UpdatedAt) {
-			continue // as new as this grep's, or newer (a grep with an older snapshot)
+	var missing []int
+	for _, i := range idx {
+		f, ok := sc.files[infos[i].Path]
+		if ok && f.updatedAt.Equal(infos[i].UpdatedAt) && int64(len(f.content)) == infos[i].SizeBytes {
+			contents[i] = f.content
+			continue
 		}
-		c.add(sc, -int64(len(old.content)))
-		sc.files[f.info.Path] = cachedFile{updatedAt: f.info.UpdatedAt, content: f.content}
-		c.add(sc, int64(len(f.content)))
+		missing = append(missing, i)
 	}
-	if whole {
-		c.dropUnlisted(sc, listed)
+	return missing
+}
+
+// put caches entries for scope, replacing what it held for their paths, then evicts the least
+// recently used scopes, and finally the scope's own paths that keep rejects (nil: any), until
+// the cache is within its budget.
+func (c *grepCache) put(scope driver.Scope, entries []cacheEntry, keep func(path string) bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	sc := c.use(scope)
+	for _, e := range entries {
+		c.add(sc, -int64(len(sc.files[e.path].content)))
+		sc.files[e.path] = cachedFile{updatedAt: e.updatedAt, content: e.content}
+		c.add(sc, int64(len(e.content)))
 	}
 	for c.total > c.budget {
 		var lru driver.Scope
@@ -157,35 +150,56 @@ func (c *grepCache) store(scope driver.Scope, list []listedFile, fetched int, wh
 		delete(c.scopes, lru)
 		delete(c.refresh, lru)
 	}
-	if c.total > c.budget {
-		c.dropUnlisted(sc, listed)
-	}
-}
-
-// storeKnown caches the files of list whose contents are known (a fill that stopped part way).
-func (c *grepCache) storeKnown(scope driver.Scope, list []listedFile) {
-	var known []listedFile
-	for _, f := range list {
-		if f.known {
-			known = append(known, f)
-		}
-	}
-	c.store(scope, known, len(known), false)
-}
-
-// errGrepTimeout is the error of a cached grep past its deadline, as memstore's.
-func errGrepTimeout() error {
-	return agentfiles.NewError(agentfiles.CodeTimeout, "the search ran past its time budget; narrow it with a path, a glob or more literal text", "")
-}
-
-// dropUnlisted removes the paths of sc that are not in listed.
-func (c *grepCache) dropUnlisted(sc *cachedScope, listed map[string]bool) {
 	for p, f := range sc.files {
-		if !listed[p] {
+		if c.total <= c.budget {
+			break
+		}
+		if keep == nil || !keep(p) {
 			c.add(sc, -int64(len(f.content)))
 			delete(sc.files, p)
 		}
 	}
+}
+
+// listing returns the cached listing of scope if it was made at version v.
+func (c *grepCache) listing(scope driver.Scope, v projectVersion) *projectListing {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if sc := c.scopes[scope]; sc != nil && sc.listing != nil && sc.listing.version == v {
+		return sc.listing
+	}
+	return nil
+}
+
+// retain marks scope used and, when l is not nil (a listing of the whole project), keeps it
+// and drops the paths it does not list: files deleted or renamed since they were cached.
+func (c *grepCache) retain(scope driver.Scope, l *projectListing) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	sc := c.use(scope)
+	if l == nil || sc.listing == l {
+		return
+	}
+	sc.listing = l
+	for p, f := range sc.files {
+		if _, ok := l.byPath[p]; !ok {
+			c.add(sc, -int64(len(f.content)))
+			delete(sc.files, p)
+		}
+	}
+}
+
+// use returns the cached scope (created when missing) and marks it the most recently used;
+// c.mu is held.
+func (c *grepCache) use(scope driver.Scope) *cachedScope {
+	c.tick++
+	sc := c.scopes[scope]
+	if sc == nil {
+		sc = &cachedScope{files: map[string]cachedFile{}}
+		c.scopes[scope] = sc
+	}
+	sc.lastUse = c.tick
+	return sc
 }
 
 func (c *grepCache) add(sc *cachedScope, n int64) {
@@ -193,38 +207,105 @@ func (c *grepCache) add(sc *cachedScope, n int64) {
 	c.total += n
 }
 
-// Where the cached grep lists its files: the active files below $4 after $3, as grepWhere
-// selects them, with the sizes and times a LiteralFile reports.
+// Where a grep view finds the project's version, lists its files (the active files below $4
+// after $3, as grepWhere selects them, with the columns of a FileInfo) and fetches their
+// contents.
 const (
+	sqlCacheVersion = `SELECT COALESCE(u.size_bytes, 0), COALESCE(u.file_count, 0), COALESCE(h.last_position, 0)
+FROM (SELECT) AS one
+LEFT JOIN mcp_file_project_usage u ON u.apikey_hash = $1 AND u.project = $2
+LEFT JOIN mcp_file_feed_heads h ON h.apikey_hash = $1 AND h.project = $2`
 	sqlCacheList = `SELECT path, size, created_at, updated_at FROM mcp_files
 WHERE apikey_hash = $1 AND project = $2 AND deleted = FALSE AND path > $3 AND path >= $4 AND starts_with(path, $4)`
 	sqlCacheFetch = `SELECT path, updated_at, content FROM mcp_files
 WHERE apikey_hash = $1 AND project = $2 AND deleted = FALSE AND path = ANY($3)`
-	sqlCacheProjectBytes = `SELECT COALESCE((SELECT size_bytes FROM mcp_file_project_usage WHERE apikey_hash = $1 AND project = $2), 0)`
 )
 
-// grepCached answers g from the grep cache, after the caller's decline check and statement
-// deadline; false (and no error) when the files below g.Prefix hold more than the cache's
-// budget, which leaves g to SQL.
-func (tx *readTx) grepCached(ctx context.Context, c *grepCache, g driver.LiteralGrep) ([]driver.LiteralFile, bool, error) {
-	sc := tx.x.scope
-	whole := (g.Prefix == "" || g.Prefix == "/") && g.After == ""
-	if g.Prefix == "" || g.Prefix == "/" {
-		var n int64
-		err := tx.x.query(ctx, opRead, sqlCacheProjectBytes, []any{sc.Tenant, sc.Project}, func(r pgx.Rows) error { return r.Scan(&n) })
-		if err != nil || n > c.budget {
-			return nil, false, err
-		}
+// grepView is the files below a prefix and after a path as a read transaction sees them, in
+// path order, with the contents it has needed so far (from the grep cache, or fetched in the
+// transaction and then cached). The transaction's snapshot does not change, so one view
+// answers every grep question of the transaction within its range.
+type grepView struct {
+	prefix, after string
+	// declined: the files hold more than the cache's budget; the transaction greps in SQL.
+	declined bool
+	infos    []driver.FileInfo // list.infos[base : base+len(infos)]
+	contents [][]byte          // of infos; nil until needed
+	list     *projectListing
+	base     int
+}
+
+// index returns the index in v.infos of path.
+func (v *grepView) index(path string) (int, bool) {
+	i, ok := v.list.byPath[path]
+	i -= v.base
+	return i, ok && i >= 0 && i < len(v.infos)
+}
+
+// grepView returns the transaction's view of the files below prefix after after; nil when the
+// grep cache is off, the transaction writes, or the files hold more than the cache's budget.
+// A project within the budget is listed whole, once per version (projectVersion): while no
+// file changes, greps reuse the listing of the first.
+func (tx *readTx) grepView(ctx context.Context, prefix, after string) (*grepView, error) {
+	c := tx.x.s.grepCache
+	if c == nil || !tx.x.readOnly {
+		return nil, nil
 	}
-	sql, args := sqlCacheList, []any{sc.Tenant, sc.Project, g.After, g.Prefix}
-	if end, bounded := prefixEnd(g.Prefix); bounded {
+	if v := tx.x.view; v != nil && v.prefix == prefix && after >= v.after {
+		if v.declined {
+			return nil, nil
+		}
+		return v, nil
+	}
+	sc := tx.x.scope
+	v := &grepView{prefix: prefix, after: after, declined: true}
+	tx.x.view = v
+	var pv projectVersion
+	err := tx.x.query(ctx, opRead, sqlCacheVersion, []any{sc.Tenant, sc.Project}, func(r pgx.Rows) error {
+		return r.Scan(&pv.bytes, &pv.files, &pv.feed)
+	})
+	if err != nil {
+		return nil, err
+	}
+	var l *projectListing
+	switch {
+	case pv.bytes <= c.budget:
+		if l = c.listing(sc, pv); l == nil {
+			if l, err = tx.listFiles(ctx, "/", "", c.budget); err != nil || l == nil {
+				return nil, err
+			}
+			l.version = pv
+		}
+		c.retain(sc, l)
+	case prefix != "" && prefix != "/": // the files below prefix may fit
+		if l, err = tx.listFiles(ctx, prefix, after, c.budget); err != nil || l == nil {
+			return nil, err
+		}
+		c.retain(sc, nil)
+	default:
+		return nil, nil
+	}
+	from := sort.Search(len(l.infos), func(i int) bool { p := l.infos[i].Path; return p >= prefix && p > after })
+	rest := l.infos[from:]
+	to := from + sort.Search(len(rest), func(i int) bool { return !strings.HasPrefix(rest[i].Path, prefix) })
+	v.declined, v.list, v.base, v.infos = false, l, from, l.infos[from:to]
+	v.contents = make([][]byte, len(v.infos))
+	return v, nil
+}
+
+// listFiles lists the active files below prefix after after in path order; nil when they hold
+// more than budget bytes.
+func (tx *readTx) listFiles(ctx context.Context, prefix, after string, budget int64) (*projectListing, error) {
+	sc := tx.x.scope
+	sql, args := sqlCacheList, []any{sc.Tenant, sc.Project, after, prefix}
+	if end, bounded := prefixEnd(prefix); bounded {
 		sql += " AND path < $5"
 		args = append(args, end)
 	}
-	var list []listedFile
+	l := &projectListing{}
 	var total int64
 	err := tx.x.query(ctx, opRead, sql+" ORDER BY path", args, func(r pgx.Rows) error {
-		if total > c.budget {
+		if total > budget {
 			return nil // too large for the cache: the rest of the rows are only read
 		}
 		fi, err := scanFileInfo(r)
@@ -232,177 +313,161 @@ func (tx *readTx) grepCached(ctx context.Context, c *grepCache, g driver.Literal
 			return err
 		}
 		total += fi.SizeBytes
-		list = append(list, listedFile{info: fi})
+		l.infos = append(l.infos, fi)
 		return nil
 	})
-	if err != nil || total > c.budget {
-		return nil, false, err
+	if err != nil || total > budget {
+		return nil, err
 	}
-	if ok, err := tx.fillFromCache(ctx, c, list, whole, g.Deadline); !ok || err != nil {
-		return nil, false, err
+	l.byPath = make(map[string]int, len(l.infos))
+	for i, fi := range l.infos {
+		l.byPath[fi.Path] = i
 	}
-	out, err := matchListed(ctx, g, list)
-	return out, err == nil, err
+	return l, nil
 }
 
-// fillFromCache sets the content of every file of list, from the cache or fetched in the
-// transaction (and then cached); false when a listed file could not be fetched. It looks at
-// the context and the deadline before each batch, TIMEOUT past the deadline; the contents
-// fetched before a failure are cached all the same, so the next grep fetches only the rest.
-func (tx *readTx) fillFromCache(ctx context.Context, c *grepCache, list []listedFile, whole bool, deadline time.Time) (bool, error) {
-	sc := tx.x.scope
+// files is the view as memgrep searches it, loading contents as it goes.
+func (tx *readTx) files(v *grepView, deadline time.Time) memgrep.Files {
+	return memgrep.Files{
+		Infos:   v.infos,
+		Content: func(i int) []byte { return v.contents[i] },
+		Load: func(ctx context.Context, from, to int) error {
+			idx := make([]int, 0, to-from)
+			for i := from; i < to; i++ {
+				idx = append(idx, i)
+			}
+			return tx.load(ctx, v, idx, deadline)
+		},
+	}
+}
+
+// load sets the contents of the files idx of v: from the cache where it holds their version,
+// else fetched in statements of at most fetchBatchFiles files or fetchBatchBytes and then
+// cached. It looks at the context and deadline (when not zero) before each statement.
+func (tx *readTx) load(ctx context.Context, v *grepView, idx []int, deadline time.Time) error {
+	need := idx[:0:0]
+	for _, i := range idx {
+		if v.contents[i] == nil {
+			need = append(need, i)
+		}
+	}
+	if len(need) == 0 {
+		return nil
+	}
+	c, sc := tx.x.s.grepCache, tx.x.scope
 	m := c.refreshLock(sc)
 	defer m.Unlock()
-	need := c.missing(sc, list)
-	fetched := len(need)
-	at := make(map[string]int, len(need))
+	need = c.lookup(sc, v.infos, v.contents, need)
+	var fetched []cacheEntry
+	defer func() { c.put(sc, fetched, func(p string) bool { _, ok := v.list.byPath[p]; return ok }) }()
 	for len(need) > 0 {
-		err := ctx.Err()
-		if err == nil && !deadline.IsZero() && time.Now().After(deadline) {
-			err = errGrepTimeout()
+		if err := ctx.Err(); err != nil {
+			return err
 		}
-		if err != nil {
-			c.storeKnown(sc, list)
-			return false, err
+		if !deadline.IsZero() && time.Now().After(deadline) {
+			return errGrepTimeout()
 		}
-		n, bytes := 0, int64(0)
-		for n < len(need) && n < fetchBatchFiles && (n == 0 || bytes+list[need[n]].info.SizeBytes <= fetchBatchBytes) {
-			bytes += list[need[n]].info.SizeBytes
+		n, size := 0, int64(0)
+		for n < len(need) && n < fetchBatchFiles && (n == 0 || size+v.infos[need[n]].SizeBytes <= fetchBatchBytes) {
+			size += v.infos[need[n]].SizeBytes
 			n++
 		}
 		paths := make([]string, n)
-		clear(at)
 		for k, i := range need[:n] {
-			paths[k] = list[i].info.Path
-			at[paths[k]] = i
+			paths[k] = v.infos[i].Path
 		}
-		need = need[n:]
-		err = tx.x.query(ctx, opRead, sqlCacheFetch, []any{sc.Tenant, sc.Project, paths}, func(r pgx.Rows) error {
-			var path string
-			var updatedAt time.Time
-			var content []byte
-			if err := r.Scan(&path, &updatedAt, &content); err != nil {
+		err := tx.x.query(ctx, opRead, sqlCacheFetch, []any{sc.Tenant, sc.Project, paths}, func(r pgx.Rows) error {
+			var e cacheEntry
+			if err := r.Scan(&e.path, &e.updatedAt, &e.content); err != nil {
 				return err
 			}
-			if i, ok := at[path]; ok && updatedAt.Equal(list[i].info.UpdatedAt) && int64(len(content)) == list[i].info.SizeBytes {
-				if content == nil {
-					content = []byte{}
-				}
-				list[i].content, list[i].known = content, true
+			if e.content == nil {
+				e.content = []byte{}
+			}
+			e.updatedAt = e.updatedAt.UTC()
+			if i, ok := v.index(e.path); ok && e.updatedAt.Equal(v.infos[i].UpdatedAt) && int64(len(e.content)) == v.infos[i].SizeBytes {
+				v.contents[i] = e.content
+				fetched = append(fetched, e)
 			}
 			return nil
 		})
 		if err != nil {
-			c.storeKnown(sc, list)
-			return false, err
+			return err
 		}
-	}
-	for _, f := range list {
-		if !f.known {
-			return false, nil
+		for _, i := range need[:n] {
+			if v.contents[i] == nil { // the transaction's snapshot cannot lose a file it listed
+				return fmt.Errorf("pgstore: %s changed within one read transaction", v.infos[i].Path)
+			}
 		}
+		need = need[n:]
 	}
-	c.store(sc, list, fetched, whole)
-	return true, nil
+	return nil
 }
 
-// matchListed answers g from the files of list (in path order, all with their contents) as
-// GrepLiterals's SQL does: the files with a line that holds a literal and no NUL byte, at most
-// g.Limit, each added while the ones before hold less than g.MaxReadBytes.
-func matchListed(ctx context.Context, g driver.LiteralGrep, list []listedFile) ([]driver.LiteralFile, error) {
-	finders := make([]rarebyte.Finder, len(g.Literals))
-	for i, l := range g.Literals {
-		finders[i] = rarebyte.New(l, g.IgnoreCase)
-	}
-	budget := g.MaxReadBytes
-	if budget <= 0 {
-		budget = 1 << 62
-	}
-	var out []driver.LiteralFile
-	var before int64
-	lines := make([]int, 0, matchBlockFiles)
-	for start := 0; start < len(list); {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		if !g.Deadline.IsZero() && time.Now().After(g.Deadline) {
-			return nil, errGrepTimeout()
-		}
-		end, blockBytes := start, 0
-		for end < len(list) && end-start < matchBlockFiles && blockBytes < matchBlockBytes {
-			blockBytes += len(list[end].content)
-			end++
-		}
-		block := list[start:end]
-		lines = lines[:len(block)]
-		match := func(k int) { lines[k] = matchingLines(finders, block[k].content, g.CountLines) }
-		if blockBytes < matchSerialBytes {
-			for k := range block {
-				match(k)
-			}
-		} else {
-			parallel.For(len(block), match)
-		}
-		for k, f := range block {
-			if lines[k] == 0 {
-				continue
-			}
-			if len(out) >= g.Limit || before >= budget {
-				return out, nil
-			}
-			out = append(out, driver.LiteralFile{FileInfo: f.info, Lines: lines[k]})
-			before += f.info.SizeBytes
-		}
-		start = end
-	}
-	return out, nil
+// errGrepTimeout is the error of a cached grep past its deadline, as memgrep's.
+func errGrepTimeout() error {
+	return agentfiles.NewError(agentfiles.CodeTimeout, "the search ran past its time budget; narrow it with a path, a glob or more literal text", "")
 }
 
-// matchingLines returns the number of lines of content (split at "\n") that hold one of the
-// literals of finders, or, without count, 1 when there is one; 0 when content holds a NUL
-// byte. No literal holds "\n", so a match lies within one line.
-func matchingLines(finders []rarebyte.Finder, content []byte, count bool) int {
-	if bytes.IndexByte(content, 0) >= 0 {
-		return 0
+// getCached answers GetMany from the transaction's grep view when it lists every path (the
+// candidates of the grep that made it); false otherwise.
+func (tx *readTx) getCached(ctx context.Context, paths []string) ([]driver.File, bool, error) {
+	v := tx.x.view
+	if v == nil || v.declined {
+		return nil, false, nil
 	}
-	// next[i] is where literal i next occurs at or after pos (-1: nowhere), -2 until searched.
-	next := make([]int, len(finders))
-	for i := range next {
-		next[i] = -2
+	idx := make([]int, len(paths))
+	for k, p := range paths {
+		i, ok := v.index(p)
+		if !ok {
+			return nil, false, nil
+		}
+		idx[k] = i
 	}
-	n := 0
-	for pos := 0; pos <= len(content); {
-		first := -1
-		for i, f := range finders {
-			if next[i] == -2 || (next[i] >= 0 && next[i] < pos) {
-				next[i] = -1
-				if k := f.Index(content[pos:]); k >= 0 {
-					next[i] = pos + k
-				}
-			}
-			if next[i] >= 0 && (first < 0 || next[i] < first) {
-				first = next[i]
-			}
-		}
-		if first < 0 {
-			break
-		}
-		n++
-		if !count {
-			break
-		}
-		eol := bytes.IndexByte(content[first:], '\n')
-		if eol < 0 {
-			break
-		}
-		pos = first + eol + 1
+	if err := tx.load(ctx, v, idx, time.Time{}); err != nil {
+		return nil, true, err
 	}
-	return n
+	out := make([]driver.File, len(idx))
+	for k, i := range idx {
+		out[k] = driver.File{FileInfo: v.infos[i], Content: v.contents[i]}
+	}
+	return out, true, nil
+}
+
+// cacheWritten keeps a copy of content, written to path at updatedAt by the transaction, to
+// put in the grep cache when the transaction commits; past the cache's budget the
+// transaction caches nothing.
+func (x *session) cacheWritten(path string, updatedAt time.Time, content []byte) {
+	c := x.s.grepCache
+	if c == nil || x.written.skip {
+		return
+	}
+	x.written.bytes += int64(len(content))
+	if x.written.bytes > c.budget {
+		x.written = writtenContents{skip: true}
+		return
+	}
+	x.written.entries = append(x.written.entries, cacheEntry{path: path, updatedAt: updatedAt, content: append([]byte{}, content...)})
+}
+
+// writtenContents is what a write transaction wrote, for the grep cache.
+type writtenContents struct {
+	entries []cacheEntry
+	bytes   int64
+	skip    bool // more than the cache's budget
+}
+
+// cacheCommitted puts the contents the committed transaction wrote in the grep cache.
+func (x *session) cacheCommitted() {
+	if len(x.written.entries) > 0 {
+		x.s.grepCache.put(x.scope, x.written.entries, nil)
+	}
+	x.written = writtenContents{}
 }
 
 // GrepCacheHeld returns the bytes of file content the grep cache holds now (0 when it is
-// off; see Options.GrepCacheBytes), never more than its budget once a grep has finished
-// filling it.
+// off; see Options.GrepCacheBytes), never more than its budget once a grep or a write has
+// finished filling it.
 func (s *Store) GrepCacheHeld() int64 {
 	if s.grepCache == nil {
 		return 0

@@ -2,6 +2,7 @@ package pgstore_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log"
 	"os"
@@ -255,6 +256,71 @@ func TestGrepCacheDeadline(t *testing.T) {
 	out, err := grep(time.Now().Add(time.Minute))
 	if err != nil || len(out) != 30 {
 		t.Fatalf("a grep within its deadline: %d files, %v", len(out), err)
+	}
+}
+
+// TestGrepCacheWrittenThrough: what a transaction writes (Put, PutMany) is in the grep cache
+// once it commits, and nothing of a transaction that rolls back; a grep right after the
+// writes answers from the cache (a content changed behind the Store's back, with the same
+// updated_at and size, is not fetched again), and the cache stays within its budget.
+func TestGrepCacheWrittenThrough(t *testing.T) {
+	s, _ := newStore(t, pgstore.Options{GrepIndexInterval: -1})
+	ctx := context.Background()
+	put(t, s, testScope, "/a.md", "a needle\n")
+	err := s.Update(ctx, testScope, driver.UpdateOptions{}, func(tx driver.WriteTx) error {
+		return tx.(driver.BulkWriter).PutMany(ctx, []driver.File{
+			{FileInfo: driver.FileInfo{Path: "/b.md"}, Content: []byte("b needle\n")},
+			{FileInfo: driver.FileInfo{Path: "/c.md"}, Content: []byte("c hay\n")},
+		}, driver.BulkOptions{})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	written := int64(len("a needle\n") + len("b needle\n") + len("c hay\n"))
+	if got := s.GrepCacheHeld(); got != written {
+		t.Errorf("after the writes GrepCacheHeld = %d, want %d", got, written)
+	}
+	abort := errors.New("abort")
+	err = s.Update(ctx, testScope, driver.UpdateOptions{}, func(tx driver.WriteTx) error {
+		if _, err := tx.Put(ctx, "/d.md", []byte(strings.Repeat("rolled back\n", 100)), driver.PutOptions{}); err != nil {
+			return err
+		}
+		return abort
+	})
+	if !errors.Is(err, abort) {
+		t.Fatalf("Update = %v, want the callback's error", err)
+	}
+	if got := s.GrepCacheHeld(); got != written {
+		t.Errorf("after a rolled-back write GrepCacheHeld = %d, want %d", got, written)
+	}
+	// Behind the Store's back: the same size and updated_at, another word.
+	if _, err := s.Pool().Exec(ctx, `UPDATE mcp_files SET content = 'c needle'::bytea || E'\\x0a'::bytea WHERE path = '/c.md' AND NOT deleted`); err != nil {
+		t.Fatal(err)
+	}
+	grep := func() []string {
+		var paths []string
+		err := s.View(ctx, testScope, func(tx driver.ReadTx) error {
+			out, _, err := tx.(driver.LiteralGrepper).GrepLiterals(ctx, driver.LiteralGrep{Prefix: "/", Literals: []string{"needle"}, Limit: 10})
+			for _, f := range out {
+				paths = append(paths, f.Path)
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return paths
+	}
+	if diff := cmp.Diff([]string{"/a.md", "/b.md"}, grep()); diff != "" {
+		t.Errorf("grep after the writes (-want +got):\n%s", diff)
+	}
+
+	small, _ := newStore(t, pgstore.Options{GrepIndexInterval: -1, GrepCacheBytes: 64})
+	for i := range 10 {
+		put(t, small, testScope, fmt.Sprintf("/f%d.md", i), strings.Repeat("x", 20))
+	}
+	if held := small.GrepCacheHeld(); held > 64 || held == 0 {
+		t.Errorf("a 64-byte cache holds %d bytes after writes of 200", held)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/agentfiles/agentfiles/fileio/driver"
+	"github.com/agentfiles/agentfiles/internal/memgrep"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -22,7 +23,8 @@ var _ driver.LiteralGrepper = (*readTx)(nil)
 // index could not narrow the files, and the Service's own scan is bounded by its budget.
 //
 // With the grep cache on (Options.GrepCacheBytes) and the files below g.Prefix within its
-// budget, it answers from the cache instead, after the same decline check (grep_cache.go).
+// budget, a read transaction answers from the cache instead, after the same decline check
+// (grep_cache.go).
 func (tx *readTx) GrepLiterals(ctx context.Context, g driver.LiteralGrep) ([]driver.LiteralFile, bool, error) {
 	return tx.grepLiterals(ctx, g, tx.x.s.grepCache)
 }
@@ -50,8 +52,13 @@ func (tx *readTx) grepLiterals(ctx context.Context, g driver.LiteralGrep, c *gre
 		return nil, false, err
 	}
 	if c != nil {
-		if out, ok, err := tx.grepCached(ctx, c, g); ok || err != nil {
-			return out, true, err
+		v, err := tx.grepView(ctx, g.Prefix, g.After)
+		if err != nil {
+			return nil, false, err
+		}
+		if v != nil {
+			out, err := memgrep.Literals(ctx, g, tx.files(v, g.Deadline))
+			return out, err == nil, err
 		}
 	}
 	where, args := tx.grepWhere(g.Prefix, g.After, g.Limit)

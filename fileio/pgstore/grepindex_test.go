@@ -425,7 +425,7 @@ func TestGrepIndexMigrationUpgrade(t *testing.T) {
 // indexer could never index it, and would stop at it), as under migration 0007; content with a
 // NUL byte can, stays out of the index, and does not stop the indexer.
 func TestGrepIndexRefusesInvalidText(t *testing.T) {
-	s, _ := newStore(t, pgstore.Options{GrepIndexInterval: -1})
+	s, _ := newStore(t, pgstore.Options{GrepIndexInterval: -1, GrepCacheBytes: -1}) // the trigram index's candidates
 	ctx := context.Background()
 	tests := []struct {
 		name, path, content string

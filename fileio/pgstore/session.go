@@ -55,6 +55,11 @@ type session struct {
 	afterCommit func(context.Context)
 	bulkCreated int64 // files PutMany created
 	bulkIndexed bool  // PutMany added files to the trigram index
+	// readOnly is set for a View: its greps may use the grep cache (through view).
+	readOnly bool
+	view     *grepView
+	// written is what a write transaction wrote, put in the grep cache at commit.
+	written writtenContents
 }
 
 func (s *Store) openSession(ctx context.Context, scope driver.Scope, begin []stmt) (*session, error) {
@@ -156,6 +161,7 @@ func (x *session) commit(ctx context.Context) error {
 		x.rollback()
 		return x.storeError(ctx, opCommit, err)
 	}
+	x.cacheCommitted()
 	if x.afterCommit != nil {
 		x.afterCommit(ctx)
 	}
@@ -199,6 +205,7 @@ func (s *Store) View(ctx context.Context, scope driver.Scope, fn func(driver.Rea
 	if err != nil {
 		return err
 	}
+	x.readOnly = true
 	if err := fn(&readTx{x: x}); err != nil {
 		x.abort()
 		return err

@@ -49,12 +49,14 @@ type Options struct {
 	// DefaultGrepIndexBatchBytes; a transaction always takes at least one file.
 	GrepIndexBatchBytes int64
 	// GrepCacheBytes is how many bytes of file content the Store keeps in memory to answer
-	// literal greps (the files_with_matches and count modes of fileio.Service.Grep for literal
-	// patterns) without PostgreSQL rechecking the trigram index's candidates. Only greps fill
-	// it, per project; the least recently grepped project is evicted first, and a project (or
-	// the part of it below the grep's path) larger than the cache is answered in SQL as
-	// before. Each grep checks the versions of its files in its own transaction, so answers
-	// are always current. Zero means DefaultGrepCacheBytes (512 MiB); negative: no cache.
+	// fileio.Service.Grep (every pattern and mode) without PostgreSQL rechecking the trigram
+	// index's candidates or sending whole files. Greps fill it with what they read and
+	// committed writes with what they wrote, per project; the least recently used project is
+	// evicted first, and a project (or the part of it below the grep's path) larger than the
+	// cache is answered in SQL as before. Each grep checks the versions of its files in its own
+	// transaction, so answers are always current. Zero means DefaultGrepCacheBytes (512 MiB);
+	// negative: no cache. The memory a write transaction holds for it until commit is within
+	// the same budget.
 	GrepCacheBytes int64
 }
 

@@ -204,6 +204,7 @@ func (tx *writeTx) Put(ctx context.Context, path string, content []byte, opts dr
 	}
 	tx.x.enqueued = true
 	fi.CreatedAt, fi.UpdatedAt = fi.CreatedAt.UTC(), fi.UpdatedAt.UTC()
+	tx.x.cacheWritten(path, fi.UpdatedAt, content)
 	return fi, nil
 }
 
