@@ -103,7 +103,8 @@ func (a *app) openStore(ctx context.Context, c config, logger *slog.Logger) erro
 		a.setup = append(a.setup, "files: in memory (gone when the server stops; -database-url keeps them in PostgreSQL)")
 		return nil
 	}
-	st, err := pgstore.Open(ctx, c.databaseURL, pgstore.Options{Logger: logger, MaxConns: int32(min(c.databaseConns, math.MaxInt32))})
+	st, err := pgstore.Open(ctx, c.databaseURL, pgstore.Options{Logger: logger, MaxConns: int32(min(c.databaseConns, math.MaxInt32)),
+		GrepCacheBytes: grepCacheBytes(c.grepCacheMB)})
 	if err != nil {
 		// pgstore's errors never contain the URL's password; they name what failed.
 		return fmt.Errorf("%s: %w", flagRef("database-url"), err)
@@ -152,4 +153,13 @@ func checkUniqueNames(tools []adapters.Tool) error {
 		seen[t.Name] = true
 	}
 	return nil
+}
+
+// grepCacheBytes is pgstore.Options.GrepCacheBytes for -grep-cache-mb: 0 for the default, a
+// negative value for off.
+func grepCacheBytes(mb int) int64 {
+	if mb < 0 {
+		return -1
+	}
+	return int64(min(mb, math.MaxInt64>>20)) << 20
 }

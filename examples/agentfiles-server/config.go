@@ -38,6 +38,7 @@ var fileKeys = []fileKey{
 	{"auth.mcp_anonymous", "mcp-anonymous"},
 	{"storage.database_url", "database-url"},
 	{"storage.database_max_conns", "database-max-conns"},
+	{"storage.grep_cache_mb", "grep-cache-mb"},
 	{"storage.redis_url", "redis-url"},
 	{"docs.dirs", "docs"},
 	{"docs.tool_prefix", "docs-tool-prefix"},
