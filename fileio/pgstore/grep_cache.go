@@ -161,6 +161,22 @@ func (c *grepCache) put(scope driver.Scope, entries []cacheEntry, keep func(path
 	}
 }
 
+// get returns the cached content of the file at the version info names (its path,
+// updated_at and size). A nil cache holds nothing.
+func (c *grepCache) get(scope driver.Scope, info driver.FileInfo) ([]byte, bool) {
+	if c == nil {
+		return nil, false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if sc := c.scopes[scope]; sc != nil {
+		if f, ok := sc.files[info.Path]; ok && f.updatedAt.Equal(info.UpdatedAt) && int64(len(f.content)) == info.SizeBytes {
+			return f.content, true
+		}
+	}
+	return nil, false
+}
+
 // listing returns the cached listing of scope if it was made at version v.
 func (c *grepCache) listing(scope driver.Scope, v projectVersion) *projectListing {
 	c.mu.Lock()

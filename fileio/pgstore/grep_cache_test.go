@@ -315,6 +315,31 @@ func TestGrepCacheWrittenThrough(t *testing.T) {
 		t.Errorf("grep after the writes (-want +got):\n%s", diff)
 	}
 
+	// Service.Write: a truncating write and appends (the cache held the version appended to)
+	// are cached as the file's whole content.
+	svc := storetest.NewService(t, s)
+	sctx := agentfiles.WithAuth(ctx, agentfiles.NewAuthContext("through-key", "through"))
+	for _, w := range []fileio.WriteRequest{
+		{Path: "/w.md", Content: "first line\n", Mode: fileio.ModeTruncate},
+		{Path: "/w.md", Content: "a needle appended\n", Mode: fileio.ModeAppend},
+		{Path: "/new.md", Content: "needle in a new file\n", Mode: fileio.ModeAppend},
+	} {
+		w.Project = "p"
+		if _, err := svc.Write(sctx, w); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, want := s.GrepCacheHeld()-written, int64(len("first line\na needle appended\n")+len("needle in a new file\n")); got != want {
+		t.Errorf("after Service.Write the cache grew by %d bytes, want %d", got, want)
+	}
+	res, err := svc.Grep(sctx, fileio.GrepRequest{Project: "p", Pattern: "needle", OutputMode: fileio.GrepCount})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]fileio.GrepFileCount{{Path: "/new.md", Count: 1}, {Path: "/w.md", Count: 1}}, res.Counts); diff != "" {
+		t.Errorf("grep after Service.Write (-want +got):\n%s", diff)
+	}
+
 	small, _ := newStore(t, pgstore.Options{GrepIndexInterval: -1, GrepCacheBytes: 64})
 	for i := range 10 {
 		put(t, small, testScope, fmt.Sprintf("/f%d.md", i), strings.Repeat("x", 20))

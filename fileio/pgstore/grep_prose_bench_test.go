@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -279,4 +280,79 @@ func BenchmarkGrepAfterBurst(b *testing.B) {
 	b.ReportMetric(float64(waited.Microseconds())/float64(b.N)/1000, "ms_until_indexed")
 	b.ReportMetric(float64(pending)/float64(b.N), "a_pending_then")
 	b.ReportMetric(float64(grepped.Microseconds())/float64(b.N)/1000, "ms_grep_b")
+}
+
+// BenchmarkGrepRightAfterWrites: 8 writers put generated prose (AGENTFILES_GREP_PROSE_MB,
+// 100 files per MB, default 20) into a new project through Service.Write, as an agent
+// platform's upload does, with the background indexer at its defaults; the moment the last
+// write is acknowledged a grep for a word in about 1% of the files runs (files_with_matches),
+// on the same Store (x_rg: its grep cache holds what the writes committed) and on a second
+// Store on the same database, as another instance (x_rg_other: it fetches the contents or
+// answers in SQL), each against rg -l over the same tree on disk.
+func BenchmarkGrepRightAfterWrites(b *testing.B) {
+	mb := proseBenchMB()
+	prose := grepbench.NewProse(mb*100, int64(mb)<<20, 37)
+	dir := b.TempDir()
+	grepbench.WriteTree(b, dir, prose.Files)
+	s, url := newStore(b, pgstore.Options{})
+	other := pgtest.Open(b, url, pgstore.Open, pgstore.Options{SkipMigrations: true})
+	cfg := func(c *fileio.Config) {
+		c.MaxProjectBytes = 1 << 40
+		c.GrepTimeout = time.Minute
+	}
+	svc, otherSvc := storetest.NewService(b, s, cfg), storetest.NewService(b, other, cfg)
+	sctx := agentfiles.WithAuth(context.Background(), agentfiles.NewAuthContext("writes-key", "writes"))
+	word := prose.Word(0.01)
+	var ours, theirs, rg, wrote time.Duration
+	for i := 0; i < b.N; i++ {
+		project := fmt.Sprintf("upload%d", i)
+		t0 := time.Now()
+		var next atomic.Int64
+		errs := make(chan error, 8)
+		for range 8 {
+			go func() {
+				for {
+					k := int(next.Add(1) - 1)
+					if k >= len(prose.Files) {
+						errs <- nil
+						return
+					}
+					f := prose.Files[k]
+					if _, err := svc.Write(sctx, fileio.WriteRequest{Project: project, Path: f.Path, Content: string(f.Content)}); err != nil {
+						errs <- err
+						return
+					}
+				}
+			}()
+		}
+		for range 8 {
+			if err := <-errs; err != nil {
+				b.Fatal(err)
+			}
+		}
+		wrote += time.Since(t0)
+		req := fileio.GrepRequest{Project: project, Pattern: word, OutputMode: fileio.GrepFilesWithMatches, Limit: 1000}
+		for _, g := range []struct {
+			svc  *fileio.Service
+			took *time.Duration
+		}{{svc, &ours}, {otherSvc, &theirs}} {
+			t1 := time.Now()
+			res, err := g.svc.Grep(sctx, req)
+			*g.took += time.Since(t1)
+			if err != nil || res.Truncated {
+				b.Fatalf("grep right after the writes: %+v, %v", res.Note, err)
+			}
+			want, took := grepbench.Ripgrep(b, dir, "-l", "-F", word, ".")
+			rg += took / 2
+			if diff := cmp.Diff(rgEntries(want), grepEntries(res)); diff != "" {
+				b.Fatalf("grep right after the writes differs from rg (-rg +grep):\n%s", diff)
+			}
+		}
+	}
+	b.ReportMetric(wrote.Seconds()/float64(b.N), "s/writes")
+	b.ReportMetric(float64(ours.Microseconds())/float64(b.N)/1000, "ms/grep")
+	b.ReportMetric(float64(theirs.Microseconds())/float64(b.N)/1000, "ms/grep_other")
+	b.ReportMetric(float64(rg.Microseconds())/float64(b.N)/1000, "ms/rg")
+	b.ReportMetric(float64(ours)/float64(rg), "x_rg")
+	b.ReportMetric(float64(theirs)/float64(rg), "x_rg_other")
 }

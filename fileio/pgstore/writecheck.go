@@ -200,6 +200,8 @@ type conditionalWrite struct {
 	sum                 *string
 	res                 driver.ConditionalResult
 	rowScanned          bool
+	data                []byte // what is written (appended, with appends)
+	appends             bool
 }
 
 func newConditionalWrite(x *session, w driver.ConditionalWrite, opts driver.PutOptions) *conditionalWrite {
@@ -208,7 +210,7 @@ func newConditionalWrite(x *session, w driver.ConditionalWrite, opts driver.PutO
 	if data == nil {
 		data = []byte{} // NOT NULL column; content || NULL would be NULL
 	}
-	return &conditionalWrite{path: w.Path, args: []any{sc.Tenant, sc.Project, w.Path, ancestorDirs(w.Path), w.Path + "/", opts.CredentialRef,
+	return &conditionalWrite{path: w.Path, data: data, appends: w.Append, args: []any{sc.Tenant, sc.Project, w.Path, ancestorDirs(w.Path), w.Path + "/", opts.CredentialRef,
 		data, int64(len(data)), w.Append, w.Exclusive, w.MaxFileBytes, w.MaxProjectBytes,
 		int64(max(x.opts.HistoryVersions, 0)), max(x.opts.HistoryRetention, 0).Microseconds()}}
 }
@@ -220,6 +222,20 @@ func (cw *conditionalWrite) scan(r pgx.Rows) error {
 }
 
 // result converts the scanned row; a write marks the session as having queued a job.
+// cacheWritten keeps the content the write made for the grep cache: the data, or, for an
+// append to a file whose previous version the cache holds, that version and the data.
+func (cw *conditionalWrite) cacheWritten(x *session, res driver.ConditionalResult) {
+	content := cw.data
+	if cw.appends && res.Check.Existing != nil {
+		old, ok := x.s.grepCache.get(x.scope, res.Check.Existing.FileInfo)
+		if !ok {
+			return
+		}
+		content = append(old[:len(old):len(old)], cw.data...)
+	}
+	x.cacheWritten(cw.path, res.Info.UpdatedAt, content)
+}
+
 func (cw *conditionalWrite) result(ctx context.Context, x *session) (driver.ConditionalResult, error) {
 	if !cw.rowScanned { // cannot happen: the statement always returns one row
 		return driver.ConditionalResult{}, x.s.storeError(ctx, opWrite, x.scope, errNoRow)
@@ -238,6 +254,7 @@ func (cw *conditionalWrite) result(ctx context.Context, x *session) (driver.Cond
 		if cw.sum != nil {
 			res.SHA256 = *cw.sum
 		}
+		cw.cacheWritten(x, res)
 	}
 	return res, nil
 }

@@ -63,7 +63,9 @@ func (s *Store) UpdateIfAllowed(ctx context.Context, scope driver.Scope, opts dr
 		x.rollback()
 		return driver.ConditionalResult{}, err
 	}
-	return cw.result(ctx, x)
+	res, err := cw.result(ctx, x)
+	x.cacheCommitted() // the batch committed
+	return res, err
 }
 
 // runWriteBatch reads the results of UpdateIfAllowed's batch in order and returns the first
