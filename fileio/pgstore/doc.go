@@ -175,8 +175,9 @@
 // scope (tenant and project, never shared between them), each file's content under its path
 // and updated_at, at most Options.GrepCacheBytes of content in all (DefaultGrepCacheBytes;
 // negative: off). Greps fill it with what they read, and writes (Put, PutMany: file_write,
-// imports, rewinds) with what they wrote once their transaction commits (a transaction that
-// writes more than the budget puts nothing), so a grep right after a burst of writes or an
+// imports, rewinds) with what they wrote once their transaction commits (until then a
+// transaction keeps copies, at most the budget over all open transactions; past it, it puts
+// nothing), so a grep right after a burst of writes or an
 // import on the same process fetches no content. The least recently used project is evicted
 // first, and a grep whose files hold more than the budget is answered in SQL as before. Each
 // grep checks freshness in its own read transaction: it lists the path, updated_at and size of

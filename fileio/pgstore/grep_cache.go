@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/agentfiles/agentfiles"
@@ -35,6 +36,9 @@ const (
 // one project from fetching the same contents at once.
 type grepCache struct {
 	budget int64
+	// pending is the bytes that open write transactions keep to put in the cache when they
+	// commit, at most budget over all of them.
+	pending atomic.Int64
 
 	mu     sync.Mutex
 	total  int64 // bytes of content held, over all scopes
@@ -451,16 +455,18 @@ func (tx *readTx) getCached(ctx context.Context, paths []string) ([]driver.File,
 }
 
 // cacheWritten keeps a copy of content, written to path at updatedAt by the transaction, to
-// put in the grep cache when the transaction commits; past the cache's budget the
-// transaction caches nothing.
+// put in the grep cache when the transaction commits. When the copies of all open write
+// transactions would hold more than the cache's budget, the transaction caches nothing.
 func (x *session) cacheWritten(path string, updatedAt time.Time, content []byte) {
 	c := x.s.grepCache
 	if c == nil || x.written.skip {
 		return
 	}
-	x.written.bytes += int64(len(content))
-	if x.written.bytes > c.budget {
-		x.written = writtenContents{skip: true}
+	n := int64(len(content))
+	x.written.bytes += n
+	if c.pending.Add(n) > c.budget {
+		x.forgetWritten()
+		x.written.skip = true
 		return
 	}
 	x.written.entries = append(x.written.entries, cacheEntry{path: path, updatedAt: updatedAt, content: append([]byte{}, content...)})
@@ -478,7 +484,16 @@ func (x *session) cacheCommitted() {
 	if len(x.written.entries) > 0 {
 		x.s.grepCache.put(x.scope, x.written.entries, nil)
 	}
-	x.written = writtenContents{}
+	x.forgetWritten()
+}
+
+// forgetWritten drops the copies the transaction kept for the grep cache (at its end, whether
+// or not it committed them).
+func (x *session) forgetWritten() {
+	if c := x.s.grepCache; c != nil && x.written.bytes > 0 {
+		c.pending.Add(-x.written.bytes)
+	}
+	x.written = writtenContents{skip: x.written.skip}
 }
 
 // GrepCacheHeld returns the bytes of file content the grep cache holds now (0 when it is

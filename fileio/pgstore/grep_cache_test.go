@@ -347,6 +347,24 @@ func TestGrepCacheWrittenThrough(t *testing.T) {
 	if held := small.GrepCacheHeld(); held > 64 || held == 0 {
 		t.Errorf("a 64-byte cache holds %d bytes after writes of 200", held)
 	}
+	// The copies a transaction kept are released when it ends, committed or not: a rolled-back
+	// 50-byte write leaves room for a committed one of the same size.
+	other := driver.Scope{Tenant: testScope.Tenant, Project: "other"}
+	for range 3 {
+		err := small.Update(ctx, other, driver.UpdateOptions{}, func(tx driver.WriteTx) error {
+			if _, err := tx.Put(ctx, "/big.md", []byte(strings.Repeat("y", 50)), driver.PutOptions{}); err != nil {
+				return err
+			}
+			return abort
+		})
+		if !errors.Is(err, abort) {
+			t.Fatal(err)
+		}
+	}
+	put(t, small, other, "/big.md", strings.Repeat("z", 50))
+	if held := small.GrepCacheHeld(); held != 50 {
+		t.Errorf("after rolled-back writes and a committed one of 50 bytes the cache holds %d bytes, want 50", held)
+	}
 }
 
 // ExampleOptions_grepCacheBytes bounds the memory a Store's grep cache holds for the literal

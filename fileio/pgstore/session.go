@@ -142,6 +142,7 @@ func scanRows(rows pgx.Rows, scan func(pgx.Rows) error) error {
 // commit) and returns the connection to the pool.
 func (x *session) commit(ctx context.Context) error {
 	defer x.conn.Release()
+	defer x.forgetWritten() // after a failure: cacheCommitted has not run
 	if !x.started {
 		return nil // the callback ran no statement: there is no transaction
 	}
@@ -171,6 +172,7 @@ func (x *session) commit(ctx context.Context) error {
 // abort rolls the transaction back and returns the connection to the pool.
 func (x *session) abort() {
 	defer x.conn.Release()
+	defer x.forgetWritten()
 	if x.started {
 		x.rollback()
 	}

@@ -55,8 +55,9 @@ type Options struct {
 	// evicted first, and a project (or the part of it below the grep's path) larger than the
 	// cache is answered in SQL as before. Each grep checks the versions of its files in its own
 	// transaction, so answers are always current. Zero means DefaultGrepCacheBytes (512 MiB);
-	// negative: no cache. The memory a write transaction holds for it until commit is within
-	// the same budget.
+	// negative: no cache. Open write transactions also keep copies of what they write until
+	// they commit, at most GrepCacheBytes over all of them (past it a transaction caches
+	// nothing), so the cache uses at most twice GrepCacheBytes.
 	GrepCacheBytes int64
 }
 

@@ -42,6 +42,7 @@ func (s *Store) UpdateIfAllowed(ctx context.Context, scope driver.Scope, opts dr
 		return driver.ConditionalResult{}, err
 	}
 	defer x.conn.Release()
+	defer x.forgetWritten()
 	opts.LockTimeout = opts.LockWait()
 	x.opts = opts
 	x.started = true
