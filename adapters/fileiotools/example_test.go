@@ -107,8 +107,8 @@ func ExampleTools_grep() {
 	call("file_glob", `{"project": "demo", "pattern": "**/*.go"}`)
 	call("file_grep", `{"project": "demo", "pattern": "func (main"}`)
 	// Output:
-	// {"output_mode":"content","truncated":false,"limit":100,"scanned_files":1,"scanned_bytes":120,"matches":[{"path":"/docs/plan.md","line_number":2,"line":"TODO: write tests","after":["done: parser"]}]}
-	// {"output_mode":"files_with_matches","truncated":false,"limit":100,"scanned_files":2,"scanned_bytes":164,"files":["/docs/plan.md","/src/main.go"]}
+	// {"output_mode":"content","truncated":false,"limit":100,"scanned_files":1,"scanned_bytes":44,"matches":[{"path":"/docs/plan.md","line_number":2,"line":"TODO: write tests","after":["done: parser"]}]}
+	// {"output_mode":"files_with_matches","truncated":false,"limit":100,"scanned_files":2,"scanned_bytes":88,"files":["/docs/plan.md","/src/main.go"]}
 	// {"paths":["/src/main.go"],"truncated":false,"limit":256}
 	// INVALID_PATTERN pattern is not a valid Go RE2 regular expression: error parsing regexp: missing closing ): `func (main`; escape special characters with \ or set fixed_strings to search for the text as is (pattern)
 }
