@@ -37,13 +37,15 @@ type ImportRequest struct {
 	// Strict refuses the whole archive when a file is not UTF-8 text or an entry is a link;
 	// without it such entries are skipped and listed in ImportResult.Skipped.
 	Strict bool
-	// DeferIndex leaves the imported files to the store's background grep indexer, as writes
-	// do: the import is faster (pgstore: 11–14 times; computing the trigrams is about 90% of
-	// an indexed import), and a grep reads the files that are not indexed yet until the
-	// indexer catches up. Default false: new files are indexed in the import, and the import
-	// answers once a grep reads them from the index (pgstore also refreshes the planner's
-	// statistics after a large import, so that the grep right after it uses the index).
-	DeferIndex bool
+	// IndexNow indexes the new files for grep in the import itself, so that the import
+	// answers once a grep can read them from the store's index (pgstore: their trigrams, about
+	// 90% of such an import's time, 10 times slower; it also refreshes the planner's
+	// statistics after a large import). By default the store's background indexer indexes them,
+	// as after writes; grep answers are the same either way, and pgstore's grep cache holds
+	// what the import wrote, so a grep right after it on the same process reads memory. Set it
+	// when greps of the project go to the trigram index: a project larger than
+	// pgstore.Options.GrepCacheBytes, or a Store without the cache.
+	IndexNow bool
 	// Archive is the tar, tar.gz or zip stream (detected from its first bytes), read once.
 	Archive io.Reader
 }
@@ -135,7 +137,7 @@ func (s *Service) Import(ctx context.Context, req ImportRequest) (ImportResult, 
 		ar, err = archive.Open(req.Archive, archive.Limits{MaxArchiveBytes: s.cfg.MaxArchiveBytes})
 		if err == nil {
 			defer ar.Close()
-			imp := &importer{s: s, ac: ac, scope: scope, dir: dir, mode: mode, strict: req.Strict, deferIndex: req.DeferIndex, ar: ar}
+			imp := &importer{s: s, ac: ac, scope: scope, dir: dir, mode: mode, strict: req.Strict, deferIndex: !req.IndexNow, ar: ar}
 			res, err = inUpdate(ctx, s, scope, func(tx driver.WriteTx) (ImportResult, error) { return imp.run(ctx, tx) })
 			err = s.explainQuota(ctx, scope, err)
 		}

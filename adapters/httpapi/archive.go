@@ -27,7 +27,7 @@ type ArchiveOptions struct {
 
 // ArchiveHandler serves a project as an archive:
 //
-//	PUT /archive/{project}?path=&mode=merge|replace&strict=&defer_index=   import the body
+//	PUT /archive/{project}?path=&mode=merge|replace&strict=&index_now=   import the body
 //	GET /archive/{project}?path=&glob=&format=tar|tar.gz|zip      export
 //
 // PUT streams the body (tar, tar.gz or zip, detected from its bytes; at most the Service's
@@ -92,9 +92,9 @@ func (h *ArchiveHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method == http.MethodPut {
 		limit := h.svc.Config().MaxArchiveBytes
 		strict, _ := strconv.ParseBool(q.Get("strict"))
-		deferIndex, _ := strconv.ParseBool(q.Get("defer_index"))
+		indexNow, _ := strconv.ParseBool(q.Get("index_now"))
 		res, err := h.svc.Import(ctx, fileio.ImportRequest{Project: project, Path: q.Get("path"), Mode: fileio.ImportMode(q.Get("mode")),
-			Strict: strict, DeferIndex: deferIndex, Archive: http.MaxBytesReader(w, r.Body, limit+1)})
+			Strict: strict, IndexNow: indexNow, Archive: http.MaxBytesReader(w, r.Body, limit+1)})
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
 			err = agentfiles.NewError(agentfiles.CodePayloadTooLarge, fmt.Sprintf(

@@ -120,7 +120,7 @@ func TestImportGrepUsesTrigramIndex(t *testing.T) {
 		}
 		entries = append(entries, storetest.ArchiveEntry{Name: fmt.Sprintf("notes/n%04d.md", i), Content: body})
 	}
-	if _, err := svc.Import(ctx, fileio.ImportRequest{Project: "p", Archive: bytes.NewReader(storetest.BuildArchive(t, archive.Tar, entries))}); err != nil {
+	if _, err := svc.Import(ctx, fileio.ImportRequest{Project: "p", IndexNow: true, Archive: bytes.NewReader(storetest.BuildArchive(t, archive.Tar, entries))}); err != nil {
 		t.Fatal(err)
 	}
 	conn, err := pgx.Connect(ctx, url)

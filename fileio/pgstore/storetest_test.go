@@ -41,15 +41,16 @@ func TestArchiveRoundTrip(t *testing.T) {
 	storetest.ExerciseArchiveTree(t, s, "../..", 400)
 }
 
-// TestImportIndexesForGrep checks that an import leaves its new files in the trigram index
-// (grep_indexed), so that no background work stands between the import and an indexed grep,
-// and that it queued one index job per file as writes do.
+// TestImportIndexesForGrep checks that an import with IndexNow leaves its new files in the
+// trigram index (grep_indexed), so that no background work stands between the import and an
+// indexed grep, and that it queued one index job per file as writes do; and that by default
+// the import leaves them to the background indexer.
 func TestImportIndexesForGrep(t *testing.T) {
 	s, _ := newStore(t, pgstore.Options{})
 	svc := storetest.NewService(t, s)
 	ctx := agentfiles.WithAuth(context.Background(), agentfiles.NewAuthContext("import-key", "import"))
 	entries := []storetest.ArchiveEntry{{Name: "a.md", Content: "alpha\n"}, {Name: "docs/b c.md", Content: "beta\n"}, {Name: "docs/caf\u00e9.md", Content: "gamma\n"}}
-	if _, err := svc.Import(ctx, fileio.ImportRequest{Project: "p", Archive: bytes.NewReader(storetest.BuildArchive(t, archive.TarGz, entries))}); err != nil {
+	if _, err := svc.Import(ctx, fileio.ImportRequest{Project: "p", IndexNow: true, Archive: bytes.NewReader(storetest.BuildArchive(t, archive.TarGz, entries))}); err != nil {
 		t.Fatal(err)
 	}
 	var unindexed, indexed, jobs int
@@ -62,14 +63,14 @@ func TestImportIndexesForGrep(t *testing.T) {
 	if diff := cmp.Diff([]string{"/docs/caf\u00e9.md"}, res.Files); err != nil || diff != "" {
 		t.Errorf("grep after the import: %v (-want +got):\n%s", err, diff)
 	}
-	// DeferIndex leaves them to the background indexer, as writes do.
-	if _, err := svc.Import(ctx, fileio.ImportRequest{Project: "q", DeferIndex: true, Archive: bytes.NewReader(storetest.BuildArchive(t, archive.Tar, entries))}); err != nil {
+	// By default the background indexer indexes them, as after writes.
+	if _, err := svc.Import(ctx, fileio.ImportRequest{Project: "q", Archive: bytes.NewReader(storetest.BuildArchive(t, archive.Tar, entries))}); err != nil {
 		t.Fatal(err)
 	}
 	err = s.Pool().QueryRow(ctx, `SELECT count(*) FILTER (WHERE NOT grep_indexed), count(*) FILTER (WHERE grep_indexed), 0
 		FROM mcp_files WHERE project = 'q' AND NOT deleted`).Scan(&unindexed, &indexed, &jobs)
 	if err != nil || unindexed != 3 || indexed != 0 {
-		t.Errorf("after an import with DeferIndex: %d unindexed, %d indexed files, %v; want 3, 0", unindexed, indexed, err)
+		t.Errorf("after an import without IndexNow: %d unindexed, %d indexed files, %v; want 3, 0", unindexed, indexed, err)
 	}
 	res, err = svc.Grep(ctx, fileio.GrepRequest{Project: "q", Pattern: "gamma", OutputMode: fileio.GrepFilesWithMatches})
 	if diff := cmp.Diff([]string{"/docs/caf\u00e9.md"}, res.Files); err != nil || diff != "" {
