@@ -57,7 +57,8 @@ type Options struct {
 	// transaction, so answers are always current. Zero means DefaultGrepCacheBytes (512 MiB);
 	// negative: no cache. Open write transactions also keep copies of what they write until
 	// they commit, at most GrepCacheBytes over all of them (past it a transaction caches
-	// nothing), so the cache uses at most twice GrepCacheBytes.
+	// nothing), so the cache uses at most twice GrepCacheBytes, plus the listing of each
+	// cached project (its paths and about 100 bytes per file).
 	GrepCacheBytes int64
 }
 
