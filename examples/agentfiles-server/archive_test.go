@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -15,17 +16,39 @@ import (
 	"github.com/agentfiles/agentfiles/fileio/storetest"
 	"github.com/agentfiles/agentfiles/internal/pgtest"
 	"github.com/google/go-cmp/cmp"
+	"github.com/jackc/pgx/v5"
 )
 
 // TestArchiveRoutesOnTheServer uploads a project with PUT /archive/{project}, reads a file of
 // it through /tools, and downloads it again with GET, with the server's bearer tokens, in
-// memory and on PostgreSQL.
+// memory and on PostgreSQL; on PostgreSQL an upload with index_now=true answers once its files
+// are in the trigram index.
 func TestArchiveRoutesOnTheServer(t *testing.T) {
 	t.Run("memory", func(t *testing.T) { testArchiveRoutes(t) })
-	t.Run("postgres", func(t *testing.T) { testArchiveRoutes(t, "-database-url", pgtest.New(t)) })
+	t.Run("postgres", func(t *testing.T) {
+		db := pgtest.New(t)
+		do := testArchiveRoutes(t, "-database-url", db)
+		entries := []storetest.ArchiveEntry{{Name: "a.md", Content: "alpha\n"}, {Name: "b.md", Content: "beta\n"}}
+		if code, body := do(http.MethodPut, "/archive/indexed?index_now=true", "alice-key", storetest.BuildArchive(t, archive.Tar, entries)); code != http.StatusOK {
+			t.Fatalf("PUT with index_now: %d %s", code, body)
+		}
+		conn, err := pgx.Connect(context.Background(), db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close(context.Background())
+		var indexed, unindexed int
+		err = conn.QueryRow(context.Background(), `SELECT count(*) FILTER (WHERE grep_indexed), count(*) FILTER (WHERE NOT grep_indexed)
+			FROM mcp_files WHERE project = 'indexed' AND NOT deleted`).Scan(&indexed, &unindexed)
+		if err != nil || indexed != 2 || unindexed != 0 {
+			t.Errorf("right after an upload with index_now=true: %d indexed, %d unindexed files, %v; want 2, 0", indexed, unindexed, err)
+		}
+	})
 }
 
-func testArchiveRoutes(t *testing.T, args ...string) {
+// testArchiveRoutes runs the test on a server started with args and returns the function that
+// sends it requests.
+func testArchiveRoutes(t *testing.T, args ...string) func(method, target, token string, body []byte) (int, []byte) {
 	tokens := filepath.Join(t.TempDir(), "tokens")
 	if err := os.WriteFile(tokens, []byte("alice-key alice\n"), 0o600); err != nil {
 		t.Fatal(err)
@@ -64,6 +87,7 @@ func testArchiveRoutes(t *testing.T, args ...string) {
 	if diff := cmp.Diff(want, storetest.ReadArchive(t, body)); code != http.StatusOK || diff != "" {
 		t.Errorf("GET: %d (-want +got):\n%s", code, diff)
 	}
+	return do
 }
 
 // TestConsoleArchiveUploadDownload drives the console's Upload (a file chosen in the file
