@@ -181,11 +181,11 @@ func (c *grepCache) get(scope driver.Scope, info driver.FileInfo) ([]byte, bool)
 	return nil, false
 }
 
-// listing returns the cached listing of scope if it was made at version v.
-func (c *grepCache) listing(scope driver.Scope, v projectVersion) *projectListing {
+// lastListing returns the listing of scope a grep made last, or nil.
+func (c *grepCache) lastListing(scope driver.Scope) *projectListing {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if sc := c.scopes[scope]; sc != nil && sc.listing != nil && sc.listing.version == v {
+	if sc := c.scopes[scope]; sc != nil {
 		return sc.listing
 	}
 	return nil
@@ -231,7 +231,8 @@ func (c *grepCache) add(sc *cachedScope, n int64) {
 // after $3, as grepWhere selects them, with the columns of a FileInfo) and fetches their
 // contents.
 const (
-	sqlCacheVersion = `SELECT COALESCE(u.size_bytes, 0), COALESCE(u.file_count, 0), COALESCE(h.last_position, 0)
+	sqlCacheVersion = `SELECT COALESCE(u.size_bytes, 0), COALESCE(u.file_count, 0), COALESCE(h.last_position, 0),
+       COALESCE(h.pruned_through, 0)
 FROM (SELECT) AS one
 LEFT JOIN mcp_file_project_usage u ON u.apikey_hash = $1 AND u.project = $2
 LEFT JOIN mcp_file_feed_heads h ON h.apikey_hash = $1 AND h.project = $2`
@@ -239,6 +240,11 @@ LEFT JOIN mcp_file_feed_heads h ON h.apikey_hash = $1 AND h.project = $2`
 WHERE apikey_hash = $1 AND project = $2 AND deleted = FALSE AND path > $3 AND path >= $4 AND starts_with(path, $4)`
 	sqlCacheFetch = `SELECT path, updated_at, content FROM mcp_files
 WHERE apikey_hash = $1 AND project = $2 AND deleted = FALSE AND path = ANY($3)`
+	// The paths the change feed names between two positions, and their files now.
+	sqlCacheChanged = `SELECT DISTINCT path FROM mcp_file_events
+WHERE apikey_hash = $1 AND project = $2 AND position > $3 AND position <= $4`
+	sqlCacheStat = `SELECT path, size, created_at, updated_at FROM mcp_files
+WHERE apikey_hash = $1 AND project = $2 AND deleted = FALSE AND path = ANY($3) ORDER BY path`
 )
 
 // grepView is the files below a prefix and after a path as a read transaction sees them, in
@@ -265,7 +271,8 @@ func (v *grepView) index(path string) (int, bool) {
 // grepView returns the transaction's view of the files below prefix after after; nil when the
 // grep cache is off, the transaction writes, or the files hold more than the cache's budget.
 // A project within the budget is listed whole, once per version (projectVersion): while no
-// file changes, greps reuse the listing of the first.
+// file changes, greps reuse the listing of the first, and after a few changes the next grep
+// updates it from the change feed (updateListing).
 func (tx *readTx) grepView(ctx context.Context, prefix, after string) (*grepView, error) {
 	c := tx.x.s.grepCache
 	if c == nil || !tx.x.readOnly {
@@ -281,8 +288,9 @@ func (tx *readTx) grepView(ctx context.Context, prefix, after string) (*grepView
 	v := &grepView{prefix: prefix, after: after, declined: true}
 	tx.x.view = v
 	var pv projectVersion
+	var pruned int64
 	err := tx.x.query(ctx, opRead, sqlCacheVersion, []any{sc.Tenant, sc.Project}, func(r pgx.Rows) error {
-		return r.Scan(&pv.bytes, &pv.files, &pv.feed)
+		return r.Scan(&pv.bytes, &pv.files, &pv.feed, &pruned)
 	})
 	if err != nil {
 		return nil, err
@@ -290,8 +298,17 @@ func (tx *readTx) grepView(ctx context.Context, prefix, after string) (*grepView
 	var l *projectListing
 	switch {
 	case pv.bytes <= c.budget:
-		if l = c.listing(sc, pv); l == nil {
-			if l, err = tx.listFiles(ctx, "/", "", c.budget); err != nil || l == nil {
+		last := c.lastListing(sc)
+		if last != nil && last.version == pv {
+			l = last
+		} else {
+			if last != nil && last.version.feed < pv.feed && pruned <= last.version.feed {
+				l, err = tx.updateListing(ctx, last, pv)
+			}
+			if l == nil && err == nil {
+				l, err = tx.listFiles(ctx, "/", "", c.budget)
+			}
+			if err != nil || l == nil {
 				return nil, err
 			}
 			l.version = pv
@@ -311,6 +328,71 @@ func (tx *readTx) grepView(ctx context.Context, prefix, after string) (*grepView
 	v.declined, v.list, v.base, v.infos = false, l, from, l.infos[from:to]
 	v.contents = make([][]byte, len(v.infos))
 	return v, nil
+}
+
+// maxListingChanges is how many change-feed events past an old listing updateListing applies
+// at most; past it (or past a quarter of the listing) a grep lists the project anew.
+const maxListingChanges = 4096
+
+// updateListing returns old brought to the project's version v from the change feed: the
+// paths of the events after old's position are looked up again (their files now, if any)
+// and merged in. It returns nil, for the caller to list the project anew, when there are too
+// many changes, or when the result does not hold v's files and bytes (a safety net: the feed
+// and the counts are written in the same transactions as the files).
+func (tx *readTx) updateListing(ctx context.Context, old *projectListing, v projectVersion) (*projectListing, error) {
+	if n := v.feed - old.version.feed; n > maxListingChanges || n > int64(max(len(old.infos)/4, 64)) {
+		return nil, nil
+	}
+	sc := tx.x.scope
+	changed := map[string]bool{}
+	var paths []string
+	err := tx.x.query(ctx, opRead, sqlCacheChanged, []any{sc.Tenant, sc.Project, old.version.feed, v.feed}, func(r pgx.Rows) error {
+		var p string
+		if err := r.Scan(&p); err != nil {
+			return err
+		}
+		changed[p] = true
+		paths = append(paths, p)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	var now []driver.FileInfo
+	err = tx.x.query(ctx, opRead, sqlCacheStat, []any{sc.Tenant, sc.Project, paths}, func(r pgx.Rows) error {
+		fi, err := scanFileInfo(r)
+		now = append(now, fi)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	l := &projectListing{infos: make([]driver.FileInfo, 0, len(old.infos)+len(now))}
+	var bytes int64
+	i := 0
+	for _, fi := range old.infos {
+		if changed[fi.Path] {
+			continue
+		}
+		for ; i < len(now) && now[i].Path < fi.Path; i++ {
+			l.infos = append(l.infos, now[i])
+			bytes += now[i].SizeBytes
+		}
+		l.infos = append(l.infos, fi)
+		bytes += fi.SizeBytes
+	}
+	for ; i < len(now); i++ {
+		l.infos = append(l.infos, now[i])
+		bytes += now[i].SizeBytes
+	}
+	if int64(len(l.infos)) != v.files || bytes != v.bytes {
+		return nil, nil
+	}
+	l.byPath = make(map[string]int, len(l.infos))
+	for k, fi := range l.infos {
+		l.byPath[fi.Path] = k
+	}
+	return l, nil
 }
 
 // listFiles lists the active files below prefix after after in path order; nil when they hold
