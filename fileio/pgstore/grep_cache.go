@@ -240,6 +240,10 @@ LEFT JOIN mcp_file_feed_heads h ON h.apikey_hash = $1 AND h.project = $2`
 WHERE apikey_hash = $1 AND project = $2 AND deleted = FALSE AND path > $3 AND path >= $4 AND starts_with(path, $4)`
 	sqlCacheFetch = `SELECT path, updated_at, content FROM mcp_files
 WHERE apikey_hash = $1 AND project = $2 AND deleted = FALSE AND path = ANY($3)`
+	// sqlCacheFetchRange fetches the files from $3 to $4: a batch of files that are next to
+	// each other in the listing (a cold cache), in one walk of the path index.
+	sqlCacheFetchRange = `SELECT path, updated_at, content FROM mcp_files
+WHERE apikey_hash = $1 AND project = $2 AND deleted = FALSE AND path >= $3 AND path <= $4`
 	// The paths the change feed names between two positions, and their files now.
 	sqlCacheChanged = `SELECT DISTINCT path FROM mcp_file_events
 WHERE apikey_hash = $1 AND project = $2 AND position > $3 AND position <= $4`
@@ -474,11 +478,15 @@ func (tx *readTx) load(ctx context.Context, v *grepView, idx []int, deadline tim
 			size += v.infos[need[n]].SizeBytes
 			n++
 		}
-		paths := make([]string, n)
-		for k, i := range need[:n] {
-			paths[k] = v.infos[i].Path
+		sql, args := sqlCacheFetchRange, []any{sc.Tenant, sc.Project, v.infos[need[0]].Path, v.infos[need[n-1]].Path}
+		if need[n-1]-need[0] != n-1 { // not next to each other
+			paths := make([]string, n)
+			for k, i := range need[:n] {
+				paths[k] = v.infos[i].Path
+			}
+			sql, args = sqlCacheFetch, []any{sc.Tenant, sc.Project, paths}
 		}
-		err := tx.x.query(ctx, opRead, sqlCacheFetch, []any{sc.Tenant, sc.Project, paths}, func(r pgx.Rows) error {
+		err := tx.x.query(ctx, opRead, sql, args, func(r pgx.Rows) error {
 			var e cacheEntry
 			if err := r.Scan(&e.path, &e.updatedAt, &e.content); err != nil {
 				return err
