@@ -2,8 +2,13 @@ package pgstore
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"sync/atomic"
+	"unicode/utf8"
 
 	"github.com/agentfiles/agentfiles/fileio/driver"
+	"github.com/agentfiles/agentfiles/internal/parallel"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -37,7 +42,8 @@ var _ driver.BulkWriter = (*writeTx)(nil)
 // index per file), where a join with s planned on an empty table walked the whole project per
 // batch and made an import quadratic in its size.
 const sqlPutMany = `WITH s AS (
-    SELECT * FROM unnest($3::text[], $4::bytea[], $5::text[]) AS s(path, content, ref)
+    SELECT u.path, substring($4::bytea FROM u.start FOR u.size) AS content, u.ref, u.sha256
+    FROM unnest($3::text[], $8::int[], $9::int[], $5::text[], $7::text[]) AS u(path, start, size, ref, sha256)
 ), old AS (
     SELECT f.path, f.size FROM mcp_files f
     WHERE f.apikey_hash = $1 AND f.project = $2 AND f.path = ANY($3::text[]) AND f.deleted = FALSE
@@ -52,7 +58,7 @@ const sqlPutMany = `WITH s AS (
     ON CONFLICT (apikey_hash, project, path) WHERE deleted = FALSE DO UPDATE
     SET content = EXCLUDED.content, size = EXCLUDED.size, grep_indexed = $6,
         updated_at = GREATEST(EXCLUDED.updated_at, f.updated_at + interval '1 microsecond')
-    RETURNING f.path, f.updated_at, f.version, f.size, encode(sha256(f.content), 'hex') AS sha256
+    RETURNING f.path, f.updated_at, f.version, f.size
 ), u AS (
     INSERT INTO mcp_file_project_usage AS u (apikey_hash, project, size_bytes, file_count)
     VALUES ($1, $2, (SELECT COALESCE(sum(octet_length(content)), 0) FROM s) - (SELECT COALESCE(sum(size), 0) FROM old),
@@ -64,8 +70,8 @@ const sqlPutMany = `WITH s AS (
     SELECT $1, $2, f.path, 'UPSERT', f.updated_at, statement_timestamp(), statement_timestamp(), s.ref FROM f JOIN s ON s.path = f.path
     ` + sqlJobReplace + `
 ), created AS (
-    SELECT f.path, f.version, f.size, f.sha256, row_number() OVER (ORDER BY f.path) AS n
-    FROM f WHERE NOT EXISTS (SELECT 1 FROM old WHERE old.path = f.path)
+    SELECT f.path, f.version, f.size, s.sha256, row_number() OVER (ORDER BY f.path) AS n
+    FROM f JOIN s ON s.path = f.path WHERE NOT EXISTS (SELECT 1 FROM old WHERE old.path = f.path)
 ), h AS (
     INSERT INTO mcp_file_feed_heads AS h (apikey_hash, project, last_position)
     SELECT $1, $2, count(*) FROM created HAVING count(*) > 0
@@ -83,6 +89,12 @@ const sqlPutMany = `WITH s AS (
 )
 SELECT count(*) FROM created`
 
+// sqlBulkSettings sets (or, with empty values, clears) the transaction-local settings around
+// sqlPutMany: agentfiles.bulk_insert ($1) makes the INSERT triggers stand aside (migration
+// 0011), agentfiles.text_checked ($2) tells the check constraint of migration 0012 that the
+// batch's UTF-8 was verified in Go.
+const sqlBulkSettings = `SELECT set_config('agentfiles.bulk_insert', $1, true), set_config('agentfiles.text_checked', $2, true)`
+
 // PutMany implements driver.BulkWriter with one statement per call (sqlPutMany): the files
 // travel as three array parameters in PostgreSQL's binary format, in the round trip that sets
 // agentfiles.bulk_insert before the statement and clears it after.
@@ -92,28 +104,54 @@ func (tx *writeTx) PutMany(ctx context.Context, files []driver.File, opts driver
 	}
 	sc := tx.x.scope
 	paths := make([]string, len(files))
-	contents := make([][]byte, len(files))
 	refs := opts.Refs
 	if refs == nil {
 		refs = make([]string, len(files))
 	}
-	for i, f := range files {
-		paths[i], contents[i] = f.Path, f.Content
-		if contents[i] == nil {
-			contents[i] = []byte{} // NOT NULL column
-		}
+	starts, sizes := make([]int32, len(files)), make([]int32, len(files))
+	n := 0
+	for _, f := range files {
+		n += len(f.Content)
 	}
+	contents := make([]byte, 0, n)
+	for i, f := range files {
+		paths[i] = f.Path
+		starts[i], sizes[i] = int32(len(contents)+1), int32(len(f.Content))
+		contents = append(contents, f.Content...)
+	}
+	hashes, textChecked := hashAndCheck(files)
 	var created int64
 	err := tx.x.batch(ctx, opWrite, []stmt{
-		{sql: "SELECT set_config('agentfiles.bulk_insert', 'on', true)"},
-		{sql: sqlPutMany, args: []any{sc.Tenant, sc.Project, paths, contents, refs, !opts.DeferIndex}},
-		{sql: "SELECT set_config('agentfiles.bulk_insert', '', true)"},
+		{sql: sqlBulkSettings, args: []any{"on", textChecked}},
+		{sql: sqlPutMany, args: []any{sc.Tenant, sc.Project, paths, contents, refs, !opts.DeferIndex, hashes, starts, sizes}},
+		{sql: sqlBulkSettings, args: []any{"", ""}},
 	}, 1, func(r pgx.Rows) error { return r.Scan(&created) })
 	if err == nil {
 		tx.x.enqueued = true
 		tx.x.bulkWritten(created, !opts.DeferIndex)
 	}
 	return err
+}
+
+// hashAndCheck returns the SHA-256 (hex) of each content, which the change-feed events of new
+// files record, and "on" when every content is valid UTF-8 (the value of
+// agentfiles.text_checked, see sqlBulkSettings), else "": the check constraint then verifies
+// the batch in PostgreSQL and refuses it, as it refuses any write of such content. The files
+// are hashed on the free CPUs (internal/parallel): PostgreSQL waits for the batch meanwhile.
+func hashAndCheck(files []driver.File) ([]string, string) {
+	hashes := make([]string, len(files))
+	var invalid atomic.Bool
+	parallel.For(len(files), func(i int) {
+		sum := sha256.Sum256(files[i].Content)
+		hashes[i] = hex.EncodeToString(sum[:])
+		if !utf8.Valid(files[i].Content) {
+			invalid.Store(true)
+		}
+	})
+	if invalid.Load() {
+		return hashes, ""
+	}
+	return hashes, "on"
 }
 
 // batch runs statements of the open transaction in one round trip, calling scan for each row
