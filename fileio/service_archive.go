@@ -224,7 +224,10 @@ func (imp *importer) run(ctx context.Context, tx driver.WriteTx) (ImportResult, 
 // to write as soon as it is full and reads the next meanwhile. The batches are written in the
 // archive's order, and the reading stops at the first failure of either side; the answer is
 // that of reading and writing one after the other: a failed write of a batch is the error even
-// when an entry after it is refused, as that entry would not have been read.
+// when an entry after it is refused, as that entry would not have been read. A store may
+// report the failure of a batch at its next statement (pgstore's PutMany returns while
+// PostgreSQL writes the batch), so a refused entry is reported only after a statement has
+// confirmed the batches before it.
 func (imp *importer) readAndWrite(ctx context.Context, tx driver.WriteTx) error {
 	readCtx, stop := context.WithCancel(ctx)
 	batches := make(chan importBatch)
@@ -232,7 +235,11 @@ func (imp *importer) readAndWrite(ctx context.Context, tx driver.WriteTx) error 
 	var err error
 	for b := range batches {
 		if err == nil {
-			if err = b.err; err == nil {
+			if err = b.err; err != nil {
+				if _, werr := tx.ProjectBytes(ctx); werr != nil {
+					err = werr
+				}
+			} else {
 				err = imp.flush(ctx, tx, b.files)
 			}
 		}

@@ -53,8 +53,9 @@ type session struct {
 	// afterCommit, when set, runs on the connection after a successful COMMIT (an import's
 	// index upkeep, import_finish.go).
 	afterCommit func(context.Context)
-	bulkCreated int64 // files PutMany created
-	bulkIndexed bool  // PutMany added files to the trigram index
+	bulkCreated int64         // files PutMany created
+	bulkIndexed bool          // PutMany added files to the trigram index
+	pending     *pendingBatch // sent by batch, results not read yet (pipeline.go)
 }
 
 func (s *Store) openSession(ctx context.Context, scope driver.Scope, begin []stmt) (*session, error) {
@@ -69,7 +70,7 @@ func (s *Store) openSession(ctx context.Context, scope driver.Scope, begin []stm
 // to a coded error and remembered: PostgreSQL aborts the transaction, so later statements fail
 // with the same error without a round trip.
 func (x *session) query(ctx context.Context, op, sql string, args []any, scan func(pgx.Rows) error) error {
-	if x.failed != nil {
+	if x.settle(); x.failed != nil {
 		return x.failed
 	}
 	if err := x.run(ctx, sql, args, scan); err != nil {
@@ -140,7 +141,7 @@ func (x *session) commit(ctx context.Context) error {
 	if !x.started {
 		return nil // the callback ran no statement: there is no transaction
 	}
-	if x.failed != nil {
+	if x.settle(); x.failed != nil {
 		x.rollback()
 		return x.failed
 	}
@@ -165,6 +166,7 @@ func (x *session) commit(ctx context.Context) error {
 // abort rolls the transaction back and returns the connection to the pool.
 func (x *session) abort() {
 	defer x.conn.Release()
+	x.settle()
 	if x.started {
 		x.rollback()
 	}
