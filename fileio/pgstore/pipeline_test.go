@@ -110,3 +110,39 @@ EXECUTE FUNCTION test_refuse()`); err != nil {
 		}
 	}
 }
+
+// TestPutManyProbesReplacedPathsOnEmptyTable: write transactions run generic plans, which
+// PostgreSQL may make while mcp_files is still empty, and keep for the whole import. In that
+// plan PutMany's lookup of the files it replaces must be one index probe per path: a filter
+// over the project's rows (the plan of path = ANY($3) on an empty table) made an import
+// quadratic in its size.
+func TestPutManyProbesReplacedPathsOnEmptyTable(t *testing.T) {
+	_, url := newStore(t, pgstore.Options{GrepIndexInterval: -1})
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	for _, sql := range []string{
+		"SET plan_cache_mode = force_generic_plan",
+		"PREPARE put_many(text, text, text[], bytea, text[], boolean, text[], int[], int[]) AS " + pgstore.SQLPutMany,
+	} {
+		if _, err := conn.Exec(ctx, sql); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rows, err := conn.Query(ctx, `EXPLAIN EXECUTE put_many('h', 'p', '{/a.md}', '\x61', '{""}', false, '{x}', '{1}', '{1}')`,
+		pgx.QueryExecModeSimpleProtocol)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan := strings.Join(lines, "\n")
+	if !strings.Contains(plan, "(path)::text = p.path)") || strings.Contains(plan, "Filter: ((path)::text = ANY") {
+		t.Errorf("the generic plan does not look each replaced path up in an index:\n%s", plan)
+	}
+}
