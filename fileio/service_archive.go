@@ -1,6 +1,7 @@
 package fileio
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -111,8 +112,10 @@ const (
 // listed, as a repository's archive often holds a few. The call's budget is
 // Config.ArchiveTimeout.
 //
-// Memory: one batch of files (at most 500 files or 2 MiB, plus one file of up to
-// MaxFileBytes) and the paths of the directory; a zip stream is spooled to a temporary file.
+// The archive is read and checked one batch ahead of the batch being written, so that reading
+// and writing overlap. Memory: two batches of files (each at most 500 files or 2 MiB, plus one
+// file of up to MaxFileBytes) and the paths of the directory; a zip stream is spooled to a
+// temporary file.
 func (s *Service) Import(ctx context.Context, req ImportRequest) (ImportResult, error) {
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.ArchiveTimeout)
 	defer cancel()
@@ -180,9 +183,16 @@ type importer struct {
 	oldDirs  map[string]bool   // the directories those files make
 	seen     map[string]string // path → entry name, for the archive's files
 	newDirs  map[string]string // directory → an entry below it
-	batch    []driver.File
-	size     int64
+	batch    []driver.File     // being read
+	size     int64             // bytes in batch
 	res      ImportResult
+}
+
+// importBatch is what the reader of an import hands its writer: a batch of files to write, or
+// the error that ended the reading.
+type importBatch struct {
+	files []driver.File
+	err   error
 }
 
 func (imp *importer) run(ctx context.Context, tx driver.WriteTx) (ImportResult, error) {
@@ -194,22 +204,7 @@ func (imp *importer) run(ctx context.Context, tx driver.WriteTx) (ImportResult, 
 	if err != nil {
 		return ImportResult{}, err
 	}
-	for {
-		if err := stillWanted(ctx); err != nil {
-			return ImportResult{}, err
-		}
-		e, err := imp.ar.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return ImportResult{}, err
-		}
-		if err := imp.add(ctx, tx, e); err != nil {
-			return ImportResult{}, err
-		}
-	}
-	if err := imp.flush(ctx, tx); err != nil {
+	if err := imp.readAndWrite(ctx, tx); err != nil {
 		return ImportResult{}, err
 	}
 	if imp.mode == ImportReplace {
@@ -225,6 +220,77 @@ func (imp *importer) run(ctx context.Context, tx driver.WriteTx) (ImportResult, 
 		return ImportResult{}, newProjectQuotaError(after, imp.s.cfg.MaxProjectBytes, imp.dir)
 	}
 	return imp.res, nil
+}
+
+// readAndWrite reads the archive on a goroutine of its own, which hands each batch to this one
+// to write as soon as it is full and reads the next meanwhile. The batches are written in the
+// archive's order, and the reading stops at the first failure of either side; the answer is
+// that of reading and writing one after the other: a failed write of a batch is the error even
+// when an entry after it is refused, as that entry would not have been read. A store may
+// report the failure of a batch at its next statement (pgstore's PutMany returns while
+// PostgreSQL writes the batch), so a refused entry is reported only after a statement has
+// confirmed the batches before it.
+func (imp *importer) readAndWrite(ctx context.Context, tx driver.WriteTx) error {
+	readCtx, stop := context.WithCancel(ctx)
+	batches := make(chan importBatch)
+	go imp.read(readCtx, batches)
+	var err error
+	for b := range batches {
+		if err == nil {
+			if err = b.err; err != nil {
+				if _, werr := tx.ProjectBytes(ctx); werr != nil {
+					err = werr
+				}
+			} else {
+				err = imp.flush(ctx, tx, b.files)
+			}
+		}
+		if err != nil {
+			stop() // the reader stops at its next entry; drain until it closes batches
+		}
+	}
+	stop()
+	return err
+}
+
+// read reads the archive's entries into batches and sends them to out, then closes it; an
+// error is sent as the last batch. It stops when ctx ends.
+func (imp *importer) read(ctx context.Context, out chan<- importBatch) {
+	defer close(out)
+	send := func(b importBatch) bool {
+		select {
+		case out <- b:
+			return true
+		case <-ctx.Done():
+			return false
+		}
+	}
+	for {
+		if err := stillWanted(ctx); err != nil {
+			send(importBatch{err: err})
+			return
+		}
+		e, err := imp.ar.Next()
+		if err == io.EOF {
+			break
+		}
+		if err == nil {
+			err = imp.add(e)
+		}
+		if err != nil {
+			send(importBatch{err: err})
+			return
+		}
+		if len(imp.batch) >= importBatchFiles || imp.size >= importBatchBytes {
+			if !send(importBatch{files: imp.batch}) {
+				return
+			}
+			imp.batch, imp.size = make([]driver.File, 0, importBatchFiles), 0
+		}
+	}
+	if len(imp.batch) > 0 {
+		send(importBatch{files: imp.batch})
+	}
 }
 
 // checkDir refuses a directory that is a file or lies below one, and lists the files below it.
@@ -256,8 +322,8 @@ func (imp *importer) checkDir(ctx context.Context, tx driver.WriteTx) error {
 	return nil
 }
 
-// add checks one entry, reads its body and queues it.
-func (imp *importer) add(ctx context.Context, tx driver.WriteTx, e archive.Entry) error {
+// add checks one entry, reads its body and queues it in imp.batch.
+func (imp *importer) add(e archive.Entry) error {
 	cfg := &imp.s.cfg
 	path := NormalizePath(dirPrefix(imp.dir) + e.Path)
 	if e.Link != "" {
@@ -283,10 +349,13 @@ func (imp *importer) add(ctx context.Context, tx driver.WriteTx, e archive.Entry
 	if e.Size > cfg.MaxFileBytes {
 		return entryQuotaError(e, cfg.MaxFileBytes)
 	}
-	content, err := io.ReadAll(io.LimitReader(imp.ar, cfg.MaxFileBytes+1))
-	if err != nil {
+	// Read into a buffer of the declared size (plus the room ReadFrom asks for at the end):
+	// one allocation, where io.ReadAll would grow and copy.
+	buf := bytes.NewBuffer(make([]byte, 0, max(e.Size, 0)+bytes.MinRead))
+	if _, err := buf.ReadFrom(io.LimitReader(imp.ar, cfg.MaxFileBytes+1)); err != nil {
 		return err
 	}
+	content := buf.Bytes()
 	if int64(len(content)) > cfg.MaxFileBytes {
 		return entryQuotaError(e, cfg.MaxFileBytes)
 	}
@@ -308,9 +377,7 @@ func (imp *importer) add(ctx context.Context, tx driver.WriteTx, e archive.Entry
 		imp.res.Created++
 	}
 	imp.batch = append(imp.batch, driver.File{FileInfo: driver.FileInfo{Path: path, SizeBytes: int64(len(content))}, Content: content})
-	if imp.size += int64(len(content)); len(imp.batch) >= importBatchFiles || imp.size >= importBatchBytes {
-		return imp.flush(ctx, tx)
-	}
+	imp.size += int64(len(content))
 	return nil
 }
 
@@ -352,35 +419,27 @@ func entryQuotaError(e archive.Entry, max int64) error {
 		"archive entry %q is larger than the maximum file size of %d bytes; nothing was imported (leave it out of the archive)", e.Name, max), truncateForArg(e.Name))
 }
 
-// flush writes the queued files.
-func (imp *importer) flush(ctx context.Context, tx driver.WriteTx) error {
-	if len(imp.batch) == 0 {
-		return nil
-	}
+// flush writes a batch of files.
+func (imp *importer) flush(ctx context.Context, tx driver.WriteTx, batch []driver.File) error {
 	var refs []string
 	if imp.s.sealer != nil {
-		refs = make([]string, len(imp.batch))
-		for i, f := range imp.batch {
+		refs = make([]string, len(batch))
+		for i, f := range batch {
 			refs[i] = imp.s.seal(ctx, imp.ac, imp.scope, f.Path).CredentialRef
 		}
 	}
 	if bw, ok := tx.(driver.BulkWriter); ok {
-		if err := bw.PutMany(ctx, imp.batch, driver.BulkOptions{Refs: refs, DeferIndex: imp.deferIndex}); err != nil {
+		return bw.PutMany(ctx, batch, driver.BulkOptions{Refs: refs, DeferIndex: imp.deferIndex})
+	}
+	for i, f := range batch {
+		var opts driver.PutOptions
+		if refs != nil {
+			opts.CredentialRef = refs[i]
+		}
+		if _, err := tx.Put(ctx, f.Path, f.Content, opts); err != nil {
 			return err
 		}
-	} else {
-		for i, f := range imp.batch {
-			var opts driver.PutOptions
-			if refs != nil {
-				opts.CredentialRef = refs[i]
-			}
-			if _, err := tx.Put(ctx, f.Path, f.Content, opts); err != nil {
-				return err
-			}
-		}
 	}
-	clear(imp.batch)
-	imp.batch, imp.size = imp.batch[:0], 0
 	return nil
 }
 

@@ -7,7 +7,9 @@ import "context"
 // updates them all, adds new files to the grep index in the same transaction, and queues their
 // index jobs). Import
 // uses it when the WriteTx implements it; otherwise it calls Put per file. The result must
-// equal that of Put on each file in order (history, outbox, byte counts).
+// equal that of Put on each file in order (history, outbox, byte counts). PutMany may return
+// before the batch is written and report its failure at the transaction's next call (pgstore
+// does, so that the database writes one batch while the caller reads the next).
 type BulkWriter interface {
 	// PutMany creates or replaces each file (paths unique within one call).
 	PutMany(ctx context.Context, files []File, opts BulkOptions) error

@@ -191,8 +191,12 @@
 // # Import and export
 //
 // fileio.Service.Import writes through the write transaction's PutMany (driver.BulkWriter):
-// one statement per batch of files (the Service's batches: at most 500 files or 2 MiB, the
-// files as array parameters in binary format), which inserts the new files and replaces the
+// one statement per batch of files (the Service's batches: at most 500 files or 2 MiB; the
+// contents as one bytea parameter, their SHA-256 sums and UTF-8 checked in Go on the free CPUs,
+// so that the statement neither hashes nor, under migration 0012's agentfiles.text_checked,
+// checks them again), sent without waiting for its result: PostgreSQL writes one batch while
+// the Service reads and checks the next from the archive, and the result (or failure) comes
+// at the transaction's next call. The statement inserts the new files and replaces the
 // existing ones, counts their bytes, queues their index jobs and, for the new files, numbers
 // their history versions and appends their change-feed events itself, set based: it runs with
 // agentfiles.bulk_insert set, under which the INSERT triggers of migration 0011 stand aside

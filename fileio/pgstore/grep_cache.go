@@ -544,9 +544,10 @@ func (tx *readTx) getCached(ctx context.Context, paths []string) ([]driver.File,
 	return out, true, nil
 }
 
-// cacheWritten keeps a copy of content, written to path at updatedAt by the transaction, to
-// put in the grep cache when the transaction commits. When the copies of all open write
-// transactions would hold more than the cache's budget, the transaction caches nothing.
+// cacheWritten keeps content, written to path at updatedAt by the transaction, to put in the
+// grep cache when the transaction commits; the caller gives a content nothing will modify (a
+// copy of its own). When what all open write transactions keep would be more than the cache's
+// budget, the transaction caches nothing.
 func (x *session) cacheWritten(path string, updatedAt time.Time, content []byte) {
 	c := x.s.grepCache
 	if c == nil || x.written.skip {
@@ -559,7 +560,7 @@ func (x *session) cacheWritten(path string, updatedAt time.Time, content []byte)
 		x.written.skip = true
 		return
 	}
-	x.written.entries = append(x.written.entries, cacheEntry{path: path, updatedAt: updatedAt, content: append([]byte{}, content...)})
+	x.written.entries = append(x.written.entries, cacheEntry{path: path, updatedAt: updatedAt, content: content})
 }
 
 // writtenContents is what a write transaction wrote, for the grep cache.

@@ -53,8 +53,9 @@ type session struct {
 	// afterCommit, when set, runs on the connection after a successful COMMIT (an import's
 	// index upkeep, import_finish.go).
 	afterCommit func(context.Context)
-	bulkCreated int64 // files PutMany created
-	bulkIndexed bool  // PutMany added files to the trigram index
+	bulkCreated int64         // files PutMany created
+	bulkIndexed bool          // PutMany added files to the trigram index
+	pending     *pendingBatch // sent by batch, results not read yet (pipeline.go)
 	// readOnly is set for a View: its greps may use the grep cache (through view).
 	readOnly bool
 	view     *grepView
@@ -74,7 +75,7 @@ func (s *Store) openSession(ctx context.Context, scope driver.Scope, begin []stm
 // to a coded error and remembered: PostgreSQL aborts the transaction, so later statements fail
 // with the same error without a round trip.
 func (x *session) query(ctx context.Context, op, sql string, args []any, scan func(pgx.Rows) error) error {
-	if x.failed != nil {
+	if x.settle(); x.failed != nil {
 		return x.failed
 	}
 	if err := x.run(ctx, sql, args, scan); err != nil {
@@ -146,7 +147,7 @@ func (x *session) commit(ctx context.Context) error {
 	if !x.started {
 		return nil // the callback ran no statement: there is no transaction
 	}
-	if x.failed != nil {
+	if x.settle(); x.failed != nil {
 		x.rollback()
 		return x.failed
 	}
@@ -173,6 +174,7 @@ func (x *session) commit(ctx context.Context) error {
 func (x *session) abort() {
 	defer x.conn.Release()
 	defer x.forgetWritten()
+	x.settle()
 	if x.started {
 		x.rollback()
 	}

@@ -1,6 +1,7 @@
 package pgstore
 
 import (
+	"bytes"
 	"context"
 	"time"
 	"unicode/utf8"
@@ -204,7 +205,7 @@ func (tx *writeTx) Put(ctx context.Context, path string, content []byte, opts dr
 	}
 	tx.x.enqueued = true
 	fi.CreatedAt, fi.UpdatedAt = fi.CreatedAt.UTC(), fi.UpdatedAt.UTC()
-	tx.x.cacheWritten(path, fi.UpdatedAt, content)
+	tx.x.cacheWritten(path, fi.UpdatedAt, bytes.Clone(content))
 	return fi, nil
 }
 

@@ -1,6 +1,7 @@
 package pgstore
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"time"
@@ -225,13 +226,13 @@ func (cw *conditionalWrite) scan(r pgx.Rows) error {
 // cacheWritten keeps the content the write made for the grep cache: the data, or, for an
 // append to a file whose previous version the cache holds, that version and the data.
 func (cw *conditionalWrite) cacheWritten(x *session, res driver.ConditionalResult) {
-	content := cw.data
+	content := bytes.Clone(cw.data)
 	if cw.appends && res.Check.Existing != nil {
 		old, ok := x.s.grepCache.get(x.scope, res.Check.Existing.FileInfo)
 		if !ok {
 			return
 		}
-		content = append(old[:len(old):len(old)], cw.data...)
+		content = append(old[:len(old):len(old)], cw.data...) // a new array: old is full
 	}
 	x.cacheWritten(cw.path, res.Info.UpdatedAt, content)
 }

@@ -1,0 +1,4 @@
+package pgstore
+
+// SQLPutMany exposes PutMany's statement to the test of its generic plan.
+const SQLPutMany = sqlPutMany

@@ -1,0 +1,148 @@
+package pgstore_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/agentfiles/agentfiles"
+	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/fileio/archive"
+	"github.com/agentfiles/agentfiles/fileio/driver"
+	"github.com/agentfiles/agentfiles/fileio/pgstore"
+	"github.com/agentfiles/agentfiles/fileio/storetest"
+	"github.com/google/go-cmp/cmp"
+	"github.com/jackc/pgx/v5"
+)
+
+// TestPutManyFailureAtNextCall: PutMany returns while PostgreSQL writes the batch, so the
+// failure of a batch (here content that is not UTF-8, which the check constraint refuses: Go
+// found it invalid and did not vouch for the batch) comes at the transaction's next call,
+// whichever it is, and the whole transaction is rolled back.
+func TestPutManyFailureAtNextCall(t *testing.T) {
+	s, _ := newStore(t, pgstore.Options{GrepIndexInterval: -1})
+	ctx := context.Background()
+	good := []driver.File{{FileInfo: driver.FileInfo{Path: "/a.md"}, Content: []byte("fine\n")}}
+	bad := []driver.File{{FileInfo: driver.FileInfo{Path: "/b.md"}, Content: []byte("caf\xe9\n")}}
+	for _, tc := range []struct {
+		name string
+		next func(driver.WriteTx) error // the call after the failing batch; nil: commit
+	}{
+		{"PutMany", func(tx driver.WriteTx) error {
+			return tx.(driver.BulkWriter).PutMany(ctx, good, driver.BulkOptions{DeferIndex: true})
+		}},
+		{"ProjectBytes", func(tx driver.WriteTx) error { _, err := tx.ProjectBytes(ctx); return err }},
+		{"Put", func(tx driver.WriteTx) error {
+			_, err := tx.Put(ctx, "/c.md", []byte("c\n"), driver.PutOptions{})
+			return err
+		}},
+		{"commit", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			scope := driver.Scope{Tenant: testScope.Tenant, Project: "next-" + strings.ToLower(tc.name)}
+			var putErr, nextErr error
+			err := s.Update(ctx, scope, driver.UpdateOptions{}, func(tx driver.WriteTx) error {
+				bw := tx.(driver.BulkWriter)
+				if err := bw.PutMany(ctx, good, driver.BulkOptions{DeferIndex: true}); err != nil {
+					return err
+				}
+				putErr = bw.PutMany(ctx, bad, driver.BulkOptions{DeferIndex: true})
+				if tc.next == nil {
+					return nil
+				}
+				nextErr = tc.next(tx)
+				return nextErr
+			})
+			if putErr != nil {
+				t.Errorf("PutMany of the bad batch returned %v at once; want its failure at the next call", putErr)
+			}
+			if err == nil || (tc.next != nil && nextErr == nil) {
+				t.Fatalf("Update = %v, next call = %v; want the bad batch's failure", err, nextErr)
+			}
+			checkNoLeak(t, "the bad batch", err)
+			if got := list(t, s, scope, "/", 0); len(got) != 0 {
+				t.Errorf("files after the failed transaction: %v, want none", got)
+			}
+		})
+	}
+}
+
+// TestImportBatchFailureBeforeRefusedEntry: the archive is read one batch ahead of the write,
+// and PutMany reports a failed batch at the next call; the answer must still be that of
+// reading and writing in turn. Here the store refuses the first batch (a trigger of this test
+// raises on one of its paths) and the strict import would refuse an entry of the second batch
+// (not UTF-8): the import answers with the store's failure, as the entry would not have been
+// read, and nothing is imported.
+func TestImportBatchFailureBeforeRefusedEntry(t *testing.T) {
+	s, url := newStore(t, pgstore.Options{GrepIndexInterval: -1})
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, `CREATE FUNCTION test_refuse() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN RAISE EXCEPTION 'test refuses %', NEW.path; END $$;
+CREATE TRIGGER test_refuse BEFORE INSERT ON mcp_files FOR EACH ROW WHEN (NEW.path = '/d/f0007.md')
+EXECUTE FUNCTION test_refuse()`); err != nil {
+		t.Fatal(err)
+	}
+	var entries []storetest.ArchiveEntry
+	for i := range 700 { // the first batch holds 500 files
+		entries = append(entries, storetest.ArchiveEntry{Name: fmt.Sprintf("d/f%04d.md", i), Content: "text\n"})
+	}
+	entries[600].Content = "caf\xe9\n"
+	svc := storetest.NewService(t, s)
+	actx := agentfiles.WithAuth(ctx, agentfiles.NewAuthContext("sk-import", "alice"))
+	_, err = svc.Import(actx, fileio.ImportRequest{Project: "p", Strict: true, Archive: bytes.NewReader(storetest.BuildArchive(t, archive.Tar, entries))})
+	if diff := cmp.Diff(agentfiles.CodeInternal.String(), agentfiles.ErrorCode(err).String()); diff != "" || strings.Contains(err.Error(), "UTF-8") {
+		t.Fatalf("import = %v; want the store's failure of the first batch (-want +got code):\n%s", err, diff)
+	}
+	res, err := svc.List(actx, fileio.ListRequest{Project: "p", Path: "/"})
+	if err != nil && agentfiles.ErrorCode(err) != agentfiles.CodeNotFound {
+		t.Fatal(err)
+	}
+	for _, e := range res.Entries {
+		if e.Path != "" { // the root itself
+			t.Errorf("after the failed import the project lists %v, want nothing", e)
+		}
+	}
+}
+
+// TestPutManyProbesReplacedPathsOnEmptyTable: write transactions run generic plans, which
+// PostgreSQL may make while mcp_files is still empty, and keep for the whole import. In that
+// plan PutMany's lookup of the files it replaces must be one index probe per path: a filter
+// over the project's rows (the plan of path = ANY($3) on an empty table) made an import
+// quadratic in its size.
+func TestPutManyProbesReplacedPathsOnEmptyTable(t *testing.T) {
+	_, url := newStore(t, pgstore.Options{GrepIndexInterval: -1})
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	for _, sql := range []string{
+		"SET plan_cache_mode = force_generic_plan",
+		"PREPARE put_many(text, text, text[], bytea, text[], boolean, text[], int[], int[]) AS " + pgstore.SQLPutMany,
+	} {
+		if _, err := conn.Exec(ctx, sql); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rows, err := conn.Query(ctx, `EXPLAIN EXECUTE put_many('h', 'p', '{/a.md}', '\x61', '{""}', false, '{x}', '{1}', '{1}')`,
+		pgx.QueryExecModeSimpleProtocol)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan := strings.Join(lines, "\n")
+	if !strings.Contains(plan, "(path)::text = p.path)") || strings.Contains(plan, "Filter: ((path)::text = ANY") {
+		t.Errorf("the generic plan does not look each replaced path up in an index:\n%s", plan)
+	}
+}
