@@ -4,9 +4,11 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"sync/atomic"
 	"unicode/utf8"
 
+	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/internal/parallel"
 	"github.com/jackc/pgx/v5"
@@ -124,6 +126,10 @@ func (tx *writeTx) PutMany(ctx context.Context, files []driver.File, opts driver
 	for _, f := range files {
 		n += len(f.Content)
 	}
+	if n > maxBatchContent {
+		return agentfiles.NewError(agentfiles.CodeInvalidArgument, fmt.Sprintf(
+			"a batch of %d bytes is more than PostgreSQL holds in one value (%d bytes); write the files in smaller batches", n, maxBatchContent), "")
+	}
 	contents := make([]byte, 0, n)
 	for i, f := range files {
 		paths[i] = f.Path
@@ -141,6 +147,10 @@ func (tx *writeTx) PutMany(ctx context.Context, files []driver.File, opts driver
 		tx.x.bulkWritten(created, !opts.DeferIndex)
 	})
 }
+
+// maxBatchContent is the most content one PutMany sends: its bytea parameter is one
+// PostgreSQL value, of at most 1 GB (the Service's batches are 2 MiB plus one file).
+const maxBatchContent = 1<<30 - 1
 
 // hashAndCheck returns the SHA-256 (hex) of each content, which the change-feed events of new
 // files record, and "on" when every content is valid UTF-8 (the value of
