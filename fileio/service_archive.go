@@ -114,7 +114,8 @@ const (
 //
 // The archive is read and checked one batch ahead of the batch being written, so that reading
 // and writing overlap. Memory: two batches of files (each at most 500 files or 2 MiB, plus one
-// file of up to MaxFileBytes) and the paths of the directory; a zip stream is spooled to a
+// file of up to MaxFileBytes; a store may copy the batch it writes once more, pgstore into
+// its statement's parameter) and the paths of the directory; a zip stream is spooled to a
 // temporary file.
 func (s *Service) Import(ctx context.Context, req ImportRequest) (ImportResult, error) {
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.ArchiveTimeout)

@@ -4,10 +4,12 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
+	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/internal/parallel"
 	"github.com/jackc/pgx/v5"
@@ -125,6 +127,10 @@ func (tx *writeTx) PutMany(ctx context.Context, files []driver.File, opts driver
 	for _, f := range files {
 		n += len(f.Content)
 	}
+	if n > maxBatchContent {
+		return agentfiles.NewError(agentfiles.CodeInvalidArgument, fmt.Sprintf(
+			"a batch of %d bytes is more than PostgreSQL holds in one value (%d bytes); write the files in smaller batches", n, maxBatchContent), "")
+	}
 	contents := make([]byte, 0, n)
 	for i, f := range files {
 		paths[i] = f.Path
@@ -154,6 +160,10 @@ func (tx *writeTx) PutMany(ctx context.Context, files []driver.File, opts driver
 		}
 	})
 }
+
+// maxBatchContent is the most content one PutMany sends: its bytea parameter is one
+// PostgreSQL value, of at most 1 GB (the Service's batches are 2 MiB plus one file).
+const maxBatchContent = 1<<30 - 1
 
 // hashAndCheck returns the SHA-256 (hex) of each content, which the change-feed events of new
 // files record, and "on" when every content is valid UTF-8 (the value of
