@@ -146,3 +146,38 @@ func TestPutManyProbesReplacedPathsOnEmptyTable(t *testing.T) {
 		t.Errorf("the generic plan does not look each replaced path up in an index:\n%s", plan)
 	}
 }
+
+// TestWriteProbesAncestorsOnEmptyTable: the generic plan of the conditional write (file_write's
+// statement), made while mcp_files is empty, looks each ancestor directory up in the index
+// instead of testing path = ANY(ancestors) against every row of the project, which made an
+// upload into a new project slower with every file it wrote.
+func TestWriteProbesAncestorsOnEmptyTable(t *testing.T) {
+	_, url := newStore(t, pgstore.Options{GrepIndexInterval: -1})
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	for _, sql := range []string{
+		"SET plan_cache_mode = force_generic_plan",
+		"PREPARE write(text, text, text, text[], text, text, bytea, bigint, boolean, boolean, bigint, bigint, bigint, bigint) AS " + pgstore.SQLWriteIfAllowed,
+	} {
+		if _, err := conn.Exec(ctx, sql); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rows, err := conn.Query(ctx, `EXPLAIN EXECUTE write('h', 'p', '/a/b.md', '{/a}', '/a/b.md/', '', '\x61', 1, false, false, 100, 100000, 0, 0)`,
+		pgx.QueryExecModeSimpleProtocol)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan := strings.Join(lines, "\n")
+	if !strings.Contains(plan, "(path = p.path)") || strings.Contains(plan, "= ANY ($4)") {
+		t.Errorf("the generic plan does not look each ancestor up in an index:\n%s", plan)
+	}
+}

@@ -16,16 +16,21 @@ var (
 	_ driver.ConditionalWriter = (*writeTx)(nil)
 )
 
-// sqlConflictCTEs finds what makes a write to $3 a conflict, each with one index lookup:
+// sqlConflictCTEs finds what makes a write to $3 a conflict, with index lookups only:
 //
 //	a: the shortest ancestor directory ($4) that is an active file; the ancestors are prefixes
-//	   of one another, so the shortest is the bytewise smallest;
+//	   of one another, so the shortest is the bytewise smallest. Each is looked up in a LATERAL
+//	   subquery that OFFSET 0 keeps from being flattened: writes run generic plans, and one made
+//	   while the table was empty tested path = ANY($4) as a filter over every row of the project
+//	   (an upload into a new project slowed down with every file it wrote: quadratic);
 //	d: the first active path >= path + "/" ($5). Paths that start with a prefix form one
 //	   contiguous range beginning at the prefix in bytewise order, so a file lies below path
 //	   exactly when that first path starts with $5: no upper bound is needed.
 const sqlConflictCTEs = `a AS (
-    SELECT min(path) AS path FROM mcp_files
-    WHERE apikey_hash = $1 AND project = $2 AND deleted = FALSE AND path = ANY($4::text[])
+    SELECT min(o.path) AS path FROM unnest($4::text[]) AS p(path), LATERAL (
+        SELECT f.path FROM mcp_files f
+        WHERE f.apikey_hash = $1 AND f.project = $2 AND f.deleted = FALSE AND f.path = p.path
+        OFFSET 0) o
 ), d AS (
     SELECT path FROM mcp_files
     WHERE apikey_hash = $1 AND project = $2 AND deleted = FALSE AND path >= $5
