@@ -116,7 +116,8 @@ const (
 // and writing overlap. Memory: two batches of files (each at most 500 files or 2 MiB, plus one
 // file of up to MaxFileBytes; a store may copy the batch it writes once more, pgstore into
 // its statement's parameter) and the paths of the directory; a zip stream is spooled to a
-// temporary file.
+// temporary file. pgstore also keeps what the import wrote for its grep cache until the import
+// commits, within pgstore.Options.GrepCacheBytes (past it, nothing).
 func (s *Service) Import(ctx context.Context, req ImportRequest) (ImportResult, error) {
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.ArchiveTimeout)
 	defer cancel()
