@@ -111,73 +111,50 @@ EXECUTE FUNCTION test_refuse()`); err != nil {
 	}
 }
 
-// TestPutManyProbesReplacedPathsOnEmptyTable: write transactions run generic plans, which
-// PostgreSQL may make while mcp_files is still empty, and keep for the whole import. In that
-// plan PutMany's lookup of the files it replaces must be one index probe per path: a filter
-// over the project's rows (the plan of path = ANY($3) on an empty table) made an import
-// quadratic in its size.
-func TestPutManyProbesReplacedPathsOnEmptyTable(t *testing.T) {
+// TestWritesProbeThePathIndexOnEmptyTable: write transactions run generic plans, which
+// PostgreSQL may make while mcp_files is still empty and keeps for the connection. In those
+// plans a write's lookups of paths must be index probes, one per path: a filter over the
+// project's rows (the plan of path = ANY(…) on an empty table) made an import quadratic in its
+// size (PutMany's lookup of the files it replaces), and an upload through file_write slower
+// with every file it wrote (the conditional write's lookup of ancestor directories).
+func TestWritesProbeThePathIndexOnEmptyTable(t *testing.T) {
 	_, url := newStore(t, pgstore.Options{GrepIndexInterval: -1})
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	for _, sql := range []string{
-		"SET plan_cache_mode = force_generic_plan",
-		"PREPARE put_many(text, text, text[], bytea, text[], boolean, text[], int[], int[]) AS " + pgstore.SQLPutMany,
+	for _, tc := range []struct {
+		name, prepare, execute string
+		probe, filter          string // the plan must hold probe and not filter
+	}{
+		{"PutMany's replaced files",
+			"PREPARE s(text, text, text[], bytea, text[], boolean, text[], int[], int[]) AS " + pgstore.SQLPutMany,
+			`EXECUTE s('h', 'p', '{/a.md}', '\x61', '{""}', false, '{x}', '{1}', '{1}')`,
+			"(path)::text = p.path)", "Filter: ((path)::text = ANY"},
+		{"file_write's ancestor directories",
+			"PREPARE s(text, text, text, text[], text, text, bytea, bigint, boolean, boolean, bigint, bigint, bigint, bigint) AS " + pgstore.SQLWriteIfAllowed,
+			`EXECUTE s('h', 'p', '/a/b.md', '{/a}', '/a/b.md/', '', '\x61', 1, false, false, 100, 100000, 0, 0)`,
+			"(path = p.path)", "= ANY ($4)"},
 	} {
-		if _, err := conn.Exec(ctx, sql); err != nil {
-			t.Fatal(err)
-		}
-	}
-	rows, err := conn.Query(ctx, `EXPLAIN EXECUTE put_many('h', 'p', '{/a.md}', '\x61', '{""}', false, '{x}', '{1}', '{1}')`,
-		pgx.QueryExecModeSimpleProtocol)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
-	if err != nil {
-		t.Fatal(err)
-	}
-	plan := strings.Join(lines, "\n")
-	if !strings.Contains(plan, "(path)::text = p.path)") || strings.Contains(plan, "Filter: ((path)::text = ANY") {
-		t.Errorf("the generic plan does not look each replaced path up in an index:\n%s", plan)
-	}
-}
-
-// TestWriteProbesAncestorsOnEmptyTable: the generic plan of the conditional write (file_write's
-// statement), made while mcp_files is empty, looks each ancestor directory up in the index
-// instead of testing path = ANY(ancestors) against every row of the project, which made an
-// upload into a new project slower with every file it wrote.
-func TestWriteProbesAncestorsOnEmptyTable(t *testing.T) {
-	_, url := newStore(t, pgstore.Options{GrepIndexInterval: -1})
-	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	for _, sql := range []string{
-		"SET plan_cache_mode = force_generic_plan",
-		"PREPARE write(text, text, text, text[], text, text, bytea, bigint, boolean, boolean, bigint, bigint, bigint, bigint) AS " + pgstore.SQLWriteIfAllowed,
-	} {
-		if _, err := conn.Exec(ctx, sql); err != nil {
-			t.Fatal(err)
-		}
-	}
-	rows, err := conn.Query(ctx, `EXPLAIN EXECUTE write('h', 'p', '/a/b.md', '{/a}', '/a/b.md/', '', '\x61', 1, false, false, 100, 100000, 0, 0)`,
-		pgx.QueryExecModeSimpleProtocol)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
-	if err != nil {
-		t.Fatal(err)
-	}
-	plan := strings.Join(lines, "\n")
-	if !strings.Contains(plan, "(path = p.path)") || strings.Contains(plan, "= ANY ($4)") {
-		t.Errorf("the generic plan does not look each ancestor up in an index:\n%s", plan)
+		t.Run(tc.name, func(t *testing.T) {
+			conn, err := pgx.Connect(ctx, url)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close(ctx)
+			for _, sql := range []string{"SET plan_cache_mode = force_generic_plan", tc.prepare} {
+				if _, err := conn.Exec(ctx, sql); err != nil {
+					t.Fatal(err)
+				}
+			}
+			rows, err := conn.Query(ctx, "EXPLAIN "+tc.execute, pgx.QueryExecModeSimpleProtocol)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if plan := strings.Join(lines, "\n"); !strings.Contains(plan, tc.probe) || strings.Contains(plan, tc.filter) {
+				t.Errorf("the generic plan does not look each path up in an index:\n%s", plan)
+			}
+		})
 	}
 }
