@@ -353,26 +353,10 @@ func (m *lineMatcher) chunkEnd(content []byte, pos int) (end int, oneLine bool) 
 // anchoredLines is matchingLines for a matcher with anchor literals: only the lines that
 // contain one are given to the expression.
 func (m *lineMatcher) anchoredLines(content []byte, from int, scan lineScan) {
-	// next[i]: where finder i finds its literal next at or after pos; -1 nowhere, -2 not
-	// looked for yet. Each finder looks again only once pos passed its last hit.
-	next := make([]int, len(m.finders))
-	for i := range next {
-		next[i] = -2
-	}
+	anchors := rarebyte.NewEarliest(m.finders)
 	paused := from
 	for pos := from; pos < len(content); {
-		at := -1
-		for i, f := range m.finders {
-			if next[i] != -1 && next[i] < pos {
-				next[i] = -1
-				if k := f.Index(content[pos:]); k >= 0 {
-					next[i] = pos + k
-				}
-			}
-			if next[i] >= 0 && (at < 0 || next[i] < at) {
-				at = next[i]
-			}
-		}
+		at := anchors.Index(content, pos)
 		if at < 0 {
 			return
 		}

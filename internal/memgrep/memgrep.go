@@ -281,25 +281,10 @@ func matchingLines(finders []rarebyte.Finder, content []byte, count bool) int {
 	if bytes.IndexByte(content, 0) >= 0 {
 		return 0
 	}
-	// next[i] is where literal i next occurs at or after pos (-1: nowhere), -2 until searched.
-	next := make([]int, len(finders))
-	for i := range next {
-		next[i] = -2
-	}
+	literals := rarebyte.NewEarliest(finders)
 	n := 0
 	for pos := 0; pos <= len(content); {
-		first := -1
-		for i, f := range finders {
-			if next[i] == -2 || (next[i] >= 0 && next[i] < pos) {
-				next[i] = -1
-				if k := f.Index(content[pos:]); k >= 0 {
-					next[i] = pos + k
-				}
-			}
-			if next[i] >= 0 && (first < 0 || next[i] < first) {
-				first = next[i]
-			}
-		}
+		first := literals.Index(content, pos)
 		if first < 0 {
 			break
 		}

@@ -186,3 +186,39 @@ func lower(s string) string {
 	}
 	return string(b)
 }
+
+// Earliest finds where the first of several literals occurs in one text at or after a
+// position that only grows, as a scan of the text's lines needs it: each literal is searched
+// for again only once the position has passed where it was found last, so the whole scan is
+// linear in the text for each literal. F is a Finder, or any searcher with its Index method.
+type Earliest[F interface{ Index(s []byte) int }] struct {
+	finders []F
+	next    []int // where finders[i] was found last; -1: nowhere after, -2: not searched yet
+}
+
+// NewEarliest returns an Earliest over the literals of finders, for one text.
+func NewEarliest[F interface{ Index(s []byte) int }](finders []F) *Earliest[F] {
+	next := make([]int, len(finders))
+	for i := range next {
+		next[i] = -2
+	}
+	return &Earliest[F]{finders: finders, next: next}
+}
+
+// Index returns the smallest offset at or after pos at which one of the literals occurs in
+// text, or -1. Across calls, text must be the same and pos must not decrease.
+func (e *Earliest[F]) Index(text []byte, pos int) int {
+	at := -1
+	for i, f := range e.finders {
+		if e.next[i] != -1 && e.next[i] < pos {
+			e.next[i] = -1
+			if k := f.Index(text[pos:]); k >= 0 {
+				e.next[i] = pos + k
+			}
+		}
+		if e.next[i] >= 0 && (at < 0 || e.next[i] < at) {
+			at = e.next[i]
+		}
+	}
+	return at
+}

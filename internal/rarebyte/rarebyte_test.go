@@ -148,3 +148,29 @@ func timed(f func()) int64 {
 	f()
 	return int64(time.Since(start))
 }
+
+// TestEarliest: at every growing position, Earliest gives the first occurrence of any literal
+// at or after it, as searching for each literal from that position would.
+func TestEarliest(t *testing.T) {
+	text := []byte("alpha beta\ngamma alpha\nbeta beta delta\nnothing\nGAMMA")
+	lits := []string{"beta", "gamma", "delta", "absent"}
+	finders := make([]rarebyte.Finder, len(lits))
+	for i, l := range lits {
+		finders[i] = rarebyte.New(l, false)
+	}
+	e := rarebyte.NewEarliest(finders)
+	var got, want []int
+	for pos := 0; pos <= len(text); pos += 3 {
+		got = append(got, e.Index(text, pos))
+		first := -1
+		for _, l := range lits {
+			if k := bytes.Index(text[pos:], []byte(l)); k >= 0 && (first < 0 || pos+k < first) {
+				first = pos + k
+			}
+		}
+		want = append(want, first)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-each literal searched +Earliest):\n%s", diff)
+	}
+}
