@@ -53,8 +53,8 @@ func (tx *readTx) GetVersion(ctx context.Context, path string, version int64) (d
 }
 
 // sqlMove moves the active files $3[i] to $4[i] in one statement: it soft-deletes the old rows
-// (found with path = ANY($3), one index probe each, which a generic plan keeps; a join with
-// the unnested pairs would let it scan the project per pair)
+// (found by sqlActiveRowIDs, one index probe each; a join with the unnested pairs would let
+// it scan the project per pair)
 // (purged $5 microseconds later; the history trigger keeps their content as a version),
 // inserts their content at the new paths without it leaving the database, and queues a
 // DELETE job per old path and an UPSERT job (credential reference $6[i]) per new one. The
@@ -64,7 +64,7 @@ const sqlMove = `WITH m AS (
 ), d AS (
     UPDATE mcp_files AS f SET deleted = TRUE, deleted_at = statement_timestamp(),
         purge_after = statement_timestamp() + $5 * interval '1 microsecond'
-    WHERE f.apikey_hash = $1 AND f.project = $2 AND f.path = ANY($3::text[]) AND f.deleted = FALSE
+    WHERE f.id = ANY(ARRAY(` + sqlActiveRowIDs + `))
     RETURNING f.path AS from_path, f.content, f.size
 ), i AS (
     INSERT INTO mcp_files (apikey_hash, project, path, content, size, created_at, updated_at)

@@ -236,7 +236,10 @@ func (s *Store) Update(ctx context.Context, scope driver.Scope, opts driver.Upda
 	// Every statement of a write transaction is a lookup by (tenant, project, path) whose best
 	// plan does not depend on the values, so it runs a generic plan: PostgreSQL would otherwise
 	// keep planning sqlWriteIfAllowed afresh (its generic cost assumes ten ancestors), which
-	// costs more than running it. A lock_timeout of 0 would mean "wait forever".
+	// costs more than running it. A generic plan made while a table is nearly empty would
+	// read it whole (cheapest then) and keep doing so as it grows, so sequential scans are
+	// disabled: each statement finds its rows through an index (sqlActiveRowIDs). A
+	// lock_timeout of 0 would mean "wait forever".
 	x.started = true
 	// The history settings reach the trigger of migration 0005 as transaction-local settings,
 	// in this round trip (sqlWriteIfAllowed takes them as parameters instead).
@@ -245,7 +248,7 @@ func (s *Store) Update(ctx context.Context, scope driver.Scope, opts driver.Upda
 		history = fmt.Sprintf("SET LOCAL agentfiles.history_versions = %d; SET LOCAL agentfiles.history_retention_us = %d; ",
 			opts.HistoryVersions, max(opts.HistoryRetention, 0).Microseconds())
 	}
-	begin := fmt.Sprintf("BEGIN; SET LOCAL lock_timeout = %d; SET LOCAL statement_timeout = %s; SET LOCAL plan_cache_mode = force_generic_plan; %sSELECT pg_advisory_xact_lock(%d)",
+	begin := fmt.Sprintf("BEGIN; SET LOCAL lock_timeout = %d; SET LOCAL statement_timeout = %s; SET LOCAL plan_cache_mode = force_generic_plan; SET LOCAL enable_seqscan = off; %sSELECT pg_advisory_xact_lock(%d)",
 		max(opts.LockTimeout.Milliseconds(), 1), s.statementTimeoutMillis(ctx), history, projectLockKey(scope))
 	if _, err := x.conn.Exec(ctx, begin); err != nil {
 		x.abort()

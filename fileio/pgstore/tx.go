@@ -209,13 +209,29 @@ func (tx *writeTx) Put(ctx context.Context, path string, content []byte, opts dr
 	return fi, nil
 }
 
+// sqlActiveRowIDs is the ids of the active files among $3: one probe of the active-path index
+// per path, as a LATERAL subquery that OFFSET 0 keeps from being flattened. A statement that
+// updates rows by path finds them with id = ANY(ARRAY(…this…)) and no other condition, which
+// leaves the planner the primary key's index (a write transaction disables sequential scans,
+// see Update; a condition on deleted would offer it the partial indexes on active rows, to
+// read whole). The generic plan of path = ANY($3) — write transactions run generic plans, made
+// once per connection, possibly while the table is empty — tested it as a filter over every
+// row of the project instead: a Delete of a few files walked the whole project. An id, unlike
+// a row address, is kept by an UPDATE: a row the grep indexer updates meanwhile (the only
+// update a project's writer does not exclude) is waited for and rechecked in its new version,
+// as with any condition.
+const sqlActiveRowIDs = `SELECT l.id FROM unnest($3::text[]) AS p(path), LATERAL (
+            SELECT f.id FROM mcp_files f
+            WHERE f.apikey_hash = $1 AND f.project = $2 AND f.path = p.path AND f.deleted = FALSE
+            OFFSET 0) l`
+
 // sqlDelete soft-deletes the active files among $3, to be purged $4 microseconds later,
 // subtracts them from the project's byte count and queues a DELETE job for each, in one
-// statement.
+// statement. The rows are found by sqlActiveRowIDs.
 const sqlDelete = `WITH d AS (
     UPDATE mcp_files SET deleted = TRUE, deleted_at = statement_timestamp(),
         purge_after = statement_timestamp() + $4 * interval '1 microsecond'
-    WHERE apikey_hash = $1 AND project = $2 AND path = ANY($3::text[]) AND deleted = FALSE
+    WHERE id = ANY(ARRAY(` + sqlActiveRowIDs + `))
     RETURNING path, size
 ), u AS (
     UPDATE mcp_file_project_usage
@@ -287,8 +303,12 @@ func utc(t *time.Time) time.Time {
 
 var _ driver.MultiStater = (*readTx)(nil)
 
-const sqlStatMany = `SELECT path, size, created_at, updated_at FROM mcp_files
-WHERE apikey_hash = $1 AND project = $2 AND path = ANY($3::text[]) AND deleted = FALSE`
+// sqlStatMany looks each path up in a LATERAL subquery, one probe of the active-path index per
+// path (see sqlActiveRowIDs for why not path = ANY($3)).
+const sqlStatMany = `SELECT f.path, f.size, f.created_at, f.updated_at FROM unnest($3::text[]) AS p(path), LATERAL (
+    SELECT path, size, created_at, updated_at FROM mcp_files
+    WHERE apikey_hash = $1 AND project = $2 AND path = p.path AND deleted = FALSE
+    OFFSET 0) f`
 
 // StatMany implements driver.MultiStater with one statement (an index probe per path).
 func (tx *readTx) StatMany(ctx context.Context, paths []string) (map[string]driver.FileInfo, error) {
