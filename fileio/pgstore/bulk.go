@@ -17,7 +17,8 @@ import (
 
 var _ driver.BulkWriter = (*writeTx)(nil)
 
-// sqlPutMany is sqlPut for a batch of files ($3 paths; $4 their contents one after the other,
+// sqlPutMany is sqlPut for a batch of files that replaces a file (a batch of new files is
+// written with COPY, see bulk_copy.go) ($3 paths; $4 their contents one after the other,
 // file i being $9[i] bytes from byte $8[i]; $5 credential references; $7 SHA-256 sums in hex):
 // one statement writes them, the project's byte count, their index
 // jobs and, for the new files, their history version numbers and change-feed events. New rows
@@ -105,13 +106,15 @@ SELECT (SELECT count(*) FROM created), array_agg(f.path), array_agg(f.updated_at
 // batch's UTF-8 was verified in Go.
 const sqlBulkSettings = `SELECT set_config('agentfiles.bulk_insert', $1, true), set_config('agentfiles.text_checked', $2, true)`
 
-// PutMany implements driver.BulkWriter with one statement per call (sqlPutMany), in the round
-// trip that sets agentfiles.bulk_insert and agentfiles.text_checked before the statement and
-// clears them after. The contents travel as one bytea parameter with the start and size of each
+// PutMany implements driver.BulkWriter: a batch of new files with COPY (putNew, which waits
+// for it), any other with one statement (sqlPutMany), in the round trip that sets
+// agentfiles.bulk_insert and agentfiles.text_checked before the statement and clears them
+// after. The contents travel as one bytea parameter with the start and size of each
 // file (pgx encodes a bytea[] of 2 MB at about 400 MB/s, element by element), the paths,
 // credential references and SHA-256 sums as arrays. PutMany hashes and checks the files
 // (hashAndCheck), sends the batch and returns without waiting for it (see session.batch): its
-// results, and a failure, come at the transaction's next call.
+// results, and a failure, come at the transaction's next call (for a COPY, only those of the
+// statement after it).
 func (tx *writeTx) PutMany(ctx context.Context, files []driver.File, opts driver.BulkOptions) error {
 	if len(files) == 0 {
 		return ctx.Err()
@@ -138,6 +141,9 @@ func (tx *writeTx) PutMany(ctx context.Context, files []driver.File, opts driver
 		contents = append(contents, f.Content...)
 	}
 	hashes, textChecked := hashAndCheck(files)
+	if handled, err := tx.putNew(ctx, paths, refs, hashes, textChecked, contents, starts, sizes, !opts.DeferIndex); handled || err != nil {
+		return err
+	}
 	var created int64
 	var written []string
 	var updatedAt []time.Time

@@ -25,7 +25,9 @@ func TestPutManyFailureAtNextCall(t *testing.T) {
 	s, _ := newStore(t, pgstore.Options{GrepIndexInterval: -1})
 	ctx := context.Background()
 	good := []driver.File{{FileInfo: driver.FileInfo{Path: "/a.md"}, Content: []byte("fine\n")}}
-	bad := []driver.File{{FileInfo: driver.FileInfo{Path: "/b.md"}, Content: []byte("caf\xe9\n")}}
+	// The bad batch replaces a file, so PutMany sends it pipelined (a batch of new files is
+	// written with COPY, whose failure comes at once).
+	bad := []driver.File{{FileInfo: driver.FileInfo{Path: "/a.md"}, Content: []byte("caf\xe9\n")}}
 	for _, tc := range []struct {
 		name string
 		next func(driver.WriteTx) error // the call after the failing batch; nil: commit
@@ -115,8 +117,10 @@ EXECUTE FUNCTION test_refuse()`); err != nil {
 // PostgreSQL may make while mcp_files is still empty and keeps for the connection. In those
 // plans a write's lookups of paths must be index probes, one per path: a filter over the
 // project's rows (the plan of path = ANY(…) on an empty table) made an import quadratic in its
-// size (PutMany's lookup of the files it replaces), and an upload through file_write slower
-// with every file it wrote (the conditional write's lookup of ancestor directories).
+// size (PutMany's lookup of the files it replaces), an upload through file_write slower with
+// every file it wrote (the conditional write's lookup of ancestor directories), and a Delete or
+// a Move of a few files walk the project (their UPDATE now finds the rows by id, through the
+// primary key: write transactions disable sequential scans, as the test does).
 func TestWritesProbeThePathIndexOnEmptyTable(t *testing.T) {
 	_, url := newStore(t, pgstore.Options{GrepIndexInterval: -1})
 	ctx := context.Background()
@@ -132,6 +136,22 @@ func TestWritesProbeThePathIndexOnEmptyTable(t *testing.T) {
 			"PREPARE s(text, text, text, text[], text, text, bytea, bigint, boolean, boolean, bigint, bigint, bigint, bigint) AS " + pgstore.SQLWriteIfAllowed,
 			`EXECUTE s('h', 'p', '/a/b.md', '{/a}', '/a/b.md/', '', '\x61', 1, false, false, 100, 100000, 0, 0)`,
 			"(path = p.path)", "= ANY ($4)"},
+		{"PutMany's probe of a batch before COPY",
+			"PREPARE s(text, text, text[], text) AS " + pgstore.SQLBulkProbe,
+			`EXECUTE s('h', 'p', '{/a.md}', 'on')`,
+			"(path = p.path)", "= ANY ($3)"},
+		{"Delete's files",
+			"PREPARE s(text, text, text[], bigint) AS " + pgstore.SQLDelete,
+			`EXECUTE s('h', 'p', '{/a.md}', 1)`,
+			"Index Cond: (id = ANY", "= ANY ($3)"},
+		{"Move's files",
+			"PREPARE s(text, text, text[], text[], bigint, text[]) AS " + pgstore.SQLMove,
+			`EXECUTE s('h', 'p', '{/a.md}', '{/b.md}', 1, '{""}')`,
+			"Index Cond: (id = ANY", "= ANY ($3)"},
+		{"StatMany's files",
+			"PREPARE s(text, text, text[]) AS " + pgstore.SQLStatMany,
+			`EXECUTE s('h', 'p', '{/a.md}')`,
+			"(path)::text = p.path)", "= ANY ($3)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			conn, err := pgx.Connect(ctx, url)
@@ -139,7 +159,7 @@ func TestWritesProbeThePathIndexOnEmptyTable(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer conn.Close(ctx)
-			for _, sql := range []string{"SET plan_cache_mode = force_generic_plan", tc.prepare} {
+			for _, sql := range []string{"SET plan_cache_mode = force_generic_plan", "SET enable_seqscan = off", tc.prepare} {
 				if _, err := conn.Exec(ctx, sql); err != nil {
 					t.Fatal(err)
 				}
@@ -154,6 +174,7 @@ func TestWritesProbeThePathIndexOnEmptyTable(t *testing.T) {
 			}
 			if plan := strings.Join(lines, "\n"); !strings.Contains(plan, tc.probe) || strings.Contains(plan, tc.filter) {
 				t.Errorf("the generic plan does not look each path up in an index:\n%s", plan)
+
 			}
 		})
 	}
