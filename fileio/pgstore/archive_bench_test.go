@@ -33,6 +33,25 @@ func archiveBenchFiles() int {
 	return n
 }
 
+// archiveBenchCorpus is the corpus of BenchmarkImport: archiveBenchFiles files of generated
+// prose, or with AGENTFILES_ARCHIVE_BENCH_CORPUS=goroot real text, the shape — the
+// first tenth of that many files of GOROOT/src (Go source and its documentation) ten times
+// over, below /c0 … /c9 — and a word in about 1% of its files to grep for.
+func archiveBenchCorpus(b *testing.B) ([]grepbench.File, string) {
+	n := archiveBenchFiles()
+	switch corpus := os.Getenv("AGENTFILES_ARCHIVE_BENCH_CORPUS"); corpus {
+	case "", "prose":
+		prose := grepbench.NewProse(n, int64(n)*10<<10, 1)
+		return prose.Files, prose.Word(0.01)
+	case "goroot":
+		files := grepbench.Copies(grepbench.Corpus(b, max(n/10, 1), max(n/10, 1), 1<<40), 10)
+		return files, grepbench.Word(files, 0.01)
+	default:
+		b.Fatalf("AGENTFILES_ARCHIVE_BENCH_CORPUS=%q: want prose or goroot", corpus)
+		return nil, ""
+	}
+}
+
 // BenchmarkImport compares, on the same corpus and in one process:
 //
 //   - Service.Import of a tar of the tree (streamed from a file) against the same files
@@ -46,8 +65,7 @@ func archiveBenchFiles() int {
 //
 // Each iteration imports into and writes into a fresh project.
 func BenchmarkImport(b *testing.B) {
-	prose := grepbench.NewProse(archiveBenchFiles(), int64(archiveBenchFiles())*10<<10, 1)
-	files, word := prose.Files, prose.Word(0.01)
+	files, word := archiveBenchCorpus(b)
 	dir := b.TempDir()
 	tree := filepath.Join(dir, "tree")
 	grepbench.WriteTree(b, tree, files)
