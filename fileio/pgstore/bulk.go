@@ -109,12 +109,12 @@ const sqlBulkSettings = `SELECT set_config('agentfiles.bulk_insert', $1, true), 
 // PutMany implements driver.BulkWriter: a batch of new files with COPY (putNew, which waits
 // for it), any other with one statement (sqlPutMany), in the round trip that sets
 // agentfiles.bulk_insert and agentfiles.text_checked before the statement and clears them
-// after. The contents travel as one bytea parameter with the start and size of each
-// file (pgx encodes a bytea[] of 2 MB at about 400 MB/s, element by element), the paths,
-// credential references and SHA-256 sums as arrays. PutMany hashes and checks the files
-// (hashAndCheck), sends the batch and returns without waiting for it (see session.batch): its
-// results, and a failure, come at the transaction's next call (for a COPY, only those of the
-// statement after it).
+// after. The contents travel as one bytea parameter with the start and size of each file
+// (pgx encodes a bytea[] of 2 MB at about 400 MB/s, element by element), the paths,
+// credential references and SHA-256 sums as arrays. PutMany checks the files' text
+// (textChecked) and hashes them (hashes, while the COPY runs), sends the batch and returns
+// without waiting for it (see session.batch): its results, and a failure, come at the
+// transaction's next call (for a COPY, only those of the statement after it).
 func (tx *writeTx) PutMany(ctx context.Context, files []driver.File, opts driver.BulkOptions) error {
 	if len(files) == 0 {
 		return ctx.Err()
@@ -140,16 +140,17 @@ func (tx *writeTx) PutMany(ctx context.Context, files []driver.File, opts driver
 		starts[i], sizes[i] = int32(len(contents)+1), int32(len(f.Content))
 		contents = append(contents, f.Content...)
 	}
-	hashes, textChecked := hashAndCheck(files)
-	if handled, err := tx.putNew(ctx, paths, refs, hashes, textChecked, contents, starts, sizes, !opts.DeferIndex); handled || err != nil {
+	checked, hashed := textChecked(files), hashes(files)
+	if handled, err := tx.putNew(ctx, paths, refs, hashed, checked, contents, starts, sizes, !opts.DeferIndex); handled || err != nil {
 		return err
 	}
+	sums := <-hashed
 	var created int64
 	var written []string
 	var updatedAt []time.Time
 	return tx.x.batch(ctx, opWrite, []stmt{
-		{sql: sqlBulkSettings, args: []any{"on", textChecked}},
-		{sql: sqlPutMany, args: []any{sc.Tenant, sc.Project, paths, contents, refs, !opts.DeferIndex, hashes, starts, sizes}},
+		{sql: sqlBulkSettings, args: []any{"on", checked}},
+		{sql: sqlPutMany, args: []any{sc.Tenant, sc.Project, paths, contents, refs, !opts.DeferIndex, sums, starts, sizes}},
 		{sql: sqlBulkSettings, args: []any{"", ""}},
 	}, 1, func(r pgx.Rows) error { return r.Scan(&created, &written, &updatedAt) }, func() {
 		tx.x.enqueued = true
@@ -171,23 +172,34 @@ func (tx *writeTx) PutMany(ctx context.Context, files []driver.File, opts driver
 // PostgreSQL value, of at most 1 GB (the Service's batches are 2 MiB plus one file).
 const maxBatchContent = 1<<30 - 1
 
-// hashAndCheck returns the SHA-256 (hex) of each content, which the change-feed events of new
-// files record, and "on" when every content is valid UTF-8 (the value of
-// agentfiles.text_checked, see sqlBulkSettings), else "": the check constraint then verifies
-// the batch in PostgreSQL and refuses it, as it refuses any write of such content. The files
-// are hashed on the free CPUs (internal/parallel): PostgreSQL waits for the batch meanwhile.
-func hashAndCheck(files []driver.File) ([]string, string) {
-	hashes := make([]string, len(files))
+// textChecked is the value of agentfiles.text_checked (see sqlBulkSettings) for files: "on"
+// when every content is valid UTF-8, else "": the check constraint then verifies the batch in
+// PostgreSQL and refuses it, as it refuses any write of such content.
+func textChecked(files []driver.File) string {
 	var invalid atomic.Bool
 	parallel.For(len(files), func(i int) {
-		sum := sha256.Sum256(files[i].Content)
-		hashes[i] = hex.EncodeToString(sum[:])
-		if !utf8.Valid(files[i].Content) {
+		if !invalid.Load() && !utf8.Valid(files[i].Content) {
 			invalid.Store(true)
 		}
 	})
 	if invalid.Load() {
-		return hashes, ""
+		return ""
 	}
-	return hashes, "on"
+	return "on"
+}
+
+// hashes returns the SHA-256 (hex) of each content, which the change-feed events of new files
+// record, computed on the free CPUs (internal/parallel) while PostgreSQL writes the batch: the
+// result comes through the channel.
+func hashes(files []driver.File) <-chan []string {
+	out := make(chan []string, 1)
+	go func() {
+		sums := make([]string, len(files))
+		parallel.For(len(files), func(i int) {
+			sum := sha256.Sum256(files[i].Content)
+			sums[i] = hex.EncodeToString(sum[:])
+		})
+		out <- sums
+	}()
+	return out
 }

@@ -78,10 +78,11 @@ const sqlBulkAfterCopy = `WITH s AS (
 )
 SELECT set_config('agentfiles.bulk_insert', '', true), set_config('agentfiles.text_checked', '', true)`
 
-// putNew is steps 1–3 for a batch of PutMany (contents[starts[i]-1:][:sizes[i]] is file i's).
+// putNew is steps 1–3 for a batch of PutMany (contents[starts[i]-1:][:sizes[i]] is file i's;
+// hashes brings their SHA-256 sums, computed meanwhile, for step 3).
 // It reports handled = false, having written nothing, when a path of the batch has an active
 // file.
-func (tx *writeTx) putNew(ctx context.Context, paths, refs, hashes []string, textChecked string, contents []byte, starts, sizes []int32, indexNow bool) (handled bool, err error) {
+func (tx *writeTx) putNew(ctx context.Context, paths, refs []string, hashes <-chan []string, textChecked string, contents []byte, starts, sizes []int32, indexNow bool) (handled bool, err error) {
 	x, sc := tx.x, tx.x.scope
 	var at time.Time
 	var exists bool
@@ -114,7 +115,7 @@ func (tx *writeTx) putNew(ctx context.Context, paths, refs, hashes []string, tex
 		x.failed = x.storeError(ctx, opWrite, err)
 		return true, x.failed
 	}
-	return true, x.batch(ctx, opWrite, []stmt{{sql: sqlBulkAfterCopy, args: []any{sc.Tenant, sc.Project, paths, sizes64, versions, refs, hashes, at}}},
+	return true, x.batch(ctx, opWrite, []stmt{{sql: sqlBulkAfterCopy, args: []any{sc.Tenant, sc.Project, paths, sizes64, versions, refs, <-hashes, at}}},
 		0, func(pgx.Rows) error { return nil }, func() {
 			x.enqueued = true
 			x.bulkWritten(int64(len(paths)), indexNow)
