@@ -43,7 +43,12 @@
 // statement, so Update{Put} costs three round trips: lock, Put, COMMIT (with NOTIFY). A View
 // sends BEGIN together with its first statement. Statements in an Update run generic plans
 // (SET LOCAL plan_cache_mode, sent with the lock): they are lookups by tenant, project and
-// path, and re-planning them would cost more than running them.
+// path, and re-planning them would cost more than running them. Such a plan is made once per
+// connection, possibly while the tables are nearly empty, so each lookup of a list of paths is
+// written as one index probe per path (a LATERAL subquery), an UPDATE of such rows finds them
+// by id, and sequential scans are disabled in an Update (SET LOCAL enable_seqscan = off):
+// whatever the statistics said when the plan was made, no statement reads a project, let
+// alone the table, to find a few rows (TestWritesProbeThePathIndexOnEmptyTable).
 //
 // The write transaction implements driver.WriteChecker and driver.ConditionalWriter, each in
 // one statement of index lookups, and the Store implements driver.ConditionalUpdater: BEGIN,
@@ -190,11 +195,15 @@
 //
 // # Import and export
 //
-// fileio.Service.Import writes through the write transaction's PutMany (driver.BulkWriter):
-// one statement per batch of files (the Service's batches: at most 500 files or 2 MiB; the
-// contents as one bytea parameter, their SHA-256 sums and UTF-8 checked in Go on the free CPUs,
-// so that the statement neither hashes nor, under migration 0012's agentfiles.text_checked,
-// checks them again), sent without waiting for its result: PostgreSQL writes one batch while
+// fileio.Service.Import writes through the write transaction's PutMany (driver.BulkWriter),
+// a batch at a time (the Service's batches: at most 500 files or 2 MiB; their SHA-256 sums and
+// UTF-8 checked in Go on the free CPUs, so that PostgreSQL neither hashes nor, under migration
+// 0012's agentfiles.text_checked, checks them again). A batch whose paths are all new — every
+// batch of an import into a new project or directory — is written with COPY, followed by one
+// statement for the byte count, the index jobs, the history numbering and the change-feed
+// events (bulk_copy.go); COPY takes the rows as a stream, which made a 30,000-file import about
+// a fifth faster than the statement below. Any other batch is one statement (the contents as
+// one bytea parameter), sent without waiting for its result: PostgreSQL writes one batch while
 // the Service reads and checks the next from the archive, and the result (or failure) comes
 // at the transaction's next call. The statement inserts the new files and replaces the
 // existing ones, counts their bytes, queues their index jobs and, for the new files, numbers
