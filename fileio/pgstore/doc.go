@@ -202,7 +202,7 @@
 // batch of an import into a new project or directory — is written with COPY, followed by one
 // statement for the byte count, the index jobs, the history numbering and the change-feed
 // events (bulk_copy.go); COPY takes the rows as a stream, which made a 30,000-file import about
-// a fifth faster than the statement below. Any other batch is one statement (the contents as
+// 15% faster than the statement below. Any other batch is one statement (the contents as
 // one bytea parameter), sent without waiting for its result: PostgreSQL writes one batch while
 // the Service reads and checks the next from the archive, and the result (or failure) comes
 // at the transaction's next call. The statement inserts the new files and replaces the
