@@ -13,12 +13,14 @@ import (
 var _ driver.ConditionalUpdater = (*Store)(nil)
 
 // sqlUpdateSettings sets, for the transaction, what Update sets in its first round trip: the
-// lock timeout ($1, in milliseconds), the generic plans and the history settings that the
-// triggers of migrations 0005 and 0006 read ($2 versions, $3 retention in microseconds; "0"
-// means off, as unset does), and the statement timeout ($4, milliseconds). As parameters, one prepared statement serves every project.
+// lock timeout ($1, in milliseconds), the generic plans without sequential scans (see
+// Update), the history settings that the triggers of migrations 0005 and 0006 read ($2
+// versions, $3 retention in microseconds; "0" means off, as unset does), and the statement
+// timeout ($4, milliseconds). As parameters, one prepared statement serves every project.
 const sqlUpdateSettings = `SELECT set_config('lock_timeout', $1, true),
        set_config('statement_timeout', $4, true),
        set_config('plan_cache_mode', 'force_generic_plan', true),
+       set_config('enable_seqscan', 'off', true),
        set_config('agentfiles.history_versions', $2, true),
        set_config('agentfiles.history_retention_us', $3, true)`
 
