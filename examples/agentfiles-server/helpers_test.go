@@ -30,7 +30,7 @@ type testServer struct {
 
 // startServer runs the server in this process with args (plus -addr 127.0.0.1:0 unless given)
 // and stops it, checking that it shut down cleanly, when the test ends.
-func startServer(t *testing.T, args ...string) *testServer {
+func startServer(t testing.TB, args ...string) *testServer {
 	t.Helper()
 	if !containsFlag(args, "-addr") {
 		args = append([]string{"-addr", "127.0.0.1:0"}, args...)
