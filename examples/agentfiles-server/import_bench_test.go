@@ -1,7 +1,6 @@
 package main
 
 import (
-	"archive/tar"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -9,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"sync"
 	"testing"
 	"time"
 
@@ -32,18 +30,7 @@ func BenchmarkServerImport(b *testing.B) {
 	}
 	files := grepbench.NewProse(n, int64(n)*10<<10, 1).Files
 	var archive bytes.Buffer
-	tw := tar.NewWriter(&archive)
-	for _, f := range files {
-		if err := tw.WriteHeader(&tar.Header{Name: f.Path[1:], Mode: 0o644, Size: int64(len(f.Content)), Typeflag: tar.TypeReg}); err != nil {
-			b.Fatal(err)
-		}
-		if _, err := tw.Write(f.Content); err != nil {
-			b.Fatal(err)
-		}
-	}
-	if err := tw.Close(); err != nil {
-		b.Fatal(err)
-	}
+	grepbench.Tar(b, &archive, files)
 	dir := b.TempDir()
 	tokens, config := filepath.Join(dir, "tokens"), filepath.Join(dir, "config.yaml")
 	if err := os.WriteFile(tokens, []byte("bench-key bench\n"), 0o600); err != nil {
@@ -83,47 +70,20 @@ func BenchmarkServerImport(b *testing.B) {
 		}
 
 		start = time.Now()
-		writeThroughTool(b, srv.base, fmt.Sprintf("write-%d", i), files, 8)
+		project := fmt.Sprintf("write-%d", i)
+		err = grepbench.Each(files, 8, func(f grepbench.File) error {
+			r, err := doAPI(srv.base, "bench-key", "file_write", map[string]any{"project": project, "path": f.Path, "content": string(f.Content)})
+			if err == nil && r.Status != http.StatusOK {
+				err = fmt.Errorf("file_write %s: %d %s", f.Path, r.Status, r.Raw)
+			}
+			return err
+		})
 		writeTime += time.Since(start)
+		if err != nil {
+			b.Fatal(err)
+		}
 	}
 	b.ReportMetric(importTime.Seconds()/float64(b.N), "s/import")
 	b.ReportMetric(writeTime.Seconds()/float64(b.N), "s/file_write_8")
 	b.ReportMetric(writeTime.Seconds()/importTime.Seconds(), "x_faster")
-}
-
-// writeThroughTool sends each file as one file_write call, from clients goroutines.
-func writeThroughTool(b *testing.B, base, project string, files []grepbench.File, clients int) {
-	next := make(chan grepbench.File)
-	errs := make(chan error, clients)
-	var wg sync.WaitGroup
-	for range clients {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			failed := false
-			for f := range next { // after a failure, drain so that the sender never blocks
-				if failed {
-					continue
-				}
-				r, err := doAPI(base, "bench-key", "file_write", map[string]any{"project": project, "path": f.Path, "content": string(f.Content)})
-				if err == nil && r.Status != http.StatusOK {
-					err = fmt.Errorf("file_write %s: %d %s", f.Path, r.Status, r.Raw)
-				}
-				if err != nil {
-					errs <- err
-					failed = true
-				}
-			}
-		}()
-	}
-	for _, f := range files {
-		next <- f
-	}
-	close(next)
-	wg.Wait()
-	select {
-	case err := <-errs:
-		b.Fatal(err)
-	default:
-	}
 }

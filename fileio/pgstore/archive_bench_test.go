@@ -1,7 +1,6 @@
 package pgstore_test
 
 import (
-	"archive/tar"
 	"context"
 	"fmt"
 	"io"
@@ -10,7 +9,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
-	"sync"
 	"testing"
 	"time"
 
@@ -161,56 +159,23 @@ func BenchmarkImport(b *testing.B) {
 	b.ReportMetric(exportTime.Seconds()/tarTime.Seconds(), "x_tar")
 }
 
-// writeTar writes files as an uncompressed tar at path, names relative to the root.
+// writeTar writes files as an uncompressed tar at path (grepbench.Tar).
 func writeTar(b testing.TB, path string, files []grepbench.File) {
 	out, err := os.Create(path)
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer out.Close()
-	tw := tar.NewWriter(out)
-	for _, f := range files {
-		if err := tw.WriteHeader(&tar.Header{Name: f.Path[1:], Mode: 0o644, Size: int64(len(f.Content)), Typeflag: tar.TypeReg}); err != nil {
-			b.Fatal(err)
-		}
-		if _, err := tw.Write(f.Content); err != nil {
-			b.Fatal(err)
-		}
-	}
-	if err := tw.Close(); err != nil {
-		b.Fatal(err)
-	}
+	grepbench.Tar(b, out, files)
 }
 
 // writeAll writes files into project with Service.Write (TRUNCATE), from writers goroutines.
 func writeAll(b *testing.B, svc *fileio.Service, ctx context.Context, project string, files []grepbench.File, writers int) {
-	var wg sync.WaitGroup
-	next := make(chan grepbench.File)
-	errs := make(chan error, writers)
-	for range writers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			failed := false
-			for f := range next { // after a failure, drain so that the sender never blocks
-				if failed {
-					continue
-				}
-				if _, err := svc.Write(ctx, fileio.WriteRequest{Project: project, Path: f.Path, Content: string(f.Content), Mode: fileio.ModeTruncate}); err != nil {
-					errs <- err
-					failed = true
-				}
-			}
-		}()
-	}
-	for _, f := range files {
-		next <- f
-	}
-	close(next)
-	wg.Wait()
-	select {
-	case err := <-errs:
+	err := grepbench.Each(files, writers, func(f grepbench.File) error {
+		_, err := svc.Write(ctx, fileio.WriteRequest{Project: project, Path: f.Path, Content: string(f.Content), Mode: fileio.ModeTruncate})
+		return err
+	})
+	if err != nil {
 		b.Fatal(err)
-	default:
 	}
 }
