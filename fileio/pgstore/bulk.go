@@ -92,13 +92,16 @@ const sqlPutMany = `WITH s AS (
     INSERT INTO mcp_file_events
         (apikey_hash, project, position, path, kind, version, prev_version, sha256, size, at, purge_after)
     SELECT $1, $2, h.last_position - (SELECT count(*) FROM created) + c.n, c.path, 'created', c.version, 0,
-           c.sha256, c.size, statement_timestamp(),
-           statement_timestamp() + GREATEST(
-               COALESCE(NULLIF(current_setting('agentfiles.history_retention_us', true), '')::bigint, 0),
-               86400000000) * interval '1 microsecond'
+           c.sha256, c.size, statement_timestamp(), statement_timestamp() + ` + sqlEventRetention + `
     FROM created c, h
 )
 SELECT (SELECT count(*) FROM created), array_agg(f.path), array_agg(f.updated_at) FROM f`
+
+// sqlEventRetention is how long a change-feed event is kept, as migration 0010's trigger
+// computes it: as long as the transaction's history keeps versions, at least a day.
+const sqlEventRetention = `GREATEST(
+               COALESCE(NULLIF(current_setting('agentfiles.history_retention_us', true), '')::bigint, 0),
+               86400000000) * interval '1 microsecond'`
 
 // sqlBulkSettings sets (or, with empty values, clears) the transaction-local settings around
 // sqlPutMany: agentfiles.bulk_insert ($1) makes the INSERT triggers stand aside (migration

@@ -11,7 +11,7 @@ import (
 // new project or directory, the files a rewind brings back — is written with COPY rather than
 // with sqlPutMany: COPY takes the rows as a stream, without the statement's unnest, the
 // materialized contents, the speculative insertion ON CONFLICT needs and the joins with the
-// inserted rows, which made a 30,000-file import take about 40% longer (BENCHMARKS.md). It runs
+// inserted rows, which made a 30,000-file import take about 15% longer (BENCHMARKS.md). It runs
 // in three steps, the first two waited for, the third pipelined as sqlPutMany is:
 //
 //  1. sqlBulkProbe looks each path up (one probe of the active-path index per path, as
@@ -70,10 +70,7 @@ const sqlBulkAfterCopy = `WITH s AS (
     INSERT INTO mcp_file_events
         (apikey_hash, project, position, path, kind, version, prev_version, sha256, size, at, purge_after)
     SELECT $1, $2, h.last_position - (SELECT count(*) FROM s) + row_number() OVER (ORDER BY s.path), s.path, 'created',
-           s.version, 0, s.sha256, s.size, $8,
-           $8 + GREATEST(
-               COALESCE(NULLIF(current_setting('agentfiles.history_retention_us', true), '')::bigint, 0),
-               86400000000) * interval '1 microsecond'
+           s.version, 0, s.sha256, s.size, $8, $8 + ` + sqlEventRetention + `
     FROM s, h
 )
 SELECT set_config('agentfiles.bulk_insert', '', true), set_config('agentfiles.text_checked', '', true)`
