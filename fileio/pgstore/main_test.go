@@ -11,10 +11,11 @@ import (
 
 func TestMain(m *testing.M) { pgtest.Main(m) }
 
-// newStore returns a Store on a fresh database, closed when the test ends.
+// newStore returns a Store on an empty database of its own (a recycled one: see
+// pgtest.Recycled), closed when the test ends.
 func newStore(t testing.TB, opts pgstore.Options) (*pgstore.Store, string) {
 	t.Helper()
-	url := pgtest.New(t)
+	url := pgtest.Recycled(t, "pgstore", pgstore.Migrate)
 	return pgtest.Open(t, url, pgstore.Open, opts), url
 }
 

@@ -26,6 +26,7 @@ var shared struct {
 // from TestMain: func TestMain(m *testing.M) { pgtest.Main(m) }.
 func Main(m *testing.M) {
 	code := m.Run()
+	dropRecycled()
 	if shared.srv != nil {
 		shared.srv.Close()
 	}
@@ -57,14 +58,7 @@ func newDatabase(tb testing.TB, options string) string {
 	tb.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
 	defer cancel()
-	admin := os.Getenv(EnvDatabaseURL)
-	if admin == "" {
-		shared.once.Do(func() { shared.srv, shared.err = Start(ctx) })
-		if shared.err != nil {
-			unavailable(tb, shared.err)
-		}
-		admin = shared.srv.URL("postgres")
-	}
+	admin := adminURL(tb, ctx)
 	dbURL, err := createDatabase(ctx, admin, options)
 	if err != nil {
 		tb.Fatalf("pgtest: %v", err)
@@ -77,6 +71,20 @@ func newDatabase(tb testing.TB, options string) string {
 		}
 	})
 	return dbURL
+}
+
+// adminURL is the URL of the maintenance database of the server New creates databases on:
+// AGENTFILES_TEST_DATABASE_URL, or the package's shared cluster, started on first use.
+func adminURL(tb testing.TB, ctx context.Context) string {
+	tb.Helper()
+	if admin := os.Getenv(EnvDatabaseURL); admin != "" {
+		return admin
+	}
+	shared.once.Do(func() { shared.srv, shared.err = Start(ctx) })
+	if shared.err != nil {
+		unavailable(tb, shared.err)
+	}
+	return shared.srv.URL("postgres")
 }
 
 // Dedicated starts a cluster used by this test alone (for fault tests that kill and restart the
