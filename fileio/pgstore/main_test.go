@@ -19,6 +19,15 @@ func newStore(t testing.TB, opts pgstore.Options) (*pgstore.Store, string) {
 	return pgtest.Open(t, url, pgstore.Open, opts), url
 }
 
+// newFreshStore is newStore on a database created for the test: for a test whose answer
+// depends on the planner's view of the tables (statistics, pages of deleted rows), which a
+// recycled database keeps from the tests before.
+func newFreshStore(t testing.TB, opts pgstore.Options) (*pgstore.Store, string) {
+	t.Helper()
+	url := pgtest.New(t)
+	return pgtest.Open(t, url, pgstore.Open, opts), url
+}
+
 var testScope = driver.Scope{Tenant: "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", Project: "proj"}
 
 func put(t testing.TB, s driver.Store, scope driver.Scope, path, content string) driver.FileInfo {

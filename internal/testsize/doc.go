@@ -11,7 +11,8 @@
 //	AGENTFILES_FULL=1 go test ./...   # every case of every suite (the weekly run)
 //
 // A sampled run is reproducible: the same cases run every time, on every machine, so a failure
-// seen once is seen again. A test that samples says so in its log (with -v), naming the
+// seen once is seen again (the seed is fixed by the test's name, so the subtests of a table,
+// such as one per store, sample different cases and cover more between them). A test that samples says so in its log (with -v), naming the
 // variable that runs it in full.
 //
 // # Use

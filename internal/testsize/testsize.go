@@ -1,6 +1,7 @@
 package testsize
 
 import (
+	"hash/fnv"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -34,16 +35,18 @@ func Count(tb testing.TB, full, sampled int) int {
 	return sampled
 }
 
-// Sample returns every item when the suites run in full, otherwise n of them chosen with a
-// fixed seed, in their original order, and logs the choice on tb. The first item is always
-// kept (suites put their basic case first). n < 1 keeps one.
+// Sample returns every item when the suites run in full, otherwise n of them in their original
+// order, and logs the choice on tb. The choice depends only on tb's name, len(items) and n: the
+// same test samples the same items on every run and machine, and two subtests of one table
+// sample different ones. The first item is always kept (suites put their basic case first);
+// n < 1 keeps one.
 func Sample[T any](tb testing.TB, items []T, n int) []T {
 	tb.Helper()
 	if Full() || n >= len(items) {
 		return items
 	}
 	n = max(n, 1)
-	keep := Indices(len(items), n)
+	keep := indices(len(items), n, nameSeed(tb.Name()))
 	out := make([]T, 0, n)
 	for _, i := range keep {
 		out = append(out, items[i])
@@ -53,14 +56,23 @@ func Sample[T any](tb testing.TB, items []T, n int) []T {
 }
 
 // Indices returns n distinct indices of [0, total) in increasing order, always 0 among them,
-// chosen with the fixed seed: the same for the same total and n on every run. It does not look
+// chosen with a fixed seed: the same for the same total and n on every run. It does not look
 // at AGENTFILES_FULL.
-func Indices(total, n int) []int {
+func Indices(total, n int) []int { return indices(total, n, 0) }
+
+// nameSeed is the FNV-1a hash of a test's name.
+func nameSeed(name string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(name))
+	return h.Sum64()
+}
+
+func indices(total, n int, salt uint64) []int {
 	n = min(max(n, 1), total)
 	if total <= 0 {
 		return nil
 	}
-	r := rand.New(rand.NewPCG(seed, uint64(total)))
+	r := rand.New(rand.NewPCG(seed^salt, uint64(total)))
 	rest := r.Perm(total - 1)[:n-1]
 	out := []int{0}
 	for _, i := range rest {

@@ -50,6 +50,14 @@ func TestSampleAndCount(t *testing.T) {
 	if got := testsize.Count(t, 100, 10); got != 10 {
 		t.Errorf("Count sampled = %d, want 10", got)
 	}
+	for _, name := range []string{"a", "b"} {
+		t.Run(name, func(t *testing.T) {
+			got := testsize.Sample(t, items, 3)
+			if again := testsize.Sample(t, items, 3); !cmp.Equal(got, again) {
+				t.Errorf("one test sampled %v, then %v", got, again)
+			}
+		})
+	}
 	t.Setenv(testsize.EnvFull, "1")
 	if !testsize.Full() {
 		t.Fatalf("Full() = false with %s=1", testsize.EnvFull)
