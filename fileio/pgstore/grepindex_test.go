@@ -477,7 +477,8 @@ func TestGrepGlobCollations(t *testing.T) {
 	for _, locale := range []string{"en-US", "tr-TR", "lt-LT"} {
 		t.Run(locale, func(t *testing.T) {
 			storetest.ExerciseGrepStore(t, func(t *testing.T) driver.Store {
-				return indexedViews{pgtest.Open(t, pgtest.NewICU(t, locale), pgstore.Open, pgstore.Options{GrepIndexInterval: -1})}
+				url := pgtest.RecycledICU(t, "pgstore", locale, pgstore.Migrate)
+				return indexedViews{pgtest.Open(t, url, pgstore.Open, pgstore.Options{GrepIndexInterval: -1})}
 			})
 		})
 	}

@@ -47,7 +47,12 @@ func New(tb testing.TB) string {
 // template0 with encoding UTF8; LC_COLLATE and LC_CTYPE stay C.
 func NewICU(tb testing.TB, icuLocale string) string {
 	tb.Helper()
-	return newDatabase(tb, "TEMPLATE template0 ENCODING 'UTF8' LOCALE 'C' LOCALE_PROVIDER icu ICU_LOCALE "+quoteLiteral(icuLocale))
+	return newDatabase(tb, icuOptions(icuLocale))
+}
+
+// icuOptions are the CREATE DATABASE options of NewICU.
+func icuOptions(icuLocale string) string {
+	return "TEMPLATE template0 ENCODING 'UTF8' LOCALE 'C' LOCALE_PROVIDER icu ICU_LOCALE " + quoteLiteral(icuLocale)
 }
 
 // quoteLiteral quotes s as an SQL string literal.

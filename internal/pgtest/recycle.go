@@ -39,11 +39,24 @@ type recycledDB struct {
 // changes the database itself (roles, other schemas, statistics it then reads) takes New.
 func Recycled(tb testing.TB, name string, migrate Migrator) string {
 	tb.Helper()
-	db := takeRecycled(name)
+	return recycle(tb, name, "", migrate)
+}
+
+// RecycledICU is Recycled for a database whose default collation is the ICU locale icuLocale,
+// as NewICU makes.
+func RecycledICU(tb testing.TB, name, icuLocale string, migrate Migrator) string {
+	tb.Helper()
+	return recycle(tb, name+"\x00"+icuLocale, icuOptions(icuLocale), migrate)
+}
+
+// recycle hands out a database of the pool named key, made with CREATE DATABASE's options.
+func recycle(tb testing.TB, key, options string, migrate Migrator) string {
+	tb.Helper()
+	db := takeRecycled(key)
 	if db == nil {
-		db = newRecycled(tb, migrate)
+		db = newRecycled(tb, options, migrate)
 	}
-	tb.Cleanup(func() { giveBack(tb, name, db) })
+	tb.Cleanup(func() { giveBack(tb, key, db) })
 	return db.url
 }
 
@@ -60,12 +73,12 @@ func takeRecycled(name string) *recycledDB {
 }
 
 // newRecycled creates and migrates a database, and prepares its reset.
-func newRecycled(tb testing.TB, migrate Migrator) *recycledDB {
+func newRecycled(tb testing.TB, options string, migrate Migrator) *recycledDB {
 	tb.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), startTimeout+openTimeout)
 	defer cancel()
 	admin := adminURL(tb, ctx)
-	url, err := createDatabase(ctx, admin, "")
+	url, err := createDatabase(ctx, admin, options)
 	if err != nil {
 		tb.Fatalf("pgtest: %v", err)
 	}
