@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
@@ -25,6 +26,9 @@ func TestGrepParallelAnswersAsSerial(t *testing.T) {
 	cfg.MaxProjectBytes = 1 << 30
 	cfg.GrepMaxScanBytes = 2 << 20
 	cfg.GrepMaxAnswerBytes = 16 << 10
+	// The pages are compared, not timed: budgets no loaded machine reaches, so that only the
+	// byte and answer bounds stop a page (a page stopped by time would differ between runs).
+	cfg.GrepTimeout, cfg.CallTimeout = time.Hour, time.Hour
 	svc, err := fileio.NewService(memstore.New(memstore.Options{}), fileio.Options{Config: cfg})
 	if err != nil {
 		t.Fatal(err)
