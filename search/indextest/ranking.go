@@ -78,10 +78,15 @@ func testExactUnionScores(t *testing.T, idx indexdriver.Index) {
 		}
 	}
 	bm := indexdriver.DefaultBM25()
-	reference := func(c indexdriver.StoredChunk, terms []string) float64 {
+	// reference is Σ weight · BM25 over the query's terms in order (weight 1 without weights).
+	reference := func(c indexdriver.StoredChunk, terms []string, weights []float64) float64 {
 		s := 0.0
-		for _, term := range terms {
-			s += bm.TermScore(c.Terms[term], c.ChunkTerms, df[term], stats)
+		for i, term := range terms {
+			score := bm.TermScore(c.Terms[term], c.ChunkTerms, df[term], stats)
+			if weights != nil {
+				score *= weights[i]
+			}
+			s += score
 		}
 		return s
 	}
@@ -95,7 +100,13 @@ func testExactUnionScores(t *testing.T, idx indexdriver.Index) {
 				t.Fatal(err)
 			}
 			oneLeg += res.Candidates - 1 // more than the shorter leg's one: from one leg only
-			terms := indexdriver.QueryTerms(q)
+			terms, weights := indexdriver.QueryTerms(q), []float64(nil)
+			if res.ExpandedQuery != nil { // scored with the expanded query's weighted terms
+				terms = nil
+				for _, wt := range res.ExpandedQuery {
+					terms, weights = append(terms, wt.Term), append(weights, wt.Weight)
+				}
+			}
 			qv, _ := emb.Embed(context.Background(), []string{q})
 			for _, h := range res.Hits {
 				var c indexdriver.StoredChunk
@@ -107,7 +118,7 @@ func testExactUnionScores(t *testing.T, idx indexdriver.Index) {
 				if !h.HasLexical || !h.HasSemantic {
 					t.Errorf("%q: %s lacks a score (lexical %v, semantic %v)", q, h.Path, h.HasLexical, h.HasSemantic)
 				}
-				if want := reference(c, terms); h.LexicalScore != want {
+				if want := reference(c, terms, weights); h.LexicalScore != want {
 					t.Errorf("%q: %s BM25 %v, reference %v (bit-identical required)", q, h.Path, h.LexicalScore, want)
 				}
 				if want := float64(indexdriver.Dot(c.Vector, qv[0])); h.SemanticScore != want {
@@ -167,7 +178,7 @@ func testExactUnionScores(t *testing.T, idx indexdriver.Index) {
 		if diff := cmp.Diff(want, got[i]); diff != "" {
 			t.Errorf("%s (-Lexical/Semantic +ScoreChunks):\n%s", key, diff)
 		}
-		if ref := reference(chunks[key], terms); got[i].Lexical != ref {
+		if ref := reference(chunks[key], terms, nil); got[i].Lexical != ref {
 			t.Errorf("%s: BM25 %v, reference %v", key, got[i].Lexical, ref)
 		}
 	}

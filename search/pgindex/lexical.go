@@ -252,9 +252,11 @@ func (ix *Index) Lexical(ctx context.Context, scope driver.Scope, q indexdriver.
 	}
 	res.DocFreq = df
 	if want {
-		scorers := make([]indexdriver.TermScorer, len(q.Terms))
-		for i := range q.Terms {
-			scorers[i] = q.BM25.Scorer(df[i], res.Stats)
+		scorers := q.TermScorers(df, res.Stats)
+		for i := range lists {
+			if !(indexdriver.Weight(q.Weights, i) > 0) {
+				lists[i] = termPostings{} // scores nothing: no chunk is matched by it alone
+			}
 		}
 		h := indexdriver.NewTopK[int64](q.TopK)
 		for _, c := range scoreBest(lists, scorers, q.TopK) {
