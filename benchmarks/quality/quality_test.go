@@ -143,7 +143,7 @@ func modes(t *testing.T) []Mode {
 		Mode{Name: "fused (tmm), no expansion", Options: search.SearcherOptions{Expansion: noExpansion}},
 		Mode{Name: "fused (min-max) + expansion", Options: search.SearcherOptions{FuseMethod: search.FuseMinMax}},
 		Mode{Name: "fused (rrf) + expansion", Options: search.SearcherOptions{FuseMethod: search.FuseRRF}},
-		Mode{Name: "expansion: Anserini's 5 feedback chunks", Options: search.SearcherOptions{Expansion: search.Expansion{FeedbackChunks: 5}}},
+		Mode{Name: "expansion: 5 feedback chunks", Options: search.SearcherOptions{Expansion: search.Expansion{FeedbackChunks: 5}}},
 		Mode{Name: "expansion: 20 feedback terms", Options: search.SearcherOptions{Expansion: search.Expansion{FeedbackTerms: 20}}},
 		Mode{Name: "expansion: original weight 0.7", Options: search.SearcherOptions{Expansion: search.Expansion{OriginalWeight: 0.7}}},
 		Mode{Name: "semantic alone", Options: search.SearcherOptions{BM25Candidates: -1, SemanticWeight: 1, LexicalWeight: 0, MinSemanticScore: ptr(-1.0)}},
