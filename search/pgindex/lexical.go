@@ -226,8 +226,10 @@ func (v *view) locate(key int64) (fi, chunk int) {
 
 // Lexical implements indexdriver.Index. In LexicalBM25 mode scores are indexdriver.BM25's, computed in Go
 // from the postings blocks of the query terms, the project's statistics and document
-// frequencies counted over its live chunks, summed over q.Terms in order: bit-identical to
-// search/memindex on the same chunks. Everything is read in one repeatable-read snapshot.
+// frequencies counted over its live chunks, weighted by q.Weights and summed over q.Terms in
+// order: bit-identical to search/memindex on the same chunks. Everything is read in one
+// repeatable-read snapshot. In LexicalTSVector mode the terms are OR-ed and ranked by
+// ts_rank_cd, which has no per-term weights: q.Weights do not apply there.
 func (ix *Index) Lexical(ctx context.Context, scope driver.Scope, q indexdriver.LexicalQuery) (indexdriver.LexicalResult, error) {
 	if err := ctx.Err(); err != nil {
 		return indexdriver.LexicalResult{}, err
