@@ -12,6 +12,7 @@ import (
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/fileio/memstore"
 	"github.com/agentfiles/agentfiles/internal/grepbench"
+	"github.com/agentfiles/agentfiles/internal/testsize"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -61,6 +62,9 @@ func TestGrepParallelAnswersAsSerial(t *testing.T) {
 		{Pattern: `^the\b`},
 		{Pattern: `\w+ing\b`},
 	}
+	// Three of the patterns by default, each in every mode and at every limit (all six with
+	// AGENTFILES_FULL=1).
+	patterns = testsize.Sample(t, patterns, 3)
 	// The first pages of a request, up to 25.
 	pages := func(req fileio.GrepRequest) []fileio.GrepResult {
 		var out []fileio.GrepResult
