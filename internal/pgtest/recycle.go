@@ -36,7 +36,9 @@ type recycledDB struct {
 // AGENTFILES_TEST_DATABASE_URL is not a superuser.
 //
 // It is meant for suites that make many stores and use them through their API: a test that
-// changes the database itself (roles, other schemas, statistics it then reads) takes New.
+// changes the database itself (roles, other schemas, statistics it then reads) takes New. The
+// databases left at the end are dropped by [Main] on AGENTFILES_TEST_DATABASE_URL's server
+// (a shared cluster goes with its files).
 func Recycled(tb testing.TB, name string, migrate Migrator) string {
 	tb.Helper()
 	return recycle(tb, name, "", migrate)
