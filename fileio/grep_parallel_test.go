@@ -21,11 +21,11 @@ import (
 // the same as when each file is matched in turn, through limits, cursors, the scan budget and
 // the answer cap, in all three modes.
 func TestGrepParallelAnswersAsSerial(t *testing.T) {
-	prose := grepbench.NewProse(300, 3<<20, 7)
+	prose := grepbench.NewProse(300, 1<<20, 7)
 	cfg := fileio.DefaultConfig()
 	cfg.RateLimitPerSecond = 0
 	cfg.MaxProjectBytes = 1 << 30
-	cfg.GrepMaxScanBytes = 2 << 20
+	cfg.GrepMaxScanBytes = 1 << 20
 	cfg.GrepMaxAnswerBytes = 16 << 10
 	// The pages are compared, not timed: budgets no loaded machine reaches, so that only the
 	// byte and answer bounds stop a page (a page stopped by time would differ between runs).

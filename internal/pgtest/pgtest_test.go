@@ -2,8 +2,10 @@ package pgtest_test
 
 import (
 	"context"
+	"fmt"
 	"net/url"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -202,4 +204,36 @@ func dbName(t *testing.T, rawURL string) string {
 		t.Fatal(err)
 	}
 	return strings.TrimPrefix(u.Path, "/")
+}
+
+// TestRecycledInParallel: tests running at once never share a recycled database, and each
+// finds it empty of the others' rows.
+func TestRecycledInParallel(t *testing.T) {
+	var mu sync.Mutex
+	held := map[string]bool{}
+	for i := range 6 {
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			t.Parallel()
+			url := pgtest.Recycled(t, "parallel", migrateCounter)
+			mu.Lock()
+			if held[url] {
+				t.Errorf("database %s handed to two tests at once", url)
+			}
+			held[url] = true
+			mu.Unlock()
+			conn := connect(t, url)
+			var n int
+			if err := conn.QueryRow(context.Background(), "SELECT count(*) FROM counters").Scan(&n); err != nil || n != 1 {
+				t.Errorf("rows at the start: %d, %v; want the migration's one", n, err)
+			}
+			if _, err := conn.Exec(context.Background(), "INSERT INTO counters (name) VALUES ('mine')"); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() {
+				mu.Lock()
+				delete(held, url)
+				mu.Unlock()
+			})
+		})
+	}
 }
