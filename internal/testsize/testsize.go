@@ -8,21 +8,15 @@ import (
 	"testing"
 )
 
-// EnvFull names the environment variable that makes the sampled suites run in full: "1" (or
-// "true") runs every case.
+// EnvFull names the environment variable that makes the sampled suites run in full: "1" runs
+// every case (as benchmarks/quality reads it too).
 const EnvFull = "AGENTFILES_FULL"
 
 // seed is the fixed seed of every sample: the same cases run on every run and machine.
 const seed = 42
 
 // Full reports whether the suites run in full (AGENTFILES_FULL=1).
-func Full() bool {
-	switch os.Getenv(EnvFull) {
-	case "1", "true", "TRUE", "yes":
-		return true
-	}
-	return false
-}
+func Full() bool { return os.Getenv(EnvFull) == "1" }
 
 // Count returns full when the suites run in full and sampled otherwise, and logs the choice
 // on tb when the two differ.
