@@ -17,7 +17,10 @@ require (
 )
 
 require (
+	github.com/benhoyt/goawk v1.29.1 // indirect
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
+	github.com/itchyny/gojq v0.12.20 // indirect
+	github.com/itchyny/timefmt-go v0.1.9 // indirect
 	github.com/jackc/pgpassfile v1.0.0 // indirect
 	github.com/jackc/pgservicefile v0.0.0-20240606120523-5a60cdf6a761 // indirect
 	github.com/jackc/puddle/v2 v2.2.3 // indirect
