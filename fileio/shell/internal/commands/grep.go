@@ -1,0 +1,619 @@
+package commands
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"path"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/agentfiles/agentfiles/fileio/shell/internal/posixre"
+)
+
+// lineMatcher finds a pattern in one line (without its newline), as grep and rg do.
+type lineMatcher struct {
+	re   *regexp.Regexp
+	word bool // -w: the match must stand between non-word characters; re has the match as group 1
+	all  bool // an empty pattern: every line matches
+}
+
+// compileMatcher builds a matcher from RE2 alternatives.
+func compileMatcher(alts []string, ignoreCase, word, line bool) (*lineMatcher, string, error) {
+	for i, a := range alts {
+		alts[i] = "(?:" + a + ")"
+	}
+	body := strings.Join(alts, "|")
+	if len(alts) == 0 {
+		body = "(?:)"
+	}
+	src := body
+	switch {
+	case line:
+		src = "^(?:" + body + ")$"
+	case word:
+		src = `(?:^|[^0-9A-Za-z_])(` + body + `)(?:[^0-9A-Za-z_]|$)`
+	}
+	prefix := ""
+	if ignoreCase {
+		prefix = "(?i)"
+	}
+	re, err := regexp.Compile(prefix + src)
+	if err != nil {
+		return nil, "", err
+	}
+	return &lineMatcher{re: re, word: word && !line}, prefix + body, nil
+}
+
+// find returns the first match in line at or after from: its start and end, or -1.
+func (m *lineMatcher) find(line []byte, from int) (int, int) {
+	if from > len(line) {
+		return -1, -1
+	}
+	if m.word {
+		loc := m.re.FindSubmatchIndex(line[from:])
+		if loc == nil {
+			return -1, -1
+		}
+		return from + loc[2], from + loc[3]
+	}
+	loc := m.re.FindIndex(line[from:])
+	if loc == nil {
+		return -1, -1
+	}
+	return from + loc[0], from + loc[1]
+}
+
+func (m *lineMatcher) match(line []byte) bool {
+	s, _ := m.find(line, 0)
+	return s >= 0
+}
+
+// grepOpts are grep's settings.
+type grepOpts struct {
+	patterns                         []string
+	fixed, ere, perl                 bool
+	ignoreCase, invert, word, lineRe bool
+	count, filesWith, filesWithout   bool
+	onlyMatching, quiet, silent      bool
+	lineNumbers, byteOffset          bool
+	withName, noName                 bool
+	recursive                        bool
+	after, before                    int
+	maxCount                         int64
+	includes, excludes, excludeDirs  []string
+	text, skipBinary                 bool
+	nullAfterName                    bool
+}
+
+// runGrep is grep with the flags agents use (see the package documentation).
+func runGrep(ctx context.Context, env *Env, args []string) int {
+	c := newIO(ctx, env, "grep")
+	// -NUM is -C NUM.
+	var conv []string
+	for _, a := range args[1:] {
+		if len(a) > 1 && a[0] == '-' && a[1] >= '0' && a[1] <= '9' && strings.Trim(a[1:], "0123456789") == "" {
+			conv = append(conv, "-C", a[1:])
+			continue
+		}
+		conv = append(conv, a)
+	}
+	opts, operands, err := optSpec{
+		short: "e:f:EFGPiyvwxclLoqsnbhHrRA:B:C:m:aIZz",
+		long: []string{"regexp=|e", "file=|f", "extended-regexp|E", "fixed-strings|F", "basic-regexp|G", "perl-regexp|P",
+			"ignore-case|i", "no-ignore-case", "invert-match|v", "word-regexp|w", "line-regexp|x", "count|c",
+			"files-with-matches|l", "files-without-match|L", "only-matching|o", "quiet|q", "silent|q", "no-messages|s",
+			"line-number|n", "byte-offset|b", "no-filename|h", "with-filename|H", "recursive|r", "dereference-recursive|R",
+			"after-context=|A", "before-context=|B", "context=|C", "max-count=|m", "text|a", "include=", "exclude=",
+			"exclude-dir=", "color?", "colour?", "binary-files=", "null|Z", "null-data|z", "label=", "line-buffered"},
+	}.parse(conv)
+	if err != nil {
+		c.usageGrep(err)
+		return 2
+	}
+	var g grepOpts
+	g.maxCount = -1
+	patternsGiven := false
+	for _, o := range opts {
+		switch o.key {
+		case "e":
+			g.patterns = append(g.patterns, strings.Split(o.val, "\n")...)
+			patternsGiven = true
+		case "f":
+			data, err := c.readFile(o.val)
+			if err != nil {
+				c.errorf("%s: %s", quotef(o.val), errText(err))
+				return 2
+			}
+			s := strings.TrimSuffix(string(data), "\n")
+			if len(data) > 0 {
+				g.patterns = append(g.patterns, strings.Split(s, "\n")...)
+			}
+			patternsGiven = true
+		case "E":
+			g.ere, g.fixed = true, false
+		case "F":
+			g.fixed, g.ere = true, false
+		case "G":
+			g.fixed, g.ere = false, false
+		case "P":
+			g.perl = true
+		case "i", "y":
+			g.ignoreCase = true
+		case "no-ignore-case":
+			g.ignoreCase = false
+		case "v":
+			g.invert = true
+		case "w":
+			g.word = true
+		case "x":
+			g.lineRe = true
+		case "c":
+			g.count = true
+		case "l":
+			g.filesWith, g.filesWithout = true, false
+		case "L":
+			g.filesWithout, g.filesWith = true, false
+		case "o":
+			g.onlyMatching = true
+		case "q":
+			g.quiet = true
+		case "s":
+			g.silent = true
+		case "n":
+			g.lineNumbers = true
+		case "b":
+			g.byteOffset = true
+		case "h":
+			g.noName, g.withName = true, false
+		case "H":
+			g.withName, g.noName = true, false
+		case "r", "R":
+			g.recursive = true
+		case "A", "B", "C":
+			n, err := strconv.Atoi(o.val)
+			if err != nil || n < 0 {
+				c.errorf("%s: invalid context length argument", o.val)
+				return 2
+			}
+			if o.key != "B" {
+				g.after = n
+			}
+			if o.key != "A" {
+				g.before = n
+			}
+		case "m":
+			n, err := strconv.ParseInt(o.val, 10, 64)
+			if err != nil {
+				c.errorf("invalid max count")
+				return 2
+			}
+			g.maxCount = n
+		case "a":
+			g.text = true
+		case "I":
+			g.skipBinary = true
+		case "binary-files":
+			switch o.val {
+			case "text":
+				g.text = true
+			case "without-match":
+				g.skipBinary = true
+			}
+		case "include":
+			g.includes = append(g.includes, o.val)
+		case "exclude":
+			g.excludes = append(g.excludes, o.val)
+		case "exclude-dir":
+			g.excludeDirs = append(g.excludeDirs, o.val)
+		case "Z":
+			g.nullAfterName = true
+		case "z":
+			c.errorf("-z (NUL-separated lines) is not supported")
+			return 2
+		}
+	}
+	if !patternsGiven {
+		if len(operands) == 0 {
+			c.usageGrep(nil)
+			return 2
+		}
+		g.patterns = strings.Split(operands[0], "\n")
+		operands = operands[1:]
+	}
+	if g.perl {
+		// PCRE: Go's RE2 reads most of what agents write with -P (\d, \s, (?:…), lazy
+		// quantifiers); lookarounds and backreferences fail to compile with a clear message.
+		g.ere = true
+	}
+	alts := make([]string, 0, len(g.patterns))
+	for _, p := range g.patterns {
+		switch {
+		case g.fixed:
+			alts = append(alts, regexp.QuoteMeta(p))
+		case g.perl:
+			alts = append(alts, p)
+		default:
+			t, err := posixre.Translate(p, posixre.Flags{ERE: g.ere})
+			if err != nil {
+				c.errorf("%s", err)
+				return 2
+			}
+			alts = append(alts, t)
+		}
+	}
+	m, re2, err := compileMatcher(alts, g.ignoreCase, g.word, g.lineRe)
+	if err != nil {
+		c.errorf("%s", strings.TrimPrefix(err.Error(), "error parsing regexp: "))
+		return 2
+	}
+	implicit := false
+	if len(operands) == 0 {
+		if g.recursive {
+			operands = []string{"."}
+			implicit = true
+		} else {
+			operands = []string{"-"}
+		}
+	}
+	// Names print with more than one operand, or below a directory operand of -r.
+	autoName := !g.noName && !g.withName
+	if autoName && len(operands) > 1 {
+		g.withName = true
+	}
+	s := &grepRun{c: c, g: g, m: m, re2: re2, implicit: implicit, autoName: autoName}
+	for _, op := range operands {
+		if c.stopped() || (s.matched && g.quiet) {
+			break
+		}
+		s.operand(op)
+	}
+	status := 1
+	if s.matched {
+		status = 0
+	}
+	if s.errors && !(g.quiet && s.matched) {
+		status = 2
+	}
+	return c.done(status)
+}
+
+func (c *cmdIO) usageGrep(err error) {
+	if err != nil {
+		var u *usageError
+		if errors.As(err, &u) {
+			c.errorf("%s", u.msg)
+		}
+	}
+	if c.env.Stderr != nil {
+		io.WriteString(c.env.Stderr, "Usage: grep [OPTION]... PATTERNS [FILE]...\nTry 'grep --help' for more information.\n")
+	}
+}
+
+type grepRun struct {
+	c        *cmdIO
+	g        grepOpts
+	m        *lineMatcher
+	re2      string
+	matched  bool
+	errors   bool
+	anyOut   bool // a context group was printed (for "--")
+	implicit bool // grep -r without a file operand: names print without "./"
+	autoName bool // neither -h nor -H: names print as GNU decides
+}
+
+func (s *grepRun) operand(op string) {
+	c := s.c
+	if op == "-" {
+		data, err := readAllBounded(c.ctx, c.env.Stdin)
+		if err != nil {
+			c.errorf("(standard input): %s", errText(err))
+			s.errors = true
+			return
+		}
+		s.file("(standard input)", data)
+		return
+	}
+	abs := c.env.Abs(op)
+	fi, err := c.env.FS.Stat(c.ctx, abs)
+	if err != nil {
+		if !s.g.silent {
+			c.errorf("%s: %s", op, errText(c.classify(abs, err)))
+		}
+		s.errors = true
+		return
+	}
+	if fi.IsDir() {
+		if !s.g.recursive {
+			if !s.g.silent {
+				c.errorf("%s: Is a directory", op)
+			}
+			s.errors = true
+			return
+		}
+		if s.autoName {
+			s.g.withName = true
+		}
+		s.walk(abs, op)
+		return
+	}
+	if !s.included(op, true) {
+		return
+	}
+	data, err := c.readPath(abs)
+	if err != nil {
+		if !s.g.silent {
+			c.errorf("%s: %s", op, errText(err))
+		}
+		s.errors = true
+		return
+	}
+	s.file(op, data)
+}
+
+func (s *grepRun) included(name string, commandLine bool) bool {
+	base := path.Base(name)
+	for _, e := range s.g.excludes {
+		if fnmatch(e, base, false) || (commandLine && fnmatch(e, name, false)) {
+			return false
+		}
+	}
+	if len(s.g.includes) == 0 {
+		return true
+	}
+	for _, in := range s.g.includes {
+		if fnmatch(in, base, false) || (commandLine && fnmatch(in, name, false)) {
+			return true
+		}
+	}
+	return false
+}
+
+// walk searches the tree at abs, shown as shown, in bytewise name order (GNU grep walks in
+// directory order, which a project does not have). With a Searcher, only its candidates are
+// read.
+func (s *grepRun) walk(abs, shown string) {
+	c := s.c
+	var candidates map[string]bool
+	if c.env.Search != nil && !s.g.invert && !s.g.filesWithout && !s.g.count {
+		paths, complete, err := c.env.Search.Candidates(c.ctx, abs, s.re2, false)
+		if err == nil && complete {
+			candidates = make(map[string]bool, len(paths))
+			for _, p := range paths {
+				candidates[p] = true
+			}
+		}
+	}
+	var rec func(dir, shown string, top bool)
+	rec = func(dir, shown string, top bool) {
+		if c.stopped() || (s.matched && s.g.quiet) {
+			return
+		}
+		entries, err := c.env.FS.ReadDir(c.ctx, dir)
+		if err != nil {
+			c.errorf("%s: %s", shown, errText(err))
+			s.errors = true
+			return
+		}
+		for _, e := range entries {
+			child := path.Join(dir, e.Name())
+			var childShown string
+			switch {
+			case s.implicit && top:
+				childShown = e.Name()
+			case strings.HasSuffix(shown, "/"):
+				childShown = shown + e.Name()
+			default:
+				childShown = shown + "/" + e.Name()
+			}
+			if e.IsDir() {
+				excluded := false
+				for _, x := range s.g.excludeDirs {
+					if fnmatch(x, e.Name(), false) {
+						excluded = true
+					}
+				}
+				if !excluded {
+					rec(child, childShown, false)
+				}
+				continue
+			}
+			if !s.included(e.Name(), false) {
+				continue
+			}
+			if candidates != nil && !candidates[child] {
+				continue
+			}
+			data, err := c.readPath(child)
+			if err != nil {
+				c.errorf("%s: %s", childShown, errText(err))
+				s.errors = true
+				continue
+			}
+			s.file(childShown, data)
+			if c.stopped() || (s.matched && s.g.quiet) {
+				return
+			}
+		}
+	}
+	rec(abs, shown, true)
+}
+
+// file searches one file's content.
+func (s *grepRun) file(name string, data []byte) {
+	c, g := s.c, &s.g
+	binary := !g.text && bytes.IndexByte(data, 0) >= 0
+	if binary && g.skipBinary {
+		return
+	}
+	quietOut := g.quiet || g.filesWith || g.filesWithout
+	prefix := ""
+	if g.withName {
+		prefix = name
+	}
+	var count int64
+	lastPrinted := 0 // line number of the last line printed (0: none in this file)
+	pendingAfter := 0
+	type held struct {
+		no   int
+		off  int
+		line []byte
+	}
+	var before []held
+	printLine := func(no, off int, line []byte, sep byte) {
+		if g.withName {
+			c.writeString(prefix)
+			if g.nullAfterName {
+				c.write([]byte{0})
+			} else {
+				c.write([]byte{sep})
+			}
+		}
+		if g.lineNumbers {
+			c.writeString(strconv.Itoa(no))
+			c.write([]byte{sep})
+		}
+		if g.byteOffset {
+			c.writeString(strconv.Itoa(off))
+			c.write([]byte{sep})
+		}
+		c.write(line)
+		c.writeString("\n")
+	}
+	context := g.after > 0 || g.before > 0
+	lineNo, off := 0, 0
+	rest := data
+	for len(rest) > 0 {
+		if lineNo&1023 == 0 && c.ctx.Err() != nil {
+			return
+		}
+		if g.maxCount >= 0 && count >= g.maxCount {
+			// After -m's last match, trailing context still prints.
+			if pendingAfter == 0 || binary {
+				break
+			}
+		}
+		lineNo++
+		i := bytes.IndexByte(rest, '\n')
+		var line []byte
+		if i < 0 {
+			line, rest = rest, nil
+		} else {
+			line, rest = rest[:i], rest[i+1:]
+		}
+		lineOff := off
+		off += len(line) + 1
+		selected := s.m.match(line) != g.invert
+		if g.maxCount >= 0 && count >= g.maxCount {
+			selected = false
+			if pendingAfter > 0 && !selected {
+				printLine(lineNo, lineOff, line, '-')
+				lastPrinted = lineNo
+				pendingAfter--
+			}
+			continue
+		}
+		if !selected {
+			if quietOut || g.count || binary {
+				continue
+			}
+			if pendingAfter > 0 {
+				printLine(lineNo, lineOff, line, '-')
+				lastPrinted = lineNo
+				pendingAfter--
+			} else if g.before > 0 {
+				before = append(before, held{lineNo, lineOff, line})
+				if len(before) > g.before {
+					before = before[1:]
+				}
+			}
+			continue
+		}
+		count++
+		s.matched = true
+		if g.quiet {
+			return
+		}
+		if g.filesWith || g.filesWithout {
+			break
+		}
+		if g.count {
+			continue
+		}
+		if binary {
+			break
+		}
+		if context {
+			first := lineNo
+			if len(before) > 0 {
+				first = before[0].no
+			}
+			if s.anyOut && (lastPrinted == 0 || first > lastPrinted+1) {
+				c.writeString("--\n")
+			}
+			for _, h := range before {
+				printLine(h.no, h.off, h.line, '-')
+			}
+			before = before[:0]
+			s.anyOut = true
+		}
+		if g.onlyMatching {
+			if !g.invert {
+				for from := 0; from <= len(line); {
+					st, en := s.m.find(line, from)
+					if st < 0 {
+						break
+					}
+					if en > st {
+						printLine(lineNo, lineOff+st, line[st:en], ':')
+						from = en
+					} else {
+						from = en + 1
+					}
+				}
+			}
+		} else {
+			printLine(lineNo, lineOff, line, ':')
+		}
+		lastPrinted = lineNo
+		pendingAfter = g.after
+		if c.stopped() {
+			return
+		}
+	}
+	switch {
+	case g.count:
+		if g.withName {
+			c.writeString(prefix)
+			if g.nullAfterName {
+				c.write([]byte{0})
+			} else {
+				c.writeString(":")
+			}
+		}
+		c.printf("%d\n", count)
+		if g.filesWith && count > 0 {
+			// grep -c -l prints the name only
+		}
+	case g.filesWith && count > 0:
+		c.writeString(name)
+		c.writeNameEnd(g.nullAfterName)
+	case g.filesWithout && count == 0:
+		c.writeString(name)
+		c.writeNameEnd(g.nullAfterName)
+	}
+	if binary && count > 0 && !g.count && !quietOut {
+		c.flush()
+		c.errorf("%s: binary file matches", name)
+	}
+}
+
+func (c *cmdIO) writeNameEnd(null bool) {
+	if null {
+		c.write([]byte{0})
+	} else {
+		c.writeString("\n")
+	}
+}

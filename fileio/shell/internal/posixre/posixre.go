@@ -1,0 +1,394 @@
+// Package posixre translates POSIX regular expressions as GNU grep and sed read them —
+// basic (BRE) and extended (ERE), with GNU's extensions — into Go's RE2 syntax, so the
+// commands match in time linear in their input.
+//
+// # What translates
+//
+// Groups, alternation (\| in a BRE), the repetitions * \+ \? \{m,n\} (+ ? {m,n} in an ERE,
+// {,n} meaning {0,n}), anchors where POSIX makes them anchors (a BRE's ^ only at the start
+// of the expression or of a group or alternative, $ only at its end; elsewhere they are
+// literal), a leading * as a literal, bracket expressions with ] first, [:class:], [=c=] and
+// [.c.], backslashes inside brackets as literal, \w \W \s \S, \b \B, \< \> (as \b), \` \'
+// and, for sed, \n and \t.
+//
+// # What is refused
+//
+// Backreferences (\1 … \9): RE2 has none, and a regexp with them can take exponential
+// time. Repetition counts above 1000 (RE2's bound). Errors carry GNU's text ("Unmatched (
+// or \(", "Invalid content of \{\}", "Trailing backslash") where GNU has one.
+//
+// # What differs
+//
+// Go matches UTF-8 runes where LC_ALL=C matches bytes: "." matches "é" as one character,
+// not two. \< and \> both become \b, which also matches at the other edge of a word.
+package posixre
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Flags change how a pattern reads.
+type Flags struct {
+	// ERE reads an extended expression (grep -E, sed -E); else a basic one.
+	ERE bool
+	// Sed accepts sed's escapes \n and \t (and \cX style is not read).
+	Sed bool
+}
+
+// Error is a pattern that cannot be translated; its text is GNU's where GNU has one.
+type Error struct{ Msg string }
+
+func (e *Error) Error() string { return e.Msg }
+
+// ErrBackref is wrapped by the error of a pattern with a backreference.
+var ErrBackref = errors.New("backreferences are not supported")
+
+type backrefError struct{ n byte }
+
+func (e *backrefError) Error() string {
+	return fmt.Sprintf("backreference \\%c is not supported: matching is RE2 (linear time), which has no backreferences", e.n)
+}
+func (e *backrefError) Unwrap() error { return ErrBackref }
+
+const maxRepeat = 1000
+
+type translator struct {
+	src   string
+	i     int
+	ere   bool
+	sed   bool
+	out   strings.Builder
+	depth int
+	// atomStart is the output offset where the last atom began (-1 when there is none to
+	// repeat); quantified says that atom already carries a repetition.
+	atomStart  int
+	quantified bool
+}
+
+// Translate returns the RE2 form of the POSIX pattern p.
+func Translate(p string, f Flags) (string, error) {
+	t := &translator{src: p, ere: f.ERE, sed: f.Sed, atomStart: -1}
+	if err := t.run(); err != nil {
+		return "", err
+	}
+	return t.out.String(), nil
+}
+
+// atStart reports whether position i starts the expression, a group or an alternative
+// (where a BRE's ^ is an anchor and * is literal).
+func (t *translator) atStart(i int) bool {
+	if i == 0 {
+		return true
+	}
+	prev := t.src[:i]
+	if t.ere {
+		return strings.HasSuffix(prev, "(") && !strings.HasSuffix(prev, `\(`) || strings.HasSuffix(prev, "|") && !strings.HasSuffix(prev, `\|`)
+	}
+	return strings.HasSuffix(prev, `\(`) || strings.HasSuffix(prev, `\|`)
+}
+
+func (t *translator) atom(s string) {
+	t.atomStart = t.out.Len()
+	t.quantified = false
+	t.out.WriteString(s)
+}
+
+func (t *translator) literal(b byte) {
+	t.atom(quoteByte(b))
+}
+
+func quoteByte(b byte) string {
+	if strings.IndexByte(`\.+*?()|[]{}^$`, b) >= 0 {
+		return `\` + string(b)
+	}
+	return string([]byte{b})
+}
+
+func (t *translator) noAtom() {
+	t.atomStart = -1
+	t.quantified = false
+}
+
+// quantify applies the repetition q to the last atom (a literal when there is none).
+func (t *translator) quantify(q string, literal string) {
+	if t.atomStart < 0 {
+		t.atom(literal)
+		return
+	}
+	if t.quantified {
+		s := t.out.String()
+		t.out.Reset()
+		t.out.WriteString(s[:t.atomStart])
+		t.out.WriteString("(?:" + s[t.atomStart:] + ")")
+	}
+	t.out.WriteString(q)
+	t.quantified = true
+}
+
+func (t *translator) run() error {
+	groupStarts := []int{}
+	for t.i < len(t.src) {
+		c := t.src[t.i]
+		start := t.i
+		t.i++
+		switch {
+		case c == '\\':
+			if t.i >= len(t.src) {
+				return &Error{"Trailing backslash"}
+			}
+			e := t.src[t.i]
+			t.i++
+			switch {
+			case !t.ere && e == '(':
+				groupStarts = append(groupStarts, t.out.Len())
+				t.out.WriteString("(")
+				t.noAtom()
+				t.depth++
+			case !t.ere && e == ')':
+				if t.depth == 0 {
+					return &Error{`Unmatched ) or \)`}
+				}
+				t.depth--
+				t.out.WriteString(")")
+				t.atomStart = groupStarts[len(groupStarts)-1]
+				groupStarts = groupStarts[:len(groupStarts)-1]
+				t.quantified = false
+			case !t.ere && e == '|':
+				t.out.WriteString("|")
+				t.noAtom()
+			case !t.ere && (e == '+' || e == '?'):
+				if t.atStart(start) {
+					t.literal(e)
+				} else {
+					t.quantify(string(e), quoteByte(e))
+				}
+			case !t.ere && e == '{':
+				if err := t.interval(); err != nil {
+					return err
+				}
+			case e >= '1' && e <= '9':
+				return &backrefError{e}
+			case e == 'w' || e == 'W' || e == 's' || e == 'S':
+				t.atom(`\` + string(e))
+			case e == 'b' || e == 'B':
+				t.out.WriteString(`\` + string(e))
+				t.noAtom()
+			case e == '<' || e == '>':
+				t.out.WriteString(`\b`)
+				t.noAtom()
+			case e == '`':
+				t.out.WriteString(`\A`)
+				t.noAtom()
+			case e == '\'':
+				t.out.WriteString(`\z`)
+				t.noAtom()
+			case t.sed && e == 'n':
+				t.atom(`\n`)
+			case t.sed && e == 't':
+				t.atom(`\t`)
+			default:
+				t.literal(e)
+			}
+		case c == '[':
+			if err := t.bracket(); err != nil {
+				return err
+			}
+		case c == '.':
+			t.atom(".")
+		case c == '*':
+			if t.atStart(start) || (!t.ere && start > 0 && t.src[start-1] == '^' && t.atStart(start-1)) {
+				t.literal('*')
+			} else {
+				if t.quantified && strings.HasSuffix(t.out.String(), "*") {
+					continue // a** is a*
+				}
+				t.quantify("*", `\*`)
+			}
+		case c == '^':
+			if t.ere || t.atStart(start) {
+				t.out.WriteString("^")
+				t.noAtom()
+			} else {
+				t.literal('^')
+			}
+		case c == '$':
+			rest := t.src[t.i:]
+			if t.ere || rest == "" || strings.HasPrefix(rest, `\)`) || strings.HasPrefix(rest, `\|`) {
+				t.out.WriteString("$")
+				t.noAtom()
+			} else {
+				t.literal('$')
+			}
+		case t.ere && c == '(':
+			groupStarts = append(groupStarts, t.out.Len())
+			t.out.WriteString("(")
+			t.noAtom()
+			t.depth++
+		case t.ere && c == ')':
+			if t.depth == 0 {
+				t.literal(')')
+				continue
+			}
+			t.depth--
+			t.out.WriteString(")")
+			t.atomStart = groupStarts[len(groupStarts)-1]
+			groupStarts = groupStarts[:len(groupStarts)-1]
+			t.quantified = false
+		case t.ere && c == '|':
+			t.out.WriteString("|")
+			t.noAtom()
+		case t.ere && (c == '+' || c == '?'):
+			if t.atStart(start) {
+				t.literal(c)
+			} else {
+				t.quantify(string(c), quoteByte(c))
+			}
+		case t.ere && c == '{':
+			if !validInterval(t.src[t.i:]) || t.atomStart < 0 {
+				t.literal('{')
+				continue
+			}
+			if err := t.interval(); err != nil {
+				return err
+			}
+		default:
+			t.literal(c)
+		}
+	}
+	if t.depth > 0 {
+		return &Error{`Unmatched ( or \(`}
+	}
+	return nil
+}
+
+func validInterval(s string) bool {
+	end := strings.IndexByte(s, '}')
+	if end < 0 {
+		return false
+	}
+	body := s[:end]
+	lo, hi, comma := strings.Cut(body, ",")
+	if lo == "" && (!comma || hi == "") {
+		return lo == "" && comma && hi != ""
+	}
+	for _, part := range []string{lo, hi} {
+		for _, ch := range part {
+			if ch < '0' || ch > '9' {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// interval reads m,n} (after { or \{) and applies it.
+func (t *translator) interval() error {
+	closing := "}"
+	if !t.ere {
+		closing = `\}`
+	}
+	end := strings.Index(t.src[t.i:], closing)
+	if end < 0 {
+		if t.ere {
+			return &Error{"Unmatched { or \\{"}
+		}
+		return &Error{`Unmatched \{`}
+	}
+	body := t.src[t.i : t.i+end]
+	t.i += end + len(closing)
+	lo, hi, comma := strings.Cut(body, ",")
+	if lo == "" {
+		lo = "0"
+	}
+	n, err := strconv.Atoi(lo)
+	if err != nil {
+		return &Error{`Invalid content of \{\}`}
+	}
+	q := "{" + lo
+	m := n
+	if comma {
+		q += ","
+		if hi != "" {
+			m, err = strconv.Atoi(hi)
+			if err != nil || m < n {
+				return &Error{`Invalid content of \{\}`}
+			}
+			q += hi
+		}
+	}
+	q += "}"
+	if n > maxRepeat || m > maxRepeat {
+		return &Error{fmt.Sprintf("Regular expression too big: repetition counts above %d are not supported", maxRepeat)}
+	}
+	if t.atomStart < 0 {
+		if t.ere {
+			t.atom(`\{` + strings.ReplaceAll(body, "}", `\}`) + `\}`)
+			return nil
+		}
+		return &Error{"Invalid preceding regular expression"}
+	}
+	t.quantify(q, "")
+	return nil
+}
+
+// bracket reads a bracket expression after its '['.
+func (t *translator) bracket() error {
+	var b strings.Builder
+	b.WriteByte('[')
+	if t.i < len(t.src) && t.src[t.i] == '^' {
+		b.WriteByte('^')
+		t.i++
+	}
+	first := true
+	for {
+		if t.i >= len(t.src) {
+			return &Error{"Unmatched [, [^, [:, [., or [="}
+		}
+		c := t.src[t.i]
+		if c == ']' && !first {
+			t.i++
+			b.WriteByte(']')
+			break
+		}
+		first = false
+		if c == '[' && t.i+1 < len(t.src) && strings.IndexByte(":=.", t.src[t.i+1]) >= 0 {
+			kind := t.src[t.i+1]
+			end := strings.Index(t.src[t.i+2:], string(kind)+"]")
+			if end < 0 {
+				return &Error{"Unmatched [, [^, [:, [., or [="}
+			}
+			name := t.src[t.i+2 : t.i+2+end]
+			t.i += 2 + end + 2
+			switch kind {
+			case ':':
+				switch name {
+				case "alpha", "digit", "alnum", "upper", "lower", "space", "blank", "punct", "print", "graph", "cntrl", "xdigit":
+					b.WriteString("[:" + name + ":]")
+				default:
+					return &Error{"Invalid character class name"}
+				}
+			default:
+				if len(name) != 1 {
+					return &Error{"Invalid collation character"}
+				}
+				b.WriteString(bracketByte(name[0]))
+			}
+			continue
+		}
+		t.i++
+		b.WriteString(bracketByte(c))
+	}
+	t.atom(b.String())
+	return nil
+}
+
+func bracketByte(c byte) string {
+	switch c {
+	case '\\', '[', ']', '^':
+		return `\` + string(c)
+	}
+	return string([]byte{c})
+}
