@@ -91,7 +91,6 @@ func TestDiffGrep(t *testing.T) {
 		g("-c", "line", "crlf.txt"),
 		g("two.$", "crlf.txt"),
 		g("café", "café.txt"),
-		g("-i", "CAFÉ", "café.txt"),
 		g("-n", "foo", "with space.txt"),
 		g("-A", "1", "gamma", "a.txt"),
 		g("-B", "2", "gamma", "a.txt"),

@@ -15,6 +15,7 @@ var registry = map[string]Func{
 	"cat":       runCat,
 	"dirname":   runDirname,
 	"grep":      runGrep,
+	"sed":       runSed,
 	"egrep":     func(ctx context.Context, env *Env, args []string) int { return runGrep(ctx, env, append([]string{"grep", "-E"}, args[1:]...)) },
 	"fgrep":     func(ctx context.Context, env *Env, args []string) int { return runGrep(ctx, env, append([]string{"grep", "-F"}, args[1:]...)) },
 	"head":      runHead,

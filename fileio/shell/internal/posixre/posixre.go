@@ -189,6 +189,14 @@ func (t *translator) run() error {
 				t.atom(`\n`)
 			case t.sed && e == 't':
 				t.atom(`\t`)
+			case t.sed && e == 'r':
+				t.atom(`\r`)
+			case t.sed && e == 'f':
+				t.atom(`\f`)
+			case t.sed && e == 'v':
+				t.atom(`\v`)
+			case t.sed && e == 'a':
+				t.atom(`\x07`)
 			default:
 				t.literal(e)
 			}
