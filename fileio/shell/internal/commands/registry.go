@@ -9,15 +9,23 @@ import (
 // mvdan.cc/sh's interpreter (echo, printf, test, [, true, false, cd, pwd, read, …) are run by
 // the interpreter and need no entry.
 var registry = map[string]Func{
-	"true":      func(context.Context, *Env, []string) int { return 0 },
-	"false":     func(context.Context, *Env, []string) int { return 1 },
-	"basename":  runBasename,
-	"cat":       runCat,
-	"dirname":   runDirname,
-	"grep":      runGrep,
-	"sed":       runSed,
-	"egrep":     func(ctx context.Context, env *Env, args []string) int { return runGrep(ctx, env, append([]string{"grep", "-E"}, args[1:]...)) },
-	"fgrep":     func(ctx context.Context, env *Env, args []string) int { return runGrep(ctx, env, append([]string{"grep", "-F"}, args[1:]...)) },
+	"true":     func(context.Context, *Env, []string) int { return 0 },
+	"false":    func(context.Context, *Env, []string) int { return 1 },
+	"basename": runBasename,
+	"cat":      runCat,
+	"dirname":  runDirname,
+	"grep":     runGrep,
+	"sed":      runSed,
+	"sort":     runSort,
+	"uniq":     runUniq,
+	"cut":      runCut,
+	"tr":       runTr,
+	"egrep": func(ctx context.Context, env *Env, args []string) int {
+		return runGrep(ctx, env, append([]string{"grep", "-E"}, args[1:]...))
+	},
+	"fgrep": func(ctx context.Context, env *Env, args []string) int {
+		return runGrep(ctx, env, append([]string{"grep", "-F"}, args[1:]...))
+	},
 	"head":      runHead,
 	"nl":        runNl,
 	"seq":       runSeq,

@@ -80,7 +80,14 @@ func (c Case) name() string {
 	if c.Name != "" {
 		return c.Name
 	}
-	return strings.Join(c.Args, " ")
+	name := strings.Join(c.Args, " ")
+	if c.Stdin != "" {
+		name += fmt.Sprintf(" <<< %.20q", c.Stdin)
+	}
+	if c.Dir != "" {
+		name += " in " + c.Dir
+	}
+	return name
 }
 
 // Result is what a command line left.
