@@ -617,3 +617,12 @@ func (c *cmdIO) writeNameEnd(null bool) {
 		c.writeString("\n")
 	}
 }
+
+// runEgrep is grep -E, runFgrep grep -F.
+func runEgrep(ctx context.Context, env *Env, args []string) int {
+	return runGrep(ctx, env, append([]string{"grep", "-E"}, args[1:]...))
+}
+
+func runFgrep(ctx context.Context, env *Env, args []string) int {
+	return runGrep(ctx, env, append([]string{"grep", "-F"}, args[1:]...))
+}

@@ -9,30 +9,29 @@ import (
 // mvdan.cc/sh's interpreter (echo, printf, test, [, true, false, cd, pwd, read, …) are run by
 // the interpreter and need no entry.
 var registry = map[string]Func{
-	"true":     func(context.Context, *Env, []string) int { return 0 },
-	"false":    func(context.Context, *Env, []string) int { return 1 },
-	"basename": runBasename,
-	"cat":      runCat,
-	"dirname":  runDirname,
-	"grep":     runGrep,
-	"sed":      runSed,
-	"sort":     runSort,
-	"uniq":     runUniq,
-	"cut":      runCut,
-	"tr":       runTr,
-	"egrep": func(ctx context.Context, env *Env, args []string) int {
-		return runGrep(ctx, env, append([]string{"grep", "-E"}, args[1:]...))
-	},
-	"fgrep": func(ctx context.Context, env *Env, args []string) int {
-		return runGrep(ctx, env, append([]string{"grep", "-F"}, args[1:]...))
-	},
+	"true":      func(context.Context, *Env, []string) int { return 0 },
+	"false":     func(context.Context, *Env, []string) int { return 1 },
+	"basename":  runBasename,
+	"cat":       runCat,
+	"cut":       runCut,
+	"dirname":   runDirname,
+	"egrep":     runEgrep,
+	"fgrep":     runFgrep,
+	"find":      runFind,
+	"grep":      runGrep,
 	"head":      runHead,
+	"ls":        runLs,
 	"nl":        runNl,
+	"sed":       runSed,
 	"seq":       runSeq,
 	"sha256sum": runSha256sum,
 	"sleep":     runSleep,
+	"sort":      runSort,
 	"tail":      runTail,
 	"tee":       runTee,
+	"tr":        runTr,
+	"tree":      runTree,
+	"uniq":      runUniq,
 	"wc":        runWc,
 	"yes":       runYes,
 }

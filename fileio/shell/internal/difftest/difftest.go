@@ -45,10 +45,11 @@ type Tree struct {
 }
 
 // Base is the modification time of directories and the earliest file time of the trees
-// this package builds; Now is the time the Go commands see as "now" (touch).
+// this package builds; Now is the time the Go commands see as "now" (touch, ls -l's
+// six-month rule): the real time, as the oracle sees it.
 var (
 	Base = time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC)
-	Now  = time.Date(2024, 6, 1, 12, 0, 0, 0, time.UTC)
+	Now  = time.Now().UTC().Truncate(time.Second)
 )
 
 // Case is one command line.
@@ -238,6 +239,9 @@ func Exec(fsys commands.FS, dir string) func(ctx context.Context, args []string,
 	var run func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int
 	run = func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		f := commands.Lookup(args[0])
+		if args[0] == "echo" {
+			f = echo
+		}
 		if f == nil {
 			fmt.Fprintf(stderr, "bash: %s: command not found\n", args[0])
 			return 127
@@ -341,4 +345,20 @@ func sortedLines(s string) string {
 	lines := strings.SplitAfter(s, "\n")
 	sort.Strings(lines)
 	return strings.Join(lines, "")
+}
+
+// echo stands in for the interpreter's builtin, which find -exec and xargs reach through
+// the shell's Exec.
+func echo(_ context.Context, env *commands.Env, args []string) int {
+	newline := true
+	args = args[1:]
+	if len(args) > 0 && args[0] == "-n" {
+		newline, args = false, args[1:]
+	}
+	s := strings.Join(args, " ")
+	if newline {
+		s += "\n"
+	}
+	io.WriteString(env.Stdout, s)
+	return 0
 }
