@@ -25,6 +25,7 @@ var registry = map[string]Func{
 	"mkdir":     runMkdir,
 	"mv":        runMv,
 	"nl":        runNl,
+	"rg":        runRg,
 	"rm":        runRm,
 	"sed":       runSed,
 	"seq":       runSeq,
