@@ -11,6 +11,7 @@ import (
 var registry = map[string]Func{
 	"true":      func(context.Context, *Env, []string) int { return 0 },
 	"false":     func(context.Context, *Env, []string) int { return 1 },
+	"awk":       runAwk,
 	"basename":  runBasename,
 	"cat":       runCat,
 	"cp":        runCp,
@@ -21,6 +22,7 @@ var registry = map[string]Func{
 	"find":      runFind,
 	"grep":      runGrep,
 	"head":      runHead,
+	"jq":        runJq,
 	"ls":        runLs,
 	"mkdir":     runMkdir,
 	"mv":        runMv,

@@ -14,7 +14,8 @@ import (
 // a git repository with a .gitignore and a directory with .gitignore, .ignore and .rgignore
 // but no git, non-ASCII names, names with spaces, an empty file, a file without a final
 // newline, CRLF lines, a file with a NUL byte, JSON, and a large-ish file (big.txt, about
-// 200 KB). Each file's time is Base plus its position in sorted order in minutes, so
+// 200 KB). JSON objects keep their keys sorted: gojq, behind jq, prints keys sorted
+// where jq keeps the input's order. Each file's time is Base plus its position in sorted order in minutes, so
 // -newer and ls -l see distinct times.
 func StandardTree() Tree {
 	files := map[string]string{
@@ -36,7 +37,7 @@ func StandardTree() Tree {
 		"docs/guide.md":          "# Guide\n\n## Install\n\nRun make.\n\n## Use\n\nCall Helper.\nfoo Foo FOO fooBar\n",
 		"docs/notes.txt":         "note 1\nnote 2\nfoo\n",
 		"docs/deep/er/file.txt":  "deep foo\n",
-		"data.json":              `{"name":"demo","version":"1.2.3","tags":["a","b","c"],"items":[{"id":1,"n":"x","ok":true},{"id":2,"n":"y","ok":false},{"id":3,"n":"z","ok":true}],"nested":{"k":{"v":[1,2,3]}},"nil":null}` + "\n",
+		"data.json":              `{"items":[{"id":1,"n":"x","ok":true},{"id":2,"n":"y","ok":false},{"id":3,"n":"z","ok":true}],"name":"demo","nested":{"k":{"v":[1,2,3]}},"nil":null,"tags":["a","b","c"],"version":"1.2.3"}` + "\n",
 		"lines.json":             "{\"a\":1}\n{\"a\":2,\"b\":\"two\"}\n{\"a\":3}\n",
 		"numbers.txt":            "10\n2\n33\n-4\n2\n1.5\n+7\n0\n100\n-0.5\n1e3\n abc\n\n7\n",
 		"versions.txt":           "v1.10.0\nv1.2.0\nv1.9.3\nfile-1.10.txt\nfile-1.2.txt\n1.0\n1.0.1\n1.0-rc1\nv2\n",
