@@ -16,6 +16,7 @@ var registry = map[string]Func{
 	"cat":       runCat,
 	"cp":        runCp,
 	"cut":       runCut,
+	"diff":      runDiff,
 	"dirname":   runDirname,
 	"egrep":     runEgrep,
 	"fgrep":     runFgrep,
