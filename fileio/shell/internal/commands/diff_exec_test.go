@@ -109,10 +109,10 @@ func TestApplyPatch(t *testing.T) {
 			})},
 		{Name: "no match changes nothing", Args: []string{"apply_patch"}, Writes: true,
 			Stdin: "*** Begin Patch\n*** Add File: x.txt\n+x\n*** Update File: a.txt\n@@\n-not in the file\n+y\n*** End Patch\n",
-			Want: files(fail(), nil)},
+			Want:  files(fail(), nil)},
 		{Name: "missing file to update", Args: []string{"apply_patch"}, Writes: true,
 			Stdin: "*** Begin Patch\n*** Update File: nosuch.txt\n@@\n-a\n+b\n*** End Patch\n",
-			Want: files(fail(), nil)},
+			Want:  files(fail(), nil)},
 		{Name: "not a patch", Args: []string{"apply_patch"}, Writes: true, Stdin: "hello\n", Want: files(fail(), nil)},
 	}
 	difftest.Run(t, tree, cases)

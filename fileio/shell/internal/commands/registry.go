@@ -44,6 +44,12 @@ var registry = map[string]Func{
 	"uniq":        runUniq,
 	"wc":          runWc,
 	"xargs":       runXargs,
+	"comm":        runComm,
+	"paste":       runPaste,
+	"realpath":    runRealpath,
+	"rev":         runRev,
+	"stat":        runStat,
+	"tac":         runTac,
 	"yes":         runYes,
 }
 
