@@ -170,7 +170,12 @@ func runAwk(ctx context.Context, env *Env, args []string) int {
 		files.add("-", nil, true)
 		cfg.Args = append(cfg.Args, "-")
 	}
-	code, err := interp.ExecProgram(prog, cfg)
+	it, err := interp.New(prog)
+	if err != nil {
+		c.errorf("%s", err)
+		return 2
+	}
+	code, err := it.ExecuteContext(ctx, cfg)
 	c.flush()
 	if err != nil {
 		if ctx.Err() != nil {

@@ -151,6 +151,9 @@ func (p *findParser) next(name string) (string, error) {
 }
 
 func (p *findParser) primary() (*findNode, error) {
+	if p.i >= len(p.args) {
+		return nil, &findError{"invalid expression; I was expecting to find a ')' somewhere but did not see one."}
+	}
 	a := p.args[p.i]
 	p.i++
 	switch a {

@@ -445,7 +445,13 @@ func (s *sedRun) flushAppends() {
 // space is printed at the end (not after d, D, c, Q) and whether to run again on what is
 // left without reading (D).
 func (s *sedRun) cycle() (autoprint, restart bool) {
+	steps := 0
 	for pc := 0; pc < len(s.cmds); pc++ {
+		// A branch can loop forever on one line (":a;ba"): the context ends it.
+		if steps++; steps&1023 == 0 && s.c.ctx.Err() != nil {
+			s.quit = true
+			return false, false
+		}
 		cmd := s.cmds[pc]
 		if cmd.name == '}' || cmd.name == ':' {
 			continue

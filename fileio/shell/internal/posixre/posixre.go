@@ -26,8 +26,10 @@ package posixre
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Flags change how a pattern reads.
@@ -74,7 +76,16 @@ func Translate(p string, f Flags) (string, error) {
 	if err := t.run(); err != nil {
 		return "", err
 	}
-	return t.out.String(), nil
+	out := t.out.String()
+	// What translates must compile; what RE2 still refuses is GNU's error where one fits.
+	if _, err := regexp.Compile(out); err != nil {
+		msg := strings.TrimPrefix(err.Error(), "error parsing regexp: ")
+		if strings.Contains(msg, "invalid character class range") {
+			msg = "Invalid range end"
+		}
+		return "", &Error{msg}
+	}
+	return out, nil
 }
 
 // atStart reports whether position i starts the expression, a group or an alternative
@@ -197,6 +208,8 @@ func (t *translator) run() error {
 				t.atom(`\v`)
 			case t.sed && e == 'a':
 				t.atom(`\x07`)
+			case e >= utf8.RuneSelf:
+				t.i = t.utf8Atom(t.i - 1)
 			default:
 				t.literal(e)
 			}
@@ -262,6 +275,10 @@ func (t *translator) run() error {
 			if err := t.interval(); err != nil {
 				return err
 			}
+		case c >= utf8.RuneSelf:
+			// A UTF-8 character is one atom; a byte that is not UTF-8 matches what Go reads
+			// there (U+FFFD).
+			t.i = t.utf8Atom(start)
 		default:
 			t.literal(c)
 		}
@@ -270,6 +287,18 @@ func (t *translator) run() error {
 		return &Error{`Unmatched ( or \(`}
 	}
 	return nil
+}
+
+// utf8Atom adds the UTF-8 character at pos as one atom (U+FFFD, what Go reads there, for a
+// byte that is not UTF-8) and returns the position after it.
+func (t *translator) utf8Atom(pos int) int {
+	r, size := utf8.DecodeRuneInString(t.src[pos:])
+	if r == utf8.RuneError && size == 1 {
+		t.atom(`\x{fffd}`)
+	} else {
+		t.atom(t.src[pos : pos+size])
+	}
+	return pos + size
 }
 
 func validInterval(s string) bool {
@@ -383,6 +412,16 @@ func (t *translator) bracket() error {
 					return &Error{"Invalid collation character"}
 				}
 				b.WriteString(bracketByte(name[0]))
+			}
+			continue
+		}
+		if c >= utf8.RuneSelf {
+			r, size := utf8.DecodeRuneInString(t.src[t.i:])
+			t.i += size
+			if r == utf8.RuneError && size == 1 {
+				b.WriteString(`\x{fffd}`)
+			} else {
+				b.WriteRune(r)
 			}
 			continue
 		}
