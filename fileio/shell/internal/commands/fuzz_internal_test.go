@@ -108,7 +108,7 @@ func FuzzIgnoreRules(f *testing.F) {
 // nullFS is an empty FS for fuzzing: every name is missing; writes are dropped.
 type nullFS struct{}
 
-func (nullFS) Stat(context.Context, string) (fs.FileInfo, error)     { return nil, fs.ErrNotExist }
+func (nullFS) Stat(context.Context, string) (fs.FileInfo, error)      { return nil, fs.ErrNotExist }
 func (nullFS) ReadDir(context.Context, string) ([]fs.DirEntry, error) { return nil, fs.ErrNotExist }
 func (nullFS) ReadFile(context.Context, string) ([]byte, error)       { return nil, fs.ErrNotExist }
 func (nullFS) WriteFile(context.Context, string, []byte, bool) error  { return nil }

@@ -17,11 +17,15 @@ import (
 type lineMatcher struct {
 	re   *regexp.Regexp
 	word bool // -w: the match must stand between non-word characters; re has the match as group 1
-	all  bool // an empty pattern: every line matches
+	// scan finds candidates in a whole file at once (multi-line mode, the pattern without
+	// -w or -x): every line that matches holds a match of scan, so lines without one are
+	// skipped without being looked at.
+	scan *regexp.Regexp
 }
 
-// compileMatcher builds a matcher from RE2 alternatives.
-func compileMatcher(alts []string, ignoreCase, word, line bool) (*lineMatcher, string, error) {
+// compileMatcher builds a matcher from RE2 alternatives. longest asks for POSIX's
+// leftmost-longest matches (grep -o, sed), else Go's leftmost-first (ripgrep's).
+func compileMatcher(alts []string, ignoreCase, word, line, longest bool) (*lineMatcher, string, error) {
 	for i, a := range alts {
 		alts[i] = "(?:" + a + ")"
 	}
@@ -44,7 +48,43 @@ func compileMatcher(alts []string, ignoreCase, word, line bool) (*lineMatcher, s
 	if err != nil {
 		return nil, "", err
 	}
-	return &lineMatcher{re: re, word: word && !line}, prefix + body, nil
+	flags := "(?m)"
+	if ignoreCase {
+		flags = "(?mi)"
+	}
+	scan, err := regexp.Compile(flags + body)
+	if err != nil {
+		return nil, "", err
+	}
+	if longest {
+		re.Longest()
+	}
+	return &lineMatcher{re: re, word: word && !line, scan: scan}, prefix + body, nil
+}
+
+// nextLine returns the bounds of the first line at or after pos (a line start) that
+// matches, or -1.
+func (m *lineMatcher) nextLine(data []byte, pos int) (int, int) {
+	for pos <= len(data) {
+		loc := m.scan.FindIndex(data[pos:])
+		if loc == nil {
+			return -1, -1
+		}
+		at := pos + loc[0]
+		start := bytes.LastIndexByte(data[:at], '\n') + 1
+		if start == len(data) {
+			return -1, -1 // past the last line
+		}
+		end := len(data)
+		if i := bytes.IndexByte(data[at:], '\n'); i >= 0 {
+			end = at + i
+		}
+		if m.match(data[start:end]) {
+			return start, end
+		}
+		pos = end + 1
+	}
+	return -1, -1
 }
 
 // find returns the first match in line at or after from: its start and end, or -1.
@@ -244,7 +284,7 @@ func runGrep(ctx context.Context, env *Env, args []string) int {
 			alts = append(alts, t)
 		}
 	}
-	m, re2, err := compileMatcher(alts, g.ignoreCase, g.word, g.lineRe)
+	m, re2, err := compileMatcher(alts, g.ignoreCase, g.word, g.lineRe, !g.perl)
 	if err != nil {
 		c.errorf("%s", strings.TrimPrefix(err.Error(), "error parsing regexp: "))
 		return 2
@@ -483,11 +523,22 @@ func (s *grepRun) file(name string, data []byte) {
 		c.writeString("\n")
 	}
 	context := g.after > 0 || g.before > 0
+	// Without -v or context, lines that cannot match are skipped whole.
+	skip := !g.invert && !context
 	lineNo, off := 0, 0
 	rest := data
 	for len(rest) > 0 {
 		if lineNo&1023 == 0 && c.ctx.Err() != nil {
 			return
+		}
+		if skip {
+			start, _ := s.m.nextLine(data, off)
+			if start < 0 {
+				break
+			}
+			lineNo += bytes.Count(data[off:start], []byte{'\n'})
+			off = start
+			rest = data[start:]
 		}
 		if g.maxCount >= 0 && count >= g.maxCount {
 			// After -m's last match, trailing context still prints.

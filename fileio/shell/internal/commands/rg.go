@@ -331,7 +331,7 @@ func (r *rgRun) compile() bool {
 		}
 	}
 	r.fold = fold
-	m, re2, err := compileMatcher(alts, fold, o.word, o.lineRegexp)
+	m, re2, err := compileMatcher(alts, fold, o.word, o.lineRegexp, false)
 	if err != nil {
 		r.c.errorf("regex parse error:\n    %s\nerror: %s", strings.Join(o.patterns, "|"), strings.TrimPrefix(err.Error(), "error parsing regexp: "))
 		return false
@@ -648,11 +648,22 @@ func (r *rgRun) file(name string, data []byte, explicit bool) {
 		c.write(line)
 		c.writeString("\n")
 	}
+	// Without -v or context, lines that cannot match are skipped whole.
+	skip := !o.invert && !context
 	lineNo := 0
 	rest := data
 	for len(rest) > 0 {
 		if lineNo&1023 == 0 && c.ctx.Err() != nil {
 			return
+		}
+		if skip {
+			off := len(data) - len(rest)
+			start, _ := r.m.nextLine(data, off)
+			if start < 0 {
+				break
+			}
+			lineNo += bytes.Count(data[off:start], []byte{'\n'})
+			rest = data[start:]
 		}
 		if o.maxCount >= 0 && count >= o.maxCount && pendingAfter == 0 {
 			break

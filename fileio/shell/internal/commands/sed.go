@@ -407,7 +407,11 @@ func (s *sedRun) run() {
 	for _, cmd := range s.cmds {
 		cmd.inRange = false
 	}
+	lastUseful := sedLastUsefulLine(s.cmds, s.quiet)
 	for !s.quit && !s.c.stopped() && s.err == nil {
+		if lastUseful > 0 && s.lineNo >= lastUseful && !s.anyInRange() {
+			break // no command can act on a later line, and nothing prints by itself
+		}
 		line, nl, ok := s.in.read()
 		if !ok {
 			break
@@ -432,6 +436,45 @@ func (s *sedRun) run() {
 			return
 		}
 	}
+}
+
+// sedLastUsefulLine returns the last line any command can act on when every command is
+// addressed by line numbers (sed -n '1,200p'), so sed can stop reading there; 0 when a
+// command may act on any line or lines print by themselves.
+func sedLastUsefulLine(cmds []*sedCmd, quiet bool) int64 {
+	if !quiet {
+		return 0
+	}
+	var last int64
+	for _, c := range cmds {
+		if c.name == '}' || c.name == ':' {
+			continue
+		}
+		if c.negate || c.a1.kind != addrLine {
+			return 0
+		}
+		end := c.a1.n
+		switch c.a2.kind {
+		case addrNone:
+		case addrLine:
+			end = max(end, c.a2.n)
+		case addrPlus:
+			end += c.a2.n
+		default:
+			return 0
+		}
+		last = max(last, end)
+	}
+	return last
+}
+
+func (s *sedRun) anyInRange() bool {
+	for _, c := range s.cmds {
+		if c.inRange {
+			return true
+		}
+	}
+	return false
 }
 
 func (s *sedRun) flushAppends() {

@@ -31,17 +31,51 @@ type File struct {
 // FS is the in-memory tree. Its methods are safe for concurrent use.
 type FS struct {
 	mu    sync.Mutex
-	files map[string]File
+	files map[string]file
 	dirs  map[string]time.Time // directories made explicitly (mkdir), with their times
 	// DirTime is the modification time directories report.
 	DirTime time.Time
+	// sorted is every file path in byte order, rebuilt after a change (nil when stale), so
+	// listing a directory is a binary search rather than a scan of the tree.
+	sorted []string
+}
+
+// paths returns the sorted file paths; m.mu is held.
+func (m *FS) paths() []string {
+	if m.sorted == nil {
+		m.sorted = make([]string, 0, len(m.files))
+		for p := range m.files {
+			m.sorted = append(m.sorted, p)
+		}
+		sort.Strings(m.sorted)
+	}
+	return m.sorted
+}
+
+// under returns the sorted file paths that start with prefix; m.mu is held.
+func (m *FS) under(prefix string) []string {
+	ps := m.paths()
+	i := sort.SearchStrings(ps, prefix)
+	j := i
+	for j < len(ps) && strings.HasPrefix(ps[j], prefix) {
+		j++
+	}
+	return ps[i:j]
+}
+
+// file is a File as the FS holds it: ReadFile hands out data itself (callers must not
+// modify it), so reading costs no copy.
+type file struct {
+	data    []byte
+	modTime time.Time
 }
 
 // New returns an FS holding files (keys are absolute project paths such as "/a/b.txt").
 func New(files map[string]File) *FS {
-	m := &FS{files: make(map[string]File, len(files)), dirs: map[string]time.Time{}}
+	m := &FS{files: make(map[string]file, len(files)), dirs: map[string]time.Time{}}
 	for p, f := range files {
-		m.files[path.Clean(p)] = f
+		m.files[path.Clean(p)] = file{data: []byte(f.Data), modTime: f.ModTime}
+		m.sorted = nil
 	}
 	return m
 }
@@ -63,7 +97,7 @@ func (m *FS) Files() map[string]File {
 	defer m.mu.Unlock()
 	out := make(map[string]File, len(m.files))
 	for p, f := range m.files {
-		out[p] = f
+		out[p] = File{Data: string(f.data), ModTime: f.modTime}
 	}
 	return out
 }
@@ -123,19 +157,13 @@ func (m *FS) isDir(name string) bool {
 	if _, ok := m.dirs[name]; ok {
 		return true
 	}
-	prefix := name + "/"
-	for p := range m.files {
-		if strings.HasPrefix(p, prefix) {
-			return true
-		}
-	}
-	return false
+	return len(m.under(name+"/")) > 0
 }
 
 func (m *FS) stat(name string) (info, bool) {
 	base := path.Base(name)
 	if f, ok := m.files[name]; ok {
-		return info{name: base, size: int64(len(f.Data)), mod: f.ModTime}, true
+		return info{name: base, size: int64(len(f.data)), mod: f.modTime}, true
 	}
 	if m.isDir(name) {
 		t, ok := m.dirs[name]
@@ -206,7 +234,7 @@ func (m *FS) ReadDir(ctx context.Context, name string) ([]fs.DirEntry, error) {
 			children[child] = true
 		}
 	}
-	for p := range m.files {
+	for _, p := range m.under(prefix) {
 		add(p)
 	}
 	for d := range m.dirs {
@@ -229,7 +257,7 @@ func (m *FS) ReadFile(ctx context.Context, name string) ([]byte, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if f, ok := m.files[name]; ok {
-		return []byte(f.Data), nil
+		return f.data, nil
 	}
 	if m.isDir(name) || m.parentIsFile(name) {
 		return nil, pathErr("read", name, fs.ErrInvalid)
@@ -251,12 +279,14 @@ func (m *FS) WriteFile(ctx context.Context, name string, data []byte, appendData
 	}
 	f := m.files[name]
 	if appendData {
-		f.Data += string(data)
+		// A new slice: the old one may be held by a reader.
+		f.data = append(append(make([]byte, 0, len(f.data)+len(data)), f.data...), data...)
 	} else {
-		f.Data = string(data)
+		f.data = append([]byte(nil), data...)
 	}
-	f.ModTime = m.now()
+	f.modTime = m.now()
 	m.files[name] = f
+	m.sorted = nil
 	return nil
 }
 
@@ -299,6 +329,7 @@ func (m *FS) Remove(ctx context.Context, name string, recursive bool) error {
 	defer m.mu.Unlock()
 	if _, ok := m.files[name]; ok {
 		delete(m.files, name)
+		m.sorted = nil
 		m.keepParent(name)
 		return nil
 	}
@@ -321,6 +352,7 @@ func (m *FS) Remove(ctx context.Context, name string, recursive bool) error {
 	for p := range m.files {
 		if strings.HasPrefix(p, prefix) {
 			delete(m.files, p)
+			m.sorted = nil
 		}
 	}
 	for d := range m.dirs {
@@ -354,7 +386,9 @@ func (m *FS) Rename(ctx context.Context, oldName, newName string) error {
 			return pathErr("rename", newName, fs.ErrInvalid)
 		}
 		delete(m.files, oldName)
+		m.sorted = nil
 		m.files[newName] = f
+		m.sorted = nil
 		m.keepParent(oldName)
 		return nil
 	}
@@ -378,7 +412,9 @@ func (m *FS) Rename(ctx context.Context, oldName, newName string) error {
 	for p, f := range m.files {
 		if strings.HasPrefix(p, oldPrefix) {
 			delete(m.files, p)
+			m.sorted = nil
 			m.files[newPrefix+p[len(oldPrefix):]] = f
+			m.sorted = nil
 		}
 	}
 	for d, t := range m.dirs {
@@ -400,8 +436,9 @@ func (m *FS) Touch(ctx context.Context, name string, t time.Time) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if f, ok := m.files[name]; ok {
-		f.ModTime = t
+		f.modTime = t
 		m.files[name] = f
+		m.sorted = nil
 		return nil
 	}
 	if m.isDir(name) {
@@ -411,6 +448,7 @@ func (m *FS) Touch(ctx context.Context, name string, t time.Time) error {
 	if name == "/" || m.parentIsFile(name) || !m.isDir(path.Dir(name)) {
 		return pathErr("touch", name, fs.ErrNotExist)
 	}
-	m.files[name] = File{ModTime: t}
+	m.files[name] = file{modTime: t}
+	m.sorted = nil
 	return nil
 }
