@@ -282,6 +282,9 @@ func Run(t *testing.T, tree Tree, cases []Case) {
 		}
 		seen[name] = true
 		t.Run(name, func(t *testing.T) {
+			// Cases are independent (each has its own in-memory tree, and its own disk copy
+			// when it writes): run them side by side, the oracles' process starts overlap.
+			t.Parallel()
 			Check(t, tree, shared, c)
 		})
 	}
