@@ -170,7 +170,7 @@ func myersPath(trace [][]int, a, b []diffLine, d, k int) []byte {
 }
 
 type diffOpts struct {
-	unified, context                   int // unified -1 for the normal format
+	unified                            int // -1 for the normal format
 	brief, same, recursive, newFile    bool
 	ignoreCase, ignoreAll, ignoreSpace bool
 	stripCR                            bool
@@ -181,14 +181,10 @@ type diffOpts struct {
 // --strip-trailing-cr, --label; exit 1 on a difference, 2 on trouble.
 func runDiff(ctx context.Context, env *Env, args []string) int {
 	c := newIO(ctx, env, "diff")
-	var conv []string
-	for _, a := range args[1:] {
-		conv = append(conv, a)
-	}
 	opts, operands, err := optSpec{short: "uU:cC:qsrNiwbBatT",
 		long: []string{"unified?", "brief|q", "report-identical-files|s", "recursive|r", "new-file|N", "ignore-case|i",
 			"ignore-all-space|w", "ignore-space-change|b", "ignore-blank-lines|B", "text|a", "strip-trailing-cr", "label=",
-			"color?", "no-dereference", "expand-tabs|t", "initial-tab|T"}}.parse(conv)
+			"color?", "no-dereference", "expand-tabs|t", "initial-tab|T"}}.parse(args[1:])
 	if err != nil {
 		return c.usage(err, 2)
 	}

@@ -27,13 +27,12 @@ type findNode struct {
 }
 
 type findExpr struct {
-	root                *findNode
-	maxDepth, minDepth  int
-	depthFirst          bool
-	hasAction           bool
-	batches             []*findNode
-	errs                []string // warnings to print
-	needsNewer, deletes bool
+	root               *findNode
+	maxDepth, minDepth int
+	depthFirst         bool
+	hasAction          bool
+	batches            []*findNode
+	deletes            bool
 }
 
 // findError is a usage error of find's expression; its text is GNU's.

@@ -84,9 +84,8 @@ func FuzzFnmatch(f *testing.F) {
 		f.Add(s[0], s[1])
 	}
 	f.Fuzz(func(t *testing.T, pat, name string) {
-		fnmatch(pat, name, false)
-		fnmatch(pat, name, true)
-		globSegment(pat, name)
+		// Whatever the answers, matching ends and never panics.
+		_ = fnmatch(pat, name, false) || fnmatch(pat, name, true) || globSegment(pat, name)
 		if !strings.ContainsAny(pat, "*?[\\") && !fnmatch(pat, pat, false) {
 			t.Fatalf("%q does not match itself", pat)
 		}

@@ -29,7 +29,6 @@ type lsEntry struct {
 type lsOpts struct {
 	all, almostAll, dirSelf, recursive, long, human, classify, slash, reverse bool
 	sortBy                                                                    byte // 'n' name, 't' time, 'S' size, 'U' none
-	onePerLine                                                                bool
 	now                                                                       time.Time
 }
 

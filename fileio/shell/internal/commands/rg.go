@@ -63,11 +63,6 @@ type rgGlob struct {
 // order its threads finish).
 func runRg(ctx context.Context, env *Env, args []string) int {
 	c := newIO(ctx, env, "rg")
-	var conv []string
-	for _, a := range args[1:] {
-		// -uu and -uuu are repeated -u.
-		conv = append(conv, a)
-	}
 	opts, operands, err := optSpec{short: "e:f:iSswxFvclLoqnNHIuaA:B:C:m:g:t:T:0.j:M:",
 		long: []string{"regexp=|e", "file=|f", "ignore-case|i", "smart-case|S", "case-sensitive|s", "word-regexp|w",
 			"line-regexp|x", "fixed-strings|F", "invert-match|v", "count|c", "count-matches", "files-with-matches|l",
@@ -76,7 +71,7 @@ func runRg(ctx context.Context, env *Env, args []string) int {
 			"max-count=|m", "glob=|g", "iglob=", "type=|t", "type-not=|T", "files", "hidden|.", "no-ignore", "no-ignore-vcs",
 			"no-ignore-dot", "null|0", "heading", "no-heading", "color=", "colors=", "sort=", "sortr=", "sort-files",
 			"max-depth=|d", "maxdepth=|d", "threads=|j", "no-messages", "max-columns=|M", "column", "no-config", "binary", "no-binary",
-			"follow", "trim", "pcre2", "engine=", "vimgrep", "json", "stats", "type-list", "passthru", "multiline", "U"}}.parse(conv)
+			"follow", "trim", "pcre2", "engine=", "vimgrep", "json", "stats", "type-list", "passthru", "multiline", "U"}}.parse(args[1:])
 	if err != nil {
 		var u *usageError
 		if asUsage(err, &u) {

@@ -189,7 +189,7 @@ func (t *treeRun) walk(abs, shown, indent string, depth int) int {
 		if t.noIndent {
 			branch, next = "", ""
 		}
-		childShown := path.Join(shown, it.name)
+		var childShown string
 		if shown == "." && !t.fullPath {
 			childShown = it.name
 		} else if strings.HasSuffix(shown, "/") {
