@@ -483,7 +483,23 @@ func runWc(ctx context.Context, env *Env, args []string) int {
 	regularTotal, minWidth := int64(0), 1
 	for i, f := range files {
 		res := result{name: f}
-		data, err := c.readFile(f)
+		var data []byte
+		var err error
+		if f == "-" {
+			// Standard input is counted as it comes, never held.
+			res.lines, res.words, res.byts, res.maxLen, err = countReader(ctx, env.Stdin)
+			if err != nil {
+				if ctx.Err() != nil {
+					return 130
+				}
+				res.failed, res.err = true, err
+			} else {
+				minWidth = 7
+			}
+			results[i] = res
+			continue
+		}
+		data, err = c.readPath(env.Abs(f))
 		switch {
 		case err == errIsDir:
 			res.isDir = true
@@ -556,34 +572,66 @@ func runWc(ctx context.Context, env *Env, args []string) int {
 }
 
 func countText(data []byte) (lines, words, byts, maxLen int64) {
-	byts = int64(len(data))
-	inWord := false
-	var col int64
+	var w wcCounter
+	w.add(data)
+	return w.lines, w.words, w.bytes, w.max()
+}
+
+// wcCounter counts as wc does, over pieces of input.
+type wcCounter struct {
+	lines, words, bytes, maxLen, col int64
+	inWord                           bool
+}
+
+func (w *wcCounter) add(data []byte) {
+	w.bytes += int64(len(data))
 	for _, b := range data {
 		switch b {
 		case '\n':
-			lines++
-			maxLen = max(maxLen, col)
-			col = 0
+			w.lines++
+			w.maxLen = max(w.maxLen, w.col)
+			w.col = 0
 		case '\t':
-			col += 8 - col%8
+			w.col += 8 - w.col%8
 		case '\r', '\f':
-			col = 0
+			w.col = 0
 		default:
 			if b >= 0x20 && b < 0x7f {
-				col++
+				w.col++
 			}
 		}
 		space := b == ' ' || b == '\n' || b == '\t' || b == '\r' || b == '\v' || b == '\f'
 		if space {
-			inWord = false
-		} else if !inWord && (b > 0x20 && b < 0x7f) {
-			inWord = true
-			words++
+			w.inWord = false
+		} else if !w.inWord && (b > 0x20 && b < 0x7f) {
+			w.inWord = true
+			w.words++
 		}
 	}
-	maxLen = max(maxLen, col)
-	return
+}
+
+func (w *wcCounter) max() int64 { return max(w.maxLen, w.col) }
+
+// countReader counts r as it comes, checking ctx between pieces.
+func countReader(ctx context.Context, r io.Reader) (lines, words, byts, maxLen int64, err error) {
+	var w wcCounter
+	if r == nil {
+		return 0, 0, 0, 0, nil
+	}
+	buf := make([]byte, 64<<10)
+	for {
+		if err := ctx.Err(); err != nil {
+			return 0, 0, 0, 0, err
+		}
+		n, rerr := r.Read(buf)
+		w.add(buf[:n])
+		if rerr == io.EOF {
+			return w.lines, w.words, w.bytes, w.max(), nil
+		}
+		if rerr != nil {
+			return 0, 0, 0, 0, rerr
+		}
+	}
 }
 
 // runNl is nl: -ba (every line), -bt (the default: non-empty lines), -bn, -w, -s, -v, -i.

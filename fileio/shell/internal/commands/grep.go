@@ -347,13 +347,7 @@ type grepRun struct {
 func (s *grepRun) operand(op string) {
 	c := s.c
 	if op == "-" {
-		data, err := readAllBounded(c.ctx, c.env.Stdin)
-		if err != nil {
-			c.errorf("(standard input): %s", errText(err))
-			s.errors = true
-			return
-		}
-		s.file("(standard input)", data)
+		s.stream("(standard input)", c.env.Stdin)
 		return
 	}
 	abs := c.env.Abs(op)
@@ -483,70 +477,143 @@ func (s *grepRun) walk(abs, shown string) {
 
 // file searches one file's content.
 func (s *grepRun) file(name string, data []byte) {
-	c, g := s.c, &s.g
-	binary := !g.text && bytes.IndexByte(data, 0) >= 0
-	if binary && g.skipBinary {
+	f := s.newFile(name)
+	f.binary = !s.g.text && bytes.IndexByte(data, 0) >= 0
+	if f.binary && s.g.skipBinary {
 		return
 	}
-	quietOut := g.quiet || g.filesWith || g.filesWithout
-	prefix := ""
-	if g.withName {
-		prefix = name
+	f.feed(data)
+	f.finish()
+}
+
+// stream searches standard input as it comes, a few complete lines at a time, and stops
+// reading as soon as the answer is known (-q, -l, -m).
+func (s *grepRun) stream(name string, r io.Reader) {
+	c := s.c
+	f := s.newFile(name)
+	if r == nil {
+		f.finish()
+		return
 	}
-	var count int64
-	lastPrinted := 0 // line number of the last line printed (0: none in this file)
-	pendingAfter := 0
-	type held struct {
-		no   int
-		off  int
-		line []byte
-	}
-	var before []held
-	printLine := func(no, off int, line []byte, sep byte) {
-		if g.withName {
-			c.writeString(prefix)
-			if g.nullAfterName {
-				c.write([]byte{0})
-			} else {
-				c.write([]byte{sep})
+	var buf []byte
+	chunk := make([]byte, 64<<10)
+	for !f.done {
+		if c.ctx.Err() != nil {
+			return
+		}
+		n, err := r.Read(chunk)
+		buf = append(buf, chunk[:n]...)
+		if last := bytes.LastIndexByte(buf, '\n'); last >= 0 && (len(buf) >= 1<<20 || err != nil) {
+			seg := buf[:last+1]
+			if !s.g.text && !f.binary && bytes.IndexByte(seg, 0) >= 0 {
+				f.binary = true
+				if s.g.skipBinary {
+					return
+				}
 			}
+			f.feed(seg)
+			buf = append(buf[:0], buf[last+1:]...)
 		}
-		if g.lineNumbers {
-			c.writeString(strconv.Itoa(no))
-			c.write([]byte{sep})
+		if len(buf) > maxReadAll {
+			c.errorf("%s: %s", name, errTooLarge)
+			s.errors = true
+			return
 		}
-		if g.byteOffset {
-			c.writeString(strconv.Itoa(off))
-			c.write([]byte{sep})
+		if err == io.EOF {
+			if len(buf) > 0 && !f.done {
+				if !s.g.text && bytes.IndexByte(buf, 0) >= 0 {
+					f.binary = true
+				}
+				f.feed(buf)
+			}
+			break
 		}
-		c.write(line)
-		c.writeString("\n")
+		if err != nil {
+			c.errorf("%s: %s", name, errText(err))
+			s.errors = true
+			return
+		}
 	}
+	f.finish()
+}
+
+// grepFile is the state of one file's search, kept across the pieces of a stream.
+type grepFile struct {
+	s            *grepRun
+	name         string
+	binary       bool
+	done         bool // the answer is known: read no more
+	stopped      bool // the context ended or stdout failed: print nothing more
+	count        int64
+	lastPrinted  int // line number of the last line printed (0: none in this file)
+	pendingAfter int
+	before       []grepHeld
+	lineNo       int
+	base         int // byte offset of the piece being fed
+}
+
+type grepHeld struct {
+	no, off int
+	line    []byte
+}
+
+func (s *grepRun) newFile(name string) *grepFile { return &grepFile{s: s, name: name} }
+
+func (f *grepFile) printLine(no, off int, line []byte, sep byte) {
+	c, g := f.s.c, &f.s.g
+	if g.withName {
+		c.writeString(f.name)
+		if g.nullAfterName {
+			c.write([]byte{0})
+		} else {
+			c.write([]byte{sep})
+		}
+	}
+	if g.lineNumbers {
+		c.writeString(strconv.Itoa(no))
+		c.write([]byte{sep})
+	}
+	if g.byteOffset {
+		c.writeString(strconv.Itoa(off))
+		c.write([]byte{sep})
+	}
+	c.write(line)
+	c.writeString("\n")
+}
+
+// feed searches data, whole lines (the last one may lack its newline only at the end of
+// the input).
+func (f *grepFile) feed(data []byte) {
+	s, c, g := f.s, f.s.c, &f.s.g
+	defer func() { f.base += len(data) }()
+	quietOut := g.quiet || g.filesWith || g.filesWithout
 	context := g.after > 0 || g.before > 0
 	// Without -v or context, lines that cannot match are skipped whole.
 	skip := !g.invert && !context
-	lineNo, off := 0, 0
+	off := 0
 	rest := data
-	for len(rest) > 0 {
-		if lineNo&1023 == 0 && c.ctx.Err() != nil {
+	for len(rest) > 0 && !f.done {
+		if f.lineNo&1023 == 0 && c.ctx.Err() != nil {
+			f.done, f.stopped = true, true
 			return
 		}
 		if skip {
 			start, _ := s.m.nextLine(data, off)
 			if start < 0 {
-				break
+				return
 			}
-			lineNo += bytes.Count(data[off:start], []byte{'\n'})
+			f.lineNo += bytes.Count(data[off:start], []byte{'\n'})
 			off = start
 			rest = data[start:]
 		}
-		if g.maxCount >= 0 && count >= g.maxCount {
+		if g.maxCount >= 0 && f.count >= g.maxCount {
 			// After -m's last match, trailing context still prints.
-			if pendingAfter == 0 || binary {
-				break
+			if f.pendingAfter == 0 || f.binary {
+				f.done = true
+				return
 			}
 		}
-		lineNo++
+		f.lineNo++
 		i := bytes.IndexByte(rest, '\n')
 		var line []byte
 		if i < 0 {
@@ -554,60 +621,54 @@ func (s *grepRun) file(name string, data []byte) {
 		} else {
 			line, rest = rest[:i], rest[i+1:]
 		}
-		lineOff := off
+		lineOff := f.base + off
 		off += len(line) + 1
 		selected := s.m.match(line) != g.invert
-		if g.maxCount >= 0 && count >= g.maxCount {
-			selected = false
-			if pendingAfter > 0 && !selected {
-				printLine(lineNo, lineOff, line, '-')
-				lastPrinted = lineNo
-				pendingAfter--
+		if g.maxCount >= 0 && f.count >= g.maxCount {
+			if f.pendingAfter > 0 {
+				f.printLine(f.lineNo, lineOff, line, '-')
+				f.lastPrinted = f.lineNo
+				f.pendingAfter--
 			}
 			continue
 		}
 		if !selected {
-			if quietOut || g.count || binary {
+			if quietOut || g.count || f.binary {
 				continue
 			}
-			if pendingAfter > 0 {
-				printLine(lineNo, lineOff, line, '-')
-				lastPrinted = lineNo
-				pendingAfter--
+			if f.pendingAfter > 0 {
+				f.printLine(f.lineNo, lineOff, line, '-')
+				f.lastPrinted = f.lineNo
+				f.pendingAfter--
 			} else if g.before > 0 {
-				before = append(before, held{lineNo, lineOff, line})
-				if len(before) > g.before {
-					before = before[1:]
+				f.before = append(f.before, grepHeld{f.lineNo, lineOff, append([]byte(nil), line...)})
+				if len(f.before) > g.before {
+					f.before = f.before[1:]
 				}
 			}
 			continue
 		}
-		count++
+		f.count++
 		s.matched = true
-		if g.quiet {
+		if g.quiet || g.filesWith || g.filesWithout || f.binary && !g.count {
+			f.done = true
 			return
-		}
-		if g.filesWith || g.filesWithout {
-			break
 		}
 		if g.count {
 			continue
 		}
-		if binary {
-			break
-		}
 		if context {
-			first := lineNo
-			if len(before) > 0 {
-				first = before[0].no
+			first := f.lineNo
+			if len(f.before) > 0 {
+				first = f.before[0].no
 			}
-			if s.anyOut && (lastPrinted == 0 || first > lastPrinted+1) {
+			if s.anyOut && (f.lastPrinted == 0 || first > f.lastPrinted+1) {
 				c.writeString("--\n")
 			}
-			for _, h := range before {
-				printLine(h.no, h.off, h.line, '-')
+			for _, h := range f.before {
+				f.printLine(h.no, h.off, h.line, '-')
 			}
-			before = before[:0]
+			f.before = f.before[:0]
 			s.anyOut = true
 		}
 		if g.onlyMatching {
@@ -618,7 +679,7 @@ func (s *grepRun) file(name string, data []byte) {
 						break
 					}
 					if en > st {
-						printLine(lineNo, lineOff+st, line[st:en], ':')
+						f.printLine(f.lineNo, lineOff+st, line[st:en], ':')
 						from = en
 					} else {
 						from = en + 1
@@ -626,38 +687,47 @@ func (s *grepRun) file(name string, data []byte) {
 				}
 			}
 		} else {
-			printLine(lineNo, lineOff, line, ':')
+			f.printLine(f.lineNo, lineOff, line, ':')
 		}
-		lastPrinted = lineNo
-		pendingAfter = g.after
+		f.lastPrinted = f.lineNo
+		f.pendingAfter = g.after
 		if c.stopped() {
+			f.done, f.stopped = true, true
 			return
 		}
 	}
+}
+
+// finish prints what is printed once the file is read: the count, the name for -l and -L,
+// the binary file notice.
+func (f *grepFile) finish() {
+	c, g := f.s.c, &f.s.g
+	if f.stopped || (g.quiet && f.count > 0) {
+		return
+	}
+	quietOut := g.quiet || g.filesWith || g.filesWithout
 	switch {
+	case g.quiet:
 	case g.count:
 		if g.withName {
-			c.writeString(prefix)
+			c.writeString(f.name)
 			if g.nullAfterName {
 				c.write([]byte{0})
 			} else {
 				c.writeString(":")
 			}
 		}
-		c.printf("%d\n", count)
-		if g.filesWith && count > 0 {
-			// grep -c -l prints the name only
-		}
-	case g.filesWith && count > 0:
-		c.writeString(name)
+		c.printf("%d\n", f.count)
+	case g.filesWith && f.count > 0:
+		c.writeString(f.name)
 		c.writeNameEnd(g.nullAfterName)
-	case g.filesWithout && count == 0:
-		c.writeString(name)
+	case g.filesWithout && f.count == 0:
+		c.writeString(f.name)
 		c.writeNameEnd(g.nullAfterName)
 	}
-	if binary && count > 0 && !g.count && !quietOut {
+	if f.binary && f.count > 0 && !g.count && !quietOut {
 		c.flush()
-		c.errorf("%s: binary file matches", name)
+		c.errorf("%s: binary file matches", f.name)
 	}
 }
 
