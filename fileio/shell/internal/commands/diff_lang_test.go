@@ -139,6 +139,8 @@ func TestDiffJq(t *testing.T) {
 		j("-r", ".items[] | [.id, .n] | @csv", "data.json"),
 		j("-r", ".items[] | [.id, .n] | @tsv", "data.json"),
 		j(".a", "lines.json"),
+		j("input_filename", "lines.json", "data.json"),
+		j("-n", "input_filename"),
 		j("-c", ".", "lines.json"),
 		j("-s", "length", "lines.json"),
 		j("-s", "map(.a) | add", "lines.json"),
@@ -197,6 +199,7 @@ func TestDiffJq(t *testing.T) {
 		ji("[1,2]", "-n", "[inputs]"),
 		ji("1\n2\n3\n", "-n", "input"),
 		ji("{\"x\": 1}", ".x.y"),
+		ji("{\"x\": 1}", "input_filename"),
 		{Name: "jq has no environment", Args: []string{"jq", "-n", "$ENV | length"}, Want: &difftest.Result{Stdout: "0\n"}},
 	}
 	difftest.Run(t, tree, cases)

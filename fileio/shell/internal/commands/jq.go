@@ -160,6 +160,14 @@ func runJq(ctx context.Context, env *Env, args []string) int {
 		gojq.WithVariables(varNames),
 		gojq.WithEnvironLoader(func() []string { return nil }),
 		gojq.WithInputIter(in),
+		// The file being read, as the command line names it ("<stdin>" for standard input,
+		// null before any input, as jq 1.6): a project path, never a host one.
+		gojq.WithFunction("input_filename", 0, 0, func(any, []any) any {
+			if in.name == "" {
+				return nil
+			}
+			return in.name
+		}),
 	)
 	if err != nil {
 		c.errorf("error: %s\njq: 1 compile error", err)
