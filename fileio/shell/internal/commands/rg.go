@@ -276,15 +276,16 @@ func asUsage(err error, u **usageError) bool {
 }
 
 type rgRun struct {
-	c        *cmdIO
-	o        rgOpts
-	m        *lineMatcher
-	re2      string
-	fold     bool
-	showName bool
-	matched  bool
-	errors   bool
-	anyOut   bool
+	c          *cmdIO
+	o          rgOpts
+	m          *lineMatcher
+	re2        string
+	fold       bool
+	showName   bool
+	matched    bool
+	errors     bool
+	anyOut     bool
+	anyHeading bool // --heading printed a file's name already
 	// candidates, when set, are the only files that may match (from Env.Search).
 	candidates map[string]bool
 }
@@ -634,15 +635,41 @@ func (r *rgRun) file(name string, data []byte, explicit bool) {
 	var before []held
 	context := o.after > 0 || o.before > 0
 	quietOut := o.quiet || o.filesWith || o.filesWithout || o.count || o.countMatches || nul >= 0
-	printLine := func(no int, line []byte, sep byte) {
-		sepName(sep)
+	heading := o.heading && r.showName
+	headed := false
+	// col is the 1-based column of --column (0: the line's first match).
+	printLineAt := func(no int, line []byte, sep byte, col int) {
+		if heading {
+			// --heading: the name on a line of its own above the file's lines, a blank
+			// line between files.
+			if !headed {
+				if r.anyHeading {
+					c.writeString("\n")
+				}
+				c.writeString(name + "\n")
+				headed, r.anyHeading = true, true
+			}
+		} else {
+			sepName(sep)
+		}
 		if lineNumbers {
 			c.writeString(strconv.Itoa(no))
+			c.write([]byte{sep})
+		}
+		if o.column && sep == ':' {
+			if col == 0 {
+				col = 1
+				if st, _ := r.m.find(line, 0); st >= 0 && !o.invert {
+					col = st + 1
+				}
+			}
+			c.writeString(strconv.Itoa(col))
 			c.write([]byte{sep})
 		}
 		c.write(line)
 		c.writeString("\n")
 	}
+	printLine := func(no int, line []byte, sep byte) { printLineAt(no, line, sep, 0) }
 	// Without -v or context, lines that cannot match are skipped whole.
 	skip := !o.invert && !context
 	lineNo := 0
@@ -742,7 +769,7 @@ func (r *rgRun) file(name string, data []byte, explicit bool) {
 					break
 				}
 				if en > st {
-					printLine(lineNo, line[st:en], ':')
+					printLineAt(lineNo, line[st:en], ':', st+1)
 					from = en
 				} else {
 					from = en + 1
