@@ -9,6 +9,14 @@
 // for it, else "non-empty iff the oracle's is"), and for a case that writes, the files and
 // directories left behind, byte for byte.
 //
+// # Running
+//
+// Run takes a tree (StandardTree is the one the commands' suites use) and a table of cases;
+// each case runs as a parallel subtest with its own in-memory copy of the tree, and its own
+// disk copy when it writes (the others share one). RunWith swaps the Go side for another
+// Runner, so the shell's suite can compare whole command lines (pipes, redirections) with
+// bash on the same tree.
+//
 // # Oracles
 //
 // The oracle of a case is its argv run by exec on the host's binary (rg gets --sort=path, the
@@ -269,8 +277,21 @@ func Ours(t testing.TB, fsys *memfs.FS, c Case) Result {
 	return Result{Stdout: out.String(), Stderr: errb.String(), Status: status}
 }
 
-// Run runs each case through both and reports every difference.
+// Runner runs a case's command line the Go way on fsys (a fresh copy of the tree) and
+// returns what it printed and its status. Ours is the Runner of single commands; the shell
+// passes one that runs whole command lines through file_shell.
+type Runner func(t testing.TB, fsys *memfs.FS, c Case) Result
+
+// Run runs each case through commands.Lookup and through the oracle and reports every
+// difference.
 func Run(t *testing.T, tree Tree, cases []Case) {
+	t.Helper()
+	RunWith(t, tree, cases, Ours)
+}
+
+// RunWith is Run with another way to run the Go side (a whole command line through the
+// shell, say: give such cases an Oracle of []string{"bash", "-c", line}).
+func RunWith(t *testing.T, tree Tree, cases []Case, ours Runner) {
 	t.Helper()
 	shared := t.TempDir()
 	WriteDisk(t, shared, tree)
@@ -285,7 +306,7 @@ func Run(t *testing.T, tree Tree, cases []Case) {
 			// Cases are independent (each has its own in-memory tree, and its own disk copy
 			// when it writes): run them side by side, the oracles' process starts overlap.
 			t.Parallel()
-			Check(t, tree, shared, c)
+			check(t, tree, shared, c, ours)
 		})
 	}
 }
@@ -293,8 +314,13 @@ func Run(t *testing.T, tree Tree, cases []Case) {
 // Check runs one case (on the disk copy at shared when it does not write) and compares.
 func Check(t *testing.T, tree Tree, shared string, c Case) {
 	t.Helper()
+	check(t, tree, shared, c, Ours)
+}
+
+func check(t *testing.T, tree Tree, shared string, c Case, ours Runner) {
+	t.Helper()
 	fsys := MemFS(tree)
-	got := Ours(t, fsys, c)
+	got := ours(t, fsys, c)
 	var want Result
 	if c.Want != nil {
 		want = *c.Want
