@@ -2,8 +2,10 @@ package commands_test
 
 import (
 	"testing"
+	"time"
 
 	"github.com/agentfiles/agentfiles/fileio/shell/internal/difftest"
+	"github.com/agentfiles/agentfiles/fileio/shell/internal/memfs"
 )
 
 func TestDiffWalk(t *testing.T) {
@@ -144,4 +146,25 @@ func TestDiffWalk(t *testing.T) {
 		xe("find", ".", "!"),
 	}
 	difftest.Run(t, tree, cases)
+}
+
+// TestDiffLsTimes: ls -l prints "Mon DD HH:MM" for times within six months before now, and
+// the year otherwise (older, or in the future).
+func TestDiffLsTimes(t *testing.T) {
+	t.Parallel()
+	tree := difftest.StandardTree()
+	now := difftest.Now
+	for name, d := range map[string]time.Duration{
+		"hour-ago.txt": -time.Hour, "month-ago.txt": -30 * 24 * time.Hour, "year-ago.txt": -365 * 24 * time.Hour,
+		"tomorrow.txt": 24 * time.Hour,
+	} {
+		tree.Files["times/"+name] = memfs.File{Data: name + "\n", ModTime: now.Add(d).Truncate(time.Second)}
+	}
+	difftest.Run(t, tree, []difftest.Case{
+		{Args: []string{"ls", "-l", "times"}},
+		{Args: []string{"ls", "-lt", "times"}},
+		{Args: []string{"find", "times", "-mmin", "-120"}, Unordered: true},
+		{Args: []string{"find", "times", "-mtime", "+7"}, Unordered: true},
+		{Args: []string{"find", "times", "-newer", "times/month-ago.txt"}, Unordered: true},
+	})
 }
