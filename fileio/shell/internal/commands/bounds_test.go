@@ -39,7 +39,8 @@ func run(ctx context.Context, fsys commands.FS, stdin io.Reader, stdout io.Write
 func TestHeadReadsOnlyWhatItNeeds(t *testing.T) {
 	t.Parallel()
 	for _, args := range [][]string{{"head", "-n", "3"}, {"head", "-c", "100"}, {"sed", "-n", "2p;3q"}, {"grep", "-m", "2", "line"},
-		{"grep", "-q", "text"}, {"grep", "-l", "of"}, {"awk", "NR==3 { exit }"}, {"cat"}} {
+		{"grep", "-q", "text"}, {"grep", "-l", "of"}, {"rg", "-m", "1", "line"}, {"rg", "-q", "text"}, {"awk", "NR==3 { exit }"},
+		{"cat"}} {
 		in := &endless{}
 		var out bytes.Buffer
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"path"
 	"regexp"
 	"sort"
@@ -238,13 +239,8 @@ func runRg(ctx context.Context, env *Env, args []string) int {
 	implicit := len(operands) == 0
 	if implicit {
 		if env.Stdin != nil && !o.files {
-			data, err := readAllBounded(ctx, env.Stdin)
-			if err != nil {
-				c.errorf("<stdin>: %s", errText(err))
-				return 2
-			}
 			r.showName = o.withName
-			r.file("<stdin>", data, true)
+			r.stream("<stdin>", env.Stdin)
 			return r.finish()
 		}
 		operands = []string{"."}
@@ -354,13 +350,7 @@ func hasUpperLiteral(p string, fixed bool) bool {
 func (r *rgRun) operand(op string, implicit bool) {
 	c := r.c
 	if op == "-" {
-		data, err := readAllBounded(c.ctx, c.env.Stdin)
-		if err != nil {
-			r.errorf("<stdin>: %s", errText(err))
-			r.errors = true
-			return
-		}
-		r.file("<stdin>", data, true)
+		r.stream("<stdin>", c.env.Stdin)
 		return
 	}
 	abs := c.env.Abs(op)
@@ -606,91 +596,160 @@ func (r *rgRun) printPath(p string) {
 // file searches one file's content. explicit: the file was named on the command line (a
 // binary file is then searched and reported, not skipped).
 func (r *rgRun) file(name string, data []byte, explicit bool) {
-	c, o := r.c, r.o
-	nul := -1
-	if !o.text {
-		nul = bytes.IndexByte(data, 0)
+	f := &rgFile{r: r, name: name, nul: -1}
+	if !r.o.text {
+		f.nul = bytes.IndexByte(data, 0)
 	}
-	if nul >= 0 && !explicit && !o.searchBinary {
+	if f.nul >= 0 && !explicit && !r.o.searchBinary {
 		return
 	}
-	lineNumbers := o.lineNumbers && !o.noLineNumbers
-	sepName := func(sep byte) {
-		if r.showName {
-			c.writeString(name)
-			if o.nullSep {
-				c.write([]byte{0})
-			} else {
-				c.write([]byte{sep})
+	f.feed(data)
+	f.finish()
+}
+
+// stream searches standard input as it comes, a few complete lines at a time, and stops
+// reading once the answer is known (-q, -l, -m).
+func (r *rgRun) stream(name string, in io.Reader) {
+	c := r.c
+	f := &rgFile{r: r, name: name, nul: -1}
+	if in == nil {
+		f.finish()
+		return
+	}
+	var buf []byte
+	chunk := make([]byte, 64<<10)
+	for !f.done {
+		if c.ctx.Err() != nil {
+			return
+		}
+		n, err := in.Read(chunk)
+		buf = append(buf, chunk[:n]...)
+		last := bytes.LastIndexByte(buf, '\n')
+		if err == io.EOF {
+			last = len(buf) - 1
+		}
+		if last >= 0 && (len(buf) >= 1<<20 || err != nil) {
+			seg := buf[:last+1]
+			if !r.o.text && f.nul < 0 {
+				if i := bytes.IndexByte(seg, 0); i >= 0 {
+					f.nul = f.base + i
+				}
 			}
+			f.feed(seg)
+			buf = append(buf[:0], buf[last+1:]...)
+		}
+		if len(buf) > maxReadAll {
+			r.errorf("%s: %s", name, errTooLarge)
+			r.errors = true
+			return
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			r.errorf("%s: %s", name, errText(err))
+			r.errors = true
+			return
 		}
 	}
-	var count, matches int64
-	lastPrinted := 0
-	pendingAfter := 0
-	type held struct {
-		no   int
-		line []byte
-	}
-	var before []held
-	context := o.after > 0 || o.before > 0
-	quietOut := o.quiet || o.filesWith || o.filesWithout || o.count || o.countMatches || nul >= 0
-	heading := o.heading && r.showName
-	headed := false
-	// col is the 1-based column of --column (0: the line's first match).
-	printLineAt := func(no int, line []byte, sep byte, col int) {
-		if heading {
-			// --heading: the name on a line of its own above the file's lines, a blank
-			// line between files.
-			if !headed {
-				if r.anyHeading {
-					c.writeString("\n")
-				}
-				c.writeString(name + "\n")
-				headed, r.anyHeading = true, true
-			}
+	f.finish()
+}
+
+// rgFile is the state of one file's search, kept across the pieces of a stream.
+type rgFile struct {
+	r                     *rgRun
+	name                  string
+	nul                   int // offset of the first NUL byte, -1 for none (yet)
+	count, matches        int64
+	lastPrinted           int
+	pendingAfter          int
+	before                []rgHeld
+	lineNo                int
+	base                  int // byte offset of the piece being fed
+	headed, done, stopped bool
+}
+
+type rgHeld struct {
+	no   int
+	line []byte
+}
+
+func (f *rgFile) sepName(sep byte) {
+	r := f.r
+	if r.showName {
+		r.c.writeString(f.name)
+		if r.o.nullSep {
+			r.c.write([]byte{0})
 		} else {
-			sepName(sep)
+			r.c.write([]byte{sep})
 		}
-		if lineNumbers {
-			c.writeString(strconv.Itoa(no))
-			c.write([]byte{sep})
-		}
-		if o.column && sep == ':' {
-			if col == 0 {
-				col = 1
-				if st, _ := r.m.find(line, 0); st >= 0 && !o.invert {
-					col = st + 1
-				}
-			}
-			c.writeString(strconv.Itoa(col))
-			c.write([]byte{sep})
-		}
-		c.write(line)
-		c.writeString("\n")
 	}
-	printLine := func(no int, line []byte, sep byte) { printLineAt(no, line, sep, 0) }
+}
+
+// printLine prints a line (':' a match, '-' context); col is the 1-based column of
+// --column (0: the line's first match).
+func (f *rgFile) printLine(no int, line []byte, sep byte, col int) {
+	r, c, o := f.r, f.r.c, &f.r.o
+	if o.heading && r.showName {
+		// --heading: the name on a line of its own above the file's lines, a blank line
+		// between files.
+		if !f.headed {
+			if r.anyHeading {
+				c.writeString("\n")
+			}
+			c.writeString(f.name + "\n")
+			f.headed, r.anyHeading = true, true
+		}
+	} else {
+		f.sepName(sep)
+	}
+	if o.lineNumbers && !o.noLineNumbers {
+		c.writeString(strconv.Itoa(no))
+		c.write([]byte{sep})
+	}
+	if o.column && sep == ':' {
+		if col == 0 {
+			col = 1
+			if st, _ := r.m.find(line, 0); st >= 0 && !o.invert {
+				col = st + 1
+			}
+		}
+		c.writeString(strconv.Itoa(col))
+		c.write([]byte{sep})
+	}
+	c.write(line)
+	c.writeString("\n")
+}
+
+// feed searches data, whole lines (the last one may lack its newline only at the end of
+// the input).
+func (f *rgFile) feed(data []byte) {
+	r, c, o := f.r, f.r.c, &f.r.o
+	defer func() { f.base += len(data) }()
+	context := o.after > 0 || o.before > 0
+	quietOut := o.quiet || o.filesWith || o.filesWithout || o.count || o.countMatches || f.nul >= 0
 	// Without -v or context, lines that cannot match are skipped whole.
 	skip := !o.invert && !context
-	lineNo := 0
 	rest := data
-	for len(rest) > 0 {
-		if lineNo&1023 == 0 && c.ctx.Err() != nil {
+	for len(rest) > 0 && !f.done {
+		if f.lineNo&1023 == 0 && c.ctx.Err() != nil {
+			f.done, f.stopped = true, true
 			return
 		}
 		if skip {
 			off := len(data) - len(rest)
 			start, _ := r.m.nextLine(data, off)
 			if start < 0 {
-				break
+				return
 			}
-			lineNo += bytes.Count(data[off:start], []byte{'\n'})
+			f.lineNo += bytes.Count(data[off:start], []byte{'\n'})
 			rest = data[start:]
 		}
-		if o.maxCount >= 0 && count >= o.maxCount && pendingAfter == 0 {
-			break
+		if o.maxCount >= 0 && f.count >= o.maxCount && f.pendingAfter == 0 {
+			f.done = true
+			return
 		}
-		lineNo++
+		f.lineNo++
 		i := bytes.IndexByte(rest, '\n')
 		var line []byte
 		if i < 0 {
@@ -699,11 +758,11 @@ func (r *rgRun) file(name string, data []byte, explicit bool) {
 			line, rest = rest[:i], rest[i+1:]
 		}
 		selected := r.m.match(line) != o.invert
-		if o.maxCount >= 0 && count >= o.maxCount {
-			if pendingAfter > 0 && !quietOut {
-				printLine(lineNo, line, '-')
-				lastPrinted = lineNo
-				pendingAfter--
+		if o.maxCount >= 0 && f.count >= o.maxCount {
+			if f.pendingAfter > 0 && !quietOut {
+				f.printLine(f.lineNo, line, '-', 0)
+				f.lastPrinted = f.lineNo
+				f.pendingAfter--
 			}
 			continue
 		}
@@ -711,19 +770,19 @@ func (r *rgRun) file(name string, data []byte, explicit bool) {
 			if quietOut {
 				continue
 			}
-			if pendingAfter > 0 {
-				printLine(lineNo, line, '-')
-				lastPrinted = lineNo
-				pendingAfter--
+			if f.pendingAfter > 0 {
+				f.printLine(f.lineNo, line, '-', 0)
+				f.lastPrinted = f.lineNo
+				f.pendingAfter--
 			} else if o.before > 0 {
-				before = append(before, held{lineNo, line})
-				if len(before) > o.before {
-					before = before[1:]
+				f.before = append(f.before, rgHeld{f.lineNo, append([]byte(nil), line...)})
+				if len(f.before) > o.before {
+					f.before = f.before[1:]
 				}
 			}
 			continue
 		}
-		count++
+		f.count++
 		r.matched = true
 		if o.countMatches {
 			for from := 0; from <= len(line); {
@@ -731,7 +790,7 @@ func (r *rgRun) file(name string, data []byte, explicit bool) {
 				if st < 0 {
 					break
 				}
-				matches++
+				f.matches++
 				if en > st {
 					from = en
 				} else {
@@ -739,27 +798,25 @@ func (r *rgRun) file(name string, data []byte, explicit bool) {
 				}
 			}
 		}
-		if o.quiet {
+		if o.quiet || o.filesWith || o.filesWithout {
+			f.done = true
 			return
-		}
-		if o.filesWith || o.filesWithout {
-			break
 		}
 		if quietOut {
 			continue
 		}
 		if context {
-			first := lineNo
-			if len(before) > 0 {
-				first = before[0].no
+			first := f.lineNo
+			if len(f.before) > 0 {
+				first = f.before[0].no
 			}
-			if r.anyOut && (lastPrinted == 0 || first > lastPrinted+1) {
+			if r.anyOut && (f.lastPrinted == 0 || first > f.lastPrinted+1) {
 				c.writeString("--\n")
 			}
-			for _, h := range before {
-				printLine(h.no, h.line, '-')
+			for _, h := range f.before {
+				f.printLine(h.no, h.line, '-', 0)
 			}
-			before = before[:0]
+			f.before = f.before[:0]
 			r.anyOut = true
 		}
 		if o.onlyMatching && !o.invert {
@@ -769,44 +826,54 @@ func (r *rgRun) file(name string, data []byte, explicit bool) {
 					break
 				}
 				if en > st {
-					printLineAt(lineNo, line[st:en], ':', st+1)
+					f.printLine(f.lineNo, line[st:en], ':', st+1)
 					from = en
 				} else {
 					from = en + 1
 				}
 			}
 		} else {
-			printLine(lineNo, line, ':')
+			f.printLine(f.lineNo, line, ':', 0)
 		}
-		lastPrinted = lineNo
-		pendingAfter = o.after
+		f.lastPrinted = f.lineNo
+		f.pendingAfter = o.after
 		if c.stopped() {
+			f.done, f.stopped = true, true
 			return
 		}
+	}
+}
+
+// finish prints what is printed once the file is read: the count, the name for -l and
+// --files-without-match, the binary file notice.
+func (f *rgFile) finish() {
+	r, c, o := f.r, f.r.c, &f.r.o
+	if f.stopped {
+		return
 	}
 	switch {
 	case o.quiet:
 	case o.filesWith:
-		if count > 0 {
-			r.printPath(name)
+		if f.count > 0 {
+			r.printPath(f.name)
 		}
 	case o.filesWithout:
-		if count == 0 {
-			r.printPath(name)
+		if f.count == 0 {
+			r.printPath(f.name)
 		}
 	case o.count || o.countMatches:
-		n := count
+		n := f.count
 		if o.countMatches {
-			n = matches
+			n = f.matches
 		}
 		if n > 0 {
-			sepName(':')
+			f.sepName(':')
 			c.printf("%d\n", n)
 		}
-	case nul >= 0 && count > 0:
+	case f.nul >= 0 && f.count > 0:
 		if r.showName {
-			c.printf("%s: ", name)
+			c.printf("%s: ", f.name)
 		}
-		c.printf("binary file matches (found \"\\0\" byte around offset %d)\n", nul)
+		c.printf("binary file matches (found \"\\0\" byte around offset %d)\n", f.nul)
 	}
 }
