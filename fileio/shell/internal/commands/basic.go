@@ -1015,28 +1015,67 @@ func runSha256sum(ctx context.Context, env *Env, args []string) int {
 	}
 	status := 0
 	for _, f := range files {
+		if !check {
+			// Hash as the input comes (standard input is never held whole).
+			r, err := c.open(f)
+			if err != nil {
+				c.errorf("%s: %s", quotef(f), errText(err))
+				status = 1
+				continue
+			}
+			h := sha256.New()
+			if err := copyContext(ctx, h, r); err != nil {
+				if ctx.Err() != nil {
+					return 130
+				}
+				c.errorf("%s: %s", quotef(f), errText(err))
+				status = 1
+				continue
+			}
+			c.printSum(f, h.Sum(nil))
+			continue
+		}
 		data, err := c.readFile(f)
 		if err != nil {
 			c.errorf("%s: %s", quotef(f), errText(err))
 			status = 1
 			continue
 		}
-		if check {
-			if !c.sha256Check(data) {
-				status = 1
-			}
-			continue
+		if !c.sha256Check(data) {
+			status = 1
 		}
-		sum := sha256.Sum256(data)
-		name := f
-		prefix := ""
-		if strings.ContainsAny(name, "\\\n\r") {
-			prefix = "\\"
-			name = strings.NewReplacer("\\", "\\\\", "\n", "\\n", "\r", "\\r").Replace(name)
-		}
-		c.printf("%s%s  %s\n", prefix, hex.EncodeToString(sum[:]), name)
 	}
 	return c.done(status)
+}
+
+// copyContext copies r to w, checking ctx between pieces.
+func copyContext(ctx context.Context, w io.Writer, r io.Reader) error {
+	buf := make([]byte, 64<<10)
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		n, err := r.Read(buf)
+		w.Write(buf[:n])
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// printSum prints one line of sha256sum: the digest and the name, escaped as GNU does when
+// the name holds a backslash or a newline.
+func (c *cmdIO) printSum(f string, sum []byte) {
+	name := f
+	prefix := ""
+	if strings.ContainsAny(name, "\\\n\r") {
+		prefix = "\\"
+		name = strings.NewReplacer("\\", "\\\\", "\n", "\\n", "\r", "\\r").Replace(name)
+	}
+	c.printf("%s%s  %s\n", prefix, hex.EncodeToString(sum), name)
 }
 
 func (c *cmdIO) sha256Check(list []byte) bool {

@@ -94,7 +94,10 @@
 //
 // # Bounds
 //
-// A command reads no more than it needs (head stops at its count, a pipe's reader going away
-// ends the writer), reads standard input whole only where it must (sort, tail, tac, jq,
-// diff) and then at most 256 MiB, and checks ctx in its loops. Regular expressions are RE2.
+// A command reads no more than it needs: head, sed, grep, rg, awk, cut, tr, uniq, nl, wc,
+// cat, tee and sha256sum take standard input as it comes, and grep -q/-l/-m, rg -q/-l/-m,
+// head, sed's q (and sed -n with line addresses only) stop reading once their answer is
+// known; a pipe's reader going away ends the writer. Standard input is read whole only where
+// the answer needs all of it (sort, tail, tac, diff, paste, comm, xargs, jq -s), and then at
+// most 256 MiB. Loops check ctx. Regular expressions are RE2.
 package commands
