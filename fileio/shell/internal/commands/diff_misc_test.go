@@ -10,12 +10,13 @@ func TestDiffMisc(t *testing.T) {
 	t.Parallel()
 	tree := difftest.StandardTree()
 	x := func(args ...string) difftest.Case { return difftest.Case{Args: args} }
+	xb := func(args ...string) difftest.Case { return difftest.Case{Args: args, BlockSizes: true} }
 	xe := func(args ...string) difftest.Case { return difftest.Case{Args: args, StderrExact: true} }
 	cases := []difftest.Case{
-		x("stat", "-c", "%n %s %y %Y %F %a %A %U %G %h", "a.txt", "empty.txt", "src"),
+		xb("stat", "-c", "%n %s %y %Y %F %a %A %U %G %h", "a.txt", "empty.txt", "src"),
 		x("stat", "-c", "%s", "big.txt"),
 		x("stat", "--printf", "%n:%s\\n", "a.txt", "b.txt"),
-		x("stat", "-c", "%b %B %o", "a.txt", "src"),
+		xb("stat", "-c", "%b %B %o", "a.txt", "src"),
 		xe("stat", "-c", "%n", "nosuch"),
 		// The project root is "/": realpath answers project paths, not the disk copy's.
 		{Args: []string{"realpath", "a.txt", "src/../docs", "nosuchfile"}, Want: &difftest.Result{Stdout: "/a.txt\n/docs\n/nosuchfile\n"}},

@@ -83,6 +83,10 @@ type Case struct {
 	// directories in their on-disk order (grep -r, find), the Go commands in bytewise
 	// name order.
 	Unordered bool
+	// BlockSizes: the output shows directory sizes or block counts (ls -l, stat), which
+	// the Go commands give as a disk of 4 KiB blocks does (ext4); the case skips where the
+	// temporary directory's disk is not such a disk (tmpfs).
+	BlockSizes bool
 }
 
 func (c Case) name() string {
@@ -319,6 +323,11 @@ func Check(t *testing.T, tree Tree, shared string, c Case) {
 
 func check(t *testing.T, tree Tree, shared string, c Case, ours Runner) {
 	t.Helper()
+	if c.BlockSizes {
+		if fi, err := os.Stat(shared); err == nil && fi.Size() != 4096 {
+			t.Skipf("the temporary directory's disk gives directories %d bytes, not 4096 (4 KiB blocks, ext4)", fi.Size())
+		}
+	}
 	fsys := MemFS(tree)
 	got := ours(t, fsys, c)
 	var want Result
