@@ -27,11 +27,26 @@ func runJq(ctx context.Context, env *Env, args []string) int {
 	indent := 2
 	var varNames []string
 	var varValues []any
+	named := map[string]any{}
+	positionalMode := ""
+	var positional []any
 	rawInput := false
 	for i := 1; i < len(args); i++ {
 		a := args[i]
 		if haveFilter && (!strings.HasPrefix(a, "-") || a == "-") {
-			files = append(files, a)
+			switch positionalMode {
+			case "--args":
+				positional = append(positional, a)
+			case "--jsonargs":
+				v, err := decodeJSONValue(a)
+				if err != nil {
+					c.errorf("Invalid JSON text passed to --jsonargs")
+					return 2
+				}
+				positional = append(positional, v)
+			default:
+				files = append(files, a)
+			}
 			continue
 		}
 		need := func(n int) bool {
@@ -49,23 +64,56 @@ func runJq(ctx context.Context, env *Env, args []string) int {
 			}
 			files = append(files, rest...)
 			i = len(args)
-		case a == "--arg" || a == "--argjson":
+		case a == "--arg" || a == "--argjson" || a == "--rawfile" || a == "--slurpfile":
 			if !need(2) {
 				return 2
 			}
 			name, val := args[i+1], args[i+2]
 			i += 2
-			varNames = append(varNames, "$"+name)
-			if a == "--arg" {
-				varValues = append(varValues, val)
-			} else {
-				v, err := decodeJSONValue(val)
-				if err != nil {
+			var v any
+			switch a {
+			case "--arg":
+				v = val
+			case "--argjson":
+				var err error
+				if v, err = decodeJSONValue(val); err != nil {
 					c.errorf("Invalid JSON text passed to --argjson")
 					return 2
 				}
-				varValues = append(varValues, v)
+			default:
+				// The file comes through FS, as every other input.
+				data, err := c.readFile(val)
+				if err != nil {
+					c.errorf("error: Could not open %s: %s", val, errText(err))
+					return 2
+				}
+				if a == "--rawfile" {
+					v = string(data)
+				} else {
+					var all []any
+					dec := json.NewDecoder(bytes.NewReader(data))
+					for {
+						var x any
+						if err := dec.Decode(&x); err == io.EOF {
+							break
+						} else if err != nil {
+							c.errorf("Bad JSON in --slurpfile %s %s: %s", name, val, err)
+							return 2
+						}
+						all = append(all, x)
+					}
+					if all == nil {
+						all = []any{}
+					}
+					v = all
+				}
 			}
+			varNames = append(varNames, "$"+name)
+			varValues = append(varValues, v)
+			named[name] = v
+		case a == "--args" || a == "--jsonargs":
+			// The remaining operands after the filter are values of $ARGS.positional.
+			positionalMode = a
 		case a == "--indent":
 			if !need(1) {
 				return 2
@@ -156,6 +204,11 @@ func runJq(ctx context.Context, env *Env, args []string) int {
 		sources = append(sources, jqSource{name: f, file: f})
 	}
 	in := &jqInputs{c: c, sources: sources, raw: rawInput, keepNewlines: rawInput && slurp}
+	if positional == nil {
+		positional = []any{}
+	}
+	varNames = append(varNames, "$ARGS")
+	varValues = append(varValues, map[string]any{"positional": positional, "named": named})
 	code, err := gojq.Compile(q,
 		gojq.WithVariables(varNames),
 		gojq.WithEnvironLoader(func() []string { return nil }),
