@@ -27,14 +27,15 @@
 // headers), wc (-l -w -c -m -L and GNU's column widths), nl (-b a|t|n -w -s -v -i -n), sort
 // (-u -n -g -h -V -M -r -f -d -b -k -t -s -o -c), uniq (-c -d -D -u -i -f -s -w), cut (-b -c
 // -f -d -s --complement --output-delimiter), tr (sets, ranges, classes, [c*n], -c -d -s -t),
-// tac, rev, paste (-d -s), comm (-1 -2 -3), seq (-s -w -f), basename, dirname, sha256sum
-// (and -c), tee (-a), yes, sleep (bounded by ctx).
+// tac, rev, paste (-d -s), comm (-1 -2 -3), expand (-t -i), fold (-w -s -b), seq (-s -w
+// -f), basename, dirname, sha256sum (and -c), tee (-a), yes, sleep (bounded by ctx).
 //
 // Search and edit: grep (BRE by default, -E -F -P, -r -n -c -i -v -w -x -o -q -l -L -h -H -A
 // -B -C -m -a -I --include --exclude --exclude-dir), rg (see below), sed (-n -e -f -E -i[SUF]
 // -s; {} p P d D s y a i c q Q = l n N g G h H x b t T : r R w W z F; line, $, /re/, \cREc,
 // first~step, addr,+N, addr,~N and 0,/re/ addresses and ranges, ! negation, several -e and ;
-// separated scripts), awk (goawk), jq (gojq), diff (normal and -u/-U formats, -q -s -r -N -i
+// separated scripts), awk (goawk: -F -v -f), jq (gojq: -r -j -c -n -s -e -S -R -a --tab
+// --indent --arg --argjson --rawfile --slurpfile --args --jsonargs), diff (normal and -u/-U formats, -q -s -r -N -i
 // -w -b --label), apply_patch (Codex's, on the file_apply_patch engine).
 //
 // The tree: ls (-a -A -1 -d -R -l -h -t -S -r -U -F -p), tree (the Debian package's output),

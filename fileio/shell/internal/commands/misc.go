@@ -510,3 +510,130 @@ func runTac(ctx context.Context, env *Env, args []string) int {
 	}
 	return c.done(status)
 }
+
+// runExpand is expand [-t N] [-i]: tabs to spaces.
+func runExpand(ctx context.Context, env *Env, args []string) int {
+	c := newIO(ctx, env, "expand")
+	opts, files, err := optSpec{short: "t:i", long: []string{"tabs=|t", "initial|i"}}.parse(args[1:])
+	if err != nil {
+		return c.usage(err, 1)
+	}
+	width, initial := 8, false
+	for _, o := range opts {
+		switch o.key {
+		case "t":
+			n, err := strconv.Atoi(o.val)
+			if err != nil || n <= 0 {
+				c.errorf("tab size contains invalid character(s): %s", quote(o.val))
+				return 1
+			}
+			width = n
+		case "i":
+			initial = true
+		}
+	}
+	return eachLine(ctx, env, "expand", append([]string{"expand"}, files...), func(l []byte) []byte {
+		var out []byte
+		col := 0
+		leading := true
+		for _, b := range l {
+			switch {
+			case b == '\t' && (leading || !initial):
+				n := width - col%width
+				out = append(out, bytes.Repeat([]byte{' '}, n)...)
+				col += n
+				continue
+			case b == '\b':
+				col = max(col-1, 0)
+			default:
+				col++
+			}
+			if b != ' ' && b != '\t' {
+				leading = false
+			}
+			out = append(out, b)
+		}
+		return out
+	})
+}
+
+// runFold is fold [-w N] [-s] [-b]: lines cut to a width, in columns (or bytes with -b),
+// at the last blank with -s.
+func runFold(ctx context.Context, env *Env, args []string) int {
+	c := newIO(ctx, env, "fold")
+	var conv []string
+	for _, a := range args[1:] {
+		// fold -80 is fold -w 80.
+		if len(a) > 1 && a[0] == '-' && a[1] >= '0' && a[1] <= '9' {
+			conv = append(conv, "-w", a[1:])
+			continue
+		}
+		conv = append(conv, a)
+	}
+	opts, files, err := optSpec{short: "w:sb", long: []string{"width=|w", "spaces|s", "bytes|b"}}.parse(conv)
+	if err != nil {
+		return c.usage(err, 1)
+	}
+	width, spaces, byBytes := 80, false, false
+	for _, o := range opts {
+		switch o.key {
+		case "w":
+			n, err := strconv.Atoi(o.val)
+			if err != nil || n <= 0 {
+				c.errorf("invalid number of columns: %s", quote(o.val))
+				return 1
+			}
+			width = n
+		case "s":
+			spaces = true
+		case "b":
+			byBytes = true
+		}
+	}
+	advance := func(col int, b byte) int {
+		if byBytes {
+			return col + 1
+		}
+		switch b {
+		case '\t':
+			return col + 8 - col%8
+		case '\b':
+			return max(col-1, 0)
+		case '\r':
+			return 0
+		}
+		return col + 1
+	}
+	return eachLine(ctx, env, "fold", append([]string{"fold"}, files...), func(l []byte) []byte {
+		var out, cur []byte
+		col := 0
+		for _, b := range l {
+			next := advance(col, b)
+			if next > width && len(cur) > 0 {
+				if spaces {
+					if i := bytes.LastIndexAny(cur, " \t"); i >= 0 {
+						out = append(append(out, cur[:i+1]...), '\n')
+						cur = append([]byte(nil), cur[i+1:]...)
+						col = 0
+						for _, x := range cur {
+							col = advance(col, x)
+						}
+						next = advance(col, b)
+						if next <= width {
+							cur = append(cur, b)
+							col = next
+							continue
+						}
+					}
+				}
+				out = append(append(out, cur...), '\n')
+				cur = cur[:0]
+				col = 0
+				next = advance(0, b)
+			}
+			cur = append(cur, b)
+			col = next
+		}
+		return append(out, cur...)
+	})
+}

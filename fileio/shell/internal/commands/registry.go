@@ -50,6 +50,8 @@ var registry = map[string]Func{
 	"rev":         runRev,
 	"stat":        runStat,
 	"tac":         runTac,
+	"expand":      runExpand,
+	"fold":        runFold,
 	"yes":         runYes,
 }
 
