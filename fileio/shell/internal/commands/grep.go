@@ -106,6 +106,31 @@ func (m *lineMatcher) find(line []byte, from int) (int, int) {
 	return from + loc[0], from + loc[1]
 }
 
+// all returns the matches of line, each after the previous one, as grep -o and rg -o print
+// them (anchors and word boundaries seen in the whole line).
+func (m *lineMatcher) all(line []byte) [][2]int {
+	var out [][2]int
+	if !m.word {
+		for _, loc := range m.re.FindAllIndex(line, -1) {
+			out = append(out, [2]int{loc[0], loc[1]})
+		}
+		return out
+	}
+	for from := 0; from <= len(line); {
+		st, en := m.find(line, from)
+		if st < 0 {
+			break
+		}
+		out = append(out, [2]int{st, en})
+		if en > st {
+			from = en
+		} else {
+			from = en + 1
+		}
+	}
+	return out
+}
+
 func (m *lineMatcher) match(line []byte) bool {
 	s, _ := m.find(line, 0)
 	return s >= 0
@@ -276,10 +301,13 @@ func runGrep(ctx context.Context, env *Env, args []string) int {
 		case g.perl:
 			alts = append(alts, p)
 		default:
-			t, err := posixre.Translate(p, posixre.Flags{ERE: g.ere})
+			t, warnings, err := posixre.TranslateWarn(p, posixre.Flags{ERE: g.ere})
 			if err != nil {
 				c.errorf("%s", err)
 				return 2
+			}
+			for _, w := range warnings {
+				c.errorf("warning: %s", w)
 			}
 			alts = append(alts, t)
 		}
@@ -673,16 +701,9 @@ func (f *grepFile) feed(data []byte) {
 		}
 		if g.onlyMatching {
 			if !g.invert {
-				for from := 0; from <= len(line); {
-					st, en := s.m.find(line, from)
-					if st < 0 {
-						break
-					}
-					if en > st {
-						f.printLine(f.lineNo, lineOff+st, line[st:en], ':')
-						from = en
-					} else {
-						from = en + 1
+				for _, m := range s.m.all(line) {
+					if m[1] > m[0] {
+						f.printLine(f.lineNo, lineOff+m[0], line[m[0]:m[1]], ':')
 					}
 				}
 			}

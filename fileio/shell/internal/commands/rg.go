@@ -785,18 +785,7 @@ func (f *rgFile) feed(data []byte) {
 		f.count++
 		r.matched = true
 		if o.countMatches {
-			for from := 0; from <= len(line); {
-				st, en := r.m.find(line, from)
-				if st < 0 {
-					break
-				}
-				f.matches++
-				if en > st {
-					from = en
-				} else {
-					from = en + 1
-				}
-			}
+			f.matches += int64(len(r.m.all(line)))
 		}
 		if o.quiet || o.filesWith || o.filesWithout {
 			f.done = true
@@ -820,16 +809,9 @@ func (f *rgFile) feed(data []byte) {
 			r.anyOut = true
 		}
 		if o.onlyMatching && !o.invert {
-			for from := 0; from <= len(line); {
-				st, en := r.m.find(line, from)
-				if st < 0 {
-					break
-				}
-				if en > st {
-					f.printLine(f.lineNo, line[st:en], ':', st+1)
-					from = en
-				} else {
-					from = en + 1
+			for _, m := range r.m.all(line) {
+				if m[1] > m[0] {
+					f.printLine(f.lineNo, line[m[0]:m[1]], ':', m[0]+1)
 				}
 			}
 		} else {

@@ -58,6 +58,7 @@ func (e *backrefError) Unwrap() error { return ErrBackref }
 const maxRepeat = 1000
 
 type translator struct {
+	warnings []string
 	src   string
 	i     int
 	ere   bool
@@ -72,9 +73,16 @@ type translator struct {
 
 // Translate returns the RE2 form of the POSIX pattern p.
 func Translate(p string, f Flags) (string, error) {
+	re, _, err := TranslateWarn(p, f)
+	return re, err
+}
+
+// TranslateWarn is Translate, with the warnings GNU grep prints for the pattern ("* at
+// start of expression": an ERE repetition with nothing to repeat, which grep drops).
+func TranslateWarn(p string, f Flags) (string, []string, error) {
 	t := &translator{src: p, ere: f.ERE, sed: f.Sed, atomStart: -1}
 	if err := t.run(); err != nil {
-		return "", err
+		return "", nil, err
 	}
 	out := t.out.String()
 	// What translates must compile; what RE2 still refuses is GNU's error where one fits.
@@ -83,9 +91,9 @@ func Translate(p string, f Flags) (string, error) {
 		if strings.Contains(msg, "invalid character class range") {
 			msg = "Invalid range end"
 		}
-		return "", &Error{msg}
+		return "", nil, &Error{msg}
 	}
-	return out, nil
+	return out, t.warnings, nil
 }
 
 // atStart reports whether position i starts the expression, a group or an alternative
@@ -124,10 +132,13 @@ func (t *translator) noAtom() {
 }
 
 // quantify applies the repetition q to the last atom (a literal when there is none).
-func (t *translator) quantify(q string, literal string) {
+func (t *translator) quantify(q string, literal string) error {
 	if t.atomStart < 0 {
 		t.atom(literal)
-		return
+		return nil
+	}
+	if t.quantified && t.sed && !t.ere {
+		return &Error{"Invalid preceding regular expression"} // sed: "a**", "a*\{2\}"
 	}
 	if t.quantified {
 		s := t.out.String()
@@ -137,6 +148,7 @@ func (t *translator) quantify(q string, literal string) {
 	}
 	t.out.WriteString(q)
 	t.quantified = true
+	return nil
 }
 
 func (t *translator) run() error {
@@ -174,7 +186,9 @@ func (t *translator) run() error {
 				if t.atStart(start) {
 					t.literal(e)
 				} else {
-					t.quantify(string(e), quoteByte(e))
+					if err := t.quantify(string(e), quoteByte(e)); err != nil {
+						return err
+					}
 				}
 			case !t.ere && e == '{':
 				if err := t.interval(); err != nil {
@@ -184,12 +198,19 @@ func (t *translator) run() error {
 				return &backrefError{e}
 			case e == 'w' || e == 'W' || e == 's' || e == 'S':
 				t.atom(`\` + string(e))
-			case e == 'b' || e == 'B':
-				t.out.WriteString(`\` + string(e))
-				t.noAtom()
-			case e == '<' || e == '>':
-				t.out.WriteString(`\b`)
-				t.noAtom()
+			case e == 'b' || e == 'B' || e == '<' || e == '>':
+				// A repetition after an assertion: literal in a BRE ("a\b*" matches "a*"),
+				// the assertion repeated in grep -E, refused by sed -E.
+				a := `\b`
+				if e == 'B' {
+					a = `\B`
+				}
+				if t.ere && !t.sed {
+					t.atom(`(?:` + a + `)`)
+				} else {
+					t.out.WriteString(a)
+					t.noAtom()
+				}
 			case e == '`':
 				t.out.WriteString(`\A`)
 				t.noAtom()
@@ -220,13 +241,20 @@ func (t *translator) run() error {
 		case c == '.':
 			t.atom(".")
 		case c == '*':
-			if t.atStart(start) || (!t.ere && start > 0 && t.src[start-1] == '^' && t.atStart(start-1)) {
+			switch {
+			case t.ere && t.atomStart < 0:
+				if err := t.leadingQuantifier("*"); err != nil {
+					return err
+				}
+			case !t.ere && (t.atStart(start) || (start > 0 && t.src[start-1] == '^' && t.atStart(start-1))):
 				t.literal('*')
-			} else {
-				if t.quantified && strings.HasSuffix(t.out.String(), "*") {
+			default:
+				if t.quantified && strings.HasSuffix(t.out.String(), "*") && !(t.sed && !t.ere) {
 					continue // a** is a*
 				}
-				t.quantify("*", `\*`)
+				if err := t.quantify("*", `\*`); err != nil {
+					return err
+				}
 			}
 		case c == '^':
 			if t.ere || t.atStart(start) {
@@ -237,7 +265,12 @@ func (t *translator) run() error {
 			}
 		case c == '$':
 			rest := t.src[t.i:]
-			if t.ere || rest == "" || strings.HasPrefix(rest, `\)`) || strings.HasPrefix(rest, `\|`) {
+			if t.ere && !t.sed {
+				t.atom("(?:$)") // grep -E: "${1,2}" repeats the anchor
+			} else if t.ere {
+				t.out.WriteString("$")
+				t.noAtom()
+			} else if rest == "" || strings.HasPrefix(rest, `\)`) || strings.HasPrefix(rest, `\|`) {
 				t.out.WriteString("$")
 				t.noAtom()
 			} else {
@@ -250,7 +283,10 @@ func (t *translator) run() error {
 			t.depth++
 		case t.ere && c == ')':
 			if t.depth == 0 {
-				t.literal(')')
+				if t.sed {
+					return &Error{`Unmatched ) or \)`}
+				}
+				t.literal(')') // grep -E reads a lone ")" as itself
 				continue
 			}
 			t.depth--
@@ -262,14 +298,38 @@ func (t *translator) run() error {
 			t.out.WriteString("|")
 			t.noAtom()
 		case t.ere && (c == '+' || c == '?'):
-			if t.atStart(start) {
-				t.literal(c)
-			} else {
-				t.quantify(string(c), quoteByte(c))
+			if t.atomStart < 0 {
+				if err := t.leadingQuantifier(string(c)); err != nil {
+					return err
+				}
+				continue
+			}
+			if err := t.quantify(string(c), quoteByte(c)); err != nil {
+				return err
+			}
+		case t.ere && c == '{' && t.sed:
+			// sed -E: "{" always starts a count.
+			switch {
+			case t.atomStart < 0:
+				return &Error{"Invalid preceding regular expression"}
+			case strings.IndexByte(t.src[t.i:], '}') < 0:
+				return &Error{`Unmatched \{`}
+			case !validInterval(t.src[t.i:]):
+				return &Error{`Invalid content of \{\}`}
+			}
+			if err := t.interval(); err != nil {
+				return err
 			}
 		case t.ere && c == '{':
-			if !validInterval(t.src[t.i:]) || t.atomStart < 0 {
+			if !validInterval(t.src[t.i:]) {
 				t.literal('{')
+				continue
+			}
+			if t.atomStart < 0 {
+				if err := t.leadingQuantifier("{...}"); err != nil {
+					return err
+				}
+				t.i += strings.IndexByte(t.src[t.i:], '}') + 1
 				continue
 			}
 			if err := t.interval(); err != nil {
@@ -286,6 +346,17 @@ func (t *translator) run() error {
 	if t.depth > 0 {
 		return &Error{`Unmatched ( or \(`}
 	}
+	return nil
+}
+
+// leadingQuantifier handles an ERE repetition with nothing before it (at the start of the
+// expression, a group or an alternative, or after ^): sed refuses it, grep drops it with a
+// warning.
+func (t *translator) leadingQuantifier(what string) error {
+	if t.sed {
+		return &Error{"Invalid preceding regular expression"}
+	}
+	t.warnings = append(t.warnings, what+" at start of expression")
 	return nil
 }
 
@@ -361,14 +432,14 @@ func (t *translator) interval() error {
 		return &Error{fmt.Sprintf("Regular expression too big: repetition counts above %d are not supported", maxRepeat)}
 	}
 	if t.atomStart < 0 {
-		if t.ere {
-			t.atom(`\{` + strings.ReplaceAll(body, "}", `\}`) + `\}`)
-			return nil
+		if t.sed {
+			return &Error{"Invalid preceding regular expression"}
 		}
-		return &Error{"Invalid preceding regular expression"}
+		// grep reads a BRE's leading \{m,n\} as the text "{m,n}".
+		t.atom(`\{` + strings.ReplaceAll(body, "}", `\}`) + `\}`)
+		return nil
 	}
-	t.quantify(q, "")
-	return nil
+	return t.quantify(q, "")
 }
 
 // bracket reads a bracket expression after its '['.

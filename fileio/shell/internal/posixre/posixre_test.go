@@ -31,6 +31,7 @@ func TestTranslate(t *testing.T) {
 		{`a{2}`, true, `a{2}`},
 		{`a{`, true, `a\{`},
 		{`{x}`, true, `\{x\}`},
+		{`{1}x`, true, `x`}, // grep -E: "{...} at start of expression", dropped
 		{`a^b$c`, false, `a\^b\$c`},
 		{`^a$`, false, `^a$`},
 		{`[]a]`, false, `[\]a]`},
@@ -39,6 +40,11 @@ func TestTranslate(t *testing.T) {
 		{`[[:alpha:]_]`, false, `[[:alpha:]_]`},
 		{`[a-z]\+`, false, `[a-z]+`},
 		{`\<w\>`, false, `\bw\b`},
+		{`a\b*`, false, `a\b\*`},
+		{`+a`, true, `a`},
+		{`(*a)`, true, `(a)`},
+		{`b${1,2}`, true, `b(?:$){1,2}`},
+		{`)`, true, `\)`},
 		{`\w\s\W\S`, false, `\w\s\W\S`},
 		{`a\.b`, false, `a\.b`},
 		{`\n\t`, false, `nt`},
@@ -90,6 +96,17 @@ func TestTranslateErrors(t *testing.T) {
 		if err == nil || err.Error() != c.want {
 			t.Errorf("Translate(%q): error %v, want %q", c.in, err, c.want)
 		}
+	}
+	for _, p := range []string{`+a`, `a|*b`, `(?a)`, `{1}a`, `^*a`} {
+		if _, err := Translate(p, Flags{ERE: true, Sed: true}); err == nil || err.Error() != "Invalid preceding regular expression" {
+			t.Errorf("sed -E %q: error %v, want Invalid preceding regular expression", p, err)
+		}
+		if _, warnings, err := TranslateWarn(p, Flags{ERE: true}); err != nil || len(warnings) != 1 {
+			t.Errorf("grep -E %q: warnings %q, error %v; want one warning", p, warnings, err)
+		}
+	}
+	if _, err := Translate(`a)`, Flags{ERE: true, Sed: true}); err == nil {
+		t.Errorf("sed -E a): no error, want Unmatched )")
 	}
 	_, err := Translate(`\(a\)\1`, Flags{})
 	if !errors.Is(err, ErrBackref) {
