@@ -59,12 +59,12 @@ const maxRepeat = 1000
 
 type translator struct {
 	warnings []string
-	src   string
-	i     int
-	ere   bool
-	sed   bool
-	out   strings.Builder
-	depth int
+	src      string
+	i        int
+	ere      bool
+	sed      bool
+	out      strings.Builder
+	depth    int
 	// atomStart is the output offset where the last atom began (-1 when there is none to
 	// repeat); quantified says that atom already carries a repetition.
 	atomStart  int
