@@ -11,6 +11,16 @@
 // [.c.], backslashes inside brackets as literal, \w \W \s \S, \b \B, \< \> (as \b), \` \'
 // and, for sed, \n and \t.
 //
+// # Where grep and sed part ways
+//
+// GNU reads some odd patterns differently in grep and in sed, and Flags.Sed picks sed's
+// reading: an ERE repetition with nothing to repeat ("+a", "a|*b", "(?x)") is dropped by
+// grep with a warning (TranslateWarn returns its text) and refused by sed ("Invalid
+// preceding regular expression"); a BRE's leading \{m,n\} is the text "{m,n}" for grep and
+// an error for sed; sed refuses a BRE repetition of a repetition ("a**") and an ERE ")" or
+// "{" without its partner, which grep reads as text. A BRE repetition after ^ or an
+// assertion (\b, \<) is literal in both.
+//
 // # What is refused
 //
 // Backreferences (\1 … \9): RE2 has none, and a regexp with them can take exponential
