@@ -3,11 +3,20 @@ package commands_test
 import (
 	"math/rand"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/agentfiles/agentfiles/fileio/shell/internal/difftest"
 )
+
+// seed is def, or AGENTFILES_DIFF_SEED when set (to explore beyond the fixed cases).
+func seed(def int64) int64 {
+	if v, err := strconv.ParseInt(os.Getenv("AGENTFILES_DIFF_SEED"), 10, 64); err == nil {
+		return v
+	}
+	return def
+}
 
 // randomPattern builds a pattern from pieces of BRE or ERE syntax over a small alphabet, so
 // generated patterns combine anchors, brackets, groups, alternatives and repetitions. A
@@ -72,7 +81,7 @@ func TestDiffRandomPatterns(t *testing.T) {
 	if os.Getenv("AGENTFILES_FULL") == "1" {
 		n = 600
 	}
-	r := rand.New(rand.NewSource(43))
+	r := rand.New(rand.NewSource(seed(43)))
 	var cases []difftest.Case
 	seen := map[string]bool{}
 	for len(cases) < n {
@@ -101,6 +110,62 @@ func TestDiffRandomPatterns(t *testing.T) {
 		}
 		seen[name] = true
 		cases = append(cases, c)
+	}
+	difftest.Run(t, difftest.StandardTree(), cases)
+}
+
+// randomSedScript builds a sed script of a few commands, each with a random address, range
+// or negation.
+func randomSedScript(r *rand.Rand) string {
+	addrs := []string{"", "", "1", "3", "$", "/a/", "/^[a-e]/", "2,4", "/beta/,/eta/", "3,+2", "0~3", "2~2", "/o/,$", "5,2", "$!"}
+	cmds := []string{"p", "d", "s/a/A/", "s/[aeiou]/_/g", "s/\\(.\\)\\(.*\\)/\\2\\1/", "=", "a after", "i before", "c changed",
+		"y/abc/xyz/", "q", "N", "P", "h", "H", "g", "G", "x", "n", "l", "s/$/;/", "s/^/> /2", "z"}
+	var parts []string
+	for n := 1 + r.Intn(3); n > 0; n-- {
+		a := addrs[r.Intn(len(addrs))]
+		cmd := cmds[r.Intn(len(cmds))]
+		if strings.HasSuffix(a, "!") {
+			parts = append(parts, a+cmd)
+			continue
+		}
+		if a != "" && r.Intn(5) == 0 {
+			a += "!"
+		}
+		parts = append(parts, a+cmd)
+	}
+	// a, i and c take the rest of their line: each command gets its own -e. (D is left out:
+	// after G it can restart its cycle forever, in GNU sed as here.)
+	return strings.Join(parts, "\n")
+}
+
+// TestDiffRandomSedScripts: generated sed scripts, with and without -n, answer as GNU sed
+// does (a fixed seed; AGENTFILES_FULL=1 tries ten times as many).
+func TestDiffRandomSedScripts(t *testing.T) {
+	t.Parallel()
+	n := 50
+	if os.Getenv("AGENTFILES_FULL") == "1" {
+		n = 500
+	}
+	r := rand.New(rand.NewSource(seed(4343)))
+	var cases []difftest.Case
+	seen := map[string]bool{}
+	for len(cases) < n {
+		script := randomSedScript(r)
+		args := []string{"sed"}
+		if r.Intn(2) == 0 {
+			args = append(args, "-n")
+		}
+		for _, line := range strings.Split(script, "\n") {
+			args = append(args, "-e", line)
+		}
+		file := []string{"a.txt", "b.txt", "noeol.txt", "words.txt"}[r.Intn(4)]
+		args = append(args, file)
+		name := strings.Join(args, " ")
+		if seen[name] {
+			continue
+		}
+		seen[name] = true
+		cases = append(cases, difftest.Case{Args: args})
 	}
 	difftest.Run(t, difftest.StandardTree(), cases)
 }

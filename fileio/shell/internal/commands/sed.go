@@ -290,16 +290,18 @@ type sedRun struct {
 	lineNo   int64
 	ps, hold []byte
 	chomped  bool // the line in ps had its newline
-	appendQ  [][]byte
-	lastRe   *sedRegex
-	replaced bool
-	quit     bool
-	exitCode int
-	wfiles   map[string]bool
-	rfiles   map[string]*lineReader
-	err      error
-	inPlace  bool
-	status   int // 4 when -i met a file it cannot edit
+	// holdChomped is chomped for the hold space (true until a line without one is held).
+	holdChomped bool
+	appendQ     [][]byte
+	lastRe      *sedRegex
+	replaced    bool
+	quit        bool
+	exitCode    int
+	wfiles      map[string]bool
+	rfiles      map[string]*lineReader
+	err         error
+	inPlace     bool
+	status      int // 4 when -i met a file it cannot edit
 }
 
 func (s *sedRun) regex(r *sedRegex) (*sedRegex, error) {
@@ -383,7 +385,18 @@ func (s *sedRun) matchRange(cmd *sedCmd) bool {
 		cmd.inRange = true
 		return true
 	}
-	if !s.matchAddr(cmd.a1) {
+	if cmd.a1.kind == addrLine {
+		// A line number starts its range once; n or N may have read past it, and then
+		// the range starts on the line they stopped at (GNU), unless that is past a
+		// numeric end too.
+		if cmd.closed || s.lineNo < cmd.a1.n {
+			return false
+		}
+		cmd.closed = true
+		if s.lineNo > cmd.a1.n && cmd.a2.kind == addrLine && s.lineNo > cmd.a2.n {
+			return false
+		}
+	} else if !s.matchAddr(cmd.a1) {
 		return false
 	}
 	switch cmd.a2.kind {
@@ -405,8 +418,9 @@ func (s *sedRun) matchRange(cmd *sedCmd) bool {
 // run runs the script over s.in.
 func (s *sedRun) run() {
 	for _, cmd := range s.cmds {
-		cmd.inRange = false
+		cmd.inRange, cmd.closed = false, false
 	}
+	s.holdChomped = true
 	lastUseful := sedLastUsefulLine(s.cmds, s.quiet)
 	for !s.quit && !s.c.stopped() && s.err == nil {
 		if lastUseful > 0 && s.lineNo >= lastUseful && !s.anyInRange() {
@@ -564,14 +578,20 @@ func (s *sedRun) cycle() (autoprint, restart bool) {
 			s.chomped = nl
 		case 'g':
 			s.ps = append([]byte(nil), s.hold...)
+			s.chomped = s.holdChomped
 		case 'G':
 			s.ps = append(append(s.ps, '\n'), s.hold...)
+			s.chomped = s.chomped || s.holdChomped
 		case 'h':
 			s.hold = append([]byte(nil), s.ps...)
+			s.holdChomped = s.chomped
 		case 'H':
 			s.hold = append(append(s.hold, '\n'), s.ps...)
+			s.holdChomped = s.holdChomped || s.chomped
 		case 'x':
+			// The hold space keeps whether its line had a newline, as GNU's does.
 			s.ps, s.hold = s.hold, s.ps
+			s.chomped, s.holdChomped = s.holdChomped, s.chomped
 		case 'z':
 			s.ps = s.ps[:0]
 		case 'F':

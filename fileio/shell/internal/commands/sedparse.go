@@ -57,6 +57,7 @@ type sedCmd struct {
 	// range state
 	inRange  bool
 	rangeEnd int64
+	closed   bool // a range whose first address is a line number started (it starts once)
 }
 
 type sedReplPart struct {
