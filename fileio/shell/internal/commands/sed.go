@@ -550,7 +550,7 @@ func (s *sedRun) cycle() (autoprint, restart bool) {
 			if i := bytes.IndexByte(s.ps, '\n'); i >= 0 {
 				s.out.text(s.ps[:i], true)
 			} else {
-				s.out.text(s.ps, true)
+				s.out.text(s.ps, s.chomped)
 			}
 		case 'l':
 			s.out.raw(sedList(s.ps))
@@ -598,7 +598,10 @@ func (s *sedRun) cycle() (autoprint, restart bool) {
 			name := s.in.name
 			s.out.raw([]byte(name + "\n"))
 		case 'q':
+			// GNU ends the line q prints with a newline even when the input's last line
+			// had none.
 			s.quit, s.exitCode = true, cmd.exitCode
+			s.chomped = true
 			return true, false
 		case 'Q':
 			s.quit, s.exitCode = true, cmd.exitCode
