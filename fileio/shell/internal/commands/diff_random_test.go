@@ -1,6 +1,7 @@
 package commands_test
 
 import (
+	"fmt"
 	"math/rand"
 	"os"
 	"strconv"
@@ -166,6 +167,99 @@ func TestDiffRandomSedScripts(t *testing.T) {
 		}
 		seen[name] = true
 		cases = append(cases, difftest.Case{Args: args})
+	}
+	difftest.Run(t, difftest.StandardTree(), cases)
+}
+
+// randomTable is lines of fields separated by spaces, tabs or commas: numbers (signed,
+// fractional, with leading blanks), versions, words in both cases, empty fields.
+func randomTable(r *rand.Rand, lines int) string {
+	fields := []string{"10", "2", "-3", "1.5", "+4", "0", "007", " 12", "1e2", "0x1F", "abc", "ABC", "Abc", "b", "", "v1.10", "v1.9",
+		"1.2.3", "1.2.10", "x-1", "2K", "1M", "999", "-0", "z", "α", "é"}
+	seps := []string{" ", "\t", ",", "  "}
+	var sb strings.Builder
+	for i := 0; i < lines; i++ {
+		n := 1 + r.Intn(4)
+		sep := seps[r.Intn(len(seps))]
+		for j := 0; j < n; j++ {
+			if j > 0 {
+				sb.WriteString(sep)
+			}
+			sb.WriteString(fields[r.Intn(len(fields))])
+		}
+		sb.WriteByte('\n')
+	}
+	return sb.String()
+}
+
+// TestDiffRandomTextTools: sort, uniq, cut, tr, head and tail with generated flags over
+// generated tables answer as coreutils does (a fixed seed; AGENTFILES_FULL=1 tries ten times
+// as many).
+func TestDiffRandomTextTools(t *testing.T) {
+	t.Parallel()
+	n := 60
+	if os.Getenv("AGENTFILES_FULL") == "1" {
+		n = 600
+	}
+	r := rand.New(rand.NewSource(seed(434343)))
+	pick := func(s ...string) string { return s[r.Intn(len(s))] }
+	var cases []difftest.Case
+	seen := map[string]bool{}
+	for len(cases) < n {
+		var args []string
+		switch r.Intn(6) {
+		case 0, 1:
+			args = []string{"sort"}
+			for k := r.Intn(3); k > 0; k-- {
+				args = append(args, pick("-n", "-r", "-u", "-f", "-b", "-V", "-g", "-h", "-s", "-d", "-nr", "-rn", "-fu"))
+			}
+			if r.Intn(2) == 0 {
+				args = append(args, "-t", pick(",", " ", "\t"))
+			}
+			for k := r.Intn(3); k > 0; k-- {
+				args = append(args, "-k", pick("1", "2", "1,1", "2,2", "2n", "1r", "2,2nr", "1.2", "2.1,2.2", "3", "1b,1", "2V"))
+			}
+		case 2:
+			args = []string{"uniq", pick("-c", "-d", "-u", "-i", "-ci", "-D", "-f1", "-s2", "-w1", "-c")}
+		case 3:
+			args = []string{"cut"}
+			if r.Intn(2) == 0 {
+				args = append(args, "-d", pick(",", " ", "\t"), "-f", pick("1", "2", "1,3", "2-", "-2", "1-2,4"))
+				if r.Intn(3) == 0 {
+					args = append(args, "-s")
+				}
+				if r.Intn(4) == 0 {
+					args = append(args, "--complement")
+				}
+			} else {
+				args = append(args, pick("-c", "-b"), pick("1", "2-4", "-3", "3-", "1,3,5"))
+			}
+		case 4:
+			args = []string{"tr"}
+			switch r.Intn(4) {
+			case 0:
+				args = append(args, pick("a-z", "[:lower:]", "abc", "0-9", "[:digit:]", ",\\t"), pick("A-Z", "[:upper:]", "x", "#", "[x*]", "_"))
+			case 1:
+				args = append(args, "-d", pick("0-9", "[:space:]", "a-c", ",", "[:punct:]"))
+			case 2:
+				args = append(args, "-s", pick(" ", "0-9", "[:alpha:]", "\\t "))
+			default:
+				args = append(args, "-cd", pick("[:alnum:]\\n", "0-9\\n", "a-z\\n"))
+			}
+		default:
+			args = []string{pick("head", "tail"), pick("-n", "-c"), pick("3", "+2", "-2", "0", "10", "1")}
+			if args[0] == "head" && strings.HasPrefix(args[2], "+") {
+				args[2] = "2"
+			}
+		}
+		c := difftest.Case{Args: args, Stdin: randomTable(r, 3+r.Intn(12))}
+		name := strings.Join(args, " ") + c.Stdin
+		if seen[name] {
+			continue
+		}
+		seen[name] = true
+		c.Name = fmt.Sprintf("%03d %s", len(cases), strings.Join(args, " "))
+		cases = append(cases, c)
 	}
 	difftest.Run(t, difftest.StandardTree(), cases)
 }

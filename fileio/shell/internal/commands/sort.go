@@ -145,6 +145,24 @@ func runSort(ctx context.Context, env *Env, args []string) int {
 			return 130
 		}
 	}
+	// As coreutils: one ordering per key (-d and -i count as one with -V); the global
+	// options count where a key (or the whole line) takes them.
+	checked := keyFlags(keys)
+	inherits := len(keys) == 0
+	for _, k := range keys {
+		if !k.opts.any() {
+			inherits = true
+		}
+	}
+	if inherits {
+		checked = append([]sortFlags{global}, checked...)
+	}
+	for _, f := range checked {
+		if letters, bad := incompatible(f); bad {
+			c.errorf("options '-%s' are incompatible", letters)
+			return 2
+		}
+	}
 	for i := range keys {
 		if !keys[i].opts.any() {
 			keys[i].opts = global
@@ -193,6 +211,38 @@ func runSort(ctx context.Context, env *Env, args []string) int {
 	}
 	c.write(out.Bytes())
 	return c.done(0)
+}
+
+func keyFlags(keys []sortKey) []sortFlags {
+	out := make([]sortFlags, len(keys))
+	for i, k := range keys {
+		out[i] = k.opts
+	}
+	return out
+}
+
+// incompatible reports whether f asks for more than one ordering, and the letters of its
+// orderings as sort's message lists them.
+func incompatible(f sortFlags) (string, bool) {
+	n := 0
+	for _, on := range []bool{f.numeric, f.general, f.human, f.month, f.version || f.dict || f.ignoreNonprint} {
+		if on {
+			n++
+		}
+	}
+	if n < 2 {
+		return "", false
+	}
+	var letters []byte
+	for _, l := range []struct {
+		on bool
+		c  byte
+	}{{f.dict, 'd'}, {f.general, 'g'}, {f.human, 'h'}, {f.ignoreNonprint, 'i'}, {f.month, 'M'}, {f.numeric, 'n'}, {f.version, 'V'}} {
+		if l.on {
+			letters = append(letters, l.c)
+		}
+	}
+	return string(letters), true
 }
 
 // parseSortKey reads F[.C][OPTS][,F[.C][OPTS]].
@@ -345,6 +395,9 @@ func (s *sorter) compare(a, b []byte) int {
 
 func (s *sorter) compareKeys(a, b []byte) int {
 	if len(s.keys) == 0 {
+		if s.global.blanks {
+			a, b = bytes.TrimLeft(a, " \t"), bytes.TrimLeft(b, " \t")
+		}
 		return compareWith(a, b, s.global)
 	}
 	for _, k := range s.keys {
@@ -357,8 +410,10 @@ func (s *sorter) compareKeys(a, b []byte) int {
 
 func compareWith(a, b []byte, f sortFlags) int {
 	var r int
-	if f.blanks {
-		a, b = bytes.TrimLeft(a, " \t"), bytes.TrimLeft(b, " \t")
+	// As coreutils: -f, -d and -i change the key's text before any comparison, numeric
+	// ones too ("1e2" under -f -h is "1E2", exa).
+	if f.fold || f.dict || f.ignoreNonprint {
+		a, b = translateKey(a, f), translateKey(b, f)
 	}
 	switch {
 	case f.numeric:
@@ -372,11 +427,7 @@ func compareWith(a, b []byte, f sortFlags) int {
 	case f.month:
 		r = monthOf(a) - monthOf(b)
 	default:
-		if f.fold || f.dict || f.ignoreNonprint {
-			r = bytes.Compare(translateKey(a, f), translateKey(b, f))
-		} else {
-			r = bytes.Compare(a, b)
-		}
+		r = bytes.Compare(a, b)
 	}
 	if f.reverse {
 		return -r
@@ -495,6 +546,10 @@ func generalCompare(a, b []byte) int {
 
 func parseFloatPrefix(s []byte) (float64, bool) {
 	t := strings.TrimLeft(string(s), " \t")
+	// strtod reads hexadecimal numbers ("0x1F") without the p exponent Go wants.
+	if v, ok := parseHexPrefix(t); ok {
+		return v, true
+	}
 	for n := len(t); n > 0; n-- {
 		if v, err := strconv.ParseFloat(t[:n], 64); err == nil || (err != nil && strings.Contains(err.Error(), "range")) {
 			return v, true
@@ -503,52 +558,76 @@ func parseFloatPrefix(s []byte) (float64, bool) {
 	return 0, false
 }
 
-func humanCompare(a, b []byte) int {
-	unit := func(s []byte) (int, []byte) {
-		_, frac, ip := parseNum(s)
-		i := 0
-		for i < len(s) && isBlank(s[i]) {
-			i++
-		}
-		if i < len(s) && s[i] == '-' {
-			i++
-		}
-		for i < len(s) && (s[i] >= '0' && s[i] <= '9' || s[i] == '.') {
-			i++
-		}
-		u := 0
-		if i < len(s) {
-			u = strings.IndexByte("KMGTPEZYRQ", s[i]) + 1
-			if s[i] == 'k' {
-				u = 1
-			}
-		}
-		_ = frac
-		return u, ip
+func parseHexPrefix(t string) (float64, bool) {
+	sign := 1.0
+	u := t
+	if strings.HasPrefix(u, "-") {
+		sign, u = -1, u[1:]
+	} else if strings.HasPrefix(u, "+") {
+		u = u[1:]
 	}
-	na, _, _ := parseNum(a)
-	nb, _, _ := parseNum(b)
-	ua, _ := unit(a)
-	ub, _ := unit(b)
-	if na != nb {
-		if na {
+	if len(u) < 3 || u[0] != '0' || (u[1] != 'x' && u[1] != 'X') {
+		return 0, false
+	}
+	i := 2
+	for i < len(u) && strings.IndexByte("0123456789abcdefABCDEF", u[i]) >= 0 {
+		i++
+	}
+	if i == 2 {
+		return 0, false
+	}
+	v, err := strconv.ParseUint(u[2:i], 16, 64)
+	if err != nil {
+		return 0, false
+	}
+	return sign * float64(v), true
+}
+
+// humanCompare compares as sort -h: first by the unit (K, M, G, … after a number with a
+// non-zero digit; negative numbers reversed), then as numbers.
+func humanCompare(a, b []byte) int {
+	if d := unitOrder(a) - unitOrder(b); d != 0 {
+		if d < 0 {
 			return -1
 		}
 		return 1
 	}
-	r := 0
-	if ua != ub {
-		r = ua - ub
-	} else {
-		r = numCompare(a, b)
-		if na {
-			r = -r
+	return numCompare(a, b)
+}
+
+func unitOrder(s []byte) int {
+	i := 0
+	for i < len(s) && isBlank(s[i]) {
+		i++
+	}
+	neg := i < len(s) && s[i] == '-'
+	if neg {
+		i++
+	}
+	maxDigit := byte('0')
+	dot := false
+	for ; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= '0' && c <= '9':
+			maxDigit = max(maxDigit, c)
+			continue
+		case c == '.' && !dot:
+			dot = true
+			continue
 		}
+		break
 	}
-	if na {
-		return -r
+	if maxDigit == '0' || i >= len(s) {
+		return 0
 	}
-	return r
+	order := strings.IndexByte("KMGTPEZYRQ", s[i]) + 1
+	if s[i] == 'k' {
+		order = 1
+	}
+	if neg {
+		return -order
+	}
+	return order
 }
 
 func monthOf(s []byte) int {

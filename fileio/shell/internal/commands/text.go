@@ -568,6 +568,17 @@ func runTr(ctx context.Context, env *Env, args []string) int {
 			c.errorf("%s", msg)
 			return 1
 		}
+		if translate {
+			// [:upper:] and [:lower:] in SET2 must stand where SET1 has a case class.
+			for i, it := range items2 {
+				if it.class == "upper" || it.class == "lower" {
+					if len(items1) != len(items2) || (items1[i].class != "upper" && items1[i].class != "lower") {
+						c.errorf("misaligned [:upper:] and/or [:lower:] construct")
+						return 1
+					}
+				}
+			}
+		}
 		set2 = expandTrSet(items2, len(set1))
 		if translate && len(set2) == 0 {
 			c.errorf("when not truncating set1, string2 must be non-empty")
