@@ -263,3 +263,103 @@ func TestDiffRandomTextTools(t *testing.T) {
 	}
 	difftest.Run(t, difftest.StandardTree(), cases)
 }
+
+// TestDiffRandomSearches: grep, rg and find with generated flags, patterns and operands over
+// the standard tree answer as GNU grep, ripgrep and findutils do (a fixed seed;
+// AGENTFILES_FULL=1 tries ten times as many).
+func TestDiffRandomSearches(t *testing.T) {
+	t.Parallel()
+	n := 60
+	if os.Getenv("AGENTFILES_FULL") == "1" {
+		n = 600
+	}
+	r := rand.New(rand.NewSource(seed(43434343)))
+	pick := func(s ...string) string { return s[r.Intn(len(s))] }
+	patterns := []string{"foo", "Foo", "o", "^a", "a$", "fo+", "[0-9]", "TODO", "line", "x", "the", "e.a", "foo|bar", "\\bfoo\\b", ""}
+	files := []string{"mixed.txt", "a.txt", "b.txt", "README.md", "noeol.txt", "crlf.txt", "docs", "src", "repo", "nogit", ".", "bin.dat", "empty.txt"}
+	var cases []difftest.Case
+	seen := map[string]bool{}
+	for len(cases) < n {
+		var args []string
+		unordered := false
+		switch r.Intn(3) {
+		case 0:
+			args = []string{"grep"}
+			for k := r.Intn(4); k > 0; k-- {
+				args = append(args, pick("-n", "-i", "-w", "-x", "-v", "-c", "-l", "-L", "-o", "-h", "-H", "-A1", "-B1", "-C1", "-m2", "-F", "-E", "-s", "-a", "-I"))
+			}
+			recursive := r.Intn(2) == 0
+			if recursive {
+				args = append(args, "-r")
+				unordered = true
+				if r.Intn(3) == 0 {
+					args = append(args, pick("--include=*.txt", "--include=*.go", "--exclude=*.md", "--exclude-dir=repo"))
+				}
+			}
+			args = append(args, "-e", pick(patterns...))
+			for k := r.Intn(3); k > 0; k-- {
+				f := pick(files...)
+				if !recursive && (f == "docs" || f == "src" || f == "repo" || f == "nogit" || f == ".") {
+					f = "a.txt"
+				}
+				args = append(args, f)
+			}
+			if len(args) > 0 && strings.Contains(strings.Join(args, " "), " -C1") || strings.Contains(strings.Join(args, " "), "-A1") || strings.Contains(strings.Join(args, " "), "-B1") {
+				unordered = false
+				if recursive {
+					continue // context groups across files follow the disk's order
+				}
+			}
+		case 1:
+			args = []string{"rg"}
+			for k := r.Intn(4); k > 0; k-- {
+				args = append(args, pick("-n", "-i", "-S", "-w", "-x", "-v", "-c", "-l", "-o", "-F", "-H", "-I", "-C1", "-A1", "-m1",
+					"--hidden", "--no-ignore", "-u", "--count-matches", "--column", "-N"))
+			}
+			if r.Intn(3) == 0 {
+				args = append(args, "-g", pick("*.txt", "!*.md", "*.{go,md}", "docs/**", "!repo"))
+			}
+			if r.Intn(4) == 0 {
+				args = append(args, "-t", pick("go", "md", "txt", "json"))
+			}
+			// An empty pattern with -o or --count-matches counts positions, which ripgrep
+			// does in bytes and Go's regexp in characters: leave it to grep.
+			args = append(args, "-e", pick(patterns[:len(patterns)-1]...))
+			for k := r.Intn(3); k > 0; k-- {
+				if f := pick(files...); f != "bin.dat" { // ripgrep's binary rules: see TestDiffRg
+					args = append(args, f)
+				}
+			}
+		default:
+			args = []string{"find", pick(".", "src", "docs", "repo", "nogit", "src/", "a.txt")}
+			unordered = true
+			for k := 1 + r.Intn(3); k > 0; k-- {
+				switch r.Intn(8) {
+				case 0:
+					args = append(args, "-name", pick("*.go", "*.txt", "a*", "[ab]*", "*e*", ".*"))
+				case 1:
+					args = append(args, "-type", pick("f", "d"))
+				case 2:
+					args = append(args, pick("-maxdepth", "-mindepth"), pick("0", "1", "2"))
+				case 3:
+					args = append(args, "-path", pick("*/lib/*", "./src*", "*git*"))
+				case 4:
+					args = append(args, pick("-empty", "-print", "-true"))
+				case 5:
+					args = append(args, "!", "-name", pick("*.go", "*.md"))
+				case 6:
+					args = append(args, "-iname", pick("README*", "*.GO", "*TXT"))
+				default:
+					args = append(args, "-o", "-name", pick("*.json", "x*"))
+				}
+			}
+		}
+		name := strings.Join(args, " ")
+		if seen[name] {
+			continue
+		}
+		seen[name] = true
+		cases = append(cases, difftest.Case{Name: fmt.Sprintf("%03d %s", len(cases), name), Args: args, Unordered: unordered})
+	}
+	difftest.Run(t, difftest.StandardTree(), cases)
+}

@@ -25,7 +25,10 @@ type lineMatcher struct {
 
 // compileMatcher builds a matcher from RE2 alternatives. longest asks for POSIX's
 // leftmost-longest matches (grep -o, sed), else Go's leftmost-first (ripgrep's).
-func compileMatcher(alts []string, ignoreCase, word, line, longest bool) (*lineMatcher, string, error) {
+//
+// unicodeWord makes -w's word characters Unicode letters, marks, digits and connectors (as
+// ripgrep's \w); else ASCII letters, digits and _ (grep in the C locale).
+func compileMatcher(alts []string, ignoreCase, word, line, longest, unicodeWord bool) (*lineMatcher, string, error) {
 	for i, a := range alts {
 		alts[i] = "(?:" + a + ")"
 	}
@@ -38,7 +41,11 @@ func compileMatcher(alts []string, ignoreCase, word, line, longest bool) (*lineM
 	case line:
 		src = "^(?:" + body + ")$"
 	case word:
-		src = `(?:^|[^0-9A-Za-z_])(` + body + `)(?:[^0-9A-Za-z_]|$)`
+		nonWord := `[^0-9A-Za-z_]`
+		if unicodeWord {
+			nonWord = `[^\p{L}\p{M}\p{N}\p{Pc}]`
+		}
+		src = `(?:^|` + nonWord + `)(` + body + `)(?:` + nonWord + `|$)`
 	}
 	prefix := ""
 	if ignoreCase {
@@ -180,6 +187,7 @@ func runGrep(ctx context.Context, env *Env, args []string) int {
 	}
 	var g grepOpts
 	g.maxCount = -1
+	matcher := ""
 	patternsGiven := false
 	for _, o := range opts {
 		switch o.key {
@@ -197,14 +205,13 @@ func runGrep(ctx context.Context, env *Env, args []string) int {
 				g.patterns = append(g.patterns, strings.Split(s, "\n")...)
 			}
 			patternsGiven = true
-		case "E":
-			g.ere, g.fixed = true, false
-		case "F":
-			g.fixed, g.ere = true, false
-		case "G":
-			g.fixed, g.ere = false, false
-		case "P":
-			g.perl = true
+		case "E", "F", "G", "P":
+			if matcher != "" && matcher != o.key {
+				c.errorf("conflicting matchers specified")
+				return 2
+			}
+			matcher = o.key
+			g.ere, g.fixed, g.perl = o.key == "E", o.key == "F", o.key == "P"
 		case "i", "y":
 			g.ignoreCase = true
 		case "no-ignore-case":
@@ -288,6 +295,11 @@ func runGrep(ctx context.Context, env *Env, args []string) int {
 		g.patterns = strings.Split(operands[0], "\n")
 		operands = operands[1:]
 	}
+	// As GNU grep: with -m 0, or -v and an empty pattern, nothing can be selected, and
+	// grep answers 1 without reading (unless -L lists files).
+	if (g.maxCount == 0 || (strings.Join(g.patterns, "") == "" && len(g.patterns) == 1 && g.invert && !g.lineRe && !g.word)) && !g.filesWithout {
+		return 1
+	}
 	if g.perl {
 		// PCRE: Go's RE2 reads most of what agents write with -P (\d, \s, (?:…), lazy
 		// quantifiers); lookarounds and backreferences fail to compile with a clear message.
@@ -312,7 +324,7 @@ func runGrep(ctx context.Context, env *Env, args []string) int {
 			alts = append(alts, t)
 		}
 	}
-	m, re2, err := compileMatcher(alts, g.ignoreCase, g.word, g.lineRe, !g.perl)
+	m, re2, err := compileMatcher(alts, g.ignoreCase, g.word, g.lineRe, !g.perl, false)
 	if err != nil {
 		c.errorf("%s", strings.TrimPrefix(err.Error(), "error parsing regexp: "))
 		return 2
@@ -388,6 +400,11 @@ func (s *grepRun) operand(op string) {
 		return
 	}
 	if fi.IsDir() {
+		for _, x := range s.g.excludeDirs {
+			if s.g.recursive && (fnmatch(x, op, false) || fnmatch(x, baseName(op), false)) {
+				return // --exclude-dir holds for directories named on the command line too
+			}
+		}
 		if !s.g.recursive {
 			if !s.g.silent {
 				c.errorf("%s: Is a directory", op)
@@ -508,7 +525,12 @@ func (s *grepRun) file(name string, data []byte) {
 	f := s.newFile(name)
 	f.binary = !s.g.text && bytes.IndexByte(data, 0) >= 0
 	if f.binary && s.g.skipBinary {
+		f.finish() // -I: a binary file has no match (-c prints 0 for it)
 		return
+	}
+	if f.binary {
+		// GNU grep reads a binary file's NUL bytes as line ends.
+		data = bytes.ReplaceAll(data, []byte{0}, []byte{'\n'})
 	}
 	f.feed(data)
 	f.finish()
@@ -539,6 +561,9 @@ func (s *grepRun) stream(name string, r io.Reader) {
 					return
 				}
 			}
+			if f.binary {
+				seg = bytes.ReplaceAll(seg, []byte{0}, []byte{'\n'})
+			}
 			f.feed(seg)
 			buf = append(buf[:0], buf[last+1:]...)
 		}
@@ -551,6 +576,9 @@ func (s *grepRun) stream(name string, r io.Reader) {
 			if len(buf) > 0 && !f.done {
 				if !s.g.text && bytes.IndexByte(buf, 0) >= 0 {
 					f.binary = true
+				}
+				if f.binary {
+					buf = bytes.ReplaceAll(buf, []byte{0}, []byte{'\n'})
 				}
 				f.feed(buf)
 			}
@@ -589,6 +617,9 @@ func (s *grepRun) newFile(name string) *grepFile { return &grepFile{s: s, name: 
 
 func (f *grepFile) printLine(no, off int, line []byte, sep byte) {
 	c, g := f.s.c, &f.s.g
+	if g.onlyMatching && sep == '-' {
+		return // grep -o prints no context lines (only the "--" between groups)
+	}
 	if g.withName {
 		c.writeString(f.name)
 		if g.nullAfterName {
@@ -679,6 +710,7 @@ func (f *grepFile) feed(data []byte) {
 		f.count++
 		s.matched = true
 		if g.quiet || g.filesWith || g.filesWithout || f.binary && !g.count {
+			// -l and -L win over -c: the first match answers.
 			f.done = true
 			return
 		}
@@ -729,6 +761,16 @@ func (f *grepFile) finish() {
 	quietOut := g.quiet || g.filesWith || g.filesWithout
 	switch {
 	case g.quiet:
+	case g.filesWith && !g.filesWithout:
+		if f.count > 0 {
+			c.writeString(f.name)
+			c.writeNameEnd(g.nullAfterName)
+		}
+	case g.filesWithout:
+		if f.count == 0 {
+			c.writeString(f.name)
+			c.writeNameEnd(g.nullAfterName)
+		}
 	case g.count:
 		if g.withName {
 			c.writeString(f.name)
@@ -739,12 +781,6 @@ func (f *grepFile) finish() {
 			}
 		}
 		c.printf("%d\n", f.count)
-	case g.filesWith && f.count > 0:
-		c.writeString(f.name)
-		c.writeNameEnd(g.nullAfterName)
-	case g.filesWithout && f.count == 0:
-		c.writeString(f.name)
-		c.writeNameEnd(g.nullAfterName)
 	}
 	if f.binary && f.count > 0 && !g.count && !quietOut {
 		c.flush()

@@ -41,6 +41,7 @@ type rgOpts struct {
 	patterns                                       []string
 	fixed, ignoreCase, smartCase, word, lineRegexp bool
 	invert, count, countMatches, filesWith         bool
+	countInverted                                  bool // --count-matches -v counts the lines
 	filesWithout, onlyMatching, quiet, files       bool
 	lineNumbers, noLineNumbers, withName, noName   bool
 	hidden, noIgnore, searchBinary, text           bool
@@ -103,9 +104,9 @@ func runRg(ctx context.Context, env *Env, args []string) int {
 		case "s":
 			o.ignoreCase, o.smartCase = false, false
 		case "w":
-			o.word = true
+			o.word, o.lineRegexp = true, false // the later of -w and -x wins
 		case "x":
-			o.lineRegexp = true
+			o.lineRegexp, o.word = true, false
 		case "F":
 			o.fixed = true
 		case "v":
@@ -113,7 +114,7 @@ func runRg(ctx context.Context, env *Env, args []string) int {
 		case "c":
 			o.count = true
 		case "count-matches":
-			o.countMatches = true
+			o.countMatches, o.countInverted = true, true
 		case "l":
 			o.filesWith = true
 		case "files-without-match":
@@ -213,6 +214,9 @@ func runRg(ctx context.Context, env *Env, args []string) int {
 			return 2
 		}
 	}
+	if o.count && o.onlyMatching {
+		o.countMatches = true // rg -c -o counts matches, not lines
+	}
 	if unrestricted >= 1 {
 		o.noIgnore = true
 	}
@@ -282,6 +286,8 @@ type rgRun struct {
 	errors     bool
 	anyOut     bool
 	anyHeading bool // --heading printed a file's name already
+	searched   int  // files a directory walk offered for searching
+	walked     bool // the working directory was walked (rg without a path)
 	// candidates, when set, are the only files that may match (from Env.Search).
 	candidates map[string]bool
 }
@@ -294,6 +300,10 @@ func (r *rgRun) finish() int {
 	status := 1
 	if r.matched {
 		status = 0
+	}
+	if r.walked && r.searched == 0 && !r.matched && !r.errors && !r.o.files {
+		r.errorf("No files were searched, which means ripgrep probably applied a filter you didn't expect.\nRunning with --debug will show why files are being skipped.")
+		status = 2
 	}
 	if r.errors && !(r.matched && r.o.quiet) {
 		status = 2
@@ -323,7 +333,7 @@ func (r *rgRun) compile() bool {
 		}
 	}
 	r.fold = fold
-	m, re2, err := compileMatcher(alts, fold, o.word, o.lineRegexp, false)
+	m, re2, err := compileMatcher(alts, fold, o.word, o.lineRegexp, false, true)
 	if err != nil {
 		r.c.errorf("regex parse error:\n    %s\nerror: %s", strings.Join(o.patterns, "|"), strings.TrimPrefix(err.Error(), "error parsing regexp: "))
 		return false
@@ -394,6 +404,7 @@ func (r *rgRun) operand(op string, implicit bool) {
 	if implicit {
 		prefix = ""
 	}
+	r.walked = implicit // ripgrep's "No files were searched" is for a search without paths
 	r.walk(abs, prefix, stack, 0)
 }
 
@@ -492,13 +503,14 @@ func (r *rgRun) walk(abs, prefix string, stack ignoreStack, depth int) {
 		if g == 0 && r.hasIncludeGlobs() {
 			continue
 		}
-		if !r.typeOK(name) {
-			continue
+		if g == 0 && !r.typeOK(name) {
+			continue // a file a -g glob names is searched whatever its type
 		}
 		if r.o.files {
 			r.printPath(shown)
 			continue
 		}
+		r.searched++
 		if r.candidates != nil && !r.candidates[child] {
 			continue
 		}
@@ -602,6 +614,11 @@ func (r *rgRun) file(name string, data []byte, explicit bool) {
 	}
 	if f.nul >= 0 && !explicit && !r.o.searchBinary {
 		return
+	}
+	if f.nul >= 0 {
+		// A binary file named on the command line is searched with its NUL bytes read as
+		// line ends, as ripgrep does.
+		data = bytes.ReplaceAll(data, []byte{0}, []byte{'\n'})
 	}
 	f.feed(data)
 	f.finish()
@@ -707,18 +724,34 @@ func (f *rgFile) printLine(no int, line []byte, sep byte, col int) {
 		c.writeString(strconv.Itoa(no))
 		c.write([]byte{sep})
 	}
-	if o.column && sep == ':' {
+	if o.column {
+		// The column of the line's first match; a line without one (-v) has none.
 		if col == 0 {
-			col = 1
-			if st, _ := r.m.find(line, 0); st >= 0 && !o.invert {
+			if st, _ := r.m.find(line, 0); st >= 0 {
 				col = st + 1
 			}
 		}
-		c.writeString(strconv.Itoa(col))
-		c.write([]byte{sep})
+		if col > 0 {
+			c.writeString(strconv.Itoa(col))
+			c.write([]byte{sep})
+		}
 	}
 	c.write(line)
 	c.writeString("\n")
+}
+
+// contextLine prints a line of context: whole, or with -o its matches when it has some
+// (lines of context match under -v), as ripgrep does.
+func (f *rgFile) contextLine(no int, line []byte, sep byte) {
+	if f.r.o.onlyMatching {
+		if ms := f.r.m.all(line); len(ms) > 0 {
+			for _, m := range ms {
+				f.printLine(no, line[m[0]:m[1]], sep, m[0]+1)
+			}
+			return
+		}
+	}
+	f.printLine(no, line, sep, 0)
 }
 
 // feed searches data, whole lines (the last one may lack its newline only at the end of
@@ -760,7 +793,11 @@ func (f *rgFile) feed(data []byte) {
 		selected := r.m.match(line) != o.invert
 		if o.maxCount >= 0 && f.count >= o.maxCount {
 			if f.pendingAfter > 0 && !quietOut {
-				f.printLine(f.lineNo, line, '-', 0)
+				sep := byte('-')
+				if selected {
+					sep = ':' // ripgrep marks a matching line of the trailing context
+				}
+				f.contextLine(f.lineNo, line, sep)
 				f.lastPrinted = f.lineNo
 				f.pendingAfter--
 			}
@@ -771,7 +808,7 @@ func (f *rgFile) feed(data []byte) {
 				continue
 			}
 			if f.pendingAfter > 0 {
-				f.printLine(f.lineNo, line, '-', 0)
+				f.contextLine(f.lineNo, line, '-')
 				f.lastPrinted = f.lineNo
 				f.pendingAfter--
 			} else if o.before > 0 {
@@ -785,9 +822,13 @@ func (f *rgFile) feed(data []byte) {
 		f.count++
 		r.matched = true
 		if o.countMatches {
-			f.matches += int64(len(r.m.all(line)))
+			if o.invert && o.countInverted {
+				f.matches++ // ripgrep's --count-matches -v counts inverted lines
+			} else {
+				f.matches += int64(len(r.m.all(line)))
+			}
 		}
-		if o.quiet || o.filesWith || o.filesWithout {
+		if o.quiet || (o.filesWith || o.filesWithout) && !o.count && !o.countMatches {
 			f.done = true
 			return
 		}
@@ -803,16 +844,15 @@ func (f *rgFile) feed(data []byte) {
 				c.writeString("--\n")
 			}
 			for _, h := range f.before {
-				f.printLine(h.no, h.line, '-', 0)
+				f.contextLine(h.no, h.line, '-')
 			}
 			f.before = f.before[:0]
 			r.anyOut = true
 		}
 		if o.onlyMatching && !o.invert {
 			for _, m := range r.m.all(line) {
-				if m[1] > m[0] {
-					f.printLine(f.lineNo, line[m[0]:m[1]], ':', m[0]+1)
-				}
+				// ripgrep prints empty matches too (grep does not).
+				f.printLine(f.lineNo, line[m[0]:m[1]], ':', m[0]+1)
 			}
 		} else {
 			f.printLine(f.lineNo, line, ':', 0)
@@ -835,6 +875,17 @@ func (f *rgFile) finish() {
 	}
 	switch {
 	case o.quiet:
+	case o.count || o.countMatches:
+		// ripgrep: a count wins over -l (GNU grep does the opposite).
+		n := f.count
+		if o.countMatches {
+			n = f.matches
+		}
+		// ripgrep leaves out files without a match, but prints the 0s of -c -o -v.
+		if n > 0 || (o.invert && o.countMatches && !o.countInverted) {
+			f.sepName(':')
+			c.printf("%d\n", n)
+		}
 	case o.filesWith:
 		if f.count > 0 {
 			r.printPath(f.name)
@@ -842,15 +893,6 @@ func (f *rgFile) finish() {
 	case o.filesWithout:
 		if f.count == 0 {
 			r.printPath(f.name)
-		}
-	case o.count || o.countMatches:
-		n := f.count
-		if o.countMatches {
-			n = f.matches
-		}
-		if n > 0 {
-			f.sepName(':')
-			c.printf("%d\n", n)
 		}
 	case f.nul >= 0 && f.count > 0:
 		if r.showName {
