@@ -85,7 +85,14 @@ func runCat(ctx context.Context, env *Env, args []string) int {
 				lineNo++
 				c.printf("%6d\t", lineNo)
 			}
+			cr := false
+			if ends && nl && !nonprint && bytes.HasSuffix(body, []byte("\r")) {
+				body, cr = body[:len(body)-1], true // cat -E shows a CR before the newline as ^M
+			}
 			c.write(catVisible(body, tabs, nonprint))
+			if cr {
+				c.writeString("^M")
+			}
 			if nl {
 				if ends {
 					c.writeString("$")
@@ -276,6 +283,9 @@ func runHead(ctx context.Context, env *Env, args []string) int {
 			c.printf("==> %s <==\n", name)
 		}
 		if err == errIsDir {
+			if count == 0 && !allBut {
+				continue // head reads nothing, so a directory opens without complaint
+			}
 			c.errorf("error reading %s: Is a directory", quote(f))
 			status = 1
 			continue
@@ -367,6 +377,9 @@ func runTail(ctx context.Context, env *Env, args []string) int {
 	if len(files) == 0 {
 		files = []string{"-"}
 	}
+	if count == 0 && !fromStart {
+		return 0 // GNU tail opens nothing to print nothing
+	}
 	headers := verbose == 1 || (verbose == 0 && len(files) > 1)
 	status := 0
 	firstHeader := true
@@ -394,6 +407,9 @@ func runTail(ctx context.Context, env *Env, args []string) int {
 		if err == errIsDir {
 			c.errorf("error reading %s: Is a directory", quote(f))
 			status = 1
+			if bytesMode {
+				break // GNU tail -c stops at a directory
+			}
 			continue
 		}
 		c.write(tailOf(data, count, bytesMode, fromStart))
@@ -522,7 +538,7 @@ func runWc(ctx context.Context, env *Env, args []string) int {
 		}
 	}
 	width := 1
-	if !(len(files) == 1 && len(show) == 1) && !results[0].failed {
+	if !(len(files) == 1 && len(show) == 1) {
 		for t := regularTotal; t >= 10; t /= 10 {
 			width++
 		}
@@ -594,6 +610,7 @@ func (w *wcCounter) add(data []byte) {
 		case '\t':
 			w.col += 8 - w.col%8
 		case '\r', '\f':
+			w.maxLen = max(w.maxLen, w.col)
 			w.col = 0
 		default:
 			if b >= 0x20 && b < 0x7f {

@@ -363,3 +363,100 @@ func TestDiffRandomSearches(t *testing.T) {
 	}
 	difftest.Run(t, difftest.StandardTree(), cases)
 }
+
+// TestDiffRandomFileTools: ls, wc, cat, nl, head, tail, tree and basename with generated flags
+// and operands over the standard tree answer as coreutils and tree do (a fixed seed;
+// AGENTFILES_FULL=1 tries ten times as many).
+func TestDiffRandomFileTools(t *testing.T) {
+	t.Parallel()
+	n := 60
+	if os.Getenv("AGENTFILES_FULL") == "1" {
+		n = 600
+	}
+	r := rand.New(rand.NewSource(seed(4343434343)))
+	pick := func(s ...string) string { return s[r.Intn(len(s))] }
+	files := []string{"a.txt", "b.txt", "noeol.txt", "empty.txt", "crlf.txt", "tabs.txt", "café.txt", "with space.txt", "README.md",
+		"src", "docs", "emptydir", "src/lib", "nosuch", ".hidden", "big.txt"}
+	var cases []difftest.Case
+	seen := map[string]bool{}
+	for len(cases) < n {
+		var args []string
+		blocks := false
+		operands := 1 + r.Intn(3)
+		switch r.Intn(7) {
+		case 0:
+			args = []string{"ls"}
+			for k := r.Intn(3); k > 0; k-- {
+				f := pick("-a", "-A", "-1", "-d", "-R", "-l", "-h", "-t", "-S", "-r", "-F", "-p", "-la", "-lh", "-ltr", "-1A")
+				blocks = blocks || strings.Contains(f, "l")
+				args = append(args, f)
+			}
+			operands = r.Intn(3)
+			if all := strings.Join(args, ""); operands == 0 && strings.Contains(all, "a") && strings.Contains(all, "l") {
+				operands = 1 // ls -la at the root shows "..", which for the disk copy is outside the tree
+			}
+		case 1:
+			args = []string{"wc"}
+			for k := r.Intn(3); k > 0; k-- {
+				args = append(args, pick("-l", "-w", "-c", "-m", "-L", "-lw", "-lc"))
+			}
+		case 2:
+			args = []string{"cat"}
+			for k := r.Intn(3); k > 0; k-- {
+				args = append(args, pick("-n", "-b", "-s", "-E", "-T", "-A", "-v", "-ns", "-bE"))
+			}
+		case 3:
+			args = []string{"nl", pick("-ba", "-bt", "-bn", "-ba"), pick("-w3", "-w1", "-s:", "-nln", "-nrz", "-v5", "-i2", "-w6")}
+		case 4:
+			args = []string{pick("head", "tail"), pick("-n", "-c"), pick("1", "2", "5", "0", "-1", "+2", "100", "1K")}
+			if args[0] == "head" && strings.HasPrefix(args[2], "+") {
+				args[2] = "3"
+			}
+			if args[0] == "tail" && strings.HasPrefix(args[2], "-") {
+				args[2] = "3"
+			}
+			if args[1] == "-c" {
+				files = files[:11] // tail -c and directories: GNU stops at the first one
+			}
+			if r.Intn(3) == 0 {
+				args = append(args, pick("-q", "-v"))
+			}
+		case 5:
+			args = []string{"tree"}
+			for k := r.Intn(3); k > 0; k-- {
+				args = append(args, pick("-a", "-d", "-L", "-f", "-F", "--noreport", "--dirsfirst", "-i", "-I", "-P"))
+				switch args[len(args)-1] {
+				case "-L":
+					args = append(args, pick("1", "2"))
+				case "-I", "-P":
+					args = append(args, pick("*.go", "*.txt", "lib", "*.md|*.go"))
+				}
+			}
+			operands = r.Intn(2)
+		default:
+			args = []string{"basename", pick("-a", "-s", "-z")}
+			if args[1] == "-s" {
+				args = append(args, pick(".txt", ".md", "b"))
+			}
+			operands = 1 + r.Intn(3)
+			for k := 0; k < operands; k++ {
+				args = append(args, pick("/a/b.txt", "x/", "//", "c.md", "dir/sub/", "a.txt.txt", "b"))
+			}
+			operands = 0
+		}
+		for k := 0; k < operands; k++ {
+			f := pick(files...)
+			if args[0] == "tree" && f != "src" && f != "docs" && f != "emptydir" && f != "src/lib" {
+				f = "src"
+			}
+			args = append(args, f)
+		}
+		name := strings.Join(args, " ")
+		if seen[name] {
+			continue
+		}
+		seen[name] = true
+		cases = append(cases, difftest.Case{Name: fmt.Sprintf("%03d %s", len(cases), name), Args: args, BlockSizes: blocks})
+	}
+	difftest.Run(t, difftest.StandardTree(), cases)
+}

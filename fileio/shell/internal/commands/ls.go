@@ -49,9 +49,9 @@ func runLs(ctx context.Context, env *Env, args []string) int {
 	for _, op := range opts {
 		switch op.key {
 		case "a":
-			o.all = true
+			o.all, o.almostAll = true, false // the later of -a and -A wins
 		case "A":
-			o.almostAll = true
+			o.almostAll, o.all = true, false
 		case "d":
 			o.dirSelf = true
 		case "R":
@@ -108,7 +108,9 @@ func runLs(ctx context.Context, env *Env, args []string) int {
 	o.sortEntries(files)
 	o.sortEntries(dirs)
 	if len(files) > 0 {
-		c.listEntries(files, o, false)
+		// GNU sizes the columns of the operands' listing over every operand, the
+		// directories listed below included.
+		c.listEntriesWidth(files, o, false, append(append([]lsEntry(nil), files...), dirs...))
 	}
 	showHeaders := len(operands) > 1 || o.recursive
 	first := len(files) == 0
@@ -243,6 +245,11 @@ func (c *cmdIO) listDir(abs, shown string, o lsOpts, header bool, first *bool) b
 }
 
 func (c *cmdIO) listEntries(list []lsEntry, o lsOpts, total bool) {
+	c.listEntriesWidth(list, o, total, list)
+}
+
+// listEntriesWidth lists list with column widths computed over widthOf.
+func (c *cmdIO) listEntriesWidth(list []lsEntry, o lsOpts, total bool, widthOf []lsEntry) {
 	suffix := func(e lsEntry) string {
 		if (o.classify || o.slash) && e.info.IsDir() {
 			return "/"
@@ -257,18 +264,22 @@ func (c *cmdIO) listEntries(list []lsEntry, o lsOpts, total bool) {
 	}
 	var sum int64
 	linkW, sizeW := 1, 1
+	size := func(e lsEntry) string {
+		if o.human {
+			return humanSize(entrySize(e.info))
+		}
+		return strconv.FormatInt(entrySize(e.info), 10)
+	}
 	sizes := make([]string, len(list))
 	for i := range list {
 		e := &list[i]
 		e.links = c.linkCount(e.abs, e.info)
 		sum += blocks(e.info)
-		linkW = max(linkW, len(strconv.Itoa(e.links)))
-		if o.human {
-			sizes[i] = humanSize(entrySize(e.info))
-		} else {
-			sizes[i] = strconv.FormatInt(entrySize(e.info), 10)
-		}
-		sizeW = max(sizeW, len(sizes[i]))
+		sizes[i] = size(*e)
+	}
+	for _, e := range widthOf {
+		linkW = max(linkW, len(strconv.Itoa(c.linkCount(e.abs, e.info))))
+		sizeW = max(sizeW, len(size(e)))
 	}
 	if total {
 		if o.human {

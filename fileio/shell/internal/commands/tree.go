@@ -67,7 +67,7 @@ func runTree(ctx context.Context, env *Env, args []string) int {
 			continue
 		}
 		top := t.escape(op)
-		if t.classify && !strings.HasSuffix(op, "/") {
+		if t.classify && !t.dirsOnly && !strings.HasSuffix(op, "/") {
 			top += "/"
 		}
 		c.writeString(top + "\n")
@@ -157,7 +157,7 @@ func (t *treeRun) walk(abs, shown, indent string, depth int) int {
 				skip = true
 			}
 		}
-		if !e.IsDir() && len(t.include) > 0 {
+		if !skip && !e.IsDir() && len(t.include) > 0 {
 			skip = true
 			for _, p := range t.include {
 				if fnmatch(p, n, false) {
@@ -201,7 +201,7 @@ func (t *treeRun) walk(abs, shown, indent string, depth int) int {
 		if t.fullPath {
 			label = t.escape(childShown)
 		}
-		if t.classify && it.dir {
+		if t.classify && it.dir && !t.dirsOnly { // with -d, everything is a directory
 			label += "/"
 		}
 		c.writeString(indent + branch + label + "\n")
