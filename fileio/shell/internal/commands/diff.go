@@ -12,10 +12,6 @@ import (
 	"time"
 )
 
-// maxDiffWork bounds the Myers search (cells of its trace); past it diff reports the
-// differing middle of the files as one change, which is correct but not minimal.
-const maxDiffWork = 32 << 20
-
 // diffLine is one line of a file being compared.
 type diffLine struct {
 	text string // without its newline
@@ -31,142 +27,37 @@ type diffEdit struct {
 	b, nb int
 }
 
-// diffLines returns the edit script from a to b, shortest (Myers) when it fits the work
-// bound.
-func diffLines(ctx context.Context, a, b []diffLine) []diffEdit {
-	// Common prefix and suffix first.
-	pre := 0
-	for pre < len(a) && pre < len(b) && a[pre].key == b[pre].key {
-		pre++
-	}
-	suf := 0
-	for suf < len(a)-pre && suf < len(b)-pre && a[len(a)-1-suf].key == b[len(b)-1-suf].key {
-		suf++
-	}
-	ma, mb := a[pre:len(a)-suf], b[pre:len(b)-suf]
-	var ops []byte // '=', '-', '+' for the middle
-	if len(ma) == 0 || len(mb) == 0 {
-		ops = append(bytes.Repeat([]byte{'-'}, len(ma)), bytes.Repeat([]byte{'+'}, len(mb))...)
-	} else {
-		ops = myers(ctx, ma, mb)
-	}
-	all := make([]byte, 0, pre+len(ops)+suf)
-	all = append(all, bytes.Repeat([]byte{'='}, pre)...)
-	all = append(all, ops...)
-	all = append(all, bytes.Repeat([]byte{'='}, suf)...)
-	// Group into runs.
+// diffLines returns the edit script from a to b, as GNU diff finds it (diffalg.go) when it
+// prints context lines of context.
+func diffLines(ctx context.Context, a, b []diffLine, context int) []diffEdit {
+	changedA, changedB := diffChanges(ctx, a, b, context)
+	at := func(c []bool, i int) bool { return i < len(c) && c[i] }
 	var edits []diffEdit
-	ia, ib := 0, 0
-	for i := 0; i < len(all); {
-		if all[i] == '=' {
-			j := i
-			for j < len(all) && all[j] == '=' {
+	i, j := 0, 0
+	for i < len(a) || j < len(b) {
+		if at(changedA, i) || at(changedB, j) {
+			e := diffEdit{a: i, b: j}
+			for at(changedA, i) {
+				i++
+			}
+			for at(changedB, j) {
 				j++
 			}
-			edits = append(edits, diffEdit{equal: true, a: ia, na: j - i, b: ib, nb: j - i})
-			ia += j - i
-			ib += j - i
-			i = j
+			e.na, e.nb = i-e.a, j-e.b
+			edits = append(edits, e)
 			continue
 		}
-		e := diffEdit{a: ia, b: ib}
-		for i < len(all) && all[i] != '=' {
-			if all[i] == '-' {
-				e.na++
-			} else {
-				e.nb++
-			}
-			i++
+		// Lines that match: extend the equal run.
+		if n := len(edits); n > 0 && edits[n-1].equal {
+			edits[n-1].na++
+			edits[n-1].nb++
+		} else {
+			edits = append(edits, diffEdit{equal: true, a: i, na: 1, b: j, nb: 1})
 		}
-		ia += e.na
-		ib += e.nb
-		edits = append(edits, e)
+		i++
+		j++
 	}
 	return edits
-}
-
-// myers is the O(ND) shortest edit script of a and b: '=' keep, '-' delete, '+' insert.
-func myers(ctx context.Context, a, b []diffLine) []byte {
-	n, m := len(a), len(b)
-	max := n + m
-	offset := max + 1
-	v := make([]int, 2*max+3)
-	var trace [][]int
-	work := 0
-	for d := 0; d <= max; d++ {
-		if d&63 == 0 && ctx.Err() != nil {
-			break
-		}
-		work += 2*d + 1
-		if work > maxDiffWork {
-			break
-		}
-		snap := make([]int, 2*d+3)
-		copy(snap, v[offset-d-1:offset+d+2])
-		trace = append(trace, snap)
-		for k := -d; k <= d; k += 2 {
-			var x int
-			if k == -d || (k != d && v[offset+k-1] < v[offset+k+1]) {
-				x = v[offset+k+1]
-			} else {
-				x = v[offset+k-1] + 1
-			}
-			y := x - k
-			for x < n && y < m && a[x].key == b[y].key {
-				x++
-				y++
-			}
-			v[offset+k] = x
-			if x >= n && y >= m {
-				return myersPath(trace, a, b, d, k)
-			}
-		}
-	}
-	// Too much work: everything in the middle changes.
-	return append(bytes.Repeat([]byte{'-'}, n), bytes.Repeat([]byte{'+'}, m)...)
-}
-
-// myersPath walks the trace back from the end (on diagonal k after d steps). trace[d]
-// holds the furthest x of each diagonal before step d, at index k+d+1.
-func myersPath(trace [][]int, a, b []diffLine, d, k int) []byte {
-	x, y := len(a), len(b)
-	var rev []byte
-	for ; d > 0; d-- {
-		snap := trace[d]
-		at := func(kk int) int { return snap[kk+d+1] }
-		down := k == -d || (k != d && at(k-1) < at(k+1))
-		prevK := k - 1
-		if down {
-			prevK = k + 1
-		}
-		prevX := at(prevK)
-		prevY := prevX - prevK
-		midX, midY := prevX+1, prevY
-		if down {
-			midX, midY = prevX, prevY+1
-		}
-		for x > midX && y > midY {
-			rev = append(rev, '=')
-			x--
-			y--
-		}
-		if down {
-			rev = append(rev, '+')
-		} else {
-			rev = append(rev, '-')
-		}
-		x, y, k = prevX, prevY, prevK
-	}
-	for x > 0 && y > 0 {
-		rev = append(rev, '=')
-		x--
-		y--
-	}
-	out := make([]byte, len(rev))
-	for i := range rev {
-		out[i] = rev[len(rev)-1-i]
-	}
-	return out
 }
 
 type diffOpts struct {
@@ -360,7 +251,7 @@ func (d *diffRun) files(a, b diffSide) int {
 		return 1
 	}
 	la, lb := d.lines(da), d.lines(db)
-	edits := diffLines(c.ctx, la, lb)
+	edits := diffLines(c.ctx, la, lb, max(d.o.unified, 0))
 	changed := false
 	for _, e := range edits {
 		if !e.equal {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/agentfiles/agentfiles/fileio/shell/internal/difftest"
+	"github.com/agentfiles/agentfiles/fileio/shell/internal/memfs"
 )
 
 // seed is def, or AGENTFILES_DIFF_SEED when set (to explore beyond the fixed cases).
@@ -459,4 +460,53 @@ func TestDiffRandomFileTools(t *testing.T) {
 		cases = append(cases, difftest.Case{Name: fmt.Sprintf("%03d %s", len(cases), name), Args: args, BlockSizes: blocks})
 	}
 	difftest.Run(t, difftest.StandardTree(), cases)
+}
+
+// TestDiffRandomDiffs: diff and diff -u of generated file pairs (lines from a small set, so
+// the edit scripts have many equally short choices) print what GNU diff prints (a fixed
+// seed; AGENTFILES_FULL=1 tries ten times as many).
+func TestDiffRandomDiffs(t *testing.T) {
+	t.Parallel()
+	n := 40
+	if os.Getenv("AGENTFILES_FULL") == "1" {
+		n = 400
+	}
+	r := rand.New(rand.NewSource(seed(434)))
+	text := func() string {
+		var sb strings.Builder
+		// Mostly short files; some long ones, with lines that repeat often (which GNU
+		// diff sets aside as confusing) and lines that occur once.
+		lines := r.Intn(14)
+		if r.Intn(5) == 0 {
+			lines = 50 + r.Intn(250)
+		}
+		for k := lines; k > 0; k-- {
+			if r.Intn(4) == 0 {
+				fmt.Fprintf(&sb, "line %d\n", r.Intn(400))
+				continue
+			}
+			sb.WriteString([]string{"a", "b", "c", "d", "e", "", "f g", "}"}[r.Intn(8)])
+			sb.WriteByte('\n')
+		}
+		if r.Intn(6) == 0 {
+			sb.WriteString("last")
+		}
+		return sb.String()
+	}
+	tree := difftest.StandardTree()
+	var cases []difftest.Case
+	for i := 0; i < n; i++ {
+		a, b := fmt.Sprintf("pairs/%03d.a", i), fmt.Sprintf("pairs/%03d.b", i)
+		tree.Files[a] = memfs.File{Data: text(), ModTime: difftest.Base}
+		tree.Files[b] = memfs.File{Data: text(), ModTime: difftest.Base}
+		args := []string{"diff"}
+		switch r.Intn(3) {
+		case 0:
+			args = append(args, "-u")
+		case 1:
+			args = append(args, "-U", fmt.Sprint(r.Intn(3)))
+		}
+		cases = append(cases, difftest.Case{Args: append(args, a, b)})
+	}
+	difftest.Run(t, tree, cases)
 }

@@ -90,8 +90,10 @@
 //     operand's name.
 //   - sed -z, grep -z, sort -z and the other NUL-separated line modes are refused; tail -f
 //     is refused (a command sees one snapshot); diff -c (the context format) is refused.
-//   - diff finds a shortest edit script (Myers); past a work bound it reports the middle of
-//     the files as one change.
+//   - diff finds its changes as GNU diff does (lines that match nothing set aside, the
+//     middle-snake search, runs of changes slid to GNU's boundaries), so where several
+//     shortest edit scripts exist it prints GNU's; past GNU's own cost bound it settles for a
+//     longer one, as GNU does.
 //
 // # Bounds
 //
