@@ -515,7 +515,7 @@ func runWc(ctx context.Context, env *Env, args []string) int {
 			results[i] = res
 			continue
 		}
-		data, err = c.readPath(env.Abs(f))
+		data, err = c.readFile(f)
 		switch {
 		case err == errIsDir:
 			res.isDir = true

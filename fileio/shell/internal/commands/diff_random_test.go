@@ -510,3 +510,129 @@ func TestDiffRandomDiffs(t *testing.T) {
 	}
 	difftest.Run(t, tree, cases)
 }
+
+// TestDiffRandomFileOps: cp, mv, rm, mkdir and touch with generated flags and operands
+// leave the same files and print the same as coreutils (a fixed seed; AGENTFILES_FULL=1
+// tries ten times as many).
+func TestDiffRandomFileOps(t *testing.T) {
+	t.Parallel()
+	n := 30
+	if os.Getenv("AGENTFILES_FULL") == "1" {
+		n = 300
+	}
+	r := rand.New(rand.NewSource(seed(43434)))
+	pick := func(s ...string) string { return s[r.Intn(len(s))] }
+	paths := []string{"a.txt", "b.txt", "src", "src/", "src/lib", "docs", "docs/notes.txt", "emptydir", "nosuch", "new", "new/x",
+		"src/main.go", "a.txt/x", ".hidden", "repo/build", "with space.txt", "x.txt", "docs/deep"}
+	var cases []difftest.Case
+	seen := map[string]bool{}
+	for len(cases) < n {
+		var args []string
+		switch r.Intn(5) {
+		case 0:
+			args = []string{"cp"}
+			for k := r.Intn(3); k > 0; k-- {
+				args = append(args, pick("-r", "-R", "-n", "-v", "-a", "-p", "-f", "-T"))
+			}
+		case 1:
+			args = []string{"mv"}
+			for k := r.Intn(2); k > 0; k-- {
+				args = append(args, pick("-n", "-v", "-f", "-T"))
+			}
+		case 2:
+			args = []string{"rm"}
+			for k := r.Intn(3); k > 0; k-- {
+				args = append(args, pick("-r", "-f", "-rf", "-v", "-d", "-R"))
+			}
+		case 3:
+			args = []string{"mkdir"}
+			for k := r.Intn(2); k > 0; k-- {
+				args = append(args, pick("-p", "-v"))
+			}
+		default:
+			args = []string{"touch"}
+			if r.Intn(3) == 0 {
+				args = append(args, "-c")
+			}
+		}
+		for k := 1 + r.Intn(3); k > 0; k-- {
+			args = append(args, pick(paths...))
+		}
+		name := strings.Join(args, " ")
+		if seen[name] || intoItself(args) {
+			continue
+		}
+		seen[name] = true
+		// rm -v and cp -v print in the order the disk lists directories.
+		unordered := strings.Contains(name, "-v") || strings.Contains(name, "-rv") || strings.Contains(name, "-rf -v")
+		cases = append(cases, difftest.Case{Name: fmt.Sprintf("%03d %s", len(cases), name), Args: args, Writes: true,
+			StderrExact: !unordered, Unordered: unordered})
+	}
+	difftest.Run(t, difftest.StandardTree(), cases)
+}
+
+// TestDiffRandomXargs: xargs with generated flags over generated input runs what GNU xargs
+// runs (a fixed seed; AGENTFILES_FULL=1 tries ten times as many).
+func TestDiffRandomXargs(t *testing.T) {
+	t.Parallel()
+	n := 30
+	if os.Getenv("AGENTFILES_FULL") == "1" {
+		n = 300
+	}
+	r := rand.New(rand.NewSource(seed(4343434)))
+	pick := func(s ...string) string { return s[r.Intn(len(s))] }
+	words := []string{"a.txt", "b.txt", "x", "'q u'", "\"d q\"", "back\\ slash", "nosuch", "", "  ", "\t"}
+	var cases []difftest.Case
+	seen := map[string]bool{}
+	for len(cases) < n {
+		args := []string{"xargs"}
+		for k := r.Intn(3); k > 0; k-- {
+			switch f := pick("-n", "-L", "-I", "-r", "-t", "-0", "-d"); f {
+			case "-n", "-L":
+				args = append(args, f, pick("1", "2", "3"))
+			case "-I":
+				args = append(args, "-I", "{}")
+			case "-d":
+				args = append(args, "-d", pick(",", "\\n", "x"))
+			default:
+				args = append(args, f)
+			}
+		}
+		if strings.Contains(strings.Join(args, " "), "-I") {
+			args = append(args, "echo", "<{}>")
+		} else {
+			args = append(args, pick("echo", "wc -l", "cat", "echo -n"))
+			if f := strings.Fields(args[len(args)-1]); len(f) > 1 {
+				args = append(args[:len(args)-1], f...)
+			}
+		}
+		var in strings.Builder
+		for k := r.Intn(7); k > 0; k-- {
+			in.WriteString(pick(words...))
+			in.WriteString(pick(" ", "\n", ",", "\x00", "  \n"))
+		}
+		name := strings.Join(args, " ") + "<<" + in.String()
+		if seen[name] || in.Len() == 0 {
+			continue
+		}
+		seen[name] = true
+		cases = append(cases, difftest.Case{Name: fmt.Sprintf("%03d %s", len(cases), strings.Join(args, " ")), Args: args, Stdin: in.String()})
+	}
+	difftest.Run(t, difftest.StandardTree(), cases)
+}
+
+// intoItself reports whether a cp line copies a directory into itself: GNU copies part of
+// it, in the order the disk lists it, then stops.
+func intoItself(args []string) bool {
+	if args[0] != "cp" {
+		return false
+	}
+	for i, a := range args[1:] {
+		for j, b := range args[1:] {
+			if i != j && (a == b || strings.HasPrefix(b, strings.TrimSuffix(a, "/")+"/")) {
+				return true
+			}
+		}
+	}
+	return false
+}

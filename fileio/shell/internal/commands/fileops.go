@@ -160,6 +160,10 @@ func runTouch(ctx context.Context, env *Env, args []string) int {
 		abs := env.Abs(f)
 		if _, err := env.FS.Stat(ctx, abs); err != nil {
 			if noCreate {
+				if errors.Is(c.classify(abs, err), errNotDir) {
+					c.errorf("setting times of %s: Not a directory", quote(f))
+					status = 1
+				}
 				continue
 			}
 			parent := path.Dir(abs)
@@ -286,7 +290,7 @@ func runRm(ctx context.Context, env *Env, args []string) int {
 		}
 		fi, err := env.FS.Stat(ctx, abs)
 		if err != nil {
-			if !(force && errors.Is(err, fs.ErrNotExist)) {
+			if !(force && (errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrInvalid))) {
 				c.errorf("cannot remove %s: %s", quote(f), errText(c.classify(abs, err)))
 				status = 1
 			}
@@ -324,7 +328,7 @@ func runRm(ctx context.Context, env *Env, args []string) int {
 func (c *cmdIO) verboseRemoved(abs, shown string) {
 	entries, _ := c.env.FS.ReadDir(c.ctx, abs)
 	for _, e := range entries {
-		child := shown + "/" + e.Name()
+		child := strings.TrimSuffix(shown, "/") + "/" + e.Name()
 		if e.IsDir() {
 			c.verboseRemoved(path.Join(abs, e.Name()), child)
 		} else {
@@ -356,7 +360,7 @@ func (c *cmdIO) copyMoveArgs(operands []string, targetDir string, noTargetDir bo
 		isDir := err == nil && fi.IsDir()
 		if noTargetDir || (len(sources) == 1 && !isDir) {
 			if len(sources) > 1 {
-				c.errorf("extra operand %s", quote(sources[1]))
+				c.errorf("extra operand %s", quote(operands[2]))
 				c.usage(&usageError{}, 1)
 				return nil, nil, false
 			}
@@ -366,7 +370,7 @@ func (c *cmdIO) copyMoveArgs(operands []string, targetDir string, noTargetDir bo
 			if err != nil {
 				c.errorf("target %s: %s", quote(targetDir), errText(c.classify(env.Abs(targetDir), err)))
 			} else {
-				c.errorf("target %s is not a directory", quote(targetDir))
+				c.errorf("target %s: Not a directory", quote(targetDir))
 			}
 			return nil, nil, false
 		}
@@ -421,10 +425,16 @@ func runCp(ctx context.Context, env *Env, args []string) int {
 		now = env.Now()
 	}
 	status := 0
+	seen := map[string]bool{}
 	for i, src := range sources {
 		if c.stopped() {
 			break
 		}
+		if seen[src] {
+			c.errorf("warning: source file %s specified more than once", quote(src))
+			continue
+		}
+		seen[src] = true
 		sAbs, dAbs := env.Abs(src), env.Abs(dests[i])
 		sfi, err := env.FS.Stat(ctx, sAbs)
 		if err != nil {
@@ -433,12 +443,17 @@ func runCp(ctx context.Context, env *Env, args []string) int {
 			continue
 		}
 		dfi, derr := env.FS.Stat(ctx, dAbs)
+		if sfi.IsDir() && !recursive {
+			c.errorf("-r not specified; omitting directory %s", quote(src))
+			status = 1
+			continue
+		}
+		if derr != nil && errors.Is(c.classify(dAbs, derr), errNotDir) {
+			c.errorf("cannot stat %s: Not a directory", quote(dests[i]))
+			status = 1
+			continue
+		}
 		if sfi.IsDir() {
-			if !recursive {
-				c.errorf("-r not specified; omitting directory %s", quote(src))
-				status = 1
-				continue
-			}
 			if dAbs == sAbs {
 				c.errorf("cannot copy a directory, %s, into itself, %s", quote(src), quote(dests[i]))
 				status = 1
@@ -453,6 +468,9 @@ func runCp(ctx context.Context, env *Env, args []string) int {
 			if !ct.copy(sAbs, dAbs, src, dests[i]) {
 				status = 1
 			}
+			continue
+		}
+		if derr == nil && noClobber {
 			continue
 		}
 		if derr == nil && dfi.IsDir() {
@@ -476,6 +494,9 @@ func runCp(ctx context.Context, env *Env, args []string) int {
 }
 
 func (c *cmdIO) copyFile(sAbs, dAbs, src, dst string, verbose, preserve bool, mod, now time.Time) bool {
+	if verbose {
+		c.printf("%s -> %s\n", quote(src), quote(dst)) // GNU says it before it tries
+	}
 	data, err := c.env.FS.ReadFile(c.ctx, sAbs)
 	if err != nil {
 		c.errorf("cannot open %s for reading: %s", quote(src), errText(err))
@@ -501,9 +522,6 @@ func (c *cmdIO) copyFile(sAbs, dAbs, src, dst string, verbose, preserve bool, mo
 	if err := c.env.FS.Touch(c.ctx, dAbs, t); err != nil {
 		c.errorf("preserving times for %s: %s", quote(dst), errText(err))
 		return false
-	}
-	if verbose {
-		c.printf("%s -> %s\n", quote(src), quote(dst))
 	}
 	return true
 }
@@ -541,7 +559,7 @@ func (t *treeCopy) copy(sAbs, dAbs, src, dst string) bool {
 			return false
 		}
 		cs, cd := path.Join(sAbs, e.Name()), path.Join(dAbs, e.Name())
-		srcName, dstName := src+"/"+e.Name(), dst+"/"+e.Name()
+		srcName, dstName := strings.TrimSuffix(src, "/")+"/"+e.Name(), strings.TrimSuffix(dst, "/")+"/"+e.Name()
 		if e.IsDir() {
 			if cs == t.top {
 				c.errorf("cannot copy a directory, %s, into itself, %s", quote(t.topSrc), quote(t.topDst))
@@ -611,7 +629,16 @@ func runMv(ctx context.Context, env *Env, args []string) int {
 			continue
 		}
 		if sAbs == dAbs {
+			if noClobber {
+				continue // -n: the destination exists, so nothing happens
+			}
 			c.errorf("%s and %s are the same file", quote(src), quote(dests[i]))
+			status = 1
+			continue
+		}
+		dfi, derr := env.FS.Stat(ctx, dAbs)
+		if derr == nil && sfi.IsDir() && !dfi.IsDir() && !noClobber {
+			c.errorf("cannot overwrite non-directory %s with directory %s", quote(dests[i]), quote(src))
 			status = 1
 			continue
 		}
@@ -620,7 +647,11 @@ func runMv(ctx context.Context, env *Env, args []string) int {
 			status = 1
 			continue
 		}
-		dfi, derr := env.FS.Stat(ctx, dAbs)
+		if derr != nil && errors.Is(c.classify(dAbs, derr), errNotDir) {
+			c.errorf("cannot stat %s: Not a directory", quote(dests[i]))
+			status = 1
+			continue
+		}
 		if derr == nil {
 			if noClobber {
 				continue

@@ -159,6 +159,9 @@ func (c *cmdIO) readFile(name string) ([]byte, error) {
 	if name == "-" {
 		return readAllBounded(c.ctx, c.env.Stdin)
 	}
+	if name == "" {
+		return nil, fs.ErrNotExist // "" names no file, as for open(2)
+	}
 	return c.readPath(c.env.Abs(name))
 }
 

@@ -58,7 +58,27 @@ func runXargs(ctx context.Context, env *Env, args []string) int {
 				return 1
 			}
 			delim, useDelim = d, true
-		case "n", "L", "l", "s", "P":
+		case "L", "l":
+			if replace != "" {
+				c.errorf("warning: options --replace and -L are mutually exclusive, ignoring previous --replace value")
+				replace = ""
+			}
+			if maxArgs > 0 {
+				c.errorf("warning: options --max-args and -L are mutually exclusive, ignoring previous --max-args value")
+				maxArgs = 0
+			}
+			fallthrough
+		case "n":
+			if o.key == "n" && replace != "" && o.val != "1" {
+				c.errorf("warning: options --replace and --max-args/-n are mutually exclusive, ignoring previous --replace value")
+				replace = ""
+			}
+			if o.key == "n" && maxLines > 0 {
+				c.errorf("warning: options --max-lines and --max-args/-n are mutually exclusive, ignoring previous --max-lines value")
+				maxLines = 0
+			}
+			fallthrough
+		case "s", "P":
 			n, err := strconv.Atoi(o.val)
 			if err != nil || n < 0 || (n == 0 && o.key != "P") {
 				c.errorf("invalid number %s for -%s option", quote(o.val), o.key)
@@ -73,6 +93,14 @@ func runXargs(ctx context.Context, env *Env, args []string) int {
 				maxChars = n
 			}
 		case "I":
+			if maxArgs > 0 {
+				c.errorf("warning: options --max-args and --replace/-I/-i are mutually exclusive, ignoring previous --max-args value")
+				maxArgs = 0
+			}
+			if maxLines > 0 {
+				c.errorf("warning: options --max-lines and --replace/-I/-i are mutually exclusive, ignoring previous --max-lines value")
+				maxLines = 0
+			}
 			replace = o.val
 		case "r":
 			noRunEmpty = true
@@ -109,8 +137,27 @@ func runXargs(ctx context.Context, env *Env, args []string) int {
 		c.errorf("%s", err)
 		return 1
 	}
+	// An argument ends at a NUL byte, as a C string does; GNU xargs warns (once) when it
+	// splits the input itself.
+	if !useDelim {
+		for _, it := range items {
+			if strings.IndexByte(it, 0) >= 0 {
+				c.errorf("WARNING: a NUL character occurred in the input.  It cannot be passed through in the argument list.  Did you mean to use the --null option?")
+				break
+			}
+		}
+	}
+	cut := func(argv []string) []string {
+		for k, a := range argv {
+			if i := strings.IndexByte(a, 0); i >= 0 {
+				argv[k] = a[:i]
+			}
+		}
+		return argv
+	}
 	status := 0
 	run := func(argv []string) bool {
+		argv = cut(argv)
 		if trace && env.Stderr != nil {
 			io.WriteString(env.Stderr, strings.Join(argv, " ")+"\n")
 		}
@@ -232,6 +279,8 @@ func readXargsItems(ctx context.Context, r io.Reader, useDelim bool, delim byte,
 		return items, ends, nil
 	}
 	if lines {
+		// -I: a line is one argument; leading blanks go, quotes and backslashes still
+		// quote.
 		sc := bufio.NewScanner(bytes.NewReader(data))
 		sc.Buffer(make([]byte, 64<<10), maxReadAll)
 		for sc.Scan() {
@@ -239,10 +288,14 @@ func readXargsItems(ctx context.Context, r io.Reader, useDelim bool, delim byte,
 			if l == "" {
 				continue
 			}
-			if eof != "" && l == eof {
+			arg, err := xargsUnquote(l)
+			if err != nil {
+				return nil, nil, err
+			}
+			if eof != "" && arg == eof {
 				break
 			}
-			items = append(items, l)
+			items = append(items, arg)
 			ends = append(ends, true)
 		}
 		return items, ends, nil
@@ -281,7 +334,8 @@ func readXargsItems(ctx context.Context, r io.Reader, useDelim bool, delim byte,
 				ends = append(ends, false)
 				cur, inItem = nil, false
 			}
-			if b == '\n' && len(ends) > 0 {
+			// A line ending in a blank goes on on the next line (for -L).
+			if b == '\n' && len(ends) > 0 && !(i > 0 && (data[i-1] == ' ' || data[i-1] == '\t')) {
 				ends[len(ends)-1] = true
 			}
 		default:
@@ -303,4 +357,36 @@ func readXargsItems(ctx context.Context, r io.Reader, useDelim bool, delim byte,
 		}
 	}
 	return items, ends, nil
+}
+
+// xargsUnquote removes the quoting of one -I line: '…', "…" and backslashes.
+func xargsUnquote(l string) (string, error) {
+	var sb strings.Builder
+	var quote byte
+	for i := 0; i < len(l); i++ {
+		b := l[i]
+		switch {
+		case quote != 0:
+			if b == quote {
+				quote = 0
+			} else {
+				sb.WriteByte(b)
+			}
+		case b == '\'' || b == '"':
+			quote = b
+		case b == '\\' && i+1 < len(l):
+			i++
+			sb.WriteByte(l[i])
+		default:
+			sb.WriteByte(b)
+		}
+	}
+	if quote != 0 {
+		which := "single"
+		if quote == '"' {
+			which = "double"
+		}
+		return "", errors.New("unmatched " + which + " quote; by default quotes are special to xargs unless you use the -0 option")
+	}
+	return sb.String(), nil
 }
