@@ -785,6 +785,7 @@ func (f *grepFile) finish() {
 	if f.binary && f.count > 0 && !g.count && !quietOut {
 		c.flush()
 		c.errorf("%s: binary file matches", f.name)
+		f.s.anyOut = true // a later context group is set apart with "--", as after printed lines
 	}
 }
 

@@ -82,6 +82,8 @@ func runRg(ctx context.Context, env *Env, args []string) int {
 		return 2
 	}
 	o := rgOpts{maxCount: -1, maxDepth: -1}
+	var after, before, contextN int
+	var afterSet, beforeSet bool
 	unrestricted := 0
 	for _, op := range opts {
 		switch op.key {
@@ -112,9 +114,9 @@ func runRg(ctx context.Context, env *Env, args []string) int {
 		case "v":
 			o.invert = true
 		case "c":
-			o.count = true
+			o.count, o.countMatches, o.countInverted = true, false, false // the later count flag wins
 		case "count-matches":
-			o.countMatches, o.countInverted = true, true
+			o.countMatches, o.countInverted, o.count = true, true, false
 		case "l":
 			o.filesWith = true
 		case "files-without-match":
@@ -143,11 +145,14 @@ func runRg(ctx context.Context, env *Env, args []string) int {
 				c.errorf("invalid value %s for --context", quote(op.val))
 				return 2
 			}
-			if op.key != "B" {
-				o.after = n
-			}
-			if op.key != "A" {
-				o.before = n
+			// ripgrep: the later of -C and -A/-B wins (-A and -B add up).
+			switch op.key {
+			case "A":
+				afterSet, after, contextN = true, n, 0
+			case "B":
+				beforeSet, before, contextN = true, n, 0
+			default:
+				contextN, afterSet, beforeSet, after, before = n, false, false, 0, 0
 			}
 		case "m":
 			n, err := strconv.ParseInt(op.val, 10, 64)
@@ -216,6 +221,10 @@ func runRg(ctx context.Context, env *Env, args []string) int {
 	}
 	if o.count && o.onlyMatching {
 		o.countMatches = true // rg -c -o counts matches, not lines
+	}
+	o.after, o.before = contextN, contextN
+	if afterSet || beforeSet {
+		o.after, o.before = after, before
 	}
 	if unrestricted >= 1 {
 		o.noIgnore = true

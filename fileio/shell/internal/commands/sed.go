@@ -581,13 +581,13 @@ func (s *sedRun) cycle() (autoprint, restart bool) {
 			s.chomped = s.holdChomped
 		case 'G':
 			s.ps = append(append(s.ps, '\n'), s.hold...)
-			s.chomped = s.chomped || s.holdChomped
+			s.chomped = s.holdChomped // the appended text's ending, as GNU's line_append
 		case 'h':
 			s.hold = append([]byte(nil), s.ps...)
 			s.holdChomped = s.chomped
 		case 'H':
 			s.hold = append(append(s.hold, '\n'), s.ps...)
-			s.holdChomped = s.holdChomped || s.chomped
+			s.holdChomped = s.chomped
 		case 'x':
 			// The hold space keeps whether its line had a newline, as GNU's does.
 			s.ps, s.hold = s.hold, s.ps

@@ -218,11 +218,9 @@ func runXargs(ctx context.Context, env *Env, args []string) int {
 			}
 			size += len(items[end]) + 1
 			end++
-			if lineEnds[end-1] {
-				lines++
-				if maxLines > 0 && lines >= maxLines {
-					break
-				}
+			lines += lineEnds[end-1]
+			if maxLines > 0 && lines >= maxLines {
+				break
 			}
 		}
 		argv := append(append([]string(nil), cmd...), items[start:end]...)
@@ -261,17 +259,19 @@ func parseXargsDelim(s string) (byte, bool) {
 
 // readXargsItems splits xargs' input: by delim when given; one line per item for -I;
 // else blank-separated words with '…', "…" and backslash quoting, as GNU xargs.
-func readXargsItems(ctx context.Context, r io.Reader, useDelim bool, delim byte, lines bool, eof string) ([]string, []bool, error) {
+//
+// It also returns, for each argument, the input lines -L counts when the argument ends.
+func readXargsItems(ctx context.Context, r io.Reader, useDelim bool, delim byte, lines bool, eof string) ([]string, []int, error) {
 	data, err := readAllBounded(ctx, r)
 	if err != nil {
 		return nil, nil, err
 	}
 	var items []string
-	var ends []bool
+	var ends []int
 	if useDelim {
 		for _, p := range bytes.Split(data, []byte{delim}) {
 			items = append(items, string(p))
-			ends = append(ends, true)
+			ends = append(ends, 1)
 		}
 		if n := len(items); n > 0 && items[n-1] == "" {
 			items, ends = items[:n-1], ends[:n-1]
@@ -296,13 +296,14 @@ func readXargsItems(ctx context.Context, r io.Reader, useDelim bool, delim byte,
 				break
 			}
 			items = append(items, arg)
-			ends = append(ends, true)
+			ends = append(ends, 1)
 		}
 		return items, ends, nil
 	}
 	var cur []byte
 	inItem := false
 	var quote byte
+	pending := 0 // lines counted since the last argument ended
 	for i := 0; i < len(data); i++ {
 		b := data[i]
 		switch {
@@ -330,13 +331,17 @@ func readXargsItems(ctx context.Context, r io.Reader, useDelim bool, delim byte,
 				if eof != "" && string(cur) == eof {
 					return items, ends, nil
 				}
-				items = append(items, string(cur))
-				ends = append(ends, false)
-				cur, inItem = nil, false
 			}
-			// A line ending in a blank goes on on the next line (for -L).
-			if b == '\n' && len(ends) > 0 && !(i > 0 && (data[i-1] == ' ' || data[i-1] == '\t')) {
-				ends[len(ends)-1] = true
+			// For -L, as GNU xargs: a newline counts a line only when it ends an argument
+			// (after a blank, the line goes on; blank lines are no lines).
+			if b == '\n' && inItem {
+				pending++
+			}
+			if inItem {
+				items = append(items, string(cur))
+				ends = append(ends, pending)
+				pending = 0
+				cur, inItem = nil, false
 			}
 		default:
 			cur = append(cur, b)
@@ -353,7 +358,7 @@ func readXargsItems(ctx context.Context, r io.Reader, useDelim bool, delim byte,
 	if inItem {
 		if !(eof != "" && string(cur) == eof) {
 			items = append(items, string(cur))
-			ends = append(ends, true)
+			ends = append(ends, pending+1)
 		}
 	}
 	return items, ends, nil
