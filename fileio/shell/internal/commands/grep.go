@@ -605,7 +605,8 @@ type grepFile struct {
 	pendingAfter int
 	before       []grepHeld
 	lineNo       int
-	base         int // byte offset of the piece being fed
+	base         int  // byte offset of the piece being fed
+	inContext    bool // printing the matches of a context line (grep -o)
 }
 
 type grepHeld struct {
@@ -617,8 +618,17 @@ func (s *grepRun) newFile(name string) *grepFile { return &grepFile{s: s, name: 
 
 func (f *grepFile) printLine(no, off int, line []byte, sep byte) {
 	c, g := f.s.c, &f.s.g
-	if g.onlyMatching && sep == '-' {
-		return // grep -o prints no context lines (only the "--" between groups)
+	if g.onlyMatching && sep == '-' && !f.inContext {
+		// grep -o shows of a context line only what matches in it (something only under
+		// -v), marked as context.
+		f.inContext = true
+		for _, m := range f.s.m.all(line) {
+			if m[1] > m[0] {
+				f.printLine(no, off+m[0], line[m[0]:m[1]], '-')
+			}
+		}
+		f.inContext = false
+		return
 	}
 	if g.withName {
 		c.writeString(f.name)
