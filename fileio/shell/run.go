@@ -53,10 +53,10 @@ type run struct {
 	steps atomic.Int64
 
 	mu        sync.Mutex
-	stopped   error              // the budget a command broke first
-	conflict  error              // a snapshot read that met a later change
-	pipes     map[*os.File]bool  // pipes seen open (stdin or stdout of a command)
-	abandoned bool               // the interpreter did not wind down within stopGrace
+	stopped   error             // the budget a command broke first
+	conflict  error             // a snapshot read that met a later change
+	pipes     map[*os.File]bool // pipes seen open (stdin or stdout of a command)
+	abandoned bool              // the interpreter did not wind down within stopGrace
 }
 
 // newRun parses script and prepares its run from workdir.
