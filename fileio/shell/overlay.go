@@ -33,6 +33,8 @@ type overlay struct {
 	over    bool              // the write budget was exceeded
 	done    bool              // the command ended: no more writes
 	now     func() time.Time
+	// onConflict is told of every snapshot read that met a change made after the snapshot.
+	onConflict func(error)
 }
 
 // entry is a path the command wrote (data) or removed (deleted).
@@ -90,7 +92,10 @@ func clean(name string) string { return path.Clean("/" + name) }
 
 // snapErr maps a Snapshot error to what commands expect: fs.ErrNotExist, fs.ErrInvalid, or the
 // coded error itself (CONFLICT, TIMEOUT, …), which commands print as its text.
-func snapErr(op, name string, err error) error {
+func (o *overlay) snapErr(op, name string, err error) error {
+	if agentfiles.ErrorCode(err) == fileio.CodeConflict && o.onConflict != nil {
+		o.onConflict(err)
+	}
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return pathErr(op, name, fs.ErrNotExist)
@@ -122,7 +127,7 @@ func (o *overlay) stat(ctx context.Context, p string) (fs.FileInfo, error) {
 	}
 	fi, err := o.sn.Stat(ctx, p)
 	if err != nil {
-		return nil, snapErr("stat", p, err)
+		return nil, o.snapErr("stat", p, err)
 	}
 	if !fi.IsDir() {
 		return info{name: fi.Name(), size: fi.Size(), mod: fi.ModTime()}, nil
@@ -133,7 +138,7 @@ func (o *overlay) stat(ctx context.Context, p string) (fs.FileInfo, error) {
 	// Some files below p were removed: p still exists if one of its snapshot files was not.
 	files, err := o.sn.Files(ctx, p)
 	if err != nil {
-		return nil, snapErr("stat", p, err)
+		return nil, o.snapErr("stat", p, err)
 	}
 	for _, f := range files {
 		if e := o.files[f.Path]; e == nil || !e.deleted {
@@ -187,7 +192,7 @@ func (o *overlay) ReadDir(ctx context.Context, name string) ([]fs.DirEntry, erro
 	if err == nil && snapDir.IsDir() {
 		entries, err := o.sn.ReadDir(ctx, p)
 		if err != nil {
-			return nil, snapErr("readdir", p, err)
+			return nil, o.snapErr("readdir", p, err)
 		}
 		for _, e := range entries {
 			child := path.Join(p, e.Name())
@@ -202,7 +207,7 @@ func (o *overlay) ReadDir(ctx context.Context, name string) ([]fs.DirEntry, erro
 			byName[e.Name()] = e
 		}
 	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, snapErr("readdir", p, err)
+		return nil, o.snapErr("readdir", p, err)
 	}
 	prefix := strings.TrimSuffix(p, "/") + "/"
 	for q, e := range o.files {
@@ -259,7 +264,7 @@ func (o *overlay) read(ctx context.Context, p string) ([]byte, error) {
 	}
 	c, err := o.sn.ReadFile(ctx, p)
 	if err != nil {
-		return nil, snapErr("read", p, err)
+		return nil, o.snapErr("read", p, err)
 	}
 	return c, nil
 }
@@ -430,7 +435,7 @@ func (o *overlay) below(ctx context.Context, p string) ([]string, error) {
 	set := map[string]bool{}
 	files, err := o.sn.Files(ctx, p)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, snapErr("list", p, err)
+		return nil, o.snapErr("list", p, err)
 	}
 	for _, f := range files {
 		if e := o.files[f.Path]; e == nil || !e.deleted {

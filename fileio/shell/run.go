@@ -68,6 +68,7 @@ func (sh *Shell) newRun(parent context.Context, sn *fileio.Snapshot, script, wor
 	ctx, cancel := context.WithCancel(parent)
 	r := &run{sh: sh, ctx: ctx, cancel: cancel, parent: parent, sn: sn, overlay: newOverlay(sn, sh.cfg), file: file,
 		funcs: map[string]bool{}, pipes: map[*os.File]bool{}}
+	r.overlay.onConflict = r.noteConflict
 	r.out = newOutput(sh.cfg.ShellMaxOutputBytes, agentfiles.AnswerEncodingFromContext(parent))
 	r.search = &searcher{r: r}
 	var token [8]byte
