@@ -827,3 +827,68 @@ func (i snapshotInfo) Mode() fs.FileMode {
 	}
 	return 0o444
 }
+
+// snapshotCandidateBatch is how many candidates one index query of Candidates returns.
+const snapshotCandidateBatch = 1000
+
+// Candidates returns, in path order, the files below the directory dir ("/" for all) in which
+// some line may match the RE2 pattern re (ignoreCase as (?i)), as the store's grep index
+// narrows them (pgstore's trigram index; memstore's substring filter): every file with a
+// matching line is among them, and files without one may be. complete is false when the store
+// has no index or its budget (Config.GrepMaxScanBytes, GrepTimeout) stopped it: read every
+// file then. A bad pattern is INVALID_PATTERN. The listing counts as a read of dir: a commit
+// conflicts with any later change below it.
+func (sn *Snapshot) Candidates(ctx context.Context, dir, re string, ignoreCase bool) (paths []string, complete bool, err error) {
+	dir, err = sn.path(dir)
+	if err != nil {
+		return nil, false, err
+	}
+	m, err := compileLineMatcher(re, false, ignoreCase)
+	if err != nil {
+		return nil, false, err
+	}
+	sn.mu.Lock()
+	defer sn.mu.Unlock()
+	sn.readDirs[dir] = true
+	bounds := sn.svc.cfg.grepLimits()
+	deadline := time.Now().Add(bounds.timeout)
+	after := ""
+	for {
+		var page []driver.FileInfo
+		var read driver.CandidateRead
+		indexed := true
+		_, err := inScan(ctx, sn.svc, sn.scope, func(tx driver.ReadTx) (struct{}, error) {
+			if err := sn.catchUp(ctx, tx); err != nil {
+				return struct{}{}, err
+			}
+			cs, ok := tx.(driver.ContentSearcher)
+			if !ok {
+				indexed = false
+				return struct{}{}, nil
+			}
+			var err error
+			page, err = cs.GrepCandidates(ctx, driver.GrepCandidates{Prefix: dirPrefix(dir), After: after, Query: m.query,
+				Limit: snapshotCandidateBatch, Deadline: deadline, MaxReadBytes: bounds.scanBytes, Read: &read})
+			return struct{}{}, err
+		})
+		switch {
+		case err != nil && ctx.Err() == nil && agentfiles.ErrorCode(err) == agentfiles.CodeTimeout:
+			return nil, false, nil
+		case err != nil:
+			return nil, false, err
+		case !indexed || read.Stopped:
+			return nil, false, nil
+		}
+		for _, f := range page {
+			sn.files[f.Path] = f
+			paths = append(paths, f.Path)
+		}
+		if c, changed := sn.dirChanged(dir); changed {
+			return nil, false, sn.conflict(c)
+		}
+		if len(page) < snapshotCandidateBatch {
+			return paths, true, nil
+		}
+		after = page[len(page)-1].Path
+	}
+}

@@ -11,6 +11,19 @@ import (
 // testCommands stand in for commands the registry does not have yet, so that the wiring can be
 // tested before they land: each is used only while commands.Lookup has no command of its name.
 var testCommands = map[string]commands.Func{
+	// candidates DIR RE prints what the Searcher returns.
+	"candidates": func(ctx context.Context, env *commands.Env, args []string) int {
+		paths, complete, err := env.Search.Candidates(ctx, env.Abs(args[1]), args[2], false)
+		if err != nil {
+			fmt.Fprintln(env.Stderr, err)
+			return 2
+		}
+		for _, p := range paths {
+			fmt.Fprintln(env.Stdout, p)
+		}
+		fmt.Fprintln(env.Stdout, "complete:", complete)
+		return 0
+	},
 	"cat": func(ctx context.Context, env *commands.Env, args []string) int {
 		if len(args) == 1 {
 			io.Copy(env.Stdout, env.Stdin)

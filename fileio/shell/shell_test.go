@@ -89,3 +89,19 @@ func TestRunLanguage(t *testing.T) {
 		})
 	}
 }
+
+func TestSearcherCandidates(t *testing.T) {
+	sh, svc, ctx := newShell(t)
+	write(t, svc, ctx, "p", "/a/hit.txt", "a needle here\n")
+	write(t, svc, ctx, "p", "/a/miss.txt", "nothing\n")
+	write(t, svc, ctx, "p", "/a/gone.txt", "needle too\n")
+	write(t, svc, ctx, "p", "/b/hit.txt", "needle\n")
+	res, err := sh.Run(ctx, shell.Request{Project: "p", Command: "echo new > /a/new.txt; rm /a/gone.txt; candidates /a 'need[l]e'"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// memstore filters by the pattern's literal; files the command wrote are always candidates.
+	if diff := cmp.Diff("/a/hit.txt\n/a/new.txt\ncomplete: true\n", res.Stdout); diff != "" {
+		t.Errorf("candidates (-want +got):\n%s\nstderr %s", diff, res.Stderr)
+	}
+}
