@@ -97,4 +97,3 @@ func shellTool(svc *fileio.Service, cfg fileio.Config) adapters.Tool {
 	tool.RedactArgs = []string{"command"} // heredocs carry file content
 	return tool
 }
-
