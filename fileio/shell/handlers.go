@@ -75,6 +75,12 @@ func (r *run) open(ctx context.Context, name string, flag int, _ os.FileMode) (i
 	if dev, ok := devNames[p]; ok {
 		return openDev(dev, hc), nil
 	}
+	if data, ok := r.procFile(p); ok {
+		if flag&(os.O_WRONLY|os.O_RDWR) != 0 {
+			return nil, shellError(name, fs.ErrPermission)
+		}
+		return r.pipeOf(data)
+	}
 	if flag&(os.O_WRONLY|os.O_RDWR) == 0 {
 		data, err := r.overlay.ReadFile(ctx, p)
 		if err != nil {
@@ -202,6 +208,9 @@ func (r *run) stat(ctx context.Context, name string, _ bool) (fs.FileInfo, error
 	if dev, ok := devNames[p]; ok {
 		return info{name: dev, mod: time.Time{}}.asDevice(), nil
 	}
+	if data, ok := r.procFile(p); ok {
+		return fifoInfo{info{name: path.Base(p), size: int64(len(data))}}, nil
+	}
 	fi, err := r.overlay.Stat(ctx, p)
 	if err != nil {
 		r.noteConflict(err)
@@ -235,7 +244,6 @@ func (deviceInfo) Size() int64               { return 0 }
 func (deviceInfo) Sys() any                  { return nil }
 func (o *overlay) overBudget() bool          { o.mu.Lock(); defer o.mu.Unlock(); return o.over }
 func (o *overlay) isDone() bool              { o.mu.Lock(); defer o.mu.Unlock(); return o.done }
-func (r *run) fifoName(p string) bool        { return strings.HasPrefix(p, r.tmp+"/sh-interp-") }
 func (c *cmdFS) dev(p string) (string, bool) { d, ok := devNames[p]; return d, ok }
 
 // checkCreate returns the error bash gives for a redirection that creates or appends to p:
@@ -258,13 +266,11 @@ func (o *overlay) checkCreate(ctx context.Context, p string) error {
 }
 
 // cmdFS is the project as one Go command sees it: the overlay, plus the /dev names and the
-// FIFOs of <(…) and >(…). It closes the FIFOs the command opened when the command ends.
+// outputs of <(…) (/dev/fd/N).
 type cmdFS struct {
 	*overlay
-	r       *run
-	env     *commands.Env
-	mu      sync.Mutex
-	writers map[string]*os.File
+	r   *run
+	env *commands.Env
 }
 
 // ReadFile implements commands.FS.
@@ -279,13 +285,8 @@ func (c *cmdFS) ReadFile(ctx context.Context, name string) ([]byte, error) {
 		}
 		return []byte{}, nil
 	}
-	if c.r.fifoName(p) {
-		f, err := c.r.openFIFO(ctx, p, os.O_RDONLY)
-		if err != nil {
-			return nil, err
-		}
-		defer f.Close()
-		return c.readAll(ctx, f, p)
+	if data, ok := c.r.procFile(p); ok {
+		return data, nil
 	}
 	data, err := c.overlay.ReadFile(ctx, name)
 	c.r.noteConflict(err)
@@ -325,22 +326,8 @@ func (c *cmdFS) WriteFile(ctx context.Context, name string, data []byte, appendD
 		_, err := w.Write(data)
 		return err
 	}
-	if c.r.fifoName(p) {
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		f := c.writers[p]
-		if f == nil {
-			var err error
-			if f, err = c.r.openFIFO(ctx, p, os.O_WRONLY); err != nil {
-				return err
-			}
-			if c.writers == nil {
-				c.writers = map[string]*os.File{}
-			}
-			c.writers[p] = f
-		}
-		_, err := f.Write(data)
-		return err
+	if _, ok := c.r.procFile(p); ok {
+		return pathErr("write", p, fs.ErrPermission)
 	}
 	err := c.overlay.WriteFile(ctx, name, data, appendData)
 	c.r.noteConflict(err)
@@ -353,66 +340,21 @@ func (c *cmdFS) Stat(ctx context.Context, name string) (fs.FileInfo, error) {
 	if dev, ok := c.dev(p); ok {
 		return info{name: dev}.asDevice(), nil
 	}
-	if c.r.fifoName(p) {
-		if _, err := os.Lstat(p); err == nil {
-			return fifoInfo{info{name: path.Base(p)}}, nil
-		}
+	if data, ok := c.r.procFile(p); ok {
+		return fifoInfo{info{name: path.Base(p), size: int64(len(data))}}, nil
 	}
 	fi, err := c.overlay.Stat(ctx, name)
 	c.r.noteConflict(err)
 	return fi, err
 }
 
-// fifoInfo is the FileInfo of a <(…) FIFO.
+// fifoInfo is the FileInfo of the output of a <(…): a named pipe, as in bash.
 type fifoInfo struct{ info }
 
 func (fifoInfo) Mode() fs.FileMode { return fs.ModeNamedPipe | 0o600 }
 
-// close closes the FIFOs the command wrote to, so that their readers see the end.
-func (c *cmdFS) close() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for _, f := range c.writers {
-		f.Close()
-	}
-}
-
-// openFIFO opens a FIFO of a process substitution, stopping the wait for its other end when
-// ctx ends (opening a FIFO blocks until both ends are open).
-func (r *run) openFIFO(ctx context.Context, p string, flag int) (*os.File, error) {
-	type opened struct {
-		f   *os.File
-		err error
-	}
-	ch := make(chan opened, 1)
-	go func() {
-		f, err := os.OpenFile(p, flag, 0)
-		ch <- opened{f, err}
-	}()
-	select {
-	case o := <-ch:
-		if o.err != nil {
-			return nil, pathErr("open", p, fs.ErrNotExist)
-		}
-		return o.f, nil
-	case <-ctx.Done():
-		// Open the other end without blocking, which releases the waiting open, then close
-		// both.
-		other := os.O_WRONLY
-		if flag == os.O_WRONLY {
-			other = os.O_RDONLY
-		}
-		if f, err := os.OpenFile(p, other|syscall.O_NONBLOCK, 0); err == nil {
-			f.Close()
-		}
-		go func() {
-			if o := <-ch; o.f != nil {
-				o.f.Close()
-			}
-		}()
-		return nil, ctx.Err()
-	}
-}
+// close ends the command's use of the FS.
+func (c *cmdFS) close() {}
 
 // output holds what a command writes to stdout and stderr, within the answer budget counted
 // as sent.

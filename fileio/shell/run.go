@@ -43,12 +43,13 @@ type run struct {
 	overlay *overlay
 	file    *syntax.File
 	dir     string // the starting directory
-	tmp     string // the private directory of <(…) FIFOs
+	tmp     string // the interpreter's FIFO directory, which does not exist (see rewrite)
 	out     *output
 	search  commands.Searcher
 
-	lookupName string          // the internal command type, command -v and hash become
-	funcs      map[string]bool // the functions the script declares
+	lookupName  string          // the internal command type, command -v and hash become
+	captureName string          // the internal command that keeps the output of <(…)
+	funcs       map[string]bool // the functions the script declares
 
 	steps atomic.Int64
 
@@ -57,42 +58,40 @@ type run struct {
 	conflict  error             // a snapshot read that met a later change
 	pipes     map[*os.File]bool // pipes seen open (stdin or stdout of a command)
 	abandoned bool              // the interpreter did not wind down within stopGrace
+	procFiles map[string][]byte // the outputs of <(…), by their /dev/fd/N name
 }
 
 // newRun parses script and prepares its run from workdir.
 func (sh *Shell) newRun(parent context.Context, sn *fileio.Snapshot, script, workdir string) (*run, error) {
-	file, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(script), "bash")
-	if err != nil {
-		return nil, agentfiles.NewError(agentfiles.CodeInvalidArgument, err.Error()+"; fix the command's syntax", "command")
-	}
 	ctx, cancel := context.WithCancel(parent)
-	r := &run{sh: sh, ctx: ctx, cancel: cancel, parent: parent, sn: sn, overlay: newOverlay(sn, sh.cfg), file: file,
-		funcs: map[string]bool{}, pipes: map[*os.File]bool{}}
+	r := &run{sh: sh, ctx: ctx, cancel: cancel, parent: parent, sn: sn, overlay: newOverlay(sn, sh.cfg),
+		funcs: map[string]bool{}, pipes: map[*os.File]bool{}, procFiles: map[string][]byte{}}
+	var token [8]byte
+	rand.Read(token[:])
+	suffix := hex.EncodeToString(token[:])
+	r.lookupName, r.captureName = "agentfiles-lookup-"+suffix, "agentfiles-capture-"+suffix
+	r.tmp = "/.agentfiles-no-fifos-" + suffix // does not exist: see rewrite
+	file, err := parseScript(script, "bash", r.captureName, r.addFunc)
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	r.file = file
 	r.overlay.onConflict = r.noteConflict
 	r.out = newOutput(sh.cfg.ShellMaxOutputBytes, agentfiles.AnswerEncodingFromContext(parent))
 	r.search = &searcher{r: r}
-	var token [8]byte
-	rand.Read(token[:])
-	r.lookupName = "agentfiles-lookup-" + hex.EncodeToString(token[:])
-	syntax.Walk(file, func(n syntax.Node) bool {
-		switch n := n.(type) {
-		case *syntax.Stmt:
-			// Background jobs run in place: each would be a goroutine no budget could count.
-			n.Background, n.Disown, n.Coprocess = false, false, false
-		case *syntax.FuncDecl:
-			r.funcs[n.Name.Value] = true
-		}
-		return true
-	})
 	if r.dir, err = r.workdir(workdir); err != nil {
 		cancel()
 		return nil, err
 	}
-	if r.tmp, err = os.MkdirTemp("", "agentfiles-shell-"); err != nil {
-		cancel()
-		return nil, agentfiles.WrapError(agentfiles.CodeInternal, "file_shell could not prepare the command; retry later", "", err)
-	}
 	return r, nil
+}
+
+// addFunc records a function the script declares (type and command -v answer for it).
+func (r *run) addFunc(name string) {
+	r.mu.Lock()
+	r.funcs[name] = true
+	r.mu.Unlock()
 }
 
 // workdir checks the starting directory.
@@ -118,19 +117,8 @@ func (r *run) workdir(dir string) (string, error) {
 	return p, nil
 }
 
-// close removes the private directory.
-func (r *run) close() {
-	r.cancel()
-	if !r.isAbandoned() {
-		os.RemoveAll(r.tmp)
-	}
-}
-
-func (r *run) isAbandoned() bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.abandoned
-}
+// close ends the run's context.
+func (r *run) close() { r.cancel() }
 
 // env is the fixed environment of every command.
 func (r *run) env() expand.Environ {
@@ -296,6 +284,24 @@ func (r *run) call(ctx context.Context, args []string) ([]string, error) {
 		if len(args) > 1 && !strings.Contains(args[1], "/") {
 			args = append([]string{args[0], path.Join(hc.Dir, args[1])}, args[2:]...)
 		}
+		if len(args) == 2 {
+			// Run as eval of the file's text, rewritten as the script was.
+			data, err := r.overlay.ReadFile(ctx, abs(hc.Dir, args[1]))
+			if err != nil {
+				return args, nil // source reports it
+			}
+			text, err := rewriteText(string(data), r.captureName, r.addFunc)
+			if err != nil {
+				return nil, r.stop(err)
+			}
+			return []string{"eval", text}, nil
+		}
+	case "eval":
+		text, err := rewriteText(strings.Join(args[1:], " "), r.captureName, r.addFunc)
+		if err != nil {
+			return nil, r.stop(err)
+		}
+		return []string{"eval", text}, nil
 	}
 	return args, nil
 }
@@ -356,8 +362,11 @@ func isClosed(f *os.File) bool {
 // a function comes here, and runs a Go command or exits 127.
 func (r *run) exec(ctx context.Context, args []string) error {
 	hc := interp.HandlerCtx(ctx)
-	if args[0] == r.lookupName {
+	switch args[0] {
+	case r.lookupName:
 		return exitStatus(r.lookup(hc, args[1:]))
+	case r.captureName:
+		return exitStatus(r.capture(hc))
 	}
 	var stdin io.Reader = hc.Stdin
 	if f, ok := hc.Stdin.(*os.File); ok && f == nil {
@@ -524,22 +533,11 @@ func (r *run) subScript(ctx context.Context, dir string, args []string, stdin io
 		}
 		text = string(data)
 	}
-	file, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(text), zero)
+	file, err := parseScript(text, zero, r.captureName, r.addFunc)
 	if err != nil {
-		fmt.Fprintf(stderr, "%s: %v\n", name, err)
+		fmt.Fprintf(stderr, "%s: %s\n", name, messageOf(err))
 		return 2
 	}
-	syntax.Walk(file, func(n syntax.Node) bool {
-		if st, ok := n.(*syntax.Stmt); ok {
-			st.Background, st.Disown, st.Coprocess = false, false, false
-		}
-		if fd, ok := n.(*syntax.FuncDecl); ok {
-			r.mu.Lock()
-			r.funcs[fd.Name.Value] = true
-			r.mu.Unlock()
-		}
-		return true
-	})
 	if _, ok := stdin.(*os.File); !ok {
 		stdin = nil
 	}
@@ -655,3 +653,35 @@ func (r *run) which(names []string, stdout io.Writer) int {
 // lookupCommand finds a command by name (a variable so that tests can add commands the
 // registry does not have yet).
 var lookupCommand = commands.Lookup
+
+// capture keeps what <(…) printed as /dev/fd/N and prints that name (see rewrite).
+func (r *run) capture(hc interp.HandlerContext) int {
+	limit := r.sh.cfg.MaxFileBytes
+	var data []byte
+	if hc.Stdin != nil {
+		if f, ok := hc.Stdin.(*os.File); !ok || f != nil {
+			data, _ = io.ReadAll(io.LimitReader(hc.Stdin, limit))
+		}
+	}
+	r.overlay.mu.Lock()
+	err := r.overlay.charge("<(…)", len(data))
+	r.overlay.mu.Unlock()
+	if err != nil {
+		fmt.Fprintf(hc.Stderr, "bash: %s\n", errText(err))
+		return 1
+	}
+	r.mu.Lock()
+	name := fmt.Sprintf("/dev/fd/%d", 63+len(r.procFiles))
+	r.procFiles[name] = data
+	r.mu.Unlock()
+	fmt.Fprintln(hc.Stdout, name)
+	return 0
+}
+
+// procFile returns the output of a <(…) by its name.
+func (r *run) procFile(p string) ([]byte, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	data, ok := r.procFiles[p]
+	return data, ok
+}
