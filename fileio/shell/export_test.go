@@ -11,6 +11,11 @@ import (
 // testCommands stand in for commands the registry does not have yet, so that the wiring can be
 // tested before they land: each is used only while commands.Lookup has no command of its name.
 var testCommands = map[string]commands.Func{
+	// hook runs Hook: a test's way to act while a command runs.
+	"hook": func(ctx context.Context, env *commands.Env, args []string) int {
+		Hook()
+		return 0
+	},
 	// candidates DIR RE prints what the Searcher returns.
 	"candidates": func(ctx context.Context, env *commands.Env, args []string) int {
 		paths, complete, err := env.Search.Candidates(ctx, env.Abs(args[1]), args[2], false)
@@ -115,6 +120,9 @@ var testCommands = map[string]commands.Func{
 		return env.Exec(ctx, append(append([]string{}, args[1:]...), words...), env.Stdin, env.Stdout, env.Stderr)
 	},
 }
+
+// Hook is what the hook command runs.
+var Hook = func() {}
 
 func splitFields(s string) []string {
 	var out []string
