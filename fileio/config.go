@@ -175,7 +175,7 @@ type Config struct {
 	ShellMaxOutputBytes int64
 	// ShellMaxSteps caps the simple commands (builtins, functions and commands) one file_shell
 	// command runs; past it the command stops with INVALID_ARGUMENT and changes nothing. Key
-	// shell_max_steps; default 1000000; 0 means the default.
+	// shell_max_steps; default 250000; 0 means the default.
 	ShellMaxSteps int64
 	// ShellMaxPipes caps the pipes (pipeline stages, process substitutions, here-documents)
 	// one file_shell command holds open at once, and so its goroutines; past it the command
@@ -221,7 +221,7 @@ const (
 	DefaultShellMaxTimeout    = 60 * time.Second
 	DefaultShellMaxWriteBytes = 32 << 20
 	DefaultShellMaxOutput     = 256 << 10
-	DefaultShellMaxSteps      = 1_000_000
+	DefaultShellMaxSteps      = 250_000
 	DefaultShellMaxPipes      = 64
 	// MaxLogPreviewBytes is the largest allowed LogPreviewBytes: a log line never shows more of a file than this.
 	MaxLogPreviewBytes = 256
@@ -424,7 +424,7 @@ var configFormats = map[string]string{
 	"shell_max_timeout_ms":   "a whole number of milliseconds such as 60000",
 	"shell_max_write_bytes":  "a byte count such as 33554432",
 	"shell_max_output_bytes": "a byte count such as 262144",
-	"shell_max_steps":        "a whole number such as 1000000",
+	"shell_max_steps":        "a whole number such as 250000",
 	"shell_max_pipes":        "a whole number such as 64",
 }
 

@@ -93,7 +93,7 @@ func TestConformance(t *testing.T) {
 			"file_grep":     {"100 entries", "1000", "256 KiB"},
 			"file_glob":     {"256", "1024"},
 			"file_versions": {"the last 10", "7 days"},
-			"file_shell":    {"10s by default", "256 KiB", "32 MiB", "1000000", " 64 "},
+			"file_shell":    {"10s by default", "256 KiB", "32 MiB", "250000", " 64 "},
 		},
 	})
 }

@@ -13,6 +13,7 @@ func TestBudgetsStopCommands(t *testing.T) {
 	sh, svc, ctx := newShell(t, func(c *fileio.Config) {
 		c.ShellMaxWriteBytes = 1 << 20
 		c.ShellMaxOutputBytes = 4096
+		c.ShellMaxSteps = 1 << 40 // the loops below run into their timeout
 	})
 	write(t, svc, ctx, "p", "/keep.txt", "kept\n")
 	tests := []struct {
@@ -51,5 +52,20 @@ func TestOutputIsCapped(t *testing.T) {
 	// "y\n" is three bytes as sent ("y\\n" in JSON).
 	if sent := len(res.Stdout) / 2 * 3; !res.Truncated || res.Note == "" || sent > 1000 || sent < 990 || res.ExitCode == 0 {
 		t.Errorf("truncated %v, note %q, %d bytes as sent, exit %d", res.Truncated, res.Note, sent, res.ExitCode)
+	}
+}
+
+func TestStepsBudget(t *testing.T) {
+	sh, svc, ctx := newShell(t, func(c *fileio.Config) { c.ShellMaxSteps = 1000 })
+	_, err := sh.Run(ctx, shell.Request{Project: "p", Command: "echo x > /w.txt; while :; do :; done"})
+	if agentfiles.ErrorCode(err) != agentfiles.CodeInvalidArgument {
+		t.Fatalf("err = %v, want INVALID_ARGUMENT", err)
+	}
+	if st, _ := svc.Stat(ctx, fileio.StatRequest{Project: "p", Path: "/w.txt"}); st.Exists {
+		t.Errorf("/w.txt was written")
+	}
+	res, err := sh.Run(ctx, shell.Request{Project: "p", Command: "for i in $(seq 10 2>/dev/null || echo 1 2 3); do :; done; echo ok"})
+	if err != nil || res.Stdout != "ok\n" {
+		t.Errorf("a short loop: %+v, %v", res, err)
 	}
 }

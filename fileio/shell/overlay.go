@@ -318,6 +318,18 @@ func (o *overlay) WriteFile(ctx context.Context, name string, data []byte, appen
 }
 
 func (o *overlay) write(ctx context.Context, p string, data []byte, appendData bool) error {
+	if e := o.files[p]; appendData && e != nil && !e.deleted && !o.done {
+		// A file this command wrote: the checks below held when it was made and still do
+		// (only this command changes its view).
+		if err := o.charge(p, len(data)); err != nil {
+			return err
+		}
+		if int64(len(e.data)+len(data)) > o.maxFile {
+			return pathErr("write", p, errTooLarge)
+		}
+		e.data = append(e.data, data...)
+		return nil
+	}
 	if err := o.checkWritable(ctx, p); err != nil {
 		return err
 	}

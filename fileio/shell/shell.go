@@ -52,7 +52,7 @@
 //   - wall time: Request.Timeout, by default ShellTimeout (10 s), at most ShellMaxTimeout (60 s);
 //     a command still running then is stopped and Run fails with TIMEOUT, writing nothing, as
 //     when the caller's context ends (CANCELED);
-//   - steps: at most ShellMaxSteps simple commands (1,000,000), and a nesting depth of
+//   - steps: at most ShellMaxSteps simple commands (250,000), and a nesting depth of
 //     function calls and subshells of a few hundred; past either it stops with
 //     INVALID_ARGUMENT and writes nothing;
 //   - pipes: at most ShellMaxPipes (64) pipes open at once (pipeline stages, process
