@@ -12,6 +12,7 @@ import (
 	"os"
 	"path"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -121,16 +122,29 @@ func (r *run) workdir(dir string) (string, error) {
 // close ends the run's context.
 func (r *run) close() { r.cancel() }
 
-// env is the fixed environment of every command.
-func (r *run) env() expand.Environ {
-	return expand.ListEnviron("HOME=/", "PATH=/usr/bin:/bin", "LC_ALL=C", "LANG=C",
-		"UID=1000", "EUID=1000", "GID=1000", "TMPDIR="+r.tmp)
+// baseEnv is the fixed environment every command starts with.
+var baseEnv = []string{"HOME=/", "PATH=/usr/bin:/bin", "LC_ALL=C", "LANG=C", "UID=1000", "EUID=1000", "GID=1000"}
+
+// exported is the environment a shell passes to the programs it starts: its exported
+// variables.
+func exported(env expand.Environ) []string {
+	var out []string
+	for name, vr := range env.Each {
+		if vr.IsSet() && vr.Exported && vr.Kind == expand.String && name != "TMPDIR" {
+			out = append(out, name+"="+vr.String())
+		}
+	}
+	return out
 }
 
-// newRunner returns an interpreter over the project, in dir, with the given streams.
-func (r *run) newRunner(dir string, stdin io.Reader, stdout, stderr io.Writer, params ...string) (*interp.Runner, error) {
+// newRunner returns an interpreter over the project, in dir, with the environment env (nil:
+// baseEnv) and the given streams.
+func (r *run) newRunner(dir string, env []string, stdin io.Reader, stdout, stderr io.Writer, params ...string) (*interp.Runner, error) {
+	if env == nil {
+		env = baseEnv
+	}
 	opts := []interp.RunnerOption{
-		interp.Env(r.env()),
+		interp.Env(expand.ListEnviron(append(slices.Clip(env), "TMPDIR="+r.tmp)...)),
 		func(runner *interp.Runner) error { runner.Dir = dir; return nil },
 		interp.StdIO(stdin, stdout, stderr),
 		interp.OpenHandler(r.open),
@@ -159,7 +173,7 @@ func (r *run) newRunner(dir string, stdin io.Reader, stdout, stderr io.Writer, p
 
 // execute runs the script and returns its exit status and the interpreter's error.
 func (r *run) execute() (int, error) {
-	runner, err := r.newRunner(r.dir, nil, r.out.stdout(), r.out.stderr())
+	runner, err := r.newRunner(r.dir, nil, nil, r.out.stdout(), r.out.stderr())
 	if err != nil {
 		return 0, err
 	}
@@ -383,7 +397,7 @@ func (r *run) exec(ctx context.Context, args []string) error {
 	if f, ok := hc.Stdin.(*os.File); ok && f == nil {
 		stdin = nil
 	}
-	status := r.runCommand(ctx, hc.Dir, hc.Pos, args, stdin, hc.Stdout, hc.Stderr, func(args []string) int {
+	status := r.runCommand(ctx, hc.Dir, exported(hc.Env), hc.Pos, args, stdin, hc.Stdout, hc.Stderr, func(args []string) int {
 		if err := hc.Builtin(ctx, args); err != nil {
 			var st interp.ExitStatus
 			if errors.As(err, &st) {
@@ -406,7 +420,7 @@ func exitStatus(status int) error {
 // runCommand runs the command args in dir with the given streams: a Go command, a builtin
 // named by path (/bin/echo), bash or sh, or 127. builtin runs a builtin (nil: in a fresh
 // interpreter).
-func (r *run) runCommand(ctx context.Context, dir string, pos syntax.Pos, args []string, stdin io.Reader, stdout, stderr io.Writer, builtin func([]string) int) int {
+func (r *run) runCommand(ctx context.Context, dir string, env []string, pos syntax.Pos, args []string, stdin io.Reader, stdout, stderr io.Writer, builtin func([]string) int) int {
 	if ctx.Err() != nil {
 		return 130
 	}
@@ -425,9 +439,9 @@ func (r *run) runCommand(ctx context.Context, dir string, pos syntax.Pos, args [
 		if builtin != nil {
 			return builtin(args)
 		}
-		return r.freshBuiltin(dir, args, stdin, stdout, stderr)
+		return r.freshBuiltin(dir, env, args, stdin, stdout, stderr)
 	case name == "bash" || name == "sh":
-		return r.subScript(ctx, dir, args, stdin, stdout, stderr)
+		return r.subScript(ctx, dir, env, args, stdin, stdout, stderr)
 	case name == "which":
 		return r.which(args[1:], stdout)
 	}
@@ -435,21 +449,21 @@ func (r *run) runCommand(ctx context.Context, dir string, pos syntax.Pos, args [
 	if f == nil {
 		return r.notFound(dir, pos, args[0], stderr)
 	}
-	env := &commands.Env{Dir: dir, Stdin: stdin, Stdout: stdout, Stderr: stderr, Search: r.search}
-	cfs := &cmdFS{overlay: r.overlay, r: r, env: env}
+	cenv := &commands.Env{Dir: dir, Stdin: stdin, Stdout: stdout, Stderr: stderr, Search: r.search}
+	cfs := &cmdFS{overlay: r.overlay, r: r, env: cenv}
 	defer cfs.close()
-	env.FS = cfs
-	env.Exec = func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	cenv.FS = cfs
+	cenv.Exec = func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if len(args) == 0 {
 			return 0
 		}
 		if err := r.step(); err != nil {
 			return 126
 		}
-		return r.runCommand(ctx, dir, syntax.Pos{}, args, stdin, stdout, stderr, nil)
+		return r.runCommand(ctx, dir, env, syntax.Pos{}, args, stdin, stdout, stderr, nil)
 	}
 	args = append([]string{name}, args[1:]...)
-	return f(ctx, env, args)
+	return f(ctx, cenv, args)
 }
 
 // notFound prints bash's message for a command that is not there and returns its status.
@@ -477,11 +491,11 @@ func (r *run) notFound(dir string, pos syntax.Pos, name string, stderr io.Writer
 
 // freshBuiltin runs a builtin (echo, printf, test, …) for xargs or find -exec, in an
 // interpreter of its own.
-func (r *run) freshBuiltin(dir string, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func (r *run) freshBuiltin(dir string, env, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if _, ok := stdin.(*os.File); !ok {
 		stdin = nil // a builtin run this way reads no input; a non-file reader would need a pipe
 	}
-	runner, err := r.newRunner(dir, stdin, stdout, stderr)
+	runner, err := r.newRunner(dir, env, stdin, stdout, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "bash: %v\n", err)
 		return 1
@@ -502,7 +516,7 @@ func (r *run) freshBuiltin(dir string, args []string, stdin io.Reader, stdout, s
 }
 
 // subScript runs bash or sh: -c TEXT [NAME ARGS…], FILE [ARGS…], or a script on stdin.
-func (r *run) subScript(ctx context.Context, dir string, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func (r *run) subScript(ctx context.Context, dir string, env, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	name := args[0]
 	rest := args[1:]
 	var text string
@@ -552,7 +566,7 @@ func (r *run) subScript(ctx context.Context, dir string, args []string, stdin io
 	if _, ok := stdin.(*os.File); !ok {
 		stdin = nil
 	}
-	runner, err := r.newRunner(dir, stdin, stdout, stderr, params...)
+	runner, err := r.newRunner(dir, env, stdin, stdout, stderr, params...)
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", name, err)
 		return 1
