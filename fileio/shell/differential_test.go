@@ -35,20 +35,20 @@ import (
 // separately); the test logs how many ran.
 
 var diffTree = map[string]string{
-	"README.md":              "# demo\n\nA small project.\nTODO: write more\n",
-	"src/main.go":            "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(\"hello\") // TODO greet\n}\n",
-	"src/util/strings.go":    "package util\n\n// Upper upper-cases s.\nfunc Upper(s string) string { return s }\n",
+	"README.md":                "# demo\n\nA small project.\nTODO: write more\n",
+	"src/main.go":              "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(\"hello\") // TODO greet\n}\n",
+	"src/util/strings.go":      "package util\n\n// Upper upper-cases s.\nfunc Upper(s string) string { return s }\n",
 	"src/util/strings_test.go": "package util\n\nimport \"testing\"\n\nfunc TestUpper(t *testing.T) {}\n",
-	"docs/guide.md":          "# Guide\n\nStep one.\nStep two.\nStep three.\n",
-	"docs/notes.txt":         "beta\nalpha\ngamma\nalpha\ndelta\n",
-	"data/numbers.txt":       "10\n9\n100\n-3\n7\n9\n",
-	"data/people.csv":        "name,age,city\nada,36,london\nalan,41,wilmslow\ngrace,85,arlington\n",
-	"data/config.json":       "{\"name\": \"demo\", \"tags\": [\"a\", \"b\"], \"nested\": {\"n\": 3}}\n",
-	"data/words.txt":         "apple\nBanana\ncherry\napple\nbanana\n",
-	"empty.txt":              "",
-	"no-newline.txt":         "last line without newline",
-	".hidden/secret.txt":     "hidden TODO\n",
-	"a b/space name.txt":     "spaced\n",
+	"docs/guide.md":            "# Guide\n\nStep one.\nStep two.\nStep three.\n",
+	"docs/notes.txt":           "beta\nalpha\ngamma\nalpha\ndelta\n",
+	"data/numbers.txt":         "10\n9\n100\n-3\n7\n9\n",
+	"data/people.csv":          "name,age,city\nada,36,london\nalan,41,wilmslow\ngrace,85,arlington\n",
+	"data/config.json":         "{\"name\": \"demo\", \"tags\": [\"a\", \"b\"], \"nested\": {\"n\": 3}}\n",
+	"data/words.txt":           "apple\nBanana\ncherry\napple\nbanana\n",
+	"empty.txt":                "",
+	"no-newline.txt":           "last line without newline",
+	".hidden/secret.txt":       "hidden TODO\n",
+	"a b/space name.txt":       "spaced\n",
 }
 
 // diffLines are the command lines of the suite.
