@@ -280,16 +280,6 @@ wc -l new.md`,
 	`printf '%s\n' "${PWD:0:0}ok"`,
 	`arr=(c b a); for x in "${arr[@]}"; do echo $x; done | sort`,
 	`echo $((RANDOM >= 0))`,
-	`apply_patch <<'EOF'
-*** Begin Patch
-*** Update File: docs/guide.md
-@@
- Step one.
--Step two.
-+Step 2.
-*** End Patch
-EOF
-cat docs/guide.md`,
 }
 
 // names lists the commands a line runs (the first word of each simple command), as far as
@@ -472,3 +462,36 @@ func runTool(t *testing.T, tool adapters.Tool, svc *fileio.Service, project, lin
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
 func itoaDiff(n int) string { return itoa(n) }
+
+// TestCommandLinesWithoutOracle checks lines whose commands the host has no binary for
+// (apply_patch is Codex's), against a written answer.
+func TestCommandLinesWithoutOracle(t *testing.T) {
+	tool, svc := shellTool(t)
+	for i, tt := range []struct {
+		line string
+		want outcome
+	}{
+		{"apply_patch <<'EOF'\n*** Begin Patch\n*** Update File: docs/guide.md\n@@\n Step one.\n-Step two.\n+Step 2.\n*** End Patch\nEOF\ncat docs/guide.md",
+			outcome{Stdout: "Success. Updated the following files:\nM docs/guide.md\n# Guide\n\nStep one.\nStep 2.\nStep three.\n",
+				Files: withFile(diffTree, "/docs/guide.md", "# Guide\n\nStep one.\nStep 2.\nStep three.\n")}},
+	} {
+		if ok, missing := available(t, tt.line); !ok {
+			t.Logf("waiting for %s: %q", missing, tt.line)
+			continue
+		}
+		got := runTool(t, tool, svc, "oracle-less-"+itoa(i), tt.line)
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("%s\n(-want +got):\n%s", tt.line, diff)
+		}
+	}
+}
+
+// withFile returns tree as project files with path set to content.
+func withFile(tree map[string]string, path, content string) map[string]string {
+	out := map[string]string{}
+	for p, c := range tree {
+		out["/"+p] = c
+	}
+	out[path] = content
+	return out
+}

@@ -31,13 +31,17 @@ var testCommands = map[string]commands.Func{
 	},
 	"cat": func(ctx context.Context, env *commands.Env, args []string) int {
 		if len(args) == 1 {
-			io.Copy(env.Stdout, env.Stdin)
+			if env.Stdin != nil {
+				io.Copy(env.Stdout, env.Stdin)
+			}
 			return 0
 		}
 		status := 0
 		for _, a := range args[1:] {
 			if a == "-" {
-				io.Copy(env.Stdout, env.Stdin)
+				if env.Stdin != nil {
+					io.Copy(env.Stdout, env.Stdin)
+				}
 				continue
 			}
 			data, err := env.FS.ReadFile(ctx, env.Abs(a))
@@ -112,7 +116,10 @@ var testCommands = map[string]commands.Func{
 		return 0
 	},
 	"xargs": func(ctx context.Context, env *commands.Env, args []string) int {
-		data, _ := io.ReadAll(env.Stdin)
+		var data []byte
+		if env.Stdin != nil {
+			data, _ = io.ReadAll(env.Stdin)
+		}
 		words := []string{}
 		for _, w := range splitFields(string(data)) {
 			words = append(words, w)

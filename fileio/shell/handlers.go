@@ -308,7 +308,12 @@ func (c *cmdFS) readAll(ctx context.Context, rd io.Reader, p string) ([]byte, er
 	return data, nil
 }
 
-func (c *cmdFS) stdin() io.Reader { return c.env.Stdin }
+func (c *cmdFS) stdin() io.Reader {
+	if c.env.Stdin == nil {
+		return strings.NewReader("")
+	}
+	return c.env.Stdin
+}
 
 // WriteFile implements commands.FS.
 func (c *cmdFS) WriteFile(ctx context.Context, name string, data []byte, appendData bool) error {

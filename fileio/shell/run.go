@@ -430,9 +430,8 @@ func (r *run) runCommand(ctx context.Context, dir string, env []string, pos synt
 	} else if base, ok := strings.CutPrefix(name, "/bin/"); ok && !strings.Contains(base, "/") {
 		name = base
 	}
-	if stdin == nil {
-		stdin = strings.NewReader("")
-	}
+	// A command without standard input gets a nil Stdin, as the contract says (rg then searches
+	// the working directory rather than its input, as ripgrep does with /dev/null).
 	switch {
 	case interp.IsBuiltin(name):
 		args = append([]string{name}, args[1:]...)
@@ -550,6 +549,8 @@ func (r *run) subScript(ctx context.Context, dir string, env, args []string, std
 			return 127
 		}
 		zero, text, params = rest[0], string(data), rest[1:]
+	case stdin == nil:
+		// No script and no input: nothing to run.
 	default:
 		data, err := io.ReadAll(io.LimitReader(stdin, r.sh.cfg.MaxFileBytes))
 		if err != nil {
