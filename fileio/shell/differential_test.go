@@ -202,7 +202,7 @@ var diffLines = []string{
 	`printf 'a\nb\n' | xargs -I{} echo item {}`,
 	`printf 'x y z' | xargs -n1 echo`,
 	`diff docs/notes.txt docs/notes.txt; echo $?`,
-	`diff -u docs/notes.txt data/words.txt > d.txt; echo $?; tail -n +3 d.txt`,
+	`diff -u docs/notes.txt data/words.txt | tail -n +3; diff -q docs/notes.txt data/words.txt >/dev/null; echo $?`,
 	`diff <(sort docs/notes.txt) <(sort -u docs/notes.txt)`,
 	`cat <(echo one) <(echo two)`,
 	`while read -r l; do echo "got $l"; done < <(sort docs/notes.txt)`,
