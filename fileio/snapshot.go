@@ -220,7 +220,7 @@ func (sn *Snapshot) statFile(ctx context.Context, p string) (bool, driver.FileIn
 	if info, ok := sn.files[p]; ok {
 		return true, info, nil
 	}
-	if sn.absent[p] || sn.coveredByLoad(p) {
+	if sn.absent[p] || sn.coveredByLoad(p) || sn.underNothing(p) {
 		return false, driver.FileInfo{}, nil
 	}
 	var info driver.FileInfo
@@ -250,6 +250,10 @@ func (sn *Snapshot) isDir(ctx context.Context, p string) (bool, error) {
 	if known, ok := sn.dirs[p]; ok {
 		return known, nil
 	}
+	if p != "" && sn.underNothing(p) {
+		sn.dirs[p] = false
+		return false, nil
+	}
 	if sn.coveredByLoad(p) {
 		sn.dirs[p] = sn.hasLoadedBelow(p)
 		return sn.dirs[p], nil
@@ -268,6 +272,21 @@ func (sn *Snapshot) isDir(ctx context.Context, p string) (bool, error) {
 	}
 	sn.dirs[p] = len(below) > 0
 	return sn.dirs[p], nil
+}
+
+// underNothing reports whether p lies below a path known to hold nothing below it at the
+// position (a directory without files, or a file), so that nothing is at p either: the
+// files a command creates in a new directory cost no reads.
+func (sn *Snapshot) underNothing(p string) bool {
+	for a := parentOf(p); a != ""; a = parentOf(a) {
+		if known, ok := sn.dirs[a]; ok && !known {
+			return true
+		}
+		if _, isFile := sn.files[a]; isFile {
+			return true
+		}
+	}
+	return false
 }
 
 // coveredByLoad reports whether p is below (or is) a directory whose files are all loaded.
@@ -624,34 +643,50 @@ func (sn *Snapshot) plan(ctx context.Context, changes []SnapshotChange) ([]plann
 	}
 	// A written file may not be a directory, or lie below a file, once the changes are made.
 	for p := range writes {
-		if isFile, _, err := sn.statFile(ctx, p); err != nil || !isFile {
-			if err != nil {
-				return nil, err
-			}
-			if err := sn.load(ctx, p); err != nil {
-				return nil, err
-			}
-			for _, f := range sn.filesBelow(p) {
-				if !seen[f] || writes[f] {
-					return nil, agentfiles.NewError(agentfiles.CodeIsDirectory, fmt.Sprintf("%s is a directory, so it cannot be written as a file", p), p)
-				}
-			}
-		}
-		for _, a := range ancestors(p) {
-			if writes[a] {
-				return nil, agentfiles.NewError(CodeNotDirectory, fmt.Sprintf("%s is written as a file, so it cannot also hold %s", a, p), a)
-			}
-			isFile, _, err := sn.statFile(ctx, a)
-			if err != nil {
-				return nil, err
-			}
-			if isFile && !(seen[a] && !writes[a]) {
-				return nil, agentfiles.NewError(CodeNotDirectory, fmt.Sprintf("%s is a file, so it cannot contain %s", a, p), a)
-			}
+		if err := sn.checkWritable(ctx, p, seen, writes); err != nil {
+			return nil, err
 		}
 	}
 	slices.SortFunc(out, func(a, b plannedChange) int { return strings.Compare(a.Path, b.Path) })
 	return out, nil
+}
+
+// checkWritable refuses a write of a file at p when, after the changes (seen: every path they
+// name; writes: those they write), p would be a directory or lie below a file.
+func (sn *Snapshot) checkWritable(ctx context.Context, p string, seen, writes map[string]bool) error {
+	isFile, _, err := sn.statFile(ctx, p)
+	if err != nil {
+		return err
+	}
+	if !isFile {
+		isDir, err := sn.isDir(ctx, p)
+		if err != nil {
+			return err
+		}
+		if isDir {
+			if err := sn.load(ctx, p); err != nil {
+				return err
+			}
+			for _, f := range sn.filesBelow(p) {
+				if !seen[f] || writes[f] {
+					return agentfiles.NewError(agentfiles.CodeIsDirectory, fmt.Sprintf("%s is a directory, so it cannot be written as a file", p), p)
+				}
+			}
+		}
+	}
+	for _, a := range ancestors(p) {
+		if writes[a] {
+			return agentfiles.NewError(CodeNotDirectory, fmt.Sprintf("%s is written as a file, so it cannot also hold %s", a, p), a)
+		}
+		isFile, _, err := sn.statFile(ctx, a)
+		if err != nil {
+			return err
+		}
+		if isFile && !(seen[a] && !writes[a]) {
+			return agentfiles.NewError(CodeNotDirectory, fmt.Sprintf("%s is a file, so it cannot contain %s", a, p), a)
+		}
+	}
+	return nil
 }
 
 // filesBelow lists the known files below the loaded directory dir.

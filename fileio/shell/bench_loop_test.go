@@ -29,3 +29,16 @@ func itoa(n int) string {
 		}
 	}
 }
+
+// BenchmarkRunEcho measures the fixed cost of one command: parse, interpreter, snapshot and
+// answer, for "echo hi".
+func BenchmarkRunEcho(b *testing.B) {
+	t := &testing.T{}
+	sh, _, ctx := newShell(t)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := sh.Run(ctx, shell.Request{Project: "p", Command: "echo hi"}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

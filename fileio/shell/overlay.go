@@ -25,8 +25,10 @@ type overlay struct {
 	rule fileio.PathRule
 
 	mu      sync.Mutex
-	files   map[string]*entry // paths the command wrote or removed
-	dirs    map[string]bool   // directories the command made
+	files   map[string]*entry // paths the command wrote or removed (change with set)
+	dirs    map[string]bool   // directories the command made (change with addDir, removeDir)
+	live    map[string]int    // per directory: the written files and made directories below it
+	removed map[string]int    // per directory: the removed paths below it
 	written int64             // bytes written so far
 	budget  int64             // Config.ShellMaxWriteBytes
 	maxFile int64             // Config.MaxFileBytes
@@ -47,7 +49,7 @@ type entry struct {
 var _ commands.FS = (*overlay)(nil)
 
 func newOverlay(sn *fileio.Snapshot, cfg fileio.Config) *overlay {
-	return &overlay{sn: sn, rule: cfg.PathRule, files: map[string]*entry{}, dirs: map[string]bool{},
+	return &overlay{sn: sn, rule: cfg.PathRule, files: map[string]*entry{}, dirs: map[string]bool{}, live: map[string]int{}, removed: map[string]int{},
 		budget: cfg.ShellMaxWriteBytes, maxFile: cfg.MaxFileBytes, now: time.Now}
 }
 
@@ -149,30 +151,52 @@ func (o *overlay) stat(ctx context.Context, p string) (fs.FileInfo, error) {
 }
 
 // hasLiveBelow reports whether the command wrote a file or made a directory below p.
-func (o *overlay) hasLiveBelow(p string) bool {
-	prefix := strings.TrimSuffix(p, "/") + "/"
-	for q, e := range o.files {
-		if !e.deleted && strings.HasPrefix(q, prefix) {
-			return true
-		}
-	}
-	for d := range o.dirs {
-		if strings.HasPrefix(d, prefix) {
-			return true
-		}
-	}
-	return false
-}
+func (o *overlay) hasLiveBelow(p string) bool { return o.live[p] > 0 }
 
 // removedBelow reports whether the command removed a path below p.
-func (o *overlay) removedBelow(p string) bool {
-	prefix := strings.TrimSuffix(p, "/") + "/"
-	for q, e := range o.files {
-		if e.deleted && strings.HasPrefix(q, prefix) {
-			return true
+func (o *overlay) removedBelow(p string) bool { return o.removed[p] > 0 }
+
+// set records what the command did at p, keeping the counts of live and removed paths below
+// each directory, so that hasLiveBelow and removedBelow cost a map lookup.
+func (o *overlay) set(p string, e *entry) {
+	if old := o.files[p]; old != nil {
+		o.count(p, old.deleted, -1)
+	}
+	o.files[p] = e
+	o.count(p, e.deleted, +1)
+}
+
+// count adds n to the live (or removed) count of every directory above p.
+func (o *overlay) count(p string, removed bool, n int) {
+	m := o.live
+	if removed {
+		m = o.removed
+	}
+	for d := path.Dir(p); ; d = path.Dir(d) {
+		m[d] += n
+		if m[d] == 0 {
+			delete(m, d)
+		}
+		if d == "/" {
+			return
 		}
 	}
-	return false
+}
+
+// addDir records a directory the command made.
+func (o *overlay) addDir(d string) {
+	if !o.dirs[d] {
+		o.dirs[d] = true
+		o.count(d, false, +1)
+	}
+}
+
+// removeDir forgets a directory the command made.
+func (o *overlay) removeDir(d string) {
+	if o.dirs[d] {
+		delete(o.dirs, d)
+		o.count(d, false, -1)
+	}
 }
 
 // ReadDir implements commands.FS.
@@ -358,7 +382,7 @@ func (o *overlay) write(ctx context.Context, p string, data []byte, appendData b
 			content = []byte{}
 		}
 	}
-	o.files[p] = &entry{data: content, mod: o.now()}
+	o.set(p, &entry{data: content, mod: o.now()})
 	return nil
 }
 
@@ -400,7 +424,7 @@ func (o *overlay) Mkdir(ctx context.Context, name string, parents bool) error {
 		made = append(made, d)
 	}
 	for _, d := range made {
-		o.dirs[d] = true
+		o.addDir(d)
 	}
 	return nil
 }
@@ -418,7 +442,7 @@ func (o *overlay) Remove(ctx context.Context, name string, recursive bool) error
 		return err
 	}
 	if !fi.IsDir() {
-		o.files[p] = &entry{deleted: true}
+		o.set(p, &entry{deleted: true})
 		return nil
 	}
 	if p == "/" && !recursive {
@@ -432,11 +456,11 @@ func (o *overlay) Remove(ctx context.Context, name string, recursive bool) error
 		return pathErr("remove", p, errNotEmpty)
 	}
 	for _, f := range below {
-		o.files[f] = &entry{deleted: true}
+		o.set(f, &entry{deleted: true})
 	}
 	for d := range o.dirs {
 		if d == p || strings.HasPrefix(d, strings.TrimSuffix(p, "/")+"/") {
-			delete(o.dirs, d)
+			o.removeDir(d)
 		}
 	}
 	return nil
@@ -510,7 +534,7 @@ func (o *overlay) Rename(ctx context.Context, oldName, newName string) error {
 		if err := o.place(ctx, to, data); err != nil {
 			return err
 		}
-		o.files[from] = &entry{deleted: true}
+		o.set(from, &entry{deleted: true})
 		return nil
 	}
 	below, err := o.below(ctx, from)
@@ -525,16 +549,16 @@ func (o *overlay) Rename(ctx context.Context, oldName, newName string) error {
 		if err := o.place(ctx, to+strings.TrimPrefix(f, from), data); err != nil {
 			return err
 		}
-		o.files[f] = &entry{deleted: true}
+		o.set(f, &entry{deleted: true})
 	}
 	for d := range o.dirs {
 		if d == from || strings.HasPrefix(d, from+"/") {
-			delete(o.dirs, d)
-			o.dirs[to+strings.TrimPrefix(d, from)] = true
+			o.removeDir(d)
+			o.addDir(to + strings.TrimPrefix(d, from))
 		}
 	}
 	if len(below) == 0 {
-		o.dirs[to] = true
+		o.addDir(to)
 	}
 	return nil
 }
@@ -544,7 +568,7 @@ func (o *overlay) place(ctx context.Context, p string, data []byte) error {
 	if err := o.checkWritable(ctx, p); err != nil {
 		return err
 	}
-	o.files[p] = &entry{data: slices.Clip(data), mod: o.now()}
+	o.set(p, &entry{data: slices.Clip(data), mod: o.now()})
 	return nil
 }
 
@@ -565,7 +589,7 @@ func (o *overlay) Touch(ctx context.Context, name string, t time.Time) error {
 		if err := o.checkWritable(ctx, p); err != nil {
 			return err
 		}
-		o.files[p] = &entry{data: slices.Clip(data), mod: t}
+		o.set(p, &entry{data: slices.Clip(data), mod: t})
 		return nil
 	case !errors.Is(err, fs.ErrNotExist):
 		return err
