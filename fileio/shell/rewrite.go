@@ -31,7 +31,9 @@ func rewrite(file *syntax.File, captureName string, funcs func(string)) error {
 		case *syntax.Stmt:
 			n.Background, n.Disown, n.Coprocess = false, false, false
 		case *syntax.FuncDecl:
-			funcs(n.Name.Value)
+			if n.Name != nil {
+				funcs(n.Name.Value)
+			}
 		case *syntax.Word:
 			for i, part := range n.Parts {
 				ps, ok := part.(*syntax.ProcSubst)
