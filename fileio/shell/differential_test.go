@@ -472,8 +472,6 @@ func runTool(t *testing.T, tool adapters.Tool, svc *fileio.Service, project, lin
 	return out
 }
 
-func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
-
 func itoaDiff(n int) string { return itoa(n) }
 
 // TestCommandLinesWithoutOracle checks lines whose commands the host has no binary for

@@ -120,10 +120,7 @@ var testCommands = map[string]commands.Func{
 		if env.Stdin != nil {
 			data, _ = io.ReadAll(env.Stdin)
 		}
-		words := []string{}
-		for _, w := range splitFields(string(data)) {
-			words = append(words, w)
-		}
+		words := splitFields(string(data))
 		return env.Exec(ctx, append(append([]string{}, args[1:]...), words...), env.Stdin, env.Stdout, env.Stderr)
 	},
 }

@@ -243,7 +243,6 @@ func (d deviceInfo) Name() string            { return d.name }
 func (deviceInfo) Size() int64               { return 0 }
 func (deviceInfo) Sys() any                  { return nil }
 func (o *overlay) overBudget() bool          { o.mu.Lock(); defer o.mu.Unlock(); return o.over }
-func (o *overlay) isDone() bool              { o.mu.Lock(); defer o.mu.Unlock(); return o.done }
 func (c *cmdFS) dev(p string) (string, bool) { d, ok := devNames[p]; return d, ok }
 
 // checkCreate returns the error bash gives for a redirection that creates or appends to p:
