@@ -134,6 +134,10 @@ type Request struct {
 	Timeout time.Duration
 }
 
+// MaxListedChanges is the most changed files a Result lists (Created, Modified and Deleted
+// together); past it the answer says truncated with a note.
+const MaxListedChanges = 1000
+
 // Result is what a command did.
 type Result struct {
 	Stdout   string `json:"stdout"`
@@ -142,7 +146,8 @@ type Result struct {
 	// Truncated says that stdout or stderr were cut at the output budget; Note says how.
 	Truncated bool   `json:"truncated"`
 	Note      string `json:"note,omitempty"`
-	// Created, Modified and Deleted are the files the command changed, in path order.
+	// Created, Modified and Deleted are the files the command changed, in path order, at most
+	// MaxListedChanges of them together.
 	Created  []string `json:"created"`
 	Modified []string `json:"modified"`
 	Deleted  []string `json:"deleted"`
@@ -231,6 +236,11 @@ func (sh *Shell) Run(ctx context.Context, req Request) (Result, error) {
 			return Result{}, r.timeoutError(timeout)
 		}
 		return Result{}, err
+	}
+	if n := len(committed.Files); n > MaxListedChanges {
+		res.Truncated = true
+		res.Note = joinNotes(res.Note, fmt.Sprintf("the command changed %d files; the first %d (in path order) are listed: file_events or file_changes list them all", n, MaxListedChanges))
+		committed.Files = committed.Files[:MaxListedChanges]
 	}
 	for _, f := range committed.Files {
 		switch f.Kind {
