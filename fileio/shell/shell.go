@@ -205,14 +205,20 @@ func (sh *Shell) Run(ctx context.Context, req Request) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	// The budget covers the wait for one of the tenant's command slots too.
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
 	ac, _ := agentfiles.AuthFromContext(ctx)
 	release, err := sh.slots.Acquire(ctx, ac.TenantID())
 	if err != nil {
+		if errors.Is(err, context.DeadlineExceeded) {
+			return Result{}, agentfiles.NewError(agentfiles.CodeTimeout, fmt.Sprintf(
+				"the command waited its whole time budget (%d ms) for this tenant's other commands to end; nothing ran. Retry, or run fewer commands at once",
+				timeout.Milliseconds()), "timeout_ms")
+		}
 		return Result{}, agentfiles.ContextError(err)
 	}
 	defer release()
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
 	r, err := sh.newRun(ctx, sn, script, req.Workdir)
 	if err != nil {
 		return Result{}, err
