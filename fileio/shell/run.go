@@ -101,8 +101,8 @@ func (r *run) workdir(dir string) (string, error) {
 	if dir == "" {
 		return "/", nil
 	}
-	p := clean(dir)
-	if err := r.sh.cfg.PathRule.Validate(strings.TrimPrefix(p, "/") + ""); err != nil && p != "/" {
+	p := clean(fileio.NormalizePath(dir))
+	if p != "/" {
 		if err := r.sh.cfg.PathRule.Validate(p); err != nil {
 			return "", err
 		}

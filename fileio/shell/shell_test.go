@@ -105,3 +105,28 @@ func TestSearcherCandidates(t *testing.T) {
 		t.Errorf("candidates (-want +got):\n%s\nstderr %s", diff, res.Stderr)
 	}
 }
+
+func TestWorkdir(t *testing.T) {
+	sh, svc, ctx := newShell(t)
+	write(t, svc, ctx, "p", "/src/a.txt", "a\n")
+	for _, tt := range []struct {
+		workdir, stdout string
+		code            agentfiles.Code
+	}{
+		{"", "/\n", agentfiles.Code{}},
+		{"/", "/\n", agentfiles.Code{}},
+		{"/src", "/src\n", agentfiles.Code{}},
+		{"src/", "/src\n", agentfiles.Code{}},
+		{"/missing", "", agentfiles.CodeNotFound},
+		{"/src/a.txt", "", fileio.CodeNotDirectory},
+		{"/a\x00b", "", fileio.CodeInvalidPath},
+	} {
+		res, err := sh.Run(ctx, shell.Request{Project: "p", Command: "pwd", Workdir: tt.workdir})
+		if agentfiles.ErrorCode(err) != tt.code && !(err == nil && tt.code == (agentfiles.Code{})) {
+			t.Errorf("workdir %q: %v, want %v", tt.workdir, err, tt.code)
+		}
+		if err == nil && res.Stdout != tt.stdout {
+			t.Errorf("workdir %q: pwd %q", tt.workdir, res.Stdout)
+		}
+	}
+}
