@@ -541,6 +541,19 @@ func (sn *Snapshot) ReadFiles(ctx context.Context, paths []string) (int, error) 
 	return found, nil
 }
 
+// Forget drops the kept contents of paths (read by ReadFiles or ReadFile), freeing the
+// snapshot's cache for others; a later read of them reads them again.
+func (sn *Snapshot) Forget(paths []string) {
+	sn.mu.Lock()
+	defer sn.mu.Unlock()
+	for _, p := range paths {
+		if c, ok := sn.contents[p]; ok {
+			sn.cached -= int64(len(c))
+			delete(sn.contents, p)
+		}
+	}
+}
+
 // SnapshotChange is one change Commit makes: Content written at Path, or with Delete the file
 // at Path removed.
 type SnapshotChange struct {

@@ -287,6 +287,9 @@ func (c *cmdFS) ReadFile(ctx context.Context, name string) ([]byte, error) {
 	if data, ok := c.r.procFile(p); ok {
 		return data, nil
 	}
+	if err := c.r.search.beforeRead(ctx, p); err != nil {
+		return nil, c.overlay.snapErr("read", p, err)
+	}
 	data, err := c.overlay.ReadFile(ctx, name)
 	c.r.noteConflict(err)
 	return data, err

@@ -47,7 +47,7 @@ type run struct {
 	dir     string // the starting directory
 	tmp     string // the interpreter's FIFO directory, which does not exist (see rewrite)
 	out     *output
-	search  commands.Searcher
+	search  *searcher
 
 	lookupName  string          // the internal command type, command -v and hash become
 	captureName string          // the internal command that keeps the output of <(…)
