@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/agentfiles/agentfiles/fileio/shell/internal/commands"
 )
@@ -11,6 +12,30 @@ import (
 // testCommands stand in for commands the registry does not have yet, so that the wiring can be
 // tested before they land: each is used only while commands.Lookup has no command of its name.
 var testCommands = map[string]commands.Func{
+	// search-read DIR WORD reads every candidate of WORD below DIR in order, as rg does, and
+	// prints how many files and bytes it read and how many held WORD.
+	"search-read": func(ctx context.Context, env *commands.Env, args []string) int {
+		paths, complete, err := env.Search.Candidates(ctx, env.Abs(args[1]), args[2], false)
+		if err != nil || !complete {
+			fmt.Fprintln(env.Stderr, err, complete)
+			return 2
+		}
+		files, bytes, hits := 0, 0, 0
+		for _, p := range paths {
+			data, err := env.FS.ReadFile(ctx, p)
+			if err != nil {
+				fmt.Fprintln(env.Stderr, err)
+				return 2
+			}
+			files++
+			bytes += len(data)
+			if strings.Contains(string(data), args[2]) {
+				hits++
+			}
+		}
+		fmt.Fprintln(env.Stdout, files, bytes, hits)
+		return 0
+	},
 	// hook runs Hook: a test's way to act while a command runs.
 	"hook": func(ctx context.Context, env *commands.Env, args []string) int {
 		Hook()

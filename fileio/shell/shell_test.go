@@ -2,6 +2,7 @@ package shell_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/agentfiles/agentfiles"
@@ -128,5 +129,29 @@ func TestWorkdir(t *testing.T) {
 		if err == nil && res.Stdout != tt.stdout {
 			t.Errorf("workdir %q: pwd %q", tt.workdir, res.Stdout)
 		}
+	}
+}
+
+// TestSearchReadsAhead reads more candidates than several read-ahead windows hold, with files
+// the command wrote and removed among them.
+func TestSearchReadsAhead(t *testing.T) {
+	sh, svc, ctx := newShell(t)
+	for i := range 700 {
+		write(t, svc, ctx, "p", fmt.Sprintf("/d/f%03d.txt", i), fmt.Sprintf("file %d holds a needle\n", i))
+	}
+	write(t, svc, ctx, "p", "/d/other.txt", "nothing here\n")
+	res, err := sh.Run(ctx, shell.Request{Project: "p", Command: "echo 'a new needle' > /d/new.txt; rm /d/f005.txt; search-read /d needle"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 699 files of the snapshot and the new one; memstore leaves out the file without the word.
+	bytes := len("a new needle\n")
+	for i := range 700 {
+		if i != 5 {
+			bytes += len(fmt.Sprintf("file %d holds a needle\n", i))
+		}
+	}
+	if want := fmt.Sprintf("700 %d 700\n", bytes); res.Stdout != want {
+		t.Errorf("search-read printed %q (stderr %q)", res.Stdout, res.Stderr)
 	}
 }
