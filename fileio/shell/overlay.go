@@ -617,9 +617,18 @@ func (o *overlay) changes(ctx context.Context) ([]fileio.SnapshotChange, []strin
 	for p, e := range o.files {
 		out = append(out, fileio.SnapshotChange{Path: p, Content: e.data, Delete: e.deleted})
 	}
+	// A made directory survives when a file lies below it at the end.
+	holds := map[string]bool{}
+	for p, e := range o.files {
+		if !e.deleted {
+			for d := path.Dir(p); d != "/" && !holds[d]; d = path.Dir(d) {
+				holds[d] = true
+			}
+		}
+	}
 	var dropped []string
 	for d := range o.dirs {
-		if !o.hasLiveBelow(d) && !o.hasSnapshotBelow(ctx, d) {
+		if !holds[d] && !o.hasSnapshotBelow(ctx, d) {
 			dropped = append(dropped, d)
 		}
 	}

@@ -3,6 +3,7 @@ package shell_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/agentfiles/agentfiles"
@@ -153,5 +154,21 @@ func TestSearchReadsAhead(t *testing.T) {
 	}
 	if want := fmt.Sprintf("700 %d 700\n", bytes); res.Stdout != want {
 		t.Errorf("search-read printed %q (stderr %q)", res.Stdout, res.Stderr)
+	}
+}
+
+// TestEmptyDirectories: a directory made by mkdir lives while the command runs; one still
+// empty at the end is dropped, and the note says so.
+func TestEmptyDirectories(t *testing.T) {
+	sh, svc, ctx := newShell(t)
+	res, err := sh.Run(ctx, shell.Request{Project: "p", Command: "mkdir -p /a/b /kept; echo x > /kept/f; [ -d /a/b ] && echo exists; cd /a/b && pwd"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Stdout != "exists\n/a/b\n" || !strings.Contains(res.Note, "/a was dropped") || strings.Contains(res.Note, "/kept") {
+		t.Errorf("stdout %q, note %q", res.Stdout, res.Note)
+	}
+	if st, _ := svc.Stat(ctx, fileio.StatRequest{Project: "p", Path: "/a"}); st.Exists {
+		t.Errorf("/a exists after the command")
 	}
 }
