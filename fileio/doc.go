@@ -331,7 +331,9 @@
 //	PAYLOAD_TOO_LARGE     content over max_payload_bytes
 //	QUOTA_EXCEEDED        file over max_file_bytes (a replace_all too) or project over
 //	                      max_project_bytes: the message says what files and kept versions hold
-//	CONFLICT              Write's or Edit's ExpectedSHA256 differs from the file's: read it again
+//	CONFLICT              Write's or Edit's ExpectedSHA256 differs from the file's: read it again;
+//	                      a Snapshot's read or Commit met a change made after it (file_shell):
+//	                      run the command again
 //	NO_MATCH              an edit's OldStr occurs nowhere in the file
 //	AMBIGUOUS_MATCH       an edit's OldStr occurs more than once without ReplaceAll
 //	RATE_LIMITED          the tenant's token bucket is empty
