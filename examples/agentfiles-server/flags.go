@@ -105,7 +105,7 @@ func newFlagSet(c *config, stderr io.Writer) *flag.FlagSet {
 	fs.BoolVar(&c.catalogWritable, "catalog-writable", false, "also offer the tools that add, change and remove catalog categories and collections (saved to -catalog)")
 	fs.StringVar(&c.databaseURL, "database-url", "", "PostgreSQL URL: store files (and their outbox) in PostgreSQL instead of memory")
 	fs.IntVar(&c.databaseConns, "database-max-conns", 0, "connections in the PostgreSQL pool that files and the search index share (0: pgx's default, the larger of 4 and the number of CPUs); every call holds one for a bounded time, and greps and globs together at most half of them (a quarter of that half per tenant, at least 1)")
-	fs.IntVar(&c.grepCacheMB, "grep-cache-mb", 0, "MiB of file content the PostgreSQL store keeps in memory to answer file_grep (recently used projects, filled by greps and by this process's writes; 0: 512, negative: off, every grep in SQL)")
+	fs.IntVar(&c.grepCacheMB, "grep-cache-mb", 0, "MiB of memory in which the PostgreSQL store keeps file contents to answer file_grep (recently used projects, filled by greps and by this process's writes; contents, paths, listings and a fixed cost per file all count; 0: 512, negative: off, every grep in SQL)")
 	fs.StringVar(&c.redisURL, "redis-url", "", "Redis URL (redis://host:port/db): keep sealed indexing credentials in Redis instead of memory")
 	fs.StringVar(&c.configFile, "config", "", "YAML configuration file: every flag's key (see config.example.yaml) and settings.mcp.files (limits, search, index, security); flags given on the command line win")
 	fs.BoolVar(&c.version, "version", false, "print the version and exit")
