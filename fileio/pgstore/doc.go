@@ -156,10 +156,14 @@
 // Trigrams are computed off the write path. A write leaves its row unindexed (grep_indexed =
 // FALSE; PostgreSQL checks a partial index's predicate before computing its expression, so the
 // write computes no trigrams), and a background indexer (IndexGrep, every
-// Options.GrepIndexInterval, in every process that opens the store) marks unindexed rows in
-// transactions of at most Options.GrepIndexBatchBytes of text, claiming them with
-// FOR UPDATE SKIP LOCKED: it never waits for a writer, and a writer of one of its files waits at
-// most for one such transaction. Its UPDATE changes nothing but grep_indexed (the history
+// Options.GrepIndexInterval, in every process that opens the store) marks unindexed rows,
+// taking tenants in turns: each round lists the tenants with unindexed files (the one statement
+// that spans tenants, a read) and gives each a turn, one transaction over one of its projects
+// (a tenant's projects take turns) of at most 256 files and Options.GrepIndexBatchBytes of text,
+// sent in one round trip, that claims its rows with FOR UPDATE SKIP LOCKED: it never waits for
+// a writer, and a writer of one of its files waits at most for one such transaction (a few
+// milliseconds). A write that did wait past its lock timeout says so: its RESOURCE_BUSY names
+// the grep indexer, not another write. Its UPDATE changes nothing but grep_indexed (the history
 // triggers do not fire, and content, times, version, byte counts and the outbox stay as they
 // were). Index entries belong to the row version they were computed for, so every answer is
 // exact, and a file is found by grep as soon as its write commits, whether or not the indexer
@@ -228,7 +232,9 @@
 // # Errors
 //
 // Failures are *agentfiles.Error values: RESOURCE_BUSY for lock timeouts (and serialisation
-// failures); TIMEOUT for a statement stopped by its statement_timeout; UNAVAILABLE, which is retryable, when the database cannot be reached (connection
+// failures), whose message says what held the lock: another write to the project (its lock),
+// or background work (the grep indexer, a claim of the search index's jobs) holding a row the
+// write changes; TIMEOUT for a statement stopped by its statement_timeout; UNAVAILABLE, which is retryable, when the database cannot be reached (connection
 // refused, reset or dropped, the pool cannot connect, the server is shutting down, starting up
 // or out of connections); INVALID_ARGUMENT for values the schema cannot hold; INTERNAL for
 // everything else. A connection lost during COMMIT is UNAVAILABLE with a message saying that

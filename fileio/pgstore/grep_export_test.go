@@ -6,10 +6,10 @@ import (
 	"github.com/agentfiles/agentfiles/fileio/driver"
 )
 
-// IndexGrepBatch runs one batch of the trigram indexer (one transaction) and returns the
-// files and bytes it indexed. For tests.
-func (s *Store) IndexGrepBatch(ctx context.Context) (files, bytes int64, err error) {
-	return s.indexGrepBatch(ctx)
+// IndexGrepRound runs one round of the trigram indexer (one turn of each tenant with files to
+// index) and returns the files it indexed. For tests.
+func (s *Store) IndexGrepRound(ctx context.Context) (files int64, err error) {
+	return s.indexGrepRound(ctx)
 }
 
 // GrepCachedCost is what the grep cache accounts for a cached content of size bytes at path,

@@ -44,8 +44,9 @@ type Options struct {
 	// indexer (call IndexGrep yourself, or let another process run it). Grep answers exactly
 	// either way: it reads the files not yet indexed itself, within its scan budget.
 	GrepIndexInterval time.Duration
-	// GrepIndexBatchBytes bounds the text one indexer transaction adds to the index, and so
-	// how long a writer of one of its files may wait for it. Zero means
+	// GrepIndexBatchBytes bounds the text one indexer transaction (one tenant's turn, at most
+	// 256 files of one project) adds to the index, and so how long a writer of one of its files
+	// may wait for it: about 5–10 ms at the default 64 KiB on a busy 2-core machine. Zero means
 	// DefaultGrepIndexBatchBytes; a transaction always takes at least one file.
 	GrepIndexBatchBytes int64
 	// GrepCacheBytes is how much memory the Store keeps file contents in to answer
@@ -90,6 +91,8 @@ type Store struct {
 	purgerDone chan struct{}
 
 	grepIndexBatchBytes int64
+	grepTurns           grepTurns // where the grep indexer of this process stands
+	claimTurn           claimTurn // where the outbox claims of this process stand
 	// grepCache answers literal greps from memory (nil: off; see Options.GrepCacheBytes).
 	grepCache       *grepCache
 	stopGrepIndexer context.CancelFunc
