@@ -33,12 +33,12 @@ const (
 // transaction (grepView) and fetches only the contents it does not hold, so it answers from
 // the snapshot it listed. Writes put what they wrote once their transaction commits
 // (session.cacheWritten), so a grep right after a write burst or an import on this process
-// fetches nothing. All fields are guarded by mu; refresh (per scope) only keeps two greps of
-// one project from fetching the same contents at once.
+// fetches nothing. The fields below mu are guarded by it; refresh (per scope) only keeps two
+// greps of one project from fetching the same contents at once.
 //
 // # What counts against the budget
 //
-// Everything the cache keeps, not only contents (see the Cost constants): each cached file
+// Everything the cache keeps, not only contents (see the *Cost constants): each cached file
 // costs its content, its path and cachedFileCost; each listing (a project's files as a grep
 // listed them) its paths and listedFileCost per file; each scope scopeCost and its names; and
 // the copies that open write transactions keep to put in the cache when they commit
@@ -52,8 +52,11 @@ type grepCache struct {
 	// commit (their accounted cost).
 	pending atomic.Int64
 
+	// held is the accounted bytes of every scope, with their contents and listings: changed
+	// under mu, read without it.
+	held atomic.Int64
+
 	mu     sync.Mutex
-	held   int64 // accounted bytes of every scope, with their contents and listings
 	tick   uint64
 	scopes map[driver.Scope]*cachedScope
 	// refresh holds a mutex per scope, kept while the scope's contents are fetched.
@@ -194,7 +197,7 @@ func (c *grepCache) put(scope driver.Scope, entries []cacheEntry, keep func(path
 // the budget: the least recently used scopes other than sc first, then sc's own paths that keep
 // rejects (nil: any), then sc's listing. c.mu is held; sc may be nil.
 func (c *grepCache) fit(sc *cachedScope, keep func(path string) bool) {
-	over := func() bool { return c.held+c.pending.Load() > c.budget }
+	over := func() bool { return c.held.Load()+c.pending.Load() > c.budget }
 	for over() {
 		var lru driver.Scope
 		var victim *cachedScope
@@ -294,7 +297,7 @@ func (c *grepCache) use(scope driver.Scope) *cachedScope {
 
 func (c *grepCache) add(sc *cachedScope, n int64) {
 	sc.bytes += n
-	c.held += n
+	c.held.Add(n)
 }
 
 // Where a grep view finds the project's version, lists its files (the active files below $4
@@ -634,9 +637,11 @@ func (x *session) cacheWritten(path string, updatedAt time.Time, content []byte)
 		return
 	}
 	x.written.entries = append(x.written.entries, cacheEntry{path: path, updatedAt: updatedAt, content: content})
-	c.mu.Lock()
-	c.fit(nil, nil)
-	c.mu.Unlock()
+	if c.held.Load()+c.pending.Load() > c.budget {
+		c.mu.Lock()
+		c.fit(nil, nil)
+		c.mu.Unlock()
+	}
 }
 
 // writtenContents is what a write transaction wrote, for the grep cache.
@@ -672,7 +677,5 @@ func (s *Store) GrepCacheHeld() int64 {
 	if s.grepCache == nil {
 		return 0
 	}
-	s.grepCache.mu.Lock()
-	defer s.grepCache.mu.Unlock()
-	return s.grepCache.held + s.grepCache.pending.Load()
+	return s.grepCache.held.Load() + s.grepCache.pending.Load()
 }
