@@ -182,13 +182,16 @@
 // driver.LiteralGrepper for a literal one; internal/memgrep matches on the free CPUs) instead
 // of PostgreSQL rechecking the trigram index's candidates or sending whole files. It holds, per
 // scope (tenant and project, never shared between them), each file's content under its path
-// and updated_at, at most Options.GrepCacheBytes of content in all (DefaultGrepCacheBytes;
-// negative: off). Greps fill it with what they read, and writes (Put, PutMany: file_write,
-// imports, rewinds) with what they wrote once their transaction commits (until then a
-// transaction keeps copies, at most the budget over all open transactions; past it, it puts
-// nothing), so a grep right after a burst of writes or an
-// import on the same process fetches no content. The least recently used project is evicted
-// first, and a grep whose files hold more than the budget is answered in SQL as before. Each
+// and updated_at, within Options.GrepCacheBytes (DefaultGrepCacheBytes; negative: off), which
+// everything it keeps counts against: contents, paths, the listing of each project (its files'
+// paths, sizes and times) and a fixed cost per file and per listed file for Go's maps and
+// slices (about 300 bytes a file in all), so that a project of many empty files costs what it
+// holds. Greps fill it with what they read, and writes (Put, PutMany: file_write, imports,
+// rewinds) with what they wrote once their transaction commits (until then a transaction keeps
+// copies, which count against the same budget; past it, it puts nothing), so a grep right after
+// a burst of writes or an import on the same process fetches no content. The least recently
+// used project is evicted first, and a grep whose project (listing and contents) would not fit
+// is answered in SQL as before. Each
 // grep checks freshness in its own read transaction: it lists the path, updated_at and size of
 // its files once (updated_at increases on every write of a path), fetches the contents it
 // needs and the cache does not hold, in batches in the same transaction, as it goes (a pattern
