@@ -41,6 +41,9 @@ type SearcherOptions struct {
 	// without an embedder).
 	FuseMethod                    FuseMethod
 	SemanticWeight, LexicalWeight float64
+	// Expansion is pseudo-relevance feedback into the lexical leg (zero fields: those of
+	// DefaultExpansion; FeedbackChunks negative: no expansion).
+	Expansion Expansion
 	// MinSemanticScore is the similarity a chunk in which none of the query's terms occurs must
 	// exceed to be a result (nil: the Embedder's Calibration; see Query.MinSemanticScore).
 	MinSemanticScore *float64
@@ -160,6 +163,11 @@ type Result struct {
 	RerankError string
 	// SemanticError says why there are no semantic candidates ("" when there are, or no embedder).
 	SemanticError string
+	// ExpandedQuery is the weighted query the lexical leg ran when pseudo-relevance feedback
+	// expanded the query (see Expansion): the query's terms, then the terms added from the
+	// feedback chunks; every LexicalScore is Σ weight · BM25 over it. Nil when the query was
+	// not expanded (expansion off, no terms, or no feedback chunk).
+	ExpandedQuery []WeightedTerm
 	Limit         int  // the limit applied
 	LimitClamped  bool // the requested limit was above the maximum and was lowered
 	Truncated     bool // more matching chunks exist than Limit; ask for a higher limit or narrow the query
@@ -194,6 +202,13 @@ func NewSearcher(store driver.Store, index indexdriver.Index, opts SearcherOptio
 	setDefault(&opts.BM25Candidates, d.BM25Candidates)
 	setDefault(&opts.BM25, d.BM25)
 	setDefault(&opts.FuseMethod, d.Fallback.Method)
+	setDefault(&opts.Expansion.FeedbackChunks, d.Expansion.FeedbackChunks)
+	setDefault(&opts.Expansion.FeedbackTerms, d.Expansion.FeedbackTerms)
+	setDefault(&opts.Expansion.OriginalWeight, d.Expansion.OriginalWeight)
+	if !opts.Expansion.valid() {
+		return nil, agentfiles.NewError(agentfiles.CodeInvalidConfig, fmt.Sprintf(
+			"Expansion.FeedbackChunks and FeedbackTerms must be at most %d and OriginalWeight in (0, 1]", MaxFeedback), "Expansion")
+	}
 	cal := Calibration{SemanticWeight: 0} // no embedder: BM25 alone orders the results
 	if opts.Embedder != nil {
 		cal = CalibrationOf(opts.Embedder)
@@ -370,6 +385,7 @@ func (s *Searcher) Search(ctx context.Context, q Query) (Result, error) {
 type scopeQuery struct {
 	query, prefix string
 	terms         []string
+	weights       []float64 // the terms' weights (nil: 1 each); set by expansion
 	minSemantic   float64
 	glob          *globmatch.Glob // nil: every path
 	// embedded says qvec and embedErr hold the query's embedding, computed once for "*".
@@ -556,7 +572,7 @@ func (s *Searcher) embedQuery(ctx context.Context, query string) ([]float32, err
 // semantic candidates and the similarity of the lexical ones (Index.ScoreChunks). Scanned
 // chunks of not-yet-indexed files have no vector and keep only their BM25. With relex every
 // indexed candidate gets its BM25 from lex, the lexical candidates too.
-func (s *Searcher) completeScores(ctx context.Context, scope driver.Scope, cands []*candidate, terms []string, lex indexdriver.LexicalResult, qvec []float32, relex bool) error {
+func (s *Searcher) completeScores(ctx context.Context, scope driver.Scope, cands []*candidate, terms []string, weights []float64, lex indexdriver.LexicalResult, qvec []float32, relex bool) error {
 	var need []*candidate
 	q := indexdriver.ScoreQuery{}
 	for _, c := range cands {
@@ -569,7 +585,7 @@ func (s *Searcher) completeScores(ctx context.Context, scope driver.Scope, cands
 		return nil
 	}
 	if len(terms) > 0 {
-		q.Terms, q.DocFreq, q.Stats, q.BM25 = terms, lex.DocFreq, lex.Stats, s.opts.BM25
+		q.Terms, q.Weights, q.DocFreq, q.Stats, q.BM25 = terms, weights, lex.DocFreq, lex.Stats, s.opts.BM25
 	}
 	if qvec != nil {
 		q.Vector, q.Model = qvec, s.opts.Embedder.Model()
@@ -596,12 +612,15 @@ func (s *Searcher) completeScores(ctx context.Context, scope driver.Scope, cands
 	return nil
 }
 
-// qualified keeps the candidates that are evidence of a match: a query term occurs in them
-// (BM25 above 0), or their similarity to the query is above minSemantic. The order is kept.
-func qualified(cands []*candidate, minSemantic float64) []*candidate {
+// qualified keeps the candidates that are evidence of a match on a leg that weighs in the
+// fusion: a query term occurs in them (BM25 above 0) and the lexical weight is above 0, or
+// their similarity to the query is above minSemantic (and above −1, the least there is) and
+// the semantic weight is above 0. The order is kept.
+func (s *Searcher) qualified(cands []*candidate, minSemantic float64) []*candidate {
+	lexical, semantic := s.opts.LexicalWeight > 0, s.opts.SemanticWeight > 0
 	out := cands[:0]
 	for _, c := range cands {
-		if (c.hasLexical && c.lexical > 0) || (c.hasSemantic && c.semantic > minSemantic) {
+		if (lexical && c.hasLexical && c.lexical > 0) || (semantic && c.hasSemantic && c.semantic > max(minSemantic, leastSimilarity)) {
 			out = append(out, c)
 		}
 	}
