@@ -175,6 +175,20 @@
 // valid UTF-8 (INVALID_ARGUMENT), which the indexer could not index; the Service never writes
 // such content. See BENCHMARKS.md for the costs.
 //
+// # Work that spans tenants
+//
+// Every statement on a request's path filters by tenant. Background work serves all tenants,
+// and these of its statements span them: the grep indexer's list of tenants with unindexed
+// files and the outbox's list of tenants with jobs (reads, one index probe per tenant); the
+// outbox claim (one short statement over the jobs of up to 64 tenants in turns, locking only
+// the jobs it leases); WaitForJobs' look at the earliest available job and PendingJobs' count
+// (reads); and Purge's three statements (up to 1,000 deleted files, expired versions or
+// expired events each, with the per-project counts they change). Each locks rows for one
+// short statement or transaction at most, and takes tenants in turns where it does work for
+// them (IndexGrep, ClaimJobs), so a tenant's backlog delays another tenant's by about one
+// turn. A write that waits past its lock timeout for a row such work holds says which work it
+// was (RESOURCE_BUSY).
+//
 // # Grep cache
 //
 // A Store keeps the contents of recently used projects in memory and answers every grep from

@@ -149,6 +149,8 @@ func lockWaitMessage(op string, pe *pgconn.PgError, wait time.Duration) string {
 			holder = "the file store's background grep indexer"
 		case "mcp_file_index_jobs":
 			holder = "the search indexer, claiming the file's index job,"
+		case "mcp_file_history_usage", "mcp_file_versions", "mcp_file_feed_heads", "mcp_file_events":
+			holder = "the file store's purge of expired history"
 		}
 	}
 	return fmt.Sprintf("this write waited more than %s for a row that %s held (not another write to this project); nothing was changed, retry shortly", wait, holder)
