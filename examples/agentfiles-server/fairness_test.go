@@ -129,7 +129,7 @@ func TestSearchFloodPostgres(t *testing.T) {
 	)
 	dbURL := pgtest.New(t)
 	srv := startServer(t, "-database-url", dbURL, "-accept-any-token", "-log-level", "off")
-	docs := 200
+	docs := 60
 	if os.Getenv("AGENTFILES_FULL") == "1" {
 		docs = 1000
 	}
