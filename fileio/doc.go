@@ -185,7 +185,8 @@
 // the files that differ from it (added, modified, deleted, renamed) with bounded diffs, and
 // Rewind returns the files to it in one transaction, writing new versions so that a rewind is
 // itself undoable. Service.Events is the change feed: every committed change once, in commit
-// order, by gap-free positions, with a long poll (Config.FeedMaxWait). A checkpoint pins the
+// order, by gap-free positions, with a long poll (Config.FeedMaxWait; at most
+// Config.MaxFeedWaits of a tenant's long polls wait at once, RESOURCE_BUSY beyond). A checkpoint pins the
 // kept versions it needs: the history's limits and PurgeHistory leave them until
 // DeleteCheckpoint. Stores provide it through the optional FeedReader, CheckpointWriter and
 // FeedWaiter interfaces; checkpoints need the history (Config.HistoryVersions > 0).

@@ -66,9 +66,10 @@
 //     Past it writes to them fail, which ends a command such as yes as SIGPIPE would, and the
 //     answer says truncated with a note. Output that is not UTF-8 is sent with U+FFFD;
 //   - concurrency: each tenant runs at most Options.MaxConcurrent commands at once (default
-//     half the CPUs, at least 1); its further commands wait for one of its own, so one
-//     tenant's loop never takes another tenant's CPU. Each read of the snapshot also holds one
-//     of the tenant's call slots of the Service while it runs.
+//     half the CPUs, at least 1) and the server Options.MaxConcurrentTotal (default the CPUs);
+//     further commands wait for a slot within their time budget, so one tenant's loop never
+//     takes another tenant's CPU. Each read of the snapshot also holds one of the tenant's call
+//     slots of the Service while it runs.
 //
 // # Errors
 //
@@ -84,6 +85,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"runtime"
 	"strings"
 	"time"
 
@@ -94,9 +96,9 @@ import (
 
 // Shell runs commands over the projects of one fileio.Service. It is safe for concurrent use.
 type Shell struct {
-	svc   *fileio.Service
-	cfg   fileio.Config
-	slots *keyedslots.Slots
+	svc  *fileio.Service
+	cfg  fileio.Config
+	gate *keyedslots.Gate
 }
 
 // Options are the optional settings of a Shell; the zero value is valid.
@@ -104,6 +106,9 @@ type Options struct {
 	// MaxConcurrent is how many commands one tenant runs at once; more wait for one of
 	// theirs to end. 0: fileio.Config.ConcurrentCalls (half the CPUs, at least 1).
 	MaxConcurrent int
+	// MaxConcurrentTotal is how many commands all tenants run at once; more wait for one to
+	// end (after their tenant's own slot). 0: the number of CPUs, at least 2.
+	MaxConcurrentTotal int
 }
 
 // New returns a Shell over svc, with the limits of svc.Config().
@@ -112,11 +117,14 @@ func New(svc *fileio.Service, opts Options) *Shell {
 		panic("shell.New: nil *fileio.Service")
 	}
 	cfg := svc.Config()
-	n := opts.MaxConcurrent
-	if n <= 0 {
-		n = cfg.ConcurrentCalls()
+	perTenant, total := opts.MaxConcurrent, opts.MaxConcurrentTotal
+	if perTenant <= 0 {
+		perTenant = cfg.ConcurrentCalls()
 	}
-	return &Shell{svc: svc, cfg: cfg, slots: keyedslots.New(n)}
+	if total <= 0 {
+		total = max(runtime.GOMAXPROCS(0), 2)
+	}
+	return &Shell{svc: svc, cfg: cfg, gate: keyedslots.NewGate(perTenant, total)}
 }
 
 // Request is one command to run.
@@ -205,16 +213,20 @@ func (sh *Shell) Run(ctx context.Context, req Request) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	// The budget covers the wait for one of the tenant's command slots too.
+	// The budget covers the wait for a command slot too.
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	ac, _ := agentfiles.AuthFromContext(ctx)
-	release, err := sh.slots.Acquire(ctx, ac.TenantID())
+	release, all, err := sh.gate.Acquire(ctx, ac.TenantID())
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) {
+			whose := "this tenant's other commands"
+			if all {
+				whose = "the server's other commands (every tenant's)"
+			}
 			return Result{}, agentfiles.NewError(agentfiles.CodeTimeout, fmt.Sprintf(
-				"the command waited its whole time budget (%d ms) for this tenant's other commands to end; nothing ran. Retry, or run fewer commands at once",
-				timeout.Milliseconds()), "timeout_ms")
+				"the command waited its whole time budget (%d ms) for %s to end; nothing ran. Retry, or run fewer commands at once",
+				timeout.Milliseconds(), whose), "timeout_ms")
 		}
 		return Result{}, agentfiles.ContextError(err)
 	}
