@@ -258,10 +258,7 @@ func (f *awkFiles) current() string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.cur < len(f.names) {
-		if f.isIn[f.cur] {
-			return ""
-		}
-		return f.names[f.cur]
+		return f.names[f.cur] // "-" for standard input named on the command line
 	}
 	if n := len(f.names); n > 0 {
 		return f.names[n-1]

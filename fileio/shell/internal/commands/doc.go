@@ -85,9 +85,9 @@
 //     environment ($ENV and env are empty) and no modules; numbers print as jq 1.6 prints
 //     them.
 //   - awk is goawk: printf's %g without a precision prints the shortest form, records lose
-//     the \r of CRLF lines, and the program cannot write files, read files with getline,
-//     open pipes or call system() (each is refused with goawk's message); FILENAME is the
-//     operand's name.
+//     the \r of CRLF lines, and the program cannot write files (print > "/dev/stderr"
+//     included), read files with getline, open pipes or call system() (each is refused with
+//     goawk's message); FILENAME is the operand's name ("-" for standard input).
 //   - sed -z, grep -z, sort -z and the other NUL-separated line modes are refused; tail -f
 //     is refused (a command sees one snapshot); diff -c (the context format) is refused.
 //   - diff finds its changes as GNU diff does (lines that match nothing set aside, the
