@@ -128,6 +128,11 @@ type Config struct {
 	// longer wait is shortened to it, and the call's own budget (CallTimeout) bounds it too.
 	// Key feed_max_wait_ms; default 25000; 0 means the default.
 	FeedMaxWait time.Duration
+	// MaxFeedWaits caps the Events calls of one tenant that wait for a change at once (long
+	// polls): each waits without a connection, but wakes on every write to look for its
+	// project's changes. Past it an Events call with a wait is RESOURCE_BUSY. Key
+	// max_feed_waits; default 16; 0 means the default.
+	MaxFeedWaits int
 	// MaxRewindFiles caps the files that differ from a checkpoint that one Changes or Rewind
 	// considers (INVALID_ARGUMENT above it: name a directory with path). Key
 	// max_rewind_files; default 10000; 0 means the default.
@@ -159,6 +164,29 @@ type Config struct {
 	// whole stream is read or written within it, in one transaction. Key archive_timeout_ms;
 	// default 300000 (5 minutes); 0 means the default.
 	ArchiveTimeout time.Duration
+	// ShellTimeout is the time budget of a file_shell command that names no timeout_ms, and
+	// ShellMaxTimeout the largest timeout_ms one may name (larger ones are clamped). A command
+	// still running at its budget is stopped and changes nothing. Keys shell_timeout_ms
+	// (default 10000) and shell_max_timeout_ms (default 60000); 0 means the default.
+	ShellTimeout    time.Duration
+	ShellMaxTimeout time.Duration
+	// ShellMaxWriteBytes caps the bytes one file_shell command writes to files (every write
+	// and append counted); past it the command fails with QUOTA_EXCEEDED and writes nothing.
+	// Key shell_max_write_bytes; default 32 MiB; 0 means the default.
+	ShellMaxWriteBytes int64
+	// ShellMaxOutputBytes caps the standard output and error one file_shell answer carries,
+	// counted as sent (JSON with its escapes); the rest is cut with a note. Key
+	// shell_max_output_bytes; default 256 KiB; 0 means the default.
+	ShellMaxOutputBytes int64
+	// ShellMaxSteps caps the simple commands (builtins, functions and commands) one file_shell
+	// command runs; past it the command stops with INVALID_ARGUMENT and changes nothing. Key
+	// shell_max_steps; default 250000; 0 means the default.
+	ShellMaxSteps int64
+	// ShellMaxPipes caps the pipes (pipeline stages, process substitutions, here-documents)
+	// one file_shell command holds open at once, and so its goroutines; past it the command
+	// stops with INVALID_ARGUMENT and changes nothing. Key shell_max_pipes; default 64; 0
+	// means the default.
+	ShellMaxPipes int
 }
 
 // Defaults, also the values DefaultConfig returns.
@@ -189,11 +217,18 @@ const (
 	DefaultGrepMaxScanBytes   = 64 << 20
 	DefaultGrepTimeout        = 10 * time.Second
 	DefaultFeedMaxWait        = 25 * time.Second
+	DefaultMaxFeedWaits       = 16
 	DefaultMaxRewindFiles     = 10000
 	DefaultMaxPatchBytes      = 4 << 20
 	DefaultMaxPatchFiles      = 100
 	DefaultMaxArchiveBytes    = 512 << 20
 	DefaultArchiveTimeout     = 5 * time.Minute
+	DefaultShellTimeout       = 10 * time.Second
+	DefaultShellMaxTimeout    = 60 * time.Second
+	DefaultShellMaxWriteBytes = 32 << 20
+	DefaultShellMaxOutput     = 256 << 10
+	DefaultShellMaxSteps      = 250_000
+	DefaultShellMaxPipes      = 64
 	// MaxLogPreviewBytes is the largest allowed LogPreviewBytes: a log line never shows more of a file than this.
 	MaxLogPreviewBytes = 256
 	// HardListLimitMax is the largest value list_limit_max may take.
@@ -203,38 +238,45 @@ const (
 // DefaultConfig returns the safe defaults listed on Config.
 func DefaultConfig() Config {
 	return Config{
-		MaxPayloadBytes:    DefaultMaxPayloadBytes,
-		MaxFileBytes:       DefaultMaxFileBytes,
-		MaxProjectBytes:    DefaultMaxProjectBytes,
-		MaxReadBytes:       DefaultMaxReadBytes,
-		ReadDefaultLines:   DefaultReadDefaultLines,
-		ReadDefaultBytes:   DefaultReadDefaultBytes,
-		ListLimitDefault:   DefaultListLimit,
-		ListLimitMax:       DefaultListLimitMax,
-		LockTimeout:        driver.DefaultLockTimeout,
-		DeleteRetention:    DefaultDeleteRetention,
-		HistoryVersions:    DefaultHistoryVersions,
-		HistoryRetention:   DefaultHistoryRetention,
-		RateLimitPerSecond: DefaultRateLimitPerSecond,
-		RateLimitBurst:     DefaultRateLimitBurst,
-		CallTimeout:        DefaultCallTimeout,
-		MaxEditsPerCall:    DefaultMaxEditsPerCall,
-		MaxDiffCost:        DefaultMaxDiffCost,
-		MaxDiffBytes:       DefaultMaxDiffBytes,
-		MaxRenameFiles:     DefaultMaxRenameFiles,
-		MaxEditWorkBytes:   DefaultMaxEditWorkBytes,
-		GrepLimitDefault:   DefaultGrepLimit,
-		GrepLimitMax:       DefaultGrepLimitMax,
-		GrepMaxAnswerBytes: DefaultGrepMaxAnswerBytes,
-		GrepMaxScanBytes:   DefaultGrepMaxScanBytes,
-		GrepTimeout:        DefaultGrepTimeout,
-		FeedMaxWait:        DefaultFeedMaxWait,
-		MaxRewindFiles:     DefaultMaxRewindFiles,
-		MaxPatchBytes:      DefaultMaxPatchBytes,
-		MaxPatchFiles:      DefaultMaxPatchFiles,
-		PathRule:           PathRuleUnicode,
-		MaxArchiveBytes:    DefaultMaxArchiveBytes,
-		ArchiveTimeout:     DefaultArchiveTimeout,
+		MaxPayloadBytes:     DefaultMaxPayloadBytes,
+		MaxFileBytes:        DefaultMaxFileBytes,
+		MaxProjectBytes:     DefaultMaxProjectBytes,
+		MaxReadBytes:        DefaultMaxReadBytes,
+		ReadDefaultLines:    DefaultReadDefaultLines,
+		ReadDefaultBytes:    DefaultReadDefaultBytes,
+		ListLimitDefault:    DefaultListLimit,
+		ListLimitMax:        DefaultListLimitMax,
+		LockTimeout:         driver.DefaultLockTimeout,
+		DeleteRetention:     DefaultDeleteRetention,
+		HistoryVersions:     DefaultHistoryVersions,
+		HistoryRetention:    DefaultHistoryRetention,
+		RateLimitPerSecond:  DefaultRateLimitPerSecond,
+		RateLimitBurst:      DefaultRateLimitBurst,
+		CallTimeout:         DefaultCallTimeout,
+		MaxEditsPerCall:     DefaultMaxEditsPerCall,
+		MaxDiffCost:         DefaultMaxDiffCost,
+		MaxDiffBytes:        DefaultMaxDiffBytes,
+		MaxRenameFiles:      DefaultMaxRenameFiles,
+		MaxEditWorkBytes:    DefaultMaxEditWorkBytes,
+		GrepLimitDefault:    DefaultGrepLimit,
+		GrepLimitMax:        DefaultGrepLimitMax,
+		GrepMaxAnswerBytes:  DefaultGrepMaxAnswerBytes,
+		GrepMaxScanBytes:    DefaultGrepMaxScanBytes,
+		GrepTimeout:         DefaultGrepTimeout,
+		FeedMaxWait:         DefaultFeedMaxWait,
+		MaxFeedWaits:        DefaultMaxFeedWaits,
+		MaxRewindFiles:      DefaultMaxRewindFiles,
+		MaxPatchBytes:       DefaultMaxPatchBytes,
+		MaxPatchFiles:       DefaultMaxPatchFiles,
+		PathRule:            PathRuleUnicode,
+		MaxArchiveBytes:     DefaultMaxArchiveBytes,
+		ArchiveTimeout:      DefaultArchiveTimeout,
+		ShellTimeout:        DefaultShellTimeout,
+		ShellMaxTimeout:     DefaultShellMaxTimeout,
+		ShellMaxWriteBytes:  DefaultShellMaxWriteBytes,
+		ShellMaxOutputBytes: DefaultShellMaxOutput,
+		ShellMaxSteps:       DefaultShellMaxSteps,
+		ShellMaxPipes:       DefaultShellMaxPipes,
 	}
 }
 
@@ -332,6 +374,7 @@ var configKeys = []struct {
 	{"grep_max_scan_bytes", func(c *Config) any { return &c.GrepMaxScanBytes }},
 	{"grep_timeout_ms", func(c *Config) any { return &durationIn{&c.GrepTimeout, time.Millisecond} }},
 	{"feed_max_wait_ms", func(c *Config) any { return &durationIn{&c.FeedMaxWait, time.Millisecond} }},
+	{"max_feed_waits", func(c *Config) any { return &c.MaxFeedWaits }},
 	{"max_rewind_files", func(c *Config) any { return &c.MaxRewindFiles }},
 	{"max_patch_bytes", func(c *Config) any { return &c.MaxPatchBytes }},
 	{"max_patch_files", func(c *Config) any { return &c.MaxPatchFiles }},
@@ -340,6 +383,12 @@ var configKeys = []struct {
 	{"path_rule", func(c *Config) any { return &c.PathRule }},
 	{"max_archive_bytes", func(c *Config) any { return &c.MaxArchiveBytes }},
 	{"archive_timeout_ms", func(c *Config) any { return &durationIn{&c.ArchiveTimeout, time.Millisecond} }},
+	{"shell_timeout_ms", func(c *Config) any { return &durationIn{&c.ShellTimeout, time.Millisecond} }},
+	{"shell_max_timeout_ms", func(c *Config) any { return &durationIn{&c.ShellMaxTimeout, time.Millisecond} }},
+	{"shell_max_write_bytes", func(c *Config) any { return &c.ShellMaxWriteBytes }},
+	{"shell_max_output_bytes", func(c *Config) any { return &c.ShellMaxOutputBytes }},
+	{"shell_max_steps", func(c *Config) any { return &c.ShellMaxSteps }},
+	{"shell_max_pipes", func(c *Config) any { return &c.ShellMaxPipes }},
 }
 
 // durationIn decodes a whole number of units into a time.Duration.
@@ -379,6 +428,12 @@ var configFormats = map[string]string{
 	"path_rule":              "unicode or portable",
 	"max_archive_bytes":      "a byte count such as 536870912",
 	"archive_timeout_ms":     "a whole number of milliseconds such as 300000",
+	"shell_timeout_ms":       "a whole number of milliseconds such as 10000",
+	"shell_max_timeout_ms":   "a whole number of milliseconds such as 60000",
+	"shell_max_write_bytes":  "a byte count such as 33554432",
+	"shell_max_output_bytes": "a byte count such as 262144",
+	"shell_max_steps":        "a whole number such as 250000",
+	"shell_max_pipes":        "a whole number such as 64",
 }
 
 func (c *Config) setKey(key, val *yaml.Node) error {
@@ -464,6 +519,8 @@ func (c Config) Validate() error {
 		return configError(k("grep_timeout_ms"), fmt.Sprintf("must be >= 0 milliseconds (0: the default %d), got %d", DefaultGrepTimeout.Milliseconds(), c.GrepTimeout.Milliseconds()))
 	case c.FeedMaxWait < 0:
 		return configError(k("feed_max_wait_ms"), fmt.Sprintf("must be >= 0 milliseconds (0: the default %d), got %d", DefaultFeedMaxWait.Milliseconds(), c.FeedMaxWait.Milliseconds()))
+	case c.MaxFeedWaits < 0:
+		return configError(k("max_feed_waits"), fmt.Sprintf("must be >= 0 (0: the default %d), got %d", DefaultMaxFeedWaits, c.MaxFeedWaits))
 	case c.MaxRewindFiles < 0:
 		return configError(k("max_rewind_files"), fmt.Sprintf("must be >= 0 (0: the default %d), got %d", DefaultMaxRewindFiles, c.MaxRewindFiles))
 	case c.MaxPatchBytes < 0:
@@ -478,6 +535,20 @@ func (c Config) Validate() error {
 		return configError(k("max_archive_bytes"), fmt.Sprintf("must be >= 0 (0: the default %d), got %d", DefaultMaxArchiveBytes, c.MaxArchiveBytes))
 	case c.ArchiveTimeout < 0:
 		return configError(k("archive_timeout_ms"), fmt.Sprintf("must be >= 0 milliseconds (0: the default %d), got %d", DefaultArchiveTimeout.Milliseconds(), c.ArchiveTimeout.Milliseconds()))
+	case c.ShellTimeout < 0:
+		return configError(k("shell_timeout_ms"), fmt.Sprintf("must be >= 0 milliseconds (0: the default %d), got %d", DefaultShellTimeout.Milliseconds(), c.ShellTimeout.Milliseconds()))
+	case c.ShellMaxTimeout < 0:
+		return configError(k("shell_max_timeout_ms"), fmt.Sprintf("must be >= 0 milliseconds (0: the default %d), got %d", DefaultShellMaxTimeout.Milliseconds(), c.ShellMaxTimeout.Milliseconds()))
+	case c.ShellTimeout > 0 && c.ShellMaxTimeout > 0 && c.ShellTimeout > c.ShellMaxTimeout:
+		return configError(k("shell_timeout_ms"), fmt.Sprintf("must not exceed shell_max_timeout_ms (%d), got %d", c.ShellMaxTimeout.Milliseconds(), c.ShellTimeout.Milliseconds()))
+	case c.ShellMaxWriteBytes < 0:
+		return configError(k("shell_max_write_bytes"), fmt.Sprintf("must be >= 0 (0: the default %d), got %d", DefaultShellMaxWriteBytes, c.ShellMaxWriteBytes))
+	case c.ShellMaxOutputBytes < 0:
+		return configError(k("shell_max_output_bytes"), fmt.Sprintf("must be >= 0 (0: the default %d), got %d", DefaultShellMaxOutput, c.ShellMaxOutputBytes))
+	case c.ShellMaxSteps < 0:
+		return configError(k("shell_max_steps"), fmt.Sprintf("must be >= 0 (0: the default %d), got %d", DefaultShellMaxSteps, c.ShellMaxSteps))
+	case c.ShellMaxPipes < 0:
+		return configError(k("shell_max_pipes"), fmt.Sprintf("must be >= 0 (0: the default %d), got %d", DefaultShellMaxPipes, c.ShellMaxPipes))
 	}
 	return nil
 }
@@ -518,11 +589,18 @@ func (c Config) withGrepDefaults() Config {
 	c.GrepMaxScanBytes = or(c.GrepMaxScanBytes, DefaultGrepMaxScanBytes)
 	c.GrepTimeout = time.Duration(or(int64(c.GrepTimeout), int64(DefaultGrepTimeout)))
 	c.FeedMaxWait = time.Duration(or(int64(c.FeedMaxWait), int64(DefaultFeedMaxWait)))
+	c.MaxFeedWaits = int(or(int64(c.MaxFeedWaits), DefaultMaxFeedWaits))
 	c.MaxRewindFiles = int(or(int64(c.MaxRewindFiles), DefaultMaxRewindFiles))
 	c.MaxPatchBytes = or(c.MaxPatchBytes, DefaultMaxPatchBytes)
 	c.MaxPatchFiles = int(or(int64(c.MaxPatchFiles), DefaultMaxPatchFiles))
 	c.MaxArchiveBytes = or(c.MaxArchiveBytes, DefaultMaxArchiveBytes)
 	c.ArchiveTimeout = time.Duration(or(int64(c.ArchiveTimeout), int64(DefaultArchiveTimeout)))
+	c.ShellMaxTimeout = time.Duration(or(int64(c.ShellMaxTimeout), int64(DefaultShellMaxTimeout)))
+	c.ShellTimeout = min(time.Duration(or(int64(c.ShellTimeout), int64(DefaultShellTimeout))), c.ShellMaxTimeout)
+	c.ShellMaxWriteBytes = or(c.ShellMaxWriteBytes, DefaultShellMaxWriteBytes)
+	c.ShellMaxOutputBytes = or(c.ShellMaxOutputBytes, DefaultShellMaxOutput)
+	c.ShellMaxSteps = or(c.ShellMaxSteps, DefaultShellMaxSteps)
+	c.ShellMaxPipes = int(or(int64(c.ShellMaxPipes), DefaultShellMaxPipes))
 	return c
 }
 

@@ -47,6 +47,7 @@ settings:
       max_concurrent_calls: 3
       max_edit_work_bytes: 5000
       feed_max_wait_ms: 2000
+      max_feed_waits: 6
       max_rewind_files: 50
       read_default_lines: 30
       read_default_bytes: 400
@@ -55,6 +56,12 @@ settings:
       path_rule: portable
       max_archive_bytes: 1000000
       archive_timeout_ms: 60000
+      shell_timeout_ms: 2000
+      shell_max_timeout_ms: 9000
+      shell_max_write_bytes: 7000
+      shell_max_output_bytes: 8000
+      shell_max_steps: 900
+      shell_max_pipes: 5
       search:
         enabled: true
         anything: [goes, here]
@@ -74,9 +81,11 @@ settings:
 		CallTimeout: 1500 * time.Millisecond, MaxEditsPerCall: 7, MaxDiffCost: 9000, MaxDiffBytes: 4096, MaxRenameFiles: 12,
 		MaxConcurrentCalls: 3, MaxEditWorkBytes: 5000,
 		GrepLimitDefault: 50, GrepLimitMax: 500, GrepMaxAnswerBytes: 100000, GrepMaxScanBytes: 1000000, GrepTimeout: 1500 * time.Millisecond,
-		FeedMaxWait: 2 * time.Second, MaxRewindFiles: 50,
+		FeedMaxWait: 2 * time.Second, MaxFeedWaits: 6, MaxRewindFiles: 50,
 		MaxPatchBytes: 6000, MaxPatchFiles: 9,
 		PathRule: fileio.PathRulePortable, MaxArchiveBytes: 1000000, ArchiveTimeout: time.Minute,
+		ShellTimeout: 2 * time.Second, ShellMaxTimeout: 9 * time.Second, ShellMaxWriteBytes: 7000, ShellMaxOutputBytes: 8000,
+		ShellMaxSteps: 900, ShellMaxPipes: 5,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
@@ -118,6 +127,12 @@ func TestLoadConfigErrors(t *testing.T) {
 		{files("      path_rule: ascii\n"), "settings.mcp.files.path_rule", `must be "unicode" or "portable"`},
 		{files("      max_archive_bytes: -1\n"), "settings.mcp.files.max_archive_bytes", ">= 0"},
 		{files("      archive_timeout_ms: -1\n"), "settings.mcp.files.archive_timeout_ms", ">= 0"},
+		{files("      shell_timeout_ms: -1\n"), "settings.mcp.files.shell_timeout_ms", ">= 0"},
+		{files("      shell_timeout_ms: 5000\n      shell_max_timeout_ms: 1000\n"), "settings.mcp.files.shell_timeout_ms", "must not exceed shell_max_timeout_ms"},
+		{files("      shell_max_write_bytes: -1\n"), "settings.mcp.files.shell_max_write_bytes", ">= 0"},
+		{files("      shell_max_output_bytes: -1\n"), "settings.mcp.files.shell_max_output_bytes", ">= 0"},
+		{files("      shell_max_steps: -1\n"), "settings.mcp.files.shell_max_steps", ">= 0"},
+		{files("      shell_max_pipes: -1\n"), "settings.mcp.files.shell_max_pipes", ">= 0"},
 		{files("      call_timeout_ms: 0\n"), "settings.mcp.files.call_timeout_ms", "must be > 0"},
 		{files("      max_edits_per_call: 0\n"), "settings.mcp.files.max_edits_per_call", ">= 1"},
 		{files("      max_diff_cost: 0\n"), "settings.mcp.files.max_diff_cost", ">= 1"},

@@ -27,6 +27,8 @@ type Service struct {
 	sealer  CredentialSealer
 	limiter *RateLimiter
 	slots   *keyedslots.Slots // Config.MaxConcurrentCalls per tenant
+	// feedWaits holds the Events calls waiting for a change: Config.MaxFeedWaits per tenant.
+	feedWaits *keyedslots.Slots
 }
 
 // Options are the optional settings of a Service. The zero value is valid: DefaultConfig, no
@@ -73,9 +75,10 @@ func NewService(store driver.Store, opts Options) (*Service, error) {
 		cfg:   cfg,
 		update: driver.UpdateOptions{LockTimeout: cfg.LockTimeout, DeleteRetention: cfg.DeleteRetention,
 			HistoryVersions: cfg.HistoryVersions, HistoryRetention: cfg.HistoryRetention},
-		logger: opts.Logger,
-		sealer: opts.CredentialSealer,
-		slots:  keyedslots.New(cfg.ConcurrentCalls()),
+		logger:    opts.Logger,
+		sealer:    opts.CredentialSealer,
+		slots:     keyedslots.New(cfg.ConcurrentCalls()),
+		feedWaits: keyedslots.New(cfg.MaxFeedWaits),
 	}
 	if s.logger == nil {
 		s.logger = slog.New(slog.DiscardHandler)

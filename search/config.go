@@ -53,6 +53,14 @@ type SearchConfig struct {
 	// terms a query may have after analysis (default DefaultMaxQueryTerms, 64). Beyond either,
 	// file_search answers INVALID_QUERY naming the limit.
 	MaxQueryBytes, MaxQueryTerms int
+	// MaxConcurrentPerTenant is max_concurrent_per_tenant (ours): how many searches of one
+	// tenant run at once (0, the default: half the CPUs, at least 1); MaxConcurrent is
+	// max_concurrent (ours): how many of all tenants (0, the default: the CPUs, at least 2).
+	// SlotWait is slot_wait_ms (ours): how long a search waits for its slots before it fails
+	// with RESOURCE_BUSY (default 10000; 0: until the call's own deadline). See
+	// SearcherOptions.MaxConcurrentPerTenant.
+	MaxConcurrentPerTenant, MaxConcurrent int
+	SlotWait                              time.Duration
 	// Expansion is expansion (ours): pseudo-relevance feedback into the lexical leg, with keys
 	// feedback_chunks (default 10; 0 for none), feedback_terms (default 10; 0 for none) and
 	// original_weight (default 0.5; 1 for none); see Expansion.
@@ -108,6 +116,7 @@ func DefaultConfig() Config {
 			Fallback:      FallbackConfig{Method: FuseTMM},
 			BM25:          indexdriver.DefaultBM25(),
 			MaxQueryBytes: DefaultMaxQueryBytes, MaxQueryTerms: DefaultMaxQueryTerms,
+			SlotWait:  DefaultSlotWait,
 			Expansion: DefaultExpansion(),
 		},
 		Index: IndexConfig{
@@ -155,13 +164,16 @@ func LoadConfig(r io.Reader) (Config, error) {
 		switch key {
 		case "search":
 			err = walk(val, base+"search", map[string]setter{
-				"enabled":           boolKey(&cfg.Search.Enabled),
-				"limit_default":     intKey(&cfg.Search.LimitDefault, 1),
-				"limit_max":         intKey(&cfg.Search.LimitMax, 1),
-				"vector_candidates": intKey(&cfg.Search.VectorCandidates, 0),
-				"bm25_candidates":   intKey(&cfg.Search.BM25Candidates, 0),
-				"max_query_bytes":   intKey(&cfg.Search.MaxQueryBytes, 1),
-				"max_query_terms":   intKey(&cfg.Search.MaxQueryTerms, 1),
+				"enabled":                   boolKey(&cfg.Search.Enabled),
+				"limit_default":             intKey(&cfg.Search.LimitDefault, 1),
+				"limit_max":                 intKey(&cfg.Search.LimitMax, 1),
+				"vector_candidates":         intKey(&cfg.Search.VectorCandidates, 0),
+				"bm25_candidates":           intKey(&cfg.Search.BM25Candidates, 0),
+				"max_query_bytes":           intKey(&cfg.Search.MaxQueryBytes, 1),
+				"max_query_terms":           intKey(&cfg.Search.MaxQueryTerms, 1),
+				"max_concurrent_per_tenant": intKey(&cfg.Search.MaxConcurrentPerTenant, 0),
+				"max_concurrent":            intKey(&cfg.Search.MaxConcurrent, 0),
+				"slot_wait_ms":              durationKey(&cfg.Search.SlotWait, time.Millisecond),
 				"rerank": subtree(map[string]setter{
 					"model":      stringKey(&cfg.Search.Rerank.Model),
 					"endpoint":   stringKey(&cfg.Search.Rerank.Endpoint),
@@ -254,8 +266,9 @@ func LoadConfig(r io.Reader) (Config, error) {
 }
 
 // SearcherOptions returns the Searcher settings of c: limits, candidate counts, BM25, the
-// fallback fusion and the rerank timeout from settings.mcp.files.search, and the chunk sizes from
-// .index. A 0 in the file (vector_candidates, bm25_candidates, timeout_ms) means none. The caller
+// fallback fusion, the rerank timeout and the search slots from settings.mcp.files.search, and
+// the chunk sizes from .index. A 0 in the file (vector_candidates, bm25_candidates, timeout_ms,
+// slot_wait_ms) means none. The caller
 // adds the Embedder, Reranker and Logger.
 func (c Config) SearcherOptions() SearcherOptions {
 	s := c.Search
@@ -268,6 +281,8 @@ func (c Config) SearcherOptions() SearcherOptions {
 		MinSemanticScore: copyFloat(s.MinSemanticScore),
 		RerankTimeout:    zeroMeansNone(s.Rerank.Timeout),
 		MaxQueryBytes:    s.MaxQueryBytes, MaxQueryTerms: s.MaxQueryTerms,
+		MaxConcurrentPerTenant: s.MaxConcurrentPerTenant, MaxConcurrent: s.MaxConcurrent,
+		SlotWait: zeroMeansNone(s.SlotWait),
 		Expansion: Expansion{FeedbackChunks: zeroMeansNone(s.Expansion.FeedbackChunks), FeedbackTerms: zeroMeansNone(s.Expansion.FeedbackTerms),
 			OriginalWeight: s.Expansion.OriginalWeight},
 	}

@@ -107,6 +107,8 @@ settings:
       search:
         limit_default: 7
         vector_candidates: 0
+        max_concurrent_per_tenant: 3
+        slot_wait_ms: 0
         rerank: {model: rerank-english-v3.0, timeout_ms: 0}
         fallback: {semantic_weight: 0.3, lexical_weight: 0.7, method: rrf}
         expansion: {feedback_chunks: 0}
@@ -123,6 +125,7 @@ settings:
 		Chunker: chunker, LimitDefault: 7, LimitMax: 20, VectorCandidates: -1, BM25Candidates: 30, BM25: indexdriver.DefaultBM25(),
 		FuseMethod: FuseRRF, SemanticWeight: 0.3, LexicalWeight: 0.7, RerankTimeout: -1,
 		MaxQueryBytes: DefaultMaxQueryBytes, MaxQueryTerms: DefaultMaxQueryTerms,
+		MaxConcurrentPerTenant: 3, SlotWait: -1,
 		Expansion: Expansion{FeedbackChunks: -1, FeedbackTerms: 10, OriginalWeight: 0.5},
 	}
 	if diff := cmp.Diff(wantSearcher, cfg.SearcherOptions(), opt); diff != "" {

@@ -20,8 +20,12 @@
 // liveness of all its candidates and reads their text in one store read ([driver.ReadRanges]):
 // indexes keep each chunk's byte offsets, not a copy of its text, so the text is stored once, in
 // the file store. Queries are bounded
-// (SearcherOptions.MaxQueryBytes and MaxQueryTerms: INVALID_QUERY beyond) and can draw from the
-// file service's per-tenant rate limit (SearcherOptions.RateLimiter).
+// (SearcherOptions.MaxQueryBytes and MaxQueryTerms: INVALID_QUERY beyond), can draw from the
+// file service's per-tenant rate limit (SearcherOptions.RateLimiter), and take slots: at most
+// SearcherOptions.MaxConcurrentPerTenant searches of one tenant and MaxConcurrent of all run at
+// once (a query's embedding call, index reads and rerank included), the others waiting at most
+// SlotWait (RESOURCE_BUSY after it), so that one tenant's parallel searches never slow another
+// tenant's calls.
 //
 // # Chunks
 //
@@ -166,7 +170,7 @@
 //
 // Every error is an *agentfiles.Error with a shared code: INVALID_QUERY for a blank query,
 // INVALID_ARGUMENT for a blank project or a MinSemanticScore that is not a finite number, PERMISSION_DENIED without a caller identity in the
-// context, SEARCH_BACKEND_ERROR when the index fails, MODEL_ERROR when a provider
+// context, RESOURCE_BUSY when the search waited for its slots past SlotWait, SEARCH_BACKEND_ERROR when the index fails, MODEL_ERROR when a provider
 // does, UNAVAILABLE (retryable) when
 // the store or the index cannot be reached for now, INVALID_CONFIG for a bad configuration key or
 // constructor argument; [Codes] lists them all. Branch with errors.Is against the agentfiles

@@ -65,8 +65,18 @@ type SearcherOptions struct {
 	// (Service.RateLimiter) so that one bucket per tenant covers file_search and the file
 	// operations. Nil: no rate limit of the Searcher's own.
 	RateLimiter RateLimiter
-	Now         func() time.Time // clock for last_served_at (default time.Now)
-	Logger      *slog.Logger     // nil: silent; queries are logged trimmed, never contents
+	// MaxConcurrentPerTenant is how many searches of one tenant run at once, MaxConcurrent how
+	// many of all tenants (defaults DefaultMaxConcurrentPerTenant and DefaultMaxConcurrent): a
+	// search embeds its query, reads the index and may rerank, which takes CPUs, database
+	// connections and calls to the embedder's API, so a tenant's further searches wait for one
+	// of its own slots instead of slowing other tenants' calls. A search waits for its slots at
+	// most SlotWait (default DefaultSlotWait; negative: until its context ends) and then fails
+	// with RESOURCE_BUSY.
+	MaxConcurrentPerTenant, MaxConcurrent int
+	SlotWait                              time.Duration
+
+	Now    func() time.Time // clock for last_served_at (default time.Now)
+	Logger *slog.Logger     // nil: silent; queries are logged trimmed, never contents
 }
 
 // Searcher answers file_search: hybrid retrieval over indexed chunks plus a lexical scan of
@@ -76,6 +86,7 @@ type Searcher struct {
 	store         driver.Store
 	index         indexdriver.Index
 	opts          SearcherOptions // every default applied
+	gate          *searchGate     // the slots of MaxConcurrentPerTenant and MaxConcurrent
 	log           *slog.Logger
 	olderAnalysis olderAnalysisMemo
 }
@@ -223,7 +234,15 @@ func NewSearcher(store driver.Store, index indexdriver.Index, opts SearcherOptio
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	return &Searcher{store: store, index: index, opts: opts, log: orDiscard(opts.Logger)}, nil
+	if opts.MaxConcurrentPerTenant <= 0 {
+		opts.MaxConcurrentPerTenant = DefaultMaxConcurrentPerTenant()
+	}
+	if opts.MaxConcurrent <= 0 {
+		opts.MaxConcurrent = DefaultMaxConcurrent()
+	}
+	setDefault(&opts.SlotWait, DefaultSlotWait)
+	gate := newSearchGate(opts.MaxConcurrentPerTenant, opts.MaxConcurrent, opts.SlotWait)
+	return &Searcher{store: store, index: index, opts: opts, gate: gate, log: orDiscard(opts.Logger)}, nil
 }
 
 // setDefault replaces a zero *v with def.
@@ -286,7 +305,9 @@ func (c *candidate) key() candKey {
 // the RateLimiter, INVALID_QUERY for a blank query or one beyond MaxQueryBytes or
 // MaxQueryTerms, INVALID_ARGUMENT for a blank project or a MinSemanticScore that is not finite,
 // INVALID_ARGUMENT for "*" over a store that cannot list projects,
-// PERMISSION_DENIED without an AuthContext, SEARCH_BACKEND_ERROR when the store or the index
+// PERMISSION_DENIED without an AuthContext, RESOURCE_BUSY when the tenant's other searches (or
+// all tenants' searches) held the search slots for longer than the search could wait (see
+// SearcherOptions.MaxConcurrentPerTenant), SEARCH_BACKEND_ERROR when the store or the index
 // fails. Embedder and reranker failures are not errors: the result says which path produced it.
 func (s *Searcher) Search(ctx context.Context, q Query) (Result, error) {
 	ac, ok := agentfiles.AuthFromContext(ctx)
@@ -336,6 +357,11 @@ func (s *Searcher) Search(ctx context.Context, q Query) (Result, error) {
 		}
 		sq.glob = g
 	}
+	release, err := s.gate.acquire(ctx, ac.TenantID())
+	if err != nil {
+		return Result{}, err
+	}
+	defer release()
 	if q.Project == AllProjects {
 		return s.searchAll(ctx, ac.TenantID(), sq, res)
 	}

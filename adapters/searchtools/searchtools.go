@@ -44,7 +44,8 @@ type fileSearchOut struct {
 // project's files, with the parameters project, query, path_prefix and limit. The tenant comes from the context's agentfiles.AuthContext (the bindings put it
 // there); errors carry package search's codes (INVALID_QUERY, also for a query beyond the
 // Searcher's MaxQueryBytes or MaxQueryTerms, RATE_LIMITED from its RateLimiter — hand it the
-// fileio.Service's limiter so both share one bucket per tenant —, PERMISSION_DENIED,
+// fileio.Service's limiter so both share one bucket per tenant —, RESOURCE_BUSY when the
+// caller's other searches held its slots (MaxConcurrentPerTenant) too long, PERMISSION_DENIED,
 // SEARCH_BACKEND_ERROR, TIMEOUT when a PostgreSQL index's statement timeout expires, …).
 //
 // s must not be nil. The tool is safe for concurrent use, as the Searcher is.
@@ -58,6 +59,11 @@ func Tools(s *search.Searcher) []adapters.Tool {
 	if opts.MaxQueryBytes > 0 && opts.MaxQueryTerms > 0 {
 		bounds = fmt.Sprintf("A query is at most %d bytes and %d distinct words (INVALID_QUERY beyond). ", opts.MaxQueryBytes, opts.MaxQueryTerms)
 	}
+	bounds += fmt.Sprintf("At most %d of your searches run at once; another waits for one of them", opts.MaxConcurrentPerTenant)
+	if opts.SlotWait > 0 {
+		bounds += fmt.Sprintf(", at most %s", opts.SlotWait)
+	}
+	bounds += " (RESOURCE_BUSY after that: retry when one has finished). "
 	return []adapters.Tool{adapters.NewTool("file_search", "Search a project's files",
 		"Finds the passages (chunks) of a project's files that best match a query, combining keyword (BM25) "+
 			"and semantic similarity, reranked when a reranker is configured. Each chunk comes with its byte "+
