@@ -14,12 +14,14 @@ import (
 
 	"github.com/agentfiles/agentfiles/internal/pgtest"
 	"github.com/agentfiles/agentfiles/internal/poll"
+	"github.com/agentfiles/agentfiles/internal/testsize"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 // TestSearchFairnessPostgres: on PostgreSQL, one tenant runs several heavy searches at once
 // (queries at the term limit, and 100,000-term queries that must be refused) while another
-// tenant's file_stat and file_read calls keep completing. The ceiling per call is generous:
+// tenant's file_stat and file_read calls keep completing (40 of them by default, 120 with
+// AGENTFILES_FULL=1). The ceiling per call is generous:
 // the test checks that nothing stalls, not how fast it is.
 func TestSearchFairnessPostgres(t *testing.T) {
 	const (
@@ -86,7 +88,8 @@ func TestSearchFairnessPostgres(t *testing.T) {
 	}
 
 	start := time.Now()
-	for i := range 60 {
+	rounds := testsize.Count(t, 60, 20) // of a file_stat and a file_read
+	for i := range rounds {
 		for _, tool := range []string{"file_stat", "file_read"} {
 			began := time.Now()
 			r, err := doAPI(srv.base, "light", tool, map[string]any{"project": "small", "path": "/note.md"})
@@ -101,7 +104,7 @@ func TestSearchFairnessPostgres(t *testing.T) {
 	}
 	close(stop)
 	wg.Wait()
-	t.Logf("other tenant: 120 calls in %v; heavy searches: %v", time.Since(start).Round(time.Millisecond), outcomes)
+	t.Logf("other tenant: %d calls in %v; heavy searches: %v", 2*rounds, time.Since(start).Round(time.Millisecond), outcomes)
 	for outcome, n := range outcomes {
 		switch outcome {
 		case "ok", "INVALID_QUERY", "RATE_LIMITED", "RESOURCE_BUSY":

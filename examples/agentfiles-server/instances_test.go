@@ -15,6 +15,7 @@ import (
 	"github.com/agentfiles/agentfiles/fileio/storetest"
 	"github.com/agentfiles/agentfiles/internal/cmdtest"
 	"github.com/agentfiles/agentfiles/internal/pgtest"
+	"github.com/agentfiles/agentfiles/internal/testsize"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -73,7 +74,7 @@ func archiveRoute(t *testing.T, base, method, target string, body []byte) []byte
 }
 
 // TestRewindOnAKilledInstance kills a server process while it rewinds a project of 1,000
-// files on PostgreSQL, at several moments, and reads the project through a second server: it
+// files on PostgreSQL (300 by default, 1,000 with AGENTFILES_FULL=1), at several moments, and reads the project through a second server: it
 // is always wholly as it was before the rewind or wholly at the checkpoint, never a mix, and
 // the second server can rewind it at once (the killed instance holds no lock).
 func TestRewindOnAKilledInstance(t *testing.T) {
@@ -81,7 +82,7 @@ func TestRewindOnAKilledInstance(t *testing.T) {
 	bin := cmdtest.Build(t, ".")
 	survivor := startServer(t, "-database-url", dbURL, "-log-level", "off")
 	const project = "killed-rewind"
-	entries := make([]storetest.ArchiveEntry, 1000)
+	entries := make([]storetest.ArchiveEntry, testsize.Count(t, 1000, 300))
 	for i := range entries {
 		entries[i] = storetest.ArchiveEntry{Name: fmt.Sprintf("d%d/n\u00f6te %04d.md", i%15, i), Content: strings.Repeat(fmt.Sprintf("line %d of the checkpoint\n", i), 40)}
 	}
@@ -135,11 +136,11 @@ func TestRewindOnAKilledInstance(t *testing.T) {
 			t.Fatalf("killed %v into the rewind, the project is neither as before nor at the checkpoint:\n%s", delay, cmp.Diff(changed, now))
 		}
 	}
-	t.Logf("a rewind of 1,001 files took %v; outcomes of killing the instance part way: %v", whole, outcomes)
+	t.Logf("a rewind of %d files took %v; outcomes of killing the instance part way: %v", len(entries), whole, outcomes)
 	// The survivor rewinds it: no lock or half transaction of the killed instances is left.
 	res := mustCall(t, survivor.base, "dev", "file_rewind", map[string]any{"project": project, "checkpoint": checkpoint})
-	if diff := cmp.Diff(atCheckpoint, snapshot()); diff != "" || res["total"] != float64(1001) {
-		t.Errorf("the survivor's rewind changed %v files (want 1001); (-checkpoint +now):\n%s", res["total"], diff)
+	if diff := cmp.Diff(atCheckpoint, snapshot()); diff != "" || res["total"] != float64(len(entries)) {
+		t.Errorf("the survivor's rewind changed %v files (want %d); (-checkpoint +now):\n%s", res["total"], len(entries), diff)
 	}
 }
 

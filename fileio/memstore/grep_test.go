@@ -9,13 +9,15 @@ import (
 	"github.com/agentfiles/agentfiles/fileio/memstore"
 	"github.com/agentfiles/agentfiles/internal/grepbench"
 	"github.com/agentfiles/agentfiles/internal/memgrep"
+	"github.com/agentfiles/agentfiles/internal/testsize"
 	"github.com/google/go-cmp/cmp"
 )
 
 // TestGrepCandidatesAsOneAtATime checks the block-parallel candidate filter against its
 // definition, one file at a time in path order with driver.ContentQuery.Matches: the same
 // candidates and the same account of what was read, at every limit and read budget, from
-// every starting point.
+// every starting point (a fixed sample of the combinations by default, all of them with
+// AGENTFILES_FULL=1).
 func TestGrepCandidatesAsOneAtATime(t *testing.T) {
 	prose := grepbench.NewProse(1500, 12<<20, 5)
 	store := memstore.New(memstore.Options{})
@@ -79,31 +81,36 @@ func TestGrepCandidatesAsOneAtATime(t *testing.T) {
 		}
 		return a
 	}
-	err = store.View(ctx, scope, func(tx driver.ReadTx) error {
-		cs := tx.(driver.ContentSearcher)
-		for _, q := range queries {
-			for _, prefix := range []string{"/", "/docs/s1", "/docs/s7/"} {
-				for _, after := range []string{"", prose.Files[700].Path} {
-					for _, limit := range []int{1, 5, 256, 5000} {
-						for _, budget := range []int64{0, 1, 100 << 10, 3 << 20} {
-							c := driver.GrepCandidates{Prefix: prefix, After: after, Query: q, Limit: limit, MaxReadBytes: budget}
-							want := oneAtATime(tx, c)
-							var got answer
-							c.Read = &got.Read
-							infos, err := cs.GrepCandidates(ctx, c)
-							if err != nil {
-								return err
-							}
-							for _, info := range infos {
-								got.Paths = append(got.Paths, info.Path)
-							}
-							if diff := cmp.Diff(want, got); diff != "" {
-								t.Errorf("%v below %q after %q, limit %d, budget %d (-one at a time +got):\n%s",
-									q, prefix, after, limit, budget, diff)
-							}
-						}
+	// Every combination of query, prefix, starting point, limit and budget: 672 cases, a fixed
+	// sample of them by default (all with AGENTFILES_FULL=1).
+	var cases []driver.GrepCandidates
+	for _, q := range queries {
+		for _, prefix := range []string{"/", "/docs/s1", "/docs/s7/"} {
+			for _, after := range []string{"", prose.Files[700].Path} {
+				for _, limit := range []int{1, 5, 256, 5000} {
+					for _, budget := range []int64{0, 1, 100 << 10, 3 << 20} {
+						cases = append(cases, driver.GrepCandidates{Prefix: prefix, After: after, Query: q, Limit: limit, MaxReadBytes: budget})
 					}
 				}
+			}
+		}
+	}
+	err = store.View(ctx, scope, func(tx driver.ReadTx) error {
+		cs := tx.(driver.ContentSearcher)
+		for _, c := range testsize.Sample(t, cases, 150) {
+			want := oneAtATime(tx, c)
+			var got answer
+			c.Read = &got.Read
+			infos, err := cs.GrepCandidates(ctx, c)
+			if err != nil {
+				return err
+			}
+			for _, info := range infos {
+				got.Paths = append(got.Paths, info.Path)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("%v below %q after %q, limit %d, budget %d (-one at a time +got):\n%s",
+					c.Query, c.Prefix, c.After, c.Limit, c.MaxReadBytes, diff)
 			}
 		}
 		return nil

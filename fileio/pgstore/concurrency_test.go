@@ -19,6 +19,7 @@ import (
 	"github.com/agentfiles/agentfiles/fileio/storetest"
 	"github.com/agentfiles/agentfiles/internal/cmdtest"
 	"github.com/agentfiles/agentfiles/internal/pgtest"
+	"github.com/agentfiles/agentfiles/internal/testsize"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -182,14 +183,15 @@ func startProcs(t *testing.T, bin string, argLists ...[]string) (wait func() []i
 // procScope is the scope the helper writes to with its default -key and -project.
 var procScope = driver.Scope{Tenant: agentfiles.NewAuthContext("pgstoreproc", "").APIKeyHash, Project: "proj"}
 
-// TestTwoProcessesAppend: two processes append 1,000 records each to the same file, while the
-// grep indexers of both (every millisecond) index it between appends. Every record is present
+// TestTwoProcessesAppend: two processes append 1,000 records each (300 by default, 1,000 with
+// AGENTFILES_FULL=1) to the same file, while the grep indexers of both (every millisecond)
+// index it between appends. Every record is present
 // exactly once, whole, and each writer's records are in its own order; the outbox holds one
 // pending job for the path; grep finds the last records.
 func TestTwoProcessesAppend(t *testing.T) {
 	bin := cmdtest.Build(t, procCommand)
 	url := pgtest.New(t)
-	const n = 1000
+	n := testsize.Count(t, 1000, 300)
 	counts := runProcs(t, bin,
 		[]string{"-url", url, "-mode", "append", "-writer", "A", "-n", strconv.Itoa(n), "-grep-index-interval", "1ms"},
 		[]string{"-url", url, "-mode", "append", "-writer", "B", "-n", strconv.Itoa(n), "-grep-index-interval", "1ms"})

@@ -23,7 +23,8 @@ import (
 // TestGrepLiteralsCacheSizes runs the driver.LiteralGrepper contract and the grep suite with
 // the grep cache off (SQL answers every grep) and with a cache far smaller than the suite's
 // projects (greps evict each other's projects, and larger ones fall back to SQL).
-// TestGrepLiterals and TestGrepGlobIndexStates run them with the default cache.
+// TestGrepLiterals and TestStoretest run them with the default cache. The suite runs on the
+// store as it is only: its views without LiteralGrepper answer greps without the cache.
 func TestGrepLiteralsCacheSizes(t *testing.T) {
 	for _, size := range []int64{-1, 3000} {
 		t.Run(fmt.Sprint("GrepCacheBytes=", size), func(t *testing.T) {
@@ -37,7 +38,7 @@ func TestGrepLiteralsCacheSizes(t *testing.T) {
 			if held := s.GrepCacheHeld(); held > max(size, 0) {
 				t.Errorf("GrepCacheHeld = %d, more than GrepCacheBytes %d", held, size)
 			}
-			storetest.ExerciseGrep(t, func(t *testing.T) driver.Store {
+			storetest.ExerciseGrepStore(t, func(t *testing.T) driver.Store {
 				s, _ := newStore(t, opts)
 				return s
 			})

@@ -37,18 +37,20 @@ func (s indexedViews) ViewScan(ctx context.Context, scope driver.Scope, fn func(
 	return s.Store.ViewScan(ctx, scope, fn)
 }
 
-// TestGrepGlobIndexStates runs the grep and glob suite with every file in the trigram index
-// and with none (no indexer): the answers are exact either way. TestStoretest runs it with the
-// background indexer, which indexes files while the suite writes and greps them.
+// TestGrepGlobIndexStates runs the searching part of the grep suite with every file in the
+// trigram index and with none (no indexer): the answers are exact either way. TestStoretest
+// runs the whole suite with the background indexer, which indexes files while the suite writes
+// and greps them; what does not search through the index (the portable path, globs) runs
+// there only.
 func TestGrepGlobIndexStates(t *testing.T) {
 	t.Run("Indexed", func(t *testing.T) {
-		storetest.ExerciseGrep(t, func(t *testing.T) driver.Store {
+		storetest.ExerciseGrepSearch(t, func(t *testing.T) driver.Store {
 			s, _ := newStore(t, pgstore.Options{GrepIndexInterval: -1})
 			return indexedViews{s}
 		})
 	})
 	t.Run("Unindexed", func(t *testing.T) {
-		storetest.ExerciseGrep(t, func(t *testing.T) driver.Store {
+		storetest.ExerciseGrepSearch(t, func(t *testing.T) driver.Store {
 			s, _ := newStore(t, pgstore.Options{GrepIndexInterval: -1})
 			return s
 		})
@@ -475,7 +477,8 @@ func TestGrepGlobCollations(t *testing.T) {
 	for _, locale := range []string{"en-US", "tr-TR", "lt-LT"} {
 		t.Run(locale, func(t *testing.T) {
 			storetest.ExerciseGrepStore(t, func(t *testing.T) driver.Store {
-				return indexedViews{pgtest.Open(t, pgtest.NewICU(t, locale), pgstore.Open, pgstore.Options{GrepIndexInterval: -1})}
+				url := pgtest.RecycledICU(t, "pgstore", locale, pgstore.Migrate)
+				return indexedViews{pgtest.Open(t, url, pgstore.Open, pgstore.Options{GrepIndexInterval: -1})}
 			})
 		})
 	}

@@ -109,7 +109,7 @@ func TestImportFeedAndHistoryAsMemstore(t *testing.T) {
 // project and walks the path index instead, testing every file's text. The grep cache is off:
 // it would answer the grep from memory.
 func TestImportGrepUsesTrigramIndex(t *testing.T) {
-	s, url := newStore(t, pgstore.Options{GrepIndexInterval: -1, GrepCacheBytes: -1})
+	s, url := newFreshStore(t, pgstore.Options{GrepIndexInterval: -1, GrepCacheBytes: -1})
 	svc := storetest.NewService(t, s)
 	ctx := agentfiles.WithAuth(context.Background(), agentfiles.NewAuthContext("sk-import", "alice"))
 	var entries []storetest.ArchiveEntry
@@ -149,8 +149,10 @@ WHERE s.relname = 'mcp_files' AND a.amname = 'gin'`
 	if diff := cmp.Diff([]string{"/notes/n0777.md"}, res.Files); diff != "" {
 		t.Fatalf("grep after the import (-want +got):\n%s", diff)
 	}
-	// A backend reports its statistics when it goes idle, at most once a second: wait for
-	// the report (this waits for an event, it does not measure time).
+	// A backend reports its statistics when it goes idle, at most once a second, and when it
+	// exits: close the store's sessions, and wait for the report (this waits for an event, it
+	// does not measure time).
+	s.Close()
 	for deadline := time.Now().Add(30 * time.Second); scans() == before; {
 		if time.Now().After(deadline) {
 			t.Fatal("the grep right after the import did not scan the trigram index (pg_stat_user_indexes.idx_scan unchanged)")

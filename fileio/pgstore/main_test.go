@@ -11,8 +11,18 @@ import (
 
 func TestMain(m *testing.M) { pgtest.Main(m) }
 
-// newStore returns a Store on a fresh database, closed when the test ends.
+// newStore returns a Store on an empty database of its own (a recycled one: see
+// pgtest.Recycled), closed when the test ends.
 func newStore(t testing.TB, opts pgstore.Options) (*pgstore.Store, string) {
+	t.Helper()
+	url := pgtest.Recycled(t, "pgstore", pgstore.Migrate)
+	return pgtest.Open(t, url, pgstore.Open, opts), url
+}
+
+// newFreshStore is newStore on a database created for the test: for a test whose answer
+// depends on the planner's view of the tables (statistics, pages of deleted rows), which a
+// recycled database keeps from the tests before.
+func newFreshStore(t testing.TB, opts pgstore.Options) (*pgstore.Store, string) {
 	t.Helper()
 	url := pgtest.New(t)
 	return pgtest.Open(t, url, pgstore.Open, opts), url

@@ -122,7 +122,7 @@ EXECUTE FUNCTION test_refuse()`); err != nil {
 // a Move of a few files walk the project (their UPDATE now finds the rows by id, through the
 // primary key: write transactions disable sequential scans, as the test does).
 func TestWritesProbeThePathIndexOnEmptyTable(t *testing.T) {
-	_, url := newStore(t, pgstore.Options{GrepIndexInterval: -1})
+	_, url := newFreshStore(t, pgstore.Options{GrepIndexInterval: -1})
 	ctx := context.Background()
 	for _, tc := range []struct {
 		name, prepare, execute string

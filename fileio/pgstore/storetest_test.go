@@ -13,6 +13,7 @@ import (
 	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/fileio/pgstore"
 	"github.com/agentfiles/agentfiles/fileio/storetest"
+	"github.com/agentfiles/agentfiles/internal/testsize"
 )
 
 // TestStoretest runs the fileio acceptance suite against PostgreSQL, every store on a fresh
@@ -34,11 +35,12 @@ func TestModel(t *testing.T) {
 	}
 }
 
-// TestArchiveRoundTrip imports this repository (and names with spaces and accents) into
-// PostgreSQL and exports it again in every format.
+// TestArchiveRoundTrip imports this repository (100 of its files by default, 400 with
+// AGENTFILES_FULL=1, and names with spaces and accents) into PostgreSQL and exports it again in
+// every format.
 func TestArchiveRoundTrip(t *testing.T) {
 	s, _ := newStore(t, pgstore.Options{})
-	storetest.ExerciseArchiveTree(t, s, "../..", 400)
+	storetest.ExerciseArchiveTree(t, s, "../..", testsize.Count(t, 400, 100))
 }
 
 // TestImportIndexesForGrep checks that an import with IndexNow leaves its new files in the

@@ -33,8 +33,10 @@
 //     globs, a file as the path), their argument errors, the scan budget and answer cap with
 //     cursors that lose and repeat nothing, and a differential test against a plain per-line
 //     scan (ReferenceGrep) on random files and patterns (RandomGrepFiles, RandomGrepPattern),
-//     paged with small limits; all of it again with the store's driver.ContentSearcher and
-//     driver.MultiGetter hidden, so the indexed and the portable paths agree. CrossTenant
+//     paged with small limits; all of it again with the store's driver.LiteralGrepper hidden
+//     and with its driver.ContentSearcher and driver.MultiGetter hidden too, so the indexed
+//     and the portable paths agree (a costly expression's time budget, which no index
+//     narrows, on the store and the portable path only). CrossTenant
 //     also greps and globs tenant A's project as tenant B;
 //   - Patch: Service.ApplyPatch and Service.ReadMany: random changes (RandomPatchCase) as V4A,
 //     perturbed V4A, unified diffs and Responses-API operations, each compared file by file
@@ -51,9 +53,14 @@
 //     and write what Put would; the same random writes through Services with the interfaces
 //     present, hidden (WithoutOptional), one at a time, and with a ConditionalWriter that
 //     declines everything or ignores the limits must give identical results, error texts and
-//     files; and the Service, Concurrency, Model and EditRenameHistory suites run again over
-//     WithoutOptional (no driver.Splicer or driver.Mover either), so the portable path stays
-//     covered too.
+//     files; and the Service's write rules, the Concurrency, Model and EditRenameHistory
+//     suites run again over WithoutOptional (no driver.Splicer or driver.Mover either), so the
+//     portable path stays covered too.
+//
+// A store that searches in more than one state (an index built or not, a cache of some size)
+// runs [ExerciseGrepSearch] in each: the part of GrepGlob whose answers go through the store's
+// own search. [ExerciseGrepStore] runs the grep suite on the store as it is, for settings
+// such as a collation.
 //
 // A store's own tests can read back everything a project holds with [Files]. Any test can get a
 // Service without a rate limit over a store with [NewService], and empty a store's outbox with

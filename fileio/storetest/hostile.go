@@ -65,16 +65,18 @@ func testHostileGlobs(t *testing.T, e *env) {
 }
 
 // testHostilePatterns replays patterns whose work inside one file once escaped the budgets.
-func testHostilePatterns(t *testing.T, newStore func(t *testing.T) driver.Store) {
+// The costly expression, which spends the grep's whole time budget three times, runs when
+// costly is set.
+func testHostilePatterns(t *testing.T, newStore func(t *testing.T) driver.Store, costly bool) {
 	t.Run("long ignore-case literal", func(t *testing.T) {
 		// O(content × literal) before: a 4,000-byte literal over a 4 MiB file of its first letter.
 		e := newEnv(t, newStore)
-		ctx, _ := newTenant(proj)
+		ctx, scope := newTenant(proj)
 		line := strings.Repeat("a", 64<<10-1) + "\n"
 		body := strings.Repeat(line, 63)
 		lit := strings.Repeat("a", 3999) + "b"
-		e.writeLarge(ctx, "/miss.txt", body+line)
-		e.writeLarge(ctx, "/hit.txt", body+strings.Repeat("A", 64<<10-2)+"B\n")
+		e.writeLarge(scope, "/miss.txt", body+line)
+		e.writeLarge(scope, "/hit.txt", body+strings.Repeat("A", 64<<10-2)+"B\n")
 		res, err := e.svc.Grep(ctx, fileio.GrepRequest{Project: proj, Pattern: lit, FixedStrings: true, IgnoreCase: true,
 			OutputMode: fileio.GrepCount})
 		if err != nil {
@@ -87,36 +89,38 @@ func testHostilePatterns(t *testing.T, newStore func(t *testing.T) driver.Store)
 			t.Errorf("scanned_bytes %d: the file searched (4 MiB) was not counted", res.ScannedBytes)
 		}
 	})
-	t.Run("costly expression over a large file", func(t *testing.T) {
-		// `.{1000}` over 6 MiB ran 35 s, untruncated. A budget of two seconds is a small part of
-		// that work: content mode stops part way with a line cursor that moves on, count mode
-		// (which needs whole files) is refused as TIMEOUT. On a loaded machine the store's own
-		// statements may use up the budget first: a TIMEOUT is then the bounded answer too.
-		e := newEnv(t, newStore, func(c *fileio.Config) { c.GrepTimeout = 2 * time.Second })
-		ctx, _ := newTenant(proj)
-		size := 6 << 20
-		e.writeLarge(ctx, "/big.txt", strings.Repeat(strings.Repeat("x", 999)+"\n", size/1000))
-		req := fileio.GrepRequest{Project: proj, Pattern: ".{1000}"}
-		seen := map[string]bool{}
-		for range 2 {
-			res, err := e.svc.Grep(ctx, req)
-			if code := agentfiles.ErrorCode(err); code == agentfiles.CodeTimeout {
-				t.Logf("Grep: %v", err)
-				break
-			} else if err != nil {
-				t.Fatalf("Grep: %v", err)
+	if costly {
+		t.Run("costly expression over a large file", func(t *testing.T) {
+			// `.{1000}` over 6 MiB ran 35 s, untruncated. A budget of one second is a small part of
+			// that work: content mode stops part way with a line cursor that moves on, count mode
+			// (which needs whole files) is refused as TIMEOUT. On a loaded machine the store's own
+			// statements may use up the budget first: a TIMEOUT is then the bounded answer too.
+			e := newEnv(t, newStore, func(c *fileio.Config) { c.GrepTimeout = time.Second })
+			ctx, scope := newTenant(proj)
+			size := 6 << 20
+			e.writeLarge(scope, "/big.txt", strings.Repeat(strings.Repeat("x", 999)+"\n", size/1000))
+			req := fileio.GrepRequest{Project: proj, Pattern: ".{1000}"}
+			seen := map[string]bool{}
+			for range 2 {
+				res, err := e.svc.Grep(ctx, req)
+				if code := agentfiles.ErrorCode(err); code == agentfiles.CodeTimeout {
+					t.Logf("Grep: %v", err)
+					break
+				} else if err != nil {
+					t.Fatalf("Grep: %v", err)
+				}
+				if !res.Truncated || res.NextCursor == "" || seen[res.NextCursor] || res.ScannedBytes >= int64(size) {
+					t.Fatalf("answer %+v: want truncated part way with a new cursor", res)
+				}
+				seen[res.NextCursor] = true
+				req.Cursor = res.NextCursor
 			}
-			if !res.Truncated || res.NextCursor == "" || seen[res.NextCursor] || res.ScannedBytes >= int64(size) {
-				t.Fatalf("answer %+v: want truncated part way with a new cursor", res)
+			_, err := e.svc.Grep(ctx, fileio.GrepRequest{Project: proj, Pattern: ".{1000}", OutputMode: fileio.GrepCount})
+			if code := agentfiles.ErrorCode(err); code != agentfiles.CodeTimeout {
+				t.Errorf("count mode: error %v (code %q), want TIMEOUT", err, code)
 			}
-			seen[res.NextCursor] = true
-			req.Cursor = res.NextCursor
-		}
-		_, err := e.svc.Grep(ctx, fileio.GrepRequest{Project: proj, Pattern: ".{1000}", OutputMode: fileio.GrepCount})
-		if code := agentfiles.ErrorCode(err); code != agentfiles.CodeTimeout {
-			t.Errorf("count mode: error %v (code %q), want TIMEOUT", err, code)
-		}
-	})
+		})
+	}
 	t.Run("answer cap as sent", func(t *testing.T) {
 		// One match with 20+20 context lines of 4,096 control characters: 983 KB of JSON before.
 		e := newEnv(t, newStore)
@@ -191,19 +195,9 @@ func testSlowReaderLock(t *testing.T, newStore func(t *testing.T) driver.Store) 
 	}
 }
 
-// writeLarge writes content to path in proj in appends of at most 1 MiB (one write takes at
-// most Config.MaxWriteBytes).
-func (e *env) writeLarge(ctx context.Context, path, content string) {
+// writeLarge writes content (megabytes, more than a Service call takes) to path in scope with
+// one Put of the store: a fixture, not the write path under test.
+func (e *env) writeLarge(scope driver.Scope, path, content string) {
 	e.t.Helper()
-	for first := true; content != "" || first; first = false {
-		part := content[:min(len(content), 1<<20)]
-		content = content[len(part):]
-		mode := fileio.ModeAppend
-		if first {
-			mode = fileio.ModeTruncate
-		}
-		if _, err := e.svc.Write(ctx, fileio.WriteRequest{Project: proj, Path: path, Content: part, Mode: mode}); err != nil {
-			e.t.Fatalf("write %s: %v", path, err)
-		}
-	}
+	putContents(e.t, e.store, scope, map[string]string{path: content})
 }

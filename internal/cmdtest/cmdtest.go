@@ -10,11 +10,15 @@ package cmdtest
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -22,23 +26,86 @@ import (
 )
 
 // Build compiles the main package pkg (an import path, or "." for the package under test) into
-// the test's temporary directory and returns the binary's path. The build cache makes every
-// build after the first one quick.
+// the test's temporary directory and returns the binary's path.
+//
+// Linking a server takes seconds, and many tests build the same command: the binary is linked
+// into a directory of the user's cache (agentfiles-cmdtest/, one per package and directory of
+// the tests), where go build finds it up to date until its sources change, and copied from
+// there. Without a cache directory it is linked into the test's directory directly.
 func Build(tb testing.TB, pkg string) string {
 	tb.Helper()
+	wd, err := os.Getwd()
+	if err != nil {
+		tb.Fatal(err)
+	}
 	name := filepath.Base(pkg)
 	if pkg == "." {
-		wd, err := os.Getwd()
-		if err != nil {
-			tb.Fatal(err)
-		}
 		name = filepath.Base(wd)
 	}
 	bin := filepath.Join(tb.TempDir(), name)
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		goBuild(tb, bin, pkg)
+		return bin
+	}
+	key := sha256.Sum256([]byte(wd + "\x00" + pkg))
+	dir := filepath.Join(cache, "agentfiles-cmdtest", hex.EncodeToString(key[:8]))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		goBuild(tb, bin, pkg)
+		return bin
+	}
+	// One build at a time per cached binary, across the test processes of this machine too.
+	unlock, err := lockFile(filepath.Join(dir, "lock"))
+	if err != nil {
+		tb.Fatalf("cmdtest: %v", err)
+	}
+	defer unlock()
+	cached := filepath.Join(dir, name)
+	goBuild(tb, cached, pkg)
+	if err := copyFile(bin, cached); err != nil {
+		tb.Fatalf("cmdtest: copying the built %s: %v", pkg, err)
+	}
+	return bin
+}
+
+// goBuild runs go build -o bin pkg, which does nothing when bin is up to date.
+func goBuild(tb testing.TB, bin, pkg string) {
+	tb.Helper()
 	if out, err := exec.Command("go", "build", "-o", bin, pkg).CombinedOutput(); err != nil {
 		tb.Fatalf("go build %s: %v\n%s", pkg, err, out)
 	}
-	return bin
+}
+
+// lockFile takes an exclusive lock on the file at path (created if missing) and returns the
+// function that releases it.
+func lockFile(path string) (func(), error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() { f.Close() }, nil
+}
+
+// copyFile copies the executable at src to dst.
+func copyFile(dst, src string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o755)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
 }
 
 // Buffer collects the output of a process or server; it is safe for concurrent writers.

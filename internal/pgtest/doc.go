@@ -21,6 +21,13 @@
 // [NewICU] creates the database with an ICU default collation instead ("tr-TR", "lt-LT"), for
 // tests whose answers must not depend on the database's case mapping.
 //
+// Suites that make hundreds of stores take [Recycled] instead: an empty database already at the
+// latest schema, which is emptied and handed to the next test when the test ends (a new
+// database and its migrations cost hundreds of milliseconds on a loaded machine; the reset a
+// few):
+//
+//	url := pgtest.Recycled(t, "pgstore", pgstore.Migrate)
+//
 // New starts one shared cluster per test package on first use; Main stops it when the package's
 // tests finish. Fault tests that kill and restart the server use [Dedicated], which gives the
 // test a cluster of its own with [Server.Kill] and [Server.Restart] ([DedicatedDatabase] adds a

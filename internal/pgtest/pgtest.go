@@ -26,6 +26,7 @@ var shared struct {
 // from TestMain: func TestMain(m *testing.M) { pgtest.Main(m) }.
 func Main(m *testing.M) {
 	code := m.Run()
+	dropRecycled()
 	if shared.srv != nil {
 		shared.srv.Close()
 	}
@@ -46,7 +47,12 @@ func New(tb testing.TB) string {
 // template0 with encoding UTF8; LC_COLLATE and LC_CTYPE stay C.
 func NewICU(tb testing.TB, icuLocale string) string {
 	tb.Helper()
-	return newDatabase(tb, "TEMPLATE template0 ENCODING 'UTF8' LOCALE 'C' LOCALE_PROVIDER icu ICU_LOCALE "+quoteLiteral(icuLocale))
+	return newDatabase(tb, icuOptions(icuLocale))
+}
+
+// icuOptions are the CREATE DATABASE options of NewICU.
+func icuOptions(icuLocale string) string {
+	return "TEMPLATE template0 ENCODING 'UTF8' LOCALE 'C' LOCALE_PROVIDER icu ICU_LOCALE " + quoteLiteral(icuLocale)
 }
 
 // quoteLiteral quotes s as an SQL string literal.
@@ -57,14 +63,7 @@ func newDatabase(tb testing.TB, options string) string {
 	tb.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
 	defer cancel()
-	admin := os.Getenv(EnvDatabaseURL)
-	if admin == "" {
-		shared.once.Do(func() { shared.srv, shared.err = Start(ctx) })
-		if shared.err != nil {
-			unavailable(tb, shared.err)
-		}
-		admin = shared.srv.URL("postgres")
-	}
+	admin := adminURL(tb, ctx)
 	dbURL, err := createDatabase(ctx, admin, options)
 	if err != nil {
 		tb.Fatalf("pgtest: %v", err)
@@ -77,6 +76,20 @@ func newDatabase(tb testing.TB, options string) string {
 		}
 	})
 	return dbURL
+}
+
+// adminURL is the URL of the maintenance database of the server New creates databases on:
+// AGENTFILES_TEST_DATABASE_URL, or the package's shared cluster, started on first use.
+func adminURL(tb testing.TB, ctx context.Context) string {
+	tb.Helper()
+	if admin := os.Getenv(EnvDatabaseURL); admin != "" {
+		return admin
+	}
+	shared.once.Do(func() { shared.srv, shared.err = Start(ctx) })
+	if shared.err != nil {
+		unavailable(tb, shared.err)
+	}
+	return shared.srv.URL("postgres")
 }
 
 // Dedicated starts a cluster used by this test alone (for fault tests that kill and restart the

@@ -134,7 +134,27 @@ func (s *EmbeddingServer) Requests() (requests, inputs int) {
 // It records the bearer keys it saw (Keys). Safe for concurrent use.
 type RerankServer struct {
 	recorder
-	lastDocs []string // the documents of the last valid request
+	lastDocs []string            // the documents of the last valid request
+	tokens   map[string][]string // indexdriver.Tokenize of each document seen (guarded by mu)
+}
+
+// tokenize is indexdriver.Tokenize of doc, remembered: a harness reranks the same documents
+// for topic after topic, and tokenizing them was most of its time.
+func (s *RerankServer) tokenize(doc string) []string {
+	s.mu.Lock()
+	seq, ok := s.tokens[doc]
+	s.mu.Unlock()
+	if ok {
+		return seq
+	}
+	seq = indexdriver.Tokenize(doc)
+	s.mu.Lock()
+	if s.tokens == nil {
+		s.tokens = map[string][]string{}
+	}
+	s.tokens[doc] = seq
+	s.mu.Unlock()
+	return seq
 }
 
 // LastDocuments returns the documents of the last valid rerank request.
@@ -164,7 +184,7 @@ func NewRerankServer(t testing.TB) *RerankServer {
 			s.mu.Lock()
 			s.lastDocs = req.Documents
 			s.mu.Unlock()
-			scores := overlapScores(req.Query, req.Documents)
+			scores := overlapScores(req.Query, req.Documents, s.tokenize)
 			idx := make([]int, len(scores))
 			for i := range idx {
 				idx[i] = i
@@ -191,14 +211,15 @@ func (s *RerankServer) Requests() int { s.mu.Lock(); defer s.mu.Unlock(); return
 
 // overlapScores is the RerankServer's scoring: for each document, Σ idf(t) over query terms t
 // it contains, divided by Σ idf over all query terms, plus 0.1 per query bigram found in order
-// (idf over the submitted documents). Scores are in [0, ~1.x].
-func overlapScores(query string, docs []string) []float64 {
+// (idf over the submitted documents). Scores are in [0, ~1.x]. tokenize is
+// indexdriver.Tokenize (or a memo of it).
+func overlapScores(query string, docs []string, tokenize func(string) []string) []float64 {
 	q := indexdriver.QueryTerms(query)
 	sets := make([]map[string]bool, len(docs))
 	seqs := make([][]string, len(docs))
 	df := make(map[string]int)
 	for i, d := range docs {
-		seqs[i] = indexdriver.Tokenize(d)
+		seqs[i] = tokenize(d)
 		sets[i] = make(map[string]bool)
 		for _, t := range seqs[i] {
 			if !sets[i][t] {

@@ -21,6 +21,7 @@ import (
 	"github.com/agentfiles/agentfiles/fileio/pgstore"
 	"github.com/agentfiles/agentfiles/fileio/storetest"
 	"github.com/agentfiles/agentfiles/internal/cmdtest"
+	"github.com/agentfiles/agentfiles/internal/testsize"
 	"github.com/agentfiles/agentfiles/search"
 	"github.com/agentfiles/agentfiles/search/indexdriver"
 	"github.com/agentfiles/agentfiles/search/indextest"
@@ -174,8 +175,8 @@ func sentence(r *rand.Rand, words int) string {
 }
 
 // TestFreshnessTwoWorkerProcesses: two worker processes (two indexer goroutines each) on one
-// database index a stream of 2,000 writes, appends and deletes made through fileio.Service over
-// pgstore by four concurrent writers. Afterwards no job is left, every active file is indexed
+// database index a stream of 2,000 writes, appends and deletes (600 by default, all 2,000 with
+// AGENTFILES_FULL=1) made through fileio.Service over pgstore by four concurrent writers. Afterwards no job is left, every active file is indexed
 // exactly once at its latest version (chunks equal to a fresh split of the stored content, one
 // row per chunk, postings and statistics consistent), and deleted files are gone from the
 // index. Freshness (commit to searchable) percentiles are logged per worker:
@@ -192,7 +193,8 @@ func TestFreshnessTwoWorkerProcesses(t *testing.T) {
 		startWorker(t, bin, "B", "-url", url, "-workers", "2", "-lease", "20s", "-merge-pending", "50"),
 	}
 	ctx := agentfiles.WithAuth(context.Background(), agentfiles.NewAuthContext(procKey, "test"))
-	const writers, perWriter, paths = 4, 500, 120
+	const writers, paths = 4, 120
+	perWriter := testsize.Count(t, 500, 150)
 	start := time.Now()
 	var wg sync.WaitGroup
 	for w := range writers {
