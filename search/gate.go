@@ -41,8 +41,12 @@ func newSearchGate(perTenant, total int, wait time.Duration) *searchGate {
 
 // acquire waits for tenant's turn and returns the function that ends it. A wait that passes
 // the gate's wait or ctx's deadline is RESOURCE_BUSY saying whose searches held the slots; a
-// caller that left gets ctx's error.
+// caller that left is CANCELED, and a call whose deadline had passed before it waited is
+// TIMEOUT (agentfiles.ContextError).
 func (g *searchGate) acquire(ctx context.Context, tenant string) (func(), error) {
+	if err := ctx.Err(); err != nil {
+		return nil, agentfiles.ContextError(err)
+	}
 	waitCtx, cancel := ctx, context.CancelFunc(func() {})
 	if g.wait > 0 {
 		waitCtx, cancel = context.WithTimeout(ctx, g.wait)
@@ -53,7 +57,7 @@ func (g *searchGate) acquire(ctx context.Context, tenant string) (func(), error)
 		return release, nil
 	}
 	if err := ctx.Err(); err != nil && !errors.Is(err, context.DeadlineExceeded) {
-		return nil, err // the caller left
+		return nil, agentfiles.ContextError(err) // the caller left
 	}
 	why := fmt.Sprintf("this API key's other searches held its %d search slots", g.slots.PerKey())
 	if all {
