@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -208,10 +209,22 @@ func ExerciseArchiveTree(t *testing.T, store driver.Store, root string, maxFiles
 	}
 }
 
+// sixtyByteFiles is n entries "1", "2", … of 60 bytes each.
+func sixtyByteFiles(n int) []ArchiveEntry {
+	out := make([]ArchiveEntry, n)
+	for i := range out {
+		out[i] = ArchiveEntry{Name: strconv.Itoa(i + 1), Content: strings.Repeat("x", 60)}
+	}
+	return out
+}
+
 // testArchives checks Import's refusals (nothing half imported), its modes and Export's
 // options on one store.
 func testArchives(t *testing.T, newStore func(t *testing.T) driver.Store) {
-	e := newEnv(t, newStore, func(c *fileio.Config) { c.MaxFileBytes, c.MaxProjectBytes = 64, 400 })
+	// 400 bytes of files, and the change-feed events of the test's changes (at most 16, none
+	// with a path longer than the one measured).
+	quota := 400 + 16*driver.EventBytes("/site/docs/b c.md")
+	e := newEnv(t, newStore, func(c *fileio.Config) { c.MaxFileBytes, c.MaxProjectBytes = 64, quota })
 	ctx, _ := newTenant(proj)
 	e.write(ctx, proj, "/keep.md", "kept\n")
 	e.write(ctx, proj, "/site/old.md", "old\n")
@@ -233,9 +246,7 @@ func testArchives(t *testing.T, newStore func(t *testing.T) driver.Store) {
 		{"directory and file", []ArchiveEntry{{Name: "d/b", Content: "x"}, {Name: "d", Content: "x"}}, agentfiles.CodeInvalidArgument, `"d" is a file`},
 		{"invalid name", []ArchiveEntry{ok, {Name: "a\u200bb", Content: "x"}}, fileio.CodeInvalidPath, "U+200B"},
 		{"file over quota", []ArchiveEntry{ok, {Name: "big.md", Content: strings.Repeat("x", 65)}}, fileio.CodeQuotaExceeded, `"big.md" is larger`},
-		{"project over quota", []ArchiveEntry{ok, {Name: "1", Content: strings.Repeat("x", 60)}, {Name: "2", Content: strings.Repeat("x", 60)},
-			{Name: "3", Content: strings.Repeat("x", 60)}, {Name: "4", Content: strings.Repeat("x", 60)}, {Name: "5", Content: strings.Repeat("x", 60)},
-			{Name: "6", Content: strings.Repeat("x", 60)}, {Name: "7", Content: strings.Repeat("x", 60)}}, fileio.CodeQuotaExceeded, "quota"},
+		{"project over quota", append([]ArchiveEntry{ok}, sixtyByteFiles(int(quota/60)+1)...), fileio.CodeQuotaExceeded, "quota"},
 	}
 	before := projectState(t, e, ctx)
 	for _, format := range []archive.Format{archive.Tar, archive.TarGz, archive.Zip} {
