@@ -165,9 +165,10 @@ type Config struct {
 	// minutes); 0 means the default.
 	ArchiveTimeout time.Duration
 	// MaxArchiveEntries caps the entries of one archive an Import reads (files, directories
-	// and links), counted as they are read; a zip's is checked from its end record and its
-	// central directory before the directory is parsed. PAYLOAD_TOO_LARGE above it. Key
-	// max_archive_entries; default 100,000; 0 means the default.
+	// and links), counted as they are read; a zip's are counted before its directory is
+	// parsed, which holds about 250 bytes per entry in memory. PAYLOAD_TOO_LARGE above it. Key
+	// max_archive_entries; default 125,000 (a quarter more than max_project_files' default:
+	// directories count too); 0 means the default.
 	MaxArchiveEntries int
 	// MaxArchiveDirectoryBytes caps the central directory of a zip archive (the list of its
 	// entries at its end, which a zip reader holds in memory), checked before it is parsed.
@@ -227,7 +228,7 @@ const (
 	DefaultMaxPatchFiles         = 100
 	DefaultMaxArchiveBytes       = 512 << 20
 	DefaultArchiveTimeout        = 5 * time.Minute
-	DefaultMaxArchiveEntries     = 100_000
+	DefaultMaxArchiveEntries     = 125_000
 	DefaultMaxArchiveDirBytes    = 32 << 20
 	DefaultMaxConcurrentArchives = 1
 	DefaultMaxProjectFiles       = 100_000
@@ -433,7 +434,7 @@ var configFormats = map[string]string{
 	"path_rule":                   "unicode or portable",
 	"max_archive_bytes":           "a byte count such as 536870912",
 	"archive_timeout_ms":          "a whole number of milliseconds such as 300000",
-	"max_archive_entries":         "a whole number such as 100000",
+	"max_archive_entries":         "a whole number such as 125000",
 	"max_archive_directory_bytes": "a byte count such as 33554432",
 	"max_concurrent_archives":     "a whole number such as 1",
 	"max_project_files":           "a whole number such as 100000",

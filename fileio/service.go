@@ -27,6 +27,8 @@ type Service struct {
 	sealer  CredentialSealer
 	limiter *RateLimiter
 	slots   *keyedslots.Slots // Config.MaxConcurrentCalls per tenant
+	// archives bounds each tenant's imports and exports (Config.MaxConcurrentArchives).
+	archives *keyedslots.Slots
 }
 
 // Options are the optional settings of a Service. The zero value is valid: DefaultConfig, no
@@ -75,9 +77,10 @@ func NewService(store driver.Store, opts Options) (*Service, error) {
 			HistoryVersions: cfg.HistoryVersions, HistoryRetention: cfg.HistoryRetention,
 			Quota: driver.Quota{ProjectBytes: cfg.MaxProjectBytes, ProjectFiles: cfg.MaxProjectFiles,
 				TenantFiles: cfg.MaxTenantFiles, TenantProjects: cfg.MaxTenantProjects}},
-		logger: opts.Logger,
-		sealer: opts.CredentialSealer,
-		slots:  keyedslots.New(cfg.ConcurrentCalls()),
+		logger:   opts.Logger,
+		sealer:   opts.CredentialSealer,
+		slots:    keyedslots.New(cfg.ConcurrentCalls()),
+		archives: keyedslots.New(cfg.MaxConcurrentArchives),
 	}
 	if s.logger == nil {
 		s.logger = slog.New(slog.DiscardHandler)
