@@ -220,7 +220,7 @@ func (r *Reader) Next() (Entry, error) {
 			if !r.tail.endMarker() {
 				return Entry{}, &EntryError{Reason: "the archive is cut short: it ends without tar's end marker (two zero blocks)"}
 			}
-			return Entry{}, io.EOF
+			return Entry{}, r.gzipEnd()
 		}
 		if err != nil {
 			return Entry{}, streamError(err)
@@ -293,6 +293,28 @@ func (r *Reader) nextZip() (Entry, error) {
 		return Entry{Name: f.Name, Path: p, Size: int64(f.UncompressedSize64)}, nil
 	}
 	return Entry{}, io.EOF
+}
+
+// maxGzipTrailer bounds what a tar.gz may hold after the tar's end marker (tar pads its
+// stream to whole records of up to 10 KiB; more is not padding, and decompressing it all would
+// cost CPU for nothing).
+const maxGzipTrailer = 1 << 20
+
+// gzipEnd reads a tar.gz stream to its end after the tar's end marker, so that gzip checks its
+// checksum and length: a stream cut in its trailer is damaged, not whole. It returns io.EOF
+// when the stream is whole.
+func (r *Reader) gzipEnd() error {
+	if r.gz == nil {
+		return io.EOF
+	}
+	n, err := io.Copy(io.Discard, io.LimitReader(r.gz, maxGzipTrailer+1))
+	switch {
+	case err != nil:
+		return streamError(err)
+	case n > maxGzipTrailer:
+		return &EntryError{Reason: "the gzip stream goes on for more than 1 MiB after the tar archive's end; send the tar.gz alone"}
+	}
+	return io.EOF
 }
 
 // count counts one more entry against Limits.MaxEntries.
