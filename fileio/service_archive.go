@@ -77,4 +77,3 @@ type ExportResult struct {
 	Files  int    `json:"files"`
 	Bytes  int64  `json:"bytes"` // the files' bytes, before compression
 }
-
