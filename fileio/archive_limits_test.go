@@ -5,7 +5,6 @@ import (
 	"context"
 	"io"
 	"runtime"
-	"runtime/metrics"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -17,36 +16,8 @@ import (
 	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/fileio/storetest"
 	"github.com/agentfiles/agentfiles/internal/hostilezip"
+	"github.com/agentfiles/agentfiles/internal/memwatch"
 )
-
-// heapPeak samples the bytes of the heap's objects (runtime/metrics, no stop of the world)
-// every half millisecond until stop is called, and returns the largest.
-func heapPeak() (stop func() uint64) {
-	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-	var peak atomic.Uint64
-	done, finished := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(finished)
-		tick := time.NewTicker(500 * time.Microsecond)
-		defer tick.Stop()
-		for {
-			metrics.Read(sample)
-			if v := sample[0].Value.Uint64(); v > peak.Load() {
-				peak.Store(v)
-			}
-			select {
-			case <-done:
-				return
-			case <-tick.C:
-			}
-		}
-	}()
-	return func() uint64 {
-		close(done)
-		<-finished
-		return peak.Load()
-	}
-}
 
 // updateCounter counts the store's write transactions.
 type updateCounter struct {
@@ -72,7 +43,7 @@ func TestImportHostileZipMemory(t *testing.T) {
 	const entries = 4_000_000
 	t.Logf("each stream: %d bytes declaring %d entries", hostilezip.Size(hostilezip.Options{Entries: entries}), entries)
 	runtime.GC()
-	stop := heapPeak()
+	watch := memwatch.Start()
 	// The sampler must see what is allocated: 8 MiB held through the imports.
 	ballast := make([]byte, 8<<20)
 	for i := range ballast {
@@ -95,7 +66,7 @@ func TestImportHostileZipMemory(t *testing.T) {
 		}
 	}
 	wg.Wait()
-	peak := stop()
+	peak := watch.Stop()
 	runtime.KeepAlive(ballast)
 	if peak < 8<<20 {
 		t.Fatalf("the heap's peak was sampled at %d bytes, less than the 8 MiB held: the sampling is broken", peak)
