@@ -184,12 +184,24 @@ func (x *session) commit(ctx context.Context) error {
 }
 
 // sqlQuotaBegin records the project's usage when an Update has taken its lock, for
-// sqlQuotaCheck (migration 0014).
-const sqlQuotaBegin = `SELECT mcp_files_quota_begin($1, $2)`
+// sqlQuotaCheck (migration 0014): its bytes, files, and whether it counts toward the tenant's
+// projects.
+const sqlQuotaBegin = `SELECT set_config('agentfiles.quota_before', concat_ws(' ', u.bytes, u.files, u.files > 0 OR u.kept > 0), true)
+FROM mcp_files_usage($1, $2) AS u`
 
 // sqlQuotaCheck raises SQLSTATE AFQ01 when the transaction leaves the project past its quota
-// ($3 bytes, $4 files, $5 the tenant's files, $6 the tenant's projects; see driver.Quota.Check).
-const sqlQuotaCheck = `SELECT mcp_files_quota_check($1, $2, $3, $4, $5, $6)`
+// ($3 bytes, $4 files, $5 the tenant's files, $6 the tenant's projects; 0: no bound; see
+// driver.Quota.Check): the comparisons of the project's own bounds are made here, and
+// mcp_files_quota_guard, which raises and counts the tenant's other projects, is called only
+// when a bound is passed or the tenant's bounds apply (the project gained files, or started to
+// count).
+const sqlQuotaCheck = `SELECT CASE WHEN
+       ($3 > 0 AND u.bytes > $3 AND u.bytes > b.bytes) OR ($4 > 0 AND u.files > $4 AND u.files > b.files)
+       OR ($5 > 0 AND u.files > b.files) OR ($6 > 0 AND NOT b.counted AND (u.files > 0 OR u.kept > 0))
+    THEN mcp_files_quota_guard($1, $2, b.bytes, u.bytes, b.files, u.files, b.counted, u.files > 0 OR u.kept > 0, $3, $4, $5, $6) END
+FROM mcp_files_usage($1, $2) AS u,
+    (SELECT v[1]::bigint AS bytes, v[2]::bigint AS files, v[3]::boolean AS counted
+     FROM string_to_array(current_setting('agentfiles.quota_before'), ' ') AS v) AS b`
 
 // commitChecked commits a transaction that created or replaced files: the quota check, the
 // NOTIFY of new jobs and COMMIT go out as one pgx batch, so the check costs no round trip of

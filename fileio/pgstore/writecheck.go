@@ -123,8 +123,9 @@ func ancestorDirs(path string) []string {
 // For Store.UpdateIfAllowed, which commits in the same round trip, the statement also checks
 // the quota of UpdateOptions.Quota as a transaction's commit would (migration 0014): us is the
 // project's usage before the write, and when f wrote, the final SELECT calls
-// mcp_files_quota_guard with the usage after it, which it computes: the size change, the
-// version hk kept less those hd dropped, and the event the write's trigger records. The guard
+// mcp_files_quota_guard with the usage after it, which q computes (the size change, the
+// version hk kept less those hd dropped, and the event the write's trigger records) when a
+// bound of the project is passed or the write creates a file (the tenant's bounds). The guard
 // raises SQLSTATE AFQ01, which fails the whole statement (nothing it wrote is kept).
 //
 // Parameters: $1 tenant, $2 project, $3 path, $4 ancestors, $5 path + "/", $6 credential
@@ -184,17 +185,21 @@ const sqlWriteIfAllowed = `WITH ` + sqlConflictCTEs + `, e AS (
     WHERE EXISTS (SELECT 1 FROM f)
     ON CONFLICT (apikey_hash, project) DO UPDATE
     SET size_bytes = u.size_bytes + EXCLUDED.size_bytes, file_count = u.file_count + EXCLUDED.file_count
-), ` + sqlUpsertJobCTE + `
+), ` + sqlUpsertJobCTE + `, q AS (
+    SELECT c.usage_bytes AS bytes, (c.usage_bytes + f.size - COALESCE(c.old_size, 0)
+               + COALESCE((SELECT sum(size) FROM hk), 0) - COALESCE((SELECT sum(size) FROM hd), 0)
+               + octet_length($3) + ` + sqlEventOverhead + `)::bigint AS after_bytes,
+           c.usage_files AS files, c.old_size IS NULL AS created, c.usage_files > 0 OR c.usage_kept > 0 AS counted
+    FROM c, f
+)
 SELECT c.ancestor, c.below, c.old_size, c.old_created, c.old_updated, c.project_bytes,
        f.size, f.created_at, f.updated_at, f.sum,
-       CASE WHEN f.size IS NOT NULL THEN mcp_files_quota_guard($1, $2,
-           c.usage_bytes,
-           (c.usage_bytes + f.size - COALESCE(c.old_size, 0)
-               + COALESCE((SELECT sum(size) FROM hk), 0) - COALESCE((SELECT sum(size) FROM hd), 0)
-               + octet_length($3) + ` + sqlEventOverhead + `)::bigint,
-           c.usage_files, c.usage_files + CASE WHEN c.old_size IS NULL THEN 1 ELSE 0 END,
-           c.usage_files > 0 OR c.usage_kept > 0, TRUE,
-           $15::bigint, $16::bigint, $17::bigint, $18::bigint) END
+       (SELECT CASE WHEN ($15::bigint > 0 AND after_bytes > $15::bigint AND after_bytes > bytes)
+                      OR ($16::bigint > 0 AND created AND files + 1 > $16::bigint)
+                      OR (created AND ($17::bigint > 0 OR $18::bigint > 0))
+                THEN mcp_files_quota_guard($1, $2, bytes, after_bytes, files, files + CASE WHEN created THEN 1 ELSE 0 END,
+                                           counted, TRUE, $15::bigint, $16::bigint, $17::bigint, $18::bigint) END
+        FROM q)
 FROM c LEFT JOIN f ON TRUE`
 
 // sqlWriteIfAllowedNotify is sqlWriteIfAllowed that also announces the new job, as NOTIFY

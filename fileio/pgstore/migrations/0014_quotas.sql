@@ -48,9 +48,11 @@ END
 $fn$;
 
 -- 2. What a project holds, as the quotas count it (driver.Usage): its bytes (files, kept
---    versions, events), its active files, and the bytes of its kept versions. Three lookups by
---    primary key.
-CREATE OR REPLACE FUNCTION mcp_files_usage(h VARCHAR, p VARCHAR, OUT bytes BIGINT, OUT files BIGINT, OUT kept BIGINT, OUT events BIGINT)
+--    versions, events), its active files, and the bytes of its kept versions and events. Three
+--    lookups by primary key; declared as a table of one row so that PostgreSQL inlines it into
+--    the statements that read it.
+CREATE OR REPLACE FUNCTION mcp_files_usage(h VARCHAR, p VARCHAR)
+RETURNS TABLE (bytes BIGINT, files BIGINT, kept BIGINT, events BIGINT)
 LANGUAGE sql STABLE AS $fn$
     SELECT COALESCE(u.size_bytes, 0) + COALESCE(hu.size_bytes, 0) + COALESCE(fh.event_bytes, 0),
            COALESCE(u.file_count, 0), COALESCE(hu.size_bytes, 0), COALESCE(fh.event_bytes, 0)
@@ -100,28 +102,8 @@ BEGIN
 END
 $fn$;
 
--- 4. The check of a whole transaction: mcp_files_quota_begin records the project's usage once
---    the transaction holds the project's lock (a transaction-local setting), and
---    mcp_files_quota_check, run before COMMIT when the transaction created or replaced a file,
---    compares the usage then with it.
-CREATE OR REPLACE FUNCTION mcp_files_quota_begin(h VARCHAR, p VARCHAR) RETURNS text
-LANGUAGE sql VOLATILE AS $fn$
-    SELECT set_config('agentfiles.quota_before', concat_ws(' ', u.bytes, u.files, (u.files > 0 OR u.kept > 0)), true)
-    FROM mcp_files_usage(h, p) u
-$fn$;
-
-CREATE OR REPLACE FUNCTION mcp_files_quota_check(h VARCHAR, p VARCHAR,
-    max_bytes BIGINT, max_files BIGINT, max_tenant_files BIGINT, max_tenant_projects BIGINT) RETURNS boolean
-LANGUAGE plpgsql VOLATILE AS $fn$
-DECLARE
-    before TEXT[] := string_to_array(NULLIF(current_setting('agentfiles.quota_before', true), ''), ' ');
-    u RECORD;
-BEGIN
-    IF before IS NULL THEN
-        RAISE EXCEPTION 'mcp_files_quota_check: mcp_files_quota_begin did not run in this transaction';
-    END IF;
-    SELECT * INTO u FROM mcp_files_usage(h, p);
-    RETURN mcp_files_quota_guard(h, p, before[1]::bigint, u.bytes, before[2]::bigint, u.files,
-        before[3]::boolean, u.files > 0 OR u.kept > 0, max_bytes, max_files, max_tenant_files, max_tenant_projects);
-END
-$fn$;
+-- 4. pgstore checks a whole transaction with two statements of its own: one records the
+--    project's usage in a transaction-local setting once the transaction holds the project's
+--    lock (agentfiles.quota_before: bytes, files, and whether the project counts), the other,
+--    before COMMIT, compares the usage then with it and calls mcp_files_quota_guard only when a
+--    bound may be passed (see session.go).
