@@ -196,9 +196,10 @@ FROM mcp_files_usage($1, $2) AS u`
 // when a bound is passed or the tenant's bounds apply (the project gained files, or started to
 // count).
 const sqlQuotaCheck = `SELECT CASE WHEN
-       ($3 > 0 AND u.bytes > $3 AND u.bytes > b.bytes) OR ($4 > 0 AND u.files > $4 AND u.files > b.files)
-       OR ($5 > 0 AND u.files > b.files) OR ($6 > 0 AND NOT b.counted AND (u.files > 0 OR u.kept > 0))
-    THEN mcp_files_quota_guard($1, $2, b.bytes, u.bytes, b.files, u.files, b.counted, u.files > 0 OR u.kept > 0, $3, $4, $5, $6) END
+       ($3::bigint > 0 AND u.bytes > $3::bigint AND u.bytes > b.bytes) OR ($4::bigint > 0 AND u.files > $4::bigint AND u.files > b.files)
+       OR ($5::bigint > 0 AND u.files > b.files) OR ($6::bigint > 0 AND NOT b.counted AND (u.files > 0 OR u.kept > 0))
+    THEN mcp_files_quota_guard($1, $2, b.bytes, u.bytes, b.files, u.files, b.counted, u.files > 0 OR u.kept > 0,
+                               $3::bigint, $4::bigint, $5::bigint, $6::bigint) END
 FROM mcp_files_usage($1, $2) AS u,
     (SELECT v[1]::bigint AS bytes, v[2]::bigint AS files, v[3]::boolean AS counted
      FROM string_to_array(current_setting('agentfiles.quota_before'), ' ') AS v) AS b`

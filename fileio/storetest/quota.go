@@ -32,6 +32,11 @@ func exerciseQuotas(t *testing.T, newStore func(t *testing.T) driver.Store) {
 	t.Run("Tenant", func(t *testing.T) {
 		testTenantQuotas(t, newEnv(t, newStore, func(c *fileio.Config) { c.MaxTenantFiles, c.MaxTenantProjects = 4, 2 }))
 	})
+	t.Run("LargeBounds", func(t *testing.T) {
+		testLargeQuotas(t, newEnv(t, newStore, func(c *fileio.Config) {
+			c.MaxProjectBytes, c.MaxArchiveBytes, c.MaxProjectFiles, c.MaxTenantFiles, c.MaxTenantProjects = 1<<40, 1<<40, 1<<40, 1<<40, 1<<40
+		}))
+	})
 	t.Run("CheckpointLoop", func(t *testing.T) { testCheckpointLoop(t, newStore) })
 	t.Run("SameSizeOverwrites", func(t *testing.T) { testSameSizeOverwrites(t, newStore) })
 }
@@ -101,6 +106,25 @@ func testProjectFileQuota(t *testing.T, e *env) {
 	}
 	if got := len(projectState(t, e, ctx)); got != len(before) {
 		t.Errorf("the project holds %d files, want %d", got, len(before))
+	}
+}
+
+// testLargeQuotas: quotas beyond 32 bits (a store passes them to its database as such) let
+// every kind of change through.
+func testLargeQuotas(t *testing.T, e *env) {
+	ctx, _ := newTenant(proj)
+	e.write(ctx, proj, "/a", "one\n")
+	if _, err := e.svc.Write(ctx, fileio.WriteRequest{Project: proj, Path: "/a", Content: "two\n", Mode: fileio.ModeTruncate}); err != nil {
+		t.Errorf("a write: %v", err)
+	}
+	if _, err := e.edit(ctx, fileio.EditRequest{Path: "/a", Edits: []fileio.Edit{{OldStr: "two", NewStr: "three"}}}); err != nil {
+		t.Errorf("an edit: %v", err)
+	}
+	if _, err := e.svc.Import(ctx, fileio.ImportRequest{Project: proj, Archive: bytes.NewReader(BuildArchive(t, archive.Tar, []ArchiveEntry{{Name: "b", Content: "b"}}))}); err != nil {
+		t.Errorf("an import: %v", err)
+	}
+	if _, err := e.svc.Rename(ctx, fileio.RenameRequest{Project: proj, From: "/b", To: "/c"}); err != nil {
+		t.Errorf("a rename: %v", err)
 	}
 }
 
