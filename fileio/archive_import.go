@@ -227,7 +227,7 @@ func (imp *importer) add(e archive.Entry, body io.Reader) error {
 			return agentfiles.NewError(agentfiles.CodeInvalidArgument, fmt.Sprintf(
 				"archive entry %q is a link (to %q); nothing was imported (import without strict to skip links)", e.Name, e.Link), truncateForArg(e.Name))
 		}
-		imp.res.Skipped = append(imp.res.Skipped, SkippedImport{Entry: e.Name, Path: path, Reason: fmt.Sprintf(
+		imp.skip(SkippedImport{Entry: e.Name, Path: path, Reason: fmt.Sprintf(
 			"a link to %q; links are not imported: a project holds files, and a link is never followed", e.Link)})
 		return nil
 	}
@@ -262,7 +262,7 @@ func (imp *importer) add(e archive.Entry, body io.Reader) error {
 			return agentfiles.NewError(agentfiles.CodeInvalidArgument, fmt.Sprintf(
 				"archive entry %q is not UTF-8 text; nothing was imported (import without strict to skip such files)", e.Name), truncateForArg(e.Name))
 		}
-		imp.res.Skipped = append(imp.res.Skipped, SkippedImport{Entry: e.Name, Path: path, Reason: "not UTF-8 text (a binary file?); files hold text only"})
+		imp.skip(SkippedImport{Entry: e.Name, Path: path, Reason: "not UTF-8 text (a binary file?); files hold text only"})
 		f.skipped = true
 		imp.files = append(imp.files, f)
 		return nil
@@ -280,6 +280,13 @@ func (imp *importer) add(e archive.Entry, body io.Reader) error {
 	imp.files = append(imp.files, f)
 	imp.res.Files++
 	return nil
+}
+
+// skip records an entry left out: listed while fewer than MaxSkippedListed are, counted.
+func (imp *importer) skip(s SkippedImport) {
+	if imp.res.SkippedTotal++; len(imp.res.Skipped) < MaxSkippedListed {
+		imp.res.Skipped = append(imp.res.Skipped, s)
+	}
 }
 
 // checkName refuses a duplicate, and a file where another entry has a directory or below

@@ -50,8 +50,15 @@ type ImportResult struct {
 	Replaced int             `json:"replaced"`
 	Deleted  int             `json:"deleted"` // files deleted by ImportReplace
 	Bytes    int64           `json:"bytes"`   // bytes written
-	Skipped  []SkippedImport `json:"skipped,omitempty"`
+	// Skipped lists the entries left out, the first MaxSkippedListed of them; SkippedTotal
+	// counts them all.
+	Skipped      []SkippedImport `json:"skipped,omitempty"`
+	SkippedTotal int             `json:"skipped_total,omitempty"`
 }
+
+// MaxSkippedListed bounds ImportResult.Skipped, so that an archive of many links or binary
+// files does not make a large answer.
+const MaxSkippedListed = 100
 
 // SkippedImport is an archive entry Import left out, and why.
 type SkippedImport struct {

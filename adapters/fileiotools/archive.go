@@ -51,7 +51,8 @@ func archiveTools(svc *fileio.Service, cfg fileio.Config) []adapters.Tool {
 			"or absolute names, two entries naming one path, a file over "+sizeText(cfg.MaxFileBytes)+", a project over "+
 			sizeText(cfg.MaxProjectBytes)+" or "+fmt.Sprint(cfg.MaxProjectFiles)+" files (empty ones count) (QUOTA_EXCEEDED), more than "+
 			fmt.Sprint(cfg.MaxArchiveEntries)+" entries (PAYLOAD_TOO_LARGE). Files that are not UTF-8 text and links are skipped and "+
-			"listed in skipped (strict=true refuses them). Returns files, created, replaced, deleted, bytes, skipped. Example: "+
+			"listed in skipped (strict=true refuses them; the first "+fmt.Sprint(fileio.MaxSkippedListed)+", skipped_total counts them all). "+
+			"Returns files, created, replaced, deleted, bytes, skipped. Example: "+
 			"{\"project\": \"demo\", \"path\": \"/site\", \"archive\": \"H4sIAAAAAAAA...\", \"mode\": \"replace\"}.",
 		adapters.Annotations{Destructive: true},
 		func(ctx context.Context, in fileImportIn) (fileio.ImportResult, error) {

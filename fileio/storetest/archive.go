@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -285,7 +286,7 @@ func testArchives(t *testing.T, newStore func(t *testing.T) driver.Store) {
 	res, err := e.svc.Import(ctx, fileio.ImportRequest{Project: proj, Path: "/site", Archive: bytes.NewReader(BuildArchive(t, archive.Zip,
 		[]ArchiveEntry{ok, {Name: "docs/", Type: tar.TypeDir}, {Name: "docs/b c.md", Content: "b\n"}, {Name: "old.md", Content: "new\n"}, {Name: "x.bin", Content: "\xff"},
 			{Name: "latest.md", Type: tar.TypeSymlink, Link: "../../etc/passwd"}, {Name: "./", Type: tar.TypeDir}}))})
-	want := fileio.ImportResult{Format: "zip", Path: "/site", Files: 3, Created: 2, Replaced: 1, Bytes: 8,
+	want := fileio.ImportResult{Format: "zip", Path: "/site", Files: 3, Created: 2, Replaced: 1, Bytes: 8, SkippedTotal: 2,
 		Skipped: []fileio.SkippedImport{{Entry: "x.bin", Path: "/site/x.bin", Reason: "not UTF-8 text (a binary file?); files hold text only"},
 			{Entry: "latest.md", Path: "/site/latest.md", Reason: `a link to "../../etc/passwd"; links are not imported: a project holds files, and a link is never followed`}}}
 	if diff := cmp.Diff(want, res); err != nil || diff != "" {
@@ -299,10 +300,19 @@ func testArchives(t *testing.T, newStore func(t *testing.T) driver.Store) {
 	}
 	res, err = e.svc.Import(ctx, fileio.ImportRequest{Project: proj, Path: "/site", Mode: fileio.ImportReplace,
 		Archive: bytes.NewReader(BuildArchive(t, archive.Tar, []ArchiveEntry{{Name: "./", Type: tar.TypeDir}, {Name: "docs", Content: "now a file\n"}, ok, {Name: "same.md", Type: tar.TypeLink, Link: "a.md"}}))})
-	want = fileio.ImportResult{Format: "tar", Path: "/site", Files: 2, Created: 1, Replaced: 1, Deleted: 2, Bytes: 13,
+	want = fileio.ImportResult{Format: "tar", Path: "/site", Files: 2, Created: 1, Replaced: 1, Deleted: 2, Bytes: 13, SkippedTotal: 1,
 		Skipped: []fileio.SkippedImport{{Entry: "same.md", Path: "/site/same.md", Reason: `a link to "a.md"; links are not imported: a project holds files, and a link is never followed`}}}
 	if diff := cmp.Diff(want, res); err != nil || diff != "" {
 		t.Errorf("replace: %v (-want +got):\n%s", err, diff)
+	}
+	// An archive of many links answers with the first MaxSkippedListed and their count.
+	var links []ArchiveEntry
+	for i := range fileio.MaxSkippedListed + 50 {
+		links = append(links, ArchiveEntry{Name: fmt.Sprintf("l%d", i), Type: tar.TypeSymlink, Link: "a.md"})
+	}
+	res, err = e.svc.Import(ctx, fileio.ImportRequest{Project: proj, Path: "/links", Archive: bytes.NewReader(BuildArchive(t, archive.Tar, links))})
+	if err != nil || len(res.Skipped) != fileio.MaxSkippedListed || res.SkippedTotal != len(links) || res.Files != 0 {
+		t.Errorf("an archive of %d links: %d listed, %d skipped in all, %d files, %v", len(links), len(res.Skipped), res.SkippedTotal, res.Files, err)
 	}
 	state := projectState(t, e, ctx)
 	wantState := map[string]string{"/keep.md": "kept\n", "/site/a.md": "a\n", "/site/docs": "now a file\n"}
