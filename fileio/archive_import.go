@@ -351,6 +351,17 @@ func (imp *importer) write(ctx context.Context, tx driver.WriteTx) (ImportResult
 			res.Created++
 		}
 	}
+	// The file count refuses before anything is written (the store's check at commit would,
+	// after writing them all).
+	if ur, ok := tx.(driver.UsageReader); ok {
+		u, err := ur.Usage(ctx)
+		if err != nil {
+			return ImportResult{}, err
+		}
+		if n := u.Files + int64(res.Created); n > imp.s.cfg.MaxProjectFiles {
+			return ImportResult{}, newQuotaError(&driver.QuotaError{Kind: driver.QuotaProjectFiles, Limit: imp.s.cfg.MaxProjectFiles, Value: n}, imp.dir)
+		}
+	}
 	before, err := tx.ProjectBytes(ctx)
 	if err != nil {
 		return ImportResult{}, err

@@ -190,6 +190,9 @@ func testTenantQuotas(t *testing.T, e *env) {
 	_, err := e.svc.Write(ctx, fileio.WriteRequest{Project: "p2", Path: "/b", Content: ""})
 	wantQuota(t, "a fifth file of the tenant", err, "max_tenant_files", "would hold 5 files")
 	e.write(ctx, "p2", "/a", "replacing a file adds none")
+	_, err = e.svc.Import(ctx, fileio.ImportRequest{Project: "p2", Archive: bytes.NewReader(BuildArchive(t, archive.TarGz,
+		[]ArchiveEntry{{Name: "x", Content: "x"}, {Name: "y", Content: ""}}))})
+	wantQuota(t, "an import past the tenant's files (the store's check at commit)", err, "max_tenant_files", "would hold 6 files")
 	if err := e.svc.Delete(ctx, fileio.DeleteRequest{Project: "p1", Path: "/c"}); err != nil {
 		t.Fatal(err)
 	}
