@@ -60,3 +60,26 @@ func ExampleTokenAuth() {
 	// new-key ops-team
 	// unknown UNAUTHENTICATED
 }
+
+// LimitConcurrency puts a tool that runs long under per-caller and total slots: a caller's
+// second call while its first runs is refused at once (other callers have slots of their own).
+func ExampleLimitConcurrency() {
+	started, finish := make(chan struct{}), make(chan struct{})
+	consult := adapters.NewTool("consult", "Ask a model", "Asks a model (minutes).", adapters.Annotations{ReadOnly: true},
+		func(ctx context.Context, in struct{}) (string, error) {
+			started <- struct{}{}
+			<-finish
+			return "answer", nil
+		})
+	limited := adapters.LimitConcurrency([]adapters.Tool{consult}, 1, 8)[0]
+	alice := agentfiles.WithAuth(context.Background(), agentfiles.NewAuthContext("alice-key", "alice"))
+
+	go limited.Call(alice, json.RawMessage(`{}`))
+	<-started
+	_, err := limited.Call(alice, json.RawMessage(`{}`))
+	te, _ := adapters.ErrorOf(err)
+	fmt.Println(te.Code)
+	close(finish)
+	// Output:
+	// RESOURCE_BUSY
+}

@@ -131,6 +131,11 @@ type Config struct {
 	// longer wait is shortened to it, and the call's own budget (CallTimeout) bounds it too.
 	// Key feed_max_wait_ms; default 25000; 0 means the default.
 	FeedMaxWait time.Duration
+	// MaxFeedWaits caps the Events calls of one tenant that wait for a change at once (long
+	// polls): each waits without a connection, but wakes on every write to look for its
+	// project's changes. Past it an Events call with a wait is RESOURCE_BUSY. Key
+	// max_feed_waits; default 16; 0 means the default.
+	MaxFeedWaits int
 	// MaxRewindFiles caps the files that differ from a checkpoint that one Changes or Rewind
 	// considers (INVALID_ARGUMENT above it: name a directory with path). Key
 	// max_rewind_files; default 10000; 0 means the default.
@@ -223,6 +228,7 @@ const (
 	DefaultGrepMaxScanBytes      = 64 << 20
 	DefaultGrepTimeout           = 10 * time.Second
 	DefaultFeedMaxWait           = 25 * time.Second
+	DefaultMaxFeedWaits          = 16
 	DefaultMaxRewindFiles        = 10000
 	DefaultMaxPatchBytes         = 4 << 20
 	DefaultMaxPatchFiles         = 100
@@ -270,6 +276,7 @@ func DefaultConfig() Config {
 		GrepMaxScanBytes:         DefaultGrepMaxScanBytes,
 		GrepTimeout:              DefaultGrepTimeout,
 		FeedMaxWait:              DefaultFeedMaxWait,
+		MaxFeedWaits:             DefaultMaxFeedWaits,
 		MaxRewindFiles:           DefaultMaxRewindFiles,
 		MaxPatchBytes:            DefaultMaxPatchBytes,
 		MaxPatchFiles:            DefaultMaxPatchFiles,
@@ -380,6 +387,7 @@ var configKeys = []struct {
 	{"grep_max_scan_bytes", func(c *Config) any { return &c.GrepMaxScanBytes }},
 	{"grep_timeout_ms", func(c *Config) any { return &durationIn{&c.GrepTimeout, time.Millisecond} }},
 	{"feed_max_wait_ms", func(c *Config) any { return &durationIn{&c.FeedMaxWait, time.Millisecond} }},
+	{"max_feed_waits", func(c *Config) any { return &c.MaxFeedWaits }},
 	{"max_rewind_files", func(c *Config) any { return &c.MaxRewindFiles }},
 	{"max_patch_bytes", func(c *Config) any { return &c.MaxPatchBytes }},
 	{"max_patch_files", func(c *Config) any { return &c.MaxPatchFiles }},
@@ -526,6 +534,8 @@ func (c Config) Validate() error {
 		return configError(k("grep_timeout_ms"), fmt.Sprintf("must be >= 0 milliseconds (0: the default %d), got %d", DefaultGrepTimeout.Milliseconds(), c.GrepTimeout.Milliseconds()))
 	case c.FeedMaxWait < 0:
 		return configError(k("feed_max_wait_ms"), fmt.Sprintf("must be >= 0 milliseconds (0: the default %d), got %d", DefaultFeedMaxWait.Milliseconds(), c.FeedMaxWait.Milliseconds()))
+	case c.MaxFeedWaits < 0:
+		return configError(k("max_feed_waits"), fmt.Sprintf("must be >= 0 (0: the default %d), got %d", DefaultMaxFeedWaits, c.MaxFeedWaits))
 	case c.MaxRewindFiles < 0:
 		return configError(k("max_rewind_files"), fmt.Sprintf("must be >= 0 (0: the default %d), got %d", DefaultMaxRewindFiles, c.MaxRewindFiles))
 	case c.MaxPatchBytes < 0:
@@ -594,6 +604,7 @@ func (c Config) withGrepDefaults() Config {
 	c.GrepMaxScanBytes = or(c.GrepMaxScanBytes, DefaultGrepMaxScanBytes)
 	c.GrepTimeout = time.Duration(or(int64(c.GrepTimeout), int64(DefaultGrepTimeout)))
 	c.FeedMaxWait = time.Duration(or(int64(c.FeedMaxWait), int64(DefaultFeedMaxWait)))
+	c.MaxFeedWaits = int(or(int64(c.MaxFeedWaits), DefaultMaxFeedWaits))
 	c.MaxRewindFiles = int(or(int64(c.MaxRewindFiles), DefaultMaxRewindFiles))
 	c.MaxPatchBytes = or(c.MaxPatchBytes, DefaultMaxPatchBytes)
 	c.MaxPatchFiles = int(or(int64(c.MaxPatchFiles), DefaultMaxPatchFiles))

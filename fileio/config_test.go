@@ -47,6 +47,7 @@ settings:
       max_concurrent_calls: 3
       max_edit_work_bytes: 5000
       feed_max_wait_ms: 2000
+      max_feed_waits: 6
       max_rewind_files: 50
       read_default_lines: 30
       read_default_bytes: 400
@@ -81,7 +82,7 @@ settings:
 		CallTimeout: 1500 * time.Millisecond, MaxEditsPerCall: 7, MaxDiffCost: 9000, MaxDiffBytes: 4096, MaxRenameFiles: 12,
 		MaxConcurrentCalls: 3, MaxEditWorkBytes: 5000,
 		GrepLimitDefault: 50, GrepLimitMax: 500, GrepMaxAnswerBytes: 100000, GrepMaxScanBytes: 1000000, GrepTimeout: 1500 * time.Millisecond,
-		FeedMaxWait: 2 * time.Second, MaxRewindFiles: 50,
+		FeedMaxWait: 2 * time.Second, MaxFeedWaits: 6, MaxRewindFiles: 50,
 		MaxPatchBytes: 6000, MaxPatchFiles: 9,
 		PathRule: fileio.PathRulePortable, MaxArchiveBytes: 1000000, ArchiveTimeout: time.Minute,
 		MaxArchiveEntries: 5000, MaxArchiveDirectoryBytes: 700000, MaxConcurrentArchives: 2,

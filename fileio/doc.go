@@ -192,7 +192,8 @@
 // the files that differ from it (added, modified, deleted, renamed) with bounded diffs, and
 // Rewind returns the files to it in one transaction, writing new versions so that a rewind is
 // itself undoable. Service.Events is the change feed: every committed change once, in commit
-// order, by gap-free positions, with a long poll (Config.FeedMaxWait). A checkpoint pins the
+// order, by gap-free positions, with a long poll (Config.FeedMaxWait; at most
+// Config.MaxFeedWaits of a tenant's long polls wait at once, RESOURCE_BUSY beyond). A checkpoint pins the
 // kept versions it needs: the history's limits and PurgeHistory leave them until
 // DeleteCheckpoint, and they count toward max_project_bytes, so a loop of "write, checkpoint,
 // overwrite" ends at the quota, whose QUOTA_EXCEEDED names the pinned bytes and the

@@ -29,6 +29,8 @@ type Service struct {
 	slots   *keyedslots.Slots // Config.MaxConcurrentCalls per tenant
 	// archives bounds each tenant's imports and exports (Config.MaxConcurrentArchives).
 	archives *keyedslots.Slots
+	// feedWaits holds the Events calls waiting for a change: Config.MaxFeedWaits per tenant.
+	feedWaits *keyedslots.Slots
 }
 
 // Options are the optional settings of a Service. The zero value is valid: DefaultConfig, no
@@ -77,10 +79,11 @@ func NewService(store driver.Store, opts Options) (*Service, error) {
 			HistoryVersions: cfg.HistoryVersions, HistoryRetention: cfg.HistoryRetention,
 			Quota: driver.Quota{ProjectBytes: cfg.MaxProjectBytes, ProjectFiles: cfg.MaxProjectFiles,
 				TenantFiles: cfg.MaxTenantFiles, TenantProjects: cfg.MaxTenantProjects}},
-		logger:   opts.Logger,
-		sealer:   opts.CredentialSealer,
-		slots:    keyedslots.New(cfg.ConcurrentCalls()),
-		archives: keyedslots.New(cfg.MaxConcurrentArchives),
+		logger:    opts.Logger,
+		sealer:    opts.CredentialSealer,
+		slots:     keyedslots.New(cfg.ConcurrentCalls()),
+		archives:  keyedslots.New(cfg.MaxConcurrentArchives),
+		feedWaits: keyedslots.New(cfg.MaxFeedWaits),
 	}
 	if s.logger == nil {
 		s.logger = slog.New(slog.DiscardHandler)

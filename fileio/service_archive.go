@@ -43,13 +43,13 @@ type ImportRequest struct {
 
 // ImportResult is what an Import did.
 type ImportResult struct {
-	Format   string          `json:"format"`  // tar, tar.gz or zip
-	Path     string          `json:"path"`    // the directory imported into ("" for the root)
-	Files    int             `json:"files"`   // files written
-	Created  int             `json:"created"` // of Files, new paths
-	Replaced int             `json:"replaced"`
-	Deleted  int             `json:"deleted"` // files deleted by ImportReplace
-	Bytes    int64           `json:"bytes"`   // bytes written
+	Format   string `json:"format"`  // tar, tar.gz or zip
+	Path     string `json:"path"`    // the directory imported into ("" for the root)
+	Files    int    `json:"files"`   // files written
+	Created  int    `json:"created"` // of Files, new paths
+	Replaced int    `json:"replaced"`
+	Deleted  int    `json:"deleted"` // files deleted by ImportReplace
+	Bytes    int64  `json:"bytes"`   // bytes written
 	// Skipped lists the entries left out, the first MaxSkippedListed of them; SkippedTotal
 	// counts them all.
 	Skipped      []SkippedImport `json:"skipped,omitempty"`

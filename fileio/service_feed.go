@@ -82,14 +82,26 @@ func eventsLimit(req EventsRequest) (int, error) {
 	return req.Limit, nil
 }
 
-// followFeed reads the feed, and while it finds nothing waits for a change until the wait ends.
+// followFeed reads the feed, and while it finds nothing waits for a change until the wait ends,
+// holding one of the tenant's waiting slots (Config.MaxFeedWaits; RESOURCE_BUSY when none is
+// free).
 func (s *Service) followFeed(ctx context.Context, scope driver.Scope, req EventsRequest, limit int) (EventsResult, error) {
 	deadline := time.Now().Add(min(req.Wait, s.cfg.FeedMaxWait))
+	waiting := false
 	for {
 		res, err := inView(ctx, s, scope, func(tx driver.ReadTx) (EventsResult, error) { return readFeed(ctx, tx, req, limit) })
 		left := time.Until(deadline)
 		if err != nil || len(res.Events) > 0 || left <= 0 {
 			return res, err
+		}
+		if !waiting {
+			release, ok := s.feedWaits.TryAcquire(scope.Tenant)
+			if !ok {
+				return EventsResult{}, agentfiles.NewError(agentfiles.CodeResourceBusy, fmt.Sprintf(
+					"this API key already has %d file_events calls waiting for changes; wait for one of them to return, or call without wait_ms", s.cfg.MaxFeedWaits), "wait_ms")
+			}
+			defer release()
+			waiting = true
 		}
 		if w, ok := s.store.(driver.FeedWaiter); ok {
 			err = w.WaitForEvents(ctx, scope, res.NextAfter, left)

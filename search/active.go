@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"weak"
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio/driver"
@@ -216,20 +217,28 @@ func (s *Searcher) indexedStates(ctx context.Context, scope driver.Scope, prefix
 // olderAnalysisMemo remembers, per project, the files of the last FileStateList answer that were
 // indexed by another analysis, keyed by the identity of that answer's backing array: an index
 // hands out the same immutable slice while the project does not change, so the scan for them
-// runs once per change, not once per query. Holding the slice keeps its array alive, so a new
-// list can never reuse its address. Safe for concurrent use.
+// runs once per change, not once per query. It holds that array through a weak pointer, so
+// that the memo never keeps an index's evicted list alive (a list that is still alive cannot
+// share its address with a new one), and at most maxOlderAnalysisStates files of another
+// analysis in all. Safe for concurrent use.
 type olderAnalysisMemo struct {
 	mu      sync.Mutex
 	entries map[driver.Scope]olderAnalysisEntry
+	states  int // of every entry's older
 }
 
 type olderAnalysisEntry struct {
-	list  []indexdriver.PathFileState // the FileStateList answer
-	older []indexdriver.PathFileState // its files of another analysis, sorted by path
+	list  weak.Pointer[indexdriver.PathFileState] // the first element of the FileStateList answer
+	n     int                                     // its length
+	older []indexdriver.PathFileState             // its files of another analysis, sorted by path
 }
 
-// maxOlderAnalysisEntries bounds the memo; beyond it, it starts over.
-const maxOlderAnalysisEntries = 4096
+// maxOlderAnalysisEntries and maxOlderAnalysisStates bound the memo (entries, and files of
+// another analysis in all, about 100 bytes each); beyond either, it starts over.
+const (
+	maxOlderAnalysisEntries = 4096
+	maxOlderAnalysisStates  = 1 << 18
+)
 
 func (m *olderAnalysisMemo) of(scope driver.Scope, list []indexdriver.PathFileState) []indexdriver.PathFileState {
 	if len(list) == 0 {
@@ -238,7 +247,7 @@ func (m *olderAnalysisMemo) of(scope driver.Scope, list []indexdriver.PathFileSt
 	m.mu.Lock()
 	e, ok := m.entries[scope]
 	m.mu.Unlock()
-	if ok && len(e.list) == len(list) && &e.list[0] == &list[0] {
+	if ok && e.n == len(list) && e.list.Value() == &list[0] {
 		return e.older
 	}
 	var older []indexdriver.PathFileState
@@ -248,11 +257,15 @@ func (m *olderAnalysisMemo) of(scope driver.Scope, list []indexdriver.PathFileSt
 		}
 	}
 	older = slices.Clip(older)
-	m.mu.Lock()
-	if m.entries == nil || len(m.entries) >= maxOlderAnalysisEntries {
-		m.entries = make(map[driver.Scope]olderAnalysisEntry)
+	if len(older) > maxOlderAnalysisStates {
+		return older // too many to remember: found again by the next query
 	}
-	m.entries[scope] = olderAnalysisEntry{list: list, older: older}
+	m.mu.Lock()
+	if m.entries == nil || len(m.entries) >= maxOlderAnalysisEntries || m.states+len(older) > maxOlderAnalysisStates {
+		m.entries, m.states = make(map[driver.Scope]olderAnalysisEntry), 0
+	}
+	m.states += len(older) - len(m.entries[scope].older)
+	m.entries[scope] = olderAnalysisEntry{list: weak.Make(&list[0]), n: len(list), older: older}
 	m.mu.Unlock()
 	return older
 }

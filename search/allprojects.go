@@ -23,9 +23,11 @@ const allProjectsParallel = 4
 
 // searchAll runs q in every project of tenant (see AllProjects) so that scores from different
 // projects are on one scale: the query is embedded once; each project proposes its semantic
-// and lexical candidates; the projects' BM25 statistics and document frequencies are added up,
-// and every indexed candidate is scored again with those (Index.ScoreChunks), so that BM25
-// ranks as if the caller's projects were one corpus; the union of all candidates is fused at
+// and lexical candidates; the projects' BM25 statistics and document frequencies are added up;
+// with expansion, the feedback chunks are the best of all projects' first passes on that
+// shared scale, and each project's lexical candidates come from the one expanded query; every
+// indexed candidate is scored again with the shared statistics (Index.ScoreChunks), so that
+// BM25 ranks as if the caller's projects were one corpus; the union of all candidates is fused at
 // once (one min-max range, or one ranking for RRF), ordered, and then, when a Reranker is
 // configured, reranked in one call (the best rerankMax of them) and checked against the store.
 // Fusing each project alone would give every project's best chunk the top score.
@@ -67,6 +69,23 @@ func (s *Searcher) searchAll(ctx context.Context, tenant string, q scopeQuery, r
 		return Result{}, err
 	}
 	shared := sharedLexical(found, len(q.terms))
+	if s.expands(q) {
+		var scale *indexdriver.LexicalResult
+		if len(projects) > 1 {
+			scale = &shared
+		}
+		if q.terms, q.weights, err = s.feedback(ctx, found, q, scale); err != nil {
+			return Result{}, err
+		}
+		res.ExpandedQuery = weightedTerms(q.terms, q.weights)
+		err = eachProject(ctx, len(projects), func(ctx context.Context, i int) error {
+			return s.secondPass(ctx, found[i], q)
+		})
+		if err != nil {
+			return Result{}, err
+		}
+		shared = sharedLexical(found, len(q.terms))
+	}
 	cands := make([][]*candidate, len(projects))
 	err = eachProject(ctx, len(projects), func(ctx context.Context, i int) error {
 		var err error

@@ -53,6 +53,18 @@ type SearchConfig struct {
 	// terms a query may have after analysis (default DefaultMaxQueryTerms, 64). Beyond either,
 	// file_search answers INVALID_QUERY naming the limit.
 	MaxQueryBytes, MaxQueryTerms int
+	// MaxConcurrentPerTenant is max_concurrent_per_tenant (ours): how many searches of one
+	// tenant run at once (0, the default: half the CPUs, at least 1); MaxConcurrent is
+	// max_concurrent (ours): how many of all tenants (0, the default: the CPUs, at least 2).
+	// SlotWait is slot_wait_ms (ours): how long a search waits for its slots before it fails
+	// with RESOURCE_BUSY (default 10000; 0: until the call's own deadline). See
+	// SearcherOptions.MaxConcurrentPerTenant.
+	MaxConcurrentPerTenant, MaxConcurrent int
+	SlotWait                              time.Duration
+	// Expansion is expansion (ours): pseudo-relevance feedback into the lexical leg, with keys
+	// feedback_chunks (default 10; 0 for none), feedback_terms (default 10; 0 for none) and
+	// original_weight (default 0.5; 1 for none); see Expansion.
+	Expansion Expansion
 }
 
 // RerankConfig is settings.mcp.files.search.rerank.
@@ -74,7 +86,7 @@ type RerankConfig struct {
 type FallbackConfig struct {
 	SemanticWeight float64    // semantic_weight (default: the embedder's)
 	LexicalWeight  float64    // lexical_weight (default: the embedder's)
-	Method         FuseMethod // method (ours): "minmax" (default) or "rrf"
+	Method         FuseMethod // method (ours): "tmm" (default), "minmax" or "rrf"; see FuseMethod
 }
 
 // IndexConfig is settings.mcp.files.index.
@@ -101,9 +113,11 @@ func DefaultConfig() Config {
 		Search: SearchConfig{
 			Enabled: true, LimitDefault: 5, LimitMax: 20, VectorCandidates: 30, BM25Candidates: 30,
 			Rerank:        RerankConfig{Model: DefaultRerankModel, Timeout: 3 * time.Second},
-			Fallback:      FallbackConfig{Method: FuseMinMax},
+			Fallback:      FallbackConfig{Method: FuseTMM},
 			BM25:          indexdriver.DefaultBM25(),
 			MaxQueryBytes: DefaultMaxQueryBytes, MaxQueryTerms: DefaultMaxQueryTerms,
+			SlotWait:  DefaultSlotWait,
+			Expansion: DefaultExpansion(),
 		},
 		Index: IndexConfig{
 			Workers: 2, BatchSize: 16, RetryMax: 5, RetryBackoff: 500 * time.Millisecond, SLOP95: 30 * time.Second,
@@ -150,13 +164,16 @@ func LoadConfig(r io.Reader) (Config, error) {
 		switch key {
 		case "search":
 			err = walk(val, base+"search", map[string]setter{
-				"enabled":           boolKey(&cfg.Search.Enabled),
-				"limit_default":     intKey(&cfg.Search.LimitDefault, 1),
-				"limit_max":         intKey(&cfg.Search.LimitMax, 1),
-				"vector_candidates": intKey(&cfg.Search.VectorCandidates, 0),
-				"bm25_candidates":   intKey(&cfg.Search.BM25Candidates, 0),
-				"max_query_bytes":   intKey(&cfg.Search.MaxQueryBytes, 1),
-				"max_query_terms":   intKey(&cfg.Search.MaxQueryTerms, 1),
+				"enabled":                   boolKey(&cfg.Search.Enabled),
+				"limit_default":             intKey(&cfg.Search.LimitDefault, 1),
+				"limit_max":                 intKey(&cfg.Search.LimitMax, 1),
+				"vector_candidates":         intKey(&cfg.Search.VectorCandidates, 0),
+				"bm25_candidates":           intKey(&cfg.Search.BM25Candidates, 0),
+				"max_query_bytes":           intKey(&cfg.Search.MaxQueryBytes, 1),
+				"max_query_terms":           intKey(&cfg.Search.MaxQueryTerms, 1),
+				"max_concurrent_per_tenant": intKey(&cfg.Search.MaxConcurrentPerTenant, 0),
+				"max_concurrent":            intKey(&cfg.Search.MaxConcurrent, 0),
+				"slot_wait_ms":              durationKey(&cfg.Search.SlotWait, time.Millisecond),
 				"rerank": subtree(map[string]setter{
 					"model":      stringKey(&cfg.Search.Rerank.Model),
 					"endpoint":   stringKey(&cfg.Search.Rerank.Endpoint),
@@ -175,10 +192,22 @@ func LoadConfig(r io.Reader) (Config, error) {
 					"lexical_weight":  setKey(&lexSet, floatKey(&cfg.Search.Fallback.LexicalWeight, 0, math.MaxFloat64)),
 					"method": func(n *yaml.Node, key string) error {
 						m := FuseMethod(n.Value)
-						if n.Kind != yaml.ScalarNode || (m != FuseMinMax && m != FuseRRF) {
-							return lineError(n, key, `must be "minmax" or "rrf"`)
+						if n.Kind != yaml.ScalarNode || (m != FuseTMM && m != FuseMinMax && m != FuseRRF) {
+							return lineError(n, key, `must be "tmm", "minmax" or "rrf"`)
 						}
 						cfg.Search.Fallback.Method = m
+						return nil
+					},
+				}),
+				"expansion": subtree(map[string]setter{
+					"feedback_chunks": intRangeKey(&cfg.Search.Expansion.FeedbackChunks, 0, MaxFeedback),
+					"feedback_terms":  intRangeKey(&cfg.Search.Expansion.FeedbackTerms, 0, MaxFeedback),
+					"original_weight": func(n *yaml.Node, key string) error {
+						var v float64
+						if err := floatKey(&v, 0, 1)(n, key); err != nil || v == 0 {
+							return lineError(n, key, fmt.Sprintf("must be a number above 0 and at most 1 (1: no expansion), got %q", n.Value))
+						}
+						cfg.Search.Expansion.OriginalWeight = v
 						return nil
 					},
 				}),
@@ -237,8 +266,9 @@ func LoadConfig(r io.Reader) (Config, error) {
 }
 
 // SearcherOptions returns the Searcher settings of c: limits, candidate counts, BM25, the
-// fallback fusion and the rerank timeout from settings.mcp.files.search, and the chunk sizes from
-// .index. A 0 in the file (vector_candidates, bm25_candidates, timeout_ms) means none. The caller
+// fallback fusion, the rerank timeout and the search slots from settings.mcp.files.search, and
+// the chunk sizes from .index. A 0 in the file (vector_candidates, bm25_candidates, timeout_ms,
+// slot_wait_ms) means none. The caller
 // adds the Embedder, Reranker and Logger.
 func (c Config) SearcherOptions() SearcherOptions {
 	s := c.Search
@@ -251,6 +281,10 @@ func (c Config) SearcherOptions() SearcherOptions {
 		MinSemanticScore: copyFloat(s.MinSemanticScore),
 		RerankTimeout:    zeroMeansNone(s.Rerank.Timeout),
 		MaxQueryBytes:    s.MaxQueryBytes, MaxQueryTerms: s.MaxQueryTerms,
+		MaxConcurrentPerTenant: s.MaxConcurrentPerTenant, MaxConcurrent: s.MaxConcurrent,
+		SlotWait: zeroMeansNone(s.SlotWait),
+		Expansion: Expansion{FeedbackChunks: zeroMeansNone(s.Expansion.FeedbackChunks), FeedbackTerms: zeroMeansNone(s.Expansion.FeedbackTerms),
+			OriginalWeight: s.Expansion.OriginalWeight},
 	}
 }
 
@@ -357,6 +391,20 @@ func intKey(dst *int, minimum int) setter {
 		v, err := strconv.Atoi(n.Value)
 		if err != nil || v < minimum {
 			return lineError(n, key, fmt.Sprintf("must be an integer >= %d, got %q", minimum, n.Value))
+		}
+		*dst = v
+		return nil
+	}
+}
+
+func intRangeKey(dst *int, lo, hi int) setter {
+	return func(n *yaml.Node, key string) error {
+		if err := scalar(n, key, "an integer"); err != nil {
+			return err
+		}
+		v, err := strconv.Atoi(n.Value)
+		if err != nil || v < lo || v > hi {
+			return lineError(n, key, fmt.Sprintf("must be an integer in [%d, %d], got %q", lo, hi, n.Value))
 		}
 		*dst = v
 		return nil

@@ -26,6 +26,7 @@ settings:
         rerank: {model: rerank-english-v3.0, endpoint: "http://127.0.0.1:9/v1/rerank", timeout_ms: 1500}
         fallback: {semantic_weight: 0.3, lexical_weight: 0.7, method: rrf}
         bm25: {k1: 1.5, b: 0.6}
+        expansion: {feedback_chunks: 5, feedback_terms: 20, original_weight: 0.7}
       index: {workers: 4, batch_size: 8, retry_max: 3, retry_backoff_ms: 250, slo_p95_seconds: 10}
       security:
         encryption_keks: {"1": "0123456789abcdef0123", "2": "fedcba9876543210fedc"}
@@ -41,6 +42,7 @@ settings:
 	want.Search.Rerank = RerankConfig{Model: "rerank-english-v3.0", Endpoint: "http://127.0.0.1:9/v1/rerank", Timeout: 1500 * time.Millisecond}
 	want.Search.Fallback = FallbackConfig{SemanticWeight: 0.3, LexicalWeight: 0.7, Method: FuseRRF}
 	want.Search.BM25 = indexdriver.BM25{K1: 1.5, B: 0.6}
+	want.Search.Expansion = Expansion{FeedbackChunks: 5, FeedbackTerms: 20, OriginalWeight: 0.7}
 	want.Index.Workers, want.Index.BatchSize, want.Index.RetryMax, want.Index.RetryBackoff, want.Index.SLOP95 = 4, 8, 3, 250*time.Millisecond, 10*time.Second
 	want.Security = SecurityConfig{EncryptionKEKs: map[string]string{"1": "0123456789abcdef0123", "2": "fedcba9876543210fedc"}, CredentialCachePrefix: "x:cred", CredentialCacheTTL: time.Minute}
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -63,6 +65,11 @@ func TestLoadConfigErrorsNameTheKey(t *testing.T) {
 		{"settings: {mcp: {files: {search: {fallback: {method: average}}}}}", "settings.mcp.files.search.fallback.method"},
 		{"settings: {mcp: {files: {search: {fallback: {semantic_weight: 0, lexical_weight: 0}}}}}", "settings.mcp.files.search.fallback"},
 		{"settings: {mcp: {files: {search: {bm25: {b: 2}}}}}", "settings.mcp.files.search.bm25.b"},
+		{"settings: {mcp: {files: {search: {expansion: {feedback_chunks: 101}}}}}", "settings.mcp.files.search.expansion.feedback_chunks"},
+		{"settings: {mcp: {files: {search: {expansion: {feedback_terms: -1}}}}}", "settings.mcp.files.search.expansion.feedback_terms"},
+		{"settings: {mcp: {files: {search: {expansion: {original_weight: 0}}}}}", "settings.mcp.files.search.expansion.original_weight"},
+		{"settings: {mcp: {files: {search: {expansion: {original_weight: 1.5}}}}}", "settings.mcp.files.search.expansion.original_weight"},
+		{"settings: {mcp: {files: {search: {expansion: {fb_docs: 5}}}}}", "settings.mcp.files.search.expansion.fb_docs"},
 		{"settings: {mcp: {files: {index: {workers: 0}}}}", "settings.mcp.files.index.workers"},
 		{"settings: {mcp: {files: {index: [1, 2]}}}", "settings.mcp.files.index"},
 		{"settings: {mcp: {files: {security: {encryption_keks: {k1: short}}}}}", "settings.mcp.files.security.encryption_keks.k1"},
@@ -100,8 +107,11 @@ settings:
       search:
         limit_default: 7
         vector_candidates: 0
+        max_concurrent_per_tenant: 3
+        slot_wait_ms: 0
         rerank: {model: rerank-english-v3.0, timeout_ms: 0}
         fallback: {semantic_weight: 0.3, lexical_weight: 0.7, method: rrf}
+        expansion: {feedback_chunks: 0}
       index: {workers: 4, retry_max: 0, chunk_target_bytes: 800, chunk_overlap_bytes: 0}
       security: {credential_cache_prefix: "x:cred", credential_cache_ttl_seconds: 60}
 `
@@ -115,6 +125,8 @@ settings:
 		Chunker: chunker, LimitDefault: 7, LimitMax: 20, VectorCandidates: -1, BM25Candidates: 30, BM25: indexdriver.DefaultBM25(),
 		FuseMethod: FuseRRF, SemanticWeight: 0.3, LexicalWeight: 0.7, RerankTimeout: -1,
 		MaxQueryBytes: DefaultMaxQueryBytes, MaxQueryTerms: DefaultMaxQueryTerms,
+		MaxConcurrentPerTenant: 3, SlotWait: -1,
+		Expansion: Expansion{FeedbackChunks: -1, FeedbackTerms: 10, OriginalWeight: 0.5},
 	}
 	if diff := cmp.Diff(wantSearcher, cfg.SearcherOptions(), opt); diff != "" {
 		t.Errorf("SearcherOptions (-want +got):\n%s", diff)

@@ -6,11 +6,20 @@ import "sort"
 type FuseMethod string
 
 const (
+	// FuseTMM is theoretical min-max fusion (TM2C2 in Bruch et al., "An Analysis of Fusion
+	// Functions for Hybrid Retrieval", 2023): each score is scaled from the least it can be —
+	// 0 for BM25, −1 for a cosine similarity — to the best candidate's, and the two are added
+	// with the configured weights, divided by the weight sum. The best candidate of a leg
+	// scores 1 there, and every result scores above 0: a result has a query term (BM25 above
+	// 0) or a similarity above MinSemanticScore on a leg of positive weight, and a similarity
+	// is −1 only for the query's opposite. Every indexed candidate has both scores, computed
+	// (Index.ScoreChunks), whichever retriever proposed it; a candidate that has no similarity
+	// at all (a chunk of a file not embedded or not indexed yet) counts as a similarity of 0.
+	// This is the default.
+	FuseTMM FuseMethod = "tmm"
 	// FuseMinMax scales each score to [0, 1] with min-max normalisation over the candidates
-	// and adds them with the configured weights, divided by the weight sum. Every indexed
-	// candidate has both scores, computed (Index.ScoreChunks), whichever retriever proposed it;
-	// a candidate that has no similarity at all (a chunk of a file not embedded or not indexed
-	// yet) counts as a raw similarity of 0 (and the range includes 0). This is the default.
+	// (a candidate without a similarity counts as 0, and the range includes 0) and adds them
+	// as FuseTMM does. The candidate lowest on both legs scores 0 although it matched.
 	FuseMinMax FuseMethod = "minmax"
 	// FuseRRF is weighted reciprocal-rank fusion: Σ weight / (60 + rank), rank 1-based, each
 	// candidate ranked among all candidates by each score.
@@ -39,7 +48,7 @@ func fuse(cands []*candidate, method FuseMethod, semW, lexW float64) {
 			}
 			c.fused = s
 		}
-	default:
+	case FuseMinMax:
 		semLo, semHi := bounds(cands, func(c *candidate) (float64, bool) { return c.semantic, c.hasSemantic })
 		lexLo, lexHi := bounds(cands, func(c *candidate) (float64, bool) { return c.lexical, c.hasLexical })
 		for _, c := range cands {
@@ -47,8 +56,22 @@ func fuse(cands []*candidate, method FuseMethod, semW, lexW float64) {
 			s := semW*scale(c.semantic, semLo, semHi) + lexW*scale(c.lexical, lexLo, lexHi)
 			c.fused = s / (semW + lexW)
 		}
+	default:
+		// Scores absent are 0 in c.semantic and c.lexical: a similarity of 0, no query term.
+		semHi, lexHi := float64(leastSimilarity), 0.0
+		for _, c := range cands {
+			semHi, lexHi = max(semHi, c.semantic), max(lexHi, c.lexical)
+		}
+		for _, c := range cands {
+			sem := scale(max(c.semantic, leastSimilarity), leastSimilarity, semHi)
+			lex := scale(max(c.lexical, 0), 0, lexHi)
+			c.fused = (semW*sem + lexW*lex) / (semW + lexW)
+		}
 	}
 }
+
+// leastSimilarity is the least cosine similarity, FuseTMM's floor for semantic scores.
+const leastSimilarity = -1.0
 
 // bounds returns the range of a score over the candidates; when some candidates lack the score
 // (they have no vector, or the query no terms), 0 is in the range.

@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio/memstore"
 	"github.com/agentfiles/agentfiles/search/indexdriver"
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // TestSearcherFusionDefaults: unset weights and floor come from the embedder's Calibration;
@@ -57,7 +59,8 @@ func TestSearcherFusionDefaults(t *testing.T) {
 }
 
 // TestQualified: a candidate is evidence of a match with a query term (BM25 above 0) or a
-// similarity above the floor; nothing else.
+// similarity above the floor, each counting only on a leg that weighs in the fusion; nothing
+// else.
 func TestQualified(t *testing.T) {
 	cands := []*candidate{
 		{path: "/term", lexical: 0.4, hasLexical: true, semantic: 0.01, hasSemantic: true},
@@ -68,12 +71,60 @@ func TestQualified(t *testing.T) {
 		{path: "/no-terms-similar", semantic: 0.9, hasSemantic: true},
 		{path: "/nothing"},
 	}
-	var got []string
-	for _, c := range qualified(cands, 0.5) {
-		got = append(got, c.path)
+	tests := []struct {
+		name     string
+		sem, lex float64
+		floor    float64
+		want     []string
+	}{
+		{"both legs", 0.1, 0.9, 0.5, []string{"/term", "/similar", "/scanned", "/no-terms-similar"}},
+		{"lexical weight 0: similarity alone", 1, 0, 0.5, []string{"/similar", "/no-terms-similar"}},
+		{"semantic weight 0: terms alone", 0, 1, 0.5, []string{"/term", "/scanned"}},
+		{"a floor below -1 is -1", 0.5, 0.5, -3, []string{"/term", "/similar", "/at-floor", "/neither", "/scanned", "/no-terms-similar"}},
 	}
-	if diff := cmp.Diff([]string{"/term", "/similar", "/scanned", "/no-terms-similar"}, got); diff != "" {
-		t.Errorf("qualified (-want +got):\n%s", diff)
+	for _, tc := range tests {
+		var got []string
+		kept := (&Searcher{opts: SearcherOptions{SemanticWeight: tc.sem, LexicalWeight: tc.lex}}).qualified(slices.Clone(cands), tc.floor)
+		for _, c := range kept {
+			got = append(got, c.path)
+		}
+		if diff := cmp.Diff(tc.want, got); diff != "" {
+			t.Errorf("%s: qualified (-want +got):\n%s", tc.name, diff)
+		}
+	}
+}
+
+// TestFuseTMM: theoretical min-max scales BM25 from 0 and similarity from -1 to the best
+// candidate's, so that every candidate with a query term or any similarity above -1 scores
+// above 0; a candidate without a vector counts as similarity 0.
+func TestFuseTMM(t *testing.T) {
+	cands := []*candidate{
+		{path: "/a", lexical: 4, hasLexical: true, semantic: 0.2, hasSemantic: true},
+		{path: "/b", lexical: 0, hasLexical: true, semantic: 0.6, hasSemantic: true},
+		{path: "/c", lexical: 2, hasLexical: true, semantic: 0.4, hasSemantic: true},
+		{path: "/d", lexical: 1, hasLexical: true}, // scanned: no vector
+		{path: "/e", lexical: 0.5, hasLexical: true, semantic: -1, hasSemantic: true},
+	}
+	fuse(cands, FuseTMM, 0.1, 0.9)
+	// semantic: (s+1)/(0.6+1); lexical: l/4.
+	want := map[string]float64{
+		"/a": 0.1*1.2/1.6 + 0.9*1,
+		"/b": 0.1*1.6/1.6 + 0,
+		"/c": 0.1*1.4/1.6 + 0.9*0.5,
+		"/d": 0.1*1.0/1.6 + 0.9*0.25,
+		"/e": 0 + 0.9*0.125,
+	}
+	got := map[string]float64{}
+	for _, c := range cands {
+		got[c.path] = c.fused
+	}
+	if diff := cmp.Diff(want, got, cmpopts.EquateApprox(0, 1e-12)); diff != "" {
+		t.Errorf("fused (-want +got):\n%s", diff)
+	}
+	// One candidate: it is the best on both legs.
+	one := []*candidate{{path: "/only", lexical: 0.3, hasLexical: true, semantic: 0.1, hasSemantic: true}}
+	if fuse(one, FuseTMM, 0.1, 0.9); one[0].fused != 1 {
+		t.Errorf("a lone candidate scores %v, want 1", one[0].fused)
 	}
 }
 

@@ -19,6 +19,15 @@ func (s *Searcher) searchScope(ctx context.Context, scope driver.Scope, q scopeQ
 	if err != nil {
 		return nil, err
 	}
+	if s.expands(q) {
+		if q.terms, q.weights, err = s.feedback(ctx, []*gathered{g}, q, nil); err != nil {
+			return nil, err
+		}
+		res.ExpandedQuery = weightedTerms(q.terms, q.weights)
+		if err := s.secondPass(ctx, g, q); err != nil {
+			return nil, err
+		}
+	}
 	cands, err := s.candidates(ctx, g, q, g.lex, false, res)
 	if err != nil || len(cands) == 0 {
 		return nil, err
@@ -73,14 +82,11 @@ func (s *Searcher) gather(ctx context.Context, scope driver.Scope, q scopeQuery,
 		}()
 	}
 	if len(q.terms) > 0 {
-		g.lex, lexErr = s.index.Lexical(ctx, scope, indexdriver.LexicalQuery{
-			Terms: q.terms, BM25: s.opts.BM25, PathPrefix: q.prefix, ExcludePaths: g.exclude, TopK: q.candidates(max(s.opts.BM25Candidates, 0)),
-		})
-		g.lex.Candidates = keepGlob(q.glob, g.lex.Candidates, func(c indexdriver.Candidate) string { return c.Path })
+		lexErr = s.lexicalPass(ctx, g, q, s.firstPassCandidates())
 	}
 	wg.Wait()
 	if lexErr != nil {
-		return nil, backendError("lexical search failed", lexErr)
+		return nil, lexErr
 	}
 	if semErr != nil {
 		if ctx.Err() != nil {
@@ -133,7 +139,7 @@ func (s *Searcher) candidates(ctx context.Context, g *gathered, q scopeQuery, le
 		defer wg.Done()
 		live, liveErr = s.liveChunks(ctx, scope, cands)
 	}()
-	scoreErr := s.completeScores(ctx, scope, cands, terms, lex, g.qvec, relex)
+	scoreErr := s.completeScores(ctx, scope, cands, terms, q.weights, lex, g.qvec, relex)
 	wg.Wait()
 	if liveErr != nil {
 		return nil, liveErr
@@ -153,7 +159,7 @@ func (s *Searcher) candidates(ctx context.Context, g *gathered, q scopeQuery, le
 	cands = kept
 	if len(g.pending) > 0 && len(terms) > 0 {
 		pending := keepGlob(q.glob, g.pending, func(f driver.FileInfo) string { return f.Path })
-		scanned, n, err := s.scanPending(ctx, scope, pending, terms, lex)
+		scanned, n, err := s.scanPending(ctx, scope, pending, terms, q.weights, lex)
 		if err != nil {
 			return nil, err
 		}
@@ -164,7 +170,7 @@ func (s *Searcher) candidates(ctx context.Context, g *gathered, q scopeQuery, le
 		}
 	}
 	res.Candidates = len(cands)
-	cands = qualified(cands, q.minSemantic)
+	cands = s.qualified(cands, q.minSemantic)
 	res.Qualified = len(cands)
 	res.Ranking = RankingFused
 	return cands, nil

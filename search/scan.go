@@ -14,7 +14,7 @@ import (
 // BM25 on the index's scale (its project statistics and document frequencies), newest files
 // first, within the scan budget. It returns the best BM25Candidates chunks and how many files it
 // scanned.
-func (s *Searcher) scanPending(ctx context.Context, scope driver.Scope, pending []driver.FileInfo, terms []string, lex indexdriver.LexicalResult) ([]indexdriver.Candidate, int, error) {
+func (s *Searcher) scanPending(ctx context.Context, scope driver.Scope, pending []driver.FileInfo, terms []string, weights []float64, lex indexdriver.LexicalResult) ([]indexdriver.Candidate, int, error) {
 	sort.Slice(pending, func(i, j int) bool {
 		if !pending[i].UpdatedAt.Equal(pending[j].UpdatedAt) {
 			return pending[i].UpdatedAt.After(pending[j].UpdatedAt)
@@ -64,7 +64,7 @@ func (s *Searcher) scanPending(ctx context.Context, scope driver.Scope, pending 
 					if st.Chunks == 0 || st.TotalTerms == 0 {
 						st = indexdriver.CorpusStats{Chunks: max(d, 1), TotalTerms: int64(max(n, 1)) * max(d, 1)}
 					}
-					score += s.opts.BM25.TermScore(tf, n, d, st)
+					score += s.opts.BM25.Scorer(d, st).Weighted(indexdriver.Weight(weights, i)).Score(tf, n)
 				}
 				if matched {
 					out = append(out, indexdriver.Candidate{Path: f.Path, FileUpdatedAt: f.UpdatedAt, Chunk: ch, Score: score})

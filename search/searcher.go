@@ -41,6 +41,9 @@ type SearcherOptions struct {
 	// without an embedder).
 	FuseMethod                    FuseMethod
 	SemanticWeight, LexicalWeight float64
+	// Expansion is pseudo-relevance feedback into the lexical leg (zero fields: those of
+	// DefaultExpansion; FeedbackChunks negative: no expansion).
+	Expansion Expansion
 	// MinSemanticScore is the similarity a chunk in which none of the query's terms occurs must
 	// exceed to be a result (nil: the Embedder's Calibration; see Query.MinSemanticScore).
 	MinSemanticScore *float64
@@ -62,8 +65,18 @@ type SearcherOptions struct {
 	// (Service.RateLimiter) so that one bucket per tenant covers file_search and the file
 	// operations. Nil: no rate limit of the Searcher's own.
 	RateLimiter RateLimiter
-	Now         func() time.Time // clock for last_served_at (default time.Now)
-	Logger      *slog.Logger     // nil: silent; queries are logged trimmed, never contents
+	// MaxConcurrentPerTenant is how many searches of one tenant run at once, MaxConcurrent how
+	// many of all tenants (defaults DefaultMaxConcurrentPerTenant and DefaultMaxConcurrent): a
+	// search embeds its query, reads the index and may rerank, which takes CPUs, database
+	// connections and calls to the embedder's API, so a tenant's further searches wait for one
+	// of its own slots instead of slowing other tenants' calls. A search waits for its slots at
+	// most SlotWait (default DefaultSlotWait; negative: until its context ends) and then fails
+	// with RESOURCE_BUSY.
+	MaxConcurrentPerTenant, MaxConcurrent int
+	SlotWait                              time.Duration
+
+	Now    func() time.Time // clock for last_served_at (default time.Now)
+	Logger *slog.Logger     // nil: silent; queries are logged trimmed, never contents
 }
 
 // Searcher answers file_search: hybrid retrieval over indexed chunks plus a lexical scan of
@@ -73,6 +86,7 @@ type Searcher struct {
 	store         driver.Store
 	index         indexdriver.Index
 	opts          SearcherOptions // every default applied
+	gate          *searchGate     // the slots of MaxConcurrentPerTenant and MaxConcurrent
 	log           *slog.Logger
 	olderAnalysis olderAnalysisMemo
 }
@@ -149,6 +163,11 @@ type Result struct {
 	RerankError string
 	// SemanticError says why there are no semantic candidates ("" when there are, or no embedder).
 	SemanticError string
+	// ExpandedQuery is the weighted query the lexical leg ran when pseudo-relevance feedback
+	// expanded the query (see Expansion): the query's terms, then the terms added from the
+	// feedback chunks; every LexicalScore is Σ weight · BM25 over it. Nil when the query was
+	// not expanded (expansion off, no terms, or no feedback chunk).
+	ExpandedQuery []WeightedTerm
 	Limit         int  // the limit applied
 	LimitClamped  bool // the requested limit was above the maximum and was lowered
 	Truncated     bool // more matching chunks exist than Limit; ask for a higher limit or narrow the query
@@ -183,6 +202,13 @@ func NewSearcher(store driver.Store, index indexdriver.Index, opts SearcherOptio
 	setDefault(&opts.BM25Candidates, d.BM25Candidates)
 	setDefault(&opts.BM25, d.BM25)
 	setDefault(&opts.FuseMethod, d.Fallback.Method)
+	setDefault(&opts.Expansion.FeedbackChunks, d.Expansion.FeedbackChunks)
+	setDefault(&opts.Expansion.FeedbackTerms, d.Expansion.FeedbackTerms)
+	setDefault(&opts.Expansion.OriginalWeight, d.Expansion.OriginalWeight)
+	if !opts.Expansion.valid() {
+		return nil, agentfiles.NewError(agentfiles.CodeInvalidConfig, fmt.Sprintf(
+			"Expansion.FeedbackChunks and FeedbackTerms must be at most %d and OriginalWeight in (0, 1]", MaxFeedback), "Expansion")
+	}
 	cal := Calibration{SemanticWeight: 0} // no embedder: BM25 alone orders the results
 	if opts.Embedder != nil {
 		cal = CalibrationOf(opts.Embedder)
@@ -208,7 +234,15 @@ func NewSearcher(store driver.Store, index indexdriver.Index, opts SearcherOptio
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	return &Searcher{store: store, index: index, opts: opts, log: orDiscard(opts.Logger)}, nil
+	if opts.MaxConcurrentPerTenant <= 0 {
+		opts.MaxConcurrentPerTenant = DefaultMaxConcurrentPerTenant()
+	}
+	if opts.MaxConcurrent <= 0 {
+		opts.MaxConcurrent = DefaultMaxConcurrent()
+	}
+	setDefault(&opts.SlotWait, DefaultSlotWait)
+	gate := newSearchGate(opts.MaxConcurrentPerTenant, opts.MaxConcurrent, opts.SlotWait)
+	return &Searcher{store: store, index: index, opts: opts, gate: gate, log: orDiscard(opts.Logger)}, nil
 }
 
 // setDefault replaces a zero *v with def.
@@ -271,7 +305,9 @@ func (c *candidate) key() candKey {
 // the RateLimiter, INVALID_QUERY for a blank query or one beyond MaxQueryBytes or
 // MaxQueryTerms, INVALID_ARGUMENT for a blank project or a MinSemanticScore that is not finite,
 // INVALID_ARGUMENT for "*" over a store that cannot list projects,
-// PERMISSION_DENIED without an AuthContext, SEARCH_BACKEND_ERROR when the store or the index
+// PERMISSION_DENIED without an AuthContext, RESOURCE_BUSY when the tenant's other searches (or
+// all tenants' searches) held the search slots for longer than the search could wait (see
+// SearcherOptions.MaxConcurrentPerTenant), SEARCH_BACKEND_ERROR when the store or the index
 // fails. Embedder and reranker failures are not errors: the result says which path produced it.
 func (s *Searcher) Search(ctx context.Context, q Query) (Result, error) {
 	ac, ok := agentfiles.AuthFromContext(ctx)
@@ -321,6 +357,11 @@ func (s *Searcher) Search(ctx context.Context, q Query) (Result, error) {
 		}
 		sq.glob = g
 	}
+	release, err := s.gate.acquire(ctx, ac.TenantID())
+	if err != nil {
+		return Result{}, err
+	}
+	defer release()
 	if q.Project == AllProjects {
 		return s.searchAll(ctx, ac.TenantID(), sq, res)
 	}
@@ -344,6 +385,7 @@ func (s *Searcher) Search(ctx context.Context, q Query) (Result, error) {
 type scopeQuery struct {
 	query, prefix string
 	terms         []string
+	weights       []float64 // the terms' weights (nil: 1 each); set by expansion
 	minSemantic   float64
 	glob          *globmatch.Glob // nil: every path
 	// embedded says qvec and embedErr hold the query's embedding, computed once for "*".
@@ -530,7 +572,7 @@ func (s *Searcher) embedQuery(ctx context.Context, query string) ([]float32, err
 // semantic candidates and the similarity of the lexical ones (Index.ScoreChunks). Scanned
 // chunks of not-yet-indexed files have no vector and keep only their BM25. With relex every
 // indexed candidate gets its BM25 from lex, the lexical candidates too.
-func (s *Searcher) completeScores(ctx context.Context, scope driver.Scope, cands []*candidate, terms []string, lex indexdriver.LexicalResult, qvec []float32, relex bool) error {
+func (s *Searcher) completeScores(ctx context.Context, scope driver.Scope, cands []*candidate, terms []string, weights []float64, lex indexdriver.LexicalResult, qvec []float32, relex bool) error {
 	var need []*candidate
 	q := indexdriver.ScoreQuery{}
 	for _, c := range cands {
@@ -543,7 +585,7 @@ func (s *Searcher) completeScores(ctx context.Context, scope driver.Scope, cands
 		return nil
 	}
 	if len(terms) > 0 {
-		q.Terms, q.DocFreq, q.Stats, q.BM25 = terms, lex.DocFreq, lex.Stats, s.opts.BM25
+		q.Terms, q.Weights, q.DocFreq, q.Stats, q.BM25 = terms, weights, lex.DocFreq, lex.Stats, s.opts.BM25
 	}
 	if qvec != nil {
 		q.Vector, q.Model = qvec, s.opts.Embedder.Model()
@@ -570,12 +612,15 @@ func (s *Searcher) completeScores(ctx context.Context, scope driver.Scope, cands
 	return nil
 }
 
-// qualified keeps the candidates that are evidence of a match: a query term occurs in them
-// (BM25 above 0), or their similarity to the query is above minSemantic. The order is kept.
-func qualified(cands []*candidate, minSemantic float64) []*candidate {
+// qualified keeps the candidates that are evidence of a match on a leg that weighs in the
+// fusion: a query term occurs in them (BM25 above 0) and the lexical weight is above 0, or
+// their similarity to the query is above minSemantic (and above −1, the least there is) and
+// the semantic weight is above 0. The order is kept.
+func (s *Searcher) qualified(cands []*candidate, minSemantic float64) []*candidate {
+	lexical, semantic := s.opts.LexicalWeight > 0, s.opts.SemanticWeight > 0
 	out := cands[:0]
 	for _, c := range cands {
-		if (c.hasLexical && c.lexical > 0) || (c.hasSemantic && c.semantic > minSemantic) {
+		if (lexical && c.hasLexical && c.lexical > 0) || (semantic && c.hasSemantic && c.semantic > max(minSemantic, leastSimilarity)) {
 			out = append(out, c)
 		}
 	}

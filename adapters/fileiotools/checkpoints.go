@@ -93,7 +93,8 @@ func checkpointTools(svc *fileio.Service, cfg fileio.Config, ro adapters.Annotat
 				"size_bytes, at}] (a rename is a delete and a create). Pass after = next_after of the previous answer "+
 				"(or a checkpoint's position) to get only what is new; with wait_ms, a call that finds nothing waits up "+
 				"to that long (at most "+cfg.FeedMaxWait.String()+") for the next change, so a UI or a mirror follows "+
-				"the project without reading it whole. "+fmt.Sprint(fileio.DefaultEventsLimit)+" events by default (limit, "+
+				"the project without reading it whole; at most "+fmt.Sprint(cfg.MaxFeedWaits)+" such calls of yours wait at once "+
+				"(RESOURCE_BUSY beyond). "+fmt.Sprint(fileio.DefaultEventsLimit)+" events by default (limit, "+
 				"at most "+fmt.Sprint(fileio.MaxEventsLimit)+"); more=true says more follow at once. INVALID_ARGUMENT when after "+
 				"is beyond the newest change or older than the changes still kept (the message says where to restart). "+
 				"Example: {\"project\": \"demo\", \"after\": 42, \"wait_ms\": 20000}.",

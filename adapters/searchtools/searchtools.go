@@ -27,7 +27,7 @@ type fileSearchChunk struct {
 	ChunkContent       string  `json:"chunk_content" jsonschema:"the chunk's text"`
 	Score              float64 `json:"score" jsonschema:"final score, higher is better: the reranker's relevance, or the fused score (see ranking)"`
 	SemanticScore      float64 `json:"semantic_score,omitempty" jsonschema:"cosine similarity of query and chunk embeddings (absent: 0, or the chunk has no embedding yet)"`
-	LexicalScore       float64 `json:"lexical_score,omitempty" jsonschema:"BM25 keyword score (absent: none of the query's words occurs in the chunk)"`
+	LexicalScore       float64 `json:"lexical_score,omitempty" jsonschema:"BM25 keyword score of the query, expanded with the words most frequent in its best matches (absent: none of those words occurs in the chunk)"`
 }
 
 type fileSearchOut struct {
@@ -36,7 +36,7 @@ type fileSearchOut struct {
 	Limit        int               `json:"limit" jsonschema:"the limit applied"`
 	LimitClamped bool              `json:"limit_clamped,omitempty" jsonschema:"true when the requested limit was above the maximum and was lowered"`
 	Truncated    bool              `json:"truncated" jsonschema:"true when more chunks matched than limit"`
-	Qualified    int               `json:"qualified" jsonschema:"how many chunks matched at all (contain a query word, or are similar in meaning above min_semantic_score) among those considered; fewer than limit means every match is returned"`
+	Qualified    int               `json:"qualified" jsonschema:"how many chunks matched at all (contain a query word or a word the query was expanded with, or are similar in meaning above min_semantic_score) among those considered; fewer than limit means every match is returned"`
 	Note         string            `json:"note,omitempty" jsonschema:"how to get more results, or why they may be incomplete"`
 }
 
@@ -44,7 +44,8 @@ type fileSearchOut struct {
 // project's files, with the parameters project, query, path_prefix and limit. The tenant comes from the context's agentfiles.AuthContext (the bindings put it
 // there); errors carry package search's codes (INVALID_QUERY, also for a query beyond the
 // Searcher's MaxQueryBytes or MaxQueryTerms, RATE_LIMITED from its RateLimiter — hand it the
-// fileio.Service's limiter so both share one bucket per tenant —, PERMISSION_DENIED,
+// fileio.Service's limiter so both share one bucket per tenant —, RESOURCE_BUSY when the
+// caller's other searches held its slots (MaxConcurrentPerTenant) too long, PERMISSION_DENIED,
 // SEARCH_BACKEND_ERROR, TIMEOUT when a PostgreSQL index's statement timeout expires, …).
 //
 // s must not be nil. The tool is safe for concurrent use, as the Searcher is.
@@ -58,13 +59,19 @@ func Tools(s *search.Searcher) []adapters.Tool {
 	if opts.MaxQueryBytes > 0 && opts.MaxQueryTerms > 0 {
 		bounds = fmt.Sprintf("A query is at most %d bytes and %d distinct words (INVALID_QUERY beyond). ", opts.MaxQueryBytes, opts.MaxQueryTerms)
 	}
+	bounds += fmt.Sprintf("At most %d of your searches run at once; another waits for one of them", opts.MaxConcurrentPerTenant)
+	if opts.SlotWait > 0 {
+		bounds += fmt.Sprintf(", at most %s", opts.SlotWait)
+	}
+	bounds += " (RESOURCE_BUSY after that: retry when one has finished). "
 	return []adapters.Tool{adapters.NewTool("file_search", "Search a project's files",
 		"Finds the passages (chunks) of a project's files that best match a query, combining keyword (BM25) "+
 			"and semantic similarity, reranked when a reranker is configured. Each chunk comes with its byte "+
 			"range: call file_read(file_path, file_seek_start_bytes, file_seek_end_bytes - file_seek_start_bytes) "+
 			"for exactly that text, or read around it. Use it to find where something is written before reading "+
 			"whole files. Deleted files are never returned; files written moments ago are found by keywords "+
-			"even before they are indexed. Only chunks that contain a query word or are close in meaning are returned, "+
+			"even before they are indexed. The query is expanded with the words most frequent in its best keyword matches, "+
+			"so a chunk may match in other words. Only chunks that contain a query word (or one it was expanded with) or are close in meaning are returned, "+
 			"so a search may return fewer than limit chunks (qualified says how many matched), or none. "+
 			"path_prefix is a plain string prefix; glob keeps files whose path matches ('**/*.md'). "+
 			fmt.Sprintf("limit defaults to %d, at most %d. ", opts.LimitDefault, limitMax)+bounds+

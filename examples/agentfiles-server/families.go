@@ -100,6 +100,14 @@ func (a *app) addCatalog(c config, logger *slog.Logger) error {
 	return nil
 }
 
+// A consultation runs for seconds to minutes on this server's model key and holds its prompt
+// (up to the model's context window) meanwhile: each caller runs at most consultSlotsPerTenant
+// at once, all callers consultSlots (RESOURCE_BUSY beyond, at once).
+const (
+	consultSlotsPerTenant = 2
+	consultSlots          = 16
+)
+
 // ConsultAPIKeyEnv names the environment variable that holds the consultation model's API key.
 // A key on the command line would show in process listings.
 const ConsultAPIKeyEnv = "AGENTFILES_CONSULT_API_KEY"
@@ -147,7 +155,7 @@ func (a *app) addConsult(c config, logger *slog.Logger) error {
 		return fmt.Errorf("%s, %s: %w", flagRef("consult-model"), flagRef("consult-base-url"), err)
 	}
 	cons := consult.NewConsultant(consult.ConsultantOptions{Expander: x, Models: []consult.Model{m}, Logger: logger})
-	a.tools = append(a.tools, consulttools.Tools(cons)...)
+	a.tools = append(a.tools, adapters.LimitConcurrency(consulttools.Tools(cons), consultSlotsPerTenant, consultSlots)...)
 	base := c.consultBaseURL
 	if base == "" {
 		base = openai.DefaultBaseURL

@@ -4,12 +4,17 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
+	"net/http/httptest"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/agentfiles/agentfiles/internal/pgtest"
+	"github.com/agentfiles/agentfiles/internal/poll"
 	"github.com/agentfiles/agentfiles/internal/redistest"
 	"github.com/agentfiles/agentfiles/search/indextest"
 )
@@ -167,5 +172,56 @@ func TestHealthzReportsRedisDown(t *testing.T) {
 	status, h = getHealth(t, srv.base)
 	if status != http.StatusServiceUnavailable || h.Status != "unavailable" || h.Backends["redis"].Status != "down" || h.Backends["store"].Status != "ok" {
 		t.Errorf("healthz with Redis stopped = %d %+v, want 503 with redis down", status, h)
+	}
+}
+
+// TestHealthzRunsOneRoundAtATime: /healthz needs no token and its PostgreSQL check opens a
+// connection, so a flood of requests opened as many connections as it sent (issue 41: every
+// endpoint is bounded). Requests that arrive while a round of checks runs wait for it and share
+// its answer.
+func TestHealthzRunsOneRoundAtATime(t *testing.T) {
+	const requests = 50
+	var rounds, inFlight, mostInFlight atomic.Int32
+	release := make(chan struct{})
+	check := func(ctx context.Context) error {
+		rounds.Add(1)
+		n := inFlight.Add(1)
+		defer inFlight.Add(-1)
+		for m := mostInFlight.Load(); n > m && !mostInFlight.CompareAndSwap(m, n); m = mostInFlight.Load() {
+		}
+		<-release
+		return nil
+	}
+	health := healthHandler([]backendCheck{{name: "store", kind: "postgresql", check: check}}, slog.New(slog.DiscardHandler))
+	var arrived atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		arrived.Add(1)
+		health.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	var wg sync.WaitGroup
+	codes := make(chan int, requests)
+	for range requests {
+		wg.Go(func() {
+			resp, err := http.Get(srv.URL)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			resp.Body.Close()
+			codes <- resp.StatusCode
+		})
+	}
+	poll.Eventually(t, 30*time.Second, "every request waiting for the round of checks", func() bool { return arrived.Load() == requests })
+	close(release)
+	wg.Wait()
+	close(codes)
+	for code := range codes {
+		if code != http.StatusOK {
+			t.Errorf("a /healthz answer: %d", code)
+		}
+	}
+	if got := rounds.Load(); got != 1 || mostInFlight.Load() != 1 {
+		t.Errorf("%d requests at once ran %d rounds of checks, %d at a time; want one", requests, got, mostInFlight.Load())
 	}
 }

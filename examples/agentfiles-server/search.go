@@ -104,6 +104,12 @@ func (a *app) buildSearch(ctx context.Context, c config, scfg search.Config, lim
 	a.addBackend("index", indexKind, indexCheck)
 	sopts := scfg.SearcherOptions()
 	sopts.Embedder, sopts.Reranker, sopts.Logger = embedder, reranker, logger
+	if pg, ok := a.store.(*pgstore.Store); ok && sopts.MaxConcurrent == 0 {
+		// A search holds up to two connections at once (its semantic and lexical reads) and
+		// greps may hold half the pool: searches of all tenants get a quarter of it, so that
+		// short calls always find a connection.
+		sopts.MaxConcurrent = searchSlots(pg.Pool().Config().MaxConns)
+	}
 	if limiter != nil {
 		sopts.RateLimiter = limiter // the file service's buckets: one limit per tenant for both
 	}
@@ -156,3 +162,8 @@ func checkEmbeddings(c config, scfg search.Config) error {
 	}
 	return fmt.Errorf("%s also need(s), all of:\n  - %s\nSee config.example.yaml (embeddings: and settings.mcp.files.security:)", what, strings.Join(missing, "\n  - "))
 }
+
+// searchSlots is how many searches of all tenants run at once on a PostgreSQL pool of maxConns
+// connections (settings.mcp.files.search.max_concurrent unless the file sets it): a quarter of
+// the pool, at least 1.
+func searchSlots(maxConns int32) int { return max(1, int(maxConns)/4) }

@@ -152,9 +152,12 @@ type Job struct {
 // Outbox is the index-job queue every Store keeps, written in the same transaction as the
 // mutation. Package search consumes it.
 type Outbox interface {
-	// ClaimJobs leases up to limit jobs that are available now, oldest EnqueuedAt first, for
-	// lease; a leased job is invisible to other claimers until the lease expires (crash recovery).
-	// pgstore: FOR UPDATE SKIP LOCKED.
+	// ClaimJobs leases up to limit jobs that are available now for lease, taking tenants in
+	// turns: every tenant's oldest job (by EnqueuedAt), then every tenant's second oldest, …,
+	// starting with the tenants after the one the previous claim took a job of last, so that a
+	// tenant with a million queued jobs holds back another tenant's one job for at most one
+	// claim. The jobs are returned oldest EnqueuedAt first. A leased job is invisible to other
+	// claimers until the lease expires (crash recovery). pgstore: FOR UPDATE SKIP LOCKED.
 	//
 	// When ctx ends while a claim is in flight, a remote store may still carry it out and lease
 	// jobs that ClaimJobs does not return (it returns ctx.Err()); they wait out the lease. So a

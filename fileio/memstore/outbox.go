@@ -19,6 +19,8 @@ type outbox struct {
 	scopes map[driver.Scope]map[string]*jobRec // the same jobs by project, for ScopeJobs
 	nextID int64
 	wake   chan struct{} // closed (and replaced) whenever a job becomes available
+	// lastTenant is the tenant the last claim served last: the next claim starts after it.
+	lastTenant string
 }
 
 type jobKey struct {
@@ -85,7 +87,8 @@ func (jr *jobRec) readyAt() time.Time {
 	return jr.availableAt
 }
 
-// ClaimJobs implements driver.Outbox.
+// ClaimJobs implements driver.Outbox: tenants take turns, starting after the tenant the
+// previous claim served last; each tenant's oldest job first.
 func (s *Store) ClaimJobs(ctx context.Context, limit int, lease time.Duration) ([]driver.Job, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -97,24 +100,51 @@ func (s *Store) ClaimJobs(ctx context.Context, limit int, lease time.Duration) (
 	now := o.now()
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	var ready []*jobRec
+	ready := map[string][]*jobRec{} // by tenant
 	for _, jr := range o.jobs {
 		if !jr.readyAt().After(now) {
-			ready = append(ready, jr)
+			ready[jr.job.Scope.Tenant] = append(ready[jr.job.Scope.Tenant], jr)
 		}
 	}
-	sort.Slice(ready, func(i, j int) bool {
-		a, b := ready[i].job, ready[j].job
+	tenants := make([]string, 0, len(ready))
+	for t, jobs := range ready {
+		tenants = append(tenants, t)
+		sort.Slice(jobs, func(i, j int) bool {
+			a, b := jobs[i].job, jobs[j].job
+			if !a.EnqueuedAt.Equal(b.EnqueuedAt) {
+				return a.EnqueuedAt.Before(b.EnqueuedAt)
+			}
+			return a.ID < b.ID
+		})
+	}
+	sort.Strings(tenants)
+	first := sort.SearchStrings(tenants, o.lastTenant)
+	if first < len(tenants) && tenants[first] == o.lastTenant {
+		first++
+	}
+	tenants = append(tenants[first:], tenants[:first]...)
+	var claimed []*jobRec
+	for turn := 0; len(claimed) < limit; turn++ {
+		took := false
+		for _, t := range tenants {
+			if jobs := ready[t]; turn < len(jobs) && len(claimed) < limit {
+				claimed, took = append(claimed, jobs[turn]), true
+				o.lastTenant = t
+			}
+		}
+		if !took {
+			break
+		}
+	}
+	sort.Slice(claimed, func(i, j int) bool {
+		a, b := claimed[i].job, claimed[j].job
 		if !a.EnqueuedAt.Equal(b.EnqueuedAt) {
 			return a.EnqueuedAt.Before(b.EnqueuedAt)
 		}
 		return a.ID < b.ID
 	})
-	if len(ready) > limit {
-		ready = ready[:limit]
-	}
-	out := make([]driver.Job, len(ready))
-	for i, jr := range ready {
+	out := make([]driver.Job, len(claimed))
+	for i, jr := range claimed {
 		jr.leasedUntil = now.Add(lease)
 		out[i] = jr.job
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/agentfiles/agentfiles"
+	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/fileio/pgstore"
 	"github.com/agentfiles/agentfiles/fileio/storetest"
@@ -263,4 +264,69 @@ func TestConcurrentMigrations(t *testing.T) {
 	pgtest.MigrateConcurrently(t, url, 8, pgstore.Migrate)
 	wait()
 	pgtest.CheckMigrated(t, url, "mcp_files_schema_migrations", pgstore.SchemaVersion(), pgstore.Migrate)
+}
+
+// TestLockWaitSaysWhatHeldIt: a write that waits past its lock timeout says truly what it
+// waited for (issue 41: a tenant alone in its project was told of "another write to this
+// project" when the grep indexer held its file's row): another write when the project's lock
+// was held, the grep indexer when a file row was, the search indexer when the file's index job
+// was. Both write paths are checked: an Update, and the Service's one-round-trip write.
+func TestLockWaitSaysWhatHeldIt(t *testing.T) {
+	s, _ := newStore(t, pgstore.Options{GrepIndexInterval: -1})
+	ctx := context.Background()
+	ac := agentfiles.NewAuthContext("lock-wait-key", "t")
+	scope := driver.Scope{Tenant: ac.TenantID(), Project: "p"}
+	svc := storetest.NewService(t, s, func(c *fileio.Config) { c.LockTimeout = 200 * time.Millisecond })
+	actx := agentfiles.WithAuth(ctx, ac)
+	if _, err := svc.Write(actx, fileio.WriteRequest{Project: "p", Path: "/a.md", Content: "one line\n", Mode: fileio.ModeTruncate}); err != nil {
+		t.Fatal(err)
+	}
+	// holdRow locks rows of table in a transaction of its own, as background work would.
+	holdRow := func(sql string) (release func()) {
+		tx, err := s.Pool().Begin(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tag, err := tx.Exec(ctx, sql, scope.Tenant, scope.Project); err != nil || tag.RowsAffected() != 1 {
+			t.Fatalf("locking a row: %v %v", tag, err)
+		}
+		return func() { tx.Rollback(ctx) }
+	}
+	writes := map[string]func() error{
+		"Update": func() error {
+			return s.Update(ctx, scope, driver.UpdateOptions{LockTimeout: 200 * time.Millisecond}, func(tx driver.WriteTx) error {
+				_, err := tx.Put(ctx, "/a.md", []byte("two lines\n"), driver.PutOptions{})
+				return err
+			})
+		},
+		"Service.Write": func() error {
+			_, err := svc.Write(actx, fileio.WriteRequest{Project: "p", Path: "/a.md", Content: "three\n", Mode: fileio.ModeTruncate})
+			return err
+		},
+	}
+	for _, tc := range []struct {
+		holder string
+		hold   func() func()
+		want   *regexp.Regexp
+	}{
+		{"another write", func() func() { return holdProjectLock(t, s, scope, nil) }, regexp.MustCompile(`^another write to this project held its lock for more than 200ms`)},
+		{"the grep indexer", func() func() {
+			return holdRow(`SELECT 1 FROM mcp_files WHERE apikey_hash = $1 AND project = $2 AND path = '/a.md' AND NOT deleted FOR UPDATE`)
+		}, regexp.MustCompile(`^this write waited more than 200ms for a row that the file store's background grep indexer held \(not another write to this project\)`)},
+		{"the search indexer", func() func() {
+			return holdRow(`SELECT 1 FROM mcp_file_index_jobs WHERE apikey_hash = $1 AND project = $2 AND file_path = '/a.md' FOR UPDATE`)
+		}, regexp.MustCompile(`^this write waited more than 200ms for a row that the search indexer, claiming the file's index job, held`)},
+	} {
+		for name, write := range writes {
+			t.Run(tc.holder+"/"+name, func(t *testing.T) {
+				release := tc.hold()
+				err := write()
+				release()
+				var fe *agentfiles.Error
+				if !errors.As(err, &fe) || fe.Code != agentfiles.CodeResourceBusy || !tc.want.MatchString(fe.Message) {
+					t.Fatalf("write while %s held a lock: %v; want RESOURCE_BUSY matching %q", tc.holder, err, tc.want)
+				}
+			})
+		}
+	}
 }

@@ -156,10 +156,14 @@
 // Trigrams are computed off the write path. A write leaves its row unindexed (grep_indexed =
 // FALSE; PostgreSQL checks a partial index's predicate before computing its expression, so the
 // write computes no trigrams), and a background indexer (IndexGrep, every
-// Options.GrepIndexInterval, in every process that opens the store) marks unindexed rows in
-// transactions of at most Options.GrepIndexBatchBytes of text, claiming them with
-// FOR UPDATE SKIP LOCKED: it never waits for a writer, and a writer of one of its files waits at
-// most for one such transaction. Its UPDATE changes nothing but grep_indexed (the history
+// Options.GrepIndexInterval, in every process that opens the store) marks unindexed rows,
+// taking tenants in turns: each round lists the tenants with unindexed files (the one statement
+// that spans tenants, a read) and gives each a turn, one transaction over one of its projects
+// (a tenant's projects take turns) of at most 256 files and Options.GrepIndexBatchBytes of text,
+// sent in one round trip, that claims its rows with FOR UPDATE SKIP LOCKED: it never waits for
+// a writer, and a writer of one of its files waits at most for one such transaction (a few
+// milliseconds). A write that did wait past its lock timeout says so: its RESOURCE_BUSY names
+// the grep indexer, not another write. Its UPDATE changes nothing but grep_indexed (the history
 // triggers do not fire, and content, times, version, byte counts and the outbox stay as they
 // were). Index entries belong to the row version they were computed for, so every answer is
 // exact, and a file is found by grep as soon as its write commits, whether or not the indexer
@@ -171,6 +175,20 @@
 // valid UTF-8 (INVALID_ARGUMENT), which the indexer could not index; the Service never writes
 // such content. See BENCHMARKS.md for the costs.
 //
+// # Work that spans tenants
+//
+// Every statement on a request's path filters by tenant. Background work serves all tenants,
+// and these of its statements span them: the grep indexer's list of tenants with unindexed
+// files and the outbox's list of tenants with jobs (reads, one index probe per tenant); the
+// outbox claim (one short statement over the jobs of up to 64 tenants in turns, locking only
+// the jobs it leases); WaitForJobs' look at the earliest available job and PendingJobs' count
+// (reads); and Purge's three statements (up to 1,000 deleted files, expired versions or
+// expired events each, with the per-project counts they change). Each locks rows for one
+// short statement or transaction at most, and takes tenants in turns where it does work for
+// them (IndexGrep, ClaimJobs), so a tenant's backlog delays another tenant's by about one
+// turn. A write that waits past its lock timeout for a row such work holds says which work it
+// was (RESOURCE_BUSY).
+//
 // # Grep cache
 //
 // A Store keeps the contents of recently used projects in memory and answers every grep from
@@ -178,13 +196,16 @@
 // driver.LiteralGrepper for a literal one; internal/memgrep matches on the free CPUs) instead
 // of PostgreSQL rechecking the trigram index's candidates or sending whole files. It holds, per
 // scope (tenant and project, never shared between them), each file's content under its path
-// and updated_at, at most Options.GrepCacheBytes of content in all (DefaultGrepCacheBytes;
-// negative: off). Greps fill it with what they read, and writes (Put, PutMany: file_write,
-// imports, rewinds) with what they wrote once their transaction commits (until then a
-// transaction keeps copies, at most the budget over all open transactions; past it, it puts
-// nothing), so a grep right after a burst of writes or an
-// import on the same process fetches no content. The least recently used project is evicted
-// first, and a grep whose files hold more than the budget is answered in SQL as before. Each
+// and updated_at, within Options.GrepCacheBytes (DefaultGrepCacheBytes; negative: off), which
+// everything it keeps counts against: contents, paths, the listing of each project (its files'
+// paths, sizes and times) and a fixed cost per file and per listed file for Go's maps and
+// slices (about 300 bytes a file in all), so that a project of many empty files costs what it
+// holds. Greps fill it with what they read, and writes (Put, PutMany: file_write, imports,
+// rewinds) with what they wrote once their transaction commits (until then a transaction keeps
+// copies, which count against the same budget; past it, it puts nothing), so a grep right after
+// a burst of writes or an import on the same process fetches no content. The least recently
+// used project is evicted first, and a grep whose project (listing and contents) would not fit
+// is answered in SQL as before. Each
 // grep checks freshness in its own read transaction: it lists the path, updated_at and size of
 // its files once (updated_at increases on every write of a path), fetches the contents it
 // needs and the cache does not hold, in batches in the same transaction, as it goes (a pattern
@@ -228,7 +249,9 @@
 // # Errors
 //
 // Failures are *agentfiles.Error values: RESOURCE_BUSY for lock timeouts (and serialisation
-// failures); TIMEOUT for a statement stopped by its statement_timeout; UNAVAILABLE, which is retryable, when the database cannot be reached (connection
+// failures), whose message says what held the lock: another write to the project (its lock),
+// or background work (the grep indexer, a claim of the search index's jobs) holding a row the
+// write changes; TIMEOUT for a statement stopped by its statement_timeout; UNAVAILABLE, which is retryable, when the database cannot be reached (connection
 // refused, reset or dropped, the pool cannot connect, the server is shutting down, starting up
 // or out of connections); INVALID_ARGUMENT for values the schema cannot hold; INTERNAL for
 // everything else. A connection lost during COMMIT is UNAVAILABLE with a message saying that

@@ -3,6 +3,7 @@ package pgstore
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -32,25 +33,58 @@ const (
 // transaction (grepView) and fetches only the contents it does not hold, so it answers from
 // the snapshot it listed. Writes put what they wrote once their transaction commits
 // (session.cacheWritten), so a grep right after a write burst or an import on this process
-// fetches nothing. All fields are guarded by mu; refresh (per scope) only keeps two greps of
-// one project from fetching the same contents at once.
+// fetches nothing. The fields below mu are guarded by it; refresh (per scope) only keeps two
+// greps of one project from fetching the same contents at once.
+//
+// # What counts against the budget
+//
+// Everything the cache keeps, not only contents (see the *Cost constants): each cached file
+// costs its content, its path and cachedFileCost; each listing (a project's files as a grep
+// listed them) its paths and listedFileCost per file; each scope scopeCost and its names; and
+// the copies that open write transactions keep to put in the cache when they commit
+// (pending), their contents, paths and pendingFileCost each. held (cached) plus pending never
+// passes budget once a call has returned: a project whose listing and contents would not fit
+// is not cached at all (its greps run in SQL), and what would pass it evicts the least
+// recently used projects, then a project's own stale files.
 type grepCache struct {
 	budget int64
 	// pending is the bytes that open write transactions keep to put in the cache when they
-	// commit, at most budget over all of them.
+	// commit (their accounted cost).
 	pending atomic.Int64
 
+	// held is the accounted bytes of every scope, with their contents and listings: changed
+	// under mu, read without it.
+	held atomic.Int64
+
 	mu     sync.Mutex
-	total  int64 // bytes of content held, over all scopes
 	tick   uint64
 	scopes map[driver.Scope]*cachedScope
 	// refresh holds a mutex per scope, kept while the scope's contents are fetched.
 	refresh map[driver.Scope]*sync.Mutex
 }
 
+// The accounted cost, in bytes, of what the grep cache keeps besides contents and names:
+// estimates of what Go allocates for each entry on a 64-bit platform, taken at the low load a
+// map has right after it grows (7/16 of its slots used), so that the heap they stand for is at
+// most their sum (TestGrepCacheMemoryBound measures it).
+const (
+	// cachedFileCost: a files map slot (a string header and a cachedFile: 64 bytes) and the
+	// rounding of the path's allocation.
+	cachedFileCost = 160
+	// listedFileCost: a driver.FileInfo in a listing (72 bytes) and its byPath slot (24 bytes).
+	listedFileCost = 136
+	// scopeCost: a cachedScope, its empty maps and its slots in scopes and refresh.
+	scopeCost = 512
+	// pendingFileCost: the cacheEntry of a copy an open write transaction keeps.
+	pendingFileCost = 64
+)
+
+// cachedCost is the accounted cost of caching a content of size bytes at path.
+func cachedCost(path string, size int64) int64 { return size + int64(len(path)) + cachedFileCost }
+
 type cachedScope struct {
 	files   map[string]cachedFile
-	bytes   int64
+	bytes   int64  // accounted: scopeCost, the names, the files and the listing
 	lastUse uint64 // grepCache.tick when a grep or a write last used it: the least recent is evicted first
 	// listing is the project's files as a grep last listed them all: a grep that finds the
 	// project at the same version uses it instead of listing them again.
@@ -81,6 +115,22 @@ type projectListing struct {
 	version projectVersion
 	infos   []driver.FileInfo
 	byPath  map[string]int // index in infos
+	// cost is the listing's accounted cost; whole is what the cache holds when the listing and
+	// every file it lists are cached.
+	cost, whole int64
+}
+
+// newListing returns the listing of infos (in path order, never modified afterwards), its
+// costs counted.
+func newListing(infos []driver.FileInfo) *projectListing {
+	l := &projectListing{infos: infos, byPath: make(map[string]int, len(infos))}
+	for i, fi := range infos {
+		l.byPath[fi.Path] = i
+		l.cost += int64(len(fi.Path)) + listedFileCost
+		l.whole += cachedCost(fi.Path, fi.SizeBytes)
+	}
+	l.whole += l.cost
+	return l
 }
 
 func newGrepCache(budget int64) *grepCache {
@@ -127,19 +177,28 @@ func (c *grepCache) lookup(scope driver.Scope, infos []driver.FileInfo, contents
 	return missing
 }
 
-// put caches entries for scope, replacing what it held for their paths, then evicts the least
-// recently used scopes, and finally the scope's own paths that keep rejects (nil: any), until
-// the cache is within its budget.
+// put caches entries for scope, replacing what it held for their paths, then makes room
+// (fit), keeping the scope's paths that keep accepts (nil: none).
 func (c *grepCache) put(scope driver.Scope, entries []cacheEntry, keep func(path string) bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	sc := c.use(scope)
 	for _, e := range entries {
-		c.add(sc, -int64(len(sc.files[e.path].content)))
+		if old, ok := sc.files[e.path]; ok {
+			c.add(sc, -cachedCost(e.path, int64(len(old.content))))
+		}
 		sc.files[e.path] = cachedFile{updatedAt: e.updatedAt, content: e.content}
-		c.add(sc, int64(len(e.content)))
+		c.add(sc, cachedCost(e.path, int64(len(e.content))))
 	}
-	for c.total > c.budget {
+	c.fit(sc, keep)
+}
+
+// fit evicts until what the cache holds and the copies of open write transactions are within
+// the budget: the least recently used scopes other than sc first, then sc's own paths that keep
+// rejects (nil: any), then sc's listing. c.mu is held; sc may be nil.
+func (c *grepCache) fit(sc *cachedScope, keep func(path string) bool) {
+	over := func() bool { return c.held.Load()+c.pending.Load() > c.budget }
+	for over() {
 		var lru driver.Scope
 		var victim *cachedScope
 		for s, o := range c.scopes {
@@ -154,14 +213,21 @@ func (c *grepCache) put(scope driver.Scope, entries []cacheEntry, keep func(path
 		delete(c.scopes, lru)
 		delete(c.refresh, lru)
 	}
+	if sc == nil || !over() {
+		return
+	}
 	for p, f := range sc.files {
-		if c.total <= c.budget {
-			break
+		if !over() {
+			return
 		}
 		if keep == nil || !keep(p) {
-			c.add(sc, -int64(len(f.content)))
+			c.add(sc, -cachedCost(p, int64(len(f.content))))
 			delete(sc.files, p)
 		}
+	}
+	if over() && sc.listing != nil {
+		c.add(sc, -sc.listing.cost)
+		sc.listing = nil
 	}
 }
 
@@ -191,8 +257,9 @@ func (c *grepCache) lastListing(scope driver.Scope) *projectListing {
 	return nil
 }
 
-// retain marks scope used and, when l is not nil (a listing of the whole project), keeps it
-// and drops the paths it does not list: files deleted or renamed since they were cached.
+// retain marks scope used and, when l is not nil (a listing of the whole project, whose
+// whole cost is within the budget), keeps it and drops the paths it does not list: files
+// deleted or renamed since they were cached.
 func (c *grepCache) retain(scope driver.Scope, l *projectListing) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -200,13 +267,18 @@ func (c *grepCache) retain(scope driver.Scope, l *projectListing) {
 	if l == nil || sc.listing == l {
 		return
 	}
+	if sc.listing != nil {
+		c.add(sc, -sc.listing.cost)
+	}
 	sc.listing = l
+	c.add(sc, l.cost)
 	for p, f := range sc.files {
 		if _, ok := l.byPath[p]; !ok {
-			c.add(sc, -int64(len(f.content)))
+			c.add(sc, -cachedCost(p, int64(len(f.content))))
 			delete(sc.files, p)
 		}
 	}
+	c.fit(sc, func(p string) bool { _, ok := l.byPath[p]; return ok })
 }
 
 // use returns the cached scope (created when missing) and marks it the most recently used;
@@ -217,6 +289,7 @@ func (c *grepCache) use(scope driver.Scope) *cachedScope {
 	if sc == nil {
 		sc = &cachedScope{files: map[string]cachedFile{}}
 		c.scopes[scope] = sc
+		c.add(sc, scopeCost+int64(len(scope.Tenant)+len(scope.Project)))
 	}
 	sc.lastUse = c.tick
 	return sc
@@ -224,7 +297,7 @@ func (c *grepCache) use(scope driver.Scope) *cachedScope {
 
 func (c *grepCache) add(sc *cachedScope, n int64) {
 	sc.bytes += n
-	c.total += n
+	c.held.Add(n)
 }
 
 // Where a grep view finds the project's version, lists its files (the active files below $4
@@ -299,9 +372,13 @@ func (tx *readTx) grepView(ctx context.Context, prefix, after string) (*grepView
 	if err != nil {
 		return nil, err
 	}
+	// What caching the project whole would cost at the least (paths of one byte), and at most
+	// what a listing may cost for the scope to stay within the budget.
+	least := pv.bytes + pv.files*(2+cachedFileCost+listedFileCost)
+	limit := c.budget - scopeCost - int64(len(sc.Tenant)+len(sc.Project))
 	var l *projectListing
 	switch {
-	case pv.bytes <= c.budget:
+	case least <= limit:
 		last := c.lastListing(sc)
 		if last != nil && last.version == pv {
 			l = last
@@ -310,16 +387,16 @@ func (tx *readTx) grepView(ctx context.Context, prefix, after string) (*grepView
 				l, err = tx.updateListing(ctx, last, pv)
 			}
 			if l == nil && err == nil {
-				l, err = tx.listFiles(ctx, "/", "", c.budget)
+				l, err = tx.listFiles(ctx, "/", "", limit)
 			}
-			if err != nil || l == nil {
+			if err != nil || l == nil || l.whole > limit {
 				return nil, err
 			}
 			l.version = pv
 		}
 		c.retain(sc, l)
 	case prefix != "" && prefix != "/": // the files below prefix may fit
-		if l, err = tx.listFiles(ctx, prefix, after, c.budget); err != nil || l == nil {
+		if l, err = tx.listFiles(ctx, prefix, after, limit); err != nil || l == nil {
 			return nil, err
 		}
 		c.retain(sc, nil)
@@ -371,7 +448,7 @@ func (tx *readTx) updateListing(ctx context.Context, old *projectListing, v proj
 	if err != nil {
 		return nil, err
 	}
-	l := &projectListing{infos: make([]driver.FileInfo, 0, len(old.infos)+len(now))}
+	infos := make([]driver.FileInfo, 0, len(old.infos)+len(now))
 	var bytes int64
 	i := 0
 	for _, fi := range old.infos {
@@ -379,57 +456,55 @@ func (tx *readTx) updateListing(ctx context.Context, old *projectListing, v proj
 			continue
 		}
 		for ; i < len(now) && now[i].Path < fi.Path; i++ {
-			l.infos = append(l.infos, now[i])
+			infos = append(infos, now[i])
 			bytes += now[i].SizeBytes
 		}
-		l.infos = append(l.infos, fi)
+		infos = append(infos, fi)
 		bytes += fi.SizeBytes
 	}
 	for ; i < len(now); i++ {
-		l.infos = append(l.infos, now[i])
+		infos = append(infos, now[i])
 		bytes += now[i].SizeBytes
 	}
-	if int64(len(l.infos)) != v.files || bytes != v.bytes {
+	if int64(len(infos)) != v.files || bytes != v.bytes {
 		return nil, nil
 	}
-	l.byPath = make(map[string]int, len(l.infos))
-	for k, fi := range l.infos {
-		l.byPath[fi.Path] = k
-	}
-	return l, nil
+	return newListing(infos), nil
 }
 
-// listFiles lists the active files below prefix after after in path order; nil when they hold
-// more than budget bytes.
-func (tx *readTx) listFiles(ctx context.Context, prefix, after string, budget int64) (*projectListing, error) {
+// listFiles lists the active files below prefix after after in path order; nil when caching
+// the listing and all their contents would cost more than limit bytes (projectListing.whole),
+// which it finds out reading at most the rows that could fit.
+func (tx *readTx) listFiles(ctx context.Context, prefix, after string, limit int64) (*projectListing, error) {
 	sc := tx.x.scope
 	sql, args := sqlCacheList, []any{sc.Tenant, sc.Project, after, prefix}
 	if end, bounded := prefixEnd(prefix); bounded {
 		sql += " AND path < $5"
 		args = append(args, end)
 	}
-	l := &projectListing{}
-	var total int64
-	err := tx.x.query(ctx, opRead, sql+" ORDER BY path", args, func(r pgx.Rows) error {
-		if total > budget {
+	if limit < 0 {
+		return nil, nil
+	}
+	args = append(args, limit/(2+cachedFileCost+listedFileCost)+1)
+	sql += fmt.Sprintf(" ORDER BY path LIMIT $%d", len(args))
+	var infos []driver.FileInfo
+	var whole int64
+	err := tx.x.query(ctx, opRead, sql, args, func(r pgx.Rows) error {
+		if whole > limit {
 			return nil // too large for the cache: the rest of the rows are only read
 		}
 		fi, err := scanFileInfo(r)
 		if err != nil {
 			return err
 		}
-		total += fi.SizeBytes
-		l.infos = append(l.infos, fi)
+		whole += cachedCost(fi.Path, fi.SizeBytes) + int64(len(fi.Path)) + listedFileCost
+		infos = append(infos, fi)
 		return nil
 	})
-	if err != nil || total > budget {
+	if err != nil || whole > limit {
 		return nil, err
 	}
-	l.byPath = make(map[string]int, len(l.infos))
-	for i, fi := range l.infos {
-		l.byPath[fi.Path] = i
-	}
-	return l, nil
+	return newListing(slices.Clip(infos)), nil
 }
 
 // files is the view as memgrep searches it, loading contents as it goes.
@@ -546,14 +621,15 @@ func (tx *readTx) getCached(ctx context.Context, paths []string) ([]driver.File,
 
 // cacheWritten keeps content, written to path at updatedAt by the transaction, to put in the
 // grep cache when the transaction commits; the caller gives a content nothing will modify (a
-// copy of its own). When what all open write transactions keep would be more than the cache's
-// budget, the transaction caches nothing.
+// copy of its own). The copies count against the cache's budget (pendingFileCost each besides
+// their contents and paths), which the cache makes room for by evicting; when what all open
+// write transactions keep would pass the budget, the transaction caches nothing.
 func (x *session) cacheWritten(path string, updatedAt time.Time, content []byte) {
 	c := x.s.grepCache
 	if c == nil || x.written.skip {
 		return
 	}
-	n := int64(len(content))
+	n := int64(len(content)+len(path)) + pendingFileCost
 	x.written.bytes += n
 	if c.pending.Add(n) > c.budget {
 		x.forgetWritten()
@@ -561,21 +637,27 @@ func (x *session) cacheWritten(path string, updatedAt time.Time, content []byte)
 		return
 	}
 	x.written.entries = append(x.written.entries, cacheEntry{path: path, updatedAt: updatedAt, content: content})
+	if c.held.Load()+c.pending.Load() > c.budget {
+		c.mu.Lock()
+		c.fit(nil, nil)
+		c.mu.Unlock()
+	}
 }
 
 // writtenContents is what a write transaction wrote, for the grep cache.
 type writtenContents struct {
 	entries []cacheEntry
-	bytes   int64
-	skip    bool // more than the cache's budget
+	bytes   int64 // accounted in grepCache.pending
+	skip    bool  // more than the cache's budget
 }
 
 // cacheCommitted puts the contents the committed transaction wrote in the grep cache.
 func (x *session) cacheCommitted() {
-	if len(x.written.entries) > 0 {
-		x.s.grepCache.put(x.scope, x.written.entries, nil)
+	entries := x.written.entries
+	x.forgetWritten() // before put, so that the copies are not counted twice
+	if len(entries) > 0 {
+		x.s.grepCache.put(x.scope, entries, nil)
 	}
-	x.forgetWritten()
 }
 
 // forgetWritten drops the copies the transaction kept for the grep cache (at its end, whether
@@ -587,14 +669,13 @@ func (x *session) forgetWritten() {
 	x.written = writtenContents{skip: x.written.skip}
 }
 
-// GrepCacheHeld returns the bytes of file content the grep cache holds now (0 when it is
-// off; see Options.GrepCacheBytes), never more than its budget once a grep or a write has
-// finished filling it.
+// GrepCacheHeld returns the bytes the grep cache accounts for now (0 when it is off; see
+// Options.GrepCacheBytes): the contents, paths and listings it holds with a fixed cost per
+// entry for Go's own structures, and the copies open write transactions keep for it. Once a
+// grep or a write has returned it is at most GrepCacheBytes.
 func (s *Store) GrepCacheHeld() int64 {
 	if s.grepCache == nil {
 		return 0
 	}
-	s.grepCache.mu.Lock()
-	defer s.grepCache.mu.Unlock()
-	return s.grepCache.total
+	return s.grepCache.held.Load() + s.grepCache.pending.Load()
 }

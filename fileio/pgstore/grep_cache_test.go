@@ -25,7 +25,7 @@ import (
 // projects (greps evict each other's projects, and larger ones fall back to SQL).
 // TestGrepLiterals and TestGrepGlobIndexStates run them with the default cache.
 func TestGrepLiteralsCacheSizes(t *testing.T) {
-	for _, size := range []int64{-1, 300} {
+	for _, size := range []int64{-1, 3000} {
 		t.Run(fmt.Sprint("GrepCacheBytes=", size), func(t *testing.T) {
 			opts := pgstore.Options{GrepIndexInterval: -1, GrepCacheBytes: size}
 			s, _ := newStore(t, opts)
@@ -276,7 +276,8 @@ func TestGrepCacheWrittenThrough(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	written := int64(len("a needle\n") + len("b needle\n") + len("c hay\n"))
+	written := pgstore.GrepScopeCost(testScope) + pgstore.GrepCachedCost("/a.md", int64(len("a needle\n"))) +
+		pgstore.GrepCachedCost("/b.md", int64(len("b needle\n"))) + pgstore.GrepCachedCost("/c.md", int64(len("c hay\n")))
 	if got := s.GrepCacheHeld(); got != written {
 		t.Errorf("after the writes GrepCacheHeld = %d, want %d", got, written)
 	}
@@ -314,6 +315,7 @@ func TestGrepCacheWrittenThrough(t *testing.T) {
 	if diff := cmp.Diff([]string{"/a.md", "/b.md"}, grep()); diff != "" {
 		t.Errorf("grep after the writes (-want +got):\n%s", diff)
 	}
+	written = s.GrepCacheHeld() // with the grep's listing of the project
 
 	// Service.Write: a truncating write and appends (the cache held the version appended to)
 	// are cached as the file's whole content.
@@ -329,7 +331,10 @@ func TestGrepCacheWrittenThrough(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if got, want := s.GrepCacheHeld()-written, int64(len("first line\na needle appended\n")+len("needle in a new file\n")); got != want {
+	through := driver.Scope{Tenant: agentfiles.NewAuthContext("through-key", "through").TenantID(), Project: "p"}
+	if got, want := s.GrepCacheHeld()-written, pgstore.GrepScopeCost(through)+
+		pgstore.GrepCachedCost("/w.md", int64(len("first line\na needle appended\n")))+
+		pgstore.GrepCachedCost("/new.md", int64(len("needle in a new file\n"))); got != want {
 		t.Errorf("after Service.Write the cache grew by %d bytes, want %d", got, want)
 	}
 	res, err := svc.Grep(sctx, fileio.GrepRequest{Project: "p", Pattern: "needle", OutputMode: fileio.GrepCount})
@@ -340,16 +345,20 @@ func TestGrepCacheWrittenThrough(t *testing.T) {
 		t.Errorf("grep after Service.Write (-want +got):\n%s", diff)
 	}
 
-	small, _ := newStore(t, pgstore.Options{GrepIndexInterval: -1, GrepCacheBytes: 64})
+	// A cache with room for a project and three of its files, after writes of ten.
+	budget := pgstore.GrepScopeCost(testScope) + 3*pgstore.GrepCachedCost("/f0.md", 20)
+	small, _ := newStore(t, pgstore.Options{GrepIndexInterval: -1, GrepCacheBytes: budget})
 	for i := range 10 {
 		put(t, small, testScope, fmt.Sprintf("/f%d.md", i), strings.Repeat("x", 20))
 	}
-	if held := small.GrepCacheHeld(); held > 64 || held == 0 {
-		t.Errorf("a 64-byte cache holds %d bytes after writes of 200", held)
+	if held := small.GrepCacheHeld(); held > budget || held == 0 {
+		t.Errorf("a %d-byte cache holds %d bytes after writes of ten files", budget, held)
 	}
-	// The copies a transaction kept are released when it ends, committed or not: a rolled-back
-	// 50-byte write leaves room for a committed one of the same size.
+	// The copies a transaction kept are released when it ends, committed or not: rolled-back
+	// 50-byte writes leave room for a committed one of the same size.
 	other := driver.Scope{Tenant: testScope.Tenant, Project: "other"}
+	budget = pgstore.GrepScopeCost(other) + pgstore.GrepCachedCost("/big.md", 50)
+	small, _ = newStore(t, pgstore.Options{GrepIndexInterval: -1, GrepCacheBytes: budget})
 	for range 3 {
 		err := small.Update(ctx, other, driver.UpdateOptions{}, func(tx driver.WriteTx) error {
 			if _, err := tx.Put(ctx, "/big.md", []byte(strings.Repeat("y", 50)), driver.PutOptions{}); err != nil {
@@ -361,9 +370,12 @@ func TestGrepCacheWrittenThrough(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	if held := small.GrepCacheHeld(); held != 0 {
+		t.Errorf("after rolled-back writes the cache holds %d bytes, want 0", held)
+	}
 	put(t, small, other, "/big.md", strings.Repeat("z", 50))
-	if held := small.GrepCacheHeld(); held != 50 {
-		t.Errorf("after rolled-back writes and a committed one of 50 bytes the cache holds %d bytes, want 50", held)
+	if held := small.GrepCacheHeld(); held != budget {
+		t.Errorf("after rolled-back writes and a committed one of 50 bytes the cache holds %d bytes, want %d", held, budget)
 	}
 }
 

@@ -481,9 +481,10 @@ func TestGrepGlobCollations(t *testing.T) {
 	}
 }
 
-// TestGrepIndexTakesTurns: the indexer takes turns among the projects with unindexed files.
-// Tenant A writes many files, then tenant B one: the first batch (of a few files' bytes)
-// indexes B's file along with A's first ones, instead of A's whole burst before it.
+// TestGrepIndexTakesTurns: the indexer takes turns among the tenants with unindexed files, and
+// a tenant's projects take turns within its turns. Tenant A writes many files, then tenant B
+// one: the first round (one turn each, a few files' bytes) indexes B's file along with A's
+// first ones, instead of A's whole burst before it; A's second project gets A's next turn.
 func TestGrepIndexTakesTurns(t *testing.T) {
 	s, _ := newStore(t, pgstore.Options{GrepIndexInterval: -1, GrepIndexBatchBytes: 4 << 10})
 	ctx := context.Background()
@@ -501,13 +502,29 @@ func TestGrepIndexTakesTurns(t *testing.T) {
 		t.Fatal(err)
 	}
 	put(t, s, small, "/note.md", "a note\n")
-	files, _, err := s.IndexGrepBatch(ctx)
+	files, err := s.IndexGrepRound(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
 	indexed, err := s.GrepIndexed(ctx, small, "/note.md")
 	if err != nil || !indexed || files >= 200 {
-		t.Errorf("after one batch of %d files: B's file indexed %v (%v); want it indexed among A's first files", files, indexed, err)
+		t.Errorf("after one round of %d files: B's file indexed %v (%v); want it indexed with A's first files", files, indexed, err)
+	}
+	for _, p := range []string{"/f000.md", "/f199.md"} {
+		if indexed, err := s.GrepIndexed(ctx, burst, p); err != nil || indexed != (p == "/f000.md") {
+			t.Errorf("%s of the burst after one round: indexed %v, %v; want only A's first files", p, indexed, err)
+		}
+	}
+	second := driver.Scope{Tenant: burst.Tenant, Project: "second"}
+	put(t, s, second, "/later.md", "written after the burst\n")
+	if _, err := s.IndexGrepRound(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if indexed, err := s.GrepIndexed(ctx, second, "/later.md"); err != nil || !indexed {
+		t.Errorf("A's second project after A's next turn: indexed %v, %v; want its file indexed", indexed, err)
+	}
+	if indexed, err := s.GrepIndexed(ctx, burst, "/f199.md"); err != nil || indexed {
+		t.Errorf("A's burst's last file after two rounds: indexed %v, %v; want it still waiting", indexed, err)
 	}
 	if _, err := s.IndexGrep(ctx); err != nil {
 		t.Fatal(err)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"time"
 
 	"github.com/agentfiles/agentfiles/internal/pgpool"
@@ -121,17 +122,44 @@ func (x *session) run(ctx context.Context, sql string, args []any, scan func(pgx
 }
 
 // storeError is Store.storeError for a statement of this transaction; a lock timeout names
-// the Update's timeout, and a quota check that refused is its *driver.QuotaError.
+// the Update's timeout and what held the lock (lockWaitMessage), and a quota check that
+// refused is its *driver.QuotaError.
 func (x *session) storeError(ctx context.Context, op string, err error) error {
 	if qe := quotaError(err); qe != nil {
 		return qe
 	}
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) && pe.Code == pgpool.SQLLockNotAvailable && x.opts.LockTimeout > 0 {
-		return agentfiles.WrapError(agentfiles.CodeResourceBusy, fmt.Sprintf(
-			"another write to this project held its lock for more than %s; retry shortly", x.opts.LockWait()), x.scope.Project, err)
+		return agentfiles.WrapError(agentfiles.CodeResourceBusy, lockWaitMessage(op, pe, x.opts.LockWait()), x.scope.Project, err)
 	}
 	return x.s.storeError(ctx, op, x.scope, err)
+}
+
+// lockedRelation finds the table in the context PostgreSQL gives a wait for a row lock
+// ("while updating tuple (0,1) in relation \"mcp_files\"").
+var lockedRelation = regexp.MustCompile(`in relation "([^"]+)"`)
+
+// lockWaitMessage says what a write transaction waited for past its lock timeout wait. Waiting
+// for the project's lock (op opLock) means another write to the project. Any later wait is for
+// a row the write changes, which no other write to the project can hold (they all take the
+// project's lock first): the store's background work held it, and the relation in the error's
+// context says which.
+func lockWaitMessage(op string, pe *pgconn.PgError, wait time.Duration) string {
+	if op == opLock {
+		return fmt.Sprintf("another write to this project held its lock for more than %s; retry shortly", wait)
+	}
+	holder := "the file store's background work (grep indexing, the search index's job queue or purging)"
+	if m := lockedRelation.FindStringSubmatch(pe.Where); m != nil {
+		switch m[1] {
+		case "mcp_files":
+			holder = "the file store's background grep indexer"
+		case "mcp_file_index_jobs":
+			holder = "the search indexer, claiming the file's index job,"
+		case "mcp_file_history_usage", "mcp_file_versions", "mcp_file_feed_heads", "mcp_file_events":
+			holder = "the file store's purge of expired history"
+		}
+	}
+	return fmt.Sprintf("this write waited more than %s for a row that %s held (not another write to this project); nothing was changed, retry shortly", wait, holder)
 }
 
 func scanRows(rows pgx.Rows, scan func(pgx.Rows) error) error {

@@ -44,11 +44,12 @@ type Options struct {
 	// indexer (call IndexGrep yourself, or let another process run it). Grep answers exactly
 	// either way: it reads the files not yet indexed itself, within its scan budget.
 	GrepIndexInterval time.Duration
-	// GrepIndexBatchBytes bounds the text one indexer transaction adds to the index, and so
-	// how long a writer of one of its files may wait for it. Zero means
+	// GrepIndexBatchBytes bounds the text one indexer transaction (one tenant's turn, at most
+	// 256 files of one project) adds to the index, and so how long a writer of one of its files
+	// may wait for it: about 5–10 ms at the default 64 KiB on a busy 2-core machine. Zero means
 	// DefaultGrepIndexBatchBytes; a transaction always takes at least one file.
 	GrepIndexBatchBytes int64
-	// GrepCacheBytes is how many bytes of file content the Store keeps in memory to answer
+	// GrepCacheBytes is how much memory the Store keeps file contents in to answer
 	// fileio.Service.Grep (every pattern and mode) without PostgreSQL rechecking the trigram
 	// index's candidates or sending whole files. Greps fill it with what they read and
 	// committed writes with what they wrote, per project; the least recently used project is
@@ -56,9 +57,12 @@ type Options struct {
 	// cache is answered in SQL as before. Each grep checks the versions of its files in its own
 	// transaction, so answers are always current. Zero means DefaultGrepCacheBytes (512 MiB);
 	// negative: no cache. Open write transactions also keep copies of what they write until
-	// they commit, at most GrepCacheBytes over all of them (past it a transaction caches
-	// nothing), so the cache uses at most twice GrepCacheBytes, plus the listing of each
-	// cached project (its paths and about 100 bytes per file).
+	// they commit. Everything counts against GrepCacheBytes: contents, the paths and listings
+	// of the cached projects, those copies, and a fixed cost per file (about 300 bytes, for
+	// Go's maps and slices; an empty file is not free), so a project of many small files is
+	// answered in SQL when its listing would not fit, and the cache's heap stays within
+	// GrepCacheBytes plus what the greps in flight hold (each at most its project's listing
+	// and contents, within the same budget) whatever the file sizes.
 	GrepCacheBytes int64
 }
 
@@ -87,6 +91,8 @@ type Store struct {
 	purgerDone chan struct{}
 
 	grepIndexBatchBytes int64
+	grepTurns           grepTurns // where the grep indexer of this process stands
+	claimTurn           claimTurn // where the outbox claims of this process stand
 	// grepCache answers literal greps from memory (nil: off; see Options.GrepCacheBytes).
 	grepCache       *grepCache
 	stopGrepIndexer context.CancelFunc

@@ -17,6 +17,7 @@ import (
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/fileio/archive"
 	"github.com/agentfiles/agentfiles/fileio/driver"
+	"github.com/agentfiles/agentfiles/internal/poll"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -48,6 +49,9 @@ func ExerciseCheckpoints(t *testing.T, newStore func(t *testing.T) driver.Store)
 	})
 	t.Run("Pinning", func(t *testing.T) { testPinning(t, newStore) })
 	t.Run("EventsArguments", func(t *testing.T) { testEventsArguments(t, newEnv(t, newStore)) })
+	t.Run("EventsWaiters", func(t *testing.T) {
+		testEventsWaiters(t, newEnv(t, newStore, func(c *fileio.Config) { c.MaxFeedWaits = 2 }))
+	})
 }
 
 func testCheckpointBasics(t *testing.T, e *env) {
@@ -615,6 +619,56 @@ func testEventsArguments(t *testing.T, e *env) {
 	e.write(ctx, p, "/c.txt", "3\n")
 	if res := <-woke; len(res.Events) != 1 || res.Events[0].Path != "/c.txt" || res.NextAfter != 4 {
 		t.Errorf("long poll = %+v, want the write of /c.txt at 4", res)
+	}
+}
+
+// testEventsWaiters: at most MaxFeedWaits long polls of one tenant wait at once (issue 41:
+// each wakes on every write of any tenant); a further one is RESOURCE_BUSY, while another
+// tenant's long poll still waits, and the waiting ones get the change that wakes them.
+func testEventsWaiters(t *testing.T, e *env) {
+	ctx, scope := newTenant("waiters")
+	p := scope.Project
+	e.write(ctx, p, "/a.txt", "1\n")
+	woke := make(chan fileio.EventsResult, 2)
+	for range 2 {
+		go func() {
+			for {
+				res, err := e.svc.Events(ctx, fileio.EventsRequest{Project: p, After: 1, Wait: 20 * time.Second})
+				if agentfiles.ErrorCode(err) == agentfiles.CodeResourceBusy {
+					continue // a probe below held the slot for a moment
+				}
+				if err != nil {
+					t.Errorf("long poll: %v", err)
+				}
+				woke <- res
+				return
+			}
+		}()
+	}
+	var third error
+	poll.Eventually(t, 10*time.Second, "a third long poll refused while two wait", func() bool {
+		_, third = e.svc.Events(ctx, fileio.EventsRequest{Project: p, After: 1, Wait: 20 * time.Millisecond})
+		return agentfiles.ErrorCode(third) == agentfiles.CodeResourceBusy
+	})
+	if !strings.Contains(third.Error(), "already has 2 file_events calls waiting") {
+		t.Errorf("the third long poll: %v; want the bound named", third)
+	}
+	if res, err := e.svc.Events(ctx, fileio.EventsRequest{Project: p, After: 0}); err != nil || len(res.Events) != 1 {
+		t.Errorf("a call without wait_ms while two wait: %+v, %v", res, err)
+	}
+	otherCtx, other := newTenant("waiters")
+	e.write(otherCtx, other.Project, "/b.txt", "2\n")
+	if _, err := e.svc.Events(otherCtx, fileio.EventsRequest{Project: other.Project, After: 1, Wait: 20 * time.Millisecond}); err != nil {
+		t.Errorf("another tenant's long poll while the first one's two wait: %v", err)
+	}
+	e.write(ctx, p, "/c.txt", "3\n")
+	for range 2 {
+		if res := <-woke; len(res.Events) != 1 || res.Events[0].Path != "/c.txt" {
+			t.Errorf("a waiting long poll = %+v, want the write of /c.txt", res)
+		}
+	}
+	if _, err := e.svc.Events(ctx, fileio.EventsRequest{Project: p, After: 2, Wait: 20 * time.Millisecond}); err != nil {
+		t.Errorf("a long poll after the others returned: %v", err)
 	}
 }
 

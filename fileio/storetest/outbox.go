@@ -3,17 +3,20 @@ package storetest
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
 	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/internal/poll"
+	"github.com/google/go-cmp/cmp"
 )
 
 // outboxContract is the Outbox part of the Store contract: one test per rule, each on a fresh store.
 var outboxContract = []storeTest{
 	{"DeDuplicated", testDedup},
 	{"ClaimOrderAndLease", testClaimOrder},
+	{"ClaimTenantTurns", testClaimTenantTurns},
 	{"ClaimEndedContext", testClaimEndedContext},
 	{"CompleteSuperseded", testCompleteSuperseded},
 	{"LeaseExpires", testLeaseExpires},
@@ -90,6 +93,71 @@ func testClaimOrder(t *testing.T, s driver.Store) {
 	}
 	if jobs, _ := s.ClaimJobs(ctx, 0, time.Hour); len(jobs) != 0 {
 		t.Errorf("limit 0 claimed %d", len(jobs))
+	}
+}
+
+// testClaimTenantTurns: claims take tenants in turns (issue 41): a tenant that queued many jobs
+// first does not hold back the others', each claim starts with the tenants after the one the
+// claim before took last, and each tenant's jobs come oldest first.
+func testClaimTenantTurns(t *testing.T, s driver.Store) {
+	ctx := context.Background()
+	_, burst := newTenant(proj)
+	update(t, s, burst, func(tx driver.WriteTx) error {
+		for i := range 20 {
+			if err := put(ctx, tx, fmt.Sprintf("/burst/%02d", i), "x"); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	var scopes []driver.Scope
+	for range 3 {
+		_, sc := newTenant(proj)
+		scopes = append(scopes, sc)
+		for _, p := range []string{"/1", "/2"} {
+			update(t, s, sc, func(tx driver.WriteTx) error { return put(ctx, tx, p, p) })
+		}
+	}
+	tenantOf := func(jobs []driver.Job) map[driver.Scope]int {
+		n := map[driver.Scope]int{}
+		for _, j := range jobs {
+			n[j.Scope]++
+		}
+		return n
+	}
+	first, err := s.ClaimJobs(ctx, 4, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[driver.Scope]int{burst: 1, scopes[0]: 1, scopes[1]: 1, scopes[2]: 1}
+	if diff := cmp.Diff(want, tenantOf(first)); diff != "" {
+		t.Fatalf("a claim of 4 with four tenants queued took per tenant (-want +got):\n%s", diff)
+	}
+	for _, j := range first {
+		if j.Scope != burst && j.Path != "/1" || j.Scope == burst && j.Path != "/burst/00" {
+			t.Errorf("claimed %s of its tenant first; want its oldest job", j.Path)
+		}
+	}
+	for i := 1; i < len(first); i++ {
+		if first[i].EnqueuedAt.Before(first[i-1].EnqueuedAt) {
+			t.Errorf("claimed jobs not oldest first: %v before %v", first[i-1].EnqueuedAt, first[i].EnqueuedAt)
+		}
+	}
+	// Claims of one job: every tenant's turn comes before any tenant's second.
+	var singles []driver.Job
+	for range 4 {
+		jobs, err := s.ClaimJobs(ctx, 1, time.Hour)
+		if err != nil || len(jobs) != 1 {
+			t.Fatalf("a claim of 1: %+v, %v", jobs, err)
+		}
+		singles = append(singles, jobs...)
+	}
+	if diff := cmp.Diff(want, tenantOf(singles)); diff != "" {
+		t.Errorf("four claims of 1 job took per tenant (-want +got):\n%s", diff)
+	}
+	rest, err := s.ClaimJobs(ctx, 100, time.Hour)
+	if err != nil || len(rest) != 20-2 {
+		t.Errorf("the burst's remaining jobs: %d, %v; want 18", len(rest), err)
 	}
 }
 

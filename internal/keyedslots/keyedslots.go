@@ -55,3 +55,29 @@ func (t *Slots) Acquire(ctx context.Context, key string) (release func(), err er
 		return nil, ctx.Err()
 	}
 }
+
+// TryAcquire takes one of key's slots if one is free and returns the function that frees it;
+// ok is false, and nothing taken, when they are all busy.
+func (t *Slots) TryAcquire(key string) (release func(), ok bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s := t.busy[key]
+	if s == nil {
+		s = &slot{sem: make(chan struct{}, t.perKey)}
+		t.busy[key] = s
+	}
+	select {
+	case s.sem <- struct{}{}:
+	default:
+		return nil, false // all perKey slots held: s has users, and stays
+	}
+	s.users++
+	return func() {
+		<-s.sem
+		t.mu.Lock()
+		if s.users--; s.users == 0 {
+			delete(t.busy, key)
+		}
+		t.mu.Unlock()
+	}, true
+}

@@ -46,17 +46,27 @@ func (p BM25) TermScore(tf, chunkTerms int, df int64, stats CorpusStats) float64
 }
 
 // TermScorer scores one term against many chunks with idf and avgdl computed once. Indexes use
-// it in their inner loop; it gives exactly TermScore's floats.
+// it in their inner loop; it gives exactly TermScore's floats (times the term's weight, see
+// Weighted).
 type TermScorer struct {
 	idf, k1, b, avg float64
+	weight          float64
 }
 
-// Scorer returns the TermScorer of a term with document frequency df.
+// Scorer returns the TermScorer of a term with document frequency df, of weight 1.
 func (p BM25) Scorer(df int64, stats CorpusStats) TermScorer {
-	return TermScorer{idf: p.idf(df, stats.Chunks), k1: p.K1, b: p.B, avg: stats.avgChunkTerms()}
+	return TermScorer{idf: p.idf(df, stats.Chunks), k1: p.K1, b: p.B, avg: stats.avgChunkTerms(), weight: 1}
 }
 
-// Score is the term's contribution for a chunk of chunkTerms terms containing it tf times.
+// Weighted returns s with its contributions multiplied by w: the scorer of a term of a weighted
+// query (LexicalQuery.Weights). Weight 1 gives s's floats bit for bit.
+func (s TermScorer) Weighted(w float64) TermScorer {
+	s.weight = w
+	return s
+}
+
+// Score is the term's contribution for a chunk of chunkTerms terms containing it tf times:
+// weight · idf · tf·(k1+1) / (tf + k1·(1 - b + b·dl/avgdl)).
 func (s TermScorer) Score(tf, chunkTerms int) float64 {
 	if tf <= 0 {
 		return 0
@@ -66,7 +76,7 @@ func (s TermScorer) Score(tf, chunkTerms int) float64 {
 		norm = 1 - s.b + s.b*float64(chunkTerms)/s.avg
 	}
 	f := float64(tf)
-	return s.idf * f * (s.k1 + 1) / (f + s.k1*norm)
+	return s.weight * (s.idf * f * (s.k1 + 1) / (f + s.k1*norm))
 }
 
 // QueryTerms analyses a query into its distinct terms in first-occurrence order. Scores are

@@ -43,10 +43,12 @@ type Index interface {
 	// a range scan of its primary key).
 	FileStates(ctx context.Context, scope driver.Scope, prefix string) (map[string]FileState, error)
 	// Lexical returns the TopK chunks with the highest BM25 score for q.Terms, scored as
-	// Σ over q.Terms (in order) of q.BM25.TermScore(tf, chunkTerms, df(term), stats), where df
-	// and stats cover the whole project. Ties break by path, then chunk index. It also returns
-	// the stats and the document frequency of each term, so callers can score other text on the
-	// same scale.
+	// Σ over q.Terms (in order) of q.TermScorers(df, stats)[i].Score(tf, chunkTerms) — BM25's
+	// TermScore times the term's weight (q.Weights; 1 without) — where df and stats cover the
+	// whole project. A term of weight 0 scores nothing and its postings need not be walked.
+	// Ties break by path, then chunk index. It also returns the stats and the document
+	// frequency of each term (weighted 0 or not), so callers can score other text on the same
+	// scale; with TopK 0 it returns only those.
 	Lexical(ctx context.Context, scope driver.Scope, q LexicalQuery) (LexicalResult, error)
 	// Semantic returns the TopK chunks with the highest dot product between their vector and
 	// q.Vector, among chunks embedded with q.Model. Ties break by path, then chunk index.
@@ -54,7 +56,8 @@ type Index interface {
 	// ScoreChunks returns the true scores of chunks that the caller names, one ChunkScore per
 	// q.Chunks entry, in order, so that a candidate proposed by only one of Lexical and Semantic
 	// is ranked by its real score on the other, never by an assumed 0. The lexical score is
-	// q.BM25 summed over q.Terms in order with q.DocFreq and q.Stats as given (the caller passes
+	// Σ over q.Terms in order of q.TermScorers()[i].Score (q.BM25 with q.DocFreq, q.Stats and
+	// q.Weights as given: the caller passes
 	// those of its Lexical answer, so both are on one scale): bit-identical to Lexical's score
 	// of the chunk when the statistics have not moved, and 0 for a chunk without any of the
 	// terms. An index whose Lexical does not rank by BM25 (pgindex's tsvector mode) returns its
@@ -134,11 +137,53 @@ type StoredChunk struct {
 
 // LexicalQuery asks an index for BM25 candidates.
 type LexicalQuery struct {
-	Terms        []string        // distinct query terms, from QueryTerms
+	Terms []string // distinct query terms, from QueryTerms (and expansion terms after them)
+	// Weights, when not nil, has one weight per Terms entry, each finite and not negative: the
+	// factor of that term's BM25 contribution (TermScorer.Weighted). Nil: every term weighs 1.
+	// The Searcher's query expansion (pseudo-relevance feedback) weighs the terms it adds.
+	Weights      []float64
 	BM25         BM25            // scoring parameters
 	PathPrefix   string          // string prefix on the path; "" for all
 	ExcludePaths map[string]bool // files whose chunks must be skipped (deleted or stale)
 	TopK         int
+}
+
+// TermScorers returns one TermScorer per q.Terms entry for the document frequencies df (a
+// missing one counts as 0) and stats, weighted by q.Weights. An index scores a chunk as Σ over
+// i, in order, of scorers[i].Score(tf of q.Terms[i], chunk terms), starting from 0.
+func (q LexicalQuery) TermScorers(df []int64, stats CorpusStats) []TermScorer {
+	return termScorers(q.BM25, q.Terms, q.Weights, df, stats)
+}
+
+func termScorers(bm BM25, terms []string, weights []float64, df []int64, stats CorpusStats) []TermScorer {
+	out := make([]TermScorer, len(terms))
+	for i := range terms {
+		var d int64
+		if i < len(df) {
+			d = df[i]
+		}
+		out[i] = bm.Scorer(d, stats)
+		if weights != nil {
+			w := 0.0
+			if i < len(weights) {
+				w = weights[i]
+			}
+			out[i] = out[i].Weighted(w)
+		}
+	}
+	return out
+}
+
+// Weight is term i's weight in a query of these weights (see LexicalQuery.Weights): 1 when
+// weights is nil.
+func Weight(weights []float64, i int) float64 {
+	if weights == nil {
+		return 1
+	}
+	if i < len(weights) {
+		return weights[i]
+	}
+	return 0
 }
 
 // LexicalResult is the answer to a LexicalQuery.
@@ -176,9 +221,10 @@ type ChunkRef struct {
 // ScoreQuery asks an index for the true scores of named chunks (see Index.ScoreChunks).
 type ScoreQuery struct {
 	Chunks []ChunkRef
-	// Terms, DocFreq and Stats are a LexicalQuery's terms and its LexicalResult's document
-	// frequencies and statistics; no Terms: no lexical scores.
+	// Terms, Weights, DocFreq and Stats are a LexicalQuery's terms and weights and its
+	// LexicalResult's document frequencies and statistics; no Terms: no lexical scores.
 	Terms   []string
+	Weights []float64
 	DocFreq []int64
 	Stats   CorpusStats
 	BM25    BM25
@@ -188,18 +234,10 @@ type ScoreQuery struct {
 }
 
 // TermScorers returns one TermScorer per q.Terms entry, for q.DocFreq and q.Stats (a missing
-// document frequency counts as 0). An index scores a chunk as Σ over i, in order, of
-// scorers[i].Score(tf of q.Terms[i], chunk terms), starting from 0.
+// document frequency counts as 0), weighted by q.Weights. An index scores a chunk as Σ over i,
+// in order, of scorers[i].Score(tf of q.Terms[i], chunk terms), starting from 0.
 func (q ScoreQuery) TermScorers() []TermScorer {
-	out := make([]TermScorer, len(q.Terms))
-	for i := range q.Terms {
-		var df int64
-		if i < len(q.DocFreq) {
-			df = q.DocFreq[i]
-		}
-		out[i] = q.BM25.Scorer(df, q.Stats)
-	}
-	return out
+	return termScorers(q.BM25, q.Terms, q.Weights, q.DocFreq, q.Stats)
 }
 
 // ChunkScore is an index's answer for one chunk of a ScoreQuery.

@@ -169,19 +169,24 @@ type Latencies []time.Duration
 // Report reports the 50th, 95th and 99th percentiles (nearest rank) of l as b's metrics p50-ms,
 // p95-ms and p99-ms, and returns the first two.
 func (l Latencies) Report(b *testing.B) (p50, p95 time.Duration) {
-	s := append(Latencies(nil), l...)
-	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
-	at := func(p float64) time.Duration {
-		if len(s) == 0 {
-			return 0
-		}
-		return s[max(0, min(int(p/100*float64(len(s))+0.999999)-1, len(s)-1))]
-	}
-	p50, p95 = at(50), at(95)
+	p50, p95 = l.Percentiles()
 	b.ReportMetric(float64(p50.Microseconds())/1000, "p50-ms")
 	b.ReportMetric(float64(p95.Microseconds())/1000, "p95-ms")
-	b.ReportMetric(float64(at(99).Microseconds())/1000, "p99-ms")
+	b.ReportMetric(float64(l.at(99).Microseconds())/1000, "p99-ms")
 	return p50, p95
+}
+
+// Percentiles returns the 50th and 95th percentiles (nearest rank) of l.
+func (l Latencies) Percentiles() (p50, p95 time.Duration) { return l.at(50), l.at(95) }
+
+// at is the p-th percentile (nearest rank) of l.
+func (l Latencies) at(p float64) time.Duration {
+	if len(l) == 0 {
+		return 0
+	}
+	s := append(Latencies(nil), l...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	return s[max(0, min(int(p/100*float64(len(s))+0.999999)-1, len(s)-1))]
 }
 
 // Search runs a query, failing the test on error.

@@ -49,6 +49,7 @@ func Exercise(t *testing.T, newIndex func(t *testing.T) indexdriver.Index) {
 		{"InvalidQuery", testInvalidQuery},
 		{"Concurrent", testConcurrent},
 		{"ExactUnionScores", testExactUnionScores},
+		{"WeightedLexical", testWeightedLexical},
 		{"SameRankingAsMemindex", testSameRankingAsMemindex},
 		{"MinSemanticScore", testMinSemanticScore},
 		{"SyncReanalyses", testSyncReanalyses},

@@ -78,15 +78,20 @@ func testExactUnionScores(t *testing.T, idx indexdriver.Index) {
 		}
 	}
 	bm := indexdriver.DefaultBM25()
-	reference := func(c indexdriver.StoredChunk, terms []string) float64 {
+	// reference is Σ weight · BM25 over the query's terms in order (weight 1 without weights).
+	reference := func(c indexdriver.StoredChunk, terms []string, weights []float64) float64 {
 		s := 0.0
-		for _, term := range terms {
-			s += bm.TermScore(c.Terms[term], c.ChunkTerms, df[term], stats)
+		for i, term := range terms {
+			score := bm.TermScore(c.Terms[term], c.ChunkTerms, df[term], stats)
+			if weights != nil {
+				score *= weights[i]
+			}
+			s += score
 		}
 		return s
 	}
 	// Few candidates per leg (and no floor), so that most hits come from one leg only.
-	oneLeg := 0
+	oneLeg, expanded := 0, 0
 	for _, k := range [][2]int{{3, 1}, {1, 3}} {
 		s := searcherOver(t, e, idx, emb, search.SearcherOptions{VectorCandidates: k[0], BM25Candidates: k[1], MinSemanticScore: ptr(-1.0)})
 		for _, q := range []string{"retry backoff", "retry", "exponential jitter delay", "retry policy", "milk plumber"} {
@@ -95,7 +100,14 @@ func testExactUnionScores(t *testing.T, idx indexdriver.Index) {
 				t.Fatal(err)
 			}
 			oneLeg += res.Candidates - 1 // more than the shorter leg's one: from one leg only
-			terms := indexdriver.QueryTerms(q)
+			terms, weights := indexdriver.QueryTerms(q), []float64(nil)
+			if res.ExpandedQuery != nil { // scored with the expanded query's weighted terms
+				expanded++
+				terms = nil
+				for _, wt := range res.ExpandedQuery {
+					terms, weights = append(terms, wt.Term), append(weights, wt.Weight)
+				}
+			}
 			qv, _ := emb.Embed(context.Background(), []string{q})
 			for _, h := range res.Hits {
 				var c indexdriver.StoredChunk
@@ -107,7 +119,7 @@ func testExactUnionScores(t *testing.T, idx indexdriver.Index) {
 				if !h.HasLexical || !h.HasSemantic {
 					t.Errorf("%q: %s lacks a score (lexical %v, semantic %v)", q, h.Path, h.HasLexical, h.HasSemantic)
 				}
-				if want := reference(c, terms); h.LexicalScore != want {
+				if want := reference(c, terms, weights); h.LexicalScore != want {
 					t.Errorf("%q: %s BM25 %v, reference %v (bit-identical required)", q, h.Path, h.LexicalScore, want)
 				}
 				if want := float64(indexdriver.Dot(c.Vector, qv[0])); h.SemanticScore != want {
@@ -118,6 +130,9 @@ func testExactUnionScores(t *testing.T, idx indexdriver.Index) {
 	}
 	if oneLeg == 0 {
 		t.Error("no candidate came from one leg only: the case is not exercised")
+	}
+	if expanded == 0 {
+		t.Error("no query was expanded: the weighted scores are not exercised")
 	}
 
 	// ScoreChunks directly: the scores of Lexical and Semantic, Found false for a wrong version
@@ -167,7 +182,7 @@ func testExactUnionScores(t *testing.T, idx indexdriver.Index) {
 		if diff := cmp.Diff(want, got[i]); diff != "" {
 			t.Errorf("%s (-Lexical/Semantic +ScoreChunks):\n%s", key, diff)
 		}
-		if ref := reference(chunks[key], terms); got[i].Lexical != ref {
+		if ref := reference(chunks[key], terms, nil); got[i].Lexical != ref {
 			t.Errorf("%s: BM25 %v, reference %v", key, got[i].Lexical, ref)
 		}
 	}
@@ -181,8 +196,8 @@ func testExactUnionScores(t *testing.T, idx indexdriver.Index) {
 }
 
 // testSameRankingAsMemindex: the index under test ranks exactly as memindex, the reference,
-// on the same files: hits, order and every score, for the default fusion, RRF and tight
-// candidate lists.
+// on the same files: hits, order, every score and the expanded query, for the default fusion
+// and expansion, other fusions, tight candidate lists, and expansion off or set otherwise.
 func testSameRankingAsMemindex(t *testing.T, idx indexdriver.Index) {
 	emb := search.NewHashingEmbedder(64)
 	e, ref := withMemindexReference(t, idx, emb, func(env *Env, ctx context.Context) {
@@ -197,6 +212,9 @@ func testSameRankingAsMemindex(t *testing.T, idx indexdriver.Index) {
 		{Chunker: smallChunker(), FuseMethod: search.FuseRRF},
 		{Chunker: smallChunker(), VectorCandidates: 2, BM25Candidates: 2, MinSemanticScore: ptr(-1.0)},
 		{Chunker: smallChunker(), SemanticWeight: 0.5, LexicalWeight: 0.5, MinSemanticScore: ptr(0.0)},
+		{Chunker: smallChunker(), FuseMethod: search.FuseMinMax},
+		{Chunker: smallChunker(), Expansion: search.Expansion{FeedbackChunks: -1}},
+		{Chunker: smallChunker(), Expansion: search.Expansion{FeedbackChunks: 3, FeedbackTerms: 20, OriginalWeight: 0.3}},
 	} {
 		got, want := searcherOver(t, e, idx, emb, opts), searcherOver(t, ref, ref.Index, emb, opts)
 		for _, q := range []string{"retry backoff", "exponential backoff jitter", "bearer token storage", "scheduler workers", "検索", "milk", "the of and"} {
@@ -331,3 +349,97 @@ func testSyncReanalyses(t *testing.T, idx indexdriver.Index) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// testWeightedLexical: Lexical and ScoreChunks weigh each term's BM25 by LexicalQuery.Weights
+// (as query expansion asks), bit-identically to weight · TermScore summed in order; a term of
+// weight 0 matches nothing alone but has its document frequency; nil weights are weight 1;
+// TopK 0 answers the statistics and document frequencies only.
+func testWeightedLexical(t *testing.T, idx indexdriver.Index) {
+	e := NewEnv(t, idx, EnvOptions{})
+	ctx := Ctx(keyA)
+	for p, c := range rankingCorpus {
+		e.Write(ctx, "p", p, c)
+	}
+	e.Drain()
+	scope := Scope(keyA, "p")
+	bg := context.Background()
+	chunks := map[string]indexdriver.StoredChunk{} // path#index -> chunk
+	var stats indexdriver.CorpusStats
+	df := map[string]int64{}
+	for p := range rankingCorpus {
+		cs, err := idx.Chunks(bg, scope, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range cs {
+			chunks[fmt.Sprintf("%s#%d", p, c.Index)] = c
+			stats.Chunks++
+			stats.TotalTerms += int64(c.ChunkTerms)
+			for term := range c.Terms {
+				df[term]++
+			}
+		}
+	}
+	bm := indexdriver.DefaultBM25()
+	terms := []string{"retri", "backoff", "jitter", "milk"}
+	weights := []float64{0.5, 0.25, 2, 0}
+	reference := func(c indexdriver.StoredChunk) float64 {
+		s := 0.0
+		for i, term := range terms {
+			s += weights[i] * bm.TermScore(c.Terms[term], c.ChunkTerms, df[term], stats)
+		}
+		return s
+	}
+	lex, err := idx.Lexical(bg, scope, indexdriver.LexicalQuery{Terms: terms, Weights: weights, BM25: bm, TopK: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]int64{df["retri"], df["backoff"], df["jitter"], df["milk"]}, lex.DocFreq); diff != "" || df["milk"] != 1 || lex.Stats != stats {
+		t.Errorf("document frequencies (-want +got):\n%s\nstats %+v, want %+v", diff, lex.Stats, stats)
+	}
+	var refs []indexdriver.ChunkRef
+	for _, c := range lex.Candidates {
+		key := fmt.Sprintf("%s#%d", c.Path, c.Chunk.Index)
+		if c.Path == "/notes/todo.txt" {
+			t.Errorf("%s: matched by the weight-0 term alone", key)
+		}
+		if want := reference(chunks[key]); c.Score != want {
+			t.Errorf("%s: weighted BM25 %v, reference %v (bit-identical required)", key, c.Score, want)
+		}
+		refs = append(refs, indexdriver.ChunkRef{Path: c.Path, FileUpdatedAt: c.FileUpdatedAt, ChunkIndex: c.Chunk.Index})
+	}
+	if len(lex.Candidates) < 3 {
+		t.Fatalf("%d candidates, want the retry, backoff and policy files", len(lex.Candidates))
+	}
+	todo := chunks["/notes/todo.txt#0"]
+	refs = append(refs, indexdriver.ChunkRef{Path: todo.Path, FileUpdatedAt: todo.FileUpdatedAt, ChunkIndex: 0})
+	scores, err := idx.ScoreChunks(bg, scope, indexdriver.ScoreQuery{Chunks: refs, Terms: terms, Weights: weights, DocFreq: lex.DocFreq, Stats: lex.Stats, BM25: bm})
+	if err != nil || len(scores) != len(refs) {
+		t.Fatalf("ScoreChunks: %v, %d answers for %d chunks", err, len(scores), len(refs))
+	}
+	for i, c := range lex.Candidates {
+		if scores[i].Lexical != c.Score {
+			t.Errorf("%s: ScoreChunks %v, Lexical %v", c.Path, scores[i].Lexical, c.Score)
+		}
+	}
+	if last := scores[len(scores)-1]; !last.Found || last.Lexical != 0 {
+		t.Errorf("todo list, weight-0 term only: %+v, want found with BM25 0", last)
+	}
+	// Weights of 1 are no weights, bit for bit.
+	plain, err := idx.Lexical(bg, scope, indexdriver.LexicalQuery{Terms: terms[:3], BM25: bm, TopK: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ones, err := idx.Lexical(bg, scope, indexdriver.LexicalQuery{Terms: terms[:3], Weights: []float64{1, 1, 1}, BM25: bm, TopK: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(plain, ones); diff != "" {
+		t.Errorf("weights 1 (-nil weights +weights 1):\n%s", diff)
+	}
+	// TopK 0: statistics and document frequencies, no candidates.
+	freq, err := idx.Lexical(bg, scope, indexdriver.LexicalQuery{Terms: terms, Weights: weights, BM25: bm})
+	if err != nil || len(freq.Candidates) != 0 || !cmp.Equal(freq.DocFreq, lex.DocFreq) || freq.Stats != stats {
+		t.Errorf("TopK 0: %d candidates, df %v, stats %+v, %v; want none, %v, %+v", len(freq.Candidates), freq.DocFreq, freq.Stats, err, lex.DocFreq, stats)
+	}
+}

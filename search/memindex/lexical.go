@@ -34,7 +34,11 @@ func (ix *Index) Lexical(ctx context.Context, scope driver.Scope, q indexdriver.
 		}
 		df := int64(pl.size() - pl.dead)
 		res.DocFreq[ti] = df
-		scorer := q.BM25.Scorer(df, p.stats)
+		w := indexdriver.Weight(q.Weights, ti)
+		if q.TopK <= 0 || !(w > 0) {
+			continue // document frequency only: nothing to rank, or the term scores nothing
+		}
+		scorer := q.BM25.Scorer(df, p.stats).Weighted(w)
 		for _, e := range pl.narrow { // the same loop as below, on packed postings
 			slot := int32(e >> 8)
 			m := meta[slot]

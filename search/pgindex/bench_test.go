@@ -8,6 +8,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -21,6 +22,8 @@ import (
 	"github.com/agentfiles/agentfiles/search/indextest"
 	"github.com/agentfiles/agentfiles/search/memindex"
 	"github.com/agentfiles/agentfiles/search/pgindex"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 // Benchmarks compare pgindex with memindex on the same corpus in the same run. The corpus is
@@ -91,7 +94,43 @@ type backend struct {
 	name     string
 	store    driver.Store
 	index    indexdriver.Index
-	searcher *search.Searcher
+	searcher *search.Searcher // the defaults
+	// plain is the Searcher without query expansion: the ranking before it.
+	plain *search.Searcher
+	// storeTrips and indexTrips count the PostgreSQL round trips of the store's and the index's
+	// pools (nil for memindex).
+	storeTrips, indexTrips *roundTrips
+}
+
+// roundTrips counts the statements and the batches sent on a pool's connections: one round
+// trip each (a batch is pipelined).
+type roundTrips struct{ n atomic.Int64 }
+
+func (r *roundTrips) TraceQueryStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceQueryStartData) context.Context {
+	r.n.Add(1)
+	return ctx
+}
+func (r *roundTrips) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
+func (r *roundTrips) TraceBatchStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceBatchStartData) context.Context {
+	r.n.Add(1)
+	return ctx
+}
+func (r *roundTrips) TraceBatchQuery(context.Context, *pgx.Conn, pgx.TraceBatchQueryData) {}
+func (r *roundTrips) TraceBatchEnd(context.Context, *pgx.Conn, pgx.TraceBatchEndData)     {}
+
+// tracedPool opens a pool on url whose round trips trips counts.
+func tracedPool(b *testing.B, url string, trips *roundTrips) *pgxpool.Pool {
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		b.Fatal(err)
+	}
+	cfg.ConnConfig.Tracer = trips
+	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(pool.Close)
+	return pool
 }
 
 type benchEnv struct {
@@ -108,12 +147,15 @@ func newBenchEnv(b *testing.B, chunks int) *benchEnv {
 	b.Helper()
 	url := pgtest.New(b)
 	ctx := context.Background()
-	pgs, err := pgstore.Open(ctx, url, pgstore.Options{})
+	storeTrips, indexTrips := &roundTrips{}, &roundTrips{}
+	pgs, err := pgstore.New(ctx, tracedPool(b, url, storeTrips), pgstore.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.Cleanup(pgs.Close)
-	pgi, err := pgindex.Open(ctx, url, pgindex.Options{})
+	// The Index runs its statements on a pool of its own made from the given one's
+	// configuration, tracer included.
+	pgi, err := pgindex.New(ctx, tracedPool(b, url, indexTrips), pgindex.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -124,7 +166,7 @@ func newBenchEnv(b *testing.B, chunks int) *benchEnv {
 		emb:    search.NewHashingEmbedder(benchDims),
 		backends: []*backend{
 			{name: "memindex", store: memstore.New(memstore.Options{}), index: memindex.New()},
-			{name: "pgindex", store: pgs, index: pgi},
+			{name: "pgindex", store: pgs, index: pgi, storeTrips: storeTrips, indexTrips: indexTrips},
 		},
 	}
 	r := rand.New(rand.NewPCG(1, uint64(chunks)))
@@ -182,14 +224,23 @@ func newBenchEnv(b *testing.B, chunks int) *benchEnv {
 		if err != nil {
 			b.Fatal(err)
 		}
+		be.plain, err = search.NewSearcher(be.store, be.index, search.SearcherOptions{Embedder: e.emb, Chunker: benchChunker, Expansion: search.Expansion{FeedbackChunks: -1}})
+		if err != nil {
+			b.Fatal(err)
+		}
 	}
 	return e
 }
 
 // BenchmarkQuery measures query latency per kind (hybrid = Searcher.Search with the hashing
-// embedder, no reranker; bm25 = Index.Lexical top 30; semantic = Index.Semantic top 30) on
-// memindex and pgindex. The pgindex line reports its p95 as a multiple of memindex's
-// (x-memindex-p95) from the same run.
+// embedder and the default query expansion, no reranker; bm25 = Index.Lexical top 30;
+// semantic = Index.Semantic top 30) on memindex and pgindex. The pgindex line reports its p95
+// as a multiple of memindex's (x-memindex-p95) from the same run, and its PostgreSQL round
+// trips per query (index-trips/op, store-trips/op). The hybrid line also runs each query
+// without expansion (the ranking before it), alternating with the expanded one so that both
+// see the same machine, and reports that reference's percentiles (plain-p50-ms, plain-p95-ms)
+// and the expanded query's as multiples of them (x-plain-p50, x-plain-p95); its ns/op and
+// round trips count both queries.
 func BenchmarkQuery(b *testing.B) {
 	for _, size := range benchSizes() {
 		b.Run(fmt.Sprintf("chunks=%d", size), func(b *testing.B) {
@@ -200,6 +251,7 @@ func BenchmarkQuery(b *testing.B) {
 					_, err := be.searcher.Search(ctx, search.Query{Project: e.scope.Project, Query: q, Limit: 5})
 					return err
 				},
+
 				"bm25": func(be *backend, q string) error {
 					_, err := be.index.Lexical(ctx, e.scope, indexdriver.LexicalQuery{Terms: indexdriver.QueryTerms(q), BM25: indexdriver.DefaultBM25(), TopK: 30})
 					return err
@@ -215,14 +267,38 @@ func BenchmarkQuery(b *testing.B) {
 				for _, be := range e.backends {
 					b.Run(kind+"/"+be.name, func(b *testing.B) {
 						lat := make(indextest.Latencies, 0, b.N)
+						plain := make(indextest.Latencies, 0, b.N)
+						var storeTrips, indexTrips int64
+						if be.storeTrips != nil {
+							storeTrips, indexTrips = be.storeTrips.n.Load(), be.indexTrips.n.Load()
+						}
 						for i := 0; i < b.N; i++ {
+							q := e.queries[i%len(e.queries)]
+							if kind == "hybrid" {
+								t0 := time.Now()
+								if _, err := be.plain.Search(ctx, search.Query{Project: e.scope.Project, Query: q, Limit: 5}); err != nil {
+									b.Fatal(err)
+								}
+								plain = append(plain, time.Since(t0))
+							}
 							t0 := time.Now()
-							if err := kinds[kind](be, e.queries[i%len(e.queries)]); err != nil {
+							if err := kinds[kind](be, q); err != nil {
 								b.Fatal(err)
 							}
 							lat = append(lat, time.Since(t0))
 						}
-						_, p95 := lat.Report(b)
+						p50, p95 := lat.Report(b)
+						if kind == "hybrid" {
+							r50, r95 := plain.Percentiles()
+							b.ReportMetric(float64(r50.Microseconds())/1000, "plain-p50-ms")
+							b.ReportMetric(float64(r95.Microseconds())/1000, "plain-p95-ms")
+							b.ReportMetric(float64(p50)/float64(r50), "x-plain-p50")
+							b.ReportMetric(float64(p95)/float64(r95), "x-plain-p95")
+						}
+						if be.storeTrips != nil {
+							b.ReportMetric(float64(be.indexTrips.n.Load()-indexTrips)/float64(b.N), "index-trips/op")
+							b.ReportMetric(float64(be.storeTrips.n.Load()-storeTrips)/float64(b.N), "store-trips/op")
+						}
 						if be.name == "memindex" {
 							memP95 = p95
 						} else if memP95 > 0 {

@@ -226,8 +226,10 @@ func (v *view) locate(key int64) (fi, chunk int) {
 
 // Lexical implements indexdriver.Index. In LexicalBM25 mode scores are indexdriver.BM25's, computed in Go
 // from the postings blocks of the query terms, the project's statistics and document
-// frequencies counted over its live chunks, summed over q.Terms in order: bit-identical to
-// search/memindex on the same chunks. Everything is read in one repeatable-read snapshot.
+// frequencies counted over its live chunks, weighted by q.Weights and summed over q.Terms in
+// order: bit-identical to search/memindex on the same chunks. Everything is read in one
+// repeatable-read snapshot. In LexicalTSVector mode the terms are OR-ed and ranked by
+// ts_rank_cd, which has no per-term weights: q.Weights do not apply there.
 func (ix *Index) Lexical(ctx context.Context, scope driver.Scope, q indexdriver.LexicalQuery) (indexdriver.LexicalResult, error) {
 	if err := ctx.Err(); err != nil {
 		return indexdriver.LexicalResult{}, err
@@ -252,9 +254,11 @@ func (ix *Index) Lexical(ctx context.Context, scope driver.Scope, q indexdriver.
 	}
 	res.DocFreq = df
 	if want {
-		scorers := make([]indexdriver.TermScorer, len(q.Terms))
-		for i := range q.Terms {
-			scorers[i] = q.BM25.Scorer(df[i], res.Stats)
+		scorers := q.TermScorers(df, res.Stats)
+		for i := range lists {
+			if !(indexdriver.Weight(q.Weights, i) > 0) {
+				lists[i] = termPostings{} // scores nothing: no chunk is matched by it alone
+			}
 		}
 		h := indexdriver.NewTopK[int64](q.TopK)
 		for _, c := range scoreBest(lists, scorers, q.TopK) {

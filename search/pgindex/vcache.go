@@ -105,9 +105,15 @@ type cachedFile struct {
 	nonFinite bool
 }
 
+// size is the file's accounted size: its vectors or codes, its path, and vcacheFileCost.
 func (f *cachedFile) size() int64 {
-	return int64(len(f.path) + 4*len(f.vecs) + len(f.codes) + 12*len(f.meta) + 96)
+	return int64(len(f.path)+4*len(f.vecs)+len(f.codes)+12*len(f.meta)) + vcacheFileCost
 }
+
+// vcacheFileCost is what a snapshot accounts for each file besides its path and vectors: the
+// cachedFile (144 bytes), its slot in the files map (24 bytes, at most 58 at the lowest load a
+// Go map has after it grows) and in list (8 bytes).
+const vcacheFileCost = 144 + 58 + 8
 
 // quantizeMinDims is the vector size from which the cache keeps int8 codes instead of floats:
 // a quarter of the memory, and a first pass that reads a byte per dimension. Below it (the
@@ -252,7 +258,7 @@ func (s *vectorSnapshot) count() {
 	for _, f := range s.files {
 		s.list = append(s.list, f)
 		s.chunks += f.chunks
-		s.bytes += f.size() + 8
+		s.bytes += f.size()
 		s.maxNorm = max(s.maxNorm, f.maxNorm)
 		s.nonFinite = s.nonFinite || f.nonFinite
 	}

@@ -129,6 +129,11 @@ const sqlPendingBytes = "SELECT write_id, data FROM mcp_search_pending WHERE wri
 
 const sqlSegmentDirectories = "SELECT id, directory, terms FROM mcp_search_segments WHERE id = ANY($1)"
 
+// viewFileCost is what a view accounts for each file besides its strings: its
+// indexdriver.PathFileState (80 bytes) and viewFile (24 bytes), and the rounding of the three
+// strings' allocations, so that an empty file is not free (issue 41).
+const viewFileCost = 120
+
 // fileRow is one row of sqlViewFiles.
 type fileRow struct {
 	state   indexdriver.PathFileState
@@ -255,7 +260,7 @@ func assembleView(ctx context.Context, q querier, v *view, rows []fileRow, old *
 		v.states = append(v.states, st)
 		f := viewFile{seg: -1, writeID: r.writeID}
 		v.maxWriteID = max(v.maxWriteID, r.writeID)
-		v.bytes += int64(len(st.Path)+len(st.EmbeddingModel)+len(st.Tokenizer)) + 96
+		v.bytes += int64(len(st.Path)+len(st.EmbeddingModel)+len(st.Tokenizer)) + viewFileCost
 		switch {
 		case r.pending:
 			v.pending = append(v.pending, int32(fi))
