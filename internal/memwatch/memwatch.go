@@ -25,17 +25,21 @@ type Watch struct {
 func Start() *Watch {
 	w := &Watch{done: make(chan struct{}), finished: make(chan struct{})}
 	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	read := func() {
+		metrics.Read(sample)
+		if v := sample[0].Value.Uint64(); v > w.peak.Load() {
+			w.peak.Store(v)
+		}
+	}
 	go func() {
 		defer close(w.finished)
 		tick := time.NewTicker(Every)
 		defer tick.Stop()
 		for {
-			metrics.Read(sample)
-			if v := sample[0].Value.Uint64(); v > w.peak.Load() {
-				w.peak.Store(v)
-			}
+			read()
 			select {
 			case <-w.done:
+				read() // what is held when Stop is called counts too
 				return
 			case <-tick.C:
 			}
