@@ -202,38 +202,46 @@ type Config struct {
 
 // Defaults, also the values DefaultConfig returns.
 const (
-	DefaultMaxPayloadBytes       = 2 << 20
-	DefaultMaxFileBytes          = 10 << 20
-	DefaultMaxProjectBytes       = 100 << 20
-	DefaultMaxReadBytes          = 2 << 20
-	DefaultReadDefaultLines      = 2000
-	DefaultReadDefaultBytes      = 256 << 10
-	DefaultListLimit             = 256
-	DefaultListLimitMax          = 1024
-	DefaultLockTimeout           = 5 * time.Second
-	DefaultDeleteRetention       = 7 * 24 * time.Hour
-	DefaultRateLimitPerSecond    = 100
-	DefaultHistoryVersions       = 10
-	DefaultHistoryRetention      = 7 * 24 * time.Hour
-	DefaultRateLimitBurst        = 200
-	DefaultCallTimeout           = 30 * time.Second
-	DefaultMaxEditsPerCall       = 100
-	DefaultMaxDiffCost           = 1_000_000
-	DefaultMaxDiffBytes          = 256 << 10
-	DefaultMaxRenameFiles        = 2000
-	DefaultMaxEditWorkBytes      = 32 << 20
-	DefaultGrepLimit             = 100
-	DefaultGrepLimitMax          = 1000
-	DefaultGrepMaxAnswerBytes    = 256 << 10
-	DefaultGrepMaxScanBytes      = 64 << 20
-	DefaultGrepTimeout           = 10 * time.Second
-	DefaultFeedMaxWait           = 25 * time.Second
-	DefaultMaxFeedWaits          = 16
-	DefaultMaxRewindFiles        = 10000
-	DefaultMaxPatchBytes         = 4 << 20
-	DefaultMaxPatchFiles         = 100
-	DefaultMaxArchiveBytes       = 512 << 20
-	DefaultArchiveTimeout        = 5 * time.Minute
+	DefaultMaxPayloadBytes    = 2 << 20
+	DefaultMaxFileBytes       = 10 << 20
+	DefaultMaxProjectBytes    = 100 << 20
+	DefaultMaxReadBytes       = 2 << 20
+	DefaultReadDefaultLines   = 2000
+	DefaultReadDefaultBytes   = 256 << 10
+	DefaultListLimit          = 256
+	DefaultListLimitMax       = 1024
+	DefaultLockTimeout        = 5 * time.Second
+	DefaultDeleteRetention    = 7 * 24 * time.Hour
+	DefaultRateLimitPerSecond = 100
+	DefaultHistoryVersions    = 10
+	DefaultHistoryRetention   = 7 * 24 * time.Hour
+	DefaultRateLimitBurst     = 200
+	DefaultCallTimeout        = 30 * time.Second
+	DefaultMaxEditsPerCall    = 100
+	DefaultMaxDiffCost        = 1_000_000
+	DefaultMaxDiffBytes       = 256 << 10
+	DefaultMaxRenameFiles     = 2000
+	DefaultMaxEditWorkBytes   = 32 << 20
+	DefaultGrepLimit          = 100
+	DefaultGrepLimitMax       = 1000
+	DefaultGrepMaxAnswerBytes = 256 << 10
+	DefaultGrepMaxScanBytes   = 64 << 20
+	DefaultGrepTimeout        = 10 * time.Second
+	DefaultFeedMaxWait        = 25 * time.Second
+	DefaultMaxFeedWaits       = 16
+	DefaultMaxRewindFiles     = 10000
+	DefaultMaxPatchBytes      = 4 << 20
+	DefaultMaxPatchFiles      = 100
+	DefaultMaxArchiveBytes    = 512 << 20
+	DefaultArchiveTimeout     = 5 * time.Minute
+	// MaxLogPreviewBytes is the largest allowed LogPreviewBytes: a log line never shows more of a file than this.
+	MaxLogPreviewBytes = 256
+	// HardListLimitMax is the largest value list_limit_max may take.
+	HardListLimitMax = 100000
+)
+
+// Defaults of the quotas and of the archive limits, also the values DefaultConfig returns.
+const (
 	DefaultMaxArchiveEntries     = 125_000
 	DefaultMaxArchiveDirBytes    = 32 << 20
 	DefaultMaxConcurrentArchives = 1
@@ -241,56 +249,49 @@ const (
 	DefaultMaxTenantFiles        = 1_000_000
 	DefaultMaxTenantProjects     = 1000
 	DefaultMaxCheckpoints        = 200
-	// MaxLogPreviewBytes is the largest allowed LogPreviewBytes: a log line never shows more of a file than this.
-	MaxLogPreviewBytes = 256
-	// HardListLimitMax is the largest value list_limit_max may take.
-	HardListLimitMax = 100000
 )
 
 // DefaultConfig returns the safe defaults listed on Config.
 func DefaultConfig() Config {
-	return Config{
-		MaxPayloadBytes:          DefaultMaxPayloadBytes,
-		MaxFileBytes:             DefaultMaxFileBytes,
-		MaxProjectBytes:          DefaultMaxProjectBytes,
-		MaxReadBytes:             DefaultMaxReadBytes,
-		ReadDefaultLines:         DefaultReadDefaultLines,
-		ReadDefaultBytes:         DefaultReadDefaultBytes,
-		ListLimitDefault:         DefaultListLimit,
-		ListLimitMax:             DefaultListLimitMax,
-		LockTimeout:              driver.DefaultLockTimeout,
-		DeleteRetention:          DefaultDeleteRetention,
-		HistoryVersions:          DefaultHistoryVersions,
-		HistoryRetention:         DefaultHistoryRetention,
-		RateLimitPerSecond:       DefaultRateLimitPerSecond,
-		RateLimitBurst:           DefaultRateLimitBurst,
-		CallTimeout:              DefaultCallTimeout,
-		MaxEditsPerCall:          DefaultMaxEditsPerCall,
-		MaxDiffCost:              DefaultMaxDiffCost,
-		MaxDiffBytes:             DefaultMaxDiffBytes,
-		MaxRenameFiles:           DefaultMaxRenameFiles,
-		MaxEditWorkBytes:         DefaultMaxEditWorkBytes,
-		GrepLimitDefault:         DefaultGrepLimit,
-		GrepLimitMax:             DefaultGrepLimitMax,
-		GrepMaxAnswerBytes:       DefaultGrepMaxAnswerBytes,
-		GrepMaxScanBytes:         DefaultGrepMaxScanBytes,
-		GrepTimeout:              DefaultGrepTimeout,
-		FeedMaxWait:              DefaultFeedMaxWait,
-		MaxFeedWaits:             DefaultMaxFeedWaits,
-		MaxRewindFiles:           DefaultMaxRewindFiles,
-		MaxPatchBytes:            DefaultMaxPatchBytes,
-		MaxPatchFiles:            DefaultMaxPatchFiles,
-		PathRule:                 PathRuleUnicode,
-		MaxArchiveBytes:          DefaultMaxArchiveBytes,
-		ArchiveTimeout:           DefaultArchiveTimeout,
-		MaxArchiveEntries:        DefaultMaxArchiveEntries,
-		MaxArchiveDirectoryBytes: DefaultMaxArchiveDirBytes,
-		MaxConcurrentArchives:    DefaultMaxConcurrentArchives,
-		MaxProjectFiles:          DefaultMaxProjectFiles,
-		MaxTenantFiles:           DefaultMaxTenantFiles,
-		MaxTenantProjects:        DefaultMaxTenantProjects,
-		MaxCheckpoints:           DefaultMaxCheckpoints,
+	c := Config{
+		MaxPayloadBytes:    DefaultMaxPayloadBytes,
+		MaxFileBytes:       DefaultMaxFileBytes,
+		MaxProjectBytes:    DefaultMaxProjectBytes,
+		MaxReadBytes:       DefaultMaxReadBytes,
+		ReadDefaultLines:   DefaultReadDefaultLines,
+		ReadDefaultBytes:   DefaultReadDefaultBytes,
+		ListLimitDefault:   DefaultListLimit,
+		ListLimitMax:       DefaultListLimitMax,
+		LockTimeout:        driver.DefaultLockTimeout,
+		DeleteRetention:    DefaultDeleteRetention,
+		HistoryVersions:    DefaultHistoryVersions,
+		HistoryRetention:   DefaultHistoryRetention,
+		RateLimitPerSecond: DefaultRateLimitPerSecond,
+		RateLimitBurst:     DefaultRateLimitBurst,
+		CallTimeout:        DefaultCallTimeout,
+		MaxEditsPerCall:    DefaultMaxEditsPerCall,
+		MaxDiffCost:        DefaultMaxDiffCost,
+		MaxDiffBytes:       DefaultMaxDiffBytes,
+		MaxRenameFiles:     DefaultMaxRenameFiles,
+		MaxEditWorkBytes:   DefaultMaxEditWorkBytes,
+		GrepLimitDefault:   DefaultGrepLimit,
+		GrepLimitMax:       DefaultGrepLimitMax,
+		GrepMaxAnswerBytes: DefaultGrepMaxAnswerBytes,
+		GrepMaxScanBytes:   DefaultGrepMaxScanBytes,
+		GrepTimeout:        DefaultGrepTimeout,
+		FeedMaxWait:        DefaultFeedMaxWait,
+		MaxFeedWaits:       DefaultMaxFeedWaits,
+		MaxRewindFiles:     DefaultMaxRewindFiles,
+		MaxPatchBytes:      DefaultMaxPatchBytes,
+		MaxPatchFiles:      DefaultMaxPatchFiles,
+		PathRule:           PathRuleUnicode,
+		MaxArchiveBytes:    DefaultMaxArchiveBytes,
+		ArchiveTimeout:     DefaultArchiveTimeout,
 	}
+	c.MaxArchiveEntries, c.MaxArchiveDirectoryBytes, c.MaxConcurrentArchives = DefaultMaxArchiveEntries, DefaultMaxArchiveDirBytes, DefaultMaxConcurrentArchives
+	c.MaxProjectFiles, c.MaxTenantFiles, c.MaxTenantProjects = DefaultMaxProjectFiles, DefaultMaxTenantFiles, DefaultMaxTenantProjects
+	c.MaxCheckpoints = DefaultMaxCheckpoints
+	return c
 }
 
 // ConfigPrefix is the YAML path of the section LoadConfig reads.
@@ -422,26 +423,28 @@ func (d *durationIn) UnmarshalYAML(n *yaml.Node) error {
 
 // configFormats says, for a message, the form each key of configKeys takes.
 var configFormats = map[string]string{
-	"allow_root_wipe":             "true or false",
-	"max_payload_bytes":           "a byte count such as 2097152",
-	"max_file_bytes":              "a byte count such as 10485760",
-	"max_project_bytes":           "a byte count such as 104857600",
-	"max_read_bytes":              "a byte count such as 2097152",
-	"list_limit_default":          "a whole number such as 256",
-	"list_limit_max":              "a whole number such as 1024",
-	"lock_timeout_ms":             "a whole number of milliseconds such as 5000",
-	"delete_retention_days":       "a whole number of days such as 7",
-	"history_versions":            "a whole number such as 20",
-	"history_retention_days":      "a whole number of days such as 30",
-	"rate_limit_per_second":       "a number such as 100",
-	"rate_limit_burst":            "a whole number such as 200",
-	"max_patch_bytes":             "a byte count such as 4194304",
-	"max_patch_files":             "a whole number such as 100",
-	"log_content_sha256":          "true or false",
-	"log_preview_bytes":           "a byte count such as 256",
-	"path_rule":                   "unicode or portable",
-	"max_archive_bytes":           "a byte count such as 536870912",
-	"archive_timeout_ms":          "a whole number of milliseconds such as 300000",
+	"allow_root_wipe":        "true or false",
+	"max_payload_bytes":      "a byte count such as 2097152",
+	"max_file_bytes":         "a byte count such as 10485760",
+	"max_project_bytes":      "a byte count such as 104857600",
+	"max_read_bytes":         "a byte count such as 2097152",
+	"list_limit_default":     "a whole number such as 256",
+	"list_limit_max":         "a whole number such as 1024",
+	"lock_timeout_ms":        "a whole number of milliseconds such as 5000",
+	"delete_retention_days":  "a whole number of days such as 7",
+	"history_versions":       "a whole number such as 20",
+	"history_retention_days": "a whole number of days such as 30",
+	"rate_limit_per_second":  "a number such as 100",
+	"rate_limit_burst":       "a whole number such as 200",
+	"max_patch_bytes":        "a byte count such as 4194304",
+	"max_patch_files":        "a whole number such as 100",
+	"log_content_sha256":     "true or false",
+	"log_preview_bytes":      "a byte count such as 256",
+	"path_rule":              "unicode or portable",
+	"max_archive_bytes":      "a byte count such as 536870912",
+	"archive_timeout_ms":     "a whole number of milliseconds such as 300000",
+
+	// The quotas and the archive limits.
 	"max_archive_entries":         "a whole number such as 125000",
 	"max_archive_directory_bytes": "a byte count such as 33554432",
 	"max_concurrent_archives":     "a whole number such as 1",
