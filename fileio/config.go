@@ -198,6 +198,29 @@ type Config struct {
 	// What they pin counts toward MaxProjectBytes. Key max_checkpoints; default 200; 0 means
 	// the default.
 	MaxCheckpoints int
+	// ShellTimeout is the time budget of a file_shell command that names no timeout_ms, and
+	// ShellMaxTimeout the largest timeout_ms one may name (larger ones are clamped). A command
+	// still running at its budget is stopped and changes nothing. Keys shell_timeout_ms
+	// (default 10000) and shell_max_timeout_ms (default 60000); 0 means the default.
+	ShellTimeout    time.Duration
+	ShellMaxTimeout time.Duration
+	// ShellMaxWriteBytes caps the bytes one file_shell command writes to files (every write
+	// and append counted); past it the command fails with QUOTA_EXCEEDED and writes nothing.
+	// Key shell_max_write_bytes; default 32 MiB; 0 means the default.
+	ShellMaxWriteBytes int64
+	// ShellMaxOutputBytes caps the standard output and error one file_shell answer carries,
+	// counted as sent (JSON with its escapes); the rest is cut with a note. Key
+	// shell_max_output_bytes; default 256 KiB; 0 means the default.
+	ShellMaxOutputBytes int64
+	// ShellMaxSteps caps the simple commands (builtins, functions and commands) one file_shell
+	// command runs; past it the command stops with INVALID_ARGUMENT and changes nothing. Key
+	// shell_max_steps; default 250000; 0 means the default.
+	ShellMaxSteps int64
+	// ShellMaxPipes caps the pipes (pipeline stages, process substitutions, here-documents)
+	// one file_shell command holds open at once, and so its goroutines; past it the command
+	// stops with INVALID_ARGUMENT and changes nothing. Key shell_max_pipes; default 64; 0
+	// means the default.
+	ShellMaxPipes int
 }
 
 // Defaults, also the values DefaultConfig returns.
@@ -234,6 +257,12 @@ const (
 	DefaultMaxPatchFiles      = 100
 	DefaultMaxArchiveBytes    = 512 << 20
 	DefaultArchiveTimeout     = 5 * time.Minute
+	DefaultShellTimeout       = 10 * time.Second
+	DefaultShellMaxTimeout    = 60 * time.Second
+	DefaultShellMaxWriteBytes = 32 << 20
+	DefaultShellMaxOutput     = 256 << 10
+	DefaultShellMaxSteps      = 250_000
+	DefaultShellMaxPipes      = 64
 	// MaxLogPreviewBytes is the largest allowed LogPreviewBytes: a log line never shows more of a file than this.
 	MaxLogPreviewBytes = 256
 	// HardListLimitMax is the largest value list_limit_max may take.
@@ -254,39 +283,45 @@ const (
 // DefaultConfig returns the safe defaults listed on Config.
 func DefaultConfig() Config {
 	c := Config{
-		MaxPayloadBytes:    DefaultMaxPayloadBytes,
-		MaxFileBytes:       DefaultMaxFileBytes,
-		MaxProjectBytes:    DefaultMaxProjectBytes,
-		MaxReadBytes:       DefaultMaxReadBytes,
-		ReadDefaultLines:   DefaultReadDefaultLines,
-		ReadDefaultBytes:   DefaultReadDefaultBytes,
-		ListLimitDefault:   DefaultListLimit,
-		ListLimitMax:       DefaultListLimitMax,
-		LockTimeout:        driver.DefaultLockTimeout,
-		DeleteRetention:    DefaultDeleteRetention,
-		HistoryVersions:    DefaultHistoryVersions,
-		HistoryRetention:   DefaultHistoryRetention,
-		RateLimitPerSecond: DefaultRateLimitPerSecond,
-		RateLimitBurst:     DefaultRateLimitBurst,
-		CallTimeout:        DefaultCallTimeout,
-		MaxEditsPerCall:    DefaultMaxEditsPerCall,
-		MaxDiffCost:        DefaultMaxDiffCost,
-		MaxDiffBytes:       DefaultMaxDiffBytes,
-		MaxRenameFiles:     DefaultMaxRenameFiles,
-		MaxEditWorkBytes:   DefaultMaxEditWorkBytes,
-		GrepLimitDefault:   DefaultGrepLimit,
-		GrepLimitMax:       DefaultGrepLimitMax,
-		GrepMaxAnswerBytes: DefaultGrepMaxAnswerBytes,
-		GrepMaxScanBytes:   DefaultGrepMaxScanBytes,
-		GrepTimeout:        DefaultGrepTimeout,
-		FeedMaxWait:        DefaultFeedMaxWait,
-		MaxFeedWaits:       DefaultMaxFeedWaits,
-		MaxRewindFiles:     DefaultMaxRewindFiles,
-		MaxPatchBytes:      DefaultMaxPatchBytes,
-		MaxPatchFiles:      DefaultMaxPatchFiles,
-		PathRule:           PathRuleUnicode,
-		MaxArchiveBytes:    DefaultMaxArchiveBytes,
-		ArchiveTimeout:     DefaultArchiveTimeout,
+		MaxPayloadBytes:     DefaultMaxPayloadBytes,
+		MaxFileBytes:        DefaultMaxFileBytes,
+		MaxProjectBytes:     DefaultMaxProjectBytes,
+		MaxReadBytes:        DefaultMaxReadBytes,
+		ReadDefaultLines:    DefaultReadDefaultLines,
+		ReadDefaultBytes:    DefaultReadDefaultBytes,
+		ListLimitDefault:    DefaultListLimit,
+		ListLimitMax:        DefaultListLimitMax,
+		LockTimeout:         driver.DefaultLockTimeout,
+		DeleteRetention:     DefaultDeleteRetention,
+		HistoryVersions:     DefaultHistoryVersions,
+		HistoryRetention:    DefaultHistoryRetention,
+		RateLimitPerSecond:  DefaultRateLimitPerSecond,
+		RateLimitBurst:      DefaultRateLimitBurst,
+		CallTimeout:         DefaultCallTimeout,
+		MaxEditsPerCall:     DefaultMaxEditsPerCall,
+		MaxDiffCost:         DefaultMaxDiffCost,
+		MaxDiffBytes:        DefaultMaxDiffBytes,
+		MaxRenameFiles:      DefaultMaxRenameFiles,
+		MaxEditWorkBytes:    DefaultMaxEditWorkBytes,
+		GrepLimitDefault:    DefaultGrepLimit,
+		GrepLimitMax:        DefaultGrepLimitMax,
+		GrepMaxAnswerBytes:  DefaultGrepMaxAnswerBytes,
+		GrepMaxScanBytes:    DefaultGrepMaxScanBytes,
+		GrepTimeout:         DefaultGrepTimeout,
+		FeedMaxWait:         DefaultFeedMaxWait,
+		MaxFeedWaits:        DefaultMaxFeedWaits,
+		MaxRewindFiles:      DefaultMaxRewindFiles,
+		MaxPatchBytes:       DefaultMaxPatchBytes,
+		MaxPatchFiles:       DefaultMaxPatchFiles,
+		PathRule:            PathRuleUnicode,
+		MaxArchiveBytes:     DefaultMaxArchiveBytes,
+		ArchiveTimeout:      DefaultArchiveTimeout,
+		ShellTimeout:        DefaultShellTimeout,
+		ShellMaxTimeout:     DefaultShellMaxTimeout,
+		ShellMaxWriteBytes:  DefaultShellMaxWriteBytes,
+		ShellMaxOutputBytes: DefaultShellMaxOutput,
+		ShellMaxSteps:       DefaultShellMaxSteps,
+		ShellMaxPipes:       DefaultShellMaxPipes,
 	}
 	c.MaxArchiveEntries, c.MaxArchiveDirectoryBytes, c.MaxConcurrentArchives = DefaultMaxArchiveEntries, DefaultMaxArchiveDirBytes, DefaultMaxConcurrentArchives
 	c.MaxProjectFiles, c.MaxTenantFiles, c.MaxTenantProjects = DefaultMaxProjectFiles, DefaultMaxTenantFiles, DefaultMaxTenantProjects
@@ -404,6 +439,12 @@ var configKeys = []struct {
 	{"max_tenant_files", func(c *Config) any { return &c.MaxTenantFiles }},
 	{"max_tenant_projects", func(c *Config) any { return &c.MaxTenantProjects }},
 	{"max_checkpoints", func(c *Config) any { return &c.MaxCheckpoints }},
+	{"shell_timeout_ms", func(c *Config) any { return &durationIn{&c.ShellTimeout, time.Millisecond} }},
+	{"shell_max_timeout_ms", func(c *Config) any { return &durationIn{&c.ShellMaxTimeout, time.Millisecond} }},
+	{"shell_max_write_bytes", func(c *Config) any { return &c.ShellMaxWriteBytes }},
+	{"shell_max_output_bytes", func(c *Config) any { return &c.ShellMaxOutputBytes }},
+	{"shell_max_steps", func(c *Config) any { return &c.ShellMaxSteps }},
+	{"shell_max_pipes", func(c *Config) any { return &c.ShellMaxPipes }},
 }
 
 // durationIn decodes a whole number of units into a time.Duration.
@@ -443,6 +484,12 @@ var configFormats = map[string]string{
 	"path_rule":              "unicode or portable",
 	"max_archive_bytes":      "a byte count such as 536870912",
 	"archive_timeout_ms":     "a whole number of milliseconds such as 300000",
+	"shell_timeout_ms":       "a whole number of milliseconds such as 10000",
+	"shell_max_timeout_ms":   "a whole number of milliseconds such as 60000",
+	"shell_max_write_bytes":  "a byte count such as 33554432",
+	"shell_max_output_bytes": "a byte count such as 262144",
+	"shell_max_steps":        "a whole number such as 250000",
+	"shell_max_pipes":        "a whole number such as 64",
 
 	// The quotas and the archive limits.
 	"max_archive_entries":         "a whole number such as 125000",
@@ -567,6 +614,20 @@ func (c Config) Validate() error {
 		return configError(k("max_tenant_projects"), fmt.Sprintf("must be >= 0 (0: the default %d), got %d", DefaultMaxTenantProjects, c.MaxTenantProjects))
 	case c.MaxCheckpoints < 0:
 		return configError(k("max_checkpoints"), fmt.Sprintf("must be >= 0 (0: the default %d), got %d", DefaultMaxCheckpoints, c.MaxCheckpoints))
+	case c.ShellTimeout < 0:
+		return configError(k("shell_timeout_ms"), fmt.Sprintf("must be >= 0 milliseconds (0: the default %d), got %d", DefaultShellTimeout.Milliseconds(), c.ShellTimeout.Milliseconds()))
+	case c.ShellMaxTimeout < 0:
+		return configError(k("shell_max_timeout_ms"), fmt.Sprintf("must be >= 0 milliseconds (0: the default %d), got %d", DefaultShellMaxTimeout.Milliseconds(), c.ShellMaxTimeout.Milliseconds()))
+	case c.ShellTimeout > 0 && c.ShellMaxTimeout > 0 && c.ShellTimeout > c.ShellMaxTimeout:
+		return configError(k("shell_timeout_ms"), fmt.Sprintf("must not exceed shell_max_timeout_ms (%d), got %d", c.ShellMaxTimeout.Milliseconds(), c.ShellTimeout.Milliseconds()))
+	case c.ShellMaxWriteBytes < 0:
+		return configError(k("shell_max_write_bytes"), fmt.Sprintf("must be >= 0 (0: the default %d), got %d", DefaultShellMaxWriteBytes, c.ShellMaxWriteBytes))
+	case c.ShellMaxOutputBytes < 0:
+		return configError(k("shell_max_output_bytes"), fmt.Sprintf("must be >= 0 (0: the default %d), got %d", DefaultShellMaxOutput, c.ShellMaxOutputBytes))
+	case c.ShellMaxSteps < 0:
+		return configError(k("shell_max_steps"), fmt.Sprintf("must be >= 0 (0: the default %d), got %d", DefaultShellMaxSteps, c.ShellMaxSteps))
+	case c.ShellMaxPipes < 0:
+		return configError(k("shell_max_pipes"), fmt.Sprintf("must be >= 0 (0: the default %d), got %d", DefaultShellMaxPipes, c.ShellMaxPipes))
 	}
 	return nil
 }
@@ -620,6 +681,12 @@ func (c Config) withGrepDefaults() Config {
 	c.MaxTenantFiles = or(c.MaxTenantFiles, DefaultMaxTenantFiles)
 	c.MaxTenantProjects = or(c.MaxTenantProjects, DefaultMaxTenantProjects)
 	c.MaxCheckpoints = int(or(int64(c.MaxCheckpoints), DefaultMaxCheckpoints))
+	c.ShellMaxTimeout = time.Duration(or(int64(c.ShellMaxTimeout), int64(DefaultShellMaxTimeout)))
+	c.ShellTimeout = min(time.Duration(or(int64(c.ShellTimeout), int64(DefaultShellTimeout))), c.ShellMaxTimeout)
+	c.ShellMaxWriteBytes = or(c.ShellMaxWriteBytes, DefaultShellMaxWriteBytes)
+	c.ShellMaxOutputBytes = or(c.ShellMaxOutputBytes, DefaultShellMaxOutput)
+	c.ShellMaxSteps = or(c.ShellMaxSteps, DefaultShellMaxSteps)
+	c.ShellMaxPipes = int(or(int64(c.ShellMaxPipes), DefaultShellMaxPipes))
 	return c
 }
 

@@ -63,6 +63,12 @@ settings:
       max_tenant_files: 9000
       max_tenant_projects: 8
       max_checkpoints: 7
+      shell_timeout_ms: 2000
+      shell_max_timeout_ms: 9000
+      shell_max_write_bytes: 7000
+      shell_max_output_bytes: 8000
+      shell_max_steps: 900
+      shell_max_pipes: 5
       search:
         enabled: true
         anything: [goes, here]
@@ -87,6 +93,8 @@ settings:
 		PathRule: fileio.PathRulePortable, MaxArchiveBytes: 1000000, ArchiveTimeout: time.Minute,
 		MaxArchiveEntries: 5000, MaxArchiveDirectoryBytes: 700000, MaxConcurrentArchives: 2,
 		MaxProjectFiles: 900, MaxTenantFiles: 9000, MaxTenantProjects: 8, MaxCheckpoints: 7,
+		ShellTimeout: 2 * time.Second, ShellMaxTimeout: 9 * time.Second, ShellMaxWriteBytes: 7000, ShellMaxOutputBytes: 8000,
+		ShellMaxSteps: 900, ShellMaxPipes: 5,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
@@ -128,6 +136,12 @@ func TestLoadConfigErrors(t *testing.T) {
 		{files("      path_rule: ascii\n"), "settings.mcp.files.path_rule", `must be "unicode" or "portable"`},
 		{files("      max_archive_bytes: -1\n"), "settings.mcp.files.max_archive_bytes", ">= 0"},
 		{files("      archive_timeout_ms: -1\n"), "settings.mcp.files.archive_timeout_ms", ">= 0"},
+		{files("      shell_timeout_ms: -1\n"), "settings.mcp.files.shell_timeout_ms", ">= 0"},
+		{files("      shell_timeout_ms: 5000\n      shell_max_timeout_ms: 1000\n"), "settings.mcp.files.shell_timeout_ms", "must not exceed shell_max_timeout_ms"},
+		{files("      shell_max_write_bytes: -1\n"), "settings.mcp.files.shell_max_write_bytes", ">= 0"},
+		{files("      shell_max_output_bytes: -1\n"), "settings.mcp.files.shell_max_output_bytes", ">= 0"},
+		{files("      shell_max_steps: -1\n"), "settings.mcp.files.shell_max_steps", ">= 0"},
+		{files("      shell_max_pipes: -1\n"), "settings.mcp.files.shell_max_pipes", ">= 0"},
 		{files("      call_timeout_ms: 0\n"), "settings.mcp.files.call_timeout_ms", "must be > 0"},
 		{files("      max_edits_per_call: 0\n"), "settings.mcp.files.max_edits_per_call", ">= 1"},
 		{files("      max_diff_cost: 0\n"), "settings.mcp.files.max_diff_cost", ">= 1"},

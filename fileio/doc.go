@@ -2,7 +2,8 @@
 // path rules, limits, configuration and error codes of the FileIO tools (file_stat,
 // file_read, file_write, file_delete, file_list, and file_edit, file_rename, file_versions,
 // file_restore, file_grep, file_glob, file_apply_patch, file_read_many, file_import,
-// file_export, file_checkpoint, file_changes, file_rewind, file_events) and the Service that
+// file_export, file_checkpoint, file_changes, file_rewind, file_events; file_shell is package
+// fileio/shell, over a Snapshot) and the Service that
 // enforces them over a store (fileio/memstore in memory, fileio/pgstore on PostgreSQL; both
 // implement fileio/driver and pass fileio/storetest).
 //
@@ -201,6 +202,20 @@
 // Config.MaxCheckpoints. Stores provide it through the optional FeedReader, CheckpointWriter and
 // FeedWaiter interfaces; checkpoints need the history (Config.HistoryVersions > 0).
 //
+// # Snapshots, io/fs and the shell
+//
+// Service.Snapshot returns a project as it stands at one position of its change feed, without
+// holding a transaction, connection or lock between reads: each read is a short read
+// transaction that also reads the feed's head, and one that meets a change made after the
+// snapshot's position fails with CONFLICT instead of mixing two states (see Snapshot).
+// Snapshot.Commit writes a set of files and deletions in one write transaction, with the rules
+// of Write and Delete, unless something the snapshot read or the commit writes changed since
+// (CONFLICT); each changed file gets one version and one change-feed event, so checkpoints and
+// Rewind see the commit as one step. Service.FS offers a snapshot as an io/fs.FS (ProjectFS:
+// fs.ReadDirFS, fs.ReadFileFS, fs.StatFS; it passes testing/fstest.TestFS). Package
+// fileio/shell runs bash text over a snapshot (file_shell) and commits what it wrote this way;
+// its limits are the Shell* fields of Config.
+//
 // # UTF-8 and offsets
 //
 // Content is text: it must be valid UTF-8 (INVALID_ARGUMENT otherwise) and the library never
@@ -348,7 +363,9 @@
 //	PAYLOAD_TOO_LARGE     content over max_payload_bytes
 //	QUOTA_EXCEEDED        file over max_file_bytes (a replace_all too) or project over
 //	                      max_project_bytes: the message says what files and kept versions hold
-//	CONFLICT              Write's or Edit's ExpectedSHA256 differs from the file's: read it again
+//	CONFLICT              Write's or Edit's ExpectedSHA256 differs from the file's: read it again;
+//	                      a Snapshot's read or Commit met a change made after it (file_shell):
+//	                      run the command again
 //	NO_MATCH              an edit's OldStr occurs nowhere in the file
 //	AMBIGUOUS_MATCH       an edit's OldStr occurs more than once without ReplaceAll
 //	RATE_LIMITED          the tenant's token bucket is empty

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"strings"
 
 	"github.com/agentfiles/agentfiles"
@@ -249,4 +250,33 @@ func ExampleService_Import() {
 	// exported: 2 files, 14 bytes
 	// imported: tar.gz 2 files, created 2 <nil>
 	// "crème\n"
+}
+
+// A project is an io/fs.FS at one snapshot: hand it to fs.WalkDir, template.ParseFS or
+// http.FileServerFS.
+func ExampleService_FS() {
+	svc, _ := fileio.NewService(memstore.New(memstore.Options{}), fileio.Options{})
+	ctx := agentfiles.WithAuth(context.Background(), agentfiles.NewAuthContext("sk-example", "alice"))
+	for _, p := range []string{"/README.md", "/docs/guide.md", "/docs/api/index.md"} {
+		svc.Write(ctx, fileio.WriteRequest{Project: "site", Path: p, Content: "# " + p + "\n"})
+	}
+	fsys, err := svc.FS(ctx, "site")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		fmt.Println(p, d.IsDir())
+		return err
+	})
+	data, _ := fs.ReadFile(fsys, "docs/guide.md")
+	fmt.Printf("%q\n", data)
+	// Output:
+	// . true
+	// README.md false
+	// docs true
+	// docs/api true
+	// docs/api/index.md false
+	// docs/guide.md false
+	// "# /docs/guide.md\n"
 }

@@ -17,6 +17,14 @@ func answerSizeOf(e agentfiles.AnswerEncoding) answerSize {
 	return answerSize{twice: e == agentfiles.AnswerJSONAndText}
 }
 
+// AnswerStringBytes returns the bytes the text s takes inside a JSON string of an answer sent
+// with encoding e, without the quotes (see answerSize.str): what output capped "as sent" counts
+// (package fileio/shell caps a command's stdout and stderr with it).
+func AnswerStringBytes(e agentfiles.AnswerEncoding, s string) int {
+	a := answerSizeOf(e)
+	return a.str(s) - a.quotes()
+}
+
 // str is the size of s as a JSON string, quotes included, as encoding/json writes it with
 // HTML escaping (the larger of the forms the adapters send): a control character takes six
 // bytes ("\u0001"), "<", ">" and "&" six, a quote or backslash two, an invalid byte six

@@ -26,6 +26,9 @@ func TestConformance(t *testing.T) {
 		c.GrepLimitDefault, c.GrepLimitMax = 3, 13
 		c.GrepMaxAnswerBytes = 6 << 10
 		c.HistoryVersions, c.HistoryRetention = 4, 3*24*time.Hour
+		c.ShellTimeout, c.ShellMaxTimeout = 7*time.Second, 70*time.Second
+		c.ShellMaxOutputBytes, c.ShellMaxWriteBytes = 9<<10, 5<<20
+		c.ShellMaxSteps, c.ShellMaxPipes = 12345, 17
 	})
 	ctx := agentfiles.WithAuth(context.Background(), agentfiles.NewAuthContext("key-a", "alice"))
 	p := `"project": "p"`
@@ -50,6 +53,8 @@ func TestConformance(t *testing.T) {
 			{Tool: "file_rename", Args: `{` + p + `, "from": "/b", "to": "/c"}`},
 			{Tool: "file_delete", Args: `{` + p + `, "path": "/c", "recursive": true}`},
 			{Tool: "file_purge_history", Args: `{` + p + `, "path": ""}`},
+			{Tool: "file_shell", Args: `{` + p + `, "command": "read l < /a/1.md; echo \"$l\" > /a/copy.md; echo $l"}`},
+			{Tool: "file_shell", Args: `{` + p + `, "command": ["bash", "-lc", "pwd"], "workdir": "/a", "timeout_ms": 5000}`},
 		},
 		BadCalls: []adapterstest.ToolCall{
 			{Tool: "file_stat", Args: `{"project": "", "path": "/a"}`},
@@ -64,6 +69,10 @@ func TestConformance(t *testing.T) {
 			{Tool: "file_grep", Args: `{` + p + `, "pattern": "("}`},
 			{Tool: "file_glob", Args: `{` + p + `, "pattern": "[a"}`},
 			{Tool: "file_purge_history", Args: `{"project": "", "path": ""}`},
+			{Tool: "file_shell", Args: `{` + p + `, "command": 5}`},
+			{Tool: "file_shell", Args: `{` + p + `, "command": "if then"}`},
+			{Tool: "file_shell", Args: `{` + p + `, "command": "ls", "workdir": "/nowhere"}`},
+			{Tool: "file_shell", Args: `{` + p + `, "command": ["python3", "-c", "1"]}`},
 		},
 		Describe: map[string][]string{
 			"file_write":    {"PAYLOAD_TOO_LARGE over 3 MiB"},
@@ -74,6 +83,7 @@ func TestConformance(t *testing.T) {
 			"file_grep":     {"3 entries by default", "clamped to 13", "6 KiB"},
 			"file_glob":     {"2 paths by default", "clamped to 7"},
 			"file_versions": {"the last 4, for 3 days"},
+			"file_shell":    {"7s by default", "at most 1m10s", "9 KiB of stdout", "5 MiB written", "12345 simple commands", "17 open pipes"},
 		},
 		NotDescribe: map[string][]string{
 			"file_write":    {"2 MiB"},
@@ -83,6 +93,7 @@ func TestConformance(t *testing.T) {
 			"file_grep":     {"100 entries", "1000", "256 KiB"},
 			"file_glob":     {"256", "1024"},
 			"file_versions": {"the last 10", "7 days"},
+			"file_shell":    {"10s by default", "256 KiB", "32 MiB", "250000", " 64 "},
 		},
 	})
 }

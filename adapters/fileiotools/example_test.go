@@ -71,6 +71,7 @@ func ExampleTools() {
 	// file_events
 	// file_changes
 	// file_rewind
+	// file_shell
 	// {"bytes_written":11,"created":true,"sha256":"c08a755ff142ea0922552f6d2d492ba1337ba1869feb7b8e51816829560b65d5","size_bytes":11}
 	// {"content":"buy milk\n","content_encoding":"utf-8","next_offset":11,"offset":2,"read_bytes":9,"size_bytes":11,"truncated":false}
 	// NOT_DIRECTORY false /notes/todo.md is a file, so it cannot contain /notes/todo.md/x; choose another path (/notes/todo.md)

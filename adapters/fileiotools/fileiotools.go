@@ -371,7 +371,7 @@ func Tools(svc *fileio.Service) []adapters.Tool {
 				}
 				return filePurgeHistoryOut{Path: in.Path, PurgeHistoryResult: res}, nil
 			}),
-	}, append(append(append(grepTools(svc, cfg, ro), archiveTools(svc, cfg)...), patchTools(svc, cfg, ro)...), checkpointTools(svc, cfg, ro)...)...)
+	}, append(append(append(append(grepTools(svc, cfg, ro), archiveTools(svc, cfg)...), patchTools(svc, cfg, ro)...), checkpointTools(svc, cfg, ro)...), shellTool(svc, cfg))...)
 }
 
 // sizeText renders a byte limit for a tool description: "256 KiB", "2 MiB", "1000 bytes".

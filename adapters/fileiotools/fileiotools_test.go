@@ -123,6 +123,8 @@ func TestToolsDirect(t *testing.T) {
 			args = `{"project":"p","checkpoint":"1"}`
 		case "file_changes":
 			args = `{"project":"p","since":"1"}`
+		case "file_shell":
+			args = `{"project":"p","command":"ls"}`
 		}
 		_, err := tool.Handler(context.Background(), json.RawMessage(args))
 		if te, _ := adapters.ErrorOf(err); te.Code != "PERMISSION_DENIED" {
@@ -163,6 +165,7 @@ func TestAnnotations(t *testing.T) {
 		"file_events":            {ReadOnly: true, Idempotent: true},
 		"file_changes":           {ReadOnly: true, Idempotent: true},
 		"file_rewind":            {Destructive: true, Idempotent: true},
+		"file_shell":             {Destructive: true},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("annotations (-want +got):\n%s", diff)
@@ -176,7 +179,7 @@ func TestToolsOverMCP(t *testing.T) {
 	var logs bytes.Buffer
 	ac := agentfiles.NewAuthContext(apiKey, "mcp-user")
 	cs := adapterstest.Connect(t, fileioTools(t), mcpsdk.Options{Auth: &ac, Logger: slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
-	if names := mcptest.ToolNames(t, cs); len(names) != 22 {
+	if names := mcptest.ToolNames(t, cs); len(names) != 23 {
 		t.Fatalf("tools: %v", names)
 	}
 	mcptest.Script(t, cs, []mcptest.Exchange{
@@ -198,6 +201,10 @@ func TestToolsOverMCP(t *testing.T) {
 		{Tool: "file_apply_patch", Args: map[string]any{"project": "p", "operations": []any{map[string]any{"type": "update_file", "path": "n/x.md", "diff": "@@\n-" + secret + "\n+done\n"}}}, Want: `"pass":"exact"`},
 		{Tool: "file_apply_patch", Args: map[string]any{"project": "p", "patch": "*** Begin Patch\n*** Add File: n/x.md\n+again\n*** End Patch"}, Want: "ALREADY_EXISTS", IsError: true},
 		{Tool: "file_read_many", Args: map[string]any{"project": "p", "paths": []any{"n/x.md", "nope"}}, Want: `"code":"NOT_FOUND"`},
+		{Tool: "file_shell", Args: map[string]any{"project": "p", "command": "echo " + secret + " > /sh.md; read l < /sh.md; echo \"[$l]\""}, Want: `"stdout":"[` + secret + `]\n"`},
+		{Tool: "file_shell", Args: map[string]any{"project": "p", "command": []any{"bash", "-lc", "cd n && pwd"}}, Want: `"stdout":"/n\n"`},
+		{Tool: "file_shell", Args: map[string]any{"project": "p", "command": "python3 -c 1"}, Want: `"exit_code":127`},
+		{Tool: "file_shell", Args: map[string]any{"project": "p", "command": "if then"}, Want: "INVALID_ARGUMENT", IsError: true},
 		{Tool: "file_delete", Args: map[string]any{"project": "p", "path": "/n", "recursive": true}, Want: `"deleted":true`},
 		{Tool: "file_grep", Args: map[string]any{"project": "p", "pattern": "("}, Want: "INVALID_PATTERN", IsError: true},
 		{Tool: "file_rename", Args: map[string]any{"project": "p", "from": "/s.md", "to": "/t.md"}, Want: `"files":1`},

@@ -163,6 +163,18 @@ func abuses() []abuse {
 			return toolRequest(base, "file_grep", map[string]any{"project": "abuse", "path": "/big/a.txt", "pattern": strings.Repeat("a", 3999) + "b",
 				"fixed_strings": true, "ignore_case": true})
 		}},
+		{"shell: an endless loop", nil, func(base string) *http.Request {
+			return toolRequest(base, "file_shell", map[string]any{"project": "abuse", "command": "while :; do :; done", "timeout_ms": 3000})
+		}},
+		{"shell: a fork bomb", nil, func(base string) *http.Request {
+			return toolRequest(base, "file_shell", map[string]any{"project": "abuse", "command": ":(){ :|:& };:"})
+		}},
+		{"shell: endless output into a file", nil, func(base string) *http.Request {
+			return toolRequest(base, "file_shell", map[string]any{"project": "abuse", "command": "while :; do echo aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa; done > /f.txt", "timeout_ms": 3000})
+		}},
+		{"shell: endless stdout", nil, func(base string) *http.Request {
+			return toolRequest(base, "file_shell", map[string]any{"project": "abuse", "command": "while :; do echo aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa; done", "timeout_ms": 3000})
+		}},
 		{"grep: .{1000} over a 6 MiB file", writeLarge("/big/x.txt", strings.Repeat(strings.Repeat("x", 999)+"\n", 6<<20/1000)), func(base string) *http.Request {
 			return toolRequest(base, "file_grep", map[string]any{"project": "abuse", "path": "/big/x.txt", "pattern": ".{1000}"})
 		}},

@@ -255,6 +255,44 @@ func TestTwoProcessesFillQuota(t *testing.T) {
 	}
 }
 
+// TestTwoProcessesShell: two processes run file_shell commands that each increment a counter
+// file and append a record to a log, running again on CONFLICT. No increment and no record is
+// lost or doubled: each command was one transaction over one snapshot, across processes.
+func TestTwoProcessesShell(t *testing.T) {
+	bin := cmdtest.Build(t, procCommand)
+	url := pgtest.New(t)
+	const n = 40
+	counts := runProcs(t, bin,
+		[]string{"-url", url, "-mode", "shell", "-writer", "A", "-n", strconv.Itoa(n)},
+		[]string{"-url", url, "-mode", "shell", "-writer", "B", "-n", strconv.Itoa(n)})
+	if counts[0] != n || counts[1] != n {
+		t.Fatalf("successful commands %v, want %d each", counts, n)
+	}
+	s := pgtest.Open(t, url, pgstore.Open, pgstore.Options{})
+	counter, err := get(t, s, procScope, "/counter")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.TrimSpace(string(counter.Content)); got != strconv.Itoa(2*n) {
+		t.Errorf("/counter = %s after %d commands", got, 2*n)
+	}
+	log, err := get(t, s, procScope, "/log.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]int{}
+	for _, rec := range strings.Fields(string(log.Content)) {
+		seen[rec]++
+	}
+	for _, w := range []string{"A", "B"} {
+		for i := range n {
+			if rec := fmt.Sprintf("%s:%d", w, i); seen[rec] != 1 {
+				t.Errorf("record %s appears %d times", rec, seen[rec])
+			}
+		}
+	}
+}
+
 // TestConcurrentMigrations: two processes and eight goroutines (each with its own pool) migrate
 // one empty database at the same moment; all succeed and every migration is applied once.
 func TestConcurrentMigrations(t *testing.T) {

@@ -32,6 +32,7 @@ func Exercise(t *testing.T, newStore func(t *testing.T) driver.Store) {
 	t.Run("DuplicatePaths", func(t *testing.T) { exerciseDuplicatePaths(t, newStore) })
 	t.Run("Quotas", func(t *testing.T) { exerciseQuotas(t, newStore) })
 	t.Run("Archives", func(t *testing.T) { testArchives(t, newStore) })
+	t.Run("Shell", func(t *testing.T) { ExerciseShell(t, newStore) })
 	t.Run("Model", func(t *testing.T) { runModelSeeds(t, newStore(t), 8) })
 }
 

@@ -26,7 +26,7 @@ var Known = []string{
 	"file_apply_patch", "file_changes", "file_checkpoint", "file_checkpoint_delete", "file_checkpoints",
 	"file_delete", "file_edit", "file_events", "file_export", "file_glob", "file_grep", "file_import",
 	"file_list", "file_purge_history", "file_read", "file_read_many", "file_rename", "file_restore",
-	"file_rewind", "file_search", "file_stat", "file_versions", "file_write",
+	"file_rewind", "file_search", "file_shell", "file_stat", "file_versions", "file_write",
 	"get_collection_content", "get_content",
 	"list_documentation_files", "memory", "read_sections", "search", "table_of_contents",
 }

@@ -4,6 +4,8 @@
 //	migrate  only opens the store (concurrent start-up of many instances)
 //	append   appends -n records "<writer>:<i>;" to -path through a fileio.Service
 //	fill     creates files of -chunk bytes until the project quota (-quota) refuses one
+//	shell    runs -n file_shell commands that each add 1 to the number in /counter and append
+//	         "<writer>:<i>" to -path, running a command again when it fails with CONFLICT
 //
 // -grep-index-interval sets the store's Options.GrepIndexInterval (its background indexer for
 // grep). It waits until -start (Unix nanoseconds) so that processes begin together, and prints one
@@ -21,11 +23,12 @@ import (
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
 	"github.com/agentfiles/agentfiles/fileio/pgstore"
+	"github.com/agentfiles/agentfiles/fileio/shell"
 )
 
 func main() {
 	url := flag.String("url", "", "database URL")
-	mode := flag.String("mode", "migrate", "migrate, append or fill")
+	mode := flag.String("mode", "migrate", "migrate, append, fill or shell")
 	apiKey := flag.String("key", "pgstoreproc", "API key of the tenant")
 	project := flag.String("project", "proj", "project")
 	path := flag.String("path", "/log.txt", "file to append to (append)")
@@ -83,6 +86,22 @@ func run(url, mode, apiKey, project, path, writer string, n int, quota int64, ch
 			}
 			if err != nil {
 				return fmt.Errorf("fill %d: %w", i, err)
+			}
+			ok++
+		}
+	case "shell":
+		sh := shell.New(svc, shell.Options{})
+		for i := 0; i < n; i++ {
+			cmd := fmt.Sprintf("read n < /counter || n=0; echo $((n+1)) > /counter; echo %s:%d >> %s", writer, i, path)
+			for {
+				_, err := sh.Run(ctx, shell.Request{Project: project, Command: cmd})
+				if code := agentfiles.ErrorCode(err); err != nil && (code == fileio.CodeConflict || code == agentfiles.CodeResourceBusy) {
+					continue
+				}
+				if err != nil {
+					return fmt.Errorf("shell %d: %w", i, err)
+				}
+				break
 			}
 			ok++
 		}

@@ -1,25 +1,3 @@
-// Package commands holds the Go implementations of the commands file_shell offers (cat, sed,
-// rg, find, …) and the contract between them and the shell that runs them.
-//
-// A command sees the project only through an Env: its working directory, its standard
-// streams, and FS, the project's files as the running shell command sees them (one snapshot
-// of the project plus the command line's own writes so far). It never touches the host: no
-// os package file access, no environment variables, no network, no processes.
-//
-// # Rules every command follows
-//
-//   - Paths in FS are absolute project paths: "/" is the project root, "/a/b.txt" a file.
-//     Resolve operands against Env.Dir with Env.Abs, and print them as the user typed them
-//     (as GNU tools do).
-//   - Output and diagnostics are GNU's for the flags agents use, byte for byte with
-//     LC_ALL=C: the oracle is the Debian package of the same tool run on a disk copy of the
-//     tree. Diagnostics start with the command's name ("cat: x: No such file or directory").
-//   - A write to Stdout or Stderr that fails (the reader of a pipe went away, the output cap
-//     was reached) ends the command: return at once with a non-zero status, as SIGPIPE would.
-//   - Loops check ctx (ctx.Err() != nil: return 130, quietly) at least once per file and per
-//     few thousand lines, so a timeout or a caller that leaves stops every command promptly.
-//   - The return value is the exit status (0 success, 1 "false"/"no match"/difference,
-//     2 usage error for grep/diff, as GNU).
 package commands
 
 import (
@@ -37,7 +15,9 @@ type Func func(ctx context.Context, env *Env, args []string) int
 // Env is everything a command may use.
 type Env struct {
 	// Dir is the working directory, an absolute project path ("/" or "/src/app").
-	Dir    string
+	Dir string
+	// Stdin is nil when the command line has no standard input (a terminal, for the
+	// commands that ask: rg then searches the working directory, as ripgrep does).
 	Stdin  io.Reader
 	Stdout io.Writer
 	Stderr io.Writer

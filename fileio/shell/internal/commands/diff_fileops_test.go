@@ -1,0 +1,111 @@
+package commands_test
+
+import (
+	"testing"
+
+	"github.com/agentfiles/agentfiles/fileio/shell/internal/difftest"
+)
+
+func TestDiffFileOps(t *testing.T) {
+	t.Parallel()
+	tree := difftest.StandardTree()
+	w := func(args ...string) difftest.Case { return difftest.Case{Args: args, Writes: true, StderrExact: true} }
+	cases := []difftest.Case{
+		w("mkdir", "newdir"),
+		w("mkdir", "a", "b", "c"),
+		w("mkdir", "-p", "x/y/z"),
+		w("mkdir", "-p", "src/lib"),
+		w("mkdir", "-pv", "src/new/deeper"),
+		w("mkdir", "-v", "one"),
+		w("mkdir", "src"),
+		w("mkdir", "a.txt"),
+		w("mkdir", "no/such"),
+		w("mkdir", "a.txt/x"),
+		w("mkdir", "-p", "a.txt/x"),
+		w("mkdir", "-p", "a.txt"),
+		w("mkdir"),
+		w("mkdir", "with space"),
+
+		w("touch", "new.txt"),
+		w("touch", "a.txt", "fresh.txt", "src/x.go"),
+		w("touch", "-c", "nosuch"),
+		w("touch", "nodir/x"),
+		w("touch", "a.txt/x"),
+		w("touch", "emptydir"),
+		w("touch"),
+
+		w("rm", "a.txt"),
+		w("rm", "a.txt", "b.txt"),
+		w("rm", "nosuch"),
+		w("rm", "-f", "nosuch", "a.txt"),
+		w("rm", "src"),
+		w("rm", "-r", "src"),
+		w("rm", "-rf", "src", "docs/deep", "nosuch"),
+		w("rm", "-R", "repo/build"),
+		w("rm", "-d", "emptydir"),
+		w("rm", "-d", "src"),
+		w("rm", "-v", "a.txt"),
+		w("rm", "-rv", "docs/deep"),
+		w("rm", "src/lib/README"),
+		w("rm", "-r", "."),
+		w("rm", "-rf", ".."),
+		w("rm"),
+		w("rm", "-f"),
+		w("rm", "a.txt/x"),
+		w("rm", "with space.txt", "café.txt"),
+
+		w("cp", "a.txt", "copy.txt"),
+		w("cp", "a.txt", "b.txt"),
+		w("cp", "a.txt", "src"),
+		w("cp", "a.txt", "src/"),
+		w("cp", "a.txt", "b.txt", "emptydir"),
+		w("cp", "a.txt", "b.txt", "c.txt"),
+		w("cp", "src", "x"),
+		w("cp", "-r", "src", "x"),
+		w("cp", "-r", "src", "docs"),
+		w("cp", "-r", "src/", "emptydir"),
+		w("cp", "-R", "docs", "src/lib", "emptydir"),
+		// cp -r src src/lib: GNU's result depends on the order the disk lists src in.
+		w("cp", "-r", "src", "a.txt"),
+		w("cp", "a.txt", "a.txt"),
+		w("cp", "nosuch", "x"),
+		w("cp", "a.txt"),
+		w("cp"),
+		w("cp", "a.txt", "nodir/x"),
+		w("cp", "-n", "a.txt", "b.txt"),
+		w("cp", "-v", "a.txt", "v.txt"),
+		w("cp", "-t", "emptydir", "a.txt", "b.txt"),
+		w("cp", "-T", "a.txt", "x.txt"),
+		w("cp", "-a", "src", "srccopy"),
+		w("cp", "-r", "emptydir", "e2"),
+		w("cp", "a.txt", "emptydir/sub/x"),
+		w("cp", "a.txt", "src/lib"),
+		w("cp", "a.txt", "-r", "repo", "docs"),
+
+		w("mv", "a.txt", "moved.txt"),
+		w("mv", "a.txt", "b.txt"),
+		w("mv", "a.txt", "src"),
+		w("mv", "a.txt", "b.txt", "emptydir"),
+		w("mv", "a.txt", "b.txt", "c.txt"),
+		w("mv", "src", "source"),
+		w("mv", "src", "docs"),
+		w("mv", "src", "emptydir"),
+		w("mv", "docs/deep", "src/empty"),
+		w("mv", "src", "src/lib"),
+		w("mv", "src", "a.txt"),
+		w("mv", "a.txt", "src/lib/../empty"),
+		w("mv", "a.txt", "a.txt"),
+		w("mv", "nosuch", "x"),
+		w("mv", "a.txt"),
+		w("mv", "a.txt", "nodir/x"),
+		w("mv", "-n", "a.txt", "b.txt"),
+		w("mv", "-v", "a.txt", "v.txt"),
+		w("mv", "-t", "docs", "a.txt", "src"),
+		w("mv", "with space.txt", "café.txt", "docs"),
+		w("mv", "src/lib/helper.go", "."),
+		{Args: []string{"mv", "../a.txt", "."}, Dir: "src", Writes: true, StderrExact: true},
+		{Args: []string{"cp", "-r", ".", "../copy"}, Dir: "docs", Writes: true, StderrExact: true},
+		{Args: []string{"rm", "-r", "lib"}, Dir: "src", Writes: true, StderrExact: true},
+	}
+	difftest.Run(t, tree, cases)
+}
