@@ -28,8 +28,11 @@ type Config struct {
 	MaxPayloadBytes int64
 	// MaxFileBytes caps the size of one file. Key max_file_bytes; default 10 MiB.
 	MaxFileBytes int64
-	// MaxProjectBytes caps the total size of a project's files. Key max_project_bytes;
-	// default 100 MiB.
+	// MaxProjectBytes caps what a project keeps: its files, the versions its history keeps
+	// (those checkpoints pin included) and its change-feed events (each counts as its path's
+	// bytes plus 128). A change that would take the project past it is QUOTA_EXCEEDED whether
+	// or not a file grows (replacing a file keeps its old content); one that only deletes
+	// never is. Key max_project_bytes; default 100 MiB.
 	MaxProjectBytes int64
 	// MaxReadBytes caps the content returned by one read (longer reads are clamped and
 	// report Truncated). Key max_read_bytes; default 2 MiB.
@@ -161,9 +164,40 @@ type Config struct {
 	// file of at most this size. Key max_archive_bytes; default 512 MiB; 0 means the default.
 	MaxArchiveBytes int64
 	// ArchiveTimeout is the time budget of one Import or Export (instead of CallTimeout): the
-	// whole stream is read or written within it, in one transaction. Key archive_timeout_ms;
-	// default 300000 (5 minutes); 0 means the default.
+	// whole stream is read (an import) or sent (an export) within it. The store's transaction
+	// is not open meanwhile: an import reads and checks the whole archive first, an export
+	// reads its files before it sends them. Key archive_timeout_ms; default 300000 (5
+	// minutes); 0 means the default.
 	ArchiveTimeout time.Duration
+	// MaxArchiveEntries caps the entries of one archive an Import reads (files, directories
+	// and links), counted as they are read; a zip's are counted before its directory is
+	// parsed, which holds about 250 bytes per entry in memory. PAYLOAD_TOO_LARGE above it. Key
+	// max_archive_entries; default 125,000 (a quarter more than max_project_files' default:
+	// directories count too); 0 means the default.
+	MaxArchiveEntries int
+	// MaxArchiveDirectoryBytes caps the central directory of a zip archive (the list of its
+	// entries at its end, which a zip reader holds in memory), checked before it is parsed.
+	// PAYLOAD_TOO_LARGE above it. Key max_archive_directory_bytes; default 32 MiB; 0 means the
+	// default.
+	MaxArchiveDirectoryBytes int64
+	// MaxConcurrentArchives is how many imports and exports one tenant runs at once; a
+	// further one waits for its turn at most LockTimeout, then is RESOURCE_BUSY. Key
+	// max_concurrent_archives; default 1; 0 means the default.
+	MaxConcurrentArchives int
+	// MaxProjectFiles caps the active files of one project, empty ones included
+	// (QUOTA_EXCEEDED). Key max_project_files; default 100,000; 0 means the default.
+	MaxProjectFiles int64
+	// MaxTenantFiles caps the active files of all the projects of one tenant together
+	// (QUOTA_EXCEEDED). Key max_tenant_files; default 1,000,000; 0 means the default.
+	MaxTenantFiles int64
+	// MaxTenantProjects caps the projects of one tenant that hold a file or a kept version
+	// (QUOTA_EXCEEDED for the write that would start one more). Key max_tenant_projects;
+	// default 1000; 0 means the default.
+	MaxTenantProjects int64
+	// MaxCheckpoints caps the checkpoints of one project (QUOTA_EXCEEDED: delete old ones).
+	// What they pin counts toward MaxProjectBytes. Key max_checkpoints; default 200; 0 means
+	// the default.
+	MaxCheckpoints int
 	// ShellTimeout is the time budget of a file_shell command that names no timeout_ms, and
 	// ShellMaxTimeout the largest timeout_ms one may name (larger ones are clamped). A command
 	// still running at its budget is stopped and changes nothing. Keys shell_timeout_ms
@@ -235,9 +269,20 @@ const (
 	HardListLimitMax = 100000
 )
 
+// Defaults of the quotas and of the archive limits, also the values DefaultConfig returns.
+const (
+	DefaultMaxArchiveEntries     = 125_000
+	DefaultMaxArchiveDirBytes    = 32 << 20
+	DefaultMaxConcurrentArchives = 1
+	DefaultMaxProjectFiles       = 100_000
+	DefaultMaxTenantFiles        = 1_000_000
+	DefaultMaxTenantProjects     = 1000
+	DefaultMaxCheckpoints        = 200
+)
+
 // DefaultConfig returns the safe defaults listed on Config.
 func DefaultConfig() Config {
-	return Config{
+	c := Config{
 		MaxPayloadBytes:     DefaultMaxPayloadBytes,
 		MaxFileBytes:        DefaultMaxFileBytes,
 		MaxProjectBytes:     DefaultMaxProjectBytes,
@@ -278,6 +323,10 @@ func DefaultConfig() Config {
 		ShellMaxSteps:       DefaultShellMaxSteps,
 		ShellMaxPipes:       DefaultShellMaxPipes,
 	}
+	c.MaxArchiveEntries, c.MaxArchiveDirectoryBytes, c.MaxConcurrentArchives = DefaultMaxArchiveEntries, DefaultMaxArchiveDirBytes, DefaultMaxConcurrentArchives
+	c.MaxProjectFiles, c.MaxTenantFiles, c.MaxTenantProjects = DefaultMaxProjectFiles, DefaultMaxTenantFiles, DefaultMaxTenantProjects
+	c.MaxCheckpoints = DefaultMaxCheckpoints
+	return c
 }
 
 // ConfigPrefix is the YAML path of the section LoadConfig reads.
@@ -383,6 +432,13 @@ var configKeys = []struct {
 	{"path_rule", func(c *Config) any { return &c.PathRule }},
 	{"max_archive_bytes", func(c *Config) any { return &c.MaxArchiveBytes }},
 	{"archive_timeout_ms", func(c *Config) any { return &durationIn{&c.ArchiveTimeout, time.Millisecond} }},
+	{"max_archive_entries", func(c *Config) any { return &c.MaxArchiveEntries }},
+	{"max_archive_directory_bytes", func(c *Config) any { return &c.MaxArchiveDirectoryBytes }},
+	{"max_concurrent_archives", func(c *Config) any { return &c.MaxConcurrentArchives }},
+	{"max_project_files", func(c *Config) any { return &c.MaxProjectFiles }},
+	{"max_tenant_files", func(c *Config) any { return &c.MaxTenantFiles }},
+	{"max_tenant_projects", func(c *Config) any { return &c.MaxTenantProjects }},
+	{"max_checkpoints", func(c *Config) any { return &c.MaxCheckpoints }},
 	{"shell_timeout_ms", func(c *Config) any { return &durationIn{&c.ShellTimeout, time.Millisecond} }},
 	{"shell_max_timeout_ms", func(c *Config) any { return &durationIn{&c.ShellMaxTimeout, time.Millisecond} }},
 	{"shell_max_write_bytes", func(c *Config) any { return &c.ShellMaxWriteBytes }},
@@ -434,6 +490,15 @@ var configFormats = map[string]string{
 	"shell_max_output_bytes": "a byte count such as 262144",
 	"shell_max_steps":        "a whole number such as 250000",
 	"shell_max_pipes":        "a whole number such as 64",
+
+	// The quotas and the archive limits.
+	"max_archive_entries":         "a whole number such as 125000",
+	"max_archive_directory_bytes": "a byte count such as 33554432",
+	"max_concurrent_archives":     "a whole number such as 1",
+	"max_project_files":           "a whole number such as 100000",
+	"max_tenant_files":            "a whole number such as 1000000",
+	"max_tenant_projects":         "a whole number such as 1000",
+	"max_checkpoints":             "a whole number such as 200",
 }
 
 func (c *Config) setKey(key, val *yaml.Node) error {
@@ -535,6 +600,20 @@ func (c Config) Validate() error {
 		return configError(k("max_archive_bytes"), fmt.Sprintf("must be >= 0 (0: the default %d), got %d", DefaultMaxArchiveBytes, c.MaxArchiveBytes))
 	case c.ArchiveTimeout < 0:
 		return configError(k("archive_timeout_ms"), fmt.Sprintf("must be >= 0 milliseconds (0: the default %d), got %d", DefaultArchiveTimeout.Milliseconds(), c.ArchiveTimeout.Milliseconds()))
+	case c.MaxArchiveEntries < 0:
+		return configError(k("max_archive_entries"), fmt.Sprintf("must be >= 0 (0: the default %d), got %d", DefaultMaxArchiveEntries, c.MaxArchiveEntries))
+	case c.MaxArchiveDirectoryBytes < 0:
+		return configError(k("max_archive_directory_bytes"), fmt.Sprintf("must be >= 0 (0: the default %d), got %d", DefaultMaxArchiveDirBytes, c.MaxArchiveDirectoryBytes))
+	case c.MaxConcurrentArchives < 0:
+		return configError(k("max_concurrent_archives"), fmt.Sprintf("must be >= 0 (0: the default %d), got %d", DefaultMaxConcurrentArchives, c.MaxConcurrentArchives))
+	case c.MaxProjectFiles < 0:
+		return configError(k("max_project_files"), fmt.Sprintf("must be >= 0 (0: the default %d), got %d", DefaultMaxProjectFiles, c.MaxProjectFiles))
+	case c.MaxTenantFiles < 0:
+		return configError(k("max_tenant_files"), fmt.Sprintf("must be >= 0 (0: the default %d), got %d", DefaultMaxTenantFiles, c.MaxTenantFiles))
+	case c.MaxTenantProjects < 0:
+		return configError(k("max_tenant_projects"), fmt.Sprintf("must be >= 0 (0: the default %d), got %d", DefaultMaxTenantProjects, c.MaxTenantProjects))
+	case c.MaxCheckpoints < 0:
+		return configError(k("max_checkpoints"), fmt.Sprintf("must be >= 0 (0: the default %d), got %d", DefaultMaxCheckpoints, c.MaxCheckpoints))
 	case c.ShellTimeout < 0:
 		return configError(k("shell_timeout_ms"), fmt.Sprintf("must be >= 0 milliseconds (0: the default %d), got %d", DefaultShellTimeout.Milliseconds(), c.ShellTimeout.Milliseconds()))
 	case c.ShellMaxTimeout < 0:
@@ -575,7 +654,7 @@ type grepBounds struct {
 }
 
 // withGrepDefaults returns c with the default of every field left 0 whose 0 means the default
-// (the Grep, archive, patch, feed and rewind fields).
+// (the Grep, archive, patch, feed, rewind, count-quota and checkpoint fields).
 func (c Config) withGrepDefaults() Config {
 	or := func(v, def int64) int64 {
 		if v == 0 {
@@ -595,6 +674,13 @@ func (c Config) withGrepDefaults() Config {
 	c.MaxPatchFiles = int(or(int64(c.MaxPatchFiles), DefaultMaxPatchFiles))
 	c.MaxArchiveBytes = or(c.MaxArchiveBytes, DefaultMaxArchiveBytes)
 	c.ArchiveTimeout = time.Duration(or(int64(c.ArchiveTimeout), int64(DefaultArchiveTimeout)))
+	c.MaxArchiveEntries = int(or(int64(c.MaxArchiveEntries), DefaultMaxArchiveEntries))
+	c.MaxArchiveDirectoryBytes = or(c.MaxArchiveDirectoryBytes, DefaultMaxArchiveDirBytes)
+	c.MaxConcurrentArchives = int(or(int64(c.MaxConcurrentArchives), DefaultMaxConcurrentArchives))
+	c.MaxProjectFiles = or(c.MaxProjectFiles, DefaultMaxProjectFiles)
+	c.MaxTenantFiles = or(c.MaxTenantFiles, DefaultMaxTenantFiles)
+	c.MaxTenantProjects = or(c.MaxTenantProjects, DefaultMaxTenantProjects)
+	c.MaxCheckpoints = int(or(int64(c.MaxCheckpoints), DefaultMaxCheckpoints))
 	c.ShellMaxTimeout = time.Duration(or(int64(c.ShellMaxTimeout), int64(DefaultShellMaxTimeout)))
 	c.ShellTimeout = min(time.Duration(or(int64(c.ShellTimeout), int64(DefaultShellTimeout))), c.ShellMaxTimeout)
 	c.ShellMaxWriteBytes = or(c.ShellMaxWriteBytes, DefaultShellMaxWriteBytes)

@@ -56,6 +56,13 @@ settings:
       path_rule: portable
       max_archive_bytes: 1000000
       archive_timeout_ms: 60000
+      max_archive_entries: 5000
+      max_archive_directory_bytes: 700000
+      max_concurrent_archives: 2
+      max_project_files: 900
+      max_tenant_files: 9000
+      max_tenant_projects: 8
+      max_checkpoints: 7
       shell_timeout_ms: 2000
       shell_max_timeout_ms: 9000
       shell_max_write_bytes: 7000
@@ -84,6 +91,8 @@ settings:
 		FeedMaxWait: 2 * time.Second, MaxFeedWaits: 6, MaxRewindFiles: 50,
 		MaxPatchBytes: 6000, MaxPatchFiles: 9,
 		PathRule: fileio.PathRulePortable, MaxArchiveBytes: 1000000, ArchiveTimeout: time.Minute,
+		MaxArchiveEntries: 5000, MaxArchiveDirectoryBytes: 700000, MaxConcurrentArchives: 2,
+		MaxProjectFiles: 900, MaxTenantFiles: 9000, MaxTenantProjects: 8, MaxCheckpoints: 7,
 		ShellTimeout: 2 * time.Second, ShellMaxTimeout: 9 * time.Second, ShellMaxWriteBytes: 7000, ShellMaxOutputBytes: 8000,
 		ShellMaxSteps: 900, ShellMaxPipes: 5,
 	}

@@ -115,9 +115,9 @@
 // advancing) and HistoryRetention after the version was replaced (default 7 days); a version
 // goes when either runs out, removed by pgstore's purge job or at memstore's next write. A
 // deleted file can be restored while its last version is kept. Kept versions count toward
-// max_project_bytes: ProjectBytes reports active files plus kept versions, and a write is
-// refused when that total plus the write's growth exceeds the quota (the version the write
-// itself keeps is counted from the next write on).
+// max_project_bytes (see Limits, quotas and rate limits): a write that replaces a file keeps
+// its old content, so it adds to the project even at the same size, and is refused when that
+// takes the project past its quota.
 //
 // Checks run in a fixed order, so one request always yields the same code: identity, rate
 // limit, project, path, then the operation's own arguments, then the stored state.
@@ -157,27 +157,35 @@
 // # Archives
 //
 // Import reads a tar, tar.gz or zip stream (package fileio/archive detects the format from its
-// first bytes) into a directory of a project in one write transaction: all or nothing. Mode
+// first bytes) into a directory of a project in one write transaction: all or nothing. The
+// whole stream is read and checked first, its files spooled to a temporary file, and only then
+// does the transaction open, so a client that sends slowly holds no connection or lock of the
+// store; a zip's directory is counted (MaxArchiveEntries, MaxArchiveDirectoryBytes) before it
+// is parsed. Mode
 // merge (the default) keeps the directory's other files, replace deletes them, so the directory
 // equals the archive. Entry names are cleaned ("./a" is "a"), normalized to NFC and checked by
 // the path rule; an entry that could escape ("..", an absolute name, a backslash), a link, a
 // special file, a duplicate name (after normalization), a file where another entry has a
-// directory, a file over MaxFileBytes or an archive that would pass MaxProjectBytes refuses the
-// whole archive with the entry named. Files that are not UTF-8 text are skipped and listed
+// directory, a file over MaxFileBytes or an archive that would pass MaxProjectBytes or
+// MaxProjectFiles refuses the whole archive with the entry named. Files that are not UTF-8
+// text are skipped and listed
 // (ImportRequest.Strict refuses them). Each file is written as by Write: its old content is kept
 // in history and an index job is queued. A store's WriteTx may implement BulkWriter to write a
 // batch in one step (pgstore does, and adds new files to grep's trigram index in the same
 // transaction). The budget is Config.ArchiveTimeout; the stream is capped at
-// Config.MaxArchiveBytes.
+// Config.MaxArchiveBytes; a tenant runs Config.MaxConcurrentArchives imports and exports at
+// once.
 //
 // Export writes the files below a path (or matching a glob) as an archive from one read
 // transaction, a consistent snapshot, reading them in batches (a store's ReadTx may implement
 // ContentLister to read pages of files with their content, one statement each, as pgstore
-// does). Entry names are relative to the path, so an import at the same path gives the same
-// files back. Neither direction holds the archive in memory (a zip upload is spooled to a
-// temporary file, zip keeping its directory at the end): an import holds one batch (at most 500
-// files or 2 MiB, plus one file of up to MaxFileBytes) and the directory's paths, an export one
-// file from a ContentLister and otherwise a batch of 256 files or 8 MiB.
+// does) into a temporary spool, and sends the archive from it once the transaction has ended.
+// Entry names are relative to the path, so an import at the same path gives the same files
+// back. Neither direction holds the archive in memory: an import holds about 100 bytes and its
+// path twice per file, one batch (at most 500 files or 2 MiB, plus one file of up to
+// MaxFileBytes) and the directory's paths (a zip's directory, parsed by archive/zip, adds
+// about 250 bytes per entry within the limits above; Service.Import states the bound), an
+// export one file from a ContentLister and otherwise a batch of 256 files or 8 MiB.
 //
 // # Checkpoints, rewind and the change feed
 //
@@ -188,7 +196,10 @@
 // order, by gap-free positions, with a long poll (Config.FeedMaxWait; at most
 // Config.MaxFeedWaits of a tenant's long polls wait at once, RESOURCE_BUSY beyond). A checkpoint pins the
 // kept versions it needs: the history's limits and PurgeHistory leave them until
-// DeleteCheckpoint. Stores provide it through the optional FeedReader, CheckpointWriter and
+// DeleteCheckpoint, and they count toward max_project_bytes, so a loop of "write, checkpoint,
+// overwrite" ends at the quota, whose QUOTA_EXCEEDED names the pinned bytes and the
+// checkpoints to delete; Checkpoint's answer says what it pins. A project keeps at most
+// Config.MaxCheckpoints. Stores provide it through the optional FeedReader, CheckpointWriter and
 // FeedWaiter interfaces; checkpoints need the history (Config.HistoryVersions > 0).
 //
 // # Snapshots, io/fs and the shell
@@ -217,10 +228,21 @@
 //
 // # Limits, quotas and rate limits
 //
-// Content over Config.MaxPayloadBytes (2 MiB) is PAYLOAD_TOO_LARGE. A file over
-// MaxFileBytes (10 MiB) or a project over MaxProjectBytes (100 MiB) is QUOTA_EXCEEDED; both
-// are computed inside the store transaction, so concurrent writers cannot exceed them
-// together. Each tenant has a token bucket (RateLimitPerSecond, RateLimitBurst); an empty
+// Content over Config.MaxPayloadBytes (2 MiB) is PAYLOAD_TOO_LARGE. QUOTA_EXCEEDED refuses a
+// file over MaxFileBytes (10 MiB) and a change that would take a project past MaxProjectBytes
+// (100 MiB) or MaxProjectFiles (100,000 files, empty ones included), or its tenant past
+// MaxTenantFiles (1,000,000) or MaxTenantProjects (1000 projects that hold a file or a kept
+// version). The byte quota counts everything a project keeps: its files, the versions its
+// history keeps (those checkpoints pin included) and its change-feed events (each its path's
+// bytes plus 128, kept a day at least and while a checkpoint older than it exists). A change
+// is refused when it leaves the project over a quota and above where it was, whether or not a
+// file grows; a change that only deletes is never refused (it may leave the project over its
+// byte quota by its events). The Service checks as it plans a change; the store checks again
+// before it commits (driver.UpdateOptions.Quota), where it knows what the history keeps and
+// drops, inside the project's lock, so concurrent writers cannot exceed a project's quotas
+// together (the tenant's are checked against its other projects as committed, so writes to
+// several of its projects at once may pass them by what they add). Each tenant has a token
+// bucket (RateLimitPerSecond, RateLimitBurst); an empty
 // bucket is RATE_LIMITED with the time to wait. Configuration comes from the
 // settings.mcp.files section of a YAML file (LoadConfig), never from environment variables;
 // an unknown key, a key at the wrong level or a value of the wrong form is INVALID_CONFIG
@@ -265,8 +287,17 @@
 //   - Rate and connections. Every call draws on its tenant's token bucket (RateLimiter), which
 //     the adapters share with search and the MCP transport; the PostgreSQL pool is sized
 //     (pgstore.Options.MaxConns) and each call holds a connection only for its bounded time.
-//   - Quota. Kept versions count toward max_project_bytes; QUOTA_EXCEEDED says how much the
-//     files and the kept versions hold, and PurgeHistory drops kept versions.
+//   - Quota. Kept versions and change-feed events count toward max_project_bytes;
+//     QUOTA_EXCEEDED says how much the files, the kept versions (and of them the pinned ones)
+//     and the events hold, and what frees each: PurgeHistory drops kept versions,
+//     DeleteCheckpoint unpins them.
+//   - Archives. An import reads its whole archive into a spool before its transaction, an
+//     export reads into a spool and sends after its transaction, so neither holds a
+//     connection or a lock while its client is slow; a tenant runs MaxConcurrentArchives of
+//     them at once, each bounded by ArchiveTimeout, and a zip's directory is counted before it
+//     is parsed (see Archives).
+//   - Arguments. A request that names one file twice (paths, expected_sha256 keys, patch
+//     operations, archive entries), in spellings that normalize to one path, is refused.
 //   - Patterns. A glob is compiled segment by segment into automata that are simulated state
 //     by state, never backtracking: a match costs at most about len(pattern) × len(path)
 //     steps, however many stars, globstars and braces it holds (FuzzGlobCost in

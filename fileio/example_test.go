@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"strings"
 
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/fileio"
@@ -161,25 +162,27 @@ func ExampleService_Restore() {
 
 func ExampleService_PurgeHistory() {
 	cfg := fileio.DefaultConfig()
-	cfg.MaxProjectBytes, cfg.MaxFileBytes = 100, 100
+	cfg.MaxProjectBytes, cfg.MaxFileBytes = 1300, 1000
 	svc, _ := fileio.NewService(memstore.New(memstore.Options{}), fileio.Options{Config: cfg})
 	ctx := agentfiles.WithAuth(context.Background(), agentfiles.NewAuthContext("sk-example", "alice"))
-	for _, text := range []string{"first draft, forty bytes long..........\n", "second draft, forty bytes long.........\n"} {
-		svc.Write(ctx, fileio.WriteRequest{Project: "demo", Path: "/draft.md", Content: text, Mode: fileio.ModeTruncate})
+	for _, text := range []string{"first draft ", "second draft"} {
+		svc.Write(ctx, fileio.WriteRequest{Project: "demo", Path: "/draft.md", Content: strings.Repeat(text, 400/len(text)), Mode: fileio.ModeTruncate})
 	}
 	svc.Delete(ctx, fileio.DeleteRequest{Project: "demo", Path: "/draft.md", Recursive: false})
 
-	// No files are left, but the two kept versions still hold 80 of the 100 bytes.
-	_, err := svc.Write(ctx, fileio.WriteRequest{Project: "demo", Path: "/new.md", Content: "a note of thirty bytes.......\n"})
+	// No files are left, but the two kept versions still hold 792 bytes, and the three
+	// changes' events 411 (each 128 bytes and its path's, for at least a day).
+	note := strings.Repeat("a note. ", 100/8)
+	_, err := svc.Write(ctx, fileio.WriteRequest{Project: "demo", Path: "/new.md", Content: note})
 	fmt.Println(err)
 
 	res, _ := svc.PurgeHistory(ctx, fileio.PurgeHistoryRequest{Project: "demo", Path: ""}) // "" : every path of the project
 	fmt.Println(res.Versions, res.BytesFreed)
-	_, err = svc.Write(ctx, fileio.WriteRequest{Project: "demo", Path: "/new.md", Content: "a note of thirty bytes.......\n"})
+	_, err = svc.Write(ctx, fileio.WriteRequest{Project: "demo", Path: "/new.md", Content: note})
 	fmt.Println(err)
 	// Output:
-	// QUOTA_EXCEEDED: the project would hold 110 bytes, over its quota of 100 (30 in files, this write included, and 80 in kept versions of earlier content, see file_versions). Drop kept versions with file_purge_history (path "" for the whole project), or delete files you no longer need, then retry (/new.md)
-	// 2 80
+	// QUOTA_EXCEEDED: the project would hold 1434 bytes, over its quota of 1300 (max_project_bytes): it holds 0 in files, 792 in kept versions of earlier content (see file_versions) and 411 in change-feed events (128 bytes each and its path, kept 7 days after the change and while a checkpoint older than it exists), and this change adds 231 (its content, the versions it keeps, its events). Drop kept versions with file_purge_history (path "" for the whole project), or delete files you no longer need, then retry
+	// 2 792
 	// <nil>
 }
 

@@ -2,8 +2,6 @@ package fileio
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"log/slog"
 
 	"github.com/agentfiles/agentfiles"
@@ -50,57 +48,4 @@ func (s *Service) PurgeHistory(ctx context.Context, req PurgeHistoryRequest) (Pu
 	}
 	s.logOp(ctx, "purge_history", ac, project, path, err, slog.Int("versions", res.Versions), slog.Int64("bytes", res.BytesFreed))
 	return res, err
-}
-
-// projectQuotaError is the QUOTA_EXCEEDED of a write that would take the project past
-// max_project_bytes. It travels out of the transaction as it is, and explainQuota words it
-// once it knows what holds the space.
-type projectQuotaError struct {
-	err          *agentfiles.Error
-	total, quota int64
-}
-
-func (e *projectQuotaError) Error() string { return e.err.Error() }
-func (e *projectQuotaError) Unwrap() error { return e.err }
-
-func newProjectQuotaError(total, quota int64, path string) error {
-	return &projectQuotaError{total: total, quota: quota, err: agentfiles.NewError(CodeQuotaExceeded, fmt.Sprintf(
-		"the project would hold %d bytes (files and their kept versions), over its quota of %d. Delete files you no longer need, or drop kept versions with file_purge_history, then retry",
-		total, quota), path)}
-}
-
-// explainQuota turns a projectQuotaError into a QUOTA_EXCEEDED that says how much the files and
-// the kept versions hold, and what frees each; other errors pass unchanged.
-func (s *Service) explainQuota(ctx context.Context, scope driver.Scope, err error) error {
-	var pq *projectQuotaError
-	if !errors.As(err, &pq) {
-		return err
-	}
-	var pinned int64
-	kept, kerr := inView(ctx, s, scope, func(tx driver.ReadTx) (int64, error) {
-		if f, ok := tx.(driver.FeedReader); ok {
-			var err error
-			if _, pinned, err = f.PinnedBytes(ctx); err != nil {
-				return 0, err
-			}
-		}
-		if h, ok := tx.(driver.HistorySizer); ok {
-			return h.KeptBytes(ctx)
-		}
-		return -1, nil
-	})
-	if kerr != nil || kept < 0 {
-		return pq.err
-	}
-	files, hint := pq.total-kept, "Delete files you no longer need"
-	if kept > 0 {
-		hint = "Drop kept versions with file_purge_history (path \"\" for the whole project), or delete files you no longer need"
-	}
-	if pinned > 0 {
-		hint = fmt.Sprintf("%d bytes of the kept versions are pinned by checkpoints and stay until you delete those checkpoints (file_checkpoints, file_checkpoint_delete). %s",
-			pinned, hint)
-	}
-	return agentfiles.NewError(CodeQuotaExceeded, fmt.Sprintf(
-		"the project would hold %d bytes, over its quota of %d (%d in files, this write included, and %d in kept versions of earlier content, see file_versions). %s, then retry",
-		pq.total, pq.quota, files, kept, hint), pq.err.Arg)
 }

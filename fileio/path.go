@@ -220,3 +220,15 @@ func ancestors(p string) []string {
 
 // dirPrefix is the string prefix shared by every descendant of dir ("" for the root).
 func dirPrefix(dir string) string { return dir + "/" }
+
+// duplicatePathError is the INVALID_ARGUMENT of a request whose argument arg names path twice,
+// spelled first and second: "a.txt" and "/a.txt", or the NFC and NFD spellings of one name,
+// are one file, and which of the two a request meant cannot be told.
+func duplicatePathError(arg, path, first, second string) error {
+	how := fmt.Sprintf("as %q and %q", first, second)
+	if first == second {
+		how = fmt.Sprintf("twice as %q", first)
+	}
+	return agentfiles.NewError(agentfiles.CodeInvalidArgument, fmt.Sprintf(
+		"%s names %s %s (one file, once normalized); give each file once", arg, path, how), arg)
+}

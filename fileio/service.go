@@ -27,6 +27,8 @@ type Service struct {
 	sealer  CredentialSealer
 	limiter *RateLimiter
 	slots   *keyedslots.Slots // Config.MaxConcurrentCalls per tenant
+	// archives bounds each tenant's imports and exports (Config.MaxConcurrentArchives).
+	archives *keyedslots.Slots
 	// feedWaits holds the Events calls waiting for a change: Config.MaxFeedWaits per tenant.
 	feedWaits *keyedslots.Slots
 }
@@ -74,10 +76,13 @@ func NewService(store driver.Store, opts Options) (*Service, error) {
 		store: store,
 		cfg:   cfg,
 		update: driver.UpdateOptions{LockTimeout: cfg.LockTimeout, DeleteRetention: cfg.DeleteRetention,
-			HistoryVersions: cfg.HistoryVersions, HistoryRetention: cfg.HistoryRetention},
+			HistoryVersions: cfg.HistoryVersions, HistoryRetention: cfg.HistoryRetention,
+			Quota: driver.Quota{ProjectBytes: cfg.MaxProjectBytes, ProjectFiles: cfg.MaxProjectFiles,
+				TenantFiles: cfg.MaxTenantFiles, TenantProjects: cfg.MaxTenantProjects}},
 		logger:    opts.Logger,
 		sealer:    opts.CredentialSealer,
 		slots:     keyedslots.New(cfg.ConcurrentCalls()),
+		archives:  keyedslots.New(cfg.MaxConcurrentArchives),
 		feedWaits: keyedslots.New(cfg.MaxFeedWaits),
 	}
 	if s.logger == nil {
@@ -167,13 +172,16 @@ func inUpdate[R any](ctx context.Context, s *Service, scope driver.Scope, fn fun
 	if err != nil {
 		return res, ctxError(err)
 	}
-	defer release()
-	err = s.store.Update(ctx, scope, s.update, func(tx driver.WriteTx) error {
-		var err error
-		res, err = fn(tx)
-		return err
-	})
-	return resultOf(res, err)
+	err = func() error {
+		defer release() // before explainQuota, which takes a slot of its own
+		return s.store.Update(ctx, scope, s.update, func(tx driver.WriteTx) error {
+			var err error
+			res, err = fn(tx)
+			return err
+		})
+	}()
+	res, err = resultOf(res, err)
+	return res, s.explainQuota(ctx, scope, err)
 }
 
 func resultOf[R any](res R, err error) (R, error) {
@@ -185,8 +193,9 @@ func resultOf[R any](res R, err error) (R, error) {
 }
 
 // storeError turns whatever a store returned into a coded error: *agentfiles.Error passes
-// through, context errors become TIMEOUT or CANCELED, anything else INTERNAL with a message
-// free of internals (the cause stays reachable through Unwrap and is logged).
+// through, a *driver.QuotaError becomes QUOTA_EXCEEDED (which explainQuota words), context
+// errors become TIMEOUT or CANCELED, anything else INTERNAL with a message free of internals
+// (the cause stays reachable through Unwrap and is logged).
 func storeError(err error) error {
 	if err == nil {
 		return nil
@@ -194,6 +203,10 @@ func storeError(err error) error {
 	var e *agentfiles.Error
 	if errors.As(err, &e) {
 		return err
+	}
+	var qe *driver.QuotaError
+	if errors.As(err, &qe) {
+		return newQuotaError(qe, "")
 	}
 	if cerr := agentfiles.ContextError(err); cerr != nil {
 		return cerr

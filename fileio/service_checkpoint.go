@@ -14,10 +14,9 @@ import (
 	"github.com/agentfiles/agentfiles/fileio/driver"
 )
 
-// Limits of the checkpoint calls that are not configuration.
+// Limits of the checkpoint calls that are not configuration (the most checkpoints a project
+// keeps is Config.MaxCheckpoints).
 const (
-	// MaxCheckpoints is the most checkpoints one project keeps.
-	MaxCheckpoints = 1000
 	// MaxCheckpointLabelBytes caps a checkpoint's label.
 	MaxCheckpointLabelBytes = 200
 	// CheckpointPageSize is how many checkpoints one Checkpoints call lists.
@@ -41,12 +40,34 @@ func feedStore(tx driver.ReadTx) (driver.FeedReader, error) {
 	return f, nil
 }
 
+// CheckpointResult is the answer of Service.Checkpoint: the checkpoint, and what it pins.
+type CheckpointResult struct {
+	driver.Checkpoint
+	// PinsFiles and PinsBytes are what the checkpoint keeps: the content of the project's
+	// files now. While it exists, a version of these that a later change replaces (or a
+	// delete removes) stays, past the history's count and time limits and file_purge_history,
+	// and counts toward max_project_bytes as a kept version.
+	PinsFiles int64 `json:"pins_files"`
+	PinsBytes int64 `json:"pins_bytes"`
+	// PinnedVersions and PinnedBytes are the kept versions all the project's checkpoints
+	// already pin (as PurgeHistoryResult reports them).
+	PinnedVersions int   `json:"pinned_versions"`
+	PinnedBytes    int64 `json:"pinned_bytes"`
+	// ProjectBytes is what the project holds now, as max_project_bytes (QuotaBytes) counts it:
+	// files, kept versions and change-feed events.
+	ProjectBytes int64 `json:"project_bytes"`
+	QuotaBytes   int64 `json:"quota_bytes"`
+	// Note says the above in a sentence, and what frees it.
+	Note string `json:"note"`
+}
+
 // Checkpoint records the state of project now, under an optional label, so that Changes can
 // list what changed since and Rewind can return to it. It pins the versions it needs (see
-// FeedReader) until DeleteCheckpoint. Errors: INVALID_ARGUMENT when the history is off
-// (history_versions 0: there would be nothing to return to) or for a bad label,
-// QUOTA_EXCEEDED when the project already has MaxCheckpoints.
-func (s *Service) Checkpoint(ctx context.Context, req CheckpointRequest) (driver.Checkpoint, error) {
+// FeedReader) until DeleteCheckpoint, and says so: CheckpointResult tells what it pins and how
+// full the project is. Errors: INVALID_ARGUMENT when the history is off (history_versions 0:
+// there would be nothing to return to) or for a bad label, QUOTA_EXCEEDED when the project
+// already has Config.MaxCheckpoints.
+func (s *Service) Checkpoint(ctx context.Context, req CheckpointRequest) (CheckpointResult, error) {
 	project, label := req.Project, req.Label
 	ctx, cancel := s.callBudget(ctx)
 	defer cancel()
@@ -54,30 +75,69 @@ func (s *Service) Checkpoint(ctx context.Context, req CheckpointRequest) (driver
 	if err == nil {
 		err = s.checkCheckpointArgs(label)
 	}
-	var res driver.Checkpoint
+	var res CheckpointResult
 	if err == nil {
-		res, err = inUpdate(ctx, s, scope, func(tx driver.WriteTx) (driver.Checkpoint, error) {
+		res, err = inUpdate(ctx, s, scope, func(tx driver.WriteTx) (CheckpointResult, error) {
 			f, err := feedStore(tx)
 			if err != nil {
-				return driver.Checkpoint{}, err
+				return CheckpointResult{}, err
 			}
 			w, ok := tx.(driver.CheckpointWriter)
 			if !ok {
-				return driver.Checkpoint{}, agentfiles.NewError(agentfiles.CodeInvalidArgument, "this file store cannot record checkpoints", "")
+				return CheckpointResult{}, agentfiles.NewError(agentfiles.CodeInvalidArgument, "this file store cannot record checkpoints", "")
 			}
-			existing, err := f.Checkpoints(ctx, 0, MaxCheckpoints)
+			limit := s.cfg.MaxCheckpoints
+			existing, err := f.Checkpoints(ctx, 0, limit)
 			if err != nil {
-				return driver.Checkpoint{}, err
+				return CheckpointResult{}, err
 			}
-			if len(existing) >= MaxCheckpoints {
-				return driver.Checkpoint{}, agentfiles.NewError(CodeQuotaExceeded, fmt.Sprintf(
-					"the project has %d checkpoints, the most it keeps; delete the ones you no longer need with file_checkpoint_delete, then retry", len(existing)), "")
+			if len(existing) >= limit {
+				return CheckpointResult{}, agentfiles.NewError(CodeQuotaExceeded, fmt.Sprintf(
+					"the project has %d checkpoints, the most it keeps (max_checkpoints); delete the ones you no longer need with file_checkpoint_delete, then retry", len(existing)), "")
 			}
-			return w.CreateCheckpoint(ctx, label)
+			cp, err := w.CreateCheckpoint(ctx, label)
+			if err != nil {
+				return CheckpointResult{}, err
+			}
+			return s.checkpointPins(ctx, tx, f, cp)
 		})
 	}
 	s.logOp(ctx, "checkpoint", ac, project, "", err, slog.String("checkpoint", res.ID), slog.Int64("position", res.Position))
 	return res, err
+}
+
+// checkpointPins is the answer of a Checkpoint that made cp: what it pins and how full the
+// project is.
+func (s *Service) checkpointPins(ctx context.Context, tx driver.ReadTx, f driver.FeedReader, cp driver.Checkpoint) (CheckpointResult, error) {
+	res := CheckpointResult{Checkpoint: cp, QuotaBytes: s.cfg.MaxProjectBytes}
+	var err error
+	if res.PinnedVersions, res.PinnedBytes, err = f.PinnedBytes(ctx); err != nil {
+		return CheckpointResult{}, err
+	}
+	if ur, ok := tx.(driver.UsageReader); ok {
+		u, err := ur.Usage(ctx)
+		if err != nil {
+			return CheckpointResult{}, err
+		}
+		res.PinsFiles, res.PinsBytes, res.ProjectBytes = u.Files, u.Bytes-u.Kept-u.Events, u.Bytes
+	} else {
+		files, err := tx.List(ctx, "", 0)
+		if err != nil {
+			return CheckpointResult{}, err
+		}
+		for _, fi := range files {
+			res.PinsFiles++
+			res.PinsBytes += fi.SizeBytes
+		}
+		if res.ProjectBytes, err = tx.ProjectBytes(ctx); err != nil {
+			return CheckpointResult{}, err
+		}
+	}
+	res.Note = fmt.Sprintf("this checkpoint keeps the content the project's files have now (%d files, %d bytes): a version of them that a later change "+
+		"replaces or deletes stays while the checkpoint exists, and counts toward the project's quota. The project holds %d of its %d bytes; "+
+		"checkpoints already keep replaced versions (%d, %d bytes). file_checkpoint_delete frees what only this checkpoint keeps",
+		res.PinsFiles, res.PinsBytes, res.ProjectBytes, res.QuotaBytes, res.PinnedVersions, res.PinnedBytes)
+	return res, nil
 }
 
 func (s *Service) checkCheckpointArgs(label string) error {

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
+	"slices"
 	"time"
 	"unicode/utf8"
 
@@ -33,7 +35,9 @@ type ApplyPatchRequest struct {
 	DryRun bool
 	// ExpectedSHA256 maps paths the patch updates, moves or deletes (as the patch writes them)
 	// to the SHA-256 each file must still have, as Write, Edit and ReadMany report it: a file
-	// that changed meanwhile fails the whole patch with CONFLICT, changing nothing.
+	// that changed meanwhile fails the whole patch with CONFLICT, changing nothing. Two keys
+	// that name one file ("a.txt" and "/a.txt", or the NFC and NFD spellings of a name) are
+	// INVALID_ARGUMENT.
 	ExpectedSHA256 map[string]string
 }
 
@@ -72,7 +76,8 @@ type PatchedFile struct {
 // path where a file exists; NOT_FOUND for an update or delete of a missing file;
 // INVALID_PATH for a path that breaks the path rules or leaves the project; PAYLOAD_TOO_LARGE
 // past Config.MaxPatchBytes; INVALID_ARGUMENT past Config.MaxPatchFiles files or
-// MaxEditWorkBytes of matching; QUOTA_EXCEEDED as for Write; RESOURCE_BUSY when the project's
+// MaxEditWorkBytes of matching, for two operations or two expected_sha256 keys naming one file
+// (a patch text that names a file twice is INVALID_PATCH); QUOTA_EXCEEDED as for Write; RESOURCE_BUSY when the project's
 // lock stays taken (retry).
 func (s *Service) ApplyPatch(ctx context.Context, req ApplyPatchRequest) (ApplyPatchResult, error) {
 	ctx, cancel := s.callBudget(ctx)
@@ -185,8 +190,12 @@ func (s *Service) planPatch(req ApplyPatchRequest) (patch.Dialect, []patchStep, 
 				continue
 			}
 			if j, dup := seen[q]; dup {
-				return "", nil, agentfiles.NewError(CodeInvalidPatch, fmt.Sprintf(
-					"%s appears in file %d and file %d of the patch; give each file once, with all its chunks", q, j+1, i+1), q)
+				code, where := CodeInvalidPatch, "file"
+				if p.Dialect == patch.DialectOperations {
+					code, where = agentfiles.CodeInvalidArgument, "operation" // arguments, not patch text
+				}
+				return "", nil, agentfiles.NewError(code, fmt.Sprintf(
+					"%s appears in %s %d and %s %d of the patch; give each file once, with all its chunks", q, where, j+1, where, i+1), q)
 			}
 			seen[q] = i
 		}
@@ -208,7 +217,9 @@ func (s *Service) planPatch(req ApplyPatchRequest) (patch.Dialect, []patchStep, 
 }
 
 // patchExpectations checks a patch's expected hashes and keys them by Service path: each must
-// be 64 hex digits and name a file the patch updates, moves or deletes.
+// be 64 hex digits and name a file the patch updates, moves or deletes, and no two keys may
+// name one file ("a.txt" and "/a.txt", or two Unicode spellings of a name): which hash was
+// meant cannot be told, so that is INVALID_ARGUMENT whatever the hashes.
 func (s *Service) patchExpectations(in map[string]string, plan []patchStep) (map[string]string, error) {
 	if len(in) == 0 {
 		return nil, nil
@@ -220,7 +231,9 @@ func (s *Service) patchExpectations(in map[string]string, plan []patchStep) (map
 		}
 	}
 	out := make(map[string]string, len(in))
-	for p, h := range in {
+	named := make(map[string]string, len(in)) // path → the key that named it
+	for _, p := range slices.Sorted(maps.Keys(in)) {
+		h := in[p]
 		if err := checkExpectedSHA256(h); err != nil {
 			return nil, err
 		}
@@ -228,6 +241,10 @@ func (s *Service) patchExpectations(in map[string]string, plan []patchStep) (map
 		if err != nil {
 			return nil, err
 		}
+		if other, dup := named[path]; dup {
+			return nil, duplicatePathError("expected_sha256", path, other, p)
+		}
+		named[path] = p
 		if !read[path] {
 			return nil, agentfiles.NewError(agentfiles.CodeInvalidArgument, fmt.Sprintf(
 				"expected_sha256 names %s, which the patch does not update, move or delete; name only those files", path), "expected_sha256")

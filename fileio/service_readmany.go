@@ -65,7 +65,9 @@ type FileError struct {
 // (Truncated, NextCursor); a single file larger than the cap comes cut, marked Truncated.
 //
 // Errors of the call: INVALID_ARGUMENT for both or neither of Paths and Glob, more than
-// Config.MaxPatchFiles paths, a bad pattern or cursor; and the errors every operation shares.
+// Config.MaxPatchFiles paths, two paths that name one file ("a.txt" and "/a.txt", or two
+// Unicode spellings of one name), a bad pattern or cursor; and the errors every operation
+// shares.
 func (s *Service) ReadMany(ctx context.Context, req ReadManyRequest) (ReadManyResult, error) {
 	ctx, cancel := s.callBudget(ctx)
 	defer cancel()
@@ -87,6 +89,11 @@ func (s *Service) ReadMany(ctx context.Context, req ReadManyRequest) (ReadManyRe
 	case req.Glob != "":
 		g, err = globmatch.Compile(NormalizePath(req.Glob))
 	}
+	var named []string
+	var pathErrs map[string]error
+	if err == nil && len(req.Paths) > 0 {
+		named, pathErrs, err = s.readManyPaths(req.Paths)
+	}
 	maxBytes := s.cfg.MaxReadBytes
 	if req.MaxBytes > 0 && req.MaxBytes < maxBytes {
 		maxBytes = req.MaxBytes
@@ -94,7 +101,7 @@ func (s *Service) ReadMany(ctx context.Context, req ReadManyRequest) (ReadManyRe
 	var res ReadManyResult
 	if err == nil {
 		res, err = inView(ctx, s, scope, func(tx driver.ReadTx) (ReadManyResult, error) {
-			return s.readManyTx(ctx, tx, req, g, dir, start.Path, maxBytes, fp)
+			return s.readManyTx(ctx, tx, named, pathErrs, g, dir, start.Path, maxBytes, fp)
 		})
 	}
 	s.logOp(ctx, "read_many", ac, req.Project, dir, err, slog.Int("files", len(res.Files)), slog.Bool("truncated", res.Truncated))
@@ -104,12 +111,36 @@ func (s *Service) ReadMany(ctx context.Context, req ReadManyRequest) (ReadManyRe
 	return res, nil
 }
 
+// readManyPaths cleans the paths of a ReadMany as models write them ("src/a.go" is "/src/a.go")
+// and returns them, with the error of each that breaks the path rules (kept as given), or
+// INVALID_ARGUMENT when two of them name one path.
+func (s *Service) readManyPaths(in []string) ([]string, map[string]error, error) {
+	out := make([]string, 0, len(in))
+	pathErrs := map[string]error{}
+	named := make(map[string]string, len(in)) // path → the argument that named it
+	for _, p := range in {
+		clean := NormalizePath(patch.CleanPath(p))
+		if err := s.cfg.PathRule.Validate(clean); err != nil || clean == "" {
+			if err == nil {
+				err = agentfiles.NewError(agentfiles.CodeIsDirectory, "the project root is a directory; name files", "")
+			}
+			clean = p
+			pathErrs[clean] = err
+		}
+		if other, dup := named[clean]; dup {
+			return nil, nil, duplicatePathError("paths", clean, other, p)
+		}
+		named[clean] = p
+		out = append(out, clean)
+	}
+	return out, pathErrs, nil
+}
+
 // readManyTx picks the paths after `after`, reads those that fit in maxBytes and reports the
 // rest through the cursor.
-func (s *Service) readManyTx(ctx context.Context, tx driver.ReadTx, req ReadManyRequest, g *globmatch.Glob, dir, after string, maxBytes int64, fp string) (ReadManyResult, error) {
+func (s *Service) readManyTx(ctx context.Context, tx driver.ReadTx, named []string, pathErrs map[string]error, g *globmatch.Glob, dir, after string, maxBytes int64, fp string) (ReadManyResult, error) {
 	res := ReadManyResult{Files: []ManyFile{}}
 	var paths []string
-	var pathErrs map[string]error
 	more := false
 	if g != nil {
 		page, err := globTx(ctx, tx, g, dir, after, s.cfg.MaxPatchFiles, deadlineOf(ctx))
@@ -118,22 +149,12 @@ func (s *Service) readManyTx(ctx context.Context, tx driver.ReadTx, req ReadMany
 		}
 		paths, more = page.paths, page.more
 	} else {
-		pathErrs = map[string]error{}
-		for _, p := range req.Paths {
-			clean := NormalizePath(patch.CleanPath(p))
-			if err := s.cfg.PathRule.Validate(clean); err != nil || clean == "" {
-				if err == nil {
-					err = agentfiles.NewError(agentfiles.CodeIsDirectory, "the project root is a directory; name files", "")
-				}
-				clean = p
-				pathErrs[clean] = err
-			}
-			if clean > after || after == "" {
-				paths = append(paths, clean)
+		for _, p := range named {
+			if p > after || after == "" {
+				paths = append(paths, p)
 			}
 		}
 		slices.Sort(paths)
-		paths = slices.Compact(paths)
 	}
 	infos, err := driver.StatMany(ctx, tx, paths)
 	if err != nil {

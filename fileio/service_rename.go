@@ -28,9 +28,10 @@ type RenameResult struct {
 // their history); IS_DIRECTORY when a directory exists where a file would go; NOT_DIRECTORY
 // when a file exists where a directory would go (at to, for a directory, or above it);
 // INVALID_ARGUMENT for from == to, the root, or a directory moved below itself or onto one
-// that contains it; INVALID_PATH when a new path breaks the path rules (see ValidatePath). A
-// rename never grows the project's files, so it is never QUOTA_EXCEEDED; the versions it keeps
-// count toward the quota from the next write on, as a write's own do.
+// that contains it; INVALID_PATH when a new path breaks the path rules (see ValidatePath);
+// QUOTA_EXCEEDED when the versions it keeps of the old paths (and its change-feed events)
+// would take the project past max_project_bytes: a rename never grows the project's files,
+// but with the history on it keeps what it moves twice until the old versions go.
 //
 // A directory of more than Config.MaxRenameFiles files is INVALID_ARGUMENT: rename its
 // subdirectories one at a time.

@@ -46,10 +46,13 @@ func archiveTools(svc *fileio.Service, cfg fileio.Config) []adapters.Tool {
 		"Loads a tar, tar.gz or zip archive (Base64 in archive, at most "+sizeText(limit)+" decoded; larger ones through "+
 			"PUT /archive/{project} over HTTP) into a project directory, all or nothing: entry 'docs/a.md' imported at "+
 			"path '/site' becomes '/site/docs/a.md'. mode merge (default) keeps other files; replace makes the directory "+
-			"equal to the archive. Each file is written as by file_write (old content kept in file_versions). Refused "+
-			"with the entry named, nothing imported: '..' or absolute names, duplicate names, a file over "+
-			sizeText(cfg.MaxFileBytes)+", a project over its quota. Files that are not UTF-8 text and links are skipped and "+
-			"listed in skipped (strict=true refuses them). Returns files, created, replaced, deleted, bytes, skipped. Example: "+
+			"equal to the archive. Each file is written as by file_write (old content kept in file_versions). The whole "+
+			"archive is read and checked before anything is written. Refused with the entry named, nothing imported: '..' "+
+			"or absolute names, two entries naming one path, a file over "+sizeText(cfg.MaxFileBytes)+", a project over "+
+			sizeText(cfg.MaxProjectBytes)+" or "+fmt.Sprint(cfg.MaxProjectFiles)+" files (empty ones count) (QUOTA_EXCEEDED), more than "+
+			fmt.Sprint(cfg.MaxArchiveEntries)+" entries (PAYLOAD_TOO_LARGE). Files that are not UTF-8 text and links are skipped and "+
+			"listed in skipped (strict=true refuses them; the first "+fmt.Sprint(fileio.MaxSkippedListed)+", skipped_total counts them all). "+
+			"Returns files, created, replaced, deleted, bytes, skipped. Example: "+
 			"{\"project\": \"demo\", \"path\": \"/site\", \"archive\": \"H4sIAAAAAAAA...\", \"mode\": \"replace\"}.",
 		adapters.Annotations{Destructive: true},
 		func(ctx context.Context, in fileImportIn) (fileio.ImportResult, error) {

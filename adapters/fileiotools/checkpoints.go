@@ -8,7 +8,6 @@ import (
 	"github.com/agentfiles/agentfiles"
 	"github.com/agentfiles/agentfiles/adapters"
 	"github.com/agentfiles/agentfiles/fileio"
-	"github.com/agentfiles/agentfiles/fileio/driver"
 )
 
 type fileCheckpointIn struct {
@@ -60,11 +59,14 @@ func checkpointTools(svc *fileio.Service, cfg fileio.Config, ro adapters.Annotat
 			"Records the state of every file of a project now, so that file_changes can show what changed since "+
 				"and file_rewind can return to it. Take one before an agent's turn. Returns {checkpoint, position, "+
 				"created_at}: pass checkpoint to file_changes and file_rewind, position to file_events as after. A "+
-				"checkpoint keeps the versions it needs (they count toward the project's quota) until "+
-				"file_checkpoint_delete; a project keeps at most "+fmt.Sprint(fileio.MaxCheckpoints)+" (QUOTA_EXCEEDED). "+
-				"Example: {\"project\": \"demo\", \"label\": \"before turn 12\"}.",
+				"checkpoint keeps the versions it needs until file_checkpoint_delete: a file it saw that is later "+
+				"changed or deleted keeps its old content, which counts toward the project's quota of "+
+				sizeText(cfg.MaxProjectBytes)+" (writes past it are QUOTA_EXCEEDED until checkpoints are deleted). The "+
+				"answer says what it pins: pins_files, pins_bytes, pinned_versions, pinned_bytes (what checkpoints already "+
+				"keep), project_bytes, quota_bytes and a note. A project keeps at most "+fmt.Sprint(cfg.MaxCheckpoints)+
+				" checkpoints (QUOTA_EXCEEDED: delete old ones). Example: {\"project\": \"demo\", \"label\": \"before turn 12\"}.",
 			adapters.Annotations{},
-			func(ctx context.Context, in fileCheckpointIn) (driver.Checkpoint, error) {
+			func(ctx context.Context, in fileCheckpointIn) (fileio.CheckpointResult, error) {
 				return svc.Checkpoint(ctx, fileio.CheckpointRequest{Project: in.Project, Label: in.Label})
 			}),
 		adapters.NewTool("file_checkpoints", "List checkpoints",

@@ -151,7 +151,7 @@ func ExampleTools_checkpoint() {
 	call("file_changes", `{"project": "demo", "since": "1"}`)
 	call("file_rewind", `{"project": "demo", "checkpoint": "1"}`)
 	// Output:
-	// {"checkpoint":"1","label":"before turn 2","position":1}
+	// {"checkpoint":"1","label":"before turn 2","note":"this checkpoint keeps the content the project's files have now (1 files, 7 bytes): a version of them that a later change replaces or deletes stays while the checkpoint exists, and counts toward the project's quota. The project holds 143 of its 104857600 bytes; checkpoints already keep replaced versions (0, 0 bytes). file_checkpoint_delete frees what only this checkpoint keeps","pinned_bytes":0,"pinned_versions":0,"pins_bytes":7,"pins_files":1,"position":1,"project_bytes":143,"quota_bytes":104857600}
 	// {"events":[{"kind":"modified","path":"/plan.md","position":2,"sha256":"d26ce1f6dc3fe079724fe9bab06f233e0c792e4728a4e6d1d5d932c81e0e8792","size_bytes":14,"version":2},{"kind":"created","path":"/notes.md","position":3,"sha256":"98ea6e4f216f2fb4b69fff9b3a44842c38686ca685f3f55dc48c5d3fb1107be4","size_bytes":3,"version":1}],"next_after":3,"truncated":false}
 	// {"changes":[{"diff":"--- a/notes.md\n+++ b/notes.md\n@@ -0,0 +1 @@\n+hi\n","kind":"added","path":"/notes.md"},{"diff":"--- a/plan.md\n+++ b/plan.md\n@@ -1 +1,2 @@\n step 1\n+step 2\n","kind":"modified","path":"/plan.md"}],"truncated":false}
 	// {"changes":[{"kind":"added","path":"/notes.md"},{"kind":"modified","path":"/plan.md"}],"total":2,"truncated":false}

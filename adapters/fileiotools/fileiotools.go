@@ -223,7 +223,9 @@ func Tools(svc *fileio.Service) []adapters.Tool {
 			"which appends; larger is INVALID_OFFSET); TRUNCATE replaces the whole file (offset must be 0). Missing "+
 			"files and parent directories are created. Fails with IS_DIRECTORY if files exist below path, "+
 			"NOT_DIRECTORY if a parent is a file, PAYLOAD_TOO_LARGE over "+sizeText(cfg.MaxPayloadBytes)+" per call (split the content and "+
-			"APPEND the rest), QUOTA_EXCEEDED over the file or project size limit. Returns the new sha256: pass it as "+
+			"APPEND the rest), QUOTA_EXCEEDED for a file over "+sizeText(cfg.MaxFileBytes)+", a project over "+sizeText(cfg.MaxProjectBytes)+
+			" (its files, the old versions it keeps, replaced content included even at the same size, and its change events; "+
+			"the message says what holds the space) or over "+fmt.Sprint(cfg.MaxProjectFiles)+" files. Returns the new sha256: pass it as "+
 			"expected_sha256 of the next write or edit to fail with CONFLICT (read the file again) if someone changed "+
 			"the file meanwhile. Offsets are bytes and must not fall inside a multi-byte character. Example: {\"project\": \"demo\", \"path\": \"/notes/todo.md\", "+
 			"\"content\": \"- buy milk\\n\"}.",

@@ -35,8 +35,11 @@ type ArchiveOptions struct {
 // fileio.ImportResult as JSON. GET streams fileio.Service.Export's archive as it is written,
 // with Content-Disposition naming the file; an error found before the first byte answers JSON
 // as /tools does, one found later (the budget ran out) cuts the response, which the client's
-// archive reader reports as damaged. Neither buffers the archive: memory is one batch of files
-// (see fileio.Service.Import and Export).
+// archive reader reports as damaged. Neither holds the archive in memory, nor the store while
+// the client sends or reads: Import reads the whole body into a spool file before its
+// transaction, Export sends from a spool file after its transaction (see fileio.Service.Import
+// and Export). Both bound the request's reading and writing by the Service's ArchiveTimeout
+// (plus 10 s), whatever the server's own timeouts.
 type ArchiveHandler struct {
 	svc    *fileio.Service
 	opts   ArchiveOptions

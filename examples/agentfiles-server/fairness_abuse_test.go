@@ -1,7 +1,9 @@
 package main
 
 import (
+	"archive/tar"
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -15,6 +17,7 @@ import (
 	"time"
 
 	"github.com/agentfiles/agentfiles/fileio"
+	"github.com/agentfiles/agentfiles/internal/hostilezip"
 	"github.com/agentfiles/agentfiles/internal/pgtest"
 	"github.com/agentfiles/agentfiles/internal/poll"
 	"github.com/agentfiles/agentfiles/internal/testsize"
@@ -133,6 +136,11 @@ func abuses() []abuse {
 			return toolRequest(base, "file_glob", map[string]any{"project": "abuse", "pattern": "**"})
 		}},
 		poolDraining(),
+		archiveAbuse("import: a tar.gz of 200,000 empty files", func() io.Reader { return bytes.NewReader(emptyFiles200k()) }, -1),
+		archiveAbuse("import: a 220 MB zip listing one file 4,000,000 times", func() io.Reader {
+			return hostilezip.Stream(hostilezip.Options{Entries: 4_000_000})
+		}, hostilezip.Size(hostilezip.Options{Entries: 4_000_000})),
+		checkpointLoop(),
 		{"rename: a 300-file directory back and forth", func(t *testing.T, base string) {
 			for i := range 300 {
 				setupCall(t, base, "file_write", map[string]any{"project": "abuse", "path": fmt.Sprintf("/d/f%03d.md", i), "content": "x"})
@@ -192,6 +200,47 @@ func writeLarge(path, content string) func(t *testing.T, base string) {
 			setupCall(t, base, "file_write", map[string]any{"project": "abuse", "path": path, "content": part, "mode": mode})
 		}
 	}
+}
+
+// archiveAbuse is PUT /archive/bomb of the stream body makes, of length size (-1: unknown).
+func archiveAbuse(name string, body func() io.Reader, size int64) abuse {
+	return abuse{name: name, req: func(base string) *http.Request {
+		req, _ := http.NewRequest(http.MethodPut, base+"/archive/bomb", body())
+		req.ContentLength = size
+		req.Header.Set("Authorization", "Bearer heavy")
+		return req
+	}}
+}
+
+// emptyFiles200k is the red team's tar.gz of 200,000 empty files (1.4 MB), built once.
+var emptyFiles200k = sync.OnceValue(func() []byte {
+	var buf bytes.Buffer
+	gz := gzip.NewWriter(&buf)
+	tw := tar.NewWriter(gz)
+	for i := range 200_000 {
+		tw.WriteHeader(&tar.Header{Name: fmt.Sprintf("d%03d/f%06d", i%1000, i), Typeflag: tar.TypeReg, Mode: 0o644})
+	}
+	tw.Close()
+	gz.Close()
+	return buf.Bytes()
+})
+
+// checkpointLoop is the red team's "write 1 MiB, checkpoint, overwrite at the same size": the
+// clients take turns at the two calls until the project's quota refuses the writes.
+func checkpointLoop() abuse {
+	content := strings.Repeat("c", 1<<20)
+	var mu sync.Mutex
+	n := 0
+	return abuse{name: "checkpoint loop: write 1 MiB, checkpoint, overwrite", req: func(base string) *http.Request {
+		mu.Lock()
+		n++
+		checkpoint := n%2 == 0
+		mu.Unlock()
+		if checkpoint {
+			return toolRequest(base, "file_checkpoint", map[string]any{"project": "loop"})
+		}
+		return toolRequest(base, "file_write", map[string]any{"project": "loop", "path": "/big.txt", "content": content, "mode": "TRUNCATE"})
+	}}
 }
 
 // poolTenants is how many tenants drain the pool with long greps in poolDraining.

@@ -8,9 +8,15 @@
 // # Memory
 //
 // A tar or tar.gz stream is read as it arrives: one entry's body at a time, never the whole
-// archive. Zip keeps its directory at the end, so a zip stream that is not already an
-// io.ReaderAt is spooled to a temporary file of at most Limits.MaxArchiveBytes, removed on
-// Close.
+// archive. Zip keeps its directory at the end, so a zip stream is spooled to a temporary file
+// of at most Limits.MaxArchiveBytes, removed on Close, and its directory is parsed from there.
+// Go's archive/zip holds the whole directory in memory (about 250 bytes per entry with its
+// name and extra fields), so a zip is checked before it is parsed: while it is spooled, the
+// entry headers of its directory are counted as they stream by, and once it is spooled its
+// directory is walked record by record, as archive/zip will read it, in constant memory. A zip
+// that lists more than Limits.MaxEntries entries, or whose directory is larger than
+// Limits.MaxDirectoryBytes, is refused with a *LimitError before archive/zip sees it. Every
+// format counts the entries it yields against MaxEntries as well.
 //
 // # Names
 //
@@ -76,8 +82,32 @@ type Limits struct {
 	// MaxArchiveBytes caps the bytes read from the stream (compressed, as sent); a larger
 	// archive is refused. It also caps the spool file of a zip stream. Zero: 1 GiB.
 	MaxArchiveBytes int64
+	// MaxEntries caps the entries of an archive (files, directories, links); a zip's are
+	// counted before its directory is parsed. Zero: no limit.
+	MaxEntries int
+	// MaxDirectoryBytes caps the central directory of a zip (the records archive/zip parses
+	// and holds). Zero: no limit.
+	MaxDirectoryBytes int64
 	// TempDir is where a zip stream is spooled; "" is os.TempDir().
 	TempDir string
+}
+
+// LimitError says an archive passed one of its Limits; nothing was parsed past it.
+type LimitError struct {
+	Limit string // "entries" (MaxEntries) or "directory bytes" (MaxDirectoryBytes)
+	Max   int64
+	// Got is what the archive has, or at least (Partial) what was counted when the reading
+	// stopped.
+	Got     int64
+	Partial bool
+}
+
+func (e *LimitError) Error() string {
+	more := ""
+	if e.Partial {
+		more = " at least"
+	}
+	return fmt.Sprintf("the archive has%s %d %s, more than the %d allowed", more, e.Got, e.Limit, e.Max)
 }
 
 // Entry is one regular file of an archive.
@@ -92,14 +122,16 @@ type Entry struct {
 
 // Reader yields the regular files of an archive. It is not safe for concurrent use.
 type Reader struct {
-	format Format
-	tr     *tar.Reader
-	gz     *gzip.Reader
-	tail   *tailReader
-	zr     *zip.Reader
-	zi     int
-	spool  *os.File
-	body   io.Reader
+	format     Format
+	tr         *tar.Reader
+	gz         *gzip.Reader
+	tail       *tailReader
+	zr         *zip.Reader
+	zi         int
+	spool      *os.File
+	body       io.Reader
+	entries    int // read so far
+	maxEntries int
 }
 
 // Open detects the format of the stream r from its first bytes (gzip's magic number, zip's
@@ -122,29 +154,35 @@ func Open(r io.Reader, limits Limits) (*Reader, error) {
 			return nil, &EntryError{Reason: "the gzip stream is damaged: " + err.Error()}
 		}
 		tail := &tailReader{r: gz}
-		return &Reader{format: TarGz, gz: gz, tail: tail, tr: tar.NewReader(tail)}, nil
+		return &Reader{format: TarGz, gz: gz, tail: tail, tr: tar.NewReader(tail), maxEntries: limits.MaxEntries}, nil
 	case bytes.HasPrefix(head, []byte("PK\x03\x04")) || bytes.HasPrefix(head, []byte("PK\x05\x06")):
 		return openZip(br, limits)
 	case len(head) >= 262 && string(head[257:262]) == "ustar", len(head) == 512 && bytes.Count(head, []byte{0}) == 512:
 		tail := &tailReader{r: br}
-		return &Reader{format: Tar, tail: tail, tr: tar.NewReader(tail)}, nil
+		return &Reader{format: Tar, tail: tail, tr: tar.NewReader(tail), maxEntries: limits.MaxEntries}, nil
 	case len(head) == 0:
 		return nil, &EntryError{Reason: "the archive is empty; send a tar, tar.gz or zip stream"}
 	}
 	return nil, &EntryError{Reason: "the stream is not a tar, tar.gz or zip archive (detected from its first bytes)"}
 }
 
+// openZip spools r to a temporary file, counting the directory's entry headers as they pass
+// (a stream that lists too many is refused as soon as it does), checks the directory
+// (checkZipDirectory) and only then parses it.
 func openZip(r io.Reader, limits Limits) (*Reader, error) {
 	f, err := os.CreateTemp(limits.TempDir, "agentfiles-zip-*")
 	if err != nil {
 		return nil, err
 	}
 	os.Remove(f.Name()) // the open file stays readable; nothing is left behind on a crash
-	n, err := io.Copy(f, r)
+	n, err := io.Copy(&headerCounter{w: f, max: int64(limits.MaxEntries)}, r)
+	if err == nil {
+		err = checkZipDirectory(f, n, limits)
+	}
 	if err == nil {
 		var zr *zip.Reader
 		if zr, err = zip.NewReader(f, n); err == nil {
-			return &Reader{format: Zip, zr: zr, spool: f}, nil
+			return &Reader{format: Zip, zr: zr, spool: f, maxEntries: limits.MaxEntries}, nil
 		}
 		err = &EntryError{Reason: "the zip archive is damaged: " + err.Error()}
 	}
@@ -173,11 +211,16 @@ func (r *Reader) Next() (Entry, error) {
 	}
 	for {
 		h, err := r.tr.Next()
+		if err == nil {
+			if err = r.count(); err != nil {
+				return Entry{}, err
+			}
+		}
 		if err == io.EOF {
 			if !r.tail.endMarker() {
 				return Entry{}, &EntryError{Reason: "the archive is cut short: it ends without tar's end marker (two zero blocks)"}
 			}
-			return Entry{}, io.EOF
+			return Entry{}, r.gzipEnd()
 		}
 		if err != nil {
 			return Entry{}, streamError(err)
@@ -215,6 +258,9 @@ func (r *Reader) nextZip() (Entry, error) {
 	for r.zi < len(r.zr.File) {
 		f := r.zr.File[r.zi]
 		r.zi++
+		if err := r.count(); err != nil {
+			return Entry{}, err
+		}
 		mode := f.Mode()
 		link := mode&fs.ModeSymlink != 0
 		switch {
@@ -249,6 +295,37 @@ func (r *Reader) nextZip() (Entry, error) {
 	return Entry{}, io.EOF
 }
 
+// maxGzipTrailer bounds what a tar.gz may hold after the tar's end marker (tar pads its
+// stream to whole records of up to 10 KiB; more is not padding, and decompressing it all would
+// cost CPU for nothing).
+const maxGzipTrailer = 1 << 20
+
+// gzipEnd reads a tar.gz stream to its end after the tar's end marker, so that gzip checks its
+// checksum and length: a stream cut in its trailer is damaged, not whole. It returns io.EOF
+// when the stream is whole.
+func (r *Reader) gzipEnd() error {
+	if r.gz == nil {
+		return io.EOF
+	}
+	n, err := io.Copy(io.Discard, io.LimitReader(r.gz, maxGzipTrailer+1))
+	switch {
+	case err != nil:
+		return streamError(err)
+	case n > maxGzipTrailer:
+		return &EntryError{Reason: "the gzip stream goes on for more than 1 MiB after the tar archive's end; send the tar.gz alone"}
+	}
+	return io.EOF
+}
+
+// count counts one more entry against Limits.MaxEntries.
+func (r *Reader) count() error {
+	r.entries++
+	if r.maxEntries > 0 && r.entries > r.maxEntries {
+		return &LimitError{Limit: "entries", Max: int64(r.maxEntries), Got: int64(r.entries), Partial: true}
+	}
+	return nil
+}
+
 // Read reads the body of the entry Next returned last.
 func (r *Reader) Read(p []byte) (int, error) {
 	if r.body == nil {
@@ -263,7 +340,8 @@ func (r *Reader) Read(p []byte) (int, error) {
 
 func streamError(err error) error {
 	var ee *EntryError
-	if errors.As(err, &ee) || errors.Is(err, errTooLarge) {
+	var le *LimitError
+	if errors.As(err, &ee) || errors.As(err, &le) || errors.Is(err, errTooLarge) {
 		return err
 	}
 	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, tar.ErrHeader) || errors.Is(err, gzip.ErrHeader) ||

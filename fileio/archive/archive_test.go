@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/agentfiles/agentfiles/fileio/archive"
+	"github.com/agentfiles/agentfiles/internal/hostilezip"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -82,14 +83,19 @@ func FuzzReader(f *testing.F) {
 	f.Add([]byte("PK\x05\x06" + strings.Repeat("\x00", 18)))
 	f.Add([]byte{0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff})
 	f.Add([]byte("not an archive"))
+	hostile, _ := io.ReadAll(hostilezip.Stream(hostilezip.Options{Entries: 60, HideSize: true}))
+	f.Add(hostile)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		r, err := archive.Open(bytes.NewReader(data), archive.Limits{MaxArchiveBytes: 1 << 20, TempDir: t.TempDir()})
+		r, err := archive.Open(bytes.NewReader(data), archive.Limits{MaxArchiveBytes: 1 << 20, MaxEntries: 50, MaxDirectoryBytes: 4096, TempDir: t.TempDir()})
 		if err != nil {
 			return
 		}
 		defer r.Close()
-		for range 1000 {
+		for i := range 1000 {
 			e, err := r.Next()
+			if i >= 50 && err == nil {
+				t.Fatalf("entry %d read with 50 allowed", i+1)
+			}
 			if err != nil {
 				return
 			}

@@ -10,7 +10,8 @@ import "context"
 //
 // Because the transaction has committed when UpdateIfAllowed returns, the Service cannot roll
 // back a write it would refuse: an implementation must write exactly when
-// ConditionalWrite.Allows(Check) holds.
+// ConditionalWrite.Allows(Check) holds, and commit it only when opts.Quota lets it (else it
+// returns the *QuotaError Update would, having kept nothing).
 type ConditionalUpdater interface {
 	// UpdateIfAllowed does what Update(ctx, scope, opts, fn) does when fn only calls the
 	// ConditionalWriter's WriteIfAllowed(ctx, w, put) and returns nil: the same lock, lock

@@ -7,9 +7,17 @@
 // # Transactions
 //
 // Store gives transactions (View, Update) with per-project serialisation; Update waits for the
-// project's lock at most UpdateOptions.LockTimeout. Stores are dumb: path rules, write modes,
-// implicit directories and quotas are the Service's job; the store gives transactions,
-// per-project serialisation, the history (Historian) and the outbox.
+// project's lock at most UpdateOptions.LockTimeout. Stores are dumb: path rules, write modes
+// and implicit directories are the Service's job; the store gives transactions, per-project
+// serialisation, the history (Historian) and the outbox.
+//
+// # Quotas
+//
+// The Service checks its quotas as it plans a change, for an early and precise answer; the
+// store has the last word, at commit (UpdateOptions.Quota, Quota.Check): only it knows what a
+// transaction's history keeps and drops, and it sees every way a transaction creates files.
+// The byte quota counts everything a project keeps (Usage.Bytes): its files and kept versions
+// (ReadTx.ProjectBytes) and its change-feed events (EventBytes each).
 //
 // # The outbox
 //

@@ -40,9 +40,10 @@ type Store interface {
 	// for it at most opts.LockTimeout (pgstore: pg_advisory_xact_lock(hash(tenant, project))
 	// under SET LOCAL lock_timeout); on expiry it returns an *agentfiles.Error with code
 	// RESOURCE_BUSY without running fn. If fn returns an error nothing it did is kept, outbox
-	// rows included, and Update returns that error. Mutations of one (tenant, project) are
-	// serialised. A store that keeps deleted rows keeps those deleted by fn for
-	// opts.DeleteRetention before purging them.
+	// rows included, and Update returns that error; so it does, with a *QuotaError, when the
+	// transaction would pass opts.Quota. Mutations of one (tenant, project) are serialised. A
+	// store that keeps deleted rows keeps those deleted by fn for opts.DeleteRetention before
+	// purging them.
 	Update(ctx context.Context, scope Scope, opts UpdateOptions, fn func(WriteTx) error) error
 	Outbox
 }
@@ -68,6 +69,15 @@ type UpdateOptions struct {
 	HistoryVersions int
 	// HistoryRetention is how long a kept version stays after it was replaced, at most.
 	HistoryRetention time.Duration
+	// Quota, when not zero, is checked when fn returns, if the transaction created or
+	// replaced a file (Put, BulkWriter, Splicer, Mover, a ConditionalWriter's write): Update
+	// then fails with a *QuotaError and keeps nothing when Quota.Check refuses the project's
+	// Usage at commit given its Usage when the transaction took the lock. A transaction that
+	// only deletes (files, versions, checkpoints) is never refused. The tenant's bounds are
+	// checked against the committed state of its other projects, so transactions that add
+	// files to several projects of one tenant at once may together pass them by what they add
+	// (memstore checks them exactly).
+	Quota Quota
 }
 
 // LockWait returns o.LockTimeout, or DefaultLockTimeout when it is not positive. Stores use it
@@ -90,7 +100,8 @@ type ReadTx interface {
 	// ascending (bytewise), at most limit of them (limit <= 0: no limit).
 	List(ctx context.Context, prefix string, limit int) ([]FileInfo, error)
 	// ProjectBytes is the sum of SizeBytes of the project's active files and of the versions
-	// its history keeps (see Historian).
+	// its history keeps (see Historian; pinned ones included). The byte quota also counts the
+	// change-feed events the project keeps (Usage.Bytes).
 	ProjectBytes(ctx context.Context) (int64, error)
 	// Historian gives the file history: Versions and GetVersion.
 	Historian

@@ -26,6 +26,7 @@ type feed struct {
 	lastPos     map[string]int64 // per path, the position of its newest event
 	checkpoints []checkpointRec  // by id (and so by position)
 	lastID      int64
+	bytes       int64 // driver.EventBytes of the kept events
 }
 
 // checkpointChanges are the checkpoints a transaction adds and deletes.
@@ -87,6 +88,7 @@ func (p *project) commitFeed(tx *writeTx, now time.Time) {
 	for _, e := range tx.events {
 		e.At, e.purgeAfter = now, purgeAfter
 		f.events = append(f.events, e)
+		f.bytes += driver.EventBytes(e.Path)
 		f.lastPos[e.Path] = e.Position
 		f.head = e.Position
 	}
@@ -103,6 +105,7 @@ func (p *project) commitFeed(tx *writeTx, now time.Time) {
 	n := 0
 	for n < len(f.events) && f.events[n].Position <= keepFrom && !f.events[n].purgeAfter.After(now) {
 		f.pruned = f.events[n].Position
+		f.bytes -= driver.EventBytes(f.events[n].Path)
 		n++
 	}
 	f.events = slices.Delete(f.events, 0, n)

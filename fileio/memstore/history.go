@@ -173,7 +173,7 @@ func (tx *readTx) KeptBytes(ctx context.Context) (int64, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
-	return tx.p.historyBytes + tx.keptBytes() - tx.droppedBytes(), nil
+	return tx.usage().Kept, nil
 }
 
 // DropVersions implements driver.HistoryPurger: the committed versions of path and below go

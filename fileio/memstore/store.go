@@ -19,8 +19,9 @@ import (
 type Store struct {
 	now func() time.Time
 
-	mu       sync.Mutex // guards projects
+	mu       sync.Mutex // guards projects and tenants
 	projects map[driver.Scope]*project
+	tenants  map[string]*tenantUsage
 
 	outbox outbox
 }
@@ -37,7 +38,7 @@ type Options struct {
 // New returns an empty Store. The lock timeout comes with every Update
 // (driver.UpdateOptions, which the fileio.Service fills in from its Config).
 func New(opts Options) *Store {
-	s := &Store{now: opts.Now, projects: map[driver.Scope]*project{}}
+	s := &Store{now: opts.Now, projects: map[driver.Scope]*project{}, tenants: map[string]*tenantUsage{}}
 	if s.now == nil {
 		s.now = time.Now
 	}
@@ -124,11 +125,12 @@ func (s *Store) Update(ctx context.Context, scope driver.Scope, opts driver.Upda
 	}
 	defer func() { <-p.writeLock }()
 
-	tx := &writeTx{readTx: readTx{p: p, now: s.now}, now: s.now, overlay: map[string]*fileRec{}, opts: opts}
+	tx := &writeTx{readTx: readTx{p: p, now: s.now, keepN: opts.HistoryVersions}, now: s.now, overlay: map[string]*fileRec{}, opts: opts}
 	tx.readTx.overlay = tx.overlay
 	tx.readTx.kept = &tx.kept
 	tx.readTx.dropped = &tx.drop
 	tx.readTx.cp = &tx.cp
+	tx.readTx.events = &tx.events
 	if err := fn(tx); err != nil {
 		return err
 	}
@@ -143,11 +145,23 @@ func (s *Store) Update(ctx context.Context, scope driver.Scope, opts driver.Upda
 			"reads of this project held it for more than %s, so this write could not commit and changed nothing; retry shortly", wait), scope.Project)
 	}
 	defer p.mu.Unlock()
+	// The tenant's counts change with this commit: no other commit of the tenant's projects
+	// checks or changes them meanwhile (p.mu, then the tenant's, is the order of every commit).
+	tu := s.tenant(scope.Tenant)
+	tu.mu.Lock()
+	defer tu.mu.Unlock()
+	before := p.usage()
+	if opts.Quota != (driver.Quota{}) && tx.wrote() {
+		if err := opts.Quota.Check(before, tx.usage(), func() (driver.TenantUsage, error) { return tu.others(before), nil }); err != nil {
+			return err
+		}
+	}
 	commitAt := s.now().UTC()
 	p.apply(tx.overlay)
 	p.commitFeed(tx, commitAt)
 	p.dropVersions(tx.drop)
 	p.keep(tx, commitAt)
+	tu.count(before, p.usage())
 	s.outbox.enqueue(scope, tx, commitAt)
 	return nil
 }
@@ -202,6 +216,8 @@ type readTx struct {
 	kept    *[]keptVersion      // nil for View: the versions the transaction replaced
 	dropped *[]string           // nil for View: the paths whose committed versions it drops
 	cp      *checkpointChanges  // nil for View: the checkpoints it adds and deletes
+	events  *[]feedEvent        // nil for View: the changes it made
+	keepN   int                 // UpdateOptions.HistoryVersions; 0 for View
 	now     func() time.Time
 }
 
@@ -262,16 +278,8 @@ func (tx *readTx) List(ctx context.Context, prefix string, limit int) ([]driver.
 }
 
 func (tx *readTx) ProjectBytes(ctx context.Context) (int64, error) {
-	total := tx.p.bytes + tx.p.historyBytes + tx.keptBytes() - tx.droppedBytes()
-	for path, rec := range tx.overlay {
-		if old := tx.p.files[path]; old != nil {
-			total -= old.info.SizeBytes
-		}
-		if rec != nil {
-			total += rec.info.SizeBytes
-		}
-	}
-	return total, nil
+	u := tx.usage()
+	return u.Bytes - u.Events, ctx.Err()
 }
 
 // writeTx collects a transaction's changes in an overlay, committed by Update.

@@ -35,8 +35,8 @@ var _ driver.BulkWriter = (*writeTx)(nil)
 //     history (agentfiles.history_versions > 0), else 1, as mcp_files_keep_version numbers it;
 //   - the new rows take the next positions of the project's feed head, in path order, from one
 //     upsert of the head (the triggers of replaced rows, AFTER UPDATE, run after the statement and
-//     take the positions after them); each gets a "created" event as mcp_files_record_event
-//     writes it.
+//     take the positions after them), which also counts their bytes (migration 0014); each gets
+//     a "created" event as mcp_files_record_event writes it.
 //
 // Rows of an existing path (ON CONFLICT … DO UPDATE) go through the UPDATE triggers as after
 // any write: the history keeps the old version, the feed records "modified".
@@ -84,9 +84,10 @@ const sqlPutMany = `WITH s AS (
     SELECT f.path, f.version, f.size, s.sha256, row_number() OVER (ORDER BY f.path) AS n
     FROM f JOIN s ON s.path = f.path WHERE NOT EXISTS (SELECT 1 FROM old WHERE old.path = f.path)
 ), h AS (
-    INSERT INTO mcp_file_feed_heads AS h (apikey_hash, project, last_position)
-    SELECT $1, $2, count(*) FROM created HAVING count(*) > 0
-    ON CONFLICT (apikey_hash, project) DO UPDATE SET last_position = h.last_position + EXCLUDED.last_position
+    INSERT INTO mcp_file_feed_heads AS h (apikey_hash, project, last_position, event_bytes)
+    SELECT $1, $2, count(*), sum(octet_length(path) + ` + sqlEventOverhead + `) FROM created HAVING count(*) > 0
+    ON CONFLICT (apikey_hash, project) DO UPDATE
+    SET last_position = h.last_position + EXCLUDED.last_position, event_bytes = h.event_bytes + EXCLUDED.event_bytes
     RETURNING h.last_position
 ), e AS (
     INSERT INTO mcp_file_events
@@ -96,6 +97,10 @@ const sqlPutMany = `WITH s AS (
     FROM created c, h
 )
 SELECT (SELECT count(*) FROM created), array_agg(f.path), array_agg(f.updated_at) FROM f`
+
+// sqlEventOverhead is driver.EventOverheadBytes in SQL: an event counts toward the project's
+// byte quota as its path's bytes and this (migration 0014).
+const sqlEventOverhead = "128"
 
 // sqlEventRetention is how long a change-feed event is kept, as migration 0010's trigger
 // computes it: as long as the transaction's history keeps versions, at least a day.
@@ -156,7 +161,7 @@ func (tx *writeTx) PutMany(ctx context.Context, files []driver.File, opts driver
 		{sql: sqlPutMany, args: []any{sc.Tenant, sc.Project, paths, contents, refs, !opts.DeferIndex, sums, starts, sizes}},
 		{sql: sqlBulkSettings, args: []any{"", ""}},
 	}, 1, func(r pgx.Rows) error { return r.Scan(&created, &written, &updatedAt) }, func() {
-		tx.x.enqueued = true
+		tx.x.enqueued, tx.x.wrote = true, true
 		tx.x.bulkWritten(created, !opts.DeferIndex)
 		// The batch's own buffer holds the contents, and nothing modifies it: the cache keeps
 		// slices of it.

@@ -62,9 +62,10 @@ const sqlBulkAfterCopy = `WITH s AS (
     SELECT $1, $2, s.path, 'UPSERT', $8, statement_timestamp(), statement_timestamp(), s.ref FROM s
     ` + sqlJobReplace + `
 ), h AS (
-    INSERT INTO mcp_file_feed_heads AS h (apikey_hash, project, last_position)
-    SELECT $1, $2, count(*) FROM s
-    ON CONFLICT (apikey_hash, project) DO UPDATE SET last_position = h.last_position + EXCLUDED.last_position
+    INSERT INTO mcp_file_feed_heads AS h (apikey_hash, project, last_position, event_bytes)
+    SELECT $1, $2, count(*), sum(octet_length(path) + ` + sqlEventOverhead + `) FROM s
+    ON CONFLICT (apikey_hash, project) DO UPDATE
+    SET last_position = h.last_position + EXCLUDED.last_position, event_bytes = h.event_bytes + EXCLUDED.event_bytes
     RETURNING h.last_position
 ), e AS (
     INSERT INTO mcp_file_events
@@ -114,7 +115,7 @@ func (tx *writeTx) putNew(ctx context.Context, paths, refs []string, hashes <-ch
 	}
 	return true, x.batch(ctx, opWrite, []stmt{{sql: sqlBulkAfterCopy, args: []any{sc.Tenant, sc.Project, paths, sizes64, versions, refs, <-hashes, at}}},
 		0, func(pgx.Rows) error { return nil }, func() {
-			x.enqueued = true
+			x.enqueued, x.wrote = true, true
 			x.bulkWritten(int64(len(paths)), indexNow)
 			at := at.UTC()
 			for i, p := range paths {

@@ -9,6 +9,7 @@ import (
 	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/internal/pgoutage"
 	"github.com/agentfiles/agentfiles/internal/pgpool"
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // Messages of the errors a transaction can end with.
@@ -78,4 +79,16 @@ func (s *Store) storeError(ctx context.Context, op string, scope driver.Scope, e
 	}
 	return agentfiles.WrapError(agentfiles.CodeInternal,
 		"the file store failed and nothing was changed; retry later", "", err)
+}
+
+// sqlQuotaExceeded is the SQLSTATE of migration 0014's quota check (mcp_files_quota_guard).
+const sqlQuotaExceeded = "AFQ01"
+
+// quotaError is the *driver.QuotaError of a refused quota check, nil for any other error.
+func quotaError(err error) *driver.QuotaError {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) && pe.Code == sqlQuotaExceeded {
+		return driver.ParseQuotaError(pe.Message)
+	}
+	return nil
 }

@@ -18,18 +18,20 @@ var (
 )
 
 // sqlPurgeEvents removes up to $1 events past their retention that come at or before every
-// checkpoint of their project, and records in the project's feed head how far events are gone.
+// checkpoint of their project, and records in the project's feed head how far events are gone
+// and what they no longer count toward its quota (migration 0014).
 const sqlPurgeEvents = `WITH d AS (
     DELETE FROM mcp_file_events WHERE ctid = ANY(ARRAY(
         SELECT ctid FROM mcp_file_events e WHERE purge_after <= statement_timestamp()
             AND NOT EXISTS (SELECT 1 FROM mcp_file_checkpoints c
                 WHERE c.apikey_hash = e.apikey_hash AND c.project = e.project AND c.position < e.position)
         LIMIT $1))
-    RETURNING apikey_hash, project, position
+    RETURNING apikey_hash, project, position, path
 ), s AS (
-    SELECT apikey_hash, project, max(position) AS p FROM d GROUP BY apikey_hash, project
+    SELECT apikey_hash, project, max(position) AS p, sum(octet_length(path) + ` + sqlEventOverhead + `) AS b
+    FROM d GROUP BY apikey_hash, project
 ), u AS (
-    UPDATE mcp_file_feed_heads AS h SET pruned_through = GREATEST(h.pruned_through, s.p)
+    UPDATE mcp_file_feed_heads AS h SET pruned_through = GREATEST(h.pruned_through, s.p), event_bytes = h.event_bytes - s.b
     FROM s WHERE h.apikey_hash = s.apikey_hash AND h.project = s.project
 )
 SELECT count(*) FROM d`

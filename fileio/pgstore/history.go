@@ -98,7 +98,7 @@ func (tx *writeTx) Move(ctx context.Context, moves []driver.Move) ([]driver.File
 	if err != nil {
 		return nil, err
 	}
-	tx.x.enqueued = true
+	tx.x.enqueued, tx.x.wrote = true, true
 	out := make([]driver.FileInfo, len(moves))
 	for i, m := range moves {
 		out[i] = byPath[m.To]

@@ -46,3 +46,16 @@ func (tx *writeTx) DropVersions(ctx context.Context, path string) (int, int64, e
 	})
 	return int(n), bytes, err
 }
+
+var _ driver.UsageReader = (*readTx)(nil)
+
+const sqlUsage = `SELECT bytes, files, kept, events FROM mcp_files_usage($1, $2)`
+
+// Usage implements driver.UsageReader with one statement (migration 0014's mcp_files_usage).
+func (tx *readTx) Usage(ctx context.Context) (driver.Usage, error) {
+	var u driver.Usage
+	err := tx.x.query(ctx, opRead, sqlUsage, []any{tx.x.scope.Tenant, tx.x.scope.Project}, func(r pgx.Rows) error {
+		return r.Scan(&u.Bytes, &u.Files, &u.Kept, &u.Events)
+	})
+	return u, err
+}

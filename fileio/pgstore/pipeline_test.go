@@ -13,7 +13,6 @@ import (
 	"github.com/agentfiles/agentfiles/fileio/driver"
 	"github.com/agentfiles/agentfiles/fileio/pgstore"
 	"github.com/agentfiles/agentfiles/fileio/storetest"
-	"github.com/google/go-cmp/cmp"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -71,13 +70,13 @@ func TestPutManyFailureAtNextCall(t *testing.T) {
 	}
 }
 
-// TestImportBatchFailureBeforeRefusedEntry: the archive is read one batch ahead of the write,
-// and PutMany reports a failed batch at the next call; the answer must still be that of
-// reading and writing in turn. Here the store refuses the first batch (a trigger of this test
-// raises on one of its paths) and the strict import would refuse an entry of the second batch
-// (not UTF-8): the import answers with the store's failure, as the entry would not have been
-// read, and nothing is imported.
-func TestImportBatchFailureBeforeRefusedEntry(t *testing.T) {
+// TestImportChecksTheArchiveBeforeTheStore: an import reads and checks its whole archive
+// before the store's transaction. The store refuses a file of the first batch (a trigger of
+// this test raises on its path): a strict import whose archive has an entry that is not UTF-8
+// in its second batch answers with that entry's refusal, without reaching the store; the same
+// archive without that entry answers with the store's failure of the first batch, which
+// PutMany reports at the transaction's next call. Either way nothing is imported.
+func TestImportChecksTheArchiveBeforeTheStore(t *testing.T) {
 	s, url := newStore(t, pgstore.Options{GrepIndexInterval: -1})
 	ctx := context.Background()
 	conn, err := pgx.Connect(ctx, url)
@@ -95,12 +94,18 @@ EXECUTE FUNCTION test_refuse()`); err != nil {
 	for i := range 700 { // the first batch holds 500 files
 		entries = append(entries, storetest.ArchiveEntry{Name: fmt.Sprintf("d/f%04d.md", i), Content: "text\n"})
 	}
-	entries[600].Content = "caf\xe9\n"
 	svc := storetest.NewService(t, s)
 	actx := agentfiles.WithAuth(ctx, agentfiles.NewAuthContext("sk-import", "alice"))
-	_, err = svc.Import(actx, fileio.ImportRequest{Project: "p", Strict: true, Archive: bytes.NewReader(storetest.BuildArchive(t, archive.Tar, entries))})
-	if diff := cmp.Diff(agentfiles.CodeInternal.String(), agentfiles.ErrorCode(err).String()); diff != "" || strings.Contains(err.Error(), "UTF-8") {
-		t.Fatalf("import = %v; want the store's failure of the first batch (-want +got code):\n%s", err, diff)
+	imp := func(entries []storetest.ArchiveEntry) error {
+		_, err := svc.Import(actx, fileio.ImportRequest{Project: "p", Strict: true, Archive: bytes.NewReader(storetest.BuildArchive(t, archive.Tar, entries))})
+		return err
+	}
+	if err := imp(entries); agentfiles.ErrorCode(err) != agentfiles.CodeInternal || strings.Contains(err.Error(), "test refuses") {
+		t.Errorf("an import the store refuses: %v; want INTERNAL, without the store's internals", err)
+	}
+	entries[600].Content = "caf\xe9\n"
+	if err := imp(entries); agentfiles.ErrorCode(err) != agentfiles.CodeInvalidArgument || !strings.Contains(err.Error(), `"d/f0600.md" is not UTF-8`) {
+		t.Errorf("a strict import with an entry that is not text: %v; want INVALID_ARGUMENT naming it", err)
 	}
 	res, err := svc.List(actx, fileio.ListRequest{Project: "p", Path: "/"})
 	if err != nil && agentfiles.ErrorCode(err) != agentfiles.CodeNotFound {
@@ -108,7 +113,7 @@ EXECUTE FUNCTION test_refuse()`); err != nil {
 	}
 	for _, e := range res.Entries {
 		if e.Path != "" { // the root itself
-			t.Errorf("after the failed import the project lists %v, want nothing", e)
+			t.Errorf("after the failed imports the project lists %v, want nothing", e)
 		}
 	}
 }
@@ -133,8 +138,8 @@ func TestWritesProbeThePathIndexOnEmptyTable(t *testing.T) {
 			`EXECUTE s('h', 'p', '{/a.md}', '\x61', '{""}', false, '{x}', '{1}', '{1}')`,
 			"(path)::text = p.path)", "Filter: ((path)::text = ANY"},
 		{"file_write's ancestor directories",
-			"PREPARE s(text, text, text, text[], text, text, bytea, bigint, boolean, boolean, bigint, bigint, bigint, bigint) AS " + pgstore.SQLWriteIfAllowed,
-			`EXECUTE s('h', 'p', '/a/b.md', '{/a}', '/a/b.md/', '', '\x61', 1, false, false, 100, 100000, 0, 0)`,
+			"PREPARE s(text, text, text, text[], text, text, bytea, bigint, boolean, boolean, bigint, bigint, bigint, bigint, bigint, bigint, bigint, bigint) AS " + pgstore.SQLWriteIfAllowed,
+			`EXECUTE s('h', 'p', '/a/b.md', '{/a}', '/a/b.md/', '', '\x61', 1, false, false, 100, 100000, 0, 0, 100000, 1000, 10000, 10)`,
 			"(path = p.path)", "= ANY ($4)"},
 		{"PutMany's probe of a batch before COPY",
 			"PREPARE s(text, text, text[], text) AS " + pgstore.SQLBulkProbe,

@@ -51,6 +51,8 @@ type session struct {
 	started  bool                 // begin was sent (the transaction may be open)
 	failed   error                // first statement failure: the transaction is aborted
 	enqueued bool                 // an outbox row was written: NOTIFY on commit
+	// wrote: a statement created or replaced a file, so commit checks opts.Quota first.
+	wrote bool
 	// afterCommit, when set, runs on the connection after a successful COMMIT (an import's
 	// index upkeep, import_finish.go).
 	afterCommit func(context.Context)
@@ -120,8 +122,12 @@ func (x *session) run(ctx context.Context, sql string, args []any, scan func(pgx
 }
 
 // storeError is Store.storeError for a statement of this transaction; a lock timeout names
-// the Update's timeout and what held the lock (lockWaitMessage).
+// the Update's timeout and what held the lock (lockWaitMessage), and a quota check that
+// refused is its *driver.QuotaError.
 func (x *session) storeError(ctx context.Context, op string, err error) error {
+	if qe := quotaError(err); qe != nil {
+		return qe
+	}
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) && pe.Code == pgpool.SQLLockNotAvailable && x.opts.LockTimeout > 0 {
 		return agentfiles.WrapError(agentfiles.CodeResourceBusy, lockWaitMessage(op, pe, x.opts.LockWait()), x.scope.Project, err)
@@ -178,23 +184,94 @@ func (x *session) commit(ctx context.Context) error {
 		x.rollback()
 		return x.failed
 	}
-	sql := "COMMIT"
-	if x.enqueued {
-		sql = "NOTIFY " + jobsChannel + "; COMMIT"
-	}
-	tag, err := x.conn.Exec(ctx, sql)
-	if err == nil && tag.String() != "COMMIT" {
-		err = errors.New("the transaction was rolled back at commit")
+	var err error
+	if x.wrote && x.opts.Quota != (driver.Quota{}) {
+		err = x.commitChecked(ctx)
+	} else {
+		sql := "COMMIT"
+		if x.enqueued {
+			sql = "NOTIFY " + jobsChannel + "; COMMIT"
+		}
+		var tag pgconn.CommandTag
+		if tag, err = x.conn.Exec(ctx, sql); err == nil && tag.String() != "COMMIT" {
+			err = errors.New("the transaction was rolled back at commit")
+		}
+		if err != nil {
+			err = x.storeError(ctx, opCommit, err)
+		}
 	}
 	if err != nil {
 		x.rollback()
-		return x.storeError(ctx, opCommit, err)
+		return err
 	}
 	x.cacheCommitted()
 	if x.afterCommit != nil {
 		x.afterCommit(ctx)
 	}
 	return nil
+}
+
+// sqlQuotaBegin records the project's usage when an Update has taken its lock, for
+// sqlQuotaCheck (migration 0014): its bytes, files, and whether it counts toward the tenant's
+// projects.
+const sqlQuotaBegin = `SELECT set_config('agentfiles.quota_before', concat_ws(' ', u.bytes, u.files, u.files > 0 OR u.kept > 0), true)
+FROM mcp_files_usage($1, $2) AS u`
+
+// sqlQuotaCheck raises SQLSTATE AFQ01 when the transaction leaves the project past its quota
+// ($3 bytes, $4 files, $5 the tenant's files, $6 the tenant's projects; 0: no bound; see
+// driver.Quota.Check): the comparisons of the project's own bounds are made here, and
+// mcp_files_quota_guard, which raises and counts the tenant's other projects, is called only
+// when a bound is passed or the tenant's bounds apply (the project gained files, or started to
+// count).
+const sqlQuotaCheck = `SELECT CASE WHEN
+       ($3::bigint > 0 AND u.bytes > $3::bigint AND u.bytes > b.bytes) OR ($4::bigint > 0 AND u.files > $4::bigint AND u.files > b.files)
+       OR ($5::bigint > 0 AND u.files > b.files) OR ($6::bigint > 0 AND NOT b.counted AND (u.files > 0 OR u.kept > 0))
+    THEN mcp_files_quota_guard($1, $2, b.bytes, u.bytes, b.files, u.files, b.counted, u.files > 0 OR u.kept > 0,
+                               $3::bigint, $4::bigint, $5::bigint, $6::bigint) END
+FROM mcp_files_usage($1, $2) AS u,
+    (SELECT v[1]::bigint AS bytes, v[2]::bigint AS files, v[3]::boolean AS counted
+     FROM string_to_array(current_setting('agentfiles.quota_before'), ' ') AS v) AS b`
+
+// commitChecked commits a transaction that created or replaced files: the quota check, the
+// NOTIFY of new jobs and COMMIT go out as one pgx batch, so the check costs no round trip of
+// its own. PostgreSQL skips the rest of the batch after a failing statement, so a check that
+// refuses leaves the transaction to be rolled back (the caller does), with a
+// *driver.QuotaError. As in UpdateIfAllowed, a failure that is not the server's may come after
+// COMMIT ran, and is reported as such (batchError).
+func (x *session) commitChecked(ctx context.Context) error {
+	q := x.opts.Quota
+	b := &pgx.Batch{}
+	b.Queue(sqlQuotaCheck, x.scope.Tenant, x.scope.Project, q.ProjectBytes, q.ProjectFiles, q.TenantFiles, q.TenantProjects)
+	n := 1
+	if x.enqueued {
+		b.Queue("NOTIFY " + jobsChannel)
+		n++
+	}
+	b.Queue("COMMIT")
+	br := x.conn.Conn().SendBatch(ctx, b)
+	err := func() error {
+		for i := range n {
+			op := opWrite // the check refused: nothing was saved
+			if i > 0 {
+				op = opCommit
+			}
+			if _, err := br.Exec(); err != nil {
+				return batchError(ctx, x, op, err)
+			}
+		}
+		tag, err := br.Exec()
+		if err == nil && tag.String() != "COMMIT" {
+			err = errors.New("the transaction was rolled back at commit")
+		}
+		if err != nil {
+			return x.storeError(ctx, opCommit, err)
+		}
+		return nil
+	}()
+	if cerr := br.Close(); err == nil && cerr != nil {
+		err = x.storeError(ctx, opCommit, cerr)
+	}
+	return err
 }
 
 // abort rolls the transaction back and returns the connection to the pool.
@@ -280,6 +357,11 @@ func (s *Store) Update(ctx context.Context, scope driver.Scope, opts driver.Upda
 	if _, err := x.conn.Exec(ctx, begin); err != nil {
 		x.abort()
 		return x.storeError(ctx, opLock, err)
+	}
+	if opts.Quota != (driver.Quota{}) {
+		// The usage the quota check compares with, read under the lock, in the round trip of
+		// fn's first statement.
+		x.begin = []stmt{{sql: sqlQuotaBegin, args: []any{scope.Tenant, scope.Project}}}
 	}
 	if err := fn(&writeTx{readTx{x: x}}); err != nil {
 		x.abort()

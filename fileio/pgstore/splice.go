@@ -119,7 +119,7 @@ func (tx *writeTx) Splice(ctx context.Context, path string, offset, length int64
 		return driver.FileInfo{}, "", agentfiles.NewError(agentfiles.CodeNotFound, "no file at this path", path)
 	}
 	if !dryRun {
-		tx.x.enqueued = true
+		tx.x.enqueued, tx.x.wrote = true, true
 	}
 	fi.CreatedAt, fi.UpdatedAt = fi.CreatedAt.UTC(), fi.UpdatedAt.UTC()
 	return fi, sum, nil

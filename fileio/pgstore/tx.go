@@ -203,7 +203,7 @@ func (tx *writeTx) Put(ctx context.Context, path string, content []byte, opts dr
 	if err != nil {
 		return driver.FileInfo{}, err
 	}
-	tx.x.enqueued = true
+	tx.x.enqueued, tx.x.wrote = true, true
 	fi.CreatedAt, fi.UpdatedAt = fi.CreatedAt.UTC(), fi.UpdatedAt.UTC()
 	tx.x.cacheWritten(path, fi.UpdatedAt, bytes.Clone(content))
 	return fi, nil

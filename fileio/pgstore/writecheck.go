@@ -120,18 +120,29 @@ func ancestorDirs(path string) []string {
 // mcp_file_versions, hd drops the versions past the last $13 that no checkpoint pins (migration
 // 0010) and hu counts the difference in
 // mcp_file_history_usage. All CTEs see the snapshot before the write, as the trigger's OLD row.
+// For Store.UpdateIfAllowed, which commits in the same round trip, the statement also checks
+// the quota of UpdateOptions.Quota as a transaction's commit would (migration 0014): us is the
+// project's usage before the write, and when f wrote, the final SELECT calls
+// mcp_files_quota_guard with the usage after it, which q computes (the size change, the
+// version hk kept less those hd dropped, and the event the write's trigger records) when a
+// bound of the project is passed or the write creates a file (the tenant's bounds). The guard
+// raises SQLSTATE AFQ01, which fails the whole statement (nothing it wrote is kept).
+//
 // Parameters: $1 tenant, $2 project, $3 path, $4 ancestors, $5 path + "/", $6 credential
 // reference (as sqlUpsertJobCTE expects), $7 data, $8 its length, $9 append, $10 exclusive,
-// $11 file limit, $12 project limit, $13 history versions, $14 history retention (µs).
+// $11 file limit, $12 project limit, $13 history versions, $14 history retention (µs), $15 to
+// $18 the quota (project bytes and files, tenant files and projects; 0: no bound).
 const sqlWriteIfAllowed = `WITH ` + sqlConflictCTEs + `, e AS (
     SELECT size, created_at, updated_at, version, CASE WHEN $13::bigint > 0 THEN content END AS content FROM mcp_files
     WHERE apikey_hash = $1 AND project = $2 AND path = $3 AND deleted = FALSE
+), us AS (
+    SELECT * FROM mcp_files_usage($1, $2)
 ), c AS (
     SELECT (SELECT path FROM a) AS ancestor, COALESCE((SELECT starts_with(path, $5) FROM d), FALSE) AS below,
            e.size AS old_size, e.created_at AS old_created, e.updated_at AS old_updated, e.version AS old_version,
-           ` + sqlProjectBytesExpr + ` AS project_bytes,
+           us.bytes - us.events AS project_bytes, us.bytes AS usage_bytes, us.files AS usage_files, us.kept AS usage_kept,
            CASE WHEN $9::boolean THEN COALESCE(e.size, 0) + $8::bigint ELSE $8::bigint END AS new_size
-    FROM (VALUES (1)) AS one LEFT JOIN e ON TRUE
+    FROM us LEFT JOIN e ON TRUE
 ), ok AS (
     SELECT new_size, COALESCE(old_size, 0) AS old_size, old_size IS NULL AS created, old_version FROM c
     WHERE ancestor IS NULL AND NOT below AND NOT ($10::boolean AND old_size IS NOT NULL)
@@ -174,9 +185,21 @@ const sqlWriteIfAllowed = `WITH ` + sqlConflictCTEs + `, e AS (
     WHERE EXISTS (SELECT 1 FROM f)
     ON CONFLICT (apikey_hash, project) DO UPDATE
     SET size_bytes = u.size_bytes + EXCLUDED.size_bytes, file_count = u.file_count + EXCLUDED.file_count
-), ` + sqlUpsertJobCTE + `
+), ` + sqlUpsertJobCTE + `, q AS (
+    SELECT c.usage_bytes AS bytes, (c.usage_bytes + f.size - COALESCE(c.old_size, 0)
+               + COALESCE((SELECT sum(size) FROM hk), 0) - COALESCE((SELECT sum(size) FROM hd), 0)
+               + octet_length($3) + ` + sqlEventOverhead + `)::bigint AS after_bytes,
+           c.usage_files AS files, c.old_size IS NULL AS created, c.usage_files > 0 OR c.usage_kept > 0 AS counted
+    FROM c, f
+)
 SELECT c.ancestor, c.below, c.old_size, c.old_created, c.old_updated, c.project_bytes,
-       f.size, f.created_at, f.updated_at, f.sum
+       f.size, f.created_at, f.updated_at, f.sum,
+       (SELECT CASE WHEN ($15::bigint > 0 AND after_bytes > $15::bigint AND after_bytes > bytes)
+                      OR ($16::bigint > 0 AND created AND files + 1 > $16::bigint)
+                      OR (created AND ($17::bigint > 0 OR $18::bigint > 0))
+                THEN mcp_files_quota_guard($1, $2, bytes, after_bytes, files, files + CASE WHEN created THEN 1 ELSE 0 END,
+                                           counted, TRUE, $15::bigint, $16::bigint, $17::bigint, $18::bigint) END
+        FROM q)
 FROM c LEFT JOIN f ON TRUE`
 
 // sqlWriteIfAllowedNotify is sqlWriteIfAllowed that also announces the new job, as NOTIFY
@@ -187,7 +210,9 @@ LEFT JOIN LATERAL (SELECT pg_notify('` + jobsChannel + `', '') WHERE f.size IS N
 
 // WriteIfAllowed implements driver.ConditionalWriter in one statement (see sqlWriteIfAllowed).
 func (tx *writeTx) WriteIfAllowed(ctx context.Context, w driver.ConditionalWrite, opts driver.PutOptions) (driver.ConditionalResult, error) {
-	cw := newConditionalWrite(tx.x, w, opts)
+	// Inside an Update the quota is checked at commit (session.commitChecked), after the
+	// Service has applied its rules to the Check: the statement leaves it alone.
+	cw := newConditionalWrite(tx.x, w, opts, driver.Quota{})
 	if err := tx.x.query(ctx, opWrite, sqlWriteIfAllowed, cw.args, cw.scan); err != nil {
 		return driver.ConditionalResult{}, err
 	}
@@ -210,7 +235,9 @@ type conditionalWrite struct {
 	appends             bool
 }
 
-func newConditionalWrite(x *session, w driver.ConditionalWrite, opts driver.PutOptions) *conditionalWrite {
+// newConditionalWrite prepares a run of sqlWriteIfAllowed that checks quota in the statement
+// (none: the zero Quota).
+func newConditionalWrite(x *session, w driver.ConditionalWrite, opts driver.PutOptions, quota driver.Quota) *conditionalWrite {
 	sc := x.scope
 	data := w.Data
 	if data == nil {
@@ -218,13 +245,15 @@ func newConditionalWrite(x *session, w driver.ConditionalWrite, opts driver.PutO
 	}
 	return &conditionalWrite{path: w.Path, data: data, appends: w.Append, args: []any{sc.Tenant, sc.Project, w.Path, ancestorDirs(w.Path), w.Path + "/", opts.CredentialRef,
 		data, int64(len(data)), w.Append, w.Exclusive, w.MaxFileBytes, w.MaxProjectBytes,
-		int64(max(x.opts.HistoryVersions, 0)), max(x.opts.HistoryRetention, 0).Microseconds()}}
+		int64(max(x.opts.HistoryVersions, 0)), max(x.opts.HistoryRetention, 0).Microseconds(),
+		quota.ProjectBytes, quota.ProjectFiles, quota.TenantFiles, quota.TenantProjects}}
 }
 
 func (cw *conditionalWrite) scan(r pgx.Rows) error {
 	cw.rowScanned = true
+	var guarded *bool // the quota guard's answer; a refusal is the statement's error
 	return r.Scan(&cw.ancestor, &cw.res.Check.HasDescendant, &cw.oldSize, &cw.oldCreated, &cw.oldUpdated, &cw.res.Check.ProjectBytes,
-		&cw.newSize, &cw.created, &cw.updated, &cw.sum)
+		&cw.newSize, &cw.created, &cw.updated, &cw.sum, &guarded)
 }
 
 // result converts the scanned row; a write marks the session as having queued a job.
@@ -254,7 +283,7 @@ func (cw *conditionalWrite) result(ctx context.Context, x *session) (driver.Cond
 		res.Check.Existing = &driver.File{FileInfo: driver.FileInfo{Path: cw.path, SizeBytes: *cw.oldSize, CreatedAt: utc(cw.oldCreated), UpdatedAt: utc(cw.oldUpdated)}}
 	}
 	if cw.newSize != nil {
-		x.enqueued = true
+		x.enqueued, x.wrote = true, true
 		res.Written = true
 		res.Info = driver.FileInfo{Path: cw.path, SizeBytes: *cw.newSize, CreatedAt: utc(cw.created), UpdatedAt: utc(cw.updated)}
 		if cw.sum != nil {

@@ -48,7 +48,7 @@ func (s *Store) UpdateIfAllowed(ctx context.Context, scope driver.Scope, opts dr
 	opts.LockTimeout = opts.LockWait()
 	x.opts = opts
 	x.started = true
-	cw := newConditionalWrite(x, w, put)
+	cw := newConditionalWrite(x, w, put, opts.Quota)
 	b := &pgx.Batch{}
 	b.Queue("BEGIN")
 	b.Queue(sqlUpdateSettings, strconv.FormatInt(max(opts.LockTimeout.Milliseconds(), 1), 10),

@@ -6,11 +6,13 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -208,10 +210,22 @@ func ExerciseArchiveTree(t *testing.T, store driver.Store, root string, maxFiles
 	}
 }
 
+// sixtyByteFiles is n entries "1", "2", … of 60 bytes each.
+func sixtyByteFiles(n int) []ArchiveEntry {
+	out := make([]ArchiveEntry, n)
+	for i := range out {
+		out[i] = ArchiveEntry{Name: strconv.Itoa(i + 1), Content: strings.Repeat("x", 60)}
+	}
+	return out
+}
+
 // testArchives checks Import's refusals (nothing half imported), its modes and Export's
 // options on one store.
 func testArchives(t *testing.T, newStore func(t *testing.T) driver.Store) {
-	e := newEnv(t, newStore, func(c *fileio.Config) { c.MaxFileBytes, c.MaxProjectBytes = 64, 400 })
+	// 400 bytes of files, and the change-feed events of the test's changes (at most 16, none
+	// with a path longer than the one measured).
+	quota := 400 + 16*driver.EventBytes("/site/docs/b c.md")
+	e := newEnv(t, newStore, func(c *fileio.Config) { c.MaxFileBytes, c.MaxProjectBytes = 64, quota })
 	ctx, _ := newTenant(proj)
 	e.write(ctx, proj, "/keep.md", "kept\n")
 	e.write(ctx, proj, "/site/old.md", "old\n")
@@ -233,9 +247,7 @@ func testArchives(t *testing.T, newStore func(t *testing.T) driver.Store) {
 		{"directory and file", []ArchiveEntry{{Name: "d/b", Content: "x"}, {Name: "d", Content: "x"}}, agentfiles.CodeInvalidArgument, `"d" is a file`},
 		{"invalid name", []ArchiveEntry{ok, {Name: "a\u200bb", Content: "x"}}, fileio.CodeInvalidPath, "U+200B"},
 		{"file over quota", []ArchiveEntry{ok, {Name: "big.md", Content: strings.Repeat("x", 65)}}, fileio.CodeQuotaExceeded, `"big.md" is larger`},
-		{"project over quota", []ArchiveEntry{ok, {Name: "1", Content: strings.Repeat("x", 60)}, {Name: "2", Content: strings.Repeat("x", 60)},
-			{Name: "3", Content: strings.Repeat("x", 60)}, {Name: "4", Content: strings.Repeat("x", 60)}, {Name: "5", Content: strings.Repeat("x", 60)},
-			{Name: "6", Content: strings.Repeat("x", 60)}, {Name: "7", Content: strings.Repeat("x", 60)}}, fileio.CodeQuotaExceeded, "quota"},
+		{"project over quota", append([]ArchiveEntry{ok}, sixtyByteFiles(int(quota/60)+1)...), fileio.CodeQuotaExceeded, "quota"},
 	}
 	before := projectState(t, e, ctx)
 	for _, format := range []archive.Format{archive.Tar, archive.TarGz, archive.Zip} {
@@ -274,7 +286,7 @@ func testArchives(t *testing.T, newStore func(t *testing.T) driver.Store) {
 	res, err := e.svc.Import(ctx, fileio.ImportRequest{Project: proj, Path: "/site", Archive: bytes.NewReader(BuildArchive(t, archive.Zip,
 		[]ArchiveEntry{ok, {Name: "docs/", Type: tar.TypeDir}, {Name: "docs/b c.md", Content: "b\n"}, {Name: "old.md", Content: "new\n"}, {Name: "x.bin", Content: "\xff"},
 			{Name: "latest.md", Type: tar.TypeSymlink, Link: "../../etc/passwd"}, {Name: "./", Type: tar.TypeDir}}))})
-	want := fileio.ImportResult{Format: "zip", Path: "/site", Files: 3, Created: 2, Replaced: 1, Bytes: 8,
+	want := fileio.ImportResult{Format: "zip", Path: "/site", Files: 3, Created: 2, Replaced: 1, Bytes: 8, SkippedTotal: 2,
 		Skipped: []fileio.SkippedImport{{Entry: "x.bin", Path: "/site/x.bin", Reason: "not UTF-8 text (a binary file?); files hold text only"},
 			{Entry: "latest.md", Path: "/site/latest.md", Reason: `a link to "../../etc/passwd"; links are not imported: a project holds files, and a link is never followed`}}}
 	if diff := cmp.Diff(want, res); err != nil || diff != "" {
@@ -288,10 +300,19 @@ func testArchives(t *testing.T, newStore func(t *testing.T) driver.Store) {
 	}
 	res, err = e.svc.Import(ctx, fileio.ImportRequest{Project: proj, Path: "/site", Mode: fileio.ImportReplace,
 		Archive: bytes.NewReader(BuildArchive(t, archive.Tar, []ArchiveEntry{{Name: "./", Type: tar.TypeDir}, {Name: "docs", Content: "now a file\n"}, ok, {Name: "same.md", Type: tar.TypeLink, Link: "a.md"}}))})
-	want = fileio.ImportResult{Format: "tar", Path: "/site", Files: 2, Created: 1, Replaced: 1, Deleted: 2, Bytes: 13,
+	want = fileio.ImportResult{Format: "tar", Path: "/site", Files: 2, Created: 1, Replaced: 1, Deleted: 2, Bytes: 13, SkippedTotal: 1,
 		Skipped: []fileio.SkippedImport{{Entry: "same.md", Path: "/site/same.md", Reason: `a link to "a.md"; links are not imported: a project holds files, and a link is never followed`}}}
 	if diff := cmp.Diff(want, res); err != nil || diff != "" {
 		t.Errorf("replace: %v (-want +got):\n%s", err, diff)
+	}
+	// An archive of many links answers with the first MaxSkippedListed and their count.
+	var links []ArchiveEntry
+	for i := range fileio.MaxSkippedListed + 50 {
+		links = append(links, ArchiveEntry{Name: fmt.Sprintf("l%d", i), Type: tar.TypeSymlink, Link: "a.md"})
+	}
+	res, err = e.svc.Import(ctx, fileio.ImportRequest{Project: proj, Path: "/links", Archive: bytes.NewReader(BuildArchive(t, archive.Tar, links))})
+	if err != nil || len(res.Skipped) != fileio.MaxSkippedListed || res.SkippedTotal != len(links) || res.Files != 0 {
+		t.Errorf("an archive of %d links: %d listed, %d skipped in all, %d files, %v", len(links), len(res.Skipped), res.SkippedTotal, res.Files, err)
 	}
 	state := projectState(t, e, ctx)
 	wantState := map[string]string{"/keep.md": "kept\n", "/site/a.md": "a\n", "/site/docs": "now a file\n"}

@@ -34,7 +34,7 @@ func exerciseBudgets(t *testing.T, newStore func(t *testing.T) driver.Store) {
 		testReadDefault(t, newEnv(t, newStore, func(c *fileio.Config) { c.ReadDefaultLines, c.ReadDefaultBytes, c.MaxReadBytes = 3, 20, 64 }))
 	})
 	t.Run("PurgeHistory", func(t *testing.T) {
-		testPurgeHistory(t, newEnv(t, newStore, func(c *fileio.Config) { c.MaxProjectBytes, c.MaxFileBytes = 1000, 1000 }))
+		testPurgeHistory(t, newEnv(t, newStore, func(c *fileio.Config) { c.MaxProjectBytes, c.MaxFileBytes = purgeHistoryQuota, 1000 }))
 	})
 	t.Run("EditWork", func(t *testing.T) {
 		testEditWork(t, newEnv(t, newStore, func(c *fileio.Config) { c.MaxEditWorkBytes = 1000 }))
@@ -268,6 +268,10 @@ func testReadLineNumbers(t *testing.T, e *env) {
 	}
 }
 
+// purgeHistoryQuota is testPurgeHistory's quota: it holds its files and kept versions and the
+// events of its changes, but not a 200-byte file more before the purge.
+var purgeHistoryQuota = 1000 + 6*driver.EventBytes("/d/a")
+
 // testPurgeHistory: the kept versions of deleted files hold quota; QUOTA_EXCEEDED says so, and
 // PurgeHistory gives the space back, for a path and what is below it only.
 func testPurgeHistory(t *testing.T, e *env) {
@@ -285,10 +289,12 @@ func testPurgeHistory(t *testing.T, e *env) {
 	if err := e.svc.Delete(ctx, fileio.DeleteRequest{Project: proj, Path: "/d", Recursive: true}); err != nil {
 		t.Fatal(err)
 	}
-	// Files: /dx, 6 bytes; kept: /d/a 3 × 300, /dx 5.
+	// Files: /dx, 6 bytes; kept: /d/a 3 × 300, /dx 5; six changes of /d/a and /dx.
+	events := 4*driver.EventBytes("/d/a") + 2*driver.EventBytes("/dx")
 	_, err := e.svc.Write(ctx, fileio.WriteRequest{Project: proj, Path: "/b", Content: strings.Repeat("b", 200)})
 	wantCode(t, "a write into a project full of kept versions", err, fileio.CodeQuotaExceeded)
-	wantMessage(t, "a write into a project full of kept versions", err, "206 in files", "905 in kept versions", "file_purge_history")
+	wantMessage(t, "a write into a project full of kept versions", err, "holds 6 in files", "905 in kept versions",
+		fmt.Sprintf("%d in change-feed events", events), fmt.Sprintf("adds %d", 200+driver.EventBytes("/b")), "file_purge_history")
 	tests := []struct {
 		path string
 		want fileio.PurgeHistoryResult

@@ -3,6 +3,7 @@ package storetest
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"math/rand"
 	"slices"
@@ -60,7 +61,7 @@ func testCheckpointBasics(t *testing.T, e *env) {
 	if err != nil {
 		t.Fatalf("Checkpoint: %v", err)
 	}
-	if diff := cmp.Diff(driver.Checkpoint{ID: "1", Label: "empty", Position: 0}, first, ignoreCreatedAt); diff != "" {
+	if diff := cmp.Diff(driver.Checkpoint{ID: "1", Label: "empty", Position: 0}, first.Checkpoint, ignoreCreatedAt); diff != "" {
 		t.Errorf("first checkpoint (-want +got):\n%s", diff)
 	}
 	e.write(ctx, p, "/a.txt", "a\n")
@@ -70,6 +71,19 @@ func testCheckpointBasics(t *testing.T, e *env) {
 	}
 	if second.ID != "2" || second.Position != 1 {
 		t.Errorf("second checkpoint = %+v, want id 2 at position 1", second)
+	}
+	// The answer says what the checkpoint pins: the file's 2 bytes, which it keeps once the
+	// file changes.
+	wantPins := fileio.CheckpointResult{Checkpoint: second.Checkpoint, PinsFiles: 1, PinsBytes: 2,
+		ProjectBytes: 2 + driver.EventBytes("/a.txt"), QuotaBytes: fileio.DefaultMaxProjectBytes, Note: second.Note}
+	if diff := cmp.Diff(wantPins, second); diff != "" {
+		t.Errorf("what the second checkpoint pins (-want +got):\n%s", diff)
+	}
+	wantMessage(t, "the second checkpoint's note", errors.New(second.Note), "(1 files, 2 bytes)", "file_checkpoint_delete")
+	e.write(ctx, p, "/a.txt", "b\n")
+	third, err := e.svc.Checkpoint(ctx, fileio.CheckpointRequest{Project: p, Label: ""})
+	if err != nil || third.PinnedVersions != 1 || third.PinnedBytes != 2 {
+		t.Errorf("a checkpoint after the pinned file changed: %+v, %v; want one pinned version of 2 bytes", third, err)
 	}
 	for i := 0; i < fileio.CheckpointPageSize; i++ {
 		if _, err := e.svc.Checkpoint(ctx, fileio.CheckpointRequest{Project: p, Label: fmt.Sprint("n", i)}); err != nil {
@@ -90,8 +104,8 @@ func testCheckpointBasics(t *testing.T, e *env) {
 			break
 		}
 	}
-	if len(ids) != fileio.CheckpointPageSize+2 || ids[0] != "1" || ids[len(ids)-1] != fmt.Sprint(fileio.CheckpointPageSize+2) {
-		t.Errorf("listed %d checkpoints (%v…), want 1..%d", len(ids), ids[:min(3, len(ids))], fileio.CheckpointPageSize+2)
+	if len(ids) != fileio.CheckpointPageSize+3 || ids[0] != "1" || ids[len(ids)-1] != fmt.Sprint(fileio.CheckpointPageSize+3) {
+		t.Errorf("listed %d checkpoints (%v…), want 1..%d", len(ids), ids[:min(3, len(ids))], fileio.CheckpointPageSize+3)
 	}
 	if err := e.svc.DeleteCheckpoint(ctx, fileio.DeleteCheckpointRequest{Project: p, Checkpoint: "1"}); err != nil {
 		t.Fatalf("DeleteCheckpoint: %v", err)

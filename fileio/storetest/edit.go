@@ -609,19 +609,23 @@ func testHistoryRetention(t *testing.T, e *env) {
 	wantCode(t, "restore of a version past the retention", err, agentfiles.CodeNotFound)
 }
 
-// testHistoryQuota: kept versions count toward max_project_bytes.
+// testHistoryQuota: kept versions count toward max_project_bytes (and so do the changes'
+// events, ev each: all paths here have the same length).
 func testHistoryQuota(t *testing.T, newStore func(t *testing.T) driver.Store) {
+	ev := driver.EventBytes("/a")
 	for _, history := range []int{0, 10} {
 		t.Run(fmt.Sprintf("history_versions=%d", history), func(t *testing.T) {
-			e := newEnv(t, newStore, func(c *fileio.Config) { c.MaxProjectBytes, c.MaxFileBytes, c.HistoryVersions = 30, 30, history })
+			e := newEnv(t, newStore, func(c *fileio.Config) {
+				c.MaxProjectBytes, c.MaxFileBytes, c.HistoryVersions = 3000+5*ev, 3000, history
+			})
 			ctx, _ := newTenant(proj)
 			for range 3 {
-				if _, err := e.svc.Write(ctx, fileio.WriteRequest{Project: proj, Path: "/a", Content: strings.Repeat("a", 10), Mode: fileio.ModeTruncate}); err != nil {
+				if _, err := e.svc.Write(ctx, fileio.WriteRequest{Project: proj, Path: "/a", Content: strings.Repeat("a", 1000), Mode: fileio.ModeTruncate}); err != nil {
 					t.Fatal(err)
 				}
 			}
-			// Active: 10 bytes; kept: 20 with history, 0 without.
-			_, err := e.svc.Write(ctx, fileio.WriteRequest{Project: proj, Path: "/b", Content: "12345"})
+			// Active: 1000 bytes; kept: 2000 with history, 0 without; three changes.
+			_, err := e.svc.Write(ctx, fileio.WriteRequest{Project: proj, Path: "/b", Content: strings.Repeat("b", 500)})
 			want := noError
 			if history > 0 {
 				want = fileio.CodeQuotaExceeded

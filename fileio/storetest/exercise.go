@@ -29,6 +29,8 @@ func Exercise(t *testing.T, newStore func(t *testing.T) driver.Store) {
 	t.Run("Budgets", func(t *testing.T) { exerciseBudgets(t, newStore) })
 	t.Run("GrepGlob", func(t *testing.T) { exerciseGrep(t, newStore) })
 	t.Run("Patch", func(t *testing.T) { exercisePatch(t, newStore) })
+	t.Run("DuplicatePaths", func(t *testing.T) { exerciseDuplicatePaths(t, newStore) })
+	t.Run("Quotas", func(t *testing.T) { exerciseQuotas(t, newStore) })
 	t.Run("Archives", func(t *testing.T) { testArchives(t, newStore) })
 	t.Run("Shell", func(t *testing.T) { ExerciseShell(t, newStore) })
 	t.Run("Model", func(t *testing.T) { runModelSeeds(t, newStore(t), 8) })

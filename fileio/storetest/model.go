@@ -23,7 +23,10 @@ func modelConfig() fileio.Config {
 	cfg := fileio.DefaultConfig()
 	cfg.MaxPayloadBytes = 12
 	cfg.MaxFileBytes = 24
-	cfg.MaxProjectBytes = 48
+	// 48 bytes of files, and the change-feed events of about 40 changes, which the quota
+	// counts too: the model reaches the quota after some 40 writes and deletes, and from then
+	// on refuses writes that grow the project (deletes still go through).
+	cfg.MaxProjectBytes = 48 + 40*(driver.EventOverheadBytes+6)
 	cfg.MaxReadBytes = 8
 	cfg.ListLimitDefault = 3
 	cfg.ListLimitMax = 5
@@ -203,6 +206,7 @@ func markNote(v any) any {
 type model struct {
 	cfg      fileio.Config
 	projects map[string]map[string]*modelFile
+	events   map[string]int64 // per project: the bytes its change-feed events count
 }
 
 type modelFile struct {
@@ -211,7 +215,7 @@ type modelFile struct {
 }
 
 func newModel(cfg fileio.Config) *model {
-	return &model{cfg: cfg, projects: map[string]map[string]*modelFile{}}
+	return &model{cfg: cfg, projects: map[string]map[string]*modelFile{}, events: map[string]int64{}}
 }
 
 func (m *model) files(key string) map[string]*modelFile {
@@ -411,9 +415,14 @@ func (m *model) write(key string, req fileio.WriteRequest) (fileio.WriteResult, 
 	for _, g := range files {
 		total += int64(len(g.content))
 	}
-	if grow := int64(len(next) - len(old)); grow > 0 && total+grow > m.cfg.MaxProjectBytes {
+	// The quota counts the files and the change-feed events; a write is refused when it takes
+	// the project over it and grows it (its event always does, unless it shrinks a file by
+	// more).
+	grow, ev := int64(len(next)-len(old)), driver.EventBytes(path)
+	if after := total + grow + m.events[key] + ev; after > m.cfg.MaxProjectBytes && grow+ev > 0 {
 		return fileio.WriteResult{}, fileio.CodeQuotaExceeded
 	}
+	m.events[key] += ev
 	created := f == nil
 	if created {
 		f = &modelFile{}
@@ -432,6 +441,7 @@ func (m *model) delete(key, path string, recursive bool) agentfiles.Code {
 		return agentfiles.CodePermissionDenied
 	case path != "" && files[path] != nil:
 		delete(files, path)
+		m.events[key] += driver.EventBytes(path)
 		return noError
 	}
 	below := m.below(key, path)
@@ -443,6 +453,7 @@ func (m *model) delete(key, path string, recursive bool) agentfiles.Code {
 	}
 	for _, p := range below {
 		delete(files, p)
+		m.events[key] += driver.EventBytes(p)
 	}
 	return noError
 }

@@ -3,6 +3,7 @@ package storetest
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -281,37 +282,50 @@ func testWriteArguments(t *testing.T, e *env) {
 	}
 }
 
+// testLimits: the payload, file and project limits, exactly at their bounds. The project's
+// quota counts its change-feed events too (driver.EventBytes, one per change); every path here
+// has the same length, so each change costs ev.
 func testLimits(t *testing.T, newStore func(t *testing.T) driver.Store) {
+	ev := driver.EventBytes("/f1")
+	quota := 2000 + 4*ev // 2000 bytes of files and four changes
 	e := newEnv(t, newStore, func(c *fileio.Config) {
-		c.MaxPayloadBytes, c.MaxFileBytes, c.MaxProjectBytes = 8, 12, 20
+		c.MaxPayloadBytes, c.MaxFileBytes, c.MaxProjectBytes = 800, 1200, quota
 		c.HistoryVersions = 0 // exact active-file quotas; history.go tests quotas with history
 	})
 	ctx, _ := newTenant(proj)
-	_, err := e.svc.Write(ctx, fileio.WriteRequest{Project: proj, Path: "/p", Content: "123456789"})
+	x := func(n int) string { return strings.Repeat("x", n) }
+	_, err := e.svc.Write(ctx, fileio.WriteRequest{Project: proj, Path: "/p1", Content: x(801)})
 	wantCode(t, "payload over the limit", err, agentfiles.CodePayloadTooLarge)
-	wantMessage(t, "payload over the limit", err, "9 bytes", "maximum per write is 8")
-	e.write(ctx, proj, "/f1", "12345678")
-	_, err = e.svc.Write(ctx, fileio.WriteRequest{Project: proj, Path: "/f1", Content: "12345"})
+	wantMessage(t, "payload over the limit", err, "801 bytes", "maximum per write is 800")
+	e.write(ctx, proj, "/f1", x(800))
+	_, err = e.svc.Write(ctx, fileio.WriteRequest{Project: proj, Path: "/f1", Content: x(401)})
 	wantCode(t, "file over the limit", err, fileio.CodeQuotaExceeded)
-	e.write(ctx, proj, "/f1", "1234") // exactly 12
-	e.write(ctx, proj, "/f2", "12345678")
+	e.write(ctx, proj, "/f1", x(400)) // exactly 1200
+	e.write(ctx, proj, "/f2", x(800)) // 2000 bytes of files, three changes
 	_, err = e.svc.Write(ctx, fileio.WriteRequest{Project: proj, Path: "/f3", Content: "1"})
 	wantCode(t, "project over the quota", err, fileio.CodeQuotaExceeded)
-	wantMessage(t, "project over the quota", err, "quota of 20")
-	// Replacing content with something no larger is allowed at the quota.
-	if _, err := e.svc.Write(ctx, fileio.WriteRequest{Project: proj, Path: "/f2", Content: "abc", Mode: fileio.ModeTruncate}); err != nil {
-		t.Errorf("shrinking write at the quota: %v", err)
+	wantMessage(t, "project over the quota", err, fmt.Sprintf("quota of %d", quota), "change-feed events")
+	e.write(ctx, proj, "/f3", "") // exactly at the quota: an empty file and its change
+	// A delete is never refused, though its change takes the project over the quota by ev.
+	if err := e.svc.Delete(ctx, fileio.DeleteRequest{Project: proj, Path: "/f3"}); err != nil {
+		t.Fatalf("a delete at the quota: %v", err)
 	}
-	e.write(ctx, proj, "/f3", "12345") // 12 + 3 + 5 = 20
+	// Over the quota, a write that shrinks the project is allowed (by 200 - ev, to quota + 2 ev
+	// - 200), one that does not is not.
+	if _, err := e.svc.Write(ctx, fileio.WriteRequest{Project: proj, Path: "/f2", Content: x(600), Mode: fileio.ModeTruncate}); err != nil {
+		t.Errorf("a write that shrinks the project over its quota: %v", err)
+	}
+	_, err = e.svc.Write(ctx, fileio.WriteRequest{Project: proj, Path: "/f2", Content: x(600), Mode: fileio.ModeTruncate})
+	wantCode(t, "a write of the same size over the quota (its change grows the project)", err, fileio.CodeQuotaExceeded)
 	// Quotas are per project and per tenant.
-	e.write(ctx, "other", "/f", "12345678")
+	e.write(ctx, "other", "/f", x(800))
 	other, _ := newTenant(proj)
-	e.write(other, proj, "/f", "12345678")
-	// Deleting frees quota.
+	e.write(other, proj, "/f", x(800))
+	// Deleting frees quota: 1800 + 6 ev before, 600 + 7 ev after, so 800 more bytes fit.
 	if err := e.svc.Delete(ctx, fileio.DeleteRequest{Project: proj, Path: "/f1", Recursive: false}); err != nil {
 		t.Fatal(err)
 	}
-	e.write(ctx, proj, "/f4", "12345678")
+	e.write(ctx, proj, "/f4", x(800))
 }
 
 func testDelete(t *testing.T, e *env) {

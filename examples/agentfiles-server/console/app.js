@@ -124,7 +124,7 @@ async function uploadArchive(file) {
   const res = await resp.json();
   let text = 'Imported ' + res.files + ' files from ' + file.name + ' (' + res.created + ' new, ' + res.replaced + ' replaced)';
   if (res.skipped && res.skipped.length) {
-    text += '; skipped ' + res.skipped.length + ' that are not text: ' + res.skipped.slice(0, 5).map((x) => x.entry).join(', ');
+    text += '; skipped ' + (res.skipped_total || res.skipped.length) + ' that are not text: ' + res.skipped.slice(0, 5).map((x) => x.entry).join(', ');
   }
   status(text);
   await loadTree();
