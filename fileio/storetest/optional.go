@@ -110,7 +110,8 @@ func exerciseOptional(t *testing.T, newStore func(t *testing.T) driver.Store) {
 	checker, conditional := optionalSupport(t, newStore(t))
 	t.Logf("the store's WriteTx implements WriteChecker: %v, ConditionalWriter: %v", checker, conditional)
 	if !checker && !conditional {
-		t.Skip("the store implements no optional interface; the Service suite covered its only path")
+		t.Log("the store implements no optional interface; the Service suite covered its only path: nothing to check")
+		return
 	}
 	if checker {
 		t.Run("CheckWriteMatchesReadTx", func(t *testing.T) { testCheckWrite(t, newStore(t)) })

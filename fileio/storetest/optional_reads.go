@@ -77,7 +77,8 @@ func testStatMany(t *testing.T, s driver.Store) {
 func testScopeJobs(t *testing.T, s driver.Store) {
 	l, ok := s.(driver.ScopeJobLister)
 	if !ok {
-		t.Skip("the store does not implement driver.ScopeJobLister")
+		t.Log("the store does not implement driver.ScopeJobLister: nothing to check")
+		return
 	}
 	ctx := context.Background()
 	_, scope := newTenant("p")
